@@ -1,0 +1,47 @@
+#pragma once
+
+#include "cluster/Device.h"
+#include "cluster/Link.h"
+#include "graph/Ids.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace post {
+
+// Devices and the directed links between every ordered pair of them.
+class Cluster {
+public:
+    Cluster() = default;
+    // Every link starts as `defaultLink`; override single links with setLink().
+    Cluster(std::string name, std::vector<Device> devices, Link defaultLink);
+
+    const std::string& name() const { return name_; }
+    int deviceCount() const { return static_cast<int>(devices_.size()); }
+    std::span<const Device> devices() const { return devices_; }
+    const Device& device(DeviceId id) const { return devices_[static_cast<size_t>(id)]; }
+    std::optional<DeviceId> find(std::string_view deviceName) const;
+
+    const Link& link(DeviceId from, DeviceId to) const
+    {
+        return links_[static_cast<size_t>(from) * devices_.size() + static_cast<size_t>(to)];
+    }
+    void setLink(DeviceId from, DeviceId to, Link link);
+    const Link& defaultLink() const { return defaultLink_; }
+
+    double totalSpeed() const;
+    // Index of the fastest device for `kind` (highest speed, first on ties), or kNoDevice.
+    DeviceId fastestOfKind(DeviceKind kind) const;
+    bool hasKind(DeviceKind kind) const { return fastestOfKind(kind) != kNoDevice; }
+
+private:
+    std::string name_;
+    std::vector<Device> devices_;
+    std::vector<Link> links_;
+    Link defaultLink_;
+};
+
+} // namespace post

@@ -1,0 +1,189 @@
+#include "graph/GraphBuilder.h"
+
+#include "graph/GraphError.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace post {
+namespace {
+
+void requireCost(double value, const std::string& opName, const char* field)
+{
+    if (!std::isfinite(value) || value < 0.0)
+        throw GraphError("op '" + opName + "': " + field + " must be a finite number >= 0, got "
+                         + std::to_string(value));
+}
+
+} // namespace
+
+GraphBuilder::GraphBuilder(std::string name)
+{
+    graph_.name_ = std::move(name);
+}
+
+void GraphBuilder::reserve(size_t ops, size_t edges)
+{
+    graph_.ops_.reserve(ops);
+    graph_.edges_.reserve(edges);
+    graph_.index_.reserve(ops);
+}
+
+OpId GraphBuilder::addOp(Op op)
+{
+    if (op.name.empty())
+        throw GraphError("op #" + std::to_string(graph_.ops_.size()) + " has an empty name");
+    for (int k = 0; k < kDeviceKindCount; ++k)
+        requireCost(op.timeUs[static_cast<size_t>(k)], op.name, "time_us");
+    requireCost(op.outputBytes, op.name, "output_bytes");
+    requireCost(op.paramBytes, op.name, "param_bytes");
+    const auto id = static_cast<OpId>(graph_.ops_.size());
+    auto [it, inserted] = graph_.index_.emplace(op.name, id);
+    if (!inserted)
+        throw GraphError("duplicate op name '" + op.name + "'");
+    graph_.ops_.push_back(std::move(op));
+    return id;
+}
+
+std::optional<OpId> GraphBuilder::find(std::string_view opName) const
+{
+    return graph_.find(opName);
+}
+
+void GraphBuilder::addEdge(OpId from, OpId to, double bytes)
+{
+    const auto n = static_cast<OpId>(graph_.ops_.size());
+    if (from < 0 || from >= n || to < 0 || to >= n)
+        throw GraphError("edge endpoint out of range");
+    if (from == to)
+        throw GraphError("cycle: op '" + graph_.ops_[static_cast<size_t>(from)].name + "' feeds itself");
+    if (bytes < 0.0)
+        bytes = graph_.ops_[static_cast<size_t>(from)].outputBytes;
+    if (!std::isfinite(bytes))
+        throw GraphError("edge '" + graph_.ops_[static_cast<size_t>(from)].name + "' -> '"
+                         + graph_.ops_[static_cast<size_t>(to)].name + "': bytes must be finite");
+    graph_.edges_.push_back(Edge{from, to, bytes});
+}
+
+void GraphBuilder::addEdge(std::string_view from, std::string_view to, double bytes)
+{
+    auto f = find(from);
+    if (!f)
+        throw GraphError("edge names unknown op '" + std::string(from) + "'");
+    auto t = find(to);
+    if (!t)
+        throw GraphError("edge names unknown op '" + std::string(to) + "'");
+    addEdge(*f, *t, bytes);
+}
+
+Graph GraphBuilder::build() &&
+{
+    buildAdjacency();
+    buildTopologicalOrder();
+    buildColocationGroups();
+    return std::move(graph_);
+}
+
+void GraphBuilder::buildAdjacency()
+{
+    Graph& g = graph_;
+    const size_t n = g.ops_.size();
+    g.inOffsets_.assign(n + 1, 0);
+    g.outOffsets_.assign(n + 1, 0);
+    for (const Edge& e : g.edges_) {
+        ++g.inOffsets_[static_cast<size_t>(e.to) + 1];
+        ++g.outOffsets_[static_cast<size_t>(e.from) + 1];
+    }
+    for (size_t i = 0; i < n; ++i) {
+        g.inOffsets_[i + 1] += g.inOffsets_[i];
+        g.outOffsets_[i + 1] += g.outOffsets_[i];
+    }
+    g.inList_.resize(g.edges_.size());
+    g.outList_.resize(g.edges_.size());
+    std::vector<EdgeId> inFill(g.inOffsets_.begin(), g.inOffsets_.end() - 1);
+    std::vector<EdgeId> outFill(g.outOffsets_.begin(), g.outOffsets_.end() - 1);
+    for (size_t i = 0; i < g.edges_.size(); ++i) {
+        const Edge& e = g.edges_[i];
+        g.inList_[static_cast<size_t>(inFill[static_cast<size_t>(e.to)]++)] = static_cast<EdgeId>(i);
+        g.outList_[static_cast<size_t>(outFill[static_cast<size_t>(e.from)]++)] = static_cast<EdgeId>(i);
+    }
+}
+
+void GraphBuilder::buildTopologicalOrder()
+{
+    Graph& g = graph_;
+    const size_t n = g.ops_.size();
+    std::vector<int> indegree(n);
+    for (size_t i = 0; i < n; ++i)
+        indegree[i] = g.inOffsets_[i + 1] - g.inOffsets_[i];
+    // A FIFO of ready ops seeded in input order keeps the order deterministic and
+    // close to the input's own order.
+    g.topo_.clear();
+    g.topo_.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        if (indegree[i] == 0)
+            g.topo_.push_back(static_cast<OpId>(i));
+    for (size_t head = 0; head < g.topo_.size(); ++head) {
+        const OpId u = g.topo_[head];
+        for (EdgeId e : g.outEdges(u)) {
+            const OpId v = g.edges_[static_cast<size_t>(e)].to;
+            if (--indegree[static_cast<size_t>(v)] == 0)
+                g.topo_.push_back(v);
+        }
+    }
+    if (g.topo_.size() != n)
+        throwCycle(indegree);
+}
+
+void GraphBuilder::throwCycle(const std::vector<int>& indegree) const
+{
+    // Every op left with indegree > 0 lies on or downstream of a cycle. Walk
+    // backwards along unresolved inputs until an op repeats: that loop is a cycle.
+    const Graph& g = graph_;
+    OpId start = 0;
+    while (indegree[static_cast<size_t>(start)] == 0)
+        ++start;
+    std::vector<int> seenAt(g.ops_.size(), -1);
+    std::vector<OpId> path;
+    OpId cur = start;
+    while (seenAt[static_cast<size_t>(cur)] < 0) {
+        seenAt[static_cast<size_t>(cur)] = static_cast<int>(path.size());
+        path.push_back(cur);
+        for (EdgeId e : g.inEdges(cur)) {
+            const OpId p = g.edges_[static_cast<size_t>(e)].from;
+            if (indegree[static_cast<size_t>(p)] > 0) {
+                cur = p;
+                break;
+            }
+        }
+    }
+    std::vector<OpId> cycle(path.begin() + seenAt[static_cast<size_t>(cur)], path.end());
+    std::reverse(cycle.begin(), cycle.end());
+    std::string text = "cycle: ";
+    const size_t shown = std::min<size_t>(cycle.size(), 12);
+    for (size_t i = 0; i < shown; ++i)
+        text += "'" + g.ops_[static_cast<size_t>(cycle[i])].name + "' -> ";
+    if (shown < cycle.size())
+        text += "... (" + std::to_string(cycle.size() - shown) + " more) -> ";
+    text += "'" + g.ops_[static_cast<size_t>(cycle.front())].name + "'";
+    throw GraphError(text);
+}
+
+void GraphBuilder::buildColocationGroups()
+{
+    Graph& g = graph_;
+    std::unordered_map<std::string, int> byName;
+    g.groupOf_.assign(g.ops_.size(), -1);
+    g.groupNames_.clear();
+    for (size_t i = 0; i < g.ops_.size(); ++i) {
+        const std::string& name = g.ops_[i].colocate;
+        if (name.empty())
+            continue;
+        auto [it, inserted] = byName.emplace(name, static_cast<int>(g.groupNames_.size()));
+        if (inserted)
+            g.groupNames_.push_back(name);
+        g.groupOf_[i] = it->second;
+    }
+}
+
+} // namespace post

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "graph/Graph.h"
+
+#include <string>
+#include <string_view>
+
+namespace post {
+
+// Collects ops and edges, then validates and freezes them into a Graph.
+// Throws GraphError naming the op(s) at fault.
+class GraphBuilder {
+public:
+    explicit GraphBuilder(std::string name = {});
+
+    // Rejects duplicate names and negative or non-finite costs.
+    OpId addOp(Op op);
+    void addEdge(OpId from, OpId to, double bytes);
+    // An edge by op names; a negative `bytes` means "the producer's output_bytes".
+    void addEdge(std::string_view from, std::string_view to, double bytes = -1.0);
+
+    std::optional<OpId> find(std::string_view opName) const;
+    Op& op(OpId id) { return graph_.ops_[static_cast<size_t>(id)]; }
+    int opCount() const { return static_cast<int>(graph_.ops_.size()); }
+    void reserve(size_t ops, size_t edges);
+
+    // Validates (acyclic: the error names ops on a cycle) and returns the graph.
+    Graph build() &&;
+
+private:
+    void buildAdjacency();
+    void buildTopologicalOrder();
+    void buildColocationGroups();
+    [[noreturn]] void throwCycle(const std::vector<int>& indegree) const;
+
+    Graph graph_;
+};
+
+} // namespace post

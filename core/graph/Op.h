@@ -1,0 +1,23 @@
+#pragma once
+
+#include "graph/DeviceKind.h"
+
+#include <array>
+#include <string>
+
+namespace post {
+
+// One operation of a training step.
+struct Op {
+    std::string name;
+    std::string type;
+    // Microseconds on a device of each kind whose speed is 1.0, indexed by DeviceKind.
+    std::array<double, kDeviceKindCount> timeUs{};
+    double outputBytes = 0.0; // bytes of the op's output tensor(s)
+    double paramBytes = 0.0;  // bytes of the parameters the op owns
+    std::string colocate;     // colocation group name; empty when the op is free
+
+    double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
+};
+
+} // namespace post

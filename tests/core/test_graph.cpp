@@ -1,0 +1,103 @@
+#include "graph/GraphBuilder.h"
+#include "graph/GraphError.h"
+#include "graph/Placement.h"
+#include "cluster/Cluster.h"
+
+#include <QtTest>
+
+using namespace post;
+
+class TestGraph : public QObject {
+    Q_OBJECT
+
+private:
+    static Op op(const char* name, double gpuUs = 1.0, const char* group = "")
+    {
+        Op o;
+        o.name = name;
+        o.type = "Test";
+        o.timeUs = {gpuUs * 10, gpuUs};
+        o.outputBytes = 100;
+        o.colocate = group;
+        return o;
+    }
+
+private slots:
+    void adjacencyAndTopologicalOrder()
+    {
+        GraphBuilder b("diamond");
+        b.addOp(op("d"));
+        b.addOp(op("a"));
+        b.addOp(op("b"));
+        b.addOp(op("c"));
+        b.addEdge("a", "b");
+        b.addEdge("a", "c", 7);
+        b.addEdge("b", "d");
+        b.addEdge("c", "d");
+        Graph g = std::move(b).build();
+        QCOMPARE(g.opCount(), 4);
+        QCOMPARE(g.edgeCount(), 4);
+        QCOMPARE(g.outEdges(*g.find("a")).size(), size_t(2));
+        QCOMPARE(g.inEdges(*g.find("d")).size(), size_t(2));
+        QCOMPARE(g.edge(0).bytes, 100.0); // defaults to the producer's output bytes
+        QCOMPARE(g.edge(1).bytes, 7.0);
+        std::vector<std::string> order;
+        for (OpId id : g.topologicalOrder())
+            order.push_back(g.op(id).name);
+        QCOMPARE(order, (std::vector<std::string>{"a", "b", "c", "d"}));
+    }
+
+    void cycleNamesItsOps()
+    {
+        GraphBuilder b("loop");
+        b.addOp(op("x"));
+        b.addOp(op("p"));
+        b.addOp(op("q"));
+        b.addOp(op("r"));
+        b.addEdge("x", "p");
+        b.addEdge("p", "q");
+        b.addEdge("q", "r");
+        b.addEdge("r", "p");
+        try {
+            (void)std::move(b).build();
+            QFAIL("a cycle must be rejected");
+        } catch (const GraphError& e) {
+            const QString text = e.what();
+            QVERIFY2(text.contains("cycle"), qPrintable(text));
+            QVERIFY2(text.contains("'p'") && text.contains("'q'") && text.contains("'r'"), qPrintable(text));
+            QVERIFY2(!text.contains("'x'"), qPrintable(text));
+        }
+    }
+
+    void badOpsAreRejected()
+    {
+        GraphBuilder b;
+        b.addOp(op("a"));
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("a")));
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("neg", -1.0)));
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("nan", std::nan(""))));
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "missing"));
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "a"));
+    }
+
+    void colocationSplitIsReported()
+    {
+        GraphBuilder b;
+        b.addOp(op("a", 1, "g"));
+        b.addOp(op("b", 1, "g"));
+        b.addOp(op("c"));
+        b.addEdge("a", "b");
+        Graph g = std::move(b).build();
+        QCOMPARE(g.colocationGroupCount(), 1);
+        Cluster c("two", {Device{"/device:GPU:0"}, Device{"/device:GPU:1"}}, Link{});
+        QVERIFY(!placementProblem(g, c, {0, 0, 1}));
+        auto problem = placementProblem(g, c, {0, 1, 1});
+        QVERIFY(problem);
+        QVERIFY2(QString::fromStdString(*problem).contains("'g'"), problem->c_str());
+        QVERIFY(placementProblem(g, c, {0, 0}));
+        QVERIFY(placementProblem(g, c, {0, 0, 5}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGraph)
+#include "test_graph.moc"
