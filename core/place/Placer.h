@@ -1,0 +1,47 @@
+#pragma once
+
+#include "graph/Placement.h"
+#include "sim/SimOptions.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace post {
+
+class Graph;
+class Cluster;
+class ProgressObserver;
+
+struct PlaceContext {
+    const Graph& graph;
+    const Cluster& cluster;
+    SimOptions sim;
+    int samples = 2400;      // evaluation budget for learners; ignored by classical placers
+    std::uint64_t seed = 1;
+    int threads = 0;         // 0: all cores
+    ProgressObserver* observer = nullptr;
+    const std::atomic<bool>* stop = nullptr; // checked between samples
+};
+
+struct PlaceResult {
+    Placement best;
+    double bestStepTimeUs = 0.0; // simulated step time of `best`
+    bool feasible = false;
+    int samplesUsed = 0;
+    double wallSeconds = 0.0;
+    bool stopped = false;    // ended early by the stop flag
+};
+
+// Common face of learners and classical placers, so the CLI and GUI treat them alike.
+class Placer {
+public:
+    virtual ~Placer() = default;
+    virtual std::string name() const = 0;
+    virtual PlaceResult place(const PlaceContext& context) = 0;
+};
+
+} // namespace post

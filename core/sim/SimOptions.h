@@ -1,0 +1,11 @@
+#pragma once
+
+namespace post {
+
+struct SimOptions {
+    // Parameter memory per device is param_bytes x this factor: weights, their
+    // gradients and one optimizer slot (SGD with momentum, as PipeDream profiled).
+    double optimizerStateFactor = 3.0;
+};
+
+} // namespace post

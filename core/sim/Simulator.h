@@ -1,0 +1,39 @@
+#pragma once
+
+#include "graph/Placement.h"
+#include "sim/SimOptions.h"
+#include "sim/SimResult.h"
+
+namespace post {
+
+class Graph;
+class Cluster;
+
+// Simulates one training step of `graph` on `cluster` for a placement (semantics in
+// docs/simulator.md). Keeps its work arrays between calls so run() allocates nothing
+// after the first call. Not thread-safe: use one Simulator per thread. The graph and
+// cluster must outlive it.
+class Simulator {
+public:
+    Simulator(const Graph& graph, const Cluster& cluster, SimOptions options = {});
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    // `placement` must pass placementProblem() (colocation is not re-checked here).
+    const SimResult& run(const Placement& placement, bool recordTimeline = false);
+
+    const Graph& graph() const { return graph_; }
+    const Cluster& cluster() const { return cluster_; }
+    const SimOptions& options() const { return options_; }
+
+private:
+    struct Work;
+    const Graph& graph_;
+    const Cluster& cluster_;
+    SimOptions options_;
+    Work* work_;
+    SimResult result_;
+};
+
+} // namespace post
