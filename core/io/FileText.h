@@ -1,0 +1,11 @@
+#pragma once
+
+#include <string>
+
+namespace post {
+
+// Reads a whole file; throws InputError naming the file when it cannot be read,
+// is a directory, or is larger than `maxBytes`.
+std::string readFileText(const std::string& path, std::size_t maxBytes = std::size_t(2) << 30);
+
+} // namespace post

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "graph/Graph.h"
+#include "io/GraphFormat.h"
+#include "io/ImportOptions.h"
+
+#include <string>
+#include <string_view>
+
+namespace post {
+
+// Guesses the format from the content (and the file name only as a tie-breaker).
+GraphFormat sniffGraphFormat(std::string_view content, std::string_view path);
+
+// Reads a graph in any supported format; throws InputError naming the file and the
+// line or field at fault.
+Graph readGraphFile(const std::string& path, GraphFormat format = GraphFormat::Auto, const ImportOptions& options = {});
+Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format = GraphFormat::Auto,
+                 const ImportOptions& options = {});
+
+} // namespace post

@@ -1,0 +1,25 @@
+#include "io/GraphFormat.h"
+
+namespace post {
+
+std::string_view toString(GraphFormat format)
+{
+    switch (format) {
+    case GraphFormat::Auto: return "auto";
+    case GraphFormat::PostGraph: return "post-graph";
+    case GraphFormat::PipeDream: return "pipedream";
+    case GraphFormat::Msr: return "msr";
+    case GraphFormat::Dot: return "dot";
+    }
+    return "auto";
+}
+
+std::optional<GraphFormat> parseGraphFormat(std::string_view text)
+{
+    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot})
+        if (toString(f) == text)
+            return f;
+    return std::nullopt;
+}
+
+} // namespace post

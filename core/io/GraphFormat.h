@@ -1,0 +1,14 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace post {
+
+enum class GraphFormat { Auto, PostGraph, PipeDream, Msr, Dot };
+
+std::string_view toString(GraphFormat format);
+// Accepts "auto", "post-graph", "pipedream", "msr", "dot".
+std::optional<GraphFormat> parseGraphFormat(std::string_view text);
+
+} // namespace post
