@@ -26,11 +26,11 @@ class Cluster;
 //
 // To keep the LP small, the topological order is cut into windows of at most
 // `maxLpOps` ops, one LP per window; edges crossing windows are never favourites.
-// When GLPK fails on a window, that window falls back to "the child behind the
-// costliest transfer".
+// When GLPK fails on a window (or exceeds its 20 s time limit), that window falls back
+// to "the child behind the costliest transfer".
 class FavouriteChildLp {
 public:
-    FavouriteChildLp(const Graph& graph, const Cluster& cluster, int maxLpOps = 2000, double threshold = 0.5);
+    FavouriteChildLp(const Graph& graph, const Cluster& cluster, int maxLpOps = 1000, double threshold = 0.5);
 
     // Per op its favourite child, or kNoOp.
     std::vector<OpId> solve();

@@ -57,6 +57,10 @@ ListSchedule ListScheduler::run(std::span<const OpId> favouriteChild) const
     ListSchedule schedule;
     Placement& placement = schedule.placement;
     placement.assign(static_cast<size_t>(n), kNoDevice);
+    std::vector<double> opUs(static_cast<size_t>(n) * static_cast<size_t>(deviceCount));
+    for (OpId op = 0; op < n; ++op)
+        for (DeviceId d = 0; d < deviceCount; ++d)
+            opUs[at(op, d)] = opTimeOn(graph.op(op), cluster_.device(d));
     std::vector<double> finish(static_cast<size_t>(n), 0.0);
     std::vector<double> dataReady(static_cast<size_t>(n) * static_cast<size_t>(deviceCount), 0.0);
     std::vector<double> urgent(static_cast<size_t>(n), 0.0); // inputs could be on every device
@@ -141,7 +145,7 @@ ListSchedule ListScheduler::run(std::span<const OpId> favouriteChild) const
                 double start = startOn(op, d);
                 if (keptChild != kNoOp && keptChild != op)
                     start = std::max(start, urgent[static_cast<size_t>(op)]);
-                const double end = start + opTimeOn(graph.op(op), cluster_.device(d));
+                const double end = start + opUs[at(op, d)];
                 const Key key{start, keptChild == op ? 0 : 1, -level[static_cast<size_t>(op)], end, op, d};
                 if (key < best)
                     best = key;

@@ -5,7 +5,7 @@
 namespace post {
 
 struct MSctOptions {
-    int maxLpOps = 2000;    // ops per favourite-child LP window (see FavouriteChildLp)
+    int maxLpOps = 1000;    // ops per favourite-child LP window (see FavouriteChildLp)
     double threshold = 0.5; // LP x_ij at or below this makes j the favourite child of i
 };
 

@@ -13,6 +13,7 @@ MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const Sim
     , own_(static_cast<size_t>(graph.opCount()))
     , copy_(static_cast<size_t>(graph.opCount()))
     , groupBytes_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
+    , inputCopies_(static_cast<size_t>(graph.opCount()), 0.0)
     , load_(static_cast<size_t>(cluster.deviceCount()), 0.0)
     , capacity_(static_cast<size_t>(cluster.deviceCount()))
     , device_(static_cast<size_t>(graph.opCount()), kNoDevice)
@@ -30,6 +31,9 @@ MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const Sim
         if (const int g = graph.colocationGroup(op); g >= 0)
             groupBytes_[static_cast<size_t>(g)] += own_[i];
     }
+    for (OpId op = 0; op < graph.opCount(); ++op)
+        for (EdgeId e : graph.inEdges(op))
+            inputCopies_[static_cast<size_t>(op)] += copy_[static_cast<size_t>(graph.edge(e).from)];
     for (DeviceId d = 0; d < deviceCount_; ++d)
         capacity_[static_cast<size_t>(d)] = cluster.device(d).memoryBytes;
 }
@@ -66,7 +70,12 @@ double MemoryLedger::addedBytes(OpId op, DeviceId d) const
 
 bool MemoryLedger::fits(OpId op, DeviceId d, double limit) const
 {
-    return loadBytes(d) + addedBytes(op, d) <= std::min(capacity(d), limit);
+    const double room = std::min(capacity(d), limit) - loadBytes(d);
+    // Schedulers ask this for every ready op and device each step: skip the exact count
+    // when even the worst case (whole group, every input copied) fits.
+    if (footprint(op) + inputCopies_[static_cast<size_t>(op)] <= room)
+        return true;
+    return addedBytes(op, d) <= room;
 }
 
 void MemoryLedger::place(OpId op, DeviceId d)

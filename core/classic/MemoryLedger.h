@@ -55,6 +55,7 @@ private:
     const Graph& graph_;
     int deviceCount_;
     std::vector<double> own_, copy_, groupBytes_;
+    std::vector<double> inputCopies_; // all of an op's inputs copied: bounds addedBytes cheaply
     std::vector<double> load_, capacity_;
     std::vector<DeviceId> device_;
     std::vector<DeviceId> groupDevice_;
