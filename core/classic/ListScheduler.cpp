@@ -34,10 +34,12 @@ std::vector<double> bottomLevels(const Graph& graph, const Cluster& cluster, con
 
 } // namespace
 
-ListScheduler::ListScheduler(const Graph& graph, const Cluster& cluster, const SimOptions& options)
+ListScheduler::ListScheduler(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                             std::vector<double> budgets)
     : graph_(graph)
     , cluster_(cluster)
     , options_(options)
+    , budgets_(std::move(budgets))
 {
 }
 
@@ -53,7 +55,7 @@ ListSchedule ListScheduler::run(std::span<const OpId> favouriteChild) const
         return static_cast<size_t>(op) * static_cast<size_t>(deviceCount) + static_cast<size_t>(d);
     };
 
-    MemoryLedger ledger(graph, cluster_, options_);
+    MemoryLedger ledger(graph, cluster_, options_, budgets_);
     ListSchedule schedule;
     Placement& placement = schedule.placement;
     placement.assign(static_cast<size_t>(n), kNoDevice);

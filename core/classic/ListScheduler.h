@@ -4,6 +4,7 @@
 #include "sim/SimOptions.h"
 
 #include <span>
+#include <vector>
 
 namespace post {
 
@@ -31,7 +32,9 @@ struct ListSchedule {
 // once the op is "urgent", i.e. its inputs could have reached every device.
 class ListScheduler {
 public:
-    ListScheduler(const Graph& graph, const Cluster& cluster, const SimOptions& options);
+    // `budgets` (bytes per device) replace the devices' capacities when given.
+    ListScheduler(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                  std::vector<double> budgets = {});
 
     // `favouriteChild[op]` is op's favourite child or kNoOp; empty for plain m-ETF.
     ListSchedule run(std::span<const OpId> favouriteChild = {}) const;
@@ -40,6 +43,7 @@ private:
     const Graph& graph_;
     const Cluster& cluster_;
     SimOptions options_;
+    std::vector<double> budgets_;
 };
 
 } // namespace post

@@ -1,6 +1,6 @@
 #include "classic/MEtfPlacer.h"
 
-#include "classic/ClassicalReport.h"
+#include "classic/MemoryFeedback.h"
 #include "classic/ListScheduler.h"
 
 namespace post {
@@ -8,8 +8,12 @@ namespace post {
 PlaceResult MEtfPlacer::place(const PlaceContext& context)
 {
     const auto start = PlacerClock::now();
-    ListSchedule schedule = ListScheduler(context.graph, context.cluster, context.sim).run();
-    return reportPlacement(context, std::move(schedule.placement), start);
+    return placeWithMemoryFeedback(
+        context,
+        [&](const std::vector<double>& budgets) {
+            return ListScheduler(context.graph, context.cluster, context.sim, budgets).run().placement;
+        },
+        start);
 }
 
 } // namespace post

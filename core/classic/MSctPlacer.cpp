@@ -1,6 +1,6 @@
 #include "classic/MSctPlacer.h"
 
-#include "classic/ClassicalReport.h"
+#include "classic/MemoryFeedback.h"
 #include "classic/FavouriteChildLp.h"
 #include "classic/ListScheduler.h"
 
@@ -11,8 +11,12 @@ PlaceResult MSctPlacer::place(const PlaceContext& context)
     const auto start = PlacerClock::now();
     FavouriteChildLp lp(context.graph, context.cluster, options_.maxLpOps, options_.threshold);
     const std::vector<OpId> favourite = lp.solve();
-    ListSchedule schedule = ListScheduler(context.graph, context.cluster, context.sim).run(favourite);
-    return reportPlacement(context, std::move(schedule.placement), start);
+    return placeWithMemoryFeedback(
+        context,
+        [&](const std::vector<double>& budgets) {
+            return ListScheduler(context.graph, context.cluster, context.sim, budgets).run(favourite).placement;
+        },
+        start);
 }
 
 } // namespace post

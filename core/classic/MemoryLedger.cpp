@@ -7,131 +7,139 @@
 
 namespace post {
 
-MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options)
+MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                           std::span<const double> budgets)
     : graph_(graph)
     , deviceCount_(cluster.deviceCount())
-    , own_(static_cast<size_t>(graph.opCount()))
+    , params_(static_cast<size_t>(graph.opCount()))
+    , output_(static_cast<size_t>(graph.opCount()))
     , copy_(static_cast<size_t>(graph.opCount()))
-    , groupBytes_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
-    , inputCopies_(static_cast<size_t>(graph.opCount()), 0.0)
-    , load_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , groupParams_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
+    , groupFootprint_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
     , capacity_(static_cast<size_t>(cluster.deviceCount()))
+    , paramLoad_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , live_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , peakLive_(static_cast<size_t>(cluster.deviceCount()), 0.0)
     , device_(static_cast<size_t>(graph.opCount()), kNoDevice)
     , groupDevice_(static_cast<size_t>(graph.colocationGroupCount()), kNoDevice)
-    , groupPlaced_(static_cast<size_t>(graph.colocationGroupCount()), 0)
-    , consumers_(static_cast<size_t>(graph.opCount()) * static_cast<size_t>(cluster.deviceCount()), 0)
+    , unplacedConsumers_(static_cast<size_t>(graph.opCount()))
+    , hasCopy_(static_cast<size_t>(graph.opCount()) * static_cast<size_t>(cluster.deviceCount()), 0)
 {
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const Op& o = graph.op(op);
         const auto i = static_cast<size_t>(op);
-        own_[i] = o.paramBytes * options.optimizerStateFactor + o.outputBytes;
+        params_[i] = o.paramBytes * options.optimizerStateFactor;
+        output_[i] = o.outputBytes;
         copy_[i] = o.outputBytes;
         for (EdgeId e : graph.outEdges(op))
             copy_[i] = std::max(copy_[i], graph.edge(e).bytes);
-        if (const int g = graph.colocationGroup(op); g >= 0)
-            groupBytes_[static_cast<size_t>(g)] += own_[i];
+        unplacedConsumers_[i] = static_cast<int>(graph.outEdges(op).size());
+        if (const int g = graph.colocationGroup(op); g >= 0) {
+            groupParams_[static_cast<size_t>(g)] += params_[i];
+            groupFootprint_[static_cast<size_t>(g)] += params_[i] + output_[i];
+        }
     }
-    for (OpId op = 0; op < graph.opCount(); ++op)
-        for (EdgeId e : graph.inEdges(op))
-            inputCopies_[static_cast<size_t>(op)] += copy_[static_cast<size_t>(graph.edge(e).from)];
     for (DeviceId d = 0; d < deviceCount_; ++d)
-        capacity_[static_cast<size_t>(d)] = cluster.device(d).memoryBytes;
+        capacity_[static_cast<size_t>(d)] = budgets.empty() ? cluster.device(d).memoryBytes : budgets[static_cast<size_t>(d)];
 }
 
 double MemoryLedger::footprint(OpId op) const
 {
     const int g = graph_.colocationGroup(op);
-    return g < 0 ? ownBytes(op) : groupBytes_[static_cast<size_t>(g)];
+    return g < 0 ? params_[static_cast<size_t>(op)] + output_[static_cast<size_t>(op)]
+                 : groupFootprint_[static_cast<size_t>(g)];
 }
 
-double MemoryLedger::addedBytes(OpId op, DeviceId d) const
+double MemoryLedger::peakBytes(DeviceId d) const
 {
-    double added = 0.0;
+    return paramLoad_[static_cast<size_t>(d)] + peakLive_[static_cast<size_t>(d)];
+}
+
+double MemoryLedger::newParams(OpId op, DeviceId d) const
+{
     const int g = graph_.colocationGroup(op);
     if (g < 0)
-        added = ownBytes(op);
-    else if (groupDevice_[static_cast<size_t>(g)] == kNoDevice)
-        added = groupBytes_[static_cast<size_t>(g)];
-    else if (groupDevice_[static_cast<size_t>(g)] != d)
-        added = ownBytes(op); // a split group: callers never do this, but stay honest
+        return params_[static_cast<size_t>(op)];
+    const DeviceId home = groupDevice_[static_cast<size_t>(g)];
+    if (home == kNoDevice)
+        return groupParams_[static_cast<size_t>(g)];
+    return home == d ? 0.0 : params_[static_cast<size_t>(op)]; // a split group: callers never do this
+}
+
+double MemoryLedger::newTensors(OpId op, DeviceId d) const
+{
+    double bytes = output_[static_cast<size_t>(op)];
     const auto in = graph_.inEdges(op);
     for (size_t k = 0; k < in.size(); ++k) {
         const OpId p = graph_.edge(in[k]).from;
-        if (deviceOf(p) == kNoDevice || deviceOf(p) == d || consumers(p, d) > 0)
+        const DeviceId pd = deviceOf(p);
+        if (pd == kNoDevice || pd == d || hasCopy_[at(p, d)])
             continue;
         bool seen = false; // several edges from one producer need one copy
         for (size_t j = 0; j < k && !seen; ++j)
             seen = graph_.edge(in[j]).from == p;
         if (!seen)
-            added += copyBytes(p);
+            bytes += copy_[static_cast<size_t>(p)];
     }
-    return added;
+    return bytes;
 }
 
-bool MemoryLedger::fits(OpId op, DeviceId d, double limit) const
+double MemoryLedger::peakAfter(OpId op, DeviceId d) const
 {
-    const double room = std::min(capacity(d), limit) - loadBytes(d);
-    // Schedulers ask this for every ready op and device each step: skip the exact count
-    // when even the worst case (whole group, every input copied) fits.
-    if (footprint(op) + inputCopies_[static_cast<size_t>(op)] <= room)
-        return true;
-    return addedBytes(op, d) <= room;
+    const auto di = static_cast<size_t>(d);
+    const double live = std::max(peakLive_[di], live_[di] + newTensors(op, d));
+    return paramLoad_[di] + newParams(op, d) + live;
 }
 
 void MemoryLedger::place(OpId op, DeviceId d)
 {
     const auto di = static_cast<size_t>(d);
-    if (const int g = graph_.colocationGroup(op); g < 0) {
-        load_[di] += ownBytes(op);
-    } else {
-        const auto gi = static_cast<size_t>(g);
-        if (groupPlaced_[gi]++ == 0) {
-            groupDevice_[gi] = d;
-            load_[di] += groupBytes_[gi];
-        } else if (groupDevice_[gi] != d) {
-            load_[di] += ownBytes(op);
-        }
-    }
+    const double params = newParams(op, d);
+    const double tensors = newTensors(op, d);
+    if (const int g = graph_.colocationGroup(op); g >= 0 && groupDevice_[static_cast<size_t>(g)] == kNoDevice)
+        groupDevice_[static_cast<size_t>(g)] = d;
     for (EdgeId e : graph_.inEdges(op)) {
         const OpId p = graph_.edge(e).from;
         const DeviceId pd = deviceOf(p);
-        if (++consumers(p, d) == 1 && pd != kNoDevice && pd != d)
-            load_[di] += copyBytes(p);
+        if (pd != kNoDevice && pd != d)
+            hasCopy_[at(p, d)] = 1;
     }
-    for (DeviceId x = 0; x < deviceCount_; ++x)
-        if (x != d && consumers(op, x) > 0)
-            load_[static_cast<size_t>(x)] += copyBytes(op);
     device_[static_cast<size_t>(op)] = d;
+    paramLoad_[di] += params;
+    live_[di] += tensors;
+    peakLive_[di] = std::max(peakLive_[di], live_[di]);
+
+    // Once placed, the op has run: inputs whose last consumer it was are freed, and an
+    // output nobody reads dies at once.
+    for (EdgeId e : graph_.inEdges(op)) {
+        const OpId p = graph_.edge(e).from;
+        if (--unplacedConsumers_[static_cast<size_t>(p)] == 0 && deviceOf(p) != kNoDevice)
+            release(p);
+    }
+    if (unplacedConsumers_[static_cast<size_t>(op)] == 0)
+        release(op);
 }
 
-void MemoryLedger::unplace(OpId op)
+void MemoryLedger::release(OpId producer)
 {
-    const DeviceId d = deviceOf(op);
-    if (d == kNoDevice)
-        return;
-    const auto di = static_cast<size_t>(d);
-    device_[static_cast<size_t>(op)] = kNoDevice;
+    live_[static_cast<size_t>(deviceOf(producer))] -= output_[static_cast<size_t>(producer)];
     for (DeviceId x = 0; x < deviceCount_; ++x)
-        if (x != d && consumers(op, x) > 0)
-            load_[static_cast<size_t>(x)] -= copyBytes(op);
-    for (EdgeId e : graph_.inEdges(op)) {
-        const OpId p = graph_.edge(e).from;
-        const DeviceId pd = deviceOf(p);
-        if (--consumers(p, d) == 0 && pd != kNoDevice && pd != d)
-            load_[di] -= copyBytes(p);
-    }
-    if (const int g = graph_.colocationGroup(op); g < 0) {
-        load_[di] -= ownBytes(op);
-    } else {
-        const auto gi = static_cast<size_t>(g);
-        if (groupDevice_[gi] != d) {
-            load_[di] -= ownBytes(op);
-            --groupPlaced_[gi];
-        } else if (--groupPlaced_[gi] == 0) {
-            load_[di] -= groupBytes_[gi];
-            groupDevice_[gi] = kNoDevice;
+        if (hasCopy_[at(producer, x)]) {
+            hasCopy_[at(producer, x)] = 0;
+            live_[static_cast<size_t>(x)] -= copy_[static_cast<size_t>(producer)];
         }
-    }
+}
+
+std::vector<double> MemoryLedger::placementPeaks(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                                                 const Placement& placement)
+{
+    MemoryLedger ledger(graph, cluster, options);
+    for (OpId op : graph.topologicalOrder())
+        ledger.place(op, placement[static_cast<size_t>(op)]);
+    std::vector<double> peaks(static_cast<size_t>(cluster.deviceCount()));
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+        peaks[static_cast<size_t>(d)] = ledger.peakBytes(d);
+    return peaks;
 }
 
 } // namespace post

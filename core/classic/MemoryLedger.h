@@ -1,10 +1,12 @@
 #pragma once
 
 #include "graph/Ids.h"
+#include "graph/Placement.h"
 #include "sim/SimOptions.h"
 
 #include <cstddef>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace post {
@@ -12,55 +14,63 @@ namespace post {
 class Graph;
 class Cluster;
 
-// A conservative running estimate of each device's memory while a placer assigns ops.
-// An op holds its parameters x optimizerStateFactor plus its output on its own device,
-// and every other device that consumes the output holds one copy of it. Counting every
-// output as live at once over-estimates the simulator's peak of live tensors, so a
-// placement that fits here fits there. A colocation group's whole footprint is
-// reserved on the device where its first op lands, so the rest of the group always fits.
+// A running estimate of each device's peak memory while a placer assigns ops, in the
+// simulator's terms: parameters x optimizerStateFactor for the whole step, plus the
+// peak of live tensors. Ops are taken to run in the order they are placed (list
+// schedulers place in start-time order, the splitters in topological order), as in
+// Baechi's m-ETF: an op's output is live on its device from its placement until its
+// last consumer is placed, and a device that consumes it from elsewhere holds one copy
+// (the producer's largest outgoing edge) for as long. A colocation group's parameters
+// are reserved whole on the device where its first op lands, so later members always
+// find room for them.
 class MemoryLedger {
 public:
-    MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options);
+    // `budgets` (bytes per device) replace the devices' capacities when given.
+    MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                 std::span<const double> budgets = {});
 
-    double ownBytes(OpId op) const { return own_[static_cast<std::size_t>(op)]; }
-    double copyBytes(OpId op) const { return copy_[static_cast<std::size_t>(op)]; }
-    // Own bytes of all ops of the op's colocation group (its own bytes when free).
+    // Parameters x factor plus output: what m-TOPO balances (the group's total for a
+    // grouped op).
     double footprint(OpId op) const;
 
     DeviceId deviceOf(OpId op) const { return device_[static_cast<std::size_t>(op)]; }
-    double loadBytes(DeviceId d) const { return load_[static_cast<std::size_t>(d)]; }
+    // The device's budget: its capacity unless budgets were given.
     double capacity(DeviceId d) const { return capacity_[static_cast<std::size_t>(d)]; }
-    double freeBytes(DeviceId d) const { return capacity(d) - loadBytes(d); }
-    bool overflows(DeviceId d) const { return loadBytes(d) > capacity(d); }
+    double peakBytes(DeviceId d) const;
+    double freeBytes(DeviceId d) const { return capacity(d) - peakBytes(d); }
+    bool overflows(DeviceId d) const { return peakBytes(d) > capacity(d); }
 
-    // Bytes placing `op` on `d` now would add to d: its group's footprint when it is the
-    // group's first op (nothing for later members), plus copies of inputs not yet on d.
-    double addedBytes(OpId op, DeviceId d) const;
-    // Whether `op` fits on `d` without d's load passing min(capacity, limit).
-    bool fits(OpId op, DeviceId d, double limit = std::numeric_limits<double>::infinity()) const;
-
+    // d's peak if `op` were placed there next.
+    double peakAfter(OpId op, DeviceId d) const;
+    // Whether d's peak stays within min(capacity, limit) with `op` placed there next.
+    bool fits(OpId op, DeviceId d, double limit = std::numeric_limits<double>::infinity()) const
+    {
+        return peakAfter(op, d) <= std::min(capacity(d), limit);
+    }
     void place(OpId op, DeviceId d);
-    void unplace(OpId op);
+
+    // Per-device peak of a whole placement, its ops placed in topological order.
+    static std::vector<double> placementPeaks(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                                              const Placement& placement);
 
 private:
-    int& consumers(OpId producer, DeviceId d)
+    std::size_t at(OpId op, DeviceId d) const
     {
-        return consumers_[static_cast<std::size_t>(producer) * static_cast<std::size_t>(deviceCount_) + static_cast<std::size_t>(d)];
+        return static_cast<std::size_t>(op) * static_cast<std::size_t>(deviceCount_) + static_cast<std::size_t>(d);
     }
-    int consumers(OpId producer, DeviceId d) const
-    {
-        return consumers_[static_cast<std::size_t>(producer) * static_cast<std::size_t>(deviceCount_) + static_cast<std::size_t>(d)];
-    }
+    // Parameter bytes placing `op` on d adds (its group's on the group's first op).
+    double newParams(OpId op, DeviceId d) const;
+    // Tensor bytes placing `op` on d allocates: its output and copies of remote inputs.
+    double newTensors(OpId op, DeviceId d) const;
+    void release(OpId producer);
 
     const Graph& graph_;
     int deviceCount_;
-    std::vector<double> own_, copy_, groupBytes_;
-    std::vector<double> inputCopies_; // all of an op's inputs copied: bounds addedBytes cheaply
-    std::vector<double> load_, capacity_;
-    std::vector<DeviceId> device_;
-    std::vector<DeviceId> groupDevice_;
-    std::vector<int> groupPlaced_;
-    std::vector<int> consumers_; // per (producer, device): consumers placed there
+    std::vector<double> params_, output_, copy_, groupParams_, groupFootprint_;
+    std::vector<double> capacity_, paramLoad_, live_, peakLive_;
+    std::vector<DeviceId> device_, groupDevice_;
+    std::vector<int> unplacedConsumers_; // per op: outgoing edges whose consumer is not placed
+    std::vector<char> hasCopy_;          // per (producer, device)
 };
 
 } // namespace post

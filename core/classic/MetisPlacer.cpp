@@ -1,6 +1,6 @@
 #include "classic/MetisPlacer.h"
 
-#include "classic/ClassicalReport.h"
+#include "classic/MemoryFeedback.h"
 #include "classic/MemoryLedger.h"
 #include "classic/OpGroups.h"
 #include "classic/PlacerDevices.h"
@@ -67,9 +67,26 @@ UnitGraph buildUnitGraph(const Graph& graph, const OpGroups& units, DeviceKind k
 
 // Moves whole units off overflowing devices, lightest communication first, each unit
 // at most once, to the device with room it exchanges most bytes with (GPUs before CPUs).
-void repairMemory(const OpGroups& units, const UnitGraph& unitGraph, const PlacerDevices& devices,
-                  std::vector<DeviceId>& unitDevice, MemoryLedger& ledger)
+// Peaks come from replaying the placement through a MemoryLedger in topological order.
+void repairMemory(const PlaceContext& context, const std::vector<double>& budgets, const OpGroups& units,
+                  const UnitGraph& unitGraph, const PlacerDevices& devices, Placement& placement)
 {
+    const Graph& graph = context.graph;
+    const Cluster& cluster = context.cluster;
+    auto peaks = [&] { return MemoryLedger::placementPeaks(graph, cluster, context.sim, placement); };
+    auto overflowing = [&](const std::vector<double>& peak, DeviceId d) {
+        return peak[static_cast<size_t>(d)] > budgets[static_cast<size_t>(d)];
+    };
+    std::vector<double> peak = peaks();
+    auto anyOverflow = [&] {
+        for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+            if (overflowing(peak, d))
+                return true;
+        return false;
+    };
+    if (!anyOverflow())
+        return;
+
     const int n = units.unitCount();
     std::vector<int> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
@@ -78,55 +95,56 @@ void repairMemory(const OpGroups& units, const UnitGraph& unitGraph, const Place
     });
     auto moveUnit = [&](int unit, DeviceId to) {
         for (OpId op : units.ops(unit))
-            ledger.unplace(op);
-        for (OpId op : units.ops(unit))
-            ledger.place(op, to);
-        unitDevice[static_cast<size_t>(unit)] = to;
+            placement[static_cast<size_t>(op)] = to;
     };
     std::vector<char> moved(static_cast<size_t>(n), 0);
-    for (bool progress = true; progress;) {
+    for (bool progress = true; progress && anyOverflow();) {
         progress = false;
         for (int unit : order) {
-            const DeviceId from = unitDevice[static_cast<size_t>(unit)];
-            if (moved[static_cast<size_t>(unit)] || !ledger.overflows(from))
+            const DeviceId from = placement[static_cast<size_t>(units.ops(unit).front())];
+            if (moved[static_cast<size_t>(unit)] || !overflowing(peak, from))
                 continue;
             for (const std::vector<DeviceId>* set : {&devices.primary, &devices.fallback}) {
                 DeviceId best = kNoDevice;
                 double bestBytes = -1.0;
-                double bestFree = 0.0;
+                double bestRoom = 0.0;
                 for (DeviceId to : *set) {
                     if (to == from)
                         continue;
                     moveUnit(unit, to);
-                    const bool fits = !ledger.overflows(to);
-                    const double room = ledger.freeBytes(to);
+                    const std::vector<double> tried = peaks();
                     moveUnit(unit, from);
-                    if (!fits)
+                    if (overflowing(tried, to))
                         continue;
+                    const double room = budgets[static_cast<size_t>(to)] - tried[static_cast<size_t>(to)];
                     double bytes = 0.0;
                     for (const auto& [other, b] : unitGraph.neighbours[static_cast<size_t>(unit)])
-                        if (unitDevice[static_cast<size_t>(other)] == to)
+                        if (placement[static_cast<size_t>(units.ops(other).front())] == to)
                             bytes += b;
-                    if (bytes > bestBytes || (bytes == bestBytes && room > bestFree)) {
+                    if (bytes > bestBytes || (bytes == bestBytes && room > bestRoom)) {
                         best = to;
                         bestBytes = bytes;
-                        bestFree = room;
+                        bestRoom = room;
                     }
                 }
                 if (best != kNoDevice) {
                     moveUnit(unit, best);
                     moved[static_cast<size_t>(unit)] = 1;
+                    peak = peaks();
                     progress = true;
                     break;
                 }
             }
+            if (!anyOverflow())
+                return;
         }
     }
 }
 
 } // namespace
 
-Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions& options)
+Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions& options,
+                                 const std::vector<double>& budgets)
 {
     const Graph& graph = context.graph;
     const Cluster& cluster = context.cluster;
@@ -159,7 +177,7 @@ Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions
                                                nullptr, g.adjwgt.data(), &parts, targetShare.data(), nullptr,
                                                metisOptions, &cut, part.data());
         if (status != METIS_OK)
-            return RoundRobinPlacer::split(context); // documented fallback; METIS fails only on bad input or memory
+            return RoundRobinPlacer::split(context, budgets); // documented fallback; METIS fails only on bad input or memory
         for (int u = 0; u < n; ++u)
             unitDevice[static_cast<size_t>(u)] = devices.primary[static_cast<size_t>(part[static_cast<size_t>(u)])];
     } else {
@@ -167,22 +185,18 @@ Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions
             unitDevice[static_cast<size_t>(u)] = devices.primary[static_cast<size_t>(u % k)];
     }
 
-    MemoryLedger ledger(graph, cluster, context.sim);
-    for (int u = 0; u < n; ++u)
-        for (OpId op : units.ops(u))
-            ledger.place(op, unitDevice[static_cast<size_t>(u)]);
-    repairMemory(units, unitGraph, devices, unitDevice, ledger);
-
     Placement placement(static_cast<size_t>(graph.opCount()), kNoDevice);
     for (OpId op = 0; op < graph.opCount(); ++op)
         placement[static_cast<size_t>(op)] = unitDevice[static_cast<size_t>(units.unitOf(op))];
+    repairMemory(context, budgets, units, unitGraph, devices, placement);
     return placement;
 }
 
 PlaceResult MetisPlacer::place(const PlaceContext& context)
 {
     const auto start = PlacerClock::now();
-    return reportPlacement(context, partition(context, options_), start);
+    return placeWithMemoryFeedback(
+        context, [&](const std::vector<double>& budgets) { return partition(context, options_, budgets); }, start);
 }
 
 } // namespace post

@@ -2,6 +2,8 @@
 
 #include "place/Placer.h"
 
+#include <vector>
+
 namespace post {
 
 struct MetisOptions {
@@ -23,7 +25,9 @@ public:
     std::string name() const override { return "metis"; }
     PlaceResult place(const PlaceContext& context) override;
 
-    static Placement partition(const PlaceContext& context, const MetisOptions& options);
+    // The placement for given per-device memory budgets (bytes), unsimulated.
+    static Placement partition(const PlaceContext& context, const MetisOptions& options,
+                               const std::vector<double>& budgets);
 
 private:
     MetisOptions options_;
