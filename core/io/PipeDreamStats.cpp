@@ -14,13 +14,14 @@ constexpr std::array<std::string_view, 4> kKeys = {"forward_compute_time", "back
 
 double parseAmount(std::string_view key, std::string_view value, const std::string& source, const std::string& location)
 {
+    value = trimBlanks(value);
     auto number = parseDecimal(value);
     if (!number)
         throw InputError(source, location, std::string(key) + ": '" + std::string(value) + "' is not a number");
     if (!std::isfinite(*number))
         throw InputError(source, location, std::string(key) + " must be a finite number, got '" + std::string(value) + "'");
     if (*number < 0.0)
-        throw InputError(source, location, std::string(key) + " must be >= 0, got " + std::string(trimBlanks(value)));
+        throw InputError(source, location, std::string(key) + " must be >= 0, got " + std::string(value));
     return *number;
 }
 

@@ -42,6 +42,9 @@ void TrainingStepBuilder::addLayer(std::string id, std::string description, cons
 {
     if (id.empty())
         throw InputError(source_, location, "node id is empty");
+    if (id.ends_with(kGradSuffix))
+        throw InputError(source_, location, "node id '" + id + "' ends with '" + kGradSuffix
+                                                + "', which names backward ops in the expanded step");
     auto [it, inserted] = index_.emplace(id, static_cast<int>(layers_.size()));
     if (!inserted)
         throw InputError(source_, location,
@@ -143,9 +146,9 @@ void TrainingStepBuilder::throwCycle(const std::vector<LayerEdge>& edges, const 
 
 Graph TrainingStepBuilder::build() &&
 {
+    const std::vector<LayerEdge> edges = resolveEdges(); // first: an edge's line beats "no layers"
     if (layers_.empty())
         throw InputError(source_, {}, "no layers found");
-    const std::vector<LayerEdge> edges = resolveEdges();
     const std::vector<int> order = forwardOrder(edges);
 
     const size_t n = layers_.size();
