@@ -4,15 +4,17 @@
 
 namespace post {
 
-// A heap entry: something (op, event, transfer) that becomes due at `time`; ties go to the
-// lower id so the simulation never depends on insertion order.
+// A heap entry: something (op, event) that becomes due at `time`; ties go to the lower id
+// so the simulation never depends on insertion order.
 struct TimedId {
     double time;
     std::int32_t id;
 
+    // Bitwise rather than short-circuit: heap comparisons are unpredictable, so a branch
+    // per comparison would cost more than evaluating both halves.
     friend bool operator<(const TimedId& a, const TimedId& b)
     {
-        return a.time < b.time || (a.time == b.time && a.id < b.id);
+        return (a.time < b.time) | ((a.time == b.time) & (a.id < b.id));
     }
 };
 
@@ -31,26 +33,30 @@ inline void heapPush(TimedId* heap, int& size, TimedId value)
     heap[hole] = value;
 }
 
+// Bottom-up pop: the hole goes all the way down along the smaller children (a branch-free
+// choice), then the last entry sifts up from there. The last entry usually belongs near
+// the bottom, so this saves the unpredictable "stop here?" test on every level.
 inline TimedId heapPop(TimedId* heap, int& size)
 {
     const TimedId top = heap[0];
-    const TimedId last = heap[--size];
-    const int n = size;
+    const int n = --size;
+    if (n == 0)
+        return top;
+    const TimedId last = heap[n];
     int hole = 0;
-    // Walk the hole down to where `last` belongs.
-    for (;;) {
-        int child = 2 * hole + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && heap[child + 1] < heap[child])
-            ++child;
-        if (!(heap[child] < last))
-            break;
+    for (int child = 1; child < n; child = 2 * hole + 1) {
+        child += (child + 1 < n) & (heap[child + 1] < heap[child]);
         heap[hole] = heap[child];
         hole = child;
     }
-    if (n > 0)
-        heap[hole] = last;
+    while (hole > 0) {
+        const int parent = (hole - 1) >> 1;
+        if (!(last < heap[parent]))
+            break;
+        heap[hole] = heap[parent];
+        hole = parent;
+    }
+    heap[hole] = last;
     return top;
 }
 

@@ -54,14 +54,14 @@ struct Simulator::Work {
     // Per-device ready heaps, carved out of one array: a device's segment holds its ops.
     std::vector<TimedId> ready;
     std::vector<Index> readyBase, readySize;
-    std::vector<char> deviceBusy;
-    std::vector<char> deviceDirty;
+    std::vector<Index> deviceBusy;
+    std::vector<Index> deviceDirty;
     std::vector<Index> dirtyDevices;
 
     // Per-link FIFO as an intrusive list over transfers, in (request time, producer) order.
     std::vector<Index> linkHead, linkTail;
-    std::vector<char> linkBusy;
-    std::vector<char> linkDirty;
+    std::vector<Index> linkBusy;
+    std::vector<Index> linkDirty;
     std::vector<Index> dirtyLinks;
 
     // Pending op ends and transfer arrivals: at most one per device and one per link.
@@ -70,7 +70,7 @@ struct Simulator::Work {
 
     // Live tensor bytes per device; peaks are taken once all of an instant's changes are in.
     std::vector<double> liveBytes, peakLiveBytes, deviceParamBytes;
-    std::vector<char> memoryDirty;
+    std::vector<Index> memoryDirty;
     std::vector<Index> dirtyMemory;
 
     // Grouping one producer's cross-device edges by destination device.
@@ -83,13 +83,13 @@ struct Simulator::Work {
     Work(const Graph& graph, const Cluster& cluster);
     void reset(const Placement& placement, SimResult& out, bool timeline);
     void simulate();
-    void finishOp(Index op);
-    void finishTransfer(Index t);
-    void makeReady(Index op, DeviceId device);
-    void enqueueTransfer(Index t);
-    void dispatch();
-    void startOp(DeviceId device);
-    void startTransfer(Index link);
+    [[gnu::always_inline]] void finishOp(Index op);
+    [[gnu::always_inline]] void finishTransfer(Index t);
+    [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
+    [[gnu::always_inline]] void enqueueTransfer(Index t);
+    [[gnu::always_inline]] void dispatch();
+    [[gnu::always_inline]] void startOp(DeviceId device);
+    [[gnu::always_inline]] void startTransfer(Index link);
     void allocate(DeviceId device, double bytes);
     void settleMemory();
     void markDevice(DeviceId device);
@@ -293,7 +293,7 @@ inline void Simulator::Work::makeReady(Index op, DeviceId device)
     markDevice(device);
 }
 
-void Simulator::Work::enqueueTransfer(Index t)
+inline void Simulator::Work::enqueueTransfer(Index t)
 {
     const Index link = tFrom[static_cast<size_t>(t)] * deviceCount + tTo[static_cast<size_t>(t)];
     // Requests arrive in time order; only requests of the same instant may need to step
@@ -316,7 +316,7 @@ void Simulator::Work::enqueueTransfer(Index t)
     markLink(link);
 }
 
-void Simulator::Work::finishOp(Index op)
+inline void Simulator::Work::finishOp(Index op)
 {
     const DeviceId device = place[op];
     deviceBusy[static_cast<size_t>(device)] = 0;
@@ -376,7 +376,7 @@ void Simulator::Work::finishOp(Index op)
         liveBytes[static_cast<size_t>(device)] -= outputBytes[static_cast<size_t>(op)];
 }
 
-void Simulator::Work::finishTransfer(Index t)
+inline void Simulator::Work::finishTransfer(Index t)
 {
     const auto ti = static_cast<size_t>(t);
     const Index producer = tProducer[ti];
@@ -397,7 +397,7 @@ void Simulator::Work::finishTransfer(Index t)
     }
 }
 
-void Simulator::Work::startOp(DeviceId device)
+inline void Simulator::Work::startOp(DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
     const Index op = heapPop(ready.data() + readyBase[d], readySize[d]).id;
@@ -411,7 +411,7 @@ void Simulator::Work::startOp(DeviceId device)
         result->timeline.ops.push_back(OpSpan{op, device, now, now + duration});
 }
 
-void Simulator::Work::startTransfer(Index link)
+inline void Simulator::Work::startTransfer(Index link)
 {
     const auto l = static_cast<size_t>(link);
     const Index t = linkHead[l];
@@ -431,7 +431,7 @@ void Simulator::Work::startTransfer(Index link)
             TransferSpan{tProducer[ti], tFrom[ti], tTo[ti], tBytes[ti], tRequestUs[ti], now, now + duration});
 }
 
-void Simulator::Work::dispatch()
+inline void Simulator::Work::dispatch()
 {
     for (Index link : dirtyLinks) {
         const auto l = static_cast<size_t>(link);

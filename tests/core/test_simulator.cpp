@@ -11,11 +11,28 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <map>
 #include <random>
 
 using namespace post;
+
+// Every allocation in this test program is counted, to check that run() allocates nothing
+// once a Simulator has run once.
+static std::atomic<long> gAllocations{0};
+
+void* operator new(std::size_t size)
+{
+    ++gAllocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -612,6 +629,27 @@ private slots:
         Simulator fresh(g, c);
         compareResults(fresh.run(p2, true), second);
         QVERIFY(first.stepTimeUs != second.stepTimeUs);
+    }
+
+    void runAllocatesNothingAfterFirstCall()
+    {
+        const Graph g = randomGraph(11, 400);
+        const Cluster c = gpus(4);
+        const Placement p1 = randomPlacement(3, g.opCount(), 4);
+        const Placement p2 = randomPlacement(4, g.opCount(), 4);
+        Simulator sim(g, c);
+        sim.run(p1);
+        long before = gAllocations.load();
+        sim.run(p2);
+        sim.run(p1);
+        QCOMPARE(gAllocations.load() - before, 0L);
+
+        sim.run(p1, true); // the first timeline reserves its capacity
+        before = gAllocations.load();
+        sim.run(p2, true);
+        sim.run(p1, false);
+        sim.run(p1, true);
+        QCOMPARE(gAllocations.load() - before, 0L);
     }
 
     void matchesNaiveReference()
