@@ -48,9 +48,12 @@ struct Simulator::Work {
     std::vector<Index> outputRefs;     // holders of an op's output: local consumers + unfinished transfers
     std::vector<Index> inSlotTransfer; // for a cross-device input: the transfer that brought it
 
-    // Transfers: at most one per edge, created when their producer ends.
+    // Transfers: at most one per edge, created when their producer ends. A transfer's
+    // consumers are the output slots chained from tFirstSlot through slotNext, so an arrival
+    // visits only them rather than filtering all of the producer's outputs.
     Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tReceiverRefs;
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tFirstSlot, tLastSlot;
+    std::vector<Index> slotNext; // per output slot
     std::vector<double> tBytes;
 
     // Per-device ready queues, carved out of one array: a device's segment holds its ops, and
@@ -189,7 +192,8 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v : {&tProducer, &tFrom, &tTo, &tReceiverRefs, &tNext, &requests})
+    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
+                    &requests})
         v->resize(m);
     tBytes.resize(m);
     tEnd.resize(m);
@@ -354,17 +358,23 @@ inline void Simulator::Work::finishOp(Index op)
             tProducer[ti] = op;
             tFrom[ti] = device;
             tTo[ti] = target;
+            tLink[ti] = device * deviceCount + target;
             tReceiverRefs[ti] = 0;
             tBytes[ti] = 0.0;
+            tFirstSlot[ti] = s;
             touchedDevices.push_back(target);
+        } else {
+            slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = s;
         }
         const auto ti = static_cast<size_t>(t);
+        tLastSlot[ti] = s;
         tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
         ++tReceiverRefs[ti];
         inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
     }
     for (DeviceId target : touchedDevices) {
         Index& t = transferToDevice[static_cast<size_t>(target)];
+        slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = -1;
         requests[static_cast<size_t>(requestCount++)] = t;
         t = -1;
         ++refs;
@@ -385,9 +395,9 @@ inline void Simulator::Work::finishTransfer(Index t)
         changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
     changeLive(to, tBytes[ti]);
 
-    for (Index s = outOffset[static_cast<size_t>(producer)]; s < outOffset[static_cast<size_t>(producer) + 1]; ++s) {
+    for (Index s = tFirstSlot[ti]; s >= 0; s = slotNext[static_cast<size_t>(s)]) {
         const Index consumer = outTo[static_cast<size_t>(s)];
-        if (place[consumer] == to && --pending[static_cast<size_t>(consumer)] == 0)
+        if (--pending[static_cast<size_t>(consumer)] == 0)
             makeReady(consumer, to);
     }
 }
@@ -464,31 +474,28 @@ inline void Simulator::Work::startOp(DeviceId device)
     heapPush(events.data(), eventCount, TimedEvent{now + time, device});
 }
 
-// Gives the transfers requested at `now` their place on their links, in (producer,
-// destination) order: each starts when its link has finished everything given to it before.
+// Gives the transfers requested at `now` their place on their links, in producer order: each
+// starts when its link has finished everything given to it before.
 void Simulator::Work::commitRequests()
 {
+    // Only requests on the same link need producer order, and those come from ops of one
+    // device, which end one per round of the instant: a short insertion sort by producer
+    // (a producer's own transfers use different links, so their order does not matter).
     Index* r = requests.data();
-    // One round of an instant requests in producer order already (op ends at equal times
-    // are handled by id); only later rounds (after zero-duration ops) can add lower ids.
     for (Index i = 1; i < requestCount; ++i) {
         const Index t = r[i];
+        const Index producer = tProducer[static_cast<size_t>(t)];
         Index j = i;
-        for (; j > 0; --j) {
-            const Index u = r[j - 1];
-            const bool after = tProducer[static_cast<size_t>(u)] > tProducer[static_cast<size_t>(t)]
-                || (tProducer[static_cast<size_t>(u)] == tProducer[static_cast<size_t>(t)]
-                    && tTo[static_cast<size_t>(u)] > tTo[static_cast<size_t>(t)]);
-            if (!after)
-                break;
-            r[j] = u;
-        }
+        for (; j > 0 && tProducer[static_cast<size_t>(r[j - 1])] > producer; --j)
+            r[j] = r[j - 1];
         r[j] = t;
     }
+    double* linkBusy = result->linkBusyUs.data();
+    double* linkBytes = result->linkBytes.data();
     for (Index i = 0; i < requestCount; ++i) {
         const Index t = r[i];
         const auto ti = static_cast<size_t>(t);
-        const auto l = static_cast<size_t>(tFrom[ti] * deviceCount + tTo[ti]);
+        const auto l = static_cast<size_t>(tLink[ti]);
         const double start = std::max(now, linkFreeUs[l]);
         const double end = start + (linkLatencyUs[l] + tBytes[ti] / linkBytesPerUs[l]);
         linkFreeUs[l] = end;
@@ -501,8 +508,8 @@ void Simulator::Work::commitRequests()
             tNext[static_cast<size_t>(linkTail[l])] = t;
         }
         linkTail[l] = t;
-        result->linkBusyUs[l] += end - start;
-        result->linkBytes[l] += tBytes[ti];
+        linkBusy[l] += end - start;
+        linkBytes[l] += tBytes[ti];
         if (recordTimeline)
             result->timeline.transfers.push_back(TransferSpan{tProducer[ti], tFrom[ti], tTo[ti], tBytes[ti], now, start, end});
     }
