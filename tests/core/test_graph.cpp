@@ -1,3 +1,4 @@
+#include "graph/CriticalPath.h"
 #include "graph/GraphBuilder.h"
 #include "graph/GraphError.h"
 #include "graph/Placement.h"
@@ -78,6 +79,25 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("nan", std::nan(""))));
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "missing"));
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "a"));
+    }
+
+    void criticalPathFollowsTheLongestBranch()
+    {
+        // s(1) -> {fast(2), slow(10)} -> t(3): longest is s, slow, t = 14.
+        GraphBuilder b;
+        b.addOp(op("s"));
+        b.addOp(op("fast"));
+        b.addOp(op("slow"));
+        b.addOp(op("t"));
+        b.addEdge("s", "fast");
+        b.addEdge("s", "slow");
+        b.addEdge("fast", "t");
+        b.addEdge("slow", "t");
+        Graph g = std::move(b).build();
+        const std::vector<double> times{1, 2, 10, 3};
+        const CriticalPath path = criticalPath(g, times);
+        QCOMPARE(path.lengthUs, 14.0);
+        QCOMPARE(path.ops, (std::vector<OpId>{0, 2, 3}));
     }
 
     void colocationSplitIsReported()
