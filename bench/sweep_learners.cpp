@@ -1,10 +1,11 @@
 // Runs a learner on a real graph for several seeds and prints the mean best step time,
 // so option defaults can be chosen by experiment (docs/learners.md records a sweep).
-//   sweep_learners GRAPH [learner=post] [samples=2400] [seeds=3] [threads=2] [gpus=4]
-//                  [memory_gb=12] [gbps=12] [K=..] [N=..] [rho=..] [eps=..] [lr=..]
+//   sweep_learners GRAPH [learner=post] [samples=2400] [seeds=3] [threads=2] [cluster=k80x4]
+//                  [K=..] [N=..] [rho=..] [eps=..] [lr=..]
 //                  [epochs=..] [clip=..] [groups=..] [grouping=auto|none|chains|chunks|scopes]
 //                  [chain_share=..] [penalty=growing|fixed] [entropy=..]
 #include "cluster/Cluster.h"
+#include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
 #include "learn/Grouping.h"
 #include "learn/LearnerFactory.h"
@@ -88,11 +89,7 @@ int main(int argc, char** argv)
     };
 
     const Graph graph = readGraphFile(argv[1]);
-    std::vector<Device> devices;
-    const int gpus = static_cast<int>(num("gpus", 4));
-    for (int d = 0; d < gpus; ++d)
-        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, num("memory_gb", 12) * 1e9});
-    const Cluster cluster("sweep", devices, Link{num("gbps", 12) * Link::kBytesPerUsPerGBps, 20.0});
+    const Cluster cluster = loadCluster(str("cluster", "k80x4"));
 
     LearnerOptions o;
     o.batchSize = static_cast<int>(num("K", o.batchSize));
@@ -115,10 +112,11 @@ int main(int argc, char** argv)
     const int threads = static_cast<int>(num("threads", 2));
 
     PlacementEvaluator evaluator(graph, cluster, SimOptions{}, o.penalty);
-    const Evaluation single = evaluator.evaluate(Placement(static_cast<size_t>(graph.opCount()), 0));
+    const DeviceId gpu = cluster.hasKind(DeviceKind::Gpu) ? cluster.fastestOfKind(DeviceKind::Gpu) : 0;
+    const Evaluation single = evaluator.evaluate(Placement(static_cast<size_t>(graph.opCount()), gpu));
     const Grouping grouping = groupOps(graph, o.grouping);
-    std::printf("%s: %d ops, %d groups; 1 GPU %.0f us%s; lower bound %.0f us\n", graph.name().c_str(),
-                graph.opCount(), grouping.groupCount(), single.rawStepTimeUs, single.feasible ? "" : " (OOM)",
+    std::printf("%s on %s: %d ops, %d groups; 1 GPU %.0f us%s; lower bound %.0f us\n", graph.name().c_str(),
+                cluster.name().c_str(), graph.opCount(), grouping.groupCount(), single.rawStepTimeUs, single.feasible ? "" : " (OOM)",
                 lowerBound(graph, cluster).valueUs());
     double sum = 0.0, sumSq = 0.0, wall = 0.0;
     int feasible = 0;

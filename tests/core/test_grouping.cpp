@@ -24,6 +24,14 @@ Op op(const std::string& name, double gpuUs = 1.0, const std::string& group = {}
     return o;
 }
 
+// "op" + std::to_string(i) trips a GCC 12 -Wrestrict false positive.
+std::string numbered(const char* prefix, int i)
+{
+    std::string name = prefix;
+    name += std::to_string(i);
+    return name;
+}
+
 // A random DAG: each op takes one to three inputs from earlier ops; every 7th op joins a
 // colocation group with an op far earlier in the list.
 Graph randomGraph(int n, unsigned seed)
@@ -34,8 +42,8 @@ Graph randomGraph(int n, unsigned seed)
     for (int i = 0; i < n; ++i) {
         std::string group;
         if (i % 7 == 0 || i % 7 == 3)
-            group = "v" + std::to_string(i / 21);
-        b.addOp(op("op" + std::to_string(i), cost(rng), group));
+            group = numbered("v", i / 21);
+        b.addOp(op(numbered("op", i), cost(rng), group));
     }
     for (int i = 1; i < n; ++i) {
         const int inputs = 1 + static_cast<int>(rng() % 3);
@@ -162,7 +170,7 @@ private slots:
             const double c = cost(rng);
             total += c;
             heaviest = std::max(heaviest, c);
-            b.addOp(op("op" + std::to_string(i), c));
+            b.addOp(op(numbered("op", i), c));
             if (i > 0)
                 b.addEdge(static_cast<OpId>(rng() % static_cast<unsigned>(i)), i, 1.0);
         }
