@@ -3,7 +3,7 @@
 //   sweep_learners GRAPH [learner=post] [samples=2400] [seeds=3] [threads=2] [cluster=k80x4]
 //                  [K=..] [N=..] [rho=..] [eps=..] [lr=..]
 //                  [epochs=..] [clip=..] [groups=..] [grouping=auto|none|chains|chunks|scopes]
-//                  [chain_share=..] [penalty=growing|fixed] [entropy=..]
+//                  [chain_share=..] [penalty=growing|fixed] [entropy=..] [trace=1]
 #include "cluster/Cluster.h"
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"

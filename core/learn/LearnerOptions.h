@@ -24,7 +24,7 @@ struct GroupingOptions {
     int maxGroups = 256;
     // Chains: a merge is refused when the merged group would own more than this share of
     // the graph's compute, so a long chain (VGG, forward-only profiles) stays splittable.
-    double chainMaxComputeShare = 1.0 / 16.0;
+    double chainMaxComputeShare = 1.0 / 32.0;
     // NameScopes: how many leading name components form the scope.
     int scopeDepth = 1;
 };

@@ -158,8 +158,9 @@ private:
     {
         for (int j = 0; j < count; ++j) {
             const int slot = (drawn_ + j) % window_;
-            logProbs_[static_cast<size_t>(slot)] = policy_.sample(rng_, slotChoice(slot));
-            grouping_.expand(slotChoice(slot), placements_[static_cast<size_t>(j)]);
+            const std::span<DeviceId> choice = slotChoice(slot);
+            logProbs_[static_cast<size_t>(slot)] = policy_.sample(rng_, choice);
+            grouping_.expand(choice, placements_[static_cast<size_t>(j)]);
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
                             std::span(evaluations_).first(static_cast<size_t>(count)));

@@ -5,6 +5,7 @@
 #include "learn/PlacementEvaluator.h"
 #include "learn/PostLearner.h"
 #include "place/ProgressObserver.h"
+#include "sim/Simulator.h"
 
 #include <QtTest>
 
@@ -112,6 +113,42 @@ std::unique_ptr<PolicyLearner> learner(std::string_view name, const LearnerOptio
 {
     auto placer = makeLearner(name, options);
     return std::unique_ptr<PolicyLearner>(dynamic_cast<PolicyLearner*>(placer.release()));
+}
+
+// Two independent heavy branches of three ops between a light source and sink:
+// src -> a1 -> a2 -> a3 -> sink and src -> b1 -> b2 -> b3 -> sink.
+Graph twoBranches()
+{
+    GraphBuilder b("two-branches");
+    auto add = [&](const char* name, double us) {
+        Op o;
+        o.name = name;
+        o.type = "Test";
+        o.timeUs = {10.0 * us, us};
+        o.outputBytes = 1e6; // 1 MB: 110 us on the link below, a tenth of a branch op
+        b.addOp(o);
+    };
+    add("src", 5);
+    for (const char* branch : {"a", "b"})
+        for (int i = 1; i <= 3; ++i)
+            add((std::string(branch) + char('0' + i)).c_str(), 500);
+    add("sink", 5);
+    for (const char* branch : {"a", "b"}) {
+        std::string previous = "src";
+        for (int i = 1; i <= 3; ++i) {
+            const std::string name = std::string(branch) + char('0' + i);
+            b.addEdge(previous, name);
+            previous = name;
+        }
+        b.addEdge(previous, "sink");
+    }
+    return std::move(b).build();
+}
+
+Cluster twoGpus()
+{
+    return Cluster("two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}, Device{"/device:GPU:1", DeviceKind::Gpu, 1.0, 1e12}},
+                   Link{1e4, 10.0});
 }
 
 } // namespace
@@ -349,6 +386,67 @@ private slots:
         };
         QVERIFY(mean(warmRec) < 100.0 + 10.0 * 12);
         QVERIFY(mean(coldRec) > 100.0 + 10.0 * 16);
+    }
+
+    void postSplitsTwoBranchesOnTheSimulator()
+    {
+        const Graph g = twoBranches();
+        const Cluster c = twoGpus();
+        // The optimum by exhaustive search over all 2^8 placements: one branch per device,
+        // src with one branch and sink with the other, 5 + 110 + 1500 + 5 = 1620 us.
+        Simulator sim(g, c);
+        const int n = g.opCount();
+        double optimum = std::numeric_limits<double>::infinity();
+        for (unsigned mask = 0; mask < (1u << n); ++mask) {
+            Placement x(static_cast<size_t>(n));
+            for (int i = 0; i < n; ++i)
+                x[static_cast<size_t>(i)] = static_cast<DeviceId>((mask >> i) & 1u);
+            optimum = std::min(optimum, sim.run(x).stepTimeUs);
+        }
+        QCOMPARE(optimum, 1620.0);
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            auto post = makeLearner("post");
+            const PlaceContext context{.graph = g, .cluster = c, .sim = {}, .samples = 600, .seed = seed,
+                                       .threads = 2, .observer = nullptr, .stop = nullptr};
+            const PlaceResult r = post->place(context);
+            QVERIFY(r.feasible);
+            QCOMPARE(r.bestStepTimeUs, optimum);
+            QCOMPARE(sim.run(r.best).stepTimeUs, optimum);
+            // Each branch whole, the two on different devices.
+            const auto at = [&](const char* name) { return r.best[static_cast<size_t>(*g.find(name))]; };
+            QCOMPARE(at("a2"), at("a1"));
+            QCOMPARE(at("a3"), at("a1"));
+            QCOMPARE(at("b2"), at("b1"));
+            QCOMPARE(at("b3"), at("b1"));
+            QVERIFY(at("a1") != at("b1"));
+        }
+    }
+
+    void simulatorEvaluatorPenalisesOverflow()
+    {
+        // One op owning 1 GB of parameters (3 GB with gradients and momentum) on 2 GB devices.
+        GraphBuilder b("fat");
+        Op o;
+        o.name = "fat";
+        o.timeUs = {100.0, 10.0};
+        o.paramBytes = 1e9;
+        b.addOp(o);
+        const Graph g = std::move(b).build();
+        const Cluster c("small", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 2e9}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0, 2e9}},
+                        Link{});
+        PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
+        Simulator sim(g, c);
+        const SimResult& truth = sim.run(Placement{1});
+        QVERIFY(!truth.feasible);
+        const Evaluation e = evaluator.evaluate(Placement{1});
+        QVERIFY(!e.feasible);
+        QCOMPARE(e.rawStepTimeUs, truth.stepTimeUs);
+        QCOMPARE(e.rawStepTimeUs, 5.0); // 10 us at speed 2
+        QCOMPARE(e.excessMemoryBytes, truth.peakMemoryBytes[1] - 2e9);
+        QVERIFY(e.excessMemoryBytes >= 1e9);
+        // Reference: the op alone on the faster device, 5 us; cluster memory 4 GB.
+        QCOMPARE(PlacementEvaluator::referenceTimeUs(g, c), 5.0);
+        QCOMPARE(e.stepTimeUs, 5.0 + 5.0 * (1.0 + 4.0 * e.excessMemoryBytes / 4e9));
     }
 
     void badWarmStartIsRejected()
