@@ -449,6 +449,31 @@ private slots:
         QCOMPARE(e.stepTimeUs, 5.0 + 5.0 * (1.0 + 4.0 * e.excessMemoryBytes / 4e9));
     }
 
+    void degenerateProblems()
+    {
+        // No ops at all, and a single device: nothing to learn, but no crash and a valid answer.
+        const Graph empty = GraphBuilder("empty").build();
+        const Cluster c = twoGpus();
+        const PlaceContext none{.graph = empty, .cluster = c, .sim = {}, .samples = 50, .seed = 1, .threads = 2,
+                                .observer = nullptr, .stop = nullptr};
+        const PlaceResult r0 = makeLearner("post")->place(none);
+        QCOMPARE(r0.samplesUsed, 50);
+        QVERIFY(r0.best.empty());
+        QCOMPARE(r0.bestStepTimeUs, 0.0);
+
+        const Graph g = twoBranches();
+        const Cluster one("one", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}}, Link{});
+        Recorder rec;
+        const PlaceContext single{.graph = g, .cluster = one, .sim = {}, .samples = 100, .seed = 1, .threads = 2,
+                                  .observer = &rec, .stop = nullptr};
+        const PlaceResult r1 = makeLearner("post")->place(single);
+        QCOMPARE(r1.best, Placement(static_cast<size_t>(g.opCount()), 0));
+        QCOMPARE(r1.bestStepTimeUs, 3010.0); // everything in sequence on the one device
+        for (const auto& e : rec.entries)
+            if (e.isUpdate)
+                QCOMPARE(e.update.entropy, 0.0);
+    }
+
     void badWarmStartIsRejected()
     {
         const Problem p = hammingProblem(4);
