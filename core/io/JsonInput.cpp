@@ -244,13 +244,14 @@ void JsonInput::rejectUnknownKeys(const json& object, std::initializer_list<std:
         if (key.starts_with("x-"))
             continue;
         bool ok = false;
-        std::string list;
-        for (std::string_view k : known) {
+        for (std::string_view k : known)
             ok = ok || k == key;
+        if (ok)
+            continue;
+        std::string list;
+        for (std::string_view k : known)
             list += (list.empty() ? "" : ", ") + std::string(k);
-        }
-        if (!ok)
-            fail(member(path, key), "unknown field (expected one of: " + list + "; prefix extensions with \"x-\")");
+        fail(member(path, key), "unknown field (expected one of: " + list + "; prefix extensions with \"x-\")");
     }
 }
 

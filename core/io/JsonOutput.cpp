@@ -19,22 +19,28 @@ ordered_json JsonOutput::number(double value)
 
 std::string JsonOutput::inlineText(const ordered_json& value)
 {
-    if (value.is_object()) {
-        std::string text = "{";
-        for (auto it = value.begin(); it != value.end(); ++it) {
-            if (it != value.begin())
-                text += ", ";
-            text += ordered_json(it.key()).dump() + ": " + inlineText(it.value());
+    // One dump() per value (each call sets up a serializer, too slow to do per field),
+    // then a space after every ':' and ',' outside strings. Invalid UTF-8 in names from
+    // other importers is replaced rather than thrown on.
+    const std::string compact = value.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+    std::string text;
+    text.reserve(compact.size() + compact.size() / 8);
+    bool inString = false;
+    for (size_t i = 0; i < compact.size(); ++i) {
+        const char c = compact[i];
+        text += c;
+        if (inString) {
+            if (c == '\\')
+                text += compact[++i];
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == ':' || c == ',') {
+            text += ' ';
         }
-        return text + "}";
     }
-    if (value.is_array()) {
-        std::string text = "[";
-        for (size_t i = 0; i < value.size(); ++i)
-            text += (i ? ", " : "") + inlineText(value[i]);
-        return text + "]";
-    }
-    return value.dump();
+    return text;
 }
 
 std::string JsonOutput::document(const ordered_json& root)
@@ -43,7 +49,7 @@ std::string JsonOutput::document(const ordered_json& root)
         return inlineText(root) + "\n";
     std::string text = "{\n";
     for (auto it = root.begin(); it != root.end(); ++it) {
-        text += "  " + ordered_json(it.key()).dump() + ": ";
+        text += "  " + inlineText(it.key()) + ": ";
         const ordered_json& value = it.value();
         if (value.is_array() && !value.empty()) {
             text += "[\n";
@@ -53,7 +59,7 @@ std::string JsonOutput::document(const ordered_json& root)
         } else if (value.is_object() && value.size() > 4) {
             text += "{\n";
             for (auto m = value.begin(); m != value.end(); ++m)
-                text += "    " + ordered_json(m.key()).dump() + ": " + inlineText(m.value())
+                text += "    " + inlineText(m.key()) + ": " + inlineText(m.value())
                     + (std::next(m) != value.end() ? ",\n" : "\n");
             text += "  }";
         } else {
