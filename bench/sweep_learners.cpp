@@ -4,8 +4,10 @@
 //                  [K=..] [N=..] [rho=..] [eps=..] [lr=..]
 //                  [epochs=..] [clip=..] [groups=..] [grouping=auto|none|chains|chunks|scopes]
 //                  [chain_share=..] [penalty=growing|fixed] [entropy=..] [trace=1]
-//                  [warm=split] [warm_mass=..]   (warm start: the groups' topological order cut
-//                                                  into one compute-balanced run per GPU)
+//                  [warm=split|PLACER] [warm_mass=..]   (warm start: split = the groups' topological
+//                                                  order cut into one compute-balanced run per GPU;
+//                                                  PLACER = a classical placer, e.g. m-sct)
+#include "classic/ClassicalPlacerFactory.h"
 #include "cluster/Cluster.h"
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
@@ -142,9 +144,23 @@ int main(int argc, char** argv)
         }
         o.warmStart = grouping.expand(choice);
         o.warmStartMass = num("warm_mass", o.warmStartMass);
+        o.refineGroupsByWarmStart = num("refine", 1) != 0;
         const Evaluation e = evaluator.evaluate(o.warmStart);
         std::printf("warm start: balanced split over %zu GPUs %.0f us%s\n", gpus.size(), e.rawStepTimeUs,
                     e.feasible ? "" : " (OOM)");
+    } else if (const std::string warm = str("warm", ""); !warm.empty()) {
+        auto placer = makeClassicalPlacer(warm);
+        if (!placer) {
+            std::fprintf(stderr, "unknown warm start '%s'\n", warm.c_str());
+            return 2;
+        }
+        const PlaceResult start = placer->place(PlaceContext{.graph = graph, .cluster = cluster, .sim = {},
+                                                             .samples = 0, .seed = 1, .threads = 1,
+                                                             .observer = nullptr, .stop = nullptr});
+        o.warmStart = start.best;
+        o.warmStartMass = num("warm_mass", o.warmStartMass);
+        o.refineGroupsByWarmStart = num("refine", 1) != 0;
+        std::printf("warm start: %s %.0f us%s\n", warm.c_str(), start.bestStepTimeUs, start.feasible ? "" : " (OOM)");
     }
     double sum = 0.0, sumSq = 0.0, wall = 0.0;
     int feasible = 0;

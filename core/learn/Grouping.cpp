@@ -192,6 +192,14 @@ std::vector<DeviceId> Grouping::collapse(const Placement& placement, int devices
     return result;
 }
 
+Grouping Grouping::refinedBy(const Graph& graph, const Placement& placement, int devices) const
+{
+    std::vector<int> labels(groupOf_.size());
+    for (size_t op = 0; op < groupOf_.size(); ++op)
+        labels[op] = groupOf_[op] * devices + placement[op];
+    return Grouping(graph, labels);
+}
+
 Grouping groupOps(const Graph& graph, const GroupingOptions& options)
 {
     const int n = graph.opCount();

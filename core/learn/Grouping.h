@@ -29,6 +29,9 @@ public:
     Placement expand(std::span<const DeviceId> groupDevices) const;
     // The device per group an op-level placement implies (majority of its ops; lowest id on ties).
     std::vector<DeviceId> collapse(const Placement& placement, int devices) const;
+    // Each group split by the device `placement` gives its ops, so that `placement` is exactly
+    // expressible (colocation stays whole when `placement` respects it).
+    Grouping refinedBy(const Graph& graph, const Placement& placement, int devices) const;
 
 private:
     std::vector<int> groupOf_;

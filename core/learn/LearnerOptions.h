@@ -70,7 +70,10 @@ struct LearnerOptions {
     // Warm start: when non-empty, each group starts with `warmStartMass` on the device this
     // placement gives its ops (majority vote), the rest spread evenly.
     Placement warmStart;
-    double warmStartMass = 0.5;
+    double warmStartMass = 0.9;
+    // Split groups whose ops the warm start puts on different devices, so the policy can
+    // express the start exactly and explore single moves around it.
+    bool refineGroupsByWarmStart = true;
 };
 
 } // namespace post

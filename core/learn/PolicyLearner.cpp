@@ -63,7 +63,7 @@ public:
         : context_(context)
         , rules_(rules)
         , options_(options)
-        , grouping_(groupOps(context.graph, options.grouping))
+        , grouping_(makeGrouping(context, options))
         , groups_(grouping_.groupCount())
         , devices_(context.cluster.deviceCount())
         , batch_(options.batchSize)
@@ -105,6 +105,18 @@ public:
     }
 
 private:
+    static Grouping makeGrouping(const PlaceContext& context, const LearnerOptions& options)
+    {
+        Grouping grouping = groupOps(context.graph, options.grouping);
+        if (options.warmStart.empty())
+            return grouping;
+        if (auto problem = placementProblem(context.graph, context.cluster, options.warmStart))
+            throw std::invalid_argument("warm start placement: " + *problem);
+        if (!options.refineGroupsByWarmStart)
+            return grouping;
+        return grouping.refinedBy(context.graph, options.warmStart, context.cluster.deviceCount());
+    }
+
     static int threadCount(const PlaceContext& context, int batch)
     {
         int threads = context.threads > 0 ? context.threads : static_cast<int>(std::thread::hardware_concurrency());
@@ -126,8 +138,6 @@ private:
 
     void warmStart(const Placement& start)
     {
-        if (auto problem = placementProblem(context_.graph, context_.cluster, start))
-            throw std::invalid_argument("warm start placement: " + *problem);
         const std::vector<DeviceId> device = grouping_.collapse(start, devices_);
         const double mass = options_.warmStartMass;
         const double rest = devices_ > 1 ? (1.0 - mass) / (devices_ - 1) : 0.0;

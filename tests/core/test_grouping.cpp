@@ -232,6 +232,22 @@ private slots:
         QVERIFY(grouping.groupCount() >= 50);
     }
 
+    void refinedByAPlacementExpressesItExactly()
+    {
+        const Graph g = handGraph();
+        GroupingOptions options{.strategy = GroupingStrategy::Chains};
+        options.chainMaxComputeShare = 1.0;
+        const Grouping grouping = groupOps(g, options); // {a, b, c}, {d, e, f, g}
+        const Placement placement{1, 1, 0, 2, 2, 2, 0};
+        const Grouping refined = grouping.refinedBy(g, placement, 3);
+        QCOMPARE(refined.groupCount(), 4);
+        QCOMPARE(groupOfName(g, refined, "a"), (Names{"a", "b"}));
+        QCOMPARE(groupOfName(g, refined, "c"), (Names{"c"}));
+        QCOMPARE(groupOfName(g, refined, "d"), (Names{"d", "e", "f"}));
+        QCOMPARE(groupOfName(g, refined, "g"), (Names{"g"}));
+        QCOMPARE(refined.expand(refined.collapse(placement, 3)), placement);
+    }
+
     void collapseTakesTheMajority()
     {
         const Graph g = handGraph();

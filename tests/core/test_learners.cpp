@@ -474,6 +474,27 @@ private slots:
                 QCOMPARE(e.update.entropy, 0.0);
     }
 
+    void warmStartRefinesCoarseGroups()
+    {
+        // Four chunks of six ops; the target gives each chunk's ops different devices.
+        const Problem p = hammingProblem(24);
+        LearnerOptions o;
+        o.grouping.strategy = GroupingStrategy::Chunks;
+        o.grouping.maxGroups = 4;
+        o.warmStart = p.target;
+        o.warmStartMass = 1.0;
+        Recorder refined;
+        runLearner(*learner("random", o), p, 40, 1, 1, &refined);
+        for (const auto& e : refined.entries)
+            QCOMPARE(e.sample.stepTimeUs, 100.0); // every sample is the start itself
+        o.refineGroupsByWarmStart = false;
+        Recorder coarse;
+        const PlaceResult r = runLearner(*learner("random", o), p, 40, 1, 1, &coarse);
+        for (const auto& e : coarse.entries)
+            QVERIFY(e.sample.stepTimeUs > 100.0); // a chunk cannot follow the start
+        QCOMPARE(r.bestStepTimeUs, 100.0);        // but the evaluated start is kept
+    }
+
     void badWarmStartIsRejected()
     {
         const Problem p = hammingProblem(4);
