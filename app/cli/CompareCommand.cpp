@@ -70,7 +70,7 @@ AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster&
     const int runs = placerUsesSeed(algo) ? o.seeds : 1;
     for (int i = 0; i < runs; ++i) {
         std::unique_ptr<Placer> placer = makePlacer(algo);
-        PlaceContext ctx{g, c};
+        PlaceContext ctx{g, c, SimOptions{}};
         ctx.samples = o.samples;
         ctx.seed = o.firstSeed + static_cast<std::uint64_t>(i);
         ctx.threads = o.threads;
@@ -156,7 +156,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file")->required();
     cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    cmd->add_option("--algos", opts->algos, "Comma-separated algorithms (default: all): " + joinedPlacerNames());
+    cmd->add_option("--algos", opts->algos, "Comma-separated algorithms (default: all): " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement");
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
     cmd->add_option("--seeds", opts->seeds, "Seeds per learner")->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_option("--first-seed", opts->firstSeed, "First seed (then +1, +2, ...)")->capture_default_str();

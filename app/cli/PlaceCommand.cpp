@@ -20,7 +20,7 @@ struct PlaceOptions {
     std::string graph;
     std::string format = "auto";
     std::string cluster;
-    std::string algo = "post";
+    std::string algo = "post@best";
     int samples = 2400;
     std::uint64_t seed = 1;
     int threads = 0;
@@ -38,7 +38,7 @@ int runPlace(const PlaceOptions& o)
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
-    PlaceContext ctx{g, c};
+    PlaceContext ctx{g, c, SimOptions{}};
     ctx.samples = o.samples;
     ctx.seed = o.seed;
     ctx.threads = o.threads;
@@ -94,7 +94,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file")->required();
     cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames())->capture_default_str();
+    cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")->capture_default_str();
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
     cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));

@@ -2,14 +2,40 @@
 
 #include "classic/ClassicalPlacerFactory.h"
 #include "learn/LearnerFactory.h"
+#include "place/WarmStartedPlacer.h"
 
 #include <algorithm>
 
 namespace post {
+namespace {
+
+bool isLearner(std::string_view name)
+{
+    const std::vector<std::string> learners = learnerNames();
+    return std::find(learners.begin(), learners.end(), name) != learners.end();
+}
+
+bool isClassical(std::string_view name)
+{
+    const std::vector<std::string> classical = classicalPlacerNames();
+    return std::find(classical.begin(), classical.end(), name) != classical.end();
+}
+
+// "post@m-sct" -> {"post", "m-sct"}; no '@' -> {name, ""}.
+std::pair<std::string_view, std::string_view> splitWarmStart(std::string_view name)
+{
+    const auto at = name.find('@');
+    if (at == std::string_view::npos)
+        return {name, {}};
+    return {name.substr(0, at), name.substr(at + 1)};
+}
+
+} // namespace
 
 std::vector<std::string> placerNames()
 {
     std::vector<std::string> names = learnerNames();
+    names.push_back("post@best");
     for (std::string& n : classicalPlacerNames())
         names.push_back(std::move(n));
     return names;
@@ -17,13 +43,28 @@ std::vector<std::string> placerNames()
 
 bool placerUsesSeed(std::string_view name)
 {
-    const std::vector<std::string> learners = learnerNames();
-    return std::find(learners.begin(), learners.end(), name) != learners.end();
+    return isLearner(splitWarmStart(name).first);
 }
 
 std::unique_ptr<Placer> makePlacer(std::string_view name)
 {
-    if (placerUsesSeed(name))
+    const auto [base, starter] = splitWarmStart(name);
+    if (!starter.empty()) {
+        if (!isLearner(base))
+            return nullptr;
+        std::vector<std::string> starters;
+        if (starter == "best") {
+            // The memory-aware classical placers; "single" and "cpu" never win a start.
+            for (const char* s : {"m-etf", "m-sct", "m-topo", "round-robin", "metis"})
+                starters.emplace_back(s);
+        } else if (isClassical(starter)) {
+            starters.emplace_back(starter);
+        } else {
+            return nullptr;
+        }
+        return std::make_unique<WarmStartedPlacer>(std::string(base), std::move(starters), std::string(name));
+    }
+    if (isLearner(name))
         return makeLearner(name, LearnerOptions{});
     return makeClassicalPlacer(name);
 }

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "place/Placer.h"
+
+#include <string>
+#include <vector>
+
+namespace post {
+
+// A learner started from the best placement of some classical placers (CLI name
+// "post@m-sct", or "post@best" for the best of all of them). Post from scratch often
+// stops in a local optimum a list scheduler avoids (docs/learners.md); starting from
+// that placement lets the learner spend its budget improving on it. The result is never
+// worse than the start: the start is itself a simulated placement.
+class WarmStartedPlacer : public Placer {
+public:
+    WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name);
+
+    std::string name() const override { return name_; }
+    PlaceResult place(const PlaceContext& context) override;
+
+private:
+    std::string learner_;
+    std::vector<std::string> starters_;
+    std::string name_;
+};
+
+} // namespace post
