@@ -11,7 +11,7 @@ std::string number(double value)
     if (!std::isfinite(value))
         return {};
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
+    std::snprintf(buf, sizeof buf, "%.10g", value);
     return buf;
 }
 

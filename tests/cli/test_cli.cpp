@@ -79,7 +79,7 @@ private slots:
         Run r = runCli({"--version"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("post-cli"));
-        for (const char* sub : {"info", "simulate"}) {
+        for (const char* sub : {"info", "simulate", "place", "compare"}) {
             r = runCli({sub, "--help"});
             QCOMPARE(r.exitCode, 0);
             QVERIFY2(r.out.contains("--json"), qPrintable(r.out));
@@ -201,6 +201,84 @@ private slots:
         r = runCli({"info", dir_.filePath("nope.json")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("nope.json"), qPrintable(r.err));
+    }
+
+    void placeWritesAPlacementThatSimulatesToTheReportedTime()
+    {
+        const QString sample = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        const QString out = dir_.filePath("best.json");
+        const QString log = dir_.filePath("run.csv");
+        Run r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "post", "--samples", "300", "--seed", "7",
+                        "--out", out, "--log", log, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject placed = parseObject(r.out);
+        QCOMPARE(placed["samples"].toInt(), 300);
+        QVERIFY(placed["best_step_time_ms"].toDouble() >= placed["lower_bound_ms"].toDouble());
+
+        // The written placement re-simulates to exactly the reported best.
+        r = runCli({"simulate", sample, "--cluster", "k80x4", "--placement", out, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), placed["best_step_time_ms"].toDouble());
+
+        // One CSV row per sample plus one per update, best-so-far never increasing.
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY(lines.first().startsWith("event,sample,step_time_ms"));
+        int samples = 0, updates = 0;
+        double lastBest = 1e300;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList cells = line.split(',');
+            if (cells[0] == "sample") {
+                QCOMPARE(cells[1].toInt(), samples++);
+            } else {
+                QCOMPARE(cells[0], QString("update"));
+                ++updates;
+                const double best = cells[6].toDouble();
+                QVERIFY(best <= lastBest);
+                lastBest = best;
+            }
+        }
+        QCOMPARE(samples, 300);
+        QVERIFY(updates >= 300 / 20 - 1);
+        QVERIFY(qAbs(lastBest - placed["best_step_time_ms"].toDouble()) < 1e-6);
+
+        // Same seed, same answer.
+        r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "post", "--samples", "300", "--seed", "7", "--json"});
+        QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), placed["best_step_time_ms"].toDouble());
+    }
+
+    void warmStartIsNeverWorseThanItsStart()
+    {
+        const QString sample = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        Run r = runCli({"compare", sample, "--cluster", "k80x4", "--algos", "m-etf,post@m-etf,random", "--samples",
+                        "200", "--seeds", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        const QJsonArray results = o["results"].toArray();
+        QCOMPARE(results.size(), 3);
+        QHash<QString, QJsonObject> byAlgo;
+        for (const QJsonValue& v : results)
+            byAlgo[v.toObject()["algo"].toString()] = v.toObject();
+        QVERIFY(byAlgo["post@m-etf"]["best_step_time_ms"].toDouble() <= byAlgo["m-etf"]["best_step_time_ms"].toDouble());
+        QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1); // deterministic placers run once
+        QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
+        for (const QJsonObject& a : byAlgo) {
+            QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());
+            QVERIFY(a.contains("wall_s"));
+            QVERIFY(a.contains("speedup_vs_single"));
+        }
+    }
+
+    void unknownAlgorithmIsAUsageError()
+    {
+        const QString sample = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";
+        for (const char* algo : {"magic", "post@magic", "m-etf@post"}) {
+            Run r = runCli({"place", sample, "--cluster", "k80x2", "--algo", algo});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(algo), qPrintable(r.err));
+        }
+        QCOMPARE(runCli({"compare", sample, "--cluster", "k80x2", "--algos", "post,nope"}).exitCode, 2);
     }
 
     void presetsAndRealGraph()
