@@ -1,0 +1,774 @@
+#include "cluster/Cluster.h"
+#include "graph/GraphBuilder.h"
+#include "graph/Placement.h"
+#include "sim/ChromeTraceWriter.h"
+#include "sim/LowerBound.h"
+#include "sim/Simulator.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+
+using namespace post;
+
+namespace {
+
+// An op taking `gpuUs` on a GPU of speed 1 and ten times that on a CPU.
+Op makeOp(const char* name, double gpuUs, double outputBytes = 0.0, double paramBytes = 0.0)
+{
+    Op o;
+    o.name = name;
+    o.type = "Test";
+    o.timeUs = {gpuUs * 10.0, gpuUs};
+    o.outputBytes = outputBytes;
+    o.paramBytes = paramBytes;
+    return o;
+}
+
+Device gpu(const std::string& name, double speed = 1.0, double memory = std::numeric_limits<double>::infinity())
+{
+    return Device{name, DeviceKind::Gpu, speed, memory};
+}
+
+// `count` GPUs of speed 1; links of 100 bytes/us and 5 us latency: 1000 bytes take 15 us.
+Cluster gpus(int count, Link link = Link{100.0, 5.0})
+{
+    std::vector<Device> devices;
+    for (int i = 0; i < count; ++i)
+        devices.push_back(gpu("/device:GPU:" + std::to_string(i)));
+    return Cluster("test", devices, link);
+}
+
+int linkIndex(const Cluster& c, DeviceId from, DeviceId to) { return from * c.deviceCount() + to; }
+
+double opStart(const SimResult& r, OpId op)
+{
+    for (const OpSpan& s : r.timeline.ops)
+        if (s.op == op)
+            return s.startUs;
+    return -1.0;
+}
+
+// ---- An independent, deliberately naive simulator (linear scans, no heaps) ----
+struct Reference {
+    std::vector<double> start, end;
+    double stepUs = 0.0;
+    std::vector<double> linkBytes;
+};
+
+Reference referenceRun(const Graph& g, const Cluster& c, const Placement& p)
+{
+    const int n = g.opCount();
+    const int devices = c.deviceCount();
+    struct Transfer {
+        OpId producer;
+        DeviceId from, to;
+        double bytes, request, start = -1.0, end = -1.0;
+        bool arrived = false;
+    };
+    std::vector<Transfer> transfers;
+    std::vector<double> start(n, -1.0), end(n, -1.0), readyAt(n, -1.0);
+    std::vector<int> waiting(n);
+    std::vector<bool> ended(n, false);
+    for (OpId op = 0; op < n; ++op) {
+        waiting[op] = static_cast<int>(g.inEdges(op).size());
+        if (waiting[op] == 0)
+            readyAt[op] = 0.0;
+    }
+    Reference ref;
+    ref.linkBytes.assign(devices * devices, 0.0);
+    double now = 0.0;
+    for (;;) {
+        for (bool progress = true; progress;) {
+            progress = false;
+            for (OpId op = 0; op < n; ++op) {
+                if (start[op] < 0 || ended[op] || end[op] != now)
+                    continue;
+                ended[op] = true;
+                progress = true;
+                const size_t firstNew = transfers.size();
+                for (EdgeId e : g.outEdges(op)) {
+                    const OpId to = g.edge(e).to;
+                    if (p[to] == p[op]) {
+                        if (--waiting[to] == 0)
+                            readyAt[to] = now;
+                        continue;
+                    }
+                    auto it = std::find_if(transfers.begin() + firstNew, transfers.end(),
+                                           [&](const Transfer& t) { return t.to == p[to]; });
+                    if (it == transfers.end())
+                        transfers.push_back(Transfer{op, p[op], p[to], g.edge(e).bytes, now});
+                    else
+                        it->bytes = std::max(it->bytes, g.edge(e).bytes);
+                }
+            }
+            for (Transfer& t : transfers) {
+                if (t.start < 0 || t.arrived || t.end != now)
+                    continue;
+                t.arrived = true;
+                progress = true;
+                for (EdgeId e : g.outEdges(t.producer)) {
+                    const OpId to = g.edge(e).to;
+                    if (p[to] == t.to && --waiting[to] == 0)
+                        readyAt[to] = now;
+                }
+            }
+            for (DeviceId from = 0; from < devices; ++from)
+                for (DeviceId to = 0; to < devices; ++to) {
+                    bool busy = false;
+                    Transfer* next = nullptr;
+                    for (Transfer& t : transfers) {
+                        if (t.from != from || t.to != to)
+                            continue;
+                        busy = busy || (t.start >= 0 && !t.arrived);
+                        if (t.start < 0
+                            && (!next || t.request < next->request
+                                || (t.request == next->request && t.producer < next->producer)))
+                            next = &t;
+                    }
+                    if (busy || !next)
+                        continue;
+                    const Link& link = c.link(from, to);
+                    next->start = now;
+                    next->end = now + (link.latencyUs + next->bytes / link.bytesPerUs);
+                    ref.linkBytes[from * devices + to] += next->bytes;
+                    progress = true;
+                }
+            for (DeviceId d = 0; d < devices; ++d) {
+                bool busy = false;
+                OpId next = kNoOp;
+                for (OpId op = 0; op < n; ++op) {
+                    if (p[op] != d)
+                        continue;
+                    busy = busy || (start[op] >= 0 && !ended[op]);
+                    if (start[op] < 0 && readyAt[op] >= 0 && (next == kNoOp || readyAt[op] < readyAt[next]))
+                        next = op;
+                }
+                if (busy || next == kNoOp)
+                    continue;
+                start[next] = now;
+                end[next] = now + g.op(next).time(c.device(d).kind) / c.device(d).speed;
+                progress = true;
+            }
+        }
+        double next = std::numeric_limits<double>::infinity();
+        for (OpId op = 0; op < n; ++op)
+            if (start[op] >= 0 && !ended[op])
+                next = std::min(next, end[op]);
+        for (const Transfer& t : transfers)
+            if (t.start >= 0 && !t.arrived)
+                next = std::min(next, t.end);
+        if (next == std::numeric_limits<double>::infinity())
+            break;
+        now = next;
+    }
+    ref.start = start;
+    ref.end = end;
+    ref.stepUs = now;
+    return ref;
+}
+
+// Peak live tensor bytes per device derived from the timeline alone, by sweeping the
+// half-open live interval of every tensor (frees before allocations at equal times).
+std::vector<double> peakLiveFromTimeline(const Graph& g, const Cluster& c, const Placement& p, const Timeline& tl)
+{
+    std::vector<double> start(g.opCount()), end(g.opCount());
+    for (const OpSpan& s : tl.ops) {
+        start[s.op] = s.startUs;
+        end[s.op] = s.endUs;
+    }
+    std::vector<std::vector<std::pair<double, double>>> changes(c.deviceCount()); // (time, delta)
+    for (OpId op = 0; op < g.opCount(); ++op) {
+        double release = end[op];
+        for (EdgeId e : g.outEdges(op))
+            if (p[g.edge(e).to] == p[op])
+                release = std::max(release, end[g.edge(e).to]);
+        for (const TransferSpan& t : tl.transfers)
+            if (t.producer == op)
+                release = std::max(release, t.endUs);
+        changes[p[op]].push_back({start[op], g.op(op).outputBytes});
+        changes[p[op]].push_back({release, -g.op(op).outputBytes});
+    }
+    for (const TransferSpan& t : tl.transfers) {
+        double release = t.endUs;
+        for (EdgeId e : g.outEdges(t.producer))
+            if (p[g.edge(e).to] == t.to)
+                release = std::max(release, end[g.edge(e).to]);
+        changes[t.to].push_back({t.endUs, t.bytes});
+        changes[t.to].push_back({release, -t.bytes});
+    }
+    std::vector<double> peak(c.deviceCount(), 0.0);
+    for (int d = 0; d < c.deviceCount(); ++d) {
+        auto& ch = changes[d];
+        std::sort(ch.begin(), ch.end()); // negative deltas (frees) first at equal times
+        double live = 0.0;
+        for (auto [time, delta] : ch) {
+            live += delta;
+            peak[d] = std::max(peak[d], live);
+        }
+    }
+    return peak;
+}
+
+// A random layered DAG: ops with 1-3 inputs from the last few ops, some zero-duration,
+// occasional duplicate edges and edges whose bytes differ from the output size.
+Graph randomGraph(unsigned seed, int ops)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)); };
+    GraphBuilder b("random");
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = "op" + std::to_string(i);
+        const double gpuUs = uniform(0, 9) == 0 ? 0.0 : uniform(1, 50);
+        o.timeUs = {gpuUs * uniform(2, 10), gpuUs};
+        o.outputBytes = uniform(0, 5000);
+        o.paramBytes = uniform(0, 3) == 0 ? uniform(1, 10000) : 0;
+        b.addOp(o);
+        if (i == 0)
+            continue;
+        const int inputs = uniform(0, 3);
+        for (int k = 0; k < inputs; ++k) {
+            const int from = std::max(0, i - uniform(1, 12));
+            b.addEdge(from, i, uniform(0, 4) == 0 ? uniform(0, 8000) : -1.0);
+        }
+    }
+    return std::move(b).build();
+}
+
+Placement randomPlacement(unsigned seed, int ops, int devices)
+{
+    std::mt19937 rng(seed);
+    Placement p(ops);
+    for (auto& d : p)
+        d = static_cast<DeviceId>(rng() % static_cast<unsigned>(devices));
+    return p;
+}
+
+void compareResults(const SimResult& a, const SimResult& b)
+{
+    QCOMPARE(a.stepTimeUs, b.stepTimeUs);
+    QCOMPARE(a.feasible, b.feasible);
+    QCOMPARE(a.deviceBusyUs, b.deviceBusyUs);
+    QCOMPARE(a.peakMemoryBytes, b.peakMemoryBytes);
+    QCOMPARE(a.linkBytes, b.linkBytes);
+    QCOMPARE(a.linkBusyUs, b.linkBusyUs);
+    QCOMPARE(a.timeline.ops.size(), b.timeline.ops.size());
+    for (size_t i = 0; i < a.timeline.ops.size(); ++i) {
+        QCOMPARE(a.timeline.ops[i].op, b.timeline.ops[i].op);
+        QCOMPARE(a.timeline.ops[i].startUs, b.timeline.ops[i].startUs);
+    }
+    QCOMPARE(a.timeline.transfers.size(), b.timeline.transfers.size());
+    for (size_t i = 0; i < a.timeline.transfers.size(); ++i) {
+        QCOMPARE(a.timeline.transfers[i].producer, b.timeline.transfers[i].producer);
+        QCOMPARE(a.timeline.transfers[i].startUs, b.timeline.transfers[i].startUs);
+    }
+}
+
+} // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+
+private slots:
+    void chainOnOneDevice()
+    {
+        // a(10) -> b(20) -> c(30), all on GPU0: 0-10, 10-30, 30-60.
+        GraphBuilder b("chain");
+        b.addOp(makeOp("a", 10, 1000));
+        b.addOp(makeOp("b", 20, 1000));
+        b.addOp(makeOp("c", 30, 1000));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0});
+        QCOMPARE(r.stepTimeUs, 60.0);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{60.0, 0.0}));
+        QCOMPARE(r.linkBytes, (std::vector<double>{0.0, 0.0, 0.0, 0.0}));
+        QVERIFY(r.feasible);
+        QVERIFY(r.timeline.ops.empty()); // not asked for
+    }
+
+    void chainCutAcrossTwoDevices()
+    {
+        // a on GPU0 (0-10); its 1000 bytes cross 0->1 in 5 + 1000/100 = 15 us (10-25);
+        // b on GPU1 25-45, c 45-75.
+        GraphBuilder b("cut");
+        b.addOp(makeOp("a", 10, 1000));
+        b.addOp(makeOp("b", 20, 10));
+        b.addOp(makeOp("c", 30, 10));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 1, 1}, true);
+        QCOMPARE(r.stepTimeUs, 75.0);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{10.0, 50.0}));
+        QCOMPARE(r.linkBytes[linkIndex(c, 0, 1)], 1000.0);
+        QCOMPARE(r.linkBusyUs[linkIndex(c, 0, 1)], 15.0);
+        QCOMPARE(r.linkBytes[linkIndex(c, 1, 0)], 0.0);
+        QCOMPARE(opStart(r, 1), 25.0);
+        QCOMPARE(opStart(r, 2), 45.0);
+    }
+
+    void twoBranchesOverlapAndJoin()
+    {
+        // GPU0: a1(10) 0-10, a2(10) 10-20. GPU1: b1(5) 0-5, b2(30) 5-35.
+        // j on GPU0 needs b2's 100 bytes: 5 + 1 = 6 us transfer 35-41; j(1) 41-42.
+        GraphBuilder b("branches");
+        b.addOp(makeOp("a1", 10));
+        b.addOp(makeOp("a2", 10));
+        b.addOp(makeOp("b1", 5));
+        b.addOp(makeOp("b2", 30, 100));
+        b.addOp(makeOp("j", 1));
+        b.addEdge("a1", "a2");
+        b.addEdge("b1", "b2");
+        b.addEdge("a2", "j");
+        b.addEdge("b2", "j");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 1, 1, 0}, true);
+        QCOMPARE(r.stepTimeUs, 42.0);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{21.0, 35.0}));
+        QCOMPARE(opStart(r, 2), 0.0); // b1 runs beside a1
+        QCOMPARE(opStart(r, 4), 41.0);
+        QCOMPARE(r.linkBusyUs[linkIndex(c, 1, 0)], 6.0);
+    }
+
+    void tensorSentOncePerDevice()
+    {
+        // p on GPU0 0-10; c1 and c2 on GPU1 read it with edges of 1000 and 400 bytes:
+        // one transfer of max(1000, 400) = 1000 bytes, 10-25; c1 25-30, c2 30-35.
+        GraphBuilder b("fanout");
+        b.addOp(makeOp("p", 10, 1000));
+        b.addOp(makeOp("c1", 5));
+        b.addOp(makeOp("c2", 5));
+        b.addEdge("p", "c1", 1000);
+        b.addEdge("p", "c2", 400);
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 1, 1}, true);
+        QCOMPARE(r.linkBytes[linkIndex(c, 0, 1)], 1000.0);
+        QCOMPARE(r.timeline.transfers.size(), size_t(1));
+        QCOMPARE(r.stepTimeUs, 35.0);
+    }
+
+    void transfersQueueOnOneLink()
+    {
+        // GPU0: p1(10) 0-10, p2(2) 10-12. p1's 1000 bytes take the 0->1 link 10-25;
+        // p2's 500 bytes (5 + 5 = 10 us) are requested at 12 but wait until 25: 25-35.
+        // GPU1: c1 25-26, c2 35-36.
+        GraphBuilder b("queue");
+        b.addOp(makeOp("p1", 10, 1000));
+        b.addOp(makeOp("p2", 2, 500));
+        b.addOp(makeOp("c1", 1));
+        b.addOp(makeOp("c2", 1));
+        b.addEdge("p1", "c1");
+        b.addEdge("p2", "c2");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 1, 1}, true);
+        QCOMPARE(r.stepTimeUs, 36.0);
+        QCOMPARE(r.timeline.transfers.size(), size_t(2));
+        const TransferSpan& second = r.timeline.transfers[1];
+        QCOMPARE(second.producer, OpId(1));
+        QCOMPARE(second.requestUs, 12.0);
+        QCOMPARE(second.startUs, 25.0);
+        QCOMPARE(second.endUs, 35.0);
+        QCOMPARE(r.linkBusyUs[linkIndex(c, 0, 1)], 25.0);
+        QCOMPARE(r.linkBytes[linkIndex(c, 0, 1)], 1500.0);
+    }
+
+    void sameInstantRequestsGoByProducerId()
+    {
+        // GPU0: W(id0, 5) 0-5, X(id2, 5) 5-10, Y(id1, 0 us, reads X) 10-10.
+        // Link 0->1: W's 2000 bytes 5-30 (5 + 20). X and Y both request at 10 (Y in a later
+        // round of the same instant) and Y, the lower id, goes first: 30-36, then X 36-42.
+        // GPU1: cW 30-31, cY 36-37, cX 42-43.
+        GraphBuilder b("tie");
+        b.addOp(makeOp("W", 5, 2000));
+        b.addOp(makeOp("Y", 0, 100));
+        b.addOp(makeOp("X", 5, 100));
+        b.addOp(makeOp("cW", 1));
+        b.addOp(makeOp("cX", 1));
+        b.addOp(makeOp("cY", 1));
+        b.addEdge("X", "Y", 0);
+        b.addEdge("W", "cW");
+        b.addEdge("X", "cX");
+        b.addEdge("Y", "cY");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 1, 1, 1}, true);
+        QCOMPARE(r.timeline.transfers.size(), size_t(3));
+        QCOMPARE(r.timeline.transfers[1].producer, OpId(1));
+        QCOMPARE(r.timeline.transfers[1].startUs, 30.0);
+        QCOMPARE(r.timeline.transfers[2].producer, OpId(2));
+        QCOMPARE(r.timeline.transfers[2].startUs, 36.0);
+        QCOMPARE(r.stepTimeUs, 43.0);
+    }
+
+    void deviceSpeedAndKind()
+    {
+        // GPU1 has speed 2, the CPU speed 2. a (gpu 10) on GPU1: 10 / 2 = 5 us, 0-5.
+        // b (cpu 10 x 10 = 100) on the CPU: 100 / 2 = 50 us after a 15 us transfer: 20-70.
+        GraphBuilder b("speed");
+        b.addOp(makeOp("a", 10, 1000));
+        b.addOp(makeOp("b", 10));
+        b.addEdge("a", "b");
+        const Graph g = std::move(b).build();
+        const Cluster c("mixed",
+                        {gpu("/device:GPU:0"), gpu("/device:GPU:1", 2.0),
+                         Device{"/device:CPU:0", DeviceKind::Cpu, 2.0}},
+                        Link{100.0, 5.0});
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({1, 2}, true);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{0.0, 5.0, 50.0}));
+        QCOMPARE(r.timeline.transfers.at(0).endUs, 20.0);
+        QCOMPARE(r.stepTimeUs, 70.0);
+    }
+
+    void memoryPeakOnOneDevice()
+    {
+        // Chain a -> b -> c -> d of 10 us each on GPU0; outputs 100, 200, 50, 10 bytes.
+        // Live: a [0,20) (until b ends), b [10,30), c [20,40), d [30,40) (a sink: until it ends).
+        // [10,20): 300; at 20 a is freed before c is allocated: 250; [30,40): 60. Peak 300.
+        // Params: (10 + 20) x 3 (optimizer factor) = 90. Peak memory 390.
+        GraphBuilder b("memory");
+        b.addOp(makeOp("a", 10, 100, 10));
+        b.addOp(makeOp("b", 10, 200));
+        b.addOp(makeOp("c", 10, 50, 20));
+        b.addOp(makeOp("d", 10, 10));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        b.addEdge("c", "d");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(1);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 0});
+        QCOMPARE(r.peakMemoryBytes, (std::vector<double>{390.0}));
+        QVERIFY(r.feasible);
+
+        SimOptions factorOne;
+        factorOne.optimizerStateFactor = 1.0;
+        Simulator sim1(g, c, factorOne);
+        QCOMPARE(sim1.run({0, 0, 0, 0}).peakMemoryBytes, (std::vector<double>{330.0}));
+    }
+
+    void memoryAcrossDevices()
+    {
+        // a on GPU0 0-10 (1000 bytes), transfer 10-25, b on GPU1 25-45, c 45-75 (10 bytes each).
+        // GPU0 keeps a's output until the transfer ends: [0,25) -> peak 1000.
+        // GPU1: received 1000 [25,45) + b's output [25,75) + c's [45,75): peak 1010.
+        GraphBuilder b("memcut");
+        b.addOp(makeOp("a", 10, 1000));
+        b.addOp(makeOp("b", 20, 10));
+        b.addOp(makeOp("c", 30, 10));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        QCOMPARE(sim.run({0, 1, 1}).peakMemoryBytes, (std::vector<double>{1000.0, 1010.0}));
+    }
+
+    void memoryFreesBeforeAllocationsInOneInstant()
+    {
+        // GPU0: x (10 us, 1000 bytes) 0-10, then z (0 us, reads x) 10-10, then s (1 us) 10-11.
+        // GPU1: r (0 us, 500 bytes) 0-0; its 500 bytes cross 0-10 (5 + 500/100) to s.
+        // At 10 the 500 received bytes arrive before z even starts, yet z frees x at 10 too:
+        // x lives [0,10), the received tensor [10,11), so GPU0 peaks at 1000, not 1500.
+        GraphBuilder b("instant");
+        b.addOp(makeOp("x", 10, 1000));
+        b.addOp(makeOp("z", 0));
+        b.addOp(makeOp("s", 1));
+        b.addOp(makeOp("r", 0, 500));
+        b.addEdge("x", "z");
+        b.addEdge("r", "s");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 1}, true);
+        QCOMPARE(r.timeline.transfers.at(0).endUs, 10.0);
+        QCOMPARE(opStart(r, 2), 10.0);
+        QCOMPARE(r.peakMemoryBytes, (std::vector<double>{1000.0, 500.0}));
+    }
+
+    void outOfMemory()
+    {
+        // The memoryPeakOnOneDevice graph needs 390 bytes: 389 is too little, 390 fits.
+        GraphBuilder b("memory");
+        b.addOp(makeOp("a", 10, 100, 10));
+        b.addOp(makeOp("b", 10, 200));
+        b.addOp(makeOp("c", 10, 50, 20));
+        b.addOp(makeOp("d", 10, 10));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        b.addEdge("c", "d");
+        const Graph g = std::move(b).build();
+        const Cluster small("small", {gpu("/device:GPU:0", 1.0, 389.0)}, Link{});
+        Simulator sim(g, small);
+        const SimResult& r = sim.run({0, 0, 0, 0});
+        QVERIFY(!r.feasible);
+        QCOMPARE(r.stepTimeUs, 40.0);
+        QCOMPARE(r.peakMemoryBytes, (std::vector<double>{390.0}));
+        const Cluster exact("exact", {gpu("/device:GPU:0", 1.0, 390.0)}, Link{});
+        QVERIFY(Simulator(g, exact).run({0, 0, 0, 0}).feasible);
+    }
+
+    void readyOrderTieBreak()
+    {
+        // GPU0 runs blocker 0-10. fastFeed (GPU1, 2 us) and slowFeed (GPU2, 4 us) send 0 bytes
+        // over zero-latency links, arriving at 2 and 4. Waiting on GPU0 at 10:
+        // high (id2, ready 2), tieA (id5, ready 2), tieB (id6, ready 2), low (id1, ready 4).
+        // Earliest ready first, then lower id: high 10-11, tieA 11-12, tieB 12-13, low 13-14.
+        GraphBuilder b("order");
+        b.addOp(makeOp("blocker", 10));
+        b.addOp(makeOp("low", 1));
+        b.addOp(makeOp("high", 1));
+        b.addOp(makeOp("slowFeed", 4));
+        b.addOp(makeOp("fastFeed", 2));
+        b.addOp(makeOp("tieA", 1));
+        b.addOp(makeOp("tieB", 1));
+        b.addEdge("slowFeed", "low", 0);
+        b.addEdge("fastFeed", "high", 0);
+        b.addEdge("fastFeed", "tieB", 0);
+        b.addEdge("fastFeed", "tieA", 0);
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(3, Link{100.0, 0.0});
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 2, 1, 0, 0}, true);
+        QCOMPARE(opStart(r, 2), 10.0);
+        QCOMPARE(opStart(r, 5), 11.0);
+        QCOMPARE(opStart(r, 6), 12.0);
+        QCOMPARE(opStart(r, 1), 13.0);
+        QCOMPARE(r.stepTimeUs, 14.0);
+    }
+
+    void zeroDurationOps()
+    {
+        // GPU0: z1(0) 0-0, z2(0) 0-0, a(5) 0-5, z3(0) 5-5. z4 (0 us) on GPU1 reads z2's
+        // 100 bytes: transfer 0-6 (5 + 1), z4 6-6. Step 6.
+        GraphBuilder b("zero");
+        b.addOp(makeOp("z1", 0));
+        b.addOp(makeOp("z2", 0, 100));
+        b.addOp(makeOp("a", 5));
+        b.addOp(makeOp("z3", 0));
+        b.addOp(makeOp("z4", 0));
+        b.addEdge("z1", "z2");
+        b.addEdge("z2", "a");
+        b.addEdge("a", "z3");
+        b.addEdge("z2", "z4");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 0, 1}, true);
+        QCOMPARE(r.timeline.ops.size(), size_t(5));
+        QCOMPARE(opStart(r, 2), 0.0);
+        QCOMPARE(opStart(r, 3), 5.0);
+        QCOMPARE(opStart(r, 4), 6.0);
+        QCOMPARE(r.stepTimeUs, 6.0);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{5.0, 0.0}));
+
+        const Graph empty = GraphBuilder("empty").build();
+        Simulator none(empty, c);
+        QCOMPARE(none.run({}).stepTimeUs, 0.0);
+    }
+
+    void badPlacementThrows()
+    {
+        GraphBuilder b("one");
+        b.addOp(makeOp("a", 1));
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.run({}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.run({2}));
+        QCOMPARE(sim.run({1}).stepTimeUs, 1.0); // still usable afterwards
+    }
+
+    void deterministicAndReusable()
+    {
+        const Graph g = randomGraph(7, 300);
+        const Cluster c = gpus(4);
+        const Placement p1 = randomPlacement(1, g.opCount(), 4);
+        const Placement p2 = randomPlacement(2, g.opCount(), 4);
+        Simulator reused(g, c);
+        const SimResult first = reused.run(p1, true);
+        compareResults(reused.run(p1, true), first);
+        const SimResult second = reused.run(p2, true);
+        Simulator fresh(g, c);
+        compareResults(fresh.run(p2, true), second);
+        QVERIFY(first.stepTimeUs != second.stepTimeUs);
+    }
+
+    void matchesNaiveReference()
+    {
+        // Random graphs with zero-duration ops, duplicate edges and shared tensors, against
+        // the linear-scan reference above; memory against an interval sweep of the timeline.
+        for (unsigned seed = 1; seed <= 25; ++seed) {
+            const int devices = 1 + static_cast<int>(seed % 4);
+            const Graph g = randomGraph(seed, 40 + static_cast<int>(seed) * 7);
+            Cluster c = gpus(devices, Link{50.0 * seed, seed % 3 == 0 ? 0.0 : 3.0});
+            if (devices > 1)
+                c.setLink(0, 1, Link{10.0, 1.0});
+            const Placement p = randomPlacement(seed * 31, g.opCount(), devices);
+            Simulator sim(g, c);
+            const SimResult& r = sim.run(p, true);
+            const Reference ref = referenceRun(g, c, p);
+            QCOMPARE(r.stepTimeUs, ref.stepUs);
+            QCOMPARE(r.linkBytes, ref.linkBytes);
+            QCOMPARE(r.timeline.ops.size(), size_t(g.opCount()));
+            for (const OpSpan& s : r.timeline.ops) {
+                QCOMPARE(s.startUs, ref.start[s.op]);
+                QCOMPARE(s.endUs, ref.end[s.op]);
+            }
+            const std::vector<double> live = peakLiveFromTimeline(g, c, p, r.timeline);
+            for (int d = 0; d < devices; ++d) {
+                double params = 0.0;
+                for (OpId op = 0; op < g.opCount(); ++op)
+                    if (p[op] == d)
+                        params += g.op(op).paramBytes;
+                QCOMPARE(r.peakMemoryBytes[d], params * 3.0 + live[d]);
+            }
+            QVERIFY(r.stepTimeUs >= lowerBound(g, c).valueUs());
+        }
+    }
+
+    void lowerBoundValues()
+    {
+        // a (gpu 10, cpu 100) -> b (gpu 20, cpu 40); c (gpu 40, cpu 30) alone.
+        GraphBuilder b("bound");
+        Op a = makeOp("a", 10);
+        Op bb = makeOp("b", 20);
+        bb.timeUs = {40, 20};
+        Op cc = makeOp("c", 40);
+        cc.timeUs = {30, 40};
+        b.addOp(a);
+        b.addOp(bb);
+        b.addOp(cc);
+        b.addEdge("a", "b");
+        const Graph g = std::move(b).build();
+
+        // GPU speed 1, GPU speed 2, CPU speed 1. Fastest: a min(10/2, 100) = 5,
+        // b min(20/2, 40) = 10, c min(40/2, 30) = 20: path max(5 + 10, 20) = 20.
+        // Work: (10 + 20 + 30) / (1 + 2 + 1) = 15. Value 20.
+        const Cluster mixed("mixed",
+                            {gpu("g0"), gpu("g1", 2.0), Device{"cpu", DeviceKind::Cpu, 1.0}}, Link{});
+        LowerBound lb = lowerBound(g, mixed);
+        QCOMPARE(lb.criticalPathUs, 20.0);
+        QCOMPARE(lb.workUs, 15.0);
+        QCOMPARE(lb.valueUs(), 20.0);
+
+        // Two GPUs of speed 1 only: path max(10 + 20, 40) = 40; work (10 + 20 + 40) / 2 = 35.
+        lb = lowerBound(g, gpus(2));
+        QCOMPARE(lb.criticalPathUs, 40.0);
+        QCOMPARE(lb.workUs, 35.0);
+
+        // Four independent 10 us ops on two GPUs: path 10, work 40 / 2 = 20 dominates.
+        GraphBuilder wide("wide");
+        for (const char* name : {"w1", "w2", "w3", "w4"})
+            wide.addOp(makeOp(name, 10));
+        const Graph wg = std::move(wide).build();
+        lb = lowerBound(wg, gpus(2));
+        QCOMPARE(lb.criticalPathUs, 10.0);
+        QCOMPARE(lb.workUs, 20.0);
+        QCOMPARE(lb.valueUs(), 20.0);
+        QCOMPARE(Simulator(wg, gpus(2)).run({0, 1, 0, 1}).stepTimeUs, 20.0); // the bound is tight here
+    }
+
+    void timelineContents()
+    {
+        // The chain-cut case: ops in start order with their devices, one transfer.
+        GraphBuilder b("cut");
+        b.addOp(makeOp("a", 10, 1000));
+        b.addOp(makeOp("b", 20, 10));
+        b.addOp(makeOp("c", 30, 10));
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const Timeline& tl = sim.run({0, 1, 1}, true).timeline;
+        QCOMPARE(tl.ops.size(), size_t(3));
+        const double expected[3][3] = {{0, 0, 10}, {1, 25, 45}, {1, 45, 75}}; // device, start, end
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(tl.ops[i].op, OpId(i));
+            QCOMPARE(tl.ops[i].device, DeviceId(expected[i][0]));
+            QCOMPARE(tl.ops[i].startUs, expected[i][1]);
+            QCOMPARE(tl.ops[i].endUs, expected[i][2]);
+        }
+        QCOMPARE(tl.transfers.size(), size_t(1));
+        const TransferSpan& t = tl.transfers[0];
+        QCOMPARE(t.producer, OpId(0));
+        QCOMPARE(t.from, DeviceId(0));
+        QCOMPARE(t.to, DeviceId(1));
+        QCOMPARE(t.bytes, 1000.0);
+        QCOMPARE(t.requestUs, 10.0);
+        QCOMPARE(t.startUs, 10.0);
+        QCOMPARE(t.endUs, 25.0);
+        // Without recording, the timeline of the reused result is emptied.
+        QVERIFY(sim.run({0, 1, 1}).timeline.ops.empty());
+    }
+
+    void chromeTraceParses()
+    {
+        // The two-branch case: 5 ops and one transfer (1 -> 0); a name that needs escaping.
+        GraphBuilder b("branches");
+        b.addOp(makeOp("a1 \"quoted\"\\", 10));
+        b.addOp(makeOp("a2", 10));
+        b.addOp(makeOp("b1", 5));
+        b.addOp(makeOp("b2", 30, 100));
+        b.addOp(makeOp("j", 1));
+        b.addEdge(0, 1, -1);
+        b.addEdge("b1", "b2");
+        b.addEdge("a2", "j");
+        b.addEdge("b2", "j");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 1, 1, 0}, true);
+        const std::string json = chromeTraceJson(g, c, r);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(json), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonArray events = doc.object().value("traceEvents").toArray();
+        int complete = 0, threadNames = 0;
+        bool sawTransfer = false, sawQuoted = false;
+        for (const QJsonValue& v : events) {
+            const QJsonObject e = v.toObject();
+            if (e.value("ph").toString() == "X") {
+                ++complete;
+                if (e.value("cat").toString() == "transfer") {
+                    sawTransfer = true;
+                    QCOMPARE(e.value("ts").toDouble(), 35.0);
+                    QCOMPARE(e.value("dur").toDouble(), 6.0);
+                    QCOMPARE(e.value("name").toString(), QString("b2"));
+                }
+                if (e.value("name").toString() == "a1 \"quoted\"\\")
+                    sawQuoted = true;
+            } else if (e.value("ph").toString() == "M" && e.value("name").toString() == "thread_name") {
+                ++threadNames;
+            }
+        }
+        QCOMPARE(complete, 6);
+        QCOMPARE(threadNames, 3); // two devices and the one link used
+        QVERIFY(sawTransfer);
+        QVERIFY(sawQuoted);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "test_simulator.moc"
