@@ -6,6 +6,7 @@
 #include "graphview/GraphScene.h"
 #include "inspector/InspectorPanel.h"
 #include "layout/LayoutController.h"
+#include "layout/LayoutEngine.h"
 #include "panels/DeviceTablePanel.h"
 #include "panels/OpTablePanel.h"
 
@@ -100,6 +101,7 @@ void MainWindow::createPanels()
     connect(graphPanel_, &GraphPanel::layoutBusyChanged, this, &MainWindow::updateBusy);
     connect(graphPanel_, &GraphPanel::layoutApplied, this, [this] {
         updateSummary();
+        updateBusy();
         emit documentShown();
     });
     connect(graphPanel_, &GraphPanel::layoutFailed, this, [this](const QString& message) {
@@ -350,7 +352,11 @@ void MainWindow::updateSummary()
                        .arg(QString::fromStdString(document_->cluster->name()));
     const auto& view = graphPanel_->scene()->viewGraph();
     if (view.grouped)
-        text += tr(" · grouped into %1 boxes").arg(view.nodeCount());
+        text += tr(" · %1 groups").arg(view.nodeCount());
+    if (graphPanel_->scene()->nodeItemCount() > 0) {
+        const GraphPanel::LayoutInfo info = graphPanel_->lastLayout();
+        text += tr(" · layout %1, %2 s").arg(toString(info.engine)).arg(info.elapsedMs / 1000.0, 0, 'f', 2);
+    }
     summary_->setText(text + QStringLiteral("  "));
 }
 

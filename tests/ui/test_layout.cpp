@@ -1,5 +1,6 @@
 #include "graph/GraphBuilder.h"
 #include "layout/GraphvizLayout.h"
+#include "layout/LayoutCost.h"
 #include "layout/LayoutController.h"
 #include "layout/LayoutPolicy.h"
 #include "layout/ViewGraphBuilder.h"
@@ -18,6 +19,14 @@ Op op(const char* name, const char* group = "")
     o.timeUs = {10, 1};
     o.colocate = group;
     return o;
+}
+
+// "f" + std::to_string(i) without GCC 12's false -Wrestrict warning.
+std::string nm(char prefix, int i)
+{
+    std::string s(1, prefix);
+    s += std::to_string(i);
+    return s;
 }
 
 // a -> b, a -> c, b -> d, c -> d
@@ -111,14 +120,71 @@ private slots:
         QCOMPARE(polls, 2);
     }
 
-    void policyPicksEngineBySize()
+    void dotCostCountsRanksCrossedByEdges()
     {
-        QVERIFY(LayoutPolicy::engineFor(10) == LayoutEngine::Dot);
-        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes) == LayoutEngine::Dot);
-        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes + 1) == LayoutEngine::FastDot);
-        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kFastDotMaxNodes + 1) == LayoutEngine::Sfdp);
-        QVERIFY(!LayoutPolicy::shouldGroup(LayoutPolicy::kGroupAboveOps));
-        QVERIFY(LayoutPolicy::shouldGroup(LayoutPolicy::kGroupAboveOps + 1));
+        // A chain of 10 plus one edge from the first to the last: that edge crosses 8 ranks.
+        std::vector<std::pair<int, int>> edges;
+        for (int i = 1; i < 10; ++i)
+            edges.emplace_back(i - 1, i);
+        QCOMPARE(estimateDotCost(10, edges), 10LL);
+        edges.emplace_back(0, 9);
+        QCOMPARE(estimateDotCost(10, edges), 18LL);
+        // A cycle does not hang it.
+        QCOMPARE(estimateDotCost(2, {{0, 1}, {1, 0}}), 2LL);
+    }
+
+    void policyPicksEngineBySizeAndCost()
+    {
+        QVERIFY(LayoutPolicy::engineFor(10, 10) == LayoutEngine::Dot);
+        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes, LayoutPolicy::kPlainDotMaxCost) == LayoutEngine::Dot);
+        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes + 1, 500) == LayoutEngine::FastDot);
+        QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kPlainDotMaxCost + 1) == LayoutEngine::FastDot);
+        QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kFastDotMaxCost + 1) == LayoutEngine::Sfdp);
+        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kFastDotMaxNodes + 1, 0) == LayoutEngine::Sfdp);
+    }
+
+    void autoGroupingOnlyWhenOpLevelIsSlow()
+    {
+        // A training-step-like ladder: forward chain f0..f(n-1), backward chain b(n-1)..b0,
+        // rung fi -> bi, each fi colocated with bi. The rungs make op-level dot expensive.
+        auto ladder = [](int n) {
+            GraphBuilder b("ladder");
+            for (int i = 0; i < n; ++i)
+                b.addOp(op(nm('f', i).c_str(), nm('L', i).c_str()));
+            for (int i = 0; i < n; ++i)
+                b.addOp(op(nm('b', i).c_str(), nm('L', i).c_str()));
+            for (int i = 1; i < n; ++i)
+                b.addEdge(nm('f', i - 1), nm('f', i));
+            b.addEdge(nm('f', n - 1), nm('b', n - 1));
+            for (int i = n - 1; i > 0; --i)
+                b.addEdge(nm('b', i), nm('b', i - 1));
+            for (int i = 0; i < n - 1; ++i)
+                b.addEdge(nm('f', i), nm('b', i));
+            return std::move(b).build();
+        };
+        const Graph small = ladder(5);
+        const LayoutPlan smallPlan = LayoutPolicy::plan(small, Grouping::Auto);
+        QVERIFY(!smallPlan.view.grouped);
+        QCOMPARE(smallPlan.view.nodeCount(), 10);
+        QVERIFY(smallPlan.engine == LayoutEngine::Dot);
+
+        // 2n ops; rung i crosses 2(n-1-i) ranks, so the cost is about n^2.
+        const Graph big = ladder(60);
+        const LayoutPlan bigPlan = LayoutPolicy::plan(big, Grouping::Auto);
+        QVERIFY(bigPlan.view.grouped);
+        QCOMPARE(bigPlan.view.nodeCount(), 60);
+        // Layer i feeds layer i+1 forward and gets its gradient back: one two-way edge each.
+        QCOMPARE(bigPlan.view.edges.size(), size_t(59));
+        for (const ViewEdge& e : bigPlan.view.edges) {
+            QVERIFY(e.twoWay);
+            QCOMPARE(e.to, e.from + 1);
+            QCOMPARE(e.opEdges, 2);
+        }
+        QVERIFY(bigPlan.engine == LayoutEngine::Dot);
+        const LayoutPlan forcedOps = LayoutPolicy::plan(big, Grouping::Ops);
+        QVERIFY(!forcedOps.view.grouped);
+        QVERIFY(forcedOps.cost > LayoutPolicy::kPlainDotMaxCost);
+        QVERIFY(forcedOps.engine != LayoutEngine::Dot);
     }
 
     void controllerDeliversOnlyTheNewestRequest()

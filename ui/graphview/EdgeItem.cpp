@@ -7,6 +7,23 @@ namespace post {
 namespace {
 
 constexpr double kArrowHalfWidth = 3.6;
+constexpr double kArrowLength = 7.0;
+
+// A triangle from `base` to `tip`; if they coincide (the spline already reaches the
+// node), one along the direction `from` -> `tip` instead.
+QPolygonF arrowHead(QPointF base, const QPointF& tip, const QPointF& from)
+{
+    QLineF axis(base, tip);
+    if (axis.length() < 1.0) {
+        QLineF back(tip, from);
+        back.setLength(kArrowLength);
+        base = back.p2();
+        axis = QLineF(base, tip);
+    }
+    const QLineF normal = axis.normalVector().unitVector();
+    const QPointF side(normal.dx() * kArrowHalfWidth, normal.dy() * kArrowHalfWidth);
+    return QPolygonF({tip, base + side, base - side});
+}
 
 } // namespace
 
@@ -20,21 +37,14 @@ EdgeItem::EdgeItem(int from, int to, const EdgeRoute& route)
     path_.moveTo(pts.front());
     for (size_t i = 1; i + 2 < pts.size(); i += 3)
         path_.cubicTo(pts[i], pts[i + 1], pts[i + 2]);
-
-    // Arrowhead from the end of the spline to the tip; if the spline already reaches the
-    // tip, point along its last control segment.
-    QPointF base = pts.back();
-    QLineF axis(base, route.arrowTip);
-    if (axis.length() < 1.0 && pts.size() >= 2) {
-        axis = QLineF(pts[pts.size() - 2], route.arrowTip);
-        axis.setLength(7.0);
-        axis = QLineF(route.arrowTip - (axis.p2() - axis.p1()), route.arrowTip);
-        base = axis.p1();
-    }
-    const QLineF normal = axis.normalVector().unitVector();
-    const QPointF side(normal.dx() * kArrowHalfWidth, normal.dy() * kArrowHalfWidth);
-    arrow_ << route.arrowTip << base + side << base - side;
-    bounds_ = path_.boundingRect().united(arrow_.boundingRect()).adjusted(-2, -2, 2, 2);
+    const QPointF beforeEnd = pts.size() >= 2 ? pts[pts.size() - 2] : pts.front();
+    arrows_.push_back(arrowHead(pts.back(), route.arrowTip, beforeEnd));
+    if (route.tailArrow)
+        arrows_.push_back(arrowHead(pts.front(), route.tailTip, pts.size() >= 2 ? pts[1] : pts.front()));
+    bounds_ = path_.boundingRect();
+    for (const QPolygonF& a : arrows_)
+        bounds_ = bounds_.united(a.boundingRect());
+    bounds_.adjust(-2, -2, 2, 2);
     setZValue(0);
 }
 
@@ -67,7 +77,8 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     painter->drawPath(path_);
     painter->setPen(Qt::NoPen);
     painter->setBrush(colour);
-    painter->drawPolygon(arrow_);
+    for (const QPolygonF& a : arrows_)
+        painter->drawPolygon(a);
 }
 
 } // namespace post

@@ -7,9 +7,12 @@
 #include <QPainterPath>
 #include <QPolygonF>
 
+#include <vector>
+
 namespace post {
 
-// A laid-out edge: the spline from Graphviz and an arrowhead at the consumer.
+// A laid-out edge: the spline from Graphviz and an arrowhead at the consumer (and at
+// the producer too for two-way edges between groups).
 class EdgeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 2 };
@@ -31,7 +34,7 @@ private:
     int from_;
     int to_;
     QPainterPath path_;
-    QPolygonF arrow_;
+    std::vector<QPolygonF> arrows_; // at the head, and at the tail of two-way edges
     QRectF bounds_;
     QColor normal_;
     QColor highlight_;

@@ -8,7 +8,6 @@
 #include "graphview/OverviewWidget.h"
 #include "layout/LayoutController.h"
 #include "layout/LayoutPolicy.h"
-#include "layout/ViewGraphBuilder.h"
 
 #include <QEvent>
 #include <QVBoxLayout>
@@ -61,8 +60,10 @@ GraphPanel::GraphPanel(QWidget* parent)
     connect(search_, &OpSearchWidget::matchesChanged, scene_, &GraphScene::highlightOps);
     connect(search_, &OpSearchWidget::closed, this, [this] {
         scene_->highlightOps({});
+        placeOverlays();
         view_->setFocus();
     });
+    connect(search_, &OpSearchWidget::matchesChanged, this, &GraphPanel::placeOverlays);
     connect(layout_, &LayoutController::layoutReady, this, &GraphPanel::onLayoutReady);
     connect(layout_, &LayoutController::layoutFailed, this, [this](quint64, const QString& message) {
         emit layoutFailed(message);
@@ -76,16 +77,25 @@ GraphPanel::~GraphPanel() = default;
 
 void GraphPanel::setDocument(DocumentPtr document)
 {
-    const Graph& graph = *document->graph;
-    ViewGraph view = LayoutPolicy::shouldGroup(graph.opCount()) ? ViewGraphBuilder::grouped(graph)
-                                                                : ViewGraphBuilder::opLevel(graph);
+    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_);
     search_->setGraph(document->graph);
-    scene_->setContent(std::move(document), std::move(view));
+    scene_->setContent(std::move(document), std::move(plan.view));
     view_->setPlaceholderText(tr("Laying out the graph…"));
     updateOverviewVisibility();
-    const LayoutEngine engine = LayoutPolicy::engineFor(scene_->viewGraph().nodeCount());
-    pendingRequest_ = layout_->request(scene_->layoutInput(engine));
+    pendingRequest_ = layout_->request(scene_->layoutInput(plan.engine));
     emit layoutStarted();
+}
+
+void GraphPanel::setGrouping(Grouping grouping)
+{
+    if (grouping_ == grouping)
+        return;
+    grouping_ = grouping;
+    if (scene_->document()) {
+        const OpId selected = scene_->selectedOp();
+        setDocument(scene_->document());
+        scene_->selectOp(selected); // re-applied once the new layout arrives
+    }
 }
 
 void GraphPanel::updateDocument(DocumentPtr document)
@@ -108,6 +118,7 @@ void GraphPanel::onLayoutReady(const LayoutResult& result)
     if (result.requestId != pendingRequest_)
         return; // a layout of something no longer shown
     pendingRequest_ = 0;
+    lastLayout_ = {result.engine, result.elapsedMs};
     scene_->applyLayout(result);
     view_->setPlaceholderText(scene_->nodeItemCount() == 0 ? tr("The graph has no ops") : QString());
     legend_->setVisible(!scene_->legend().title.isEmpty() && scene_->nodeItemCount() > 0);
@@ -190,13 +201,16 @@ void GraphPanel::updateOverviewVisibility()
 
 void GraphPanel::placeOverlays()
 {
+    // Right-hand column: search (when open), legend, and the overview at the bottom. Graphs
+    // are laid out top-down from the left edge of the scene, so the right side is freer.
     const QRect area = view_->viewport()->geometry();
-    legend_->move(area.left() + kMargin, area.top() + kMargin);
-    legend_->resize(legend_->sizeHint());
     const int searchWidth = std::min(kSearchWidth, area.width() - 2 * kMargin);
     search_->setFixedWidth(std::max(searchWidth, 120));
     search_->adjustSize();
     search_->move(area.right() - search_->width() - kMargin, area.top() + kMargin);
+    const int legendTop = search_->isVisible() ? search_->geometry().bottom() + kMargin : area.top() + kMargin;
+    legend_->resize(legend_->sizeHint());
+    legend_->move(area.right() - legend_->width() - kMargin, legendTop);
     // The overview keeps the scene's aspect ratio within its maximum box.
     const QRectF scene = scene_->sceneRect();
     QSize size(kOverviewMaxWidth, kOverviewMaxHeight);

@@ -2,6 +2,7 @@
 
 #include "document/GraphDocument.h"
 #include "graphview/ColourMode.h"
+#include "layout/LayoutPolicy.h"
 #include "layout/LayoutResult.h"
 
 #include <QWidget>
@@ -15,8 +16,8 @@ class LegendWidget;
 class OpSearchWidget;
 class OverviewWidget;
 
-// The graph tab: the view of the scene with overlays (legend top left, search top
-// right, overview bottom right) and the layout thread behind it.
+// The graph tab: the view of the scene with overlays down its right side (search,
+// legend, overview) and the layout thread behind it.
 class GraphPanel : public QWidget {
     Q_OBJECT
 
@@ -31,11 +32,20 @@ public:
     void updateDocument(DocumentPtr document);
     void clear();
 
+    // Every op, groups, or whichever LayoutPolicy finds readable and fast; relays out.
+    void setGrouping(Grouping grouping);
+    Grouping grouping() const { return grouping_; }
     void setColourMode(ColourMode mode);
     ColourMode colourMode() const;
     void setOverviewWanted(bool wanted);
     bool overviewWanted() const { return overviewWanted_; }
     bool isLayoutBusy() const;
+    // How the shown layout was made.
+    struct LayoutInfo {
+        LayoutEngine engine = LayoutEngine::Dot;
+        double elapsedMs = 0.0;
+    };
+    LayoutInfo lastLayout() const { return lastLayout_; }
 
     // Selects the op's box; with `centre` also scrolls it into the middle of the view.
     void selectOp(OpId op, bool centre);
@@ -83,6 +93,8 @@ private:
     LayoutController* layout_;
     quint64 pendingRequest_ = 0;
     bool overviewWanted_ = true;
+    Grouping grouping_ = Grouping::Auto;
+    LayoutInfo lastLayout_;
 };
 
 } // namespace post

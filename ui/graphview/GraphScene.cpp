@@ -59,8 +59,11 @@ LayoutInput GraphScene::layoutInput(LayoutEngine engine) const
     for (const ViewNode& node : view_.nodes)
         input.nodeSizes.push_back(NodeItem::sizeFor(node.title, node.subtitle));
     input.edges.reserve(view_.edges.size());
-    for (const ViewEdge& e : view_.edges)
+    for (const ViewEdge& e : view_.edges) {
+        if (e.twoWay)
+            input.twoWayEdges.push_back(static_cast<int>(input.edges.size()));
         input.edges.emplace_back(e.from, e.to);
+    }
     return input;
 }
 

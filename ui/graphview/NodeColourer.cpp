@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace post {
 namespace {
@@ -76,38 +77,55 @@ NodeColouring byDevice(const GraphDocument& doc, const ViewGraph& view, const Vi
     return out;
 }
 
+// The type most of a box's ops have; ties go to the op listed first (a layer's forward op).
+const std::string& dominantType(const Graph& graph, const ViewNode& node)
+{
+    if (node.ops.size() == 1)
+        return graph.op(node.ops.front()).type;
+    std::map<std::string_view, int> count;
+    for (OpId op : node.ops)
+        ++count[graph.op(op).type];
+    const std::string* best = &graph.op(node.ops.front()).type;
+    int bestCount = 0;
+    for (OpId op : node.ops) {
+        const int c = count[graph.op(op).type];
+        if (c > bestCount) {
+            best = &graph.op(op).type;
+            bestCount = c;
+        }
+    }
+    return *best;
+}
+
 NodeColouring byOpType(const GraphDocument& doc, const ViewGraph& view, const ViewTheme& theme)
 {
     NodeColouring out;
     out.legend.title = tr("Op type");
-    // Most frequent types get the palette's colours (stable: ties by name); the rest share grey.
+    // Box types by frequency; the most frequent get the palette's colours (stable: ties by
+    // name), the rest share grey.
+    std::vector<const std::string*> boxType;
+    boxType.reserve(view.nodes.size());
     std::map<std::string, int> frequency;
-    for (const Op& op : doc.graph->ops())
-        ++frequency[op.type];
+    for (const ViewNode& node : view.nodes) {
+        boxType.push_back(&dominantType(*doc.graph, node));
+        ++frequency[*boxType.back()];
+    }
     std::vector<std::pair<std::string, int>> types(frequency.begin(), frequency.end());
     std::stable_sort(types.begin(), types.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::map<std::string, int> colourIndex;
     const int named = std::min(static_cast<int>(types.size()), CategoryPalette::kSize);
+    std::map<std::string, int> colourIndex;
     for (int i = 0; i < named; ++i)
         colourIndex[types[static_cast<size_t>(i)].first] = i;
-    auto colourOf = [&](const std::string& type) {
-        auto it = colourIndex.find(type);
-        return it == colourIndex.end() ? theme.unplaced : CategoryPalette::colour(it->second);
-    };
-    for (const ViewNode& node : view.nodes) {
-        std::map<std::string, int> inNode;
-        for (OpId op : node.ops)
-            ++inNode[doc.graph->op(op).type];
-        const auto top = std::max_element(inNode.begin(), inNode.end(),
-                                          [](const auto& a, const auto& b) { return a.second < b.second; });
-        out.paints.push_back(categoryPaint(colourOf(top->first), theme));
+    for (const std::string* type : boxType) {
+        auto it = colourIndex.find(*type);
+        out.paints.push_back(categoryPaint(it == colourIndex.end() ? theme.unplaced : CategoryPalette::colour(it->second), theme));
     }
     for (int i = 0; i < named; ++i) {
         const QString label = QString::fromStdString(types[static_cast<size_t>(i)].first);
         out.legend.entries.push_back({CategoryPalette::colour(i), label.isEmpty() ? tr("(no type)") : label});
     }
     if (named < static_cast<int>(types.size()))
-        out.legend.entries.push_back({theme.unplaced, tr("other (%1 types)").arg(types.size() - static_cast<size_t>(named))});
+        out.legend.entries.push_back({theme.unplaced, tr("other (%1 types)").arg(static_cast<int>(types.size()) - named)});
     return out;
 }
 

@@ -82,12 +82,36 @@ void InspectorPanel::changeEvent(QEvent* event)
         render(); // swatch and link colours depend on the palette
 }
 
+QString InspectorPanel::summaryHtml() const
+{
+    const Graph& graph = *document_->graph;
+    QString h = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
+                    .arg(graph.name().empty() ? tr("Graph") : esc(graph.name()));
+    h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    h += row(tr("Ops"), QString::number(graph.opCount()));
+    h += row(tr("Edges"), QString::number(graph.edgeCount()));
+    h += row(tr("Colocation groups"), QString::number(graph.colocationGroupCount()));
+    h += row(tr("GPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Gpu)));
+    h += row(tr("CPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Cpu)));
+    h += row(tr("Parameters"), formatBytes(graph.totalParamBytes()));
+    if (document_->cluster)
+        h += row(tr("Cluster"), tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount())
+                                    .arg(esc(document_->cluster->name())));
+    h += row(tr("Placement"), document_->isPlaced() ? tr("shown") : tr("none yet"));
+    return h + QStringLiteral("</table>");
+}
+
 void InspectorPanel::render()
 {
-    if (!document_ || !document_->graph || op_ < 0 || op_ >= document_->opCount()) {
-        browser_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")
-                              .arg(palette().color(QPalette::PlaceholderText).name(),
-                                   tr("Select an op in the graph or the table to see its details.")));
+    const QString hint = QStringLiteral("<p style='color:%1'>%2</p>")
+                             .arg(palette().color(QPalette::PlaceholderText).name(),
+                                  tr("Select an op in the graph or the table to see its details."));
+    if (!document_ || !document_->graph) {
+        browser_->setHtml(hint);
+        return;
+    }
+    if (op_ < 0 || op_ >= document_->opCount()) {
+        browser_->setHtml(summaryHtml() + hint);
         return;
     }
     const Graph& graph = *document_->graph;

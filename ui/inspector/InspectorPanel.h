@@ -34,6 +34,7 @@ protected:
 
 private:
     void render();
+    QString summaryHtml() const; // shown while no op is selected
 
     DocumentPtr document_;
     OpId op_ = kNoOp;

@@ -1,12 +1,13 @@
 #include "layout/GraphvizLayout.h"
 
-#include "layout/GraphvizMutex.h"
+#include "io/CgraphLock.h"
 
 #include <QElapsedTimer>
 #include <QLineF>
 
 #include <gvc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -88,6 +89,7 @@ void configure(Agraph_t* g, LayoutEngine engine)
     agattr(g, AGNODE, cstr("width"), cstr("1"));
     agattr(g, AGNODE, cstr("height"), cstr("0.5"));
     agattr(g, AGEDGE, cstr("arrowsize"), cstr("0.8"));
+    agattr(g, AGEDGE, cstr("dir"), cstr("forward"));
 }
 
 } // namespace
@@ -113,7 +115,7 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
         return result;
     }
 
-    std::lock_guard lock(graphvizMutex());
+    std::lock_guard lock(cgraphMutex());
     GraphvizSession session;
     Agraph_t* g = session.graph;
     configure(g, input.engine);
@@ -139,6 +141,9 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
         }
         edges.push_back(agedge(g, nodes[static_cast<size_t>(from)], nodes[static_cast<size_t>(to)], nullptr, 1));
     }
+    for (int e : input.twoWayEdges)
+        if (e >= 0 && e < static_cast<int>(edges.size()))
+            agset(edges[static_cast<size_t>(e)], cstr("dir"), cstr("both"));
     if (stopped())
         return result;
 
@@ -175,9 +180,22 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
             }
             const bezier& last = spl->list[spl->size - 1];
             route.arrowTip = last.eflag ? toScene(last.ep) : route.bezier.back();
+            const bezier& first = spl->list[0];
+            route.tailArrow = first.sflag != 0;
+            route.tailTip = first.sflag ? toScene(first.sp) : route.bezier.front();
         } else {
             const auto [from, to] = input.edges[i];
             route = straightRoute(result.nodeRects[static_cast<size_t>(from)], result.nodeRects[static_cast<size_t>(to)]);
+            if (std::find(input.twoWayEdges.begin(), input.twoWayEdges.end(), static_cast<int>(i)) != input.twoWayEdges.end()) {
+                // Shorten the start too, for the tail's arrowhead.
+                QLineF line(route.bezier.front(), route.bezier.back());
+                const double arrow = std::min(8.0, line.length() / 3);
+                route.tailArrow = true;
+                route.tailTip = line.p1();
+                line.setP1(line.pointAt(arrow / std::max(line.length(), 1.0)));
+                const QPointF a = line.p1(), b = line.p2();
+                route.bezier = {a, a + (b - a) / 3, a + (b - a) * 2 / 3, b};
+            }
         }
         result.edges.push_back(std::move(route));
     }

@@ -1,31 +1,42 @@
 #pragma once
 
 #include "layout/LayoutEngine.h"
+#include "layout/ViewGraph.h"
 
 namespace post {
 
-// Which layout to use for a graph of a given size, so layout stays within a few seconds.
-// Measured on this project's machine (2 cores) with Graphviz 2.42:
-//   plain dot:                     1.3 s at 500 nodes, 33-85 s at 2,000
-//   dot nslimit=0 mclimit=0.1:     0.2 s at 500, 0.9 s at 2,000, 12 s at 10,000
-//   sfdp:                          0.07 s at 500, 0.3 s at 2,000, 2.4 s at 10,000
+class Graph;
+
+// Whether the view shows every op or groups (one box per colocation group / chain).
+enum class Grouping { Auto, Ops, Groups };
+
+// What to draw and how to lay it out.
+struct LayoutPlan {
+    ViewGraph view;
+    LayoutEngine engine = LayoutEngine::Dot;
+    long long cost = 0; // estimateDotCost of the view
+};
+
+// Picks the view and the Graphviz engine so a layout stays within a couple of seconds.
+// Measured on this project's machine (2 cores, Graphviz 2.42; see bench_layout):
+//   synthetic short-edge graphs: plain dot 1.3 s at 500 nodes, 33-85 s at 2,000;
+//     dot nslimit=0 mclimit=0.1 0.2 s / 0.9 s / 12 s at 500 / 2,000 / 10,000;
+//     sfdp 0.07 / 0.3 / 2.4 s.
+//   real training steps have long forward-to-backward edges, so node count alone misleads:
+//     ResNet-18 (141 ops, cost 4,600): dot 50 s, fast dot 1.3 s, sfdp 0.1 s;
+//     grouped by layer (71 boxes, cost 71): dot 0.01 s.
 struct LayoutPolicy {
-    // Up to here plain dot takes about a second.
     static constexpr int kPlainDotMaxNodes = 400;
-    // Up to here fast dot takes about a second; beyond it only sfdp stays interactive.
+    static constexpr long long kPlainDotMaxCost = 2000;  // about a second with plain dot
     static constexpr int kFastDotMaxNodes = 2500;
-    // Graphs with more ops are drawn grouped (one box per colocation group / chain).
+    static constexpr long long kFastDotMaxCost = 6000;   // about 1.5 s with fast dot
+    // Auto grouping always groups graphs with more ops than this.
     static constexpr int kGroupAboveOps = 2000;
 
-    static LayoutEngine engineFor(int nodeCount)
-    {
-        if (nodeCount <= kPlainDotMaxNodes)
-            return LayoutEngine::Dot;
-        if (nodeCount <= kFastDotMaxNodes)
-            return LayoutEngine::FastDot;
-        return LayoutEngine::Sfdp;
-    }
-    static bool shouldGroup(int opCount) { return opCount > kGroupAboveOps; }
+    static LayoutEngine engineFor(int nodeCount, long long cost);
+    // Auto: the op-level view when plain dot handles it quickly; otherwise the grouped
+    // view, if grouping actually shrinks the graph.
+    static LayoutPlan plan(const Graph& graph, Grouping grouping);
 };
 
 } // namespace post

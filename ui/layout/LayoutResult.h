@@ -12,10 +12,12 @@
 namespace post {
 
 // An edge's route: cubic Bezier control points (3k+1 of them) from the tail's border
-// to where the arrowhead starts, and the arrowhead's tip.
+// (or where its arrowhead starts) to where the head's arrowhead starts, and the tips.
 struct EdgeRoute {
     std::vector<QPointF> bezier;
     QPointF arrowTip;
+    bool tailArrow = false; // two-way edges: an arrowhead at the tail too, ending at tailTip
+    QPointF tailTip;
 };
 
 // Where the layout put everything, in scene coordinates (y down, origin at the top left).

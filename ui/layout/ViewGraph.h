@@ -21,12 +21,15 @@ struct ViewNode {
     bool isGroup() const { return kind != Kind::Op; }
 };
 
-// A connection between two boxes; parallel op edges between two groups are merged.
+// A connection between two boxes. Parallel op edges between two groups are merged, and
+// so are opposite ones (a layer's forward output and its gradient coming back): those
+// become one two-way edge, oriented from the earlier box to the later.
 struct ViewEdge {
     int from = 0;
     int to = 0;
     double bytes = 0.0;
-    int opEdges = 1; // how many op-level edges it stands for
+    int opEdges = 1;       // how many op-level edges it stands for
+    bool twoWay = false;   // data also flows from `to` back to `from`
 };
 
 // The graph as drawn: nodes, edges and the box each op lives in.

@@ -2,6 +2,8 @@
 
 #include "graph/Graph.h"
 
+#include <algorithm>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -20,7 +22,8 @@ ViewNode opNode(const Graph& graph, OpId id)
     return node;
 }
 
-// Adds one edge per distinct node pair (self loops inside a group are dropped).
+// Adds one edge per unordered node pair (self loops inside a group are dropped). Nodes
+// are in topological order of their first op, so the lower index is the upstream box.
 void addEdges(const Graph& graph, ViewGraph& view)
 {
     std::unordered_map<long long, int> index;
@@ -29,16 +32,43 @@ void addEdges(const Graph& graph, ViewGraph& view)
         const int to = view.nodeOfOp[static_cast<size_t>(e.to)];
         if (from == to)
             continue;
-        const long long key = static_cast<long long>(from) * view.nodeCount() + to;
+        const int lo = std::min(from, to);
+        const int hi = std::max(from, to);
+        const long long key = static_cast<long long>(lo) * view.nodeCount() + hi;
         auto [it, inserted] = index.emplace(key, static_cast<int>(view.edges.size()));
         if (inserted) {
-            view.edges.push_back(ViewEdge{from, to, e.bytes, 1});
+            view.edges.push_back(ViewEdge{from, to, e.bytes, 1, false});
         } else {
             ViewEdge& ve = view.edges[static_cast<size_t>(it->second)];
             ve.bytes += e.bytes;
             ++ve.opEdges;
+            if (ve.from != from) {
+                ve.twoWay = true;
+                ve.from = lo;
+                ve.to = hi;
+            }
         }
     }
+}
+
+// "Conv2d · 2 ops": the most common type among the members, then the size.
+QString groupSubtitle(const Graph& graph, const std::vector<OpId>& ops)
+{
+    std::map<std::string, int> count;
+    for (OpId op : ops)
+        ++count[graph.op(op).type];
+    // Ties go to the type seen first, so a layer is named by its forward op.
+    std::string best;
+    int bestCount = 0;
+    for (OpId op : ops) {
+        const int c = count[graph.op(op).type];
+        if (c > bestCount) {
+            best = graph.op(op).type;
+            bestCount = c;
+        }
+    }
+    const QString size = QStringLiteral("%1 ops").arg(ops.size());
+    return best.empty() ? size : QString::fromStdString(best) + QStringLiteral(" · ") + size;
 }
 
 int findRoot(std::vector<int>& parent, int x)
@@ -127,7 +157,7 @@ ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded)
         }
         for (OpId m : ops)
             view.nodeOfOp[static_cast<size_t>(m)] = view.nodeCount();
-        node.subtitle = QStringLiteral("%1 ops").arg(ops.size());
+        node.subtitle = groupSubtitle(graph, ops);
         view.nodes.push_back(std::move(node));
     }
     addEdges(graph, view);

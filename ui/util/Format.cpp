@@ -15,6 +15,8 @@ QString threeDigits(double v)
 
 QString formatMicroseconds(double us)
 {
+    if (us == 0.0)
+        return QStringLiteral("0");
     if (us >= 1e6)
         return threeDigits(us / 1e6) + QStringLiteral(" s");
     if (us >= 1e3)
