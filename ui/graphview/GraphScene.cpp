@@ -22,6 +22,15 @@ GraphScene::GraphScene(QObject* parent)
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
+GraphScene::~GraphScene()
+{
+    // ~QGraphicsScene deletes the items and announces the lost selection; by then this
+    // part of the object is gone, so stop listening first.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+    selectingFromCode_ = true;
+    clear();
+}
+
 void GraphScene::clearContent()
 {
     {

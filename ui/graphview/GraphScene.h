@@ -24,6 +24,7 @@ class GraphScene : public QGraphicsScene {
 
 public:
     explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
 
     // New content: removes every item; nothing is drawn until applyLayout().
     void setContent(DocumentPtr document, ViewGraph view);
