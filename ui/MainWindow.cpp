@@ -145,6 +145,21 @@ void MainWindow::createActions()
     findAction_->setShortcut(QKeySequence::Find);
     connect(findAction_, &QAction::triggered, graphPanel_, &GraphPanel::showSearch);
 
+    groupingGroup_ = new QActionGroup(this);
+    const std::pair<Grouping, QString> groupings[] = {
+        {Grouping::Auto, tr("&Automatic")}, {Grouping::Ops, tr("&Every Op")}, {Grouping::Groups, tr("&Groups")}};
+    for (const auto& [grouping, label] : groupings) {
+        auto* action = new QAction(label, groupingGroup_);
+        action->setCheckable(true);
+        action->setData(static_cast<int>(grouping));
+        action->setChecked(grouping == graphPanel_->grouping());
+    }
+    groupingGroup_->actions().at(0)->setToolTip(
+        tr("Every op when the graph is small and its edges short, else one box per colocation group or chain"));
+    connect(groupingGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
+        graphPanel_->setGrouping(static_cast<Grouping>(action->data().toInt()));
+    });
+
     colourGroup_ = new QActionGroup(this);
     for (ColourMode mode : kColourModes) {
         auto* action = new QAction(toString(mode), colourGroup_);
@@ -153,8 +168,7 @@ void MainWindow::createActions()
         action->setChecked(mode == graphPanel_->colourMode());
     }
     connect(colourGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
-        userChoseColourMode_ = true;
-        setColourMode(static_cast<ColourMode>(action->data().toInt()));
+        chooseColourMode(static_cast<ColourMode>(action->data().toInt()));
     });
 }
 
@@ -174,6 +188,8 @@ void MainWindow::createMenus()
     view->addSeparator();
     QMenu* colour = view->addMenu(tr("&Colour By"));
     colour->addActions(colourGroup_->actions());
+    QMenu* show = view->addMenu(tr("&Show"));
+    show->addActions(groupingGroup_->actions());
     view->addAction(overviewAction_);
     view->addAction(findAction_);
     view->addSeparator();
@@ -207,8 +223,7 @@ void MainWindow::createToolBar()
         colourCombo_->addItem(toString(mode), static_cast<int>(mode));
     colourCombo_->setCurrentIndex(colourCombo_->findData(static_cast<int>(graphPanel_->colourMode())));
     connect(colourCombo_, &QComboBox::activated, this, [this](int index) {
-        userChoseColourMode_ = true;
-        setColourMode(static_cast<ColourMode>(colourCombo_->itemData(index).toInt()));
+        chooseColourMode(static_cast<ColourMode>(colourCombo_->itemData(index).toInt()));
     });
     bar->addWidget(colourCombo_);
     bar->addSeparator();
@@ -379,6 +394,12 @@ void MainWindow::setColourMode(ColourMode mode)
         action->setChecked(action->data().toInt() == static_cast<int>(mode));
     if (colourCombo_)
         colourCombo_->setCurrentIndex(colourCombo_->findData(static_cast<int>(mode)));
+}
+
+void MainWindow::chooseColourMode(ColourMode mode)
+{
+    userChoseColourMode_ = true;
+    setColourMode(mode);
 }
 
 int MainWindow::addCentralTab(QWidget* widget, const QString& title)

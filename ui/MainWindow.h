@@ -58,6 +58,8 @@ public:
 public slots:
     void selectOp(post::OpId op, bool centre = true);
     void setColourMode(post::ColourMode mode);
+    // As the user picking it: kept for every file opened afterwards.
+    void chooseColourMode(post::ColourMode mode);
 
 signals:
     void documentChanged(post::DocumentPtr document);
@@ -102,6 +104,7 @@ private:
     QAction* overviewAction_ = nullptr;
     QAction* findAction_ = nullptr;
     QActionGroup* colourGroup_ = nullptr;
+    QActionGroup* groupingGroup_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QComboBox* colourCombo_ = nullptr;

@@ -1,4 +1,5 @@
-// post-studio [FILE] [--cluster C] [--palette light|dark] [--select OP] [--screenshot OUT.png]
+// post-studio [FILE] [--cluster C] [--palette light|dark] [--colour-by WHAT] [--select OP]
+//             [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen).
@@ -7,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMap>
 #include <QTimer>
 
 #include <cstdio>
@@ -46,7 +48,9 @@ int main(int argc, char* argv[])
                                               QStringLiteral("OUT.png"));
     const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("Select (and centre) the op with this name once shown."),
                                           QStringLiteral("OP"));
-    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption});
+    const QCommandLineOption colourOption(QStringLiteral("colour-by"), QStringLiteral("Node colours: device, type, time or memory."),
+                                          QStringLiteral("WHAT"));
+    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -61,6 +65,16 @@ int main(int argc, char* argv[])
     post::MainWindow window;
     if (parser.isSet(clusterOption))
         window.setClusterName(parser.value(clusterOption));
+    if (parser.isSet(colourOption)) {
+        static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
+                                                               {QStringLiteral("type"), post::ColourMode::OpType},
+                                                               {QStringLiteral("time"), post::ColourMode::ComputeTime},
+                                                               {QStringLiteral("memory"), post::ColourMode::Memory}};
+        const QString name = parser.value(colourOption);
+        if (!kModes.contains(name))
+            return fail(QStringLiteral("--colour-by takes device, type, time or memory"), 2);
+        window.chooseColourMode(kModes.value(name));
+    }
 
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {

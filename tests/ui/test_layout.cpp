@@ -11,13 +11,13 @@ using namespace post;
 
 namespace {
 
-Op op(const char* name, const char* group = "")
+Op op(std::string name, std::string group = {})
 {
     Op o;
-    o.name = name;
+    o.name = std::move(name);
     o.type = "Conv";
     o.timeUs = {10, 1};
-    o.colocate = group;
+    o.colocate = std::move(group);
     return o;
 }
 
@@ -143,16 +143,16 @@ private slots:
         QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kFastDotMaxNodes + 1, 0) == LayoutEngine::Sfdp);
     }
 
-    void autoGroupingOnlyWhenOpLevelIsSlow()
+    void autoGroupingWhenLongEdgesDominate()
     {
         // A training-step-like ladder: forward chain f0..f(n-1), backward chain b(n-1)..b0,
         // rung fi -> bi, each fi colocated with bi. The rungs make op-level dot expensive.
         auto ladder = [](int n) {
             GraphBuilder b("ladder");
             for (int i = 0; i < n; ++i)
-                b.addOp(op(nm('f', i).c_str(), nm('L', i).c_str()));
+                b.addOp(op(nm('f', i), nm('L', i)));
             for (int i = 0; i < n; ++i)
-                b.addOp(op(nm('b', i).c_str(), nm('L', i).c_str()));
+                b.addOp(op(nm('b', i), nm('L', i)));
             for (int i = 1; i < n; ++i)
                 b.addEdge(nm('f', i - 1), nm('f', i));
             b.addEdge(nm('f', n - 1), nm('b', n - 1));
@@ -162,11 +162,26 @@ private slots:
                 b.addEdge(nm('f', i), nm('b', i));
             return std::move(b).build();
         };
-        const Graph small = ladder(5);
-        const LayoutPlan smallPlan = LayoutPolicy::plan(small, Grouping::Auto);
-        QVERIFY(!smallPlan.view.grouped);
-        QCOMPARE(smallPlan.view.nodeCount(), 10);
-        QVERIFY(smallPlan.engine == LayoutEngine::Dot);
+        // A plain chain keeps every op (grouping would fold it into one box).
+        GraphBuilder c("chain");
+        for (int i = 0; i < 30; ++i) {
+            c.addOp(op(nm('c', i)));
+            if (i > 0)
+                c.addEdge(i - 1, i, 1.0);
+        }
+        const LayoutPlan chainPlan = LayoutPolicy::plan(std::move(c).build(), Grouping::Auto);
+        QVERIFY(!chainPlan.view.grouped);
+        QCOMPARE(chainPlan.view.nodeCount(), 30);
+        QCOMPARE(chainPlan.cost, 30LL);
+        QVERIFY(chainPlan.engine == LayoutEngine::Dot);
+
+        // Even a small ladder is drawn by layer: rung i crosses 9 - 2i ranks, cost 10 + 20.
+        const LayoutPlan smallPlan = LayoutPolicy::plan(ladder(5), Grouping::Auto);
+        QVERIFY(smallPlan.view.grouped);
+        QCOMPARE(smallPlan.view.nodeCount(), 5);
+        const LayoutPlan smallOps = LayoutPolicy::plan(ladder(5), Grouping::Ops);
+        QCOMPARE(smallOps.cost, 30LL);
+        QVERIFY(smallOps.engine == LayoutEngine::Dot);
 
         // 2n ops; rung i crosses 2(n-1-i) ranks, so the cost is about n^2.
         const Graph big = ladder(60);

@@ -32,10 +32,13 @@ struct LayoutPolicy {
     static constexpr long long kFastDotMaxCost = 6000;   // about 1.5 s with fast dot
     // Auto grouping always groups graphs with more ops than this.
     static constexpr int kGroupAboveOps = 2000;
+    // Auto keeps every op when dot is fast and edges are mostly short (cost per node at
+    // most this); long edges (a training step's forward-to-backward ones) make a tangle.
+    static constexpr int kShortEdgeCostPerNode = 2;
 
     static LayoutEngine engineFor(int nodeCount, long long cost);
-    // Auto: the op-level view when plain dot handles it quickly; otherwise the grouped
-    // view, if grouping actually shrinks the graph.
+    // Auto: the op-level view when plain dot handles it quickly and its edges are short;
+    // otherwise the grouped view, if grouping actually shrinks the graph.
     static LayoutPlan plan(const Graph& graph, Grouping grouping);
 };
 

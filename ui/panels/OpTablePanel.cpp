@@ -36,10 +36,13 @@ OpTablePanel::OpTablePanel(QWidget* parent)
     table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionResizeMode(OpTableModel::Name, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(OpTableModel::Type, QHeaderView::Interactive);
-    table_->horizontalHeader()->setDefaultSectionSize(96);
+    // Fixed numeric columns on the left of a stretching spacer would leave a gap; instead
+    // the name gets room for typical op names and the last column takes the rest.
+    table_->horizontalHeader()->setDefaultSectionSize(100);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->resizeSection(OpTableModel::Name, 280);
+    table_->horizontalHeader()->resizeSection(OpTableModel::Type, 150);
+    table_->horizontalHeader()->resizeSection(OpTableModel::Device, 150);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -58,7 +61,6 @@ OpTablePanel::OpTablePanel(QWidget* parent)
 void OpTablePanel::setDocument(DocumentPtr document)
 {
     model_->setDocument(std::move(document));
-    table_->resizeColumnToContents(OpTableModel::Type);
 }
 
 void OpTablePanel::selectOp(OpId op)
