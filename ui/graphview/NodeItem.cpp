@@ -110,7 +110,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setBrush(paint_.fill);
     painter->drawRoundedRect(rect_, kRadius, kRadius);
 
-    if (!paint_.mix.empty()) {
+    if (paint_.mix.size() > 1) {
         // Device mix of a group: a stacked bar inside the bottom edge.
         const QRectF bar(rect_.left() + kRadius, rect_.bottom() - kMixBarHeight - 2, rect_.width() - 2 * kRadius,
                          kMixBarHeight);

@@ -21,7 +21,8 @@ OpSearchWidget::OpSearchWidget(QWidget* parent)
     edit_->installEventFilter(this);
     list_->installEventFilter(this);
     list_->setUniformItemSizes(true);
-    list_->setMaximumHeight(260);
+    list_->setTextElideMode(Qt::ElideMiddle);
+    list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     count_->setForegroundRole(QPalette::PlaceholderText);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -106,6 +107,10 @@ void OpSearchWidget::refresh()
     }
     if (!matches_.empty())
         list_->setCurrentRow(0);
+    // As tall as the results, up to kVisibleRows.
+    const int rows = std::min(list_->count(), kVisibleRows);
+    const int rowHeight = list_->count() > 0 ? list_->sizeHintForRow(0) : 0;
+    list_->setFixedHeight(rows * rowHeight + 2 * list_->frameWidth());
     const bool typed = !edit_->text().trimmed().isEmpty();
     count_->setVisible(typed);
     list_->setVisible(!matches_.empty());

@@ -34,6 +34,7 @@ public:
     // then name prefixes, other name matches, and type matches; at most `limit`.
     static std::vector<OpId> findOps(const Graph& graph, const QString& query, int limit);
     static constexpr int kMaxResults = 200;
+    static constexpr int kVisibleRows = 12;
 
 signals:
     void opPicked(post::OpId op);

@@ -36,11 +36,10 @@ OpTablePanel::OpTablePanel(QWidget* parent)
     table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    // Fixed numeric columns on the left of a stretching spacer would leave a gap; instead
-    // the name gets room for typical op names and the last column takes the rest.
+    // The name takes the spare width; the rest keep widths that fit their values.
     table_->horizontalHeader()->setDefaultSectionSize(100);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->horizontalHeader()->resizeSection(OpTableModel::Name, 280);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(OpTableModel::Name, QHeaderView::Stretch);
     table_->horizontalHeader()->resizeSection(OpTableModel::Type, 150);
     table_->horizontalHeader()->resizeSection(OpTableModel::Device, 150);
 
