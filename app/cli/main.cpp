@@ -1,7 +1,39 @@
-#include <cstdio>
+// post-cli: the headless face of Post Studio, for scripts and batch runs.
+#include "CliSupport.h"
+#include "InfoCommand.h"
+#include "SimulateCommand.h"
+#include "util/InputError.h"
 
-int main()
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv)
 {
-    std::puts("post-cli " POST_VERSION);
-    return 0;
+    using namespace post::cli;
+    CLI::App app{"post-cli: find fast device placements for neural-network training"};
+    app.set_version_flag("--version", std::string("post-cli ") + POST_VERSION);
+    app.require_subcommand(1);
+    int exitCode = kExitOk;
+    addInfoCommand(app, exitCode);
+    addSimulateCommand(app, exitCode);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? kExitOk : kExitUsage;
+    } catch (const UsageError& e) {
+        std::cerr << "post-cli: " << e.message << "\n";
+        return kExitUsage;
+    } catch (const post::InputError& e) {
+        std::cerr << "post-cli: error: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "post-cli: error: out of memory\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "post-cli: error: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    return exitCode;
 }

@@ -4,21 +4,20 @@
 
 namespace post {
 
-// A heap entry: something (op, event, transfer) that becomes due at `time`; ties go to the
-// lower id so the simulation never depends on insertion order.
-struct TimedId {
+// A pending event: op end or transfer arrival. Ordered by time only: the simulator gives the
+// same result whatever order it handles the events of one instant in, and a one-field
+// comparison is much cheaper in the hottest loop.
+struct TimedEvent {
     double time;
     std::int32_t id;
 
-    friend bool operator<(const TimedId& a, const TimedId& b)
-    {
-        return a.time < b.time || (a.time == b.time && a.id < b.id);
-    }
+    friend bool operator<(const TimedEvent& a, const TimedEvent& b) { return a.time < b.time; }
 };
 
 // Binary min-heap over caller-owned storage, so the simulator can carve many heaps out of
 // one preallocated array and never allocate while it runs. The caller guarantees capacity.
-inline void heapPush(TimedId* heap, int& size, TimedId value)
+template <class T>
+inline void heapPush(T* heap, int& size, T value)
 {
     int hole = size++;
     while (hole > 0) {
@@ -31,26 +30,31 @@ inline void heapPush(TimedId* heap, int& size, TimedId value)
     heap[hole] = value;
 }
 
-inline TimedId heapPop(TimedId* heap, int& size)
+// Bottom-up pop: the hole goes all the way down along the smaller children (a branch-free
+// choice), then the last entry sifts up from there. The last entry usually belongs near
+// the bottom, so this saves the unpredictable "stop here?" test on every level.
+template <class T>
+inline T heapPop(T* heap, int& size)
 {
-    const TimedId top = heap[0];
-    const TimedId last = heap[--size];
-    const int n = size;
+    const T top = heap[0];
+    const int n = --size;
+    if (n == 0)
+        return top;
+    const T last = heap[n];
     int hole = 0;
-    // Walk the hole down to where `last` belongs.
-    for (;;) {
-        int child = 2 * hole + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && heap[child + 1] < heap[child])
-            ++child;
-        if (!(heap[child] < last))
-            break;
+    for (int child = 1; child < n; child = 2 * hole + 1) {
+        child += (child + 1 < n) & (heap[child + 1] < heap[child]);
         heap[hole] = heap[child];
         hole = child;
     }
-    if (n > 0)
-        heap[hole] = last;
+    while (hole > 0) {
+        const int parent = (hole - 1) >> 1;
+        if (!(last < heap[parent]))
+            break;
+        heap[hole] = heap[parent];
+        hole = parent;
+    }
+    heap[hole] = last;
     return top;
 }
 

@@ -11,11 +11,28 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <map>
 #include <random>
 
 using namespace post;
+
+// Every allocation in this test program is counted, to check that run() allocates nothing
+// once a Simulator has run once.
+static std::atomic<long> gAllocations{0};
+
+void* operator new(std::size_t size)
+{
+    ++gAllocations;
+    if (void* p = std::malloc(size == 0 ? 1 : size))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -119,27 +136,6 @@ Reference referenceRun(const Graph& g, const Cluster& c, const Placement& p)
                         readyAt[to] = now;
                 }
             }
-            for (DeviceId from = 0; from < devices; ++from)
-                for (DeviceId to = 0; to < devices; ++to) {
-                    bool busy = false;
-                    Transfer* next = nullptr;
-                    for (Transfer& t : transfers) {
-                        if (t.from != from || t.to != to)
-                            continue;
-                        busy = busy || (t.start >= 0 && !t.arrived);
-                        if (t.start < 0
-                            && (!next || t.request < next->request
-                                || (t.request == next->request && t.producer < next->producer)))
-                            next = &t;
-                    }
-                    if (busy || !next)
-                        continue;
-                    const Link& link = c.link(from, to);
-                    next->start = now;
-                    next->end = now + (link.latencyUs + next->bytes / link.bytesPerUs);
-                    ref.linkBytes[from * devices + to] += next->bytes;
-                    progress = true;
-                }
             for (DeviceId d = 0; d < devices; ++d) {
                 bool busy = false;
                 OpId next = kNoOp;
@@ -154,6 +150,30 @@ Reference referenceRun(const Graph& g, const Cluster& c, const Placement& p)
                     continue;
                 start[next] = now;
                 end[next] = now + g.op(next).time(c.device(d).kind) / c.device(d).speed;
+                progress = true;
+            }
+            if (progress)
+                continue;
+            // Nothing more happens at `now` on the devices: each link serves the waiting
+            // transfers, earliest request first, ties to the lower producer id, one after
+            // the other from when it is free.
+            for (;;) {
+                Transfer* next = nullptr;
+                for (Transfer& t : transfers)
+                    if (t.start < 0
+                        && (!next || t.request < next->request
+                            || (t.request == next->request && t.producer < next->producer)))
+                        next = &t;
+                if (!next)
+                    break;
+                double free = 0.0;
+                for (const Transfer& t : transfers)
+                    if (t.start >= 0 && t.from == next->from && t.to == next->to)
+                        free = std::max(free, t.end);
+                const Link& link = c.link(next->from, next->to);
+                next->start = std::max(now, free);
+                next->end = next->start + (link.latencyUs + next->bytes / link.bytesPerUs);
+                ref.linkBytes[next->from * devices + next->to] += next->bytes;
                 progress = true;
             }
         }
@@ -420,6 +440,32 @@ private slots:
         QCOMPARE(r.stepTimeUs, 43.0);
     }
 
+    void sameInstantRequestsOnAnIdleLink()
+    {
+        // GPU0: X(id1, 5) 0-5, then Y(id0, 0 us, reads X) 5-5. Both request the idle 0->1
+        // link at 5, Y in a later round; the link is handed out once the instant is over, so
+        // Y, the lower id, goes first: 100 bytes take 5 + 1 = 6 us, Y 5-11, X 11-17.
+        // GPU1: cY 11-12, cX 17-18.
+        GraphBuilder b("idle");
+        b.addOp(makeOp("Y", 0, 100));
+        b.addOp(makeOp("X", 5, 100));
+        b.addOp(makeOp("cX", 1));
+        b.addOp(makeOp("cY", 1));
+        b.addEdge("X", "Y", 0);
+        b.addEdge("X", "cX");
+        b.addEdge("Y", "cY");
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 1, 1}, true);
+        QCOMPARE(r.timeline.transfers.size(), size_t(2));
+        QCOMPARE(r.timeline.transfers[0].producer, OpId(0));
+        QCOMPARE(r.timeline.transfers[0].startUs, 5.0);
+        QCOMPARE(r.timeline.transfers[1].producer, OpId(1));
+        QCOMPARE(r.timeline.transfers[1].startUs, 11.0);
+        QCOMPARE(r.stepTimeUs, 18.0);
+    }
+
     void deviceSpeedAndKind()
     {
         // GPU1 has speed 2, the CPU speed 2. a (gpu 10) on GPU1: 10 / 2 = 5 us, 0-5.
@@ -612,6 +658,27 @@ private slots:
         Simulator fresh(g, c);
         compareResults(fresh.run(p2, true), second);
         QVERIFY(first.stepTimeUs != second.stepTimeUs);
+    }
+
+    void runAllocatesNothingAfterFirstCall()
+    {
+        const Graph g = randomGraph(11, 400);
+        const Cluster c = gpus(4);
+        const Placement p1 = randomPlacement(3, g.opCount(), 4);
+        const Placement p2 = randomPlacement(4, g.opCount(), 4);
+        Simulator sim(g, c);
+        sim.run(p1);
+        long before = gAllocations.load();
+        sim.run(p2);
+        sim.run(p1);
+        QCOMPARE(gAllocations.load() - before, 0L);
+
+        sim.run(p1, true); // the first timeline reserves its capacity
+        before = gAllocations.load();
+        sim.run(p2, true);
+        sim.run(p1, false);
+        sim.run(p1, true);
+        QCOMPARE(gAllocations.load() - before, 0L);
     }
 
     void matchesNaiveReference()

@@ -1,0 +1,53 @@
+#include "CliSupport.h"
+
+#include "io/ClusterPresets.h"
+#include "io/GraphFile.h"
+
+#include <cstdio>
+
+namespace post::cli {
+
+Graph loadGraphArg(const std::string& path, const std::string& format)
+{
+    auto parsed = parseGraphFormat(format);
+    if (!parsed)
+        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot)"};
+    return readGraphFile(path, *parsed);
+}
+
+Cluster loadClusterArg(const std::string& nameOrPath)
+{
+    return loadCluster(nameOrPath);
+}
+
+DeviceId deviceArg(const Cluster& cluster, const std::string& name)
+{
+    if (auto id = cluster.find(name))
+        return *id;
+    std::string known;
+    for (const Device& d : cluster.devices())
+        known += (known.empty() ? "" : ", ") + d.name;
+    throw UsageError{"no device '" + name + "' in cluster '" + cluster.name() + "' (devices: " + known + ")"};
+}
+
+std::string formatMs(double us)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f ms", us / 1000.0);
+    return buf;
+}
+
+std::string formatBytes(double bytes)
+{
+    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000.0 && u < 4) {
+        bytes /= 1000.0;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
+    return buf;
+}
+
+} // namespace post::cli

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+#include "io/GraphFormat.h"
+
+#include <string>
+
+namespace CLI { class App; }
+
+namespace post::cli {
+
+// Exit codes shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;
+inline constexpr int kExitUsage = 2;
+
+// A usage problem found after parsing (e.g. a device name that doesn't exist): exit 2.
+struct UsageError {
+    std::string message;
+};
+
+Graph loadGraphArg(const std::string& path, const std::string& format);
+Cluster loadClusterArg(const std::string& nameOrPath);
+DeviceId deviceArg(const Cluster& cluster, const std::string& name);
+
+std::string formatMs(double us);
+std::string formatBytes(double bytes);
+
+} // namespace post::cli

@@ -1,0 +1,143 @@
+#include "SimulateCommand.h"
+
+#include "CliSupport.h"
+#include "io/AtomicFile.h"
+#include "io/PlacementFile.h"
+#include "sim/ChromeTraceWriter.h"
+#include "sim/LowerBound.h"
+#include "sim/Simulator.h"
+#include "util/InputError.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace post::cli {
+namespace {
+
+struct SimulateOptions {
+    std::string graph;
+    std::string format = "auto";
+    std::string cluster;
+    std::string placement;
+    std::string allOn;
+    std::string trace;
+    double optimizerFactor = SimOptions{}.optimizerStateFactor;
+    bool json = false;
+};
+
+nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb)
+{
+    nlohmann::json j;
+    j["graph"] = g.name();
+    j["cluster"] = c.name();
+    j["step_time_ms"] = r.stepTimeUs / 1000.0;
+    j["feasible"] = r.feasible;
+    j["lower_bound_ms"] = lb.valueUs() / 1000.0;
+    j["lower_bound_critical_path_ms"] = lb.criticalPathUs / 1000.0;
+    j["lower_bound_work_ms"] = lb.workUs / 1000.0;
+    auto& devices = j["devices"] = nlohmann::json::array();
+    auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
+    auto& capacity = j["memory_capacity_bytes"] = nlohmann::json::array();
+    auto& busy = j["busy_ms"] = nlohmann::json::array();
+    for (DeviceId d = 0; d < c.deviceCount(); ++d) {
+        devices.push_back(c.device(d).name);
+        peaks.push_back(r.peakMemoryBytes[static_cast<size_t>(d)]);
+        const double cap = c.device(d).memoryBytes;
+        capacity.push_back(std::isfinite(cap) ? nlohmann::json(cap) : nlohmann::json(nullptr));
+        busy.push_back(r.deviceBusyUs[static_cast<size_t>(d)] / 1000.0);
+    }
+    auto& links = j["links"] = nlohmann::json::array();
+    const int n = c.deviceCount();
+    for (DeviceId a = 0; a < n; ++a)
+        for (DeviceId b = 0; b < n; ++b) {
+            const size_t k = static_cast<size_t>(a * n + b);
+            if (a != b && r.linkBytes[k] > 0.0)
+                links.push_back({{"from", c.device(a).name}, {"to", c.device(b).name}, {"bytes", r.linkBytes[k]},
+                                 {"busy_ms", r.linkBusyUs[k] / 1000.0}});
+        }
+    return j;
+}
+
+void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
+{
+    std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
+              << "\nlower bound  " << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs)
+              << ", work " << formatMs(lb.workUs) << ")\n\n";
+    std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
+    for (DeviceId d = 0; d < c.deviceCount(); ++d) {
+        const double busy = r.deviceBusyUs[static_cast<size_t>(d)];
+        const double peak = r.peakMemoryBytes[static_cast<size_t>(d)];
+        const double cap = c.device(d).memoryBytes;
+        std::printf("%-22s %12s %7.1f%% %14s %14s%s\n", c.device(d).name.c_str(), formatMs(busy).c_str(),
+                    r.stepTimeUs > 0 ? 100.0 * busy / r.stepTimeUs : 0.0, formatBytes(peak).c_str(),
+                    std::isfinite(cap) ? formatBytes(cap).c_str() : "unlimited", peak > cap ? "  OVER" : "");
+    }
+    const int n = c.deviceCount();
+    bool header = false;
+    for (DeviceId a = 0; a < n; ++a)
+        for (DeviceId b = 0; b < n; ++b) {
+            const size_t k = static_cast<size_t>(a * n + b);
+            if (a == b || r.linkBytes[k] <= 0.0)
+                continue;
+            if (!header) {
+                std::printf("\n%-40s %14s %12s\n", "link", "bytes", "busy");
+                header = true;
+            }
+            const std::string name = c.device(a).name + " -> " + c.device(b).name;
+            std::printf("%-40s %14s %12s\n", name.c_str(), formatBytes(r.linkBytes[k]).c_str(),
+                        formatMs(r.linkBusyUs[k]).c_str());
+        }
+}
+
+int runSimulate(const SimulateOptions& o)
+{
+    if (o.placement.empty() == o.allOn.empty())
+        throw UsageError{"give exactly one of --placement FILE or --all-on DEVICE"};
+    const Graph g = loadGraphArg(o.graph, o.format);
+    const Cluster c = loadClusterArg(o.cluster);
+    Placement placement;
+    if (!o.allOn.empty())
+        placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
+    else
+        placement = readPlacementFile(o.placement, g, c);
+    if (auto problem = placementProblem(g, c, placement))
+        throw InputError(o.placement.empty() ? o.graph : o.placement, "placement", *problem);
+    if (!(o.optimizerFactor >= 0.0))
+        throw UsageError{"--optimizer-factor must be >= 0"};
+
+    Simulator sim(g, c, SimOptions{o.optimizerFactor});
+    const SimResult& r = sim.run(placement, !o.trace.empty());
+    const LowerBound lb = lowerBound(g, c);
+    if (!o.trace.empty())
+        writeFileAtomically(o.trace, chromeTraceJson(g, c, r));
+    if (o.json)
+        std::cout << resultJson(g, c, r, lb).dump(2) << "\n";
+    else
+        printResult(c, r, lb);
+    return kExitOk;
+}
+
+} // namespace
+
+void addSimulateCommand(CLI::App& app, int& exitCode)
+{
+    auto opts = std::make_shared<SimulateOptions>();
+    CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
+    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
+    cmd->add_option("--placement", opts->placement, "post-placement/1 file");
+    cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
+    cmd->add_option("--trace", opts->trace, "Write the simulated step as Chrome trace-event JSON (opens in Perfetto)");
+    cmd->add_option("--optimizer-factor", opts->optimizerFactor,
+                    "Parameter memory = param bytes x this (weights, gradients, optimizer state)")
+        ->capture_default_str();
+    cmd->add_flag("--json", opts->json, "Print one JSON object");
+    cmd->callback([opts, &exitCode] { exitCode = runSimulate(*opts); });
+}
+
+} // namespace post::cli

@@ -1,0 +1,181 @@
+// Simulator throughput on synthetic layered DAGs of 1k, 10k and 100k ops on 8 GPUs with a
+// random placement, against a "floor": one bare topological pass over the same graph's CSR
+// arrays computing earliest finish times (no devices, links or memory). Run a Release build:
+//   build/bench/bench_simulator --benchmark_min_time=2
+#include "cluster/Cluster.h"
+#include "graph/GraphBuilder.h"
+#include "graph/Placement.h"
+#include "sim/Simulator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+namespace {
+
+using namespace post;
+
+constexpr int kDevices = 8;
+
+// A /proc/self/status field in MB (VmHWM: peak resident set; VmRSS: current).
+double procStatusMb(const char* field)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string key = std::string(field) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stod(line.substr(key.size())) / 1024.0; // kB
+    return 0.0;
+}
+
+// Deterministic across standard libraries: only the engine, no std distributions.
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed) : engine_(seed) {}
+    double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+    int between(int lo, int hi) { return lo + static_cast<int>(engine_() % static_cast<std::uint64_t>(hi - lo + 1)); }
+    // Log-uniform in [lo, hi]: op costs and tensor sizes span orders of magnitude.
+    double logUniform(double lo, double hi) { return lo * std::pow(hi / lo, uniform()); }
+
+private:
+    std::mt19937_64 engine_;
+};
+
+struct Workload {
+    Graph graph;
+    Cluster cluster;
+    Placement placement;
+    std::vector<double> opTime; // flat copy of time[kind] for the floor
+    double graphMb = 0.0;       // resident memory the built graph took
+};
+
+// Layers of 4-64 ops; each op reads 1-3 ops of the previous 3 layers. GPU times 2-2000 us,
+// CPU 3-30x slower; outputs 4 KB - 32 MB; a third of the ops own 64 KB - 64 MB of parameters.
+Graph layeredGraph(int ops, std::uint64_t seed)
+{
+    Rng rng(seed);
+    GraphBuilder b("layered" + std::to_string(ops));
+    b.reserve(static_cast<size_t>(ops), static_cast<size_t>(ops) * 2);
+    std::vector<int> layerStart{0};
+    int layerEnd = 0; // ops before this index are in finished layers
+    for (int i = 0; i < ops; ++i) {
+        if (i == layerEnd) {
+            layerStart.push_back(i);
+            layerEnd = i + rng.between(4, 64);
+        }
+        Op op;
+        op.name = "layer" + std::to_string(layerStart.size() - 1) + "/op" + std::to_string(i);
+        op.type = "MatMul";
+        const double gpu = std::round(rng.logUniform(2.0, 2000.0) * 10.0) / 10.0;
+        op.timeUs = {std::round(gpu * rng.logUniform(3.0, 30.0)), gpu};
+        op.outputBytes = std::round(rng.logUniform(4096.0, 32.0 * 1024 * 1024));
+        op.paramBytes = rng.uniform() < 1.0 / 3.0 ? std::round(rng.logUniform(65536.0, 64.0 * 1024 * 1024)) : 0.0;
+        b.addOp(std::move(op));
+        const int current = static_cast<int>(layerStart.size()) - 1;
+        if (current == 1)
+            continue; // the first layer reads the data
+        const int lo = layerStart[static_cast<size_t>(std::max(1, current - 3))];
+        const int hi = layerStart[static_cast<size_t>(current)] - 1;
+        const int inputs = rng.between(1, 3);
+        for (int k = 0; k < inputs; ++k)
+            b.addEdge(rng.between(lo, hi), i, -1.0);
+    }
+    return std::move(b).build();
+}
+
+const Workload& workload(int ops)
+{
+    static std::map<int, std::unique_ptr<Workload>> cache;
+    auto& slot = cache[ops];
+    if (!slot) {
+        slot = std::make_unique<Workload>();
+        const double before = procStatusMb("VmRSS");
+        slot->graph = layeredGraph(ops, 2018);
+        slot->graphMb = procStatusMb("VmRSS") - before;
+        std::vector<Device> devices;
+        for (int d = 0; d < kDevices; ++d)
+            devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 16e9});
+        slot->cluster = Cluster("8 GPUs", devices, Link{12e3, 20.0});
+        Rng rng(7);
+        slot->placement.resize(static_cast<size_t>(ops));
+        for (auto& d : slot->placement)
+            d = rng.between(0, kDevices - 1);
+        if (auto problem = placementProblem(slot->graph, slot->cluster, slot->placement))
+            throw std::runtime_error(*problem);
+        for (const Op& op : slot->graph.ops())
+            slot->opTime.insert(slot->opTime.end(), op.timeUs.begin(), op.timeUs.end());
+    }
+    return *slot;
+}
+
+void reportCounters(benchmark::State& state, const Workload& w)
+{
+    const double ops = w.graph.opCount();
+    state.SetItemsProcessed(state.iterations()); // items = evaluations
+    // Seconds per op, printed with an SI prefix ("339n" is 339 ns).
+    state.counters["time_per_op"] = benchmark::Counter(ops * static_cast<double>(state.iterations()),
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["edges"] = w.graph.edgeCount();
+    state.counters["graph_MB"] = w.graphMb;
+    state.counters["peak_rss_MB"] = procStatusMb("VmHWM");
+}
+
+void BM_Simulate(benchmark::State& state)
+{
+    const Workload& w = workload(static_cast<int>(state.range(0)));
+    Simulator sim(w.graph, w.cluster);
+    double step = sim.run(w.placement).stepTimeUs; // first call sizes everything
+    for (auto _ : state) {
+        const SimResult& r = sim.run(w.placement);
+        benchmark::DoNotOptimize(r.stepTimeUs);
+    }
+    reportCounters(state, w);
+    state.counters["step_ms"] = step / 1000.0;
+}
+
+// The floor: earliest finish times in topological order over the Graph's own CSR arrays,
+// with each op's duration on its placed device; no queues, transfers or memory.
+void BM_Floor(benchmark::State& state)
+{
+    const Workload& w = workload(static_cast<int>(state.range(0)));
+    const Graph& g = w.graph;
+    std::vector<int> kind;
+    std::vector<double> speed;
+    for (const Device& d : w.cluster.devices()) {
+        kind.push_back(static_cast<int>(d.kind));
+        speed.push_back(d.speed);
+    }
+    std::vector<double> finish(static_cast<size_t>(g.opCount()));
+    const auto edges = g.edges();
+    for (auto _ : state) {
+        double last = 0.0;
+        for (OpId op : g.topologicalOrder()) {
+            double start = 0.0;
+            for (EdgeId e : g.inEdges(op))
+                start = std::max(start, finish[static_cast<size_t>(edges[static_cast<size_t>(e)].from)]);
+            const auto d = static_cast<size_t>(w.placement[static_cast<size_t>(op)]);
+            const double end =
+                start + w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[d])] / speed[d];
+            finish[static_cast<size_t>(op)] = end;
+            last = std::max(last, end);
+        }
+        benchmark::DoNotOptimize(last);
+        benchmark::ClobberMemory();
+    }
+    reportCounters(state, w);
+}
+
+} // namespace
+
+BENCHMARK(BM_Simulate)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Floor)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

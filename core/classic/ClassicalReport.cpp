@@ -1,0 +1,33 @@
+#include "classic/ClassicalReport.h"
+
+#include "place/ProgressObserver.h"
+#include "sim/Simulator.h"
+
+#include <stdexcept>
+
+namespace post {
+
+PlaceResult reportPlacement(const PlaceContext& context, Placement placement, PlacerClock::time_point start,
+                            int samplesUsed, const SimResult* simulated)
+{
+    if (auto problem = placementProblem(context.graph, context.cluster, placement))
+        throw std::logic_error("classical placer produced an invalid placement: " + *problem);
+    PlaceResult result;
+    if (simulated) {
+        result.bestStepTimeUs = simulated->stepTimeUs;
+        result.feasible = simulated->feasible;
+    } else {
+        Simulator simulator(context.graph, context.cluster, context.sim);
+        const SimResult& run = simulator.run(placement);
+        result.bestStepTimeUs = run.stepTimeUs;
+        result.feasible = run.feasible;
+    }
+    result.best = std::move(placement);
+    result.samplesUsed = samplesUsed;
+    if (context.observer)
+        context.observer->onSample(SampleEvent{samplesUsed - 1, result.bestStepTimeUs, result.feasible});
+    result.wallSeconds = std::chrono::duration<double>(PlacerClock::now() - start).count();
+    return result;
+}
+
+} // namespace post

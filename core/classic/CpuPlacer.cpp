@@ -1,0 +1,20 @@
+#include "classic/CpuPlacer.h"
+
+#include "classic/ClassicalReport.h"
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+#include "util/InputError.h"
+
+namespace post {
+
+PlaceResult CpuPlacer::place(const PlaceContext& context)
+{
+    const auto start = PlacerClock::now();
+    const Cluster& cluster = context.cluster;
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+        if (cluster.device(d).kind == DeviceKind::Cpu)
+            return reportPlacement(context, Placement(static_cast<size_t>(context.graph.opCount()), d), start);
+    throw InputError(cluster.name(), "devices", "the cpu placer needs a CPU device and the cluster has none");
+}
+
+} // namespace post

@@ -1,0 +1,19 @@
+#include "classic/MEtfPlacer.h"
+
+#include "classic/MemoryFeedback.h"
+#include "classic/ListScheduler.h"
+
+namespace post {
+
+PlaceResult MEtfPlacer::place(const PlaceContext& context)
+{
+    const auto start = PlacerClock::now();
+    return placeWithMemoryFeedback(
+        context,
+        [&](const std::vector<double>& budgets) {
+            return ListScheduler(context.graph, context.cluster, context.sim, budgets).run().placement;
+        },
+        start);
+}
+
+} // namespace post

@@ -1,0 +1,145 @@
+#include "classic/MemoryLedger.h"
+
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+
+#include <algorithm>
+
+namespace post {
+
+MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                           std::span<const double> budgets)
+    : graph_(graph)
+    , deviceCount_(cluster.deviceCount())
+    , params_(static_cast<size_t>(graph.opCount()))
+    , output_(static_cast<size_t>(graph.opCount()))
+    , copy_(static_cast<size_t>(graph.opCount()))
+    , groupParams_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
+    , groupFootprint_(static_cast<size_t>(graph.colocationGroupCount()), 0.0)
+    , capacity_(static_cast<size_t>(cluster.deviceCount()))
+    , paramLoad_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , live_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , peakLive_(static_cast<size_t>(cluster.deviceCount()), 0.0)
+    , device_(static_cast<size_t>(graph.opCount()), kNoDevice)
+    , groupDevice_(static_cast<size_t>(graph.colocationGroupCount()), kNoDevice)
+    , unplacedConsumers_(static_cast<size_t>(graph.opCount()))
+    , hasCopy_(static_cast<size_t>(graph.opCount()) * static_cast<size_t>(cluster.deviceCount()), 0)
+{
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const Op& o = graph.op(op);
+        const auto i = static_cast<size_t>(op);
+        params_[i] = o.paramBytes * options.optimizerStateFactor;
+        output_[i] = o.outputBytes;
+        copy_[i] = o.outputBytes;
+        for (EdgeId e : graph.outEdges(op))
+            copy_[i] = std::max(copy_[i], graph.edge(e).bytes);
+        unplacedConsumers_[i] = static_cast<int>(graph.outEdges(op).size());
+        if (const int g = graph.colocationGroup(op); g >= 0) {
+            groupParams_[static_cast<size_t>(g)] += params_[i];
+            groupFootprint_[static_cast<size_t>(g)] += params_[i] + output_[i];
+        }
+    }
+    for (DeviceId d = 0; d < deviceCount_; ++d)
+        capacity_[static_cast<size_t>(d)] = budgets.empty() ? cluster.device(d).memoryBytes : budgets[static_cast<size_t>(d)];
+}
+
+double MemoryLedger::footprint(OpId op) const
+{
+    const int g = graph_.colocationGroup(op);
+    return g < 0 ? params_[static_cast<size_t>(op)] + output_[static_cast<size_t>(op)]
+                 : groupFootprint_[static_cast<size_t>(g)];
+}
+
+double MemoryLedger::peakBytes(DeviceId d) const
+{
+    return paramLoad_[static_cast<size_t>(d)] + peakLive_[static_cast<size_t>(d)];
+}
+
+double MemoryLedger::newParams(OpId op, DeviceId d) const
+{
+    const int g = graph_.colocationGroup(op);
+    if (g < 0)
+        return params_[static_cast<size_t>(op)];
+    const DeviceId home = groupDevice_[static_cast<size_t>(g)];
+    if (home == kNoDevice)
+        return groupParams_[static_cast<size_t>(g)];
+    return home == d ? 0.0 : params_[static_cast<size_t>(op)]; // a split group: callers never do this
+}
+
+double MemoryLedger::newTensors(OpId op, DeviceId d) const
+{
+    double bytes = output_[static_cast<size_t>(op)];
+    const auto in = graph_.inEdges(op);
+    for (size_t k = 0; k < in.size(); ++k) {
+        const OpId p = graph_.edge(in[k]).from;
+        const DeviceId pd = deviceOf(p);
+        if (pd == kNoDevice || pd == d || hasCopy_[at(p, d)])
+            continue;
+        bool seen = false; // several edges from one producer need one copy
+        for (size_t j = 0; j < k && !seen; ++j)
+            seen = graph_.edge(in[j]).from == p;
+        if (!seen)
+            bytes += copy_[static_cast<size_t>(p)];
+    }
+    return bytes;
+}
+
+double MemoryLedger::peakAfter(OpId op, DeviceId d) const
+{
+    const auto di = static_cast<size_t>(d);
+    const double live = std::max(peakLive_[di], live_[di] + newTensors(op, d));
+    return paramLoad_[di] + newParams(op, d) + live;
+}
+
+void MemoryLedger::place(OpId op, DeviceId d)
+{
+    const auto di = static_cast<size_t>(d);
+    const double params = newParams(op, d);
+    const double tensors = newTensors(op, d);
+    if (const int g = graph_.colocationGroup(op); g >= 0 && groupDevice_[static_cast<size_t>(g)] == kNoDevice)
+        groupDevice_[static_cast<size_t>(g)] = d;
+    for (EdgeId e : graph_.inEdges(op)) {
+        const OpId p = graph_.edge(e).from;
+        const DeviceId pd = deviceOf(p);
+        if (pd != kNoDevice && pd != d)
+            hasCopy_[at(p, d)] = 1;
+    }
+    device_[static_cast<size_t>(op)] = d;
+    paramLoad_[di] += params;
+    live_[di] += tensors;
+    peakLive_[di] = std::max(peakLive_[di], live_[di]);
+
+    // Once placed, the op has run: inputs whose last consumer it was are freed, and an
+    // output nobody reads dies at once.
+    for (EdgeId e : graph_.inEdges(op)) {
+        const OpId p = graph_.edge(e).from;
+        if (--unplacedConsumers_[static_cast<size_t>(p)] == 0 && deviceOf(p) != kNoDevice)
+            release(p);
+    }
+    if (unplacedConsumers_[static_cast<size_t>(op)] == 0)
+        release(op);
+}
+
+void MemoryLedger::release(OpId producer)
+{
+    live_[static_cast<size_t>(deviceOf(producer))] -= output_[static_cast<size_t>(producer)];
+    for (DeviceId x = 0; x < deviceCount_; ++x)
+        if (hasCopy_[at(producer, x)]) {
+            hasCopy_[at(producer, x)] = 0;
+            live_[static_cast<size_t>(x)] -= copy_[static_cast<size_t>(producer)];
+        }
+}
+
+std::vector<double> MemoryLedger::placementPeaks(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                                                 const Placement& placement)
+{
+    MemoryLedger ledger(graph, cluster, options);
+    for (OpId op : graph.topologicalOrder())
+        ledger.place(op, placement[static_cast<size_t>(op)]);
+    std::vector<double> peaks(static_cast<size_t>(cluster.deviceCount()));
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+        peaks[static_cast<size_t>(d)] = ledger.peakBytes(d);
+    return peaks;
+}
+
+} // namespace post

@@ -1,0 +1,151 @@
+#include "io/GraphFile.h"
+
+#include "io/DotReader.h"
+#include "io/FileText.h"
+#include "io/MsrReader.h"
+#include "io/NativeGraphReader.h"
+#include "io/PipeDreamReader.h"
+#include "io/TextNumber.h"
+#include "util/InputError.h"
+
+#include <cctype>
+#include <cmath>
+
+namespace post {
+namespace {
+
+constexpr std::string_view kSupported
+    = "supported: post-graph JSON ({\"format\": \"post-graph/1\", ...}), MSR JSON (nodes with fpgaLatency), "
+      "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...)";
+
+std::string_view skipBlanksAndBom(std::string_view text)
+{
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    const auto start = text.find_first_not_of(" \t\r\n");
+    return start == std::string_view::npos ? std::string_view() : text.substr(start);
+}
+
+// Skips blanks and DOT comments: // and # to the end of the line, /* ... */.
+std::string_view skipDotComments(std::string_view text)
+{
+    while (true) {
+        text = skipBlanksAndBom(text);
+        if (text.starts_with("//") || text.starts_with("#")) {
+            const auto eol = text.find('\n');
+            text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+        } else if (text.starts_with("/*")) {
+            const auto end = text.find("*/", 2);
+            text = end == std::string_view::npos ? std::string_view() : text.substr(end + 2);
+        } else {
+            return text;
+        }
+    }
+}
+
+// Consumes a case-insensitive DOT keyword that is not the prefix of a longer identifier.
+bool takeKeyword(std::string_view& text, std::string_view keyword)
+{
+    if (text.size() < keyword.size())
+        return false;
+    for (size_t i = 0; i < keyword.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(text[i])) != keyword[i])
+            return false;
+    if (text.size() > keyword.size()) {
+        const auto next = static_cast<unsigned char>(text[keyword.size()]);
+        if (std::isalnum(next) || next == '_')
+            return false;
+    }
+    text.remove_prefix(keyword.size());
+    return true;
+}
+
+bool looksLikeDot(std::string_view text)
+{
+    text = skipDotComments(text);
+    if (takeKeyword(text, "strict"))
+        text = skipDotComments(text);
+    return takeKeyword(text, "digraph") || takeKeyword(text, "graph");
+}
+
+// A PipeDream node line among the first non-blank lines: "id -- description -- forward_compute_time=".
+bool looksLikePipeDream(std::string_view text)
+{
+    int inspected = 0;
+    while (!text.empty() && inspected < 20) {
+        const auto eol = text.find('\n');
+        const std::string_view line = text.substr(0, eol);
+        text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+        if (trimBlanks(line).empty())
+            continue;
+        ++inspected;
+        const auto first = line.find(" -- ");
+        if (first != std::string_view::npos && first > 0 && line.find(" -- ", first + 4) != std::string_view::npos
+            && line.find("forward_compute_time=") != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+bool endsWith(std::string_view path, std::string_view suffix)
+{
+    if (path.size() < suffix.size())
+        return false;
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
+            return false;
+    return true;
+}
+
+} // namespace
+
+GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
+{
+    const std::string file(path);
+    const std::string_view text = skipBlanksAndBom(content);
+    if (text.empty())
+        throw InputError(file, {}, "file is empty");
+    if (text.front() == '{') {
+        if (text.find("post-graph") != std::string_view::npos)
+            return GraphFormat::PostGraph;
+        // Either key alone suffices, so a truncated MSR file still reaches the MSR reader
+        // and gets its precise error.
+        if (text.find("\"fpgaLatency\"") != std::string_view::npos || text.find("\"maxSizePerFPGA\"") != std::string_view::npos)
+            return GraphFormat::Msr;
+        throw InputError(file, {}, "JSON, but neither a post-graph nor an MSR graph; " + std::string(kSupported));
+    }
+    if (looksLikeDot(text))
+        return GraphFormat::Dot;
+    if (looksLikePipeDream(text))
+        return GraphFormat::PipeDream;
+    // The name only breaks the tie for a DOT file too broken to recognise: the DOT
+    // reader then reports the syntax error with its line.
+    if (endsWith(path, ".dot") || endsWith(path, ".gv"))
+        return GraphFormat::Dot;
+    throw InputError(file, {}, "unrecognized graph format; " + std::string(kSupported));
+}
+
+Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format, const ImportOptions& options)
+{
+    if (!std::isfinite(options.cpuSlowdown) || options.cpuSlowdown <= 0.0)
+        throw InputError(source, "option cpu-slowdown", "must be a finite number > 0, got " + std::to_string(options.cpuSlowdown));
+    if (skipBlanksAndBom(content).empty())
+        throw InputError(source, {}, "file is empty");
+    if (format == GraphFormat::Auto)
+        format = sniffGraphFormat(content, source);
+    switch (format) {
+    case GraphFormat::PostGraph: return parseNativeGraph(content, source, options);
+    case GraphFormat::PipeDream: return parsePipeDreamGraph(content, source, options);
+    case GraphFormat::Msr: return parseMsrGraph(content, source, options);
+    case GraphFormat::Dot: return parseDotGraph(content, source, options);
+    case GraphFormat::Auto: break;
+    }
+    throw InputError(source, {}, "unrecognized graph format; " + std::string(kSupported));
+}
+
+Graph readGraphFile(const std::string& path, GraphFormat format, const ImportOptions& options)
+{
+    return parseGraph(readFileText(path), path, format, options);
+}
+
+} // namespace post

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace post {
+
+// Reads Post Studio's JSON formats with messages that point at the problem: syntax
+// errors give "line L, column C", field errors give a path such as ops[3].time_us.gpu.
+// Every problem is thrown as InputError naming `source`. For the readers' .cpp files
+// (this header pulls in only nlohmann's forward declarations).
+class JsonInput {
+public:
+    explicit JsonInput(std::string source);
+
+    const std::string& source() const { return source_; }
+
+    // Parses a whole document. Rejects syntax errors, numbers that overflow a double
+    // (1e999) and keys repeated within one object.
+    nlohmann::json parse(std::string_view text) const;
+
+    // Checks the top-level "format" tag is "<family>/<version>" (e.g. "post-graph/1").
+    void requireFormat(const nlohmann::json& root, std::string_view family, int version) const;
+
+    [[noreturn]] void fail(const std::string& path, const std::string& message) const;
+
+    const nlohmann::json& object(const nlohmann::json& value, const std::string& path) const;
+    const nlohmann::json& array(const nlohmann::json& value, const std::string& path) const;
+    // The member `key` of an object, or nullptr when absent.
+    const nlohmann::json* find(const nlohmann::json& object, std::string_view key) const;
+    const nlohmann::json& require(const nlohmann::json& object, std::string_view key, const std::string& path) const;
+    // Keys other than `known` are typos or newer-version fields: refuse them rather than
+    // silently drop data. Keys starting with "x-" are free for comments and extensions.
+    void rejectUnknownKeys(const nlohmann::json& object, std::initializer_list<std::string_view> known,
+                           const std::string& path) const;
+
+    std::string string(const nlohmann::json& value, const std::string& path) const;
+    std::string nonEmptyString(const nlohmann::json& value, const std::string& path) const;
+    bool boolean(const nlohmann::json& value, const std::string& path) const;
+    double number(const nlohmann::json& value, const std::string& path) const; // finite
+    double nonNegative(const nlohmann::json& value, const std::string& path) const;
+    double positive(const nlohmann::json& value, const std::string& path) const;
+
+    static std::string member(const std::string& path, std::string_view key);
+    static std::string element(const std::string& path, std::size_t index);
+
+private:
+    std::string source_;
+};
+
+} // namespace post

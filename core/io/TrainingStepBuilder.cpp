@@ -1,0 +1,225 @@
+#include "io/TrainingStepBuilder.h"
+
+#include "graph/GraphBuilder.h"
+#include "graph/GraphError.h"
+#include "util/InputError.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace post {
+namespace {
+
+constexpr double kUsPerMs = 1000.0;
+
+} // namespace
+
+TrainingStepBuilder::TrainingStepBuilder(std::string source, std::string graphName, const ImportOptions& options)
+    : source_(std::move(source))
+    , graphName_(std::move(graphName))
+    , options_(options)
+{
+}
+
+bool TrainingStepBuilder::isInputLayer(const std::string& description)
+{
+    return description.starts_with("Input");
+}
+
+std::string TrainingStepBuilder::layerType(const std::string& description)
+{
+    if (isInputLayer(description))
+        return "Input";
+    std::string type = description.substr(0, description.find('('));
+    while (!type.empty() && (type.back() == ' ' || type.back() == '\t'))
+        type.pop_back();
+    return type.empty() ? std::string("Layer") : type;
+}
+
+void TrainingStepBuilder::addLayer(std::string id, std::string description, const PipeDreamStats& stats,
+                                   std::string location)
+{
+    if (id.empty())
+        throw InputError(source_, location, "node id is empty");
+    if (id.ends_with(kGradSuffix))
+        throw InputError(source_, location, "node id '" + id + "' ends with '" + kGradSuffix
+                                                + "', which names backward ops in the expanded step");
+    auto [it, inserted] = index_.emplace(id, static_cast<int>(layers_.size()));
+    if (!inserted)
+        throw InputError(source_, location,
+                         "duplicate node '" + id + "' (first defined at " + layers_[static_cast<size_t>(it->second)].location + ")");
+    layers_.push_back(Layer{std::move(id), std::move(description), stats, std::move(location)});
+}
+
+void TrainingStepBuilder::addEdge(std::string from, std::string to, std::string location)
+{
+    pending_.push_back(PendingEdge{std::move(from), std::move(to), std::move(location)});
+}
+
+std::vector<TrainingStepBuilder::LayerEdge> TrainingStepBuilder::resolveEdges() const
+{
+    std::vector<LayerEdge> edges;
+    edges.reserve(pending_.size());
+    std::set<std::pair<int, int>> seen;
+    for (const PendingEdge& p : pending_) {
+        auto endpoint = [&](const std::string& id) {
+            auto it = index_.find(id);
+            if (it == index_.end())
+                throw InputError(source_, p.location, "edge names unknown node '" + id + "'");
+            return it->second;
+        };
+        const int from = endpoint(p.from);
+        const int to = endpoint(p.to);
+        // A profile lists data dependencies, not tensors: a repeated pair adds nothing.
+        if (seen.emplace(from, to).second)
+            edges.push_back(LayerEdge{from, to, p.location});
+    }
+    return edges;
+}
+
+std::vector<int> TrainingStepBuilder::forwardOrder(const std::vector<LayerEdge>& edges) const
+{
+    // Kahn's algorithm with a FIFO seeded in input order: the same input gives the same
+    // order whichever reader produced it.
+    const size_t n = layers_.size();
+    std::vector<std::vector<int>> out(n);
+    std::vector<int> indegree(n, 0);
+    for (size_t e = 0; e < edges.size(); ++e) {
+        out[static_cast<size_t>(edges[e].from)].push_back(static_cast<int>(e));
+        ++indegree[static_cast<size_t>(edges[e].to)];
+    }
+    std::vector<int> order;
+    order.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        if (indegree[i] == 0)
+            order.push_back(static_cast<int>(i));
+    for (size_t head = 0; head < order.size(); ++head)
+        for (int e : out[static_cast<size_t>(order[head])]) {
+            const int v = edges[static_cast<size_t>(e)].to;
+            if (--indegree[static_cast<size_t>(v)] == 0)
+                order.push_back(v);
+        }
+    if (order.size() != n)
+        throwCycle(edges, indegree);
+    return order;
+}
+
+void TrainingStepBuilder::throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& indegree) const
+{
+    // Layers left with unresolved inputs lie on or below a cycle: walk backwards along
+    // unresolved inputs until a layer repeats; that loop is a cycle.
+    std::vector<std::vector<int>> in(layers_.size());
+    for (size_t e = 0; e < edges.size(); ++e)
+        in[static_cast<size_t>(edges[e].to)].push_back(static_cast<int>(e));
+    int cur = 0;
+    while (indegree[static_cast<size_t>(cur)] == 0)
+        ++cur;
+    std::vector<int> seenAt(layers_.size(), -1);
+    std::vector<int> pathEdges; // pathEdges[i] enters the i-th layer of the walk from its producer
+    std::vector<int> pathLayers;
+    while (seenAt[static_cast<size_t>(cur)] < 0) {
+        seenAt[static_cast<size_t>(cur)] = static_cast<int>(pathLayers.size());
+        pathLayers.push_back(cur);
+        for (int e : in[static_cast<size_t>(cur)]) {
+            const int p = edges[static_cast<size_t>(e)].from;
+            if (indegree[static_cast<size_t>(p)] > 0) {
+                pathEdges.push_back(e);
+                cur = p;
+                break;
+            }
+        }
+    }
+    const size_t first = static_cast<size_t>(seenAt[static_cast<size_t>(cur)]);
+    std::vector<int> cycle(pathLayers.begin() + static_cast<std::ptrdiff_t>(first), pathLayers.end());
+    std::reverse(cycle.begin(), cycle.end());
+    // Quote the cycle edge listed first in the input.
+    int quoted = pathEdges[first];
+    for (size_t i = first; i < pathEdges.size(); ++i)
+        quoted = std::min(quoted, pathEdges[i]);
+    std::string text = "cycle: ";
+    for (int layer : cycle)
+        text += layers_[static_cast<size_t>(layer)].id + " -> ";
+    text += layers_[static_cast<size_t>(cycle.front())].id;
+    throw InputError(source_, edges[static_cast<size_t>(quoted)].location, text);
+}
+
+Graph TrainingStepBuilder::build() &&
+{
+    const std::vector<LayerEdge> edges = resolveEdges(); // first: an edge's line beats "no layers"
+    if (layers_.empty())
+        throw InputError(source_, {}, "no layers found");
+    const std::vector<int> order = forwardOrder(edges);
+
+    const size_t n = layers_.size();
+    std::vector<std::vector<int>> out(n), in(n);
+    for (size_t e = 0; e < edges.size(); ++e) {
+        out[static_cast<size_t>(edges[e].from)].push_back(static_cast<int>(e));
+        in[static_cast<size_t>(edges[e].to)].push_back(static_cast<int>(e));
+    }
+    auto isInput = [&](int layer) { return isInputLayer(layers_[static_cast<size_t>(layer)].description); };
+    auto activation = [&](int layer) { return layers_[static_cast<size_t>(layer)].stats.activationBytes; };
+
+    try {
+        GraphBuilder builder(graphName_);
+        builder.reserve(2 * n, 2 * edges.size() + n);
+        std::vector<OpId> forwardOp(n, kNoOp), gradOp(n, kNoOp);
+
+        for (int l : order) {
+            const Layer& layer = layers_[static_cast<size_t>(l)];
+            const bool input = isInput(l);
+            Op op;
+            op.name = layer.id;
+            op.type = layerType(layer.description);
+            // Input layers' time is data loading on the host, not accelerator compute.
+            const double gpuUs = input ? 0.0 : layer.stats.forwardMs * kUsPerMs;
+            op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
+            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = gpuUs * options_.cpuSlowdown;
+            op.outputBytes = layer.stats.activationBytes;
+            op.paramBytes = layer.stats.parameterBytes;
+            op.colocate = input ? std::string() : layer.id;
+            forwardOp[static_cast<size_t>(l)] = builder.addOp(std::move(op));
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int l = *it;
+            if (isInput(l))
+                continue; // nothing to differentiate: inputs need no gradient
+            const Layer& layer = layers_[static_cast<size_t>(l)];
+            Op op;
+            op.name = layer.id + kGradSuffix;
+            op.type = layerType(layer.description) + "Backward";
+            const double gpuUs = layer.stats.backwardMs * kUsPerMs;
+            op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
+            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = gpuUs * options_.cpuSlowdown;
+            // It outputs the gradient with respect to each (non-input) input tensor.
+            for (int e : in[static_cast<size_t>(l)])
+                if (!isInput(edges[static_cast<size_t>(e)].from))
+                    op.outputBytes += activation(edges[static_cast<size_t>(e)].from);
+            op.colocate = layer.id;
+            gradOp[static_cast<size_t>(l)] = builder.addOp(std::move(op));
+        }
+
+        for (int u : order)
+            for (int e : out[static_cast<size_t>(u)])
+                builder.addEdge(forwardOp[static_cast<size_t>(u)], forwardOp[static_cast<size_t>(edges[static_cast<size_t>(e)].to)],
+                                activation(u));
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const int v = *it;
+            if (isInput(v))
+                continue;
+            // The backward op reads the activations its forward op saved; both sit on one
+            // device (colocated), so this edge only orders the step and carries no bytes.
+            builder.addEdge(forwardOp[static_cast<size_t>(v)], gradOp[static_cast<size_t>(v)], 0.0);
+            for (int e : in[static_cast<size_t>(v)]) {
+                const int u = edges[static_cast<size_t>(e)].from;
+                if (!isInput(u)) // the gradient w.r.t. u's output has the size of u's output
+                    builder.addEdge(gradOp[static_cast<size_t>(v)], gradOp[static_cast<size_t>(u)], activation(u));
+            }
+        }
+        return std::move(builder).build();
+    } catch (const GraphError& e) {
+        throw InputError(source_, {}, e.what());
+    }
+}
+
+} // namespace post

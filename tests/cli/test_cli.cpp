@@ -1,0 +1,220 @@
+// Runs the real post-cli executable and checks exit codes, output and messages.
+#include "TestData.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(testdata::cliPath(), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QJsonObject parseObject(const QString& text)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << error.errorString() << text.left(400);
+    return doc.object();
+}
+
+// a (100 us) -> b (200 us) -> c (50 us), 1 MB tensors.
+const char* kChain = R"({"format": "post-graph/1", "name": "chain",
+ "ops": [{"name": "a", "type": "MatMul", "time_us": {"gpu": 100, "cpu": 1000}, "output_bytes": 1000000, "param_bytes": 1000},
+         {"name": "b", "type": "Relu", "time_us": {"gpu": 200, "cpu": 2000}, "output_bytes": 1000000},
+         {"name": "c", "type": "Add", "time_us": {"gpu": 50, "cpu": 500}, "output_bytes": 1000000}],
+ "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}]})";
+
+// Two GPUs, speed 1 and 2; 1 GB/s links (1 MB takes 1000 us) with 10 us latency.
+const char* kCluster = R"({"format": "post-cluster/1", "name": "pair",
+ "devices": [{"name": "/device:GPU:0", "kind": "gpu", "speed": 1.0, "memory_bytes": 1e9},
+             {"name": "/device:GPU:1", "kind": "gpu", "speed": 2.0, "memory_bytes": 1e9}],
+ "default_link": {"bandwidth_GBps": 1, "latency_us": 10}})";
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& content)
+    {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(content);
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(testdata::cliPath()), "POST_CLI must point at the built post-cli");
+        QVERIFY(dir_.isValid());
+    }
+
+    void versionAndHelp()
+    {
+        Run r = runCli({"--version"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("post-cli"));
+        for (const char* sub : {"info", "simulate"}) {
+            r = runCli({sub, "--help"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out.contains("--json"), qPrintable(r.out));
+        }
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QCOMPARE(runCli({}).exitCode, 2);
+        QCOMPARE(runCli({"frobnicate"}).exitCode, 2);
+        QCOMPARE(runCli({"info"}).exitCode, 2);
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        QCOMPARE(runCli({"simulate", g, "--cluster", c}).exitCode, 2); // neither --placement nor --all-on
+        Run r = runCli({"simulate", g, "--cluster", c, "--all-on", "/device:GPU:7"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("/device:GPU:7"), qPrintable(r.err));
+        QCOMPARE(runCli({"info", g, "--format", "nonsense"}).exitCode, 2);
+    }
+
+    void infoJson()
+    {
+        const QString g = write("chain.json", kChain);
+        Run r = runCli({"info", g, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        QCOMPARE(o["ops"].toInt(), 3);
+        QCOMPARE(o["edges"].toInt(), 2);
+        QCOMPARE(o["total_gpu_time_ms"].toDouble(), 0.35);
+        QCOMPARE(o["critical_path_gpu_ms"].toDouble(), 0.35);
+        QCOMPARE(o["param_bytes"].toDouble(), 1000.0);
+        r = runCli({"info", g});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("critical path"));
+    }
+
+    void simulateAllOnFastDevice()
+    {
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        Run r = runCli({"simulate", g, "--cluster", c, "--all-on", "/device:GPU:1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        // Speed 2 halves every op: (100 + 200 + 50) / 2 = 175 us.
+        QCOMPARE(o["step_time_ms"].toDouble(), 0.175);
+        QCOMPARE(o["feasible"].toBool(), true);
+        QCOMPARE(o["devices"].toArray().size(), 2);
+        QCOMPARE(o["peak_memory_bytes"].toArray().size(), 2);
+        QCOMPARE(o["peak_memory_bytes"].toArray()[0].toDouble(), 0.0);
+        // Lower bound: critical path on the fastest device = 175 us; work 350 / 3 speed = 116.7 us.
+        QCOMPARE(o["lower_bound_ms"].toDouble(), 0.175);
+    }
+
+    void simulatePlacementFileAndTrace()
+    {
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        const QString p = write("split.json", R"({"format": "post-placement/1", "graph": "chain", "cluster": "pair",
+            "placement": {"a": "/device:GPU:0", "b": "/device:GPU:0", "c": "/device:GPU:1"}})");
+        const QString trace = dir_.filePath("trace.json");
+        Run r = runCli({"simulate", g, "--cluster", c, "--placement", p, "--json", "--trace", trace});
+        QCOMPARE(r.exitCode, 0);
+        // a, b on GPU:0 end at 300; b's 1 MB crosses: 10 + 1000 = 1010 -> 1310; c at speed 2: 25 -> 1335 us.
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 1.335);
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        int complete = 0;
+        for (const QJsonValue& e : t["traceEvents"].toArray())
+            complete += e.toObject()["ph"].toString() == "X";
+        QCOMPARE(complete, 4); // three ops and one transfer
+    }
+
+    void badInputExitsOneAndNamesTheFile_data()
+    {
+        QTest::addColumn<QByteArray>("graph");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("truncated") << QByteArray(kChain).left(120) << "line";
+        QTest::newRow("unknown op in edge")
+            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 1}}],
+                "edges": [{"from": "a", "to": "ghost"}]})")
+            << "ghost";
+        QTest::newRow("cycle") << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 1}},
+                {"name": "b", "time_us": {"gpu": 1}}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]})")
+                               << "cycle";
+        QTest::newRow("negative time")
+            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": -5}}], "edges": []})")
+            << "time_us";
+        QTest::newRow("wrong type")
+            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": "fast"}}], "edges": []})")
+            << "time_us";
+        QTest::newRow("garbage") << QByteArray("\x01\x02 this is not a graph") << "format";
+        QTest::newRow("empty") << QByteArray() << "empty";
+    }
+
+    void badInputExitsOneAndNamesTheFile()
+    {
+        QFETCH(QByteArray, graph);
+        QFETCH(QString, fragment);
+        const QString path = write("bad.graph", graph);
+        Run r = runCli({"info", path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("bad.graph"), qPrintable(r.err));
+        QVERIFY2(r.err.contains(fragment, Qt::CaseInsensitive), qPrintable(r.err));
+    }
+
+    void badPlacementAndClusterExitOne()
+    {
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        const QString p = write("ghost.json", R"({"format": "post-placement/1", "graph": "chain", "cluster": "pair",
+            "placement": {"a": "/device:GPU:0", "b": "/device:TPU:9", "c": "/device:GPU:1"}})");
+        Run r = runCli({"simulate", g, "--cluster", c, "--placement", p});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("ghost.json") && r.err.contains("/device:TPU:9"), qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", dir_.filePath("missing-cluster.json"), "--all-on", "x"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("missing-cluster.json"), qPrintable(r.err));
+        r = runCli({"info", dir_.filePath("nope.json")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nope.json"), qPrintable(r.err));
+    }
+
+    void presetsAndRealGraph()
+    {
+        REQUIRE_SHARED_DATA(data);
+        Run r = runCli({"simulate", data + "/pipedream/resnet50/graph.txt", "--cluster", "k80x4", "--all-on",
+                        "/device:GPU:0", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = parseObject(r.out);
+        QVERIFY(o["step_time_ms"].toDouble() > 0.0);
+        QVERIFY(o["lower_bound_ms"].toDouble() <= o["step_time_ms"].toDouble());
+        QCOMPARE(o["devices"].toArray().size(), 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,165 @@
+#include "cluster/Cluster.h"
+#include "graph/GraphBuilder.h"
+#include "io/AtomicFile.h"
+#include "io/PlacementExport.h"
+#include "io/PlacementFile.h"
+#include "util/InputError.h"
+
+#include <QtTest>
+
+using namespace post;
+
+namespace {
+
+Graph toyGraph()
+{
+    GraphBuilder b("toy");
+    for (const char* name : {"a", "b", "c", "x,\"y\""}) {
+        Op op;
+        op.name = name;
+        op.timeUs = {10, 1};
+        if (std::string(name) == "b" || std::string(name) == "c")
+            op.colocate = "g1";
+        b.addOp(op);
+    }
+    b.addEdge("a", "b");
+    b.addEdge("b", "c");
+    b.addEdge("a", "x,\"y\"");
+    return std::move(b).build();
+}
+
+Cluster toyCluster()
+{
+    return Cluster("box",
+                   {{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e9},
+                    {"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e9},
+                    {"/device:GPU:1", DeviceKind::Gpu, 1.0, 1e9}},
+                   Link{});
+}
+
+} // namespace
+
+class TestPlacementFile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesAndRoundTrips()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p = parsePlacement(R"({"format": "post-placement/1", "graph": "toy", "cluster": "box",
+            "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1",
+                          "x,\u0022y\u0022": "/job:localhost/replica:0/task:0/device:GPU:0"}})",
+                                           "p.json", g, c);
+        QCOMPARE(p, (Placement{0, 2, 2, 1}));
+        const std::string text = placementJson(g, c, p);
+        QCOMPARE(parsePlacement(text, "again.json", g, c), p);
+        QCOMPARE(text, std::string("{\n"
+                                   "  \"format\": \"post-placement/1\",\n"
+                                   "  \"graph\": \"toy\",\n"
+                                   "  \"cluster\": \"box\",\n"
+                                   "  \"placement\": {\n"
+                                   "    \"a\": \"/device:CPU:0\",\n"
+                                   "    \"b\": \"/device:GPU:1\",\n"
+                                   "    \"c\": \"/device:GPU:1\",\n"
+                                   "    \"x,\\\"y\\\"\": \"/device:GPU:0\"\n"
+                                   "  }\n"
+                                   "}\n"));
+    }
+
+    void readsAFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("p.json").toStdString();
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{1, 0, 0, 2};
+        writeFileAtomically(path, placementJson(g, c, p));
+        QCOMPARE(readPlacementFile(path, g, c), p);
+    }
+
+    void exportsCsvAndTensorFlowDevices()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        QCOMPARE(placementCsv(g, c, p), std::string("op,device\n"
+                                                    "a,/device:CPU:0\n"
+                                                    "b,/device:GPU:1\n"
+                                                    "c,/device:GPU:1\n"
+                                                    "\"x,\"\"y\"\"\",/device:GPU:0\n"));
+        QCOMPARE(placementTensorFlow(g, c, p), std::string("a\t/job:localhost/replica:0/task:0/device:CPU:0\n"
+                                                           "b\t/job:localhost/replica:0/task:0/device:GPU:1\n"
+                                                           "c\t/job:localhost/replica:0/task:0/device:GPU:1\n"
+                                                           "x,\"y\"\t/job:localhost/replica:0/task:0/device:GPU:0\n"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, placementCsv(g, c, Placement{0, 1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, placementTensorFlow(g, c, Placement{0, 1, 1, 3}));
+    }
+
+    void tensorFlowNamesForOtherDeviceNames()
+    {
+        const Cluster c("odd",
+                        {{"gpu-a", DeviceKind::Gpu, 1.0, 1.0},
+                         {"host", DeviceKind::Cpu, 1.0, 1.0},
+                         {"gpu-b", DeviceKind::Gpu, 1.0, 1.0},
+                         {"/job:worker/replica:0/task:1/device:GPU:0", DeviceKind::Gpu, 1.0, 1.0}},
+                        Link{});
+        QCOMPARE(tensorFlowDeviceName(c, 0), std::string("/job:localhost/replica:0/task:0/device:GPU:0"));
+        QCOMPARE(tensorFlowDeviceName(c, 1), std::string("/job:localhost/replica:0/task:0/device:CPU:0"));
+        QCOMPARE(tensorFlowDeviceName(c, 2), std::string("/job:localhost/replica:0/task:0/device:GPU:1"));
+        QCOMPARE(tensorFlowDeviceName(c, 3), std::string("/job:worker/replica:0/task:1/device:GPU:0"));
+    }
+
+    void malformedInputs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("fragments");
+        const QString head = R"({"format": "post-placement/1", "placement": )";
+        const QString rest = R"("c": "/device:GPU:0", "x,\u0022y\u0022": "/device:GPU:0"}})";
+        auto row = [&](const char* name, const QString& text, const QStringList& fragments) {
+            QTest::newRow(name) << text << fragments;
+        };
+        row("truncated", head + R"({"a": "/device:CPU:0")", {"line 1, column 66", "unexpected end of input"});
+        row("unknown op", head + R"({"a": "/device:GPU:0", "zz": "/device:GPU:0", "b": "/device:GPU:0", )" + rest,
+            {"field placement.zz", "unknown op \"zz\"", "graph \"toy\""});
+        row("unknown device", head + R"({"a": "/device:GPU:9", "b": "/device:GPU:0", )" + rest,
+            {"field placement.a", "unknown device \"/device:GPU:9\"", "/device:GPU:1"});
+        row("device not string", head + R"({"a": 1, "b": "/device:GPU:0", )" + rest,
+            {"field placement.a", "must be a string"});
+        row("unplaced ops", head + R"({"a": "/device:GPU:0", "c": "/device:GPU:0"}})",
+            {"field placement", "2 of 4 ops have no device", "\"b\"", "\"x,\"y\"\""});
+        row("split colocation", head + R"({"a": "/device:GPU:0", "b": "/device:GPU:1", )" + rest,
+            {"field placement", "colocation group 'g1' is split", "'b'", "'c'"});
+        row("duplicate op", head + R"({"a": "/device:GPU:0", "a": "/device:GPU:1", "b": "/device:GPU:0", )" + rest,
+            {"field placement", "\"a\" appears twice"});
+        row("placement not object", head + R"(["a"]})", {"field placement", "must be an object"});
+        row("placement missing", R"({"format": "post-placement/1"})", {"field placement", "missing"});
+        row("wrong format", R"({"format": "post-graph/1", "placement": {}})", {"field format", "post-placement/1"});
+        row("newer version", R"({"format": "post-placement/2", "placement": {}})",
+            {"field format", "unsupported version"});
+        row("graph not string", R"({"format": "post-placement/1", "graph": 3, "placement": {}})",
+            {"field graph", "must be a string"});
+    }
+
+    void malformedInputs()
+    {
+        QFETCH(QString, text);
+        QFETCH(QStringList, fragments);
+        const QByteArray utf8 = text.toUtf8();
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        try {
+            (void)parsePlacement(std::string_view(utf8.constData(), size_t(utf8.size())), "bad-placement.json", g, c);
+            QFAIL("malformed input was accepted");
+        } catch (const InputError& e) {
+            const QString message = QString::fromUtf8(e.what());
+            QVERIFY2(message.startsWith("bad-placement.json: "), qPrintable(message));
+            for (const QString& fragment : fragments)
+                QVERIFY2(message.contains(fragment), qPrintable(message + "\n  lacks: " + fragment));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlacementFile)
+#include "test_placement_file.moc"
