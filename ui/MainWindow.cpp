@@ -10,6 +10,10 @@
 #include "panels/DeviceTablePanel.h"
 #include "panels/OpTablePanel.h"
 
+#include "io/ClusterPresets.h"
+#include "io/PlacementFile.h"
+#include "util/InputError.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -118,6 +122,11 @@ void MainWindow::createActions()
     openAction_->setToolTip(tr("Open a graph (PipeDream, MSR, DOT or Post Studio format)"));
     connect(openAction_, &QAction::triggered, this, &MainWindow::openDialog);
 
+    openPlacementAction_ = new QAction(tr("Open &Placement…"), this);
+    openPlacementAction_->setToolTip(tr("Show a post-placement file of this graph"));
+    openPlacementAction_->setEnabled(false);
+    connect(openPlacementAction_, &QAction::triggered, this, &MainWindow::openPlacementDialog);
+
     quitAction_ = new QAction(tr("&Quit"), this);
     quitAction_->setShortcut(QKeySequence::Quit);
     quitAction_->setMenuRole(QAction::QuitRole);
@@ -179,6 +188,10 @@ void MainWindow::createMenus()
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    file->addAction(openPlacementAction_);
+    clusterMenu_ = file->addMenu(tr("&Cluster"));
+    connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
+    rebuildClusterMenu();
     file->addSeparator();
     file->addAction(quitAction_);
 
@@ -280,6 +293,54 @@ void MainWindow::openDialog()
     openFile(path);
 }
 
+void MainWindow::rebuildClusterMenu()
+{
+    clusterMenu_->clear();
+    auto* group = new QActionGroup(clusterMenu_);
+    for (const std::string& name : clusterPresetNames()) {
+        const QString preset = QString::fromStdString(name);
+        QAction* action = clusterMenu_->addAction(preset, this, [this, preset] { setClusterName(preset); });
+        action->setCheckable(true);
+        action->setChecked(preset == loader_->clusterName());
+        group->addAction(action);
+    }
+    clusterMenu_->addSeparator();
+    clusterMenu_->addAction(tr("From &File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(),
+                                                          tr("Clusters (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            setClusterName(path);
+    });
+}
+
+void MainWindow::openPlacementDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Placement"), dir,
+                                                      tr("Placements (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openPlacement(path);
+}
+
+bool MainWindow::openPlacement(const QString& path)
+{
+    if (!document_)
+        return false;
+    try {
+        setPlacement(readPlacementFile(path.toStdString(), *document_->graph, *document_->cluster));
+    } catch (const InputError& e) {
+        QString message = QString::fromStdString(e.message());
+        if (!e.location().empty())
+            message = QString::fromStdString(e.location()) + QStringLiteral(": ") + message;
+        reportError(path, message);
+        return false;
+    }
+    if (!userChoseColourMode_)
+        setColourMode(ColourMode::Device);
+    statusText_->setText(tr("Showing placement %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
 void MainWindow::openFile(const QString& path)
 {
     loadingPath_ = path;
@@ -290,7 +351,13 @@ void MainWindow::openFile(const QString& path)
 
 void MainWindow::setClusterName(const QString& nameOrPath)
 {
+    if (nameOrPath == loader_->clusterName())
+        return;
     loader_->setClusterName(nameOrPath);
+    QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
+    // Devices change under the graph: read it again (any placement no longer applies).
+    if (document_)
+        openFile(document_->path);
 }
 
 void MainWindow::showDocument(DocumentPtr document)
@@ -302,6 +369,7 @@ void MainWindow::showDocument(DocumentPtr document)
     setWindowFilePath(document_->path);
     if (!userChoseColourMode_)
         setColourMode(document_->isPlaced() ? ColourMode::Device : ColourMode::OpType);
+    openPlacementAction_->setEnabled(true);
     graphPanel_->setDocument(document_);
     opTable_->setDocument(document_);
     deviceTable_->setDocument(document_);

@@ -37,6 +37,9 @@ public:
     void setClusterName(const QString& nameOrPath);
     // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
     void setPlacement(Placement placement);
+    // Reads a post-placement file for the current graph; false (and an error report) if
+    // it does not fit the graph and cluster.
+    bool openPlacement(const QString& path);
 
     const DocumentPtr& document() const { return document_; }
     GraphPanel* graphPanel() const { return graphPanel_; }
@@ -85,6 +88,8 @@ private:
     void updateBusy();
     void updateSummary();
     void openDialog();
+    void openPlacementDialog();
+    void rebuildClusterMenu();
 
     DocumentPtr document_;
     DocumentLoader* loader_;
@@ -98,6 +103,7 @@ private:
     QDockWidget* deviceDock_ = nullptr;
 
     QAction* openAction_ = nullptr;
+    QAction* openPlacementAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* fitAction_ = nullptr;
     QAction* actualSizeAction_ = nullptr;
@@ -106,6 +112,7 @@ private:
     QActionGroup* colourGroup_ = nullptr;
     QActionGroup* groupingGroup_ = nullptr;
     QMenu* recentMenu_ = nullptr;
+    QMenu* clusterMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
     QComboBox* colourCombo_ = nullptr;
 

@@ -1,5 +1,5 @@
-// post-studio [FILE] [--cluster C] [--palette light|dark] [--colour-by WHAT] [--select OP]
-//             [--screenshot OUT.png]
+// post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
+//             [--select OP] [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen).
@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -50,7 +51,9 @@ int main(int argc, char* argv[])
                                           QStringLiteral("OP"));
     const QCommandLineOption colourOption(QStringLiteral("colour-by"), QStringLiteral("Node colours: device, type, time or memory."),
                                           QStringLiteral("WHAT"));
-    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption});
+    const QCommandLineOption placementOption(QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."),
+                                             QStringLiteral("P"));
+    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -76,6 +79,19 @@ int main(int argc, char* argv[])
         window.chooseColourMode(kModes.value(name));
     }
 
+    const QString placement = parser.value(placementOption);
+    if (!placement.isEmpty() && files.isEmpty())
+        return fail(QStringLiteral("--placement needs a FILE to open"), 2);
+    if (!placement.isEmpty()) {
+        // Once per run: the first document shown is the one the placement is for.
+        auto applied = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentChanged, &window, [&window, placement, applied] {
+            if (!*applied) {
+                *applied = true;
+                window.openPlacement(placement);
+            }
+        });
+    }
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {

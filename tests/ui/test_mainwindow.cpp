@@ -6,6 +6,7 @@
 #include "graphview/GraphPanel.h"
 #include "graphview/GraphScene.h"
 #include "graphview/NodeItem.h"
+#include "io/PlacementFile.h"
 #include "inspector/InspectorPanel.h"
 #include "models/OpTableModel.h"
 #include "panels/OpTablePanel.h"
@@ -186,6 +187,38 @@ private slots:
         QVERIFY(scene->itemForOp(1)->nodePaint().fill != unplaced);
         QCOMPARE(window.opTable()->model()->index(1, OpTableModel::Device).data().toString(),
                  QString::fromStdString(window.document()->cluster->device(1).name));
+    }
+
+    void aPlacementFileColoursByDeviceAndABadOneIsReported()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny5.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        const Graph& g = *window.document()->graph;
+        const Cluster& c = *window.document()->cluster;
+        // Everything on device 2, except node3 and its gradient (a colocation group) on 3.
+        Placement p(static_cast<size_t>(g.opCount()), 2);
+        p[static_cast<size_t>(*g.find("node3"))] = 3;
+        p[static_cast<size_t>(*g.find("node3/grad"))] = 3;
+        const QString good = writeFile(dir_, QStringLiteral("tiny5.placement.json"),
+                                       QByteArray::fromStdString(placementJson(g, c, p)));
+        QVERIFY(window.openPlacement(good));
+        QCOMPARE(window.document()->placement, p);
+        GraphScene* scene = window.graphPanel()->scene();
+        QVERIFY(window.graphPanel()->colourMode() == ColourMode::Device);
+        QCOMPARE(scene->itemForOp(*g.find("node3"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(3)));
+        QCOMPARE(scene->itemForOp(*g.find("node2"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(2)));
+
+        const QString bad = writeFile(dir_, QStringLiteral("bad.placement.json"),
+                                      "{\"format\": \"post-placement/1\", \"placement\": {\"nope\": \"/device:GPU:0\"}}");
+        QVERIFY(!window.openPlacement(bad));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), bad);
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+        QCOMPARE(window.document()->placement, p); // the shown placement stays
     }
 
     void realResNet18IsDrawnByLayer()

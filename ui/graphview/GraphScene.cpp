@@ -196,11 +196,22 @@ void GraphScene::onSelectionChanged()
 {
     if (selectingFromCode_)
         return;
+    // One box at a time: the newly selected one wins (Ctrl+click would otherwise add).
     const QList<QGraphicsItem*> items = selectedItems();
     NodeItem* node = nullptr;
-    for (QGraphicsItem* item : items)
-        if (item->type() == NodeItem::Type)
-            node = static_cast<NodeItem*>(item);
+    for (QGraphicsItem* item : items) {
+        if (item->type() != NodeItem::Type)
+            continue;
+        auto* candidate = static_cast<NodeItem*>(item);
+        if (!node || candidate->viewNode() != selectedNode_)
+            node = candidate;
+    }
+    if (items.size() > 1) {
+        QScopedValueRollback guard(selectingFromCode_, true);
+        for (QGraphicsItem* item : items)
+            if (item != node)
+                item->setSelected(false);
+    }
     if (!node) {
         markSelectedEdges(-1);
         selectedOp_ = kNoOp;

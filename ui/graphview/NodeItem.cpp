@@ -52,7 +52,8 @@ QSizeF NodeItem::sizeFor(const QString& title, const QString& subtitle)
     const QFontMetricsF tm(titleFont());
     const QFontMetricsF sm(subtitleFont());
     const double textWidth = std::max(tm.horizontalAdvance(title), sm.horizontalAdvance(subtitle));
-    const double width = std::clamp(textWidth + 2 * kPadX, kMinWidth, kMaxWidth);
+    // A little slack: text measured here can come out a pixel or two wider when drawn scaled.
+    const double width = std::clamp(textWidth + 2 * kPadX + 6, kMinWidth, kMaxWidth);
     const double height = tm.height() + sm.height() + 2 * kPadY + 1;
     return {std::ceil(width), std::ceil(height)};
 }
