@@ -175,12 +175,21 @@ private slots:
         QCOMPARE(chainPlan.cost, 30LL);
         QVERIFY(chainPlan.engine == LayoutEngine::Dot);
 
-        // Even a small ladder is drawn by layer: rung i crosses 9 - 2i ranks, cost 10 + 20.
-        const LayoutPlan smallPlan = LayoutPolicy::plan(ladder(5), Grouping::Auto);
+        // A tiny ladder is small enough to show op by op: rung i crosses 9 - 2i ranks,
+        // cost 10 + 20.
+        const LayoutPlan tinyPlan = LayoutPolicy::plan(ladder(5), Grouping::Auto);
+        QVERIFY(!tinyPlan.view.grouped);
+        QCOMPARE(tinyPlan.cost, 30LL);
+        QVERIFY(tinyPlan.engine == LayoutEngine::Dot);
+        QCOMPARE(LayoutPolicy::plan(ladder(5), Grouping::Groups).view.nodeCount(), 5);
+
+        // A 60-op ladder is drawn by layer although plain dot could do it: rung i crosses
+        // 59 - 2i ranks, cost 60 + 870, far above 2 per node.
+        const LayoutPlan smallPlan = LayoutPolicy::plan(ladder(30), Grouping::Auto);
         QVERIFY(smallPlan.view.grouped);
-        QCOMPARE(smallPlan.view.nodeCount(), 5);
-        const LayoutPlan smallOps = LayoutPolicy::plan(ladder(5), Grouping::Ops);
-        QCOMPARE(smallOps.cost, 30LL);
+        QCOMPARE(smallPlan.view.nodeCount(), 30);
+        const LayoutPlan smallOps = LayoutPolicy::plan(ladder(30), Grouping::Ops);
+        QCOMPARE(smallOps.cost, 930LL);
         QVERIFY(smallOps.engine == LayoutEngine::Dot);
 
         // 2n ops; rung i crosses 2(n-1-i) ranks, so the cost is about n^2.

@@ -11,7 +11,9 @@
 #include "models/OpTableModel.h"
 #include "panels/OpTablePanel.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QMimeData>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -35,14 +37,14 @@ const char* const kTinyProfile =
     "\tnode2 -- node3\n"
     "\tnode3 -- node4\n";
 
-// Ten layers in a chain (one input): 19 ops.
+// 25 layers in a chain (one input): 49 ops.
 QByteArray chainProfile()
 {
     QByteArray text = "node0 -- Input0 -- forward_compute_time=0, backward_compute_time=0, activation_size=10, parameter_size=0\n";
-    for (int i = 1; i < 10; ++i)
+    for (int i = 1; i < 25; ++i)
         text += QByteArray("node") + QByteArray::number(i)
               + " -- Conv2d -- forward_compute_time=1, backward_compute_time=1, activation_size=10, parameter_size=4\n";
-    for (int i = 1; i < 10; ++i)
+    for (int i = 1; i < 25; ++i)
         text += "\tnode" + QByteArray::number(i - 1) + " -- node" + QByteArray::number(i) + "\n";
     return text;
 }
@@ -89,6 +91,24 @@ private slots:
         QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
     }
 
+    void droppingAFileOpensIt()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        const QString path = writeFile(dir_, QStringLiteral("dropped.txt"), kTinyProfile);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(shown.wait(kWaitMs));
+        QCOMPARE(window.document()->path, QFileInfo(path).absoluteFilePath());
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+    }
+
     void aBadFileReportsAnErrorNamingTheProblem()
     {
         MainWindow window;
@@ -128,12 +148,12 @@ private slots:
         QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
 
         // And once shown, opening the chain replaces it. Its forward-to-backward edges cross
-        // many ranks (rung i crosses 19 - 2i), so it is drawn one box per layer: 10.
+        // many ranks (rung i crosses 49 - 2i), so it is drawn one box per layer: 25.
         window.openFile(first);
         QVERIFY(shown.wait(kWaitMs));
         QVERIFY(window.graphPanel()->scene()->viewGraph().grouped);
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 10);
-        QCOMPARE(window.opTable()->model()->rowCount(), 19);
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 25);
+        QCOMPARE(window.opTable()->model()->rowCount(), 49);
     }
 
     void selectionFollowsTableInspectorLinksAndGraph()

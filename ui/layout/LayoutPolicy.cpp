@@ -44,7 +44,8 @@ LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)
         return makePlan(ViewGraphBuilder::opLevel(graph));
     if (graph.opCount() <= kGroupAboveOps) {
         LayoutPlan ops = makePlan(ViewGraphBuilder::opLevel(graph));
-        if (ops.engine == LayoutEngine::Dot && ops.cost <= kShortEdgeCostPerNode * ops.view.nodeCount())
+        if (ops.engine == LayoutEngine::Dot
+            && (ops.view.nodeCount() <= kAlwaysOpsUpTo || ops.cost <= kShortEdgeCostPerNode * ops.view.nodeCount()))
             return ops;
         LayoutPlan groups = makePlan(ViewGraphBuilder::grouped(graph));
         // Grouping that barely shrinks the graph only hides detail.

@@ -35,10 +35,12 @@ struct LayoutPolicy {
     // Auto keeps every op when dot is fast and edges are mostly short (cost per node at
     // most this); long edges (a training step's forward-to-backward ones) make a tangle.
     static constexpr int kShortEdgeCostPerNode = 2;
+    // ... but a graph this small reads fine op by op whatever its edges.
+    static constexpr int kAlwaysOpsUpTo = 40;
 
     static LayoutEngine engineFor(int nodeCount, long long cost);
-    // Auto: the op-level view when plain dot handles it quickly and its edges are short;
-    // otherwise the grouped view, if grouping actually shrinks the graph.
+    // Auto: the op-level view when plain dot handles it quickly and the graph is small or
+    // its edges short; otherwise the grouped view, if grouping actually shrinks the graph.
     static LayoutPlan plan(const Graph& graph, Grouping grouping);
 };
 
