@@ -1,10 +1,15 @@
 // Simulator throughput on synthetic layered DAGs of 1k, 10k and 100k ops on 8 GPUs with a
 // random placement, against a "floor": one bare topological pass over the same graph's CSR
-// arrays computing earliest finish times (no devices, links or memory). Run a Release build:
+// arrays computing earliest finish times (no devices, links or memory). Also real graphs:
+// PipeDream's resnet50 and inception_v3 (from the shared data folder, skipped with a message
+// when absent; POST_SHARED_DATA overrides its path) on the k80x4 preset with a random
+// placement that keeps colocation groups together. Run a Release build:
 //   build/bench/bench_simulator --benchmark_min_time=2
 #include "cluster/Cluster.h"
 #include "graph/GraphBuilder.h"
 #include "graph/Placement.h"
+#include "io/ClusterPresets.h"
+#include "io/GraphFile.h"
 #include "sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -12,6 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -173,9 +181,87 @@ void BM_Floor(benchmark::State& state)
     reportCounters(state, w);
 }
 
+// A real measured graph on the k80x4 preset; each colocation group (PipeDream pairs forward
+// and backward layers) goes to one random device, free ops to any.
+struct RealWorkload {
+    Graph graph;
+    Cluster cluster;
+    Placement placement;
+};
+
+void BM_SimulateReal(benchmark::State& state, const RealWorkload* w)
+{
+    Simulator sim(w->graph, w->cluster);
+    const double step = sim.run(w->placement).stepTimeUs;
+    for (auto _ : state) {
+        const SimResult& r = sim.run(w->placement);
+        benchmark::DoNotOptimize(r.stepTimeUs);
+    }
+    const double ops = w->graph.opCount();
+    state.SetItemsProcessed(state.iterations());
+    state.counters["time_per_op"] = benchmark::Counter(ops * static_cast<double>(state.iterations()),
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["ops"] = ops;
+    state.counters["edges"] = w->graph.edgeCount();
+    state.counters["step_ms"] = step / 1000.0;
+}
+
+std::string sharedDataDir()
+{
+    if (const char* env = std::getenv("POST_SHARED_DATA"); env && *env)
+        return env;
+#ifdef POST_SHARED_DATA_DIR
+    return POST_SHARED_DATA_DIR;
+#else
+    return "../shared/data";
+#endif
+}
+
+void registerRealGraphs()
+{
+    static std::vector<std::unique_ptr<RealWorkload>> workloads;
+    const std::string dir = sharedDataDir();
+    for (const char* model : {"resnet50", "inception_v3"}) {
+        const std::string path = dir + "/pipedream/" + model + "/graph.txt";
+        if (!std::filesystem::exists(path)) {
+            std::fprintf(stderr, "%s is absent: BM_SimulateReal/%s skipped\n", path.c_str(), model);
+            continue;
+        }
+        auto w = std::make_unique<RealWorkload>();
+        w->graph = readGraphFile(path);
+        w->cluster = loadCluster("k80x4");
+        Rng rng(11);
+        const int devices = w->cluster.deviceCount();
+        std::vector<int> groupDevice(static_cast<size_t>(w->graph.colocationGroupCount()));
+        for (int& d : groupDevice)
+            d = rng.between(0, devices - 1);
+        w->placement.resize(static_cast<size_t>(w->graph.opCount()));
+        for (OpId op = 0; op < w->graph.opCount(); ++op) {
+            const int group = w->graph.colocationGroup(op);
+            w->placement[static_cast<size_t>(op)] =
+                group >= 0 ? groupDevice[static_cast<size_t>(group)] : rng.between(0, devices - 1);
+        }
+        if (auto problem = placementProblem(w->graph, w->cluster, w->placement))
+            throw std::runtime_error(*problem);
+        benchmark::RegisterBenchmark((std::string("BM_SimulateReal/") + model + "/k80x4").c_str(), BM_SimulateReal,
+                                     w.get())
+            ->Unit(benchmark::kMicrosecond);
+        workloads.push_back(std::move(w));
+    }
+}
+
 } // namespace
 
 BENCHMARK(BM_Simulate)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Floor)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    registerRealGraphs();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

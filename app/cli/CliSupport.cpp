@@ -2,6 +2,7 @@
 
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
+#include "place/PlacerRegistry.h"
 
 #include <cstdio>
 
@@ -28,6 +29,14 @@ DeviceId deviceArg(const Cluster& cluster, const std::string& name)
     for (const Device& d : cluster.devices())
         known += (known.empty() ? "" : ", ") + d.name;
     throw UsageError{"no device '" + name + "' in cluster '" + cluster.name() + "' (devices: " + known + ")"};
+}
+
+std::string joinedPlacerNames()
+{
+    std::string text;
+    for (const std::string& n : placerNames())
+        text += (text.empty() ? "" : ", ") + n;
+    return text;
 }
 
 std::string formatMs(double us)

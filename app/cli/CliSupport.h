@@ -24,6 +24,9 @@ Graph loadGraphArg(const std::string& path, const std::string& format);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 
+// "post, ce, ppo, ..." for help texts and errors.
+std::string joinedPlacerNames();
+
 std::string formatMs(double us);
 std::string formatBytes(double bytes);
 

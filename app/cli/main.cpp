@@ -1,6 +1,8 @@
 // post-cli: the headless face of Post Studio, for scripts and batch runs.
 #include "CliSupport.h"
+#include "CompareCommand.h"
 #include "InfoCommand.h"
+#include "PlaceCommand.h"
 #include "SimulateCommand.h"
 #include "util/InputError.h"
 
@@ -17,6 +19,8 @@ int main(int argc, char** argv)
     int exitCode = kExitOk;
     addInfoCommand(app, exitCode);
     addSimulateCommand(app, exitCode);
+    addPlaceCommand(app, exitCode);
+    addCompareCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

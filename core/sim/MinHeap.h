@@ -4,9 +4,10 @@
 
 namespace post {
 
-// A pending event: op end or transfer arrival. Ordered by time only: the simulator gives the
-// same result whatever order it handles the events of one instant in, and a one-field
-// comparison is much cheaper in the hottest loop.
+// The next event of one resource (a device's running op, or the transfer at the head of a
+// link's queue). Ordered by time only: the simulator gives the same result whatever order it
+// handles the events of one instant in, and a one-field comparison is much cheaper in the
+// hottest loop.
 struct TimedEvent {
     double time;
     std::int32_t id;
@@ -56,6 +57,22 @@ inline T heapPop(T* heap, int& size)
     }
     heap[hole] = last;
     return top;
+}
+
+// Replaces the top by `value` (pop then push in one pass): a link whose head transfer arrived
+// puts its next transfer in the same slot. Plain sift-down: the value often stays near the top.
+template <class T>
+inline void heapReplaceTop(T* heap, int size, T value)
+{
+    int hole = 0;
+    for (int child = 1; child < size; child = 2 * hole + 1) {
+        child += (child + 1 < size) & (heap[child + 1] < heap[child]);
+        if (!(heap[child] < value))
+            break;
+        heap[hole] = heap[child];
+        hole = child;
+    }
+    heap[hole] = value;
 }
 
 } // namespace post

@@ -48,16 +48,25 @@ struct Simulator::Work {
     std::vector<Index> outputRefs;     // holders of an op's output: local consumers + unfinished transfers
     std::vector<Index> inSlotTransfer; // for a cross-device input: the transfer that brought it
 
-    // Transfers: at most one per edge, created when their producer ends.
+    // Transfers: at most one per edge, created when their producer ends. A transfer's
+    // consumers are the output slots chained from tFirstSlot through slotNext, so an arrival
+    // visits only them rather than filtering all of the producer's outputs.
     Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tReceiverRefs;
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tFirstSlot, tLastSlot;
+    std::vector<Index> slotNext; // per output slot
     std::vector<double> tBytes;
 
-    // Per-device ready heaps, carved out of one array: a device's segment holds its ops.
-    // Key: (instant the op became ready) << 32 | OpId. Instants are numbered in time order,
-    // so this orders by (ready time, OpId) with one integer comparison.
-    std::vector<std::uint64_t> ready;
-    std::vector<Index> readyBase, readySize;
+    // Per-device ready queues, carved out of one array: a device's segment holds its ops, and
+    // each op enters once, so a queue is a segment with a head and a tail that never wraps.
+    // The order must be (ready time, OpId). Ready times only grow, so appending keeps the
+    // queue in time order; only the ops that became ready in the current instant may need
+    // sorting by id, which dispatch() does for the few devices where an append was out of order.
+    std::vector<Index> ready;
+    std::vector<Index> readyHead, readyTail; // absolute indices into `ready`
+    std::vector<Index> readyInstantStart;    // first entry appended in readyInstant
+    std::vector<std::uint64_t> readyInstant;
+    std::vector<char> readyUnsorted;
+    std::vector<Index> running; // the op a busy device runs
     std::vector<Index> deviceBusy;
     std::vector<Index> deviceDirty;
     std::vector<Index> dirtyDevices;
@@ -65,18 +74,28 @@ struct Simulator::Work {
     // Each link serves its transfers first come, first served, so a transfer's slot on the
     // link is known as soon as every request made before it is: the requests of an instant
     // are collected and given their slots, in producer order, once the instant is over.
+    // Arrivals on one link are then in queue order, so a link needs one pending event only:
+    // its head transfer's. The queue is a list threaded through tNext.
     std::vector<double> linkFreeUs; // when the last transfer given to the link ends
-    std::vector<Index> requests;    // transfers requested in the current instant
+    std::vector<Index> linkHead, linkTail;
+    std::vector<Index> tNext;
+    std::vector<double> tEnd;
+    std::vector<Index> requests; // transfers requested in the current instant
     Index requestCount = 0;
 
-    // Pending op ends (at most one per device) and transfer arrivals (at most one per transfer).
+    // The next event of every busy resource: event id d < deviceCount is device d's op end,
+    // deviceCount + link is the arrival of that link's head transfer. At most
+    // devices + links entries, so the heap stays a few levels deep however many transfers
+    // are queued.
     std::vector<TimedEvent> events;
     int eventCount = 0;
 
-    // Live tensor bytes per device; peaks are taken once all of an instant's changes are in.
+    // Live tensor bytes per device. The peak must only see the live total at the end of an
+    // instant (a free and an allocation at the same time net out), and that total is what
+    // the device holds just before its first change in a later instant: so the peak is
+    // taken there, and once more when the run ends.
     std::vector<double> liveBytes, peakLiveBytes, deviceParamBytes;
-    std::vector<Index> memoryDirty;
-    std::vector<Index> dirtyMemory;
+    std::vector<std::uint64_t> liveInstant; // the instant of the device's last change
 
     // Grouping one producer's cross-device edges by destination device.
     std::vector<Index> transferToDevice;
@@ -90,14 +109,18 @@ struct Simulator::Work {
     void simulate();
     // GCC leaves these large single-caller functions out of line; inlined into the event
     // loop they cost about a tenth fewer instructions.
+    [[gnu::always_inline]] void handleEvent(Index id);
     [[gnu::always_inline]] void finishOp(Index op);
     [[gnu::always_inline]] void finishTransfer(Index t);
     [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
     [[gnu::always_inline]] void dispatch();
     [[gnu::always_inline]] void startOp(DeviceId device);
+    [[gnu::always_inline]] void beginOp(DeviceId device, Index op, double duration);
+    [[gnu::always_inline]] double duration(Index op, DeviceId device) const;
+    [[gnu::always_inline]] bool nextOpIsSettled(DeviceId device) const;
+    void sortReadyInstant(DeviceId device);
     void commitRequests();
-    void allocate(DeviceId device, double bytes);
-    void settleMemory();
+    void changeLive(DeviceId device, double bytes);
     void markDevice(DeviceId device);
     void finishRun(double optimizerStateFactor);
 };
@@ -169,22 +192,25 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v : {&tProducer, &tFrom, &tTo, &tReceiverRefs, &requests})
+    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
+                    &requests})
         v->resize(m);
     tBytes.resize(m);
+    tEnd.resize(m);
     ready.resize(n);
-    readyBase.resize(d);
-    readySize.resize(d);
-    deviceBusy.resize(d);
-    deviceDirty.resize(d);
+    for (auto* v : {&readyHead, &readyTail, &readyInstantStart, &running, &deviceBusy, &deviceDirty})
+        v->resize(d);
+    readyInstant.resize(d);
+    readyUnsorted.resize(d);
     dirtyDevices.reserve(d);
     linkFreeUs.resize(d * d);
-    events.resize(d + m + 1);
+    linkHead.resize(d * d);
+    linkTail.resize(d * d);
+    events.resize(d + d * d);
     liveBytes.resize(d);
     peakLiveBytes.resize(d);
     deviceParamBytes.resize(d);
-    memoryDirty.resize(d);
-    dirtyMemory.reserve(d);
+    liveInstant.resize(d);
     transferToDevice.assign(d, -1);
     touchedDevices.reserve(d);
 }
@@ -203,33 +229,37 @@ void Simulator::Work::reset(const Placement& placement, SimResult& out, bool tim
     transferCount = 0;
     eventCount = 0;
 
-    std::fill(readySize.begin(), readySize.end(), 0);
+    std::fill(readyTail.begin(), readyTail.end(), 0); // ops per device, then segment starts
     std::fill(deviceParamBytes.begin(), deviceParamBytes.end(), 0.0);
     for (Index op = 0; op < opCount; ++op) {
         const DeviceId d = place[op];
         if (d < 0 || d >= deviceCount)
             throw std::invalid_argument("op #" + std::to_string(op) + " is placed on device " + std::to_string(d)
                                         + ", outside the cluster");
-        ++readySize[static_cast<size_t>(d)];
+        ++readyTail[static_cast<size_t>(d)];
         deviceParamBytes[static_cast<size_t>(d)] += paramBytes[static_cast<size_t>(op)];
     }
     Index base = 0;
     for (Index d = 0; d < deviceCount; ++d) {
-        readyBase[static_cast<size_t>(d)] = base;
-        base += readySize[static_cast<size_t>(d)];
-        readySize[static_cast<size_t>(d)] = 0;
+        const auto i = static_cast<size_t>(d);
+        const Index size = readyTail[i];
+        readyHead[i] = readyTail[i] = readyInstantStart[i] = base;
+        base += size;
     }
+    std::fill(readyInstant.begin(), readyInstant.end(), ~std::uint64_t{0}); // no instant yet
+    std::fill(readyUnsorted.begin(), readyUnsorted.end(), 0);
     std::copy(inDegree.begin(), inDegree.end(), pending.begin());
 
     std::fill(deviceBusy.begin(), deviceBusy.end(), 0);
     std::fill(deviceDirty.begin(), deviceDirty.end(), 0);
     dirtyDevices.clear();
     std::fill(linkFreeUs.begin(), linkFreeUs.end(), 0.0);
+    std::fill(linkHead.begin(), linkHead.end(), -1);
+    std::fill(linkTail.begin(), linkTail.end(), -1);
     requestCount = 0;
     std::fill(liveBytes.begin(), liveBytes.end(), 0.0);
     std::fill(peakLiveBytes.begin(), peakLiveBytes.end(), 0.0);
-    std::fill(memoryDirty.begin(), memoryDirty.end(), 0);
-    dirtyMemory.clear();
+    std::fill(liveInstant.begin(), liveInstant.end(), 0);
 
     const auto d = static_cast<size_t>(deviceCount);
     out.stepTimeUs = 0.0;
@@ -255,32 +285,39 @@ inline void Simulator::Work::markDevice(DeviceId device)
     }
 }
 
-inline void Simulator::Work::allocate(DeviceId device, double bytes)
+// Adds `bytes` (negative: a free) to the device's live tensors.
+inline void Simulator::Work::changeLive(DeviceId device, double bytes)
 {
-    liveBytes[static_cast<size_t>(device)] += bytes;
-    if (!memoryDirty[static_cast<size_t>(device)]) {
-        memoryDirty[static_cast<size_t>(device)] = 1;
-        dirtyMemory.push_back(device);
+    const auto d = static_cast<size_t>(device);
+    if (liveInstant[d] != instant) { // the total so far is an earlier instant's final one
+        liveInstant[d] = instant;
+        peakLiveBytes[d] = std::max(peakLiveBytes[d], liveBytes[d]);
     }
-}
-
-// Called once every change of the current instant is applied: frees and allocations at
-// the same time net out before the peak is taken (live intervals are half-open).
-inline void Simulator::Work::settleMemory()
-{
-    for (DeviceId d : dirtyMemory) {
-        const auto i = static_cast<size_t>(d);
-        peakLiveBytes[i] = std::max(peakLiveBytes[i], liveBytes[i]);
-        memoryDirty[i] = 0;
-    }
-    dirtyMemory.clear();
+    liveBytes[d] += bytes;
 }
 
 inline void Simulator::Work::makeReady(Index op, DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
-    heapPush(ready.data() + readyBase[d], readySize[d], (instant << 32) | static_cast<std::uint32_t>(op));
+    const Index tail = readyTail[d]++;
+    if (readyInstant[d] != instant) {
+        readyInstant[d] = instant;
+        readyInstantStart[d] = tail;
+    } else if (op < ready[static_cast<size_t>(tail) - 1]) {
+        readyUnsorted[d] = 1; // may compare with an entry already taken: then it sorts one op
+    }
+    ready[static_cast<size_t>(tail)] = op;
     markDevice(device);
+}
+
+// Restores (ready time, OpId) order: only this instant's entries can be out of order, and
+// they all come after every earlier instant's.
+void Simulator::Work::sortReadyInstant(DeviceId device)
+{
+    const auto d = static_cast<size_t>(device);
+    const Index from = std::max(readyHead[d], readyInstantStart[d]);
+    std::sort(ready.data() + from, ready.data() + readyTail[d]);
+    readyUnsorted[d] = 0;
 }
 
 inline void Simulator::Work::finishOp(Index op)
@@ -295,11 +332,11 @@ inline void Simulator::Work::finishOp(Index op)
         const Index producer = inFrom[static_cast<size_t>(s)];
         if (place[producer] == device) {
             if (--outputRefs[static_cast<size_t>(producer)] == 0)
-                liveBytes[static_cast<size_t>(device)] -= outputBytes[static_cast<size_t>(producer)];
+                changeLive(device, -outputBytes[static_cast<size_t>(producer)]);
         } else {
             const Index t = inSlotTransfer[static_cast<size_t>(s)];
             if (--tReceiverRefs[static_cast<size_t>(t)] == 0)
-                liveBytes[static_cast<size_t>(device)] -= tBytes[static_cast<size_t>(t)];
+                changeLive(device, -tBytes[static_cast<size_t>(t)]);
         }
     }
 
@@ -321,17 +358,23 @@ inline void Simulator::Work::finishOp(Index op)
             tProducer[ti] = op;
             tFrom[ti] = device;
             tTo[ti] = target;
+            tLink[ti] = device * deviceCount + target;
             tReceiverRefs[ti] = 0;
             tBytes[ti] = 0.0;
+            tFirstSlot[ti] = s;
             touchedDevices.push_back(target);
+        } else {
+            slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = s;
         }
         const auto ti = static_cast<size_t>(t);
+        tLastSlot[ti] = s;
         tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
         ++tReceiverRefs[ti];
         inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
     }
     for (DeviceId target : touchedDevices) {
         Index& t = transferToDevice[static_cast<size_t>(target)];
+        slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = -1;
         requests[static_cast<size_t>(requestCount++)] = t;
         t = -1;
         ++refs;
@@ -339,7 +382,7 @@ inline void Simulator::Work::finishOp(Index op)
     touchedDevices.clear();
     outputRefs[static_cast<size_t>(op)] = refs;
     if (refs == 0)
-        liveBytes[static_cast<size_t>(device)] -= outputBytes[static_cast<size_t>(op)];
+        changeLive(device, -outputBytes[static_cast<size_t>(op)]);
 }
 
 inline void Simulator::Work::finishTransfer(Index t)
@@ -349,61 +392,124 @@ inline void Simulator::Work::finishTransfer(Index t)
     const DeviceId from = tFrom[ti];
     const DeviceId to = tTo[ti];
     if (--outputRefs[static_cast<size_t>(producer)] == 0)
-        liveBytes[static_cast<size_t>(from)] -= outputBytes[static_cast<size_t>(producer)];
-    allocate(to, tBytes[ti]);
+        changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
+    changeLive(to, tBytes[ti]);
 
-    for (Index s = outOffset[static_cast<size_t>(producer)]; s < outOffset[static_cast<size_t>(producer) + 1]; ++s) {
+    for (Index s = tFirstSlot[ti]; s >= 0; s = slotNext[static_cast<size_t>(s)]) {
         const Index consumer = outTo[static_cast<size_t>(s)];
-        if (place[consumer] == to && --pending[static_cast<size_t>(consumer)] == 0)
+        if (--pending[static_cast<size_t>(consumer)] == 0)
             makeReady(consumer, to);
     }
+}
+
+// Handles the event at the top of the heap and replaces it by the resource's next event.
+inline void Simulator::Work::handleEvent(Index id)
+{
+    if (id < deviceCount) {
+        finishOp(running[static_cast<size_t>(id)]);
+        // A busy device usually has its next op waiting since an earlier instant: start it
+        // right away and reuse the heap slot. A zero-duration op would end in this instant and
+        // must wait for dispatch(), so that rounds of the instant keep their order.
+        if (nextOpIsSettled(id)) {
+            const auto d = static_cast<size_t>(id);
+            const Index op = ready[static_cast<size_t>(readyHead[d])];
+            const double time = duration(op, id);
+            if (time > 0.0) {
+                ++readyHead[d];
+                beginOp(id, op, time);
+                heapReplaceTop(events.data(), eventCount, TimedEvent{now + time, id});
+                return;
+            }
+        }
+        heapPop(events.data(), eventCount);
+        return;
+    }
+    const auto l = static_cast<size_t>(id - deviceCount);
+    const Index t = linkHead[l];
+    const Index next = tNext[static_cast<size_t>(t)];
+    linkHead[l] = next;
+    if (next < 0) {
+        linkTail[l] = -1;
+        heapPop(events.data(), eventCount);
+    } else {
+        heapReplaceTop(events.data(), eventCount, TimedEvent{tEnd[static_cast<size_t>(next)], id});
+    }
+    finishTransfer(t);
+}
+
+inline double Simulator::Work::duration(Index op, DeviceId device) const
+{
+    const auto d = static_cast<size_t>(device);
+    return opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(deviceKind[d])] / deviceSpeed[d];
+}
+
+// Whether the device's next op is already known while the instant's events are still being
+// applied: true when its best ready op became ready in an earlier instant, since whatever
+// becomes ready now has a larger key.
+inline bool Simulator::Work::nextOpIsSettled(DeviceId device) const
+{
+    const auto d = static_cast<size_t>(device);
+    const Index head = readyHead[d];
+    return head < readyTail[d] && (readyInstant[d] != instant || head < readyInstantStart[d]);
+}
+
+// Marks the device busy with `op` from now on; the caller puts its end in the event heap.
+inline void Simulator::Work::beginOp(DeviceId device, Index op, double duration)
+{
+    const auto d = static_cast<size_t>(device);
+    deviceBusy[d] = 1;
+    running[d] = op;
+    result->deviceBusyUs[d] += duration;
+    changeLive(device, outputBytes[static_cast<size_t>(op)]);
+    if (recordTimeline)
+        result->timeline.ops.push_back(OpSpan{op, device, now, now + duration});
 }
 
 inline void Simulator::Work::startOp(DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
-    const auto op = static_cast<Index>(heapPop(ready.data() + readyBase[d], readySize[d]) & 0xffffffffu);
-    const double duration =
-        opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(deviceKind[d])] / deviceSpeed[d];
-    deviceBusy[d] = 1;
-    heapPush(events.data(), eventCount, TimedEvent{now + duration, op});
-    result->deviceBusyUs[d] += duration;
-    allocate(device, outputBytes[static_cast<size_t>(op)]);
-    if (recordTimeline)
-        result->timeline.ops.push_back(OpSpan{op, device, now, now + duration});
+    const Index op = ready[static_cast<size_t>(readyHead[d]++)];
+    const double time = duration(op, device);
+    beginOp(device, op, time);
+    heapPush(events.data(), eventCount, TimedEvent{now + time, device});
 }
 
-// Gives the transfers requested at `now` their place on their links, in (producer,
-// destination) order: each starts when its link has finished everything given to it before.
+// Gives the transfers requested at `now` their place on their links, in producer order: each
+// starts when its link has finished everything given to it before.
 void Simulator::Work::commitRequests()
 {
+    // Only requests on the same link need producer order, and those come from ops of one
+    // device, which end one per round of the instant: a short insertion sort by producer
+    // (a producer's own transfers use different links, so their order does not matter).
     Index* r = requests.data();
-    // One round of an instant requests in producer order already (op ends at equal times
-    // are handled by id); only later rounds (after zero-duration ops) can add lower ids.
     for (Index i = 1; i < requestCount; ++i) {
         const Index t = r[i];
+        const Index producer = tProducer[static_cast<size_t>(t)];
         Index j = i;
-        for (; j > 0; --j) {
-            const Index u = r[j - 1];
-            const bool after = tProducer[static_cast<size_t>(u)] > tProducer[static_cast<size_t>(t)]
-                || (tProducer[static_cast<size_t>(u)] == tProducer[static_cast<size_t>(t)]
-                    && tTo[static_cast<size_t>(u)] > tTo[static_cast<size_t>(t)]);
-            if (!after)
-                break;
-            r[j] = u;
-        }
+        for (; j > 0 && tProducer[static_cast<size_t>(r[j - 1])] > producer; --j)
+            r[j] = r[j - 1];
         r[j] = t;
     }
+    double* linkBusy = result->linkBusyUs.data();
+    double* linkBytes = result->linkBytes.data();
     for (Index i = 0; i < requestCount; ++i) {
         const Index t = r[i];
         const auto ti = static_cast<size_t>(t);
-        const auto l = static_cast<size_t>(tFrom[ti] * deviceCount + tTo[ti]);
+        const auto l = static_cast<size_t>(tLink[ti]);
         const double start = std::max(now, linkFreeUs[l]);
         const double end = start + (linkLatencyUs[l] + tBytes[ti] / linkBytesPerUs[l]);
         linkFreeUs[l] = end;
-        heapPush(events.data(), eventCount, TimedEvent{end, opCount + t});
-        result->linkBusyUs[l] += end - start;
-        result->linkBytes[l] += tBytes[ti];
+        tEnd[ti] = end;
+        tNext[ti] = -1;
+        if (linkTail[l] < 0) { // an idle link: its queue now has a head, hence an event
+            linkHead[l] = t;
+            heapPush(events.data(), eventCount, TimedEvent{end, deviceCount + static_cast<Index>(l)});
+        } else {
+            tNext[static_cast<size_t>(linkTail[l])] = t;
+        }
+        linkTail[l] = t;
+        linkBusy[l] += end - start;
+        linkBytes[l] += tBytes[ti];
         if (recordTimeline)
             result->timeline.transfers.push_back(TransferSpan{tProducer[ti], tFrom[ti], tTo[ti], tBytes[ti], now, start, end});
     }
@@ -415,7 +521,9 @@ inline void Simulator::Work::dispatch()
     for (DeviceId device : dirtyDevices) {
         const auto d = static_cast<size_t>(device);
         deviceDirty[d] = 0;
-        if (!deviceBusy[d] && readySize[d] > 0)
+        if (readyUnsorted[d]) // before the instant can change, even if the device is busy
+            sortReadyInstant(device);
+        if (!deviceBusy[d] && readyHead[d] < readyTail[d])
             startOp(device);
     }
     dirtyDevices.clear();
@@ -434,20 +542,14 @@ void Simulator::Work::simulate()
                 commitRequests();
                 continue; // a zero-duration transfer arrives right now
             }
-            settleMemory();
             if (eventCount == 0)
                 break;
             now = events[0].time;
             ++instant;
         }
         // Everything that happens at `now` first, then the devices choose.
-        while (eventCount > 0 && events[0].time == now) {
-            const Index id = heapPop(events.data(), eventCount).id;
-            if (id < opCount)
-                finishOp(id);
-            else
-                finishTransfer(id - opCount);
-        }
+        while (eventCount > 0 && events[0].time == now)
+            handleEvent(events[0].id);
         dispatch();
     }
     if (opsDone != opCount)
@@ -468,7 +570,8 @@ void Simulator::Work::finishRun(double optimizerStateFactor)
     out.feasible = true;
     for (Index d = 0; d < deviceCount; ++d) {
         const auto i = static_cast<size_t>(d);
-        out.peakMemoryBytes[i] = deviceParamBytes[i] * optimizerStateFactor + peakLiveBytes[i];
+        const double peakLive = std::max(peakLiveBytes[i], liveBytes[i]);
+        out.peakMemoryBytes[i] = deviceParamBytes[i] * optimizerStateFactor + peakLive;
         if (out.peakMemoryBytes[i] > deviceMemory[i])
             out.feasible = false;
     }

@@ -1,0 +1,107 @@
+#include "PlaceCommand.h"
+
+#include "CliSupport.h"
+#include "io/AtomicFile.h"
+#include "io/PlacementFile.h"
+#include "place/PlacerRegistry.h"
+#include "place/RunLog.h"
+#include "sim/LowerBound.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace post::cli {
+namespace {
+
+struct PlaceOptions {
+    std::string graph;
+    std::string format = "auto";
+    std::string cluster;
+    std::string algo = "post";
+    int samples = 2400;
+    std::uint64_t seed = 1;
+    int threads = 0;
+    std::string out;
+    std::string log;
+    bool json = false;
+};
+
+int runPlace(const PlaceOptions& o)
+{
+    std::unique_ptr<Placer> placer = makePlacer(o.algo);
+    if (!placer)
+        throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
+    const Graph g = loadGraphArg(o.graph, o.format);
+    const Cluster c = loadClusterArg(o.cluster);
+
+    RunLog log;
+    PlaceContext ctx{g, c};
+    ctx.samples = o.samples;
+    ctx.seed = o.seed;
+    ctx.threads = o.threads;
+    ctx.observer = o.log.empty() ? nullptr : &log;
+    const PlaceResult r = placer->place(ctx);
+    const LowerBound lb = lowerBound(g, c);
+
+    if (!o.out.empty())
+        writeFileAtomically(o.out, placementJson(g, c, r.best));
+    if (!o.log.empty())
+        writeFileAtomically(o.log, log.toCsv());
+
+    std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
+    for (DeviceId d : r.best)
+        ++opsPerDevice[static_cast<size_t>(d)];
+    if (o.json) {
+        nlohmann::json j;
+        j["algo"] = o.algo;
+        j["graph"] = g.name();
+        j["cluster"] = c.name();
+        j["seed"] = o.seed;
+        j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
+        j["feasible"] = r.feasible;
+        j["samples"] = r.samplesUsed;
+        j["wall_s"] = r.wallSeconds;
+        j["lower_bound_ms"] = lb.valueUs() / 1000.0;
+        auto& per = j["ops_per_device"] = nlohmann::json::object();
+        for (DeviceId d = 0; d < c.deviceCount(); ++d)
+            per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
+        std::cout << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::cout << "algorithm    " << o.algo << "\n"
+              << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
+              << "\nlower bound  " << formatMs(lb.valueUs()) << "\n"
+              << "samples      " << r.samplesUsed << "\n"
+              << "wall time    " << r.wallSeconds << " s\n"
+              << "ops/device  ";
+    for (DeviceId d = 0; d < c.deviceCount(); ++d)
+        std::cout << " " << c.device(d).name << "=" << opsPerDevice[static_cast<size_t>(d)];
+    std::cout << "\n";
+    if (!o.out.empty())
+        std::cout << "wrote        " << o.out << "\n";
+    return kExitOk;
+}
+
+} // namespace
+
+void addPlaceCommand(CLI::App& app, int& exitCode)
+{
+    auto opts = std::make_shared<PlaceOptions>();
+    CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
+    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
+    cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames())->capture_default_str();
+    cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
+    cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
+    cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
+    cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
+    cmd->add_flag("--json", opts->json, "Print one JSON object");
+    cmd->callback([opts, &exitCode] { exitCode = runPlace(*opts); });
+}
+
+} // namespace post::cli

@@ -1,0 +1,100 @@
+#include "learn/BatchEvaluator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace post {
+
+BatchEvaluator::BatchEvaluator(const StepEvaluatorFactory& factory, int threads)
+{
+    const int count = std::max(1, threads);
+    evaluators_.reserve(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i)
+        evaluators_.push_back(factory());
+    workers_.reserve(static_cast<size_t>(count - 1));
+    for (size_t i = 1; i < evaluators_.size(); ++i)
+        workers_.emplace_back([this, i] { workerLoop(i); });
+}
+
+BatchEvaluator::~BatchEvaluator()
+{
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& worker : workers_)
+        worker.join();
+}
+
+void BatchEvaluator::evaluate(std::span<const Placement> placements, std::span<Evaluation> results)
+{
+    if (results.size() < placements.size())
+        throw std::invalid_argument("BatchEvaluator: fewer result slots than placements");
+    // Waking workers costs more than it saves for a single placement.
+    if (workers_.empty() || placements.size() < 2) {
+        for (size_t i = 0; i < placements.size(); ++i)
+            results[i] = evaluators_[0]->evaluate(placements[i]);
+        return;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        placements_ = placements;
+        results_ = results;
+        next_.store(0, std::memory_order_relaxed);
+        error_ = nullptr;
+        busyWorkers_ = static_cast<int>(workers_.size());
+        ++generation_;
+    }
+    wake_.notify_all();
+    drain(0);
+    std::exception_ptr error;
+    {
+        std::unique_lock lock(mutex_);
+        finished_.wait(lock, [this] { return busyWorkers_ == 0; });
+        error = error_;
+        placements_ = {};
+        results_ = {};
+    }
+    if (error)
+        std::rethrow_exception(error);
+}
+
+void BatchEvaluator::drain(size_t evaluator)
+{
+    try {
+        for (;;) {
+            const size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+            if (i >= placements_.size())
+                return;
+            results_[i] = evaluators_[evaluator]->evaluate(placements_[i]);
+        }
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_)
+            error_ = std::current_exception();
+        next_.store(placements_.size(), std::memory_order_relaxed); // the others stop early
+    }
+}
+
+void BatchEvaluator::workerLoop(size_t evaluator)
+{
+    std::uint64_t seen = 0;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return quit_ || generation_ != seen; });
+            if (quit_)
+                return;
+            seen = generation_;
+        }
+        drain(evaluator);
+        {
+            std::lock_guard lock(mutex_);
+            --busyWorkers_;
+        }
+        finished_.notify_one();
+    }
+}
+
+} // namespace post

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "learn/StepEvaluator.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+namespace post {
+
+// Evaluates batches of placements on a fixed pool of threads (the caller's thread plus
+// threads - 1 workers), each with its own evaluator. Results land at the index of their
+// placement, so they do not depend on the thread count or on scheduling.
+class BatchEvaluator {
+public:
+    BatchEvaluator(const StepEvaluatorFactory& factory, int threads);
+    ~BatchEvaluator();
+    BatchEvaluator(const BatchEvaluator&) = delete;
+    BatchEvaluator& operator=(const BatchEvaluator&) = delete;
+
+    int threads() const { return static_cast<int>(evaluators_.size()); }
+
+    // Fills results[i] for placements[i]; rethrows the first evaluator exception.
+    void evaluate(std::span<const Placement> placements, std::span<Evaluation> results);
+
+private:
+    void workerLoop(size_t evaluator);
+    void drain(size_t evaluator);
+
+    std::vector<std::unique_ptr<StepEvaluator>> evaluators_; // [0] belongs to the caller's thread
+    std::vector<std::thread> workers_;
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable finished_;
+    std::uint64_t generation_ = 0;
+    int busyWorkers_ = 0;
+    bool quit_ = false;
+    std::exception_ptr error_;
+
+    std::span<const Placement> placements_;
+    std::span<Evaluation> results_;
+    std::atomic<size_t> next_{0};
+};
+
+} // namespace post

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "graph/Ids.h"
+#include "graph/Placement.h"
+#include "learn/LearnerOptions.h"
+
+#include <span>
+#include <vector>
+
+namespace post {
+
+class Graph;
+
+// A partition of a graph's ops into the groups a learner places as units. Colocation
+// groups are never split. Groups are numbered by their first op in topological order.
+class Grouping {
+public:
+    Grouping() = default;
+    // `groupOf` gives any label per op; labels are renumbered densely.
+    Grouping(const Graph& graph, std::span<const int> labels);
+
+    int groupCount() const { return static_cast<int>(members_.size()); }
+    int opCount() const { return static_cast<int>(groupOf_.size()); }
+    int groupOf(OpId op) const { return groupOf_[static_cast<size_t>(op)]; }
+    std::span<const OpId> members(int group) const { return members_[static_cast<size_t>(group)]; }
+
+    // The op-level placement for a device per group; `placement` is resized to opCount().
+    void expand(std::span<const DeviceId> groupDevices, Placement& placement) const;
+    Placement expand(std::span<const DeviceId> groupDevices) const;
+    // The device per group an op-level placement implies (majority of its ops; lowest id on ties).
+    std::vector<DeviceId> collapse(const Placement& placement, int devices) const;
+    // Each group split by the device `placement` gives its ops, so that `placement` is exactly
+    // expressible (colocation stays whole when `placement` respects it).
+    Grouping refinedBy(const Graph& graph, const Placement& placement, int devices) const;
+
+private:
+    std::vector<int> groupOf_;
+    std::vector<std::vector<OpId>> members_;
+};
+
+// Groups the ops of `graph` with the chosen strategy (docs/learners.md).
+Grouping groupOps(const Graph& graph, const GroupingOptions& options);
+
+// Compute weight of an op for balancing: its GPU time, or CPU time for CPU-only profiles.
+double groupingWeight(const Graph& graph, OpId op);
+
+} // namespace post
