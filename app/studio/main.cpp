@@ -1,0 +1,140 @@
+// post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
+//             [--select OP] [--screenshot OUT.png]
+// Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
+// FILE, waits for the layout, saves the window as a PNG and exits (works headless with
+// QT_QPA_PLATFORM=offscreen).
+#include "AppPalette.h"
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMap>
+#include <QTimer>
+
+#include <cstdio>
+#include <memory>
+
+namespace {
+
+constexpr int kScreenshotTimeoutMs = 300000;
+
+int fail(const QString& message, int code)
+{
+    std::fprintf(stderr, "post-studio: %s\n", qPrintable(message));
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("PostStudio"));
+    QApplication::setApplicationName(QStringLiteral("post-studio"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Post Studio"));
+    QApplication::setApplicationVersion(QStringLiteral(POST_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Post Studio: device placement search for neural-network training."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Graph to open (PipeDream, MSR, DOT, post-graph)."),
+                                 QStringLiteral("[FILE]"));
+    const QCommandLineOption clusterOption(QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."),
+                                           QStringLiteral("C"));
+    const QCommandLineOption paletteOption(QStringLiteral("palette"), QStringLiteral("Use the Fusion style with a light or dark palette."),
+                                           QStringLiteral("light|dark"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                              QStringLiteral("Open FILE, wait for the layout, save the window to OUT.png and exit."),
+                                              QStringLiteral("OUT.png"));
+    const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("Select (and centre) the op with this name once shown."),
+                                          QStringLiteral("OP"));
+    const QCommandLineOption colourOption(QStringLiteral("colour-by"), QStringLiteral("Node colours: device, type, time or memory."),
+                                          QStringLiteral("WHAT"));
+    const QCommandLineOption placementOption(QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."),
+                                             QStringLiteral("P"));
+    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption});
+    parser.process(app);
+
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1)
+        return fail(QStringLiteral("give at most one file"), 2);
+    if (parser.isSet(paletteOption) && !post::applyAppPalette(parser.value(paletteOption)))
+        return fail(QStringLiteral("--palette takes light or dark"), 2);
+    const QString screenshot = parser.value(screenshotOption);
+    if (!screenshot.isEmpty() && files.isEmpty())
+        return fail(QStringLiteral("--screenshot needs a FILE to open"), 2);
+
+    post::MainWindow window;
+    if (parser.isSet(clusterOption))
+        window.setClusterName(parser.value(clusterOption));
+    if (parser.isSet(colourOption)) {
+        static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
+                                                               {QStringLiteral("type"), post::ColourMode::OpType},
+                                                               {QStringLiteral("time"), post::ColourMode::ComputeTime},
+                                                               {QStringLiteral("memory"), post::ColourMode::Memory}};
+        const QString name = parser.value(colourOption);
+        if (!kModes.contains(name))
+            return fail(QStringLiteral("--colour-by takes device, type, time or memory"), 2);
+        window.chooseColourMode(kModes.value(name));
+    }
+
+    const QString placement = parser.value(placementOption);
+    if (!placement.isEmpty() && files.isEmpty())
+        return fail(QStringLiteral("--placement needs a FILE to open"), 2);
+    if (!placement.isEmpty()) {
+        // Once per run: the first document shown is the one the placement is for.
+        auto applied = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentChanged, &window, [&window, placement, applied] {
+            if (!*applied) {
+                *applied = true;
+                window.openPlacement(placement);
+            }
+        });
+    }
+    const QString select = parser.value(selectOption);
+    if (!select.isEmpty()) {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
+            const auto op = window.document()->graph->find(select.toStdString());
+            if (op)
+                window.selectOp(*op, true);
+            else
+                fail(QStringLiteral("no op named ") + select, 0);
+        });
+    }
+    int exitCode = 0;
+    if (!screenshot.isEmpty()) {
+        window.setInteractiveErrors(false);
+        window.resize(1400, 880);
+        auto quitWith = [&](int code) {
+            exitCode = code;
+            QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
+        };
+        QObject::connect(&window, &post::MainWindow::loadFailed, &app, [&](const QString& path, const QString& message) {
+            fail(path + QStringLiteral(": ") + message, 1);
+            quitWith(1);
+        });
+        QObject::connect(&window, &post::MainWindow::layoutFailed, &app, [&](const QString& message) {
+            fail(QStringLiteral("layout failed: ") + message, 1);
+            quitWith(1);
+        });
+        QObject::connect(&window, &post::MainWindow::documentShown, &app, [&] {
+            // One more turn of the event loop so docks and overlays settle before grabbing.
+            QTimer::singleShot(50, &app, [&] {
+                if (!window.grab().save(screenshot))
+                    quitWith(fail(QStringLiteral("could not write ") + screenshot, 1));
+                else
+                    quitWith(0);
+            });
+        });
+        QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
+            fail(QStringLiteral("timed out waiting for the layout"), 3);
+            quitWith(3);
+        });
+    }
+    window.show();
+    if (!files.isEmpty())
+        window.openFile(files.first());
+    const int code = app.exec();
+    return exitCode != 0 ? exitCode : code;
+}

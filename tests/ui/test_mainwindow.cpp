@@ -1,0 +1,264 @@
+#include "TestData.h"
+
+#include "MainWindow.h"
+#include "document/RecentFiles.h"
+#include "graphview/CategoryPalette.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "graphview/NodeItem.h"
+#include "io/PlacementFile.h"
+#include "inspector/InspectorPanel.h"
+#include "models/OpTableModel.h"
+#include "panels/OpTablePanel.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QMimeData>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest>
+
+using namespace post;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+// Four PipeDream layers (one input): 2L - I = 7 ops, E + E' + (L - I) = 3 + 2 + 3 = 8
+// edges in the training step (docs/importers.md).
+const char* const kTinyProfile =
+    "node1 -- Input0 -- forward_compute_time=5.0, backward_compute_time=0.0, activation_size=1000.0, parameter_size=0.0\n"
+    "node2 -- Conv2d(3, 8) -- forward_compute_time=2.0, backward_compute_time=4.0, activation_size=8000.0, parameter_size=864.0\n"
+    "node3 -- ReLU(inplace) -- forward_compute_time=0.5, backward_compute_time=0.5, activation_size=8000.0, parameter_size=0.0\n"
+    "node4 -- Linear(8, 10) -- forward_compute_time=1.0, backward_compute_time=2.0, activation_size=40.0, parameter_size=320.0\n"
+    "\tnode1 -- node2\n"
+    "\tnode2 -- node3\n"
+    "\tnode3 -- node4\n";
+
+// 25 layers in a chain (one input): 49 ops.
+QByteArray chainProfile()
+{
+    QByteArray text = "node0 -- Input0 -- forward_compute_time=0, backward_compute_time=0, activation_size=10, parameter_size=0\n";
+    for (int i = 1; i < 25; ++i)
+        text += QByteArray("node") + QByteArray::number(i)
+              + " -- Conv2d -- forward_compute_time=1, backward_compute_time=1, activation_size=10, parameter_size=4\n";
+    for (int i = 1; i < 25; ++i)
+        text += "\tnode" + QByteArray::number(i - 1) + " -- node" + QByteArray::number(i) + "\n";
+    return text;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(content);
+    return path;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_mainwindow"));
+        RecentFiles::clear();
+        QVERIFY(dir_.isValid());
+    }
+
+    void openingAFileDrawsEveryOp()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        const QString path = writeFile(dir_, QStringLiteral("tiny.txt"), kTinyProfile);
+        window.openFile(path);
+        QVERIFY(shown.wait(kWaitMs));
+        QCOMPARE(window.document()->opCount(), 7);
+        QCOMPARE(window.document()->graph->edgeCount(), 8);
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+        QCOMPARE(window.graphPanel()->scene()->edgeItemCount(), 8);
+        QCOMPARE(window.opTable()->model()->rowCount(), 7);
+        QVERIFY(window.windowTitle().contains(QStringLiteral("tiny.txt")));
+        QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    void droppingAFileOpensIt()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        const QString path = writeFile(dir_, QStringLiteral("dropped.txt"), kTinyProfile);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(shown.wait(kWaitMs));
+        QCOMPARE(window.document()->path, QFileInfo(path).absoluteFilePath());
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+    }
+
+    void aBadFileReportsAnErrorNamingTheProblem()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        const QString path = writeFile(dir_, QStringLiteral("bad.txt"),
+                                       "node1 -- Conv2d -- forward_compute_time=-3, backward_compute_time=0, "
+                                       "activation_size=1, parameter_size=0\n");
+        window.openFile(path);
+        QVERIFY(failed.wait(kWaitMs));
+        QCOMPARE(failed.first().at(0).toString(), path);
+        const QString message = failed.first().at(1).toString();
+        QVERIFY2(message.contains(QStringLiteral("line 1")), qPrintable(message));
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(!window.document());
+
+        failed.clear();
+        window.openFile(dir_.filePath(QStringLiteral("missing.txt")));
+        QVERIFY(failed.wait(kWaitMs));
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+    }
+
+    void aNewFileDropsTheOldOne()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        const QString first = writeFile(dir_, QStringLiteral("chain.txt"), chainProfile());
+        const QString second = writeFile(dir_, QStringLiteral("tiny2.txt"), kTinyProfile);
+        window.openFile(first);
+        window.openFile(second);
+        QVERIFY(shown.wait(kWaitMs));
+        QTest::qWait(300);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(window.document()->path, QFileInfo(second).absoluteFilePath());
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+
+        // And once shown, opening the chain replaces it. Its forward-to-backward edges cross
+        // many ranks (rung i crosses 49 - 2i), so it is drawn one box per layer: 25.
+        window.openFile(first);
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(window.graphPanel()->scene()->viewGraph().grouped);
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 25);
+        QCOMPARE(window.opTable()->model()->rowCount(), 49);
+    }
+
+    void selectionFollowsTableInspectorLinksAndGraph()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny3.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        const Graph& g = *window.document()->graph;
+        const OpId conv = *g.find("node2");
+        const OpId relu = *g.find("node3");
+
+        // A row picked in the table selects the op everywhere.
+        emit window.opTable()->opSelected(conv);
+        QCOMPARE(window.inspector()->op(), conv);
+        QCOMPARE(window.graphPanel()->scene()->selectedOp(), conv);
+        QVERIFY(window.graphPanel()->scene()->itemForOp(conv)->isSelected());
+        QVERIFY(window.inspector()->html().contains(QStringLiteral("Conv2d")));
+
+        // Its output link in the inspector moves the selection to the neighbour.
+        QVERIFY(window.inspector()->html().contains(QStringLiteral("op:%1").arg(relu)));
+        auto* browser = window.inspector()->findChild<QTextBrowser*>();
+        QVERIFY(browser);
+        emit browser->anchorClicked(QUrl(QStringLiteral("op:%1").arg(relu)));
+        QCOMPARE(window.inspector()->op(), relu);
+        QCOMPARE(window.graphPanel()->scene()->selectedOp(), relu);
+        const QModelIndex current = window.opTable()->table()->currentIndex();
+        QCOMPARE(current.data(OpTableModel::OpIdRole).toInt(), relu);
+
+        // A click in the graph reaches the table and the inspector.
+        window.graphPanel()->scene()->itemForOp(conv)->setSelected(true);
+        QCOMPARE(window.inspector()->op(), conv);
+        QCOMPARE(window.opTable()->table()->currentIndex().data(OpTableModel::OpIdRole).toInt(), conv);
+    }
+
+    void aPlacementRecoloursWithoutRelayout()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny4.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        window.setColourMode(ColourMode::Device);
+        GraphScene* scene = window.graphPanel()->scene();
+        NodeItem* before = scene->itemForOp(1);
+        const QColor unplaced = before->nodePaint().fill;
+        window.setPlacement(Placement(static_cast<size_t>(window.document()->opCount()), 1));
+        QCOMPARE(scene->itemForOp(1), before); // same items: no new layout
+        QCOMPARE(scene->itemForOp(1)->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(1)));
+        QVERIFY(scene->itemForOp(1)->nodePaint().fill != unplaced);
+        QCOMPARE(window.opTable()->model()->index(1, OpTableModel::Device).data().toString(),
+                 QString::fromStdString(window.document()->cluster->device(1).name));
+    }
+
+    void aPlacementFileColoursByDeviceAndABadOneIsReported()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny5.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        const Graph& g = *window.document()->graph;
+        const Cluster& c = *window.document()->cluster;
+        // Everything on device 2, except node3 and its gradient (a colocation group) on 3.
+        Placement p(static_cast<size_t>(g.opCount()), 2);
+        p[static_cast<size_t>(*g.find("node3"))] = 3;
+        p[static_cast<size_t>(*g.find("node3/grad"))] = 3;
+        const QString good = writeFile(dir_, QStringLiteral("tiny5.placement.json"),
+                                       QByteArray::fromStdString(placementJson(g, c, p)));
+        QVERIFY(window.openPlacement(good));
+        QCOMPARE(window.document()->placement, p);
+        GraphScene* scene = window.graphPanel()->scene();
+        QVERIFY(window.graphPanel()->colourMode() == ColourMode::Device);
+        QCOMPARE(scene->itemForOp(*g.find("node3"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(3)));
+        QCOMPARE(scene->itemForOp(*g.find("node2"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(2)));
+
+        const QString bad = writeFile(dir_, QStringLiteral("bad.placement.json"),
+                                      "{\"format\": \"post-placement/1\", \"placement\": {\"nope\": \"/device:GPU:0\"}}");
+        QVERIFY(!window.openPlacement(bad));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), bad);
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+        QCOMPARE(window.document()->placement, p); // the shown placement stays
+    }
+
+    void realResNet18IsDrawnByLayer()
+    {
+        REQUIRE_SHARED_DATA(data);
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(data + QStringLiteral("/pipedream/resnet18/graph.txt"));
+        QVERIFY(shown.wait(kWaitMs));
+        // 71 layers, one input: 141 ops; its forward-to-backward edges make op-level dot
+        // slow, so the view shows one box per layer (colocation group, plus the input).
+        QCOMPARE(window.document()->opCount(), 141);
+        QVERIFY(window.graphPanel()->scene()->viewGraph().grouped);
+        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 71);
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_mainwindow.moc"

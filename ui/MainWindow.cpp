@@ -1,0 +1,512 @@
+#include "MainWindow.h"
+
+#include "document/DocumentLoader.h"
+#include "document/RecentFiles.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "inspector/InspectorPanel.h"
+#include "layout/LayoutController.h"
+#include "layout/LayoutEngine.h"
+#include "panels/DeviceTablePanel.h"
+#include "panels/OpTablePanel.h"
+
+#include "io/ClusterPresets.h"
+#include "io/PlacementFile.h"
+#include "util/InputError.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScopedValueRollback>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace post {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , loader_(new DocumentLoader(this))
+{
+    setWindowTitle(tr("Post Studio"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    resize(1400, 880);
+
+    createPanels();
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+
+    connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
+    connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    const QString cluster = settings.value(QStringLiteral("cluster")).toString();
+    if (!cluster.isEmpty())
+        loader_->setClusterName(cluster);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createPanels()
+{
+    graphPanel_ = new GraphPanel(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setDocumentMode(true);
+    tabs_->tabBar()->setAutoHide(true); // one tab: no tab bar
+    tabs_->addTab(graphPanel_, tr("Graph"));
+    setCentralWidget(tabs_);
+
+    inspector_ = new InspectorPanel(this);
+    opTable_ = new OpTablePanel(this);
+    deviceTable_ = new DeviceTablePanel(this);
+
+    inspectorDock_ = new QDockWidget(tr("Inspector"), this);
+    inspectorDock_->setObjectName(QStringLiteral("inspectorDock"));
+    inspectorDock_->setWidget(inspector_);
+    inspectorDock_->setMinimumWidth(260);
+    opTableDock_ = new QDockWidget(tr("Ops"), this);
+    opTableDock_->setObjectName(QStringLiteral("opTableDock"));
+    opTableDock_->setWidget(opTable_);
+    deviceDock_ = new QDockWidget(tr("Devices"), this);
+    deviceDock_->setObjectName(QStringLiteral("deviceDock"));
+    deviceDock_->setWidget(deviceTable_);
+
+    // Panels menu entries are added as docks are added; the menu is created later.
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock_);
+    addDockWidget(Qt::BottomDockWidgetArea, opTableDock_);
+    tabifyDockWidget(opTableDock_, deviceDock_);
+    opTableDock_->raise();
+    resizeDocks({inspectorDock_}, {320}, Qt::Horizontal);
+    resizeDocks({opTableDock_}, {210}, Qt::Vertical);
+
+    connect(graphPanel_, &GraphPanel::opSelected, this, [this](OpId op) { selectOp(op, false); });
+    connect(opTable_, &OpTablePanel::opSelected, this, [this](OpId op) { selectOp(op, true); });
+    connect(inspector_, &InspectorPanel::opActivated, this, [this](OpId op) { selectOp(op, true); });
+    connect(graphPanel_, &GraphPanel::layoutBusyChanged, this, &MainWindow::updateBusy);
+    connect(graphPanel_, &GraphPanel::layoutApplied, this, [this] {
+        updateSummary();
+        updateBusy();
+        emit documentShown();
+    });
+    connect(graphPanel_, &GraphPanel::layoutFailed, this, [this](const QString& message) {
+        reportError(document_ ? document_->path : QString(), tr("layout failed: %1").arg(message));
+        emit layoutFailed(message);
+    });
+    connect(graphPanel_, &GraphPanel::layoutCancelled, this, [this] { statusText_->setText(tr("Layout cancelled")); });
+}
+
+void MainWindow::createActions()
+{
+    openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
+    openAction_->setShortcut(QKeySequence::Open);
+    openAction_->setToolTip(tr("Open a graph (PipeDream, MSR, DOT or Post Studio format)"));
+    connect(openAction_, &QAction::triggered, this, &MainWindow::openDialog);
+
+    openPlacementAction_ = new QAction(tr("Open &Placement…"), this);
+    openPlacementAction_->setToolTip(tr("Show a post-placement file of this graph"));
+    openPlacementAction_->setEnabled(false);
+    connect(openPlacementAction_, &QAction::triggered, this, &MainWindow::openPlacementDialog);
+
+    quitAction_ = new QAction(tr("&Quit"), this);
+    quitAction_->setShortcut(QKeySequence::Quit);
+    quitAction_->setMenuRole(QAction::QuitRole);
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+
+    fitAction_ = new QAction(tr("&Fit to Window"), this);
+    fitAction_->setShortcut(Qt::CTRL | Qt::Key_0);
+    connect(fitAction_, &QAction::triggered, graphPanel_, &GraphPanel::fitToWindow);
+
+    actualSizeAction_ = new QAction(tr("&Actual Size"), this);
+    actualSizeAction_->setShortcut(Qt::CTRL | Qt::Key_1);
+    connect(actualSizeAction_, &QAction::triggered, graphPanel_, &GraphPanel::actualSize);
+
+    overviewAction_ = new QAction(tr("&Overview"), this);
+    overviewAction_->setCheckable(true);
+    overviewAction_->setChecked(QSettings().value(QStringLiteral("view/overview"), true).toBool());
+    overviewAction_->setToolTip(tr("Bird's-eye view of large graphs"));
+    graphPanel_->setOverviewWanted(overviewAction_->isChecked());
+    connect(overviewAction_, &QAction::toggled, this, [this](bool on) {
+        graphPanel_->setOverviewWanted(on);
+        QSettings().setValue(QStringLiteral("view/overview"), on);
+    });
+
+    findAction_ = new QAction(tr("&Find Op…"), this);
+    findAction_->setShortcut(QKeySequence::Find);
+    connect(findAction_, &QAction::triggered, graphPanel_, &GraphPanel::showSearch);
+
+    groupingGroup_ = new QActionGroup(this);
+    const std::pair<Grouping, QString> groupings[] = {
+        {Grouping::Auto, tr("&Automatic")}, {Grouping::Ops, tr("&Every Op")}, {Grouping::Groups, tr("&Groups")}};
+    for (const auto& [grouping, label] : groupings) {
+        auto* action = new QAction(label, groupingGroup_);
+        action->setCheckable(true);
+        action->setData(static_cast<int>(grouping));
+        action->setChecked(grouping == graphPanel_->grouping());
+    }
+    groupingGroup_->actions().at(0)->setToolTip(
+        tr("Every op when the graph is small and its edges short, else one box per colocation group or chain"));
+    connect(groupingGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
+        graphPanel_->setGrouping(static_cast<Grouping>(action->data().toInt()));
+    });
+
+    colourGroup_ = new QActionGroup(this);
+    for (ColourMode mode : kColourModes) {
+        auto* action = new QAction(toString(mode), colourGroup_);
+        action->setCheckable(true);
+        action->setData(static_cast<int>(mode));
+        action->setChecked(mode == graphPanel_->colourMode());
+    }
+    connect(colourGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
+        chooseColourMode(static_cast<ColourMode>(action->data().toInt()));
+    });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(openAction_);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addAction(openPlacementAction_);
+    clusterMenu_ = file->addMenu(tr("&Cluster"));
+    connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
+    rebuildClusterMenu();
+    file->addSeparator();
+    file->addAction(quitAction_);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(fitAction_);
+    view->addAction(actualSizeAction_);
+    view->addSeparator();
+    QMenu* colour = view->addMenu(tr("&Colour By"));
+    colour->addActions(colourGroup_->actions());
+    QMenu* show = view->addMenu(tr("&Show"));
+    show->addActions(groupingGroup_->actions());
+    view->addAction(overviewAction_);
+    view->addAction(findAction_);
+    view->addSeparator();
+    panelsMenu_ = view->addMenu(tr("&Panels"));
+    for (QDockWidget* dock : {inspectorDock_, opTableDock_, deviceDock_})
+        panelsMenu_->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Post Studio"), this, [this] {
+        QMessageBox::about(this, tr("About Post Studio"),
+                           tr("<b>Post Studio %1</b><p>Finds fast device placements for neural-network training "
+                              "with Post (Gao, Chen, Li, NeurIPS 2018) on a fast execution simulator.</p>")
+                               .arg(QLatin1String(POST_VERSION)));
+    });
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(openAction_);
+    bar->addSeparator();
+    bar->addAction(fitAction_);
+    bar->addAction(actualSizeAction_);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Colour by "), bar));
+    colourCombo_ = new QComboBox(bar);
+    for (ColourMode mode : kColourModes)
+        colourCombo_->addItem(toString(mode), static_cast<int>(mode));
+    colourCombo_->setCurrentIndex(colourCombo_->findData(static_cast<int>(graphPanel_->colourMode())));
+    connect(colourCombo_, &QComboBox::activated, this, [this](int index) {
+        chooseColourMode(static_cast<ColourMode>(colourCombo_->itemData(index).toInt()));
+    });
+    bar->addWidget(colourCombo_);
+    bar->addSeparator();
+    bar->addAction(findAction_);
+}
+
+void MainWindow::createStatusBar()
+{
+    statusText_ = new QLabel(tr("Ready"), this);
+    summary_ = new QLabel(this);
+    busyBar_ = new QProgressBar(this);
+    busyBar_->setRange(0, 0); // busy indicator: layout has no measurable progress
+    busyBar_->setFixedWidth(140);
+    busyBar_->setMaximumHeight(14);
+    busyBar_->setTextVisible(false);
+    cancelButton_ = new QToolButton(this);
+    cancelButton_->setText(tr("Cancel"));
+    cancelButton_->setAutoRaise(true);
+    connect(cancelButton_, &QToolButton::clicked, graphPanel_, &GraphPanel::cancelLayout);
+    statusBar()->addWidget(statusText_, 1);
+    statusBar()->addPermanentWidget(summary_);
+    statusBar()->addPermanentWidget(busyBar_);
+    statusBar()->addPermanentWidget(cancelButton_);
+    busyBar_->hide();
+    cancelButton_->hide();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = RecentFiles::files();
+    for (const QString& path : files) {
+        QAction* action = recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
+        action->setToolTip(path);
+        action->setStatusTip(path);
+    }
+    if (files.isEmpty()) {
+        recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+        return;
+    }
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear List"), this, [] { RecentFiles::clear(); });
+}
+
+void MainWindow::openDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Graph"), dir,
+        tr("Graphs (*.json *.txt *.dot *.gv);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::rebuildClusterMenu()
+{
+    clusterMenu_->clear();
+    auto* group = new QActionGroup(clusterMenu_);
+    for (const std::string& name : clusterPresetNames()) {
+        const QString preset = QString::fromStdString(name);
+        QAction* action = clusterMenu_->addAction(preset, this, [this, preset] { setClusterName(preset); });
+        action->setCheckable(true);
+        action->setChecked(preset == loader_->clusterName());
+        group->addAction(action);
+    }
+    clusterMenu_->addSeparator();
+    clusterMenu_->addAction(tr("From &File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(),
+                                                          tr("Clusters (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            setClusterName(path);
+    });
+}
+
+void MainWindow::openPlacementDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Placement"), dir,
+                                                      tr("Placements (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openPlacement(path);
+}
+
+bool MainWindow::openPlacement(const QString& path)
+{
+    if (!document_)
+        return false;
+    try {
+        setPlacement(readPlacementFile(path.toStdString(), *document_->graph, *document_->cluster));
+    } catch (const InputError& e) {
+        QString message = QString::fromStdString(e.message());
+        if (!e.location().empty())
+            message = QString::fromStdString(e.location()) + QStringLiteral(": ") + message;
+        reportError(path, message);
+        return false;
+    }
+    if (!userChoseColourMode_)
+        setColourMode(ColourMode::Device);
+    statusText_->setText(tr("Showing placement %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    loadingPath_ = path;
+    statusText_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    loader_->load(path);
+    updateBusy();
+}
+
+void MainWindow::setClusterName(const QString& nameOrPath)
+{
+    if (nameOrPath == loader_->clusterName())
+        return;
+    loader_->setClusterName(nameOrPath);
+    QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
+    // Devices change under the graph: read it again (any placement no longer applies).
+    if (document_)
+        openFile(document_->path);
+}
+
+void MainWindow::showDocument(DocumentPtr document)
+{
+    loadingPath_.clear();
+    document_ = std::move(document);
+    RecentFiles::add(document_->path);
+    setWindowTitle(tr("%1 — Post Studio").arg(QFileInfo(document_->path).fileName()));
+    setWindowFilePath(document_->path);
+    if (!userChoseColourMode_)
+        setColourMode(document_->isPlaced() ? ColourMode::Device : ColourMode::OpType);
+    openPlacementAction_->setEnabled(true);
+    graphPanel_->setDocument(document_);
+    opTable_->setDocument(document_);
+    deviceTable_->setDocument(document_);
+    inspector_->setDocument(document_);
+    statusText_->setText(tr("Laying out %1…").arg(QFileInfo(document_->path).fileName()));
+    updateSummary();
+    updateBusy();
+    emit documentChanged(document_);
+}
+
+void MainWindow::setPlacement(Placement placement)
+{
+    if (!document_)
+        return;
+    auto next = std::make_shared<GraphDocument>(*document_);
+    next->placement = std::move(placement);
+    document_ = std::move(next);
+    graphPanel_->updateDocument(document_);
+    opTable_->setDocument(document_);
+    deviceTable_->setDocument(document_);
+    inspector_->setDocument(document_);
+    emit documentChanged(document_);
+}
+
+void MainWindow::reportError(const QString& path, const QString& message)
+{
+    if (path == loadingPath_)
+        loadingPath_.clear();
+    updateBusy();
+    const QString file = path.isEmpty() ? tr("the graph") : QFileInfo(path).fileName();
+    statusText_->setText(tr("Could not open %1").arg(file));
+    if (!path.isEmpty() && !QFileInfo::exists(path))
+        RecentFiles::remove(path);
+    emit loadFailed(path, message);
+    if (!interactiveErrors_)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Post Studio"),
+                                tr("Could not open %1").arg(file), QMessageBox::Ok, this);
+    box->setInformativeText(message.toHtmlEscaped());
+    box->setDetailedText(path);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, does not block the event loop
+}
+
+void MainWindow::updateBusy()
+{
+    const bool laying = graphPanel_->isLayoutBusy();
+    const bool reading = loader_->isLoading();
+    busyBar_->setVisible(laying || reading);
+    cancelButton_->setVisible(laying);
+    if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0)
+        statusText_->setText(tr("Ready"));
+}
+
+void MainWindow::updateSummary()
+{
+    if (!document_) {
+        summary_->clear();
+        return;
+    }
+    const Graph& g = *document_->graph;
+    QString text = tr("%1 ops · %2 edges · %3").arg(g.opCount()).arg(g.edgeCount())
+                       .arg(QString::fromStdString(document_->cluster->name()));
+    const auto& view = graphPanel_->scene()->viewGraph();
+    if (view.grouped)
+        text += tr(" · %1 groups").arg(view.nodeCount());
+    if (graphPanel_->scene()->nodeItemCount() > 0) {
+        const GraphPanel::LayoutInfo info = graphPanel_->lastLayout();
+        text += tr(" · layout %1, %2 s").arg(toString(info.engine)).arg(info.elapsedMs / 1000.0, 0, 'f', 2);
+    }
+    summary_->setText(text + QStringLiteral("  "));
+}
+
+void MainWindow::selectOp(OpId op, bool centre)
+{
+    if (syncingSelection_)
+        return;
+    QScopedValueRollback guard(syncingSelection_, true);
+    graphPanel_->selectOp(op, centre);
+    opTable_->selectOp(op);
+    inspector_->showOp(op);
+    if (op != kNoOp)
+        inspectorDock_->raise();
+}
+
+void MainWindow::setColourMode(ColourMode mode)
+{
+    graphPanel_->setColourMode(mode);
+    for (QAction* action : colourGroup_->actions())
+        action->setChecked(action->data().toInt() == static_cast<int>(mode));
+    if (colourCombo_)
+        colourCombo_->setCurrentIndex(colourCombo_->findData(static_cast<int>(mode)));
+}
+
+void MainWindow::chooseColourMode(ColourMode mode)
+{
+    userChoseColourMode_ = true;
+    setColourMode(mode);
+}
+
+int MainWindow::addCentralTab(QWidget* widget, const QString& title)
+{
+    return tabs_->addTab(widget, title);
+}
+
+void MainWindow::addPanelDock(QDockWidget* dock, Qt::DockWidgetArea area, QDockWidget* tabifyWith)
+{
+    if (dock->objectName().isEmpty())
+        dock->setObjectName(dock->windowTitle()); // saveState() needs a name
+    addDockWidget(area, dock);
+    if (tabifyWith)
+        tabifyDockWidget(tabifyWith, dock);
+    panelsMenu_->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openFile(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace post

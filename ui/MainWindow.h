@@ -1,0 +1,130 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "graphview/ColourMode.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QToolButton;
+
+namespace post {
+
+class DeviceTablePanel;
+class DocumentLoader;
+class GraphPanel;
+class InspectorPanel;
+class OpTablePanel;
+
+// Post Studio's window: the graph in the centre, inspector and tables in docks.
+// Panels that come later (learner, charts) plug in through addCentralTab() and
+// addPanelDock() and follow the document through documentChanged().
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Reads the file off the GUI thread; errors are reported, never thrown.
+    void openFile(const QString& path);
+    void setClusterName(const QString& nameOrPath);
+    // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
+    void setPlacement(Placement placement);
+    // Reads a post-placement file for the current graph; false (and an error report) if
+    // it does not fit the graph and cluster.
+    bool openPlacement(const QString& path);
+
+    const DocumentPtr& document() const { return document_; }
+    GraphPanel* graphPanel() const { return graphPanel_; }
+    InspectorPanel* inspector() const { return inspector_; }
+    OpTablePanel* opTable() const { return opTable_; }
+    DeviceTablePanel* deviceTable() const { return deviceTable_; }
+
+    // Extension points: another tab next to the graph, another dock (tabbed with
+    // `tabifyWith` when given). Both get a toggle in View ▸ Panels for docks.
+    int addCentralTab(QWidget* widget, const QString& title);
+    void addPanelDock(QDockWidget* dock, Qt::DockWidgetArea area, QDockWidget* tabifyWith = nullptr);
+    QDockWidget* inspectorDock() const { return inspectorDock_; }
+    QDockWidget* opTableDock() const { return opTableDock_; }
+
+    // Errors go to a QMessageBox unless turned off (tests, --screenshot); loadFailed is
+    // emitted either way.
+    void setInteractiveErrors(bool on) { interactiveErrors_ = on; }
+
+public slots:
+    void selectOp(post::OpId op, bool centre = true);
+    void setColourMode(post::ColourMode mode);
+    // As the user picking it: kept for every file opened afterwards.
+    void chooseColourMode(post::ColourMode mode);
+
+signals:
+    void documentChanged(post::DocumentPtr document);
+    void loadFailed(const QString& path, const QString& message);
+    // The current document is drawn: loaded and laid out.
+    void documentShown();
+    void layoutFailed(const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createPanels();
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void rebuildRecentMenu();
+    void showDocument(DocumentPtr document);
+    void reportError(const QString& path, const QString& message);
+    void updateBusy();
+    void updateSummary();
+    void openDialog();
+    void openPlacementDialog();
+    void rebuildClusterMenu();
+
+    DocumentPtr document_;
+    DocumentLoader* loader_;
+    GraphPanel* graphPanel_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    InspectorPanel* inspector_ = nullptr;
+    OpTablePanel* opTable_ = nullptr;
+    DeviceTablePanel* deviceTable_ = nullptr;
+    QDockWidget* inspectorDock_ = nullptr;
+    QDockWidget* opTableDock_ = nullptr;
+    QDockWidget* deviceDock_ = nullptr;
+
+    QAction* openAction_ = nullptr;
+    QAction* openPlacementAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
+    QAction* fitAction_ = nullptr;
+    QAction* actualSizeAction_ = nullptr;
+    QAction* overviewAction_ = nullptr;
+    QAction* findAction_ = nullptr;
+    QActionGroup* colourGroup_ = nullptr;
+    QActionGroup* groupingGroup_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* clusterMenu_ = nullptr;
+    QMenu* panelsMenu_ = nullptr;
+    QComboBox* colourCombo_ = nullptr;
+
+    QLabel* statusText_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QProgressBar* busyBar_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
+
+    QString loadingPath_;
+    bool interactiveErrors_ = true;
+    bool userChoseColourMode_ = false;
+    bool syncingSelection_ = false;
+};
+
+} // namespace post

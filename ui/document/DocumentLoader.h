@@ -1,0 +1,41 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+
+#include <QObject>
+#include <QString>
+
+namespace post {
+
+// Reads graph files on a pool thread (QtConcurrent) so the window stays responsive.
+// Only the newest load is reported: opening B while A is still reading drops A.
+class DocumentLoader : public QObject {
+    Q_OBJECT
+
+public:
+    explicit DocumentLoader(QObject* parent = nullptr);
+
+    // Cluster preset name or post-cluster file for documents loaded from now on.
+    void setClusterName(const QString& nameOrPath) { cluster_ = nameOrPath; }
+    const QString& clusterName() const { return cluster_; }
+
+    void load(const QString& path);
+    bool isLoading() const { return loading_; }
+
+    // The synchronous work: reads the graph (format sniffed from the content) and the
+    // cluster. Throws InputError naming the file and what is wrong with it.
+    static DocumentPtr loadNow(const QString& path, const QString& clusterName);
+    // The cluster used when none is given on the command line or in the settings.
+    static QString defaultClusterName();
+
+signals:
+    void loaded(post::DocumentPtr document);
+    void failed(const QString& path, const QString& message);
+
+private:
+    QString cluster_ = defaultClusterName();
+    quint64 generation_ = 0;
+    bool loading_ = false;
+};
+
+} // namespace post

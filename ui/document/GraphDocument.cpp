@@ -1,0 +1,23 @@
+#include "document/GraphDocument.h"
+
+namespace post {
+
+DeviceId GraphDocument::deviceOf(OpId op) const
+{
+    if (!isPlaced() || !cluster || op < 0 || op >= opCount())
+        return kNoDevice;
+    const DeviceId d = placement[static_cast<size_t>(op)];
+    return d >= 0 && d < cluster->deviceCount() ? d : kNoDevice;
+}
+
+double GraphDocument::placedTimeUs(OpId op) const
+{
+    const Op& o = graph->op(op);
+    const DeviceId d = deviceOf(op);
+    if (d == kNoDevice)
+        return o.time(DeviceKind::Gpu);
+    const Device& dev = cluster->device(d);
+    return o.time(dev.kind) / dev.speed;
+}
+
+} // namespace post

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+#include "graph/Placement.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+
+namespace post {
+
+// What the window shows: a graph, the cluster it is placed on and (maybe) a placement.
+// Immutable once shared; a new placement makes a new document that shares the graph.
+struct GraphDocument {
+    QString path;
+    std::shared_ptr<const Graph> graph;
+    std::shared_ptr<const Cluster> cluster;
+    Placement placement; // empty when nothing is placed yet
+
+    int opCount() const { return graph ? graph->opCount() : 0; }
+    bool isPlaced() const { return graph && placement.size() == static_cast<size_t>(graph->opCount()); }
+    // kNoDevice when unplaced or out of the cluster's range.
+    DeviceId deviceOf(OpId op) const;
+    // The op's compute time on the device it is placed on (or on a GPU at speed 1 when unplaced).
+    double placedTimeUs(OpId op) const;
+};
+
+using DocumentPtr = std::shared_ptr<const GraphDocument>;
+
+} // namespace post
+
+Q_DECLARE_METATYPE(post::DocumentPtr)

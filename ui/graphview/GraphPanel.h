@@ -1,0 +1,100 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "graphview/ColourMode.h"
+#include "layout/LayoutPolicy.h"
+#include "layout/LayoutResult.h"
+
+#include <QWidget>
+
+namespace post {
+
+class GraphScene;
+class GraphView;
+class LayoutController;
+class LegendWidget;
+class OpSearchWidget;
+class OverviewWidget;
+
+// The graph tab: the view of the scene with overlays down its right side (search,
+// legend, overview) and the layout thread behind it.
+class GraphPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
+
+    // A new graph: builds what to draw (grouped when large) and lays it out off the
+    // GUI thread. Any earlier layout still running is superseded.
+    void setDocument(DocumentPtr document);
+    // The same graph with other data (e.g. a new placement): recolours only.
+    void updateDocument(DocumentPtr document);
+    void clear();
+
+    // Every op, groups, or whichever LayoutPolicy finds readable and fast; relays out.
+    void setGrouping(Grouping grouping);
+    Grouping grouping() const { return grouping_; }
+    void setColourMode(ColourMode mode);
+    ColourMode colourMode() const;
+    void setOverviewWanted(bool wanted);
+    bool overviewWanted() const { return overviewWanted_; }
+    bool isLayoutBusy() const;
+    // How the shown layout was made.
+    struct LayoutInfo {
+        LayoutEngine engine = LayoutEngine::Dot;
+        double elapsedMs = 0.0;
+    };
+    LayoutInfo lastLayout() const { return lastLayout_; }
+
+    // Selects the op's box; with `centre` also scrolls it into the middle of the view.
+    void selectOp(OpId op, bool centre);
+
+    GraphScene* scene() const { return scene_; }
+    GraphView* view() const { return view_; }
+    OverviewWidget* overview() const { return overview_; }
+    LegendWidget* legend() const { return legend_; }
+    OpSearchWidget* search() const { return search_; }
+    LayoutController* layoutController() const { return layout_; }
+
+    // Nodes above which the overview shows (when wanted).
+    static constexpr int kOverviewAboveNodes = 30;
+
+public slots:
+    void showSearch();
+    void cancelLayout();
+    void fitToWindow();
+    void actualSize();
+
+signals:
+    void opSelected(post::OpId op); // by the user, in the graph or the search
+    void layoutStarted();
+    void layoutApplied();          // the scene now shows the current document
+    void layoutFailed(const QString& message);
+    void layoutCancelled();
+    void layoutBusyChanged(bool busy);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void onLayoutReady(const LayoutResult& result);
+    void applyTheme();
+    void placeOverlays();
+    void updateOverviewVisibility();
+    void showStartOfGraph();
+
+    GraphScene* scene_;
+    GraphView* view_;
+    LegendWidget* legend_;
+    OverviewWidget* overview_;
+    OpSearchWidget* search_;
+    LayoutController* layout_;
+    quint64 pendingRequest_ = 0;
+    bool overviewWanted_ = true;
+    Grouping grouping_ = Grouping::Auto;
+    LayoutInfo lastLayout_;
+};
+
+} // namespace post

@@ -1,0 +1,228 @@
+#include "graphview/GraphScene.h"
+
+#include "graphview/EdgeItem.h"
+#include "graphview/NodeColourer.h"
+#include "graphview/NodeItem.h"
+
+#include <QScopedValueRollback>
+
+namespace post {
+namespace {
+
+constexpr double kSceneMargin = 40.0;
+
+} // namespace
+
+GraphScene::GraphScene(QObject* parent)
+    : QGraphicsScene(parent)
+{
+    // Items never move after layout: a BSP index makes hit tests on big graphs cheap.
+    setItemIndexMethod(BspTreeIndex);
+    setBackgroundBrush(theme_.background);
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+GraphScene::~GraphScene()
+{
+    // ~QGraphicsScene deletes the items and announces the lost selection; by then this
+    // part of the object is gone, so stop listening first.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+    selectingFromCode_ = true;
+    clear();
+}
+
+void GraphScene::clearContent()
+{
+    {
+        QScopedValueRollback guard(selectingFromCode_, true);
+        clear();
+    }
+    nodes_.clear();
+    edges_.clear();
+    edgesOfNode_.clear();
+    highlighted_.clear();
+    selectedOp_ = kNoOp;
+    selectedNode_ = -1;
+    setSceneRect(QRectF());
+}
+
+void GraphScene::setContent(DocumentPtr document, ViewGraph view)
+{
+    clearContent();
+    document_ = std::move(document);
+    view_ = std::move(view);
+    recolour();
+}
+
+void GraphScene::setDocument(DocumentPtr document)
+{
+    document_ = std::move(document);
+    recolour();
+}
+
+LayoutInput GraphScene::layoutInput(LayoutEngine engine) const
+{
+    LayoutInput input;
+    input.engine = engine;
+    input.nodeSizes.reserve(view_.nodes.size());
+    for (const ViewNode& node : view_.nodes)
+        input.nodeSizes.push_back(NodeItem::sizeFor(node.title, node.subtitle));
+    input.edges.reserve(view_.edges.size());
+    for (const ViewEdge& e : view_.edges) {
+        if (e.twoWay)
+            input.twoWayEdges.push_back(static_cast<int>(input.edges.size()));
+        input.edges.emplace_back(e.from, e.to);
+    }
+    return input;
+}
+
+void GraphScene::applyLayout(const LayoutResult& result)
+{
+    if (result.nodeRects.size() != view_.nodes.size() || result.edges.size() != view_.edges.size())
+        return; // not a layout of this content
+    {
+        QScopedValueRollback guard(selectingFromCode_, true);
+        clear();
+    }
+    nodes_.clear();
+    edges_.clear();
+    highlighted_.clear();
+    edgesOfNode_.assign(view_.nodes.size(), {});
+    nodes_.reserve(view_.nodes.size());
+    for (size_t i = 0; i < view_.nodes.size(); ++i) {
+        const ViewNode& node = view_.nodes[i];
+        auto* item = new NodeItem(static_cast<int>(i), result.nodeRects[i], node.title, node.subtitle, node.isGroup());
+        addItem(item);
+        nodes_.push_back(item);
+    }
+    edges_.reserve(view_.edges.size());
+    for (size_t i = 0; i < view_.edges.size(); ++i) {
+        const ViewEdge& e = view_.edges[i];
+        auto* item = new EdgeItem(e.from, e.to, result.edges[i]);
+        addItem(item);
+        edges_.push_back(item);
+        edgesOfNode_[static_cast<size_t>(e.from)].push_back(item);
+        edgesOfNode_[static_cast<size_t>(e.to)].push_back(item);
+    }
+    setSceneRect(result.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    recolour();
+    if (selectedOp_ != kNoOp)
+        selectOp(selectedOp_);
+}
+
+NodeItem* GraphScene::itemForNode(int viewNode) const
+{
+    if (viewNode < 0 || viewNode >= static_cast<int>(nodes_.size()))
+        return nullptr;
+    return nodes_[static_cast<size_t>(viewNode)];
+}
+
+NodeItem* GraphScene::itemForOp(OpId op) const
+{
+    if (op < 0 || op >= static_cast<OpId>(view_.nodeOfOp.size()))
+        return nullptr;
+    return itemForNode(view_.nodeOfOp[static_cast<size_t>(op)]);
+}
+
+void GraphScene::setColourMode(ColourMode mode)
+{
+    if (mode_ == mode)
+        return;
+    mode_ = mode;
+    recolour();
+}
+
+void GraphScene::setTheme(const ViewTheme& theme)
+{
+    theme_ = theme;
+    setBackgroundBrush(theme_.background);
+    recolour();
+}
+
+void GraphScene::recolour()
+{
+    if (!document_) {
+        legend_ = {};
+        emit legendChanged();
+        return;
+    }
+    NodeColouring colouring = colourNodes(*document_, view_, mode_, theme_);
+    for (NodeItem* item : nodes_) {
+        item->setPaint(colouring.paints[static_cast<size_t>(item->viewNode())]);
+        item->setAccentColours(theme_.selection, theme_.searchHit);
+    }
+    for (EdgeItem* item : edges_)
+        item->setColours(theme_.edge, theme_.edgeHighlight);
+    legend_ = std::move(colouring.legend);
+    emit legendChanged();
+}
+
+void GraphScene::selectOp(OpId op)
+{
+    QScopedValueRollback guard(selectingFromCode_, true);
+    clearSelection();
+    selectedOp_ = op;
+    NodeItem* item = itemForOp(op);
+    if (item)
+        item->setSelected(true);
+    markSelectedEdges(item ? item->viewNode() : -1);
+}
+
+void GraphScene::highlightOps(const std::vector<OpId>& ops)
+{
+    for (NodeItem* item : highlighted_)
+        item->setHighlighted(false);
+    highlighted_.clear();
+    for (OpId op : ops) {
+        if (NodeItem* item = itemForOp(op)) {
+            item->setHighlighted(true);
+            highlighted_.push_back(item);
+        }
+    }
+}
+
+void GraphScene::markSelectedEdges(int viewNode)
+{
+    if (selectedNode_ >= 0 && selectedNode_ < static_cast<int>(edgesOfNode_.size()))
+        for (EdgeItem* e : edgesOfNode_[static_cast<size_t>(selectedNode_)])
+            e->setHighlighted(false);
+    selectedNode_ = viewNode;
+    if (selectedNode_ >= 0 && selectedNode_ < static_cast<int>(edgesOfNode_.size()))
+        for (EdgeItem* e : edgesOfNode_[static_cast<size_t>(selectedNode_)])
+            e->setHighlighted(true);
+}
+
+void GraphScene::onSelectionChanged()
+{
+    if (selectingFromCode_)
+        return;
+    // One box at a time: the newly selected one wins (Ctrl+click would otherwise add).
+    const QList<QGraphicsItem*> items = selectedItems();
+    NodeItem* node = nullptr;
+    for (QGraphicsItem* item : items) {
+        if (item->type() != NodeItem::Type)
+            continue;
+        auto* candidate = static_cast<NodeItem*>(item);
+        if (!node || candidate->viewNode() != selectedNode_)
+            node = candidate;
+    }
+    if (items.size() > 1) {
+        QScopedValueRollback guard(selectingFromCode_, true);
+        for (QGraphicsItem* item : items)
+            if (item != node)
+                item->setSelected(false);
+    }
+    if (!node) {
+        markSelectedEdges(-1);
+        selectedOp_ = kNoOp;
+        emit opSelected(kNoOp);
+        return;
+    }
+    const ViewNode& vn = view_.nodes[static_cast<size_t>(node->viewNode())];
+    const bool keep = selectedOp_ != kNoOp && view_.nodeOfOp[static_cast<size_t>(selectedOp_)] == node->viewNode();
+    selectedOp_ = keep ? selectedOp_ : vn.ops.front();
+    markSelectedEdges(node->viewNode());
+    emit opSelected(selectedOp_);
+}
+
+} // namespace post

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "graphview/ColourMode.h"
+#include "graphview/Legend.h"
+#include "graphview/ViewTheme.h"
+#include "layout/LayoutInput.h"
+#include "layout/LayoutResult.h"
+#include "layout/ViewGraph.h"
+
+#include <QGraphicsScene>
+
+#include <vector>
+
+namespace post {
+
+class EdgeItem;
+class NodeItem;
+
+// The drawn graph: one NodeItem per view node and one EdgeItem per view edge, placed by a
+// LayoutResult. Knows which op each box stands for, so selection and search speak ops.
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
+
+    // New content: removes every item; nothing is drawn until applyLayout().
+    void setContent(DocumentPtr document, ViewGraph view);
+    // Same graph with, say, a new placement: recolours without a new layout.
+    void setDocument(DocumentPtr document);
+    void clearContent();
+
+    // What to lay out: the view graph with each box's size measured from its labels.
+    LayoutInput layoutInput(LayoutEngine engine) const;
+    // Creates the items; the result must come from layoutInput() of the current content.
+    void applyLayout(const LayoutResult& result);
+
+    const DocumentPtr& document() const { return document_; }
+    const ViewGraph& viewGraph() const { return view_; }
+    bool isLaidOut() const { return !nodes_.empty() || view_.nodes.empty(); }
+    int nodeItemCount() const { return static_cast<int>(nodes_.size()); }
+    int edgeItemCount() const { return static_cast<int>(edges_.size()); }
+    NodeItem* itemForNode(int viewNode) const;
+    NodeItem* itemForOp(OpId op) const;
+
+    void setColourMode(ColourMode mode);
+    ColourMode colourMode() const { return mode_; }
+    void setTheme(const ViewTheme& theme);
+    const ViewTheme& theme() const { return theme_; }
+    const Legend& legend() const { return legend_; }
+
+    // Selects the box holding `op` (without emitting opSelected); kNoOp clears.
+    void selectOp(OpId op);
+    OpId selectedOp() const { return selectedOp_; }
+    // Marks search hits with a halo; an empty list clears them.
+    void highlightOps(const std::vector<OpId>& ops);
+
+signals:
+    // The user selected a box: its op, or the first op of a group.
+    void opSelected(post::OpId op);
+    void legendChanged();
+
+private:
+    void recolour();
+    void onSelectionChanged();
+    void markSelectedEdges(int viewNode);
+
+    DocumentPtr document_;
+    ViewGraph view_;
+    std::vector<NodeItem*> nodes_;
+    std::vector<EdgeItem*> edges_;
+    std::vector<std::vector<EdgeItem*>> edgesOfNode_;
+    std::vector<NodeItem*> highlighted_;
+    ColourMode mode_ = ColourMode::Device;
+    ViewTheme theme_ = ViewTheme::light();
+    Legend legend_;
+    OpId selectedOp_ = kNoOp;
+    int selectedNode_ = -1;
+    bool selectingFromCode_ = false;
+};
+
+} // namespace post

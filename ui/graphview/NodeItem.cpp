@@ -1,0 +1,150 @@
+#include "graphview/NodeItem.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+
+namespace post {
+namespace {
+
+constexpr double kRadius = 6.0;
+constexpr double kPadX = 10.0;
+constexpr double kPadY = 6.0;
+constexpr double kMinWidth = 72.0;
+constexpr double kMaxWidth = 230.0;
+constexpr double kMixBarHeight = 5.0;
+constexpr double kHalo = 5.0;
+
+} // namespace
+
+NodeItem::NodeItem(int viewNode, const QRectF& rect, QString title, QString subtitle, bool isGroup)
+    : viewNode_(viewNode)
+    , rect_(rect)
+    , title_(std::move(title))
+    , subtitle_(std::move(subtitle))
+    , isGroup_(isGroup)
+{
+    setFlag(ItemIsSelectable);
+    setAcceptHoverEvents(false);
+    setToolTip(subtitle_.isEmpty() ? title_ : title_ + QStringLiteral("\n") + subtitle_);
+    setZValue(1);
+}
+
+QFont NodeItem::titleFont()
+{
+    QFont f;
+    f.setPointSizeF(9.0);
+    f.setWeight(QFont::DemiBold);
+    return f;
+}
+
+QFont NodeItem::subtitleFont()
+{
+    QFont f;
+    f.setPointSizeF(7.5);
+    return f;
+}
+
+QSizeF NodeItem::sizeFor(const QString& title, const QString& subtitle)
+{
+    const QFontMetricsF tm(titleFont());
+    const QFontMetricsF sm(subtitleFont());
+    const double textWidth = std::max(tm.horizontalAdvance(title), sm.horizontalAdvance(subtitle));
+    // A little slack: text measured here can come out a pixel or two wider when drawn scaled.
+    const double width = std::clamp(textWidth + 2 * kPadX + 6, kMinWidth, kMaxWidth);
+    const double height = tm.height() + sm.height() + 2 * kPadY + 1;
+    return {std::ceil(width), std::ceil(height)};
+}
+
+void NodeItem::setPaint(NodePaint paint)
+{
+    paint_ = std::move(paint);
+    update();
+}
+
+void NodeItem::setAccentColours(const QColor& selection, const QColor& searchHit)
+{
+    selectionColour_ = selection;
+    searchHitColour_ = searchHit;
+    update();
+}
+
+void NodeItem::setHighlighted(bool on)
+{
+    if (highlighted_ == on)
+        return;
+    highlighted_ = on;
+    update();
+}
+
+QRectF NodeItem::boundingRect() const
+{
+    return rect_.adjusted(-kHalo, -kHalo, kHalo, kHalo);
+}
+
+QPainterPath NodeItem::shape() const
+{
+    QPainterPath path;
+    path.addRoundedRect(rect_, kRadius, kRadius);
+    return path;
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const bool selected = isSelected();
+
+    if (highlighted_ || selected) {
+        QColor halo = selected ? selectionColour_ : searchHitColour_;
+        halo.setAlpha(110);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(halo);
+        painter->drawRoundedRect(rect_.adjusted(-kHalo + 1, -kHalo + 1, kHalo - 1, kHalo - 1), kRadius + 3, kRadius + 3);
+    }
+
+    QPen border(selected ? selectionColour_ : paint_.border, selected ? 2.5 : 1.2);
+    if (isGroup_ && !selected)
+        border.setWidthF(2.0);
+    painter->setPen(border);
+    painter->setBrush(paint_.fill);
+    painter->drawRoundedRect(rect_, kRadius, kRadius);
+
+    if (paint_.mix.size() > 1) {
+        // Device mix of a group: a stacked bar inside the bottom edge.
+        const QRectF bar(rect_.left() + kRadius, rect_.bottom() - kMixBarHeight - 2, rect_.width() - 2 * kRadius,
+                         kMixBarHeight);
+        double x = bar.left();
+        painter->setPen(Qt::NoPen);
+        for (const auto& [colour, share] : paint_.mix) {
+            const double w = bar.width() * share;
+            painter->setBrush(colour);
+            painter->drawRect(QRectF(x, bar.top(), w, bar.height()));
+            x += w;
+        }
+    }
+
+    // Text is unreadable when zoomed far out; skipping it keeps big graphs fluid.
+    if (lod < 0.35)
+        return;
+    const QRectF inner = rect_.adjusted(kPadX, kPadY, -kPadX, -kPadY);
+    const QFontMetricsF tm(titleFont());
+    painter->setPen(paint_.text);
+    painter->setFont(titleFont());
+    const QRectF titleRect(inner.left(), inner.top(), inner.width(), tm.height());
+    painter->drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter,
+                      tm.elidedText(title_, Qt::ElideMiddle, inner.width()));
+    if (!subtitle_.isEmpty()) {
+        const QFontMetricsF sm(subtitleFont());
+        QColor muted = paint_.text;
+        muted.setAlphaF(0.75f);
+        painter->setPen(muted);
+        painter->setFont(subtitleFont());
+        const QRectF subRect(inner.left(), titleRect.bottom(), inner.width(), sm.height());
+        painter->drawText(subRect, Qt::AlignHCenter | Qt::AlignVCenter,
+                          sm.elidedText(subtitle_, Qt::ElideRight, inner.width()));
+    }
+}
+
+} // namespace post

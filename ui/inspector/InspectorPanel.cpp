@@ -1,0 +1,160 @@
+#include "inspector/InspectorPanel.h"
+
+#include "graphview/CategoryPalette.h"
+#include "graphview/ViewTheme.h"
+#include "util/Format.h"
+
+#include <QEvent>
+#include <QTextBrowser>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace post {
+namespace {
+
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString row(const QString& label, const QString& value)
+{
+    return QStringLiteral("<tr><td style='padding-right:12px'><b>%1</b></td><td>%2</td></tr>").arg(label, value);
+}
+
+QString swatch(const QColor& colour)
+{
+    return QStringLiteral("<span style='color:%1'>&#9632;</span> ").arg(colour.name());
+}
+
+} // namespace
+
+InspectorPanel::InspectorPanel(QWidget* parent)
+    : QWidget(parent)
+    , browser_(new QTextBrowser(this))
+{
+    browser_->setOpenLinks(false);
+    browser_->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(browser_);
+    connect(browser_, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        const OpId op = opFromLink(url);
+        if (op != kNoOp)
+            emit opActivated(op);
+    });
+    render();
+}
+
+void InspectorPanel::setDocument(DocumentPtr document)
+{
+    const bool sameGraph = document && document_ && document->graph == document_->graph;
+    document_ = std::move(document);
+    if (!sameGraph)
+        op_ = kNoOp;
+    render();
+}
+
+void InspectorPanel::showOp(OpId op)
+{
+    op_ = op;
+    render();
+}
+
+QString InspectorPanel::html() const
+{
+    return browser_->toHtml();
+}
+
+OpId InspectorPanel::opFromLink(const QUrl& url)
+{
+    if (url.scheme() != QLatin1String("op"))
+        return kNoOp;
+    bool ok = false;
+    const int id = url.path().toInt(&ok);
+    return ok ? id : kNoOp;
+}
+
+void InspectorPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        render(); // swatch and link colours depend on the palette
+}
+
+QString InspectorPanel::summaryHtml() const
+{
+    const Graph& graph = *document_->graph;
+    QString h = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
+                    .arg(graph.name().empty() ? tr("Graph") : esc(graph.name()));
+    h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+    h += row(tr("Ops"), QString::number(graph.opCount()));
+    h += row(tr("Edges"), QString::number(graph.edgeCount()));
+    h += row(tr("Colocation groups"), QString::number(graph.colocationGroupCount()));
+    h += row(tr("GPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Gpu)));
+    h += row(tr("CPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Cpu)));
+    h += row(tr("Parameters"), formatBytes(graph.totalParamBytes()));
+    if (document_->cluster)
+        h += row(tr("Cluster"), tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount())
+                                    .arg(esc(document_->cluster->name())));
+    h += row(tr("Placement"), document_->isPlaced() ? tr("shown") : tr("none yet"));
+    return h + QStringLiteral("</table>");
+}
+
+void InspectorPanel::render()
+{
+    const QString hint = QStringLiteral("<p style='color:%1'>%2</p>")
+                             .arg(palette().color(QPalette::PlaceholderText).name(),
+                                  tr("Select an op in the graph or the table to see its details."));
+    if (!document_ || !document_->graph) {
+        browser_->setHtml(hint);
+        return;
+    }
+    if (op_ < 0 || op_ >= document_->opCount()) {
+        browser_->setHtml(summaryHtml() + hint);
+        return;
+    }
+    const Graph& graph = *document_->graph;
+    const Op& op = graph.op(op_);
+    QString h;
+    h += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(op.name));
+    h += QStringLiteral("<p style='margin-top:0'>%1</p>").arg(op.type.empty() ? tr("(no type)") : esc(op.type));
+    h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
+
+    const DeviceId device = document_->deviceOf(op_);
+    const ViewTheme theme = ViewTheme::fromPalette(palette());
+    h += row(tr("Device"), device == kNoDevice
+                               ? swatch(theme.unplaced) + tr("unplaced")
+                               : swatch(CategoryPalette::colour(device)) + esc(document_->cluster->device(device).name));
+    h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)));
+    h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)));
+    if (device != kNoDevice)
+        h += row(tr("On its device"), formatMicroseconds(document_->placedTimeUs(op_)));
+    h += row(tr("Output"), formatBytes(op.outputBytes));
+    h += row(tr("Parameters"), formatBytes(op.paramBytes));
+    if (!op.colocate.empty())
+        h += row(tr("Colocated with"), esc(op.colocate));
+    h += QStringLiteral("</table>");
+
+    auto neighbours = [&](const QString& title, std::span<const EdgeId> edges, bool inputs) {
+        h += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b> (%2)</p>").arg(title).arg(edges.size());
+        if (edges.empty()) {
+            h += QStringLiteral("<p style='margin-top:0'>%1</p>").arg(tr("none"));
+            return;
+        }
+        h += QStringLiteral("<table cellspacing='0' cellpadding='1'>");
+        for (EdgeId e : edges) {
+            const Edge& edge = graph.edge(e);
+            const OpId other = inputs ? edge.from : edge.to;
+            h += QStringLiteral("<tr><td style='padding-right:10px'><a href='op:%1'>%2</a></td><td>%3</td></tr>")
+                     .arg(other)
+                     .arg(esc(graph.op(other).name), formatBytes(edge.bytes));
+        }
+        h += QStringLiteral("</table>");
+    };
+    neighbours(tr("Inputs"), graph.inEdges(op_), true);
+    neighbours(tr("Outputs"), graph.outEdges(op_), false);
+    browser_->setHtml(h);
+}
+
+} // namespace post

@@ -1,0 +1,21 @@
+#include "layout/GraphLayoutWorker.h"
+
+#include "layout/GraphvizLayout.h"
+
+namespace post {
+
+void GraphLayoutWorker::cancelUpTo(quint64 requestId)
+{
+    quint64 current = cancelledUpTo_.load();
+    while (current < requestId && !cancelledUpTo_.compare_exchange_weak(current, requestId)) {
+    }
+}
+
+void GraphLayoutWorker::layout(const LayoutInput& input)
+{
+    const quint64 id = input.requestId;
+    LayoutResult result = runGraphvizLayout(input, [this, id] { return id <= cancelledUpTo_.load(); });
+    emit finished(result);
+}
+
+} // namespace post

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "layout/LayoutInput.h"
+#include "layout/LayoutResult.h"
+
+#include <QObject>
+
+#include <atomic>
+
+namespace post {
+
+// Runs Graphviz layouts. Lives on the one layout thread (LayoutController owns it), so
+// every Graphviz call in the UI happens there, one at a time.
+class GraphLayoutWorker : public QObject {
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    // Thread-safe: requests with an id <= `requestId` are abandoned at the next phase
+    // boundary (or skipped if they have not started).
+    void cancelUpTo(quint64 requestId);
+
+public slots:
+    void layout(const post::LayoutInput& input);
+
+signals:
+    // Emitted for every request, including cancelled and failed ones.
+    void finished(const post::LayoutResult& result);
+
+private:
+    std::atomic<quint64> cancelledUpTo_{0};
+};
+
+} // namespace post

@@ -1,0 +1,59 @@
+#include "layout/LayoutPolicy.h"
+
+#include "graph/Graph.h"
+#include "layout/LayoutCost.h"
+#include "layout/ViewGraphBuilder.h"
+
+namespace post {
+namespace {
+
+long long costOf(const ViewGraph& view)
+{
+    std::vector<std::pair<int, int>> edges;
+    edges.reserve(view.edges.size());
+    for (const ViewEdge& e : view.edges)
+        edges.emplace_back(e.from, e.to);
+    return estimateDotCost(view.nodeCount(), edges);
+}
+
+LayoutPlan makePlan(ViewGraph view)
+{
+    LayoutPlan plan;
+    plan.cost = costOf(view);
+    plan.engine = LayoutPolicy::engineFor(view.nodeCount(), plan.cost);
+    plan.view = std::move(view);
+    return plan;
+}
+
+} // namespace
+
+LayoutEngine LayoutPolicy::engineFor(int nodeCount, long long cost)
+{
+    if (nodeCount <= kPlainDotMaxNodes && cost <= kPlainDotMaxCost)
+        return LayoutEngine::Dot;
+    if (nodeCount <= kFastDotMaxNodes && cost <= kFastDotMaxCost)
+        return LayoutEngine::FastDot;
+    return LayoutEngine::Sfdp;
+}
+
+LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)
+{
+    if (grouping == Grouping::Groups)
+        return makePlan(ViewGraphBuilder::grouped(graph));
+    if (grouping == Grouping::Ops || graph.opCount() == 0)
+        return makePlan(ViewGraphBuilder::opLevel(graph));
+    if (graph.opCount() <= kGroupAboveOps) {
+        LayoutPlan ops = makePlan(ViewGraphBuilder::opLevel(graph));
+        if (ops.engine == LayoutEngine::Dot
+            && (ops.view.nodeCount() <= kAlwaysOpsUpTo || ops.cost <= kShortEdgeCostPerNode * ops.view.nodeCount()))
+            return ops;
+        LayoutPlan groups = makePlan(ViewGraphBuilder::grouped(graph));
+        // Grouping that barely shrinks the graph only hides detail.
+        if (groups.view.nodeCount() * 5 > ops.view.nodeCount() * 4)
+            return ops;
+        return groups;
+    }
+    return makePlan(ViewGraphBuilder::grouped(graph));
+}
+
+} // namespace post

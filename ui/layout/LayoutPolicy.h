@@ -1,0 +1,47 @@
+#pragma once
+
+#include "layout/LayoutEngine.h"
+#include "layout/ViewGraph.h"
+
+namespace post {
+
+class Graph;
+
+// Whether the view shows every op or groups (one box per colocation group / chain).
+enum class Grouping { Auto, Ops, Groups };
+
+// What to draw and how to lay it out.
+struct LayoutPlan {
+    ViewGraph view;
+    LayoutEngine engine = LayoutEngine::Dot;
+    long long cost = 0; // estimateDotCost of the view
+};
+
+// Picks the view and the Graphviz engine so a layout stays within a couple of seconds.
+// Measured on this project's machine (2 cores, Graphviz 2.42; see bench_layout):
+//   synthetic short-edge graphs: plain dot 1.3 s at 500 nodes, 33-85 s at 2,000;
+//     dot nslimit=0 mclimit=0.1 0.2 s / 0.9 s / 12 s at 500 / 2,000 / 10,000;
+//     sfdp 0.07 / 0.3 / 2.4 s.
+//   real training steps have long forward-to-backward edges, so node count alone misleads:
+//     ResNet-18 (141 ops, cost 4,600): dot 50 s, fast dot 1.3 s, sfdp 0.1 s;
+//     grouped by layer (71 boxes, cost 71): dot 0.01 s.
+struct LayoutPolicy {
+    static constexpr int kPlainDotMaxNodes = 400;
+    static constexpr long long kPlainDotMaxCost = 2000;  // about a second with plain dot
+    static constexpr int kFastDotMaxNodes = 2500;
+    static constexpr long long kFastDotMaxCost = 6000;   // about 1.5 s with fast dot
+    // Auto grouping always groups graphs with more ops than this.
+    static constexpr int kGroupAboveOps = 2000;
+    // Auto keeps every op when dot is fast and edges are mostly short (cost per node at
+    // most this); long edges (a training step's forward-to-backward ones) make a tangle.
+    static constexpr int kShortEdgeCostPerNode = 2;
+    // ... but a graph this small reads fine op by op whatever its edges.
+    static constexpr int kAlwaysOpsUpTo = 40;
+
+    static LayoutEngine engineFor(int nodeCount, long long cost);
+    // Auto: the op-level view when plain dot handles it quickly and the graph is small or
+    // its edges short; otherwise the grouped view, if grouping actually shrinks the graph.
+    static LayoutPlan plan(const Graph& graph, Grouping grouping);
+};
+
+} // namespace post

@@ -1,0 +1,167 @@
+#include "layout/ViewGraphBuilder.h"
+
+#include "graph/Graph.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+namespace post::ViewGraphBuilder {
+namespace {
+
+ViewNode opNode(const Graph& graph, OpId id)
+{
+    const Op& op = graph.op(id);
+    ViewNode node;
+    node.kind = ViewNode::Kind::Op;
+    node.ops = {id};
+    node.title = QString::fromStdString(op.name);
+    node.subtitle = QString::fromStdString(op.type);
+    node.key = QStringLiteral("op:") + node.title;
+    return node;
+}
+
+// Adds one edge per unordered node pair (self loops inside a group are dropped). Nodes
+// are in topological order of their first op, so the lower index is the upstream box.
+void addEdges(const Graph& graph, ViewGraph& view)
+{
+    std::unordered_map<long long, int> index;
+    for (const Edge& e : graph.edges()) {
+        const int from = view.nodeOfOp[static_cast<size_t>(e.from)];
+        const int to = view.nodeOfOp[static_cast<size_t>(e.to)];
+        if (from == to)
+            continue;
+        const int lo = std::min(from, to);
+        const int hi = std::max(from, to);
+        const long long key = static_cast<long long>(lo) * view.nodeCount() + hi;
+        auto [it, inserted] = index.emplace(key, static_cast<int>(view.edges.size()));
+        if (inserted) {
+            view.edges.push_back(ViewEdge{from, to, e.bytes, 1, false});
+        } else {
+            ViewEdge& ve = view.edges[static_cast<size_t>(it->second)];
+            ve.bytes += e.bytes;
+            ++ve.opEdges;
+            if (ve.from != from) {
+                ve.twoWay = true;
+                ve.from = lo;
+                ve.to = hi;
+            }
+        }
+    }
+}
+
+// "Conv2d · 2 ops": the most common type among the members, then the size.
+QString groupSubtitle(const Graph& graph, const std::vector<OpId>& ops)
+{
+    std::map<std::string, int> count;
+    for (OpId op : ops)
+        ++count[graph.op(op).type];
+    // Ties go to the type seen first, so a layer is named by its forward op.
+    std::string best;
+    int bestCount = 0;
+    for (OpId op : ops) {
+        const int c = count[graph.op(op).type];
+        if (c > bestCount) {
+            best = graph.op(op).type;
+            bestCount = c;
+        }
+    }
+    const QString size = QStringLiteral("%1 ops").arg(ops.size());
+    return best.empty() ? size : QString::fromStdString(best) + QStringLiteral(" · ") + size;
+}
+
+int findRoot(std::vector<int>& parent, int x)
+{
+    while (parent[static_cast<size_t>(x)] != x) {
+        parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+        x = parent[static_cast<size_t>(x)];
+    }
+    return x;
+}
+
+} // namespace
+
+ViewGraph opLevel(const Graph& graph)
+{
+    ViewGraph view;
+    view.nodes.reserve(static_cast<size_t>(graph.opCount()));
+    view.nodeOfOp.resize(static_cast<size_t>(graph.opCount()));
+    for (OpId id = 0; id < graph.opCount(); ++id) {
+        view.nodeOfOp[static_cast<size_t>(id)] = id;
+        view.nodes.push_back(opNode(graph, id));
+    }
+    addEdges(graph, view);
+    return view;
+}
+
+ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded)
+{
+    const int n = graph.opCount();
+    // Union-find over ops: colocation groups first, then chains of free ops.
+    std::vector<int> parent(static_cast<size_t>(n));
+    std::iota(parent.begin(), parent.end(), 0);
+    auto unite = [&](int a, int b) { parent[static_cast<size_t>(findRoot(parent, a))] = findRoot(parent, b); };
+
+    std::vector<int> firstOfGroup(static_cast<size_t>(graph.colocationGroupCount()), -1);
+    for (OpId id = 0; id < n; ++id) {
+        const int g = graph.colocationGroup(id);
+        if (g < 0)
+            continue;
+        int& first = firstOfGroup[static_cast<size_t>(g)];
+        if (first < 0)
+            first = id;
+        else
+            unite(id, first);
+    }
+    for (const Edge& e : graph.edges()) {
+        if (graph.colocationGroup(e.from) >= 0 || graph.colocationGroup(e.to) >= 0)
+            continue;
+        if (graph.outEdges(e.from).size() == 1 && graph.inEdges(e.to).size() == 1)
+            unite(e.from, e.to);
+    }
+
+    // Members per root, in input order.
+    std::vector<std::vector<OpId>> members(static_cast<size_t>(n));
+    for (OpId id = 0; id < n; ++id)
+        members[static_cast<size_t>(findRoot(parent, id))].push_back(id);
+
+    ViewGraph view;
+    view.grouped = true;
+    view.nodeOfOp.assign(static_cast<size_t>(n), -1);
+    // Nodes in topological order of their first member, so the layout input is stable.
+    for (OpId id : graph.topologicalOrder()) {
+        const int root = findRoot(parent, id);
+        if (view.nodeOfOp[static_cast<size_t>(id)] >= 0)
+            continue;
+        const std::vector<OpId>& ops = members[static_cast<size_t>(root)];
+        ViewNode node;
+        node.ops = ops;
+        const int g = graph.colocationGroup(ops.front());
+        if (g >= 0) {
+            node.kind = ViewNode::Kind::ColocationGroup;
+            node.title = QString::fromStdString(graph.colocationGroupName(g));
+            node.key = QStringLiteral("group:") + node.title;
+        } else {
+            node.kind = ViewNode::Kind::Chain;
+            // A chain's members are joined head to tail, so the topologically first is its head.
+            node.title = QString::fromStdString(graph.op(id).name);
+            node.key = QStringLiteral("chain:") + node.title;
+        }
+        if (ops.size() == 1 || expanded.contains(node.key)) {
+            for (OpId m : ops) {
+                view.nodeOfOp[static_cast<size_t>(m)] = view.nodeCount();
+                view.nodes.push_back(opNode(graph, m));
+            }
+            continue;
+        }
+        for (OpId m : ops)
+            view.nodeOfOp[static_cast<size_t>(m)] = view.nodeCount();
+        node.subtitle = groupSubtitle(graph, ops);
+        view.nodes.push_back(std::move(node));
+    }
+    addEdges(graph, view);
+    return view;
+}
+
+} // namespace post::ViewGraphBuilder

@@ -1,0 +1,32 @@
+#include "panels/DeviceTablePanel.h"
+
+#include "models/DeviceTableModel.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+
+namespace post {
+
+DeviceTablePanel::DeviceTablePanel(QWidget* parent)
+    : QTableView(parent)
+    , model_(new DeviceTableModel(this))
+{
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(DeviceTableModel::SortRole);
+    setModel(proxy);
+    setSortingEnabled(true);
+    sortByColumn(-1, Qt::AscendingOrder);
+    setSelectionBehavior(SelectRows);
+    setEditTriggers(NoEditTriggers);
+    setAlternatingRowColors(true);
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(DeviceTableModel::Name, QHeaderView::Stretch);
+}
+
+void DeviceTablePanel::setDocument(DocumentPtr document)
+{
+    model_->setDocument(std::move(document));
+}
+
+} // namespace post
