@@ -2,7 +2,9 @@
 
 #include "classic/ClassicalPlacerFactory.h"
 #include "learn/LearnerFactory.h"
+#include "place/ProgressObserver.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace post {
@@ -15,6 +17,32 @@ bool better(const PlaceResult& a, const PlaceResult& b)
         return a.feasible;
     return a.bestStepTimeUs < b.bestStepTimeUs;
 }
+
+// Shifts sample numbers so a second run continues the first one's numbering.
+class OffsetObserver : public ProgressObserver {
+public:
+    OffsetObserver(ProgressObserver* target, int offset)
+        : target_(target)
+        , offset_(offset)
+    {
+    }
+    void onSample(const SampleEvent& event) override
+    {
+        SampleEvent e = event;
+        e.index += offset_;
+        target_->onSample(e);
+    }
+    void onUpdate(const UpdateEvent& event) override
+    {
+        UpdateEvent e = event;
+        e.afterSample += offset_;
+        target_->onUpdate(e);
+    }
+
+private:
+    ProgressObserver* target_;
+    int offset_;
+};
 
 } // namespace
 
@@ -43,10 +71,28 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
         }
     }
 
-    LearnerOptions options;
-    options.warmStart = start.best;
-    PlaceResult result = makeLearner(learner_, options)->place(context);
-    if (!result.stopped && better(start, result)) {
+    LearnerOptions warmOptions;
+    warmOptions.warmStart = start.best;
+    PlaceContext warmContext = context;
+    warmContext.samples = std::max(1, context.samples / 2);
+    PlaceResult result = makeLearner(learner_, warmOptions)->place(warmContext);
+
+    const int coldSamples = context.samples - result.samplesUsed;
+    if (!result.stopped && coldSamples > 0) {
+        PlaceContext coldContext = context;
+        coldContext.samples = coldSamples;
+        OffsetObserver shifted(context.observer, result.samplesUsed);
+        if (context.observer)
+            coldContext.observer = &shifted;
+        PlaceResult cold = makeLearner(learner_, LearnerOptions{})->place(coldContext);
+        const int used = result.samplesUsed + cold.samplesUsed;
+        const bool stopped = cold.stopped;
+        if (better(cold, result))
+            result = std::move(cold);
+        result.samplesUsed = used;
+        result.stopped = stopped;
+    }
+    if (better(start, result)) {
         result.best = start.best;
         result.bestStepTimeUs = start.bestStepTimeUs;
         result.feasible = start.feasible;

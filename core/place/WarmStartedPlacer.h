@@ -10,8 +10,10 @@ namespace post {
 // A learner started from the best placement of some classical placers (CLI name
 // "post@m-sct", or "post@best" for the best of all of them). Post from scratch often
 // stops in a local optimum a list scheduler avoids (docs/learners.md); starting from
-// that placement lets the learner spend its budget improving on it. The result is never
-// worse than the start: the start is itself a simulated placement.
+// that placement lets the learner spend its budget improving on it. But a start can also
+// trap it (on MSR graphs the classical placers' conservative memory estimates give slow
+// starts), so half the budget goes to a warm run and half to a cold one, and the better
+// wins. The result is never worse than the start: the start is itself a simulated placement.
 class WarmStartedPlacer : public Placer {
 public:
     WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name);
