@@ -41,6 +41,7 @@ int runInfo(const InfoOptions& o)
         j["total_gpu_time_ms"] = gpuTotal / 1000.0;
         j["total_cpu_time_ms"] = cpuTotal / 1000.0;
         j["param_bytes"] = g.totalParamBytes();
+        j["resident_bytes"] = g.totalResidentBytes();
         j["output_bytes"] = outputBytes;
         j["critical_path_gpu_ms"] = path.lengthUs / 1000.0;
         j["critical_path_ops"] = path.ops.size();
@@ -53,8 +54,10 @@ int runInfo(const InfoOptions& o)
               << "colocation groups  " << g.colocationGroupCount() << "\n"
               << "total compute      " << formatMs(gpuTotal) << " on a speed-1 GPU, " << formatMs(cpuTotal)
               << " on a speed-1 CPU\n"
-              << "parameters         " << formatBytes(g.totalParamBytes()) << "\n"
-              << "outputs            " << formatBytes(outputBytes) << "\n"
+              << "parameters         " << formatBytes(g.totalParamBytes()) << "\n";
+    if (g.totalResidentBytes() != 0.0) // only some sources (MSR) give it; keep other listings short
+        std::cout << "resident memory    " << formatBytes(g.totalResidentBytes()) << "\n";
+    std::cout << "outputs            " << formatBytes(outputBytes) << "\n"
               << "critical path      " << formatMs(path.lengthUs) << " on a speed-1 GPU, " << path.ops.size()
               << " ops";
     if (!path.ops.empty())

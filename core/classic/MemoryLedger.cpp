@@ -28,7 +28,7 @@ MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const Sim
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const Op& o = graph.op(op);
         const auto i = static_cast<size_t>(op);
-        params_[i] = o.paramBytes * options.optimizerStateFactor;
+        params_[i] = o.paramBytes * options.optimizerStateFactor + o.residentBytes; // held all step, as in the simulator
         output_[i] = o.outputBytes;
         copy_[i] = o.outputBytes;
         for (EdgeId e : graph.outEdges(op))

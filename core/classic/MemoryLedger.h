@@ -15,8 +15,8 @@ class Graph;
 class Cluster;
 
 // A running estimate of each device's peak memory while a placer assigns ops, in the
-// simulator's terms: parameters x optimizerStateFactor for the whole step, plus the
-// peak of live tensors. Ops are taken to run in the order they are placed (list
+// simulator's terms: parameters x optimizerStateFactor plus resident bytes for the whole
+// step, plus the peak of live tensors. Ops are taken to run in the order they are placed (list
 // schedulers place in start-time order, the splitters in topological order), as in
 // Baechi's m-ETF: an op's output is live on its device from its placement until its
 // last consumer is placed, and a device that consumes it from elsewhere holds one copy
@@ -29,7 +29,7 @@ public:
     MemoryLedger(const Graph& graph, const Cluster& cluster, const SimOptions& options,
                  std::span<const double> budgets = {});
 
-    // Parameters x factor plus output: what m-TOPO balances (the group's total for a
+    // Parameters x factor plus resident bytes plus output: what m-TOPO balances (the group's total for a
     // grouped op).
     double footprint(OpId op) const;
 
@@ -58,7 +58,8 @@ private:
     {
         return static_cast<std::size_t>(op) * static_cast<std::size_t>(deviceCount_) + static_cast<std::size_t>(d);
     }
-    // Parameter bytes placing `op` on d adds (its group's on the group's first op).
+    // Whole-step bytes (parameters x factor + resident) placing `op` on d adds (its
+    // group's on the group's first op).
     double newParams(OpId op, DeviceId d) const;
     // Tensor bytes placing `op` on d allocates: its output and copies of remote inputs.
     double newTensors(OpId op, DeviceId d) const;

@@ -40,4 +40,12 @@ double Graph::totalParamBytes() const
     return sum;
 }
 
+double Graph::totalResidentBytes() const
+{
+    double sum = 0.0;
+    for (const Op& op : ops_)
+        sum += op.residentBytes;
+    return sum;
+}
+
 } // namespace post

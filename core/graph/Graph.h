@@ -46,6 +46,7 @@ public:
 
     double totalTimeUs(DeviceKind kind) const;
     double totalParamBytes() const;
+    double totalResidentBytes() const;
 
 private:
     friend class GraphBuilder;

@@ -37,6 +37,7 @@ OpId GraphBuilder::addOp(Op op)
         requireCost(op.timeUs[static_cast<size_t>(k)], op.name, "time_us");
     requireCost(op.outputBytes, op.name, "output_bytes");
     requireCost(op.paramBytes, op.name, "param_bytes");
+    requireCost(op.residentBytes, op.name, "resident_bytes");
     const auto id = static_cast<OpId>(graph_.ops_.size());
     auto [it, inserted] = graph_.index_.emplace(op.name, id);
     if (!inserted)

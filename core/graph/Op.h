@@ -15,6 +15,10 @@ struct Op {
     std::array<double, kDeviceKindCount> timeUs{};
     double outputBytes = 0.0; // bytes of the op's output tensor(s)
     double paramBytes = 0.0;  // bytes of the parameters the op owns
+    // Bytes held on the op's device for the whole step when the source gives a total
+    // (MSR's node `size`: weights plus activations). Unlike paramBytes it is not
+    // multiplied by the optimizer-state factor: it already is the memory the op needs.
+    double residentBytes = 0.0;
     std::string colocate;     // colocation group name; empty when the op is free
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }

@@ -246,7 +246,7 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
         op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs : gpuUs * options.cpuSlowdown;
         op.outputBytes = outputBytes[i];
-        op.paramBytes = node.sizeBytes;
+        op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
         if (node.colorClass && classSize[*node.colorClass] > 1)
             op.colocate = "color" + std::to_string(*node.colorClass);
         try {

@@ -51,7 +51,8 @@ void readTimes(const JsonInput& in, const json& times, const std::string& path, 
 Op readOp(const JsonInput& in, const json& value, const std::string& path, const ImportOptions& options)
 {
     in.object(value, path);
-    in.rejectUnknownKeys(value, {"name", "type", "time_us", "output_bytes", "param_bytes", "colocate"}, path);
+    in.rejectUnknownKeys(value, {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate"},
+                         path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
     if (const json* type = in.find(value, "type"))
@@ -62,6 +63,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.outputBytes = in.nonNegative(*bytes, JsonInput::member(path, "output_bytes"));
     if (const json* bytes = in.find(value, "param_bytes"))
         op.paramBytes = in.nonNegative(*bytes, JsonInput::member(path, "param_bytes"));
+    if (const json* bytes = in.find(value, "resident_bytes"))
+        op.residentBytes = in.nonNegative(*bytes, JsonInput::member(path, "resident_bytes"));
     if (const json* group = in.find(value, "colocate"))
         op.colocate = in.string(*group, JsonInput::member(path, "colocate"));
     return op;
@@ -144,6 +147,8 @@ std::string nativeGraphJson(const Graph& graph)
         o["output_bytes"] = JsonOutput::number(op.outputBytes);
         if (op.paramBytes != 0.0)
             o["param_bytes"] = JsonOutput::number(op.paramBytes);
+        if (op.residentBytes != 0.0)
+            o["resident_bytes"] = JsonOutput::number(op.residentBytes);
         if (!op.colocate.empty())
             o["colocate"] = op.colocate;
         ops.push_back(std::move(o));

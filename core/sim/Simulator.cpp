@@ -23,6 +23,7 @@ struct Simulator::Work {
     std::vector<double> opTime;      // opCount x kDeviceKindCount, for speed 1.0
     std::vector<double> outputBytes; // per op
     std::vector<double> paramBytes;  // per op
+    std::vector<double> residentBytes; // per op; held whole step, not scaled by the factor
     std::vector<Index> inDegree;     // per op
     std::vector<Index> inOffset;     // CSR of inputs: opCount + 1
     std::vector<Index> inFrom;       // producer per input slot
@@ -94,7 +95,7 @@ struct Simulator::Work {
     // instant (a free and an allocation at the same time net out), and that total is what
     // the device holds just before its first change in a later instant: so the peak is
     // taken there, and once more when the run ends.
-    std::vector<double> liveBytes, peakLiveBytes, deviceParamBytes;
+    std::vector<double> liveBytes, peakLiveBytes, deviceParamBytes, deviceResidentBytes;
     std::vector<std::uint64_t> liveInstant; // the instant of the device's last change
 
     // Grouping one producer's cross-device edges by destination device.
@@ -135,6 +136,7 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     opTime.resize(n * kDeviceKindCount);
     outputBytes.resize(n);
     paramBytes.resize(n);
+    residentBytes.resize(n);
     inDegree.resize(n);
     inOffset.resize(n + 1);
     outOffset.resize(n + 1);
@@ -151,6 +153,7 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
             opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] = o.timeUs[static_cast<size_t>(k)];
         outputBytes[static_cast<size_t>(op)] = o.outputBytes;
         paramBytes[static_cast<size_t>(op)] = o.paramBytes;
+        residentBytes[static_cast<size_t>(op)] = o.residentBytes;
         auto ins = graph.inEdges(op);
         inDegree[static_cast<size_t>(op)] = static_cast<Index>(ins.size());
         Index slot = inOffset[static_cast<size_t>(op)];
@@ -210,6 +213,7 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     liveBytes.resize(d);
     peakLiveBytes.resize(d);
     deviceParamBytes.resize(d);
+    deviceResidentBytes.resize(d);
     liveInstant.resize(d);
     transferToDevice.assign(d, -1);
     touchedDevices.reserve(d);
@@ -231,6 +235,7 @@ void Simulator::Work::reset(const Placement& placement, SimResult& out, bool tim
 
     std::fill(readyTail.begin(), readyTail.end(), 0); // ops per device, then segment starts
     std::fill(deviceParamBytes.begin(), deviceParamBytes.end(), 0.0);
+    std::fill(deviceResidentBytes.begin(), deviceResidentBytes.end(), 0.0);
     for (Index op = 0; op < opCount; ++op) {
         const DeviceId d = place[op];
         if (d < 0 || d >= deviceCount)
@@ -238,6 +243,7 @@ void Simulator::Work::reset(const Placement& placement, SimResult& out, bool tim
                                         + ", outside the cluster");
         ++readyTail[static_cast<size_t>(d)];
         deviceParamBytes[static_cast<size_t>(d)] += paramBytes[static_cast<size_t>(op)];
+        deviceResidentBytes[static_cast<size_t>(d)] += residentBytes[static_cast<size_t>(op)];
     }
     Index base = 0;
     for (Index d = 0; d < deviceCount; ++d) {
@@ -571,7 +577,7 @@ void Simulator::Work::finishRun(double optimizerStateFactor)
     for (Index d = 0; d < deviceCount; ++d) {
         const auto i = static_cast<size_t>(d);
         const double peakLive = std::max(peakLiveBytes[i], liveBytes[i]);
-        out.peakMemoryBytes[i] = deviceParamBytes[i] * optimizerStateFactor + peakLive;
+        out.peakMemoryBytes[i] = deviceParamBytes[i] * optimizerStateFactor + deviceResidentBytes[i] + peakLive;
         if (out.peakMemoryBytes[i] > deviceMemory[i])
             out.feasible = false;
     }

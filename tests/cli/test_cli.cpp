@@ -111,9 +111,19 @@ private slots:
         QCOMPARE(o["total_gpu_time_ms"].toDouble(), 0.35);
         QCOMPARE(o["critical_path_gpu_ms"].toDouble(), 0.35);
         QCOMPARE(o["param_bytes"].toDouble(), 1000.0);
+        QVERIFY(o.contains("resident_bytes")); // always in JSON
+        QCOMPARE(o["resident_bytes"].toDouble(), 0.0);
         r = runCli({"info", g});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("critical path"));
+        QVERIFY(!r.out.contains("resident memory")); // text shows it only when there is some
+
+        const QString resident = write("resident.json", R"({"format": "post-graph/1",
+            "ops": [{"name": "a", "resident_bytes": 1500}, {"name": "b", "resident_bytes": 500}]})");
+        QCOMPARE(parseObject(runCli({"info", resident, "--json"}).out)["resident_bytes"].toDouble(), 2000.0);
+        r = runCli({"info", resident});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("resident memory"), qPrintable(r.out));
     }
 
     void simulateAllOnFastDevice()

@@ -156,6 +156,33 @@ private slots:
         QCOMPARE(ledger.peakAfter(1, 0), 1200.0);
     }
 
+    void ledgerCountsResidentBytesOnce()
+    {
+        // Resident bytes join the whole-step load unscaled, a group's reserved whole like
+        // its parameters: group g = g1 (100 params, 40 resident) + g2 (60 resident) needs
+        // 100 x 3 + 40 + 60 = 400; "free" holds 500 resident.
+        GraphBuilder b;
+        Op g1 = makeOp("g1", 1, 0, 100, "g");
+        g1.residentBytes = 40;
+        Op free = makeOp("free", 1, 0, 0);
+        free.residentBytes = 500;
+        Op g2 = makeOp("g2", 1, 0, 0, "g");
+        g2.residentBytes = 60;
+        b.addOp(g1);
+        b.addOp(free);
+        b.addOp(g2);
+        const Graph g = std::move(b).build();
+        const Cluster c = makeCluster(2, 1e9, fastLink(), false);
+        MemoryLedger ledger(g, c, SimOptions{});
+        QCOMPARE(ledger.footprint(0), 400.0);
+        QCOMPARE(ledger.footprint(1), 500.0);
+        QCOMPARE(ledger.peakAfter(0, 0), 400.0);
+        ledger.place(0, 0);
+        QCOMPARE(ledger.peakAfter(2, 0), 400.0); // already reserved
+        QCOMPARE(ledger.peakAfter(1, 0), 900.0);
+        QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 1, 0}), (std::vector<double>{400.0, 500.0}));
+    }
+
     void memoryFeedbackTightensOverflowingBudgets()
     {
         // Two independent ops of 3000 parameter bytes; GPUs hold 5000. The builder keeps

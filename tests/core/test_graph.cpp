@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
+
 using namespace post;
 
 class TestGraph : public QObject {
@@ -77,6 +80,16 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("a")));
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("neg", -1.0)));
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(op("nan", std::nan(""))));
+        Op negativeResident = op("negativeResident");
+        negativeResident.residentBytes = -1.0;
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(negativeResident));
+        Op infiniteResident = op("infiniteResident");
+        infiniteResident.residentBytes = std::numeric_limits<double>::infinity();
+        QVERIFY_THROWS_EXCEPTION(GraphError, b.addOp(infiniteResident));
+        Op resident = op("resident");
+        resident.residentBytes = 5.0;
+        b.addOp(resident);
+        QCOMPARE(std::move(b).build().totalResidentBytes(), 5.0);
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "missing"));
         QVERIFY_THROWS_EXCEPTION(GraphError, b.addEdge("a", "a"));
     }

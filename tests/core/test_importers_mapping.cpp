@@ -173,7 +173,8 @@ private slots:
         QCOMPARE(forward.type, std::string("forward"));
         QCOMPARE(forward.time(DeviceKind::Gpu), 500.0);
         QCOMPARE(forward.time(DeviceKind::Cpu), 2000.0);
-        QCOMPARE(forward.paramBytes, 100.0);
+        QCOMPARE(forward.residentBytes, 100.0);
+        QCOMPARE(forward.paramBytes, 0.0);
         QCOMPARE(forward.colocate, std::string("color7"));
         const double costBytes = 0.5 * kMsrReferenceBytesPerMs; // no size: cost (ms) x 12 GB/s
         QCOMPARE(costBytes, 6.0e6);
@@ -181,7 +182,9 @@ private slots:
         const Op& backward = opNamed(g, "x#11");
         QCOMPARE(backward.type, std::string("backward"));
         QCOMPARE(backward.time(DeviceKind::Cpu), 2500.0); // no cpuLatency: GPU x slowdown
-        QCOMPARE(backward.paramBytes, 50.5);
+        QCOMPARE(backward.residentBytes, 50.5);
+        QCOMPARE(g.totalResidentBytes(), 150.5);
+        QCOMPARE(g.totalParamBytes(), 0.0);
         QCOMPARE(opNamed(g, "y").colocate, std::string()); // class 3 has one member
         QCOMPARE(opNamed(g, "z").colocate, std::string()); // no class
         QCOMPARE(g.colocationGroupCount(), 1);

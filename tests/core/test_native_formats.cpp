@@ -39,6 +39,7 @@ private:
             QVERIFY(x.timeUs == y.timeUs);
             QVERIFY(x.outputBytes == y.outputBytes);
             QVERIFY(x.paramBytes == y.paramBytes);
+            QVERIFY(x.residentBytes == y.residentBytes);
             QCOMPARE(x.colocate, y.colocate);
         }
         for (EdgeId e = 0; e < a.edgeCount(); ++e) {
@@ -53,7 +54,8 @@ private slots:
     {
         const Graph g = parse(R"({"format": "post-graph/1", "name": "toy",
             "ops": [{"name": "a", "type": "MatMul", "time_us": {"gpu": 100, "cpu": 1000},
-                     "output_bytes": 4000000, "param_bytes": 512, "colocate": "g1"},
+                     "output_bytes": 4000000, "param_bytes": 512, "resident_bytes": 2048,
+                     "colocate": "g1"},
                     {"name": "b", "time_us": {"gpu": 7.5}, "output_bytes": 10, "colocate": "g1"},
                     {"name": "c", "time_us": {"cpu": 30}},
                     {"name": "d", "x-comment": "extensions are ignored"}],
@@ -68,6 +70,7 @@ private slots:
         QCOMPARE(a.time(DeviceKind::Cpu), 1000.0);
         QCOMPARE(a.outputBytes, 4e6);
         QCOMPARE(a.paramBytes, 512.0);
+        QCOMPARE(a.residentBytes, 2048.0);
         // Missing CPU time: GPU time x cpuSlowdown (10); missing GPU time: CPU time / 10.
         QCOMPARE(g.op(*g.find("b")).time(DeviceKind::Cpu), 75.0);
         QCOMPARE(g.op(*g.find("c")).time(DeviceKind::Gpu), 3.0);
@@ -75,6 +78,7 @@ private slots:
         QCOMPARE(d.time(DeviceKind::Gpu), 0.0);
         QCOMPARE(d.time(DeviceKind::Cpu), 0.0);
         QCOMPARE(d.outputBytes, 0.0);
+        QCOMPARE(d.residentBytes, 0.0);
         QCOMPARE(d.type, std::string());
         QCOMPARE(g.edge(0).bytes, 123.0);
         QCOMPARE(g.edge(1).bytes, 4e6); // the producer's output_bytes
@@ -101,7 +105,8 @@ private slots:
     {
         const Graph g = parse(R"({"format": "post-graph/1", "name": "odd \u0022names\u0022 ü",
             "ops": [{"name": "x,\u0022y\u0022\n", "type": "T", "time_us": {"gpu": 0.1, "cpu": 1e-7},
-                     "output_bytes": 1e20, "param_bytes": 123.456, "colocate": "grp"},
+                     "output_bytes": 1e20, "param_bytes": 123.456, "resident_bytes": 0.1,
+                     "colocate": "grp"},
                     {"name": "z", "time_us": {"gpu": 3}, "output_bytes": 9007199254740993}],
             "edges": [{"from": "x,\u0022y\u0022\n", "to": "z", "bytes": 0.30000000000000004}]})");
         const std::string text = nativeGraphJson(g);
@@ -113,6 +118,9 @@ private slots:
         expectSameGraph(g, parseNativeGraph(text, "again.json", other));
         QCOMPARE(nativeGraphJson(back), text);
         QVERIFY2(QString::fromStdString(text).contains(R"("bytes": 0.30000000000000004)"), text.c_str());
+        QCOMPARE(back.op(0).residentBytes, 0.1);
+        // resident_bytes is written only where non-zero (x, not z).
+        QCOMPARE(QString::fromStdString(text).count("resident_bytes"), 1);
         // Integral values print as integers.
         QVERIFY2(QString::fromStdString(text).contains(R"("time_us": {"gpu": 3, "cpu": 30})"), text.c_str());
     }
@@ -196,6 +204,10 @@ private slots:
         row("negative time", head + R"([{"name": "a"}, {"name": "b", "time_us": {"gpu": -1}}]})",
             {"field ops[1].time_us.gpu", ">= 0", "-1"});
         row("negative bytes", head + R"([{"name": "a", "param_bytes": -5}]})", {"field ops[0].param_bytes", ">= 0"});
+        row("negative resident bytes", head + R"([{"name": "a", "resident_bytes": -1}]})",
+            {"field ops[0].resident_bytes", ">= 0"});
+        row("resident bytes as string", head + R"([{"name": "a", "resident_bytes": "1"}]})",
+            {"field ops[0].resident_bytes", "must be a number"});
         row("bool as number", head + R"([{"name": "a", "output_bytes": true}]})",
             {"field ops[0].output_bytes", "must be a number, got true"});
         row("name not a string", head + R"([{"name": 7}]})", {"field ops[0].name", "must be a string"});

@@ -250,6 +250,7 @@ Graph randomGraph(unsigned seed, int ops)
         o.timeUs = {gpuUs * uniform(2, 10), gpuUs};
         o.outputBytes = uniform(0, 5000);
         o.paramBytes = uniform(0, 3) == 0 ? uniform(1, 10000) : 0;
+        o.residentBytes = i % 5 == 0 ? 0.5 * o.outputBytes : 0.0; // no rng draw: the graphs stay as they were
         b.addOp(o);
         if (i == 0)
             continue;
@@ -513,6 +514,40 @@ private slots:
         QCOMPARE(sim1.run({0, 0, 0, 0}).peakMemoryBytes, (std::vector<double>{330.0}));
     }
 
+    void residentBytesAreNotScaled()
+    {
+        // memoryPeakOnOneDevice's chain (live peak 300, params 10 + 20) with resident bytes
+        // 1000 on b and 7 on d: 300 + 30 x 3 + 1007 = 1397. With factor 1: 300 + 30 + 1007.
+        GraphBuilder b("resident");
+        b.addOp(makeOp("a", 10, 100, 10));
+        Op withResident = makeOp("b", 10, 200);
+        withResident.residentBytes = 1000.0;
+        b.addOp(withResident);
+        b.addOp(makeOp("c", 10, 50, 20));
+        Op sink = makeOp("d", 10, 10);
+        sink.residentBytes = 7.0;
+        b.addOp(sink);
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        b.addEdge("c", "d");
+        const Graph g = std::move(b).build();
+        QCOMPARE(Simulator(g, gpus(1)).run({0, 0, 0, 0}).peakMemoryBytes, (std::vector<double>{1397.0}));
+        SimOptions factorOne;
+        factorOne.optimizerStateFactor = 1.0;
+        QCOMPARE(Simulator(g, gpus(1), factorOne).run({0, 0, 0, 0}).peakMemoryBytes, (std::vector<double>{1337.0}));
+
+        // Split a, b | c, d (one copy of b's 200 bytes crosses): resident memory stays with
+        // its op's device. GPU0: a [0,20) + b [10,..) live peak 300, params 30, resident 1000
+        // -> 1330. GPU1: received 200 + c 50 + d 10 live, params 60, resident 7; its live
+        // peak is 250 (the received copy and c while c runs): 250 + 60 + 7 = 317.
+        const Cluster two = gpus(2);
+        const Cluster tight("tight", {gpu("/device:GPU:0", 1.0, 1329.0), gpu("/device:GPU:1", 1.0, 317.0)}, Link{100.0, 5.0});
+        Simulator split(g, two);
+        const SimResult& r = split.run({0, 0, 1, 1});
+        QCOMPARE(r.peakMemoryBytes, (std::vector<double>{1330.0, 317.0}));
+        QVERIFY(!Simulator(g, tight).run({0, 0, 1, 1}).feasible); // GPU0 is 1 byte short
+    }
+
     void memoryAcrossDevices()
     {
         // a on GPU0 0-10 (1000 bytes), transfer 10-25, b on GPU1 25-45, c 45-75 (10 bytes each).
@@ -704,11 +739,13 @@ private slots:
             }
             const std::vector<double> live = peakLiveFromTimeline(g, c, p, r.timeline);
             for (int d = 0; d < devices; ++d) {
-                double params = 0.0;
+                double params = 0.0, resident = 0.0;
                 for (OpId op = 0; op < g.opCount(); ++op)
-                    if (p[op] == d)
+                    if (p[op] == d) {
                         params += g.op(op).paramBytes;
-                QCOMPARE(r.peakMemoryBytes[d], params * 3.0 + live[d]);
+                        resident += g.op(op).residentBytes;
+                    }
+                QCOMPARE(r.peakMemoryBytes[d], params * 3.0 + resident + live[d]);
             }
             QVERIFY(r.stepTimeUs >= lowerBound(g, c).valueUs());
         }
