@@ -20,6 +20,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -487,7 +488,9 @@ void MainWindow::createLearner()
     connect(this, &MainWindow::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
         learningChart_->reset(samples);
+        learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
         showCentralTab(chartTab);
+        learnerDock_->raise();
     });
     connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
     connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);

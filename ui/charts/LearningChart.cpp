@@ -11,7 +11,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPixmap>
-#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -42,7 +41,7 @@ LearningChart::LearningChart(QWidget* parent)
     xAxis_->setLabelFormat(QStringLiteral("%d"));
     yAxis_ = new QValueAxis;
     yAxis_->setTitleText(tr("step time (ms)"));
-    yAxis_->setLabelFormat(QStringLiteral("%.3g"));
+    yAxis_->setLabelFormat(QStringLiteral("%g"));
     entropyAxis_ = new QValueAxis;
     entropyAxis_->setTitleText(tr("policy entropy"));
     entropyAxis_->setRange(0.0, 1.0);
@@ -50,18 +49,8 @@ LearningChart::LearningChart(QWidget* parent)
     chart->addAxis(yAxis_, Qt::AlignLeft);
     chart->addAxis(entropyAxis_, Qt::AlignRight);
 
-    feasibleSeries_ = new QScatterSeries;
-    feasibleSeries_->setName(tr("sampled"));
-    feasibleSeries_->setMarkerSize(4.0);
-    feasibleSeries_->setColor(QColor(70, 130, 200, 110));
-    feasibleSeries_->setBorderColor(Qt::transparent);
-    infeasibleSeries_ = new QScatterSeries;
-    infeasibleSeries_->setName(tr("out of memory (at top)"));
-    infeasibleSeries_->setMarkerSize(4.0);
-    infeasibleSeries_->setColor(QColor(220, 80, 60, 130));
-    infeasibleSeries_->setBorderColor(Qt::transparent);
-    chart->addSeries(feasibleSeries_);
-    chart->addSeries(infeasibleSeries_);
+    feasibleSeries_ = newPoints(tr("sampled"), QColor(70, 130, 200, 110));
+    infeasibleSeries_ = newPoints(tr("out of memory (at top)"), QColor(220, 80, 60, 130));
     eliteSeries_ = newLine(tr("elite threshold"), QColor(230, 150, 20), 1.5);
     bestSeries_ = newLine(tr("best so far"), QColor(30, 150, 60), 2.5);
     lowerBoundSeries_ = newLine(tr("lower bound"), QColor(90, 90, 90), 1.2, Qt::DashLine);
@@ -77,6 +66,20 @@ LearningChart::LearningChart(QWidget* parent)
     entropySeries_->attachAxis(xAxis_);
     entropySeries_->attachAxis(entropyAxis_);
     reset();
+}
+
+QLineSeries* LearningChart::newPoints(const QString& name, const QColor& colour)
+{
+    auto* series = new QLineSeries;
+    series->setName(name);
+    QPen pen(colour, 0);
+    pen.setStyle(Qt::NoPen); // markers only, no connecting line
+    series->setPen(pen);
+    series->setColor(colour);
+    series->setPointsVisible(true);
+    series->setMarkerSize(3.0);
+    chart()->addSeries(series);
+    return series;
 }
 
 QLineSeries* LearningChart::newLine(const QString& name, const QColor& colour, qreal width, Qt::PenStyle style)
@@ -176,6 +179,7 @@ void LearningChart::updateAxes()
     }
     const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
     yAxis_->setRange(std::max(0.0, lo - pad), hi + pad);
+    yAxis_->applyNiceNumbers(); // round tick labels
 }
 
 bool LearningChart::savePng(const QString& path)

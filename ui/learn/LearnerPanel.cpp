@@ -159,7 +159,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
         bestMs_ = r.bestStepTimeUs / 1000.0;
     if (!r.best.empty() && document_ && document_->graph == runGraph_)
         emit bestPlacement(r.best);
-    showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 1));
+    showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 2));
     if (!r.feasible)
         status_->setText(status_->text() + tr("; no placement fits in memory"));
     emit finished(outcome);
