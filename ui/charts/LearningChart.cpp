@@ -156,7 +156,10 @@ void LearningChart::refresh()
 
 void LearningChart::updateAxes()
 {
-    xAxis_->setRange(0, std::max({plannedSamples_, lastIndex_ + 1, 10}));
+    // Every range change makes each series recompute its geometry: change only when needed.
+    const double xMax = std::max({plannedSamples_, lastIndex_ + 1, 10});
+    if (xAxis_->max() != xMax || xAxis_->min() != 0.0)
+        xAxis_->setRange(0, xMax);
     double lo = std::numeric_limits<double>::infinity();
     double hi = 0.0;
     for (const QPointF& p : feasible_) {
@@ -174,9 +177,15 @@ void LearningChart::updateAxes()
     if (known(singleDeviceMs_))
         hi = std::min(hi, 3.0 * singleDeviceMs_);
     if (!std::isfinite(lo) || hi <= 0.0) {
-        yAxis_->setRange(0.0, 1.0);
+        if (yAxis_->min() != 0.0 || yAxis_->max() != 1.0)
+            yAxis_->setRange(0.0, 1.0);
         return;
     }
+    // Keep the current range while the data fits and fills at least half of it.
+    const double shownMin = yAxis_->min();
+    const double shownMax = yAxis_->max();
+    if (lo >= shownMin && hi <= shownMax && (hi - lo) >= 0.5 * (shownMax - shownMin) && !(shownMin == 0.0 && shownMax == 1.0))
+        return;
     const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
     yAxis_->setRange(std::max(0.0, lo - pad), hi + pad);
     yAxis_->applyNiceNumbers(); // round tick labels
