@@ -135,13 +135,14 @@ int main(int argc, char* argv[])
         });
     }
     int exitCode = 0;
+    // Outside the block below: the lambdas connected there call it later.
+    auto quitWith = [&](int code) {
+        exitCode = code;
+        QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
+    };
     if (!screenshot.isEmpty()) {
         window.setInteractiveErrors(false);
         window.resize(1400, 880);
-        auto quitWith = [&](int code) {
-            exitCode = code;
-            QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
-        };
         QObject::connect(&window, &post::MainWindow::loadFailed, &app, [&](const QString& path, const QString& message) {
             fail(path + QStringLiteral(": ") + message, 1);
             quitWith(1);
@@ -150,7 +151,7 @@ int main(int argc, char* argv[])
             fail(QStringLiteral("layout failed: ") + message, 1);
             quitWith(1);
         });
-        auto grabSoon = [&] {
+        auto grabSoon = [&app, &window, &screenshot, &quitWith] {
             // One more turn of the event loop so docks and overlays settle before grabbing.
             QTimer::singleShot(50, &app, [&] {
                 if (!window.grab().save(screenshot))
