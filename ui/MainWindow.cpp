@@ -4,7 +4,9 @@
 #include "document/RecentFiles.h"
 #include "graphview/GraphPanel.h"
 #include "graphview/GraphScene.h"
+#include "charts/LearningChart.h"
 #include "inspector/InspectorPanel.h"
+#include "learn/LearnerPanel.h"
 #include "layout/LayoutController.h"
 #include "layout/LayoutEngine.h"
 #include "panels/DeviceTablePanel.h"
@@ -18,6 +20,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QChart>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -53,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     createToolBar();
     createStatusBar();
+    createLearner();
 
     connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
     connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
@@ -468,6 +472,38 @@ void MainWindow::chooseColourMode(ColourMode mode)
 {
     userChoseColourMode_ = true;
     setColourMode(mode);
+}
+
+void MainWindow::createLearner()
+{
+    learner_ = new LearnerPanel(this);
+    learnerDock_ = new QDockWidget(tr("Learner"), this);
+    learnerDock_->setObjectName(QStringLiteral("learnerDock"));
+    learnerDock_->setWidget(learner_);
+    addPanelDock(learnerDock_, Qt::RightDockWidgetArea, inspectorDock_);
+    inspectorDock_->raise();
+    learningChart_ = new LearningChart(this);
+    const int chartTab = addCentralTab(learningChart_, tr("Learning"));
+
+    connect(this, &MainWindow::documentChanged, learner_, &LearnerPanel::setDocument);
+    connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
+        learningChart_->reset(samples);
+        learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
+        showCentralTab(chartTab);
+        learnerDock_->raise();
+    });
+    connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
+    connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
+    connect(learner_, &LearnerPanel::bestPlacement, this, [this](const Placement& placement) {
+        if (!userChoseColourMode_)
+            setColourMode(ColourMode::Device);
+        setPlacement(placement);
+    });
+}
+
+void MainWindow::showCentralTab(int index)
+{
+    tabs_->setCurrentIndex(index);
 }
 
 int MainWindow::addCentralTab(QWidget* widget, const QString& title)

@@ -20,6 +20,8 @@ class DeviceTablePanel;
 class DocumentLoader;
 class GraphPanel;
 class InspectorPanel;
+class LearnerPanel;
+class LearningChart;
 class OpTablePanel;
 
 // Post Studio's window: the graph in the centre, inspector and tables in docks.
@@ -46,6 +48,11 @@ public:
     InspectorPanel* inspector() const { return inspector_; }
     OpTablePanel* opTable() const { return opTable_; }
     DeviceTablePanel* deviceTable() const { return deviceTable_; }
+    LearnerPanel* learner() const { return learner_; }
+    LearningChart* learningChart() const { return learningChart_; }
+    QDockWidget* learnerDock() const { return learnerDock_; }
+    // Brings the graph (0) or another central tab to the front.
+    void showCentralTab(int index);
 
     // Extension points: another tab next to the graph, another dock (tabbed with
     // `tabifyWith` when given). Both get a toggle in View ▸ Panels for docks.
@@ -82,6 +89,7 @@ private:
     void createMenus();
     void createToolBar();
     void createStatusBar();
+    void createLearner();
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -101,6 +109,9 @@ private:
     QDockWidget* inspectorDock_ = nullptr;
     QDockWidget* opTableDock_ = nullptr;
     QDockWidget* deviceDock_ = nullptr;
+    LearnerPanel* learner_ = nullptr;
+    LearningChart* learningChart_ = nullptr;
+    QDockWidget* learnerDock_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;

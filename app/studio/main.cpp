@@ -1,10 +1,13 @@
 // post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--screenshot OUT.png]
+//             [--select OP] [--algo A [--samples N]] [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
-// QT_QPA_PLATFORM=offscreen).
+// QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
+// to completion, then the window is saved showing the learning curve).
 #include "AppPalette.h"
 #include "MainWindow.h"
+#include "learn/LearnerPanel.h"
+#include "place/PlacerRegistry.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -53,7 +56,12 @@ int main(int argc, char* argv[])
                                           QStringLiteral("WHAT"));
     const QCommandLineOption placementOption(QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."),
                                              QStringLiteral("P"));
-    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption});
+    const QCommandLineOption algoOption(QStringLiteral("algo"), QStringLiteral("Run this placer (post, ce, ppo, m-etf, ...) once FILE is shown."),
+                                        QStringLiteral("A"));
+    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
+                                           QStringLiteral("N"));
+    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
+                       samplesOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -64,6 +72,19 @@ int main(int argc, char* argv[])
     const QString screenshot = parser.value(screenshotOption);
     if (!screenshot.isEmpty() && files.isEmpty())
         return fail(QStringLiteral("--screenshot needs a FILE to open"), 2);
+
+    const QString algo = parser.value(algoOption);
+    if (!algo.isEmpty() && files.isEmpty())
+        return fail(QStringLiteral("--algo needs a FILE to open"), 2);
+    if (!algo.isEmpty() && !post::makePlacer(algo.toStdString()))
+        return fail(QStringLiteral("unknown --algo ") + algo, 2);
+    int samples = 2400;
+    if (parser.isSet(samplesOption)) {
+        bool ok = false;
+        samples = parser.value(samplesOption).toInt(&ok);
+        if (!ok || samples < 1)
+            return fail(QStringLiteral("--samples takes a positive whole number"), 2);
+    }
 
     post::MainWindow window;
     if (parser.isSet(clusterOption))
@@ -102,14 +123,26 @@ int main(int argc, char* argv[])
                 fail(QStringLiteral("no op named ") + select, 0);
         });
     }
+    if (!algo.isEmpty()) {
+        window.learner()->setAlgorithm(algo);
+        window.learner()->setSamples(samples);
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+            if (!*started) {
+                *started = true;
+                window.learner()->start();
+            }
+        });
+    }
     int exitCode = 0;
+    // Outside the block below: the lambdas connected there call it later.
+    auto quitWith = [&](int code) {
+        exitCode = code;
+        QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
+    };
     if (!screenshot.isEmpty()) {
         window.setInteractiveErrors(false);
         window.resize(1400, 880);
-        auto quitWith = [&](int code) {
-            exitCode = code;
-            QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
-        };
         QObject::connect(&window, &post::MainWindow::loadFailed, &app, [&](const QString& path, const QString& message) {
             fail(path + QStringLiteral(": ") + message, 1);
             quitWith(1);
@@ -118,7 +151,7 @@ int main(int argc, char* argv[])
             fail(QStringLiteral("layout failed: ") + message, 1);
             quitWith(1);
         });
-        QObject::connect(&window, &post::MainWindow::documentShown, &app, [&] {
+        auto grabSoon = [&app, &window, &screenshot, &quitWith] {
             // One more turn of the event loop so docks and overlays settle before grabbing.
             QTimer::singleShot(50, &app, [&] {
                 if (!window.grab().save(screenshot))
@@ -126,9 +159,13 @@ int main(int argc, char* argv[])
                 else
                     quitWith(0);
             });
-        });
+        };
+        if (algo.isEmpty())
+            QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
+        else
+            QObject::connect(window.learner(), &post::LearnerPanel::finished, &app, grabSoon);
         QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
-            fail(QStringLiteral("timed out waiting for the layout"), 3);
+            fail(QStringLiteral("timed out waiting for the layout or the learner"), 3);
             quitWith(3);
         });
     }

@@ -25,7 +25,7 @@ PlaceResult reportPlacement(const PlaceContext& context, Placement placement, Pl
     result.best = std::move(placement);
     result.samplesUsed = samplesUsed;
     if (context.observer)
-        context.observer->onSample(SampleEvent{samplesUsed - 1, result.bestStepTimeUs, result.feasible});
+        context.observer->onSample(SampleEvent{samplesUsed - 1, result.bestStepTimeUs, result.feasible, &result.best});
     result.wallSeconds = std::chrono::duration<double>(PlacerClock::now() - start).count();
     return result;
 }

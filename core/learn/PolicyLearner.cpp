@@ -179,7 +179,7 @@ private:
             stepTimes_[static_cast<size_t>((drawn_ + j) % window_)] = e.stepTimeUs;
             consider(e, placements_[static_cast<size_t>(j)]);
             if (context_.observer)
-                context_.observer->onSample(SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible});
+                context_.observer->onSample(SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
         }
         drawn_ += count;
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "graph/Placement.h"
+
 #include <cstdint>
 
 namespace post {
@@ -10,6 +12,9 @@ struct SampleEvent {
     int index = 0;          // 0-based sample number
     double stepTimeUs = 0.0; // simulated (penalised when infeasible)
     bool feasible = true;
+    // The sampled placement, valid only during onSample (lets a UI keep the best one
+    // without the placer knowing about it); may be null.
+    const Placement* placement = nullptr;
 };
 
 struct UpdateEvent {

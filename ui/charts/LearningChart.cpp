@@ -1,0 +1,243 @@
+#include "charts/LearningChart.h"
+
+#include "io/AtomicFile.h"
+#include "util/InputError.h"
+
+#include <QChart>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QLegend>
+#include <QLineSeries>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPixmap>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace post {
+
+namespace {
+
+bool known(double v) { return std::isfinite(v) && v > 0.0; }
+
+} // namespace
+
+LearningChart::LearningChart(QWidget* parent)
+    : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    auto* chart = new QChart;
+    chart->setTitle(tr("Learning curve"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    setChart(chart);
+
+    xAxis_ = new QValueAxis;
+    xAxis_->setTitleText(tr("sample"));
+    xAxis_->setLabelFormat(QStringLiteral("%d"));
+    yAxis_ = new QValueAxis;
+    yAxis_->setTitleText(tr("step time (ms)"));
+    yAxis_->setLabelFormat(QStringLiteral("%g"));
+    entropyAxis_ = new QValueAxis;
+    entropyAxis_->setTitleText(tr("policy entropy"));
+    entropyAxis_->setRange(0.0, 1.0);
+    chart->addAxis(xAxis_, Qt::AlignBottom);
+    chart->addAxis(yAxis_, Qt::AlignLeft);
+    chart->addAxis(entropyAxis_, Qt::AlignRight);
+
+    feasibleSeries_ = newPoints(tr("sampled"), QColor(70, 130, 200, 110));
+    infeasibleSeries_ = newPoints(tr("out of memory (at top)"), QColor(220, 80, 60, 130));
+    eliteSeries_ = newLine(tr("elite threshold"), QColor(230, 150, 20), 1.5);
+    bestSeries_ = newLine(tr("best so far"), QColor(30, 150, 60), 2.5);
+    lowerBoundSeries_ = newLine(tr("lower bound"), QColor(90, 90, 90), 1.2, Qt::DashLine);
+    singleDeviceSeries_ = newLine(tr("best single GPU"), QColor(160, 60, 160), 1.2, Qt::DashLine);
+    for (QAbstractSeries* s : chart->series()) {
+        s->attachAxis(xAxis_);
+        s->attachAxis(yAxis_);
+    }
+    entropySeries_ = new QLineSeries;
+    entropySeries_->setName(tr("entropy (right)"));
+    entropySeries_->setPen(QPen(QColor(120, 120, 200), 1.2, Qt::DotLine));
+    chart->addSeries(entropySeries_);
+    entropySeries_->attachAxis(xAxis_);
+    entropySeries_->attachAxis(entropyAxis_);
+    reset();
+}
+
+QLineSeries* LearningChart::newPoints(const QString& name, const QColor& colour)
+{
+    auto* series = new QLineSeries;
+    series->setName(name);
+    QPen pen(colour, 0);
+    pen.setStyle(Qt::NoPen); // markers only, no connecting line
+    series->setPen(pen);
+    series->setColor(colour);
+    series->setPointsVisible(true);
+    series->setMarkerSize(3.0);
+    chart()->addSeries(series);
+    return series;
+}
+
+QLineSeries* LearningChart::newLine(const QString& name, const QColor& colour, qreal width, Qt::PenStyle style)
+{
+    auto* series = new QLineSeries;
+    series->setName(name);
+    series->setPen(QPen(colour, width, style));
+    chart()->addSeries(series);
+    return series;
+}
+
+void LearningChart::reset(int plannedSamples)
+{
+    feasible_.clear();
+    infeasible_.clear();
+    best_.clear();
+    elite_.clear();
+    entropy_.clear();
+    haveBest_ = false;
+    bestMs_ = 0.0;
+    lowerBoundMs_ = 0.0;
+    singleDeviceMs_ = 0.0;
+    plannedSamples_ = plannedSamples;
+    lastIndex_ = -1;
+    refresh();
+}
+
+void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
+{
+    lowerBoundMs_ = snapshot.lowerBoundMs;
+    singleDeviceMs_ = snapshot.singleDeviceMs;
+    for (const LearnerSample& s : snapshot.samples) {
+        lastIndex_ = std::max(lastIndex_, s.index);
+        (s.feasible ? feasible_ : infeasible_).append(QPointF(s.index, s.stepMs));
+        if (s.feasible && (!haveBest_ || s.stepMs < bestMs_)) {
+            if (haveBest_)
+                best_.append(QPointF(s.index, bestMs_)); // a step, not a slope
+            best_.append(QPointF(s.index, s.stepMs));
+            bestMs_ = s.stepMs;
+            haveBest_ = true;
+        }
+    }
+    for (const LearnerUpdate& u : snapshot.updates) {
+        if (u.kind == UpdateKind::CrossEntropy && std::isfinite(u.eliteThresholdMs))
+            elite_.append(QPointF(u.afterSample, u.eliteThresholdMs));
+        entropy_.append(QPointF(u.afterSample, u.entropy));
+    }
+    refresh();
+}
+
+void LearningChart::refresh()
+{
+    updateAxes();
+    const double top = yAxis_->max();
+    // Out-of-memory samples carry a penalty, not a time: pin them to the top edge.
+    QVector<QPointF> pinned = infeasible_;
+    for (QPointF& p : pinned)
+        p.setY(std::min(p.y(), top));
+    QVector<QPointF> best = best_;
+    if (haveBest_ && lastIndex_ > best.back().x())
+        best.append(QPointF(lastIndex_, bestMs_));
+    feasibleSeries_->replace(feasible_);
+    infeasibleSeries_->replace(pinned);
+    bestSeries_->replace(best);
+    eliteSeries_->replace(elite_);
+    entropySeries_->replace(entropy_);
+    const double xEnd = xAxis_->max();
+    auto reference = [xEnd](QLineSeries* series, double ms) {
+        series->replace(known(ms) ? QVector<QPointF>{QPointF(0, ms), QPointF(xEnd, ms)} : QVector<QPointF>{});
+    };
+    reference(lowerBoundSeries_, lowerBoundMs_);
+    reference(singleDeviceSeries_, singleDeviceMs_);
+}
+
+void LearningChart::updateAxes()
+{
+    // Every range change makes each series recompute its geometry: change only when needed.
+    const double xMax = std::max({plannedSamples_, lastIndex_ + 1, 10});
+    if (xAxis_->max() != xMax || xAxis_->min() != 0.0)
+        xAxis_->setRange(0, xMax);
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = 0.0;
+    for (const QPointF& p : feasible_) {
+        lo = std::min(lo, p.y());
+        hi = std::max(hi, p.y());
+    }
+    for (double ref : {lowerBoundMs_, singleDeviceMs_}) {
+        if (known(ref)) {
+            lo = std::min(lo, ref);
+            hi = std::max(hi, ref);
+        }
+    }
+    // Early random samples can be many times slower than the baseline: keep the
+    // interesting band (up to 3x the single GPU) readable.
+    if (known(singleDeviceMs_))
+        hi = std::min(hi, 3.0 * singleDeviceMs_);
+    if (!std::isfinite(lo) || hi <= 0.0) {
+        if (yAxis_->min() != 0.0 || yAxis_->max() != 1.0)
+            yAxis_->setRange(0.0, 1.0);
+        return;
+    }
+    // Keep the current range while the data fits and fills at least half of it.
+    const double shownMin = yAxis_->min();
+    const double shownMax = yAxis_->max();
+    if (lo >= shownMin && hi <= shownMax && (hi - lo) >= 0.5 * (shownMax - shownMin) && !(shownMin == 0.0 && shownMax == 1.0))
+        return;
+    const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
+    yAxis_->setRange(std::max(0.0, lo - pad), hi + pad);
+    yAxis_->applyNiceNumbers(); // round tick labels
+}
+
+bool LearningChart::savePng(const QString& path)
+{
+    return grab().save(path, "PNG");
+}
+
+void LearningChart::saveCsv(const QString& path) const
+{
+    std::ostringstream out;
+    out.precision(10);
+    out << "series,x,y\n";
+    auto write = [&out](const char* name, const QVector<QPointF>& points) {
+        for (const QPointF& p : points)
+            out << name << ',' << p.x() << ',' << p.y() << '\n';
+    };
+    write("sampled", feasible_);
+    write("out_of_memory", infeasible_);
+    write("best", best_);
+    write("elite_threshold", elite_);
+    write("entropy", entropy_);
+    if (known(lowerBoundMs_))
+        out << "lower_bound,0," << lowerBoundMs_ << '\n';
+    if (known(singleDeviceMs_))
+        out << "single_gpu,0," << singleDeviceMs_ << '\n';
+    writeFileAtomically(path.toStdString(), out.str());
+}
+
+void LearningChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Save Chart as PNG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), QStringLiteral("learning.png"),
+                                                          tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !savePng(path))
+            QMessageBox::warning(this, tr("Save Chart"), tr("Could not write %1.").arg(path));
+    });
+    menu.addAction(tr("Save Points as CSV…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Points"), QStringLiteral("learning.csv"),
+                                                          tr("CSV files (*.csv)"));
+        if (path.isEmpty())
+            return;
+        try {
+            saveCsv(path);
+        } catch (const InputError& e) {
+            QMessageBox::warning(this, tr("Save Points"), QString::fromUtf8(e.what()));
+        }
+    });
+    menu.exec(event->globalPos());
+}
+
+} // namespace post

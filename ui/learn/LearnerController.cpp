@@ -1,0 +1,91 @@
+#include "learn/LearnerController.h"
+
+#include "learn/LearnerControl.h"
+#include "learn/LearnerWorker.h"
+
+namespace post {
+
+LearnerController::LearnerController(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<post::LearnerSnapshot>();
+    qRegisterMetaType<post::LearnerOutcome>();
+    qRegisterMetaType<post::LearnerRequest>();
+    thread_.setObjectName(QStringLiteral("learner"));
+    worker_ = new LearnerWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &LearnerWorker::snapshotReady, this, &LearnerController::deliverSnapshot, Qt::QueuedConnection);
+    connect(worker_, &LearnerWorker::finished, this, &LearnerController::deliverFinished, Qt::QueuedConnection);
+    thread_.start();
+}
+
+LearnerController::~LearnerController()
+{
+    if (control_)
+        control_->requestStop();
+    thread_.quit();
+    thread_.wait();
+}
+
+quint64 LearnerController::start(LearnerRequest request)
+{
+    if (control_)
+        control_->requestStop(); // the old run ends at its next sample; its results are dropped
+    control_ = std::make_shared<LearnerControl>();
+    request.runId = ++next_;
+    current_ = request.runId;
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, request = std::move(request), control = control_] { worker->run(request, control); },
+        Qt::QueuedConnection);
+    setState(State::Running);
+    return current_;
+}
+
+void LearnerController::pause()
+{
+    if (state_ != State::Running)
+        return;
+    control_->setPaused(true);
+    setState(State::Paused);
+}
+
+void LearnerController::resume()
+{
+    if (state_ != State::Paused)
+        return;
+    control_->setPaused(false);
+    setState(State::Running);
+}
+
+void LearnerController::stop()
+{
+    if (!control_ || state_ == State::Idle)
+        return;
+    control_->requestStop(); // finished() follows with the best found so far
+}
+
+void LearnerController::deliverSnapshot(const LearnerSnapshot& snapshot)
+{
+    if (snapshot.runId == current_ && state_ != State::Idle)
+        emit this->snapshot(snapshot);
+}
+
+void LearnerController::deliverFinished(const LearnerOutcome& outcome)
+{
+    if (outcome.runId != current_ || state_ == State::Idle)
+        return;
+    control_.reset();
+    setState(State::Idle);
+    emit finished(outcome);
+}
+
+void LearnerController::setState(State state)
+{
+    if (state == state_)
+        return;
+    state_ = state;
+    emit stateChanged(state);
+}
+
+} // namespace post

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "learn/LearnerRequest.h"
+#include "learn/LearnerSnapshot.h"
+
+#include <QObject>
+#include <QThread>
+
+#include <memory>
+
+namespace post {
+
+class LearnerControl;
+class LearnerWorker;
+
+// The GUI side of learner runs: owns the one learner thread and its worker, numbers
+// runs and passes on only the current run's snapshots. Destroying it stops the run
+// (releasing a pause) and joins the thread.
+class LearnerController : public QObject {
+    Q_OBJECT
+
+public:
+    enum class State { Idle, Running, Paused };
+
+    explicit LearnerController(QObject* parent = nullptr);
+    ~LearnerController() override;
+
+    // Stops any current run and starts `request` (its runId is overwritten); returns the id.
+    quint64 start(LearnerRequest request);
+    void pause();
+    void resume();
+    void stop();
+
+    State state() const { return state_; }
+    bool isActive() const { return state_ != State::Idle; }
+    quint64 currentRun() const { return current_; }
+
+signals:
+    void snapshot(const post::LearnerSnapshot& snapshot);
+    void finished(const post::LearnerOutcome& outcome);
+    void stateChanged(post::LearnerController::State state);
+
+private:
+    void deliverSnapshot(const post::LearnerSnapshot& snapshot);
+    void deliverFinished(const post::LearnerOutcome& outcome);
+    void setState(State state);
+
+    QThread thread_;
+    LearnerWorker* worker_ = nullptr; // lives on thread_, deleted when it finishes
+    std::shared_ptr<LearnerControl> control_;
+    quint64 next_ = 0;
+    quint64 current_ = 0;
+    State state_ = State::Idle;
+};
+
+} // namespace post

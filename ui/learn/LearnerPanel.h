@@ -1,0 +1,66 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "learn/LearnerController.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace post {
+
+// Runs a learner (or classical placer) on the open document: algorithm, budget and seed,
+// Start / Pause / Resume / Stop / Reset, and a status line. Reports the best placement
+// as it improves (bestPlacement) and every snapshot for the chart.
+class LearnerPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit LearnerPanel(QWidget* parent = nullptr);
+
+    LearnerController* controller() const { return controller_; }
+    void setAlgorithm(const QString& name); // unknown names are ignored
+    void setSamples(int samples);
+    QString algorithm() const;
+    int samplesDone() const { return samplesDone_; }
+
+public slots:
+    void setDocument(post::DocumentPtr document);
+    void start();
+    void reset();
+
+signals:
+    void runStarted(int plannedSamples);
+    void snapshot(const post::LearnerSnapshot& snapshot);
+    void bestPlacement(const post::Placement& placement);
+    void finished(const post::LearnerOutcome& outcome);
+    void resetRequested();
+
+private:
+    void onSnapshot(const post::LearnerSnapshot& snapshot);
+    void onFinished(const post::LearnerOutcome& outcome);
+    void updateButtons();
+    void showStatus(const QString& prefix);
+
+    LearnerController* controller_;
+    DocumentPtr document_;
+    std::shared_ptr<const Graph> runGraph_;
+    QComboBox* algorithm_;
+    QSpinBox* samples_;
+    QSpinBox* seed_;
+    QPushButton* startButton_;
+    QPushButton* pauseButton_;
+    QPushButton* resumeButton_;
+    QPushButton* stopButton_;
+    QPushButton* resetButton_;
+    QLabel* status_;
+    int samplesDone_ = 0;
+    double bestMs_ = 0.0;
+    double entropy_ = -1.0;
+    bool haveData_ = false;
+};
+
+} // namespace post

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "graph/Placement.h"
+#include "place/Placer.h"
+#include "place/ProgressObserver.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <limits>
+#include <vector>
+
+namespace post {
+
+struct LearnerSample {
+    int index = 0;
+    double stepMs = 0.0; // penalised when infeasible
+    bool feasible = true;
+};
+
+struct LearnerUpdate {
+    int afterSample = 0;
+    UpdateKind kind = UpdateKind::Ppo;
+    double eliteThresholdMs = std::numeric_limits<double>::quiet_NaN();
+    double bestMs = std::numeric_limits<double>::infinity();
+    double entropy = 0.0; // 0..1
+};
+
+// What a learner did since the previous snapshot of the same run (throttled batches).
+struct LearnerSnapshot {
+    quint64 runId = 0;
+    std::vector<LearnerSample> samples;
+    std::vector<LearnerUpdate> updates;
+    int samplesDone = 0;
+    double bestMs = std::numeric_limits<double>::infinity(); // best feasible so far
+    Placement bestPlacement; // only when the best improved since the previous snapshot
+    double lowerBoundMs = 0.0;    // core lowerBound() of the run's graph and cluster
+    double singleDeviceMs = std::numeric_limits<double>::quiet_NaN(); // fastest all-on-one-GPU, NaN if none fits
+};
+
+struct LearnerOutcome {
+    quint64 runId = 0;
+    QString algorithm;
+    PlaceResult result;
+    QString error; // non-empty when the placer threw
+};
+
+} // namespace post
+
+Q_DECLARE_METATYPE(post::LearnerSnapshot)
+Q_DECLARE_METATYPE(post::LearnerOutcome)

@@ -1,0 +1,119 @@
+#include "learn/LearnerWorker.h"
+
+#include "place/PlacerRegistry.h"
+#include "sim/LowerBound.h"
+#include "sim/Simulator.h"
+
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+
+namespace post {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Fastest step time with every op on one GPU (the baseline a placement has to beat).
+double singleDeviceMs(const Graph& graph, const Cluster& cluster)
+{
+    Simulator simulator(graph, cluster);
+    double best = std::numeric_limits<double>::infinity();
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
+        if (cluster.device(d).kind != DeviceKind::Gpu)
+            continue;
+        const SimResult& r = simulator.run(Placement(static_cast<size_t>(graph.opCount()), d));
+        if (r.feasible && r.stepTimeUs < best)
+            best = r.stepTimeUs;
+    }
+    return best == std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::quiet_NaN() : best / 1000.0;
+}
+
+// Buffers events on the learner thread and hands them out in timed batches.
+class SnapshotObserver : public ProgressObserver {
+public:
+    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype)
+        : worker_(worker)
+        , control_(control)
+        , pending_(std::move(prototype))
+        , lastFlush_(Clock::now())
+    {
+    }
+
+    void onSample(const SampleEvent& event) override
+    {
+        pending_.samples.push_back({event.index, event.stepTimeUs / 1000.0, event.feasible});
+        pending_.samplesDone = event.index + 1;
+        const double ms = event.stepTimeUs / 1000.0;
+        if (event.feasible && ms < pending_.bestMs) {
+            pending_.bestMs = ms;
+            if (event.placement)
+                pending_.bestPlacement = *event.placement;
+        }
+        if (control_.isPaused()) {
+            flush(); // the UI shows exactly where it stopped
+            control_.waitWhilePaused();
+            lastFlush_ = Clock::now();
+        } else if (Clock::now() - lastFlush_ >= std::chrono::milliseconds(LearnerWorker::kSnapshotIntervalMs)) {
+            flush();
+        }
+    }
+
+    void onUpdate(const UpdateEvent& event) override
+    {
+        pending_.updates.push_back({event.afterSample, event.kind, event.eliteThresholdUs / 1000.0,
+                                    event.bestStepTimeUs / 1000.0, event.entropy});
+    }
+
+    void flush()
+    {
+        lastFlush_ = Clock::now();
+        if (pending_.samples.empty() && pending_.updates.empty() && pending_.bestPlacement.empty())
+            return;
+        emit worker_.snapshotReady(pending_);
+        pending_.samples.clear();
+        pending_.updates.clear();
+        pending_.bestPlacement.clear();
+    }
+
+private:
+    LearnerWorker& worker_;
+    LearnerControl& control_;
+    LearnerSnapshot pending_;
+    Clock::time_point lastFlush_;
+};
+
+} // namespace
+
+void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerControl> control)
+{
+    LearnerOutcome outcome;
+    outcome.runId = request.runId;
+    outcome.algorithm = QString::fromStdString(request.algorithm);
+    try {
+        const Graph& graph = *request.document->graph;
+        const Cluster& cluster = *request.document->cluster;
+        LearnerSnapshot prototype;
+        prototype.runId = request.runId;
+        prototype.lowerBoundMs = lowerBound(graph, cluster).valueUs() / 1000.0;
+        prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
+        SnapshotObserver observer(*this, *control, std::move(prototype));
+        auto placer = makePlacer(request.algorithm);
+        if (!placer)
+            throw std::invalid_argument("no placer named " + request.algorithm);
+        PlaceContext context{graph, cluster, SimOptions{}};
+        context.samples = request.samples;
+        context.seed = request.seed;
+        context.observer = &observer;
+        context.stop = control->stopFlag();
+        outcome.result = placer->place(context);
+        observer.flush();
+        outcome.result.stopped = outcome.result.stopped || control->stopRequested();
+    } catch (const std::exception& e) {
+        outcome.error = QString::fromStdString(e.what());
+    }
+    emit finished(outcome);
+}
+
+} // namespace post
