@@ -74,10 +74,13 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
     LearnerOptions warmOptions;
     warmOptions.warmStart = start.best;
     PlaceContext warmContext = context;
-    warmContext.samples = std::max(1, context.samples / 2);
+    // The classical placers' evaluations come out of the same budget, so every
+    // algorithm in a comparison gets exactly `samples` simulations.
+    const int learnerBudget = std::max(2, context.samples - classicalSamples);
+    warmContext.samples = learnerBudget / 2;
     PlaceResult result = makeLearner(learner_, warmOptions)->place(warmContext);
 
-    const int coldSamples = context.samples - result.samplesUsed;
+    const int coldSamples = learnerBudget - result.samplesUsed;
     if (!result.stopped && coldSamples > 0) {
         PlaceContext coldContext = context;
         coldContext.samples = coldSamples;

@@ -271,6 +271,7 @@ private slots:
         for (const QJsonValue& v : results)
             byAlgo[v.toObject()["algo"].toString()] = v.toObject();
         QVERIFY(byAlgo["post@m-etf"]["best_step_time_ms"].toDouble() <= byAlgo["m-etf"]["best_step_time_ms"].toDouble());
+        QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
         QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1); // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
         for (const QJsonObject& a : byAlgo) {
