@@ -67,7 +67,8 @@ def main():
       "devices fall back to the CPU); gap is to the lower bound max(critical path, work / speed).\n\n"
       "`post` is Post from scratch (uniform policy), as in the paper; `post@best` starts Post from "
       "the best placement of the memory-aware classical placers (m-ETF, m-SCT, m-TOPO, round-robin, "
-      "METIS) and counts their evaluations in its samples.\n\n")
+      "METIS) and counts their evaluations in its samples. What these figures say, and why: "
+      "[docs/learners.md](learners.md#findings-on-the-real-graphs-docsresultsmd).\n\n")
     summary = []
     for rel, title in GRAPHS:
         graph = os.path.join(a.data, rel)
