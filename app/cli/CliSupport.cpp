@@ -2,6 +2,7 @@
 
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
+#include "learn/LearnerOptionSetter.h"
 #include "place/PlacerRegistry.h"
 
 #include <cstdio>
@@ -29,6 +30,27 @@ DeviceId deviceArg(const Cluster& cluster, const std::string& name)
     for (const Device& d : cluster.devices())
         known += (known.empty() ? "" : ", ") + d.name;
     throw UsageError{"no device '" + name + "' in cluster '" + cluster.name() + "' (devices: " + known + ")"};
+}
+
+LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings)
+{
+    LearnerOptions options;
+    for (const std::string& item : settings) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos)
+            throw UsageError{"--set expects KEY=VALUE, got '" + item + "'"};
+        if (auto problem = setLearnerOption(options, item.substr(0, eq), item.substr(eq + 1)))
+            throw UsageError{"--set: " + *problem};
+    }
+    return options;
+}
+
+std::string learnerOptionsHelp()
+{
+    std::string text = "Set a learner constant, repeatable. Keys:";
+    for (const LearnerOptionInfo& k : learnerOptionKeys())
+        text += "\n  " + k.key + ": " + k.help;
+    return text;
 }
 
 std::string joinedPlacerNames()

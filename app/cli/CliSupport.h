@@ -3,8 +3,10 @@
 #include "cluster/Cluster.h"
 #include "graph/Graph.h"
 #include "io/GraphFormat.h"
+#include "learn/LearnerOptions.h"
 
 #include <string>
+#include <vector>
 
 namespace CLI { class App; }
 
@@ -23,6 +25,10 @@ struct UsageError {
 Graph loadGraphArg(const std::string& path, const std::string& format);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
+// `--set KEY=VALUE` items applied to the default learner options.
+LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);
+// Help text listing every KEY.
+std::string learnerOptionsHelp();
 
 // "post, ce, ppo, ..." for help texts and errors.
 std::string joinedPlacerNames();

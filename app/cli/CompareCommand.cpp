@@ -25,6 +25,7 @@ struct CompareOptions {
     int seeds = 5;
     std::uint64_t firstSeed = 1;
     int threads = 0;
+    std::vector<std::string> settings;
     bool json = false;
 };
 
@@ -69,7 +70,7 @@ AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster&
     AlgoSummary s{algo, {}, 0, 0.0, 0.0};
     const int runs = placerUsesSeed(algo) ? o.seeds : 1;
     for (int i = 0; i < runs; ++i) {
-        std::unique_ptr<Placer> placer = makePlacer(algo);
+        std::unique_ptr<Placer> placer = makePlacer(algo, learnerOptionsArg(o.settings));
         PlaceContext ctx{g, c, SimOptions{}};
         ctx.samples = o.samples;
         ctx.seed = o.firstSeed + static_cast<std::uint64_t>(i);
@@ -88,6 +89,7 @@ AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster&
 int runCompare(const CompareOptions& o)
 {
     std::vector<std::string> algos = o.algos.empty() ? placerNames() : splitNames(o.algos);
+    learnerOptionsArg(o.settings); // report a bad --set before any work
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
@@ -161,6 +163,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--seeds", opts->seeds, "Seeds per learner")->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_option("--first-seed", opts->firstSeed, "First seed (then +1, +2, ...)")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runCompare(*opts); });
 }

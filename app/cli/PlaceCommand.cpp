@@ -26,12 +26,13 @@ struct PlaceOptions {
     int threads = 0;
     std::string out;
     std::string log;
+    std::vector<std::string> settings;
     bool json = false;
 };
 
 int runPlace(const PlaceOptions& o)
 {
-    std::unique_ptr<Placer> placer = makePlacer(o.algo);
+    std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
     const Graph g = loadGraphArg(o.graph, o.format);
@@ -100,6 +101,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
     cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
+    cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runPlace(*opts); });
 }

@@ -46,7 +46,7 @@ bool placerUsesSeed(std::string_view name)
     return isLearner(splitWarmStart(name).first);
 }
 
-std::unique_ptr<Placer> makePlacer(std::string_view name)
+std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& options)
 {
     const auto [base, starter] = splitWarmStart(name);
     if (!starter.empty()) {
@@ -62,10 +62,10 @@ std::unique_ptr<Placer> makePlacer(std::string_view name)
         } else {
             return nullptr;
         }
-        return std::make_unique<WarmStartedPlacer>(std::string(base), std::move(starters), std::string(name));
+        return std::make_unique<WarmStartedPlacer>(std::string(base), std::move(starters), std::string(name), options);
     }
     if (isLearner(name))
-        return makeLearner(name, LearnerOptions{});
+        return makeLearner(name, options);
     return makeClassicalPlacer(name);
 }
 

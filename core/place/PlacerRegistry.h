@@ -1,5 +1,6 @@
 #pragma once
 
+#include "learn/LearnerOptions.h"
 #include "place/Placer.h"
 
 #include <memory>
@@ -14,6 +15,7 @@ std::vector<std::string> placerNames();
 // True for algorithms whose result depends on the seed (the learners).
 bool placerUsesSeed(std::string_view name);
 // nullptr for an unknown name.
-std::unique_ptr<Placer> makePlacer(std::string_view name);
+// `options` configure learners (and the learner of LEARNER@PLACER); classical placers ignore them.
+std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& options = {});
 
 } // namespace post

@@ -46,10 +46,12 @@ private:
 
 } // namespace
 
-WarmStartedPlacer::WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name)
+WarmStartedPlacer::WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name,
+                                     LearnerOptions options)
     : learner_(std::move(learner))
     , starters_(std::move(starters))
     , name_(std::move(name))
+    , options_(std::move(options))
 {
 }
 
@@ -71,7 +73,7 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
         }
     }
 
-    LearnerOptions warmOptions;
+    LearnerOptions warmOptions = options_;
     warmOptions.warmStart = start.best;
     PlaceContext warmContext = context;
     // The classical placers' evaluations come out of the same budget, so every
@@ -87,7 +89,7 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
         OffsetObserver shifted(context.observer, result.samplesUsed);
         if (context.observer)
             coldContext.observer = &shifted;
-        PlaceResult cold = makeLearner(learner_, LearnerOptions{})->place(coldContext);
+        PlaceResult cold = makeLearner(learner_, options_)->place(coldContext);
         const int used = result.samplesUsed + cold.samplesUsed;
         const bool stopped = cold.stopped;
         if (better(cold, result))

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "learn/LearnerOptions.h"
 #include "place/Placer.h"
 
 #include <string>
@@ -16,7 +17,8 @@ namespace post {
 // wins. The result is never worse than the start: the start is itself a simulated placement.
 class WarmStartedPlacer : public Placer {
 public:
-    WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name);
+    WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name,
+                      LearnerOptions options = {});
 
     std::string name() const override { return name_; }
     PlaceResult place(const PlaceContext& context) override;
@@ -25,6 +27,7 @@ private:
     std::string learner_;
     std::vector<std::string> starters_;
     std::string name_;
+    LearnerOptions options_;
 };
 
 } // namespace post

@@ -281,6 +281,25 @@ private slots:
         }
     }
 
+    void learnerOptionsFromTheCommandLine()
+    {
+        const QString sample = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        const QString log = dir_.filePath("k50.csv");
+        // K = 50, N = 100 over 300 samples: updates after 50 (PPO), 100 (CE), ..., 300 (CE).
+        Run r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "post", "--samples", "300", "--set",
+                        "batch=50", "--set", "ce-interval=100", "--log", log});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QCOMPARE(text.count("\nupdate,"), 6);
+        QCOMPARE(text.count(",ce,"), 3);
+        r = runCli({"place", sample, "--cluster", "k80x4", "--set", "batch=0"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("batch"), qPrintable(r.err));
+        QCOMPARE(runCli({"compare", sample, "--cluster", "k80x4", "--set", "nonsense"}).exitCode, 2);
+    }
+
     void unknownAlgorithmIsAUsageError()
     {
         const QString sample = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";

@@ -1,0 +1,137 @@
+#include "learn/LearnerOptionSetter.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace post {
+namespace {
+
+std::optional<double> number(std::string_view text)
+{
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+// Built with append() rather than chained operator+: GCC 12 raises a false -Wrestrict
+// on some chains of std::string concatenation at -O2.
+std::string join(std::initializer_list<std::string_view> parts)
+{
+    std::string text;
+    for (std::string_view p : parts)
+        text.append(p);
+    return text;
+}
+
+using Setter = std::function<std::optional<std::string>(LearnerOptions&, std::string_view)>;
+
+// A numeric option in [lo, hi]; integral ones reject fractions.
+Setter numeric(double lo, double hi, bool integral, std::function<void(LearnerOptions&, double)> apply)
+{
+    return [=](LearnerOptions& o, std::string_view text) -> std::optional<std::string> {
+        const auto v = number(text);
+        if (!v || (integral && std::floor(*v) != *v))
+            return join({"expects ", integral ? "an integer" : "a number", ", got '", text, "'"});
+        if (*v < lo || *v > hi)
+            return join({"must be in [", shortNumber(lo), ", ", shortNumber(hi), "], got ", text});
+        apply(o, *v);
+        return std::nullopt;
+    };
+}
+
+struct Entry {
+    LearnerOptionInfo info;
+    Setter set;
+};
+
+const std::vector<Entry>& entries()
+{
+    static const std::vector<Entry> table = {
+        {{"batch", "K: samples between PPO/REINFORCE updates (default 20)"},
+         numeric(1, 1e6, true, [](LearnerOptions& o, double v) { o.batchSize = static_cast<int>(v); })},
+        {{"ce-interval", "N: samples between cross-entropy steps (default 100)"},
+         numeric(1, 1e8, true, [](LearnerOptions& o, double v) { o.ceInterval = static_cast<int>(v); })},
+        {{"elite", "rho: elite fraction of the last N samples (default 0.1)"},
+         numeric(1e-6, 1, false, [](LearnerOptions& o, double v) { o.eliteFraction = v; })},
+        {{"ce-smoothing", "eps: mix with uniform after a CE step (default 0.05)"},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.ceSmoothing = v; })},
+        {{"ppo-epochs", "gradient steps per PPO batch (default 10)"},
+         numeric(0, 1000, true, [](LearnerOptions& o, double v) { o.ppoEpochs = static_cast<int>(v); })},
+        {{"ppo-clip", "clip epsilon of the surrogate (default 0.2)"},
+         numeric(0, 10, false, [](LearnerOptions& o, double v) { o.ppoClip = v; })},
+        {{"entropy-bonus", "PPO entropy weight (default 0)"},
+         numeric(0, 100, false, [](LearnerOptions& o, double v) { o.entropyBonus = v; })},
+        {{"reinforce-decay", "REINFORCE baseline EMA decay (default 0.9)"},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.reinforceBaselineDecay = v; })},
+        {{"lr", "Adam learning rate on the logits (default 0.05)"},
+         numeric(1e-9, 100, false, [](LearnerOptions& o, double v) { o.adam.learningRate = v; })},
+        {{"max-groups", "cap on policy groups for large graphs (default 256)"},
+         numeric(1, 1e7, true, [](LearnerOptions& o, double v) { o.grouping.maxGroups = static_cast<int>(v); })},
+        {{"warm-mass", "probability a warm start puts on its device (default 0.9)"},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.warmStartMass = v; })},
+        {{"grouping", "auto, none, chains, chunks or scopes (default auto)"},
+         [](LearnerOptions& o, std::string_view v) -> std::optional<std::string> {
+             static const std::pair<const char*, GroupingStrategy> names[] = {
+                 {"auto", GroupingStrategy::Auto},     {"none", GroupingStrategy::None},
+                 {"chains", GroupingStrategy::Chains}, {"chunks", GroupingStrategy::Chunks},
+                 {"scopes", GroupingStrategy::NameScopes}};
+             for (const auto& [name, strategy] : names)
+                 if (v == name) {
+                     o.grouping.strategy = strategy;
+                     return std::nullopt;
+                 }
+             return join({"expects auto, none, chains, chunks or scopes, got '", v, "'"});
+         }},
+        {{"penalty", "out-of-memory penalty: growing or fixed (default growing)"},
+         [](LearnerOptions& o, std::string_view v) -> std::optional<std::string> {
+             if (v == "growing")
+                 o.penalty.kind = InfeasiblePenalty::GrowingWithExcess;
+             else if (v == "fixed")
+                 o.penalty.kind = InfeasiblePenalty::Fixed;
+             else
+                 return join({"expects growing or fixed, got '", v, "'"});
+             return std::nullopt;
+         }},
+    };
+    return table;
+}
+
+} // namespace
+
+const std::vector<LearnerOptionInfo>& learnerOptionKeys()
+{
+    static const std::vector<LearnerOptionInfo> keys = [] {
+        std::vector<LearnerOptionInfo> k;
+        for (const Entry& e : entries())
+            k.push_back(e.info);
+        return k;
+    }();
+    return keys;
+}
+
+std::optional<std::string> setLearnerOption(LearnerOptions& options, std::string_view key, std::string_view value)
+{
+    for (const Entry& e : entries())
+        if (e.info.key == key) {
+            if (auto problem = e.set(options, value))
+                return join({"'", key, "' ", *problem});
+            return std::nullopt;
+        }
+    std::string known;
+    for (const Entry& e : entries())
+        known.append(known.empty() ? "" : ", ").append(e.info.key);
+    return join({"unknown learner option '", key, "' (", known, ")"});
+}
+
+} // namespace post

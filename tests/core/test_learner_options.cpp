@@ -1,0 +1,67 @@
+#include "learn/LearnerOptionSetter.h"
+
+#include <QtTest>
+
+using namespace post;
+
+class TestLearnerOptions : public QObject {
+    Q_OBJECT
+
+private slots:
+    void setsEveryKindOfValue()
+    {
+        LearnerOptions o;
+        QVERIFY(!setLearnerOption(o, "batch", "40"));
+        QVERIFY(!setLearnerOption(o, "ce-interval", "200"));
+        QVERIFY(!setLearnerOption(o, "elite", "0.25"));
+        QVERIFY(!setLearnerOption(o, "lr", "1e-3"));
+        QVERIFY(!setLearnerOption(o, "grouping", "chunks"));
+        QVERIFY(!setLearnerOption(o, "penalty", "fixed"));
+        QCOMPARE(o.batchSize, 40);
+        QCOMPARE(o.ceInterval, 200);
+        QCOMPARE(o.eliteFraction, 0.25);
+        QCOMPARE(o.adam.learningRate, 1e-3);
+        QVERIFY(o.grouping.strategy == GroupingStrategy::Chunks);
+        QVERIFY(o.penalty.kind == InfeasiblePenalty::Fixed);
+        // Every listed key is accepted by the setter (with some valid value).
+        for (const LearnerOptionInfo& k : learnerOptionKeys()) {
+            LearnerOptions fresh;
+            const char* value = k.key == "grouping" ? "none" : k.key == "penalty" ? "growing" : "1";
+            QVERIFY2(!setLearnerOption(fresh, k.key, value), k.key.c_str());
+        }
+    }
+
+    void rejectsBadValuesByName_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("unknown key") << "batchsize" << "20" << "unknown learner option 'batchsize'";
+        QTest::newRow("fraction for integer") << "batch" << "2.5" << "integer";
+        QTest::newRow("zero batch") << "batch" << "0" << "must be in [1";
+        QTest::newRow("not a number") << "lr" << "fast" << "expects a number";
+        QTest::newRow("nan") << "ppo-clip" << "nan" << "expects a number";
+        QTest::newRow("trailing junk") << "elite" << "0.1x" << "expects a number";
+        QTest::newRow("elite above one") << "elite" << "1.5" << "must be in";
+        QTest::newRow("bad grouping") << "grouping" << "blob" << "chunks";
+        QTest::newRow("bad penalty") << "penalty" << "harsh" << "growing or fixed";
+    }
+
+    void rejectsBadValuesByName()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, fragment);
+        LearnerOptions o;
+        const LearnerOptions before = o;
+        const auto problem = setLearnerOption(o, key.toStdString(), value.toStdString());
+        QVERIFY(problem);
+        QVERIFY2(QString::fromStdString(*problem).contains(fragment), problem->c_str());
+        QVERIFY2(QString::fromStdString(*problem).contains(key), problem->c_str());
+        QCOMPARE(o.batchSize, before.batchSize); // nothing half-applied
+        QCOMPARE(o.eliteFraction, before.eliteFraction);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLearnerOptions)
+#include "test_learner_options.moc"
