@@ -24,6 +24,23 @@ namespace {
 
 bool known(double v) { return std::isfinite(v) && v > 0.0; }
 
+// Drawing tens of thousands of markers stalls the GUI thread for hundreds of ms; past
+// this many, the chart shows an even stride of the samples (the CSV keeps all of them,
+// and the best-so-far line is exact whatever is drawn).
+constexpr int kMaxDrawnSamples = 5000;
+
+QVector<QPointF> thinned(const QVector<QPointF>& points)
+{
+    if (points.size() <= kMaxDrawnSamples)
+        return points;
+    const qsizetype stride = (points.size() + kMaxDrawnSamples - 1) / kMaxDrawnSamples;
+    QVector<QPointF> out;
+    out.reserve(points.size() / stride + 1);
+    for (qsizetype i = 0; i < points.size(); i += stride)
+        out.append(points[i]);
+    return out;
+}
+
 } // namespace
 
 LearningChart::LearningChart(QWidget* parent)
@@ -135,13 +152,13 @@ void LearningChart::refresh()
     updateAxes();
     const double top = yAxis_->max();
     // Out-of-memory samples carry a penalty, not a time: pin them to the top edge.
-    QVector<QPointF> pinned = infeasible_;
+    QVector<QPointF> pinned = thinned(infeasible_);
     for (QPointF& p : pinned)
         p.setY(std::min(p.y(), top));
     QVector<QPointF> best = best_;
     if (haveBest_ && lastIndex_ > best.back().x())
         best.append(QPointF(lastIndex_, bestMs_));
-    feasibleSeries_->replace(feasible_);
+    feasibleSeries_->replace(thinned(feasible_));
     infeasibleSeries_->replace(pinned);
     bestSeries_->replace(best);
     eliteSeries_->replace(elite_);
