@@ -65,12 +65,13 @@ std::vector<std::string> splitNames(const std::string& list)
     return names;
 }
 
-AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster& c, const CompareOptions& o)
+AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster& c, const CompareOptions& o,
+                         const LearnerOptions& learner)
 {
     AlgoSummary s{algo, {}, 0, 0.0, 0.0};
     const int runs = placerUsesSeed(algo) ? o.seeds : 1;
     for (int i = 0; i < runs; ++i) {
-        std::unique_ptr<Placer> placer = makePlacer(algo, learnerOptionsArg(o.settings));
+        std::unique_ptr<Placer> placer = makePlacer(algo, learner);
         PlaceContext ctx{g, c, SimOptions{}};
         ctx.samples = o.samples;
         ctx.seed = o.firstSeed + static_cast<std::uint64_t>(i);
@@ -89,7 +90,7 @@ AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster&
 int runCompare(const CompareOptions& o)
 {
     std::vector<std::string> algos = o.algos.empty() ? placerNames() : splitNames(o.algos);
-    learnerOptionsArg(o.settings); // report a bad --set before any work
+    const LearnerOptions learner = learnerOptionsArg(o.settings); // a bad --set fails before any work
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
@@ -101,7 +102,7 @@ int runCompare(const CompareOptions& o)
     for (const std::string& a : algos) {
         if (!o.json)
             std::cerr << "running " << a << "...\n";
-        rows.push_back(runAlgorithm(a, g, c, o));
+        rows.push_back(runAlgorithm(a, g, c, o, learner));
     }
     // The reference for speed-ups: the single best device (run it if it wasn't asked for).
     double singleUs = 0.0;
@@ -109,7 +110,7 @@ int runCompare(const CompareOptions& o)
         if (r.algo == "single")
             singleUs = r.mean();
     if (singleUs == 0.0)
-        singleUs = runAlgorithm("single", g, c, o).mean();
+        singleUs = runAlgorithm("single", g, c, o, learner).mean();
 
     if (o.json) {
         nlohmann::json j;
