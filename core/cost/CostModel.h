@@ -1,0 +1,48 @@
+#pragma once
+
+#include "cost/DeviceSpec.h"
+#include "cost/OpCost.h"
+#include "cost/ShapedGraph.h"
+#include "graph/DeviceKind.h"
+#include "graph/Graph.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace post {
+
+// Options of the shape-based cost model (documented in docs/cost-model.md).
+struct CostModelOptions {
+    // The reference device of each kind (speed 1.0 in the cluster presets: a V100 for
+    // GPUs, the notional CPU of docs/clusters.md), indexed by DeviceKind.
+    std::array<DeviceSpec, kDeviceKindCount> reference = defaultReferenceDevices();
+    // Backward FLOPs and bytes = forward x this (gradients w.r.t. inputs and weights).
+    double backwardFactor = 2.0;
+    static std::array<DeviceSpec, kDeviceKindCount> defaultReferenceDevices();
+};
+
+// What building a training graph found out, for reports and the CLI.
+struct CostReport {
+    int opCount = 0;
+    double totalForwardFlops = 0.0;
+    double parameterBytes = 0.0;
+    // Op types that had no formula and got the fallback, with how many ops each.
+    std::vector<std::pair<std::string, int>> unknownTypes;
+};
+
+// FLOPs and bytes of one forward op from its shapes; unknown types fall back to an
+// element-wise estimate over the outputs and are marked known = false.
+OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op);
+
+// Roofline time in microseconds of `cost` on `device`.
+double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device);
+
+// One training step: the forward ops, then a backward op per forward op (colocated with
+// it, about backwardFactor x its cost) along the reversed edges; parameter bytes from
+// parameter tensors; edge bytes from tensor shapes. Throws InputError (naming
+// graph.source and the op's location) for a cycle or an edge to an unknown tensor.
+Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options = {},
+                         CostReport* report = nullptr);
+
+} // namespace post

@@ -1,0 +1,16 @@
+#pragma once
+
+namespace post {
+
+// Roofline figures of the device that a graph's `time_us[kind]` refers to (speed 1.0).
+// time = max(flops / (peakFlops * computeEfficiency), bytes / (memoryBandwidth * memoryEfficiency))
+//        + launch overhead.
+struct DeviceSpec {
+    double peakFlops = 0.0;          // FLOP/s
+    double memoryBandwidth = 0.0;    // bytes/s
+    double computeEfficiency = 0.5;  // share of peak a real kernel reaches
+    double memoryEfficiency = 0.7;
+    double launchOverheadUs = 0.0;   // fixed per-op cost
+};
+
+} // namespace post

@@ -1,0 +1,13 @@
+#pragma once
+
+namespace post {
+
+// What one forward op costs, from its shapes.
+struct OpCost {
+    double flops = 0.0;        // floating-point operations (a multiply-add is 2)
+    double bytesRead = 0.0;    // activations and parameters read
+    double bytesWritten = 0.0; // outputs written
+    bool known = true;         // false: the op type is unknown and a fallback was used
+};
+
+} // namespace post
