@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -181,6 +182,83 @@ void BM_Floor(benchmark::State& state)
     reportCounters(state, w);
 }
 
+// The least any simulation of the default semantics must do: device contention alone. An
+// event heap of busy devices keyed by end time and a FIFO of ready ops per device; no
+// transfers, links, memory or same-instant tie-breaking. If even this is far above the floor,
+// no implementation of the full semantics can come within 2x of it (docs/performance.md).
+void BM_DeviceQueuesOnly(benchmark::State& state)
+{
+    const Workload& w = workload(static_cast<int>(state.range(0)));
+    const Graph& g = w.graph;
+    const auto n = static_cast<size_t>(g.opCount());
+    const auto edges = g.edges();
+    std::vector<int> kind;
+    std::vector<double> speed;
+    for (const Device& d : w.cluster.devices()) {
+        kind.push_back(static_cast<int>(d.kind));
+        speed.push_back(d.speed);
+    }
+    // Each device's FIFO is a segment of one array sized by how many ops it holds.
+    std::vector<int> segment(static_cast<size_t>(kDevices) + 1, 0);
+    for (size_t op = 0; op < n; ++op)
+        ++segment[static_cast<size_t>(w.placement[op]) + 1];
+    for (size_t d = 0; d < static_cast<size_t>(kDevices); ++d)
+        segment[d + 1] += segment[d];
+    std::vector<int> fifo(n), head(kDevices), tail(kDevices), running(kDevices), pending(n);
+    std::vector<std::pair<double, int>> heap; // (end time, device), min-heap via greater<>
+    heap.reserve(kDevices);
+    const auto later = std::greater<std::pair<double, int>>();
+    for (auto _ : state) {
+        for (size_t op = 0; op < n; ++op)
+            pending[op] = static_cast<int>(g.inEdges(static_cast<OpId>(op)).size());
+        for (int d = 0; d < kDevices; ++d) {
+            head[static_cast<size_t>(d)] = tail[static_cast<size_t>(d)] = segment[static_cast<size_t>(d)];
+            running[static_cast<size_t>(d)] = -1;
+        }
+        heap.clear();
+        double now = 0.0;
+        auto start = [&](int d) {
+            auto& h = head[static_cast<size_t>(d)];
+            if (h == tail[static_cast<size_t>(d)]) {
+                running[static_cast<size_t>(d)] = -1;
+                return;
+            }
+            const int op = fifo[static_cast<size_t>(h++)];
+            running[static_cast<size_t>(d)] = op;
+            const double t = w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[static_cast<size_t>(d)])];
+            heap.emplace_back(now + t / speed[static_cast<size_t>(d)], d);
+            std::push_heap(heap.begin(), heap.end(), later);
+        };
+        auto makeReady = [&](int op) {
+            const int d = w.placement[static_cast<size_t>(op)];
+            fifo[static_cast<size_t>(tail[static_cast<size_t>(d)]++)] = op;
+            if (running[static_cast<size_t>(d)] < 0)
+                start(d);
+        };
+        for (size_t op = 0; op < n; ++op)
+            if (pending[op] == 0)
+                makeReady(static_cast<int>(op));
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), later);
+            const auto [end, d] = heap.back();
+            heap.pop_back();
+            now = end;
+            const int op = running[static_cast<size_t>(d)];
+            running[static_cast<size_t>(d)] = -1;
+            for (EdgeId e : g.outEdges(op)) {
+                const int to = edges[static_cast<size_t>(e)].to;
+                if (--pending[static_cast<size_t>(to)] == 0)
+                    makeReady(to);
+            }
+            if (running[static_cast<size_t>(d)] < 0)
+                start(d);
+        }
+        benchmark::DoNotOptimize(now);
+        benchmark::ClobberMemory();
+    }
+    reportCounters(state, w);
+}
+
 // A real measured graph on the k80x4 preset; each colocation group (PipeDream pairs forward
 // and backward layers) goes to one random device, free ops to any.
 struct RealWorkload {
@@ -254,6 +332,7 @@ void registerRealGraphs()
 
 BENCHMARK(BM_Simulate)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Floor)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_DeviceQueuesOnly)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
 int main(int argc, char** argv)
 {
