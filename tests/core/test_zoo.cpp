@@ -56,6 +56,24 @@ const std::vector<std::int64_t>& outputShape(const ShapedGraph& g, const std::st
 
 using Shape = std::vector<std::int64_t>;
 
+// Multiply-adds of the convolutions and matrix products, from the shapes alone:
+// Conv2D: N x Ho x Wo x Cout x (kh x kw x Cin); MatMul [M, K] x [K, N]: M x K x N.
+double multiplyAdds(const ShapedGraph& g)
+{
+    double macs = 0.0;
+    for (const ShapedOp& op : g.ops) {
+        if (op.type != "Conv2D" && op.type != "MatMul")
+            continue;
+        const Shape& out = g.tensors[static_cast<size_t>(op.outputs.front())].shape;
+        const Shape& w = g.tensors[static_cast<size_t>(op.inputs.at(1))].shape;
+        if (op.type == "Conv2D")
+            macs += double(out[0]) * out[1] * out[2] * out[3] * w[0] * w[1] * w[2];
+        else
+            macs += double(out[0]) * out[1] * (w[0] == out[1] ? w[1] : w[0]);
+    }
+    return macs;
+}
+
 } // namespace
 
 class TestZoo : public QObject {
@@ -209,6 +227,36 @@ private slots:
         QFETCH(int, high);
         const int n = static_cast<int>(ZooRegistry::forwardGraph(name.toStdString(), 1).ops.size());
         QVERIFY2(n >= low && n <= high, qPrintable(name + ": " + QString::number(n)));
+    }
+
+    // ResNet-50 v1.5: 4.09 G multiply-adds per 224x224 image (torchvision/fvcore; He et al.
+    // give 3.8 G for v1, whose stride-2 1x1 convolutions are cheaper), i.e. ~8.2 GFLOPs.
+    // Inception-V3: 5.7 G (Szegedy et al. quote 5 G for the network without the auxiliary head).
+    void forwardMultiplyAdds()
+    {
+        const double resnet = multiplyAdds(ZooRegistry::forwardGraph("resnet-50", 1));
+        QVERIFY2(resnet > 4.05e9 && resnet < 4.13e9, qPrintable(QString::number(resnet)));
+        QCOMPARE(multiplyAdds(ZooRegistry::forwardGraph("resnet-50", 8)), 8 * resnet);
+        const double inception = multiplyAdds(ZooRegistry::forwardGraph("inception-v3", 1));
+        QVERIFY2(inception > 5.6e9 && inception < 6.0e9, qPrintable(QString::number(inception)));
+    }
+
+    void buildsAreDeterministic()
+    {
+        for (const char* name : {"inception-v3", "nmt-2", "bert-base"}) {
+            const ShapedGraph a = ZooRegistry::forwardGraph(name, 3);
+            const ShapedGraph b = ZooRegistry::forwardGraph(name, 3);
+            QCOMPARE(a.ops.size(), b.ops.size());
+            for (size_t k = 0; k < a.ops.size(); ++k) {
+                QCOMPARE(a.ops[k].name, b.ops[k].name);
+                QCOMPARE(a.ops[k].inputs, b.ops[k].inputs);
+                QCOMPARE(a.ops[k].outputs, b.ops[k].outputs);
+                QCOMPARE(a.ops[k].colocate, b.ops[k].colocate);
+            }
+            QCOMPARE(a.tensors.size(), b.tensors.size());
+            for (size_t k = 0; k < a.tensors.size(); ++k)
+                QCOMPARE(a.tensors[k].shape, b.tensors[k].shape);
+        }
     }
 
     // Activations scale with the batch; parameters, batch-norm statistics and the loss don't.
