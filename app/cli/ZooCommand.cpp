@@ -43,6 +43,9 @@ int runGenerate(const ZooOptions& o)
     CostReport report;
     const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report);
     const std::string text = nativeGraphJson(g);
+    // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
+    for (const auto& [type, count] : report.unknownTypes)
+        std::cerr << "post-cli: note: " << count << " " << type << " ops costed by the element-wise fallback\n";
     if (o.out.empty()) {
         std::cout << text;
         return kExitOk;

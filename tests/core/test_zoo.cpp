@@ -259,6 +259,37 @@ private slots:
         }
     }
 
+    // Through the cost model: one backward op per forward op, fp32 parameter bytes, and the
+    // forward FLOPs of ResNet-50 at 2 x 4.09 G multiply-adds per image plus the element-wise
+    // work (batch norm 8 FLOPs an element, ReLU, additions: under 4% more).
+    void trainingGraphThroughTheCostModel()
+    {
+        const ShapedGraph forward = ZooRegistry::forwardGraph("resnet-50", 32);
+        CostReport report;
+        const Graph g = ZooRegistry::generate("resnet-50", 32, {}, &report);
+        QCOMPARE(report.forwardOpCount, static_cast<int>(forward.ops.size()));
+        QCOMPARE(g.opCount(), 2 * static_cast<int>(forward.ops.size()));
+        QCOMPARE(g.totalParamBytes(), 4.0 * 25557032);
+        const double perImage = report.totalForwardFlops / 32;
+        QVERIFY2(perImage >= 2 * multiplyAdds(ZooRegistry::forwardGraph("resnet-50", 1)) && perImage < 8.5e9,
+                 qPrintable(QString::number(perImage)));
+        CostReport doubled;
+        ZooRegistry::generate("resnet-50", 64, {}, &doubled);
+        QVERIFY(doubled.totalForwardFlops > 1.999 * report.totalForwardFlops &&
+                doubled.totalForwardFlops <= 2.0 * report.totalForwardFlops);
+        // Every backward op shares its forward op's colocation group.
+        const auto conv = g.find("resnet50/block3/unit2/conv2/Conv2D");
+        const auto grad = g.find("resnet50/block3/unit2/conv2/Conv2D/grad");
+        QVERIFY(conv && grad);
+        QCOMPARE(g.colocationGroup(*conv), g.colocationGroup(*grad));
+    }
+
+    // The same name and batch give byte-identical post-graph/1 text.
+    void generatedFilesAreDeterministic()
+    {
+        QCOMPARE(nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)), nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)));
+    }
+
     // Activations scale with the batch; parameters, batch-norm statistics and the loss don't.
     void batchScalesActivationsOnly()
     {
