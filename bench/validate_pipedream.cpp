@@ -185,11 +185,34 @@ void printStats(const std::string& label, const Stats& s)
                 so / st);
 }
 
-void validate(const std::string& dir, const std::string& model, const ShapedGraph& g, bool verbose)
+// What-if corrections of the cost model, applied here only (docs/cost-model.md).
+struct Variant {
+    std::string label;
+    bool skipFirstLayer = false;     // the profiles' first convolution carries a start-up cost
+    double memoryEfficiency = 0.0;   // > 0: replaces the reference GPU's
+    bool winograd = false;           // 3x3 stride-1 convolutions do 2.25x fewer multiplies
+};
+
+double estimateUs(const ShapedGraph& g, const ShapedOp& op, const Variant& v)
+{
+    DeviceSpec gpu = CostModelOptions{}.reference[static_cast<int>(DeviceKind::Gpu)];
+    if (v.memoryEfficiency > 0.0)
+        gpu.memoryEfficiency = v.memoryEfficiency;
+    OpCost cost = estimateOpCost(g, op);
+    if (v.winograd && op.type == "Conv2D") {
+        const auto& w = g.tensors[static_cast<size_t>(op.inputs[1])].shape;
+        const auto s = op.intAttrs.find("strides");
+        if (w[0] == 3 && w[1] == 3 && (s == op.intAttrs.end() || s->second[1] == 1))
+            cost.flops /= 2.25; // Winograd F(2x2, 3x3): 16 multiplies instead of 36 per 2x2 tile
+    }
+    return rooflineTimeUs(cost, gpu);
+}
+
+void validate(const std::string& dir, const std::string& model, const ShapedGraph& g, bool verbose,
+              const std::vector<Variant>& variants)
 {
     std::vector<Layer> layers = readProfile(dir + "/" + model + "/graph.txt");
     const std::vector<int> order = topological(layers);
-    const DeviceSpec gpu = CostModelOptions{}.reference[static_cast<int>(DeviceKind::Gpu)];
 
     // Consumers of each zoo op (through its first output).
     std::vector<int> producer(g.tensors.size(), -1);
@@ -240,8 +263,6 @@ void validate(const std::string& dir, const std::string& model, const ShapedGrap
         }
     }
 
-    std::map<std::string, Stats> byKind;
-    Stats all;
     int profiled = 0, unmatched = 0;
     for (int k : order) {
         const Layer& l = layers[static_cast<size_t>(k)];
@@ -250,24 +271,37 @@ void validate(const std::string& dir, const std::string& model, const ShapedGrap
         ++profiled;
         if (l.match < 0) {
             ++unmatched;
-            if (verbose)
-                std::printf("    unmatched %s %s (%.3f ms)\n", l.id.c_str(), l.description.c_str(), l.stats.forwardMs);
-            continue;
+            std::printf("    unmatched %s %s (%.3f ms)\n", l.id.c_str(), l.description.c_str(), l.stats.forwardMs);
+        } else if (verbose) {
+            const ShapedOp& op = g.ops[static_cast<size_t>(l.match)];
+            std::printf("    %-8s %-14s %10.1f us est %10.1f us measured  %s\n", l.id.c_str(), l.kind.c_str(),
+                        estimateUs(g, op, variants.front()), l.stats.forwardMs * 1000.0, op.name.c_str());
         }
-        const ShapedOp& op = g.ops[static_cast<size_t>(l.match)];
-        const double est = rooflineTimeUs(estimateOpCost(g, op), gpu);
-        const double measured = l.stats.forwardMs * 1000.0;
-        byKind[l.kind].add(est, measured);
-        all.add(est, measured);
-        if (verbose)
-            std::printf("    %-8s %-14s %10.1f us est %10.1f us measured  %s\n", l.id.c_str(), l.kind.c_str(), est,
-                        measured, op.name.c_str());
     }
     std::printf("%s (batch %lld): %d profiled layers with time > 0, %d matched\n", model.c_str(),
                 static_cast<long long>(g.tensors.front().shape.front()), profiled, profiled - unmatched);
-    printStats("all", all);
-    for (const auto& [kind, s] : byKind)
-        printStats(kind, s);
+    for (const Variant& v : variants) {
+        std::map<std::string, Stats> byKind;
+        Stats all;
+        bool first = true;
+        for (int k : order) {
+            const Layer& l = layers[static_cast<size_t>(k)];
+            if (l.kind == "Input" || l.stats.forwardMs <= 0.0 || l.match < 0)
+                continue;
+            if (first && l.kind == "Conv2d") {
+                first = false;
+                if (v.skipFirstLayer)
+                    continue;
+            }
+            const double est = estimateUs(g, g.ops[static_cast<size_t>(l.match)], v);
+            byKind[l.kind].add(est, l.stats.forwardMs * 1000.0);
+            all.add(est, l.stats.forwardMs * 1000.0);
+        }
+        std::printf(" %s\n", v.label.c_str());
+        printStats("all", all);
+        for (const auto& [kind, st] : byKind)
+            printStats(kind, st);
+    }
 }
 
 } // namespace
@@ -282,7 +316,13 @@ int main(int argc, char** argv)
     const bool verbose = argc > 2 && std::strcmp(argv[2], "--verbose") == 0;
     // Both profiles are at batch 128: ResNet-50's conv1 output is 411,041,792 bytes =
     // 128 x 64 x 112 x 112 x 4, Inception-V3's input 137,319,936 = 128 x 3 x 299 x 299 x 4.
-    validate(dir, "resnet50", buildResNet50(128), verbose);
-    validate(dir, "inception_v3", buildInceptionV3(128), verbose);
+    const std::vector<Variant> variants{
+        {"cost model as shipped", false, 0.0, false},
+        {"as shipped, without the first convolution", true, 0.0, false},
+        {"what-if: Winograd 3x3 (flops / 2.25), memory efficiency 0.3, without the first convolution", true, 0.3,
+         true},
+    };
+    validate(dir, "resnet50", buildResNet50(128), verbose, variants);
+    validate(dir, "inception_v3", buildInceptionV3(128), verbose, variants);
     return 0;
 }
