@@ -4,6 +4,7 @@
 #include "InfoCommand.h"
 #include "PlaceCommand.h"
 #include "SimulateCommand.h"
+#include "ZooCommand.h"
 #include "util/InputError.h"
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,7 @@ int main(int argc, char** argv)
     addSimulateCommand(app, exitCode);
     addPlaceCommand(app, exitCode);
     addCompareCommand(app, exitCode);
+    addZooCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

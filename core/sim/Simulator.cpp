@@ -21,7 +21,12 @@ struct Simulator::Work {
     // ---- Graph, flattened (constant) ----
     Index opCount = 0;
     Index edgeCount = 0;
-    std::vector<double> opTime;      // opCount x deviceCount: the op's time on each device
+    // Durations. Usually opCount x kDeviceKindCount times for speed 1.0, divided by the device's
+    // speed when used; when some op takes its roofline time on some device (cost/OpTime.h),
+    // opCount x deviceCount finished durations instead. Graphs without costs keep the small
+    // table (4x smaller on 8 GPUs) and the exact arithmetic they always had.
+    bool perDeviceTimes = false;
+    std::vector<double> opTime;
     std::vector<double> outputBytes; // per op
     std::vector<double> paramBytes;  // per op
     std::vector<double> residentBytes; // per op; held whole step, not scaled by the factor
@@ -35,6 +40,8 @@ struct Simulator::Work {
 
     // ---- Cluster (constant) ----
     Index deviceCount = 0;
+    std::vector<int> deviceKind;
+    std::vector<double> deviceSpeed;
     std::vector<double> deviceMemory;
     std::vector<double> linkBytesPerUs; // deviceCount^2, from * deviceCount + to
     std::vector<double> linkLatencyUs;
@@ -134,7 +141,11 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
 
     deviceCount = cluster.deviceCount();
     const auto d = static_cast<size_t>(deviceCount);
-    opTime.resize(n * d);
+    for (Index op = 0; op < opCount && !perDeviceTimes; ++op)
+        for (const Device& dev : cluster.devices())
+            perDeviceTimes = perDeviceTimes || usesRoofline(graph.op(op), dev);
+    const size_t columns = perDeviceTimes ? d : static_cast<size_t>(kDeviceKindCount);
+    opTime.resize(n * columns);
     outputBytes.resize(n);
     paramBytes.resize(n);
     residentBytes.resize(n);
@@ -150,9 +161,13 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     inOffset[0] = 0;
     for (Index op = 0; op < opCount; ++op) {
         const Op& o = graph.op(op);
-        // time_us[kind] / speed, or the roofline on the device's figures (cost/OpTime.h).
-        for (DeviceId dev = 0; dev < deviceCount; ++dev)
-            opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = opTimeUs(o, cluster.device(dev));
+        if (perDeviceTimes) {
+            for (DeviceId dev = 0; dev < deviceCount; ++dev)
+                opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = opTimeUs(o, cluster.device(dev));
+        } else {
+            for (int k = 0; k < kDeviceKindCount; ++k)
+                opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] = o.timeUs[static_cast<size_t>(k)];
+        }
         outputBytes[static_cast<size_t>(op)] = o.outputBytes;
         paramBytes[static_cast<size_t>(op)] = o.paramBytes;
         residentBytes[static_cast<size_t>(op)] = o.residentBytes;
@@ -178,8 +193,11 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
         outOffset[static_cast<size_t>(op) + 1] = slot;
     }
 
-    for (const Device& dev : cluster.devices())
+    for (const Device& dev : cluster.devices()) {
+        deviceKind.push_back(static_cast<int>(dev.kind));
+        deviceSpeed.push_back(dev.speed);
         deviceMemory.push_back(dev.memoryBytes);
+    }
     linkBytesPerUs.resize(d * d);
     linkLatencyUs.resize(d * d);
     for (DeviceId from = 0; from < deviceCount; ++from)
@@ -442,7 +460,10 @@ inline void Simulator::Work::handleEvent(Index id)
 
 inline double Simulator::Work::duration(Index op, DeviceId device) const
 {
-    return opTime[static_cast<size_t>(op) * static_cast<size_t>(deviceCount) + static_cast<size_t>(device)];
+    const auto d = static_cast<size_t>(device);
+    if (perDeviceTimes)
+        return opTime[static_cast<size_t>(op) * static_cast<size_t>(deviceCount) + d];
+    return opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(deviceKind[d])] / deviceSpeed[d];
 }
 
 // Whether the device's next op is already known while the instant's events are still being

@@ -311,6 +311,63 @@ private slots:
         QCOMPARE(runCli({"compare", sample, "--cluster", "k80x2", "--algos", "post,nope"}).exitCode, 2);
     }
 
+    void zooListNamesEveryModel()
+    {
+        Run r = runCli({"zoo", "list"});
+        QCOMPARE(r.exitCode, 0);
+        for (const char* name : {"inception-v3", "resnet-50", "rnnlm-2", "nmt-2", "nmt-4", "nmt-8", "bert-base"})
+            QVERIFY2(r.out.contains(name), name);
+        r = runCli({"zoo", "list", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QVERIFY(list.size() >= 7);
+        QCOMPARE(list[1].toObject()["name"].toString(), QString("resnet-50"));
+        QCOMPARE(list[1].toObject()["default_batch"].toInt(), 32);
+    }
+
+    void zooUnknownNameIsAUsageErrorListingTheModels()
+    {
+        Run r = runCli({"zoo", "generate", "resnet-51"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("resnet-51") && r.err.contains("inception-v3") && r.err.contains("bert-base"),
+                 qPrintable(r.err));
+        QCOMPARE(runCli({"zoo", "generate", "resnet-50", "--batch", "0"}).exitCode, 2);
+        QCOMPARE(runCli({"zoo"}).exitCode, 2);
+    }
+
+    // A file and standard output carry the same post-graph/1 text; the batch changes the
+    // activations (edge bytes) but not the parameters; `info` reads the file back.
+    void zooGenerateWritesAReadableGraph()
+    {
+        const QString out = dir_.filePath("resnet.json");
+        Run r = runCli({"zoo", "generate", "resnet-50", "--batch", "4", "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.isEmpty());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        Run s = runCli({"zoo", "generate", "resnet-50", "--batch", "4"});
+        QCOMPARE(s.exitCode, 0);
+        QCOMPARE(s.out.toUtf8(), text);
+        const QJsonObject graph = QJsonDocument::fromJson(text).object();
+        QCOMPARE(graph["format"].toString(), QString("post-graph/1"));
+        QCOMPARE(graph["name"].toString(), QString("resnet-50"));
+
+        Run info4 = runCli({"info", out, "--json"});
+        QCOMPARE(info4.exitCode, 0);
+        const QString out8 = dir_.filePath("resnet8.json");
+        QCOMPARE(runCli({"zoo", "generate", "resnet-50", "--batch", "8", "--out", out8}).exitCode, 0);
+        Run info8 = runCli({"info", out8, "--json"});
+        const QJsonObject a = parseObject(info4.out), b = parseObject(info8.out);
+        QCOMPARE(a["ops"].toInt(), b["ops"].toInt());
+        QVERIFY(a["ops"].toInt() > 900);
+        QCOMPARE(a["param_bytes"].toDouble(), b["param_bytes"].toDouble());
+        // 25,557,032 fp32 parameters.
+        QCOMPARE(a["param_bytes"].toDouble(), 25557032.0 * 4);
+        QVERIFY(b["output_bytes"].toDouble() > 1.9 * a["output_bytes"].toDouble());
+        QVERIFY(b["total_gpu_time_ms"].toDouble() > a["total_gpu_time_ms"].toDouble());
+    }
+
     void presetsAndRealGraph()
     {
         REQUIRE_SHARED_DATA(data);

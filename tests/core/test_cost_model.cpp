@@ -509,6 +509,14 @@ private slots:
         legacy.addOp(t);
         const Graph lg = std::move(legacy).build();
         QCOMPARE(Simulator(lg, cluster).run({1}).stepTimeUs, 100.0);
+        // Both in one graph: the costed op takes its roofline time, the other time_us / speed.
+        GraphBuilder mixed("mixed");
+        mixed.addOp(c);
+        mixed.addOp(t);
+        const Graph mg = std::move(mixed).build();
+        Simulator mixedSim(mg, cluster);
+        QVERIFY(near(mixedSim.run({1, 0}).stepTimeUs, 505.0));         // in parallel
+        QVERIFY(near(mixedSim.run({0, 0}).stepTimeUs, 1005.0 + 100.0)); // one after the other
     }
 
     void presetsCarryRooflineFigures()

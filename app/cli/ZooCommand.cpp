@@ -1,0 +1,77 @@
+#include "ZooCommand.h"
+
+#include "CliSupport.h"
+#include "io/AtomicFile.h"
+#include "io/NativeGraphReader.h"
+#include "zoo/ZooRegistry.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace post::cli {
+namespace {
+
+struct ZooOptions {
+    bool json = false;
+    std::string name;
+    int batch = 0;
+    std::string out;
+};
+
+int runList(const ZooOptions& o)
+{
+    if (o.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const ZooModelInfo& m : ZooRegistry::models())
+            list.push_back({{"name", m.name}, {"description", m.description}, {"default_batch", m.defaultBatch}});
+        std::cout << list.dump(2) << "\n";
+        return kExitOk;
+    }
+    for (const ZooModelInfo& m : ZooRegistry::models())
+        std::printf("%-14s batch %-4d %s\n", m.name.c_str(), m.defaultBatch, m.description.c_str());
+    return kExitOk;
+}
+
+int runGenerate(const ZooOptions& o)
+{
+    if (!ZooRegistry::find(o.name))
+        throw UsageError{"no model '" + o.name + "' in the zoo (models: " + ZooRegistry::joinedNames() + ")"};
+    CostReport report;
+    const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report);
+    const std::string text = nativeGraphJson(g);
+    // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
+    for (const auto& [type, count] : report.unknownTypes)
+        std::cerr << "post-cli: note: " << count << " " << type << " ops costed by the element-wise fallback\n";
+    if (o.out.empty()) {
+        std::cout << text;
+        return kExitOk;
+    }
+    writeFileAtomically(o.out, text);
+    std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
+              << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
+              << " on a speed-1 GPU\n";
+    return kExitOk;
+}
+
+} // namespace
+
+void addZooCommand(CLI::App& app, int& exitCode)
+{
+    auto opts = std::make_shared<ZooOptions>();
+    CLI::App* zoo = app.add_subcommand("zoo", "The benchmark models of Post and its predecessors, as training graphs");
+    zoo->require_subcommand(1);
+    CLI::App* list = zoo->add_subcommand("list", "List the models with their default batch");
+    list->add_flag("--json", opts->json, "Print a JSON array");
+    list->callback([opts, &exitCode] { exitCode = runList(*opts); });
+    CLI::App* gen = zoo->add_subcommand("generate", "Write a model's training step as post-graph/1");
+    gen->add_option("name", opts->name, "Model name (see `post-cli zoo list`)")->required();
+    gen->add_option("--batch", opts->batch, "Batch size (default: the model's)")->check(CLI::Range(1, 65536));
+    gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
+    gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });
+}
+
+} // namespace post::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "cost/ShapedGraph.h"
+
+namespace post {
+
+// The model zoo's forward graphs at TensorFlow-op granularity (docs/zoo.md gives each
+// model's source, layer table and op counts). `batch` >= 1.
+
+// Inception-V3 at 299x299 (Szegedy et al. 2016; TF-slim inception_v3.py, with the
+// auxiliary head and 1001 classes).
+ShapedGraph buildInceptionV3(int batch);
+
+// ResNet-50 v1.5 at 224x224 (He et al. 2016, Table 1; stride on the 3x3 convolution as
+// in torchvision and TF official models).
+ShapedGraph buildResNet50(int batch);
+
+// LSTM language model (Zaremba et al. 2014; ColocRL's RNNLM): `layers` LSTM layers of
+// 2048 units, 10,000-word vocabulary, unrolled over 20 steps.
+ShapedGraph buildRnnlm(int batch, int layers);
+
+// GNMT-style translation model (Wu et al. 2016): `layers` encoder and decoder LSTM layers
+// of 1024 units (the first encoder layer bidirectional, residual connections from the
+// third layer), additive attention, 32,000-wordpiece vocabularies, 30 steps each side.
+ShapedGraph buildNmt(int batch, int layers);
+
+// BERT-base pre-training (Devlin et al. 2019): 12 layers, hidden 768, 12 heads, feed-forward
+// 3072, 30,522-word vocabulary, sequence 128, masked-LM and next-sentence heads.
+ShapedGraph buildBertBase(int batch);
+
+} // namespace post

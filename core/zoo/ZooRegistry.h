@@ -1,0 +1,36 @@
+#pragma once
+
+#include "cost/CostModel.h"
+#include "cost/ShapedGraph.h"
+#include "graph/Graph.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace post {
+
+struct ZooModelInfo {
+    std::string name;        // "inception-v3", "nmt-4", ...
+    std::string description; // one line
+    int defaultBatch = 1;
+};
+
+// The model zoo (docs/zoo.md): the benchmarks of Post and its predecessors, generated from
+// layer tables at TensorFlow-op granularity.
+class ZooRegistry {
+public:
+    static const std::vector<ZooModelInfo>& models();
+    static std::optional<ZooModelInfo> find(const std::string& name);
+    // "inception-v3, resnet-50, ..." for help texts and errors.
+    static std::string joinedNames();
+
+    // The forward graph; batch <= 0 means the model's default batch. Throws
+    // std::invalid_argument for an unknown name.
+    static ShapedGraph forwardGraph(const std::string& name, int batch = 0);
+    // One training step with costs from the shape-based cost model.
+    static Graph generate(const std::string& name, int batch = 0, const CostModelOptions& options = {},
+                          CostReport* report = nullptr);
+};
+
+} // namespace post
