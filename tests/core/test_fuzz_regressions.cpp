@@ -1,0 +1,114 @@
+// Replays every input the fuzzers once crashed, hung or exhausted memory on
+// (tests/data/fuzz-regressions/<target>/, see docs/testing.md) and checks the input limits.
+#include "FuzzTargets.h"
+#include "TestData.h"
+#include "util/InputError.h"
+
+#include "io/ClusterFile.h"
+#include "io/NativeGraphReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QtTest>
+
+#include <string>
+
+using namespace post;
+
+namespace {
+
+QString regressionDir()
+{
+    return testdata::sourceDir() + QStringLiteral("/tests/data/fuzz-regressions");
+}
+
+// "" when the importer took the input or refused it with InputError; otherwise what went wrong.
+QString replay(const fuzz::FuzzTarget& target, const QByteArray& bytes)
+{
+    try {
+        target.parse(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+        return {};
+    } catch (const InputError&) {
+        return {};
+    } catch (const std::exception& e) {
+        return QStringLiteral("threw a non-InputError: ") + QString::fromStdString(e.what());
+    }
+}
+
+} // namespace
+
+class FuzzRegressionsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyFolderNamesATarget()
+    {
+        const QStringList folders = QDir(regressionDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QVERIFY2(!folders.isEmpty(), qPrintable(regressionDir() + " has no target folders"));
+        for (const QString& folder : folders)
+            QVERIFY2(fuzz::findFuzzTarget(folder.toStdString()), qPrintable(folder + " is not in fuzz/FuzzTargets.cpp"));
+    }
+
+    void replaysWithoutCrashing_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("path");
+        for (const fuzz::FuzzTarget& target : fuzz::fuzzTargets()) {
+            const QString name = QString::fromUtf8(target.name.data(), static_cast<qsizetype>(target.name.size()));
+            const QDir dir(regressionDir() + "/" + name);
+            for (const QString& file : dir.entryList(QDir::Files, QDir::Name))
+                QTest::newRow(qPrintable(name + "/" + file)) << name << dir.filePath(file);
+        }
+    }
+
+    void replaysWithoutCrashing()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, path);
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+        const QString problem = replay(*fuzz::findFuzzTarget(target.toStdString()), file.readAll());
+        QVERIFY2(problem.isEmpty(), qPrintable(path + ": " + problem));
+    }
+
+    // Nesting deeper than JsonInput's limit is refused before it can exhaust the stack or
+    // memory; a document just inside the limit still reaches the field checks.
+    void deepJsonNestingIsAnInputError()
+    {
+        const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+        try {
+            parseNativeGraph(deep, "deep.json");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("line 1, column 257"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("nested more than 256 levels deep"), e.what());
+        }
+        const std::string shallow = std::string(256, '[') + std::string(256, ']');
+        try {
+            parseNativeGraph(shallow, "shallow.json");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("top level"));
+        }
+    }
+
+    // A cluster's links form a devices x devices table: beyond the limit it is refused with
+    // the count, not allocated.
+    void tooManyDevicesIsAnInputError()
+    {
+        std::string text = R"({"format": "post-cluster/1", "devices": [)";
+        for (int i = 0; i < 1025; ++i)
+            text += (i ? "," : "") + std::string(R"({"name": "d)") + std::to_string(i) + R"(", "kind": "gpu"})";
+        text += "]}";
+        try {
+            parseCluster(text, "big.json");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("field devices"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("1025 devices"), e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(FuzzRegressionsTest)
+#include "test_fuzz_regressions.moc"
