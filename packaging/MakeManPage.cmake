@@ -2,11 +2,11 @@
 # Fills the man page's COMMAND OPTIONS section from the CLI's own --help, command by command
 # (the command list is read from `post-cli --help` too).
 function(help_of out)
-  execute_process(COMMAND ${CLI} ${ARGN} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc
-                  ENV_MODIFY COLUMNS=set:80)
+  execute_process(COMMAND ${CLI} ${ARGN} --help OUTPUT_VARIABLE text RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${CLI} ${ARGN} --help failed (${rc})")
   endif()
+  string(REPLACE "${CLI}" "post-cli" text "${text}") # "Usage: /build/path/post-cli info ..."
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
@@ -19,8 +19,8 @@ function(as_roff out text)
 endfunction()
 
 help_of(top)
-string(REGEX MATCH "SUBCOMMANDS:\n(([ ]+[a-z][^\n]*\n)+)" block "${top}")
-string(REGEX MATCHALL "[^\n]+" lines "${CMAKE_MATCH_1}")
+string(REGEX MATCH "(SUBCOMMANDS|Subcommands):\n(([ ]+[a-z][^\n]*\n)+)" block "${top}")
+string(REGEX MATCHALL "[^\n]+" lines "${CMAKE_MATCH_2}")
 set(COMMAND_HELP "")
 foreach(line IN LISTS lines)
   # "  info      Summarise a graph ...": the name is the first word after a short indent.

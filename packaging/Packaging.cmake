@@ -60,13 +60,16 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-# Library dependencies come from dpkg-shlibdeps; Qt's platform plugins (a window at all) and
-# the fonts are loaded at run time, so they are named here.
+# Library dependencies come from dpkg-shlibdeps; Qt's platform plugins (needed for any window)
+# are loaded at run time, so no linker sees them. Fonts come with libqt6gui6 -> fontconfig.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 if(POST_BUILD_GUI)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core | fonts-freefont-ttf")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 endif()
+# cpack packages the build as it is (scripts/dev package builds first): without this it
+# would rebuild every target, tests and benchmarks included, before packaging.
+set(CPACK_CMAKE_GENERATOR "")
 include(CPack)
 
 if(POST_BUILD_TESTS)
