@@ -5,6 +5,7 @@
 #include "util/InputError.h"
 
 #include "io/ClusterFile.h"
+#include "io/DotEdgeBound.h"
 #include "io/NativeGraphReader.h"
 
 #include <QDir>
@@ -100,9 +101,10 @@ private slots:
     // the count, not allocated.
     void tooManyDevicesIsAnInputError()
     {
-        std::string text = R"({"format": "post-cluster/1", "devices": [)";
+        // (No raw strings here: moc misreads one that ends in a quote.)
+        std::string text = "{\"format\": \"post-cluster/1\", \"devices\": [";
         for (int i = 0; i < 1025; ++i)
-            text += (i ? "," : "") + std::string(R"({"name": "d)") + std::to_string(i) + R"(", "kind": "gpu"})";
+            text += std::string(i ? "," : "") + "{\"name\": \"d" + std::to_string(i) + "\", \"kind\": \"gpu\"}";
         text += "]}";
         try {
             parseCluster(text, "big.json");
@@ -111,6 +113,27 @@ private slots:
             QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("field devices"));
             QVERIFY2(QString::fromStdString(e.message()).contains("1025 devices"), e.what());
         }
+    }
+
+    // The DOT pre-scan counts the edges edge statements make (a {..} -> {..} statement joins
+    // every pair), so an edge-product bomb is refused before cgraph builds it.
+    void dotEdgeBoundCountsGroupProducts_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("edges");
+        QTest::newRow("chain and groups") << "digraph { a -> b -> c; {x y} -> {p q r} }" << 8.0; // 2 + 2 x 3
+        QTest::newRow("named subgraph") << "digraph { a -> subgraph s {b c} }" << 2.0;
+        QTest::newRow("group chain, quoted label") << "digraph { {a b} -> {c d} -> e [label=\"x -> y\"] }" << 6.0; // 4 + 2
+        QTest::newRow("attributes are no nodes") << "digraph { node [shape=box]; a -> b [bytes=4]; rankdir=LR }" << 1.0;
+    }
+
+    void dotEdgeBoundCountsGroupProducts()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, edges);
+        const std::string dot = text.toStdString();
+        checkDotEdgeBound(dot, "g.dot", edges); // exactly at the limit: accepted
+        QVERIFY_THROWS_EXCEPTION(InputError, checkDotEdgeBound(dot, "g.dot", edges - 1.0));
     }
 };
 
