@@ -67,9 +67,9 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 if(POST_BUILD_GUI)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 endif()
-# cpack packages the build as it is (scripts/dev package builds first): without this it
-# would rebuild every target, tests and benchmarks included, before packaging.
-set(CPACK_CMAKE_GENERATOR "")
+# cpack (and `ninja install`) package the build as it is (scripts/dev package builds first):
+# otherwise cpack's "preinstall" step would build every target, tests and benchmarks included.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 include(CPack)
 
 if(POST_BUILD_TESTS)

@@ -26,7 +26,7 @@ echo "package: $(basename "$deb") ($(stat -c %s "$deb") bytes)"
 # Dependencies: from dpkg-shlibdeps (libc, Qt, Graphviz) plus the run-time plugins.
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for dep in libc6 libstdc++6 libqt6widgets6 libqt6svg6 libgvc6 libcgraph6 libglpk40 qt6-qpa-plugins; do
+for dep in libc6 libstdc++6 libqt6widgets6 libqt6charts6 libgvc6 libcgraph6 libglpk40 libmetis5 qt6-qpa-plugins; do
   [[ $depends == *"$dep"* ]] || fail "Depends lacks $dep"
 done
 
@@ -82,7 +82,7 @@ man=$(ls "$root"/usr/share/man/man1/post-cli.1* 2>/dev/null | head -n1)
 if command -v man >/dev/null; then
   text=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -l -P cat "$man" 2>"$scratch/man-warnings.txt")
   [ ! -s "$scratch/man-warnings.txt" ] || { cat "$scratch/man-warnings.txt"; fail "man reported problems"; }
-  for want in "post-cli - find fast device placements" "COMMAND OPTIONS" "--cluster" "EXIT STATUS"; do
+  for want in "post-cli - find fast device placements" "COMMAND OPTIONS" "Usage: post-cli place [OPTIONS] graph" "EXIT STATUS"; do
     grep -qF -- "$want" <<<"$text" || fail "man page lacks '$want'"
   done
 else

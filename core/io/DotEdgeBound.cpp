@@ -31,6 +31,10 @@ bool isKeyword(std::string_view word, std::string_view keyword)
     return true;
 }
 
+// cgraph's parser spends seconds on tens of thousands of nested subgraphs; real graphs nest
+// a handful.
+constexpr std::size_t kMaxDotNesting = 1000;
+
 } // namespace
 
 void checkDotEdgeBound(std::string_view text, const std::string& source, double limit)
@@ -119,6 +123,9 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
             }
             ++i;
         } else if (c == '{') {
+            if (groups.size() > kMaxDotNesting)
+                throw InputError(source, "line " + std::to_string(line),
+                                 "subgraphs nested more than " + std::to_string(kMaxDotNesting) + " levels deep");
             subgraphName = false;
             groups.push_back(Group{0.0, pendingLeft});
             pendingLeft = -1.0;
