@@ -39,8 +39,10 @@ OpId GraphBuilder::addOp(Op op)
 {
     if (op.name.empty())
         throw GraphError("op #" + std::to_string(graph_.ops_.size()) + " has an empty name");
-    for (int k = 0; k < kDeviceKindCount; ++k)
-        requireCost(op.timeUs[static_cast<size_t>(k)], kMaxTimeUs, op.name, "time_us");
+    for (int k = 0; k < kDeviceKindCount; ++k) {
+        const std::string field = "time_us." + std::string(toString(static_cast<DeviceKind>(k)));
+        requireCost(op.timeUs[static_cast<size_t>(k)], kMaxTimeUs, op.name, field.c_str());
+    }
     requireCost(op.outputBytes, kMaxBytes, op.name, "output_bytes");
     requireCost(op.paramBytes, kMaxBytes, op.name, "param_bytes");
     requireCost(op.residentBytes, kMaxBytes, op.name, "resident_bytes");

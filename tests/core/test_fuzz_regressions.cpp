@@ -97,6 +97,20 @@ private slots:
         }
     }
 
+    // Costs past GraphBuilder's limits are refused naming the op's field and the limit.
+    void absurdOpCostIsAnInputError()
+    {
+        try {
+            parseNativeGraph("{\"format\": \"post-graph/1\", \"ops\": [{\"name\": \"a\"}, "
+                             "{\"name\": \"b\", \"time_us\": {\"gpu\": 2e15, \"cpu\": 1}}]}",
+                             "big.json");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("field ops[1]"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("time_us.gpu must be at most 1e+15, got 2e+15"), e.what());
+        }
+    }
+
     // A cluster's links form a devices x devices table: beyond the limit it is refused with
     // the count, not allocated.
     void tooManyDevicesIsAnInputError()
