@@ -4,15 +4,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace post {
 namespace {
 
-void requireCost(double value, const std::string& opName, const char* field)
+void requireCost(double value, double limit, const std::string& opName, const char* field)
 {
     if (!std::isfinite(value) || value < 0.0)
         throw GraphError("op '" + opName + "': " + field + " must be a finite number >= 0, got "
                          + std::to_string(value));
+    if (value > limit) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%g, got %g", limit, value);
+        throw GraphError("op '" + opName + "': " + field + " must be at most " + text);
+    }
 }
 
 } // namespace
@@ -33,13 +39,16 @@ OpId GraphBuilder::addOp(Op op)
 {
     if (op.name.empty())
         throw GraphError("op #" + std::to_string(graph_.ops_.size()) + " has an empty name");
-    for (int k = 0; k < kDeviceKindCount; ++k)
-        requireCost(op.timeUs[static_cast<size_t>(k)], op.name, "time_us");
-    requireCost(op.outputBytes, op.name, "output_bytes");
-    requireCost(op.paramBytes, op.name, "param_bytes");
-    requireCost(op.residentBytes, op.name, "resident_bytes");
-    requireCost(op.flops, op.name, "flops");
-    requireCost(op.memoryBytes, op.name, "memory_bytes");
+    for (int k = 0; k < kDeviceKindCount; ++k) {
+        const std::string field = "time_us." + std::string(toString(static_cast<DeviceKind>(k)));
+        requireCost(op.timeUs[static_cast<size_t>(k)], kMaxTimeUs, op.name, field.c_str());
+    }
+    requireCost(op.outputBytes, kMaxBytes, op.name, "output_bytes");
+    requireCost(op.paramBytes, kMaxBytes, op.name, "param_bytes");
+    requireCost(op.residentBytes, kMaxBytes, op.name, "resident_bytes");
+    // FLOPs share the bytes bound: both only need to stay finite in sums over a graph.
+    requireCost(op.flops, kMaxBytes, op.name, "flops");
+    requireCost(op.memoryBytes, kMaxBytes, op.name, "memory_bytes");
     const auto id = static_cast<OpId>(graph_.ops_.size());
     auto [it, inserted] = graph_.index_.emplace(op.name, id);
     if (!inserted)
@@ -62,9 +71,9 @@ void GraphBuilder::addEdge(OpId from, OpId to, double bytes)
         throw GraphError("cycle: op '" + graph_.ops_[static_cast<size_t>(from)].name + "' feeds itself");
     if (bytes < 0.0)
         bytes = graph_.ops_[static_cast<size_t>(from)].outputBytes;
-    if (!std::isfinite(bytes))
+    if (!std::isfinite(bytes) || bytes > kMaxBytes)
         throw GraphError("edge '" + graph_.ops_[static_cast<size_t>(from)].name + "' -> '"
-                         + graph_.ops_[static_cast<size_t>(to)].name + "': bytes must be finite");
+                         + graph_.ops_[static_cast<size_t>(to)].name + "': bytes must be finite and at most 1e+24");
     graph_.edges_.push_back(Edge{from, to, bytes});
 }
 

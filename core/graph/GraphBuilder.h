@@ -11,9 +11,14 @@ namespace post {
 // Throws GraphError naming the op(s) at fault.
 class GraphBuilder {
 public:
+    // Larger costs are refused: far beyond any real model, and small enough that sums over
+    // millions of ops, or a transfer over the slowest allowed link, stay finite.
+    static constexpr double kMaxTimeUs = 1e15; // ~32 years for one op
+    static constexpr double kMaxBytes = 1e24;  // a yottabyte
+
     explicit GraphBuilder(std::string name = {});
 
-    // Rejects duplicate names and negative or non-finite costs.
+    // Rejects duplicate names and negative, non-finite or absurdly large costs.
     OpId addOp(Op op);
     void addEdge(OpId from, OpId to, double bytes);
     // An edge by op names; a negative `bytes` means "the producer's output_bytes".

@@ -21,13 +21,26 @@ constexpr int kVersion = 1;
 constexpr double kFlopsPerTflops = 1e12;
 constexpr double kBytesPerGB = 1e9;
 
+// Limits (docs/formats.md): the link table holds devices x devices entries, and speed and
+// bandwidth divide times and sizes, so tiny values would turn them into infinity.
+constexpr size_t kMaxDevices = 1024;
+constexpr double kMinSpeed = 1e-6, kMaxSpeed = 1e6;
+constexpr double kMinBandwidthGBps = 1e-6, kMaxBandwidthGBps = 1e9;
+constexpr double kMaxLatencyUs = 1e12;
+
 // Missing fields keep the values of `base`.
 Link readLink(const JsonInput& in, const json& value, const std::string& path, Link base)
 {
-    if (const json* bw = in.find(value, "bandwidth_GBps"))
-        base.bytesPerUs = in.positive(*bw, JsonInput::member(path, "bandwidth_GBps")) * Link::kBytesPerUsPerGBps;
-    if (const json* latency = in.find(value, "latency_us"))
-        base.latencyUs = in.nonNegative(*latency, JsonInput::member(path, "latency_us"));
+    if (const json* bw = in.find(value, "bandwidth_GBps")) {
+        const std::string field = JsonInput::member(path, "bandwidth_GBps");
+        in.positive(*bw, field);
+        base.bytesPerUs = in.within(*bw, field, kMinBandwidthGBps, kMaxBandwidthGBps) * Link::kBytesPerUsPerGBps;
+    }
+    if (const json* latency = in.find(value, "latency_us")) {
+        const std::string field = JsonInput::member(path, "latency_us");
+        in.nonNegative(*latency, field);
+        base.latencyUs = in.within(*latency, field, 0.0, kMaxLatencyUs);
+    }
     return base;
 }
 
@@ -43,8 +56,10 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
     if (!kind || kindText != toString(*kind))
         in.fail(kindPath, "unknown device kind \"" + kindText + "\" (expected \"cpu\" or \"gpu\")");
     d.kind = *kind;
-    if (const json* speed = in.find(value, "speed"))
-        d.speed = in.positive(*speed, JsonInput::member(path, "speed"));
+    if (const json* speed = in.find(value, "speed")) {
+        in.positive(*speed, JsonInput::member(path, "speed"));
+        d.speed = in.within(*speed, JsonInput::member(path, "speed"), kMinSpeed, kMaxSpeed);
+    }
     if (const json* memory = in.find(value, "memory_bytes"))
         d.memoryBytes = in.positive(*memory, JsonInput::member(path, "memory_bytes"));
     if (const json* peak = in.find(value, "peak_tflops"))
@@ -83,6 +98,9 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     const json& devicesField = in.array(in.require(root, "devices", {}), "devices");
     if (devicesField.empty())
         in.fail("devices", "a cluster needs at least one device");
+    if (devicesField.size() > kMaxDevices)
+        in.fail("devices", std::to_string(devicesField.size()) + " devices: at most " + std::to_string(kMaxDevices)
+                               + " are supported");
     std::vector<Device> devices;
     std::unordered_map<std::string, size_t> firstIndex;
     for (size_t i = 0; i < devicesField.size(); ++i) {

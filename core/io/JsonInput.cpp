@@ -167,8 +167,32 @@ JsonInput::JsonInput(std::string source)
 {
 }
 
+void JsonInput::checkNesting(std::string_view text, const std::string& source)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i; // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxNesting)
+                throw InputError(source, lineAndColumn(text, i),
+                                 "arrays and objects nested more than " + std::to_string(kMaxNesting) + " levels deep");
+        } else if (c == ']' || c == '}') {
+            --depth; // unbalanced brackets are the parser's to report
+        }
+    }
+}
+
 json JsonInput::parse(std::string_view text) const
 {
+    checkNesting(text, source_);
     DocumentBuilder builder;
     if (json::sax_parse(text.begin(), text.end(), &builder))
         return std::move(builder.root);
@@ -309,6 +333,14 @@ double JsonInput::positive(const json& value, const std::string& path) const
     const double d = number(value, path);
     if (d <= 0.0)
         fail(path, "must be > 0, got " + shortNumber(d));
+    return d;
+}
+
+double JsonInput::within(const json& value, const std::string& path, double low, double high) const
+{
+    const double d = number(value, path);
+    if (d < low || d > high)
+        fail(path, "must be between " + shortNumber(low) + " and " + shortNumber(high) + ", got " + shortNumber(d));
     return d;
 }
 

@@ -19,8 +19,14 @@ public:
     const std::string& source() const { return source_; }
 
     // Parses a whole document. Rejects syntax errors, numbers that overflow a double
-    // (1e999) and keys repeated within one object.
+    // (1e999), keys repeated within one object and nesting deeper than kMaxNesting.
     nlohmann::json parse(std::string_view text) const;
+
+    // No format of ours nests more than a few levels: deeper documents are refused up front
+    // rather than building (and later walking) a huge tree. Throws InputError at the first
+    // bracket past the limit. For readers that parse JSON by other means (MSR).
+    static constexpr int kMaxNesting = 256;
+    static void checkNesting(std::string_view text, const std::string& source);
 
     // Checks the top-level "format" tag is "<family>/<version>" (e.g. "post-graph/1").
     void requireFormat(const nlohmann::json& root, std::string_view family, int version) const;
@@ -43,6 +49,8 @@ public:
     double number(const nlohmann::json& value, const std::string& path) const; // finite
     double nonNegative(const nlohmann::json& value, const std::string& path) const;
     double positive(const nlohmann::json& value, const std::string& path) const;
+    // A number in [low, high]; the message names both ends.
+    double within(const nlohmann::json& value, const std::string& path, double low, double high) const;
 
     static std::string member(const std::string& path, std::string_view key);
     static std::string element(const std::string& path, std::size_t index);

@@ -2,6 +2,7 @@
 
 #include "graph/GraphBuilder.h"
 #include "graph/GraphError.h"
+#include "io/JsonInput.h"
 #include "io/SourceName.h"
 #include "util/InputError.h"
 
@@ -128,6 +129,7 @@ std::string withoutExceptionId(std::string message)
 
 json parseJson(std::string_view text, const std::string& source)
 {
+    JsonInput::checkNesting(text, source);
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {

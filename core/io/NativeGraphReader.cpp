@@ -106,7 +106,11 @@ Graph parseNativeGraph(std::string_view text, const std::string& source, const I
             if (!inserted)
                 in.fail(JsonInput::member(path, "name"),
                         "duplicate op \"" + op.name + "\" (first defined at ops[" + std::to_string(it->second) + "])");
-            builder.addOp(std::move(op));
+            try {
+                builder.addOp(std::move(op));
+            } catch (const GraphError& e) { // a value past GraphBuilder's limits
+                in.fail(path, e.what());
+            }
         }
         for (size_t i = 0; i < edges.size(); ++i) {
             const std::string path = JsonInput::element("edges", i);

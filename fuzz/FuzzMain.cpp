@@ -1,0 +1,26 @@
+// libFuzzer entry point, built once per importer as fuzz_<name> with POST_FUZZ_TARGET="<name>".
+#include "FuzzTargets.h"
+
+#include "util/InputError.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    static const post::fuzz::FuzzTarget* target = [] {
+        const auto* t = post::fuzz::findFuzzTarget(POST_FUZZ_TARGET);
+        if (!t) {
+            std::fprintf(stderr, "no fuzz target named %s in fuzz/FuzzTargets.cpp\n", POST_FUZZ_TARGET);
+            std::abort();
+        }
+        return t;
+    }();
+    try {
+        target->parse(std::string_view(reinterpret_cast<const char*>(data), size));
+    } catch (const post::InputError&) {
+        // The expected answer to bad input. Anything else escapes and libFuzzer reports it.
+    }
+    return 0;
+}
