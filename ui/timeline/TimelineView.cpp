@@ -105,7 +105,7 @@ double TimelineView::visibleSpanUs() const
 
 double TimelineView::laneTop(int lane) const
 {
-    return kAxisHeight + lane * kLaneHeight - verticalScrollBar()->value();
+    return kAxisHeight + lane * laneHeight_ - verticalScrollBar()->value();
 }
 
 double TimelineView::extentUs() const
@@ -184,8 +184,22 @@ void TimelineView::clampView()
     startUs_ = std::clamp(startUs_, domainStart(), std::max(domainStart(), domainEnd() - span));
 }
 
+double TimelineView::barInset(bool link) const
+{
+    // Transfers are drawn thinner than ops so the two kinds of lane read apart.
+    return laneHeight_ * (link ? 0.25 : 0.125);
+}
+
+void TimelineView::updateLaneHeight()
+{
+    // Few lanes grow to fill the height (up to kMaxLaneHeight); many scroll.
+    const int shown = std::max(0, viewport()->height() - kAxisHeight);
+    laneHeight_ = laneCount() > 0 ? std::clamp(shown / laneCount(), kMinLaneHeight, kMaxLaneHeight) : kMinLaneHeight;
+}
+
 void TimelineView::updateScrollBars()
 {
+    updateLaneHeight();
     syncingBars_ = true;
     const double domain = domainEnd() - domainStart();
     const double visible = std::min(1.0, visibleSpanUs() / domain);
@@ -195,11 +209,11 @@ void TimelineView::updateScrollBars()
     h->setSingleStep(std::max(1, h->pageStep() / 10));
     h->setValue(static_cast<int>(std::lround((startUs_ - domainStart()) / domain * kScrollUnits)));
     QScrollBar* v = verticalScrollBar();
-    const int content = laneCount() * kLaneHeight;
+    const int content = laneCount() * laneHeight_;
     const int shown = std::max(0, viewport()->height() - kAxisHeight);
     v->setRange(0, std::max(0, content - shown));
     v->setPageStep(std::max(1, shown));
-    v->setSingleStep(kLaneHeight);
+    v->setSingleStep(laneHeight_);
     syncingBars_ = false;
 }
 
@@ -241,7 +255,7 @@ void TimelineView::paintEvent(QPaintEvent*)
 
     painter.save();
     painter.setClipRect(lanesArea);
-    const int first = std::max(0, static_cast<int>(verticalScrollBar()->value() / kLaneHeight));
+    const int first = std::max(0, static_cast<int>(verticalScrollBar()->value() / laneHeight_));
     for (int lane = first; lane < laneCount(); ++lane) {
         const double top = laneTop(lane);
         if (top > viewport()->height())
@@ -266,15 +280,15 @@ void TimelineView::paintLane(QPainter& painter, int laneIndex, double top)
     if (laneIndex % 2 == 1) {
         QColor stripe = theme_.text;
         stripe.setAlpha(theme_.dark ? 10 : 8);
-        painter.fillRect(QRectF(plotLeft(), top, plotWidth(), kLaneHeight), stripe);
+        painter.fillRect(QRectF(plotLeft(), top, plotWidth(), laneHeight_), stripe);
     }
     const QColor category = CategoryPalette::colour(lane.device);
     const QColor fill = theme_.nodeFill(category);
     const QColor border = theme_.dark ? category.lighter(115) : category.darker(115);
     const QColor textColour = ViewTheme::textOn(fill);
-    const double inset = isLink ? 6.0 : 3.0;
+    const double inset = barInset(isLink);
     const double barTop = top + inset;
-    const double barHeight = kLaneHeight - 2 * inset;
+    const double barHeight = laneHeight_ - 2 * inset;
 
     const double fromUs = usOf(plotLeft());
     const double toUs = usOf(plotLeft() + plotWidth());
@@ -357,7 +371,9 @@ void TimelineView::paintAxis(QPainter& painter)
         painter.drawLine(QPointF(x, kAxisHeight), QPointF(x, viewport()->height()));
         painter.setPen(theme_.mutedText);
         painter.drawLine(QPointF(x, kAxisHeight - 5), QPointF(x, kAxisHeight));
-        painter.drawText(QRectF(x + 3, 0, 120, kAxisHeight - 3), Qt::AlignLeft | Qt::AlignBottom, ticks.label(us));
+        const QString label = ticks.label(us);
+        if (x + 3 + painter.fontMetrics().horizontalAdvance(label) < viewport()->width())
+            painter.drawText(QRectF(x + 3, 0, 120, kAxisHeight - 3), Qt::AlignLeft | Qt::AlignBottom, label);
     }
     painter.setPen(theme_.panelBorder);
     painter.drawLine(QPointF(0, kAxisHeight - 0.5), QPointF(viewport()->width(), kAxisHeight - 0.5));
@@ -375,7 +391,7 @@ void TimelineView::paintHeader(QPainter& painter)
     painter.setRenderHint(QPainter::Antialiasing, true);
     for (int lane = 0; lane < laneCount(); ++lane) {
         const double top = laneTop(lane);
-        if (top + kLaneHeight < kAxisHeight)
+        if (top + laneHeight_ < kAxisHeight)
             continue;
         if (top > viewport()->height())
             break;
@@ -385,11 +401,11 @@ void TimelineView::paintHeader(QPainter& painter)
         painter.setPen(Qt::NoPen);
         painter.setBrush(colour);
         if (isLink)
-            painter.drawEllipse(QRectF(12, top + kLaneHeight / 2.0 - 3, 6, 6));
+            painter.drawEllipse(QRectF(12, top + laneHeight_ / 2.0 - 3, 6, 6));
         else
-            painter.drawRoundedRect(QRectF(10, top + kLaneHeight / 2.0 - 5, 10, 10), 2, 2);
+            painter.drawRoundedRect(QRectF(10, top + laneHeight_ / 2.0 - 5, 10, 10), 2, 2);
         painter.setPen(isLink ? theme_.mutedText : theme_.text);
-        painter.drawText(QRectF(26, top, headerWidth_ - 30, kLaneHeight), Qt::AlignLeft | Qt::AlignVCenter,
+        painter.drawText(QRectF(26, top, headerWidth_ - 30, laneHeight_), Qt::AlignLeft | Qt::AlignVCenter,
                          painter.fontMetrics().elidedText(l.name, Qt::ElideMiddle, headerWidth_ - 30));
         if (lane == step_->deviceLaneCount && lane > 0) {
             // Devices above, links below.
@@ -408,7 +424,7 @@ TimelineView::BarRef TimelineView::barAt(QPoint pos) const
 {
     if (!step_ || pos.x() < plotLeft() || pos.y() < kAxisHeight)
         return {};
-    const int lane = static_cast<int>(std::floor((pos.y() - kAxisHeight + verticalScrollBar()->value()) / double(kLaneHeight)));
+    const int lane = static_cast<int>(std::floor((pos.y() - kAxisHeight + verticalScrollBar()->value()) / double(laneHeight_)));
     if (lane < 0 || lane >= laneCount())
         return {};
     const auto& bars = step_->lanes[static_cast<size_t>(lane)].bars;
@@ -439,9 +455,9 @@ QRectF TimelineView::barRect(BarRef ref) const
         return {};
     const TimelineLane& lane = step_->lanes[static_cast<size_t>(ref.lane)];
     const TimelineBar& bar = lane.bars[static_cast<size_t>(ref.index)];
-    const double inset = lane.kind == TimelineLane::Kind::Link ? 6.0 : 3.0;
+    const double inset = barInset(lane.kind == TimelineLane::Kind::Link);
     const double x0 = xOf(bar.startUs);
-    return QRectF(x0, laneTop(ref.lane) + inset, std::max(xOf(bar.endUs) - x0, 1.0), kLaneHeight - 2 * inset);
+    return QRectF(x0, laneTop(ref.lane) + inset, std::max(xOf(bar.endUs) - x0, 1.0), laneHeight_ - 2 * inset);
 }
 
 OpId TimelineView::opOf(BarRef ref) const

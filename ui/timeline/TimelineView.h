@@ -48,7 +48,9 @@ public:
     // Rectangles the last paint drew for bars (merged runs count once).
     int lastPaintedBars() const { return lastPaintedBars_; }
 
-    static constexpr int kLaneHeight = 24;
+    static constexpr int kMinLaneHeight = 24;
+    static constexpr int kMaxLaneHeight = 40;
+    int laneHeight() const { return laneHeight_; }
     static constexpr int kAxisHeight = 26;
 
 public slots:
@@ -85,6 +87,8 @@ private:
     void clampView();
     void updateScrollBars();
     void updateHeaderWidth();
+    void updateLaneHeight();
+    double barInset(bool link) const;
     void paintLane(QPainter& painter, int lane, double top);
     void paintAxis(QPainter& painter);
     void paintHeader(QPainter& painter);
@@ -98,6 +102,7 @@ private:
     bool fitted_ = true;
     bool syncingBars_ = false;
     int headerWidth_ = 100;
+    int laneHeight_ = kMinLaneHeight;
     int lastPaintedBars_ = 0;
 
     QPoint pressPos_;
