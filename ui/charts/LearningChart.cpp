@@ -234,6 +234,7 @@ void LearningChart::saveSvg(const QString& path)
     svg.setOutputDevice(&buffer);
     svg.setSize(size());
     svg.setViewBox(QRect(QPoint(0, 0), size()));
+    svg.setResolution(logicalDpiX()); // text keeps its on-screen size against the plot
     svg.setTitle(chart()->title());
     svg.setDescription(QStringLiteral("Learning curve exported by Post Studio"));
     {

@@ -94,6 +94,7 @@ void GuiExporter::graphSvg(GraphScene& scene, const QString& path)
     svg.setOutputDevice(&buffer);
     svg.setSize(source.size().toSize());
     svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+    svg.setResolution(96); // as QImage, so labels keep their on-screen size against the boxes
     svg.setTitle(scene.document() ? scene.document()->path : QString());
     svg.setDescription(QStringLiteral("Exported by Post Studio"));
     {
