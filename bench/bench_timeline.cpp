@@ -77,5 +77,7 @@ int main(int argc, char* argv[])
     paintMs("zoomed 100x");
     view.zoomBy(100);
     paintMs("zoomed 10,000x");
+    view.setStep(nullptr);
+    paintMs("empty (baseline)");
     return 0;
 }
