@@ -1,5 +1,6 @@
 #include "UiTestGraphs.h"
 
+#include "MainWindow.h"
 #include "charts/LearningChart.h"
 #include "export/GuiExporter.h"
 #include "graphview/CategoryPalette.h"
@@ -12,6 +13,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,6 +53,9 @@ class TestExports : public QObject {
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_exports"));
         QVERIFY(dir_.isValid());
         panel_ = std::make_unique<GraphPanel>();
         panel_->resize(800, 600);
@@ -234,6 +239,22 @@ private slots:
         for (const auto& [name, count] : opEvents)
             QVERIFY2(count == 1, qPrintable(name));
         QCOMPARE(transfers, 3); // input -> GPU:0, conv -> GPU:1, relu -> GPU:0
+    }
+
+    void exportMenuNeedsAGraphAndAPlacement()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QMenu* menu = window.exportMenu();
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        int entries = 0;
+        for (QAction* action : menu->actions())
+            if (!action->isSeparator()) {
+                ++entries;
+                QVERIFY2(!action->isEnabled(), qPrintable(action->text())); // nothing open
+            }
+        QCOMPARE(entries, 7);
     }
 
     void learningChartSavesSvgAndPng()
