@@ -5,12 +5,17 @@
 #include "graphview/GraphPanel.h"
 #include "graphview/GraphScene.h"
 #include "charts/LearningChart.h"
+#include "export/ExportMenu.h"
 #include "inspector/InspectorPanel.h"
 #include "learn/LearnerPanel.h"
 #include "layout/LayoutController.h"
 #include "layout/LayoutEngine.h"
 #include "panels/DeviceTablePanel.h"
 #include "panels/OpTablePanel.h"
+#include "timeline/StepSimulation.h"
+#include "timeline/StepStatusLabel.h"
+#include "timeline/TimelinePanel.h"
+#include "timeline/TimelineView.h"
 
 #include "io/ClusterPresets.h"
 #include "io/PlacementFile.h"
@@ -57,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     createToolBar();
     createStatusBar();
     createLearner();
+    createTimeline();
 
     connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
     connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
@@ -196,6 +202,7 @@ void MainWindow::createMenus()
     clusterMenu_ = file->addMenu(tr("&Cluster"));
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
+    exportMenu_ = file->addMenu(tr("&Export"));
     file->addSeparator();
     file->addAction(quitAction_);
 
@@ -455,6 +462,8 @@ void MainWindow::selectOp(OpId op, bool centre)
     graphPanel_->selectOp(op, centre);
     opTable_->selectOp(op);
     inspector_->showOp(op);
+    if (timeline_)
+        timeline_->view()->selectOp(op);
     if (op != kNoOp)
         inspectorDock_->raise();
 }
@@ -504,6 +513,39 @@ void MainWindow::createLearner()
 void MainWindow::showCentralTab(int index)
 {
     tabs_->setCurrentIndex(index);
+}
+
+bool MainWindow::showCentralTab(const QString& title)
+{
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0) {
+            tabs_->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+void MainWindow::createTimeline()
+{
+    stepSimulation_ = new StepSimulation(this);
+    timeline_ = new TimelinePanel(this);
+    addCentralTab(timeline_, tr("Timeline"));
+    stepStatus_ = new StepStatusLabel(this);
+    statusBar()->insertPermanentWidget(1, stepStatus_); // left of the graph summary
+    new ExportMenu(this, exportMenu_, stepSimulation_);
+
+    connect(this, &MainWindow::documentChanged, stepSimulation_, &StepSimulation::setDocument);
+    connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
+        timeline_->setStep(step);
+        stepStatus_->setStep(step);
+        if (document_)
+            timeline_->view()->selectOp(graphPanel_->scene()->selectedOp());
+    });
+    connect(stepSimulation_, &StepSimulation::busyChanged, this, [this](bool busy) {
+        timeline_->setBusy(busy);
+        stepStatus_->setBusy(busy);
+    });
+    connect(timeline_, &TimelinePanel::opClicked, this, [this](OpId op) { selectOp(op, true); });
 }
 
 int MainWindow::addCentralTab(QWidget* widget, const QString& title)

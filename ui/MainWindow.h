@@ -23,6 +23,9 @@ class InspectorPanel;
 class LearnerPanel;
 class LearningChart;
 class OpTablePanel;
+class StepSimulation;
+class StepStatusLabel;
+class TimelinePanel;
 
 // Post Studio's window: the graph in the centre, inspector and tables in docks.
 // Panels that come later (learner, charts) plug in through addCentralTab() and
@@ -51,8 +54,14 @@ public:
     LearnerPanel* learner() const { return learner_; }
     LearningChart* learningChart() const { return learningChart_; }
     QDockWidget* learnerDock() const { return learnerDock_; }
+    TimelinePanel* timeline() const { return timeline_; }
+    StepSimulation* stepSimulation() const { return stepSimulation_; }
+    StepStatusLabel* stepStatus() const { return stepStatus_; }
+    QMenu* exportMenu() const { return exportMenu_; }
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
+    // The same by tab title, ignoring case and '&' (false when there is no such tab).
+    bool showCentralTab(const QString& title);
 
     // Extension points: another tab next to the graph, another dock (tabbed with
     // `tabifyWith` when given). Both get a toggle in View ▸ Panels for docks.
@@ -90,6 +99,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void createLearner();
+    void createTimeline();
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -112,6 +122,10 @@ private:
     LearnerPanel* learner_ = nullptr;
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
+    TimelinePanel* timeline_ = nullptr;
+    StepSimulation* stepSimulation_ = nullptr;
+    StepStatusLabel* stepStatus_ = nullptr;
+    QMenu* exportMenu_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;

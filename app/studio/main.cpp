@@ -1,5 +1,5 @@
 // post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--algo A [--samples N]] [--screenshot OUT.png]
+//             [--select OP] [--algo A [--samples N]] [--tab graph|learning|timeline] [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
@@ -60,8 +60,10 @@ int main(int argc, char* argv[])
                                         QStringLiteral("A"));
     const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
                                            QStringLiteral("N"));
+    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this central tab: graph, learning or timeline."),
+                                       QStringLiteral("NAME"));
     parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
-                       samplesOption});
+                       samplesOption, tabOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -113,6 +115,8 @@ int main(int argc, char* argv[])
             }
         });
     }
+    if (parser.isSet(tabOption) && !window.showCentralTab(parser.value(tabOption)))
+        return fail(QStringLiteral("no tab named ") + parser.value(tabOption), 2);
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
@@ -151,7 +155,11 @@ int main(int argc, char* argv[])
             fail(QStringLiteral("layout failed: ") + message, 1);
             quitWith(1);
         });
-        auto grabSoon = [&app, &window, &screenshot, &quitWith] {
+        const QString tab = parser.value(tabOption);
+        auto grabSoon = [&app, &window, &screenshot, &quitWith, tab] {
+            // A run brings the Learning tab forward: --tab still decides what is saved.
+            if (!tab.isEmpty())
+                window.showCentralTab(tab);
             // One more turn of the event loop so docks and overlays settle before grabbing.
             QTimer::singleShot(50, &app, [&] {
                 if (!window.grab().save(screenshot))

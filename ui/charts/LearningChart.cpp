@@ -3,6 +3,7 @@
 #include "io/AtomicFile.h"
 #include "util/InputError.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QFileDialog>
@@ -10,7 +11,9 @@
 #include <QLineSeries>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPixmap>
+#include <QSvgGenerator>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -210,7 +213,38 @@ void LearningChart::updateAxes()
 
 bool LearningChart::savePng(const QString& path)
 {
-    return grab().save(path, "PNG");
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!grab().save(&buffer, "PNG"))
+        return false;
+    try {
+        writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+    } catch (const InputError&) {
+        return false;
+    }
+    return true;
+}
+
+void LearningChart::saveSvg(const QString& path)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size());
+    svg.setViewBox(QRect(QPoint(0, 0), size()));
+    svg.setResolution(logicalDpiX()); // text keeps its on-screen size against the plot
+    svg.setTitle(chart()->title());
+    svg.setDescription(QStringLiteral("Learning curve exported by Post Studio"));
+    {
+        QPainter painter(&svg);
+        painter.setRenderHint(QPainter::Antialiasing);
+        // The scene, not the widget: vector output rather than a pixmap of the screen.
+        scene()->render(&painter, QRectF(QPoint(0, 0), size()), sceneRect());
+    }
+    const QByteArray& bytes = buffer.data();
+    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
 }
 
 void LearningChart::saveCsv(const QString& path) const
@@ -242,6 +276,17 @@ void LearningChart::contextMenuEvent(QContextMenuEvent* event)
                                                           tr("PNG images (*.png)"));
         if (!path.isEmpty() && !savePng(path))
             QMessageBox::warning(this, tr("Save Chart"), tr("Could not write %1.").arg(path));
+    });
+    menu.addAction(tr("Save Chart as SVG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), QStringLiteral("learning.svg"),
+                                                          tr("SVG images (*.svg)"));
+        if (path.isEmpty())
+            return;
+        try {
+            saveSvg(path);
+        } catch (const InputError& e) {
+            QMessageBox::warning(this, tr("Save Chart"), QString::fromUtf8(e.what()));
+        }
     });
     menu.addAction(tr("Save Points as CSV…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Points"), QStringLiteral("learning.csv"),

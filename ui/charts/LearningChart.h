@@ -30,8 +30,10 @@ public:
     int sampleCount() const { return static_cast<int>(feasible_.size() + infeasible_.size()); }
     const QVector<QPointF>& bestPoints() const { return best_; }
 
-    // Both throw InputError (CSV) or return false (PNG) when the file cannot be written.
+    // Atomic writes. They throw InputError (SVG, CSV) or return false (PNG) when the
+    // file cannot be written.
     bool savePng(const QString& path);
+    void saveSvg(const QString& path);
     void saveCsv(const QString& path) const;
 
 protected:

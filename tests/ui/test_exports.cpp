@@ -1,0 +1,292 @@
+#include "UiTestGraphs.h"
+
+#include "MainWindow.h"
+#include "charts/LearningChart.h"
+#include "export/GuiExporter.h"
+#include "graphview/CategoryPalette.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "graphview/ViewTheme.h"
+#include "io/DotReader.h"
+#include "io/PlacementFile.h"
+#include "util/InputError.h"
+
+#include <QFile>
+#include <QImage>
+#include <QMenu>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtMath>
+#include <QtTest>
+
+#include <map>
+
+using namespace post;
+
+namespace {
+
+constexpr int kLayoutWaitMs = 30000;
+const Placement kPlacement = {0, 1, 2, 1}; // input CPU, conv GPU:0, relu GPU:1, fc GPU:0
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+QStringList lines(const QString& path)
+{
+    return QString::fromUtf8(readAll(path)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestExports : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_exports"));
+        QVERIFY(dir_.isValid());
+        panel_ = std::make_unique<GraphPanel>();
+        panel_->resize(800, 600);
+        QSignalSpy applied(panel_.get(), &GraphPanel::layoutApplied);
+        panel_->setDocument(uitest::smallDocument(kPlacement));
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QCOMPARE(panel_->scene()->nodeItemCount(), 4);
+    }
+
+    void placementJsonReadsBack()
+    {
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const QString path = dir_.filePath(QStringLiteral("p.json"));
+        GuiExporter::placementJson(*doc, path);
+        QCOMPARE(readPlacementFile(path.toStdString(), *doc->graph, *doc->cluster), kPlacement);
+    }
+
+    void placementCsvHasARowPerOp()
+    {
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const QString path = dir_.filePath(QStringLiteral("p.csv"));
+        GuiExporter::placementCsv(*doc, path);
+        const QStringList rows = lines(path);
+        QCOMPARE(rows.size(), 1 + 4);
+        QCOMPARE(rows[0].trimmed(), QStringLiteral("op,device"));
+        QCOMPARE(rows[2].trimmed(), QStringLiteral("conv,/device:GPU:0"));
+        QCOMPARE(rows[3].trimmed(), QStringLiteral("relu,/device:GPU:1"));
+    }
+
+    void tensorFlowStringsNameFullDevices()
+    {
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const QString path = dir_.filePath(QStringLiteral("p.tf.txt"));
+        GuiExporter::placementTensorFlow(*doc, path);
+        const QStringList rows = lines(path);
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows[0], QStringLiteral("input\t/job:localhost/replica:0/task:0/device:CPU:0"));
+        QCOMPARE(rows[3], QStringLiteral("fc\t/job:localhost/replica:0/task:0/device:GPU:0"));
+    }
+
+    void placementExportsNeedAPlacement()
+    {
+        const QString path = dir_.filePath(QStringLiteral("none.json"));
+        QVERIFY_THROWS_EXCEPTION(InputError, GuiExporter::placementJson(*uitest::smallDocument(), path));
+        QVERIFY(!QFile::exists(path));
+        QVERIFY_THROWS_EXCEPTION(InputError, GuiExporter::chromeTrace(*uitest::smallDocument(), path));
+    }
+
+    void svgHasATextPerOpName()
+    {
+        const QString path = dir_.filePath(QStringLiteral("g.svg"));
+        GuiExporter::graphSvg(*panel_->scene(), path);
+        QXmlStreamReader xml(readAll(path));
+        std::map<QString, int> texts;
+        int groups = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (xml.name() == QLatin1String("g"))
+                ++groups;
+            if (xml.name() == QLatin1String("text"))
+                ++texts[xml.readElementText().trimmed()];
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(groups > 0);
+        for (const char* name : {"input", "conv", "relu", "fc"})
+            QVERIFY2(texts[QString::fromLatin1(name)] == 1, name);
+    }
+
+    void pngShowsTheGraphOnItsBackground()
+    {
+        const QString path = dir_.filePath(QStringLiteral("g.png"));
+        GuiExporter::graphPng(*panel_->scene(), path, 2.0);
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        const QRectF area = panel_->scene()->itemsBoundingRect();
+        QCOMPARE(image.width(), qCeil((area.width() + 32) * 2.0));
+        const QColor background = panel_->scene()->theme().background;
+        QCOMPARE(image.pixel(1, 1), background.rgb());
+        // conv's box is filled with GPU:0's colour somewhere.
+        const QRgb convFill = panel_->scene()->theme().nodeFill(CategoryPalette::colour(1)).rgb();
+        int convPixels = 0, other = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QRgb p = image.pixel(x, y);
+                convPixels += (p & 0xffffff) == (convFill & 0xffffff);
+                other += p != background.rgb();
+            }
+        QVERIFY(convPixels > 100);
+        QVERIFY(other > convPixels);
+    }
+
+    void bigImagesAreScaledDownToTheCap()
+    {
+        const QString path = dir_.filePath(QStringLiteral("capped.png"));
+        const QRectF area = panel_->scene()->itemsBoundingRect().adjusted(-16, -16, 16, 16);
+        GuiExporter::graphPng(*panel_->scene(), path, 1000.0, 50000.0);
+        const QImage image(path);
+        QVERIFY(!image.isNull());
+        // Scaled to sqrt(50,000 / area), keeping the aspect ratio (rounded up to whole pixels).
+        const double scale = std::sqrt(50000.0 / (area.width() * area.height()));
+        QCOMPARE(image.width(), qCeil(area.width() * scale));
+        QCOMPARE(image.height(), qCeil(area.height() * scale));
+        QVERIFY(double(image.width()) * image.height() <= 50000.0 + image.width() + image.height() + 1);
+    }
+
+    void dotReadsBackWithDeviceFills()
+    {
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const QString path = dir_.filePath(QStringLiteral("g.dot"));
+        GuiExporter::graphDot(*doc, path);
+        const QByteArray text = readAll(path);
+        const Graph back = parseDotGraph(text.toStdString(), path.toStdString(), {});
+        QCOMPARE(back.opCount(), 4);
+        QCOMPARE(back.edgeCount(), 4);
+        for (OpId op = 0; op < 4; ++op) {
+            const Op& a = doc->graph->op(op);
+            const Op& b = back.op(*back.find(a.name));
+            QCOMPARE(b.type, a.type);
+            QCOMPARE(b.timeUs, a.timeUs);
+            QCOMPARE(b.outputBytes, a.outputBytes);
+            QCOMPARE(b.paramBytes, a.paramBytes);
+        }
+        int skipEdges = 0;
+        for (const Edge& e : back.edges())
+            if (back.op(e.from).name == "conv" && back.op(e.to).name == "fc") {
+                QCOMPARE(e.bytes, 123.0);
+                ++skipEdges;
+            }
+        QCOMPARE(skipEdges, 1);
+        // Each op's fill is its device's palette colour.
+        const QRegularExpression fill(QStringLiteral("\"(\\w+)\" \\[.*fillcolor=\"(#[0-9a-f]{6})\""));
+        std::map<QString, QString> fills;
+        for (const QString& line : QString::fromUtf8(text).split(QLatin1Char('\n'))) {
+            const auto m = fill.match(line);
+            if (m.hasMatch())
+                fills[m.captured(1)] = m.captured(2);
+        }
+        QCOMPARE(fills.size(), size_t(4));
+        QCOMPARE(fills[QStringLiteral("input")], CategoryPalette::colour(0).name());
+        QCOMPARE(fills[QStringLiteral("conv")], CategoryPalette::colour(1).name());
+        QCOMPARE(fills[QStringLiteral("relu")], CategoryPalette::colour(2).name());
+        QVERIFY(text.contains("style=\"rounded,filled\""));
+
+        // Unplaced ops get the unplaced grey, and names needing quotes survive.
+        GraphBuilder b("odd \"names\"");
+        b.addOp(uitest::op("a \"quoted\" op", "T", 1, 8, 0));
+        b.addOp(uitest::op("b->c", "T", 2, 8, 0, "grp"));
+        b.addEdge(0, 1, -1.0);
+        auto odd = std::make_shared<GraphDocument>();
+        odd->graph = std::make_shared<const Graph>(std::move(b).build());
+        odd->cluster = uitest::cluster();
+        GuiExporter::graphDot(*odd, path);
+        const QByteArray oddText = readAll(path);
+        const Graph oddBack = parseDotGraph(oddText.toStdString(), path.toStdString(), {});
+        QVERIFY(oddBack.find("a \"quoted\" op"));
+        QCOMPARE(oddBack.op(*oddBack.find("b->c")).colocate, std::string("grp"));
+        QVERIFY(oddText.contains(ViewTheme::light().unplaced.name().toLatin1()));
+    }
+
+    void chromeTraceHasAnEventPerOp()
+    {
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const QString path = dir_.filePath(QStringLiteral("trace.json"));
+        GuiExporter::chromeTrace(*doc, path);
+        QJsonParseError error;
+        const QJsonDocument json = QJsonDocument::fromJson(readAll(path), &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        std::map<QString, int> opEvents;
+        int transfers = 0;
+        for (const QJsonValue& v : json.object().value(QStringLiteral("traceEvents")).toArray()) {
+            const QJsonObject e = v.toObject();
+            if (e.value(QStringLiteral("ph")).toString() != QStringLiteral("X"))
+                continue;
+            if (e.value(QStringLiteral("cat")).toString() == QStringLiteral("op"))
+                ++opEvents[e.value(QStringLiteral("name")).toString()];
+            else
+                ++transfers;
+        }
+        QCOMPARE(opEvents.size(), size_t(4));
+        for (const auto& [name, count] : opEvents)
+            QVERIFY2(count == 1, qPrintable(name));
+        QCOMPARE(transfers, 3); // input -> GPU:0, conv -> GPU:1, relu -> GPU:0
+    }
+
+    void exportMenuNeedsAGraphAndAPlacement()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QMenu* menu = window.exportMenu();
+        QVERIFY(menu);
+        emit menu->aboutToShow();
+        int entries = 0;
+        for (QAction* action : menu->actions())
+            if (!action->isSeparator()) {
+                ++entries;
+                QVERIFY2(!action->isEnabled(), qPrintable(action->text())); // nothing open
+            }
+        QCOMPARE(entries, 7);
+    }
+
+    void learningChartSavesSvgAndPng()
+    {
+        LearningChart chart;
+        chart.resize(600, 400);
+        LearnerSnapshot snapshot;
+        for (int i = 0; i < 10; ++i)
+            snapshot.samples.push_back(LearnerSample{i, 10.0 - i * 0.5, true});
+        snapshot.samplesDone = 10;
+        snapshot.bestMs = 5.5;
+        chart.reset(10);
+        chart.addSnapshot(snapshot);
+        const QString svgPath = dir_.filePath(QStringLiteral("chart.svg"));
+        chart.saveSvg(svgPath);
+        QXmlStreamReader xml(readAll(svgPath));
+        bool sawSvg = false;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("svg"))
+                sawSvg = true;
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(sawSvg);
+        const QString pngPath = dir_.filePath(QStringLiteral("chart.png"));
+        QVERIFY(chart.savePng(pngPath));
+        QCOMPARE(QImage(pngPath).size(), chart.size());
+        QVERIFY_THROWS_EXCEPTION(InputError, chart.saveSvg(dir_.filePath(QStringLiteral("no/such/dir/chart.svg"))));
+    }
+
+private:
+    QTemporaryDir dir_;
+    std::unique_ptr<GraphPanel> panel_;
+};
+
+QTEST_MAIN(TestExports)
+#include "test_exports.moc"

@@ -1,0 +1,327 @@
+#include "UiTestGraphs.h"
+
+#include "MainWindow.h"
+#include "document/RecentFiles.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "sim/Simulator.h"
+#include "timeline/StepSimulation.h"
+#include "timeline/StepStatusLabel.h"
+#include "timeline/TimeTicks.h"
+#include "timeline/TimelinePanel.h"
+#include "timeline/TimelineView.h"
+#include "util/Format.h"
+
+#include <QHelpEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QtTest>
+
+#include <set>
+
+using namespace post;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+// input on the CPU, conv and fc on GPU:0, relu on GPU:1. By hand (docs/simulator.md; links
+// 20 µs + bytes / 12,000 B/µs; GPU:1 runs at speed 2):
+//   input  CPU    0 .. 0          input -> GPU:0 (1000 B)  0 .. 20.0833
+//   conv   GPU:0  20.0833 .. 120.0833   conv -> GPU:1 (4000 B)  120.0833 .. 140.4167
+//   relu   GPU:1  140.4167 .. 145.4167  relu -> GPU:0 (4000 B)  145.4167 .. 165.75
+//   fc     GPU:0  165.75 .. 205.75      (conv -> fc stays on GPU:0)
+const Placement kPlacement = {0, 1, 2, 1};
+constexpr double kStepUs = 205.75;
+
+// Sets of (producer, destination device) over cross-device edges: the transfers the
+// simulator must make (one per producer and destination), derived from the edges alone.
+std::set<std::pair<OpId, DeviceId>> expectedTransfers(const Graph& graph, const Placement& placement)
+{
+    std::set<std::pair<OpId, DeviceId>> out;
+    for (const Edge& e : graph.edges())
+        if (placement[static_cast<size_t>(e.from)] != placement[static_cast<size_t>(e.to)])
+            out.insert({e.from, placement[static_cast<size_t>(e.to)]});
+    return out;
+}
+
+// Devices by colocation group (or op) in turn: a valid placement with plenty of transfers.
+Placement spreadPlacement(const Graph& graph, int devices)
+{
+    Placement p(static_cast<size_t>(graph.opCount()));
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const int group = graph.colocationGroup(op);
+        p[static_cast<size_t>(op)] = (group >= 0 ? group : op) % devices;
+    }
+    return p;
+}
+
+void show(QWidget& widget)
+{
+    widget.show();
+    if (!QTest::qWaitForWindowExposed(&widget))
+        qFatal("window not exposed");
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_timeline"));
+        RecentFiles::clear();
+    }
+
+    void lanesAreDevicesThenUsedLinks()
+    {
+        const StepPtr step = SimulatedStep::simulate(uitest::smallDocument(kPlacement));
+        QVERIFY(step);
+        QVERIFY(qAbs(step->result.stepTimeUs - kStepUs) < 1e-9);
+        QCOMPARE(step->deviceLaneCount, 3);
+        QCOMPARE(step->lanes.size(), size_t(6)); // 3 devices + CPU->GPU:0, GPU:0->GPU:1, GPU:1->GPU:0
+        QCOMPARE(step->lanes[0].name, QStringLiteral("CPU:0"));
+        QCOMPARE(step->lanes[3].name, QStringLiteral("CPU:0 → GPU:0"));
+        QCOMPARE(step->lanes[4].name, QStringLiteral("GPU:0 → GPU:1"));
+        QCOMPARE(step->lanes[5].name, QStringLiteral("GPU:1 → GPU:0"));
+        QCOMPARE(step->lanes[5].fullName, QStringLiteral("/device:GPU:1 → /device:GPU:0"));
+        // GPU:0 runs conv then fc.
+        const auto& gpu0 = step->lanes[1].bars;
+        QCOMPARE(gpu0.size(), size_t(2));
+        QCOMPARE(gpu0[0].item, 1);
+        QCOMPARE(gpu0[1].item, 3);
+        QVERIFY(qAbs(gpu0[0].startUs - 20.083333) < 1e-3);
+        QVERIFY(qAbs(gpu0[1].startUs - 165.75) < 1e-9);
+        QCOMPARE(step->barOfOp[2].lane, 2);
+        QCOMPARE(step->barOfOp[2].index, 0);
+        QVERIFY(qAbs(step->lanes[4].bars[0].startUs - 120.083333) < 1e-3);
+    }
+
+    void viewCountsLanesAndBars()
+    {
+        TimelineView view;
+        view.resize(900, 300);
+        show(view);
+        view.setStep(SimulatedStep::simulate(uitest::smallDocument(kPlacement)));
+        QCOMPARE(view.laneCount(), 6);
+        QCOMPARE(view.barCount(), 4 + 3); // ops + transfers
+        // Fitted: the whole step is visible.
+        QVERIFY(view.visibleStartUs() <= 0.0);
+        QVERIFY(view.visibleStartUs() + view.visibleSpanUs() >= kStepUs);
+    }
+
+    void hoverTellsWhatABarIs()
+    {
+        const StepPtr step = SimulatedStep::simulate(uitest::smallDocument(kPlacement));
+        TimelineView view;
+        view.resize(900, 300);
+        show(view);
+        view.setStep(step);
+
+        const auto conv = step->barOfOp[1];
+        const QRectF rect = view.barRect(conv);
+        QVERIFY(rect.width() > 100); // 100 of 186 µs across ~800 px
+        const auto hit = view.barAt(rect.center().toPoint());
+        QCOMPARE(hit.lane, conv.lane);
+        QCOMPARE(hit.index, conv.index);
+        const QString tip = view.toolTipFor(hit);
+        QCOMPARE(tip, QStringLiteral("conv\nType: Conv2d\nDevice: /device:GPU:0\n"
+                                     "Start 0.020 ms, end 0.120 ms\nDuration 100 µs"));
+
+        // A transfer: the producer, bytes and link.
+        const TimelineView::BarRef transfer{4, 0};
+        QCOMPARE(view.opOf(transfer), OpId(1));
+        const QString transferTip = view.toolTipFor(view.barAt(view.barRect(transfer).center().toPoint()));
+        QVERIFY2(transferTip.startsWith(QStringLiteral("Transfer of conv's output\nBytes: 4.00 KB\n"
+                                                       "Link: /device:GPU:0 → /device:GPU:1\n")),
+                 qPrintable(transferTip));
+        QVERIFY(transferTip.contains(QStringLiteral("Duration 20.3 µs")));
+
+        // Empty space: nothing.
+        QVERIFY(!view.barAt(QPoint(view.viewport()->width() - 2, view.viewport()->height() - 2)).valid());
+
+        // The real tooltip event shows the same text.
+        const QPoint at = rect.center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, at, view.viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view.viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("Type: Conv2d")), qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+
+    void wheelZoomKeepsTheTimeUnderTheMouse()
+    {
+        const StepPtr step = SimulatedStep::simulate(uitest::smallDocument(kPlacement));
+        TimelineView view;
+        view.resize(900, 300);
+        show(view);
+        view.setStep(step);
+        const TimelineView::BarRef relu = step->barOfOp[2];
+        const double x = view.barRect(relu).center().x();
+        const double spanBefore = view.visibleSpanUs();
+        const double widthBefore = view.barRect(step->barOfOp[1]).width();
+        const QPointF pos(x, 60);
+        QWheelEvent wheel(pos, view.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &wheel);
+        QVERIFY(view.visibleSpanUs() < spanBefore / 1.4); // 1.0015^240 = 1.433
+        QVERIFY(qAbs(view.barRect(relu).center().x() - x) < 1.0);
+        const double ratio = view.barRect(step->barOfOp[1]).width() / widthBefore;
+        QVERIFY2(qAbs(ratio - spanBefore / view.visibleSpanUs()) < 1e-6,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(ratio).arg(spanBefore).arg(view.visibleSpanUs())));
+        view.fit();
+        QCOMPARE(view.visibleSpanUs(), spanBefore);
+    }
+
+    void subPixelBarsAreMergedWhenPainting()
+    {
+        // 2,000 ops in a chain on one device over ~2 s: at 400 px every bar is far below a
+        // pixel and they touch, so the lane paints as one block.
+        auto chain = uitest::chainDocument(2000);
+        auto placed = std::make_shared<GraphDocument>(*chain);
+        placed->placement.assign(2000, 1);
+        TimelineView view;
+        view.resize(500, 200);
+        show(view);
+        view.setStep(SimulatedStep::simulate(placed));
+        QCOMPARE(view.barCount(), 2000);
+        view.grab();
+        QCOMPARE(view.lastPaintedBars(), 1);
+        // The first millisecond: op k lasts k + 1 µs, so ops 0..44 show (1 + ... + 45 =
+        // 1035 µs); at ~0.38 px/µs the first five (under 2 px) merge into one block and
+        // the other 40 are drawn one by one.
+        view.showRange(0.0, 1000.0);
+        QCOMPARE(view.visibleStartUs(), 0.0);
+        QVERIFY(qAbs(view.visibleSpanUs() - 1000.0) < 1e-6);
+        view.grab();
+        QVERIFY2(view.lastPaintedBars() >= 40 && view.lastPaintedBars() <= 42, qPrintable(QString::number(view.lastPaintedBars())));
+    }
+
+    void ticksAreRoundMilliseconds()
+    {
+        const TimeTicks t = TimeTicks::make(0.0, 10000.0, 0.05, 80.0); // 80 px = 1600 µs -> 2 ms steps
+        QCOMPARE(t.stepUs, 2000.0);
+        QCOMPARE(t.atUs.size(), size_t(6));
+        QCOMPARE(t.label(4000.0), QStringLiteral("4"));
+        const TimeTicks fine = TimeTicks::make(100.0, 200.0, 8.0, 80.0); // 10 µs steps
+        QCOMPARE(fine.stepUs, 10.0);
+        QCOMPARE(fine.label(120.0), QStringLiteral("0.12"));
+    }
+
+    void largeGraphsAreSimulatedOffTheGuiThreadAndStaleOnesDropped()
+    {
+        StepSimulation simulation;
+        simulation.setSynchronousMaxOps(0);
+        QSignalSpy simulated(&simulation, &StepSimulation::simulated);
+        QSignalSpy busy(&simulation, &StepSimulation::busyChanged);
+        const DocumentPtr first = uitest::smallDocument(kPlacement);
+        const DocumentPtr second = uitest::smallDocument({1, 1, 1, 1});
+        simulation.setDocument(first);
+        QVERIFY(simulation.isBusy());
+        QCOMPARE(simulated.count(), 0); // not on this thread
+        simulation.setDocument(second);
+        QTRY_VERIFY_WITH_TIMEOUT(!simulation.isBusy() && simulated.count() > 0, kWaitMs);
+        QTest::qWait(20);
+        QCOMPARE(simulated.count(), 1); // only the newest
+        const StepPtr step = simulated.at(0).at(0).value<StepPtr>();
+        QVERIFY(step);
+        QCOMPARE(step->document, second);
+        QCOMPARE(step->result.stepTimeUs, 150.0); // everything on GPU:0: 0 + 100 + 10 + 40
+        QCOMPARE(simulation.current(), step);
+        QCOMPARE(busy.first().first().toBool(), true);
+        QCOMPARE(busy.last().first().toBool(), false);
+
+        // Unplaced: nothing to simulate, reported at once.
+        simulation.setDocument(uitest::smallDocument());
+        QCOMPARE(simulated.count(), 2);
+        QVERIFY(!simulated.last().first().value<StepPtr>());
+    }
+
+    void statusTextNamesStepTimeAndMemory()
+    {
+        const StepPtr step = SimulatedStep::simulate(uitest::smallDocument(kPlacement));
+        // GPU:0 holds conv and fc: parameters (800 + 20,000) x 3 plus live tensors; the text
+        // names the fullest device.
+        const QString text = StepStatusLabel::textFor(*step);
+        QVERIFY2(text.startsWith(QStringLiteral("Step 206 µs · fits memory · peak ")), qPrintable(text));
+        QVERIFY(text.endsWith(QStringLiteral(" on GPU:0")));
+
+        // A GPU too small for fc's parameters: out of memory, naming it.
+        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
+        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+        devices[1].memoryBytes = 1000;
+        doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
+        const StepPtr tight = SimulatedStep::simulate(doc);
+        QVERIFY(!tight->result.feasible);
+        QVERIFY2(StepStatusLabel::textFor(*tight).contains(QStringLiteral("out of memory: GPU:0 needs ")),
+                 qPrintable(StepStatusLabel::textFor(*tight)));
+    }
+
+    void mainWindowShowsTheStepAndClicksSelectOps()
+    {
+        const QString sample = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/inception-block.json");
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(sample);
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(!window.stepStatus()->isVisible()); // nothing placed yet
+
+        const Graph& graph = *window.document()->graph;
+        const int devices = window.document()->cluster->deviceCount();
+        const Placement placement = spreadPlacement(graph, devices);
+        window.setPlacement(placement);
+        QVERIFY(window.showCentralTab(QStringLiteral("timeline")));
+        TimelineView* view = window.timeline()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(view->step() != nullptr, kWaitMs);
+        QTRY_VERIFY(view->isVisible() && view->viewport()->width() > 600);
+
+        const auto transfers = expectedTransfers(graph, placement);
+        std::set<std::pair<DeviceId, DeviceId>> links;
+        for (const auto& [producer, to] : transfers)
+            links.insert({placement[static_cast<size_t>(producer)], to});
+        QVERIFY(!links.empty());
+        QCOMPARE(view->laneCount(), devices + static_cast<int>(links.size()));
+        QCOMPARE(view->barCount(), graph.opCount() + static_cast<int>(transfers.size()));
+
+        // The status bar shows core's step time for this placement.
+        Simulator simulator(graph, *window.document()->cluster);
+        const double stepUs = simulator.run(placement).stepTimeUs;
+        QVERIFY(window.stepStatus()->isVisible());
+        QVERIFY2(window.stepStatus()->text().startsWith(QStringLiteral("Step ") + formatMicroseconds(stepUs)),
+                 qPrintable(window.stepStatus()->text()));
+
+        // Click the longest op's bar: the window selects it everywhere.
+        const StepPtr step = view->step();
+        OpId longest = 0;
+        double best = -1;
+        for (const OpSpan& s : step->result.timeline.ops)
+            if (s.endUs - s.startUs > best) {
+                best = s.endUs - s.startUs;
+                longest = s.op;
+            }
+        const QRectF rect = view->barRect(step->barOfOp[static_cast<size_t>(longest)]);
+        QVERIFY2(rect.width() >= 3, qPrintable(QString::number(rect.width())));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center().toPoint());
+        QCOMPARE(view->selectedOp(), longest);
+        QCOMPARE(window.graphPanel()->scene()->selectedOp(), longest);
+
+        // Selecting elsewhere outlines the op here too.
+        window.selectOp(0, false);
+        QCOMPARE(view->selectedOp(), OpId(0));
+
+        // A new placement refreshes the timeline and the status bar.
+        window.setPlacement(Placement(static_cast<size_t>(graph.opCount()), 1));
+        QTRY_COMPARE_WITH_TIMEOUT(view->laneCount(), devices, kWaitMs);
+        QCOMPARE(view->barCount(), graph.opCount());
+    }
+};
+
+QTEST_MAIN(TestTimeline)
+#include "test_timeline.moc"

@@ -1,0 +1,139 @@
+#include "export/ExportMenu.h"
+
+#include "MainWindow.h"
+#include "export/GuiExporter.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "timeline/StepSimulation.h"
+
+#include "util/InputError.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QDir>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace post {
+namespace {
+
+struct Kind {
+    const char* suffix;
+    const char* filter;
+};
+
+} // namespace
+
+ExportMenu::ExportMenu(MainWindow* window, QMenu* menu, StepSimulation* simulation)
+    : QObject(menu)
+    , window_(window)
+    , menu_(menu)
+    , simulation_(simulation)
+{
+    add(tr("Placement as &JSON…"), What::PlacementJson);
+    add(tr("Placement as &CSV…"), What::PlacementCsv);
+    add(tr("Placement as &TensorFlow Devices…"), What::PlacementTensorFlow);
+    menu_->addSeparator();
+    add(tr("Graph as &SVG…"), What::GraphSvg);
+    add(tr("Graph as &PNG…"), What::GraphPng);
+    add(tr("Graph as &DOT…"), What::GraphDot);
+    menu_->addSeparator();
+    add(tr("Step as Chrome &Trace…"), What::ChromeTrace);
+    connect(menu_, &QMenu::aboutToShow, this, &ExportMenu::updateEnabled);
+    updateEnabled();
+}
+
+QAction* ExportMenu::add(const QString& label, What what)
+{
+    QAction* action = menu_->addAction(label, this, [this, what] { exportTo(what); });
+    action->setData(static_cast<int>(what));
+    return action;
+}
+
+void ExportMenu::updateEnabled()
+{
+    const DocumentPtr& document = window_->document();
+    const bool placed = document && document->isPlaced();
+    const bool drawn = window_->graphPanel()->scene()->nodeItemCount() > 0;
+    for (QAction* action : menu_->actions()) {
+        if (action->isSeparator())
+            continue;
+        switch (static_cast<What>(action->data().toInt())) {
+        case What::GraphSvg:
+        case What::GraphPng:
+            action->setEnabled(drawn);
+            break;
+        case What::GraphDot:
+            action->setEnabled(document != nullptr);
+            break;
+        default:
+            action->setEnabled(placed);
+        }
+    }
+}
+
+void ExportMenu::exportTo(What what)
+{
+    static const Kind kKinds[] = {
+        {"-placement.json", "Placements (*.json)"}, {"-placement.csv", "CSV files (*.csv)"},
+        {"-placement.tf.txt", "Text files (*.txt)"}, {".svg", "SVG images (*.svg)"},
+        {".png", "PNG images (*.png)"},              {"-placed.dot", "Graphviz DOT (*.dot *.gv)"},
+        {"-trace.json", "Chrome traces (*.json)"}};
+    const Kind& kind = kKinds[static_cast<int>(what)];
+    const DocumentPtr& document = window_->document();
+    if (!document)
+        return;
+    const QFileInfo source(document->path);
+    const QString dir = QSettings().value(QStringLiteral("exportDir"), source.absolutePath()).toString();
+    const QString suggested = dir + QLatin1Char('/') + source.completeBaseName() + QLatin1String(kind.suffix);
+    const QString path = QFileDialog::getSaveFileName(window_, tr("Export"), suggested, tr(kind.filter));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("exportDir"), QFileInfo(path).absolutePath());
+    exportFile(what, path);
+}
+
+void ExportMenu::exportFile(What what, const QString& path)
+{
+    const DocumentPtr document = window_->document();
+    try {
+        switch (what) {
+        case What::PlacementJson:
+            GuiExporter::placementJson(*document, path);
+            break;
+        case What::PlacementCsv:
+            GuiExporter::placementCsv(*document, path);
+            break;
+        case What::PlacementTensorFlow:
+            GuiExporter::placementTensorFlow(*document, path);
+            break;
+        case What::GraphSvg:
+            GuiExporter::graphSvg(*window_->graphPanel()->scene(), path);
+            break;
+        case What::GraphPng:
+            GuiExporter::graphPng(*window_->graphPanel()->scene(), path);
+            break;
+        case What::GraphDot:
+            GuiExporter::graphDot(*document, path);
+            break;
+        case What::ChromeTrace: {
+            // Reuse the shown step when it is this placement's (it is, unless still simulating).
+            const StepPtr& step = simulation_->current();
+            const bool current = step && step->document->graph == document->graph
+                              && step->document->cluster == document->cluster
+                              && step->document->placement == document->placement;
+            GuiExporter::chromeTrace(*document, path, current ? &step->result : nullptr);
+            break;
+        }
+        }
+    } catch (const InputError& e) {
+        QMessageBox::warning(window_, tr("Export"), tr("Could not export %1:\n%2").arg(path, QString::fromStdString(e.message())));
+        return;
+    }
+    window_->statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+} // namespace post

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+
+#include <QString>
+
+namespace post {
+
+class GraphScene;
+struct SimResult;
+
+// What File ▸ Export writes, without dialogs (the menu and the tests call these). Every
+// write is atomic (core's writeFileAtomically); failures throw InputError naming the file.
+// Placement exports need a placed document (InputError otherwise).
+struct GuiExporter {
+    static void placementJson(const GraphDocument& document, const QString& path);
+    static void placementCsv(const GraphDocument& document, const QString& path);
+    static void placementTensorFlow(const GraphDocument& document, const QString& path);
+
+    // The drawn graph as it looks on screen (boxes, edges, labels), on the view's background.
+    static void graphSvg(GraphScene& scene, const QString& path);
+    // At `scale` pixels per scene unit, reduced so the image stays under `maxPixels` and
+    // kMaxPngSide a side. The default cap keeps it under Qt's 128 MB image reading limit.
+    static void graphPng(GraphScene& scene, const QString& path, double scale = 2.0, double maxPixels = kMaxPngPixels);
+    static constexpr double kMaxPngPixels = 30e6;
+    static constexpr int kMaxPngSide = 16384;
+
+    // Every op with its device's fill colour (see DotExport.h).
+    static void graphDot(const GraphDocument& document, const QString& path);
+
+    // The simulated step for chrome://tracing or Perfetto. `simulated` is used when given
+    // and it holds a timeline of this document's placement; else the step is simulated here.
+    static void chromeTrace(const GraphDocument& document, const QString& path, const SimResult* simulated = nullptr);
+};
+
+} // namespace post

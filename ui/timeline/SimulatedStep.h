@@ -1,0 +1,42 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "sim/SimResult.h"
+#include "timeline/TimelineLane.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace post {
+
+// The simulated step of a document's placement, with its timeline cut into lanes: one per
+// device, then one per directed link that carried a transfer. Immutable once made.
+struct SimulatedStep {
+    struct BarRef {
+        int lane = -1;
+        int index = -1;
+        bool valid() const { return lane >= 0; }
+    };
+
+    DocumentPtr document;
+    SimResult result;               // with the timeline
+    std::vector<TimelineLane> lanes;
+    std::vector<BarRef> barOfOp;    // where each op is drawn
+    int deviceLaneCount = 0;
+
+    // Simulates `document` (any thread: one Simulator per call). Null when nothing can be
+    // simulated: no placement, or one that does not fit the graph and cluster.
+    static std::shared_ptr<const SimulatedStep> simulate(DocumentPtr document);
+
+    // Device names without the "/job:.../device:" noise: "GPU:0".
+    static QString shortDeviceName(const std::string& name);
+};
+
+using StepPtr = std::shared_ptr<const SimulatedStep>;
+
+} // namespace post
+
+Q_DECLARE_METATYPE(post::StepPtr)

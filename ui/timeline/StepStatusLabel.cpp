@@ -1,0 +1,63 @@
+#include "timeline/StepStatusLabel.h"
+
+#include "util/Format.h"
+
+#include <cmath>
+
+namespace post {
+
+StepStatusLabel::StepStatusLabel(QWidget* parent)
+    : QLabel(parent)
+{
+    setToolTip(tr("The shown placement, simulated: step time, memory fit and the largest peak memory"));
+    hide();
+}
+
+void StepStatusLabel::setStep(const StepPtr& step)
+{
+    setVisible(step != nullptr);
+    setText(step ? textFor(*step) + QStringLiteral("  ") : QString());
+}
+
+void StepStatusLabel::setBusy(bool busy)
+{
+    if (!busy)
+        return;
+    setText(tr("Simulating…"));
+    show();
+}
+
+QString StepStatusLabel::textFor(const SimulatedStep& step)
+{
+    const SimResult& r = step.result;
+    const Cluster& cluster = *step.document->cluster;
+    // Out of memory: name the device furthest over its capacity; else the fullest one.
+    int worst = -1;
+    double worstRatio = -1.0;
+    int peak = -1;
+    for (int d = 0; d < static_cast<int>(r.peakMemoryBytes.size()); ++d) {
+        const double bytes = r.peakMemoryBytes[static_cast<size_t>(d)];
+        if (peak < 0 || bytes > r.peakMemoryBytes[static_cast<size_t>(peak)])
+            peak = d;
+        const double capacity = cluster.device(d).memoryBytes;
+        if (std::isfinite(capacity) && capacity > 0 && bytes > capacity && bytes / capacity > worstRatio) {
+            worst = d;
+            worstRatio = bytes / capacity;
+        }
+    }
+    QString text = tr("Step %1").arg(formatMicroseconds(r.stepTimeUs));
+    if (r.feasible && peak >= 0)
+        text += tr(" · fits memory · peak %1 on %2")
+                    .arg(formatBytes(r.peakMemoryBytes[static_cast<size_t>(peak)]),
+                         SimulatedStep::shortDeviceName(cluster.device(peak).name));
+    else if (worst >= 0)
+        text += tr(" · out of memory: %1 needs %2 of %3")
+                    .arg(SimulatedStep::shortDeviceName(cluster.device(worst).name),
+                         formatBytes(r.peakMemoryBytes[static_cast<size_t>(worst)]),
+                         formatBytes(cluster.device(worst).memoryBytes));
+    else if (!r.feasible)
+        text += tr(" · out of memory");
+    return text;
+}
+
+} // namespace post

@@ -1,0 +1,79 @@
+#include "timeline/TimelinePanel.h"
+
+#include "timeline/TimelineView.h"
+#include "util/Format.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace post {
+
+TimelinePanel::TimelinePanel(QWidget* parent)
+    : QWidget(parent)
+    , view_(new TimelineView(this))
+    , summary_(new QLabel(this))
+{
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(8, 4, 8, 4);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(summary_, 1);
+    auto addButton = [&](const QString& text, const QString& tip, auto slot) {
+        auto* button = new QToolButton(this);
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setAutoRaise(true);
+        connect(button, &QToolButton::clicked, view_, slot);
+        bar->addWidget(button);
+    };
+    addButton(tr("Fit"), tr("Show the whole step (F)"), [this] { view_->fit(); });
+    addButton(tr("Zoom In"), tr("Zoom in on time (+, or the wheel)"), [this] { view_->zoomBy(1.5); });
+    addButton(tr("Zoom Out"), tr("Zoom out (-)"), [this] { view_->zoomBy(1 / 1.5); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(bar);
+    layout->addWidget(view_, 1);
+    connect(view_, &TimelineView::opClicked, this, &TimelinePanel::opClicked);
+    updatePlaceholder();
+}
+
+void TimelinePanel::setStep(StepPtr step)
+{
+    view_->setStep(std::move(step));
+    summary_->setText(summaryText());
+    updatePlaceholder();
+}
+
+void TimelinePanel::setBusy(bool busy)
+{
+    busy_ = busy;
+    updatePlaceholder();
+    if (busy)
+        summary_->setText(tr("Simulating…"));
+}
+
+void TimelinePanel::updatePlaceholder()
+{
+    view_->setPlaceholderText(busy_ ? tr("Simulating the step…")
+                                    : tr("No placement to simulate.\nRun a placer from the Learner panel or open a placement."));
+}
+
+QString TimelinePanel::summaryText() const
+{
+    const StepPtr& step = view_->step();
+    if (!step)
+        return tr("No placement");
+    const auto& result = step->result;
+    const int links = static_cast<int>(step->lanes.size()) - step->deviceLaneCount;
+    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · drag to pan, wheel to zoom, click an op to select it")
+        .arg(formatMicroseconds(result.stepTimeUs))
+        .arg(result.timeline.ops.size())
+        .arg(step->deviceLaneCount)
+        .arg(result.timeline.transfers.size())
+        .arg(links);
+}
+
+} // namespace post

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "timeline/SimulatedStep.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace post {
+
+class TimelineView;
+
+// The Timeline tab: a line of figures and zoom buttons over the Gantt chart.
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TimelinePanel(QWidget* parent = nullptr);
+
+    void setStep(StepPtr step);
+    void setBusy(bool busy);
+    TimelineView* view() const { return view_; }
+    QString summaryText() const;
+
+signals:
+    void opClicked(post::OpId op);
+
+private:
+    void updatePlaceholder();
+
+    TimelineView* view_;
+    QLabel* summary_;
+    bool busy_ = false;
+};
+
+} // namespace post
