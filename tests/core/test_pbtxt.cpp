@@ -412,6 +412,33 @@ private slots:
         }
     }
 
+    void truncatedAndMutatedFilesFailCleanly()
+    {
+        // Every prefix and many one-byte corruptions of a valid file either import or
+        // raise InputError with a line; nothing else escapes.
+        const std::string text = readFileText(smallCnnPath());
+        int errors = 0, imported = 0;
+        const auto attempt = [&](const std::string& bytes) {
+            try {
+                parseGraphWithPlacement(bytes, "t.pbtxt", GraphFormat::TfPbtxt);
+                ++imported;
+            } catch (const InputError& e) {
+                ++errors;
+                if (!e.location().empty() && !e.location().starts_with("line "))
+                    QFAIL(e.what());
+            }
+        };
+        for (std::size_t n = 0; n < text.size(); n += 13)
+            attempt(text.substr(0, n));
+        const char replacements[] = {'{', '}', '"', ':', '\\', '#', '<', '[', 'x', '-', '\0'};
+        for (std::size_t i = 0, k = 0; i < text.size(); i += 17, ++k) {
+            std::string bytes = text;
+            bytes[i] = replacements[k % sizeof replacements];
+            attempt(bytes);
+        }
+        QVERIFY(errors > 0 && imported > 0);
+    }
+
     void loopBackEdgesAreDropped()
     {
         // A TF1 while loop: Merge <- NextIteration is a back edge, not a cycle.
