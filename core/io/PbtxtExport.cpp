@@ -69,10 +69,15 @@ std::string pbtxtWithPlacement(std::string_view text, const std::string& source,
             continue;
         }
         const TextProtoField* op = node.find("op");
-        if (const auto indent = indentBefore(text, op->begin))
-            edits.push_back({op->end, op->end, "\n" + std::string(*indent) + "device: " + value});
-        else
-            edits.push_back({op->end, op->end, " device: " + value});
+        std::string inserted;
+        if (const auto indent = indentBefore(text, op->begin)) {
+            inserted += '\n';
+            inserted.append(*indent);
+        } else {
+            inserted += ' ';
+        }
+        inserted.append("device: ").append(value);
+        edits.push_back({op->end, op->end, std::move(inserted)});
     }
     std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
     std::string out;

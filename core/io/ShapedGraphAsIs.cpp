@@ -1,5 +1,6 @@
 #include "io/ShapedGraphAsIs.h"
 
+#include "cost/OpView.h"
 #include "graph/GraphBuilder.h"
 #include "graph/GraphError.h"
 #include "util/InputError.h"
@@ -42,14 +43,6 @@ OpCost gradientAwareCost(const ShapedGraph& g, const ShapedOp& op)
 
 } // namespace
 
-double shapedTensorBytes(const ShapedTensor& tensor)
-{
-    double elements = 1.0;
-    for (std::int64_t d : tensor.shape)
-        elements *= d < 0 ? 1.0 : static_cast<double>(d);
-    return elements * tensor.elementBytes;
-}
-
 Graph buildGraphAsIs(const ShapedGraph& graph, const CostModelOptions& options, CostReport* report)
 {
     std::vector<int> producer(graph.tensors.size(), -1);
@@ -75,15 +68,19 @@ Graph buildGraphAsIs(const ShapedGraph& graph, const CostModelOptions& options, 
             local.totalForwardFlops += cost.flops;
             for (int k = 0; k < kDeviceKindCount; ++k)
                 op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(cost, options.reference[static_cast<std::size_t>(k)]);
+            op.flops = cost.flops;
+            op.memoryBytes = cost.bytesRead + cost.bytesWritten;
             for (int t : s.outputs)
-                op.outputBytes += shapedTensorBytes(graph.tensors[static_cast<std::size_t>(t)]);
+                op.outputBytes += OpView::bytes(&graph.tensors[static_cast<std::size_t>(t)]);
             for (int t : s.inputs) {
+                if (t == -1)
+                    continue; // an absent optional input
                 if (t < 0 || static_cast<std::size_t>(t) >= graph.tensors.size())
                     throw InputError(graph.source, s.location, "op '" + s.name + "' reads an unknown tensor");
                 const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
                 if (tensor.isParameter && !paramCounted[static_cast<std::size_t>(t)]) {
                     paramCounted[static_cast<std::size_t>(t)] = 1;
-                    op.paramBytes += shapedTensorBytes(tensor);
+                    op.paramBytes += OpView::bytes(&tensor);
                 }
             }
             local.parameterBytes += op.paramBytes;
@@ -94,10 +91,12 @@ Graph buildGraphAsIs(const ShapedGraph& graph, const CostModelOptions& options, 
             // One edge per producer, carrying every tensor read from it.
             std::map<int, double> bytesFrom;
             for (int t : s.inputs) {
+                if (t == -1)
+                    continue;
                 const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
                 const int p = producer[static_cast<std::size_t>(t)];
-                if (p >= 0 && !tensor.isParameter && !tensor.isConstant)
-                    bytesFrom[p] += shapedTensorBytes(tensor);
+                if (p >= 0 && !tensor.isParameter) // a constant is a dependency, free to send
+                    bytesFrom[p] += tensor.isConstant ? 0.0 : OpView::bytes(&tensor);
             }
             for (int c : s.controlInputs)
                 bytesFrom.try_emplace(c, 0.0);
@@ -105,6 +104,7 @@ Graph buildGraphAsIs(const ShapedGraph& graph, const CostModelOptions& options, 
                 builder.addEdge(static_cast<OpId>(p), static_cast<OpId>(i), bytes);
         }
         local.opCount = builder.opCount();
+        local.forwardOpCount = builder.opCount();
         for (const auto& [type, count] : unknown)
             local.unknownTypes.emplace_back(type, count);
         Graph result = std::move(builder).build();

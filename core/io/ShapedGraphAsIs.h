@@ -11,7 +11,4 @@ namespace post {
 // pooling are costed as the forward op they mirror (docs/importers.md).
 Graph buildGraphAsIs(const ShapedGraph& graph, const CostModelOptions& options = {}, CostReport* report = nullptr);
 
-// Bytes of a tensor; unknown (-1) sizes count as 1.
-double shapedTensorBytes(const ShapedTensor& tensor);
-
 } // namespace post
