@@ -9,12 +9,22 @@
 
 namespace post::cli {
 
-Graph loadGraphArg(const std::string& path, const std::string& format)
+GraphFormat graphFormatArg(const std::string& format)
 {
     auto parsed = parseGraphFormat(format);
     if (!parsed)
-        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot)"};
-    return readGraphFile(path, *parsed);
+        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot, pbtxt)"};
+    return *parsed;
+}
+
+Graph loadGraphArg(const std::string& path, const std::string& format)
+{
+    return readGraphFile(path, graphFormatArg(format));
+}
+
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format)
+{
+    return readGraphFileWithPlacement(path, graphFormatArg(format));
 }
 
 Cluster loadClusterArg(const std::string& nameOrPath)

@@ -3,6 +3,7 @@
 #include "cluster/Cluster.h"
 #include "graph/Graph.h"
 #include "io/GraphFormat.h"
+#include "io/ImportedGraph.h"
 #include "learn/LearnerOptions.h"
 
 #include <string>
@@ -22,7 +23,10 @@ struct UsageError {
     std::string message;
 };
 
+GraphFormat graphFormatArg(const std::string& format);
 Graph loadGraphArg(const std::string& path, const std::string& format);
+// The graph with the placement its file gives (TensorFlow device fields), if any.
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

@@ -3,6 +3,8 @@
 #include "CliSupport.h"
 #include "place/PlacerRegistry.h"
 #include "sim/LowerBound.h"
+#include "sim/Simulator.h"
+#include "util/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -94,7 +96,8 @@ int runCompare(const CompareOptions& o)
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
-    const Graph g = loadGraphArg(o.graph, o.format);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format);
+    const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
     const double lb = lowerBound(g, c).valueUs();
 
@@ -111,6 +114,19 @@ int runCompare(const CompareOptions& o)
             singleUs = r.mean();
     if (singleUs == 0.0)
         singleUs = runAlgorithm("single", g, c, o, learner).mean();
+    // The placement the file gives (an expert's), as a reference row.
+    if (imported.hasGivenPlacement()) {
+        try {
+            const Placement given = givenPlacement(imported, c);
+            if (auto problem = placementProblem(g, c, given))
+                throw InputError(o.graph, "given placement", *problem);
+            Simulator sim(g, c, SimOptions{});
+            const SimResult& r = sim.run(given, false);
+            rows.push_back(AlgoSummary{"given", {r.stepTimeUs}, r.feasible ? 1 : 0, 0.0, 0.0});
+        } catch (const InputError& e) {
+            std::cerr << "given placement left out: " << e.what() << "\n";
+        }
+    }
 
     if (o.json) {
         nlohmann::json j;
@@ -157,7 +173,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run several algorithms over several seeds and tabulate them");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algos", opts->algos, "Comma-separated algorithms (default: all): " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement");
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));

@@ -73,7 +73,7 @@ void addInfoCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Summarise a graph: ops, edges, compute, parameters, critical path");
     cmd->add_option("graph", opts->graph, "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT)")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runInfo(*opts); });
 }

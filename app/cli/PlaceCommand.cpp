@@ -2,6 +2,9 @@
 
 #include "CliSupport.h"
 #include "io/AtomicFile.h"
+#include "io/FileText.h"
+#include "io/GraphFile.h"
+#include "io/PbtxtExport.h"
 #include "io/PlacementFile.h"
 #include "place/PlacerRegistry.h"
 #include "place/RunLog.h"
@@ -26,6 +29,7 @@ struct PlaceOptions {
     int threads = 0;
     std::string out;
     std::string log;
+    std::string pbtxtOut;
     std::vector<std::string> settings;
     bool json = false;
 };
@@ -35,7 +39,16 @@ int runPlace(const PlaceOptions& o)
     std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
-    const Graph g = loadGraphArg(o.graph, o.format);
+    std::string pbtxtText; // the input, to write back with devices filled in
+    if (!o.pbtxtOut.empty()) {
+        pbtxtText = readFileText(o.graph);
+        GraphFormat format = graphFormatArg(o.format);
+        if (format == GraphFormat::Auto)
+            format = sniffGraphFormat(pbtxtText, o.graph);
+        if (format != GraphFormat::TfPbtxt)
+            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is " + std::string(toString(format))};
+    }
+    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format) : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -51,6 +64,8 @@ int runPlace(const PlaceOptions& o)
         writeFileAtomically(o.out, placementJson(g, c, r.best));
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv());
+    if (!o.pbtxtOut.empty())
+        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, o.graph, g, c, r.best));
 
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)
@@ -83,6 +98,8 @@ int runPlace(const PlaceOptions& o)
     std::cout << "\n";
     if (!o.out.empty())
         std::cout << "wrote        " << o.out << "\n";
+    if (!o.pbtxtOut.empty())
+        std::cout << "wrote        " << o.pbtxtOut << "\n";
     return kExitOk;
 }
 
@@ -93,13 +110,15 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")->capture_default_str();
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
     cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
     cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
+    cmd->add_option("--pbtxt-out", opts->pbtxtOut,
+                    "Write the input .pbtxt again with every node's device set from the best placement");
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");

@@ -24,6 +24,7 @@ struct SimulateOptions {
     std::string cluster;
     std::string placement;
     std::string allOn;
+    bool given = false;
     std::string trace;
     double optimizerFactor = SimOptions{}.optimizerStateFactor;
     bool json = false;
@@ -95,15 +96,21 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
 
 int runSimulate(const SimulateOptions& o)
 {
-    if (o.placement.empty() == o.allOn.empty())
-        throw UsageError{"give exactly one of --placement FILE or --all-on DEVICE"};
-    const Graph g = loadGraphArg(o.graph, o.format);
+    if (int(!o.placement.empty()) + int(!o.allOn.empty()) + int(o.given) != 1)
+        throw UsageError{"give exactly one of --placement FILE, --all-on DEVICE or --given-placement"};
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format);
+    const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
     Placement placement;
-    if (!o.allOn.empty())
+    if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
-    else
+    } else if (o.given) {
+        if (!imported.hasGivenPlacement())
+            throw InputError(o.graph, {}, "--given-placement: the graph gives no placement (no node has a device field)");
+        placement = givenPlacement(imported, c);
+    } else {
         placement = readPlacementFile(o.placement, g, c);
+    }
     if (auto problem = placementProblem(g, c, placement))
         throw InputError(o.placement.empty() ? o.graph : o.placement, "placement", *problem);
     if (!(o.optimizerFactor >= 0.0))
@@ -128,10 +135,12 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<SimulateOptions>();
     CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
+    cmd->add_flag("--given-placement", opts->given,
+                  "Simulate the placement the graph file gives (TensorFlow .pbtxt device fields)");
     cmd->add_option("--trace", opts->trace, "Write the simulated step as Chrome trace-event JSON (opens in Perfetto)");
     cmd->add_option("--optimizer-factor", opts->optimizerFactor,
                     "Parameter memory = param bytes x this (weights, gradients, optimizer state)")

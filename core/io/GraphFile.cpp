@@ -4,6 +4,7 @@
 #include "io/FileText.h"
 #include "io/MsrReader.h"
 #include "io/NativeGraphReader.h"
+#include "io/PbtxtReader.h"
 #include "io/PipeDreamReader.h"
 #include "io/TextNumber.h"
 #include "util/InputError.h"
@@ -16,7 +17,8 @@ namespace {
 
 constexpr std::string_view kSupported
     = "supported: post-graph JSON ({\"format\": \"post-graph/1\", ...}), MSR JSON (nodes with fpgaLatency), "
-      "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...)";
+      "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...), "
+      "TensorFlow GraphDef text (node { name: ... op: ... })";
 
 std::string_view skipBlanksAndBom(std::string_view text)
 {
@@ -87,6 +89,35 @@ bool looksLikePipeDream(std::string_view text)
     return false;
 }
 
+// Skips blanks and protobuf text-format comments (# to the end of the line).
+std::string_view skipHashComments(std::string_view text)
+{
+    while (true) {
+        text = skipBlanksAndBom(text);
+        if (!text.starts_with("#"))
+            return text;
+        const auto eol = text.find('\n');
+        text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    }
+}
+
+// A GraphDef in text format: the first field is `node {` (or a GraphDef's or
+// MetaGraphDef's other top-level message) and an `op:` field follows.
+bool looksLikePbtxt(std::string_view text)
+{
+    text = skipHashComments(text);
+    bool opened = false;
+    for (std::string_view field : {"node", "versions", "library", "meta_info_def", "graph_def"}) {
+        if (!text.starts_with(field))
+            continue;
+        const std::string_view rest = skipBlanksAndBom(text.substr(field.size()));
+        opened = rest.starts_with("{") || rest.starts_with(":") || rest.starts_with("<");
+        if (opened)
+            break;
+    }
+    return opened && text.find("op:") != std::string_view::npos;
+}
+
 bool endsWith(std::string_view path, std::string_view suffix)
 {
     if (path.size() < suffix.size())
@@ -118,11 +149,33 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
         return GraphFormat::Dot;
     if (looksLikePipeDream(text))
         return GraphFormat::PipeDream;
+    if (looksLikePbtxt(text))
+        return GraphFormat::TfPbtxt;
     // The name only breaks the tie for a DOT file too broken to recognise: the DOT
     // reader then reports the syntax error with its line.
     if (endsWith(path, ".dot") || endsWith(path, ".gv"))
         return GraphFormat::Dot;
+    if (endsWith(path, ".pbtxt"))
+        return GraphFormat::TfPbtxt;
     throw InputError(file, {}, "unrecognized graph format; " + std::string(kSupported));
+}
+
+ImportedGraph parseGraphWithPlacement(std::string_view content, const std::string& source, GraphFormat format,
+                                      const ImportOptions& options)
+{
+    if (format == GraphFormat::Auto && !skipBlanksAndBom(content).empty())
+        format = sniffGraphFormat(content, source);
+    if (format == GraphFormat::TfPbtxt)
+        return parsePbtxtGraph(content, source, options);
+    ImportedGraph imported;
+    imported.graph = parseGraph(content, source, format, options);
+    imported.source = source;
+    return imported;
+}
+
+ImportedGraph readGraphFileWithPlacement(const std::string& path, GraphFormat format, const ImportOptions& options)
+{
+    return parseGraphWithPlacement(readFileText(path), path, format, options);
 }
 
 Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format, const ImportOptions& options)
@@ -138,6 +191,7 @@ Graph parseGraph(std::string_view content, const std::string& source, GraphForma
     case GraphFormat::PipeDream: return parsePipeDreamGraph(content, source, options);
     case GraphFormat::Msr: return parseMsrGraph(content, source, options);
     case GraphFormat::Dot: return parseDotGraph(content, source, options);
+    case GraphFormat::TfPbtxt: return parsePbtxtGraph(content, source, options).graph;
     case GraphFormat::Auto: break;
     }
     throw InputError(source, {}, "unrecognized graph format; " + std::string(kSupported));

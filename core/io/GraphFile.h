@@ -2,6 +2,7 @@
 
 #include "graph/Graph.h"
 #include "io/GraphFormat.h"
+#include "io/ImportedGraph.h"
 #include "io/ImportOptions.h"
 
 #include <string>
@@ -17,5 +18,12 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path);
 Graph readGraphFile(const std::string& path, GraphFormat format = GraphFormat::Auto, const ImportOptions& options = {});
 Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format = GraphFormat::Auto,
                  const ImportOptions& options = {});
+
+// The same, with the placement the file gives (TensorFlow `device` fields; none for the
+// other formats).
+ImportedGraph readGraphFileWithPlacement(const std::string& path, GraphFormat format = GraphFormat::Auto,
+                                         const ImportOptions& options = {});
+ImportedGraph parseGraphWithPlacement(std::string_view content, const std::string& source,
+                                      GraphFormat format = GraphFormat::Auto, const ImportOptions& options = {});
 
 } // namespace post

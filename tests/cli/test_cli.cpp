@@ -366,6 +366,52 @@ private slots:
         QCOMPARE(a["param_bytes"].toDouble(), 25557032.0 * 4);
         QVERIFY(b["output_bytes"].toDouble() > 1.9 * a["output_bytes"].toDouble());
         QVERIFY(b["total_gpu_time_ms"].toDouble() > a["total_gpu_time_ms"].toDouble());
+    void pbtxtGivenPlacementAndExport()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
+        // The file's devices: CPU:0, GPU:0 and GPU:1 of k80x4 work, GPU:2 and GPU:3 idle.
+        Run r = runCli({"simulate", model, "--cluster", "k80x4", "--given-placement", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QJsonObject o = parseObject(r.out);
+        const double given = o["step_time_ms"].toDouble();
+        QVERIFY(given > 0.0);
+        const QJsonArray busy = o["busy_ms"].toArray();
+        QCOMPARE(busy.size(), 5);
+        for (int d : {0, 1, 2})
+            QVERIFY(busy[d].toDouble() > 0.0);
+        for (int d : {3, 4})
+            QCOMPARE(busy[d].toDouble(), 0.0);
+
+        // place --pbtxt-out writes the same graph with the chosen devices: simulating its
+        // given placement reproduces the reported best time.
+        const QString placed = dir_.filePath("placed.pbtxt");
+        r = runCli({"place", model, "--cluster", "k80x4", "--algo", "m-etf", "--pbtxt-out", placed, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const double best = parseObject(r.out)["best_step_time_ms"].toDouble();
+        r = runCli({"simulate", placed, "--cluster", "k80x4", "--given-placement", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(qFuzzyCompare(parseObject(r.out)["step_time_ms"].toDouble(), best));
+
+        // compare adds the given placement as a reference row.
+        r = runCli({"compare", model, "--cluster", "k80x4", "--algos", "single", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        bool found = false;
+        for (const QJsonValue& row : parseObject(r.out)["results"].toArray())
+            if (row["algo"].toString() == "given") {
+                found = true;
+                QVERIFY(qFuzzyCompare(row["best_step_time_ms"].toDouble(), given));
+            }
+        QVERIFY(found);
+
+        // Misuse: export from a non-pbtxt graph (2), two placements at once (2), a graph
+        // without devices (1, naming the file).
+        const QString chain = write("chain.json", kChain);
+        QCOMPARE(runCli({"place", chain, "--cluster", "k80x4", "--algo", "m-etf", "--pbtxt-out", placed}).exitCode, 2);
+        QCOMPARE(runCli({"simulate", model, "--cluster", "k80x4", "--given-placement", "--all-on", "/device:GPU:0"}).exitCode, 2);
+        const QString bare = write("bare.pbtxt", "node { name: \"a\" op: \"Relu\" }\n");
+        r = runCli({"simulate", bare, "--cluster", "k80x4", "--given-placement"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("bare.pbtxt") && r.err.contains("device"), qPrintable(r.err));
     }
 
     void presetsAndRealGraph()

@@ -1,0 +1,54 @@
+#include "io/ImportedGraph.h"
+
+#include "io/TfDeviceName.h"
+#include "util/InputError.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace post {
+
+Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster)
+{
+    if (!imported.hasGivenPlacement())
+        throw std::logic_error("givenPlacement: the graph gives no placement");
+    const Graph& g = imported.graph;
+    std::unordered_map<std::string, DeviceId> byName;
+    std::string known;
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
+        const std::string& name = cluster.device(d).name;
+        byName.emplace(normalizeTfDeviceName(name).value_or(name), d);
+        known += (known.empty() ? "" : ", ") + name;
+    }
+    Placement placement(static_cast<std::size_t>(g.opCount()), kNoDevice);
+    std::vector<DeviceId> groupDevice(static_cast<std::size_t>(g.colocationGroupCount()), kNoDevice);
+    for (OpId op = 0; op < g.opCount(); ++op) {
+        const std::string& device = imported.givenDevices[static_cast<std::size_t>(op)];
+        if (device.empty())
+            continue;
+        const auto it = byName.find(device);
+        if (it == byName.end())
+            throw InputError(imported.source, imported.givenDeviceLocations[static_cast<std::size_t>(op)],
+                             "device '" + device + "' of op '" + g.op(op).name + "' is not in cluster '" + cluster.name()
+                                 + "' (devices: " + known + ")");
+        placement[static_cast<std::size_t>(op)] = it->second;
+        const int group = g.colocationGroup(op);
+        if (group >= 0 && groupDevice[static_cast<std::size_t>(group)] == kNoDevice)
+            groupDevice[static_cast<std::size_t>(group)] = it->second;
+    }
+    DeviceId fallback = 0;
+    for (DeviceId d = cluster.deviceCount() - 1; d >= 0; --d)
+        if (cluster.device(d).kind == DeviceKind::Gpu)
+            fallback = d;
+    for (OpId op = 0; op < g.opCount(); ++op) {
+        DeviceId& d = placement[static_cast<std::size_t>(op)];
+        if (d != kNoDevice)
+            continue;
+        const int group = g.colocationGroup(op);
+        d = group >= 0 && groupDevice[static_cast<std::size_t>(group)] != kNoDevice ? groupDevice[static_cast<std::size_t>(group)]
+                                                                                  : fallback;
+    }
+    return placement;
+}
+
+} // namespace post

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+#include "graph/Placement.h"
+
+#include <string>
+#include <vector>
+
+namespace post {
+
+// A graph together with the placement its file gives, if any (TensorFlow GraphDef
+// `device` fields): an expert's placement to simulate and compare with.
+struct ImportedGraph {
+    Graph graph;
+    std::string source;
+    // Per OpId: the device the file gives the op, normalised ("/device:GPU:0", see
+    // normalizeTfDeviceName), or empty. An empty vector: the file gives no devices.
+    std::vector<std::string> givenDevices;
+    // Per OpId: where that device is written ("line 12"), for errors.
+    std::vector<std::string> givenDeviceLocations;
+
+    bool hasGivenPlacement() const { return !givenDevices.empty(); }
+};
+
+// The given placement on `cluster`. An op without a device takes its colocation group's
+// given device, else TensorFlow's default: the cluster's first GPU (first device when
+// there is none). Throws InputError(source, location, ...) for a device the cluster
+// lacks, and std::logic_error when the graph gives no placement.
+Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster);
+
+} // namespace post

@@ -1,0 +1,458 @@
+// TensorFlow GraphDef text (.pbtxt): the text-format parser, the mapping to the cost
+// model's ShapedGraph, the given placement from `device` fields, the export of a
+// placement back into the same text, and malformed files with their line numbers.
+#include "TestData.h"
+
+#include "cluster/Cluster.h"
+#include "io/ClusterPresets.h"
+#include "io/FileText.h"
+#include "io/GraphFile.h"
+#include "io/PbtxtExport.h"
+#include "io/PlacementExport.h"
+#include "io/TextProtoParser.h"
+#include "io/TfDeviceName.h"
+#include "io/TfGraphDef.h"
+#include "io/TfShapedImport.h"
+#include "util/InputError.h"
+
+#include <QtTest>
+
+#include <map>
+
+using namespace post;
+
+namespace {
+
+std::string smallCnnPath()
+{
+    return (testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt").toStdString();
+}
+
+int opIndex(const ShapedGraph& g, const std::string& name)
+{
+    for (std::size_t i = 0; i < g.ops.size(); ++i)
+        if (g.ops[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+const ShapedTensor& outputOf(const ShapedGraph& g, const std::string& op)
+{
+    const int i = opIndex(g, op);
+    if (i < 0 || g.ops[static_cast<std::size_t>(i)].outputs.empty())
+        qFatal("no op %s with an output", op.c_str());
+    return g.tensors[static_cast<std::size_t>(g.ops[static_cast<std::size_t>(i)].outputs[0])];
+}
+
+const ShapedTensor& inputOf(const ShapedGraph& g, const std::string& op, std::size_t k)
+{
+    return g.tensors[static_cast<std::size_t>(g.ops[static_cast<std::size_t>(opIndex(g, op))].inputs.at(k))];
+}
+
+using Shape = std::vector<std::int64_t>;
+
+QString formatName(std::optional<GraphFormat> format)
+{
+    if (!format)
+        return "none";
+    const std::string_view name = post::toString(*format);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+int nodeIndex(const TfGraphDef& def, const std::string& name)
+{
+    for (std::size_t i = 0; i < def.nodes.size(); ++i)
+        if (def.nodes[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+// A training graph as TensorFlow writes one after optimizer.minimize(): x * w, its
+// gradient and the update, plus a convolution whose filter gradient mirrors it.
+const char* kTrainingGraph = R"(node { name: "x" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 4 } dim { size: 8 } dim { size: 8 } dim { size: 3 } } } } }
+node { name: "w" op: "VariableV2" attr { key: "shape" value { shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 16 } } } } }
+node { name: "w/read" op: "Identity" input: "w" }
+node { name: "conv" op: "Conv2D" input: "x" input: "w/read" device: "/gpu:0"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } } }
+node { name: "loss" op: "Sum" input: "conv" device: "/gpu:0" }
+node { name: "gradients/Fill" op: "OnesLike" input: "conv" device: "/gpu:1" }
+node { name: "gradients/conv_grad/Conv2DBackpropFilter" op: "Conv2DBackpropFilter"
+  input: "x" input: "gradients/conv_grad/Shape" input: "gradients/Fill" device: "/gpu:1"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } }
+  attr { key: "_output_shapes" value { list { shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 16 } } } } } }
+node { name: "gradients/conv_grad/Shape" op: "Const"
+  attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 4 } } int_val: [3, 3, 3, 16] } } } }
+node { name: "lr" op: "Const" attr { key: "value" value { tensor { dtype: DT_FLOAT } } } }
+node { name: "update" op: "ApplyGradientDescent" input: "w" input: "lr"
+  input: "gradients/conv_grad/Conv2DBackpropFilter" device: "/gpu:1"
+  attr { key: "_class" value { list { s: "loc:@w" } } } }
+)";
+
+} // namespace
+
+class TestPbtxt : public QObject {
+    Q_OBJECT
+
+private slots:
+    void textFormatSyntax()
+    {
+        const std::string text = "# comment\n"
+                                 "a: 1, b: -2.5e-3; c: inf\n"
+                                 "s: \"x\\\"y\\n\\101\\x42\" 'z'  # adjacent literals join\n"
+                                 "m < k: [7, 8] >\n"
+                                 "n: { }\n"
+                                 "l: [ { v: 1 }, { v: 2 } ]\n"
+                                 "[type.googleapis.com/tf.Foo] { q: 3 }\n";
+        const TextProtoField root = parseTextProto(text, "t.pbtxt");
+        QCOMPARE(root.fields.size(), std::size_t(9));
+        QCOMPARE(root.fields[0].value, std::string("1"));
+        QCOMPARE(root.fields[1].value, std::string("-2.5e-3"));
+        QCOMPARE(root.fields[2].value, std::string("inf"));
+        const TextProtoField& s = root.fields[3];
+        QVERIFY(s.quoted);
+        QCOMPARE(s.value, std::string("x\"y\nABz"));
+        QCOMPARE(s.line, 3);
+        QCOMPARE(text.substr(s.valueBegin, s.valueEnd - s.valueBegin), std::string("\"x\\\"y\\n\\101\\x42\" 'z'"));
+        const TextProtoField& m = root.fields[4];
+        QVERIFY(m.isMessage);
+        QCOMPARE(m.fields.size(), std::size_t(2)); // k: [7, 8] is two fields
+        QCOMPARE(m.fields[1].value, std::string("8"));
+        QVERIFY(root.fields[5].isMessage && root.fields[5].fields.empty());
+        QCOMPARE(root.fields[6].name, std::string("l"));
+        QCOMPARE(root.fields[7].find("v")->value, std::string("2"));
+        QCOMPARE(root.fields[8].name, std::string("[type.googleapis.com/tf.Foo]"));
+        QCOMPARE(root.fields[8].line, 7);
+    }
+
+    void deviceNamesNormalise_data()
+    {
+        QTest::addColumn<QString>("written");
+        QTest::addColumn<QString>("normal");
+        QTest::newRow("full") << "/job:localhost/replica:0/task:0/device:GPU:0" << "/device:GPU:0";
+        QTest::newRow("legacy") << "/gpu:1" << "/device:GPU:1";
+        QTest::newRow("legacy cpu") << "/cpu:0" << "/device:CPU:0";
+        QTest::newRow("lower-case device") << "/device:gpu:3" << "/device:GPU:3";
+        QTest::newRow("no slash") << "GPU:2" << "/device:GPU:2";
+        QTest::newRow("job and legacy") << "/job:localhost/replica:0/task:0/gpu:1" << "/device:GPU:1";
+        QTest::newRow("task only") << "/task:0/device:CPU:0" << "/device:CPU:0";
+        QTest::newRow("leading zero") << "/gpu:01" << "/device:GPU:1";
+        QTest::newRow("other task") << "/job:worker/task:1/device:GPU:0" << "/job:worker/replica:0/task:1/device:GPU:0";
+        QTest::newRow("job only") << "/job:ps" << "";
+        QTest::newRow("wildcard") << "/device:GPU:*" << "";
+        QTest::newRow("two devices") << "/gpu:0/cpu:0" << "";
+        QTest::newRow("garbage") << "banana" << "";
+    }
+
+    void deviceNamesNormalise()
+    {
+        QFETCH(QString, written);
+        QFETCH(QString, normal);
+        const auto got = normalizeTfDeviceName(written.toStdString());
+        QCOMPARE(QString::fromStdString(got.value_or("")), normal);
+    }
+
+    void sniffsPbtxt()
+    {
+        const std::string text = readFileText(smallCnnPath());
+        QCOMPARE(formatName(sniffGraphFormat(text, "model.txt")), formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(formatName(sniffGraphFormat("\n  node{name: \"a\" op: \"NoOp\"}", "x")), formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(formatName(sniffGraphFormat("graph_def { node { name: \"a\" op: \"NoOp\" } }", "x")), formatName(GraphFormat::TfPbtxt));
+        // Broken beyond recognition: the name decides, so the reader reports the line.
+        QCOMPARE(formatName(sniffGraphFormat("}}}", "broken.pbtxt")), formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(formatName(sniffGraphFormat("digraph { node [shape=box]; a }", "x")), formatName(GraphFormat::Dot));
+        QCOMPARE(formatName(parseGraphFormat("pbtxt")), formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(post::toString(GraphFormat::TfPbtxt), std::string_view("pbtxt"));
+    }
+
+    void smallCnnMapsToShapedGraph()
+    {
+        const std::string path = smallCnnPath();
+        const TfGraphDef def = parseTfGraphDef(readFileText(path), path);
+        QCOMPARE(def.nodes.size(), std::size_t(24));
+        const TfShapedImport imp = importTfGraphDef(def, path, "small_cnn");
+        const ShapedGraph& g = imp.shaped;
+        QVERIFY(!imp.isTrainingGraph);
+        // Variables, reads, constants, the placeholder and the initialiser are not ops.
+        std::vector<std::string> names;
+        for (const ShapedOp& op : g.ops)
+            names.push_back(op.name);
+        const std::vector<std::string> expected = {"conv1/Conv2D", "conv1/Relu", "pool1", "conv2/Conv2D", "conv2/Relu",
+                                                   "flatten/Reshape", "fc/MatMul", "fc/BiasAdd", "sync", "softmax"};
+        QCOMPARE(names, expected);
+        // Shapes: listed (conv1), inferred through Relu, VALID 2x2 pooling, a stride-2 SAME
+        // convolution, Reshape with a constant [8, -1] and MatMul.
+        QCOMPARE(outputOf(g, "conv1/Conv2D").shape, (Shape{8, 32, 32, 16}));
+        QCOMPARE(outputOf(g, "conv1/Relu").shape, (Shape{8, 32, 32, 16}));
+        QCOMPARE(outputOf(g, "pool1").shape, (Shape{8, 16, 16, 16}));
+        QCOMPARE(outputOf(g, "conv2/Conv2D").shape, (Shape{8, 8, 8, 32}));
+        QCOMPARE(outputOf(g, "flatten/Reshape").shape, (Shape{8, 2048}));
+        QCOMPARE(outputOf(g, "fc/MatMul").shape, (Shape{8, 10}));
+        QCOMPARE(outputOf(g, "softmax").shape, (Shape{8, 10}));
+        QVERIFY(g.ops[static_cast<std::size_t>(opIndex(g, "sync"))].outputs.empty());
+        // Inputs: the placeholder is a plain input, the weights a parameter (through the
+        // read), the reshape target a constant.
+        const ShapedTensor& x = inputOf(g, "conv1/Conv2D", 0);
+        QVERIFY(!x.isParameter && !x.isConstant);
+        QCOMPARE(x.shape, (Shape{8, 32, 32, 3}));
+        const ShapedTensor& w = inputOf(g, "conv1/Conv2D", 1);
+        QVERIFY(w.isParameter);
+        QCOMPARE(w.shape, (Shape{3, 3, 3, 16}));
+        QVERIFY(inputOf(g, "flatten/Reshape", 1).isConstant);
+        QVERIFY(inputOf(g, "fc/BiasAdd", 1).isParameter);
+        // Control edges.
+        const ShapedOp& sync = g.ops[static_cast<std::size_t>(opIndex(g, "sync"))];
+        QCOMPARE(sync.controlInputs, (std::vector<int>{opIndex(g, "conv1/Relu"), opIndex(g, "conv2/Relu")}));
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "softmax"))].controlInputs, std::vector<int>{opIndex(g, "sync")});
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "conv2/Conv2D"))].intAttrs.at("strides"), (Shape{1, 2, 2, 1}));
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "pool1"))].intAttrs.at("ksize"), (Shape{1, 2, 2, 1}));
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "fc/MatMul"))].intAttrs.at("transpose_b"), Shape{0});
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "pool1"))].device, std::string("/job:localhost/replica:0/task:0/device:GPU:1"));
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "conv1/Conv2D"))].location, std::string("line 148"));
+        // Where non-ops go on export: a variable with its first reader, the initialiser
+        // with its variable, the `init` NoOp with the Assign it waits for.
+        const auto anchorName = [&](const char* node) {
+            const int a = imp.anchorOfNode[static_cast<std::size_t>(nodeIndex(def, node))];
+            return a < 0 ? std::string() : g.ops[static_cast<std::size_t>(a)].name;
+        };
+        QCOMPARE(anchorName("conv1/weights"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("conv1/weights/read"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("conv1/weights/Assign"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("conv1/weights/Initializer/random_uniform/shape"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("init"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("input"), std::string("conv1/Conv2D"));
+        QCOMPARE(anchorName("flatten/shape"), std::string("flatten/Reshape"));
+        QCOMPARE(anchorName("fc/bias"), std::string("fc/BiasAdd"));
+        QCOMPARE(anchorName("softmax"), std::string("softmax"));
+    }
+
+    void smallCnnGivenPlacement()
+    {
+        const ImportedGraph imp = readGraphFileWithPlacement(smallCnnPath());
+        const Graph& g = imp.graph;
+        QVERIFY(imp.hasGivenPlacement());
+        // A training step: every forward op and its backward op.
+        QCOMPARE(g.opCount(), 20);
+        QVERIFY(g.find("conv1/Conv2D/grad").has_value());
+        const Cluster c = loadCluster("k80x4"); // CPU:0, GPU:0..3 = devices 0..4
+        const Placement p = givenPlacement(imp, c);
+        const std::map<std::string, DeviceId> expected = {
+            {"conv1/Conv2D", 1}, {"conv1/Relu", 1}, {"pool1", 2}, {"conv2/Conv2D", 2},
+            {"conv2/Relu", 1}, // no device: TensorFlow's default, the first GPU
+            {"flatten/Reshape", 2}, {"fc/MatMul", 2}, {"fc/BiasAdd", 2}, {"sync", 0}, {"softmax", 0}};
+        for (const auto& [name, device] : expected) {
+            QCOMPARE(p[static_cast<std::size_t>(*g.find(name))], device);
+            if (const auto grad = g.find(name + "/grad"))
+                QCOMPARE(p[static_cast<std::size_t>(*grad)], device);
+        }
+        QVERIFY(!placementProblem(g, c, p).has_value());
+        // The same file through the plain reader gives the same graph.
+        QCOMPARE(readGraphFile(smallCnnPath()).opCount(), 20);
+    }
+
+    void givenDeviceMissingFromClusterNamesTheLine()
+    {
+        const std::string text = readFileText(smallCnnPath());
+        const ImportedGraph imp = parseGraphWithPlacement(text, "cnn.pbtxt");
+        const Cluster two = loadCluster("k80x2"); // CPU:0, GPU:0, GPU:1
+        QVERIFY(!placementProblem(imp.graph, two, givenPlacement(imp, two)).has_value());
+        std::string moved = text;
+        const std::size_t biasAdd = moved.find("name: \"fc/BiasAdd\"");
+        moved.replace(moved.find("\"/gpu:1\"", biasAdd), 8, "\"/gpu:3\"");
+        const ImportedGraph bad = parseGraphWithPlacement(moved, "cnn.pbtxt");
+        try {
+            givenPlacement(bad, two);
+            QFAIL("no error for a device the cluster lacks");
+        } catch (const InputError& e) {
+            QCOMPARE(e.file(), std::string("cnn.pbtxt"));
+            QCOMPARE(e.location(), std::string("line 551")); // the fc/BiasAdd node
+            QVERIFY2(std::string(e.what()).find("/device:GPU:3") != std::string::npos, e.what());
+        }
+        // A graph without devices has no given placement.
+        const ImportedGraph none = parseGraphWithPlacement("node { name: \"a\" op: \"Relu\" }", "a.pbtxt");
+        QVERIFY(!none.hasGivenPlacement());
+    }
+
+    void exportRoundTrip()
+    {
+        const std::string text = readFileText(smallCnnPath());
+        const ImportedGraph imp = parseGraphWithPlacement(text, "cnn.pbtxt");
+        const Graph& g = imp.graph;
+        const Cluster c = loadCluster("k80x4");
+        // Forward op k on device k mod 5, its backward op with it.
+        Placement placement(static_cast<std::size_t>(g.opCount()));
+        int k = 0;
+        std::map<std::string, DeviceId> forward;
+        for (OpId id = 0; id < g.opCount(); ++id)
+            if (!g.op(id).name.ends_with("/grad"))
+                forward[g.op(id).name] = placement[static_cast<std::size_t>(id)] = k++ % 5;
+        for (OpId id = 0; id < g.opCount(); ++id)
+            if (const std::string& n = g.op(id).name; n.ends_with("/grad"))
+                placement[static_cast<std::size_t>(id)] = forward.at(n.substr(0, n.size() - 5));
+        QVERIFY(!placementProblem(g, c, placement).has_value());
+
+        const std::string exported = pbtxtWithPlacement(text, "cnn.pbtxt", g, c, placement);
+        const ImportedGraph again = parseGraphWithPlacement(exported, "out.pbtxt");
+        QCOMPARE(again.graph.opCount(), g.opCount());
+        QCOMPARE(givenPlacement(again, c), placement);
+
+        // Only device lines differ; nodes that had none got one after their `op` line.
+        QStringList before = QString::fromStdString(text).split('\n');
+        QStringList after = QString::fromStdString(exported).split('\n');
+        const auto withoutDevices = [](QStringList lines) {
+            lines.removeIf([](const QString& l) { return l.trimmed().startsWith("device:"); });
+            return lines;
+        };
+        QCOMPARE(withoutDevices(after), withoutDevices(before));
+        QCOMPARE(after.filter(QRegularExpression("^  device: \"/job:localhost/replica:0/task:0/device:(CPU|GPU):\\d\"$")).size(), 24);
+        // A variable goes with its first reader, the initialiser with its variable.
+        const TfGraphDef def = parseTfGraphDef(exported, "out.pbtxt");
+        const auto deviceOf = [&](const char* node) { return def.nodes[static_cast<std::size_t>(nodeIndex(def, node))].device; };
+        const std::string conv1 = tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("conv1/Conv2D"))]);
+        QCOMPARE(deviceOf("conv1/weights"), conv1);
+        QCOMPARE(deviceOf("conv1/weights/Initializer/random_uniform"), conv1);
+        QCOMPARE(deviceOf("fc/bias/read"), tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("fc/BiasAdd"))]));
+        QCOMPARE(deviceOf("pool1"), tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("pool1"))]));
+    }
+
+    void exportInsertsIntoOneLineNodes()
+    {
+        const std::string text = "node { name: \"a\" op: \"Placeholder\" attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
+                                 "node { name: \"b\" op: \"Relu\" input: \"a\" }\n"
+                                 "node { name: \"c\" op: \"Relu\" input: \"b\" device: \"/gpu:0\" }\n";
+        const ImportedGraph imp = parseGraphWithPlacement(text, "t.pbtxt");
+        const Cluster c = loadCluster("k80x2");
+        Placement p(static_cast<std::size_t>(imp.graph.opCount()));
+        for (OpId id = 0; id < imp.graph.opCount(); ++id)
+            p[static_cast<std::size_t>(id)] = imp.graph.op(id).name.starts_with("b") ? 2 : 0;
+        const std::string out = pbtxtWithPlacement(text, "t.pbtxt", imp.graph, c, p);
+        QCOMPARE(out, std::string("node { name: \"a\" op: \"Placeholder\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
+                                  "node { name: \"b\" op: \"Relu\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" input: \"a\" }\n"
+                                  "node { name: \"c\" op: \"Relu\" input: \"b\" device: \"/job:localhost/replica:0/task:0/device:CPU:0\" }\n"));
+    }
+
+    void trainingGraphIsImportedAsIs()
+    {
+        const TfGraphDef def = parseTfGraphDef(kTrainingGraph, "train.pbtxt");
+        const TfShapedImport shaped = importTfGraphDef(def, "train.pbtxt", "train");
+        QVERIFY(shaped.isTrainingGraph);
+        QVERIFY2(shaped.trainingEvidence.find("gradients/Fill") != std::string::npos, shaped.trainingEvidence.c_str());
+        const ImportedGraph imp = parseGraphWithPlacement(kTrainingGraph, "train.pbtxt");
+        const Graph& g = imp.graph;
+        // Op for op: conv, loss, the two gradient ops and the update; no "/grad" ops added.
+        QCOMPARE(g.opCount(), 5);
+        for (const Op& op : g.ops())
+            QVERIFY(!op.name.ends_with("/grad"));
+        // The filter gradient is costed as the convolution it mirrors (same tensors).
+        const Op& conv = g.op(*g.find("conv"));
+        const Op& filterGrad = g.op(*g.find("gradients/conv_grad/Conv2DBackpropFilter"));
+        QVERIFY(conv.time(DeviceKind::Gpu) > 0.0);
+        QCOMPARE(filterGrad.time(DeviceKind::Gpu), conv.time(DeviceKind::Gpu));
+        // The weights' bytes are counted once, on the first op reading them.
+        QCOMPARE(conv.paramBytes, 3.0 * 3 * 3 * 16 * 4);
+        QCOMPARE(g.op(*g.find("update")).paramBytes, 0.0);
+        QCOMPARE(g.colocationGroupName(g.colocationGroup(*g.find("update"))), std::string("w"));
+        // Given devices map one to one.
+        const Placement p = givenPlacement(imp, loadCluster("k80x4"));
+        QCOMPARE(p[static_cast<std::size_t>(*g.find("conv"))], 1);
+        QCOMPARE(p[static_cast<std::size_t>(*g.find("update"))], 2);
+    }
+
+    void malformedNamesTheLine_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("location");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("unterminated brace") << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n") << "line 1" << "never closed";
+        QTest::newRow("unterminated inner brace")
+            << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n  attr {\n    key: \"T\"\n}\n") << "line 1" << "never closed";
+        QTest::newRow("stray brace") << QByteArray("node { name: \"a\" op: \"NoOp\" }\n}\n") << "line 2" << "'}'";
+        QTest::newRow("unknown input node")
+            << QByteArray("node {\n  name: \"a\"\n  op: \"Relu\"\n  input: \"ghost:0\"\n}\n") << "line 4" << "ghost";
+        QTest::newRow("bad port") << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"Relu\"\n input: \"a:x\" }\n")
+                                  << "line 3" << "port";
+        QTest::newRow("bad shape")
+            << QByteArray("node {\n  name: \"x\"\n  op: \"Placeholder\"\n  attr { key: \"shape\" value { shape {\n"
+                          "    dim { size: 2 }\n    dim { size: -5 }\n  } } }\n}\n")
+            << "line 6" << "bad shape";
+        QTest::newRow("non-integer size")
+            << QByteArray("node { name: \"x\" op: \"Placeholder\"\n  attr { key: \"shape\" value { shape { dim { size: 2.5 } } } } }\n")
+            << "line 2" << "integer";
+        QTest::newRow("no op") << QByteArray("\n\nnode {\n  name: \"a\"\n}\n") << "line 3" << "no op";
+        QTest::newRow("duplicate name")
+            << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode {\n name: \"a\" op: \"NoOp\" }\n") << "line 3" << "duplicate";
+        QTest::newRow("cycle") << QByteArray("node { name: \"a\" op: \"Relu\" input: \"b\" }\nnode { name: \"b\" op: \"Relu\" input: \"a\" }\n")
+                               << "line 1" << "cycle";
+        QTest::newRow("open string") << QByteArray("node {\n  name: \"a\n  op: \"NoOp\"\n}\n") << "line 2" << "string";
+        QTest::newRow("missing colon") << QByteArray("node {\n  name \"a\"\n}\n") << "line 2" << "expected ':'";
+        QTest::newRow("bad device")
+            << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"NoOp\" device: \"/job:ps\" }\n") << "line 2" << "/job:ps";
+        QTest::newRow("port beyond outputs")
+            << QByteArray("node { name: \"a\" op: \"Split\" attr { key: \"_output_shapes\" value { list { shape { } shape { } } } } }\n"
+                          "node { name: \"b\" op: \"Relu\"\n input: \"a:2\" }\n")
+            << "line 3" << "2 outputs";
+        QTest::newRow("no nodes") << QByteArray("versions { producer: 27 }\n") << "" << "no 'node";
+    }
+
+    void malformedNamesTheLine()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, location);
+        QFETCH(QString, fragment);
+        try {
+            parseGraphWithPlacement(text.toStdString(), "bad.pbtxt", GraphFormat::TfPbtxt);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QCOMPARE(e.file(), std::string("bad.pbtxt"));
+            QCOMPARE(QString::fromStdString(e.location()), location);
+            QVERIFY2(QString::fromStdString(e.message()).contains(fragment), e.what());
+        }
+    }
+
+    void truncatedAndMutatedFilesFailCleanly()
+    {
+        // Every prefix and many one-byte corruptions of a valid file either import or
+        // raise InputError with a line; nothing else escapes.
+        const std::string text = readFileText(smallCnnPath());
+        int errors = 0, imported = 0;
+        const auto attempt = [&](const std::string& bytes) {
+            try {
+                parseGraphWithPlacement(bytes, "t.pbtxt", GraphFormat::TfPbtxt);
+                ++imported;
+            } catch (const InputError& e) {
+                ++errors;
+                if (!e.location().empty() && !e.location().starts_with("line "))
+                    QFAIL(e.what());
+            }
+        };
+        for (std::size_t n = 0; n < text.size(); n += 13)
+            attempt(text.substr(0, n));
+        const char replacements[] = {'{', '}', '"', ':', '\\', '#', '<', '[', 'x', '-', '\0'};
+        for (std::size_t i = 0, k = 0; i < text.size(); i += 17, ++k) {
+            std::string bytes = text;
+            bytes[i] = replacements[k % sizeof replacements];
+            attempt(bytes);
+        }
+        QVERIFY(errors > 0 && imported > 0);
+    }
+
+    void loopBackEdgesAreDropped()
+    {
+        // A TF1 while loop: Merge <- NextIteration is a back edge, not a cycle.
+        const char* loop = R"(node { name: "x" op: "Placeholder" }
+node { name: "enter" op: "Enter" input: "x" }
+node { name: "merge" op: "Merge" input: "enter" input: "next" }
+node { name: "body" op: "Relu" input: "merge" }
+node { name: "next" op: "NextIteration" input: "body" }
+)";
+        const TfShapedImport imp = importTfGraphDef(parseTfGraphDef(loop, "loop.pbtxt"), "loop.pbtxt", "loop");
+        QCOMPARE(imp.shaped.ops.size(), std::size_t(4));
+        QCOMPARE(imp.shaped.ops[1].inputs.size(), std::size_t(1)); // merge reads enter only
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPbtxt)
+#include "test_pbtxt.moc"
