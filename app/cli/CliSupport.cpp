@@ -5,16 +5,28 @@
 #include "learn/LearnerOptionSetter.h"
 #include "place/PlacerRegistry.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 
 namespace post::cli {
 
-Graph loadGraphArg(const std::string& path, const std::string& format)
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch)
+{
+    cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx")->capture_default_str();
+    cmd.add_option("--batch", batch, "ONNX: batch size given to the symbolic batch dimension (other formats ignore it)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+        ->capture_default_str();
+}
+
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
     auto parsed = parseGraphFormat(format);
     if (!parsed)
-        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot)"};
-    return readGraphFile(path, *parsed);
+        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot, onnx)"};
+    ImportOptions options;
+    options.batch = batch;
+    return readGraphFile(path, *parsed, options);
 }
 
 Cluster loadClusterArg(const std::string& nameOrPath)

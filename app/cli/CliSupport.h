@@ -5,6 +5,7 @@
 #include "io/GraphFormat.h"
 #include "learn/LearnerOptions.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,9 @@ struct UsageError {
     std::string message;
 };
 
-Graph loadGraphArg(const std::string& path, const std::string& format);
+// --format and --batch, shared by every command that reads a graph file.
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch);
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

@@ -19,6 +19,7 @@ namespace {
 struct PlaceOptions {
     std::string graph;
     std::string format = "auto";
+    std::int64_t batch = 1;
     std::string cluster;
     std::string algo = "post@best";
     int samples = 2400;
@@ -35,7 +36,7 @@ int runPlace(const PlaceOptions& o)
     std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
-    const Graph g = loadGraphArg(o.graph, o.format);
+    const Graph g = loadGraphArg(o.graph, o.format, o.batch);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -93,7 +94,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot")->capture_default_str();
+    addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")->capture_default_str();
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));

@@ -10,13 +10,15 @@ std::string_view toString(GraphFormat format)
     case GraphFormat::PipeDream: return "pipedream";
     case GraphFormat::Msr: return "msr";
     case GraphFormat::Dot: return "dot";
+    case GraphFormat::Onnx: return "onnx";
     }
     return "auto";
 }
 
 std::optional<GraphFormat> parseGraphFormat(std::string_view text)
 {
-    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot})
+    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot,
+                          GraphFormat::Onnx})
         if (toString(f) == text)
             return f;
     return std::nullopt;

@@ -5,10 +5,10 @@
 
 namespace post {
 
-enum class GraphFormat { Auto, PostGraph, PipeDream, Msr, Dot };
+enum class GraphFormat { Auto, PostGraph, PipeDream, Msr, Dot, Onnx };
 
 std::string_view toString(GraphFormat format);
-// Accepts "auto", "post-graph", "pipedream", "msr", "dot".
+// Accepts "auto", "post-graph", "pipedream", "msr", "dot", "onnx".
 std::optional<GraphFormat> parseGraphFormat(std::string_view text);
 
 } // namespace post
