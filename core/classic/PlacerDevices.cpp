@@ -2,6 +2,7 @@
 
 #include "classic/MemoryLedger.h"
 #include "cluster/Cluster.h"
+#include "cost/OpTime.h"
 #include "graph/Op.h"
 #include "util/InputError.h"
 
@@ -33,7 +34,7 @@ DeviceId overflowDevice(const MemoryLedger& ledger, OpId op, const PlacerDevices
 
 double opTimeOn(const Op& op, const Device& device)
 {
-    return device.speed > 0.0 ? op.time(device.kind) / device.speed : op.time(device.kind);
+    return opTimeUs(op, device);
 }
 
 } // namespace post

@@ -27,7 +27,7 @@ PlacerDevices placerDevices(const Cluster& cluster);
 // is then infeasible and the simulator will say so).
 DeviceId overflowDevice(const MemoryLedger& ledger, OpId op, const PlacerDevices& devices);
 
-// Microseconds `op` takes on `device`.
+// Microseconds `op` takes on `device` (opTimeUs: the roofline when op and device have figures).
 double opTimeOn(const Op& op, const Device& device);
 
 } // namespace post

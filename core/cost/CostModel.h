@@ -24,7 +24,8 @@ struct CostModelOptions {
 
 // What building a training graph found out, for reports and the CLI.
 struct CostReport {
-    int opCount = 0;
+    int opCount = 0;        // ops of the training graph (forward and backward)
+    int forwardOpCount = 0; // ops of the forward graph
     double totalForwardFlops = 0.0;
     double parameterBytes = 0.0;
     // Op types that had no formula and got the fallback, with how many ops each.
@@ -35,13 +36,17 @@ struct CostReport {
 // element-wise estimate over the outputs and are marked known = false.
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op);
 
-// Roofline time in microseconds of `cost` on `device`.
+// Roofline time in microseconds of `cost` on `device`:
+//   max(flops / (peakFlops x computeEfficiency), bytes / (memoryBandwidth x memoryEfficiency))
+//   + launchOverheadUs, and 0 for an op with neither FLOPs nor bytes. Throws
+// std::invalid_argument for a device without positive figures.
 double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device);
 
 // One training step: the forward ops, then a backward op per forward op (colocated with
 // it, about backwardFactor x its cost) along the reversed edges; parameter bytes from
 // parameter tensors; edge bytes from tensor shapes. Throws InputError (naming
 // graph.source and the op's location) for a cycle or an edge to an unknown tensor.
+// Details (op names, edges, what is free) in docs/cost-model.md.
 Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options = {},
                          CostReport* report = nullptr);
 

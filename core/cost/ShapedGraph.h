@@ -25,7 +25,7 @@ struct ShapedTensor {
 struct ShapedOp {
     std::string name;
     std::string type;             // ONNX op type ("Conv", "MatMul") or TF op ("Conv2D")
-    std::vector<int> inputs;      // indices into ShapedGraph::tensors
+    std::vector<int> inputs;      // indices into ShapedGraph::tensors; -1 = absent optional input
     std::vector<int> outputs;     // indices into ShapedGraph::tensors
     std::vector<int> controlInputs; // indices into ShapedGraph::ops (TF "^name")
     // Integer attributes the cost model reads (kernel_shape, strides, group, ...).

@@ -38,6 +38,8 @@ OpId GraphBuilder::addOp(Op op)
     requireCost(op.outputBytes, op.name, "output_bytes");
     requireCost(op.paramBytes, op.name, "param_bytes");
     requireCost(op.residentBytes, op.name, "resident_bytes");
+    requireCost(op.flops, op.name, "flops");
+    requireCost(op.memoryBytes, op.name, "memory_bytes");
     const auto id = static_cast<OpId>(graph_.ops_.size());
     auto [it, inserted] = graph_.index_.emplace(op.name, id);
     if (!inserted)

@@ -20,6 +20,10 @@ struct Op {
     // multiplied by the optimizer-state factor: it already is the memory the op needs.
     double residentBytes = 0.0;
     std::string colocate;     // colocation group name; empty when the op is free
+    // Shape-derived cost of one run of this op (0 = unknown), set by the cost model: with a
+    // device's roofline figures they give the op's time on that device (cost/OpTime.h).
+    double flops = 0.0;
+    double memoryBytes = 0.0; // bytes read plus bytes written (memory traffic, not memory held)
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
 };

@@ -18,6 +18,8 @@ using nlohmann::json;
 
 constexpr std::string_view kFamily = "post-cluster";
 constexpr int kVersion = 1;
+constexpr double kFlopsPerTflops = 1e12;
+constexpr double kBytesPerGB = 1e9;
 
 // Missing fields keep the values of `base`.
 Link readLink(const JsonInput& in, const json& value, const std::string& path, Link base)
@@ -32,7 +34,7 @@ Link readLink(const JsonInput& in, const json& value, const std::string& path, L
 Device readDevice(const JsonInput& in, const json& value, const std::string& path)
 {
     in.object(value, path);
-    in.rejectUnknownKeys(value, {"name", "kind", "speed", "memory_bytes"}, path);
+    in.rejectUnknownKeys(value, {"name", "kind", "speed", "memory_bytes", "peak_tflops", "memory_bandwidth_GBps"}, path);
     Device d;
     d.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
     const std::string kindPath = JsonInput::member(path, "kind");
@@ -45,6 +47,10 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
         d.speed = in.positive(*speed, JsonInput::member(path, "speed"));
     if (const json* memory = in.find(value, "memory_bytes"))
         d.memoryBytes = in.positive(*memory, JsonInput::member(path, "memory_bytes"));
+    if (const json* peak = in.find(value, "peak_tflops"))
+        d.peakFlops = in.positive(*peak, JsonInput::member(path, "peak_tflops")) * kFlopsPerTflops;
+    if (const json* bw = in.find(value, "memory_bandwidth_GBps"))
+        d.memoryBandwidth = in.positive(*bw, JsonInput::member(path, "memory_bandwidth_GBps")) * kBytesPerGB;
     return d;
 }
 
@@ -153,6 +159,10 @@ std::string clusterJson(const Cluster& cluster)
         o["speed"] = JsonOutput::number(d.speed);
         if (std::isfinite(d.memoryBytes))
             o["memory_bytes"] = JsonOutput::number(d.memoryBytes);
+        if (d.peakFlops > 0.0)
+            o["peak_tflops"] = JsonOutput::number(d.peakFlops / kFlopsPerTflops);
+        if (d.memoryBandwidth > 0.0)
+            o["memory_bandwidth_GBps"] = JsonOutput::number(d.memoryBandwidth / kBytesPerGB);
         devices.push_back(std::move(o));
     }
     root["devices"] = std::move(devices);

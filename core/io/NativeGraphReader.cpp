@@ -51,7 +51,9 @@ void readTimes(const JsonInput& in, const json& times, const std::string& path, 
 Op readOp(const JsonInput& in, const json& value, const std::string& path, const ImportOptions& options)
 {
     in.object(value, path);
-    in.rejectUnknownKeys(value, {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate"},
+    in.rejectUnknownKeys(value,
+                         {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
+                          "flops", "memory_bytes"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -67,6 +69,10 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.residentBytes = in.nonNegative(*bytes, JsonInput::member(path, "resident_bytes"));
     if (const json* group = in.find(value, "colocate"))
         op.colocate = in.string(*group, JsonInput::member(path, "colocate"));
+    if (const json* flops = in.find(value, "flops"))
+        op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
+    if (const json* bytes = in.find(value, "memory_bytes"))
+        op.memoryBytes = in.nonNegative(*bytes, JsonInput::member(path, "memory_bytes"));
     return op;
 }
 
@@ -151,6 +157,10 @@ std::string nativeGraphJson(const Graph& graph)
             o["resident_bytes"] = JsonOutput::number(op.residentBytes);
         if (!op.colocate.empty())
             o["colocate"] = op.colocate;
+        if (op.flops != 0.0)
+            o["flops"] = JsonOutput::number(op.flops);
+        if (op.memoryBytes != 0.0)
+            o["memory_bytes"] = JsonOutput::number(op.memoryBytes);
         ops.push_back(std::move(o));
     }
     ordered_json edges = ordered_json::array();

@@ -1,6 +1,7 @@
 #include "learn/PlacementEvaluator.h"
 
 #include "cluster/Cluster.h"
+#include "cost/OpTime.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
@@ -21,8 +22,16 @@ PlacementEvaluator::PlacementEvaluator(const Graph& graph, const Cluster& cluste
 double PlacementEvaluator::referenceTimeUs(const Graph& graph, const Cluster& cluster)
 {
     double best = std::numeric_limits<double>::infinity();
-    for (const Device& device : cluster.devices())
-        best = std::min(best, graph.totalTimeUs(device.kind) / device.speed);
+    for (const Device& device : cluster.devices()) {
+        if (device.peakFlops > 0.0 && device.memoryBandwidth > 0.0) { // ops may use the roofline here
+            double total = 0.0;
+            for (const Op& op : graph.ops())
+                total += opTimeUs(op, device);
+            best = std::min(best, total);
+        } else {
+            best = std::min(best, graph.totalTimeUs(device.kind) / device.speed);
+        }
+    }
     // A graph of zero-cost ops still needs a positive scale for the penalty to bite.
     return std::isfinite(best) && best > 0.0 ? best : 1.0;
 }

@@ -7,7 +7,7 @@ class Cluster;
 
 struct LowerBound {
     double criticalPathUs = 0.0; // longest path with every op on its fastest device, no transfers
-    double workUs = 0.0;         // sum over ops of the fastest kind's time / total speed
+    double workUs = 0.0;         // sum over ops of the least time x speed over devices / total speed
     double valueUs() const { return criticalPathUs > workUs ? criticalPathUs : workUs; }
 };
 

@@ -1,6 +1,7 @@
 #include "sim/Simulator.h"
 
 #include "cluster/Cluster.h"
+#include "cost/OpTime.h"
 #include "graph/Graph.h"
 #include "sim/MinHeap.h"
 
@@ -20,7 +21,7 @@ struct Simulator::Work {
     // ---- Graph, flattened (constant) ----
     Index opCount = 0;
     Index edgeCount = 0;
-    std::vector<double> opTime;      // opCount x kDeviceKindCount, for speed 1.0
+    std::vector<double> opTime;      // opCount x deviceCount: the op's time on each device
     std::vector<double> outputBytes; // per op
     std::vector<double> paramBytes;  // per op
     std::vector<double> residentBytes; // per op; held whole step, not scaled by the factor
@@ -34,8 +35,6 @@ struct Simulator::Work {
 
     // ---- Cluster (constant) ----
     Index deviceCount = 0;
-    std::vector<int> deviceKind;
-    std::vector<double> deviceSpeed;
     std::vector<double> deviceMemory;
     std::vector<double> linkBytesPerUs; // deviceCount^2, from * deviceCount + to
     std::vector<double> linkLatencyUs;
@@ -133,7 +132,9 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     const auto n = static_cast<size_t>(opCount);
     const auto m = static_cast<size_t>(edgeCount);
 
-    opTime.resize(n * kDeviceKindCount);
+    deviceCount = cluster.deviceCount();
+    const auto d = static_cast<size_t>(deviceCount);
+    opTime.resize(n * d);
     outputBytes.resize(n);
     paramBytes.resize(n);
     residentBytes.resize(n);
@@ -149,8 +150,9 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     inOffset[0] = 0;
     for (Index op = 0; op < opCount; ++op) {
         const Op& o = graph.op(op);
-        for (int k = 0; k < kDeviceKindCount; ++k)
-            opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] = o.timeUs[static_cast<size_t>(k)];
+        // time_us[kind] / speed, or the roofline on the device's figures (cost/OpTime.h).
+        for (DeviceId dev = 0; dev < deviceCount; ++dev)
+            opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = opTimeUs(o, cluster.device(dev));
         outputBytes[static_cast<size_t>(op)] = o.outputBytes;
         paramBytes[static_cast<size_t>(op)] = o.paramBytes;
         residentBytes[static_cast<size_t>(op)] = o.residentBytes;
@@ -176,13 +178,8 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
         outOffset[static_cast<size_t>(op) + 1] = slot;
     }
 
-    deviceCount = cluster.deviceCount();
-    const auto d = static_cast<size_t>(deviceCount);
-    for (const Device& dev : cluster.devices()) {
-        deviceKind.push_back(static_cast<int>(dev.kind));
-        deviceSpeed.push_back(dev.speed);
+    for (const Device& dev : cluster.devices())
         deviceMemory.push_back(dev.memoryBytes);
-    }
     linkBytesPerUs.resize(d * d);
     linkLatencyUs.resize(d * d);
     for (DeviceId from = 0; from < deviceCount; ++from)
@@ -445,8 +442,7 @@ inline void Simulator::Work::handleEvent(Index id)
 
 inline double Simulator::Work::duration(Index op, DeviceId device) const
 {
-    const auto d = static_cast<size_t>(device);
-    return opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(deviceKind[d])] / deviceSpeed[d];
+    return opTime[static_cast<size_t>(op) * static_cast<size_t>(deviceCount) + static_cast<size_t>(device)];
 }
 
 // Whether the device's next op is already known while the instant's events are still being

@@ -1,5 +1,7 @@
 #include "document/GraphDocument.h"
 
+#include "cost/OpTime.h"
+
 namespace post {
 
 DeviceId GraphDocument::deviceOf(OpId op) const
@@ -16,8 +18,7 @@ double GraphDocument::placedTimeUs(OpId op) const
     const DeviceId d = deviceOf(op);
     if (d == kNoDevice)
         return o.time(DeviceKind::Gpu);
-    const Device& dev = cluster->device(d);
-    return o.time(dev.kind) / dev.speed;
+    return opTimeUs(o, cluster->device(d));
 }
 
 } // namespace post

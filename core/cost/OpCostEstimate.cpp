@@ -1,0 +1,176 @@
+#include "cost/CostModel.h"
+#include "cost/OpCostFormulas.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+// How an op type is costed (docs/cost-model.md lists every type and formula).
+enum class Family {
+    Free,        // metadata only (Reshape, Identity, ...): no FLOPs, no bytes
+    Copy,        // data movement: no FLOPs, reads min(inputs, outputs), writes outputs
+    Gather,      // embedding lookup: reads the indices and the rows it copies
+    Elementwise, // perElement FLOPs per output element
+    Reduce,      // one FLOP per input element folded away: inputs - outputs
+    Pool,        // window size per output element
+    Norm,        // perElement FLOPs per element of input 0
+    Lrn,         // 2 x window + 7 per output element
+    Formula,     // its own function
+};
+
+struct Rule {
+    Family family;
+    double perElement = 0.0;
+    OpCost (*formula)(const OpView&) = nullptr;
+};
+
+// FLOPs per element: 1 for arithmetic, comparisons and selects; 4 for a transcendental
+// function (exp, log, tanh, sigmoid, erf, sqrt, pow); GELU = 0.5 x (1 + erf(x / sqrt 2)) = 8.
+constexpr double kArith = 1.0;
+constexpr double kTranscendental = 4.0;
+constexpr double kGelu = 8.0;
+// Batch statistics in training: mean (1), variance (3), normalise, scale and shift (4).
+constexpr double kNormalisation = 8.0;
+// max (1), subtract (1), exp (4), sum (1), divide (1); LogSoftmax's final subtract is the divide's.
+constexpr double kSoftmax = 8.0;
+
+const std::unordered_map<std::string_view, Rule>& rules()
+{
+    static const std::unordered_map<std::string_view, Rule> table = [] {
+        std::unordered_map<std::string_view, Rule> t;
+        auto add = [&t](std::initializer_list<std::string_view> types, Rule rule) {
+            for (std::string_view type : types)
+                t.emplace(type, rule);
+        };
+        auto formula = [&t](std::string_view type, OpCost (*f)(const OpView&)) { t.emplace(type, Rule{Family::Formula, 0.0, f}); };
+
+        formula("Conv", costs::convOnnx);
+        formula("ConvTranspose", costs::convTransposeOnnx);
+        formula("Conv2D", costs::convTf);
+        formula("Conv3D", costs::convTf);
+        formula("DepthwiseConv2dNative", costs::depthwiseConvTf);
+        formula("Conv2DBackpropInput", costs::convBackpropInputTf);
+        formula("MatMul", costs::matMulTf); // ONNX MatMul has no transpose attributes: same formula
+        formula("BatchMatMul", costs::batchMatMulTf);
+        formula("BatchMatMulV2", costs::batchMatMulTf);
+        formula("BatchMatMulV3", costs::batchMatMulTf);
+        formula("Gemm", costs::gemm);
+        formula("Attention", costs::attentionOnnx);
+        formula("MultiHeadAttention", costs::multiHeadAttention);
+        formula("LSTM", costs::lstmOnnx);
+        formula("GRU", costs::gruOnnx);
+        formula("RNN", costs::rnnOnnx);
+        formula("LSTMBlockCell", costs::lstmBlockCellTf);
+        formula("BlockLSTM", costs::blockLstmTf);
+        formula("BlockLSTMV2", costs::blockLstmTf);
+        formula("GRUBlockCell", costs::gruBlockCellTf);
+
+        add({"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu",
+             "Relu6", "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square",
+             "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "And", "Or",
+             "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select", "SelectV2", "Cast", "Floor",
+             "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish", "Shrink", "ThresholdedRelu",
+             "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape"},
+            Rule{Family::Elementwise, kArith});
+        add({"Exp", "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt", "Rsqrt", "Pow", "Softplus",
+             "Softsign", "Elu", "Selu", "Celu", "Sin", "Cos", "Tan", "Swish", "Silu", "Mish"},
+            Rule{Family::Elementwise, kTranscendental});
+        add({"Gelu", "FastGelu", "BiasGelu"}, Rule{Family::Elementwise, kGelu});
+
+        add({"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "ReduceMean", "ReduceSum", "ReduceMax",
+             "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+             "ReduceSumSquare", "Mean", "Sum", "Max", "Min", "Prod", "AddN", "ArgMax", "ArgMin", "L2Loss"},
+            Rule{Family::Reduce});
+        add({"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"},
+            Rule{Family::Pool});
+        add({"BatchNormalization", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "LayerNormalization",
+             "InstanceNormalization", "GroupNormalization", "SkipLayerNormalization"},
+            Rule{Family::Norm, kNormalisation});
+        add({"Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
+             "SoftmaxCrossEntropyLoss"},
+            Rule{Family::Norm, kSoftmax});
+        add({"LRN"}, Rule{Family::Lrn});
+
+        add({"Gather", "GatherV2", "ResourceGather", "GatherND", "GatherElements"}, Rule{Family::Gather});
+        add({"Transpose", "Concat", "ConcatV2", "Split", "SplitV", "Slice", "StridedSlice", "Pad", "PadV2",
+             "MirrorPad", "Tile", "Expand", "BroadcastTo", "Pack", "Unpack", "DepthToSpace", "SpaceToDepth",
+             "OneHot", "ReverseV2", "Copy"},
+            Rule{Family::Copy});
+        add({"Reshape", "Identity", "Squeeze", "Unsqueeze", "Flatten", "ExpandDims", "Shape", "Size", "Rank",
+             "NoOp", "Const", "Constant", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Variable",
+             "VarHandleOp", "ReadVariableOp", "StopGradient", "Snapshot", "Bitcast", "IdentityN"},
+            Rule{Family::Free});
+        return t;
+    }();
+    return table;
+}
+
+double poolWindow(const OpView& v)
+{
+    if (double k = v.attrProduct("kernel_shape"); k > 0.0)
+        return k;
+    if (double k = v.attrProduct("ksize"); k > 0.0) // TF: [1, kh, kw, 1]
+        return k;
+    const double out = v.outputElements();
+    return out > 0.0 ? std::max(1.0, v.inputElements(0) / out) : 1.0;
+}
+
+double lrnWindow(const OpView& v)
+{
+    if (v.hasAttr("size"))
+        return static_cast<double>(std::max<std::int64_t>(v.attr("size", 1), 1));
+    return 2.0 * static_cast<double>(std::max<std::int64_t>(v.attr("depth_radius", 5), 0)) + 1.0; // TF default 5
+}
+
+} // namespace
+
+OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
+{
+    const OpView v(graph, op);
+    const auto& table = rules();
+    const auto it = table.find(op.type);
+    if (it == table.end()) {
+        OpCost c = costs::ioCost(v, v.outputElements());
+        c.known = false;
+        return c;
+    }
+    const Rule& rule = it->second;
+    switch (rule.family) {
+    case Family::Free:
+        return OpCost{};
+    case Family::Copy: {
+        OpCost c;
+        c.bytesWritten = v.outputBytes();
+        c.bytesRead = std::min(v.inputBytes(), c.bytesWritten);
+        return c;
+    }
+    case Family::Gather: {
+        OpCost c;
+        c.bytesWritten = v.outputBytes();
+        c.bytesRead = OpView::bytes(v.input(1)) + c.bytesWritten;
+        return c;
+    }
+    case Family::Elementwise:
+        return costs::ioCost(v, rule.perElement * v.outputElements());
+    case Family::Reduce: {
+        double in = 0.0;
+        for (size_t i = 0; i < v.inputCount(); ++i)
+            in += v.inputElements(i);
+        return costs::ioCost(v, std::max(0.0, in - v.outputElements()));
+    }
+    case Family::Pool:
+        return costs::ioCost(v, poolWindow(v) * OpView::elements(v.output(0)));
+    case Family::Norm:
+        return costs::ioCost(v, rule.perElement * v.inputElements(0));
+    case Family::Lrn:
+        return costs::ioCost(v, (2.0 * lrnWindow(v) + 7.0) * OpView::elements(v.output(0)));
+    case Family::Formula:
+        return rule.formula(v);
+    }
+    return OpCost{};
+}
+
+} // namespace post

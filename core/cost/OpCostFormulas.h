@@ -1,0 +1,37 @@
+#pragma once
+
+#include "cost/OpCost.h"
+#include "cost/OpView.h"
+
+namespace post::costs {
+
+// The per-family FLOP formulas of the cost model (docs/cost-model.md). Each reads the
+// whole inputs and writes the whole outputs unless it says otherwise.
+
+OpCost ioCost(const OpView& v, double flops);
+
+// Convolutions. ONNX: NCHW, weight [M, C/group, k...]; TensorFlow: NHWC, filter
+// [k..., Cin/group, Cout]; output shapes are taken from the output tensor when known.
+OpCost convOnnx(const OpView& v);
+OpCost convTransposeOnnx(const OpView& v);
+OpCost convTf(const OpView& v);
+OpCost depthwiseConvTf(const OpView& v);
+OpCost convBackpropInputTf(const OpView& v); // TF's transposed convolution
+
+// Matrix products: 2 FLOPs per multiply-add over the output elements.
+OpCost matMulOnnx(const OpView& v);
+OpCost matMulTf(const OpView& v);      // transpose_a / transpose_b
+OpCost batchMatMulTf(const OpView& v); // adj_x / adj_y
+OpCost gemm(const OpView& v);
+OpCost attentionOnnx(const OpView& v); // com.microsoft Attention or ONNX Attention
+OpCost multiHeadAttention(const OpView& v);
+
+// Recurrent layers over a whole sequence (ONNX) or one step (TF block cells).
+OpCost lstmOnnx(const OpView& v);
+OpCost gruOnnx(const OpView& v);
+OpCost rnnOnnx(const OpView& v);
+OpCost lstmBlockCellTf(const OpView& v);
+OpCost blockLstmTf(const OpView& v);
+OpCost gruBlockCellTf(const OpView& v);
+
+} // namespace post::costs

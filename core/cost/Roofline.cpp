@@ -1,0 +1,56 @@
+#include "cost/CostModel.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace post {
+namespace {
+
+// Figures and reasons in docs/cost-model.md ("Reference devices").
+constexpr double kV100PeakFlops = 15.7e12;    // Tesla V100 SXM2, FP32, boost clock
+constexpr double kV100Bandwidth = 900e9;      // HBM2
+constexpr double kNotionalCpuPeakFlops = 1.57e12; // one tenth of the V100 (docs/clusters.md)
+constexpr double kNotionalCpuBandwidth = 90e9;    // one tenth too: CPU time = 10 x GPU time
+// Shares of peak reached by real kernels. Compute: cuDNN / cuBLAS FP32 on a V100 reach
+// 60-70 % (PipeDream's ResNet-50 1x1 convolutions: 64-68 %). Memory: STREAM-like copies
+// reach ~85 % of HBM2, framework element-wise kernels less.
+constexpr double kComputeEfficiency = 0.6;
+constexpr double kMemoryEfficiency = 0.7;
+// Fixed cost per op: kernel launch plus the framework's dispatch.
+constexpr double kGpuLaunchUs = 5.0;
+constexpr double kCpuLaunchUs = 2.0;
+
+} // namespace
+
+std::array<DeviceSpec, kDeviceKindCount> CostModelOptions::defaultReferenceDevices()
+{
+    std::array<DeviceSpec, kDeviceKindCount> specs{};
+    DeviceSpec& gpu = specs[static_cast<size_t>(DeviceKind::Gpu)];
+    gpu.peakFlops = kV100PeakFlops;
+    gpu.memoryBandwidth = kV100Bandwidth;
+    gpu.computeEfficiency = kComputeEfficiency;
+    gpu.memoryEfficiency = kMemoryEfficiency;
+    gpu.launchOverheadUs = kGpuLaunchUs;
+    DeviceSpec& cpu = specs[static_cast<size_t>(DeviceKind::Cpu)];
+    cpu.peakFlops = kNotionalCpuPeakFlops;
+    cpu.memoryBandwidth = kNotionalCpuBandwidth;
+    cpu.computeEfficiency = kComputeEfficiency;
+    cpu.memoryEfficiency = kMemoryEfficiency;
+    cpu.launchOverheadUs = kCpuLaunchUs;
+    return specs;
+}
+
+double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device)
+{
+    const double bytes = cost.bytesRead + cost.bytesWritten;
+    if (cost.flops <= 0.0 && bytes <= 0.0)
+        return 0.0; // nothing runs: no kernel, no launch (Reshape and friends)
+    const double flopRate = device.peakFlops * device.computeEfficiency;
+    const double byteRate = device.memoryBandwidth * device.memoryEfficiency;
+    if (!(flopRate > 0.0) || !(byteRate > 0.0))
+        throw std::invalid_argument("rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");
+    const double seconds = std::max(cost.flops / flopRate, bytes / byteRate);
+    return seconds * 1e6 + device.launchOverheadUs;
+}
+
+} // namespace post

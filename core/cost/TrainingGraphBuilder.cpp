@@ -1,0 +1,256 @@
+#include "cost/CostModel.h"
+
+#include "cost/OpView.h"
+#include "graph/GraphBuilder.h"
+#include "graph/GraphError.h"
+#include "util/InputError.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace post {
+namespace {
+
+constexpr const char* kGradSuffix = "/grad";
+
+// Checks the forward graph and answers what buildTrainingGraph needs to know about it.
+class ForwardGraph {
+public:
+    explicit ForwardGraph(const ShapedGraph& graph) : g_(graph) {}
+
+    void validate();
+    std::vector<int> topologicalOrder() const;
+
+    int producer(int tensor) const { return producer_[static_cast<size_t>(tensor)]; }
+    // A tensor that travels between ops: not a parameter, not a constant.
+    bool isActivation(int tensor) const
+    {
+        const ShapedTensor& t = g_.tensors[static_cast<size_t>(tensor)];
+        return !t.isParameter && !t.isConstant;
+    }
+    [[noreturn]] void fail(size_t op, const std::string& message) const
+    {
+        const ShapedOp& o = g_.ops[static_cast<size_t>(op)];
+        throw InputError(g_.source, o.location.empty() ? "ops[" + std::to_string(op) + "]" : o.location, message);
+    }
+
+private:
+    // Data and control predecessors of an op (parameters carry no dependency).
+    template <typename F>
+    void forEachPredecessor(size_t op, F&& f) const
+    {
+        const ShapedOp& o = g_.ops[op];
+        for (int t : o.inputs)
+            if (t >= 0 && producer_[static_cast<size_t>(t)] >= 0 && !g_.tensors[static_cast<size_t>(t)].isParameter)
+                f(static_cast<size_t>(producer_[static_cast<size_t>(t)]));
+        for (int c : o.controlInputs)
+            f(static_cast<size_t>(c));
+    }
+    [[noreturn]] void failCycle(const std::vector<int>& remaining) const;
+
+    const ShapedGraph& g_;
+    std::vector<int> producer_; // per tensor: the op writing it, or -1
+};
+
+void ForwardGraph::validate()
+{
+    const auto tensorCount = static_cast<int>(g_.tensors.size());
+    const auto opCount = static_cast<int>(g_.ops.size());
+    producer_.assign(g_.tensors.size(), -1);
+    std::unordered_map<std::string_view, size_t> names;
+    for (size_t i = 0; i < g_.ops.size(); ++i) {
+        const ShapedOp& o = g_.ops[i];
+        if (o.name.empty())
+            fail(i, "an op needs a name");
+        if (auto [it, inserted] = names.emplace(o.name, i); !inserted)
+            fail(i, "duplicate op name \"" + o.name + "\" (first at " + g_.ops[it->second].location + ")");
+        for (size_t k = 0; k < o.inputs.size(); ++k)
+            if (o.inputs[k] < -1 || o.inputs[k] >= tensorCount)
+                fail(i, "op \"" + o.name + "\": input " + std::to_string(k) + " refers to tensor #"
+                            + std::to_string(o.inputs[k]) + ", but the graph has " + std::to_string(tensorCount)
+                            + " tensors");
+        for (size_t k = 0; k < o.outputs.size(); ++k) {
+            const int t = o.outputs[k];
+            if (t < 0 || t >= tensorCount)
+                fail(i, "op \"" + o.name + "\": output " + std::to_string(k) + " refers to tensor #"
+                            + std::to_string(t) + ", but the graph has " + std::to_string(tensorCount) + " tensors");
+            int& p = producer_[static_cast<size_t>(t)];
+            if (p >= 0 && p != static_cast<int>(i))
+                fail(i, "op \"" + o.name + "\": tensor \"" + g_.tensors[static_cast<size_t>(t)].name
+                            + "\" is already written by op \"" + g_.ops[static_cast<size_t>(p)].name + "\"");
+            p = static_cast<int>(i);
+        }
+        for (int c : o.controlInputs)
+            if (c < 0 || c >= opCount || c == static_cast<int>(i))
+                fail(i, "op \"" + o.name + "\": control input #" + std::to_string(c) + " is not another op");
+    }
+    for (size_t i = 0; i < g_.ops.size(); ++i)
+        if (names.count(g_.ops[i].name + kGradSuffix))
+            fail(names[g_.ops[i].name + kGradSuffix],
+                 "op name \"" + g_.ops[i].name + kGradSuffix + "\" is taken by the gradient of op \"" + g_.ops[i].name + "\"");
+}
+
+std::vector<int> ForwardGraph::topologicalOrder() const
+{
+    const size_t n = g_.ops.size();
+    std::vector<int> indegree(n, 0);
+    std::vector<std::vector<int>> successors(n);
+    for (size_t op = 0; op < n; ++op)
+        forEachPredecessor(op, [&](size_t p) {
+            ++indegree[op];
+            successors[p].push_back(static_cast<int>(op));
+        });
+    std::vector<int> order;
+    order.reserve(n);
+    for (size_t op = 0; op < n; ++op)
+        if (indegree[op] == 0)
+            order.push_back(static_cast<int>(op));
+    for (size_t head = 0; head < order.size(); ++head)
+        for (int s : successors[static_cast<size_t>(order[head])])
+            if (--indegree[static_cast<size_t>(s)] == 0)
+                order.push_back(s);
+    if (order.size() != n)
+        failCycle(indegree);
+    return order;
+}
+
+// Walks back from an op left with inputs until an op repeats: that stretch is a cycle.
+void ForwardGraph::failCycle(const std::vector<int>& remaining) const
+{
+    size_t op = 0;
+    while (remaining[op] == 0)
+        ++op;
+    std::vector<int> seenAt(g_.ops.size(), -1);
+    std::vector<size_t> path;
+    while (seenAt[op] < 0) {
+        seenAt[op] = static_cast<int>(path.size());
+        path.push_back(op);
+        size_t next = op;
+        forEachPredecessor(op, [&](size_t p) {
+            if (remaining[p] > 0 && next == op)
+                next = p;
+        });
+        op = next;
+    }
+    std::string text;
+    for (size_t i = path.size(); i-- > static_cast<size_t>(seenAt[op]);)
+        text += "'" + g_.ops[path[i]].name + "' -> ";
+    text += "'" + g_.ops[path.back()].name + "'";
+    fail(path.back(), "cycle: " + text);
+}
+
+OpCost scaled(OpCost c, double factor)
+{
+    c.flops *= factor;
+    c.bytesRead *= factor;
+    c.bytesWritten *= factor;
+    return c;
+}
+
+Op costedOp(std::string name, std::string type, const OpCost& cost, const CostModelOptions& options)
+{
+    Op op;
+    op.name = std::move(name);
+    op.type = std::move(type);
+    for (int k = 0; k < kDeviceKindCount; ++k)
+        op.timeUs[static_cast<size_t>(k)] = rooflineTimeUs(cost, options.reference[static_cast<size_t>(k)]);
+    op.flops = cost.flops;
+    op.memoryBytes = cost.bytesRead + cost.bytesWritten;
+    return op;
+}
+
+} // namespace
+
+Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options, CostReport* report)
+{
+    ForwardGraph forward(graph);
+    forward.validate();
+    const std::vector<int> order = forward.topologicalOrder();
+    const size_t n = graph.ops.size();
+
+    // Parameters belong to their first consumer in topological order: a shared one counts once.
+    std::vector<double> paramBytes(n, 0.0);
+    std::vector<char> paramOwned(graph.tensors.size(), 0);
+    for (int op : order)
+        for (int t : graph.ops[static_cast<size_t>(op)].inputs)
+            if (t >= 0 && graph.tensors[static_cast<size_t>(t)].isParameter && !paramOwned[static_cast<size_t>(t)]) {
+                paramOwned[static_cast<size_t>(t)] = 1;
+                paramBytes[static_cast<size_t>(op)] += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
+            }
+
+    CostReport summary;
+    std::map<std::string, int> unknown;
+    GraphBuilder builder(graph.name);
+    builder.reserve(2 * n, 0);
+    std::vector<OpCost> costs(n);
+    std::vector<std::string> groups(n);
+    for (size_t i = 0; i < n; ++i) {
+        const ShapedOp& o = graph.ops[i];
+        costs[i] = estimateOpCost(graph, o);
+        if (!costs[i].known)
+            ++unknown[o.type];
+        summary.totalForwardFlops += costs[i].flops;
+        summary.parameterBytes += paramBytes[i];
+        groups[i] = o.colocate.empty() ? o.name : o.colocate;
+        Op op = costedOp(o.name, o.type, costs[i], options);
+        for (int t : o.outputs)
+            if (forward.isActivation(t))
+                op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
+        op.paramBytes = paramBytes[i];
+        op.colocate = groups[i];
+        builder.addOp(std::move(op));
+    }
+    // Backward ops in reverse topological order, each with the gradients it sends back.
+    std::vector<OpId> gradOf(n, kNoOp);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const auto i = static_cast<size_t>(*it);
+        const ShapedOp& o = graph.ops[i];
+        Op op = costedOp(o.name + kGradSuffix, o.type + "Grad", scaled(costs[i], options.backwardFactor), options);
+        std::unordered_set<int> sent;
+        for (int t : o.inputs)
+            if (t >= 0 && forward.isActivation(t) && forward.producer(t) >= 0 && sent.insert(t).second)
+                op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
+        op.colocate = groups[i];
+        gradOf[i] = builder.addOp(std::move(op));
+    }
+
+    try {
+        for (size_t i = 0; i < n; ++i) {
+            const ShapedOp& o = graph.ops[i];
+            const auto to = static_cast<OpId>(i);
+            std::unordered_set<int> seen;
+            for (int t : o.inputs) {
+                if (t < 0 || forward.producer(t) < 0 || graph.tensors[static_cast<size_t>(t)].isParameter
+                    || !seen.insert(t).second)
+                    continue;
+                const auto from = static_cast<OpId>(forward.producer(t));
+                if (graph.tensors[static_cast<size_t>(t)].isConstant) {
+                    builder.addEdge(from, to, 0.0); // a dependency; constants are free to send
+                    continue;
+                }
+                const double bytes = OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
+                builder.addEdge(from, to, bytes);
+                // The gradient w.r.t. the tensor has its size and flows the other way.
+                builder.addEdge(gradOf[i], gradOf[static_cast<size_t>(from)], bytes);
+            }
+            for (int c : o.controlInputs)
+                builder.addEdge(static_cast<OpId>(c), to, 0.0);
+            // The backward op needs its forward op's results: colocated, so never sent, but the
+            // edge keeps the activations alive until the backward pass, as training does.
+            builder.addEdge(to, gradOf[i], builder.op(to).outputBytes);
+        }
+        summary.forwardOpCount = static_cast<int>(n);
+        summary.opCount = builder.opCount();
+        summary.unknownTypes.assign(unknown.begin(), unknown.end());
+        Graph result = std::move(builder).build();
+        if (report)
+            *report = std::move(summary);
+        return result;
+    } catch (const GraphError& e) {
+        throw InputError(graph.source, "ops", e.what()); // checked above: should not happen
+    }
+}
+
+} // namespace post

@@ -1,0 +1,587 @@
+#include "classic/PlacerDevices.h"
+#include "cluster/Cluster.h"
+#include "cost/CostModel.h"
+#include "cost/OpTime.h"
+#include "graph/GraphBuilder.h"
+#include "io/ClusterFile.h"
+#include "io/ClusterPresets.h"
+#include "io/NativeGraphReader.h"
+#include "sim/LowerBound.h"
+#include "sim/Simulator.h"
+#include "util/InputError.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace post;
+
+namespace {
+
+// Builds ShapedGraphs tersely: tensors by name, ops by tensor names.
+class Shaped {
+public:
+    explicit Shaped(std::string source = "model.onnx") : g{"m", std::move(source), {}, {}} {}
+
+    int tensor(const std::string& name, std::vector<std::int64_t> shape, bool parameter = false, int elementBytes = 4)
+    {
+        ShapedTensor t;
+        t.name = name;
+        t.shape = std::move(shape);
+        t.isParameter = parameter;
+        t.elementBytes = elementBytes;
+        g.tensors.push_back(t);
+        return static_cast<int>(g.tensors.size()) - 1;
+    }
+    int constant(const std::string& name, std::vector<std::int64_t> shape)
+    {
+        const int t = tensor(name, std::move(shape));
+        g.tensors.back().isConstant = true;
+        return t;
+    }
+    ShapedOp& op(const std::string& name, const std::string& type, std::vector<int> inputs, std::vector<int> outputs)
+    {
+        ShapedOp o;
+        o.name = name;
+        o.type = type;
+        o.inputs = std::move(inputs);
+        o.outputs = std::move(outputs);
+        o.location = "node " + std::to_string(g.ops.size());
+        g.ops.push_back(o);
+        return g.ops.back();
+    }
+    OpCost cost(size_t op = 0) const { return estimateOpCost(g, g.ops[op]); }
+
+    ShapedGraph g;
+};
+
+// A one-op graph: inputs and outputs given as shapes (parameters marked by `params`).
+OpCost costOf(const std::string& type, std::vector<std::vector<std::int64_t>> inputs,
+              std::vector<std::vector<std::int64_t>> outputs, std::map<std::string, std::vector<std::int64_t>> attrs = {})
+{
+    Shaped s;
+    std::vector<int> in, out;
+    for (size_t i = 0; i < inputs.size(); ++i)
+        in.push_back(s.tensor("in" + std::to_string(i), inputs[i]));
+    for (size_t i = 0; i < outputs.size(); ++i)
+        out.push_back(s.tensor("out" + std::to_string(i), outputs[i]));
+    s.op("op", type, in, out).intAttrs = std::move(attrs);
+    return s.cost();
+}
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
+}
+
+template <typename F>
+InputError inputErrorOf(F&& f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e;
+    }
+    return InputError("", "", "no InputError thrown");
+}
+
+Device specDevice(const std::string& name, double tflops, double gbps)
+{
+    Device d{name, DeviceKind::Gpu, 1.0};
+    d.peakFlops = tflops * 1e12;
+    d.memoryBandwidth = gbps * 1e9;
+    return d;
+}
+
+} // namespace
+
+class TestCostModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- FLOPs and bytes per op type, by hand ----
+
+    void convolution3x3()
+    {
+        // X [1,3,8,8] * W [4,3,3,3] + B [4], pads 1 -> Y [1,4,8,8]: 256 outputs x 27 MACs x 2,
+        // plus one bias add per output.
+        const std::map<std::string, std::vector<std::int64_t>> pads{{"pads", {1, 1, 1, 1}}};
+        OpCost c = costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{1, 4, 8, 8}}, pads);
+        QCOMPARE(c.flops, 2.0 * 256 * 27 + 256);
+        QCOMPARE(c.bytesRead, (192.0 + 108 + 4) * 4);
+        QCOMPARE(c.bytesWritten, 256.0 * 4);
+        QVERIFY(c.known);
+        // Without an output shape the output size comes from the attributes.
+        QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{}}, pads).flops, 2.0 * 256 * 27 + 256);
+        // Stride 2: floor((8 + 2 - 2 - 1) / 2) + 1 = 4, so 4 x 4 x 4 = 64 outputs.
+        QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{}}, {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}}).flops,
+                 2.0 * 64 * 27 + 64);
+        // kernel_shape attribute wins over a weight of unknown shape.
+        QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, -1, -1}}, {{1, 4, 8, 8}}, {{"kernel_shape", {3, 3}}}).flops,
+                 2.0 * 256 * 27);
+        // Grouped: 2 groups of 2 input channels -> 18 MACs per output.
+        QCOMPARE(costOf("Conv", {{1, 4, 8, 8}, {4, 2, 3, 3}}, {{1, 4, 8, 8}}, {{"group", {2}}}).flops, 2.0 * 256 * 18);
+        // An unknown batch dimension counts as 1.
+        QCOMPARE(costOf("Conv", {{-1, 3, 8, 8}, {4, 3, 3, 3}}, {{-1, 4, 8, 8}}).flops, 2.0 * 256 * 27);
+    }
+
+    void tensorflowConvolutions()
+    {
+        // NHWC input, filter [3,3,3,4]: the same 256 outputs x 27 MACs.
+        QCOMPARE(costOf("Conv2D", {{1, 8, 8, 3}, {3, 3, 3, 4}}, {{1, 8, 8, 4}}).flops, 2.0 * 256 * 27);
+        // No output shape: SAME padding, stride 2 -> 4 x 4 x 4 outputs.
+        QCOMPARE(costOf("Conv2D", {{1, 8, 8, 3}, {3, 3, 3, 4}}, {{}}, {{"strides", {1, 2, 2, 1}}}).flops,
+                 2.0 * 64 * 27);
+        // Depthwise, multiplier 2: 6 output channels, 9 MACs each.
+        QCOMPARE(costOf("DepthwiseConv2dNative", {{1, 8, 8, 3}, {3, 3, 3, 2}}, {{1, 8, 8, 6}}).flops, 2.0 * 384 * 9);
+        // Transposed (ONNX): each of the 1x2x4x4 inputs scatters into 3 channels x 9 taps.
+        QCOMPARE(costOf("ConvTranspose", {{1, 2, 4, 4}, {2, 3, 3, 3}}, {{1, 3, 9, 9}}).flops, 2.0 * 32 * 27);
+        // Transposed (TF): out_backprop [1,4,4,2], filter [3,3,3,2] -> each scatters into 27.
+        QCOMPARE(costOf("Conv2DBackpropInput", {{4}, {3, 3, 3, 2}, {1, 4, 4, 2}}, {{1, 9, 9, 3}}).flops, 2.0 * 32 * 27);
+    }
+
+    void matrixProducts()
+    {
+        // Gemm A [2,3] x B^T (B [4,3]) + C [4]: 8 outputs x 3 MACs x 2 + 8 adds.
+        OpCost c = costOf("Gemm", {{2, 3}, {4, 3}, {4}}, {{2, 4}}, {{"transB", {1}}});
+        QCOMPARE(c.flops, 2.0 * 8 * 3 + 8);
+        QCOMPARE(c.bytesRead, (6.0 + 12 + 4) * 4);
+        QCOMPARE(c.bytesWritten, 8.0 * 4);
+        // Without the output shape: transA makes A [3,2] mean M = 2, K = 3.
+        QCOMPARE(costOf("Gemm", {{3, 2}, {3, 4}}, {{}}, {{"transA", {1}}}).flops, 2.0 * 8 * 3);
+        // Batched MatMul with a broadcast B: 5 x 2 x 4 outputs, K = 3.
+        QCOMPARE(costOf("MatMul", {{5, 2, 3}, {3, 4}}, {{5, 2, 4}}).flops, 2.0 * 40 * 3);
+        QCOMPARE(costOf("MatMul", {{5, 2, 3}, {3, 4}}, {{}}).flops, 2.0 * 40 * 3);
+        // TF MatMul with transpose_a: A [3,2] -> K = 3.
+        QCOMPARE(costOf("MatMul", {{3, 2}, {3, 4}}, {{2, 4}}, {{"transpose_a", {1}}}).flops, 2.0 * 8 * 3);
+        // BatchMatMulV2 with adj_y: B [7,4,3] -> K = 3.
+        QCOMPARE(costOf("BatchMatMulV2", {{7, 2, 3}, {7, 4, 3}}, {{7, 2, 4}}, {{"adj_y", {1}}}).flops, 2.0 * 56 * 3);
+    }
+
+    void normalisationAndSoftmax()
+    {
+        // BatchNormalization over 2x3x4x4 = 96 elements: 8 FLOPs each (batch statistics).
+        OpCost bn = costOf("BatchNormalization", {{2, 3, 4, 4}, {3}, {3}, {3}, {3}}, {{2, 3, 4, 4}});
+        QCOMPARE(bn.flops, 8.0 * 96);
+        QCOMPARE(bn.bytesRead, (96.0 + 4 * 3) * 4);
+        QCOMPARE(bn.bytesWritten, 96.0 * 4);
+        QCOMPARE(costOf("FusedBatchNormV3", {{2, 4, 4, 3}, {3}, {3}, {3}, {3}}, {{2, 4, 4, 3}, {3}, {3}}).flops, 8.0 * 96);
+        QCOMPARE(costOf("LayerNormalization", {{2, 5, 8}, {8}, {8}}, {{2, 5, 8}}).flops, 8.0 * 80);
+        // Softmax over [2,5]: max, subtract, exp (4), sum, divide = 8 per element.
+        QCOMPARE(costOf("Softmax", {{2, 5}}, {{2, 5}}).flops, 80.0);
+        QCOMPARE(costOf("LogSoftmax", {{2, 5}}, {{2, 5}}).flops, 80.0);
+    }
+
+    void recurrentLayers()
+    {
+        // ONNX LSTM: S=5, B=2, I=3, H=4, one direction, bias given. Per step and batch element:
+        // gates 2 x 4H x (I + H) = 224, cell 28H = 112, two biases 2 x 4H = 32 -> 368.
+        OpCost lstm = costOf("LSTM", {{5, 2, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{5, 1, 2, 4}}, {{"hidden_size", {4}}});
+        QCOMPARE(lstm.flops, 5.0 * 2 * 368);
+        // Bidirectional without bias, H from R: 2 directions x (224 + 112).
+        QCOMPARE(costOf("LSTM", {{5, 2, 3}, {2, 16, 3}, {2, 16, 4}}, {{}}).flops, 5.0 * 2 * 2 * 336);
+        // layout = 1: X is [B, S, I] -> the same work.
+        QCOMPARE(costOf("LSTM", {{2, 5, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{}}, {{"layout", {1}}}).flops, 5.0 * 2 * 368);
+        // GRU: 2 x 3H x (I + H) = 168, cell 20H = 80.
+        QCOMPARE(costOf("GRU", {{5, 2, 3}, {1, 12, 3}, {1, 12, 4}}, {{}}).flops, 5.0 * 2 * (168 + 80));
+        // TF LSTMBlockCell: x [2,3], w [7,16] -> H = 4, I = 3: 224 + 112 per batch element.
+        QCOMPARE(costOf("LSTMBlockCell", {{2, 3}, {2, 4}, {2, 4}, {7, 16}, {4}, {4}, {4}, {16}}, {{2, 4}}).flops,
+                 2.0 * 336);
+    }
+
+    void attention()
+    {
+        // MultiHeadAttention: Q [1,4,8], K [1,6,8], V [1,6,8], 2 heads:
+        // scores 2*4*6*8 = 384, softmax 8*2*4*6 = 384, context 2*4*6*8 = 384.
+        QCOMPARE(costOf("MultiHeadAttention", {{1, 4, 8}, {1, 6, 8}, {1, 6, 8}}, {{1, 4, 8}}, {{"num_heads", {2}}}).flops,
+                 1152.0);
+        // com.microsoft Attention: input [1,4,8] x weights [8,24] (+ bias) then attention over S = 4:
+        // projection 2*4*8*24 = 1536, bias 96, scores 2*4*4*8 = 256, softmax 8*2*4*4 = 256, context 256.
+        QCOMPARE(costOf("Attention", {{1, 4, 8}, {8, 24}, {24}}, {{1, 4, 8}}, {{"num_heads", {2}}}).flops,
+                 1536.0 + 96 + 256 + 256 + 256);
+    }
+
+    void elementwisePoolingAndMovement()
+    {
+        QCOMPARE(costOf("Add", {{2, 3}, {3}}, {{2, 3}}).flops, 6.0); // broadcast: per output element
+        QCOMPARE(costOf("Sigmoid", {{10}}, {{10}}).flops, 40.0);     // transcendental: 4
+        QCOMPARE(costOf("Gelu", {{10}}, {{10}}).flops, 80.0);
+        // 2x2 max pooling of a 4x4 map: 4 outputs x 4 compares.
+        QCOMPARE(costOf("MaxPool", {{1, 1, 4, 4}}, {{1, 1, 2, 2}}, {{"kernel_shape", {2, 2}}}).flops, 16.0);
+        QCOMPARE(costOf("AvgPool", {{1, 4, 4, 1}}, {{1, 2, 2, 1}}, {{"ksize", {1, 2, 2, 1}}}).flops, 16.0);
+        // Global pooling / reduction: inputs folded into outputs, 18 - 2.
+        QCOMPARE(costOf("GlobalAveragePool", {{1, 2, 3, 3}}, {{1, 2, 1, 1}}).flops, 16.0);
+        QCOMPARE(costOf("Mean", {{1, 3, 3, 2}, {2}}, {{1, 2}}).flops, 18.0);
+        // Embedding lookup: bytes only, the indices and the gathered rows, not the whole table.
+        Shaped s;
+        const int table = s.tensor("table", {1000, 64}, true);
+        const int ids = s.tensor("ids", {8}, false, 8);
+        s.op("embed", "GatherV2", {table, ids}, {s.tensor("rows", {8, 64})});
+        OpCost gather = s.cost();
+        QCOMPARE(gather.flops, 0.0);
+        QCOMPARE(gather.bytesRead, 8.0 * 8 + 8 * 64 * 4);
+        QCOMPARE(gather.bytesWritten, 8.0 * 64 * 4);
+        // Data movement: a copy; reshape-like ops are free.
+        OpCost t = costOf("Transpose", {{2, 3}}, {{3, 2}});
+        QCOMPARE(t.flops, 0.0);
+        QCOMPARE(t.bytesRead, 24.0);
+        QCOMPARE(t.bytesWritten, 24.0);
+        QCOMPARE(costOf("Slice", {{10, 10}, {2}, {2}}, {{2, 10}}).bytesRead, 80.0); // reads what it copies
+        for (const char* type : {"Reshape", "Identity", "Squeeze", "Flatten"}) {
+            OpCost free = costOf(type, {{10, 10}}, {{100}});
+            QVERIFY2(free.flops == 0.0 && free.bytesRead == 0.0 && free.bytesWritten == 0.0 && free.known, type);
+        }
+    }
+
+    void unknownTypeFallsBackElementwise()
+    {
+        OpCost c = costOf("FancyOp", {{4, 5}}, {{2, 5}, {3}});
+        QVERIFY(!c.known);
+        QCOMPARE(c.flops, 13.0); // one FLOP per output element
+        QCOMPARE(c.bytesRead, 80.0);
+        QCOMPARE(c.bytesWritten, 52.0);
+    }
+
+    // ---- Roofline ----
+
+    void rooflineComputeAndMemoryBound()
+    {
+        DeviceSpec d;
+        d.peakFlops = 1e12;
+        d.computeEfficiency = 0.5; // 5e11 FLOP/s
+        d.memoryBandwidth = 1e11;
+        d.memoryEfficiency = 0.5;  // 5e10 B/s
+        d.launchOverheadUs = 2.0;
+        // Compute-bound: 1e9 FLOPs = 2000 us; 1e6 bytes = 20 us.
+        QCOMPARE(rooflineTimeUs(OpCost{1e9, 6e5, 4e5, true}, d), 2002.0);
+        // Memory-bound: 1e6 FLOPs = 2 us; 5e7 bytes = 1000 us.
+        QCOMPARE(rooflineTimeUs(OpCost{1e6, 3e7, 2e7, true}, d), 1002.0);
+        // Nothing to do: no launch either.
+        QCOMPARE(rooflineTimeUs(OpCost{}, d), 0.0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rooflineTimeUs(OpCost{1.0, 0.0, 0.0, true}, DeviceSpec{}));
+    }
+
+    void referenceDevices()
+    {
+        const auto ref = CostModelOptions::defaultReferenceDevices();
+        const DeviceSpec& gpu = ref[static_cast<size_t>(DeviceKind::Gpu)];
+        const DeviceSpec& cpu = ref[static_cast<size_t>(DeviceKind::Cpu)];
+        QCOMPARE(gpu.peakFlops, 15.7e12); // V100 SXM2
+        QCOMPARE(gpu.memoryBandwidth, 900e9);
+        QCOMPARE(cpu.peakFlops, 1.57e12); // the notional CPU of docs/clusters.md
+        QCOMPARE(cpu.memoryBandwidth, 90e9);
+        QCOMPARE(gpu.computeEfficiency, 0.6);
+        QCOMPARE(gpu.memoryEfficiency, 0.7);
+        QCOMPARE(gpu.launchOverheadUs, 5.0);
+        QCOMPARE(cpu.launchOverheadUs, 2.0);
+        // A 9.42 GFLOP op on the V100: 9.42e9 / (15.7e12 x 0.6) = 1 ms; on the CPU 10 ms.
+        const OpCost big{9.42e9, 1e6, 0.0, true};
+        QVERIFY(near(rooflineTimeUs(big, gpu), 1005.0));
+        QVERIFY(near(rooflineTimeUs(big, cpu), 10002.0));
+        // 63 MB of traffic: 63e6 / (900e9 x 0.7) = 100 us.
+        QVERIFY(near(rooflineTimeUs(OpCost{1.0, 63e6, 0.0, true}, gpu), 105.0));
+    }
+
+    // ---- Training graph ----
+
+    void trainingGraphStructure()
+    {
+        // x -> fc1 (W1) -> relu -> fc2 (W2) -> reshape (shape constant from "shape")
+        //                       \-> head2 (W2, shared)
+        Shaped s;
+        const int x = s.tensor("x", {4, 16});
+        const int w1 = s.tensor("W1", {16, 32}, true);
+        const int w2 = s.tensor("W2", {32, 8}, true);
+        const int h1 = s.tensor("h1", {4, 32});
+        const int h2 = s.tensor("h2", {4, 32});
+        const int y = s.tensor("y", {4, 8});
+        const int y2 = s.tensor("y2", {4, 8});
+        const int shape = s.constant("shape", {1});
+        const int flat = s.tensor("flat", {32});
+        s.op("fc1", "MatMul", {x, w1}, {h1});
+        s.op("relu", "Relu", {h1}, {h2}).colocate = "grp";
+        s.op("fc2", "MatMul", {h2, w2}, {y});
+        s.op("head2", "MatMul", {h2, w2}, {y2});
+        s.op("shape", "Const", {}, {shape});
+        s.op("reshape", "Reshape", {y, shape}, {flat});
+
+        CostReport report;
+        const Graph g = buildTrainingGraph(s.g, {}, &report);
+        QCOMPARE(g.opCount(), 12);
+        QCOMPARE(report.opCount, 12);
+        QCOMPARE(report.forwardOpCount, 6);
+        // fc1 2*4*32*16 = 4096, relu 128, fc2 and head2 2*4*8*32 = 2048 each.
+        QCOMPARE(report.totalForwardFlops, 4096.0 + 128 + 2048 + 2048);
+        QCOMPARE(report.parameterBytes, (16.0 * 32 + 32 * 8) * 4); // W2 counted once
+        QVERIFY(report.unknownTypes.empty());
+
+        auto op = [&](const char* name) -> const Op& {
+            const auto id = g.find(name);
+            if (!id)
+                qFatal("no op %s", name);
+            return g.op(*id);
+        };
+        QCOMPARE(op("fc1").paramBytes, 2048.0);
+        QCOMPARE(op("fc2").paramBytes, 1024.0); // first consumer in topological order
+        QCOMPARE(op("head2").paramBytes, 0.0);
+        QCOMPARE(op("fc1/grad").paramBytes, 0.0);
+
+        // Colocation: each backward op with its forward op, in the forward op's group if any.
+        for (const char* name : {"fc1", "relu", "fc2", "head2", "shape", "reshape"}) {
+            const std::string grad = std::string(name) + "/grad";
+            const OpId f = *g.find(name), b = *g.find(grad);
+            QVERIFY2(g.colocationGroup(f) >= 0 && g.colocationGroup(f) == g.colocationGroup(b), name);
+        }
+        QCOMPARE(op("relu").colocate, std::string("grp"));
+        QCOMPARE(op("relu/grad").colocate, std::string("grp"));
+        QCOMPARE(op("fc1/grad").colocate, std::string("fc1"));
+
+        // Costs: the backward op is backwardFactor (2) x the forward cost, timed by roofline.
+        const auto ref = CostModelOptions::defaultReferenceDevices();
+        const OpCost fc1Cost{4096.0, (64.0 + 512) * 4, 128.0 * 4, true};
+        QCOMPARE(op("fc1").flops, 4096.0);
+        QCOMPARE(op("fc1").memoryBytes, (64.0 + 512 + 128) * 4);
+        QCOMPARE(op("fc1/grad").flops, 8192.0);
+        QCOMPARE(op("fc1/grad").memoryBytes, 2.0 * (64 + 512 + 128) * 4);
+        for (int k = 0; k < kDeviceKindCount; ++k) {
+            QCOMPARE(op("fc1").timeUs[static_cast<size_t>(k)], rooflineTimeUs(fc1Cost, ref[static_cast<size_t>(k)]));
+            QCOMPARE(op("fc1/grad").timeUs[static_cast<size_t>(k)],
+                     rooflineTimeUs(OpCost{8192.0, 2 * 576.0 * 4, 2 * 128.0 * 4, true}, ref[static_cast<size_t>(k)]));
+        }
+        // 2304 + 512 bytes on the V100: 2816 / 630e9 s = 0.00447 us + 5 us launch.
+        QVERIFY(near(op("fc1").time(DeviceKind::Gpu), 2816.0 / 630e9 * 1e6 + 5.0));
+        // Ops with no compute still appear, at no cost.
+        QCOMPARE(op("reshape").time(DeviceKind::Gpu), 0.0);
+        QCOMPARE(op("reshape/grad").time(DeviceKind::Cpu), 0.0);
+        QCOMPARE(op("shape").outputBytes, 0.0); // constants are free
+
+        // Output bytes: forward = its activations; backward = the gradients it sends back.
+        QCOMPARE(op("fc1").outputBytes, 512.0);
+        QCOMPARE(op("relu/grad").outputBytes, 512.0);
+        QCOMPARE(op("fc1/grad").outputBytes, 0.0); // x is a graph input: no gradient to send
+
+        // Edges: 5 forward (one a 0-byte constant), 4 gradient (reversed, same bytes), 6 forward -> own grad.
+        std::map<std::pair<std::string, std::string>, double> edges;
+        for (const Edge& e : g.edges())
+            edges[{g.op(e.from).name, g.op(e.to).name}] = e.bytes;
+        QCOMPARE(g.edgeCount(), 15);
+        QCOMPARE(static_cast<int>(edges.size()), 15);
+        const std::map<std::pair<std::string, std::string>, double> expected{
+            {{"fc1", "relu"}, 512.0},           {{"relu", "fc2"}, 512.0},
+            {{"relu", "head2"}, 512.0},         {{"fc2", "reshape"}, 128.0},
+            {{"shape", "reshape"}, 0.0},        {{"relu/grad", "fc1/grad"}, 512.0},
+            {{"fc2/grad", "relu/grad"}, 512.0}, {{"head2/grad", "relu/grad"}, 512.0},
+            {{"reshape/grad", "fc2/grad"}, 128.0}, {{"fc1", "fc1/grad"}, 512.0},
+            {{"relu", "relu/grad"}, 512.0},     {{"fc2", "fc2/grad"}, 128.0},
+            {{"head2", "head2/grad"}, 128.0},   {{"shape", "shape/grad"}, 0.0},
+            {{"reshape", "reshape/grad"}, 128.0}};
+        QCOMPARE(edges, expected);
+        // Forward ops first, in input order; the backward pass runs after the forward one.
+        QCOMPARE(g.op(0).name, std::string("fc1"));
+        QCOMPARE(g.op(6).name, std::string("reshape/grad")); // reverse topological order
+    }
+
+    void backwardFactorIsAnOption()
+    {
+        Shaped s;
+        s.op("r", "Relu", {s.tensor("a", {1000})}, {s.tensor("b", {1000})});
+        CostModelOptions options;
+        options.backwardFactor = 3.0;
+        const Graph g = buildTrainingGraph(s.g, options);
+        QCOMPARE(g.op(*g.find("r/grad")).flops, 3000.0);
+        QCOMPARE(g.op(*g.find("r/grad")).memoryBytes, 3.0 * 8000);
+    }
+
+    void unknownOpsAreReported()
+    {
+        Shaped s;
+        const int a = s.tensor("a", {4});
+        const int b = s.tensor("b", {4});
+        const int c = s.tensor("c", {4});
+        const int d = s.tensor("d", {4});
+        s.op("f1", "FancyOp", {a}, {b});
+        s.op("m", "Mystery", {b}, {c});
+        s.op("f2", "FancyOp", {c}, {d});
+        CostReport report;
+        const Graph g = buildTrainingGraph(s.g, {}, &report);
+        const std::vector<std::pair<std::string, int>> expected{{"FancyOp", 2}, {"Mystery", 1}};
+        QCOMPARE(report.unknownTypes, expected);
+        QCOMPARE(g.op(*g.find("m")).flops, 4.0); // the fallback still costs it
+    }
+
+    void badGraphsNameFileAndOp()
+    {
+        {
+            Shaped s("bad.onnx");
+            s.op("a", "Relu", {7}, {s.tensor("t", {1})});
+            const InputError e = inputErrorOf([&] { buildTrainingGraph(s.g); });
+            QCOMPARE(e.file(), std::string("bad.onnx"));
+            QCOMPARE(e.location(), std::string("node 0"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("tensor #7"), e.what());
+        }
+        {
+            Shaped s("loop.pbtxt");
+            const int t1 = s.tensor("t1", {1});
+            const int t2 = s.tensor("t2", {1});
+            s.op("p", "Relu", {t2}, {t1});
+            s.op("q", "Relu", {t1}, {t2});
+            const InputError e = inputErrorOf([&] { buildTrainingGraph(s.g); });
+            QCOMPARE(e.file(), std::string("loop.pbtxt"));
+            QVERIFY2(QString::fromStdString(e.message()).contains("cycle: 'p' -> 'q' -> 'p'")
+                         || QString::fromStdString(e.message()).contains("cycle: 'q' -> 'p' -> 'q'"),
+                     e.what());
+        }
+        {
+            Shaped s;
+            const int t = s.tensor("t", {1});
+            s.op("a", "Relu", {}, {t});
+            s.op("b", "Relu", {}, {t});
+            QVERIFY(QString(inputErrorOf([&] { buildTrainingGraph(s.g); }).what()).contains("already written"));
+        }
+        {
+            Shaped s;
+            s.op("a", "Relu", {}, {s.tensor("t", {1})});
+            s.op("a/grad", "Relu", {}, {s.tensor("u", {1})});
+            const InputError e = inputErrorOf([&] { buildTrainingGraph(s.g); });
+            QCOMPARE(e.location(), std::string("node 1"));
+            QVERIFY2(QString(e.what()).contains("a/grad"), e.what());
+        }
+        {
+            Shaped s; // -1 is an absent optional input, not an error
+            s.op("c", "Conv", {s.tensor("x", {1, 1, 3, 3}), s.tensor("w", {1, 1, 3, 3}, true), -1},
+                 {s.tensor("y", {1, 1, 1, 1})});
+            QCOMPARE(buildTrainingGraph(s.g).opCount(), 2);
+        }
+    }
+
+    // ---- Per-device roofline in the simulator, the lower bound and the placers ----
+
+    void simulatorUsesPerDeviceRoofline()
+    {
+        // A: 10 TFLOP/s, 500 GB/s -> 6e12 FLOP/s and 3.5e11 B/s at the GPU efficiencies (0.6, 0.7).
+        // B: 20 TFLOP/s, 250 GB/s -> 1.2e13 FLOP/s and 1.75e11 B/s. Launch 5 us.
+        // c (6e9 FLOPs, 1e6 bytes): A 1000 + 5, B 500 + 5.  m (1e6 FLOPs, 3.5e8 bytes): A 1000 + 5, B 2000 + 5.
+        Cluster cluster("two", {specDevice("A", 10, 500), specDevice("B", 20, 250)}, Link{1000.0, 10.0});
+        GraphBuilder b("g");
+        Op c;
+        c.name = "c";
+        c.timeUs = {1.0, 1.0}; // overridden by the roofline on both devices
+        c.flops = 6e9;
+        c.memoryBytes = 1e6;
+        c.outputBytes = 1000.0;
+        Op m;
+        m.name = "m";
+        m.flops = 1e6;
+        m.memoryBytes = 3.5e8;
+        b.addOp(c);
+        b.addOp(m);
+        b.addEdge("c", "m");
+        const Graph g = std::move(b).build();
+
+        QVERIFY(near(opTimeUs(g.op(0), cluster.device(0)), 1005.0));
+        QVERIFY(near(opTimeUs(g.op(0), cluster.device(1)), 505.0));
+        QVERIFY(near(opTimeUs(g.op(1), cluster.device(0)), 1005.0));
+        QVERIFY(near(opTimeUs(g.op(1), cluster.device(1)), 2005.0));
+        QVERIFY(near(opTimeOn(g.op(1), cluster.device(1)), 2005.0)); // what the classical placers use
+
+        Simulator sim(g, cluster);
+        QVERIFY(near(sim.run({0, 0}).stepTimeUs, 2010.0));
+        QVERIFY(near(sim.run({1, 1}).stepTimeUs, 2510.0));
+        // c on B, m on A: 505 + transfer (10 us + 1000 B / 1000 B/us) + 1005.
+        QVERIFY(near(sim.run({1, 0}).stepTimeUs, 505.0 + 11.0 + 1005.0));
+
+        const LowerBound bound = lowerBound(g, cluster);
+        QVERIFY(near(bound.criticalPathUs, 505.0 + 1005.0));
+        QVERIFY(near(bound.workUs, (505.0 + 1005.0) / 2.0));
+
+        // Without device figures the op times stay time_us[kind] / speed.
+        Cluster plain("plain", {Device{"A", DeviceKind::Gpu, 2.0}}, Link{});
+        QCOMPARE(Simulator(g, plain).run({0, 0}).stepTimeUs, 0.5);
+        // Without op costs too: an op of known time only.
+        GraphBuilder legacy("l");
+        Op t;
+        t.name = "t";
+        t.timeUs = {1000.0, 100.0};
+        legacy.addOp(t);
+        const Graph lg = std::move(legacy).build();
+        QCOMPARE(Simulator(lg, cluster).run({1}).stepTimeUs, 100.0);
+    }
+
+    void presetsCarryRooflineFigures()
+    {
+        // Data-sheet figures (docs/clusters.md): the speed is the peak over the reference's.
+        for (const std::string& name : clusterPresetNames()) {
+            const Cluster c = loadCluster(name);
+            for (const Device& d : c.devices()) {
+                QVERIFY2(d.peakFlops > 0.0 && d.memoryBandwidth > 0.0, (name + " " + d.name).c_str());
+                const double reference = d.kind == DeviceKind::Gpu ? 15.7e12 : 1.57e12;
+                QVERIFY2(std::fabs(d.peakFlops / reference - d.speed) < 0.0006, (name + " " + d.name).c_str());
+            }
+        }
+        const Cluster v100 = loadCluster("v100x4-nvlink");
+        QCOMPARE(v100.device(1).peakFlops, 15.7e12);
+        QCOMPARE(v100.device(1).memoryBandwidth, 900e9);
+        // On the reference GPU the roofline gives back the graph's own time_us.gpu.
+        Shaped s;
+        s.op("mm", "MatMul", {s.tensor("a", {512, 1024}), s.tensor("b", {1024, 256}, true)}, {s.tensor("y", {512, 256})});
+        const Graph g = buildTrainingGraph(s.g);
+        for (const Op& op : g.ops())
+            QCOMPARE(opTimeUs(op, v100.device(1)), op.time(DeviceKind::Gpu));
+    }
+
+    void clusterFileReadsAndWritesFigures()
+    {
+        const Cluster c = parseCluster(R"({"format": "post-cluster/1",
+            "devices": [{"name": "g", "kind": "gpu", "peak_tflops": 19.5, "memory_bandwidth_GBps": 1555},
+                        {"name": "h", "kind": "gpu"}]})",
+                                       "c.json");
+        QCOMPARE(c.device(0).peakFlops, 19.5e12);
+        QCOMPARE(c.device(0).memoryBandwidth, 1555e9);
+        QCOMPARE(c.device(1).peakFlops, 0.0); // unknown
+        const std::string text = clusterJson(c);
+        const Cluster back = parseCluster(text, "c.json");
+        QCOMPARE(back.device(0).peakFlops, 19.5e12);
+        QCOMPARE(back.device(0).memoryBandwidth, 1555e9);
+        const QJsonArray devices = QJsonDocument::fromJson(QByteArray::fromStdString(text))["devices"].toArray();
+        QCOMPARE(devices[0].toObject()["peak_tflops"].toDouble(), 19.5);
+        QCOMPARE(devices[0].toObject()["memory_bandwidth_GBps"].toDouble(), 1555.0);
+        QVERIFY(!devices[1].toObject().contains("peak_tflops")); // unknown figures are not written
+        QVERIFY(!devices[1].toObject().contains("memory_bandwidth_GBps"));
+        const InputError e = inputErrorOf([] {
+            parseCluster(R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "peak_tflops": 0}]})",
+                         "c.json");
+        });
+        QCOMPARE(e.location(), std::string("field devices[0].peak_tflops"));
+    }
+
+    void nativeGraphKeepsOpCosts()
+    {
+        const Graph g = parseNativeGraph(R"({"format": "post-graph/1", "ops": [
+            {"name": "a", "time_us": {"gpu": 10}, "flops": 2e9, "memory_bytes": 4096},
+            {"name": "b", "time_us": {"gpu": 1}}]})",
+                                         "g.json");
+        QCOMPARE(g.op(0).flops, 2e9);
+        QCOMPARE(g.op(0).memoryBytes, 4096.0);
+        QCOMPARE(g.op(1).flops, 0.0);
+        const std::string text = nativeGraphJson(g);
+        const QJsonArray ops = QJsonDocument::fromJson(QByteArray::fromStdString(text))["ops"].toArray();
+        QCOMPARE(ops[0].toObject()["flops"].toDouble(), 2e9);
+        QVERIFY(!ops[1].toObject().contains("flops")); // 0 = unknown: not written
+        QVERIFY(!ops[1].toObject().contains("memory_bytes"));
+        const Graph back = parseNativeGraph(text, "g.json");
+        QCOMPARE(back.op(0).flops, 2e9);
+        QCOMPARE(back.op(0).memoryBytes, 4096.0);
+        QCOMPARE(back.op(1).memoryBytes, 0.0);
+        const InputError e = inputErrorOf([] {
+            parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "flops": -1}]})", "g.json");
+        });
+        QCOMPARE(e.location(), std::string("field ops[0].flops"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCostModel)
+#include "test_cost_model.moc"
