@@ -220,6 +220,26 @@ private slots:
         QCOMPARE(opNamed(g, "k_heads_t").intAttrs.at("perm"), (Shape{0, 2, 3, 1}));
     }
 
+    void customOpsAndUnnamedNodes()
+    {
+        const ShapedGraph g = readShaped("custom_op.onnx", 3);
+        const std::vector<std::string> expected{"relu", "fancy", "relu2", "Relu_3"};
+        QCOMPARE(opNames(g), expected);
+        QCOMPARE(opNamed(g, "Relu_3").location, std::string("node 3 (Relu)"));
+        QCOMPARE(opNamed(g, "fancy").type, std::string("FancyOp"));
+        // No schema, so nothing is inferred after the custom op: rank unknown.
+        QCOMPARE(tensorNamed(g, "r").shape, (Shape{3, 4}));
+        QCOMPARE(tensorNamed(g, "f").shape, (Shape{-1}));
+        QCOMPARE(tensorNamed(g, "z").shape, (Shape{3, 4}));
+
+        CostReport report;
+        const Graph training = parseOnnxGraph(modelBytes("custom_op.onnx"), "custom_op.onnx", {}, &report);
+        QCOMPARE(training.opCount(), 8);
+        QCOMPARE(report.unknownTypes.size(), size_t(1));
+        QCOMPARE(report.unknownTypes[0].first, std::string("FancyOp"));
+        QCOMPARE(report.unknownTypes[0].second, 1);
+    }
+
     void trainingGraphCounts()
     {
         CostReport report;

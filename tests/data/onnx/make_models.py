@@ -14,6 +14,8 @@ re-running gives identical files.
   no_graph.onnx     a ModelProto with an opset but no graph
   bad_shapes.onnx   MatMul of [2, 3] x [4, 5]: shape inference must fail at node 1 'mm'
   undefined_input.onnx  node 0 'add' reads a tensor nothing defines
+  custom_op.onnx    an op of a custom domain (no schema, no inferred shape), an unnamed
+                    node, and a graph output without a declared shape
 """
 import os
 
@@ -174,6 +176,15 @@ def main():
     save(single_node_graph(
         [helper.make_node("Add", ["x", "ghost"], ["y"], name="add")],
         [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, [2])]), "undefined_input.onnx", check=False)
+
+    custom = single_node_graph(
+        [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+         helper.make_node("FancyOp", ["r"], ["f"], name="fancy", domain="com.example"),
+         helper.make_node("Relu", ["f"], ["y"], name="relu2"),
+         helper.make_node("Relu", ["x"], ["z"])],
+        [vi("x", TensorProto.FLOAT, ["B", 4])], [vi("y", TensorProto.FLOAT, None), vi("z", TensorProto.FLOAT, ["B", 4])])
+    custom.opset_import.append(helper.make_opsetid("com.example", 1))
+    save(custom, "custom_op.onnx", check=False)
 
 
 if __name__ == "__main__":
