@@ -297,7 +297,7 @@ void MainWindow::openDialog()
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Graph"), dir,
-        tr("Graphs (*.json *.txt *.dot *.gv);;All files (*)"));
+        tr("Graphs (*.json *.txt *.dot *.gv *.onnx);;All files (*)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());

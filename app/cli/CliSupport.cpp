@@ -5,26 +5,40 @@
 #include "learn/LearnerOptionSetter.h"
 #include "place/PlacerRegistry.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 
 namespace post::cli {
+
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch)
+{
+    cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx, pbtxt")->capture_default_str();
+    cmd.add_option("--batch", batch, "ONNX: batch size given to the symbolic batch dimension (other formats ignore it)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
+        ->capture_default_str();
+}
 
 GraphFormat graphFormatArg(const std::string& format)
 {
     auto parsed = parseGraphFormat(format);
     if (!parsed)
-        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot, pbtxt)"};
+        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot, onnx, pbtxt)"};
     return *parsed;
 }
 
-Graph loadGraphArg(const std::string& path, const std::string& format)
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
-    return readGraphFile(path, graphFormatArg(format));
+    ImportOptions options;
+    options.batch = batch;
+    return readGraphFile(path, graphFormatArg(format), options);
 }
 
-ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format)
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
-    return readGraphFileWithPlacement(path, graphFormatArg(format));
+    ImportOptions options;
+    options.batch = batch;
+    return readGraphFileWithPlacement(path, graphFormatArg(format), options);
 }
 
 Cluster loadClusterArg(const std::string& nameOrPath)

@@ -6,6 +6,7 @@
 #include "io/ImportedGraph.h"
 #include "learn/LearnerOptions.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,12 @@ struct UsageError {
     std::string message;
 };
 
+// --format and --batch, shared by every command that reads a graph file.
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch);
 GraphFormat graphFormatArg(const std::string& format);
-Graph loadGraphArg(const std::string& path, const std::string& format);
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
 // The graph with the placement its file gives (TensorFlow device fields), if any.
-ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format);
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

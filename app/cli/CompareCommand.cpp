@@ -21,6 +21,7 @@ namespace {
 struct CompareOptions {
     std::string graph;
     std::string format = "auto";
+    std::int64_t batch = 1;
     std::string cluster;
     std::string algos;
     int samples = 2400;
@@ -96,7 +97,7 @@ int runCompare(const CompareOptions& o)
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
-    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch);
     const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
     const double lb = lowerBound(g, c).valueUs();
@@ -173,7 +174,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run several algorithms over several seeds and tabulate them");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
+    addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algos", opts->algos, "Comma-separated algorithms (default: all): " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement");
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));

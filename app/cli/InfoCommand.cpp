@@ -15,12 +15,13 @@ namespace {
 struct InfoOptions {
     std::string graph;
     std::string format = "auto";
+    std::int64_t batch = 1;
     bool json = false;
 };
 
 int runInfo(const InfoOptions& o)
 {
-    const Graph g = loadGraphArg(o.graph, o.format);
+    const Graph g = loadGraphArg(o.graph, o.format, o.batch);
     std::vector<double> gpuTimes;
     gpuTimes.reserve(static_cast<size_t>(g.opCount()));
     double outputBytes = 0.0;
@@ -72,8 +73,8 @@ void addInfoCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Summarise a graph: ops, edges, compute, parameters, critical path");
-    cmd->add_option("graph", opts->graph, "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT)")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
+    cmd->add_option("graph", opts->graph, "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt)")->required();
+    addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runInfo(*opts); });
 }

@@ -22,6 +22,7 @@ namespace {
 struct PlaceOptions {
     std::string graph;
     std::string format = "auto";
+    std::int64_t batch = 1;
     std::string cluster;
     std::string algo = "post@best";
     int samples = 2400;
@@ -48,7 +49,7 @@ int runPlace(const PlaceOptions& o)
         if (format != GraphFormat::TfPbtxt)
             throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is " + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format) : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
+    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch) : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -110,7 +111,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    cmd->add_option("--format", opts->format, "Input format: auto, post-graph, pipedream, msr, dot, pbtxt")->capture_default_str();
+    addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")->capture_default_str();
     cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));

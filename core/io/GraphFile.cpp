@@ -5,6 +5,7 @@
 #include "io/MsrReader.h"
 #include "io/NativeGraphReader.h"
 #include "io/PbtxtReader.h"
+#include "io/OnnxReader.h"
 #include "io/PipeDreamReader.h"
 #include "io/TextNumber.h"
 #include "util/InputError.h"
@@ -18,7 +19,7 @@ namespace {
 constexpr std::string_view kSupported
     = "supported: post-graph JSON ({\"format\": \"post-graph/1\", ...}), MSR JSON (nodes with fpgaLatency), "
       "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...), "
-      "TensorFlow GraphDef text (node { name: ... op: ... })";
+      "TensorFlow GraphDef text (node { name: ... op: ... }), ONNX model (.onnx, a binary ModelProto)";
 
 std::string_view skipBlanksAndBom(std::string_view text)
 {
@@ -118,6 +119,19 @@ bool looksLikePbtxt(std::string_view text)
     return opened && text.find("op:") != std::string_view::npos;
 }
 
+// Text formats are UTF-8; a control byte other than blanks near the start means binary
+// (a serialized ModelProto starts with 0x08, the ir_version field).
+bool looksBinary(std::string_view content)
+{
+    const std::string_view head = content.substr(0, 512);
+    for (char c : head) {
+        const auto b = static_cast<unsigned char>(c);
+        if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') || b == 0x7F)
+            return true;
+    }
+    return false;
+}
+
 bool endsWith(std::string_view path, std::string_view suffix)
 {
     if (path.size() < suffix.size())
@@ -136,6 +150,9 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
     const std::string_view text = skipBlanksAndBom(content);
     if (text.empty())
         throw InputError(file, {}, "file is empty");
+    // A binary .onnx file goes to the ONNX reader even when broken: it names the problem.
+    if (looksBinary(content) && (endsWith(path, ".onnx") || looksLikeOnnxModel(content)))
+        return GraphFormat::Onnx;
     if (text.front() == '{') {
         if (text.find("post-graph") != std::string_view::npos)
             return GraphFormat::PostGraph;
@@ -157,6 +174,8 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
         return GraphFormat::Dot;
     if (endsWith(path, ".pbtxt"))
         return GraphFormat::TfPbtxt;
+    if (endsWith(path, ".onnx"))
+        return GraphFormat::Onnx;
     throw InputError(file, {}, "unrecognized graph format; " + std::string(kSupported));
 }
 
@@ -192,6 +211,7 @@ Graph parseGraph(std::string_view content, const std::string& source, GraphForma
     case GraphFormat::Msr: return parseMsrGraph(content, source, options);
     case GraphFormat::Dot: return parseDotGraph(content, source, options);
     case GraphFormat::TfPbtxt: return parsePbtxtGraph(content, source, options).graph;
+    case GraphFormat::Onnx: return parseOnnxGraph(content, source, options);
     case GraphFormat::Auto: break;
     }
     throw InputError(source, {}, "unrecognized graph format; " + std::string(kSupported));

@@ -11,13 +11,15 @@ std::string_view toString(GraphFormat format)
     case GraphFormat::Msr: return "msr";
     case GraphFormat::Dot: return "dot";
     case GraphFormat::TfPbtxt: return "pbtxt";
+    case GraphFormat::Onnx: return "onnx";
     }
     return "auto";
 }
 
 std::optional<GraphFormat> parseGraphFormat(std::string_view text)
 {
-    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot, GraphFormat::TfPbtxt})
+    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot,
+                          GraphFormat::TfPbtxt, GraphFormat::Onnx})
         if (toString(f) == text)
             return f;
     return std::nullopt;

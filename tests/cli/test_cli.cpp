@@ -163,6 +163,33 @@ private slots:
         QCOMPARE(complete, 4); // three ops and one transfer
     }
 
+    void infoOnnxWithBatch()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
+        Run r = runCli({"info", model, "--batch", "8", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject eight = parseObject(r.out);
+        QCOMPARE(eight["name"].toString(), QString("tiny_cnn"));
+        QCOMPARE(eight["ops"].toInt(), 18); // nine forward ops, nine backward ops
+        // Initializers by hand: conv1 8x3x3x3 + 8, bn1 4 x 8, conv2 16x8x3x3, fc 10x16 + 10 floats.
+        QCOMPARE(eight["param_bytes"].toDouble(), 4.0 * (224 + 32 + 1152 + 170));
+        r = runCli({"info", model, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject one = parseObject(r.out);
+        // Every activation and gradient has the batch as its leading dimension.
+        QCOMPARE(eight["output_bytes"].toDouble(), 8.0 * one["output_bytes"].toDouble());
+        QCOMPARE(eight["param_bytes"].toDouble(), one["param_bytes"].toDouble());
+
+        QCOMPARE(runCli({"info", model, "--batch", "0"}).exitCode, 2);
+        QCOMPARE(runCli({"info", model, "--format", "onnx", "--batch", "2"}).exitCode, 0);
+        QFile original(model);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QString cut = write("cut.onnx", original.readAll().left(300));
+        r = runCli({"info", cut});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("cut.onnx") && r.err.contains("does not parse"), qPrintable(r.err));
+    }
+
     void badInputExitsOneAndNamesTheFile_data()
     {
         QTest::addColumn<QByteArray>("graph");

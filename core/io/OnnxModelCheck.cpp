@@ -1,0 +1,111 @@
+#include "io/OnnxModelCheck.h"
+
+#include "io/OnnxNodeLocation.h"
+#include "util/InputError.h"
+
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+
+#include <climits>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+bool isDefaultDomain(const std::string& domain)
+{
+    return domain.empty() || domain == "ai.onnx";
+}
+
+// The checker's message without the context it appends ("\n\n==> Context: ...").
+std::string checkerMessage(const std::exception& e)
+{
+    std::string text = e.what();
+    if (const auto cut = text.find("\n\n==> Context:"); cut != std::string::npos)
+        text.erase(cut);
+    for (char& c : text)
+        if (c == '\n')
+            c = ' ';
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    return text;
+}
+
+} // namespace
+
+onnx::ModelProto parseOnnxModel(std::string_view content, const std::string& source)
+{
+    if (content.size() > static_cast<std::size_t>(INT_MAX))
+        throw InputError(source, {}, "ONNX model larger than 2 GB: protobuf cannot read it in one piece");
+    onnx::ModelProto model;
+    if (!model.ParseFromArray(content.data(), static_cast<int>(content.size())))
+        throw InputError(source, {}, "not a readable ONNX model: the protobuf does not parse (truncated file, or not an ONNX ModelProto)");
+    return model;
+}
+
+int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
+{
+    if (!model.has_graph())
+        throw InputError(source, {}, "ONNX model has no graph (truncated file?)");
+    const auto& graph = model.graph();
+    if (graph.node_size() == 0)
+        throw InputError(source, "graph", "the graph has no nodes");
+    if (model.ir_version() < 1)
+        throw InputError(source, "ir_version", "missing (not an ONNX model, or a truncated one)");
+    if (model.ir_version() > onnx::Version::IR_VERSION)
+        throw InputError(source, "ir_version", "unsupported IR version " + std::to_string(model.ir_version())
+                                                   + " (this build's ONNX library reads up to "
+                                                   + std::to_string(static_cast<int>(onnx::Version::IR_VERSION)) + ")");
+
+    std::unordered_map<std::string, int> opsets;
+    for (const auto& imp : model.opset_import())
+        opsets[isDefaultDomain(imp.domain()) ? std::string() : imp.domain()] = static_cast<int>(imp.version());
+    if (model.opset_import_size() == 0 && model.ir_version() < 3)
+        opsets[""] = 1; // before IR 3 the opset was implicit
+    const auto found = opsets.find("");
+    if (found == opsets.end())
+        throw InputError(source, "opset_import", "no opset for the ONNX domain (ai.onnx); truncated file?");
+    const auto [lowest, highest] = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("");
+    const int opset = found->second;
+    if (opset < lowest || opset > highest)
+        throw InputError(source, "opset_import", "unsupported ONNX opset " + std::to_string(opset) + " (this build reads opsets "
+                                                     + std::to_string(lowest) + " to " + std::to_string(highest) + ")");
+
+    onnx::checker::CheckerContext ctx;
+    ctx.set_ir_version(static_cast<int>(model.ir_version()));
+    ctx.set_opset_imports(opsets);
+    onnx::checker::LexicalScopeContext scope;
+    for (const auto& input : graph.input())
+        scope.add(input.name());
+    for (const auto& init : graph.initializer())
+        scope.add(init.name());
+    for (const auto& init : graph.sparse_initializer())
+        scope.add(init.values().name());
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const auto& node = graph.node(i);
+        for (const auto& input : node.input())
+            if (!input.empty() && !scope.this_graph_has(input))
+                throw InputError(source, onnxNodeLocation(i, node),
+                                 "input '" + input + "' is not a graph input, an initializer or the output of an earlier node");
+        try {
+            onnx::checker::check_node(node, ctx, scope);
+        } catch (const std::exception& e) {
+            throw InputError(source, onnxNodeLocation(i, node), checkerMessage(e));
+        }
+        for (const auto& output : node.output())
+            if (!output.empty())
+                scope.add(output);
+    }
+    // Of the rest of check_model only the initializers matter here; its demand that every
+    // graph output declare a shape would refuse models that runtimes accept.
+    for (const auto& init : graph.initializer()) {
+        try {
+            onnx::checker::check_tensor(init, ctx);
+        } catch (const std::exception& e) {
+            throw InputError(source, "initializer '" + init.name() + "'", checkerMessage(e));
+        }
+    }
+    return opset;
+}
+
+} // namespace post

@@ -1,0 +1,134 @@
+#include "io/OnnxTensorData.h"
+
+#include <cstring>
+#include <limits>
+
+namespace post {
+namespace {
+
+using TP = onnx::TensorProto;
+
+template <typename T>
+bool readRaw(const std::string& raw, std::size_t count, std::vector<std::int64_t>& out)
+{
+    if (raw.size() != count * sizeof(T))
+        return false;
+    out.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        T v; // raw_data is little-endian, like the hosts this builds for
+        std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));
+        out[i] = static_cast<std::int64_t>(v);
+    }
+    return true;
+}
+
+bool readRawData(int type, const std::string& raw, std::size_t count, std::vector<std::int64_t>& out)
+{
+    switch (type) {
+    case TP::INT64: return readRaw<std::int64_t>(raw, count, out);
+    case TP::UINT64: return readRaw<std::uint64_t>(raw, count, out);
+    case TP::INT32: return readRaw<std::int32_t>(raw, count, out);
+    case TP::UINT32: return readRaw<std::uint32_t>(raw, count, out);
+    case TP::INT16: return readRaw<std::int16_t>(raw, count, out);
+    case TP::UINT16: return readRaw<std::uint16_t>(raw, count, out);
+    case TP::INT8: return readRaw<std::int8_t>(raw, count, out);
+    case TP::UINT8:
+    case TP::BOOL: return readRaw<std::uint8_t>(raw, count, out);
+    default: return false;
+    }
+}
+
+template <typename Field>
+bool readTyped(const Field& field, std::size_t count, std::vector<std::int64_t>& out)
+{
+    if (static_cast<std::size_t>(field.size()) != count)
+        return false;
+    out.assign(field.begin(), field.end());
+    return true;
+}
+
+} // namespace
+
+int onnxElementBytes(int dataType)
+{
+    switch (dataType) {
+    case TP::FLOAT: case TP::INT32: case TP::UINT32: return 4;
+    case TP::DOUBLE: case TP::INT64: case TP::UINT64: case TP::COMPLEX64: return 8;
+    case TP::COMPLEX128: return 16;
+    case TP::FLOAT16: case TP::BFLOAT16: case TP::INT16: case TP::UINT16: return 2;
+    case TP::INT8: case TP::UINT8: case TP::BOOL: return 1;
+    default: return 0;
+    }
+}
+
+bool isOnnxFloatType(int dataType)
+{
+    return dataType == TP::FLOAT || dataType == TP::DOUBLE || dataType == TP::FLOAT16 || dataType == TP::BFLOAT16;
+}
+
+bool isOnnxIntegerType(int dataType)
+{
+    switch (dataType) {
+    case TP::INT64: case TP::UINT64: case TP::INT32: case TP::UINT32: case TP::INT16: case TP::UINT16:
+    case TP::INT8: case TP::UINT8: case TP::BOOL: return true;
+    default: return false;
+    }
+}
+
+std::optional<std::int64_t> onnxElementCount(const std::vector<std::int64_t>& dims)
+{
+    std::int64_t n = 1;
+    for (std::int64_t d : dims) {
+        if (d < 0)
+            return std::nullopt;
+        if (d != 0 && n > std::numeric_limits<std::int64_t>::max() / d)
+            return std::nullopt;
+        n *= d;
+    }
+    return n;
+}
+
+std::optional<OnnxIntTensor> decodeOnnxIntTensor(const onnx::TensorProto& tensor, std::size_t maxElements)
+{
+    if (!isOnnxIntegerType(tensor.data_type()) || tensor.data_location() == TP::EXTERNAL)
+        return std::nullopt;
+    OnnxIntTensor out;
+    out.dataType = tensor.data_type();
+    out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    const auto count = onnxElementCount(out.dims);
+    if (!count || static_cast<std::uint64_t>(*count) > maxElements)
+        return std::nullopt;
+    const auto n = static_cast<std::size_t>(*count);
+    bool ok = false;
+    if (tensor.has_raw_data())
+        ok = readRawData(out.dataType, tensor.raw_data(), n, out.values);
+    else if (out.dataType == TP::INT64)
+        ok = readTyped(tensor.int64_data(), n, out.values);
+    else if (out.dataType == TP::UINT64 || out.dataType == TP::UINT32)
+        ok = readTyped(tensor.uint64_data(), n, out.values);
+    else
+        ok = readTyped(tensor.int32_data(), n, out.values);
+    if (!ok)
+        return std::nullopt;
+    return out;
+}
+
+onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::string& name)
+{
+    onnx::TensorProto t;
+    t.set_name(name);
+    t.set_data_type(tensor.dataType);
+    for (std::int64_t d : tensor.dims)
+        t.add_dims(d);
+    for (std::int64_t v : tensor.values) {
+        switch (tensor.dataType) {
+        case TP::INT64: t.add_int64_data(v); break;
+        case TP::UINT64:
+        case TP::UINT32: t.add_uint64_data(static_cast<std::uint64_t>(v)); break;
+        default: t.add_int32_data(static_cast<std::int32_t>(v)); break;
+        }
+    }
+    return t;
+}
+
+} // namespace post

@@ -1,0 +1,36 @@
+#pragma once
+
+// Internal to the ONNX importer (includes the ONNX protobuf headers; core .cpp files only).
+#include <onnx/onnx_pb.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace post {
+
+// Bytes per element of an ONNX TensorProto::DataType; 0 for strings and unknown types.
+int onnxElementBytes(int dataType);
+bool isOnnxFloatType(int dataType);
+// Integer types and bool: the types shape arithmetic folds.
+bool isOnnxIntegerType(int dataType);
+
+// Number of elements of `dims`; nullopt if a dimension is negative or the product overflows.
+std::optional<std::int64_t> onnxElementCount(const std::vector<std::int64_t>& dims);
+
+// A small integer tensor known at import time (shape arithmetic being folded).
+struct OnnxIntTensor {
+    int dataType = onnx::TensorProto::INT64;
+    std::vector<std::int64_t> dims;
+    std::vector<std::int64_t> values; // row-major
+};
+
+// The values of an integer (or bool) tensor whose data is in the file; nullopt for other
+// types, external data, a data length that does not match the dims, or more than
+// `maxElements` elements.
+std::optional<OnnxIntTensor> decodeOnnxIntTensor(const onnx::TensorProto& tensor, std::size_t maxElements);
+onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::string& name);
+
+} // namespace post

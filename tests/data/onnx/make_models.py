@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""Writes the tiny ONNX models that tests/core/test_onnx_reader.cpp reads.
+
+Run with Debian's python3-onnx (`/usr/bin/python3 tests/data/onnx/make_models.py`); the
+outputs are committed, so the tests need no Python. Weights come from a fixed seed, so
+re-running gives identical files.
+
+  cnn.onnx          conv/bn/relu/pool/conv/relu/global-pool, a PyTorch-style flatten
+                    (Shape -> Gather -> Unsqueeze -> Concat -> Reshape), gemm; batch "N"
+  transformer.onnx  one pre-norm transformer block: layernorm, matmul attention with two
+                    heads (reshapes from a Shape chain), softmax, erf-gelu feed-forward,
+                    residual adds; batch "batch", sequence 8, hidden 16
+  bad_opset.onnx    a valid graph that claims ai.onnx opset 99
+  no_graph.onnx     a ModelProto with an opset but no graph
+  bad_shapes.onnx   MatMul of [2, 3] x [4, 5]: shape inference must fail at node 1 'mm'
+  undefined_input.onnx  node 0 'add' reads a tensor nothing defines
+  custom_op.onnx    an op of a custom domain (no schema, no inferred shape), an unnamed
+                    node, and a graph output without a declared shape
+"""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.RandomState(5)
+
+
+def weight(name, *shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32) * 0.1, name)
+
+
+def const(name, values, dtype=np.int64):
+    """A Constant node producing `values` as a tensor named `name`."""
+    return helper.make_node("Constant", [], [name], name=name,
+                            value=numpy_helper.from_array(np.array(values, dtype=dtype), name + "_value"))
+
+
+def save(model, name, check=True):
+    if check:
+        onnx.checker.check_model(model)
+        onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
+    onnx.save(model, os.path.join(HERE, name))
+
+
+def cnn():
+    nodes = [
+        helper.make_node("Conv", ["x", "conv1.W", "conv1.B"], ["c1"], name="conv1",
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "bn1.scale", "bn1.B", "bn1.mean", "bn1.var"], ["b1"],
+                         name="bn1", epsilon=1e-5),
+        helper.make_node("Relu", ["b1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2], strides=[2, 2]),
+        # No kernel_shape (it is optional): the importer takes it from the weight.
+        helper.make_node("Conv", ["p1", "conv2.W"], ["c2"], name="conv2", pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["g"], name="gap"),
+        # torch.flatten as exported by PyTorch: the batch size read from the input's shape.
+        helper.make_node("Shape", ["g"], ["g_shape"], name="shape"),
+        const("zero", 0),
+        helper.make_node("Gather", ["g_shape", "zero"], ["n"], name="gather", axis=0),
+        const("axes0", [0]),
+        helper.make_node("Unsqueeze", ["n", "axes0"], ["n1"], name="unsqueeze"),
+        const("minus_one", [-1]),
+        helper.make_node("Concat", ["n1", "minus_one"], ["flat_shape"], name="concat", axis=0),
+        helper.make_node("Reshape", ["g", "flat_shape"], ["flat"], name="flatten"),
+        helper.make_node("Gemm", ["flat", "fc.W", "fc.B"], ["y"], name="fc", transB=1),
+    ]
+    inits = [
+        weight("conv1.W", 8, 3, 3, 3), weight("conv1.B", 8),
+        weight("bn1.scale", 8), weight("bn1.B", 8), weight("bn1.mean", 8),
+        numpy_helper.from_array(np.abs(rng.standard_normal(8)).astype(np.float32) + 0.5, "bn1.var"),
+        weight("conv2.W", 16, 8, 3, 3),
+        weight("fc.W", 10, 16), weight("fc.B", 10),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny_cnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])],
+        inits)
+    return helper.make_model(graph, producer_name="post-studio make_models.py",
+                             opset_imports=[helper.make_opsetid("", 13)])
+
+
+def transformer():
+    S, H, D, F = 8, 2, 8, 64
+    E = H * D
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "ln1.gamma", "ln1.beta"], ["ln1"], name="ln1", axis=-1),
+        helper.make_node("MatMul", ["ln1", "Wq"], ["q"], name="q_proj"),
+        helper.make_node("MatMul", ["ln1", "Wk"], ["k"], name="k_proj"),
+        helper.make_node("MatMul", ["ln1", "Wv"], ["v"], name="v_proj"),
+        # [batch, S, H, D] and [batch, S, E] from the input's batch size (PyTorch style).
+        helper.make_node("Shape", ["x"], ["x_shape"], name="shape"),
+        const("zero", 0),
+        helper.make_node("Gather", ["x_shape", "zero"], ["b"], name="gather", axis=0),
+        const("axes0", [0]),
+        helper.make_node("Unsqueeze", ["b", "axes0"], ["b1"], name="unsqueeze"),
+        helper.make_node("Concat", ["b1", "heads_shape"], ["shape4"], name="concat4", axis=0),
+        const("seq_hidden", [S, E]),
+        helper.make_node("Concat", ["b1", "seq_hidden"], ["shape3"], name="concat3", axis=0),
+        helper.make_node("Reshape", ["q", "shape4"], ["q4"], name="q_split"),
+        helper.make_node("Reshape", ["k", "shape4"], ["k4"], name="k_split"),
+        helper.make_node("Reshape", ["v", "shape4"], ["v4"], name="v_split"),
+        helper.make_node("Transpose", ["q4"], ["qh"], name="q_heads", perm=[0, 2, 1, 3]),
+        helper.make_node("Transpose", ["k4"], ["kh"], name="k_heads_t", perm=[0, 2, 3, 1]),
+        helper.make_node("Transpose", ["v4"], ["vh"], name="v_heads", perm=[0, 2, 1, 3]),
+        helper.make_node("MatMul", ["qh", "kh"], ["scores"], name="scores"),
+        const("scale", np.sqrt(D), np.float32),
+        helper.make_node("Div", ["scores", "scale"], ["scaled"], name="scale_scores"),
+        helper.make_node("Softmax", ["scaled"], ["probs"], name="softmax", axis=-1),
+        helper.make_node("MatMul", ["probs", "vh"], ["ctx"], name="context"),
+        helper.make_node("Transpose", ["ctx"], ["ctx_t"], name="merge_heads_t", perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["ctx_t", "shape3"], ["ctx3"], name="merge_heads"),
+        helper.make_node("MatMul", ["ctx3", "Wo"], ["attn"], name="out_proj"),
+        helper.make_node("Add", ["x", "attn"], ["h"], name="residual1"),
+        helper.make_node("LayerNormalization", ["h", "ln2.gamma", "ln2.beta"], ["ln2"], name="ln2", axis=-1),
+        helper.make_node("MatMul", ["ln2", "W1"], ["f1"], name="ffn1"),
+        helper.make_node("Add", ["f1", "b1_bias"], ["f1b"], name="ffn1_bias"),
+        # gelu(x) = 0.5 x (1 + erf(x / sqrt 2)): ONNX has no Gelu before opset 20.
+        const("sqrt2", np.sqrt(2.0), np.float32),
+        helper.make_node("Div", ["f1b", "sqrt2"], ["g_div"], name="gelu_div"),
+        helper.make_node("Erf", ["g_div"], ["g_erf"], name="gelu_erf"),
+        const("one", 1.0, np.float32),
+        helper.make_node("Add", ["g_erf", "one"], ["g_add"], name="gelu_add"),
+        helper.make_node("Mul", ["f1b", "g_add"], ["g_mul"], name="gelu_mul"),
+        const("half", 0.5, np.float32),
+        helper.make_node("Mul", ["g_mul", "half"], ["gelu"], name="gelu_half"),
+        helper.make_node("MatMul", ["gelu", "W2"], ["f2"], name="ffn2"),
+        helper.make_node("Add", ["f2", "b2_bias"], ["f2b"], name="ffn2_bias"),
+        helper.make_node("Add", ["h", "f2b"], ["y"], name="residual2"),
+    ]
+    inits = [
+        weight("ln1.gamma", E), weight("ln1.beta", E),
+        weight("Wq", E, E), weight("Wk", E, E), weight("Wv", E, E), weight("Wo", E, E),
+        weight("ln2.gamma", E), weight("ln2.beta", E),
+        weight("W1", E, F), weight("b1_bias", F), weight("W2", F, E), weight("b2_bias", E),
+        # A shape constant stored as an initializer: int64, so not a parameter.
+        numpy_helper.from_array(np.array([S, H, D], dtype=np.int64), "heads_shape"),
+    ]
+    graph = helper.make_graph(
+        nodes, "transformer_block",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", S, E])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", S, E])],
+        inits)
+    return helper.make_model(graph, producer_name="post-studio make_models.py",
+                             opset_imports=[helper.make_opsetid("", 17)])
+
+
+def single_node_graph(nodes, inputs, outputs, opset=13, inits=()):
+    graph = helper.make_graph(nodes, "bad", inputs, outputs, list(inits))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def main():
+    save(cnn(), "cnn.onnx")
+    save(transformer(), "transformer.onnx")
+
+    relu = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    vi = helper.make_tensor_value_info
+    save(single_node_graph([relu], [vi("x", TensorProto.FLOAT, [2, 3])], [vi("y", TensorProto.FLOAT, [2, 3])],
+                           opset=99), "bad_opset.onnx", check=False)
+
+    no_graph = onnx.ModelProto()
+    no_graph.ir_version = 8
+    no_graph.opset_import.append(helper.make_opsetid("", 13))
+    save(no_graph, "no_graph.onnx", check=False)
+
+    save(single_node_graph(
+        [helper.make_node("Relu", ["a"], ["r"], name="relu"),
+         helper.make_node("MatMul", ["r", "b"], ["y"], name="mm")],
+        [vi("a", TensorProto.FLOAT, [2, 3]), vi("b", TensorProto.FLOAT, [4, 5])],
+        [vi("y", TensorProto.FLOAT, [2, 5])]), "bad_shapes.onnx", check=False)
+
+    save(single_node_graph(
+        [helper.make_node("Add", ["x", "ghost"], ["y"], name="add")],
+        [vi("x", TensorProto.FLOAT, [2])], [vi("y", TensorProto.FLOAT, [2])]), "undefined_input.onnx", check=False)
+
+    custom = single_node_graph(
+        [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+         helper.make_node("FancyOp", ["r"], ["f"], name="fancy", domain="com.example"),
+         helper.make_node("Relu", ["f"], ["y"], name="relu2"),
+         helper.make_node("Relu", ["x"], ["z"])],
+        [vi("x", TensorProto.FLOAT, ["B", 4])], [vi("y", TensorProto.FLOAT, None), vi("z", TensorProto.FLOAT, ["B", 4])])
+    custom.opset_import.append(helper.make_opsetid("com.example", 1))
+    save(custom, "custom_op.onnx", check=False)
+
+
+if __name__ == "__main__":
+    main()
