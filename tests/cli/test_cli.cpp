@@ -393,6 +393,8 @@ private slots:
         QCOMPARE(a["param_bytes"].toDouble(), 25557032.0 * 4);
         QVERIFY(b["output_bytes"].toDouble() > 1.9 * a["output_bytes"].toDouble());
         QVERIFY(b["total_gpu_time_ms"].toDouble() > a["total_gpu_time_ms"].toDouble());
+    }
+
     void pbtxtGivenPlacementAndExport()
     {
         const QString model = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
