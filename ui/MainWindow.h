@@ -23,6 +23,7 @@ class InspectorPanel;
 class LearnerPanel;
 class LearningChart;
 class OpTablePanel;
+class SessionController;
 
 // Post Studio's window: the graph in the centre, inspector and tables in docks.
 // Panels that come later (learner, charts) plug in through addCentralTab() and
@@ -34,8 +35,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Reads the file off the GUI thread; errors are reported, never thrown.
+    // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
+    // (post-session files) are restored whole.
     void openFile(const QString& path);
+    // Shows a document made in memory (a restored session) as if it had been read.
+    void openDocument(DocumentPtr document);
     void setClusterName(const QString& nameOrPath);
     // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
     void setPlacement(Placement placement);
@@ -51,6 +55,7 @@ public:
     LearnerPanel* learner() const { return learner_; }
     LearningChart* learningChart() const { return learningChart_; }
     QDockWidget* learnerDock() const { return learnerDock_; }
+    SessionController* session() const { return session_; }
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
 
@@ -64,6 +69,7 @@ public:
     // Errors go to a QMessageBox unless turned off (tests, --screenshot); loadFailed is
     // emitted either way.
     void setInteractiveErrors(bool on) { interactiveErrors_ = on; }
+    bool interactiveErrors() const { return interactiveErrors_; }
 
 public slots:
     void selectOp(post::OpId op, bool centre = true);
@@ -90,6 +96,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void createLearner();
+    void createSession();
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -112,6 +119,7 @@ private:
     LearnerPanel* learner_ = nullptr;
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
+    SessionController* session_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;
@@ -122,6 +130,7 @@ private:
     QAction* findAction_ = nullptr;
     QActionGroup* colourGroup_ = nullptr;
     QActionGroup* groupingGroup_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* clusterMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;
