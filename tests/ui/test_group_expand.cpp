@@ -16,6 +16,12 @@ namespace {
 
 constexpr int kLayoutWaitMs = 30000;
 
+// "b2" and the like (GCC 12 warns falsely on "b" + std::to_string(i)).
+std::string name(const char* prefix, int i)
+{
+    return std::string(prefix).append(std::to_string(i));
+}
+
 // x feeds colocation groups g1 (3 ops) and g2 (4 ops), which both feed y: drawn grouped
 // as 4 boxes (x, g1, g2, y; x and y have two edges each, so they join no chain).
 DocumentPtr twoGroupDocument()
@@ -23,16 +29,16 @@ DocumentPtr twoGroupDocument()
     GraphBuilder b("two groups");
     b.addOp(uitest::op("x", "Input", 1, 10, 0));
     for (int i = 0; i < 3; ++i)
-        b.addOp(uitest::op("a" + std::to_string(i), "Conv", 5, 10, 0, "g1"));
+        b.addOp(uitest::op(name("a", i), "Conv", 5, 10, 0, "g1"));
     for (int i = 0; i < 4; ++i)
-        b.addOp(uitest::op("b" + std::to_string(i), "MatMul", 5, 10, 0, "g2"));
+        b.addOp(uitest::op(name("b", i), "MatMul", 5, 10, 0, "g2"));
     b.addOp(uitest::op("y", "Add", 1, 10, 0));
     b.addEdge("x", "a0");
     b.addEdge("a0", "a1");
     b.addEdge("a1", "a2");
     b.addEdge("x", "b0");
     for (int i = 1; i < 4; ++i)
-        b.addEdge("b" + std::to_string(i - 1), "b" + std::to_string(i));
+        b.addEdge(name("b", i - 1), name("b", i));
     b.addEdge("a2", "y");
     b.addEdge("b3", "y");
     auto doc = std::make_shared<GraphDocument>();
