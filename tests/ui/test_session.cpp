@@ -126,6 +126,22 @@ private slots:
         QVERIFY(again.run.state == SessionRunState::Done);
     }
 
+    void anotherGraphDropsTheRecordedRun()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*window, "post", 40, 1));
+        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        window->setPlacement(window->document()->placement); // same graph: the run stays
+        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        QSignalSpy shown(window.get(), &MainWindow::documentShown);
+        window->openFile(sample("inception-block.json"));
+        QVERIFY(shown.wait(kWaitMs));
+        const Session s = window->session()->currentSession();
+        QVERIFY(s.samples.empty() && s.updates.empty());
+        QVERIFY(s.run.state == SessionRunState::None);
+        QCOMPARE(s.graph->opCount(), window->document()->opCount());
+    }
+
     void badSessionNamesTheField()
     {
         auto window = openWindow(sample("tiny-mlp.json"));

@@ -69,7 +69,15 @@ SessionController::SessionController(MainWindow* window)
     openAction_->setToolTip(tr("Reopen a saved session"));
     connect(saveAction_, &QAction::triggered, this, &SessionController::saveDialog);
     connect(openAction_, &QAction::triggered, this, &SessionController::openDialog);
-    connect(window, &MainWindow::documentChanged, this, [this](const DocumentPtr& doc) { saveAction_->setEnabled(doc != nullptr); });
+    connect(window, &MainWindow::documentChanged, this, [this](const DocumentPtr& doc) {
+        saveAction_->setEnabled(doc != nullptr);
+        // Another graph: the recorded run is not about it (a new placement of the same graph is).
+        if (!doc || doc->graph != runGraph_)
+            recorder_->clear();
+    });
+    connect(window->learner(), &LearnerPanel::runStarted, this, [this] {
+        runGraph_ = window_->document() ? window_->document()->graph : nullptr;
+    });
     connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
     connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
     const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
@@ -186,6 +194,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     panel->setSamples(session->learner.samples);
     panel->setSeed(session->learner.seed);
     window_->openDocument(doc);
+    runGraph_ = doc->graph;
     recorder_->restore(*session);
 
     LearningChart* chart = window_->learningChart();

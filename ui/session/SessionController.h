@@ -70,6 +70,7 @@ private:
     QAction* openAction_;
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
+    std::shared_ptr<const Graph> runGraph_; // the graph the recorded run belongs to
     quint64 generation_ = 0;
     bool opening_ = false;
 };
