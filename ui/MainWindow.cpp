@@ -16,6 +16,7 @@
 #include "timeline/StepStatusLabel.h"
 #include "timeline/TimelinePanel.h"
 #include "timeline/TimelineView.h"
+#include "session/SessionController.h"
 
 #include "io/ClusterPresets.h"
 #include "io/PlacementFile.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     createStatusBar();
     createLearner();
     createTimeline();
+    createSession();
 
     connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
     connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
@@ -193,7 +195,7 @@ void MainWindow::createActions()
 
 void MainWindow::createMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
     file->addAction(openAction_);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
@@ -354,6 +356,11 @@ bool MainWindow::openPlacement(const QString& path)
 
 void MainWindow::openFile(const QString& path)
 {
+    if (SessionController::isSessionFile(path)) {
+        statusText_->setText(tr("Reading session %1…").arg(QFileInfo(path).fileName()));
+        session_->open(path);
+        return;
+    }
     loadingPath_ = path;
     statusText_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     loader_->load(path);
@@ -389,6 +396,23 @@ void MainWindow::showDocument(DocumentPtr document)
     updateSummary();
     updateBusy();
     emit documentChanged(document_);
+}
+
+void MainWindow::openDocument(DocumentPtr document)
+{
+    loader_->cancel(); // a read still running must not replace this document
+    loadingPath_.clear();
+    showDocument(std::move(document));
+}
+
+void MainWindow::createSession()
+{
+    session_ = new SessionController(this);
+    fileMenu_->insertAction(clusterMenu_->menuAction(), session_->openAction());
+    fileMenu_->insertAction(clusterMenu_->menuAction(), session_->saveAction());
+    connect(session_, &SessionController::failed, this, &MainWindow::reportError);
+    connect(session_, &SessionController::saved, this,
+            [this](const QString& path) { statusText_->setText(tr("Saved session %1").arg(QFileInfo(path).fileName())); });
 }
 
 void MainWindow::setPlacement(Placement placement)

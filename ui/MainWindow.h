@@ -26,6 +26,7 @@ class OpTablePanel;
 class StepSimulation;
 class StepStatusLabel;
 class TimelinePanel;
+class SessionController;
 
 // Post Studio's window: the graph in the centre, inspector and tables in docks.
 // Panels that come later (learner, charts) plug in through addCentralTab() and
@@ -37,8 +38,11 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Reads the file off the GUI thread; errors are reported, never thrown.
+    // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
+    // (post-session files) are restored whole.
     void openFile(const QString& path);
+    // Shows a document made in memory (a restored session) as if it had been read.
+    void openDocument(DocumentPtr document);
     void setClusterName(const QString& nameOrPath);
     // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
     void setPlacement(Placement placement);
@@ -58,6 +62,7 @@ public:
     StepSimulation* stepSimulation() const { return stepSimulation_; }
     StepStatusLabel* stepStatus() const { return stepStatus_; }
     QMenu* exportMenu() const { return exportMenu_; }
+    SessionController* session() const { return session_; }
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
     // The same by tab title, ignoring case and '&' (false when there is no such tab).
@@ -73,6 +78,7 @@ public:
     // Errors go to a QMessageBox unless turned off (tests, --screenshot); loadFailed is
     // emitted either way.
     void setInteractiveErrors(bool on) { interactiveErrors_ = on; }
+    bool interactiveErrors() const { return interactiveErrors_; }
 
 public slots:
     void selectOp(post::OpId op, bool centre = true);
@@ -100,6 +106,7 @@ private:
     void createStatusBar();
     void createLearner();
     void createTimeline();
+    void createSession();
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -126,6 +133,7 @@ private:
     StepSimulation* stepSimulation_ = nullptr;
     StepStatusLabel* stepStatus_ = nullptr;
     QMenu* exportMenu_ = nullptr;
+    SessionController* session_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;
@@ -136,6 +144,7 @@ private:
     QAction* findAction_ = nullptr;
     QActionGroup* colourGroup_ = nullptr;
     QActionGroup* groupingGroup_ = nullptr;
+    QMenu* fileMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QMenu* clusterMenu_ = nullptr;
     QMenu* panelsMenu_ = nullptr;

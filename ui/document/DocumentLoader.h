@@ -21,6 +21,12 @@ public:
 
     void load(const QString& path);
     bool isLoading() const { return loading_; }
+    // Drops the load in progress (its result is never reported).
+    void cancel()
+    {
+        ++generation_;
+        loading_ = false;
+    }
 
     // The synchronous work: reads the graph (format sniffed from the content) and the
     // cluster. Throws InputError naming the file and what is wrong with it.

@@ -2,10 +2,12 @@
 
 #include "graphview/GraphScene.h"
 #include "graphview/GraphView.h"
+#include "graphview/GroupExpander.h"
 #include "graphview/LegendWidget.h"
 #include "graphview/NodeItem.h"
 #include "graphview/OpSearchWidget.h"
 #include "graphview/OverviewWidget.h"
+#include "graphview/RetryOverlay.h"
 #include "layout/LayoutController.h"
 #include "layout/LayoutPolicy.h"
 
@@ -34,6 +36,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     , overview_(nullptr)
     , search_(new OpSearchWidget(view_))
     , layout_(new LayoutController(this))
+    , retry_(new RetryOverlay(view_))
 {
     view_->setScene(scene_);
     view_->setPlaceholderText(tr("Open a graph with File ▸ Open… or drop a file here"));
@@ -41,6 +44,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     overview_->hide();
     search_->hide();
     legend_->hide();
+    retry_->hide();
+    connect(retry_, &RetryOverlay::retry, this, &GraphPanel::relayout);
+    new GroupExpander(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -68,7 +74,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     connect(layout_, &LayoutController::layoutFailed, this, [this](quint64, const QString& message) {
         emit layoutFailed(message);
     });
-    connect(layout_, &LayoutController::cancelled, this, [this](quint64) { emit layoutCancelled(); });
+    connect(layout_, &LayoutController::cancelled, this, &GraphPanel::onLayoutCancelled);
     connect(layout_, &LayoutController::busyChanged, this, &GraphPanel::layoutBusyChanged);
     applyTheme();
 }
@@ -77,7 +83,12 @@ GraphPanel::~GraphPanel() = default;
 
 void GraphPanel::setDocument(DocumentPtr document)
 {
-    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_);
+    if (!scene_->document() || scene_->document()->graph != document->graph)
+        expanded_.clear();
+    pendingDocument_.reset();
+    pendingView_.reset();
+    retry_->hide();
+    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_, expanded_);
     search_->setGraph(document->graph);
     scene_->setContent(std::move(document), std::move(plan.view));
     view_->setPlaceholderText(tr("Laying out the graph…"));
@@ -91,15 +102,58 @@ void GraphPanel::setGrouping(Grouping grouping)
     if (grouping_ == grouping)
         return;
     grouping_ = grouping;
-    if (scene_->document()) {
-        const OpId selected = scene_->selectedOp();
-        setDocument(scene_->document());
-        scene_->selectOp(selected); // re-applied once the new layout arrives
+    relayout();
+}
+
+void GraphPanel::relayout()
+{
+    const DocumentPtr document = pendingDocument_ ? pendingDocument_ : scene_->document();
+    if (!document)
+        return;
+    if (scene_->nodeItemCount() == 0) {
+        setDocument(document); // nothing drawn to keep
+        return;
     }
+    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_, expanded_);
+    pendingDocument_ = document;
+    pendingView_ = std::move(plan.view);
+    retry_->hide();
+    pendingRequest_ = layout_->request(GraphScene::layoutInputFor(*pendingView_, plan.engine));
+    emit layoutStarted();
+}
+
+void GraphPanel::expandGroup(const QString& key)
+{
+    if (expanded_.contains(key))
+        return;
+    const ViewGraph& view = scene_->viewGraph();
+    const auto node = std::find_if(view.nodes.begin(), view.nodes.end(), [&](const ViewNode& n) { return n.key == key; });
+    focusOp_ = node != view.nodes.end() ? node->ops.front() : kNoOp;
+    expanded_.insert(key);
+    relayout();
+}
+
+void GraphPanel::collapseGroup(const QString& key, OpId focus)
+{
+    if (!expanded_.remove(key))
+        return;
+    focusOp_ = focus;
+    relayout();
+}
+
+void GraphPanel::collapseAllGroups()
+{
+    if (expanded_.isEmpty())
+        return;
+    expanded_.clear();
+    focusOp_ = kNoOp;
+    relayout();
 }
 
 void GraphPanel::updateDocument(DocumentPtr document)
 {
+    if (pendingDocument_)
+        pendingDocument_ = document;
     scene_->setDocument(std::move(document));
 }
 
@@ -107,6 +161,10 @@ void GraphPanel::clear()
 {
     layout_->cancel();
     pendingRequest_ = 0;
+    pendingDocument_.reset();
+    pendingView_.reset();
+    expanded_.clear();
+    retry_->hide();
     search_->setGraph(nullptr);
     scene_->setContent(nullptr, {});
     view_->setPlaceholderText(tr("Open a graph with File ▸ Open… or drop a file here"));
@@ -119,13 +177,47 @@ void GraphPanel::onLayoutReady(const LayoutResult& result)
         return; // a layout of something no longer shown
     pendingRequest_ = 0;
     lastLayout_ = {result.engine, result.elapsedMs};
+    if (pendingView_) {
+        const OpId selected = scene_->selectedOp();
+        scene_->setContent(std::move(pendingDocument_), std::move(*pendingView_));
+        pendingDocument_.reset();
+        pendingView_.reset();
+        scene_->selectOp(selected); // re-applied by applyLayout
+    }
     scene_->applyLayout(result);
+    drawnExpanded_ = expanded_;
+    retry_->hide();
     view_->setPlaceholderText(scene_->nodeItemCount() == 0 ? tr("The graph has no ops") : QString());
     legend_->setVisible(!scene_->legend().title.isEmpty() && scene_->nodeItemCount() > 0);
     overview_->refit();
     updateOverviewVisibility();
-    showStartOfGraph();
+    if (NodeItem* focus = scene_->itemForOp(focusOp_))
+        view_->centreOnItem(focus);
+    else
+        showStartOfGraph();
+    focusOp_ = kNoOp;
     emit layoutApplied();
+}
+
+void GraphPanel::onLayoutCancelled(quint64 requestId)
+{
+    if (requestId == pendingRequest_) {
+        pendingRequest_ = 0;
+        if (pendingView_)
+            expanded_ = drawnExpanded_; // a relayout: the previous drawing stays, as it was
+        pendingDocument_.reset();
+        pendingView_.reset();
+        focusOp_ = kNoOp;
+        if (scene_->nodeItemCount() == 0 && scene_->document()) {
+            view_->setPlaceholderText(QString());
+            retry_->setMessage(tr("Layout cancelled: the graph is not drawn.\n"
+                                  "Large graphs are faster with View ▸ Show ▸ Groups."));
+            retry_->show();
+            retry_->raise();
+            placeOverlays();
+        }
+    }
+    emit layoutCancelled();
 }
 
 void GraphPanel::showStartOfGraph()
@@ -178,9 +270,7 @@ void GraphPanel::showSearch()
 
 void GraphPanel::cancelLayout()
 {
-    layout_->cancel();
-    pendingRequest_ = 0;
-    view_->setPlaceholderText(tr("Layout cancelled"));
+    layout_->cancel(); // onLayoutCancelled() keeps the drawing or offers to lay out again
 }
 
 void GraphPanel::fitToWindow()
@@ -223,6 +313,8 @@ void GraphPanel::placeOverlays()
     overview_->setGeometry(area.right() - size.width() - kMargin, area.bottom() - size.height() - kMargin,
                            size.width(), size.height());
     overview_->refit();
+    retry_->adjustSize();
+    retry_->move(area.center() - QPoint(retry_->width() / 2, retry_->height() / 2));
 }
 
 bool GraphPanel::eventFilter(QObject* watched, QEvent* event)

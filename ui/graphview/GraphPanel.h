@@ -5,7 +5,10 @@
 #include "layout/LayoutPolicy.h"
 #include "layout/LayoutResult.h"
 
+#include <QSet>
 #include <QWidget>
+
+#include <optional>
 
 namespace post {
 
@@ -15,6 +18,7 @@ class LayoutController;
 class LegendWidget;
 class OpSearchWidget;
 class OverviewWidget;
+class RetryOverlay;
 
 // The graph tab: the view of the scene with overlays down its right side (search,
 // legend, overview) and the layout thread behind it.
@@ -46,6 +50,16 @@ public:
         double elapsedMs = 0.0;
     };
     LayoutInfo lastLayout() const { return lastLayout_; }
+
+    // Expand-a-group (grouped views): these groups (ViewNode::key) are drawn op by op. Each
+    // change lays out again on the layout thread; the current drawing stays until then.
+    void expandGroup(const QString& key);
+    void collapseGroup(const QString& key, OpId focus = kNoOp);
+    void collapseAllGroups();
+    const QSet<QString>& expandedGroups() const { return expanded_; }
+    // Lays the shown graph out again (what "Lay Out Again" does after a cancel).
+    void relayout();
+    RetryOverlay* retryOverlay() const { return retry_; }
 
     // Selects the op's box; with `centre` also scrolls it into the middle of the view.
     void selectOp(OpId op, bool centre);
@@ -80,6 +94,7 @@ protected:
 
 private:
     void onLayoutReady(const LayoutResult& result);
+    void onLayoutCancelled(quint64 requestId);
     void applyTheme();
     void placeOverlays();
     void updateOverviewVisibility();
@@ -95,6 +110,13 @@ private:
     bool overviewWanted_ = true;
     Grouping grouping_ = Grouping::Auto;
     LayoutInfo lastLayout_;
+    // A relayout of the graph on show: applied when its layout arrives, dropped on cancel.
+    DocumentPtr pendingDocument_;
+    std::optional<ViewGraph> pendingView_;
+    QSet<QString> expanded_;
+    QSet<QString> drawnExpanded_; // what the scene shows; a cancelled relayout goes back to it
+    OpId focusOp_ = kNoOp; // centred after the next layout (the group just expanded)
+    RetryOverlay* retry_;
 };
 
 } // namespace post

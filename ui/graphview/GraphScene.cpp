@@ -60,15 +60,15 @@ void GraphScene::setDocument(DocumentPtr document)
     recolour();
 }
 
-LayoutInput GraphScene::layoutInput(LayoutEngine engine) const
+LayoutInput GraphScene::layoutInputFor(const ViewGraph& view, LayoutEngine engine)
 {
     LayoutInput input;
     input.engine = engine;
-    input.nodeSizes.reserve(view_.nodes.size());
-    for (const ViewNode& node : view_.nodes)
+    input.nodeSizes.reserve(view.nodes.size());
+    for (const ViewNode& node : view.nodes)
         input.nodeSizes.push_back(NodeItem::sizeFor(node.title, node.subtitle));
-    input.edges.reserve(view_.edges.size());
-    for (const ViewEdge& e : view_.edges) {
+    input.edges.reserve(view.edges.size());
+    for (const ViewEdge& e : view.edges) {
         if (e.twoWay)
             input.twoWayEdges.push_back(static_cast<int>(input.edges.size()));
         input.edges.emplace_back(e.from, e.to);

@@ -33,7 +33,8 @@ public:
     void clearContent();
 
     // What to lay out: the view graph with each box's size measured from its labels.
-    LayoutInput layoutInput(LayoutEngine engine) const;
+    LayoutInput layoutInput(LayoutEngine engine) const { return layoutInputFor(view_, engine); }
+    static LayoutInput layoutInputFor(const ViewGraph& view, LayoutEngine engine);
     // Creates the items; the result must come from layoutInput() of the current content.
     void applyLayout(const LayoutResult& result);
 

@@ -56,4 +56,12 @@ LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)
     return makePlan(ViewGraphBuilder::grouped(graph));
 }
 
+LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping, const QSet<QString>& expanded)
+{
+    LayoutPlan plan = LayoutPolicy::plan(graph, grouping);
+    if (!plan.view.grouped || expanded.isEmpty())
+        return plan;
+    return makePlan(ViewGraphBuilder::grouped(graph, expanded));
+}
+
 } // namespace post

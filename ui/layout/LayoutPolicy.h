@@ -3,6 +3,9 @@
 #include "layout/LayoutEngine.h"
 #include "layout/ViewGraph.h"
 
+#include <QSet>
+#include <QString>
+
 namespace post {
 
 class Graph;
@@ -42,6 +45,8 @@ struct LayoutPolicy {
     // Auto: the op-level view when plain dot handles it quickly and the graph is small or
     // its edges short; otherwise the grouped view, if grouping actually shrinks the graph.
     static LayoutPlan plan(const Graph& graph, Grouping grouping);
+    // As above; when that draws groups, the groups keyed in `expanded` are drawn op by op.
+    static LayoutPlan plan(const Graph& graph, Grouping grouping, const QSet<QString>& expanded);
 };
 
 } // namespace post

@@ -92,6 +92,27 @@ void LearnerPanel::setSamples(int samples) { samples_->setValue(samples); }
 
 QString LearnerPanel::algorithm() const { return algorithm_->currentText(); }
 
+int LearnerPanel::plannedSamples() const { return samples_->value(); }
+
+std::uint64_t LearnerPanel::seed() const { return static_cast<std::uint64_t>(seed_->value()); }
+
+void LearnerPanel::setSeed(std::uint64_t seed)
+{
+    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(seed, static_cast<std::uint64_t>(seed_->maximum()))));
+}
+
+void LearnerPanel::showRestoredRun(int samplesDone, double bestMs)
+{
+    if (controller_->isActive())
+        return;
+    samplesDone_ = samplesDone;
+    bestMs_ = bestMs;
+    entropy_ = -1.0;
+    haveData_ = samplesDone > 0;
+    showStatus(tr("Restored"));
+    updateButtons();
+}
+
 void LearnerPanel::setDocument(DocumentPtr document)
 {
     // A new placement of the same graph (our own best, say) keeps the run going.

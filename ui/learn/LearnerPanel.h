@@ -26,6 +26,11 @@ public:
     void setSamples(int samples);
     QString algorithm() const;
     int samplesDone() const { return samplesDone_; }
+    int plannedSamples() const;
+    std::uint64_t seed() const;
+    void setSeed(std::uint64_t seed);
+    // A restored session: its settings, and its run's progress in the status line.
+    void showRestoredRun(int samplesDone, double bestMs);
 
 public slots:
     void setDocument(post::DocumentPtr document);

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+#include "graph/Graph.h"
+#include "graph/Placement.h"
+#include "place/ProgressObserver.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace post {
+
+// The learner settings of a session's run (or, with no run, of the panel when saved).
+struct SessionLearner {
+    std::string algorithm = "post";
+    int samples = 2400;     // the planned budget
+    std::uint64_t seed = 1; // at most 2^53 (exact in JSON)
+};
+
+enum class SessionRunState : std::uint8_t { None, Running, Paused, Stopped, Done };
+
+// What became of the run, and the chart's reference lines.
+struct SessionRun {
+    SessionRunState state = SessionRunState::None;
+    double lowerBoundUs = std::numeric_limits<double>::quiet_NaN();  // NaN: unknown
+    double singleDeviceUs = std::numeric_limits<double>::quiet_NaN(); // NaN: none fits
+};
+
+// Everything needed to reopen a piece of work: the graph and cluster (embedded, so the
+// session does not depend on files that may move or change), the placement on show, and
+// the run's log (every sample; every policy update with the best so far, the elite
+// threshold and the entropy). Plain data: written and read by SessionFile.
+struct Session {
+    std::string source; // the file the graph was read from (informational)
+    std::shared_ptr<const Graph> graph;
+    std::shared_ptr<const Cluster> cluster;
+    Placement placement; // empty: nothing placed
+    SessionLearner learner;
+    SessionRun run;
+    std::vector<SampleEvent> samples; // placement pointers are always null
+    std::vector<UpdateEvent> updates;
+};
+
+std::string_view toString(SessionRunState state);
+
+} // namespace post

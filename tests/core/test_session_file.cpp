@@ -1,0 +1,203 @@
+// post-session/1: round trip, the embedded documents, and one message per kind of bad input.
+#include "graph/GraphBuilder.h"
+#include "io/ClusterFile.h"
+#include "io/NativeGraphReader.h"
+#include "session/SessionFile.h"
+#include "util/InputError.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace post;
+
+namespace {
+
+std::shared_ptr<const Graph> toyGraph()
+{
+    GraphBuilder b("toy");
+    for (const char* name : {"a", "b", "c"}) {
+        Op op;
+        op.name = name;
+        op.type = "MatMul";
+        op.timeUs = {100.5, 10};
+        op.outputBytes = 4000;
+        if (std::string(name) != "a")
+            op.colocate = "g1";
+        b.addOp(op);
+    }
+    b.addEdge("a", "b");
+    b.addEdge("b", "c", 123);
+    return std::make_shared<const Graph>(std::move(b).build());
+}
+
+std::shared_ptr<const Cluster> toyCluster()
+{
+    return std::make_shared<const Cluster>(
+        "box", std::vector<Device>{{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e9}, {"/device:GPU:0", DeviceKind::Gpu, 2.0, 1e9}},
+        Link{});
+}
+
+Session toySession()
+{
+    Session s;
+    s.source = "/tmp/toy.json";
+    s.graph = toyGraph();
+    s.cluster = toyCluster();
+    s.placement = {0, 1, 1};
+    s.learner = {"ce", 500, 42};
+    s.run.state = SessionRunState::Stopped;
+    s.run.lowerBoundUs = 12.5;
+    s.samples = {{0, 130.25, true}, {1, 9e9, false}, {2, 120.0, true}};
+    s.updates = {{2, UpdateKind::CrossEntropy, 125.0, 120.0, 0.75},
+                 {3, UpdateKind::Ppo, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 0.5}};
+    return s;
+}
+
+// The session text with `from` replaced by `to` (which must occur exactly once).
+std::string edited(const std::string& from, const std::string& to)
+{
+    std::string text = sessionJson(toySession());
+    const size_t at = text.find(from);
+    if (at == std::string::npos || text.find(from, at + 1) != std::string::npos)
+        qFatal("edited(): '%s' must occur once", from.c_str());
+    return text.replace(at, from.size(), to);
+}
+
+QString errorOf(const std::string& text)
+{
+    try {
+        parseSession(text, "s.json");
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("(no error)");
+}
+
+} // namespace
+
+class TestSessionFile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripsEverything()
+    {
+        const Session s = toySession();
+        const std::string text = sessionJson(s);
+        const Session back = parseSession(text, "s.json");
+        QCOMPARE(back.source, s.source);
+        QCOMPARE(nativeGraphJson(*back.graph), nativeGraphJson(*s.graph));
+        QCOMPARE(clusterJson(*back.cluster), clusterJson(*s.cluster));
+        QCOMPARE(back.placement, s.placement);
+        QCOMPARE(back.learner.algorithm, std::string("ce"));
+        QCOMPARE(back.learner.samples, 500);
+        QCOMPARE(back.learner.seed, std::uint64_t(42));
+        QVERIFY(back.run.state == SessionRunState::Stopped);
+        QCOMPARE(back.run.lowerBoundUs, 12.5);
+        QVERIFY(std::isnan(back.run.singleDeviceUs));
+        QCOMPARE(back.samples.size(), size_t(3));
+        QCOMPARE(back.samples[0].stepTimeUs, 130.25);
+        QCOMPARE(back.samples[1].stepTimeUs, 9e9);
+        QVERIFY(!back.samples[1].feasible && back.samples[2].feasible);
+        QCOMPARE(back.samples[2].index, 2);
+        QCOMPARE(back.updates.size(), size_t(2));
+        QVERIFY(back.updates[0].kind == UpdateKind::CrossEntropy);
+        QCOMPARE(back.updates[0].eliteThresholdUs, 125.0);
+        QCOMPARE(back.updates[0].bestStepTimeUs, 120.0);
+        QCOMPARE(back.updates[0].entropy, 0.75);
+        QVERIFY(std::isnan(back.updates[1].eliteThresholdUs));
+        QVERIFY(std::isinf(back.updates[1].bestStepTimeUs));
+        // Writing what was read gives the same text: nothing is lost or reordered.
+        QCOMPARE(sessionJson(back), text);
+    }
+
+    void embedsTheDocumentsReadably()
+    {
+        const std::string text = sessionJson(toySession());
+        // One sample per line, the embedded graph keeps one op per line.
+        QVERIFY(text.find("\n    [1, 9000000000, false],\n") != std::string::npos);
+        QVERIFY(text.find("\n  \"graph\": {\n    \"format\": \"post-graph/1\",") != std::string::npos);
+        QVERIFY(text.find("\"placement\": {\n      \"a\": \"/device:CPU:0\"") != std::string::npos);
+        QVERIFY(looksLikeSession(text));
+        QVERIFY(!looksLikeSession(nativeGraphJson(*toyGraph())));
+    }
+
+    void unplacedSessionWithoutRun()
+    {
+        Session s = toySession();
+        s.placement.clear();
+        s.samples.clear();
+        s.updates.clear();
+        s.run = {};
+        const Session back = parseSession(sessionJson(s), "s.json");
+        QVERIFY(back.placement.empty());
+        QVERIFY(back.samples.empty() && back.updates.empty());
+        QVERIFY(back.run.state == SessionRunState::None);
+    }
+
+    void writesAtomicallyAndReadsBack()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("a.session.json")).toStdString();
+        writeSessionFile(path, toySession());
+        QCOMPARE(readSessionFile(path).samples.size(), size_t(3));
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()), {}), 1L); // no temp left
+    }
+
+    void badInputGivesItsMessage_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("version") << "post-session/1" << "post-session/2"
+                                 << "s.json: field format: unsupported version \"post-session/2\" (this build reads \"post-session/1\")";
+        QTest::newRow("unknown key") << "\"source\"" << "\"sauce\"" << "s.json: field sauce: unknown field (expected one of: format, source,";
+        QTest::newRow("algorithm") << "\"ce\", \"samples\"" << "\"nope\", \"samples\""
+                                   << "s.json: field learner.algorithm: unknown algorithm \"nope\" (see post-cli list)";
+        QTest::newRow("budget") << "\"samples\": 500" << "\"samples\": 0"
+                                << "s.json: field learner.samples: must be a whole number from 1 to 2147483647, got 0";
+        QTest::newRow("seed") << "\"seed\": 42" << "\"seed\": 4.5"
+                              << "s.json: field learner.seed: must be a whole number from 0 to 9007199254740992, got 4.5";
+        QTest::newRow("state") << "\"stopped\"" << "\"asleep\""
+                               << "s.json: field run.state: unknown run state \"asleep\" (expected none, running, paused, stopped or done)";
+        QTest::newRow("graph field") << "\"name\": \"b\", \"type\": \"MatMul\""
+                                     << "\"name\": \"b\", \"type\": \"MatMul\", \"param_bytes\": -4"
+                                     << "s.json: field graph.ops[1].param_bytes: must be >= 0, got -4";
+        QTest::newRow("cluster field") << "\"speed\": 2" << "\"speed\": 0"
+                                       << "s.json: field cluster.devices[1].speed: must be > 0, got 0";
+        QTest::newRow("placement op") << "\"a\": \"/device:CPU:0\"" << "\"a\": \"/device:TPU:0\"";
+        QTest::newRow("sample row") << "[1, 9000000000, false]" << "[1, 9000000000]"
+                                    << "s.json: field samples[1]: a sample is [index, step_time_us, feasible], got 2 values";
+        QTest::newRow("sample time") << "[0, 130.25, true]" << "[0, -1, true]"
+                                     << "s.json: field samples[0][1]: must be >= 0, got -1";
+        QTest::newRow("sample order") << "[2, 120, true]" << "[1, 120, true]"
+                                      << "s.json: field samples[2][0]: sample indices must increase (previous 1, got 1)";
+        QTest::newRow("entropy") << "\"entropy\": 0.75" << "\"entropy\": 1.5"
+                                 << "s.json: field updates[0].entropy: must be at most 1 (entropy / log of the device count), got 1.5";
+        QTest::newRow("kind") << "\"kind\": \"ce\"" << "\"kind\": \"sgd\""
+                              << "s.json: field updates[0].kind: unknown update kind \"sgd\" (expected ppo, ce or reinforce)";
+        QTest::newRow("no graph") << ",\n  \"graph\": {" << ",\n  \"x-graph\": {" << "s.json: field graph: missing (required)";
+    }
+
+    void badInputGivesItsMessage()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        const QString error = errorOf(edited(from.toStdString(), to.toStdString()));
+        if (QTest::currentDataTag() == QByteArray("placement op")) {
+            // The placement reader's own message, located inside the session.
+            QVERIFY2(error.startsWith(QStringLiteral("s.json: field placement.placement.a: ")), qPrintable(error));
+            QVERIFY2(error.contains(QStringLiteral("/device:TPU:0")), qPrintable(error));
+            return;
+        }
+        QFETCH(QString, message);
+        QVERIFY2(error.startsWith(message), qPrintable(error)); // whole messages, or their start for long lists
+        QVERIFY(error.size() == message.size() || message.endsWith(QLatin1Char(',')));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSessionFile)
+#include "test_session_file.moc"

@@ -1,0 +1,267 @@
+// Sessions in the main window: save and reopen, bad files, autosave during a run and the
+// restore after a crash.
+#include "MainWindow.h"
+#include "charts/LearningChart.h"
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "io/ClusterFile.h"
+#include "io/NativeGraphReader.h"
+#include "learn/LearnerPanel.h"
+#include "session/RunRecorder.h"
+#include "session/SessionAutosave.h"
+#include "session/SessionController.h"
+#include "session/SessionFile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace post;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+
+QString sample(const char* name)
+{
+    return qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/") + QLatin1String(name);
+}
+
+// A window showing `path`, errors reported by signal only.
+std::unique_ptr<MainWindow> openWindow(const QString& path)
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setInteractiveErrors(false);
+    QSignalSpy shown(window.get(), &MainWindow::documentShown);
+    window->openFile(path);
+    if (!shown.wait(kWaitMs))
+        qFatal("%s was not shown", qPrintable(path));
+    return window;
+}
+
+bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
+{
+    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
+    window.learner()->setAlgorithm(QLatin1String(algo));
+    window.learner()->setSamples(samples);
+    window.learner()->setSeed(static_cast<std::uint64_t>(seed));
+    window.learner()->start();
+    return finished.wait(kWaitMs);
+}
+
+QStringList autosaves(const QString& dir)
+{
+    return QDir(dir).entryList({QStringLiteral("*.session.json")}, QDir::Files);
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        qputenv("POST_AUTOSAVE_DIR", dir_.filePath(QStringLiteral("autosave")).toUtf8());
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+    }
+
+    void cleanup()
+    {
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        // Crash tests leave orphans on purpose; no test may leak one into the next.
+        for (const QString& name : autosaves(SessionAutosave::directory()))
+            QFile::remove(QDir(SessionAutosave::directory()).filePath(name));
+    }
+
+    void saveAndReopenRestoresEverything()
+    {
+        auto first = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*first, "post", 300, 7));
+        QVERIFY(first->document()->isPlaced());
+        const QString path = dir_.filePath(QStringLiteral("mlp.session.json"));
+        QVERIFY(first->session()->save(path));
+
+        auto second = std::make_unique<MainWindow>();
+        second->setInteractiveErrors(false);
+        QSignalSpy restored(second->session(), &SessionController::restored);
+        QSignalSpy shown(second.get(), &MainWindow::documentShown);
+        second->openFile(path); // sniffed as a session, not a graph
+        QVERIFY(restored.wait(kWaitMs));
+        QVERIFY(shown.count() > 0 || shown.wait(kWaitMs));
+
+        const DocumentPtr& a = first->document();
+        const DocumentPtr& b = second->document();
+        QCOMPARE(nativeGraphJson(*b->graph), nativeGraphJson(*a->graph));
+        QCOMPARE(clusterJson(*b->cluster), clusterJson(*a->cluster));
+        QCOMPARE(b->placement, a->placement);
+        QCOMPARE(second->learner()->algorithm(), QStringLiteral("post"));
+        QCOMPARE(second->learner()->plannedSamples(), 300);
+        QCOMPARE(second->learner()->seed(), std::uint64_t(7));
+        QCOMPARE(second->learner()->samplesDone(), 300);
+        // The chart: every sample, and the same best-so-far steps (ms -> µs -> ms).
+        QCOMPARE(second->learningChart()->sampleCount(), 300);
+        const auto& bestA = first->learningChart()->bestPoints();
+        const auto& bestB = second->learningChart()->bestPoints();
+        QCOMPARE(bestB.size(), bestA.size());
+        for (qsizetype i = 0; i < bestA.size(); ++i) {
+            QCOMPARE(bestB[i].x(), bestA[i].x());
+            QVERIFY(qAbs(bestB[i].y() - bestA[i].y()) <= 1e-9 * bestA[i].y());
+        }
+        QVERIFY(second->windowTitle().startsWith(QStringLiteral("mlp.session.json")));
+        QCOMPARE(second->graphPanel()->scene()->nodeItemCount(), second->graphPanel()->scene()->viewGraph().nodeCount());
+        QVERIFY(second->graphPanel()->scene()->nodeItemCount() > 0);
+
+        // Saving the restored session again keeps the run and names the original graph.
+        const Session again = second->session()->currentSession();
+        QCOMPARE(again.samples.size(), size_t(300));
+        QCOMPARE(QString::fromStdString(again.source), a->path);
+        QVERIFY(again.run.state == SessionRunState::Done);
+    }
+
+    void anotherGraphDropsTheRecordedRun()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*window, "post", 40, 1));
+        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        window->setPlacement(window->document()->placement); // same graph: the run stays
+        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        QSignalSpy shown(window.get(), &MainWindow::documentShown);
+        window->openFile(sample("inception-block.json"));
+        QVERIFY(shown.wait(kWaitMs));
+        const Session s = window->session()->currentSession();
+        QVERIFY(s.samples.empty() && s.updates.empty());
+        QVERIFY(s.run.state == SessionRunState::None);
+        QCOMPARE(s.graph->opCount(), window->document()->opCount());
+    }
+
+    void badSessionNamesTheField()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*window, "post", 50, 1));
+        std::string text = sessionJson(window->session()->currentSession());
+        const size_t at = text.find("\n    [3, ");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 9, "\n    [3, -");
+        const QString path = dir_.filePath(QStringLiteral("bad.session.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+        f.close();
+
+        const DocumentPtr before = window->document();
+        QSignalSpy failed(window.get(), &MainWindow::loadFailed);
+        window->openFile(path);
+        QVERIFY(failed.wait(kWaitMs));
+        QCOMPARE(failed.first().at(0).toString(), path);
+        QVERIFY2(failed.first().at(1).toString().startsWith(QStringLiteral("field samples[3][1]: must be >= 0")),
+                 qPrintable(failed.first().at(1).toString()));
+        QCOMPARE(window->document(), before); // nothing replaced
+    }
+
+    void autosavesDuringTheRunAndRemovesOnCleanExit()
+    {
+        const QString dir = SessionAutosave::directory();
+        QString autosavePath;
+        {
+            auto window = openWindow(sample("inception-block.json"));
+            SessionAutosave* autosave = window->session()->autosave();
+            autosave->setIntervalMs(100);
+            autosavePath = autosave->path();
+            QSignalSpy written(autosave, &SessionAutosave::written);
+            QSignalSpy finished(window->learner(), &LearnerPanel::finished);
+            window->learner()->setSamples(1000000);
+            window->learner()->start();
+            QVERIFY(written.wait(kWaitMs));
+            QVERIFY(window->learner()->controller()->isActive());
+            // A write during the run: a valid session with the samples so far.
+            const Session mid = readSessionFile(autosavePath.toStdString());
+            QVERIFY(mid.run.state == SessionRunState::Running);
+            QVERIFY(!mid.samples.empty());
+            QCOMPARE(mid.samples.front().index, 0);
+            window->learner()->controller()->stop();
+            QVERIFY(finished.wait(kWaitMs));
+            autosave->flush();
+            // The last write holds the whole run.
+            const Session last = readSessionFile(autosavePath.toStdString());
+            QVERIFY(last.run.state == SessionRunState::Stopped);
+            QCOMPARE(static_cast<int>(last.samples.size()), window->learningChart()->sampleCount());
+            QVERIFY(autosave->writesDone() >= 2);
+            QVERIFY(SessionAutosave::orphans().isEmpty()); // alive: not an orphan
+        }
+        QVERIFY(!QFile::exists(autosavePath));
+        QVERIFY(autosaves(dir).isEmpty());
+    }
+
+    void restoresAfterACrash()
+    {
+        const QString dir = SessionAutosave::directory();
+        Placement placement;
+        int samples = 0;
+        {
+            auto window = openWindow(sample("tiny-mlp.json"));
+            QVERIFY(runLearner(*window, "ce", 400, 5));
+            window->session()->autosave()->simulateCrash(); // the process "dies" here
+            placement = window->document()->placement;
+            samples = window->learningChart()->sampleCount();
+        }
+        QCOMPARE(samples, 400);
+        QCOMPARE(autosaves(dir).size(), 1); // left behind
+        QCOMPARE(SessionAutosave::orphans().size(), 1);
+
+        qputenv("POST_AUTOSAVE_RESTORE", "restore");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            QSignalSpy restored(window.session(), &SessionController::restored);
+            QVERIFY(restored.wait(kWaitMs)); // offered and taken at start-up
+            QCOMPARE(window.document()->placement, placement);
+            QCOMPARE(window.learningChart()->sampleCount(), 400);
+            QCOMPARE(window.learner()->algorithm(), QStringLiteral("ce"));
+            // Taken over: this instance's own autosave now, no longer an orphan.
+            QCOMPARE(restored.first().at(0).toString(), window.session()->autosave()->path());
+            QVERIFY(SessionAutosave::orphans().isEmpty());
+        }
+        QVERIFY(autosaves(dir).isEmpty()); // clean exit
+    }
+
+    void discardOrKeepAnOrphan()
+    {
+        const QString dir = SessionAutosave::directory();
+        {
+            auto window = openWindow(sample("tiny-mlp.json"));
+            QVERIFY(runLearner(*window, "post", 30, 1));
+            window->session()->autosave()->simulateCrash();
+        }
+        QCOMPARE(autosaves(dir).size(), 1);
+        {
+            // Not interactive and no instruction: the file is left for a later start.
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            QSignalSpy restored(window.session(), &SessionController::restored);
+            QVERIFY(!restored.wait(300));
+            QVERIFY(!window.document());
+        }
+        QCOMPARE(autosaves(dir).size(), 1);
+        qputenv("POST_AUTOSAVE_RESTORE", "discard");
+        {
+            MainWindow window;
+            QTest::qWait(100);
+            QVERIFY(!window.document());
+        }
+        QVERIFY(autosaves(dir).isEmpty());
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestSession)
+#include "test_session.moc"

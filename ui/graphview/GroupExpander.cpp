@@ -1,0 +1,75 @@
+#include "graphview/GroupExpander.h"
+
+#include "graphview/GraphPanel.h"
+#include "graphview/GraphScene.h"
+#include "graphview/GraphView.h"
+#include "graphview/NodeItem.h"
+#include "layout/ViewGraphBuilder.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QMouseEvent>
+
+namespace post {
+namespace {
+
+const ViewNode* viewNodeAt(GraphPanel* panel, const QPoint& pos)
+{
+    QGraphicsItem* item = panel->view()->itemAt(pos);
+    while (item && item->type() != NodeItem::Type)
+        item = item->parentItem();
+    if (!item)
+        return nullptr;
+    const ViewGraph& view = panel->scene()->viewGraph();
+    const int index = static_cast<NodeItem*>(item)->viewNode();
+    return index >= 0 && index < view.nodeCount() ? &view.nodes[static_cast<size_t>(index)] : nullptr;
+}
+
+} // namespace
+
+GroupExpander::GroupExpander(GraphPanel* panel)
+    : QObject(panel)
+    , panel_(panel)
+{
+    panel->view()->viewport()->installEventFilter(this);
+}
+
+bool GroupExpander::eventFilter(QObject* watched, QEvent* event)
+{
+    if (!panel_->scene()->viewGraph().grouped || !panel_->scene()->document())
+        return QObject::eventFilter(watched, event);
+    if (event->type() == QEvent::MouseButtonDblClick) {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const ViewNode* node = viewNodeAt(panel_, mouse->position().toPoint());
+        if (mouse->button() == Qt::LeftButton && node && node->isGroup()) {
+            panel_->expandGroup(node->key);
+            return true;
+        }
+    } else if (event->type() == QEvent::ContextMenu) {
+        const auto* context = static_cast<QContextMenuEvent*>(event);
+        const ViewNode* node = viewNodeAt(panel_, context->pos());
+        QMenu menu;
+        if (node && node->isGroup()) {
+            const QString key = node->key;
+            menu.addAction(tr("Expand “%1”").arg(node->title), panel_, [this, key] { panel_->expandGroup(key); });
+        } else if (node && !panel_->expandedGroups().isEmpty()) {
+            // Which group the op was drawn in before it was expanded.
+            const OpId op = node->ops.front();
+            const ViewGraph collapsed = ViewGraphBuilder::grouped(*panel_->scene()->document()->graph);
+            const ViewNode& group = collapsed.nodes[static_cast<size_t>(collapsed.nodeOfOp[static_cast<size_t>(op)])];
+            if (panel_->expandedGroups().contains(group.key)) {
+                const QString key = group.key;
+                menu.addAction(tr("Collapse “%1”").arg(group.title), panel_, [this, key, op] { panel_->collapseGroup(key, op); });
+            }
+        }
+        if (!panel_->expandedGroups().isEmpty())
+            menu.addAction(tr("Collapse All Groups"), panel_, [this] { panel_->collapseAllGroups(); });
+        if (menu.isEmpty())
+            return QObject::eventFilter(watched, event);
+        menu.exec(context->globalPos());
+        return true;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace post

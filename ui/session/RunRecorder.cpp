@@ -1,0 +1,95 @@
+#include "session/RunRecorder.h"
+
+#include "learn/LearnerPanel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace post {
+
+RunRecorder::RunRecorder(LearnerPanel* panel, QObject* parent)
+    : QObject(parent)
+    , panel_(panel)
+{
+    connect(panel, &LearnerPanel::runStarted, this, &RunRecorder::onStarted);
+    connect(panel, &LearnerPanel::snapshot, this, &RunRecorder::onSnapshot);
+    connect(panel, &LearnerPanel::finished, this, &RunRecorder::onFinished);
+    connect(panel, &LearnerPanel::resetRequested, this, &RunRecorder::clear);
+    connect(panel->controller(), &LearnerController::stateChanged, this, [this](LearnerController::State state) {
+        if (state == LearnerController::State::Paused && run_.state == SessionRunState::Running)
+            run_.state = SessionRunState::Paused;
+        else if (state == LearnerController::State::Running && run_.state == SessionRunState::Paused)
+            run_.state = SessionRunState::Running;
+    });
+}
+
+void RunRecorder::clear()
+{
+    learner_ = {};
+    run_ = {};
+    samples_.clear();
+    updates_.clear();
+}
+
+void RunRecorder::restore(const Session& session)
+{
+    learner_ = session.learner;
+    run_ = session.run;
+    // A run that was going when the session was saved (an autosave) is over now.
+    if (run_.state == SessionRunState::Running || run_.state == SessionRunState::Paused)
+        run_.state = SessionRunState::Stopped;
+    samples_ = session.samples;
+    updates_ = session.updates;
+}
+
+void RunRecorder::onStarted(int plannedSamples)
+{
+    clear();
+    learner_.algorithm = panel_->algorithm().toStdString();
+    learner_.samples = plannedSamples;
+    learner_.seed = panel_->seed();
+    run_.state = SessionRunState::Running;
+    samples_.reserve(static_cast<size_t>(std::min(plannedSamples, 100000)));
+}
+
+void RunRecorder::onSnapshot(const LearnerSnapshot& snapshot)
+{
+    if (run_.state == SessionRunState::None)
+        return;
+    run_.lowerBoundUs = snapshot.lowerBoundMs * 1000.0;
+    run_.singleDeviceUs = snapshot.singleDeviceMs * 1000.0; // NaN stays NaN
+    for (const LearnerSample& s : snapshot.samples)
+        samples_.push_back(SampleEvent{s.index, s.stepMs * 1000.0, s.feasible, nullptr});
+    for (const LearnerUpdate& u : snapshot.updates)
+        updates_.push_back(UpdateEvent{u.afterSample, u.kind, u.eliteThresholdMs * 1000.0, u.bestMs * 1000.0, u.entropy});
+    emit changed();
+}
+
+void RunRecorder::onFinished(const LearnerOutcome& outcome)
+{
+    if (run_.state == SessionRunState::None)
+        return;
+    run_.state = outcome.result.stopped || !outcome.error.isEmpty() ? SessionRunState::Stopped : SessionRunState::Done;
+    emit runEnded();
+}
+
+LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
+{
+    LearnerSnapshot snapshot;
+    snapshot.samples.reserve(session.samples.size());
+    for (const SampleEvent& s : session.samples) {
+        snapshot.samples.push_back({s.index, s.stepTimeUs / 1000.0, s.feasible});
+        if (s.feasible)
+            snapshot.bestMs = std::min(snapshot.bestMs, s.stepTimeUs / 1000.0);
+    }
+    snapshot.updates.reserve(session.updates.size());
+    for (const UpdateEvent& u : session.updates)
+        snapshot.updates.push_back({u.afterSample, u.kind, u.eliteThresholdUs / 1000.0, u.bestStepTimeUs / 1000.0, u.entropy});
+    snapshot.samplesDone = session.samples.empty() ? 0 : session.samples.back().index + 1;
+    snapshot.lowerBoundMs = std::isfinite(session.run.lowerBoundUs) ? session.run.lowerBoundUs / 1000.0 : 0.0;
+    snapshot.singleDeviceMs = session.run.singleDeviceUs / 1000.0;
+    return snapshot;
+}
+
+} // namespace post

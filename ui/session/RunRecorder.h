@@ -1,0 +1,51 @@
+#pragma once
+
+#include "learn/LearnerSnapshot.h"
+#include "session/Session.h"
+
+#include <QObject>
+
+namespace post {
+
+class LearnerPanel;
+
+// Keeps the current run's log for sessions: the learner panel's settings at Start, every
+// sample and update from its snapshots (in core units, µs), and how the run ended.
+// A restored session's run is taken over, so saving again keeps it.
+class RunRecorder : public QObject {
+    Q_OBJECT
+
+public:
+    explicit RunRecorder(LearnerPanel* panel, QObject* parent = nullptr);
+
+    bool hasRun() const { return run_.state != SessionRunState::None; }
+    const SessionLearner& learner() const { return learner_; }
+    const SessionRun& run() const { return run_; }
+    const std::vector<SampleEvent>& samples() const { return samples_; }
+    const std::vector<UpdateEvent>& updates() const { return updates_; }
+
+    // Takes over a restored session's run (settings, log and state).
+    void restore(const Session& session);
+    void clear();
+
+    // A restored run as one snapshot, for the learning chart.
+    static LearnerSnapshot snapshotOf(const Session& session);
+
+signals:
+    // New samples arrived (throttled like the snapshots), or the run ended.
+    void changed();
+    void runEnded();
+
+private:
+    void onStarted(int plannedSamples);
+    void onSnapshot(const post::LearnerSnapshot& snapshot);
+    void onFinished(const post::LearnerOutcome& outcome);
+
+    LearnerPanel* panel_;
+    SessionLearner learner_;
+    SessionRun run_;
+    std::vector<SampleEvent> samples_;
+    std::vector<UpdateEvent> updates_;
+};
+
+} // namespace post

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "session/Session.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QLockFile;
+
+namespace post {
+
+// This window's autosave file: written on a pool thread (serialising 20,000 samples and
+// the graph takes longer than a frame), at most once per interval, and never two writes at
+// once (a request during a write is kept and written after it, newest state only). Each
+// instance has its own file, guarded by a QLockFile; a file whose lock is not held by a
+// running process is an orphan, left by a crash or kill. A clean shutdown removes it.
+class SessionAutosave : public QObject {
+    Q_OBJECT
+
+public:
+    // The folder: $POST_AUTOSAVE_DIR, else QStandardPaths::AppDataLocation + "/autosave".
+    static QString directory();
+    static constexpr int kDefaultIntervalMs = 20000;
+
+    explicit SessionAutosave(QObject* parent = nullptr);
+    ~SessionAutosave() override; // waits for a write in flight, removes the file
+
+    void setIntervalMs(int ms) { intervalMs_ = ms; }
+    int intervalMs() const { return intervalMs_; }
+    QString path() const { return path_; }
+
+    // Whether a write now would respect the interval (check before building a Session).
+    bool isDue() const { return !sinceWrite_.isValid() || sinceWrite_.elapsed() >= intervalMs_; }
+    // Writes `session` if the interval has passed since the last write (or `now`).
+    void offer(Session session, bool now = false);
+    // Waits for the current and queued writes (tests, shutdown).
+    void flush();
+    int writesDone() const { return writes_; }
+
+    // Autosaves of crashed instances, newest first.
+    static QStringList orphans();
+    // Makes an orphan this instance's own file (it is then removed on a clean exit); the
+    // new path, or empty when it could not be taken.
+    QString adopt(const QString& orphan);
+    static void discard(const QString& orphan);
+
+    // Tests: forget the file without removing it, as a killed process would.
+    void simulateCrash();
+
+signals:
+    void written(const QString& path);
+    void failed(const QString& message);
+
+private:
+    void startWrite(Session session);
+    bool ensureLocked();
+
+    QString path_;
+    std::unique_ptr<QLockFile> lock_;
+    QFutureWatcher<QString> watcher_;
+    std::optional<Session> queued_;
+    QElapsedTimer sinceWrite_;
+    int intervalMs_ = kDefaultIntervalMs;
+    int writes_ = 0;
+    bool abandoned_ = false;
+};
+
+} // namespace post

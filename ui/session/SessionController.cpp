@@ -1,0 +1,284 @@
+#include "session/SessionController.h"
+
+#include "MainWindow.h"
+#include "charts/LearningChart.h"
+#include "learn/LearnerPanel.h"
+#include "session/RunRecorder.h"
+#include "session/SessionAutosave.h"
+#include "session/SessionFile.h"
+#include "util/InputError.h"
+
+#include <QAction>
+#include <QChart>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+#include <exception>
+#include <variant>
+
+namespace post {
+namespace {
+
+using OpenOutcome = std::variant<std::shared_ptr<const Session>, QString>;
+
+QString describe(const InputError& e)
+{
+    QString text = QString::fromStdString(e.message());
+    if (!e.location().empty())
+        text = QString::fromStdString(e.location()) + QStringLiteral(": ") + text;
+    return text;
+}
+
+OpenOutcome readOutcome(const QString& path)
+{
+    try {
+        return std::make_shared<const Session>(readSessionFile(path.toStdString()));
+    } catch (const InputError& e) {
+        return describe(e);
+    } catch (const std::bad_alloc&) {
+        return QObject::tr("not enough memory to read it");
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+} // namespace
+
+SessionController::SessionController(MainWindow* window)
+    : QObject(window)
+    , window_(window)
+    , recorder_(new RunRecorder(window->learner(), this))
+    , autosave_(new SessionAutosave(this))
+    , saveAction_(new QAction(tr("&Save Session…"), this))
+    , openAction_(new QAction(tr("Open &Session…"), this))
+{
+    saveAction_->setShortcut(QKeySequence::Save);
+    saveAction_->setToolTip(tr("Save the graph, cluster, placement and learning run in one file"));
+    saveAction_->setEnabled(false);
+    openAction_->setToolTip(tr("Reopen a saved session"));
+    connect(saveAction_, &QAction::triggered, this, &SessionController::saveDialog);
+    connect(openAction_, &QAction::triggered, this, &SessionController::openDialog);
+    connect(window, &MainWindow::documentChanged, this, [this](const DocumentPtr& doc) {
+        saveAction_->setEnabled(doc != nullptr);
+        // Another graph: the recorded run is not about it (a new placement of the same graph is).
+        if (!doc || doc->graph != runGraph_)
+            recorder_->clear();
+    });
+    connect(window->learner(), &LearnerPanel::runStarted, this, [this] {
+        runGraph_ = window_->document() ? window_->document()->graph : nullptr;
+    });
+    connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
+    connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
+    const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
+    if (!interval.isEmpty() && interval.toInt() > 0)
+        autosave_->setIntervalMs(interval.toInt());
+    // After the constructor: main() and tests set up the window (interactive or not) first.
+    QTimer::singleShot(0, this, [this] { checkForAutosave(policyFromEnvironment()); });
+}
+
+SessionController::~SessionController() = default;
+
+SessionController::RestorePolicy SessionController::policyFromEnvironment()
+{
+    const QString value = qEnvironmentVariable("POST_AUTOSAVE_RESTORE").toLower();
+    if (value == QStringLiteral("restore"))
+        return RestorePolicy::Restore;
+    if (value == QStringLiteral("discard"))
+        return RestorePolicy::Discard;
+    if (value == QStringLiteral("keep"))
+        return RestorePolicy::Keep;
+    return RestorePolicy::Ask;
+}
+
+bool SessionController::isSessionFile(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(4096);
+    return looksLikeSession(std::string_view(head.constData(), static_cast<size_t>(head.size())));
+}
+
+Session SessionController::currentSession() const
+{
+    Session s;
+    const DocumentPtr& doc = window_->document();
+    if (!doc)
+        return s;
+    s.source = (restoredDocument_ && doc->graph == restoredDocument_->graph ? source_ : doc->path).toStdString();
+    s.graph = doc->graph;
+    s.cluster = doc->cluster;
+    if (doc->isPlaced())
+        s.placement = doc->placement;
+    if (recorder_->hasRun()) {
+        s.learner = recorder_->learner();
+        s.run = recorder_->run();
+        s.samples = recorder_->samples();
+        s.updates = recorder_->updates();
+    } else {
+        const LearnerPanel* panel = window_->learner();
+        s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed()};
+    }
+    return s;
+}
+
+bool SessionController::save(const QString& path)
+{
+    if (!window_->document())
+        return false;
+    try {
+        writeSessionFile(path.toStdString(), currentSession());
+    } catch (const InputError& e) {
+        emit failed(path, describe(e));
+        return false;
+    } catch (const std::exception& e) {
+        emit failed(path, QString::fromUtf8(e.what()));
+        return false;
+    }
+    emit saved(path);
+    return true;
+}
+
+void SessionController::open(const QString& path)
+{
+    const quint64 generation = ++generation_;
+    opening_ = true;
+    auto* watcher = new QFutureWatcher<OpenOutcome>(this);
+    connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this, [this, watcher, generation, path] {
+        watcher->deleteLater();
+        if (generation != generation_)
+            return; // a newer open replaced this one
+        opening_ = false;
+        const OpenOutcome outcome = watcher->result();
+        if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome))
+            apply(path, *session);
+        else
+            emit failed(path, std::get<QString>(outcome));
+    });
+    watcher->setFuture(QtConcurrent::run(readOutcome, path));
+}
+
+void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
+{
+    LearnerPanel* panel = window_->learner();
+    if (panel->controller()->isActive()) {
+        // Let the running learner end first, so none of its snapshots land on the restored chart.
+        auto* once = new QObject(this);
+        connect(panel->controller(), &LearnerController::finished, once, [this, once, path, session] {
+            once->deleteLater();
+            apply(path, session);
+        });
+        panel->controller()->stop();
+        return;
+    }
+    auto doc = std::make_shared<GraphDocument>();
+    doc->path = QFileInfo(path).absoluteFilePath();
+    doc->graph = session->graph;
+    doc->cluster = session->cluster;
+    doc->placement = session->placement;
+    source_ = QString::fromStdString(session->source);
+    restoredDocument_ = doc;
+
+    panel->setAlgorithm(QString::fromStdString(session->learner.algorithm));
+    panel->setSamples(session->learner.samples);
+    panel->setSeed(session->learner.seed);
+    window_->openDocument(doc);
+    runGraph_ = doc->graph;
+    recorder_->restore(*session);
+
+    LearningChart* chart = window_->learningChart();
+    chart->reset(session->learner.samples);
+    if (!session->samples.empty() || !session->updates.empty()) {
+        const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session);
+        chart->addSnapshot(snapshot);
+        chart->chart()->setTitle(tr("Learning curve: %1, %2 samples (restored)")
+                                     .arg(QString::fromStdString(session->learner.algorithm))
+                                     .arg(snapshot.samplesDone));
+        panel->showRestoredRun(snapshot.samplesDone, std::isfinite(snapshot.bestMs) ? snapshot.bestMs : 0.0);
+    }
+    emit restored(path);
+}
+
+void SessionController::autosaveNow(bool now)
+{
+    // Building the session copies the run log: only when it is going to be written.
+    if (window_->document() && (now || autosave_->isDue()))
+        autosave_->offer(currentSession(), now);
+}
+
+void SessionController::checkForAutosave(RestorePolicy policy)
+{
+    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !window_->interactiveErrors()))
+        return;
+    const QStringList orphans = SessionAutosave::orphans();
+    if (orphans.isEmpty())
+        return;
+    const QString orphan = orphans.first();
+    auto restore = [this, orphan] {
+        const QString adopted = autosave_->adopt(orphan);
+        if (adopted.isEmpty())
+            emit failed(orphan, tr("could not take over the autosave file"));
+        else
+            open(adopted);
+    };
+    if (policy == RestorePolicy::Restore)
+        return restore();
+    if (policy == RestorePolicy::Discard)
+        return SessionAutosave::discard(orphan);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Post Studio"), tr("Restore unsaved work?"), QMessageBox::NoButton,
+                                window_);
+    box->setInformativeText(tr("Post Studio did not close cleanly last time. Its autosave from %1 holds the graph, "
+                               "placement and learning run it was working on.")
+                                .arg(QLocale().toString(QFileInfo(orphan).lastModified(), QLocale::ShortFormat)));
+    box->setDetailedText(orphan);
+    QPushButton* restoreButton = box->addButton(tr("Restore"), QMessageBox::AcceptRole);
+    QPushButton* discardButton = box->addButton(tr("Discard"), QMessageBox::DestructiveRole);
+    box->addButton(tr("Ask Again Later"), QMessageBox::RejectRole);
+    box->setDefaultButton(restoreButton);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [restore, restoreButton, discardButton, orphan](QAbstractButton* button) {
+        if (button == restoreButton)
+            restore();
+        else if (button == discardButton)
+            SessionAutosave::discard(orphan);
+    });
+    box->open(); // window-modal, does not block the event loop
+}
+
+void SessionController::saveDialog()
+{
+    const DocumentPtr& doc = window_->document();
+    if (!doc)
+        return;
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString suggested = QDir(dir).filePath(QFileInfo(doc->path).completeBaseName().section(QLatin1Char('.'), 0, 0)
+                                                 + QStringLiteral(".session.json"));
+    const QString path = QFileDialog::getSaveFileName(window_, tr("Save Session"), suggested,
+                                                      tr("Post Studio sessions (*.session.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    save(path);
+}
+
+void SessionController::openDialog()
+{
+    const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open Session"), dir,
+                                                      tr("Post Studio sessions (*.session.json);;All files (*)"));
+    if (!path.isEmpty())
+        open(path);
+}
+
+} // namespace post

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "document/GraphDocument.h"
+#include "session/Session.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QAction;
+
+namespace post {
+
+class MainWindow;
+class RunRecorder;
+class SessionAutosave;
+
+// Sessions for the main window: File ▸ Save Session / Open Session, the run history they
+// carry (RunRecorder), autosave during learner runs and the offer to restore the autosave
+// of a crashed instance at start-up (SessionAutosave).
+class SessionController : public QObject {
+    Q_OBJECT
+
+public:
+    // What to do at start-up with an autosave left by a crash; $POST_AUTOSAVE_RESTORE
+    // (restore, discard or keep) overrides Ask, which shows a dialog when the window
+    // reports errors interactively and keeps the file otherwise (tests, --screenshot).
+    enum class RestorePolicy { Ask, Restore, Discard, Keep };
+
+    explicit SessionController(MainWindow* window);
+    ~SessionController() override;
+
+    QAction* saveAction() const { return saveAction_; }
+    QAction* openAction() const { return openAction_; }
+    RunRecorder* recorder() const { return recorder_; }
+    SessionAutosave* autosave() const { return autosave_; }
+
+    // What Save Session would write now (a graph must be open).
+    Session currentSession() const;
+    // Atomic; false and a reported error when it cannot be written.
+    bool save(const QString& path);
+    // Reads on a pool thread, then restores graph, cluster, placement, chart and settings;
+    // restored() or failed() follows.
+    void open(const QString& path);
+    bool isOpening() const { return opening_; }
+
+    // Deals with crashed instances' autosaves as `policy` says (Ask: see RestorePolicy).
+    void checkForAutosave(RestorePolicy policy);
+    static RestorePolicy policyFromEnvironment(); // Ask when unset or unknown
+
+    // Cheap sniff used by MainWindow::openFile: does the file start like a session?
+    static bool isSessionFile(const QString& path);
+
+signals:
+    void restored(const QString& path);
+    void saved(const QString& path);
+    void failed(const QString& path, const QString& message);
+
+private:
+    void apply(const QString& path, std::shared_ptr<const Session> session);
+    void autosaveNow(bool now);
+    void saveDialog();
+    void openDialog();
+
+    MainWindow* window_;
+    RunRecorder* recorder_;
+    SessionAutosave* autosave_;
+    QAction* saveAction_;
+    QAction* openAction_;
+    QString source_; // the graph file behind a restored session
+    DocumentPtr restoredDocument_;
+    std::shared_ptr<const Graph> runGraph_; // the graph the recorded run belongs to
+    quint64 generation_ = 0;
+    bool opening_ = false;
+};
+
+} // namespace post
