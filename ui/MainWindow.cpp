@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     createToolBar();
     createStatusBar();
     createLearner();
+    createClusterTools();
 
     connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
     connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
@@ -67,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     const QString cluster = settings.value(QStringLiteral("cluster")).toString();
     if (!cluster.isEmpty())
         loader_->setClusterName(cluster);
+    learner_->setClusterName(loader_->clusterName());
 }
 
 MainWindow::~MainWindow() = default;
@@ -315,6 +317,8 @@ void MainWindow::rebuildClusterMenu()
         if (!path.isEmpty())
             setClusterName(path);
     });
+    if (clusterDock_)
+        clusterMenu_->addAction(tr("&Edit…"), this, [this] { clusterDock_->show(); clusterDock_->raise(); });
 }
 
 void MainWindow::openPlacementDialog()
@@ -358,6 +362,7 @@ void MainWindow::setClusterName(const QString& nameOrPath)
     if (nameOrPath == loader_->clusterName())
         return;
     loader_->setClusterName(nameOrPath);
+    learner_->setClusterName(nameOrPath);
     QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
     // Devices change under the graph: read it again (any placement no longer applies).
     if (document_)

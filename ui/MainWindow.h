@@ -16,6 +16,8 @@ class QToolButton;
 
 namespace post {
 
+class ClusterEditor;
+class ComparisonView;
 class DeviceTablePanel;
 class DocumentLoader;
 class GraphPanel;
@@ -51,6 +53,13 @@ public:
     LearnerPanel* learner() const { return learner_; }
     LearningChart* learningChart() const { return learningChart_; }
     QDockWidget* learnerDock() const { return learnerDock_; }
+    ClusterEditor* clusterEditor() const { return clusterEditor_; }
+    QDockWidget* clusterDock() const { return clusterDock_; }
+    ComparisonView* comparisonView() const { return comparisonView_; }
+    int comparisonTab() const { return comparisonTab_; }
+    // Shows the document on an edited cluster (same graph) with `placement` (mapped onto
+    // its devices, or empty); learners use it from their next start.
+    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
 
@@ -90,6 +99,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void createLearner();
+    void createClusterTools(); // MainWindowCluster.cpp: cluster editor, comparison, chart clicks
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -112,6 +122,10 @@ private:
     LearnerPanel* learner_ = nullptr;
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
+    ClusterEditor* clusterEditor_ = nullptr;
+    QDockWidget* clusterDock_ = nullptr;
+    ComparisonView* comparisonView_ = nullptr;
+    int comparisonTab_ = -1;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;

@@ -1,15 +1,18 @@
 // post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--algo A [--samples N]] [--screenshot OUT.png]
+//             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
+//             [--tab graph|learning|compare] [--dock learner|cluster|inspector] [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
 #include "AppPalette.h"
 #include "MainWindow.h"
+#include "compare/ComparisonView.h"
 #include "learn/LearnerPanel.h"
 #include "place/PlacerRegistry.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QMap>
 #include <QTimer>
@@ -60,8 +63,18 @@ int main(int argc, char* argv[])
                                         QStringLiteral("A"));
     const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
                                            QStringLiteral("N"));
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion."));
+    const QCommandLineOption algosOption(QStringLiteral("algos"), QStringLiteral("Comma-separated algorithms for --compare (default all)."),
+                                         QStringLiteral("LIST"));
+    const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Central tab to show: graph, learning or compare."),
+                                       QStringLiteral("NAME"));
+    const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, cluster or inspector."),
+                                        QStringLiteral("NAME"));
     parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
-                       samplesOption});
+                       samplesOption, compareOption, algosOption, seedsOption, tabOption, dockOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -86,7 +99,59 @@ int main(int argc, char* argv[])
             return fail(QStringLiteral("--samples takes a positive whole number"), 2);
     }
 
+    const bool compare = parser.isSet(compareOption);
+    if (compare && files.isEmpty())
+        return fail(QStringLiteral("--compare needs a FILE to open"), 2);
+    if (compare && !algo.isEmpty())
+        return fail(QStringLiteral("give --algo or --compare, not both"), 2);
+    int seeds = 3;
+    if (parser.isSet(seedsOption)) {
+        bool ok = false;
+        seeds = parser.value(seedsOption).toInt(&ok);
+        if (!ok || seeds < 1)
+            return fail(QStringLiteral("--seeds takes a positive whole number"), 2);
+    }
+    const QString tab = parser.value(tabOption);
+    static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("compare")};
+    if (!tab.isEmpty() && !kTabs.contains(tab))
+        return fail(QStringLiteral("--tab takes graph, learning or compare"), 2);
+    const QString dock = parser.value(dockOption);
+    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("cluster"), QStringLiteral("inspector")};
+    if (!dock.isEmpty() && !kDocks.contains(dock))
+        return fail(QStringLiteral("--dock takes learner, cluster or inspector"), 2);
+
     post::MainWindow window;
+    if (compare) {
+        window.comparisonView()->setSamples(samples);
+        window.comparisonView()->setSeeds(seeds);
+        if (!window.comparisonView()->setAlgorithms(parser.value(algosOption)))
+            return fail(QStringLiteral("--algos: ") + window.comparisonView()->statusText(), 2);
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+            if (!*started) {
+                *started = true;
+                window.showCentralTab(window.comparisonTab());
+                window.comparisonView()->start();
+            }
+        });
+    }
+    // Tab and dock once the window is set up (a run brings its own tab forward first).
+    auto arrange = [&window, tab, dock] {
+        if (tab == QLatin1String("graph"))
+            window.showCentralTab(0);
+        else if (tab == QLatin1String("learning"))
+            window.showCentralTab(1);
+        else if (tab == QLatin1String("compare"))
+            window.showCentralTab(window.comparisonTab());
+        QDockWidget* d = dock == QLatin1String("learner")   ? window.learnerDock()
+                         : dock == QLatin1String("cluster") ? window.clusterDock()
+                         : dock == QLatin1String("inspector") ? window.inspectorDock()
+                                                              : nullptr;
+        if (d) {
+            d->show();
+            d->raise();
+        }
+    };
     if (parser.isSet(clusterOption))
         window.setClusterName(parser.value(clusterOption));
     if (parser.isSet(colourOption)) {
@@ -151,7 +216,8 @@ int main(int argc, char* argv[])
             fail(QStringLiteral("layout failed: ") + message, 1);
             quitWith(1);
         });
-        auto grabSoon = [&app, &window, &screenshot, &quitWith] {
+        auto grabSoon = [&app, &window, &screenshot, &quitWith, arrange] {
+            arrange();
             // One more turn of the event loop so docks and overlays settle before grabbing.
             QTimer::singleShot(50, &app, [&] {
                 if (!window.grab().save(screenshot))
@@ -160,7 +226,9 @@ int main(int argc, char* argv[])
                     quitWith(0);
             });
         };
-        if (algo.isEmpty())
+        if (compare)
+            QObject::connect(window.comparisonView(), &post::ComparisonView::runFinished, &app, grabSoon);
+        else if (algo.isEmpty())
             QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
         else
             QObject::connect(window.learner(), &post::LearnerPanel::finished, &app, grabSoon);
@@ -170,6 +238,8 @@ int main(int argc, char* argv[])
         });
     }
     window.show();
+    if (screenshot.isEmpty())
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, arrange, Qt::SingleShotConnection);
     if (!files.isEmpty())
         window.openFile(files.first());
     const int code = app.exec();
