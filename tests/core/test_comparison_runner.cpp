@@ -16,7 +16,7 @@ Graph chain()
     GraphBuilder b("chain");
     for (int i = 0; i < 6; ++i) {
         Op o;
-        o.name = "op" + std::to_string(i);
+        o.name = std::string("op").append(std::to_string(i)); // not operator+: GCC 12 -Wrestrict
         o.type = "T";
         o.timeUs = {100.0, 10.0};
         o.outputBytes = 100;

@@ -61,8 +61,9 @@ void TestClusterEditor::modelsPassTester()
     QCOMPARE(editor.linkModel()->rowCount(), 1 + 3 * 2);
     QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 2, ClusterDeviceModel::Name)).toString(), QStringLiteral("/device:GPU:1"));
     QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 0, ClusterDeviceModel::Kind)).toString(), QStringLiteral("cpu"));
-    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toDouble(),
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toDouble(),
              12e9 / ClusterDeviceModel::kBytesPerGiB);
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(), QStringLiteral("11.18"));
     // The link rows: default first, then (from, to) pairs in from-major order.
     const ClusterLinkModel* m = editor.linkModel();
     QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::From)).toString(), QStringLiteral("/device:GPU:1"));

@@ -49,6 +49,8 @@ public slots:
 signals:
     void sampleClicked(int index);
 
+public:
+
     // Both throw InputError (CSV) or return false (PNG) when the file cannot be written.
     bool savePng(const QString& path);
     void saveCsv(const QString& path) const;
