@@ -14,6 +14,7 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QScrollArea>
 
 #include <cmath>
 
@@ -21,6 +22,13 @@ namespace post {
 
 void MainWindow::createClusterTools()
 {
+    // The learner panel with its hyperparameters unfolded is taller than most docks.
+    auto* learnerScroll = new QScrollArea(learnerDock_);
+    learnerScroll->setWidgetResizable(true);
+    learnerScroll->setFrameShape(QFrame::NoFrame);
+    learnerDock_->setWidget(learnerScroll);
+    learnerScroll->setWidget(learner_);
+
     clusterEditor_ = new ClusterEditor(this);
     clusterDock_ = new QDockWidget(tr("Cluster"), this);
     clusterDock_->setObjectName(QStringLiteral("clusterDock"));

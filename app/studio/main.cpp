@@ -1,6 +1,7 @@
 // post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
-//             [--tab graph|learning|compare] [--dock learner|cluster|inspector] [--screenshot OUT.png]
+//             [--tab graph|learning|compare] [--dock learner|hyperparameters|cluster|inspector]
+//             [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
@@ -71,7 +72,7 @@ int main(int argc, char* argv[])
                                          QStringLiteral("N"));
     const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Central tab to show: graph, learning or compare."),
                                        QStringLiteral("NAME"));
-    const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, cluster or inspector."),
+    const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
                                         QStringLiteral("NAME"));
     parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
                        samplesOption, compareOption, algosOption, seedsOption, tabOption, dockOption});
@@ -116,9 +117,10 @@ int main(int argc, char* argv[])
     if (!tab.isEmpty() && !kTabs.contains(tab))
         return fail(QStringLiteral("--tab takes graph, learning or compare"), 2);
     const QString dock = parser.value(dockOption);
-    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("cluster"), QStringLiteral("inspector")};
+    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"), QStringLiteral("cluster"),
+                                       QStringLiteral("inspector")};
     if (!dock.isEmpty() && !kDocks.contains(dock))
-        return fail(QStringLiteral("--dock takes learner, cluster or inspector"), 2);
+        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
 
     post::MainWindow window;
     if (compare) {
@@ -143,7 +145,9 @@ int main(int argc, char* argv[])
             window.showCentralTab(1);
         else if (tab == QLatin1String("compare"))
             window.showCentralTab(window.comparisonTab());
-        QDockWidget* d = dock == QLatin1String("learner")   ? window.learnerDock()
+        if (dock == QLatin1String("hyperparameters"))
+            window.learner()->showOptions(true);
+        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters") ? window.learnerDock()
                          : dock == QLatin1String("cluster") ? window.clusterDock()
                          : dock == QLatin1String("inspector") ? window.inspectorDock()
                                                               : nullptr;

@@ -3,6 +3,8 @@
 #include "cluster/ClusterDraft.h"
 #include "cluster/EditValue.h"
 
+#include <QLocale>
+
 #include <cmath>
 #include <limits>
 
@@ -41,11 +43,11 @@ QVariant ClusterDeviceModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case Name: return QString::fromStdString(d.name);
         case Kind: return QString::fromLatin1(toString(d.kind).data(), static_cast<qsizetype>(toString(d.kind).size()));
-        case Speed: return edit ? QString::number(d.speed, 'g', 12) : QString::number(d.speed, 'g', 4);
+        case Speed: return edit ? QString::number(d.speed, 'g', QLocale::FloatingPointShortest) : QString::number(d.speed, 'g', 4);
         case Memory:
             if (!std::isfinite(d.memoryBytes))
                 return edit ? QString() : tr("unlimited");
-            return QString::number(d.memoryBytes / kBytesPerGiB, 'g', edit ? 12 : 4);
+            return QString::number(d.memoryBytes / kBytesPerGiB, 'g', edit ? QLocale::FloatingPointShortest : 4);
         default: return {};
         }
     }

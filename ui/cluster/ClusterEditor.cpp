@@ -67,11 +67,15 @@ ClusterEditor::ClusterEditor(QWidget* parent)
     linkView_ = makeTable(links_, this);
     deviceView_->setObjectName(QStringLiteral("clusterDevices"));
     linkView_->setObjectName(QStringLiteral("clusterLinks"));
-    deviceView_->horizontalHeader()->setSectionResizeMode(ClusterDeviceModel::Name, QHeaderView::Stretch);
+    // Names take what the numbers leave; long names keep their distinctive end.
     deviceView_->horizontalHeader()->setStretchLastSection(false);
-    linkView_->horizontalHeader()->setSectionResizeMode(ClusterLinkModel::From, QHeaderView::Stretch);
-    linkView_->horizontalHeader()->setSectionResizeMode(ClusterLinkModel::To, QHeaderView::Stretch);
+    deviceView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    deviceView_->horizontalHeader()->setSectionResizeMode(ClusterDeviceModel::Name, QHeaderView::Stretch);
     linkView_->horizontalHeader()->setStretchLastSection(false);
+    linkView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    linkView_->horizontalHeader()->setSectionResizeMode(ClusterLinkModel::Bandwidth, QHeaderView::Stretch);
+    deviceView_->setTextElideMode(Qt::ElideLeft);
+    linkView_->setTextElideMode(Qt::ElideLeft);
     name_->setObjectName(QStringLiteral("clusterName"));
     message_->setObjectName(QStringLiteral("clusterMessage"));
     message_->setWordWrap(true);

@@ -4,9 +4,19 @@
 #include "cluster/EditValue.h"
 
 #include <QFont>
+#include <QLocale>
 
 namespace post {
 namespace {
+
+// "/device:GPU:0" -> "GPU:0": the link table is narrow and the prefix is shared.
+QString shortName(const std::string& name)
+{
+    QString text = QString::fromStdString(name);
+    if (text.startsWith(QLatin1String("/device:")))
+        text.remove(0, 8);
+    return text;
+}
 
 bool same(const Link& a, const Link& b) { return a.bytesPerUs == b.bytesPerUs && a.latencyUs == b.latencyUs; }
 
@@ -67,11 +77,17 @@ QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole || edit) {
         switch (index.column()) {
         case From:
-            return isDefaultRow ? tr("(default)") : QString::fromStdString(draft_->devices[static_cast<size_t>(from)].name);
+            if (isDefaultRow)
+                return tr("default");
+            return edit ? QString::fromStdString(draft_->devices[static_cast<size_t>(from)].name)
+                        : shortName(draft_->devices[static_cast<size_t>(from)].name);
         case To:
-            return isDefaultRow ? tr("(every other pair)") : QString::fromStdString(draft_->devices[static_cast<size_t>(to)].name);
-        case Bandwidth: return QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g', edit ? 12 : 4);
-        case Latency: return QString::number(link.latencyUs, 'g', edit ? 12 : 4);
+            if (isDefaultRow)
+                return tr("others");
+            return edit ? QString::fromStdString(draft_->devices[static_cast<size_t>(to)].name)
+                        : shortName(draft_->devices[static_cast<size_t>(to)].name);
+        case Bandwidth: return QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g', edit ? QLocale::FloatingPointShortest : 4);
+        case Latency: return QString::number(link.latencyUs, 'g', edit ? QLocale::FloatingPointShortest : 4);
         default: return {};
         }
     }
@@ -85,8 +101,13 @@ QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Bandwidth || index.column() == Latency))
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && !isDefaultRow)
-        return draft_->isDefault(from, to) ? tr("Follows the default link") : tr("Set apart from the default link");
+    if (role == Qt::ToolTipRole && isDefaultRow)
+        return tr("Every pair of devices not set apart below");
+    if (role == Qt::ToolTipRole)
+        return tr("%1 → %2: %3")
+            .arg(QString::fromStdString(draft_->devices[static_cast<size_t>(from)].name),
+                 QString::fromStdString(draft_->devices[static_cast<size_t>(to)].name),
+                 draft_->isDefault(from, to) ? tr("follows the default link") : tr("set apart from the default link"));
     return {};
 }
 

@@ -8,8 +8,6 @@
 
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QGroupBox>
-#include <QScrollArea>
 #include <QSignalBlocker>
 
 #include <QComboBox>
@@ -19,6 +17,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -32,7 +31,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , algorithm_(new QComboBox(this))
     , cluster_(new QComboBox(this))
     , options_(new LearnerOptionsEditor(this))
-    , optionsBox_(new QGroupBox(tr("Hyperparameters"), this))
+    , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
     , seed_(new QSpinBox(this))
     , startButton_(new QPushButton(tr("Start"), this))
@@ -70,13 +69,18 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     cluster_->setObjectName(QStringLiteral("cluster"));
     cluster_->setToolTip(tr("The devices and links to place on (the same choice as File ▸ Cluster)"));
     connect(cluster_, &QComboBox::activated, this, &LearnerPanel::chooseCluster);
-    optionsBox_->setObjectName(QStringLiteral("hyperparameters"));
-    optionsBox_->setCheckable(true);
-    optionsBox_->setChecked(false); // folded: most runs keep the defaults
-    auto* optionsLayout = new QVBoxLayout(optionsBox_);
-    optionsLayout->addWidget(options_);
+    optionsToggle_->setObjectName(QStringLiteral("hyperparameters"));
+    optionsToggle_->setText(tr("Hyperparameters"));
+    optionsToggle_->setToolTip(tr("The learners' constants (post-cli --set KEY=VALUE)"));
+    optionsToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    optionsToggle_->setArrowType(Qt::RightArrow);
+    optionsToggle_->setAutoRaise(true);
+    optionsToggle_->setCheckable(true); // folded: most runs keep the defaults
     options_->setVisible(false);
-    connect(optionsBox_, &QGroupBox::toggled, options_, &QWidget::setVisible);
+    connect(optionsToggle_, &QToolButton::toggled, this, [this](bool open) {
+        optionsToggle_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        options_->setVisible(open);
+    });
     connect(options_, &LearnerOptionsEditor::validityChanged, this, &LearnerPanel::updateButtons);
     samples_->setRange(1, 1000000);
     samples_->setSingleStep(100);
@@ -109,7 +113,8 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(status_);
-    layout->addWidget(optionsBox_);
+    layout->addWidget(optionsToggle_);
+    layout->addWidget(options_);
     layout->addStretch(1);
 
     connect(startButton_, &QPushButton::clicked, this, &LearnerPanel::start);
@@ -193,6 +198,11 @@ void LearnerPanel::chooseCluster(int index)
         emit clusterChosen(choice);
 }
 
+void LearnerPanel::showOptions(bool show)
+{
+    optionsToggle_->setChecked(show);
+}
+
 Placement LearnerPanel::samplePlacement(int index, int* shownIndex) const
 {
     if (shownIndex)
@@ -217,6 +227,8 @@ void LearnerPanel::setDocument(DocumentPtr document)
     if (controller_->isActive() && (!document || document->graph != runGraph_))
         controller_->stop();
     document_ = std::move(document);
+    if (!haveData_ && !controller_->isActive())
+        status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
     updateButtons();
 }
 

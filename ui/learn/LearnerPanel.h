@@ -6,10 +6,10 @@
 #include <QWidget>
 
 class QComboBox;
-class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace post {
 
@@ -31,6 +31,8 @@ public:
     QString algorithm() const;
     int samplesDone() const { return samplesDone_; }
     LearnerOptionsEditor* optionsEditor() const { return options_; }
+    // Unfolds (or folds) the hyperparameters.
+    void showOptions(bool show);
     QComboBox* clusterPicker() const { return cluster_; }
     // Shows `nameOrPath` (a preset or a post-cluster file) as the chosen cluster without
     // emitting clusterChosen (the window calls it when its cluster changes).
@@ -70,7 +72,7 @@ private:
     QComboBox* algorithm_;
     QComboBox* cluster_;
     LearnerOptionsEditor* options_;
-    QGroupBox* optionsBox_;
+    QToolButton* optionsToggle_;
     std::shared_ptr<SamplePlacements> samplePlacements_;
     QSpinBox* samples_;
     QSpinBox* seed_;
