@@ -65,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent)
     createLearner();
     createTimeline();
     createSession();
+    createClusterTools();
 
     connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
     connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
@@ -75,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
     const QString cluster = settings.value(QStringLiteral("cluster")).toString();
     if (!cluster.isEmpty())
         loader_->setClusterName(cluster);
+    learner_->setClusterName(loader_->clusterName());
 }
 
 MainWindow::~MainWindow() = default;
@@ -324,6 +326,8 @@ void MainWindow::rebuildClusterMenu()
         if (!path.isEmpty())
             setClusterName(path);
     });
+    if (clusterDock_)
+        clusterMenu_->addAction(tr("&Edit…"), this, [this] { clusterDock_->show(); clusterDock_->raise(); });
 }
 
 void MainWindow::openPlacementDialog()
@@ -372,6 +376,7 @@ void MainWindow::setClusterName(const QString& nameOrPath)
     if (nameOrPath == loader_->clusterName())
         return;
     loader_->setClusterName(nameOrPath);
+    learner_->setClusterName(nameOrPath);
     QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
     // Devices change under the graph: read it again (any placement no longer applies).
     if (document_)

@@ -16,6 +16,8 @@ class QToolButton;
 
 namespace post {
 
+class ClusterEditor;
+class ComparisonView;
 class DeviceTablePanel;
 class DocumentLoader;
 class GraphPanel;
@@ -63,6 +65,13 @@ public:
     StepStatusLabel* stepStatus() const { return stepStatus_; }
     QMenu* exportMenu() const { return exportMenu_; }
     SessionController* session() const { return session_; }
+    ClusterEditor* clusterEditor() const { return clusterEditor_; }
+    QDockWidget* clusterDock() const { return clusterDock_; }
+    ComparisonView* comparisonView() const { return comparisonView_; }
+    int comparisonTab() const { return comparisonTab_; }
+    // Shows the document on an edited cluster (same graph) with `placement` (mapped onto
+    // its devices, or empty); learners use it from their next start.
+    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
     // The same by tab title, ignoring case and '&' (false when there is no such tab).
@@ -107,6 +116,7 @@ private:
     void createLearner();
     void createTimeline();
     void createSession();
+    void createClusterTools(); // MainWindowCluster.cpp: cluster editor, comparison, chart clicks
     void rebuildRecentMenu();
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
@@ -134,6 +144,10 @@ private:
     StepStatusLabel* stepStatus_ = nullptr;
     QMenu* exportMenu_ = nullptr;
     SessionController* session_ = nullptr;
+    ClusterEditor* clusterEditor_ = nullptr;
+    QDockWidget* clusterDock_ = nullptr;
+    ComparisonView* comparisonView_ = nullptr;
+    int comparisonTab_ = -1;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;

@@ -1,6 +1,7 @@
 #include "CompareCommand.h"
 
 #include "CliSupport.h"
+#include "place/ComparisonRunner.h"
 #include "place/PlacerRegistry.h"
 #include "sim/LowerBound.h"
 #include "sim/Simulator.h"
@@ -32,32 +33,6 @@ struct CompareOptions {
     bool json = false;
 };
 
-struct AlgoSummary {
-    std::string algo;
-    std::vector<double> bestUs; // one per seed (a deterministic placer runs once)
-    int feasibleRuns = 0;
-    double samples = 0.0;
-    double wallSeconds = 0.0;
-
-    double mean() const
-    {
-        double s = 0.0;
-        for (double v : bestUs)
-            s += v;
-        return s / static_cast<double>(bestUs.size());
-    }
-    double stddev() const
-    {
-        if (bestUs.size() < 2)
-            return 0.0;
-        const double m = mean();
-        double s = 0.0;
-        for (double v : bestUs)
-            s += (v - m) * (v - m);
-        return std::sqrt(s / static_cast<double>(bestUs.size() - 1));
-    }
-};
-
 std::vector<std::string> splitNames(const std::string& list)
 {
     std::vector<std::string> names;
@@ -66,28 +41,6 @@ std::vector<std::string> splitNames(const std::string& list)
         if (!item.empty())
             names.push_back(item);
     return names;
-}
-
-AlgoSummary runAlgorithm(const std::string& algo, const Graph& g, const Cluster& c, const CompareOptions& o,
-                         const LearnerOptions& learner)
-{
-    AlgoSummary s{algo, {}, 0, 0.0, 0.0};
-    const int runs = placerUsesSeed(algo) ? o.seeds : 1;
-    for (int i = 0; i < runs; ++i) {
-        std::unique_ptr<Placer> placer = makePlacer(algo, learner);
-        PlaceContext ctx{g, c, SimOptions{}};
-        ctx.samples = o.samples;
-        ctx.seed = o.firstSeed + static_cast<std::uint64_t>(i);
-        ctx.threads = o.threads;
-        const PlaceResult r = placer->place(ctx);
-        s.bestUs.push_back(r.bestStepTimeUs);
-        s.feasibleRuns += r.feasible ? 1 : 0;
-        s.samples += r.samplesUsed;
-        s.wallSeconds += r.wallSeconds;
-    }
-    s.samples /= runs;
-    s.wallSeconds /= runs;
-    return s;
 }
 
 int runCompare(const CompareOptions& o)
@@ -102,19 +55,29 @@ int runCompare(const CompareOptions& o)
     const Cluster c = loadClusterArg(o.cluster);
     const double lb = lowerBound(g, c).valueUs();
 
-    std::vector<AlgoSummary> rows;
-    for (const std::string& a : algos) {
-        if (!o.json)
-            std::cerr << "running " << a << "...\n";
-        rows.push_back(runAlgorithm(a, g, c, o, learner));
-    }
+    ComparisonOptions options;
+    options.algorithms = algos;
+    options.samples = o.samples;
+    options.seeds = o.seeds;
+    options.firstSeed = o.firstSeed;
+    options.threads = o.threads;
+    options.learner = learner;
+    ComparisonRunner runner(g, c, options);
+    std::string announced;
+    auto announce = [&](const ComparisonProgress& p) {
+        if (!o.json && p.algorithm != announced) {
+            announced = p.algorithm;
+            std::cerr << "running " << announced << "...\n";
+        }
+    };
+    std::vector<ComparisonRow> rows = runner.run(announce);
     // The reference for speed-ups: the single best device (run it if it wasn't asked for).
     double singleUs = 0.0;
-    for (const AlgoSummary& r : rows)
-        if (r.algo == "single")
-            singleUs = r.mean();
+    for (const ComparisonRow& r : rows)
+        if (r.algorithm == "single")
+            singleUs = r.meanUs();
     if (singleUs == 0.0)
-        singleUs = runAlgorithm("single", g, c, o, learner).mean();
+        singleUs = runner.runAlgorithm("single").meanUs();
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
@@ -123,7 +86,14 @@ int runCompare(const CompareOptions& o)
                 throw InputError(o.graph, "given placement", *problem);
             Simulator sim(g, c, SimOptions{});
             const SimResult& r = sim.run(given, false);
-            rows.push_back(AlgoSummary{"given", {r.stepTimeUs}, r.feasible ? 1 : 0, 0.0, 0.0});
+            ComparisonRow row;
+            row.algorithm = "given";
+            row.bestUs = {r.stepTimeUs};
+            row.feasibleRuns = r.feasible ? 1 : 0;
+            row.best = given;
+            row.bestUsOverRuns = r.stepTimeUs;
+            row.bestFeasible = r.feasible;
+            rows.push_back(std::move(row));
         } catch (const InputError& e) {
             std::cerr << "given placement left out: " << e.what() << "\n";
         }
@@ -138,13 +108,13 @@ int runCompare(const CompareOptions& o)
         j["lower_bound_ms"] = lb / 1000.0;
         j["single_device_ms"] = singleUs / 1000.0;
         auto& results = j["results"] = nlohmann::json::array();
-        for (const AlgoSummary& r : rows) {
-            const double m = r.mean();
-            results.push_back({{"algo", r.algo},
+        for (const ComparisonRow& r : rows) {
+            const double m = r.meanUs();
+            results.push_back({{"algo", r.algorithm},
                                {"best_step_time_ms", m / 1000.0},
-                               {"best_step_time_ms_std", r.stddev() / 1000.0},
+                               {"best_step_time_ms_std", r.stddevUs() / 1000.0},
                                {"runs", r.bestUs.size()},
-                               {"feasible", r.feasibleRuns == static_cast<int>(r.bestUs.size())},
+                               {"feasible", r.allFeasible()},
                                {"feasible_runs", r.feasibleRuns},
                                {"samples", r.samples},
                                {"wall_s", r.wallSeconds},
@@ -158,10 +128,10 @@ int runCompare(const CompareOptions& o)
                 g.opCount(), c.name().c_str(), lb / 1000.0, o.samples, o.seeds);
     std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
                 "wall (s)", "speed-up", "gap LB");
-    for (const AlgoSummary& r : rows) {
-        const double m = r.mean();
-        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %7.1f%%\n", r.algo.c_str(), m / 1000.0,
-                    r.stddev() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
+    for (const ComparisonRow& r : rows) {
+        const double m = r.meanUs();
+        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %7.1f%%\n", r.algorithm.c_str(), m / 1000.0,
+                    r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
                     m > 0 ? singleUs / m : 0.0, lb > 0 ? 100.0 * (m / lb - 1.0) : 0.0);
     }
     return kExitOk;

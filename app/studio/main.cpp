@@ -1,15 +1,19 @@
 // post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--algo A [--samples N]] [--tab graph|learning|timeline] [--screenshot OUT.png]
+//             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
+//             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
+//             [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
 #include "AppPalette.h"
 #include "MainWindow.h"
+#include "compare/ComparisonView.h"
 #include "learn/LearnerPanel.h"
 #include "place/PlacerRegistry.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QMap>
 #include <QTimer>
@@ -60,10 +64,18 @@ int main(int argc, char* argv[])
                                         QStringLiteral("A"));
     const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
                                            QStringLiteral("N"));
-    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this central tab: graph, learning or timeline."),
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion."));
+    const QCommandLineOption algosOption(QStringLiteral("algos"), QStringLiteral("Comma-separated algorithms for --compare (default all)."),
+                                         QStringLiteral("LIST"));
+    const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Central tab to show: graph, learning, timeline or compare."),
                                        QStringLiteral("NAME"));
+    const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
+                                        QStringLiteral("NAME"));
     parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
-                       samplesOption, tabOption});
+                       samplesOption, compareOption, algosOption, seedsOption, tabOption, dockOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -88,7 +100,59 @@ int main(int argc, char* argv[])
             return fail(QStringLiteral("--samples takes a positive whole number"), 2);
     }
 
+    const bool compare = parser.isSet(compareOption);
+    if (compare && files.isEmpty())
+        return fail(QStringLiteral("--compare needs a FILE to open"), 2);
+    if (compare && !algo.isEmpty())
+        return fail(QStringLiteral("give --algo or --compare, not both"), 2);
+    int seeds = 3;
+    if (parser.isSet(seedsOption)) {
+        bool ok = false;
+        seeds = parser.value(seedsOption).toInt(&ok);
+        if (!ok || seeds < 1)
+            return fail(QStringLiteral("--seeds takes a positive whole number"), 2);
+    }
+    const QString tab = parser.value(tabOption);
+    static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("timeline"),
+                                      QStringLiteral("compare")};
+    if (!tab.isEmpty() && !kTabs.contains(tab))
+        return fail(QStringLiteral("--tab takes graph, learning, timeline or compare"), 2);
+    const QString dock = parser.value(dockOption);
+    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"), QStringLiteral("cluster"),
+                                       QStringLiteral("inspector")};
+    if (!dock.isEmpty() && !kDocks.contains(dock))
+        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
+
     post::MainWindow window;
+    if (compare) {
+        window.comparisonView()->setSamples(samples);
+        window.comparisonView()->setSeeds(seeds);
+        if (!window.comparisonView()->setAlgorithms(parser.value(algosOption)))
+            return fail(QStringLiteral("--algos: ") + window.comparisonView()->statusText(), 2);
+        auto started = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+            if (!*started) {
+                *started = true;
+                window.showCentralTab(window.comparisonTab());
+                window.comparisonView()->start();
+            }
+        });
+    }
+    // Tab and dock once the window is set up (a run brings its own tab forward first).
+    auto arrange = [&window, tab, dock] {
+        if (!tab.isEmpty())
+            window.showCentralTab(tab); // tabs are titled by these names
+        if (dock == QLatin1String("hyperparameters"))
+            window.learner()->showOptions(true);
+        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters") ? window.learnerDock()
+                         : dock == QLatin1String("cluster") ? window.clusterDock()
+                         : dock == QLatin1String("inspector") ? window.inspectorDock()
+                                                              : nullptr;
+        if (d) {
+            d->show();
+            d->raise();
+        }
+    };
     if (parser.isSet(clusterOption))
         window.setClusterName(parser.value(clusterOption));
     if (parser.isSet(colourOption)) {
@@ -115,8 +179,6 @@ int main(int argc, char* argv[])
             }
         });
     }
-    if (parser.isSet(tabOption) && !window.showCentralTab(parser.value(tabOption)))
-        return fail(QStringLiteral("no tab named ") + parser.value(tabOption), 2);
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
@@ -155,11 +217,9 @@ int main(int argc, char* argv[])
             fail(QStringLiteral("layout failed: ") + message, 1);
             quitWith(1);
         });
-        const QString tab = parser.value(tabOption);
-        auto grabSoon = [&app, &window, &screenshot, &quitWith, tab] {
-            // A run brings the Learning tab forward: --tab still decides what is saved.
-            if (!tab.isEmpty())
-                window.showCentralTab(tab);
+        auto grabSoon = [&app, &window, &screenshot, &quitWith, arrange] {
+            // A run brings its own tab forward: --tab and --dock still decide what is saved.
+            arrange();
             // One more turn of the event loop so docks and overlays settle before grabbing.
             QTimer::singleShot(50, &app, [&] {
                 if (!window.grab().save(screenshot))
@@ -168,7 +228,9 @@ int main(int argc, char* argv[])
                     quitWith(0);
             });
         };
-        if (algo.isEmpty())
+        if (compare)
+            QObject::connect(window.comparisonView(), &post::ComparisonView::runFinished, &app, grabSoon);
+        else if (algo.isEmpty())
             QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
         else
             QObject::connect(window.learner(), &post::LearnerPanel::finished, &app, grabSoon);
@@ -178,6 +240,8 @@ int main(int argc, char* argv[])
         });
     }
     window.show();
+    if (screenshot.isEmpty())
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, arrange, Qt::SingleShotConnection);
     if (!files.isEmpty())
         window.openFile(files.first());
     const int code = app.exec();

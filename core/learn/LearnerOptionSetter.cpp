@@ -50,37 +50,75 @@ Setter numeric(double lo, double hi, bool integral, std::function<void(LearnerOp
     };
 }
 
+using Getter = std::function<std::string(const LearnerOptions&)>;
+
 struct Entry {
     LearnerOptionInfo info;
     Setter set;
+    Getter get;
 };
+
+// Shortest text that reads back as the same double (%g alone rounds to 6 digits).
+std::string exactNumber(double v)
+{
+    char buf[32];
+    for (int precision = 6; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (number(buf) == v)
+            break;
+    }
+    return buf;
+}
+
+const char* groupingName(GroupingStrategy s)
+{
+    switch (s) {
+    case GroupingStrategy::Auto: return "auto";
+    case GroupingStrategy::None: return "none";
+    case GroupingStrategy::Chains: return "chains";
+    case GroupingStrategy::Chunks: return "chunks";
+    case GroupingStrategy::NameScopes: return "scopes";
+    }
+    return "auto";
+}
 
 const std::vector<Entry>& entries()
 {
     static const std::vector<Entry> table = {
-        {{"batch", "K: samples between PPO/REINFORCE updates (default 20)"},
-         numeric(1, 1e6, true, [](LearnerOptions& o, double v) { o.batchSize = static_cast<int>(v); })},
-        {{"ce-interval", "N: samples between cross-entropy steps (default 100)"},
-         numeric(1, 1e8, true, [](LearnerOptions& o, double v) { o.ceInterval = static_cast<int>(v); })},
-        {{"elite", "rho: elite fraction of the last N samples (default 0.1)"},
-         numeric(1e-6, 1, false, [](LearnerOptions& o, double v) { o.eliteFraction = v; })},
-        {{"ce-smoothing", "eps: mix with uniform after a CE step (default 0.05)"},
-         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.ceSmoothing = v; })},
-        {{"ppo-epochs", "gradient steps per PPO batch (default 10)"},
-         numeric(0, 1000, true, [](LearnerOptions& o, double v) { o.ppoEpochs = static_cast<int>(v); })},
-        {{"ppo-clip", "clip epsilon of the surrogate (default 0.2)"},
-         numeric(0, 10, false, [](LearnerOptions& o, double v) { o.ppoClip = v; })},
-        {{"entropy-bonus", "PPO entropy weight (default 0)"},
-         numeric(0, 100, false, [](LearnerOptions& o, double v) { o.entropyBonus = v; })},
-        {{"reinforce-decay", "REINFORCE baseline EMA decay (default 0.9)"},
-         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.reinforceBaselineDecay = v; })},
-        {{"lr", "Adam learning rate on the logits (default 0.05)"},
-         numeric(1e-9, 100, false, [](LearnerOptions& o, double v) { o.adam.learningRate = v; })},
-        {{"max-groups", "cap on policy groups for large graphs (default 256)"},
-         numeric(1, 1e7, true, [](LearnerOptions& o, double v) { o.grouping.maxGroups = static_cast<int>(v); })},
-        {{"warm-mass", "probability a warm start puts on its device (default 0.9)"},
-         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.warmStartMass = v; })},
-        {{"grouping", "auto, none, chains, chunks or scopes (default auto)"},
+        {{"batch", "K: samples between PPO/REINFORCE updates (default 20)", {}},
+         numeric(1, 1e6, true, [](LearnerOptions& o, double v) { o.batchSize = static_cast<int>(v); }),
+         [](const LearnerOptions& o) { return exactNumber(o.batchSize); }},
+        {{"ce-interval", "N: samples between cross-entropy steps (default 100)", {}},
+         numeric(1, 1e8, true, [](LearnerOptions& o, double v) { o.ceInterval = static_cast<int>(v); }),
+         [](const LearnerOptions& o) { return exactNumber(o.ceInterval); }},
+        {{"elite", "rho: elite fraction of the last N samples (default 0.1)", {}},
+         numeric(1e-6, 1, false, [](LearnerOptions& o, double v) { o.eliteFraction = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.eliteFraction); }},
+        {{"ce-smoothing", "eps: mix with uniform after a CE step (default 0.05)", {}},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.ceSmoothing = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.ceSmoothing); }},
+        {{"ppo-epochs", "gradient steps per PPO batch (default 10)", {}},
+         numeric(0, 1000, true, [](LearnerOptions& o, double v) { o.ppoEpochs = static_cast<int>(v); }),
+         [](const LearnerOptions& o) { return exactNumber(o.ppoEpochs); }},
+        {{"ppo-clip", "clip epsilon of the surrogate (default 0.2)", {}},
+         numeric(0, 10, false, [](LearnerOptions& o, double v) { o.ppoClip = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.ppoClip); }},
+        {{"entropy-bonus", "PPO entropy weight (default 0)", {}},
+         numeric(0, 100, false, [](LearnerOptions& o, double v) { o.entropyBonus = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.entropyBonus); }},
+        {{"reinforce-decay", "REINFORCE baseline EMA decay (default 0.9)", {}},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.reinforceBaselineDecay = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.reinforceBaselineDecay); }},
+        {{"lr", "Adam learning rate on the logits (default 0.05)", {}},
+         numeric(1e-9, 100, false, [](LearnerOptions& o, double v) { o.adam.learningRate = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.adam.learningRate); }},
+        {{"max-groups", "cap on policy groups for large graphs (default 256)", {}},
+         numeric(1, 1e7, true, [](LearnerOptions& o, double v) { o.grouping.maxGroups = static_cast<int>(v); }),
+         [](const LearnerOptions& o) { return exactNumber(o.grouping.maxGroups); }},
+        {{"warm-mass", "probability a warm start puts on its device (default 0.9)", {}},
+         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.warmStartMass = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.warmStartMass); }},
+        {{"grouping", "auto, none, chains, chunks or scopes (default auto)", {"auto", "none", "chains", "chunks", "scopes"}},
          [](LearnerOptions& o, std::string_view v) -> std::optional<std::string> {
              static const std::pair<const char*, GroupingStrategy> names[] = {
                  {"auto", GroupingStrategy::Auto},     {"none", GroupingStrategy::None},
@@ -92,8 +130,9 @@ const std::vector<Entry>& entries()
                      return std::nullopt;
                  }
              return join({"expects auto, none, chains, chunks or scopes, got '", v, "'"});
-         }},
-        {{"penalty", "out-of-memory penalty: growing or fixed (default growing)"},
+         },
+         [](const LearnerOptions& o) { return std::string(groupingName(o.grouping.strategy)); }},
+        {{"penalty", "out-of-memory penalty: growing or fixed (default growing)", {"growing", "fixed"}},
          [](LearnerOptions& o, std::string_view v) -> std::optional<std::string> {
              if (v == "growing")
                  o.penalty.kind = InfeasiblePenalty::GrowingWithExcess;
@@ -102,6 +141,9 @@ const std::vector<Entry>& entries()
              else
                  return join({"expects growing or fixed, got '", v, "'"});
              return std::nullopt;
+         },
+         [](const LearnerOptions& o) {
+             return std::string(o.penalty.kind == InfeasiblePenalty::Fixed ? "fixed" : "growing");
          }},
     };
     return table;
@@ -118,6 +160,14 @@ const std::vector<LearnerOptionInfo>& learnerOptionKeys()
         return k;
     }();
     return keys;
+}
+
+std::optional<std::string> learnerOptionValue(const LearnerOptions& options, std::string_view key)
+{
+    for (const Entry& e : entries())
+        if (e.info.key == key)
+            return e.get(options);
+    return std::nullopt;
 }
 
 std::optional<std::string> setLearnerOption(LearnerOptions& options, std::string_view key, std::string_view value)

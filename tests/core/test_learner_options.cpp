@@ -61,6 +61,33 @@ private slots:
         QCOMPARE(o.batchSize, before.batchSize); // nothing half-applied
         QCOMPARE(o.eliteFraction, before.eliteFraction);
     }
+
+    // Every key reads back what was set, and the defaults read back as the struct's.
+    void valuesReadBack()
+    {
+        LearnerOptions defaults;
+        QCOMPARE(*learnerOptionValue(defaults, "batch"), std::string("20"));
+        QCOMPARE(*learnerOptionValue(defaults, "lr"), std::string("0.05"));
+        QCOMPARE(*learnerOptionValue(defaults, "grouping"), std::string("auto"));
+        QCOMPARE(*learnerOptionValue(defaults, "penalty"), std::string("growing"));
+        QVERIFY(!learnerOptionValue(defaults, "nonsense"));
+        const std::pair<const char*, const char*> values[] = {
+            {"batch", "7"}, {"ce-interval", "250"}, {"elite", "0.125"}, {"ce-smoothing", "0.3"},
+            {"ppo-epochs", "3"}, {"ppo-clip", "0.15"}, {"entropy-bonus", "0.01"}, {"reinforce-decay", "0.95"},
+            {"lr", "0.1"}, {"max-groups", "64"}, {"warm-mass", "0.75"}, {"grouping", "scopes"}, {"penalty", "fixed"}};
+        QCOMPARE(std::size(values), learnerOptionKeys().size());
+        LearnerOptions o;
+        for (const auto& [key, value] : values) {
+            QVERIFY2(!setLearnerOption(o, key, value), key);
+            QCOMPARE(*learnerOptionValue(o, key), std::string(value));
+        }
+        for (const LearnerOptionInfo& info : learnerOptionKeys()) {
+            // A choice option lists its words, and each is accepted.
+            for (const std::string& choice : info.choices)
+                QVERIFY(!setLearnerOption(o, info.key, choice));
+        }
+        QCOMPARE(learnerOptionKeys()[11].choices.size(), size_t{5});
+    }
 };
 
 QTEST_APPLESS_MAIN(TestLearnerOptions)

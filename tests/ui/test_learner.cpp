@@ -6,11 +6,26 @@
 #include "learn/LearnerController.h"
 #include "learn/LearnerPanel.h"
 #include "learn/LearnerWorker.h"
+#include "classic/ClassicalPlacerFactory.h"
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
+#include "learn/LearnerOptionSetter.h"
+#include "learn/LearnerOptionsEditor.h"
+#include "learn/SamplePlacements.h"
+#include "place/PlacerRegistry.h"
+#include "place/ProgressObserver.h"
+#include "sim/Simulator.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
 
 #include <QPushButton>
+#include <QSpinBox>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -62,6 +77,11 @@ class TestLearner : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+        QSettings().clear();                      // and start from the default cluster
+    }
     void runFillsChartAndRecolours();
     void latencyDuringLongRun();
     void stopEndsRunEarly();
@@ -70,6 +90,12 @@ private slots:
     void destroyingDuringRunJoins();
     void buttonStates();
     void csvExport();
+    void classicalReferenceLine();
+    void chartClickShowsSample();
+    void samplePlacementsThinUnderBudget();
+    void optionsEditorCoversEveryKey();
+    void optionsReachTheLearner();
+    void algorithmListAndClusterPicker();
 };
 
 void TestLearner::runFillsChartAndRecolours()
@@ -277,6 +303,230 @@ void TestLearner::csvExport()
                             "best,0,3\nbest,2,3\nbest,2,2\nelite_threshold,4,2.5\nentropy,4,0.5\n"
                             "lower_bound,0,1\nsingle_gpu,0,4\n"));
     QVERIFY(chart.savePng(dir.filePath(QStringLiteral("chart.png"))));
+}
+
+void TestLearner::classicalReferenceLine()
+{
+    // Independently: the fastest feasible classical placement of the chain.
+    const DocumentPtr doc = learnerDocument();
+    double expectedMs = std::numeric_limits<double>::infinity();
+    std::string expectedName;
+    for (const std::string& name : classicalPlacerNames()) {
+        const PlaceResult r = makeClassicalPlacer(name)->place(PlaceContext{*doc->graph, *doc->cluster, SimOptions{}});
+        Simulator sim(*doc->graph, *doc->cluster);
+        QCOMPARE(sim.run(r.best).stepTimeUs, r.bestStepTimeUs);
+        if (r.feasible && r.bestStepTimeUs / 1000.0 < expectedMs) {
+            expectedMs = r.bestStepTimeUs / 1000.0;
+            expectedName = name;
+        }
+    }
+    QVERIFY(std::isfinite(expectedMs));
+
+    LearnerController controller;
+    LearningChart chart;
+    chart.reset(50);
+    connect(&controller, &LearnerController::snapshot, &chart, &LearningChart::addSnapshot);
+    QSignalSpy finished(&controller, &LearnerController::finished);
+    controller.start(request(doc, 50, "random"));
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(chart.classicalMs(), expectedMs);
+    QCOMPARE(chart.classicalName(), QString::fromStdString(expectedName));
+    const QList<QPointF> line = chart.classicalSeries()->points();
+    QCOMPARE(line.size(), 2);
+    QCOMPARE(line[0].y(), expectedMs);
+    QCOMPARE(line[1].y(), expectedMs);
+    QVERIFY(chart.classicalSeries()->name().contains(QString::fromStdString(expectedName)));
+}
+
+namespace {
+
+// Records every sampled placement of a run, for comparison with what the UI kept.
+class RecordingObserver : public ProgressObserver {
+public:
+    std::vector<Placement> placements;
+    void onSample(const SampleEvent& e) override
+    {
+        if (static_cast<size_t>(e.index) >= placements.size())
+            placements.resize(static_cast<size_t>(e.index) + 1);
+        if (e.placement)
+            placements[static_cast<size_t>(e.index)] = *e.placement;
+    }
+    void onUpdate(const UpdateEvent&) override {}
+};
+
+} // namespace
+
+void TestLearner::chartClickShowsSample()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    window.resize(1200, 800);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    QVERIFY(shown.wait(20000));
+    const DocumentPtr doc = window.document();
+    // The same run outside the UI: random search is fully determined by its seed.
+    RecordingObserver recorded;
+    PlaceContext context{*doc->graph, *doc->cluster, SimOptions{}};
+    context.samples = 60;
+    context.seed = 5;
+    context.observer = &recorded;
+    makePlacer("random")->place(context);
+    QCOMPARE(recorded.placements.size(), size_t{60});
+
+    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
+    window.learner()->setAlgorithm(QStringLiteral("random"));
+    window.learner()->setSamples(60);
+    window.findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(5);
+    window.learner()->start();
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(window.learner()->samplePlacements()->keptCount(), size_t{60});
+
+    LearningChart* chart = window.learningChart();
+    chart->selectSample(17); // what a click on sample 17's point does
+    QCOMPARE(window.document()->placement, recorded.placements[17]);
+    chart->selectSample(42);
+    QCOMPARE(window.document()->placement, recorded.placements[42]);
+
+    // A real click where sample 30 is drawn picks a sample there (points may coincide).
+    const auto pos = chart->samplePosition(30);
+    QVERIFY(pos.has_value());
+    const int picked = chart->sampleAt(*pos);
+    QVERIFY(picked >= 0);
+    QCOMPARE(chart->samplePosition(picked), pos);
+    QSignalSpy clicked(chart, &LearningChart::sampleClicked);
+    QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, *pos);
+    QCOMPARE(clicked.size(), 1);
+    QCOMPARE(window.document()->placement, recorded.placements[static_cast<size_t>(picked)]);
+    QCOMPARE(chart->sampleAt(QPoint(2, 2)), -1); // outside the plot
+}
+
+void TestLearner::samplePlacementsThinUnderBudget()
+{
+    // 10 ops x 1 byte each, 45-byte budget: 4 rows fit, so the stride doubles as needed.
+    SamplePlacements store(45);
+    store.reset(10, 3);
+    for (int i = 0; i < 16; ++i)
+        store.add(i, Placement(10, i % 3));
+    QCOMPARE(store.stride(), 4);
+    QCOMPARE(store.keptCount(), size_t{4}); // samples 0, 4, 8, 12
+    QCOMPARE(store.bytes(), size_t{40});
+    QCOMPARE(store.placement(8), Placement(10, 8 % 3));
+    QVERIFY(store.placement(9).empty());
+    QCOMPARE(store.nearestKept(9), 8);
+    QCOMPARE(store.nearestKept(11), 12);
+    QCOMPARE(store.nearestKept(100), 12);
+    store.add(20, Placement(3, 0)); // wrong size: ignored
+    QCOMPARE(store.keptCount(), size_t{4});
+    // Past 255 devices a device takes two bytes.
+    SamplePlacements wide;
+    wide.reset(3, 400);
+    wide.add(0, Placement{399, 0, 256});
+    QCOMPARE(wide.placement(0), (Placement{399, 0, 256}));
+    QCOMPARE(wide.bytes(), size_t{6});
+}
+
+void TestLearner::optionsEditorCoversEveryKey()
+{
+    LearnerPanel panel;
+    panel.setDocument(learnerDocument());
+    LearnerOptionsEditor* editor = panel.optionsEditor();
+    auto* start = panel.findChild<QPushButton*>(QStringLiteral("start"));
+    for (const LearnerOptionInfo& info : learnerOptionKeys()) {
+        const QString key = QString::fromStdString(info.key);
+        QWidget* field = editor->findChild<QWidget*>(QStringLiteral("option-") + key);
+        QVERIFY2(field, info.key.c_str());
+        QVERIFY(field->toolTip().contains(key));
+        QVERIFY(field->toolTip().contains(QString::fromStdString(info.help).toHtmlEscaped()));
+        QVERIFY2(!LearnerOptionsEditor::explanation(key).isEmpty(), info.key.c_str());
+        QCOMPARE(editor->value(key), QString::fromStdString(*learnerOptionValue(LearnerOptions{}, info.key)));
+    }
+    QVERIFY(editor->isValid() && start->isEnabled());
+    // Typed text is checked by core's setter; the message shows under the field.
+    auto* batch = editor->findChild<QLineEdit*>(QStringLiteral("option-batch"));
+    batch->end(false);
+    batch->insert(QStringLiteral("x")); // as typed: "20x"
+    QVERIFY(!editor->isValid());
+    QVERIFY(!start->isEnabled());
+    auto* problem = editor->findChild<QLabel*>(QStringLiteral("problem-batch"));
+    QVERIFY(!problem->isHidden());
+    QVERIFY(problem->text().contains(QStringLiteral("integer")));
+    QVERIFY(editor->setValue(QStringLiteral("elite"), QStringLiteral("2")));
+    QVERIFY(editor->problem(QStringLiteral("elite")).contains(QStringLiteral("[1e-06, 1]")));
+    editor->resetToDefaults();
+    QVERIFY(editor->isValid() && start->isEnabled());
+    QVERIFY(problem->isHidden());
+    QVERIFY(editor->changed().empty());
+    QVERIFY(editor->setValue(QStringLiteral("batch"), QStringLiteral("7")));
+    QVERIFY(editor->setValue(QStringLiteral("grouping"), QStringLiteral("chunks")));
+    QCOMPARE(editor->options().batchSize, 7);
+    QCOMPARE(editor->options().grouping.strategy, GroupingStrategy::Chunks);
+    const auto changed = editor->changed();
+    QCOMPARE(changed.size(), size_t{2});
+    QCOMPARE(changed[0], (std::pair<std::string, std::string>{"batch", "7"}));
+    QCOMPARE(changed[1], (std::pair<std::string, std::string>{"grouping", "chunks"}));
+}
+
+void TestLearner::optionsReachTheLearner()
+{
+    // ce-interval larger than the run: the cross-entropy learner never updates.
+    LearnerPanel panel;
+    panel.setDocument(learnerDocument());
+    panel.setAlgorithm(QStringLiteral("ce"));
+    panel.setSamples(100);
+    QSignalSpy snapshots(&panel, &LearnerPanel::snapshot);
+    QSignalSpy finished(&panel, &LearnerPanel::finished);
+    panel.start();
+    QVERIFY(finished.wait(20000));
+    int updates = 0;
+    for (const auto& args : snapshots)
+        updates += static_cast<int>(args.at(0).value<LearnerSnapshot>().updates.size());
+    QVERIFY(updates > 0);
+    QVERIFY(panel.optionsEditor()->setValue(QStringLiteral("ce-interval"), QStringLiteral("1000")));
+    snapshots.clear();
+    finished.clear();
+    panel.start();
+    QVERIFY(finished.wait(20000));
+    updates = 0;
+    for (const auto& args : snapshots)
+        updates += static_cast<int>(args.at(0).value<LearnerSnapshot>().updates.size());
+    QCOMPARE(updates, 0);
+}
+
+void TestLearner::algorithmListAndClusterPicker()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    auto* algorithms = window.learner()->findChild<QComboBox*>(QStringLiteral("algorithm"));
+    QStringList names;
+    for (int i = 0; i < algorithms->count(); ++i)
+        if (!algorithms->itemText(i).isEmpty())
+            names << algorithms->itemText(i);
+    for (const std::string& name : placerNames())
+        QVERIFY2(names.contains(QString::fromStdString(name)), name.c_str());
+    for (const char* name : {"post", "ce", "ppo", "reinforce", "random", "post@best", "post@m-sct", "m-etf", "metis"})
+        QVERIFY2(names.contains(QLatin1String(name)), name);
+    for (const QString& name : names) {
+        QVERIFY2(makePlacer(name.toStdString()) != nullptr, qPrintable(name));
+        QVERIFY2(!LearnerPanel::describeAlgorithm(name).isEmpty(), qPrintable(name));
+    }
+
+    // The picker follows the window's cluster, and picking in it changes the window's.
+    QComboBox* picker = window.learner()->clusterPicker();
+    window.setClusterName(QStringLiteral("k80x2"));
+    QCOMPARE(picker->currentData().toString(), QStringLiteral("k80x2"));
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    QVERIFY(shown.wait(20000));
+    QCOMPARE(window.document()->cluster->deviceCount(), loadCluster("k80x2").deviceCount());
+    const int index = picker->findData(QStringLiteral("a100x8-nvlink"));
+    QVERIFY(index >= 0);
+    picker->setCurrentIndex(index);
+    emit picker->activated(index);
+    QVERIFY(shown.wait(20000));
+    QCOMPARE(window.document()->cluster->deviceCount(), loadCluster("a100x8-nvlink").deviceCount());
+    QVERIFY(window.document()->cluster->deviceCount() != loadCluster("k80x2").deviceCount());
 }
 
 QTEST_MAIN(TestLearner)

@@ -10,8 +10,10 @@
 #include <QImage>
 #include <QPainter>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPixmap>
@@ -91,6 +93,11 @@ LearningChart::LearningChart(QWidget* parent)
     bestSeries_ = newLine(tr("best so far"), QColor(30, 150, 60), 2.5);
     lowerBoundSeries_ = newLine(tr("lower bound"), QColor(90, 90, 90), 1.2, Qt::DashLine);
     singleDeviceSeries_ = newLine(tr("best single GPU"), QColor(160, 60, 160), 1.2, Qt::DashLine);
+    classicalSeries_ = newLine(tr("best classical placer"), QColor(200, 120, 40), 1.2, Qt::DashDotLine);
+    selectedSeries_ = newPoints(tr("shown sample"), QColor(230, 40, 40));
+    selectedSeries_->setMarkerSize(9.0);
+    for (QLegendMarker* marker : chart->legend()->markers(selectedSeries_))
+        marker->setVisible(false);
     for (QAbstractSeries* s : chart->series()) {
         s->attachAxis(xAxis_);
         s->attachAxis(yAxis_);
@@ -142,6 +149,9 @@ void LearningChart::reset(int plannedSamples)
     bestMs_ = 0.0;
     lowerBoundMs_ = 0.0;
     singleDeviceMs_ = 0.0;
+    classicalMs_ = std::numeric_limits<double>::quiet_NaN();
+    classicalName_.clear();
+    selected_ = -1;
     plannedSamples_ = plannedSamples;
     lastIndex_ = -1;
     refresh();
@@ -151,6 +161,12 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 {
     lowerBoundMs_ = snapshot.lowerBoundMs;
     singleDeviceMs_ = snapshot.singleDeviceMs;
+    if (classicalName_ != snapshot.classicalName) {
+        classicalName_ = snapshot.classicalName;
+        classicalSeries_->setName(classicalName_.isEmpty() ? tr("best classical placer")
+                                                           : tr("best classical placer (%1)").arg(classicalName_));
+    }
+    classicalMs_ = snapshot.classicalMs;
     for (const LearnerSample& s : snapshot.samples) {
         lastIndex_ = std::max(lastIndex_, s.index);
         (s.feasible ? feasible_ : infeasible_).append(QPointF(s.index, s.stepMs));
@@ -192,6 +208,73 @@ void LearningChart::refresh()
     };
     reference(lowerBoundSeries_, lowerBoundMs_);
     reference(singleDeviceSeries_, singleDeviceMs_);
+    reference(classicalSeries_, classicalMs_);
+    QVector<QPointF> selected;
+    if (selected_ >= 0) {
+        for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
+            for (const QPointF& p : *points)
+                if (static_cast<int>(p.x()) == selected_)
+                    selected.append(QPointF(p.x(), std::min(p.y(), top)));
+    }
+    selectedSeries_->replace(selected);
+}
+
+int LearningChart::sampleAt(const QPoint& viewPos) const
+{
+    constexpr qreal kPickPixels = 6.0;
+    const QPointF scenePos = mapToScene(viewPos);
+    const QPointF chartPos = chart()->mapFromScene(scenePos);
+    if (!chart()->plotArea().adjusted(-kPickPixels, -kPickPixels, kPickPixels, kPickPixels).contains(chartPos))
+        return -1;
+    const double top = yAxis_->max();
+    int best = -1;
+    qreal bestDistance = kPickPixels * kPickPixels;
+    // Only points drawn can be picked: the same stride as refresh().
+    for (const QVector<QPointF>* points : {&feasible_, &infeasible_}) {
+        const QVector<QPointF> drawn = thinned(*points);
+        for (const QPointF& p : drawn) {
+            const QPointF at = chart()->mapToPosition(QPointF(p.x(), std::min(p.y(), top)), feasibleSeries_);
+            const QPointF d = at - chartPos;
+            const qreal distance = d.x() * d.x() + d.y() * d.y();
+            if (distance <= bestDistance) {
+                bestDistance = distance;
+                best = static_cast<int>(p.x());
+            }
+        }
+    }
+    return best;
+}
+
+std::optional<QPoint> LearningChart::samplePosition(int index) const
+{
+    const double top = yAxis_->max();
+    for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
+        for (const QPointF& p : *points)
+            if (static_cast<int>(p.x()) == index) {
+                const QPointF at = chart()->mapToPosition(QPointF(p.x(), std::min(p.y(), top)), feasibleSeries_);
+                return mapFromScene(chart()->mapToScene(at));
+            }
+    return std::nullopt;
+}
+
+void LearningChart::selectSample(int index)
+{
+    selected_ = index;
+    refresh();
+    emit sampleClicked(index);
+}
+
+void LearningChart::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        const int index = sampleAt(event->position().toPoint());
+        if (index >= 0) {
+            selectSample(index);
+            event->accept();
+            return;
+        }
+    }
+    QChartView::mousePressEvent(event);
 }
 
 void LearningChart::updateAxes()
@@ -206,7 +289,7 @@ void LearningChart::updateAxes()
         lo = std::min(lo, p.y());
         hi = std::max(hi, p.y());
     }
-    for (double ref : {lowerBoundMs_, singleDeviceMs_}) {
+    for (double ref : {lowerBoundMs_, singleDeviceMs_, classicalMs_}) {
         if (known(ref)) {
             lo = std::min(lo, ref);
             hi = std::max(hi, ref);
@@ -285,6 +368,8 @@ void LearningChart::saveCsv(const QString& path) const
         out << "lower_bound,0," << lowerBoundMs_ << '\n';
     if (known(singleDeviceMs_))
         out << "single_gpu,0," << singleDeviceMs_ << '\n';
+    if (known(classicalMs_))
+        out << "best_classical,0," << classicalMs_ << '\n';
     writeFileAtomically(path.toStdString(), out.str());
 }
 

@@ -6,6 +6,9 @@
 #include <QPointF>
 #include <QVector>
 
+#include <limits>
+#include <optional>
+
 class QLineSeries;
 class QValueAxis;
 
@@ -29,6 +32,24 @@ public:
 
     int sampleCount() const { return static_cast<int>(feasible_.size() + infeasible_.size()); }
     const QVector<QPointF>& bestPoints() const { return best_; }
+    // The best classical placer's step time (NaN when unknown) and its name, as drawn.
+    double classicalMs() const { return classicalMs_; }
+    QString classicalName() const { return classicalName_; }
+    QLineSeries* classicalSeries() const { return classicalSeries_; }
+
+    // The sample drawn nearest to `viewPos` (within a few pixels), or -1.
+    int sampleAt(const QPoint& viewPos) const;
+    // Where sample `index` is drawn, in view coordinates (for tests); nullopt if not drawn.
+    std::optional<QPoint> samplePosition(int index) const;
+
+public slots:
+    // Marks sample `index` and emits sampleClicked (what a click on its point does).
+    void selectSample(int index);
+
+signals:
+    void sampleClicked(int index);
+
+public:
 
     // Atomic writes. They throw InputError (SVG, CSV) or return false (PNG) when the
     // file cannot be written.
@@ -38,6 +59,7 @@ public:
 
 protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     void refresh();
@@ -53,6 +75,8 @@ private:
     QLineSeries* entropySeries_ = nullptr;
     QLineSeries* lowerBoundSeries_ = nullptr;
     QLineSeries* singleDeviceSeries_ = nullptr;
+    QLineSeries* classicalSeries_ = nullptr;
+    QLineSeries* selectedSeries_ = nullptr;
     QValueAxis* xAxis_ = nullptr;
     QValueAxis* yAxis_ = nullptr;
     QValueAxis* entropyAxis_ = nullptr;
@@ -66,6 +90,9 @@ private:
     bool haveBest_ = false;
     double lowerBoundMs_ = 0.0;
     double singleDeviceMs_ = 0.0; // NaN or 0 when unknown
+    double classicalMs_ = std::numeric_limits<double>::quiet_NaN();
+    QString classicalName_;
+    int selected_ = -1;
     int plannedSamples_ = 0;
     int lastIndex_ = -1;
 };

@@ -1,13 +1,23 @@
 #include "learn/LearnerPanel.h"
 
+#include "classic/ClassicalPlacerFactory.h"
+#include "io/ClusterPresets.h"
+#include "learn/LearnerOptionsEditor.h"
+#include "learn/SamplePlacements.h"
 #include "place/PlacerRegistry.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSignalBlocker>
 
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QHash>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -19,6 +29,9 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     : QWidget(parent)
     , controller_(new LearnerController(this))
     , algorithm_(new QComboBox(this))
+    , cluster_(new QComboBox(this))
+    , options_(new LearnerOptionsEditor(this))
+    , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
     , seed_(new QSpinBox(this))
     , startButton_(new QPushButton(tr("Start"), this))
@@ -28,9 +41,47 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , resetButton_(new QPushButton(tr("Reset"), this))
     , status_(new QLabel(this))
 {
-    for (const std::string& name : placerNames())
-        algorithm_->addItem(QString::fromStdString(name));
+    // Learners, warm starts, then the classical placers (placerNames() order), with
+    // LEARNER@PLACER for each memory-aware classical placer after post@best.
+    QStringList names;
+    for (const std::string& name : placerNames()) {
+        names << QString::fromStdString(name);
+        if (name == "post@best")
+            for (const char* starter : {"m-etf", "m-sct", "m-topo", "metis", "round-robin"})
+                names << QStringLiteral("post@") + QLatin1String(starter);
+    }
+    QString previousKind;
+    for (const QString& name : names) {
+        const QString kind = name.contains(QLatin1Char('@')) ? QStringLiteral("warm")
+                             : placerUsesSeed(name.toStdString()) ? QStringLiteral("learner")
+                                                                   : QStringLiteral("classical");
+        if (!previousKind.isEmpty() && kind != previousKind)
+            algorithm_->insertSeparator(algorithm_->count());
+        previousKind = kind;
+        algorithm_->addItem(name);
+        algorithm_->setItemData(algorithm_->count() - 1, describeAlgorithm(name), Qt::ToolTipRole);
+    }
     setAlgorithm(QStringLiteral("post"));
+    for (const std::string& name : clusterPresetNames())
+        cluster_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    cluster_->insertSeparator(cluster_->count());
+    cluster_->addItem(tr("Open cluster file…"));
+    cluster_->setObjectName(QStringLiteral("cluster"));
+    cluster_->setToolTip(tr("The devices and links to place on (the same choice as File ▸ Cluster)"));
+    connect(cluster_, &QComboBox::activated, this, &LearnerPanel::chooseCluster);
+    optionsToggle_->setObjectName(QStringLiteral("hyperparameters"));
+    optionsToggle_->setText(tr("Hyperparameters"));
+    optionsToggle_->setToolTip(tr("The learners' constants (post-cli --set KEY=VALUE)"));
+    optionsToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    optionsToggle_->setArrowType(Qt::RightArrow);
+    optionsToggle_->setAutoRaise(true);
+    optionsToggle_->setCheckable(true); // folded: most runs keep the defaults
+    options_->setVisible(false);
+    connect(optionsToggle_, &QToolButton::toggled, this, [this](bool open) {
+        optionsToggle_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        options_->setVisible(open);
+    });
+    connect(options_, &LearnerOptionsEditor::validityChanged, this, &LearnerPanel::updateButtons);
     samples_->setRange(1, 1000000);
     samples_->setSingleStep(100);
     samples_->setValue(2400);
@@ -48,6 +99,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     status_->setWordWrap(true);
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Cluster"), cluster_);
     form->addRow(tr("Algorithm"), algorithm_);
     form->addRow(tr("Samples"), samples_);
     form->addRow(tr("Seed"), seed_);
@@ -61,6 +113,8 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(status_);
+    layout->addWidget(optionsToggle_);
+    layout->addWidget(options_);
     layout->addStretch(1);
 
     connect(startButton_, &QPushButton::clicked, this, &LearnerPanel::start);
@@ -86,6 +140,81 @@ void LearnerPanel::setAlgorithm(const QString& name)
     const int index = algorithm_->findText(name);
     if (index >= 0)
         algorithm_->setCurrentIndex(index);
+}
+
+QString LearnerPanel::describeAlgorithm(const QString& name)
+{
+    static const QHash<QString, QString> text = {
+        {QStringLiteral("post"), tr("Post: cross-entropy steps plus PPO on a per-group device policy (Gao et al. 2018)")},
+        {QStringLiteral("ce"), tr("Ablation of Post: cross-entropy steps only")},
+        {QStringLiteral("ppo"), tr("Ablation of Post: PPO updates only")},
+        {QStringLiteral("reinforce"), tr("REINFORCE with a moving-average baseline (Mirhoseini et al. 2017)")},
+        {QStringLiteral("random"), tr("Uniform random placements: the floor any learner must beat")},
+        {QStringLiteral("post@best"), tr("Post started from the best of the memory-aware classical placers")},
+        {QStringLiteral("single"), tr("Every op on the fastest GPU")},
+        {QStringLiteral("cpu"), tr("Every op on the CPU")},
+        {QStringLiteral("round-robin"), tr("Ops dealt to the GPUs in turn, memory permitting")},
+        {QStringLiteral("m-topo"), tr("Baechi m-TOPO: topological order split into equal-compute runs")},
+        {QStringLiteral("m-etf"), tr("Baechi m-ETF: earliest task first list scheduling, memory-aware")},
+        {QStringLiteral("m-sct"), tr("Baechi m-SCT: m-ETF plus favourite children from an LP")},
+        {QStringLiteral("metis"), tr("METIS k-way min-cut partition balanced by compute")},
+    };
+    if (text.contains(name))
+        return text.value(name);
+    const qsizetype at = name.indexOf(QLatin1Char('@'));
+    if (at > 0)
+        return tr("%1 started from the %2 placement").arg(name.left(at), name.mid(at + 1));
+    return {};
+}
+
+void LearnerPanel::setClusterName(const QString& nameOrPath)
+{
+    const QSignalBlocker block(cluster_);
+    int index = cluster_->findData(nameOrPath);
+    if (index < 0) {
+        // A file (or an edited cluster): listed before the separator of the file entry.
+        index = cluster_->count() - 2;
+        const QString label = QFileInfo::exists(nameOrPath) ? QFileInfo(nameOrPath).fileName() : nameOrPath;
+        cluster_->insertItem(index, label, nameOrPath);
+        cluster_->setItemData(index, nameOrPath, Qt::ToolTipRole);
+    }
+    cluster_->setCurrentIndex(index);
+}
+
+void LearnerPanel::chooseCluster(int index)
+{
+    QString choice = cluster_->itemData(index).toString();
+    if (index == cluster_->count() - 1) {
+        choice = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(), tr("Clusters (*.json);;All files (*)"));
+        if (choice.isEmpty()) {
+            // Back to what is in use.
+            if (document_ && document_->cluster)
+                setClusterName(QString::fromStdString(document_->cluster->name()));
+            return;
+        }
+        setClusterName(choice);
+    }
+    if (!choice.isEmpty())
+        emit clusterChosen(choice);
+}
+
+void LearnerPanel::showOptions(bool show)
+{
+    optionsToggle_->setChecked(show);
+}
+
+Placement LearnerPanel::samplePlacement(int index, int* shownIndex) const
+{
+    if (shownIndex)
+        *shownIndex = -1;
+    if (!samplePlacements_)
+        return {};
+    const int kept = samplePlacements_->nearestKept(index);
+    if (kept < 0)
+        return {};
+    if (shownIndex)
+        *shownIndex = kept;
+    return samplePlacements_->placement(kept);
 }
 
 void LearnerPanel::setSamples(int samples) { samples_->setValue(samples); }
@@ -119,6 +248,8 @@ void LearnerPanel::setDocument(DocumentPtr document)
     if (controller_->isActive() && (!document || document->graph != runGraph_))
         controller_->stop();
     document_ = std::move(document);
+    if (!haveData_ && !controller_->isActive())
+        status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
     updateButtons();
 }
 
@@ -131,6 +262,9 @@ void LearnerPanel::start()
     request.algorithm = algorithm_->currentText().toStdString();
     request.samples = samples_->value();
     request.seed = static_cast<std::uint64_t>(seed_->value());
+    request.options = options_->options();
+    samplePlacements_ = std::make_shared<SamplePlacements>();
+    request.samplePlacements = samplePlacements_;
     runGraph_ = document_->graph;
     samplesDone_ = 0;
     bestMs_ = 0.0;
@@ -201,7 +335,8 @@ void LearnerPanel::updateButtons()
     const auto state = controller_->state();
     const bool idle = state == LearnerController::State::Idle;
     const bool canRun = document_ && document_->graph && document_->cluster;
-    startButton_->setEnabled(idle && canRun);
+    startButton_->setEnabled(idle && canRun && options_->isValid());
+    startButton_->setToolTip(options_->isValid() ? QString() : tr("A hyperparameter is not valid"));
     pauseButton_->setEnabled(state == LearnerController::State::Running);
     resumeButton_->setEnabled(state == LearnerController::State::Paused);
     stopButton_->setEnabled(!idle);
@@ -209,6 +344,8 @@ void LearnerPanel::updateButtons()
     algorithm_->setEnabled(idle);
     samples_->setEnabled(idle);
     seed_->setEnabled(idle);
+    cluster_->setEnabled(idle);
+    options_->setEnabled(idle);
 }
 
 } // namespace post

@@ -9,12 +9,16 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace post {
 
 // Runs a learner (or classical placer) on the open document: algorithm, budget and seed,
 // Start / Pause / Resume / Stop / Reset, and a status line. Reports the best placement
 // as it improves (bestPlacement) and every snapshot for the chart.
+class LearnerOptionsEditor;
+class SamplePlacements;
+
 class LearnerPanel : public QWidget {
     Q_OBJECT
 
@@ -31,6 +35,19 @@ public:
     void setSeed(std::uint64_t seed);
     // A restored session: its settings, and its run's progress in the status line.
     void showRestoredRun(int samplesDone, double bestMs);
+    LearnerOptionsEditor* optionsEditor() const { return options_; }
+    // Unfolds (or folds) the hyperparameters.
+    void showOptions(bool show);
+    QComboBox* clusterPicker() const { return cluster_; }
+    // Shows `nameOrPath` (a preset or a post-cluster file) as the chosen cluster without
+    // emitting clusterChosen (the window calls it when its cluster changes).
+    void setClusterName(const QString& nameOrPath);
+    // The placement of sample `index` of the latest run, or of the nearest one kept
+    // (`shownIndex` says which); empty when none is kept.
+    Placement samplePlacement(int index, int* shownIndex = nullptr) const;
+    const std::shared_ptr<SamplePlacements>& samplePlacements() const { return samplePlacements_; }
+    // One line per algorithm of the picker (tooltips).
+    static QString describeAlgorithm(const QString& name);
 
 public slots:
     void setDocument(post::DocumentPtr document);
@@ -43,6 +60,8 @@ signals:
     void bestPlacement(const post::Placement& placement);
     void finished(const post::LearnerOutcome& outcome);
     void resetRequested();
+    // The user picked a preset or a cluster file in the picker.
+    void clusterChosen(const QString& nameOrPath);
 
 private:
     void onSnapshot(const post::LearnerSnapshot& snapshot);
@@ -53,7 +72,13 @@ private:
     LearnerController* controller_;
     DocumentPtr document_;
     std::shared_ptr<const Graph> runGraph_;
+    void chooseCluster(int index);
+
     QComboBox* algorithm_;
+    QComboBox* cluster_;
+    LearnerOptionsEditor* options_;
+    QToolButton* optionsToggle_;
+    std::shared_ptr<SamplePlacements> samplePlacements_;
     QSpinBox* samples_;
     QSpinBox* seed_;
     QPushButton* startButton_;

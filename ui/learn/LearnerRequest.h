@@ -1,13 +1,17 @@
 #pragma once
 
 #include "document/GraphDocument.h"
+#include "learn/LearnerOptions.h"
 
 #include <QMetaType>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace post {
+
+class SamplePlacements;
 
 // One learner run: the document keeps the graph and cluster alive while it runs.
 struct LearnerRequest {
@@ -16,6 +20,11 @@ struct LearnerRequest {
     std::string algorithm = "post";
     int samples = 2400;
     std::uint64_t seed = 1;
+    LearnerOptions options; // the hyperparameters (LearnerOptionsEditor)
+    // Where the run keeps its sampled placements (null: not kept).
+    std::shared_ptr<SamplePlacements> samplePlacements;
+    // Run the classical placers first for the chart's reference line.
+    bool classicalReference = true;
 };
 
 } // namespace post

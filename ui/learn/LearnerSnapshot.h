@@ -36,6 +36,8 @@ struct LearnerSnapshot {
     Placement bestPlacement; // only when the best improved since the previous snapshot
     double lowerBoundMs = 0.0;    // core lowerBound() of the run's graph and cluster
     double singleDeviceMs = std::numeric_limits<double>::quiet_NaN(); // fastest all-on-one-GPU, NaN if none fits
+    double classicalMs = std::numeric_limits<double>::quiet_NaN(); // best feasible classical placer, NaN if none
+    QString classicalName; // which placer gave classicalMs
 };
 
 struct LearnerOutcome {

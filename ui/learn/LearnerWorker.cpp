@@ -1,5 +1,7 @@
 #include "learn/LearnerWorker.h"
 
+#include "classic/ClassicalPlacerFactory.h"
+#include "learn/SamplePlacements.h"
 #include "place/PlacerRegistry.h"
 #include "sim/LowerBound.h"
 #include "sim/Simulator.h"
@@ -30,12 +32,33 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster)
     return best == std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::quiet_NaN() : best / 1000.0;
 }
 
+// The fastest feasible classical placement (the line a learner should get below); the
+// placers are deterministic, so seed and budget do not matter. Stops early on `stop`.
+void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop, LearnerSnapshot& out)
+{
+    for (const std::string& name : classicalPlacerNames()) {
+        if (stop && stop->load())
+            return;
+        auto placer = makeClassicalPlacer(name);
+        PlaceContext context{graph, cluster, SimOptions{}};
+        context.stop = stop;
+        const PlaceResult r = placer->place(context);
+        const double ms = r.bestStepTimeUs / 1000.0;
+        if (r.feasible && !r.stopped && !(ms >= out.classicalMs)) {
+            out.classicalMs = ms;
+            out.classicalName = QString::fromStdString(name);
+        }
+    }
+}
+
 // Buffers events on the learner thread and hands them out in timed batches.
 class SnapshotObserver : public ProgressObserver {
 public:
-    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype)
+    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype,
+                     SamplePlacements* keep)
         : worker_(worker)
         , control_(control)
+        , keep_(keep)
         , pending_(std::move(prototype))
         , lastFlush_(Clock::now())
     {
@@ -45,6 +68,8 @@ public:
     {
         pending_.samples.push_back({event.index, event.stepTimeUs / 1000.0, event.feasible});
         pending_.samplesDone = event.index + 1;
+        if (keep_ && event.placement)
+            keep_->add(event.index, *event.placement);
         const double ms = event.stepTimeUs / 1000.0;
         if (event.feasible && ms < pending_.bestMs) {
             pending_.bestMs = ms;
@@ -80,6 +105,7 @@ public:
 private:
     LearnerWorker& worker_;
     LearnerControl& control_;
+    SamplePlacements* keep_;
     LearnerSnapshot pending_;
     Clock::time_point lastFlush_;
 };
@@ -98,8 +124,12 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         prototype.runId = request.runId;
         prototype.lowerBoundMs = lowerBound(graph, cluster).valueUs() / 1000.0;
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
-        SnapshotObserver observer(*this, *control, std::move(prototype));
-        auto placer = makePlacer(request.algorithm);
+        if (request.classicalReference)
+            bestClassical(graph, cluster, control->stopFlag(), prototype); // goes out with the first samples
+        if (request.samplePlacements)
+            request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
+        SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get());
+        auto placer = makePlacer(request.algorithm, request.options);
         if (!placer)
             throw std::invalid_argument("no placer named " + request.algorithm);
         PlaceContext context{graph, cluster, SimOptions{}};

@@ -1,0 +1,111 @@
+// core's ComparisonRunner (what post-cli compare and the Studio's Compare tab run).
+#include "cluster/Cluster.h"
+#include "graph/GraphBuilder.h"
+#include "place/ComparisonRunner.h"
+
+#include <QTest>
+
+#include <atomic>
+
+using namespace post;
+
+namespace {
+
+Graph chain()
+{
+    GraphBuilder b("chain");
+    for (int i = 0; i < 6; ++i) {
+        Op o;
+        o.name = std::string("op").append(std::to_string(i)); // not operator+: GCC 12 -Wrestrict
+        o.type = "T";
+        o.timeUs = {100.0, 10.0};
+        o.outputBytes = 100;
+        b.addOp(o);
+        if (i > 0)
+            b.addEdge(i - 1, i, 100);
+    }
+    return std::move(b).build();
+}
+
+Cluster twoGpus()
+{
+    return Cluster("two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0}}, Link{});
+}
+
+} // namespace
+
+class TestComparisonRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rowsAndStatistics();
+    void stopFlagSkipsTheRest();
+};
+
+void TestComparisonRunner::rowsAndStatistics()
+{
+    const Graph g = chain();
+    const Cluster c = twoGpus();
+    ComparisonOptions o;
+    o.algorithms = {"single", "random"};
+    o.samples = 30;
+    o.seeds = 3;
+    ComparisonRunner runner(g, c, o);
+    QVERIFY(runner.unknownAlgorithm().empty());
+    double lastFraction = 0.0;
+    bool monotone = true;
+    int rowsSeen = 0;
+    const auto rows = runner.run(
+        [&](const ComparisonProgress& p) {
+            monotone = monotone && p.fraction + 1e-12 >= lastFraction && p.fraction <= 1.0 + 1e-12;
+            lastFraction = p.fraction;
+        },
+        [&](const ComparisonRow&) { ++rowsSeen; });
+    QCOMPARE(rows.size(), size_t{2});
+    QCOMPARE(rowsSeen, 2);
+    QVERIFY(monotone);
+    QCOMPARE(lastFraction, 1.0);
+    // single: six 10 µs ops on the speed-2 GPU.
+    QCOMPARE(rows[0].runs(), 1);
+    QCOMPARE(rows[0].meanUs(), 30.0);
+    QCOMPARE(rows[0].stddevUs(), 0.0);
+    QCOMPARE(rows[0].best, Placement(6, 1));
+    QCOMPARE(rows[1].runs(), 3);
+    QCOMPARE(rows[1].feasibleRuns, 3);
+    QCOMPARE(rows[1].samples, 30.0);
+    // The kept placement is the best of the three runs.
+    double lo = rows[1].bestUs[0];
+    for (double v : rows[1].bestUs)
+        lo = std::min(lo, v);
+    QCOMPARE(rows[1].bestUsOverRuns, lo);
+
+    ComparisonOptions bad;
+    bad.algorithms = {"post", "nope"};
+    QCOMPARE(ComparisonRunner(g, c, bad).unknownAlgorithm(), std::string("nope"));
+}
+
+void TestComparisonRunner::stopFlagSkipsTheRest()
+{
+    const Graph g = chain();
+    const Cluster c = twoGpus();
+    ComparisonOptions o;
+    o.algorithms = {"random", "single"};
+    o.samples = 100000000;
+    o.seeds = 4;
+    ComparisonRunner runner(g, c, o);
+    std::atomic<bool> stop{false};
+    // Stop from inside the first run, after a few samples.
+    const auto rows = runner.run(
+        [&](const ComparisonProgress& p) {
+            if (p.fraction > 0.0)
+                stop.store(true);
+        },
+        {}, &stop);
+    QCOMPARE(rows.size(), size_t{1});
+    QVERIFY(rows[0].stopped);
+    QCOMPARE(rows[0].runs(), 1);
+    QVERIFY(rows[0].samples < 1000.0);
+}
+
+QTEST_APPLESS_MAIN(TestComparisonRunner)
+#include "test_comparison_runner.moc"

@@ -1,0 +1,248 @@
+// The cluster editor: its table models, edits that re-simulate the shown placement,
+// refused values, device removal, and saving and reading post-cluster/1 files.
+#include "MainWindow.h"
+#include "UiTestGraphs.h"
+#include "cluster/ClusterDeviceModel.h"
+#include "cluster/ClusterDraft.h"
+#include "cluster/ClusterEditor.h"
+#include "cluster/ClusterLinkModel.h"
+#include "io/ClusterFile.h"
+#include "learn/LearnerPanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace post;
+
+namespace {
+
+// smallDocument: input (0 µs) -> conv (100) -> relu (10) -> fc (40), conv -> fc; devices
+// CPU:0, GPU:0 (speed 1), GPU:1 (speed 2). Everything on GPU:0 takes 150 µs.
+DocumentPtr onGpu0() { return uitest::smallDocument(Placement{1, 1, 1, 1}); }
+
+QModelIndex deviceCell(ClusterEditor& editor, int row, int column) { return editor.deviceModel()->index(row, column); }
+
+} // namespace
+
+class TestClusterEditor : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
+        QSettings().clear();                      // and start from the default cluster
+    }
+    void modelsPassTester();
+    void speedEditResimulates();
+    void linkEditResimulates();
+    void defaultLinkEditMovesFollowers();
+    void invalidEditsAreRefused();
+    void addAndRemoveDevices();
+    void saveAndLoadRoundTrip();
+    void loadReportsBadFile();
+    void windowUsesEditedCluster();
+};
+
+void TestClusterEditor::modelsPassTester()
+{
+    ClusterEditor editor;
+    QAbstractItemModelTester devices(editor.deviceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester links(editor.linkModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    editor.setDocument(onGpu0());
+    QCOMPARE(editor.deviceModel()->rowCount(), 3);
+    QCOMPARE(editor.linkModel()->rowCount(), 1 + 3 * 2);
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 2, ClusterDeviceModel::Name)).toString(), QStringLiteral("/device:GPU:1"));
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 0, ClusterDeviceModel::Kind)).toString(), QStringLiteral("cpu"));
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toDouble(),
+             12e9 / ClusterDeviceModel::kBytesPerGiB);
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(), QStringLiteral("11.18"));
+    // The link rows: default first, then (from, to) pairs in from-major order.
+    const ClusterLinkModel* m = editor.linkModel();
+    QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::From), Qt::EditRole).toString(), QStringLiteral("/device:GPU:1"));
+    QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::To)).toString(), QStringLiteral("GPU:0")); // shown short
+    QCOMPARE(m->data(m->index(0, ClusterLinkModel::Bandwidth)).toDouble(), 12.0); // Link{} is 12 GB/s
+    editor.addDevice();
+    editor.removeDevice(0);
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 0, ClusterDeviceModel::Speed), QStringLiteral("3")));
+}
+
+void TestClusterEditor::speedEditResimulates()
+{
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    QCOMPARE(editor.shownStepUs(), 150.0);
+    QSignalSpy edited(&editor, &ClusterEditor::clusterEdited);
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 1, ClusterDeviceModel::Speed), QStringLiteral("4")));
+    QCOMPARE(edited.size(), 1);
+    QCOMPARE(editor.shownStepUs(), 150.0 / 4.0); // every op's time over the new speed
+    QVERIFY(editor.summary().contains(QStringLiteral("37.5")));
+    const auto cluster = edited.at(0).at(0).value<std::shared_ptr<const Cluster>>();
+    QCOMPARE(cluster->device(1).speed, 4.0);
+    QCOMPARE(cluster->device(2).speed, 2.0);
+    // Memory below what the ops need makes the shown placement infeasible.
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QStringLiteral("0.000001")));
+    QVERIFY(!editor.shownFeasible());
+    QVERIFY(editor.summary().contains(QStringLiteral("out of memory")));
+}
+
+void TestClusterEditor::linkEditResimulates()
+{
+    // input on the CPU, the rest on GPU:0: the 1000-byte input crosses CPU:0 -> GPU:0,
+    // 20 µs + 1000 B / 12000 B/µs with the default link.
+    ClusterEditor editor;
+    editor.setDocument(uitest::smallDocument(Placement{0, 1, 1, 1}));
+    QCOMPARE(editor.shownStepUs(), 150.0 + 20.0 + 1000.0 / 12000.0);
+    ClusterLinkModel* links = editor.linkModel();
+    const int row = links->rowOf(0, 1);
+    QVERIFY(links->setData(links->index(row, ClusterLinkModel::Latency), QStringLiteral("0")));
+    QVERIFY(links->setData(links->index(row, ClusterLinkModel::Bandwidth), QStringLiteral("1"))); // 1000 B/µs
+    QCOMPARE(editor.shownStepUs(), 150.0 + 1.0);
+    QVERIFY(!editor.draft().isDefault(0, 1));
+    QVERIFY(editor.draft().isDefault(1, 0)); // only that direction changed
+}
+
+void TestClusterEditor::defaultLinkEditMovesFollowers()
+{
+    ClusterEditor editor;
+    editor.setDocument(uitest::smallDocument(Placement{0, 1, 1, 1}));
+    ClusterLinkModel* links = editor.linkModel();
+    QVERIFY(links->setData(links->index(links->rowOf(1, 2), ClusterLinkModel::Latency), QStringLiteral("7")));
+    QVERIFY(links->setData(links->index(0, ClusterLinkModel::Latency), QStringLiteral("5")));
+    QCOMPARE(editor.draft().link(0, 1).latencyUs, 5.0); // followed the default
+    QCOMPARE(editor.draft().link(1, 2).latencyUs, 7.0); // set apart: kept
+    QCOMPARE(editor.shownStepUs(), 150.0 + 5.0 + 1000.0 / 12000.0);
+}
+
+void TestClusterEditor::invalidEditsAreRefused()
+{
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    QSignalSpy edited(&editor, &ClusterEditor::clusterEdited);
+    QSignalSpy rejected(editor.deviceModel(), &ClusterDeviceModel::editRejected);
+    ClusterDeviceModel* d = editor.deviceModel();
+    for (const char* bad : {"0", "-2", "fast", "nan", "inf", ""})
+        QVERIFY2(!d->setData(deviceCell(editor, 1, ClusterDeviceModel::Speed), QString::fromLatin1(bad)), bad);
+    QVERIFY(!d->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QStringLiteral("-1")));
+    QVERIFY(!d->setData(deviceCell(editor, 1, ClusterDeviceModel::Kind), QStringLiteral("tpu")));
+    QVERIFY(!d->setData(deviceCell(editor, 1, ClusterDeviceModel::Name), QStringLiteral("/device:GPU:1"))); // taken
+    QVERIFY(!d->setData(deviceCell(editor, 1, ClusterDeviceModel::Name), QStringLiteral("  ")));
+    ClusterLinkModel* l = editor.linkModel();
+    QVERIFY(!l->setData(l->index(1, ClusterLinkModel::Bandwidth), QStringLiteral("0")));
+    QVERIFY(!l->setData(l->index(1, ClusterLinkModel::Latency), QStringLiteral("-3")));
+    QVERIFY(!l->setData(l->index(1, ClusterLinkModel::From), QStringLiteral("x"))); // not editable
+    QCOMPARE(edited.size(), 0);
+    QCOMPARE(rejected.size(), 10);
+    QVERIFY(editor.message().contains(QStringLiteral("Latency")));
+    QCOMPARE(editor.draft().devices[1].speed, 1.0);
+    QCOMPARE(editor.shownStepUs(), 150.0);
+    // A valid edit clears the message; empty memory means unlimited.
+    QVERIFY(d->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QString()));
+    QVERIFY(std::isinf(editor.draft().devices[1].memoryBytes));
+    QVERIFY(editor.message().isEmpty());
+}
+
+void TestClusterEditor::addAndRemoveDevices()
+{
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    QSignalSpy edited(&editor, &ClusterEditor::clusterEdited);
+    const int row = editor.addDevice();
+    QCOMPARE(row, 3);
+    QCOMPARE(editor.linkModel()->rowCount(), 1 + 4 * 3);
+    QCOMPARE(editor.draft().devices[3].name, std::string("/device:GPU:2"));
+    // Removing GPU:0 moves its ops to the fastest remaining GPU: old GPU:1 (speed 2), now index 1.
+    QVERIFY(editor.removeDevice(1));
+    const Placement moved = edited.last().at(1).value<Placement>();
+    QCOMPARE(moved, (Placement{1, 1, 1, 1}));
+    QCOMPARE(editor.draft().devices[1].name, std::string("/device:GPU:1"));
+    QCOMPARE(editor.shownStepUs(), 150.0 / 2.0);
+    QVERIFY(editor.removeDevice(0));
+    QVERIFY(editor.removeDevice(0));
+    QVERIFY(!editor.removeDevice(0)); // the last one stays
+    QVERIFY(editor.message().contains(QStringLiteral("at least one")));
+}
+
+void TestClusterEditor::saveAndLoadRoundTrip()
+{
+    QTemporaryDir dir;
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 2, ClusterDeviceModel::Speed), QStringLiteral("2.5")));
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QStringLiteral("24")));
+    ClusterLinkModel* l = editor.linkModel();
+    QVERIFY(l->setData(l->index(l->rowOf(1, 2), ClusterLinkModel::Bandwidth), QStringLiteral("150")));
+    QVERIFY(l->setData(l->index(0, ClusterLinkModel::Latency), QStringLiteral("3")));
+    const QString path = dir.filePath(QStringLiteral("edited.json"));
+    editor.saveTo(path);
+
+    // Read back by core's reader: same devices, links and default.
+    const Cluster read = readClusterFile(path.toStdString());
+    QCOMPARE(read.deviceCount(), 3);
+    QCOMPARE(read.device(2).speed, 2.5);
+    QCOMPARE(read.device(1).memoryBytes, 24.0 * 1024 * 1024 * 1024);
+    QCOMPARE(read.link(1, 2).bytesPerUs, 150e3);
+    QCOMPARE(read.link(2, 1).bytesPerUs, 12e3);
+    QCOMPARE(read.defaultLink().latencyUs, 3.0);
+
+    ClusterEditor other;
+    QSignalSpy opened(&other, &ClusterEditor::clusterFileOpened);
+    QVERIFY(other.loadFile(path));
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(clusterJson(other.draft().build()), clusterJson(editor.draft().build()));
+    QCOMPARE(other.deviceModel()->rowCount(), 3);
+}
+
+void TestClusterEditor::loadReportsBadFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "speed": -1}]})");
+    f.close();
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    QSignalSpy opened(&editor, &ClusterEditor::clusterFileOpened);
+    QVERIFY(!editor.loadFile(path));
+    QCOMPARE(opened.size(), 0);
+    QVERIFY(editor.message().contains(QStringLiteral("speed")));
+    QCOMPARE(editor.draft().deviceCount(), 3); // unchanged
+}
+
+void TestClusterEditor::windowUsesEditedCluster()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    QVERIFY(shown.wait(20000));
+    const int devices = window.document()->cluster->deviceCount();
+    ClusterEditor* editor = window.clusterEditor();
+    QCOMPARE(editor->deviceModel()->rowCount(), devices);
+    const auto graph = window.document()->graph;
+    // Show everything on device 0, then double device 0's speed: the window's document
+    // (what the learner starts from) carries the new cluster and the same graph.
+    window.setPlacement(Placement(static_cast<size_t>(graph->opCount()), 0));
+    const double before = editor->shownStepUs();
+    QVERIFY(before > 0.0);
+    const double speed = window.document()->cluster->device(0).speed;
+    QVERIFY(editor->deviceModel()->setData(editor->deviceModel()->index(0, ClusterDeviceModel::Speed),
+                                           QString::number(speed * 2.0)));
+    QCOMPARE(window.document()->cluster->device(0).speed, speed * 2.0);
+    QCOMPARE(window.document()->graph, graph);
+    QCOMPARE(window.document()->placement, Placement(static_cast<size_t>(graph->opCount()), 0));
+    QVERIFY(std::abs(editor->shownStepUs() - before / 2.0) < 1e-9 * before); // one device: no transfers
+    // The editor keeps its draft when the window hands back the cluster it made.
+    QCOMPARE(editor->draft().devices[0].speed, speed * 2.0);
+}
+
+QTEST_MAIN(TestClusterEditor)
+#include "test_cluster_editor.moc"

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "cluster/ClusterDraft.h"
+#include "document/GraphDocument.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace post {
+
+class ClusterDeviceModel;
+class ClusterLinkModel;
+
+// Edits the open document's cluster: devices (name, kind, speed, memory) and links. Every
+// valid edit builds a new Cluster, re-simulates the shown placement on it at once (the
+// summary line) and emits clusterEdited; a bad value is refused with a message. Save As
+// writes post-cluster/1 (atomically); Open reads one.
+class ClusterEditor : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ClusterEditor(QWidget* parent = nullptr);
+
+    const ClusterDraft& draft() const { return draft_; }
+    ClusterDeviceModel* deviceModel() const { return devices_; }
+    ClusterLinkModel* linkModel() const { return links_; }
+    QTableView* deviceView() const { return deviceView_; }
+    QTableView* linkView() const { return linkView_; }
+
+    // The last message (a refused edit or a file problem); empty after a valid edit.
+    QString message() const;
+    // The summary line: the shown placement's step time on the edited cluster.
+    QString summary() const;
+    // Step time of the shown placement on the current draft (µs), NaN when none is shown.
+    double shownStepUs() const { return shownStepUs_; }
+    bool shownFeasible() const { return shownFeasible_; }
+
+    // Adds a device like the selected one (or a GPU) with a fresh name; returns its row.
+    int addDevice();
+    // False (with a message) when it is the last device.
+    bool removeDevice(int row);
+    // Writes the draft as post-cluster/1; throws InputError when the file cannot be written.
+    void saveTo(const QString& path) const;
+    // Reads a post-cluster/1 file into the editor (problems go to message()); emits
+    // clusterFileOpened on success.
+    bool loadFile(const QString& path);
+
+public slots:
+    // Follows the window. A document carrying the cluster this editor made keeps the draft.
+    void setDocument(post::DocumentPtr document);
+
+signals:
+    // The edited cluster and the shown placement mapped onto it (empty when none).
+    void clusterEdited(std::shared_ptr<const post::Cluster> cluster, const post::Placement& placement);
+    void clusterFileOpened(const QString& path);
+
+private:
+    void applyEdit(const std::vector<DeviceId>& deviceMap = {});
+    void resimulate();
+    void showMessage(const QString& text);
+    void saveDialog();
+    void openDialog();
+
+    ClusterDraft draft_;
+    DocumentPtr document_;
+    std::shared_ptr<const Cluster> made_; // the last cluster this editor emitted
+    Placement placement_;                 // the shown placement, on made_ (or the document's cluster)
+    double shownStepUs_;
+    bool shownFeasible_ = false;
+
+    ClusterDeviceModel* devices_;
+    ClusterLinkModel* links_;
+    QLineEdit* name_;
+    QTableView* deviceView_;
+    QTableView* linkView_;
+    QLabel* message_;
+    QLabel* summary_;
+    QPushButton* addButton_;
+    QPushButton* removeButton_;
+};
+
+} // namespace post

@@ -1,0 +1,246 @@
+#include "compare/ComparisonView.h"
+
+#include "compare/ComparisonModel.h"
+#include "place/PlacerRegistry.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace post {
+
+ComparisonView::ComparisonView(QWidget* parent)
+    : QWidget(parent)
+    , worker_(new ComparisonWorker)
+    , model_(new ComparisonModel(this))
+    , proxy_(new QSortFilterProxyModel(this))
+    , table_(new QTableView(this))
+    , samples_(new QSpinBox(this))
+    , seeds_(new QSpinBox(this))
+    , algorithms_(new QLineEdit(this))
+    , runButton_(new QPushButton(tr("Run Comparison"), this))
+    , cancelButton_(new QPushButton(tr("Cancel"), this))
+    , progress_(new QProgressBar(this))
+    , status_(new QLabel(this))
+{
+    qRegisterMetaType<post::ComparisonRow>();
+    thread_.setObjectName(QStringLiteral("comparison"));
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &ComparisonWorker::started, this, &ComparisonView::onStarted, Qt::QueuedConnection);
+    connect(worker_, &ComparisonWorker::progress, this, &ComparisonView::onProgress, Qt::QueuedConnection);
+    connect(worker_, &ComparisonWorker::rowReady, this, &ComparisonView::onRow, Qt::QueuedConnection);
+    connect(worker_, &ComparisonWorker::finished, this, &ComparisonView::onFinished, Qt::QueuedConnection);
+    thread_.start();
+
+    samples_->setRange(1, 1000000);
+    samples_->setSingleStep(100);
+    samples_->setValue(2400);
+    samples_->setToolTip(tr("Sample budget of each learner run"));
+    seeds_->setRange(1, 1000);
+    seeds_->setValue(3);
+    seeds_->setToolTip(tr("Runs per learner, seeds 1, 2, …; classical placers are deterministic and run once"));
+    QStringList all;
+    for (const std::string& name : placerNames())
+        all << QString::fromStdString(name);
+    algorithms_->setPlaceholderText(tr("all: %1").arg(all.join(QStringLiteral(","))));
+    algorithms_->setToolTip(tr("Comma-separated algorithms (LEARNER@PLACER for warm starts); empty for all"));
+    samples_->setObjectName(QStringLiteral("compareSamples"));
+    seeds_->setObjectName(QStringLiteral("compareSeeds"));
+    algorithms_->setObjectName(QStringLiteral("compareAlgorithms"));
+    runButton_->setObjectName(QStringLiteral("compareRun"));
+    cancelButton_->setObjectName(QStringLiteral("compareCancel"));
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(false);
+    progress_->setMaximumHeight(16);
+
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(ComparisonModel::SortRole);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder); // run order until a header is clicked
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
+    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        showRow(proxy_->mapToSource(index).row());
+    });
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Algorithms"), this));
+    controls->addWidget(algorithms_, 3);
+    controls->addWidget(new QLabel(tr("Samples"), this));
+    controls->addWidget(samples_);
+    controls->addWidget(new QLabel(tr("Seeds"), this));
+    controls->addWidget(seeds_);
+    controls->addWidget(runButton_);
+    controls->addWidget(cancelButton_);
+    auto* progressRow = new QHBoxLayout;
+    progressRow->addWidget(progress_, 1);
+    progressRow->addWidget(status_, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(progressRow);
+    layout->addWidget(table_, 1);
+
+    connect(runButton_, &QPushButton::clicked, this, &ComparisonView::start);
+    connect(cancelButton_, &QPushButton::clicked, this, &ComparisonView::cancel);
+    status_->setText(tr("Runs every algorithm on the open graph and cluster, like post-cli compare."));
+    updateButtons();
+}
+
+ComparisonView::~ComparisonView()
+{
+    if (stop_)
+        stop_->store(true);
+    thread_.quit();
+    thread_.wait();
+}
+
+void ComparisonView::setSamples(int samples) { samples_->setValue(samples); }
+
+void ComparisonView::setSeeds(int seeds) { seeds_->setValue(seeds); }
+
+QString ComparisonView::statusText() const { return status_->text(); }
+
+std::vector<std::string> ComparisonView::algorithmList(QString* unknown) const
+{
+    std::vector<std::string> names;
+    for (const QString& part : algorithms_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::string name = part.trimmed().toStdString();
+        if (name.empty())
+            continue;
+        if (!makePlacer(name) && unknown && unknown->isEmpty())
+            *unknown = QString::fromStdString(name);
+        names.push_back(name);
+    }
+    return names;
+}
+
+bool ComparisonView::setAlgorithms(const QString& list)
+{
+    algorithms_->setText(list);
+    QString unknown;
+    algorithmList(&unknown);
+    if (!unknown.isEmpty())
+        status_->setText(tr("Unknown algorithm %1").arg(unknown));
+    return unknown.isEmpty();
+}
+
+void ComparisonView::setDocument(DocumentPtr document)
+{
+    // A new placement of the same graph (from this view or the learner) keeps the run.
+    if (running_ && (!document || document->graph != runGraph_))
+        cancel();
+    document_ = std::move(document);
+    updateButtons();
+}
+
+void ComparisonView::start()
+{
+    if (!document_ || !document_->graph || !document_->cluster || running_)
+        return;
+    QString unknown;
+    ComparisonRequest request;
+    request.options.algorithms = algorithmList(&unknown);
+    if (!unknown.isEmpty()) {
+        status_->setText(tr("Unknown algorithm %1").arg(unknown));
+        return;
+    }
+    request.options.samples = samples_->value();
+    request.options.seeds = seeds_->value();
+    request.document = document_;
+    request.runId = ++next_;
+    current_ = request.runId;
+    runGraph_ = document_->graph;
+    stop_ = std::make_shared<std::atomic<bool>>(false);
+    running_ = true;
+    model_->clear();
+    progress_->setValue(0);
+    status_->setText(tr("Starting…"));
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, request = std::move(request), stop = stop_] { worker->run(request, stop); },
+        Qt::QueuedConnection);
+    updateButtons();
+}
+
+void ComparisonView::cancel()
+{
+    if (!running_ || !stop_)
+        return;
+    stop_->store(true); // the current run ends at its next sample; finished() follows
+    status_->setText(tr("Cancelling…"));
+}
+
+void ComparisonView::showRow(int row)
+{
+    if (row < 0 || row >= model_->rowCount() || !document_ || document_->graph != runGraph_)
+        return;
+    const Placement& best = model_->row(row).best;
+    if (best.size() != static_cast<size_t>(document_->opCount()))
+        return;
+    status_->setText(tr("Showing %1's best placement").arg(QString::fromStdString(model_->row(row).algorithm)));
+    emit placementRequested(best);
+}
+
+void ComparisonView::onStarted(quint64 runId, double lowerBoundUs)
+{
+    if (runId == current_)
+        model_->clear(lowerBoundUs);
+}
+
+void ComparisonView::onProgress(quint64 runId, double fraction, const QString& algorithm)
+{
+    if (runId != current_ || !running_)
+        return;
+    progress_->setValue(static_cast<int>(fraction * 1000.0));
+    if (!stop_->load())
+        status_->setText(tr("Running %1…").arg(algorithm));
+}
+
+void ComparisonView::onRow(quint64 runId, const ComparisonRow& row)
+{
+    if (runId == current_)
+        model_->addRow(row);
+}
+
+void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& error)
+{
+    if (runId != current_)
+        return;
+    running_ = false;
+    stop_.reset();
+    if (!error.isEmpty())
+        status_->setText(tr("Comparison failed: %1").arg(error));
+    else if (stopped)
+        status_->setText(tr("Cancelled after %n algorithm(s)", nullptr, model_->rowCount()));
+    else
+        status_->setText(tr("Done: %n algorithm(s); double-click a row to show its best placement", nullptr,
+                            model_->rowCount()));
+    if (!stopped && error.isEmpty())
+        progress_->setValue(progress_->maximum());
+    updateButtons();
+    emit runFinished(stopped);
+}
+
+void ComparisonView::updateButtons()
+{
+    const bool canRun = document_ && document_->graph && document_->cluster;
+    runButton_->setEnabled(!running_ && canRun);
+    cancelButton_->setEnabled(running_);
+    samples_->setEnabled(!running_);
+    seeds_->setEnabled(!running_);
+    algorithms_->setEnabled(!running_);
+}
+
+} // namespace post

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "compare/ComparisonWorker.h"
+#include "document/GraphDocument.h"
+
+#include <QThread>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QTableView;
+
+namespace post {
+
+class ComparisonModel;
+
+// The comparison harness of `post-cli compare` in a tab: every algorithm (or a chosen
+// list) over several seeds on the open graph and cluster, run on one worker thread with
+// progress and Cancel. Double-clicking a row shows that algorithm's best placement.
+class ComparisonView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ComparisonView(QWidget* parent = nullptr);
+    ~ComparisonView() override;
+
+    ComparisonModel* model() const { return model_; }
+    QTableView* table() const { return table_; }
+    bool isRunning() const { return running_; }
+    void setSamples(int samples);
+    void setSeeds(int seeds);
+    // Comma-separated names; empty for all. False (and a message) for an unknown name.
+    bool setAlgorithms(const QString& list);
+    QString statusText() const;
+
+public slots:
+    void setDocument(post::DocumentPtr document);
+    void start();
+    void cancel();
+    // Emits placementRequested with the best placement of model row `row`.
+    void showRow(int row);
+
+signals:
+    void placementRequested(const post::Placement& placement);
+    void runFinished(bool cancelled);
+
+private:
+    void onStarted(quint64 runId, double lowerBoundUs);
+    void onProgress(quint64 runId, double fraction, const QString& algorithm);
+    void onRow(quint64 runId, const post::ComparisonRow& row);
+    void onFinished(quint64 runId, bool stopped, const QString& error);
+    void updateButtons();
+    std::vector<std::string> algorithmList(QString* unknown) const;
+
+    QThread thread_;
+    ComparisonWorker* worker_;
+    std::shared_ptr<std::atomic<bool>> stop_;
+    quint64 next_ = 0;
+    quint64 current_ = 0;
+    bool running_ = false;
+    DocumentPtr document_;
+    std::shared_ptr<const Graph> runGraph_;
+
+    ComparisonModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+    QSpinBox* samples_;
+    QSpinBox* seeds_;
+    QLineEdit* algorithms_;
+    QPushButton* runButton_;
+    QPushButton* cancelButton_;
+    QProgressBar* progress_;
+    QLabel* status_;
+};
+
+} // namespace post

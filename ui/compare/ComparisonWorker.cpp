@@ -1,0 +1,37 @@
+#include "compare/ComparisonWorker.h"
+
+#include "sim/LowerBound.h"
+
+#include <chrono>
+#include <exception>
+
+namespace post {
+
+void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop)
+{
+    QString error;
+    try {
+        const Graph& graph = *request.document->graph;
+        const Cluster& cluster = *request.document->cluster;
+        emit started(request.runId, lowerBound(graph, cluster).valueUs());
+        ComparisonRunner runner(graph, cluster, request.options);
+        using Clock = std::chrono::steady_clock;
+        Clock::time_point last{};
+        std::string lastAlgorithm;
+        auto onProgress = [&](const ComparisonProgress& p) {
+            const auto now = Clock::now();
+            if (p.algorithm == lastAlgorithm && now - last < std::chrono::milliseconds(kProgressIntervalMs))
+                return;
+            last = now;
+            lastAlgorithm = p.algorithm;
+            emit progress(request.runId, p.fraction, QString::fromStdString(p.algorithm));
+        };
+        auto onRow = [&](const ComparisonRow& row) { emit rowReady(request.runId, row); };
+        runner.run(onProgress, onRow, stop.get());
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    emit finished(request.runId, stop->load(), error);
+}
+
+} // namespace post

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "compare/ComparisonModel.h"
+#include "document/GraphDocument.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+namespace post {
+
+struct ComparisonRequest {
+    quint64 runId = 0;
+    DocumentPtr document; // keeps graph and cluster alive during the run
+    ComparisonOptions options;
+};
+
+// Runs core's ComparisonRunner on the comparison thread (owned by ComparisonView).
+// Progress is sent at most every kProgressIntervalMs; rows as each algorithm ends.
+class ComparisonWorker : public QObject {
+    Q_OBJECT
+
+public:
+    static constexpr int kProgressIntervalMs = 50;
+
+    // Blocking; call on the worker's thread. Always emits finished().
+    void run(const post::ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop);
+
+signals:
+    void started(quint64 runId, double lowerBoundUs);
+    void progress(quint64 runId, double fraction, const QString& algorithm);
+    void rowReady(quint64 runId, const post::ComparisonRow& row);
+    void finished(quint64 runId, bool stopped, const QString& error);
+};
+
+} // namespace post
