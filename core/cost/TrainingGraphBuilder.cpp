@@ -186,6 +186,14 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
     builder.reserve(2 * n, 0);
     std::vector<OpCost> costs(n);
     std::vector<std::string> groups(n);
+    // GraphBuilder refuses absurd costs (an op of 1e15 us): name the op's place in the file.
+    auto addOp = [&](Op op, const ShapedOp& from) {
+        try {
+            return builder.addOp(std::move(op));
+        } catch (const GraphError& e) {
+            throw InputError(graph.source, from.location.empty() ? from.name : from.location, e.what());
+        }
+    };
     for (size_t i = 0; i < n; ++i) {
         const ShapedOp& o = graph.ops[i];
         costs[i] = estimateOpCost(graph, o);
@@ -200,7 +208,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.paramBytes = paramBytes[i];
         op.colocate = groups[i];
-        builder.addOp(std::move(op));
+        addOp(std::move(op), o);
     }
     // Backward ops in reverse topological order, each with the gradients it sends back.
     std::vector<OpId> gradOf(n, kNoOp);
@@ -213,7 +221,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
             if (t >= 0 && forward.isActivation(t) && forward.producer(t) >= 0 && sent.insert(t).second)
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.colocate = groups[i];
-        gradOf[i] = builder.addOp(std::move(op));
+        gradOf[i] = addOp(std::move(op), o);
     }
 
     try {
