@@ -73,7 +73,9 @@ const std::unordered_map<std::string_view, Rule>& rules()
              "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "And", "Or",
              "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select", "SelectV2", "Cast", "Floor",
              "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish", "Shrink", "ThresholdedRelu",
-             "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape"},
+             "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape",
+             // In-place variable updates (batch norm's moving averages): one element-wise pass.
+             "AssignSub", "AssignAdd"},
             Rule{Family::Elementwise, kArith});
         add({"Exp", "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt", "Rsqrt", "Pow", "Softplus",
              "Softsign", "Elu", "Selu", "Celu", "Sin", "Cos", "Tan", "Swish", "Silu", "Mish"},

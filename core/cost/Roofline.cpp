@@ -15,7 +15,7 @@ constexpr double kNotionalCpuBandwidth = 90e9;    // one tenth too: CPU time = 1
 // 60-70 % (PipeDream's ResNet-50 1x1 convolutions: 64-68 %). Memory: STREAM-like copies
 // reach ~85 % of HBM2, framework element-wise kernels less.
 constexpr double kComputeEfficiency = 0.6;
-constexpr double kMemoryEfficiency = 0.7;
+constexpr double kMemoryEfficiency = 0.3;
 // Fixed cost per op: kernel launch plus the framework's dispatch.
 constexpr double kGpuLaunchUs = 5.0;
 constexpr double kCpuLaunchUs = 2.0;
