@@ -12,6 +12,7 @@
 #include "panels/OpTablePanel.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QMimeData>
 #include <QSortFilterProxyModel>
@@ -89,6 +90,49 @@ private slots:
         QCOMPARE(window.opTable()->model()->rowCount(), 7);
         QVERIFY(window.windowTitle().contains(QStringLiteral("tiny.txt")));
         QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    // Every bundled sample opens and is drawn with one box per op (small graphs) or per
+    // group (large ones): every op in exactly one box, a colocation group never split.
+    void everySampleIsDrawnOpByOpOrByGroup()
+    {
+        const QDir samples(testdata::sourceDir() + QStringLiteral("/samples/graphs"));
+        const QStringList files = samples.entryList({QStringLiteral("*.json")}, QDir::Files);
+        QVERIFY(files.size() >= 5);
+        for (const QString& file : files) {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            QSignalSpy shown(&window, &MainWindow::documentShown);
+            QSignalSpy failed(&window, &MainWindow::loadFailed);
+            window.openFile(samples.filePath(file));
+            QVERIFY2(shown.wait(kWaitMs), qPrintable(file));
+            QVERIFY2(failed.isEmpty(), qPrintable(file));
+            const Graph& g = *window.document()->graph;
+            const GraphScene* scene = window.graphPanel()->scene();
+            const ViewGraph& view = scene->viewGraph();
+            QCOMPARE(scene->nodeItemCount(), view.nodeCount());
+            QCOMPARE(static_cast<int>(view.nodeOfOp.size()), g.opCount());
+            int opsInBoxes = 0;
+            for (const ViewNode& node : view.nodes)
+                opsInBoxes += static_cast<int>(node.ops.size());
+            QCOMPARE(opsInBoxes, g.opCount());
+            if (!view.grouped) {
+                QCOMPARE(scene->nodeItemCount(), g.opCount());
+                continue;
+            }
+            QVERIFY2(scene->nodeItemCount() < g.opCount(), qPrintable(file));
+            std::vector<int> boxOfGroup(static_cast<size_t>(g.colocationGroupCount()), -1);
+            for (OpId op = 0; op < g.opCount(); ++op) {
+                const int group = g.colocationGroup(op);
+                if (group < 0)
+                    continue;
+                int& box = boxOfGroup[static_cast<size_t>(group)];
+                if (box < 0)
+                    box = view.nodeOfOp[static_cast<size_t>(op)];
+                QCOMPARE(view.nodeOfOp[static_cast<size_t>(op)], box);
+            }
+            qInfo("%s: %d ops drawn as %d boxes", qPrintable(file), g.opCount(), scene->nodeItemCount());
+        }
     }
 
     void droppingAFileOpensIt()
