@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <iostream>
 
 namespace post::cli {
 
@@ -29,16 +30,19 @@ GraphFormat graphFormatArg(const std::string& format)
 
 Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
-    ImportOptions options;
-    options.batch = batch;
-    return readGraphFile(path, graphFormatArg(format), options);
+    return std::move(loadImportedGraphArg(path, format, batch).graph);
 }
 
 ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
     ImportOptions options;
     options.batch = batch;
-    return readGraphFileWithPlacement(path, graphFormatArg(format), options);
+    ImportedGraph imported = readGraphFileWithPlacement(path, graphFormatArg(format), options);
+    // Costs that are guesses should not pass unnoticed (stderr: --json output stays clean).
+    for (const auto& [type, count] : imported.unknownOpTypes)
+        std::cerr << "post-cli: note: " << path << ": " << count << " " << type
+                  << " op(s) have no cost formula; costed by the element-wise fallback (docs/cost-model.md)\n";
+    return imported;
 }
 
 Cluster loadClusterArg(const std::string& nameOrPath)

@@ -187,6 +187,13 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
     if (format == GraphFormat::TfPbtxt)
         return parsePbtxtGraph(content, source, options);
     ImportedGraph imported;
+    if (format == GraphFormat::Onnx) {
+        CostReport report;
+        imported.graph = parseOnnxGraph(content, source, options, &report);
+        imported.source = source;
+        imported.unknownOpTypes = std::move(report.unknownTypes);
+        return imported;
+    }
     imported.graph = parseGraph(content, source, format, options);
     imported.source = source;
     return imported;

@@ -5,6 +5,7 @@
 #include "graph/Placement.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace post {
@@ -19,6 +20,9 @@ struct ImportedGraph {
     std::vector<std::string> givenDevices;
     // Per OpId: where that device is written ("line 12"), for errors.
     std::vector<std::string> givenDeviceLocations;
+    // Op types the cost model had no formula for, with how many ops each (ONNX, pbtxt):
+    // they got its element-wise fallback, and the CLI says so.
+    std::vector<std::pair<std::string, int>> unknownOpTypes;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };

@@ -24,7 +24,9 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
 
     ImportedGraph result;
     result.source = source;
-    result.graph = imported.isTrainingGraph ? buildGraphAsIs(shaped) : buildTrainingGraph(shaped);
+    CostReport report;
+    result.graph = imported.isTrainingGraph ? buildGraphAsIs(shaped, {}, &report) : buildTrainingGraph(shaped, {}, &report);
+    result.unknownOpTypes = std::move(report.unknownTypes);
 
     // Normalised devices of the ShapedOps; a bad device string is an error at its node.
     std::vector<std::string> devices(shaped.ops.size());

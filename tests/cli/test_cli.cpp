@@ -188,6 +188,13 @@ private slots:
         r = runCli({"info", cut});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("cut.onnx") && r.err.contains("does not parse"), qPrintable(r.err));
+        QVERIFY2(!runCli({"info", model}).err.contains("no cost formula"), "cnn.onnx has only known ops");
+
+        // An op type without a cost formula is reported on stderr, naming the type; --json stays clean.
+        r = runCli({"info", testdata::sourceDir() + "/tests/data/onnx/custom_op.onnx", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("no cost formula") && r.err.contains("custom_op.onnx"), qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["name"].toString().isEmpty(), false);
     }
 
     void badInputExitsOneAndNamesTheFile_data()
