@@ -16,7 +16,13 @@ namespace {
 constexpr int kWindowTimeLimitMs = 20000;
 
 struct ProblemDeleter {
-    void operator()(glp_prob* p) const { glp_delete_prob(p); }
+    // GLPK keeps a per-thread environment that outlives the problem; placers run on pool
+    // and worker threads that come and go, so free it with the (only) problem.
+    void operator()(glp_prob* p) const
+    {
+        glp_delete_prob(p);
+        glp_free_env();
+    }
 };
 
 } // namespace

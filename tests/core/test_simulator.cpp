@@ -31,8 +31,16 @@ void* operator new(std::size_t size)
         return p;
     throw std::bad_alloc();
 }
+// The nothrow form too: Qt allocates with it, and a sanitizer's own version paired with
+// the free() below is an alloc-dealloc mismatch.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept
+{
+    ++gAllocations;
+    return std::malloc(size == 0 ? 1 : size);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 

@@ -36,6 +36,10 @@ GroupExpander::GroupExpander(GraphPanel* panel)
 
 bool GroupExpander::eventFilter(QObject* watched, QEvent* event)
 {
+    // Look at the type first: the viewport still gets events (hide, destroy) while the
+    // panel is being torn down, when it is no longer a GraphPanel to call into.
+    if (event->type() != QEvent::MouseButtonDblClick && event->type() != QEvent::ContextMenu)
+        return QObject::eventFilter(watched, event);
     if (!panel_->scene()->viewGraph().grouped || !panel_->scene()->document())
         return QObject::eventFilter(watched, event);
     if (event->type() == QEvent::MouseButtonDblClick) {
