@@ -71,12 +71,7 @@ double attentionFromTensors(const OpView& v, const char* headsAttr)
 
 } // namespace
 
-OpCost matMulOnnx(const OpView& v)
-{
-    return matrixProduct(v, false, false);
-}
-
-OpCost matMulTf(const OpView& v)
+OpCost matMul(const OpView& v)
 {
     return matrixProduct(v, v.attr("transpose_a", 0) != 0, v.attr("transpose_b", 0) != 0);
 }

@@ -53,7 +53,7 @@ const std::unordered_map<std::string_view, Rule>& rules()
         formula("Conv3D", costs::convTf);
         formula("DepthwiseConv2dNative", costs::depthwiseConvTf);
         formula("Conv2DBackpropInput", costs::convBackpropInputTf);
-        formula("MatMul", costs::matMulTf); // ONNX MatMul has no transpose attributes: same formula
+        formula("MatMul", costs::matMul);
         formula("BatchMatMul", costs::batchMatMulTf);
         formula("BatchMatMulV2", costs::batchMatMulTf);
         formula("BatchMatMulV3", costs::batchMatMulTf);

@@ -19,8 +19,7 @@ OpCost depthwiseConvTf(const OpView& v);
 OpCost convBackpropInputTf(const OpView& v); // TF's transposed convolution
 
 // Matrix products: 2 FLOPs per multiply-add over the output elements.
-OpCost matMulOnnx(const OpView& v);
-OpCost matMulTf(const OpView& v);      // transpose_a / transpose_b
+OpCost matMul(const OpView& v);        // ONNX MatMul; TF MatMul's transpose_a / transpose_b
 OpCost batchMatMulTf(const OpView& v); // adj_x / adj_y
 OpCost gemm(const OpView& v);
 OpCost attentionOnnx(const OpView& v); // com.microsoft Attention or ONNX Attention

@@ -6,7 +6,9 @@
 #include "util/InputError.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -30,10 +32,14 @@ public:
         const ShapedTensor& t = g_.tensors[static_cast<size_t>(tensor)];
         return !t.isParameter && !t.isConstant;
     }
+    std::string where(size_t op) const
+    {
+        const ShapedOp& o = g_.ops[op];
+        return o.location.empty() ? "ops[" + std::to_string(op) + "]" : o.location;
+    }
     [[noreturn]] void fail(size_t op, const std::string& message) const
     {
-        const ShapedOp& o = g_.ops[static_cast<size_t>(op)];
-        throw InputError(g_.source, o.location.empty() ? "ops[" + std::to_string(op) + "]" : o.location, message);
+        throw InputError(g_.source, where(op), message);
     }
 
 private:
@@ -65,7 +71,7 @@ void ForwardGraph::validate()
         if (o.name.empty())
             fail(i, "an op needs a name");
         if (auto [it, inserted] = names.emplace(o.name, i); !inserted)
-            fail(i, "duplicate op name \"" + o.name + "\" (first at " + g_.ops[it->second].location + ")");
+            fail(i, "duplicate op name \"" + o.name + "\" (first at " + where(it->second) + ")");
         for (size_t k = 0; k < o.inputs.size(); ++k)
             if (o.inputs[k] < -1 || o.inputs[k] >= tensorCount)
                 fail(i, "op \"" + o.name + "\": input " + std::to_string(k) + " refers to tensor #"
@@ -165,6 +171,8 @@ Op costedOp(std::string name, std::string type, const OpCost& cost, const CostMo
 
 Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options, CostReport* report)
 {
+    if (!std::isfinite(options.backwardFactor) || options.backwardFactor < 0.0)
+        throw std::invalid_argument("CostModelOptions::backwardFactor must be a finite number >= 0");
     ForwardGraph forward(graph);
     forward.validate();
     const std::vector<int> order = forward.topologicalOrder();
@@ -197,6 +205,8 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
     for (size_t i = 0; i < n; ++i) {
         const ShapedOp& o = graph.ops[i];
         costs[i] = estimateOpCost(graph, o);
+        if (!std::isfinite(costs[i].flops + costs[i].bytesRead + costs[i].bytesWritten))
+            forward.fail(i, "op \"" + o.name + "\": its shapes give a cost too large to represent");
         if (!costs[i].known)
             ++unknown[o.type];
         summary.totalForwardFlops += costs[i].flops;

@@ -394,6 +394,8 @@ private slots:
         const Graph g = buildTrainingGraph(s.g, options);
         QCOMPARE(g.op(*g.find("r/grad")).flops, 3000.0);
         QCOMPARE(g.op(*g.find("r/grad")).memoryBytes, 3.0 * 8000);
+        options.backwardFactor = -1.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, buildTrainingGraph(s.g, options));
     }
 
     void unknownOpsAreReported()
@@ -449,6 +451,13 @@ private slots:
             const InputError e = inputErrorOf([&] { buildTrainingGraph(s.g); });
             QCOMPARE(e.location(), std::string("node 1"));
             QVERIFY2(QString(e.what()).contains("a/grad"), e.what());
+        }
+        {
+            Shaped s; // 20 dimensions of 10^18 elements: more than a double holds
+            s.op("huge", "Relu", {}, {s.tensor("t", std::vector<std::int64_t>(20, 1000000000000000000))});
+            const InputError e = inputErrorOf([&] { buildTrainingGraph(s.g); });
+            QCOMPARE(e.location(), std::string("node 0"));
+            QVERIFY2(QString(e.what()).contains("too large"), e.what());
         }
         {
             Shaped s; // -1 is an absent optional input, not an error
