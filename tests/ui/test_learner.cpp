@@ -15,8 +15,12 @@
 #include "place/PlacerRegistry.h"
 #include "place/ProgressObserver.h"
 #include "sim/Simulator.h"
+#include "util/BackgroundPriority.h"
 
+#include <QChart>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -35,6 +39,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 using namespace post;
 
@@ -71,6 +76,24 @@ DocumentPtr inceptionDocument()
     return doc;
 }
 
+// Name and nice value of each thread of this process (Linux /proc), by thread id.
+QMap<QString, std::pair<QString, int>> threadNices()
+{
+    QMap<QString, std::pair<QString, int>> out;
+    for (const QString& tid : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue; // the thread ended meanwhile
+        const QString line = QString::fromLatin1(stat.readAll());
+        const qsizetype open = line.indexOf(QLatin1Char('('));
+        const qsizetype close = line.lastIndexOf(QLatin1Char(')'));
+        // Fields after the name start with the state (field 3); nice is field 19.
+        const QStringList fields = line.mid(close + 2).split(QLatin1Char(' '));
+        out.insert(tid, {line.mid(open + 1, close - open - 1), fields.value(16).toInt()});
+    }
+    return out;
+}
+
 } // namespace
 
 class TestLearner : public QObject {
@@ -88,6 +111,8 @@ private slots:
     void pauseHaltsAndResumeContinues();
     void snapshotsAreThrottled();
     void destroyingDuringRunJoins();
+    void runsAtBackgroundPriority();
+    void chartFollowsPalette();
     void buttonStates();
     void csvExport();
     void classicalReferenceLine();
@@ -249,6 +274,66 @@ void TestLearner::destroyingDuringRunJoins()
     controller->pause();
     controller.reset(); // stops, releases the pause and joins the thread
     QTRY_VERIFY(graph.expired()); // the worker let go of the document
+}
+
+// The learner's thread and the evaluation pool it starts run at a lower priority than the
+// GUI thread, so the window stays responsive while the search uses every core.
+void TestLearner::runsAtBackgroundPriority()
+{
+#if !defined(Q_OS_LINUX)
+    QSKIP("per-thread nice values are Linux-only");
+#endif
+    const int guiNice = currentThreadNice();
+    const int expected = std::min(guiNice + kBackgroundNice, 19);
+    LearnerController controller;
+    QSignalSpy snapshots(&controller, &LearnerController::snapshot);
+    QSignalSpy finished(&controller, &LearnerController::finished);
+    controller.start(request(inceptionDocument(), 100000000));
+    QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty(), 20000);
+    const auto threads = threadNices();
+    controller.stop();
+    QVERIFY(finished.wait(20000));
+
+    int learnerThreads = 0;
+    for (const auto& [name, nice] : threads) {
+        if (name == QLatin1String("learner")) { // pool threads inherit the Qt thread's name
+            ++learnerThreads;
+            QCOMPARE(nice, expected);
+        }
+    }
+    // The run's own thread plus one evaluation thread per further core.
+    const int minimum = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    QVERIFY2(learnerThreads >= minimum, qPrintable(QStringLiteral("%1 learner threads").arg(learnerThreads)));
+    QCOMPARE(currentThreadNice(), guiNice); // the GUI thread itself is untouched
+}
+
+// A dark palette switches the chart to its dark theme, and back; the series keep the
+// chart's own colours through the theme change (a theme resets every series' pen).
+void TestLearner::chartFollowsPalette()
+{
+    LearningChart chart;
+    QVERIFY(!chart.isDarkTheme());
+    const QColor lightSampled = chart.chart()->series().at(0)->property("color").value<QColor>();
+    QCOMPARE(lightSampled, QColor(70, 130, 200, 110));
+
+    QPalette dark(QColor(45, 45, 48), QColor(30, 30, 32));
+    dark.setColor(QPalette::Base, QColor(30, 30, 32));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+    chart.setPalette(dark);
+    QVERIFY(chart.isDarkTheme());
+    QCOMPARE(chart.chart()->theme(), QChart::ChartThemeDark);
+    QCOMPARE(chart.chart()->backgroundBrush().color(), QColor(30, 30, 32));
+    QVERIFY(chart.chart()->titleBrush().color().lightness() > 128); // light text on dark
+    const auto* sampled = qobject_cast<QLineSeries*>(chart.chart()->series().at(0));
+    QCOMPARE(sampled->pen().style(), Qt::NoPen); // still points only
+    QCOMPARE(sampled->color(), QColor(110, 170, 240, 130));
+    QCOMPARE(sampled->lightMarker().size(), QSize(3, 3));
+
+    chart.setPalette(QPalette(QColor(240, 240, 240)));
+    QVERIFY(!chart.isDarkTheme());
+    QCOMPARE(chart.chart()->theme(), QChart::ChartThemeLight);
+    QCOMPARE(sampled->color(), lightSampled);
 }
 
 void TestLearner::buttonStates()

@@ -1,5 +1,6 @@
 #include "charts/LearningChart.h"
 
+#include "graphview/ViewTheme.h"
 #include "io/AtomicFile.h"
 #include "util/InputError.h"
 
@@ -38,15 +39,15 @@ constexpr int kMaxDrawnSamples = 5000;
 
 constexpr int kMarkerSize = 3;
 
-QImage dotImage(const QColor& colour)
+QImage dotImage(const QColor& colour, int size)
 {
-    QImage image(kMarkerSize, kMarkerSize, QImage::Format_ARGB32_Premultiplied);
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(Qt::NoPen);
     painter.setBrush(colour);
-    painter.drawEllipse(QRectF(0, 0, kMarkerSize, kMarkerSize));
+    painter.drawEllipse(QRectF(0, 0, size, size));
     return image;
 }
 
@@ -87,55 +88,77 @@ LearningChart::LearningChart(QWidget* parent)
     chart->addAxis(yAxis_, Qt::AlignLeft);
     chart->addAxis(entropyAxis_, Qt::AlignRight);
 
-    feasibleSeries_ = newPoints(tr("sampled"), QColor(70, 130, 200, 110));
-    infeasibleSeries_ = newPoints(tr("out of memory (at top)"), QColor(220, 80, 60, 130));
-    eliteSeries_ = newLine(tr("elite threshold"), QColor(230, 150, 20), 1.5);
-    bestSeries_ = newLine(tr("best so far"), QColor(30, 150, 60), 2.5);
-    lowerBoundSeries_ = newLine(tr("lower bound"), QColor(90, 90, 90), 1.2, Qt::DashLine);
-    singleDeviceSeries_ = newLine(tr("best single GPU"), QColor(160, 60, 160), 1.2, Qt::DashLine);
-    classicalSeries_ = newLine(tr("best classical placer"), QColor(200, 120, 40), 1.2, Qt::DashDotLine);
-    selectedSeries_ = newPoints(tr("shown sample"), QColor(230, 40, 40));
-    selectedSeries_->setMarkerSize(9.0);
-    for (QLegendMarker* marker : chart->legend()->markers(selectedSeries_))
-        marker->setVisible(false);
+    auto add = [chart](QLineSeries*& series, const QString& name) {
+        series = new QLineSeries;
+        series->setName(name);
+        chart->addSeries(series);
+    };
+    add(feasibleSeries_, tr("sampled"));
+    add(infeasibleSeries_, tr("out of memory (at top)"));
+    add(eliteSeries_, tr("elite threshold"));
+    add(bestSeries_, tr("best so far"));
+    add(lowerBoundSeries_, tr("lower bound"));
+    add(singleDeviceSeries_, tr("best single GPU"));
+    add(classicalSeries_, tr("best classical placer"));
+    add(selectedSeries_, tr("shown sample"));
     for (QAbstractSeries* s : chart->series()) {
         s->attachAxis(xAxis_);
         s->attachAxis(yAxis_);
     }
-    entropySeries_ = new QLineSeries;
-    entropySeries_->setName(tr("entropy (right)"));
-    // Solid, not dotted: stroking a dashed antialiased path of a long run's 1,500 updates
-    // took about 300 ms per repaint (a solid one a few ms).
-    entropySeries_->setPen(QPen(QColor(120, 120, 200, 170), 1.0));
-    chart->addSeries(entropySeries_);
+    add(entropySeries_, tr("entropy (right)"));
     entropySeries_->attachAxis(xAxis_);
     entropySeries_->attachAxis(entropyAxis_);
+    applyTheme();
     reset();
 }
 
-QLineSeries* LearningChart::newPoints(const QString& name, const QColor& colour)
+void LearningChart::applyTheme()
 {
-    auto* series = new QLineSeries;
-    series->setName(name);
-    QPen pen(colour, 0);
-    pen.setStyle(Qt::NoPen); // markers only, no connecting line
-    series->setPen(pen);
-    series->setColor(colour);
-    series->setMarkerSize(kMarkerSize);
-    // A pre-drawn dot blitted per point: painting 5,000 antialiased ellipses took most of
-    // the chart's repaint (about 3x slower; the end-of-run stall, docs/studio.md).
-    series->setLightMarker(dotImage(colour));
-    chart()->addSeries(series);
-    return series;
+    dark_ = ViewTheme::isDark(palette());
+    chart()->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    // The theme's own background differs slightly from the window's: match the window.
+    chart()->setBackgroundBrush(palette().color(QPalette::Base));
+    chart()->setBackgroundRoundness(0);
+    styleSeries();
 }
 
-QLineSeries* LearningChart::newLine(const QString& name, const QColor& colour, qreal width, Qt::PenStyle style)
+void LearningChart::styleSeries()
 {
-    auto* series = new QLineSeries;
-    series->setName(name);
-    series->setPen(QPen(colour, width, style));
-    chart()->addSeries(series);
-    return series;
+    // Mid-tone colours read on both backgrounds; the neutral ones follow the palette.
+    const QColor neutral = dark_ ? QColor(170, 170, 170) : QColor(90, 90, 90);
+    auto points = [](QLineSeries* series, const QColor& colour, int size) {
+        QPen pen(colour, 0);
+        pen.setStyle(Qt::NoPen); // markers only, no connecting line
+        series->setPen(pen);
+        series->setColor(colour);
+        series->setMarkerSize(size);
+        // A pre-drawn dot blitted per point: painting 5,000 antialiased ellipses took most
+        // of the chart's repaint (about 3x slower; the end-of-run stall, docs/studio.md).
+        series->setLightMarker(dotImage(colour, size));
+    };
+    auto line = [](QLineSeries* series, const QColor& colour, qreal width, Qt::PenStyle style = Qt::SolidLine) {
+        series->setPen(QPen(colour, width, style));
+    };
+    points(feasibleSeries_, dark_ ? QColor(110, 170, 240, 130) : QColor(70, 130, 200, 110), kMarkerSize);
+    points(infeasibleSeries_, QColor(230, 90, 70, 140), kMarkerSize);
+    line(eliteSeries_, QColor(230, 150, 20), 1.5);
+    line(bestSeries_, dark_ ? QColor(70, 200, 100) : QColor(30, 150, 60), 2.5);
+    line(lowerBoundSeries_, neutral, 1.2, Qt::DashLine);
+    line(singleDeviceSeries_, dark_ ? QColor(200, 120, 210) : QColor(160, 60, 160), 1.2, Qt::DashLine);
+    line(classicalSeries_, QColor(210, 130, 50), 1.2, Qt::DashDotLine);
+    points(selectedSeries_, QColor(240, 50, 50), 9);
+    for (QLegendMarker* marker : chart()->legend()->markers(selectedSeries_))
+        marker->setVisible(false);
+    // Solid, not dotted: stroking a dashed antialiased path of a long run's 1,500 updates
+    // took about 300 ms per repaint (a solid one a few ms).
+    line(entropySeries_, dark_ ? QColor(150, 150, 230, 190) : QColor(120, 120, 200, 170), 1.0);
+}
+
+void LearningChart::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && ViewTheme::isDark(palette()) != dark_)
+        applyTheme();
 }
 
 void LearningChart::reset(int plannedSamples)

@@ -57,7 +57,11 @@ public:
     void saveSvg(const QString& path);
     void saveCsv(const QString& path) const;
 
+    // Whether the chart is drawn with its dark theme (follows the widget's palette).
+    bool isDarkTheme() const { return dark_; }
+
 protected:
+    void changeEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
 
@@ -65,8 +69,10 @@ private:
     void refresh();
     void updateAxes();
 
-    QLineSeries* newPoints(const QString& name, const QColor& colour);
-    QLineSeries* newLine(const QString& name, const QColor& colour, qreal width, Qt::PenStyle style = Qt::SolidLine);
+    // Picks the light or dark chart theme from the palette. A theme change resets every
+    // series' pen and marker, so the series are styled again afterwards.
+    void applyTheme();
+    void styleSeries();
 
     QLineSeries* feasibleSeries_ = nullptr;
     QLineSeries* infeasibleSeries_ = nullptr;
@@ -95,6 +101,7 @@ private:
     int selected_ = -1;
     int plannedSamples_ = 0;
     int lastIndex_ = -1;
+    bool dark_ = false;
 };
 
 } // namespace post

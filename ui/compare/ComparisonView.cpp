@@ -2,6 +2,7 @@
 
 #include "compare/ComparisonModel.h"
 #include "place/PlacerRegistry.h"
+#include "util/BackgroundPriority.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -38,6 +39,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     connect(worker_, &ComparisonWorker::progress, this, &ComparisonView::onProgress, Qt::QueuedConnection);
     connect(worker_, &ComparisonWorker::rowReady, this, &ComparisonView::onRow, Qt::QueuedConnection);
     connect(worker_, &ComparisonWorker::finished, this, &ComparisonView::onFinished, Qt::QueuedConnection);
+    runAtBackgroundPriority(thread_);
     thread_.start();
 
     samples_->setRange(1, 1000000);

@@ -2,6 +2,7 @@
 
 #include "learn/LearnerControl.h"
 #include "learn/LearnerWorker.h"
+#include "util/BackgroundPriority.h"
 
 namespace post {
 
@@ -17,6 +18,7 @@ LearnerController::LearnerController(QObject* parent)
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &LearnerWorker::snapshotReady, this, &LearnerController::deliverSnapshot, Qt::QueuedConnection);
     connect(worker_, &LearnerWorker::finished, this, &LearnerController::deliverFinished, Qt::QueuedConnection);
+    runAtBackgroundPriority(thread_);
     thread_.start();
 }
 
