@@ -32,6 +32,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -45,6 +46,8 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+
+#include <algorithm>
 
 namespace post {
 
@@ -77,6 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
     if (!cluster.isEmpty())
         loader_->setClusterName(cluster);
     learner_->setClusterName(loader_->clusterName());
+    loader_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
 
 MainWindow::~MainWindow() = default;
@@ -133,13 +137,18 @@ void MainWindow::createActions()
 {
     openAction_ = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this);
     openAction_->setShortcut(QKeySequence::Open);
-    openAction_->setToolTip(tr("Open a graph (PipeDream, MSR, DOT or Post Studio format)"));
+    openAction_->setToolTip(tr("Open a graph (Post Studio, ONNX, TensorFlow GraphDef .pbtxt, PipeDream, MSR or DOT)"));
     connect(openAction_, &QAction::triggered, this, &MainWindow::openDialog);
 
     openPlacementAction_ = new QAction(tr("Open &Placement…"), this);
     openPlacementAction_->setToolTip(tr("Show a post-placement file of this graph"));
     openPlacementAction_->setEnabled(false);
     connect(openPlacementAction_, &QAction::triggered, this, &MainWindow::openPlacementDialog);
+
+    batchAction_ = new QAction(tr("&Batch Size…"), this);
+    batchAction_->setToolTip(tr("The batch size an ONNX model's symbolic batch dimension gets"));
+    batchAction_->setEnabled(false);
+    connect(batchAction_, &QAction::triggered, this, &MainWindow::batchDialog);
 
     quitAction_ = new QAction(tr("&Quit"), this);
     quitAction_->setShortcut(QKeySequence::Quit);
@@ -203,6 +212,7 @@ void MainWindow::createMenus()
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     file->addAction(openPlacementAction_);
+    file->addAction(batchAction_);
     clusterMenu_ = file->addMenu(tr("&Cluster"));
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
@@ -301,7 +311,7 @@ void MainWindow::openDialog()
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Graph"), dir,
-        tr("Graphs (*.json *.txt *.dot *.gv *.onnx);;All files (*)"));
+        tr("Graphs (*.json *.onnx *.pbtxt *.txt *.dot *.gv);;All files (*)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -383,6 +393,33 @@ void MainWindow::setClusterName(const QString& nameOrPath)
         openFile(document_->path);
 }
 
+void MainWindow::setBatch(std::int64_t batch)
+{
+    if (batch < 1 || batch == loader_->batch())
+        return;
+    loader_->setBatch(batch);
+    // Shapes, and so every cost, change with the batch: read the model again.
+    if (document_ && document_->format == GraphFormat::Onnx)
+        openFile(document_->path);
+}
+
+std::int64_t MainWindow::batch() const
+{
+    return loader_->batch();
+}
+
+void MainWindow::batchDialog()
+{
+    bool ok = false;
+    const int batch = QInputDialog::getInt(this, tr("Batch Size"),
+                                           tr("Batch size for the symbolic batch dimension of ONNX models:"),
+                                           static_cast<int>(loader_->batch()), 1, 1 << 20, 1, &ok);
+    if (!ok)
+        return;
+    QSettings().setValue(QStringLiteral("import/batch"), batch); // chosen here, kept for next time
+    setBatch(batch);
+}
+
 void MainWindow::showDocument(DocumentPtr document)
 {
     loadingPath_.clear();
@@ -393,6 +430,7 @@ void MainWindow::showDocument(DocumentPtr document)
     if (!userChoseColourMode_)
         setColourMode(document_->isPlaced() ? ColourMode::Device : ColourMode::OpType);
     openPlacementAction_->setEnabled(true);
+    batchAction_->setEnabled(document_->format == GraphFormat::Onnx);
     graphPanel_->setDocument(document_);
     opTable_->setDocument(document_);
     deviceTable_->setDocument(document_);
@@ -460,8 +498,12 @@ void MainWindow::updateBusy()
     const bool reading = loader_->isLoading();
     busyBar_->setVisible(laying || reading);
     cancelButton_->setVisible(laying);
-    if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0)
-        statusText_->setText(tr("Ready"));
+    if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0) {
+        // What the import decided (a placement from the file, op types without a cost
+        // formula) stays in view rather than flashing past while the layout runs.
+        statusText_->setText(document_->notes.isEmpty() ? tr("Ready") : document_->notes.join(QStringLiteral(" · ")));
+        statusText_->setToolTip(document_->notes.join(QLatin1Char('\n')));
+    }
 }
 
 void MainWindow::updateSummary()
@@ -473,6 +515,8 @@ void MainWindow::updateSummary()
     const Graph& g = *document_->graph;
     QString text = tr("%1 ops · %2 edges · %3").arg(g.opCount()).arg(g.edgeCount())
                        .arg(QString::fromStdString(document_->cluster->name()));
+    if (document_->format == GraphFormat::Onnx)
+        text += tr(" · batch %1").arg(document_->batch);
     const auto& view = graphPanel_->scene()->viewGraph();
     if (view.grouped)
         text += tr(" · %1 groups").arg(view.nodeCount());
@@ -481,6 +525,16 @@ void MainWindow::updateSummary()
         text += tr(" · layout %1, %2 s").arg(toString(info.engine)).arg(info.elapsedMs / 1000.0, 0, 'f', 2);
     }
     summary_->setText(text + QStringLiteral("  "));
+}
+
+QString MainWindow::statusMessage() const
+{
+    return statusText_->text();
+}
+
+QString MainWindow::summaryText() const
+{
+    return summary_->text().trimmed();
 }
 
 void MainWindow::selectOp(OpId op, bool centre)

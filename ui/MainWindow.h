@@ -46,6 +46,10 @@ public:
     // Shows a document made in memory (a restored session) as if it had been read.
     void openDocument(DocumentPtr document);
     void setClusterName(const QString& nameOrPath);
+    // ONNX: the size given to the symbolic batch dimension; the open ONNX model is read
+    // again with it. (File ▸ Batch Size also keeps it in the settings.)
+    void setBatch(std::int64_t batch);
+    std::int64_t batch() const;
     // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
     void setPlacement(Placement placement);
     // Reads a post-placement file for the current graph; false (and an error report) if
@@ -53,6 +57,9 @@ public:
     bool openPlacement(const QString& path);
 
     const DocumentPtr& document() const { return document_; }
+    // The status bar's message and its graph summary (for tests).
+    QString statusMessage() const;
+    QString summaryText() const;
     GraphPanel* graphPanel() const { return graphPanel_; }
     InspectorPanel* inspector() const { return inspector_; }
     OpTablePanel* opTable() const { return opTable_; }
@@ -124,6 +131,7 @@ private:
     void updateSummary();
     void openDialog();
     void openPlacementDialog();
+    void batchDialog();
     void rebuildClusterMenu();
 
     DocumentPtr document_;
@@ -165,6 +173,7 @@ private:
     QComboBox* colourCombo_ = nullptr;
 
     QLabel* statusText_ = nullptr;
+    QAction* batchAction_ = nullptr;
     QLabel* summary_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

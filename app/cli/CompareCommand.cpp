@@ -2,9 +2,9 @@
 
 #include "CliSupport.h"
 #include "place/ComparisonRunner.h"
+#include "place/GivenPlacementRow.h"
 #include "place/PlacerRegistry.h"
 #include "sim/LowerBound.h"
-#include "sim/Simulator.h"
 #include "util/InputError.h"
 
 #include <CLI/CLI.hpp>
@@ -81,19 +81,7 @@ int runCompare(const CompareOptions& o)
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
-            const Placement given = givenPlacement(imported, c);
-            if (auto problem = placementProblem(g, c, given))
-                throw InputError(o.graph, "given placement", *problem);
-            Simulator sim(g, c, SimOptions{});
-            const SimResult& r = sim.run(given, false);
-            ComparisonRow row;
-            row.algorithm = "given";
-            row.bestUs = {r.stepTimeUs};
-            row.feasibleRuns = r.feasible ? 1 : 0;
-            row.best = given;
-            row.bestUsOverRuns = r.stepTimeUs;
-            row.bestFeasible = r.feasible;
-            rows.push_back(std::move(row));
+            rows.push_back(givenPlacementRow(g, c, givenPlacement(imported, c), o.graph));
         } catch (const InputError& e) {
             std::cerr << "given placement left out: " << e.what() << "\n";
         }

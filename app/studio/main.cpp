@@ -1,4 +1,4 @@
-// post-studio [FILE] [--cluster C] [--placement P] [--palette light|dark] [--colour-by WHAT]
+// post-studio [FILE] [--cluster C] [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
 //             [--screenshot OUT.png]
@@ -20,6 +20,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -29,6 +30,19 @@ int fail(const QString& message, int code)
 {
     std::fprintf(stderr, "post-studio: %s\n", qPrintable(message));
     return code;
+}
+
+// A whole-number option >= 1: `fallback` when absent, nullopt (after a message) when invalid.
+std::optional<int> positiveOption(const QCommandLineParser& parser, const QCommandLineOption& option, int fallback)
+{
+    if (!parser.isSet(option))
+        return fallback;
+    bool ok = false;
+    const int value = parser.value(option).toInt(&ok);
+    if (ok && value >= 1)
+        return value;
+    fail(QStringLiteral("--%1 takes a positive whole number").arg(option.names().constFirst()), 2);
+    return std::nullopt;
 }
 
 } // namespace
@@ -45,10 +59,13 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("Post Studio: device placement search for neural-network training."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Graph to open (PipeDream, MSR, DOT, post-graph)."),
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Graph to open (post-graph, ONNX, TensorFlow .pbtxt, PipeDream, MSR, DOT)."),
                                  QStringLiteral("[FILE]"));
     const QCommandLineOption clusterOption(QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."),
                                            QStringLiteral("C"));
+    const QCommandLineOption batchOption(QStringLiteral("batch"),
+                                         QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
+                                         QStringLiteral("N"));
     const QCommandLineOption paletteOption(QStringLiteral("palette"), QStringLiteral("Use the Fusion style with a light or dark palette."),
                                            QStringLiteral("light|dark"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
@@ -74,7 +91,7 @@ int main(int argc, char* argv[])
                                        QStringLiteral("NAME"));
     const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
                                         QStringLiteral("NAME"));
-    parser.addOptions({clusterOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
+    parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
                        samplesOption, compareOption, algosOption, seedsOption, tabOption, dockOption});
     parser.process(app);
 
@@ -92,26 +109,17 @@ int main(int argc, char* argv[])
         return fail(QStringLiteral("--algo needs a FILE to open"), 2);
     if (!algo.isEmpty() && !post::makePlacer(algo.toStdString()))
         return fail(QStringLiteral("unknown --algo ") + algo, 2);
-    int samples = 2400;
-    if (parser.isSet(samplesOption)) {
-        bool ok = false;
-        samples = parser.value(samplesOption).toInt(&ok);
-        if (!ok || samples < 1)
-            return fail(QStringLiteral("--samples takes a positive whole number"), 2);
-    }
+    const std::optional<int> samples = positiveOption(parser, samplesOption, 2400);
+    const std::optional<int> seeds = positiveOption(parser, seedsOption, 3);
+    const std::optional<int> batch = positiveOption(parser, batchOption, 1);
+    if (!samples || !seeds || !batch)
+        return 2;
 
     const bool compare = parser.isSet(compareOption);
     if (compare && files.isEmpty())
         return fail(QStringLiteral("--compare needs a FILE to open"), 2);
     if (compare && !algo.isEmpty())
         return fail(QStringLiteral("give --algo or --compare, not both"), 2);
-    int seeds = 3;
-    if (parser.isSet(seedsOption)) {
-        bool ok = false;
-        seeds = parser.value(seedsOption).toInt(&ok);
-        if (!ok || seeds < 1)
-            return fail(QStringLiteral("--seeds takes a positive whole number"), 2);
-    }
     const QString tab = parser.value(tabOption);
     static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("timeline"),
                                       QStringLiteral("compare")};
@@ -125,8 +133,8 @@ int main(int argc, char* argv[])
 
     post::MainWindow window;
     if (compare) {
-        window.comparisonView()->setSamples(samples);
-        window.comparisonView()->setSeeds(seeds);
+        window.comparisonView()->setSamples(*samples);
+        window.comparisonView()->setSeeds(*seeds);
         if (!window.comparisonView()->setAlgorithms(parser.value(algosOption)))
             return fail(QStringLiteral("--algos: ") + window.comparisonView()->statusText(), 2);
         auto started = std::make_shared<bool>(false);
@@ -155,6 +163,8 @@ int main(int argc, char* argv[])
     };
     if (parser.isSet(clusterOption))
         window.setClusterName(parser.value(clusterOption));
+    if (parser.isSet(batchOption))
+        window.setBatch(*batch);
     if (parser.isSet(colourOption)) {
         static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
                                                                {QStringLiteral("type"), post::ColourMode::OpType},
@@ -191,7 +201,7 @@ int main(int argc, char* argv[])
     }
     if (!algo.isEmpty()) {
         window.learner()->setAlgorithm(algo);
-        window.learner()->setSamples(samples);
+        window.learner()->setSamples(*samples);
         auto started = std::make_shared<bool>(false);
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
             if (!*started) {

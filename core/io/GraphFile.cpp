@@ -184,18 +184,19 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
 {
     if (format == GraphFormat::Auto && !skipBlanksAndBom(content).empty())
         format = sniffGraphFormat(content, source);
-    if (format == GraphFormat::TfPbtxt)
-        return parsePbtxtGraph(content, source, options);
     ImportedGraph imported;
-    if (format == GraphFormat::Onnx) {
+    if (format == GraphFormat::TfPbtxt) {
+        imported = parsePbtxtGraph(content, source, options);
+    } else if (format == GraphFormat::Onnx) {
         CostReport report;
         imported.graph = parseOnnxGraph(content, source, options, &report);
         imported.source = source;
         imported.unknownOpTypes = std::move(report.unknownTypes);
-        return imported;
+    } else {
+        imported.graph = parseGraph(content, source, format, options);
+        imported.source = source;
     }
-    imported.graph = parseGraph(content, source, format, options);
-    imported.source = source;
+    imported.format = format;
     return imported;
 }
 

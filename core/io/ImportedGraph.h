@@ -3,6 +3,7 @@
 #include "cluster/Cluster.h"
 #include "graph/Graph.h"
 #include "graph/Placement.h"
+#include "io/GraphFormat.h"
 
 #include <string>
 #include <utility>
@@ -15,6 +16,7 @@ namespace post {
 struct ImportedGraph {
     Graph graph;
     std::string source;
+    GraphFormat format = GraphFormat::Auto; // as read (sniffed when not given)
     // Per OpId: the device the file gives the op, normalised ("/device:GPU:0", see
     // normalizeTfDeviceName), or empty. An empty vector: the file gives no devices.
     std::vector<std::string> givenDevices;

@@ -2,6 +2,8 @@
 #include "cluster/Cluster.h"
 #include "graph/GraphBuilder.h"
 #include "place/ComparisonRunner.h"
+#include "place/GivenPlacementRow.h"
+#include "util/InputError.h"
 
 #include <QTest>
 
@@ -40,6 +42,7 @@ class TestComparisonRunner : public QObject {
 private slots:
     void rowsAndStatistics();
     void stopFlagSkipsTheRest();
+    void givenPlacementRow();
 };
 
 void TestComparisonRunner::rowsAndStatistics()
@@ -108,4 +111,25 @@ void TestComparisonRunner::stopFlagSkipsTheRest()
 }
 
 QTEST_APPLESS_MAIN(TestComparisonRunner)
+// A file's own placement as a one-run row: six 10 us ops on the speed-2 GPU take 30 us.
+void TestComparisonRunner::givenPlacementRow()
+{
+    const Graph g = chain();
+    const Cluster c = twoGpus();
+    const ComparisonRow row = post::givenPlacementRow(g, c, Placement(6, DeviceId(1)), "model.pbtxt");
+    QCOMPARE(row.algorithm, std::string("given"));
+    QCOMPARE(row.runs(), 1);
+    QVERIFY(row.allFeasible());
+    QCOMPARE(row.bestUsOverRuns, 30.0);
+    QCOMPARE(row.meanUs(), 30.0);
+    QCOMPARE(row.best, Placement(6, DeviceId(1)));
+    try {
+        post::givenPlacementRow(g, c, Placement(5, DeviceId(0)), "model.pbtxt");
+        QFAIL("a placement of the wrong size was accepted");
+    } catch (const InputError& e) {
+        QCOMPARE(e.file(), std::string("model.pbtxt"));
+        QCOMPARE(e.location(), std::string("given placement"));
+    }
+}
+
 #include "test_comparison_runner.moc"

@@ -1,6 +1,8 @@
 #include "compare/ComparisonWorker.h"
 
+#include "place/GivenPlacementRow.h"
 #include "sim/LowerBound.h"
+#include "util/InputError.h"
 
 #include <chrono>
 #include <exception>
@@ -28,6 +30,16 @@ void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std
         };
         auto onRow = [&](const ComparisonRow& row) { emit rowReady(request.runId, row); };
         runner.run(onProgress, onRow, stop.get());
+        // The placement the file gives, as a reference row (when it still fits the cluster,
+        // which the cluster editor may have changed since the file was read).
+        const Placement& given = request.document->given;
+        if (!given.empty() && !stop->load()) {
+            try {
+                emit rowReady(request.runId,
+                              givenPlacementRow(graph, cluster, given, request.document->path.toStdString()));
+            } catch (const InputError&) {
+            }
+        }
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());
     }

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
+
 namespace post {
 
 // Reads graph files on a pool thread (QtConcurrent) so the window stays responsive.
@@ -18,6 +20,9 @@ public:
     // Cluster preset name or post-cluster file for documents loaded from now on.
     void setClusterName(const QString& nameOrPath) { cluster_ = nameOrPath; }
     const QString& clusterName() const { return cluster_; }
+    // ONNX: the size given to the symbolic batch dimension of documents loaded from now on.
+    void setBatch(std::int64_t batch) { batch_ = batch; }
+    std::int64_t batch() const { return batch_; }
 
     void load(const QString& path);
     bool isLoading() const { return loading_; }
@@ -29,8 +34,9 @@ public:
     }
 
     // The synchronous work: reads the graph (format sniffed from the content) and the
-    // cluster. Throws InputError naming the file and what is wrong with it.
-    static DocumentPtr loadNow(const QString& path, const QString& clusterName);
+    // cluster. Throws InputError naming the file and what is wrong with it. A placement
+    // the file gives is shown if it fits the cluster; otherwise a note says why not.
+    static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1);
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
 
@@ -40,6 +46,7 @@ signals:
 
 private:
     QString cluster_ = defaultClusterName();
+    std::int64_t batch_ = 1;
     quint64 generation_ = 0;
     bool loading_ = false;
 };

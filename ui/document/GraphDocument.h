@@ -3,9 +3,13 @@
 #include "cluster/Cluster.h"
 #include "graph/Graph.h"
 #include "graph/Placement.h"
+#include "io/GraphFormat.h"
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
+
+#include <cstdint>
 
 #include <memory>
 
@@ -18,6 +22,10 @@ struct GraphDocument {
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const Cluster> cluster;
     Placement placement; // empty when nothing is placed yet
+    GraphFormat format = GraphFormat::Auto; // as read
+    std::int64_t batch = 1; // ONNX: the size the symbolic batch dimension was given
+    Placement given;        // the placement the file gives (TensorFlow `device` fields), if it fits
+    QStringList notes;      // what the user should know about how the file was read
 
     int opCount() const { return graph ? graph->opCount() : 0; }
     bool isPlaced() const { return graph && placement.size() == static_cast<size_t>(graph->opCount()); }
