@@ -113,6 +113,7 @@ private slots:
     void destroyingDuringRunJoins();
     void runsAtBackgroundPriority();
     void chartFollowsPalette();
+    void chartRefillWaitsForTheNextPass();
     void buttonStates();
     void csvExport();
     void classicalReferenceLine();
@@ -336,6 +337,27 @@ void TestLearner::chartFollowsPalette()
     QCOMPARE(sampled->color(), lightSampled);
 }
 
+// A snapshot fills the chart's buffers at once but its series only in a later pass of the
+// event loop (or on flush), so handling a snapshot and redrawing never make one long stall.
+void TestLearner::chartRefillWaitsForTheNextPass()
+{
+    LearningChart chart;
+    chart.reset(10);
+    LearnerSnapshot snapshot;
+    for (int i = 0; i < 4; ++i)
+        snapshot.samples.push_back(LearnerSample{i, 10.0 - i, true});
+    chart.addSnapshot(snapshot);
+    const auto* sampled = qobject_cast<QLineSeries*>(chart.chart()->series().at(0));
+    QCOMPARE(chart.sampleCount(), 4);
+    QCOMPARE(sampled->count(), 0);
+    QTRY_COMPARE(sampled->count(), 4);
+    snapshot.samples = {LearnerSample{4, 5.0, true}};
+    chart.addSnapshot(snapshot);
+    chart.flush();
+    QCOMPARE(sampled->count(), 5);
+    QCOMPARE(chart.bestPoints().back(), QPointF(4, 5.0));
+}
+
 void TestLearner::buttonStates()
 {
     LearnerPanel panel;
@@ -416,6 +438,7 @@ void TestLearner::classicalReferenceLine()
     QVERIFY(finished.wait(20000));
     QCOMPARE(chart.classicalMs(), expectedMs);
     QCOMPARE(chart.classicalName(), QString::fromStdString(expectedName));
+    chart.flush();
     const QList<QPointF> line = chart.classicalSeries()->points();
     QCOMPARE(line.size(), 2);
     QCOMPARE(line[0].y(), expectedMs);

@@ -19,6 +19,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgGenerator>
+#include <QTimer>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -108,6 +109,10 @@ LearningChart::LearningChart(QWidget* parent)
     add(entropySeries_, tr("entropy (right)"));
     entropySeries_->attachAxis(xAxis_);
     entropySeries_->attachAxis(entropyAxis_);
+    refreshTimer_ = new QTimer(this);
+    refreshTimer_->setSingleShot(true);
+    refreshTimer_->setInterval(0);
+    connect(refreshTimer_, &QTimer::timeout, this, &LearningChart::refresh);
     applyTheme();
     reset();
 }
@@ -206,11 +211,24 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
             elite_.append(QPointF(u.afterSample, u.eliteThresholdMs));
         entropy_.append(QPointF(u.afterSample, u.entropy));
     }
-    refresh();
+    scheduleRefresh();
+}
+
+void LearningChart::scheduleRefresh()
+{
+    if (!refreshTimer_->isActive())
+        refreshTimer_->start();
+}
+
+void LearningChart::flush()
+{
+    if (refreshTimer_->isActive())
+        refresh();
 }
 
 void LearningChart::refresh()
 {
+    refreshTimer_->stop();
     updateAxes();
     const double top = yAxis_->max();
     // Out-of-memory samples carry a penalty, not a time: pin them to the top edge.
@@ -242,8 +260,9 @@ void LearningChart::refresh()
     selectedSeries_->replace(selected);
 }
 
-int LearningChart::sampleAt(const QPoint& viewPos) const
+int LearningChart::sampleAt(const QPoint& viewPos)
 {
+    flush(); // the axes as drawn
     constexpr qreal kPickPixels = 6.0;
     const QPointF scenePos = mapToScene(viewPos);
     const QPointF chartPos = chart()->mapFromScene(scenePos);
@@ -268,8 +287,9 @@ int LearningChart::sampleAt(const QPoint& viewPos) const
     return best;
 }
 
-std::optional<QPoint> LearningChart::samplePosition(int index) const
+std::optional<QPoint> LearningChart::samplePosition(int index)
 {
+    flush();
     const double top = yAxis_->max();
     for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
         for (const QPointF& p : *points)
@@ -339,6 +359,7 @@ void LearningChart::updateAxes()
 
 bool LearningChart::savePng(const QString& path)
 {
+    flush();
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -354,6 +375,7 @@ bool LearningChart::savePng(const QString& path)
 
 void LearningChart::saveSvg(const QString& path)
 {
+    flush();
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;

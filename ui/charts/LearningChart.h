@@ -10,6 +10,7 @@
 #include <optional>
 
 class QLineSeries;
+class QTimer;
 class QValueAxis;
 
 namespace post {
@@ -38,9 +39,11 @@ public:
     QLineSeries* classicalSeries() const { return classicalSeries_; }
 
     // The sample drawn nearest to `viewPos` (within a few pixels), or -1.
-    int sampleAt(const QPoint& viewPos) const;
+    int sampleAt(const QPoint& viewPos);
     // Where sample `index` is drawn, in view coordinates (for tests); nullopt if not drawn.
-    std::optional<QPoint> samplePosition(int index) const;
+    std::optional<QPoint> samplePosition(int index);
+    // Brings the series up to date now rather than in the next event-loop pass.
+    void flush();
 
 public slots:
     // Marks sample `index` and emits sampleClicked (what a click on its point does).
@@ -66,6 +69,10 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
 
 private:
+    // Snapshots only fill the buffers; the series are refilled from them in a later pass of
+    // the event loop, so a snapshot's handling and the chart's refill never add up to one
+    // long stall of the GUI thread (docs/studio.md, "Event-loop latency").
+    void scheduleRefresh();
     void refresh();
     void updateAxes();
 
@@ -83,6 +90,7 @@ private:
     QLineSeries* singleDeviceSeries_ = nullptr;
     QLineSeries* classicalSeries_ = nullptr;
     QLineSeries* selectedSeries_ = nullptr;
+    QTimer* refreshTimer_ = nullptr;
     QValueAxis* xAxis_ = nullptr;
     QValueAxis* yAxis_ = nullptr;
     QValueAxis* entropyAxis_ = nullptr;
