@@ -4,42 +4,15 @@
 #include "io/GraphFile.h"
 #include "io/ImportedGraph.h"
 #include "util/InputError.h"
+#include "util/LatestRead.h"
 
 #include <QFileInfo>
 #include <QStringList>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <exception>
-#include <variant>
 
 namespace post {
 namespace {
-
-// What a pool thread hands back: a document, or the message to show.
-using LoadOutcome = std::variant<DocumentPtr, QString>;
-
-QString describe(const InputError& e)
-{
-    QString text = QString::fromStdString(e.message());
-    if (!e.location().empty())
-        text = QString::fromStdString(e.location()) + QStringLiteral(": ") + text;
-    return text;
-}
-
-LoadOutcome loadOutcome(const QString& path, const QString& cluster, std::int64_t batch)
-{
-    try {
-        return DocumentLoader::loadNow(path, cluster, batch);
-    } catch (const InputError& e) {
-        return describe(e);
-    } catch (const std::bad_alloc&) {
-        return QObject::tr("not enough memory to read it");
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-}
 
 QString unknownTypesNote(const std::vector<std::pair<std::string, int>>& types)
 {
@@ -56,6 +29,7 @@ QString unknownTypesNote(const std::vector<std::pair<std::string, int>>& types)
 
 DocumentLoader::DocumentLoader(QObject* parent)
     : QObject(parent)
+    , read_(std::make_unique<LatestRead<DocumentPtr>>(this))
 {
     qRegisterMetaType<post::DocumentPtr>();
 }
@@ -85,30 +59,34 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
             doc->given = doc->placement = std::move(given);
             doc->notes << QObject::tr("Showing the placement the file gives");
         } catch (const InputError& e) {
-            doc->notes << QObject::tr("The file's placement is not shown: %1").arg(describe(e));
+            doc->notes << QObject::tr("The file's placement is not shown: %1").arg(readErrorText(e));
         }
     }
     doc->graph = std::make_shared<const Graph>(std::move(imported.graph));
     return doc;
 }
 
+DocumentLoader::~DocumentLoader() = default;
+
+bool DocumentLoader::isLoading() const
+{
+    return read_->isBusy();
+}
+
+void DocumentLoader::cancel()
+{
+    read_->cancel();
+}
+
 void DocumentLoader::load(const QString& path)
 {
-    const quint64 generation = ++generation_;
-    loading_ = true;
-    auto* watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        if (generation != generation_)
-            return; // a newer load replaced this one
-        loading_ = false;
-        const LoadOutcome outcome = watcher->result();
-        if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
-            emit loaded(*doc);
-        else
-            emit failed(path, std::get<QString>(outcome));
-    });
-    watcher->setFuture(QtConcurrent::run(loadOutcome, path, cluster_, batch_));
+    read_->start([path, cluster = cluster_, batch = batch_] { return loadNow(path, cluster, batch); },
+                [this, path](const ReadOutcome<DocumentPtr>& outcome) {
+                    if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
+                        emit loaded(*doc);
+                    else
+                        emit failed(path, std::get<QString>(outcome));
+                });
 }
 
 } // namespace post

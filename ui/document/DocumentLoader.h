@@ -6,8 +6,12 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 
 namespace post {
+
+template <class T>
+class LatestRead;
 
 // Reads graph files on a pool thread (QtConcurrent) so the window stays responsive.
 // Only the newest load is reported: opening B while A is still reading drops A.
@@ -16,6 +20,7 @@ class DocumentLoader : public QObject {
 
 public:
     explicit DocumentLoader(QObject* parent = nullptr);
+    ~DocumentLoader() override;
 
     // Cluster preset name or post-cluster file for documents loaded from now on.
     void setClusterName(const QString& nameOrPath) { cluster_ = nameOrPath; }
@@ -25,13 +30,9 @@ public:
     std::int64_t batch() const { return batch_; }
 
     void load(const QString& path);
-    bool isLoading() const { return loading_; }
+    bool isLoading() const;
     // Drops the load in progress (its result is never reported).
-    void cancel()
-    {
-        ++generation_;
-        loading_ = false;
-    }
+    void cancel();
 
     // The synchronous work: reads the graph (format sniffed from the content) and the
     // cluster. Throws InputError naming the file and what is wrong with it. A placement
@@ -47,8 +48,7 @@ signals:
 private:
     QString cluster_ = defaultClusterName();
     std::int64_t batch_ = 1;
-    quint64 generation_ = 0;
-    bool loading_ = false;
+    std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
 };
 
 } // namespace post

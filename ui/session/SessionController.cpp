@@ -7,6 +7,7 @@
 #include "session/SessionAutosave.h"
 #include "session/SessionFile.h"
 #include "util/InputError.h"
+#include "util/LatestRead.h"
 
 #include <QAction>
 #include <QChart>
@@ -15,45 +16,17 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <exception>
 #include <variant>
 
 namespace post {
-namespace {
-
-using OpenOutcome = std::variant<std::shared_ptr<const Session>, QString>;
-
-QString describe(const InputError& e)
-{
-    QString text = QString::fromStdString(e.message());
-    if (!e.location().empty())
-        text = QString::fromStdString(e.location()) + QStringLiteral(": ") + text;
-    return text;
-}
-
-OpenOutcome readOutcome(const QString& path)
-{
-    try {
-        return std::make_shared<const Session>(readSessionFile(path.toStdString()));
-    } catch (const InputError& e) {
-        return describe(e);
-    } catch (const std::bad_alloc&) {
-        return QObject::tr("not enough memory to read it");
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-}
-
-} // namespace
 
 SessionController::SessionController(MainWindow* window)
     : QObject(window)
@@ -62,6 +35,7 @@ SessionController::SessionController(MainWindow* window)
     , autosave_(new SessionAutosave(this))
     , saveAction_(new QAction(tr("&Save Session…"), this))
     , openAction_(new QAction(tr("Open &Session…"), this))
+    , read_(std::make_unique<LatestRead<std::shared_ptr<const Session>>>(this))
 {
     saveAction_->setShortcut(QKeySequence::Save);
     saveAction_->setToolTip(tr("Save the graph, cluster, placement and learning run in one file"));
@@ -88,6 +62,11 @@ SessionController::SessionController(MainWindow* window)
 }
 
 SessionController::~SessionController() = default;
+
+bool SessionController::isOpening() const
+{
+    return read_->isBusy();
+}
 
 SessionController::RestorePolicy SessionController::policyFromEnvironment()
 {
@@ -139,11 +118,8 @@ bool SessionController::save(const QString& path)
         return false;
     try {
         writeSessionFile(path.toStdString(), currentSession());
-    } catch (const InputError& e) {
-        emit failed(path, describe(e));
-        return false;
     } catch (const std::exception& e) {
-        emit failed(path, QString::fromUtf8(e.what()));
+        emit failed(path, readErrorText(e));
         return false;
     }
     emit saved(path);
@@ -152,21 +128,13 @@ bool SessionController::save(const QString& path)
 
 void SessionController::open(const QString& path)
 {
-    const quint64 generation = ++generation_;
-    opening_ = true;
-    auto* watcher = new QFutureWatcher<OpenOutcome>(this);
-    connect(watcher, &QFutureWatcher<OpenOutcome>::finished, this, [this, watcher, generation, path] {
-        watcher->deleteLater();
-        if (generation != generation_)
-            return; // a newer open replaced this one
-        opening_ = false;
-        const OpenOutcome outcome = watcher->result();
-        if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome))
-            apply(path, *session);
-        else
-            emit failed(path, std::get<QString>(outcome));
-    });
-    watcher->setFuture(QtConcurrent::run(readOutcome, path));
+    read_->start([path] { return std::make_shared<const Session>(readSessionFile(path.toStdString())); },
+                 [this, path](const ReadOutcome<std::shared_ptr<const Session>>& outcome) {
+                     if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome))
+                         apply(path, *session);
+                     else
+                         emit failed(path, std::get<QString>(outcome));
+                 });
 }
 
 void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)

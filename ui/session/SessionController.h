@@ -15,6 +15,8 @@ namespace post {
 class MainWindow;
 class RunRecorder;
 class SessionAutosave;
+template <class T>
+class LatestRead;
 
 // Sessions for the main window: File ▸ Save Session / Open Session, the run history they
 // carry (RunRecorder), autosave during learner runs and the offer to restore the autosave
@@ -43,7 +45,7 @@ public:
     // Reads on a pool thread, then restores graph, cluster, placement, chart and settings;
     // restored() or failed() follows.
     void open(const QString& path);
-    bool isOpening() const { return opening_; }
+    bool isOpening() const;
 
     // Deals with crashed instances' autosaves as `policy` says (Ask: see RestorePolicy).
     void checkForAutosave(RestorePolicy policy);
@@ -71,8 +73,7 @@ private:
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
     std::shared_ptr<const Graph> runGraph_; // the graph the recorded run belongs to
-    quint64 generation_ = 0;
-    bool opening_ = false;
+    std::unique_ptr<LatestRead<std::shared_ptr<const Session>>> read_; // QtConcurrent stays out of this header
 };
 
 } // namespace post

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
+#include <variant>
+
+namespace post {
+
+// What reading a user file on a pool thread gives back: the value, or the message to show.
+template <class T>
+using ReadOutcome = std::variant<T, QString>;
+
+// The message for an error a reader threw: "location: message" for InputError, plain
+// text for anything else (defined in LatestRead.cpp, so readers' headers stay out of here).
+QString readErrorText(const std::exception& error);
+
+// Runs `read` (returning T), catching what readers throw: exceptions never cross threads.
+template <class T, class Read>
+ReadOutcome<T> readCatching(Read&& read)
+{
+    try {
+        return std::forward<Read>(read)();
+    } catch (const std::bad_alloc&) {
+        return QObject::tr("not enough memory to read it");
+    } catch (const std::exception& e) {
+        return readErrorText(e);
+    }
+}
+
+// Reads files on the thread pool and reports only the newest read, on `owner`'s thread:
+// starting another read (or cancel()) drops the result of one still running, so opening
+// B while A is still being read never shows A.
+template <class T>
+class LatestRead {
+public:
+    explicit LatestRead(QObject* owner)
+        : owner_(owner)
+    {
+    }
+
+    // `read` runs on a pool thread; `done(ReadOutcome<T>)` on the owner's, if still newest.
+    template <class Read, class Done>
+    void start(Read read, Done done)
+    {
+        const quint64 generation = ++generation_;
+        busy_ = true;
+        auto* watcher = new QFutureWatcher<ReadOutcome<T>>(owner_);
+        QObject::connect(watcher, &QFutureWatcher<ReadOutcome<T>>::finished, owner_,
+                         [this, watcher, generation, done = std::move(done)] {
+                             watcher->deleteLater();
+                             if (generation != generation_)
+                                 return; // a newer read replaced this one
+                             busy_ = false;
+                             done(watcher->result());
+                         });
+        watcher->setFuture(QtConcurrent::run([read = std::move(read)] { return readCatching<T>(read); }));
+    }
+
+    void cancel()
+    {
+        ++generation_;
+        busy_ = false;
+    }
+    bool isBusy() const { return busy_; }
+
+private:
+    QObject* owner_;
+    quint64 generation_ = 0;
+    bool busy_ = false;
+};
+
+} // namespace post
