@@ -20,6 +20,7 @@
 
 #include "io/ClusterPresets.h"
 #include "io/PlacementFile.h"
+#include "util/ErrorText.h"
 #include "util/InputError.h"
 
 #include <QAction>
@@ -356,10 +357,7 @@ bool MainWindow::openPlacement(const QString& path)
     try {
         setPlacement(readPlacementFile(path.toStdString(), *document_->graph, *document_->cluster));
     } catch (const InputError& e) {
-        QString message = QString::fromStdString(e.message());
-        if (!e.location().empty())
-            message = QString::fromStdString(e.location()) + QStringLiteral(": ") + message;
-        reportError(path, message);
+        reportError(path, readErrorText(e));
         return false;
     }
     if (!userChoseColourMode_)

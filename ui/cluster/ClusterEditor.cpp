@@ -6,6 +6,7 @@
 #include "io/ClusterFile.h"
 #include "sim/Simulator.h"
 #include "util/Format.h"
+#include "util/ErrorText.h"
 #include "util/InputError.h"
 
 #include <QFileDialog>
@@ -40,14 +41,6 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
     view->horizontalHeader()->setStretchLastSection(true);
     view->setAlternatingRowColors(true);
     return view;
-}
-
-QString inputErrorText(const InputError& e)
-{
-    QString text = QString::fromStdString(e.message());
-    if (!e.location().empty())
-        text = QString::fromStdString(e.location()) + QStringLiteral(": ") + text;
-    return text;
 }
 
 } // namespace
@@ -250,7 +243,7 @@ bool ClusterEditor::loadFile(const QString& path)
     try {
         draft_ = ClusterDraft::from(readClusterFile(path.toStdString()));
     } catch (const InputError& e) {
-        showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), inputErrorText(e)));
+        showMessage(tr("Could not open %1: %2").arg(QFileInfo(path).fileName(), readErrorText(e)));
         return false;
     }
     made_.reset();
@@ -274,7 +267,7 @@ void ClusterEditor::saveDialog()
     try {
         saveTo(path);
     } catch (const InputError& e) {
-        showMessage(tr("Could not save: %1").arg(inputErrorText(e)));
+        showMessage(tr("Could not save: %1").arg(readErrorText(e)));
     }
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/ErrorText.h"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
@@ -13,10 +15,6 @@ namespace post {
 // What reading a user file on a pool thread gives back: the value, or the message to show.
 template <class T>
 using ReadOutcome = std::variant<T, QString>;
-
-// The message for an error a reader threw: "location: message" for InputError, plain
-// text for anything else (defined in LatestRead.cpp, so readers' headers stay out of here).
-QString readErrorText(const std::exception& error);
 
 // Runs `read` (returning T), catching what readers throw: exceptions never cross threads.
 template <class T, class Read>

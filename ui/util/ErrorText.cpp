@@ -1,4 +1,4 @@
-#include "util/LatestRead.h"
+#include "util/ErrorText.h"
 
 #include "util/InputError.h"
 
