@@ -33,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <chrono>
@@ -114,6 +116,7 @@ private slots:
     void runsAtBackgroundPriority();
     void chartFollowsPalette();
     void chartRefillWaitsForTheNextPass();
+    void chartZoomHoldsUntilReset();
     void buttonStates();
     void csvExport();
     void classicalReferenceLine();
@@ -356,6 +359,80 @@ void TestLearner::chartRefillWaitsForTheNextPass()
     chart.flush();
     QCOMPARE(sampled->count(), 5);
     QCOMPARE(chart.bestPoints().back(), QPointF(4, 5.0));
+}
+
+// Zooming (rubber band, wheel or zoomTo) freezes the axes while samples keep arriving;
+// Escape or Reset Zoom goes back to following the run.
+void TestLearner::chartZoomHoldsUntilReset()
+{
+    LearningChart chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.reset(0);
+    auto addSamples = [&chart](int from, int to, double (*ms)(int)) {
+        LearnerSnapshot snapshot;
+        for (int i = from; i < to; ++i)
+            snapshot.samples.push_back(LearnerSample{i, ms(i), true});
+        chart.addSnapshot(snapshot);
+        chart.flush();
+    };
+    addSamples(0, 100, [](int i) { return 100.0 - i * 0.5; }); // 100 ms down to 50.5 ms
+    auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).at(0));
+    auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).at(0));
+    QCOMPARE(x->max(), 100.0);
+    QVERIFY(y->min() <= 50.5 && y->max() >= 100.0);
+
+    chart.zoomTo(10, 30, 60, 80);
+    QVERIFY(chart.isZoomed());
+    addSamples(100, 200, [](int) { return 20.0; });
+    QCOMPARE(x->min(), 10.0);
+    QCOMPARE(x->max(), 30.0);
+    QCOMPARE(y->min(), 60.0);
+    QCOMPARE(y->max(), 80.0);
+
+    QTest::keyClick(&chart, Qt::Key_Escape);
+    QVERIFY(!chart.isZoomed());
+    QCOMPARE(x->min(), 0.0);
+    QCOMPARE(x->max(), 200.0);
+    QVERIFY(y->min() <= 20.0 && y->max() >= 100.0);
+
+    // A rubber band from (sample 50, 90 ms) to (sample 150, 40 ms).
+    auto viewPoint = [&chart](double sample, double ms) {
+        const QPointF scene = chart.chart()->mapToScene(chart.chart()->mapToPosition(QPointF(sample, ms)));
+        return chart.mapFromScene(scene);
+    };
+    const QPoint from = viewPoint(50, 90);
+    const QPoint to = viewPoint(150, 40);
+    auto send = [&chart](QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+        QMouseEvent event(type, QPointF(at), chart.viewport()->mapToGlobal(QPointF(at)), Qt::LeftButton, buttons,
+                          Qt::NoModifier);
+        QCoreApplication::sendEvent(chart.viewport(), &event);
+    };
+    send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    send(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+    send(QEvent::MouseMove, to, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+    QVERIFY(chart.isZoomed());
+    QVERIFY2(std::abs(x->min() - 50) < 3 && std::abs(x->max() - 150) < 3,
+             qPrintable(QStringLiteral("x %1..%2").arg(x->min()).arg(x->max())));
+    QVERIFY2(std::abs(y->min() - 40) < 2 && std::abs(y->max() - 90) < 2,
+             qPrintable(QStringLiteral("y %1..%2").arg(y->min()).arg(y->max())));
+
+    // One wheel step in about the centre of the band: each range shrinks to 80 %.
+    chart.resetZoom();
+    QVERIFY(!chart.isZoomed());
+    const double width = x->max() - x->min();
+    const QPoint centre = viewPoint(100, 60);
+    QWheelEvent wheel(QPointF(centre), chart.viewport()->mapToGlobal(QPointF(centre)), QPoint(), QPoint(0, 120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(chart.viewport(), &wheel);
+    QVERIFY(chart.isZoomed());
+    QCOMPARE(x->max() - x->min(), 0.8 * width);
+    QVERIFY(x->min() < 100 && x->max() > 100);
+
+    chart.reset(10); // a new run is followed from its start
+    QVERIFY(!chart.isZoomed());
 }
 
 void TestLearner::buttonStates()

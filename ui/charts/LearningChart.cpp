@@ -7,6 +7,8 @@
 #include <QBuffer>
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QKeyEvent>
+#include <QWheelEvent>
 #include <QFileDialog>
 #include <QImage>
 #include <QPainter>
@@ -70,6 +72,8 @@ LearningChart::LearningChart(QWidget* parent)
     : QChartView(parent)
 {
     setRenderHint(QPainter::Antialiasing);
+    setRubberBand(QChartView::RectangleRubberBand);
+    setFocusPolicy(Qt::StrongFocus); // Escape resets the zoom
     auto* chart = new QChart;
     chart->setTitle(tr("Learning curve"));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -182,6 +186,8 @@ void LearningChart::reset(int plannedSamples)
     selected_ = -1;
     plannedSamples_ = plannedSamples;
     lastIndex_ = -1;
+    zoomed_ = false; // a new run is followed from its start
+    entropyAxis_->setRange(0.0, 1.0);
     refresh();
 }
 
@@ -230,7 +236,7 @@ void LearningChart::refresh()
 {
     refreshTimer_->stop();
     updateAxes();
-    const double top = yAxis_->max();
+    const double top = fittedYMax_;
     // Out-of-memory samples carry a penalty, not a time: pin them to the top edge.
     QVector<QPointF> pinned = thinned(infeasible_);
     for (QPointF& p : pinned)
@@ -243,7 +249,7 @@ void LearningChart::refresh()
     bestSeries_->replace(best);
     eliteSeries_->replace(elite_);
     entropySeries_->replace(entropy_);
-    const double xEnd = xAxis_->max();
+    const double xEnd = fittedXMax_;
     auto reference = [xEnd](QLineSeries* series, double ms) {
         series->replace(known(ms) ? QVector<QPointF>{QPointF(0, ms), QPointF(xEnd, ms)} : QVector<QPointF>{});
     };
@@ -268,7 +274,7 @@ int LearningChart::sampleAt(const QPoint& viewPos)
     const QPointF chartPos = chart()->mapFromScene(scenePos);
     if (!chart()->plotArea().adjusted(-kPickPixels, -kPickPixels, kPickPixels, kPickPixels).contains(chartPos))
         return -1;
-    const double top = yAxis_->max();
+    const double top = fittedYMax_;
     int best = -1;
     qreal bestDistance = kPickPixels * kPickPixels;
     // Only points drawn can be picked: the same stride as refresh().
@@ -290,7 +296,7 @@ int LearningChart::sampleAt(const QPoint& viewPos)
 std::optional<QPoint> LearningChart::samplePosition(int index)
 {
     flush();
-    const double top = yAxis_->max();
+    const double top = fittedYMax_;
     for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
         for (const QPointF& p : *points)
             if (static_cast<int>(p.x()) == index) {
@@ -320,12 +326,12 @@ void LearningChart::mousePressEvent(QMouseEvent* event)
     QChartView::mousePressEvent(event);
 }
 
-void LearningChart::updateAxes()
+void LearningChart::updateAxes(bool force)
 {
     // Every range change makes each series recompute its geometry: change only when needed.
-    const double xMax = std::max({plannedSamples_, lastIndex_ + 1, 10});
-    if (xAxis_->max() != xMax || xAxis_->min() != 0.0)
-        xAxis_->setRange(0, xMax);
+    fittedXMax_ = std::max({plannedSamples_, lastIndex_ + 1, 10});
+    if (!zoomed_ && (xAxis_->max() != fittedXMax_ || xAxis_->min() != 0.0))
+        xAxis_->setRange(0, fittedXMax_);
     double lo = std::numeric_limits<double>::infinity();
     double hi = 0.0;
     for (const QPointF& p : feasible_) {
@@ -343,18 +349,96 @@ void LearningChart::updateAxes()
     if (known(singleDeviceMs_))
         hi = std::min(hi, 3.0 * singleDeviceMs_);
     if (!std::isfinite(lo) || hi <= 0.0) {
-        if (yAxis_->min() != 0.0 || yAxis_->max() != 1.0)
+        fittedYMax_ = 1.0;
+        if (!zoomed_ && (yAxis_->min() != 0.0 || yAxis_->max() != 1.0))
             yAxis_->setRange(0.0, 1.0);
+        return;
+    }
+    if (zoomed_) {
+        fittedYMax_ = std::max(fittedYMax_, hi);
         return;
     }
     // Keep the current range while the data fits and fills at least half of it.
     const double shownMin = yAxis_->min();
     const double shownMax = yAxis_->max();
-    if (lo >= shownMin && hi <= shownMax && (hi - lo) >= 0.5 * (shownMax - shownMin) && !(shownMin == 0.0 && shownMax == 1.0))
+    if (!force && lo >= shownMin && hi <= shownMax && (hi - lo) >= 0.5 * (shownMax - shownMin)
+        && !(shownMin == 0.0 && shownMax == 1.0)) {
+        fittedYMax_ = shownMax;
         return;
+    }
     const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
     yAxis_->setRange(std::max(0.0, lo - pad), hi + pad);
     yAxis_->applyNiceNumbers(); // round tick labels
+    fittedYMax_ = yAxis_->max();
+}
+
+void LearningChart::zoomTo(double firstSample, double lastSample, double lowMs, double highMs)
+{
+    if (!(lastSample > firstSample) || !(highMs > lowMs))
+        return;
+    flush();
+    zoomed_ = true;
+    xAxis_->setRange(firstSample, lastSample);
+    yAxis_->setRange(lowMs, highMs);
+}
+
+void LearningChart::resetZoom()
+{
+    if (!zoomed_)
+        return;
+    zoomed_ = false;
+    entropyAxis_->setRange(0.0, 1.0);
+    xAxis_->setRange(0, fittedXMax_);
+    updateAxes(true);
+    refresh();
+}
+
+void LearningChart::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::RightButton) {
+        event->accept(); // the context menu, not QChartView's zoom-out
+        return;
+    }
+    const double xMin = xAxis_->min();
+    const double xMax = xAxis_->max();
+    const double yMin = yAxis_->min();
+    const double yMax = yAxis_->max();
+    QChartView::mouseReleaseEvent(event); // ends a rubber band with zoomIn()
+    if (xAxis_->min() != xMin || xAxis_->max() != xMax || yAxis_->min() != yMin || yAxis_->max() != yMax)
+        zoomed_ = true;
+}
+
+void LearningChart::wheelEvent(QWheelEvent* event)
+{
+    const int steps = event->angleDelta().y() / 120;
+    if (steps == 0) {
+        QChartView::wheelEvent(event);
+        return;
+    }
+    flush();
+    // Zoom about the point under the cursor, on all three axes: it stays where it is.
+    const QPointF chartPos = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+    const QPointF at = chart()->mapToValue(chartPos, feasibleSeries_);
+    const double entropyAt = chart()->mapToValue(chartPos, entropySeries_).y();
+    const double factor = std::pow(0.8, steps);
+    auto scale = [factor](QValueAxis* axis, double about) {
+        axis->setRange(about - (about - axis->min()) * factor, about + (axis->max() - about) * factor);
+    };
+    zoomed_ = true;
+    scale(xAxis_, at.x());
+    scale(yAxis_, at.y());
+    scale(entropyAxis_, entropyAt);
+    event->accept();
+}
+
+void LearningChart::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape && zoomed_) {
+        resetZoom();
+        event->accept();
+        return;
+    }
+    QChartView::keyPressEvent(event);
 }
 
 bool LearningChart::savePng(const QString& path)
@@ -421,6 +505,10 @@ void LearningChart::saveCsv(const QString& path) const
 void LearningChart::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
+    QAction* reset = menu.addAction(tr("Reset Zoom"), this, &LearningChart::resetZoom);
+    reset->setShortcut(Qt::Key_Escape);
+    reset->setEnabled(zoomed_);
+    menu.addSeparator();
     menu.addAction(tr("Save Chart as PNG…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), QStringLiteral("learning.png"),
                                                           tr("PNG images (*.png)"));

@@ -45,6 +45,13 @@ public:
     // Brings the series up to date now rather than in the next event-loop pass.
     void flush();
 
+    // Zoom: a rubber band drawn with the mouse, the wheel, or zoomTo (sample and ms
+    // ranges). While zoomed the axes stay put as samples arrive; resetZoom goes back to
+    // following the run.
+    void zoomTo(double firstSample, double lastSample, double lowMs, double highMs);
+    void resetZoom();
+    bool isZoomed() const { return zoomed_; }
+
 public slots:
     // Marks sample `index` and emits sampleClicked (what a click on its point does).
     void selectSample(int index);
@@ -66,7 +73,10 @@ public:
 protected:
     void changeEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
 
 private:
     // Snapshots only fill the buffers; the series are refilled from them in a later pass of
@@ -74,7 +84,9 @@ private:
     // long stall of the GUI thread (docs/studio.md, "Event-loop latency").
     void scheduleRefresh();
     void refresh();
-    void updateAxes();
+    // Fits the axes to the data (unless zoomed); `force` recomputes even when the shown
+    // range would still do.
+    void updateAxes(bool force = false);
 
     // Picks the light or dark chart theme from the palette. A theme change resets every
     // series' pen and marker, so the series are styled again afterwards.
@@ -110,6 +122,11 @@ private:
     int plannedSamples_ = 0;
     int lastIndex_ = -1;
     bool dark_ = false;
+    bool zoomed_ = false;
+    // The ranges fitted to the data, which reference lines and pinned out-of-memory
+    // points use whatever the zoom.
+    double fittedXMax_ = 10.0;
+    double fittedYMax_ = 1.0;
 };
 
 } // namespace post
