@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "compare/ComparisonModel.h"
 #include "compare/ComparisonView.h"
+#include "inspector/InspectorPanel.h"
 #include "io/ClusterPresets.h"
 #include "io/GraphFile.h"
 #include "sim/Simulator.h"
@@ -67,6 +68,7 @@ private slots:
         // Several devices are used, so this is not a default "all on one GPU".
         QVERIFY(std::set<DeviceId>(expected.begin(), expected.end()).size() >= 3);
         QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("placement the file gives")), kWaitMs);
+        QVERIFY(window.inspector()->html().contains(QStringLiteral("the file's own")));
     }
 
     // On a cluster without GPU:1 the file's placement cannot be shown: the graph still
@@ -129,6 +131,7 @@ private slots:
         QVERIFY(window.document()->format == GraphFormat::Onnx);
         QCOMPARE(window.document()->batch, std::int64_t(4));
         QVERIFY2(window.summaryText().contains(QStringLiteral("batch 4")), qPrintable(window.summaryText()));
+        QVERIFY(window.inspector()->html().contains(QStringLiteral("Batch size")));
 
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.setBatch(8);
