@@ -7,6 +7,8 @@
 #include <QString>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
+#include <memory>
 #include <utility>
 #include <variant>
 
@@ -31,12 +33,14 @@ ReadOutcome<T> readCatching(Read&& read)
 
 // Reads files on the thread pool and reports only the newest read, on `owner`'s thread:
 // starting another read (or cancel()) drops the result of one still running, so opening
-// B while A is still being read never shows A.
+// B while A is still being read never shows A. Reads still queued on the pool when they
+// are superseded do not run at all (opening several files quickly reads only the last).
 template <class T>
 class LatestRead {
 public:
     explicit LatestRead(QObject* owner)
         : owner_(owner)
+        , latest_(std::make_shared<std::atomic<quint64>>(0))
     {
     }
 
@@ -45,6 +49,7 @@ public:
     void start(Read read, Done done)
     {
         const quint64 generation = ++generation_;
+        latest_->store(generation);
         busy_ = true;
         auto* watcher = new QFutureWatcher<ReadOutcome<T>>(owner_);
         QObject::connect(watcher, &QFutureWatcher<ReadOutcome<T>>::finished, owner_,
@@ -55,12 +60,16 @@ public:
                              busy_ = false;
                              done(watcher->result());
                          });
-        watcher->setFuture(QtConcurrent::run([read = std::move(read)] { return readCatching<T>(read); }));
+        watcher->setFuture(QtConcurrent::run([read = std::move(read), latest = latest_, generation]() -> ReadOutcome<T> {
+            if (latest->load() != generation)
+                return QString(); // superseded while queued; dropped on arrival
+            return readCatching<T>(read);
+        }));
     }
 
     void cancel()
     {
-        ++generation_;
+        latest_->store(++generation_);
         busy_ = false;
     }
     bool isBusy() const { return busy_; }
@@ -68,6 +77,7 @@ public:
 private:
     QObject* owner_;
     quint64 generation_ = 0;
+    std::shared_ptr<std::atomic<quint64>> latest_; // generation_, for the pool threads
     bool busy_ = false;
 };
 
