@@ -7,22 +7,21 @@
 #include <QBuffer>
 #include <QChart>
 #include <QContextMenuEvent>
-#include <QKeyEvent>
-#include <QWheelEvent>
 #include <QFileDialog>
 #include <QImage>
-#include <QPainter>
+#include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
-#include <QMouseEvent>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgGenerator>
 #include <QTimer>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
