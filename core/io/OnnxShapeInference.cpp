@@ -1,5 +1,6 @@
 #include "io/OnnxShapeInference.h"
 
+#include "io/OnnxGuardedSchemas.h"
 #include "io/OnnxNodeLocation.h"
 #include "util/InputError.h"
 
@@ -57,7 +58,8 @@ void inferOnnxShapes(onnx::ModelProto& model, const std::string& source, const s
     // OnnxConstantFolder already computes the shape arithmetic, checked, between rounds.
     const onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1, /*data_prop=*/false);
     try {
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+        const OnnxGuardedSchemas schemas;
+        onnx::shape_inference::InferShapes(model, &schemas, options);
     } catch (const std::exception& e) {
         throw toInputError(e.what(), model.graph(), source, fileIndex);
     }
