@@ -280,12 +280,15 @@ private:
             const auto listed = attrs.outputShapes();
             // Outputs up to the highest port a consumer reads: "a:2000000000" must not make
             // two billion tensors.
-            if (maxPort_[k] >= 0 && static_cast<std::int64_t>(maxPort_[k]) + 1 > kMaxTensors - tensorCount_)
-                fail(*maxPortField_[k], "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
-                                            + std::to_string(static_cast<std::int64_t>(maxPort_[k]) + 1)
-                                            + " outputs, beyond the limit of " + std::to_string(kMaxTensors)
-                                            + " tensors in a graph");
-            int count = std::max(static_cast<int>(listed.size()), maxPort_[k] + 1);
+            const std::int64_t wanted = std::max(static_cast<std::int64_t>(listed.size()), std::int64_t{maxPort_[k]} + 1);
+            if (std::max<std::int64_t>(wanted, 1) > kMaxTensors - tensorCount_) {
+                const std::string limit = "a graph may have at most " + std::to_string(kMaxTensors) + " tensors";
+                if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
+                    fail(*maxPortField_[k], "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
+                                                + std::to_string(wanted) + " outputs; " + limit);
+                fail(*node.field, "node '" + node.name + "': " + limit);
+            }
+            int count = static_cast<int>(wanted);
             if (!listed.empty() && maxPort_[k] >= static_cast<int>(listed.size()))
                 for (int c : consumers_[k])
                     for (const InputRef& r : inputs_[static_cast<std::size_t>(c)])
