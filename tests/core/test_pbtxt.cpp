@@ -459,11 +459,12 @@ node { name: "p" op: "MaxPool" input: "q"
 node { name: "q" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 1 } dim { size: 9223372036854775807 } dim { size: 8 } dim { size: 3 } } } } }
 node { name: "m" op: "MaxPool" input: "q" attr { key: "padding" value { s: "SAME" } }
   attr { key: "ksize" value { list { i: 1 i: 2 i: 1 i: 1 } } } attr { key: "strides" value { list { i: 1 i: 5 i: 1 i: 1 } } } }
+node { name: "use" op: "NoOp" input: "s" }
 )";
         const TfShapedImport imp = importTfGraphDef(parseTfGraphDef(text, "big.pbtxt"), "big.pbtxt", "big");
         QCOMPARE(outputOf(imp.shaped, "cat").shape, Shape{-1});              // 9e18 + 9e18
         QCOMPARE(outputOf(imp.shaped, "r").shape, (Shape{4000000000000000000, 4000000000000000000, -1})); // 16e36 unknown
-        QCOMPARE(outputOf(imp.shaped, "s").shape, Shape{});                  // the 4e9-value splat: unknown values
+        QCOMPARE(outputOf(imp.shaped, "s").shape, Shape{});                  // the 4e9-value splat: unknown values, unknown rank
         QCOMPARE(outputOf(imp.shaped, "t").shape, (Shape{3, 3}));            // a small splat is expanded
         QCOMPARE(outputOf(imp.shaped, "p").shape, (Shape{1, 0, 8, 3}));      // a window wider than any input
         QCOMPARE(outputOf(imp.shaped, "m").shape, (Shape{1, 1844674407370955162, 8, 3})); // ceil((2^63 - 1) / 5)
