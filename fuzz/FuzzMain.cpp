@@ -17,10 +17,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         return t;
     }();
+    // POST_FUZZ_PRINT_ERRORS=1 prints each refusal: to see how far a seed gets.
+    static const bool printErrors = std::getenv("POST_FUZZ_PRINT_ERRORS") != nullptr;
     try {
         target->parse(std::string_view(reinterpret_cast<const char*>(data), size));
-    } catch (const post::InputError&) {
+        if (printErrors)
+            std::fprintf(stderr, "accepted\n");
+    } catch (const post::InputError& e) {
         // The expected answer to bad input. Anything else escapes and libFuzzer reports it.
+        if (printErrors)
+            std::fprintf(stderr, "InputError: %s\n", e.what());
     }
     return 0;
 }

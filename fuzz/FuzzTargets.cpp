@@ -6,6 +6,8 @@
 #include "io/GraphFile.h"
 #include "io/MsrReader.h"
 #include "io/NativeGraphReader.h"
+#include "io/OnnxReader.h"
+#include "io/PbtxtReader.h"
 #include "io/PipeDreamReader.h"
 #include "io/PlacementFile.h"
 
@@ -30,6 +32,8 @@ const std::vector<FuzzTarget>& fuzzTargets()
              static const Cluster cluster = loadCluster("k80x4");
              parsePlacement(b, "placement.json", graph, cluster);
          }},
+        {"onnx", [](std::string_view b) { parseOnnxGraph(b, "fuzz.onnx", {}); }},
+        {"pbtxt", [](std::string_view b) { parsePbtxtGraph(b, "fuzz.pbtxt", {}); }},
     };
     return targets;
 }

@@ -114,7 +114,8 @@ int OnnxConstantFolder::foldPass()
                 if (auto it = shapes_.find(name); it != shapes_.end())
                     in.shape = &it->second;
             }
-            if (auto value = foldOnnxNode(node, inputs, opset_)) {
+            if (auto value = foldOnnxNode(node, inputs, opset_, kOnnxMaxComputedElements - computedElements_)) {
+                computedElements_ += value->values.size();
                 const std::string& name = node.output(0);
                 *graph_.add_initializer() = encodeOnnxIntTensor(*value, name);
                 shapes_[name] = value->dims;

@@ -36,6 +36,7 @@ private:
     std::unordered_map<std::string, OnnxIntTensor> known_;
     std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
     std::unordered_set<std::string> folded_;
+    std::size_t computedElements_ = 0; // of all tensors foldOnnxNode made, for kOnnxMaxComputedElements
 };
 
 } // namespace post

@@ -287,14 +287,17 @@ Result foldSlice(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& 
         end = clampTo((*ends)[0], -1, dim - 1);
     }
     std::vector<std::int64_t> values;
-    for (std::int64_t i = start; step > 0 ? i < end : i > end; i += step)
+    for (std::int64_t i = start; step > 0 ? i < end : i > end;) {
         values.push_back(data->values[static_cast<std::size_t>(i)]);
+        if (__builtin_add_overflow(i, step, &i)) // a step beyond the data ends the slice
+            break;
+    }
     const auto size = static_cast<std::int64_t>(values.size());
     return make(data->dataType, {size}, std::move(values));
 }
 
 // NumPy broadcasting of `operands` (all known), `op` applied per output element.
-Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type,
+Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type, std::size_t maxElements,
                      const std::function<std::optional<std::int64_t>(const std::vector<std::int64_t>&)>& op)
 {
     std::size_t rank = 0;
@@ -313,7 +316,7 @@ Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type
         }
     }
     const auto count = onnxElementCount(out);
-    if (!count || static_cast<std::size_t>(*count) > kOnnxMaxFoldElements)
+    if (!count || static_cast<std::size_t>(*count) > maxElements)
         return std::nullopt;
     std::vector<std::int64_t> values(static_cast<std::size_t>(*count));
     std::vector<std::int64_t> args(operands.size());
@@ -340,7 +343,7 @@ Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type
     return make(type, std::move(out), std::move(values));
 }
 
-Result foldArithmetic(const std::string& type, const std::vector<OnnxFoldInput>& in)
+Result foldArithmetic(const std::string& type, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 {
     const OnnxIntTensor* a = valueAt(in, 0);
     const OnnxIntTensor* b = valueAt(in, 1);
@@ -348,43 +351,43 @@ Result foldArithmetic(const std::string& type, const std::vector<OnnxFoldInput>&
         return std::nullopt;
     using Args = std::vector<std::int64_t>;
     if (type == "Add")
-        return foldBroadcast({a, b}, a->dataType, [](const Args& x) -> std::optional<std::int64_t> {
+        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
             std::int64_t r = 0;
             return __builtin_add_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
         });
     if (type == "Sub")
-        return foldBroadcast({a, b}, a->dataType, [](const Args& x) -> std::optional<std::int64_t> {
+        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
             std::int64_t r = 0;
             return __builtin_sub_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
         });
     if (type == "Mul")
-        return foldBroadcast({a, b}, a->dataType, [](const Args& x) -> std::optional<std::int64_t> {
+        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
             std::int64_t r = 0;
             return __builtin_mul_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
         });
     if (type == "Div")
-        return foldBroadcast({a, b}, a->dataType, [](const Args& x) -> std::optional<std::int64_t> {
+        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
             if (x[1] == 0 || (x[1] == -1 && x[0] == std::numeric_limits<std::int64_t>::min()))
                 return std::nullopt;
             return x[0] / x[1];
         });
     if (type == "Equal")
-        return foldBroadcast({a, b}, TP::BOOL, [](const Args& x) -> std::optional<std::int64_t> { return x[0] == x[1]; });
+        return foldBroadcast({a, b}, TP::BOOL, maxElements, [](const Args& x) -> std::optional<std::int64_t> { return x[0] == x[1]; });
     return std::nullopt;
 }
 
-Result foldWhere(const std::vector<OnnxFoldInput>& in)
+Result foldWhere(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 {
     const OnnxIntTensor* c = valueAt(in, 0);
     const OnnxIntTensor* x = valueAt(in, 1);
     const OnnxIntTensor* y = valueAt(in, 2);
     if (!c || !x || !y)
         return std::nullopt;
-    return foldBroadcast({c, x, y}, x->dataType,
+    return foldBroadcast({c, x, y}, x->dataType, maxElements,
                          [](const std::vector<std::int64_t>& v) -> std::optional<std::int64_t> { return v[0] ? v[1] : v[2]; });
 }
 
-Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
+Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 {
     const OnnxIntTensor* shape = valueAt(in, 0);
     const auto* valueAttr = findAttr(node, "value");
@@ -393,12 +396,12 @@ Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFo
         return std::nullopt;
     const auto fill = decodeOnnxIntTensor(valueAttr->t(), 1);
     const auto count = onnxElementCount(shape->values);
-    if (!fill || fill->values.size() != 1 || !count || static_cast<std::size_t>(*count) > kOnnxMaxFoldElements)
+    if (!fill || fill->values.size() != 1 || !count || static_cast<std::size_t>(*count) > maxElements)
         return std::nullopt;
     return make(fill->dataType, shape->values, std::vector<std::int64_t>(static_cast<std::size_t>(*count), fill->values[0]));
 }
 
-Result foldRange(const std::vector<OnnxFoldInput>& in)
+Result foldRange(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 {
     const OnnxIntTensor* start = valueAt(in, 0);
     const OnnxIntTensor* limit = valueAt(in, 1);
@@ -409,26 +412,35 @@ Result foldRange(const std::vector<OnnxFoldInput>& in)
     const std::int64_t s = start->values[0], l = limit->values[0], d = delta->values[0];
     // ceil((limit - start) / delta), computed in double to avoid overflow; checked below.
     const double n = std::max(0.0, std::ceil((static_cast<double>(l) - static_cast<double>(s)) / static_cast<double>(d)));
-    if (n > static_cast<double>(kOnnxMaxFoldElements))
+    if (n > static_cast<double>(maxElements))
         return std::nullopt;
     std::vector<std::int64_t> values(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < values.size(); ++i)
-        values[i] = s + static_cast<std::int64_t>(i) * d;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::int64_t offset = 0; // the double count above may be one too many near the int64 limits
+        if (__builtin_mul_overflow(static_cast<std::int64_t>(i), d, &offset) || __builtin_add_overflow(s, offset, &values[i]))
+            return std::nullopt;
+    }
     const auto size = static_cast<std::int64_t>(values.size());
     return make(start->dataType, {size}, std::move(values));
 }
 
-} // namespace
-
-std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset)
+Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset, std::size_t maxElements)
 {
-    if (node.output_size() != 1 || inputs.empty() || !(node.domain().empty() || node.domain() == "ai.onnx"))
-        return std::nullopt;
     const std::string& type = node.op_type();
     if (type == "Shape")
         return foldShape(node, inputs);
     if (type == "Size")
         return foldSize(inputs);
+    // Checked before any work: the folds below make at most as many elements as their
+    // largest known input (Concat: all of them) holds, or check `maxElements` themselves.
+    std::size_t largest = 0, total = 0;
+    for (const OnnxFoldInput& in : inputs)
+        if (in.value) {
+            largest = std::max(largest, in.value->values.size());
+            total += in.value->values.size();
+        }
+    if ((type == "Concat" ? total : largest) > maxElements)
+        return std::nullopt;
     if (type == "Identity")
         return inputs[0].value ? std::optional<OnnxIntTensor>(*inputs[0].value) : std::nullopt;
     if (type == "Gather")
@@ -446,14 +458,28 @@ std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std
     if (type == "Slice")
         return foldSlice(node, inputs, opset);
     if (type == "Add" || type == "Sub" || type == "Mul" || type == "Div" || type == "Equal")
-        return foldArithmetic(type, inputs);
+        return foldArithmetic(type, inputs, maxElements);
     if (type == "Where")
-        return foldWhere(inputs);
+        return foldWhere(inputs, maxElements);
     if (type == "ConstantOfShape")
-        return foldConstantOfShape(node, inputs);
+        return foldConstantOfShape(node, inputs, maxElements);
     if (type == "Range")
-        return foldRange(inputs);
+        return foldRange(inputs, maxElements);
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
+                                          std::size_t maxElements)
+{
+    if (node.output_size() != 1 || inputs.empty() || !(node.domain().empty() || node.domain() == "ai.onnx"))
+        return std::nullopt;
+    maxElements = std::min(maxElements, kOnnxMaxFoldElements);
+    Result result = foldByType(node, inputs, opset, maxElements);
+    if (result && result->values.size() > maxElements)
+        return std::nullopt;
+    return result;
 }
 
 } // namespace post

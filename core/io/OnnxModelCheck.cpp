@@ -7,6 +7,7 @@
 #include <onnx/defs/schema.h>
 
 #include <climits>
+#include <cstdint>
 #include <unordered_map>
 
 namespace post {
@@ -29,6 +30,29 @@ std::string checkerMessage(const std::exception& e)
     while (!text.empty() && text.back() == ' ')
         text.pop_back();
     return text;
+}
+
+// ONNX 1.12's shape inference divides by `strides` unchecked (a 0 is a SIGFPE inside
+// libonnx: fuzz-regressions/onnx); window sizes and dilations are positive by the spec too.
+// Subgraphs (If/Loop/Scan bodies) are inferred as well, so they are checked alike.
+void checkWindowAttributes(const onnx::NodeProto& node, const std::string& source, const std::string& location)
+{
+    for (const auto& a : node.attribute()) {
+        if (a.type() == onnx::AttributeProto::GRAPH) {
+            for (int i = 0; i < a.g().node_size(); ++i)
+                checkWindowAttributes(a.g().node(i), source,
+                                      location + ", " + a.name() + " " + onnxNodeLocation(i, a.g().node(i)));
+        } else if (a.type() == onnx::AttributeProto::GRAPHS) {
+            for (const auto& g : a.graphs())
+                for (int i = 0; i < g.node_size(); ++i)
+                    checkWindowAttributes(g.node(i), source, location + ", " + a.name() + " " + onnxNodeLocation(i, g.node(i)));
+        } else if (a.type() == onnx::AttributeProto::INTS
+                   && (a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape")) {
+            for (std::int64_t v : a.ints())
+                if (v < 1)
+                    throw InputError(source, location, "attribute " + a.name() + " must hold values >= 1, got " + std::to_string(v));
+        }
+    }
 }
 
 } // namespace
@@ -92,6 +116,7 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
         } catch (const std::exception& e) {
             throw InputError(source, onnxNodeLocation(i, node), checkerMessage(e));
         }
+        checkWindowAttributes(node, source, onnxNodeLocation(i, node));
         for (const auto& output : node.output())
             if (!output.empty())
                 scope.add(output);
@@ -99,6 +124,10 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
     // Of the rest of check_model only the initializers matter here; its demand that every
     // graph output declare a shape would refuse models that runtimes accept.
     for (const auto& init : graph.initializer()) {
+        // External data is never read (sizes come from the dims), so its file need not
+        // exist; the checker would look for it relative to the working directory.
+        if (init.data_location() == onnx::TensorProto::EXTERNAL)
+            continue;
         try {
             onnx::checker::check_tensor(init, ctx);
         } catch (const std::exception& e) {

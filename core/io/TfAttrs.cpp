@@ -176,10 +176,14 @@ std::optional<std::vector<std::int64_t>> TfAttrs::constInts() const
             values.push_back(is64 ? static_cast<std::int64_t>(raw) : static_cast<std::int32_t>(static_cast<std::uint32_t>(raw)));
         }
     }
-    // A scalar or splat written once stands for every element.
+    // A scalar or splat written once stands for every element; shape arithmetic needs only
+    // small vectors, so a bigger splat stays unknown instead of filling memory.
     if (values.size() == 1)
-        if (const auto s = constShape(); s && s->size() == 1 && (*s)[0] > 1)
+        if (const auto s = constShape(); s && s->size() == 1 && (*s)[0] > 1) {
+            if ((*s)[0] > kMaxConstValues)
+                return std::nullopt;
             values.assign(static_cast<std::size_t>((*s)[0]), values[0]);
+        }
     return values;
 }
 

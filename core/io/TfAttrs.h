@@ -30,8 +30,10 @@ public:
     std::optional<bool> boolean(const char* key) const;
     // Bytes per element of the DataType in `type: DT_...` (4 when absent or unknown).
     int elementBytes(const char* key) const;
-    // A Const's integer values (int_val, int64_val or tensor_content of DT_INT32/DT_INT64).
+    // A Const's integer values (int_val, int64_val or tensor_content of DT_INT32/DT_INT64);
+    // nullopt for a splat of more than kMaxConstValues elements.
     std::optional<std::vector<std::int64_t>> constInts() const;
+    static constexpr std::int64_t kMaxConstValues = 1 << 16;
     // The first of these attrs that is a `type`, in bytes per element; 4 when none is.
     int firstElementBytes(std::initializer_list<const char*> keys) const;
     // A Const's shape (value.tensor.tensor_shape).

@@ -38,15 +38,33 @@ std::optional<Shape> broadcast(const Shape& a, const Shape& b)
     return out;
 }
 
+// Dimension arithmetic on sizes as written in the file (up to 2^63 - 1): a result that
+// overflows is an unknown size (-1), not undefined behaviour.
+std::int64_t product(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? -1 : r;
+}
+
+std::int64_t sum(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    return __builtin_add_overflow(a, b, &r) ? -1 : r;
+}
+
 // Output size of one spatial dimension ("SAME" or "VALID" padding).
 std::int64_t windowed(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t dilation, bool same)
 {
     if (in < 0 || kernel < 0 || stride <= 0)
         return -1;
     if (same)
-        return (in + stride - 1) / stride;
-    const std::int64_t effective = (kernel - 1) * std::max<std::int64_t>(dilation, 1) + 1;
-    return in < effective ? 0 : (in - effective) / stride + 1;
+        return in / stride + (in % stride != 0);
+    if (kernel == 0)
+        return -1; // no window
+    std::int64_t span = 0; // the window's extent minus one
+    if (__builtin_mul_overflow(kernel - 1, std::max<std::int64_t>(dilation, 1), &span) || span >= in)
+        return 0; // the window is wider than the input
+    return (in - span - 1) / stride + 1;
 }
 
 std::int64_t at(const std::optional<std::vector<std::int64_t>>& v, std::size_t i, std::int64_t fallback)
@@ -77,7 +95,7 @@ std::optional<Shape> windowedOp(const TfNode& node, const TfAttrs& attrs, const 
         kh = filter[0];
         kw = filter[1];
         if (node.op == "DepthwiseConv2dNative")
-            channels = in[c] < 0 || filter[3] < 0 ? -1 : in[c] * filter[3];
+            channels = in[c] < 0 || filter[3] < 0 ? -1 : product(in[c], filter[3]);
         else
             channels = filter[3];
     }
@@ -117,7 +135,7 @@ std::optional<Shape> reshape(const std::vector<TfInputInfo>& inputs)
         return std::nullopt;
     Shape out = *inputs[1].constValues;
     int unknown = -1;
-    std::int64_t product = 1;
+    std::int64_t known = 1; // product of the given sizes
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (out[i] == -1) {
             if (unknown >= 0)
@@ -125,17 +143,16 @@ std::optional<Shape> reshape(const std::vector<TfInputInfo>& inputs)
             unknown = static_cast<int>(i);
         } else if (out[i] < 0) {
             return std::nullopt;
-        } else {
-            product *= out[i];
+        } else if (known >= 0) {
+            known = product(known, out[i]); // -1 from here on: the product overflowed
         }
     }
     if (unknown >= 0) {
-        std::int64_t total = 1;
-        bool all = inputs[0].shape != nullptr;
-        if (all)
+        std::int64_t total = inputs[0].shape ? 1 : -1;
+        if (inputs[0].shape)
             for (std::int64_t d : *inputs[0].shape)
-                all = all && d >= 0, total *= std::max<std::int64_t>(d, 0);
-        out[static_cast<std::size_t>(unknown)] = all && product > 0 && total % product == 0 ? total / product : -1;
+                total = total < 0 || d < 0 ? -1 : product(total, d);
+        out[static_cast<std::size_t>(unknown)] = total >= 0 && known > 0 && total % known == 0 ? total / known : -1;
     }
     return out;
 }
@@ -158,7 +175,7 @@ std::optional<Shape> concat(const std::vector<TfInputInfo>& inputs)
         if (!inputs[i].shape || inputs[i].shape->size() != out.size() || out[ax] < 0 || (*inputs[i].shape)[ax] < 0)
             out[ax] = -1;
         else
-            out[ax] += (*inputs[i].shape)[ax];
+            out[ax] = sum(out[ax], (*inputs[i].shape)[ax]);
     }
     return out;
 }

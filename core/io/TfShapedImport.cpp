@@ -59,6 +59,9 @@ bool isTrainingOp(const TfNode& node)
 
 std::string lineOf(const TextProtoField& f) { return "line " + std::to_string(f.line); }
 
+// Output tensors of all nodes together (docs/importers.md, "Limits").
+constexpr std::int64_t kMaxTensors = 1'000'000;
+
 class Importer {
 public:
     Importer(const TfGraphDef& graph, const std::string& source) : nodes_(graph.nodes), source_(source)
@@ -67,6 +70,7 @@ public:
         inputs_.resize(n);
         consumers_.resize(n);
         maxPort_.assign(n, -1);
+        maxPortField_.assign(n, nullptr);
         role_.assign(n, Role::Op);
         tensorsOf_.resize(n);
     }
@@ -127,8 +131,10 @@ private:
                 ref.node = it->second;
                 if (isOneOf(nodes_[static_cast<std::size_t>(ref.node)].op, kBackEdgeOps))
                     continue; // a loop's back edge: the body is counted once
-                if (!ref.control)
-                    maxPort_[static_cast<std::size_t>(ref.node)] = std::max(maxPort_[static_cast<std::size_t>(ref.node)], ref.port);
+                if (!ref.control && ref.port > maxPort_[static_cast<std::size_t>(ref.node)]) {
+                    maxPort_[static_cast<std::size_t>(ref.node)] = ref.port;
+                    maxPortField_[static_cast<std::size_t>(ref.node)] = f;
+                }
                 consumers_[static_cast<std::size_t>(ref.node)].push_back(static_cast<int>(i));
                 inputs_[i].push_back(ref);
             }
@@ -272,7 +278,17 @@ private:
             }
             const TfAttrs attrs(node, source_);
             const auto listed = attrs.outputShapes();
-            int count = std::max(static_cast<int>(listed.size()), maxPort_[k] + 1);
+            // Outputs up to the highest port a consumer reads: "a:2000000000" must not make
+            // two billion tensors.
+            const std::int64_t wanted = std::max(static_cast<std::int64_t>(listed.size()), std::int64_t{maxPort_[k]} + 1);
+            if (std::max<std::int64_t>(wanted, 1) > kMaxTensors - tensorCount_) {
+                const std::string limit = "a graph may have at most " + std::to_string(kMaxTensors) + " tensors";
+                if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
+                    fail(*maxPortField_[k], "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
+                                                + std::to_string(wanted) + " outputs; " + limit);
+                fail(*node.field, "node '" + node.name + "': " + limit);
+            }
+            int count = static_cast<int>(wanted);
             if (!listed.empty() && maxPort_[k] >= static_cast<int>(listed.size()))
                 for (int c : consumers_[k])
                     for (const InputRef& r : inputs_[static_cast<std::size_t>(c)])
@@ -309,6 +325,7 @@ private:
                     count = std::max(count, 1);
             }
             const int bytes = attrs.firstElementBytes({"dtype", "T", "DstT", "out_type"});
+            tensorCount_ += count;
             for (int p = 0; p < count; ++p) {
                 std::optional<TfAttrs::Shape> shape = p == 0 ? first : listed.size() > static_cast<std::size_t>(p) ? listed[static_cast<std::size_t>(p)] : std::nullopt;
                 const int t = newTensor(g, p == 0 ? node.name : node.name + ":" + std::to_string(p), std::move(shape), bytes, role_[k]);
@@ -427,6 +444,8 @@ private:
     std::vector<std::vector<InputRef>> inputs_;
     std::vector<std::vector<int>> consumers_;
     std::vector<int> maxPort_;
+    std::vector<const TextProtoField*> maxPortField_; // the input asking for maxPort_
+    std::int64_t tensorCount_ = 0;
     std::vector<int> order_;
     std::vector<Role> role_;
     std::vector<std::vector<int>> tensorsOf_;

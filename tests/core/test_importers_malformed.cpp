@@ -40,6 +40,13 @@ QByteArray nodeA(const char* from, const char* to)
 
 const QByteArray kPipeDreamLabel = R"("Linear(2, 2)\n[forward_compute_time=1.0,backward_compute_time=2.0,activation_size=4.0,parameter_size=24.0]")";
 
+// A hand-made input kept with the fuzzers' regressions (tests/data/fuzz-regressions/).
+QByteArray regressionInput(const char* path)
+{
+    QFile file(testdata::sourceDir() + "/tests/data/fuzz-regressions/" + path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 GraphFormat formatFromName(const QString& name)
 {
     return *parseGraphFormat(name.toStdString());
@@ -178,6 +185,24 @@ private slots:
         QTest::newRow("dot pipedream cycle")
             << "dot" << QByteArray("digraph { a [label=" + kPipeDreamLabel + "]; b [label=" + kPipeDreamLabel + "]; a -> b; b -> a }")
             << "edge 'a' -> 'b'" << "cycle";
+
+        // TensorFlow GraphDef text (more in test_pbtxt)
+        QTest::newRow("pbtxt port beyond the tensor limit")
+            << "pbtxt" << QByteArray("node { name: \"a\" op: \"Relu\" }\nnode { name: \"b\" op: \"Relu\"\n  input: \"a:1000000\" }\n")
+            << "line 3" << "input 'a:1000000': node 'a' would have 1000001 outputs; a graph may have at most 1000000 tensors";
+
+        // ONNX (more in test_onnx_reader): what libonnx 1.12's shape inference would crash on
+        QTest::newRow("onnx zero stride") << "onnx" << regressionInput("onnx/pool-zero-stride.onnx")
+                                          << "node 0 'pool' (AveragePool)" << "attribute strides must hold values >= 1, got 0";
+        QTest::newRow("onnx zero stride in a branch")
+            << "onnx" << regressionInput("onnx/if-branch-zero-stride.onnx")
+            << "node 1 'branch' (If), then_branch node 0 'inner' (MaxPool)" << "attribute strides must hold values >= 1, got 0";
+        QTest::newRow("onnx rank-1 transposed-conv weight")
+            << "onnx" << regressionInput("onnx/convtranspose-rank1-weight.onnx") << "node 1 'up' (ConvTranspose)"
+            << "shape inference failed: the weight has rank 1";
+        QTest::newRow("onnx conv weight rank above the input's")
+            << "onnx" << regressionInput("onnx/conv-weight-rank-above-input.onnx") << "node 0 'conv' (Conv)"
+            << "the input has rank 4 but the weight rank 6";
 
         // Automatic format detection
         QTest::newRow("auto garbage") << "auto" << QByteArray("hello world\n") << "" << "unrecognized graph format; supported:";

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <random>
 
 using namespace post;
@@ -356,6 +357,44 @@ private slots:
         zero.batch = 0;
         expectInputError([&] { (void)parseGraph(modelBytes("cnn.onnx"), "cnn.onnx", GraphFormat::Onnx, zero); },
                          "cnn.onnx", "option batch", ">= 1");
+    }
+
+    // A weight in an external file that does not exist: its bytes come from the dims, and
+    // the checker is not asked to find the file (it would look in the working directory).
+    void externalDataIsNeverOpened()
+    {
+        const ShapedGraph g = readShaped("external_data.onnx", 2);
+        QCOMPARE(g.ops.size(), std::size_t(1));
+        const ShapedTensor& w = tensorNamed(g, "w");
+        QCOMPARE(w.shape, (Shape{16, 8}));
+        QCOMPARE(w.elementBytes, 4);
+        QVERIFY(w.isParameter);
+        QCOMPARE(tensorNamed(g, "y").shape, (Shape{2, 8}));
+    }
+
+    // 400 ConstantOfShape nodes of 65,536 int64 each: the folder stops at its budget of
+    // 2^20 computed elements (16 of them) and leaves the rest as ops; Range and Slice folds
+    // near the int64 limits end instead of overflowing (fuzz-regressions/onnx).
+    void foldingStaysWithinItsBudget()
+    {
+        const std::string dir = testdata::sourceDir().toStdString() + "/tests/data/fuzz-regressions/onnx/";
+        const ShapedGraph bomb = readOnnxShapedGraph(readFileText(dir + "fold-budget-400-constantofshape.onnx"), "bomb.onnx");
+        QCOMPARE(bomb.ops.size(), std::size_t(400 - 16 + 1)); // the unfolded ones and the Relu
+        // The first 16 in file order were folded (unnamed nodes are named <OpType>_<index>).
+        const auto hasOp = [&](const std::string& name) {
+            return std::any_of(bomb.ops.begin(), bomb.ops.end(), [&](const ShapedOp& op) { return op.name == name; });
+        };
+        QVERIFY(!hasOp("ConstantOfShape_15"));
+        QVERIFY(hasOp("ConstantOfShape_16"));
+        QCOMPARE(opNamed(bomb, "ConstantOfShape_399").type, std::string("ConstantOfShape"));
+
+        const ShapedGraph limits = readOnnxShapedGraph(readFileText(dir + "fold-range-slice-int64-limits.onnx"), "limits.onnx");
+        // Range(9223372036854775000, INT64_MAX, 500) has 2 values, but its count computed in
+        // double says 3 and the third overflows: it stays an op. Slice([1, 2, 3, 4], 1:4:INT64_MAX)
+        // folds (to [2]) and leaves the graph.
+        QCOMPARE(limits.ops.size(), std::size_t(2));
+        QCOMPARE(opNamed(limits, "range").type, std::string("Range"));
+        QCOMPARE(opNamed(limits, "relu").type, std::string("Relu"));
     }
 
     void corruptedBytesNeverCrash()

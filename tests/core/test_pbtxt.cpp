@@ -439,6 +439,37 @@ private slots:
         QVERIFY(errors > 0 && imported > 0);
     }
 
+    // Sizes up to 2^63 - 1 are read as written; arithmetic on them that would overflow gives
+    // an unknown size (-1), and a Const splat too big for shape arithmetic stays unknown
+    // instead of being expanded (fuzz-regressions/pbtxt).
+    void dimensionArithmeticNeverOverflows()
+    {
+        const char* text = R"(node { name: "x" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 9000000000000000000 } } } } }
+node { name: "axis" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT32 int_val: 0 } } } }
+node { name: "cat" op: "ConcatV2" input: "x" input: "x" input: "axis" }
+node { name: "y" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 6 } } } } }
+node { name: "big" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT64 int64_val: 4000000000000000000 int64_val: 4000000000000000000 int64_val: -1 } } } }
+node { name: "r" op: "Reshape" input: "y" input: "big" }
+node { name: "splat" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 4000000000 } } int_val: 2 } } } }
+node { name: "s" op: "Reshape" input: "y" input: "splat" }
+node { name: "small" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: 3 } } } }
+node { name: "t" op: "Reshape" input: "y" input: "small" }
+node { name: "p" op: "MaxPool" input: "q"
+  attr { key: "ksize" value { list { i: 1 i: 9223372036854775807 i: 1 i: 1 } } } attr { key: "dilations" value { list { i: 1 i: 3 i: 1 i: 1 } } } }
+node { name: "q" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 1 } dim { size: 9223372036854775807 } dim { size: 8 } dim { size: 3 } } } } }
+node { name: "m" op: "MaxPool" input: "q" attr { key: "padding" value { s: "SAME" } }
+  attr { key: "ksize" value { list { i: 1 i: 2 i: 1 i: 1 } } } attr { key: "strides" value { list { i: 1 i: 5 i: 1 i: 1 } } } }
+node { name: "use" op: "NoOp" input: "s" }
+)";
+        const TfShapedImport imp = importTfGraphDef(parseTfGraphDef(text, "big.pbtxt"), "big.pbtxt", "big");
+        QCOMPARE(outputOf(imp.shaped, "cat").shape, Shape{-1});              // 9e18 + 9e18
+        QCOMPARE(outputOf(imp.shaped, "r").shape, (Shape{4000000000000000000, 4000000000000000000, -1})); // 16e36 unknown
+        QCOMPARE(outputOf(imp.shaped, "s").shape, Shape{});                  // the 4e9-value splat: unknown values, unknown rank
+        QCOMPARE(outputOf(imp.shaped, "t").shape, (Shape{3, 3}));            // a small splat is expanded
+        QCOMPARE(outputOf(imp.shaped, "p").shape, (Shape{1, 0, 8, 3}));      // a window wider than any input
+        QCOMPARE(outputOf(imp.shaped, "m").shape, (Shape{1, 1844674407370955162, 8, 3})); // ceil((2^63 - 1) / 5)
+    }
+
     void loopBackEdgesAreDropped()
     {
         // A TF1 while loop: Merge <- NextIteration is a back edge, not a cycle.

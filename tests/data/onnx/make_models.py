@@ -16,6 +16,8 @@ re-running gives identical files.
   undefined_input.onnx  node 0 'add' reads a tensor nothing defines
   custom_op.onnx    an op of a custom domain (no schema, no inferred shape), an unnamed
                     node, and a graph output without a declared shape
+  external_data.onnx  a MatMul whose [16, 8] weight lives in an external file that does not
+                    exist (never read: sizes come from the dims)
 """
 import os
 
@@ -185,6 +187,13 @@ def main():
         [vi("x", TensorProto.FLOAT, ["B", 4])], [vi("y", TensorProto.FLOAT, None), vi("z", TensorProto.FLOAT, ["B", 4])])
     custom.opset_import.append(helper.make_opsetid("com.example", 1))
     save(custom, "custom_op.onnx", check=False)
+
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[16, 8])
+    w.data_location = TensorProto.EXTERNAL
+    w.external_data.add(key="location", value="external_data.bin")
+    save(single_node_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+                           [vi("x", TensorProto.FLOAT, ["N", 16])], [vi("y", TensorProto.FLOAT, ["N", 8])], inits=[w]),
+         "external_data.onnx", check=False)
 
 
 if __name__ == "__main__":

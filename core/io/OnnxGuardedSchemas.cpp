@@ -1,0 +1,67 @@
+#include "io/OnnxGuardedSchemas.h"
+
+#include <onnx/defs/shape_inference.h>
+
+#include <cstdint>
+
+namespace post {
+namespace {
+
+// Rank of input `i`, or -1 when it is absent or has no shape.
+int inputRank(onnx::InferenceContext& ctx, std::size_t i)
+{
+    if (i >= ctx.getNumInputs())
+        return -1;
+    const onnx::TypeProto* type = ctx.getInputType(i);
+    if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+        return -1;
+    return type->tensor_type().shape().dim_size();
+}
+
+// Convolutions read the kernel's spatial dims from W and index X, the pads and the
+// dilations with them: W must have X's rank (and ConvTranspose reads W.shape[1]).
+void checkConvolution(onnx::InferenceContext& ctx, std::size_t wIndex)
+{
+    const int x = inputRank(ctx, 0);
+    const int w = inputRank(ctx, wIndex);
+    if (w >= 0 && w < 2)
+        fail_shape_inference("the weight has rank ", w, "; it needs [out, in, spatial...]");
+    if (x >= 0 && w >= 0 && x != w)
+        fail_shape_inference("the input has rank ", x, " but the weight rank ", w, "; they must be equal");
+}
+
+void checkNode(const std::string& opType, onnx::InferenceContext& ctx)
+{
+    if (opType == "Conv" || opType == "ConvInteger" || opType == "ConvTranspose")
+        checkConvolution(ctx, 1);
+    else if (opType == "QLinearConv")
+        checkConvolution(ctx, 3);
+}
+
+bool isDefaultDomain(const std::string& domain)
+{
+    return domain.empty() || domain == "ai.onnx";
+}
+
+} // namespace
+
+const onnx::OpSchema* OnnxGuardedSchemas::GetSchema(const std::string& key, const int maxInclusiveVersion,
+                                                    const std::string& domain) const
+{
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
+    if (!schema || !isDefaultDomain(domain) || !schema->has_type_and_shape_inference_function())
+        return schema;
+    const std::lock_guard lock(mutex_);
+    auto& guarded = guarded_[schema];
+    if (!guarded) {
+        guarded = std::make_unique<onnx::OpSchema>(*schema);
+        guarded->TypeAndShapeInferenceFunction(
+            [opType = schema->Name(), infer = schema->GetTypeAndShapeInferenceFunction()](onnx::InferenceContext& ctx) {
+                checkNode(opType, ctx);
+                infer(ctx);
+            });
+    }
+    return guarded.get();
+}
+
+} // namespace post
