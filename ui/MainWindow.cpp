@@ -270,7 +270,8 @@ void MainWindow::createStatusBar()
     cancelButton_ = new QToolButton(this);
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setAutoRaise(true);
-    connect(cancelButton_, &QToolButton::clicked, graphPanel_, &GraphPanel::cancelLayout);
+    cancelButton_->setObjectName(QStringLiteral("statusCancel"));
+    connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelBusy);
     statusBar()->addWidget(statusText_, 1);
     statusBar()->addPermanentWidget(summary_);
     statusBar()->addPermanentWidget(busyBar_);
@@ -459,9 +460,22 @@ void MainWindow::updateBusy()
     const bool laying = graphPanel_->isLayoutBusy();
     const bool reading = loader_->isLoading();
     busyBar_->setVisible(laying || reading);
-    cancelButton_->setVisible(laying);
+    cancelButton_->setVisible(laying || reading);
     if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0)
         statusText_->setText(tr("Ready"));
+}
+
+void MainWindow::cancelBusy()
+{
+    // The newer job first: a file being read replaces whatever is being laid out.
+    if (loader_->isLoading()) {
+        loader_->cancel(); // the pool thread finishes the read; its result is dropped
+        loadingPath_.clear();
+        statusText_->setText(tr("Reading cancelled"));
+        updateBusy();
+        return;
+    }
+    graphPanel_->cancelLayout();
 }
 
 void MainWindow::updateSummary()

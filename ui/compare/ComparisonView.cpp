@@ -148,7 +148,7 @@ void ComparisonView::setDocument(DocumentPtr document)
 
 void ComparisonView::start()
 {
-    if (!document_ || !document_->graph || !document_->cluster || running_)
+    if (!document_ || !document_->graph || !document_->cluster)
         return;
     QString unknown;
     ComparisonRequest request;
@@ -160,6 +160,8 @@ void ComparisonView::start()
     request.options.samples = samples_->value();
     request.options.seeds = seeds_->value();
     request.document = document_;
+    if (stop_)
+        stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
     request.runId = ++next_;
     current_ = request.runId;
     runGraph_ = document_->graph;

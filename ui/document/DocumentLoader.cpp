@@ -8,13 +8,15 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <atomic>
 #include <exception>
 #include <variant>
 
 namespace post {
 namespace {
 
-// What a pool thread hands back: a document, or the message to show.
+// What a pool thread hands back: a document, or the message to show (nothing when the load
+// was superseded before it started).
 using LoadOutcome = std::variant<DocumentPtr, QString>;
 
 QString describe(const InputError& e)
@@ -25,8 +27,13 @@ QString describe(const InputError& e)
     return text;
 }
 
-LoadOutcome loadOutcome(const QString& path, const QString& cluster)
+LoadOutcome loadOutcome(const QString& path, const QString& cluster, const std::shared_ptr<std::atomic<quint64>>& latest,
+                        quint64 generation)
 {
+    // Opening several files quickly (or Cancel) queues reads on the pool: skip those no
+    // longer wanted instead of reading each in turn.
+    if (latest->load() != generation)
+        return QString();
     try {
         return DocumentLoader::loadNow(path, cluster);
     } catch (const InputError& e) {
@@ -42,6 +49,7 @@ LoadOutcome loadOutcome(const QString& path, const QString& cluster)
 
 DocumentLoader::DocumentLoader(QObject* parent)
     : QObject(parent)
+    , latest_(std::make_shared<std::atomic<quint64>>(0))
 {
     qRegisterMetaType<post::DocumentPtr>();
 }
@@ -63,6 +71,7 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
 void DocumentLoader::load(const QString& path)
 {
     const quint64 generation = ++generation_;
+    latest_->store(generation);
     loading_ = true;
     auto* watcher = new QFutureWatcher<LoadOutcome>(this);
     connect(watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, watcher, generation, path] {
@@ -76,7 +85,7 @@ void DocumentLoader::load(const QString& path)
         else
             emit failed(path, std::get<QString>(outcome));
     });
-    watcher->setFuture(QtConcurrent::run(loadOutcome, path, cluster_));
+    watcher->setFuture(QtConcurrent::run(loadOutcome, path, cluster_, latest_, generation));
 }
 
 } // namespace post

@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
+#include <memory>
+
 namespace post {
 
 // Reads graph files on a pool thread (QtConcurrent) so the window stays responsive.
@@ -24,7 +27,7 @@ public:
     // Drops the load in progress (its result is never reported).
     void cancel()
     {
-        ++generation_;
+        latest_->store(++generation_);
         loading_ = false;
     }
 
@@ -41,6 +44,8 @@ signals:
 private:
     QString cluster_ = defaultClusterName();
     quint64 generation_ = 0;
+    // generation_ for the pool threads: a read that is stale when it starts is skipped.
+    std::shared_ptr<std::atomic<quint64>> latest_;
     bool loading_ = false;
 };
 
