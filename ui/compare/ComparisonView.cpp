@@ -170,9 +170,7 @@ void ComparisonView::start()
     model_->clear();
     progress_->setValue(0);
     status_->setText(tr("Starting…"));
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_, request = std::move(request), stop = stop_] { worker->run(request, stop); },
-        Qt::QueuedConnection);
+    worker_->enqueue(std::move(request), stop_);
     updateButtons();
 }
 
