@@ -39,7 +39,9 @@ if(POST_BUILD_GUI)
   set(POST_ICON_PNG ${CMAKE_CURRENT_BINARY_DIR}/packaging/post-studio-256.png)
   add_custom_command(
     OUTPUT ${POST_ICON_PNG}
-    COMMAND render-icon ${CMAKE_CURRENT_LIST_DIR}/icons/post-studio.svg ${POST_ICON_PNG} 256
+    # The tsan build's render-icon would stop on TSan reports inside Qt's own threads.
+    COMMAND ${CMAKE_COMMAND} -E env "TSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/scripts/tsan.supp ignore_noninstrumented_modules=1"
+            $<TARGET_FILE:render-icon> ${CMAKE_CURRENT_LIST_DIR}/icons/post-studio.svg ${POST_ICON_PNG} 256
     DEPENDS render-icon ${CMAKE_CURRENT_LIST_DIR}/icons/post-studio.svg
     COMMENT "Rendering the 256 px icon"
     VERBATIM)

@@ -281,7 +281,8 @@ void MainWindow::createStatusBar()
     cancelButton_ = new QToolButton(this);
     cancelButton_->setText(tr("Cancel"));
     cancelButton_->setAutoRaise(true);
-    connect(cancelButton_, &QToolButton::clicked, graphPanel_, &GraphPanel::cancelLayout);
+    cancelButton_->setObjectName(QStringLiteral("statusCancel"));
+    connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelBusy);
     statusBar()->addWidget(statusText_, 1);
     statusBar()->addPermanentWidget(summary_);
     statusBar()->addPermanentWidget(busyBar_);
@@ -495,13 +496,26 @@ void MainWindow::updateBusy()
     const bool laying = graphPanel_->isLayoutBusy();
     const bool reading = loader_->isLoading();
     busyBar_->setVisible(laying || reading);
-    cancelButton_->setVisible(laying);
+    cancelButton_->setVisible(laying || reading);
     if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0) {
         // What the import decided (a placement from the file, op types without a cost
         // formula) stays in view rather than flashing past while the layout runs.
         statusText_->setText(document_->notes.isEmpty() ? tr("Ready") : document_->notes.join(QStringLiteral(" · ")));
         statusText_->setToolTip(document_->notes.join(QLatin1Char('\n')));
     }
+}
+
+void MainWindow::cancelBusy()
+{
+    // The newer job first: a file being read replaces whatever is being laid out.
+    if (loader_->isLoading()) {
+        loader_->cancel(); // the pool thread finishes the read; its result is dropped
+        loadingPath_.clear();
+        statusText_->setText(tr("Reading cancelled"));
+        updateBusy();
+        return;
+    }
+    graphPanel_->cancelLayout();
 }
 
 void MainWindow::updateSummary()

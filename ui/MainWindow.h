@@ -128,6 +128,7 @@ private:
     void showDocument(DocumentPtr document);
     void reportError(const QString& path, const QString& message);
     void updateBusy();
+    void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
     void updateSummary();
     void openDialog();
     void openPlacementDialog();

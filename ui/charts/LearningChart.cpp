@@ -68,16 +68,15 @@ QVector<QPointF> thinned(const QVector<QPointF>& points)
 } // namespace
 
 LearningChart::LearningChart(QWidget* parent)
-    : QChartView(parent)
+    : QChartView(new QChart, parent) // setChart() would orphan (leak) the default chart
 {
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setFocusPolicy(Qt::StrongFocus); // Escape resets the zoom
-    auto* chart = new QChart;
+    QChart* chart = this->chart();
     chart->setTitle(tr("Learning curve"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setAnimationOptions(QChart::NoAnimation);
-    setChart(chart);
 
     xAxis_ = new QValueAxis;
     xAxis_->setTitleText(tr("sample"));

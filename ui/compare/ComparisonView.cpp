@@ -150,7 +150,7 @@ void ComparisonView::setDocument(DocumentPtr document)
 
 void ComparisonView::start()
 {
-    if (!document_ || !document_->graph || !document_->cluster || running_)
+    if (!document_ || !document_->graph || !document_->cluster)
         return;
     QString unknown;
     ComparisonRequest request;
@@ -162,6 +162,8 @@ void ComparisonView::start()
     request.options.samples = samples_->value();
     request.options.seeds = seeds_->value();
     request.document = document_;
+    if (stop_)
+        stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
     request.runId = ++next_;
     current_ = request.runId;
     runGraph_ = document_->graph;
@@ -170,9 +172,7 @@ void ComparisonView::start()
     model_->clear();
     progress_->setValue(0);
     status_->setText(tr("Starting…"));
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_, request = std::move(request), stop = stop_] { worker->run(request, stop); },
-        Qt::QueuedConnection);
+    worker_->enqueue(std::move(request), stop_);
     updateButtons();
 }
 

@@ -42,6 +42,7 @@ public:
 
 public slots:
     void setDocument(post::DocumentPtr document);
+    // Starts a run; one still going (or cancelling) is stopped and its results dropped.
     void start();
     void cancel();
     // Emits placementRequested with the best placement of model row `row`.

@@ -9,6 +9,24 @@
 
 namespace post {
 
+ComparisonWorker::ComparisonWorker(QObject* parent)
+    : QObject(parent)
+{
+    connect(this, &ComparisonWorker::queued, this, &ComparisonWorker::runNext, Qt::QueuedConnection);
+}
+
+void ComparisonWorker::enqueue(ComparisonRequest request, std::shared_ptr<std::atomic<bool>> stop)
+{
+    jobs_.push({std::move(request), std::move(stop)});
+    emit queued();
+}
+
+void ComparisonWorker::runNext()
+{
+    if (std::optional<Job> job = jobs_.pop())
+        run(job->request, std::move(job->stop));
+}
+
 void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop)
 {
     QString error;

@@ -2,6 +2,7 @@
 
 #include "compare/ComparisonModel.h"
 #include "document/GraphDocument.h"
+#include "util/JobQueue.h"
 
 #include <QObject>
 
@@ -24,6 +25,10 @@ class ComparisonWorker : public QObject {
 public:
     static constexpr int kProgressIntervalMs = 50;
 
+    explicit ComparisonWorker(QObject* parent = nullptr);
+    // Thread-safe: runs `request` on the worker's thread, after the runs queued before it.
+    void enqueue(post::ComparisonRequest request, std::shared_ptr<std::atomic<bool>> stop);
+
     // Blocking; call on the worker's thread. Always emits finished().
     void run(const post::ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop);
 
@@ -32,6 +37,16 @@ signals:
     void progress(quint64 runId, double fraction, const QString& algorithm);
     void rowReady(quint64 runId, const post::ComparisonRow& row);
     void finished(quint64 runId, bool stopped, const QString& error);
+    void queued(); // internal: wakes the worker's thread for the next job
+
+private:
+    struct Job {
+        ComparisonRequest request;
+        std::shared_ptr<std::atomic<bool>> stop;
+    };
+    void runNext();
+
+    JobQueue<Job> jobs_;
 };
 
 } // namespace post

@@ -4,6 +4,24 @@
 
 namespace post {
 
+GraphLayoutWorker::GraphLayoutWorker(QObject* parent)
+    : QObject(parent)
+{
+    connect(this, &GraphLayoutWorker::queued, this, &GraphLayoutWorker::layoutNext, Qt::QueuedConnection);
+}
+
+void GraphLayoutWorker::enqueue(LayoutInput input)
+{
+    jobs_.push(std::move(input));
+    emit queued();
+}
+
+void GraphLayoutWorker::layoutNext()
+{
+    if (std::optional<LayoutInput> input = jobs_.pop())
+        layout(*input);
+}
+
 void GraphLayoutWorker::cancelUpTo(quint64 requestId)
 {
     quint64 current = cancelledUpTo_.load();

@@ -2,6 +2,7 @@
 
 #include "layout/LayoutInput.h"
 #include "layout/LayoutResult.h"
+#include "util/JobQueue.h"
 
 #include <QObject>
 
@@ -15,11 +16,13 @@ class GraphLayoutWorker : public QObject {
     Q_OBJECT
 
 public:
-    using QObject::QObject;
+    explicit GraphLayoutWorker(QObject* parent = nullptr);
 
     // Thread-safe: requests with an id <= `requestId` are abandoned at the next phase
     // boundary (or skipped if they have not started).
     void cancelUpTo(quint64 requestId);
+    // Thread-safe: lays `input` out on the worker's thread, after the requests before it.
+    void enqueue(post::LayoutInput input);
 
 public slots:
     void layout(const post::LayoutInput& input);
@@ -27,8 +30,12 @@ public slots:
 signals:
     // Emitted for every request, including cancelled and failed ones.
     void finished(const post::LayoutResult& result);
+    void queued(); // internal: wakes the worker's thread for the next job
 
 private:
+    void layoutNext();
+
+    JobQueue<LayoutInput> jobs_;
     std::atomic<quint64> cancelledUpTo_{0};
 };
 

@@ -32,8 +32,7 @@ quint64 LayoutController::request(LayoutInput input)
     input.requestId = ++next_;
     current_ = input.requestId;
     worker_->cancelUpTo(current_ - 1);
-    QMetaObject::invokeMethod(worker_, [worker = worker_, input = std::move(input)] { worker->layout(input); },
-                              Qt::QueuedConnection);
+    worker_->enqueue(std::move(input));
     setBusy(true);
     emit started(current_);
     return current_;

@@ -37,9 +37,7 @@ quint64 LearnerController::start(LearnerRequest request)
     control_ = std::make_shared<LearnerControl>();
     request.runId = ++next_;
     current_ = request.runId;
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_, request = std::move(request), control = control_] { worker->run(request, control); },
-        Qt::QueuedConnection);
+    worker_->enqueue(std::move(request), control_);
     setState(State::Running);
     return current_;
 }

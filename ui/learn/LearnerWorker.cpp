@@ -112,6 +112,24 @@ private:
 
 } // namespace
 
+LearnerWorker::LearnerWorker(QObject* parent)
+    : QObject(parent)
+{
+    connect(this, &LearnerWorker::queued, this, &LearnerWorker::runNext, Qt::QueuedConnection);
+}
+
+void LearnerWorker::enqueue(LearnerRequest request, std::shared_ptr<LearnerControl> control)
+{
+    jobs_.push({std::move(request), std::move(control)});
+    emit queued();
+}
+
+void LearnerWorker::runNext()
+{
+    if (std::optional<Job> job = jobs_.pop())
+        run(job->request, std::move(job->control));
+}
+
 void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerControl> control)
 {
     LearnerOutcome outcome;

@@ -3,6 +3,7 @@
 #include "learn/LearnerControl.h"
 #include "learn/LearnerRequest.h"
 #include "learn/LearnerSnapshot.h"
+#include "util/JobQueue.h"
 
 #include <QObject>
 
@@ -18,12 +19,26 @@ class LearnerWorker : public QObject {
 public:
     static constexpr int kSnapshotIntervalMs = 50;
 
+    explicit LearnerWorker(QObject* parent = nullptr);
+    // Thread-safe: runs `request` on the worker's thread, after the runs queued before it.
+    void enqueue(post::LearnerRequest request, std::shared_ptr<post::LearnerControl> control);
+
     // Blocking; call on the worker's thread. Always emits finished().
     void run(const post::LearnerRequest& request, std::shared_ptr<post::LearnerControl> control);
 
 signals:
     void snapshotReady(const post::LearnerSnapshot& snapshot);
     void finished(const post::LearnerOutcome& outcome);
+    void queued(); // internal: wakes the worker's thread for the next job
+
+private:
+    struct Job {
+        LearnerRequest request;
+        std::shared_ptr<LearnerControl> control;
+    };
+    void runNext();
+
+    JobQueue<Job> jobs_;
 };
 
 } // namespace post

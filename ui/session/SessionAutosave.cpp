@@ -96,7 +96,11 @@ void SessionAutosave::offer(Session session, bool now)
     if (!now && !isDue())
         return;
     sinceWrite_.start();
-    if (watcher_.isRunning()) {
+    // A write that has just ended still has its finished handler to come while queued_ is
+    // set: that handler writes the queue, so this newer session goes there too. Starting it
+    // here would drop the handler (setFuture) and leave the older queued session to be
+    // written after this one.
+    if (watcher_.isRunning() || queued_) {
         queued_ = std::move(session);
         return;
     }
