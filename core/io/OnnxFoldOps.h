@@ -20,8 +20,9 @@ struct OnnxFoldInput {
 // constants would only bloat the model between shape-inference rounds.
 inline constexpr std::size_t kOnnxMaxFoldElements = 1 << 16;
 // And of all tensors the folder computes in one import together: a thousand
-// ConstantOfShape nodes of 65,536 elements each fit in 60 KB of model but would be 4 GB
-// of folded data (fuzz-regressions/onnx). Past the budget nodes stay ops.
+// ConstantOfShape nodes of 65,536 elements each fit in 60 KB of model but would be half a
+// gigabyte of int64 and more in protobuf copies (fuzz-regressions/onnx). Past the budget
+// nodes stay ops.
 inline constexpr std::size_t kOnnxMaxComputedElements = 1 << 20;
 
 // The output of a single-output shape-arithmetic node (Shape, Size, Gather, Unsqueeze,
