@@ -99,16 +99,10 @@ void MainWindow::createPanels()
     opTable_ = new OpTablePanel(this);
     deviceTable_ = new DeviceTablePanel(this);
 
-    inspectorDock_ = new QDockWidget(tr("Inspector"), this);
-    inspectorDock_->setObjectName(QStringLiteral("inspectorDock"));
-    inspectorDock_->setWidget(inspector_);
+    inspectorDock_ = newDock(tr("Inspector"), QStringLiteral("inspectorDock"), inspector_);
     inspectorDock_->setMinimumWidth(260);
-    opTableDock_ = new QDockWidget(tr("Ops"), this);
-    opTableDock_->setObjectName(QStringLiteral("opTableDock"));
-    opTableDock_->setWidget(opTable_);
-    deviceDock_ = new QDockWidget(tr("Devices"), this);
-    deviceDock_->setObjectName(QStringLiteral("deviceDock"));
-    deviceDock_->setWidget(deviceTable_);
+    opTableDock_ = newDock(tr("Ops"), QStringLiteral("opTableDock"), opTable_);
+    deviceDock_ = newDock(tr("Devices"), QStringLiteral("deviceDock"), deviceTable_);
 
     // Panels menu entries are added as docks are added; the menu is created later.
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock_);
@@ -581,9 +575,7 @@ void MainWindow::chooseColourMode(ColourMode mode)
 void MainWindow::createLearner()
 {
     learner_ = new LearnerPanel(this);
-    learnerDock_ = new QDockWidget(tr("Learner"), this);
-    learnerDock_->setObjectName(QStringLiteral("learnerDock"));
-    learnerDock_->setWidget(learner_);
+    learnerDock_ = newDock(tr("Learner"), QStringLiteral("learnerDock"), learner_);
     addPanelDock(learnerDock_, Qt::RightDockWidgetArea, inspectorDock_);
     inspectorDock_->raise();
     learningChart_ = new LearningChart(this);
@@ -646,6 +638,14 @@ void MainWindow::createTimeline()
 int MainWindow::addCentralTab(QWidget* widget, const QString& title)
 {
     return tabs_->addTab(widget, title);
+}
+
+QDockWidget* MainWindow::newDock(const QString& title, const QString& objectName, QWidget* widget)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName); // saveState() needs a name
+    dock->setWidget(widget);
+    return dock;
 }
 
 void MainWindow::addPanelDock(QDockWidget* dock, Qt::DockWidgetArea area, QDockWidget* tabifyWith)

@@ -88,6 +88,8 @@ public:
     // `tabifyWith` when given). Both get a toggle in View ▸ Panels for docks.
     int addCentralTab(QWidget* widget, const QString& title);
     void addPanelDock(QDockWidget* dock, Qt::DockWidgetArea area, QDockWidget* tabifyWith = nullptr);
+    // A dock holding `widget`, named for saveState(); not yet added to the window.
+    QDockWidget* newDock(const QString& title, const QString& objectName, QWidget* widget);
     QDockWidget* inspectorDock() const { return inspectorDock_; }
     QDockWidget* opTableDock() const { return opTableDock_; }
 

@@ -30,9 +30,7 @@ void MainWindow::createClusterTools()
     learnerScroll->setWidget(learner_);
 
     clusterEditor_ = new ClusterEditor(this);
-    clusterDock_ = new QDockWidget(tr("Cluster"), this);
-    clusterDock_->setObjectName(QStringLiteral("clusterDock"));
-    clusterDock_->setWidget(clusterEditor_);
+    clusterDock_ = newDock(tr("Cluster"), QStringLiteral("clusterDock"), clusterEditor_);
     addPanelDock(clusterDock_, Qt::RightDockWidgetArea, learnerDock_);
     inspectorDock_->raise();
 
