@@ -6,6 +6,7 @@
 #include "io/TrainingStepBuilder.h"
 #include "util/InputError.h"
 
+#include <cmath>
 #include <vector>
 
 namespace post {
@@ -60,7 +61,8 @@ Graph parsePipeDreamGraph(std::string_view text, const std::string& source, cons
         if (fields.size() >= 4 && trimBlanks(fields.back()).starts_with("stage_id=")) {
             // The stage a PipeDream partition assigned: not a cost, so only checked.
             const auto stage = parseDecimal(trimBlanks(fields.back()).substr(9));
-            if (!stage || *stage < 0 || *stage != static_cast<double>(static_cast<long long>(*stage)))
+            // floor(), not a cast to an integer: a cast of inf or 1e300 is undefined (fuzz_pipedream).
+            if (!stage || !std::isfinite(*stage) || *stage < 0 || *stage != std::floor(*stage))
                 throw InputError(source, location, "stage_id must be an integer >= 0, got '"
                                                        + std::string(trimBlanks(fields.back()).substr(9)) + "'");
             fields.pop_back();
