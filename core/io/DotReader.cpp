@@ -12,10 +12,16 @@
 
 #include <graphviz/cgraph.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <cmath>
 #include <optional>
 #include <vector>
+
+// Flex's reset for cgraph's scanner: exported by libcgraph (its scanner prefix is "aag")
+// but not declared in its headers.
+extern "C" int aaglex_destroy(void);
 
 namespace post {
 namespace {
@@ -102,17 +108,55 @@ std::optional<std::string> attribute(void* object, const char* key)
     throw InputError(source, location, text.empty() ? fallback : text);
 }
 
+// True if cgraph's scanner is back in its normal state after a read; false if the input
+// ended inside a quoted string, an HTML string or a /* comment after the graph, which cgraph
+// accepts silently (it then swallows this probe as more of that string).
+bool scannerAtRest()
+{
+    Agraph_t* probe = agmemread("digraph{}");
+    if (!probe)
+        return false;
+    agclose(probe);
+    return true;
+}
+
+// The input as one cgraph channel. agmemread hands cgraph a line at a time from a channel
+// of its own, so whatever followed the graph's last line (junk, a second graph) was never
+// read; with one channel for the graph and the reads after it, all of the text is seen.
+struct TextChannel {
+    std::string_view text;
+    size_t next = 0;
+};
+
+int readTextChannel(void* chan, char* buf, int bufsize)
+{
+    auto* channel = static_cast<TextChannel*>(chan);
+    const size_t n = std::min(static_cast<size_t>(std::max(bufsize, 0)), channel->text.size() - channel->next);
+    std::memcpy(buf, channel->text.data() + channel->next, n);
+    channel->next += n;
+    return static_cast<int>(n);
+}
+
 DotContent readWithCgraph(std::string_view text, const std::string& source)
 {
-    // cgraph reads its input a line at a time and keeps the rest of a line buffered
-    // across calls: trailing blanks go, and leftovers are drained below.
-    const std::string buffer(trimBlanks(text));
+    const std::string_view trimmed = trimBlanks(text);
     std::lock_guard lock(cgraphMutex());
+    // cgraph's scanner keeps its state in globals across reads: an input that ends inside
+    // a quoted string, an HTML string or a /* comment left it in that state, and the next
+    // file, however valid, was read as the rest of that string ("no graph found"). Found
+    // by fuzz_dot, whose coverage depended on the inputs run before. Destroying the
+    // scanner makes this read start from its first-use state; its line count is separate.
+    aaglex_destroy();
+    agreadline(1);
     CgraphErrorCapture capture;
-    Agraph_t* graph = agmemread(buffer.c_str());
+    TextChannel channel{trimmed};
+    Agiodisc_t io = AgIoDisc;
+    io.afread = readTextChannel;
+    Agdisc_t discipline{&AgMemDisc, &AgIdDisc, &io};
+    Agraph_t* graph = agread(&channel, &discipline);
     const std::string parseMessages = g_cgraphMessages;
     int extraGraphs = 0;
-    while (Agraph_t* extra = agmemread("")) {
+    while (Agraph_t* extra = agread(&channel, &discipline)) {
         agclose(extra);
         ++extraGraphs;
     }
@@ -126,6 +170,8 @@ DotContent readWithCgraph(std::string_view text, const std::string& source)
             throw InputError(source, {}, "holds more than one graph");
         if (!trailingMessages.empty())
             throwCgraphError(source, trailingMessages, "unexpected text after the graph");
+        if (!scannerAtRest())
+            throw InputError(source, {}, "unclosed quoted string, HTML string or /* comment after the graph");
         const char* name = agnameof(graph);
         if (name && *name && *name != '%') // cgraph names anonymous graphs "%<n>"
             content.name = name;

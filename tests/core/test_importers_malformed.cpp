@@ -162,6 +162,13 @@ private slots:
                                          << "missing endquote";
         QTest::newRow("dot garbage") << "dot" << QByteArray("hello world") << "line 1" << "syntax error";
         QTest::newRow("dot junk after") << "dot" << QByteArray("digraph { a } junk") << "line 1" << "syntax error";
+        QTest::newRow("dot junk next line") << "dot" << QByteArray("digraph { a }\n\n junk") << "line 3" << "syntax error";
+        QTest::newRow("dot graph next line") << "dot" << QByteArray("digraph { a }\ndigraph { b }") << ""
+                                             << "more than one graph";
+        QTest::newRow("dot open string after") << "dot" << QByteArray("digraph { a } \"tail") << ""
+                                               << "unclosed quoted string";
+        QTest::newRow("dot open comment after") << "dot" << QByteArray("digraph { a }\n/* x") << ""
+                                                << "unclosed quoted string, HTML string or /* comment";
         QTest::newRow("dot two graphs") << "dot" << QByteArray("digraph { a } digraph { b }") << ""
                                         << "more than one graph";
         QTest::newRow("dot nul") << "dot" << QByteArray("digraph { a }\0 junk", 19) << "" << "NUL bytes";
@@ -279,6 +286,15 @@ private slots:
         const Graph g = parseGraph("digraph { p }", "d.dot", GraphFormat::Dot);
         QCOMPARE(g.opCount(), 1);
         QCOMPARE(g.op(0).name, std::string("p"));
+        // An input ending inside a quoted string, an HTML string (nested) or a comment left
+        // cgraph's scanner in that state, and the next valid file was "no graph found".
+        for (const char* open : {"digraph { a [label=\"abc", "digraph { a [label=<<b>x", "digraph { a /* note",
+                                 "digraph { a } \"tail", "digraph { a } /*", "\""}) {
+            QVERIFY_THROWS_EXCEPTION(InputError, parseGraph(open, "open.dot", GraphFormat::Dot));
+            const Graph next = parseGraph("digraph { x -> y }", "next.dot", GraphFormat::Dot);
+            QCOMPARE(next.opCount(), 2);
+            QCOMPARE(next.op(0).name, std::string("x"));
+        }
         // Line numbers restart with each read.
         try {
             parseGraph("digraph {\n\n x -> }", "e.dot", GraphFormat::Dot);
