@@ -132,6 +132,8 @@ int readTextChannel(void* chan, char* buf, int bufsize)
 {
     auto* channel = static_cast<TextChannel*>(chan);
     const size_t n = std::min(static_cast<size_t>(std::max(bufsize, 0)), channel->text.size() - channel->next);
+    if (n == 0)
+        return 0; // also an empty text, whose data() may be null: no memcpy from null
     std::memcpy(buf, channel->text.data() + channel->next, n);
     channel->next += n;
     return static_cast<int>(n);
