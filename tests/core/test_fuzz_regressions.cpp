@@ -11,9 +11,13 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QtTest>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace post;
 
@@ -35,6 +39,19 @@ QString replay(const fuzz::FuzzTarget& target, const QByteArray& bytes, bool mus
         return {};
     } catch (const std::exception& e) {
         return QStringLiteral("threw a non-InputError: ") + QString::fromStdString(e.what());
+    }
+}
+
+// "accepted" or the InputError's text: what the importer answered.
+std::string answer(const fuzz::FuzzTarget& target, const QByteArray& bytes)
+{
+    try {
+        target.parse(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
+        return "accepted";
+    } catch (const InputError& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("non-InputError: ") + e.what();
     }
 }
 
@@ -74,6 +91,41 @@ private slots:
         const bool mustRefuse = QFileInfo(path).fileName().startsWith(QStringLiteral("limit-"));
         const QString problem = replay(*fuzz::findFuzzTarget(target.toStdString()), file.readAll(), mustRefuse);
         QVERIFY2(problem.isEmpty(), qPrintable(path + ": " + problem));
+    }
+
+    // An importer must answer the same whatever was read before it: cgraph once kept its
+    // scanner state from a file that ended inside a string, and every later read in the
+    // process misparsed. Each input's answer after all of its target's other inputs (in this
+    // process) must equal its answer in a fresh process (this binary in answer mode).
+    void answersDoNotDependOnEarlierReads()
+    {
+        for (const fuzz::FuzzTarget& target : fuzz::fuzzTargets()) {
+            const QString name = QString::fromUtf8(target.name.data(), static_cast<qsizetype>(target.name.size()));
+            const QDir dir(regressionDir() + "/" + name);
+            const QStringList files = dir.entryList(QDir::Files, QDir::Name);
+            std::vector<QByteArray> inputs;
+            for (const QString& file : files) {
+                QFile f(dir.filePath(file));
+                QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+                inputs.push_back(f.readAll());
+            }
+            for (const QByteArray& input : inputs)
+                answer(target, input);
+            for (qsizetype i = 0; i < files.size(); ++i) {
+                const QString inProcess = QString::fromStdString(answer(target, inputs[static_cast<size_t>(i)]));
+                QProcess fresh;
+                fresh.setProcessEnvironment([&] {
+                    auto env = QProcessEnvironment::systemEnvironment();
+                    env.insert(QStringLiteral("POST_ANSWER_ONE"), name + "\n" + dir.filePath(files[i]));
+                    return env;
+                }());
+                fresh.start(QFile::symLinkTarget(QStringLiteral("/proc/self/exe")), {});
+                QVERIFY2(fresh.waitForFinished(60000), qPrintable(files[i] + ": answer process did not finish"));
+                const QString alone = QString::fromUtf8(fresh.readAllStandardOutput());
+                QVERIFY2(inProcess == alone, qPrintable(name + "/" + files[i] + ": '" + alone + "' in a fresh process, '" +
+                                                        inProcess + "' after the other inputs"));
+            }
+        }
     }
 
     // Nesting deeper than JsonInput's limit is refused before it can exhaust the stack or
@@ -151,5 +203,20 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(FuzzRegressionsTest)
+// POST_ANSWER_ONE="<target>\n<path>": print what the target answers for that one file and
+// exit (the fresh process answersDoNotDependOnEarlierReads compares with).
+int main(int argc, char** argv)
+{
+    if (const char* one = std::getenv("POST_ANSWER_ONE")) {
+        const QStringList parts = QString::fromUtf8(one).split(QLatin1Char('\n'));
+        const fuzz::FuzzTarget* target = parts.size() == 2 ? fuzz::findFuzzTarget(parts[0].toStdString()) : nullptr;
+        QFile file(parts.value(1));
+        if (!target || !file.open(QIODevice::ReadOnly))
+            return 2;
+        std::fputs(answer(*target, file.readAll()).c_str(), stdout);
+        return 0;
+    }
+    FuzzRegressionsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "test_fuzz_regressions.moc"
