@@ -30,12 +30,44 @@ void checkConvolution(onnx::InferenceContext& ctx, std::size_t wIndex)
         fail_shape_inference("the input has rank ", x, " but the weight rank ", w, "; they must be equal");
 }
 
+// The most dimensions a shape input may ask for. ONNX sets no limit and real models stay
+// under ten, but Expand's and ConstantOfShape's inference add one output dimension per
+// element of their shape input before anything checks it: found by fuzz_onnx, a Range of
+// 10^18 elements feeding Expand's shape took over 4 GB.
+constexpr std::int64_t kMaxShapeRank = 64;
+
+// Elements of the 1-D shape input `i`, from its data or its inferred shape; -1 when unknown.
+std::int64_t shapeInputLength(onnx::InferenceContext& ctx, std::size_t i)
+{
+    if (i >= ctx.getNumInputs())
+        return -1;
+    if (const onnx::TensorProto* data = ctx.getInputData(i))
+        return data->dims_size() == 1 ? data->dims(0) : -1;
+    const onnx::TypeProto* type = ctx.getInputType(i);
+    if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+        return -1;
+    const auto& shape = type->tensor_type().shape();
+    return shape.dim_size() == 1 && shape.dim(0).has_dim_value() ? shape.dim(0).dim_value() : -1;
+}
+
+void checkShapeInput(onnx::InferenceContext& ctx, std::size_t i)
+{
+    const std::int64_t length = shapeInputLength(ctx, i);
+    if (length > kMaxShapeRank)
+        fail_shape_inference("the shape input has ", length, " elements; at most ", kMaxShapeRank,
+                             " dimensions are supported");
+}
+
 void checkNode(const std::string& opType, onnx::InferenceContext& ctx)
 {
     if (opType == "Conv" || opType == "ConvInteger" || opType == "ConvTranspose")
         checkConvolution(ctx, 1);
     else if (opType == "QLinearConv")
         checkConvolution(ctx, 3);
+    else if (opType == "Expand" || opType == "Reshape")
+        checkShapeInput(ctx, 1);
+    else if (opType == "ConstantOfShape")
+        checkShapeInput(ctx, 0);
 }
 
 bool isDefaultDomain(const std::string& domain)

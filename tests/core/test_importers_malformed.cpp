@@ -210,6 +210,12 @@ private slots:
         QTest::newRow("onnx conv weight rank above the input's")
             << "onnx" << regressionInput("onnx/conv-weight-rank-above-input.onnx") << "node 0 'conv' (Conv)"
             << "the input has rank 4 but the weight rank 6";
+        QTest::newRow("onnx Expand shape of 7e18 elements (an out-of-memory kill)")
+            << "onnx" << regressionInput("onnx/expand-shape-from-huge-range.onnx") << "node 17 'y' (Expand)"
+            << "the shape input has 7061644215716937728 elements; at most 64 dimensions are supported";
+        QTest::newRow("onnx ConstantOfShape of rank 1e8")
+            << "onnx" << regressionInput("onnx/limit-constantofshape-rank.onnx") << "node 0 'fill' (ConstantOfShape)"
+            << "the shape input has 100000000 elements";
 
         // Automatic format detection
         QTest::newRow("auto garbage") << "auto" << QByteArray("hello world\n") << "" << "unrecognized graph format; supported:";
