@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <vector>
 
