@@ -23,9 +23,12 @@ using namespace post;
 
 namespace {
 
+// POST_FUZZ_REGRESSIONS points the tests at other per-target folders, such as a fuzzing
+// corpus (build/fuzz/corpus) to check for order-dependent answers.
 QString regressionDir()
 {
-    return testdata::sourceDir() + QStringLiteral("/tests/data/fuzz-regressions");
+    const QString other = qEnvironmentVariable("POST_FUZZ_REGRESSIONS");
+    return other.isEmpty() ? testdata::sourceDir() + QStringLiteral("/tests/data/fuzz-regressions") : other;
 }
 
 // "accepted" or the InputError's text: what the importer answered.

@@ -1,5 +1,6 @@
 // The cluster editor: its table models, edits that re-simulate the shown placement,
 // refused values, device removal, and saving and reading post-cluster/1 files.
+#include "ScratchSettings.h"
 #include "MainWindow.h"
 #include "UiTestGraphs.h"
 #include "cluster/ClusterDeviceModel.h"
@@ -11,9 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -37,8 +36,7 @@ class TestClusterEditor : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QSettings().clear();                      // and start from the default cluster
+        testsupport::useScratchSettings();
     }
     void modelsPassTester();
     void speedEditResimulates();

@@ -1,5 +1,6 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
+#include "ScratchSettings.h"
 #include "MainWindow.h"
 #include "UiTestGraphs.h"
 #include "compare/ComparisonModel.h"
@@ -9,9 +10,7 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 
@@ -37,8 +36,7 @@ class TestCompareView : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QSettings().clear();                      // and start from the default cluster
+        testsupport::useScratchSettings();
     }
     void modelPassesTester();
     void runFillsEveryAlgorithm();

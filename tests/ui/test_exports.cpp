@@ -1,3 +1,4 @@
+#include "ScratchSettings.h"
 #include "UiTestGraphs.h"
 
 #include "MainWindow.h"
@@ -53,9 +54,7 @@ class TestExports : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_exports"));
+        testsupport::useScratchSettings();
         QVERIFY(dir_.isValid());
         panel_ = std::make_unique<GraphPanel>();
         panel_->resize(800, 600);

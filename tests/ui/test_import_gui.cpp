@@ -1,5 +1,6 @@
 // Files whose import carries more than a graph: a TensorFlow GraphDef's own placement
 // (its `device` fields), an ONNX model's batch size, op types without a cost formula.
+#include "ScratchSettings.h"
 #include "TestData.h"
 
 #include "MainWindow.h"
@@ -12,7 +13,6 @@
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -45,9 +45,7 @@ class TestImportGui : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_import_gui"));
+        testsupport::useScratchSettings();
     }
 
     // small_cnn.pbtxt puts its ops on CPU:0, GPU:0 and GPU:1 (a few ops have no device and

@@ -1,4 +1,5 @@
 // The learner panel, its controller and thread, and the learning chart.
+#include "ScratchSettings.h"
 #include "MainWindow.h"
 #include "UiTestGraphs.h"
 #include "charts/LearningChart.h"
@@ -27,9 +28,7 @@
 
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -104,8 +103,7 @@ class TestLearner : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QSettings().clear();                      // and start from the default cluster
+        testsupport::useScratchSettings();
     }
     void runFillsChartAndRecolours();
     void latencyDuringLongRun();

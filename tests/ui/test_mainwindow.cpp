@@ -1,3 +1,4 @@
+#include "ScratchSettings.h"
 #include "TestData.h"
 
 #include "MainWindow.h"
@@ -68,10 +69,7 @@ class TestMainWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_mainwindow"));
-        RecentFiles::clear();
+        testsupport::useScratchSettings();
         QVERIFY(dir_.isValid());
     }
 

@@ -1,6 +1,7 @@
 // Stopping, restarting and closing the window in the middle of each background job (a
 // learner run, a Graphviz layout, a comparison run, a document load): no crash, no hang (every
 // wait is bounded), no thread left running, and the window ready for the next job.
+#include "ScratchSettings.h"
 #include "MainWindow.h"
 #include "UiTestGraphs.h"
 #include "charts/LearningChart.h"
@@ -18,9 +19,7 @@
 #include <QFile>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -88,8 +87,7 @@ private:
 
 void TestRobustness::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true); // keep QSettings away from the user's
-    QSettings().clear();
+    testsupport::useScratchSettings();
     QVERIFY(dir_.isValid());
     qputenv("POST_AUTOSAVE_DIR", dir_.filePath(QStringLiteral("autosave")).toUtf8());
     qputenv("POST_AUTOSAVE_RESTORE", "keep");

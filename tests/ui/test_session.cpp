@@ -1,5 +1,6 @@
 // Sessions in the main window: save and reopen, bad files, autosave during a run and the
 // restore after a crash.
+#include "ScratchSettings.h"
 #include "MainWindow.h"
 #include "charts/LearningChart.h"
 #include "graphview/GraphPanel.h"
@@ -15,7 +16,6 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -67,7 +67,7 @@ class TestSession : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
+        testsupport::useScratchSettings();
         QVERIFY(dir_.isValid());
         qputenv("POST_AUTOSAVE_DIR", dir_.filePath(QStringLiteral("autosave")).toUtf8());
         qunsetenv("POST_AUTOSAVE_RESTORE");

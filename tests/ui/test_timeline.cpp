@@ -1,3 +1,4 @@
+#include "ScratchSettings.h"
 #include "UiTestGraphs.h"
 
 #include "MainWindow.h"
@@ -71,10 +72,7 @@ class TestTimeline : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("PostStudioTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_timeline"));
-        RecentFiles::clear();
+        testsupport::useScratchSettings();
     }
 
     void lanesAreDevicesThenUsedLinks()
