@@ -2,7 +2,6 @@
 #include "UiTestGraphs.h"
 
 #include "MainWindow.h"
-#include "document/RecentFiles.h"
 #include "graphview/GraphPanel.h"
 #include "graphview/GraphScene.h"
 #include "sim/Simulator.h"
