@@ -211,8 +211,13 @@ private slots:
             << "onnx" << regressionInput("onnx/conv-weight-rank-above-input.onnx") << "node 0 'conv' (Conv)"
             << "the input has rank 4 but the weight rank 6";
         QTest::newRow("onnx Expand shape of 7e18 elements (an out-of-memory kill)")
-            << "onnx" << regressionInput("onnx/expand-shape-from-huge-range.onnx") << "node 17 'y' (Expand)"
+            << "onnx" << regressionInput("onnx/limit-expand-shape-from-huge-range.onnx") << "node 17 'y' (Expand)"
             << "the shape input has 7061644215716937728 elements; at most 64 dimensions are supported";
+        // The fuzzer's original (the row above has it with dims [1]) has a Constant of dims [58]
+        // holding 8 bytes, one element: data contradicting its dims, refused before inference reads it.
+        QTest::newRow("onnx constant raw_data shorter than its dims")
+            << "onnx" << regressionInput("onnx/expand-shape-from-huge-range.onnx") << "node 13 'ones' (ConstantOfShape)"
+            << "input 0 ('two1_v') holds 8 bytes of raw data, which does not fit its type and dims";
         QTest::newRow("onnx ConstantOfShape of rank 1e8")
             << "onnx" << regressionInput("onnx/limit-constantofshape-rank.onnx") << "node 0 'fill' (ConstantOfShape)"
             << "the shape input has 100000000 elements";
