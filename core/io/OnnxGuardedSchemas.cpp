@@ -59,20 +59,6 @@ void checkShapeInput(onnx::InferenceContext& ctx, std::size_t i)
                              " dimensions are supported");
 }
 
-// Bytes per element of a fixed-size tensor type; 0 for strings and unknown types.
-std::size_t elementBytes(int type)
-{
-    using TP = onnx::TensorProto;
-    switch (type) {
-    case TP::UINT8: case TP::INT8: case TP::BOOL: return 1;
-    case TP::UINT16: case TP::INT16: case TP::FLOAT16: case TP::BFLOAT16: return 2;
-    case TP::FLOAT: case TP::INT32: case TP::UINT32: return 4;
-    case TP::DOUBLE: case TP::INT64: case TP::UINT64: case TP::COMPLEX64: return 8;
-    case TP::COMPLEX128: return 16;
-    default: return 0;
-    }
-}
-
 // Inference functions read constant inputs with ONNX 1.12's ParseData, which copies all of
 // raw_data into a vector sized raw_data.size() / element size: fewer bytes than one element
 // wrote through a null pointer, a ragged tail past the vector's end (found by fuzz_onnx).
@@ -83,7 +69,7 @@ void checkRawData(onnx::InferenceContext& ctx)
         const onnx::TensorProto* data = ctx.getInputData(i);
         if (!data || !data->has_raw_data())
             continue;
-        const std::size_t bytes = elementBytes(data->data_type());
+        const auto bytes = static_cast<std::size_t>(onnxElementBytes(data->data_type()));
         const auto count = onnxElementCount({data->dims().begin(), data->dims().end()});
         const std::size_t have = data->raw_data().size();
         if (bytes == 0 || !count || have % bytes != 0 || have / bytes != static_cast<std::uint64_t>(*count))
