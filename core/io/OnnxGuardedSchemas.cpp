@@ -62,20 +62,14 @@ void checkShapeInput(onnx::InferenceContext& ctx, std::size_t i)
 // Inference functions read constant inputs with ONNX 1.12's ParseData, which copies all of
 // raw_data into a vector sized raw_data.size() / element size: fewer bytes than one element
 // wrote through a null pointer, a ragged tail past the vector's end (found by fuzz_onnx).
-// The bytes must be exactly what the dims ask for.
+// checkOnnxModel refuses such tensors in the file first (with a better location); this
+// keeps libonnx safe from any that reach inference another way.
 void checkRawData(onnx::InferenceContext& ctx)
 {
-    for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
-        const onnx::TensorProto* data = ctx.getInputData(i);
-        if (!data || !data->has_raw_data())
-            continue;
-        const auto bytes = static_cast<std::size_t>(onnxElementBytes(data->data_type()));
-        const auto count = onnxElementCount({data->dims().begin(), data->dims().end()});
-        const std::size_t have = data->raw_data().size();
-        if (bytes == 0 || !count || have % bytes != 0 || have / bytes != static_cast<std::uint64_t>(*count))
-            fail_shape_inference("input ", i, " ('", data->name(), "') holds ", have,
-                                 " bytes of raw data, which does not fit its type and dims");
-    }
+    for (std::size_t i = 0; i < ctx.getNumInputs(); ++i)
+        if (const onnx::TensorProto* data = ctx.getInputData(i))
+            if (const auto problem = onnxTensorDataProblem(*data))
+                fail_shape_inference("input ", i, " ('", data->name(), "') ", *problem);
 }
 
 void checkNode(const std::string& opType, onnx::InferenceContext& ctx)

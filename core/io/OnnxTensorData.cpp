@@ -1,5 +1,6 @@
 #include "io/OnnxTensorData.h"
 
+#include <cctype>
 #include <cstring>
 #include <limits>
 
@@ -47,7 +48,82 @@ bool readTyped(const Field& field, std::size_t count, std::vector<std::int64_t>&
     return true;
 }
 
+std::string dimsText(const std::vector<std::int64_t>& dims)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(dims[i]);
+    return text + "]";
+}
+
+std::string typeText(int dataType)
+{
+    std::string name = TP::DataType_IsValid(dataType) ? TP::DataType_Name(static_cast<TP::DataType>(dataType))
+                                                      : "type " + std::to_string(dataType);
+    for (char& c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name;
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The typed field a tensor of `dataType` keeps its values in, and the field's name.
+struct TypedField {
+    const char* name = nullptr;
+    std::uint64_t size = 0;
+    std::uint64_t perElement = 1; // complex numbers take two
+};
+
+TypedField typedField(const TP& t)
+{
+    switch (t.data_type()) {
+    case TP::FLOAT: return {"float_data", static_cast<std::uint64_t>(t.float_data_size())};
+    case TP::COMPLEX64: return {"float_data", static_cast<std::uint64_t>(t.float_data_size()), 2};
+    case TP::DOUBLE: return {"double_data", static_cast<std::uint64_t>(t.double_data_size())};
+    case TP::COMPLEX128: return {"double_data", static_cast<std::uint64_t>(t.double_data_size()), 2};
+    case TP::INT64: return {"int64_data", static_cast<std::uint64_t>(t.int64_data_size())};
+    case TP::UINT32:
+    case TP::UINT64: return {"uint64_data", static_cast<std::uint64_t>(t.uint64_data_size())};
+    case TP::STRING: return {"string_data", static_cast<std::uint64_t>(t.string_data_size())};
+    case TP::INT32: case TP::INT16: case TP::INT8: case TP::UINT16: case TP::UINT8: case TP::BOOL:
+    case TP::FLOAT16: case TP::BFLOAT16: return {"int32_data", static_cast<std::uint64_t>(t.int32_data_size())};
+    default: return {};
+    }
+}
+
 } // namespace
+
+std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor)
+{
+    if (tensor.data_location() == TP::EXTERNAL)
+        return std::nullopt;
+    const std::vector<std::int64_t> dims(tensor.dims().begin(), tensor.dims().end());
+    const auto count = onnxElementCount(dims);
+    if (!count)
+        return "has dims " + dimsText(dims) + ": negative, or more than 2^63 elements";
+    const std::string what = "type " + typeText(tensor.data_type()) + " and dims " + dimsText(dims) + " need ";
+    const auto elements = static_cast<std::uint64_t>(*count);
+    if (tensor.has_raw_data()) {
+        const auto bytes = static_cast<std::uint64_t>(onnxElementBytes(tensor.data_type()));
+        const auto have = static_cast<std::uint64_t>(tensor.raw_data().size());
+        if (bytes == 0 || (elements <= have / bytes && have == elements * bytes))
+            return std::nullopt;
+        const std::string need = elements > std::numeric_limits<std::uint64_t>::max() / bytes
+            ? "more than 2^64" : std::to_string(elements * bytes);
+        return "holds " + plural(have, "byte", "bytes") + " of raw data, but " + what + need;
+    }
+    const TypedField field = typedField(tensor);
+    if (!field.name)
+        return std::nullopt;
+    const bool fits = elements <= std::numeric_limits<std::uint64_t>::max() / field.perElement;
+    if (fits && field.size == elements * field.perElement)
+        return std::nullopt;
+    return "holds " + plural(field.size, "value", "values") + " in " + field.name + ", but " + what
+        + (fits ? std::to_string(elements * field.perElement) : "more than 2^64");
+}
 
 int onnxElementBytes(int dataType)
 {

@@ -20,6 +20,11 @@ bool isOnnxIntegerType(int dataType);
 // Number of elements of `dims`; nullopt if a dimension is negative or the product overflows.
 std::optional<std::int64_t> onnxElementCount(const std::vector<std::int64_t>& dims);
 
+// Why the data stored in `tensor` cannot be what its type and dims say ("holds 3 bytes of
+// raw data, but type float and dims [2, 3] need 24"); nullopt when it fits, when the data
+// is in an external file, and for types without a fixed element size (strings).
+std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor);
+
 // A small integer tensor known at import time (shape arithmetic being folded).
 struct OnnxIntTensor {
     int dataType = onnx::TensorProto::INT64;

@@ -6,6 +6,7 @@
 #include "io/FileText.h"
 #include "io/GraphFile.h"
 #include "io/OnnxReader.h"
+#include "io/OnnxShapeInference.h"
 #include "util/InputError.h"
 
 #include <QTemporaryDir>
@@ -347,6 +348,13 @@ private slots:
                          "shape inference failed");
         expectInputError([] { (void)readShaped("undefined_input.onnx"); }, "undefined_input.onnx", "node 0 'add' (Add)",
                          "'ghost'");
+        // Data that does not fit its type and dims, refused before libonnx reads it, even
+        // where a custom-domain op makes shape-inference errors non-fatal.
+        expectInputError([] { (void)readShaped("short_raw_data.onnx"); }, "short_raw_data.onnx",
+                         "node 3 'delta' (Constant), attribute value (tensor 'delta_v')",
+                         "holds 1 byte of raw data, but type int64 and dims [] need 8");
+        expectInputError([] { (void)readShaped("short_weight.onnx"); }, "short_weight.onnx", "initializer 'w'",
+                         "holds 5 values in float_data, but type float and dims [2, 3] need 6");
         // Through the generic entry point too, with the path as the file name.
         const std::string path = modelPath("bad_shapes.onnx");
         expectInputError([&] { (void)readGraphFile(path); }, path, "node 1 'mm' (MatMul)", "Incompatible dimensions");
@@ -357,6 +365,20 @@ private slots:
         zero.batch = 0;
         expectInputError([&] { (void)parseGraph(modelBytes("cnn.onnx"), "cnn.onnx", GraphFormat::Onnx, zero); },
                          "cnn.onnx", "option batch", ">= 1");
+    }
+
+    // The guard inside shape inference on its own (the model check refuses the file first):
+    // without the custom op, inference errors are fatal, and the short delta is refused
+    // before libonnx's Range inference copies it.
+    void inferenceGuardRefusesDataNotFittingDims()
+    {
+        onnx::ModelProto model;
+        QVERIFY(model.ParseFromString(modelBytes("short_raw_data.onnx")));
+        QCOMPARE(model.graph().node(0).op_type(), std::string("FancyOp"));
+        model.mutable_graph()->mutable_node()->DeleteSubrange(0, 1);
+        const std::vector<int> fileIndex{1, 2, 3, 4, 5};
+        expectInputError([&] { inferOnnxShapes(model, "short.onnx", fileIndex); }, "short.onnx", "node 4 'range' (Range)",
+                         "input 2 ('delta_v') holds 1 byte of raw data, but type int64 and dims [] need 8");
     }
 
     // A weight in an external file that does not exist: its bytes come from the dims, and

@@ -18,6 +18,10 @@ re-running gives identical files.
                     node, and a graph output without a declared shape
   external_data.onnx  a MatMul whose [16, 8] weight lives in an external file that does not
                     exist (never read: sizes come from the dims)
+  short_raw_data.onnx  Range whose int64 delta Constant (node 3 'delta') holds 1 byte of
+                    raw data, after a custom-domain op (which makes ONNX's inference errors
+                    non-fatal): libonnx 1.12 wrote through a null pointer reading it
+  short_weight.onnx a [2, 3] float weight initializer 'w' with 5 values in float_data
 """
 import os
 
@@ -194,6 +198,25 @@ def main():
     save(single_node_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
                            [vi("x", TensorProto.FLOAT, ["N", 16])], [vi("y", TensorProto.FLOAT, ["N", 8])], inits=[w]),
          "external_data.onnx", check=False)
+
+    def int64_constant(name, raw):
+        t = TensorProto(name=name + "_v", data_type=TensorProto.INT64, raw_data=raw)
+        return helper.make_node("Constant", [], [name], name=name, value=t)
+    short_raw = single_node_graph(
+        [helper.make_node("FancyOp", ["x"], ["f"], name="fancy", domain="com.example"),
+         int64_constant("start", (0).to_bytes(8, "little")),
+         int64_constant("limit", (4).to_bytes(8, "little")),
+         int64_constant("delta", b"`"),
+         helper.make_node("Range", ["start", "limit", "delta"], ["r"], name="range"),
+         helper.make_node("Add", ["x", "r"], ["y"], name="add")],
+        [vi("x", TensorProto.INT64, [4])], [vi("y", TensorProto.INT64, [4]), vi("f", TensorProto.INT64, None)])
+    short_raw.opset_import.append(helper.make_opsetid("com.example", 1))
+    save(short_raw, "short_raw_data.onnx", check=False)
+
+    short_w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[2, 3], float_data=[1, 2, 3, 4, 5])
+    save(single_node_graph([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+                           [vi("x", TensorProto.FLOAT, [2, 3])], [vi("y", TensorProto.FLOAT, [2, 3])], inits=[short_w]),
+         "short_weight.onnx", check=False)
 
 
 if __name__ == "__main__":
