@@ -20,7 +20,8 @@ re-running gives identical files.
                     exist (never read: sizes come from the dims)
   short_raw_data.onnx  Range whose int64 delta Constant (node 3 'delta') holds 1 byte of
                     raw data, after a custom-domain op (which makes ONNX's inference errors
-                    non-fatal): libonnx 1.12 wrote through a null pointer reading it
+                    non-fatal): libonnx 1.12 writes through a null pointer reading it
+                    (its Python infer_shapes crashes on this file)
   short_weight.onnx a [2, 3] float weight initializer 'w' with 5 values in float_data
 """
 import os
