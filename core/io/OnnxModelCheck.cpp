@@ -63,8 +63,8 @@ void checkSubgraph(const onnx::GraphProto& graph, const std::string& source, con
 //   sizes and dilations are positive by the spec too;
 // - it copies a constant's raw_data into a vector sized from the byte count, so bytes that
 //   do not fit the dims write through a null pointer or past the vector (fuzz-regressions/onnx).
-//   The checker does not compare data with dims, and inference errors are not fatal in a
-//   model with a custom-domain op, so the data is checked here, before anything reads it.
+//   The checker does not compare data with dims, and ONNX keeps inference errors after a
+//   custom-domain op non-fatal, so the data is checked here, before anything reads it.
 void checkNodeAttributes(const onnx::NodeProto& node, const std::string& source, const std::string& location)
 {
     for (const auto& a : node.attribute()) {
