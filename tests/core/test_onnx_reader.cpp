@@ -367,6 +367,43 @@ private slots:
                          "cnn.onnx", "option batch", ">= 1");
     }
 
+    // Every data type, in its typed field and as raw bytes, fits its dims as written; one value
+    // or byte fewer in any of them is refused, naming the initializer.
+    void tensorDataOfEveryTypeIsChecked()
+    {
+        const std::string bytes = modelBytes("tensor_types.onnx");
+        QCOMPARE(readOnnxShapedGraph(bytes, "types.onnx").ops.size(), std::size_t(2)); // the sparse Constant, Identity
+        onnx::ModelProto model;
+        QVERIFY(model.ParseFromString(bytes));
+        QCOMPARE(model.graph().initializer_size(), 30);
+        for (int i = 0; i < model.graph().initializer_size(); ++i) {
+            onnx::ModelProto bad = model;
+            onnx::TensorProto& t = *bad.mutable_graph()->mutable_initializer(i);
+            if (t.has_raw_data())
+                t.mutable_raw_data()->pop_back();
+            else if (t.float_data_size() > 0)
+                t.mutable_float_data()->RemoveLast();
+            else if (t.double_data_size() > 0)
+                t.mutable_double_data()->RemoveLast();
+            else if (t.int64_data_size() > 0)
+                t.mutable_int64_data()->RemoveLast();
+            else if (t.uint64_data_size() > 0)
+                t.mutable_uint64_data()->RemoveLast();
+            else if (t.int32_data_size() > 0)
+                t.mutable_int32_data()->RemoveLast();
+            else
+                t.mutable_string_data()->RemoveLast();
+            const std::string name = t.name();
+            expectInputError([&] { (void)readOnnxShapedGraph(bad.SerializeAsString(), "types.onnx"); }, "types.onnx",
+                             QString::fromStdString("initializer '" + name + "'"), "but type ");
+        }
+        // The sparse initializer's values too.
+        onnx::ModelProto bad = model;
+        bad.mutable_graph()->mutable_sparse_initializer(0)->mutable_values()->mutable_float_data()->Add(5.0f);
+        expectInputError([&] { (void)readOnnxShapedGraph(bad.SerializeAsString(), "types.onnx"); }, "types.onnx",
+                         "sparse initializer 'sw' values", "holds 2 values in float_data, but type float and dims [1] need 1");
+    }
+
     // The guard inside shape inference on its own (the model check refuses the file first):
     // without the custom op, inference errors are fatal, and the short delta is refused
     // before libonnx's Range inference copies it.

@@ -23,6 +23,8 @@ re-running gives identical files.
                     non-fatal): libonnx 1.12 writes through a null pointer reading it
                     (its Python infer_shapes crashes on this file)
   short_weight.onnx a [2, 3] float weight initializer 'w' with 5 values in float_data
+  tensor_types.onnx initializers of every data type, stored in their typed field and as raw
+                    bytes, a sparse initializer and a sparse Constant: all fit their dims
 """
 import os
 
@@ -218,6 +220,30 @@ def main():
     save(single_node_graph([helper.make_node("Add", ["x", "w"], ["y"], name="add")],
                            [vi("x", TensorProto.FLOAT, [2, 3])], [vi("y", TensorProto.FLOAT, [2, 3])], inits=[short_w]),
          "short_weight.onnx", check=False)
+
+    save(tensor_types(), "tensor_types.onnx", check=False)
+
+
+def tensor_types():
+    T = TensorProto
+    typed = [helper.make_tensor("t_" + T.DataType.Name(t).lower(), t, [2], v) for t, v in (
+        (T.FLOAT, [1.0, 2.0]), (T.DOUBLE, [1.0, 2.0]), (T.COMPLEX64, [1 + 2j, 3 + 4j]),
+        (T.COMPLEX128, [1 + 2j, 3 + 4j]), (T.FLOAT16, [1.0, 2.0]), (T.BFLOAT16, [1.0, 2.0]),
+        (T.INT64, [1, 2]), (T.UINT64, [1, 2]), (T.UINT32, [1, 2]), (T.INT32, [1, 2]), (T.INT16, [1, 2]),
+        (T.INT8, [1, 2]), (T.UINT8, [1, 2]), (T.UINT16, [1, 2]), (T.BOOL, [True, False]),
+        (T.STRING, [b"a", b"b"]))]
+    raw = [numpy_helper.from_array(np.array([1, 2], dtype=t), "r_" + np.dtype(t).name)
+           for t in (np.float32, np.float64, np.complex64, np.complex128, np.float16, np.int64,
+                     np.uint64, np.uint32, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.bool_)]
+    sparse = helper.make_sparse_tensor(helper.make_tensor("sv", T.FLOAT, [2], [1.0, 2.0]),
+                                       helper.make_tensor("si", T.INT64, [2], [1, 3]), [5])
+    weight = helper.make_sparse_tensor(helper.make_tensor("sw", T.FLOAT, [1], [4.0]),
+                                       helper.make_tensor("swi", T.INT64, [1], [0]), [3])
+    graph = helper.make_graph([helper.make_node("Constant", [], ["sc"], name="sc", sparse_value=sparse),
+                               helper.make_node("Identity", ["t_float"], ["y"], name="y")],
+                              "tensor_types", [], [helper.make_tensor_value_info("y", T.FLOAT, None)],
+                              typed + raw, sparse_initializer=[weight])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 
 
 if __name__ == "__main__":
