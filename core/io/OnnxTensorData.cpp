@@ -109,7 +109,7 @@ std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor
     if (tensor.has_raw_data()) {
         const auto bytes = static_cast<std::uint64_t>(onnxElementBytes(tensor.data_type()));
         const auto have = static_cast<std::uint64_t>(tensor.raw_data().size());
-        if (bytes == 0 || (elements <= have / bytes && have == elements * bytes))
+        if (bytes == 0 || (have % bytes == 0 && have / bytes == elements))
             return std::nullopt;
         const std::string need = elements > std::numeric_limits<std::uint64_t>::max() / bytes
             ? "more than 2^64" : std::to_string(elements * bytes);
