@@ -1,12 +1,12 @@
 // Times the graph view's layout (view graph + Graphviz) on real graphs, per engine.
 //   bench_layout FILE...   (e.g. ../shared/data/pipedream/*/graph.txt)
-#include "graph/Graph.h"
-#include "io/GraphFile.h"
-#include "layout/GraphvizLayout.h"
-#include "layout/LayoutCost.h"
-#include "layout/LayoutPolicy.h"
-#include "layout/ViewGraphBuilder.h"
-#include "util/InputError.h"
+#include "core/graph/Graph.h"
+#include "core/io/GraphFile.h"
+#include "ui/layout/GraphvizLayout.h"
+#include "ui/layout/LayoutCost.h"
+#include "ui/layout/LayoutPolicy.h"
+#include "ui/layout/ViewGraphBuilder.h"
+#include "core/util/InputError.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>

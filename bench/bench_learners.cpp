@@ -3,14 +3,14 @@
 // overhead (Post with a free evaluator). An optional graph file argument is measured too.
 // Figures are recorded in docs/performance.md ("## Learners").
 //   bench_learners [GRAPH_FILE]
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "learn/Grouping.h"
-#include "learn/LearnerFactory.h"
-#include "learn/PlacementEvaluator.h"
-#include "learn/PostLearner.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/learn/Grouping.h"
+#include "core/learn/LearnerFactory.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/PostLearner.h"
 
 #include <chrono>
 #include <cstdio>

@@ -5,12 +5,12 @@
 // when absent; POST_SHARED_DATA overrides its path) on the k80x4 preset with a random
 // placement that keeps colocation groups together. Run a Release build:
 //   build/bench/bench_simulator --benchmark_min_time=2
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "graph/Placement.h"
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "sim/Simulator.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
 

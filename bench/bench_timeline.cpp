@@ -2,9 +2,9 @@
 // cutting it into lanes (done off the GUI thread above 5,000 ops), and painting the view
 // fitted and zoomed (always on the GUI thread).
 //   bench_timeline [OPS]   (default 100000; QT_QPA_PLATFORM=offscreen works)
-#include "graph/GraphBuilder.h"
-#include "timeline/SimulatedStep.h"
-#include "timeline/TimelineView.h"
+#include "core/graph/GraphBuilder.h"
+#include "ui/timeline/SimulatedStep.h"
+#include "ui/timeline/TimelineView.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

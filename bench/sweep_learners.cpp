@@ -7,15 +7,15 @@
 //                  [warm=split|PLACER] [warm_mass=..]   (warm start: split = the groups' topological
 //                                                  order cut into one compute-balanced run per GPU;
 //                                                  PLACER = a classical placer, e.g. m-sct)
-#include "classic/ClassicalPlacerFactory.h"
-#include "cluster/Cluster.h"
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "learn/Grouping.h"
-#include "learn/LearnerFactory.h"
-#include "learn/PlacementEvaluator.h"
-#include "place/ProgressObserver.h"
-#include "sim/LowerBound.h"
+#include "core/classic/ClassicalPlacerFactory.h"
+#include "core/cluster/Cluster.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/learn/Grouping.h"
+#include "core/learn/LearnerFactory.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/place/ProgressObserver.h"
+#include "core/sim/LowerBound.h"
 
 #include <cmath>
 #include <cstdio>

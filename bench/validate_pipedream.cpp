@@ -9,10 +9,10 @@
 // pools and additions by following the graph from an already matched layer) and prints the
 // Pearson correlation of the times, of their logarithms, and the ratio of totals, overall
 // and per layer kind.
-#include "cost/CostModel.h"
-#include "io/FileText.h"
-#include "io/PipeDreamStats.h"
-#include "zoo/ZooModels.h"
+#include "core/cost/CostModel.h"
+#include "core/util/FileText.h"
+#include "core/io/pipedream/PipeDreamStats.h"
+#include "core/zoo/ZooModels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // libFuzzer entry point, built once per importer as fuzz_<name> with POST_FUZZ_TARGET="<name>".
-#include "FuzzTargets.h"
+#include "fuzz/FuzzTargets.h"
 
-#include "util/InputError.h"
+#include "core/util/InputError.h"
 
 #include <cstdint>
 #include <cstdio>

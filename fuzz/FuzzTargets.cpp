@@ -1,15 +1,15 @@
-#include "FuzzTargets.h"
+#include "fuzz/FuzzTargets.h"
 
-#include "io/ClusterFile.h"
-#include "io/ClusterPresets.h"
-#include "io/DotReader.h"
-#include "io/GraphFile.h"
-#include "io/MsrReader.h"
-#include "io/NativeGraphReader.h"
-#include "io/OnnxReader.h"
-#include "io/PbtxtReader.h"
-#include "io/PipeDreamReader.h"
-#include "io/PlacementFile.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/dot/DotReader.h"
+#include "core/io/GraphFile.h"
+#include "core/io/msr/MsrReader.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/io/onnx/OnnxReader.h"
+#include "core/io/tf/PbtxtReader.h"
+#include "core/io/pipedream/PipeDreamReader.h"
+#include "core/io/native/PlacementFile.h"
 
 namespace post::fuzz {
 

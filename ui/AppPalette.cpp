@@ -1,4 +1,4 @@
-#include "AppPalette.h"
+#include "ui/AppPalette.h"
 
 #include <QApplication>
 #include <QPalette>

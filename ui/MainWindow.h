@@ -1,7 +1,7 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "graphview/ColourMode.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/graphview/ColourMode.h"
 
 #include <QMainWindow>
 

@@ -1,16 +1,16 @@
 // MainWindow's cluster editor dock, comparison tab and chart-click wiring (kept apart
 // from MainWindow.cpp so the window's core stays small).
-#include "MainWindow.h"
+#include "ui/MainWindow.h"
 
-#include "charts/LearningChart.h"
-#include "cluster/ClusterEditor.h"
-#include "compare/ComparisonView.h"
-#include "graphview/GraphPanel.h"
-#include "inspector/InspectorPanel.h"
-#include "learn/LearnerPanel.h"
-#include "panels/DeviceTablePanel.h"
-#include "panels/OpTablePanel.h"
-#include "util/Format.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/cluster/ClusterEditor.h"
+#include "ui/compare/ComparisonView.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "ui/learn/LearnerPanel.h"
+#include "ui/panels/DeviceTablePanel.h"
+#include "ui/panels/OpTablePanel.h"
+#include "ui/util/Format.h"
 
 #include <QDockWidget>
 #include <QLabel>

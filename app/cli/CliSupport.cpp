@@ -1,9 +1,9 @@
-#include "CliSupport.h"
+#include "app/cli/CliSupport.h"
 
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "learn/LearnerOptionSetter.h"
-#include "place/PlacerRegistry.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/learn/LearnerOptionSetter.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "io/GraphFormat.h"
-#include "io/ImportedGraph.h"
-#include "learn/LearnerOptions.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/io/GraphFormat.h"
+#include "core/io/ImportedGraph.h"
+#include "core/learn/LearnerOptions.h"
 
 #include <cstdint>
 #include <string>

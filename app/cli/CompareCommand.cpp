@@ -1,11 +1,11 @@
-#include "CompareCommand.h"
+#include "app/cli/CompareCommand.h"
 
-#include "CliSupport.h"
-#include "place/ComparisonRunner.h"
-#include "place/GivenPlacementRow.h"
-#include "place/PlacerRegistry.h"
-#include "sim/LowerBound.h"
-#include "util/InputError.h"
+#include "app/cli/CliSupport.h"
+#include "core/run/ComparisonRunner.h"
+#include "core/run/GivenPlacementRow.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
+#include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
-#include "InfoCommand.h"
+#include "app/cli/InfoCommand.h"
 
-#include "CliSupport.h"
-#include "graph/CriticalPath.h"
+#include "app/cli/CliSupport.h"
+#include "core/graph/CriticalPath.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,14 +1,14 @@
-#include "PlaceCommand.h"
+#include "app/cli/PlaceCommand.h"
 
-#include "CliSupport.h"
-#include "io/AtomicFile.h"
-#include "io/FileText.h"
-#include "io/GraphFile.h"
-#include "io/PbtxtExport.h"
-#include "io/PlacementFile.h"
-#include "place/PlacerRegistry.h"
-#include "place/RunLog.h"
-#include "sim/LowerBound.h"
+#include "app/cli/CliSupport.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/FileText.h"
+#include "core/io/GraphFile.h"
+#include "core/io/tf/PbtxtExport.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/run/RunLog.h"
+#include "core/sim/LowerBound.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,12 +1,12 @@
-#include "SimulateCommand.h"
+#include "app/cli/SimulateCommand.h"
 
-#include "CliSupport.h"
-#include "io/AtomicFile.h"
-#include "io/PlacementFile.h"
-#include "sim/ChromeTraceWriter.h"
-#include "sim/LowerBound.h"
-#include "sim/Simulator.h"
-#include "util/InputError.h"
+#include "app/cli/CliSupport.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/sim/ChromeTraceWriter.h"
+#include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
+#include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
-#include "ZooCommand.h"
+#include "app/cli/ZooCommand.h"
 
-#include "CliSupport.h"
-#include "io/AtomicFile.h"
-#include "io/NativeGraphReader.h"
-#include "zoo/ZooRegistry.h"
+#include "app/cli/CliSupport.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/zoo/ZooRegistry.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,11 +1,11 @@
 // post-cli: the headless face of Post Studio, for scripts and batch runs.
-#include "CliSupport.h"
-#include "CompareCommand.h"
-#include "InfoCommand.h"
-#include "PlaceCommand.h"
-#include "SimulateCommand.h"
-#include "ZooCommand.h"
-#include "util/InputError.h"
+#include "app/cli/CliSupport.h"
+#include "app/cli/CompareCommand.h"
+#include "app/cli/InfoCommand.h"
+#include "app/cli/PlaceCommand.h"
+#include "app/cli/SimulateCommand.h"
+#include "app/cli/ZooCommand.h"
+#include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
 

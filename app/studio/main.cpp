@@ -6,11 +6,11 @@
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
-#include "AppPalette.h"
-#include "MainWindow.h"
-#include "compare/ComparisonView.h"
-#include "learn/LearnerPanel.h"
-#include "place/PlacerRegistry.h"
+#include "ui/AppPalette.h"
+#include "ui/MainWindow.h"
+#include "ui/compare/ComparisonView.h"
+#include "ui/learn/LearnerPanel.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <QApplication>
 #include <QDockWidget>

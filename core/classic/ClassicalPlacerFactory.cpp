@@ -1,12 +1,12 @@
-#include "classic/ClassicalPlacerFactory.h"
+#include "core/classic/ClassicalPlacerFactory.h"
 
-#include "classic/CpuPlacer.h"
-#include "classic/MEtfPlacer.h"
-#include "classic/MSctPlacer.h"
-#include "classic/MTopoPlacer.h"
-#include "classic/MetisPlacer.h"
-#include "classic/RoundRobinPlacer.h"
-#include "classic/SingleDevicePlacer.h"
+#include "core/classic/CpuPlacer.h"
+#include "core/classic/MEtfPlacer.h"
+#include "core/classic/MSctPlacer.h"
+#include "core/classic/MTopoPlacer.h"
+#include "core/classic/MetisPlacer.h"
+#include "core/classic/RoundRobinPlacer.h"
+#include "core/classic/SingleDevicePlacer.h"
 
 namespace post {
 

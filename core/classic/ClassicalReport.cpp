@@ -1,7 +1,7 @@
-#include "classic/ClassicalReport.h"
+#include "core/classic/ClassicalReport.h"
 
-#include "place/ProgressObserver.h"
-#include "sim/Simulator.h"
+#include "core/place/ProgressObserver.h"
+#include "core/sim/Simulator.h"
 
 #include <stdexcept>
 

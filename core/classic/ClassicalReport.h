@@ -1,6 +1,6 @@
 #pragma once
 
-#include "place/Placer.h"
+#include "core/place/Placer.h"
 
 #include <chrono>
 

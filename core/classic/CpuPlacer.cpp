@@ -1,9 +1,9 @@
-#include "classic/CpuPlacer.h"
+#include "core/classic/CpuPlacer.h"
 
-#include "classic/ClassicalReport.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "util/InputError.h"
+#include "core/classic/ClassicalReport.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/util/InputError.h"
 
 namespace post {
 

@@ -1,8 +1,8 @@
-#include "classic/FavouriteChildLp.h"
+#include "core/classic/FavouriteChildLp.h"
 
-#include "classic/PlacerDevices.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/classic/PlacerDevices.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 #include <glpk.h>
 

@@ -1,9 +1,9 @@
-#include "classic/ListScheduler.h"
+#include "core/classic/ListScheduler.h"
 
-#include "classic/MemoryLedger.h"
-#include "classic/PlacerDevices.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/classic/MemoryLedger.h"
+#include "core/classic/PlacerDevices.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 #include <limits>

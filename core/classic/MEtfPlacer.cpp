@@ -1,7 +1,7 @@
-#include "classic/MEtfPlacer.h"
+#include "core/classic/MEtfPlacer.h"
 
-#include "classic/MemoryFeedback.h"
-#include "classic/ListScheduler.h"
+#include "core/classic/MemoryFeedback.h"
+#include "core/classic/ListScheduler.h"
 
 namespace post {
 

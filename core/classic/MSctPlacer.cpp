@@ -1,8 +1,8 @@
-#include "classic/MSctPlacer.h"
+#include "core/classic/MSctPlacer.h"
 
-#include "classic/MemoryFeedback.h"
-#include "classic/FavouriteChildLp.h"
-#include "classic/ListScheduler.h"
+#include "core/classic/MemoryFeedback.h"
+#include "core/classic/FavouriteChildLp.h"
+#include "core/classic/ListScheduler.h"
 
 namespace post {
 

@@ -1,10 +1,10 @@
-#include "classic/MTopoPlacer.h"
+#include "core/classic/MTopoPlacer.h"
 
-#include "classic/MemoryFeedback.h"
-#include "classic/MemoryLedger.h"
-#include "classic/PlacerDevices.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/classic/MemoryFeedback.h"
+#include "core/classic/MemoryLedger.h"
+#include "core/classic/PlacerDevices.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
-#include "classic/MemoryFeedback.h"
+#include "core/classic/MemoryFeedback.h"
 
-#include "cluster/Cluster.h"
-#include "sim/Simulator.h"
+#include "core/cluster/Cluster.h"
+#include "core/sim/Simulator.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "classic/ClassicalReport.h"
+#include "core/classic/ClassicalReport.h"
 
 #include <functional>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "classic/MemoryLedger.h"
+#include "core/classic/MemoryLedger.h"
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Ids.h"
-#include "graph/Placement.h"
-#include "sim/SimOptions.h"
+#include "core/graph/Ids.h"
+#include "core/graph/Placement.h"
+#include "core/sim/SimOptions.h"
 
 #include <cstddef>
 #include <limits>

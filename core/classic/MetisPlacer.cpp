@@ -1,12 +1,12 @@
-#include "classic/MetisPlacer.h"
+#include "core/classic/MetisPlacer.h"
 
-#include "classic/MemoryFeedback.h"
-#include "classic/MemoryLedger.h"
-#include "classic/OpGroups.h"
-#include "classic/PlacerDevices.h"
-#include "classic/RoundRobinPlacer.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/classic/MemoryFeedback.h"
+#include "core/classic/MemoryLedger.h"
+#include "core/classic/OpGroups.h"
+#include "core/classic/PlacerDevices.h"
+#include "core/classic/RoundRobinPlacer.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 #include <metis.h>
 

@@ -1,6 +1,6 @@
-#include "classic/OpGroups.h"
+#include "core/classic/OpGroups.h"
 
-#include "graph/Graph.h"
+#include "core/graph/Graph.h"
 
 namespace post {
 

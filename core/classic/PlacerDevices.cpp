@@ -1,10 +1,10 @@
-#include "classic/PlacerDevices.h"
+#include "core/classic/PlacerDevices.h"
 
-#include "classic/MemoryLedger.h"
-#include "cluster/Cluster.h"
-#include "cost/OpTime.h"
-#include "graph/Op.h"
-#include "util/InputError.h"
+#include "core/classic/MemoryLedger.h"
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
+#include "core/graph/Op.h"
+#include "core/util/InputError.h"
 
 namespace post {
 

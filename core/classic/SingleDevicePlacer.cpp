@@ -1,11 +1,11 @@
-#include "classic/SingleDevicePlacer.h"
+#include "core/classic/SingleDevicePlacer.h"
 
-#include "classic/ClassicalReport.h"
-#include "classic/PlacerDevices.h"
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "sim/Simulator.h"
-#include "util/InputError.h"
+#include "core/classic/ClassicalReport.h"
+#include "core/classic/PlacerDevices.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/sim/Simulator.h"
+#include "core/util/InputError.h"
 
 namespace post {
 

@@ -1,4 +1,4 @@
-#include "cluster/Cluster.h"
+#include "core/cluster/Cluster.h"
 
 namespace post {
 

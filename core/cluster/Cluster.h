@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cluster/Device.h"
-#include "cluster/Link.h"
-#include "graph/Ids.h"
+#include "core/cluster/Device.h"
+#include "core/cluster/Link.h"
+#include "core/graph/Ids.h"
 
 #include <optional>
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/DeviceKind.h"
+#include "core/graph/DeviceKind.h"
 
 #include <limits>
 #include <string>

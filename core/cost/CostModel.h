@@ -1,10 +1,10 @@
 #pragma once
 
-#include "cost/DeviceSpec.h"
-#include "cost/OpCost.h"
-#include "cost/ShapedGraph.h"
-#include "graph/DeviceKind.h"
-#include "graph/Graph.h"
+#include "core/cost/DeviceSpec.h"
+#include "core/cost/OpCost.h"
+#include "core/cost/ShapedGraph.h"
+#include "core/graph/DeviceKind.h"
+#include "core/graph/Graph.h"
 
 #include <array>
 #include <string>

@@ -1,4 +1,4 @@
-#include "cost/OpCostFormulas.h"
+#include "core/cost/OpCostFormulas.h"
 
 #include <algorithm>
 

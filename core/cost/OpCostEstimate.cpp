@@ -1,5 +1,5 @@
-#include "cost/CostModel.h"
-#include "cost/OpCostFormulas.h"
+#include "core/cost/CostModel.h"
+#include "core/cost/OpCostFormulas.h"
 
 #include <algorithm>
 #include <string_view>

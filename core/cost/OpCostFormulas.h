@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cost/OpCost.h"
-#include "cost/OpView.h"
+#include "core/cost/OpCost.h"
+#include "core/cost/OpView.h"
 
 namespace post::costs {
 

@@ -1,8 +1,8 @@
-#include "cost/OpTime.h"
+#include "core/cost/OpTime.h"
 
-#include "cluster/Device.h"
-#include "cost/CostModel.h"
-#include "graph/Op.h"
+#include "core/cluster/Device.h"
+#include "core/cost/CostModel.h"
+#include "core/graph/Op.h"
 
 namespace post {
 

@@ -1,4 +1,4 @@
-#include "cost/OpView.h"
+#include "core/cost/OpView.h"
 
 #include <algorithm>
 

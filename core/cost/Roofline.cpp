@@ -1,4 +1,4 @@
-#include "cost/CostModel.h"
+#include "core/cost/CostModel.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,9 +1,9 @@
-#include "cost/CostModel.h"
+#include "core/cost/CostModel.h"
 
-#include "cost/OpView.h"
-#include "graph/GraphBuilder.h"
-#include "graph/GraphError.h"
-#include "util/InputError.h"
+#include "core/cost/OpView.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+#include "core/util/InputError.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
-#include "graph/CriticalPath.h"
+#include "core/graph/CriticalPath.h"
 
-#include "graph/Graph.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 

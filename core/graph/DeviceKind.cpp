@@ -1,4 +1,4 @@
-#include "graph/DeviceKind.h"
+#include "core/graph/DeviceKind.h"
 
 namespace post {
 

@@ -1,4 +1,4 @@
-#include "graph/Graph.h"
+#include "core/graph/Graph.h"
 
 namespace post {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Edge.h"
-#include "graph/Ids.h"
-#include "graph/Op.h"
+#include "core/graph/Edge.h"
+#include "core/graph/Ids.h"
+#include "core/graph/Op.h"
 
 #include <optional>
 #include <span>

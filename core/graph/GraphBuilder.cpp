@@ -1,6 +1,6 @@
-#include "graph/GraphBuilder.h"
+#include "core/graph/GraphBuilder.h"
 
-#include "graph/GraphError.h"
+#include "core/graph/GraphError.h"
 
 #include <algorithm>
 #include <cmath>

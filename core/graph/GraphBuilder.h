@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/Graph.h"
+#include "core/graph/Graph.h"
 
 #include <string>
 #include <string_view>

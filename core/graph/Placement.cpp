@@ -1,7 +1,7 @@
-#include "graph/Placement.h"
+#include "core/graph/Placement.h"
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
 
 namespace post {
 

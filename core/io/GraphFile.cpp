@@ -1,14 +1,14 @@
-#include "io/GraphFile.h"
+#include "core/io/GraphFile.h"
 
-#include "io/DotReader.h"
-#include "io/FileText.h"
-#include "io/MsrReader.h"
-#include "io/NativeGraphReader.h"
-#include "io/PbtxtReader.h"
-#include "io/OnnxReader.h"
-#include "io/PipeDreamReader.h"
-#include "io/TextNumber.h"
-#include "util/InputError.h"
+#include "core/io/dot/DotReader.h"
+#include "core/util/FileText.h"
+#include "core/io/msr/MsrReader.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/io/tf/PbtxtReader.h"
+#include "core/io/onnx/OnnxReader.h"
+#include "core/io/pipedream/PipeDreamReader.h"
+#include "core/util/TextNumber.h"
+#include "core/util/InputError.h"
 
 #include <cctype>
 #include <cmath>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "graph/Graph.h"
-#include "io/GraphFormat.h"
-#include "io/ImportedGraph.h"
-#include "io/ImportOptions.h"
+#include "core/graph/Graph.h"
+#include "core/io/GraphFormat.h"
+#include "core/io/ImportedGraph.h"
+#include "core/io/ImportOptions.h"
 
 #include <string>
 #include <string_view>

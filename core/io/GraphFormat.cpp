@@ -1,4 +1,4 @@
-#include "io/GraphFormat.h"
+#include "core/io/GraphFormat.h"
 
 namespace post {
 

@@ -1,7 +1,7 @@
-#include "io/ImportedGraph.h"
+#include "core/io/ImportedGraph.h"
 
-#include "io/TfDeviceName.h"
-#include "util/InputError.h"
+#include "core/io/tf/TfDeviceName.h"
+#include "core/util/InputError.h"
 
 #include <stdexcept>
 #include <unordered_map>

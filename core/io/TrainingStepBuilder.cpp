@@ -1,8 +1,8 @@
-#include "io/TrainingStepBuilder.h"
+#include "core/io/TrainingStepBuilder.h"
 
-#include "graph/GraphBuilder.h"
-#include "graph/GraphError.h"
-#include "util/InputError.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+#include "core/util/InputError.h"
 
 #include <algorithm>
 #include <set>

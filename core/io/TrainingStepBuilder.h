@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Graph.h"
-#include "io/ImportOptions.h"
-#include "io/PipeDreamStats.h"
+#include "core/graph/Graph.h"
+#include "core/io/ImportOptions.h"
+#include "core/io/pipedream/PipeDreamStats.h"
 
 #include <string>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "learn/Adam.h"
+#include "core/learn/Adam.h"
 
 #include <cmath>
 

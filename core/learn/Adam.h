@@ -1,7 +1,7 @@
 #pragma once
 
-#include "learn/LearnerOptions.h"
-#include "learn/Policy.h"
+#include "core/learn/LearnerOptions.h"
+#include "core/learn/Policy.h"
 
 namespace post {
 

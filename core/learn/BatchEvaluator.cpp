@@ -1,4 +1,4 @@
-#include "learn/BatchEvaluator.h"
+#include "core/learn/BatchEvaluator.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "learn/StepEvaluator.h"
+#include "core/learn/StepEvaluator.h"
 
 #include <atomic>
 #include <condition_variable>

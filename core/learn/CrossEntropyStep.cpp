@@ -1,4 +1,4 @@
-#include "learn/CrossEntropyStep.h"
+#include "core/learn/CrossEntropyStep.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graph/Ids.h"
-#include "learn/Policy.h"
+#include "core/graph/Ids.h"
+#include "core/learn/Policy.h"
 
 #include <span>
 #include <vector>

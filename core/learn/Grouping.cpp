@@ -1,7 +1,7 @@
-#include "learn/Grouping.h"
+#include "core/learn/Grouping.h"
 
-#include "graph/Graph.h"
-#include "learn/UnionFind.h"
+#include "core/graph/Graph.h"
+#include "core/learn/UnionFind.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Ids.h"
-#include "graph/Placement.h"
-#include "learn/LearnerOptions.h"
+#include "core/graph/Ids.h"
+#include "core/graph/Placement.h"
+#include "core/learn/LearnerOptions.h"
 
 #include <span>
 #include <vector>

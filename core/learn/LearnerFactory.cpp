@@ -1,10 +1,10 @@
-#include "learn/LearnerFactory.h"
+#include "core/learn/LearnerFactory.h"
 
-#include "learn/CrossEntropyLearner.h"
-#include "learn/PostLearner.h"
-#include "learn/PpoLearner.h"
-#include "learn/RandomSearch.h"
-#include "learn/ReinforceLearner.h"
+#include "core/learn/CrossEntropyLearner.h"
+#include "core/learn/PostLearner.h"
+#include "core/learn/PpoLearner.h"
+#include "core/learn/RandomSearch.h"
+#include "core/learn/ReinforceLearner.h"
 
 namespace post {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "learn/LearnerOptions.h"
-#include "place/Placer.h"
+#include "core/learn/LearnerOptions.h"
+#include "core/place/Placer.h"
 
 #include <memory>
 #include <string>

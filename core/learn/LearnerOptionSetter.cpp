@@ -1,4 +1,4 @@
-#include "learn/LearnerOptionSetter.h"
+#include "core/learn/LearnerOptionSetter.h"
 
 #include <charconv>
 #include <cmath>

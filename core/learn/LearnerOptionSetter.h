@@ -1,6 +1,6 @@
 #pragma once
 
-#include "learn/LearnerOptions.h"
+#include "core/learn/LearnerOptions.h"
 
 #include <optional>
 #include <string>

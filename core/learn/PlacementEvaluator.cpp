@@ -1,8 +1,8 @@
-#include "learn/PlacementEvaluator.h"
+#include "core/learn/PlacementEvaluator.h"
 
-#include "cluster/Cluster.h"
-#include "cost/OpTime.h"
-#include "graph/Graph.h"
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "learn/LearnerOptions.h"
-#include "learn/StepEvaluator.h"
-#include "sim/Simulator.h"
+#include "core/learn/LearnerOptions.h"
+#include "core/learn/StepEvaluator.h"
+#include "core/sim/Simulator.h"
 
 namespace post {
 

@@ -1,4 +1,4 @@
-#include "learn/Policy.h"
+#include "core/learn/Policy.h"
 
 #include <algorithm>
 #include <cmath>

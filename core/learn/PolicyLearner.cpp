@@ -1,15 +1,15 @@
-#include "learn/PolicyLearner.h"
+#include "core/learn/PolicyLearner.h"
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "learn/Adam.h"
-#include "learn/BatchEvaluator.h"
-#include "learn/CrossEntropyStep.h"
-#include "learn/Grouping.h"
-#include "learn/PlacementEvaluator.h"
-#include "learn/Policy.h"
-#include "learn/PpoObjective.h"
-#include "place/ProgressObserver.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/learn/Adam.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/CrossEntropyStep.h"
+#include "core/learn/Grouping.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/Policy.h"
+#include "core/learn/PpoObjective.h"
+#include "core/place/ProgressObserver.h"
 
 #include <algorithm>
 #include <chrono>

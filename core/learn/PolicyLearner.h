@@ -1,8 +1,8 @@
 #pragma once
 
-#include "learn/LearnerOptions.h"
-#include "learn/StepEvaluator.h"
-#include "place/Placer.h"
+#include "core/learn/LearnerOptions.h"
+#include "core/learn/StepEvaluator.h"
+#include "core/place/Placer.h"
 
 #include <functional>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "learn/PpoObjective.h"
+#include "core/learn/PpoObjective.h"
 
 #include <algorithm>
 #include <cmath>

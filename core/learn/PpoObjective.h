@@ -1,7 +1,7 @@
 #pragma once
 
-#include "learn/Policy.h"
-#include "learn/SampleBatch.h"
+#include "core/learn/Policy.h"
+#include "core/learn/SampleBatch.h"
 
 namespace post {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "learn/PolicyLearner.h"
+#include "core/learn/PolicyLearner.h"
 
 namespace post {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graph/Placement.h"
-#include "learn/Evaluation.h"
+#include "core/graph/Placement.h"
+#include "core/learn/Evaluation.h"
 
 #include <functional>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graph/Placement.h"
-#include "sim/SimOptions.h"
+#include "core/graph/Placement.h"
+#include "core/sim/SimOptions.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/Placement.h"
+#include "core/graph/Placement.h"
 
 #include <cstdint>
 

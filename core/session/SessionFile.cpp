@@ -1,15 +1,15 @@
-#include "session/SessionFile.h"
+#include "core/session/SessionFile.h"
 
-#include "io/AtomicFile.h"
-#include "io/ClusterFile.h"
-#include "io/FileText.h"
-#include "io/JsonInput.h"
-#include "io/JsonOutput.h"
-#include "io/NativeGraphReader.h"
-#include "io/PlacementFile.h"
-#include "place/PlacerRegistry.h"
-#include "place/RunLog.h"
-#include "util/InputError.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/util/FileText.h"
+#include "core/io/json/JsonInput.h"
+#include "core/io/json/JsonOutput.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/run/RunLog.h"
+#include "core/util/InputError.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
-#include "sim/ChromeTraceWriter.h"
+#include "core/sim/ChromeTraceWriter.h"
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "sim/SimResult.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/sim/SimResult.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
-#include "sim/LowerBound.h"
+#include "core/sim/LowerBound.h"
 
-#include "cluster/Cluster.h"
-#include "cost/OpTime.h"
-#include "graph/Graph.h"
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sim/Timeline.h"
+#include "core/sim/Timeline.h"
 
 #include <vector>
 

@@ -1,9 +1,9 @@
-#include "sim/Simulator.h"
+#include "core/sim/Simulator.h"
 
-#include "cluster/Cluster.h"
-#include "cost/OpTime.h"
-#include "graph/Graph.h"
-#include "sim/MinHeap.h"
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
+#include "core/graph/Graph.h"
+#include "core/sim/MinHeap.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Placement.h"
-#include "sim/SimOptions.h"
-#include "sim/SimResult.h"
+#include "core/graph/Placement.h"
+#include "core/sim/SimOptions.h"
+#include "core/sim/SimResult.h"
 
 namespace post {
 

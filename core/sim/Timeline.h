@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/Ids.h"
+#include "core/graph/Ids.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "util/InputError.h"
+#include "core/util/InputError.h"
 
 namespace post {
 namespace {

@@ -7,8 +7,8 @@
 // a pooler, a masked-LM head tied to the word embeddings (20 predictions per sequence) and
 // the next-sentence head. Sequence length 128 (BERT's first pre-training phase). Dropout
 // is left out (it is an element-wise op per activation and does not change the shape).
-#include "zoo/TfGraphBuilder.h"
-#include "zoo/ZooModels.h"
+#include "core/zoo/TfGraphBuilder.h"
+#include "core/zoo/ZooModels.h"
 
 namespace post {
 namespace {

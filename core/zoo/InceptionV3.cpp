@@ -2,8 +2,8 @@
 // research/slim), which follows Szegedy et al., "Rethinking the Inception Architecture for
 // Computer Vision" (CVPR 2016), Table 1 and Figures 5-7. slim's conv2d: Conv2D without bias,
 // FusedBatchNorm without scale (gamma fixed at 1), Relu.
-#include "zoo/TfGraphBuilder.h"
-#include "zoo/ZooModels.h"
+#include "core/zoo/TfGraphBuilder.h"
+#include "core/zoo/ZooModels.h"
 
 namespace post {
 namespace {

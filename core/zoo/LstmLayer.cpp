@@ -1,4 +1,4 @@
-#include "zoo/LstmLayer.h"
+#include "core/zoo/LstmLayer.h"
 
 namespace post {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "zoo/TfGraphBuilder.h"
+#include "core/zoo/TfGraphBuilder.h"
 
 #include <string>
 

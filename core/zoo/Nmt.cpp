@@ -7,9 +7,9 @@
 // placed 2- and 4-layer versions and the hierarchical planner (Mirhoseini et al. 2018) an
 // 8-layer one. Wordpiece vocabularies of 32,000 (GNMT Section 4), 30 source and 30 target
 // steps (our choice, to keep the graphs to tens of thousands of ops).
-#include "zoo/LstmLayer.h"
-#include "zoo/TfGraphBuilder.h"
-#include "zoo/ZooModels.h"
+#include "core/zoo/LstmLayer.h"
+#include "core/zoo/TfGraphBuilder.h"
+#include "core/zoo/ZooModels.h"
 
 #include <memory>
 

@@ -4,8 +4,8 @@
 // [1x1 c, 3x3 c, 1x1 4c] bottlenecks with c = 64, 128, 256, 512 repeated 3, 4, 6, 3 times,
 // global average pool, 1000-way fully connected layer. Convolutions have no bias; every one
 // is followed by a FusedBatchNorm with scale and offset.
-#include "zoo/TfGraphBuilder.h"
-#include "zoo/ZooModels.h"
+#include "core/zoo/TfGraphBuilder.h"
+#include "core/zoo/ZooModels.h"
 
 #include <array>
 

@@ -6,9 +6,9 @@
 // and its graph shape (tensorflow/models tutorials/rnn/ptb/ptb_word_lm.py): embedding
 // lookup, a static unroll, outputs concatenated and reshaped to [batch*steps, hidden],
 // one softmax layer, sequence loss.
-#include "zoo/LstmLayer.h"
-#include "zoo/TfGraphBuilder.h"
-#include "zoo/ZooModels.h"
+#include "core/zoo/LstmLayer.h"
+#include "core/zoo/TfGraphBuilder.h"
+#include "core/zoo/ZooModels.h"
 
 #include <memory>
 

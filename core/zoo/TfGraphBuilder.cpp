@@ -1,4 +1,4 @@
-#include "zoo/TfGraphBuilder.h"
+#include "core/zoo/TfGraphBuilder.h"
 
 #include <algorithm>
 #include <stdexcept>

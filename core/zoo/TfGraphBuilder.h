@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cost/ShapedGraph.h"
+#include "core/cost/ShapedGraph.h"
 
 #include <cstdint>
 #include <map>

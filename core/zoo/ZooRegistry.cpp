@@ -1,6 +1,6 @@
-#include "zoo/ZooRegistry.h"
+#include "core/zoo/ZooRegistry.h"
 
-#include "zoo/ZooModels.h"
+#include "core/zoo/ZooModels.h"
 
 #include <functional>
 #include <stdexcept>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "cost/CostModel.h"
-#include "cost/ShapedGraph.h"
-#include "graph/Graph.h"
+#include "core/cost/CostModel.h"
+#include "core/cost/ShapedGraph.h"
+#include "core/graph/Graph.h"
 
 #include <optional>
 #include <string>

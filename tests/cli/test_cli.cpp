@@ -1,5 +1,5 @@
 // Runs the real post-cli executable and checks exit codes, output and messages.
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

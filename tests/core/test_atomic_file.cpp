@@ -1,6 +1,6 @@
-#include "io/AtomicFile.h"
-#include "io/FileText.h"
-#include "util/InputError.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/FileText.h"
+#include "core/util/InputError.h"
 
 #include <QtTest>
 

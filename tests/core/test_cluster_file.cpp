@@ -1,11 +1,11 @@
-#include "cluster/Cluster.h"
-#include "io/AtomicFile.h"
-#include "io/ClusterFile.h"
-#include "io/ClusterPresets.h"
-#include "io/FileText.h"
-#include "util/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/util/FileText.h"
+#include "core/util/InputError.h"
 
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
 #include <QtTest>
 

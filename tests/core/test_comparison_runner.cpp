@@ -1,9 +1,9 @@
 // core's ComparisonRunner (what post-cli compare and the Studio's Compare tab run).
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "place/ComparisonRunner.h"
-#include "place/GivenPlacementRow.h"
-#include "util/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/run/ComparisonRunner.h"
+#include "core/run/GivenPlacementRow.h"
+#include "core/util/InputError.h"
 
 #include <QTest>
 

@@ -1,12 +1,12 @@
 // Replays every input the fuzzers once crashed, hung or exhausted memory on
 // (tests/data/fuzz-regressions/<target>/, see docs/testing.md) and checks the input limits.
-#include "FuzzTargets.h"
-#include "TestData.h"
-#include "util/InputError.h"
+#include "fuzz/FuzzTargets.h"
+#include "tests/support/TestData.h"
+#include "core/util/InputError.h"
 
-#include "io/ClusterFile.h"
-#include "io/DotEdgeBound.h"
-#include "io/NativeGraphReader.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/io/dot/DotEdgeBound.h"
+#include "core/io/native/NativeGraphReader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "graph/GraphBuilder.h"
-#include "learn/Grouping.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/learn/Grouping.h"
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // Bad input to every importer: each case must end in an InputError that names the file
 // and the line or field at fault, never a crash or a silently accepted graph. Plus
 // format sniffing.
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
-#include "io/GraphFile.h"
-#include "util/InputError.h"
+#include "core/io/GraphFile.h"
+#include "core/util/InputError.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The mapping rules of docs/importers.md on tiny inputs whose results are worked out by hand.
-#include "io/GraphFile.h"
-#include "io/MsrReader.h"
-#include "util/InputError.h"
+#include "core/io/GraphFile.h"
+#include "core/io/msr/MsrReader.h"
+#include "core/util/InputError.h"
 
 #include <QtTest>
 

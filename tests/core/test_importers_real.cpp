@@ -1,9 +1,9 @@
 // Every real graph in ../shared/data, imported and checked against figures this test
 // derives on its own from the raw text (QRegularExpression, QJsonDocument), never from
 // the importer code. Mapping under test: docs/importers.md.
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
-#include "io/GraphFile.h"
+#include "core/io/GraphFile.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -1,11 +1,11 @@
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "learn/BatchEvaluator.h"
-#include "learn/LearnerFactory.h"
-#include "learn/PlacementEvaluator.h"
-#include "learn/PostLearner.h"
-#include "place/ProgressObserver.h"
-#include "sim/Simulator.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/LearnerFactory.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/PostLearner.h"
+#include "core/place/ProgressObserver.h"
+#include "core/sim/Simulator.h"
 
 #include <QtTest>
 

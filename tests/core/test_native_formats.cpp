@@ -1,9 +1,9 @@
-#include "graph/Graph.h"
-#include "io/NativeGraphReader.h"
-#include "io/FileText.h"
-#include "util/InputError.h"
+#include "core/graph/Graph.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/util/FileText.h"
+#include "core/util/InputError.h"
 
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
 #include <QtTest>
 

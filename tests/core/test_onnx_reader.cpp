@@ -1,13 +1,13 @@
 // The ONNX importer on tiny models the project wrote (tests/data/onnx/make_models.py):
 // shapes, folding, parameters, batch pinning, the training graph, and malformed files.
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
-#include "cost/CostModel.h"
-#include "io/FileText.h"
-#include "io/GraphFile.h"
-#include "io/OnnxReader.h"
-#include "io/OnnxShapeInference.h"
-#include "util/InputError.h"
+#include "core/cost/CostModel.h"
+#include "core/util/FileText.h"
+#include "core/io/GraphFile.h"
+#include "core/io/onnx/OnnxReader.h"
+#include "core/io/onnx/OnnxShapeInference.h"
+#include "core/util/InputError.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

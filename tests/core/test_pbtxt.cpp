@@ -1,19 +1,19 @@
 // TensorFlow GraphDef text (.pbtxt): the text-format parser, the mapping to the cost
 // model's ShapedGraph, the given placement from `device` fields, the export of a
 // placement back into the same text, and malformed files with their line numbers.
-#include "TestData.h"
+#include "tests/support/TestData.h"
 
-#include "cluster/Cluster.h"
-#include "io/ClusterPresets.h"
-#include "io/FileText.h"
-#include "io/GraphFile.h"
-#include "io/PbtxtExport.h"
-#include "io/PlacementExport.h"
-#include "io/TextProtoParser.h"
-#include "io/TfDeviceName.h"
-#include "io/TfGraphDef.h"
-#include "io/TfShapedImport.h"
-#include "util/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/util/FileText.h"
+#include "core/io/GraphFile.h"
+#include "core/io/tf/PbtxtExport.h"
+#include "core/io/native/PlacementExport.h"
+#include "core/io/tf/TextProtoParser.h"
+#include "core/io/tf/TfDeviceName.h"
+#include "core/io/tf/TfGraphDef.h"
+#include "core/io/tf/TfShapedImport.h"
+#include "core/util/InputError.h"
 
 #include <QtTest>
 

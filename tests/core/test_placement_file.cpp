@@ -1,9 +1,9 @@
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "io/AtomicFile.h"
-#include "io/PlacementExport.h"
-#include "io/PlacementFile.h"
-#include "util/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/PlacementExport.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/util/InputError.h"
 
 #include <QtTest>
 

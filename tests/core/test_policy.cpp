@@ -1,7 +1,7 @@
-#include "learn/Adam.h"
-#include "learn/CrossEntropyStep.h"
-#include "learn/Policy.h"
-#include "learn/PpoObjective.h"
+#include "core/learn/Adam.h"
+#include "core/learn/CrossEntropyStep.h"
+#include "core/learn/Policy.h"
+#include "core/learn/PpoObjective.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // post-session/1: round trip, the embedded documents, and one message per kind of bad input.
-#include "graph/GraphBuilder.h"
-#include "io/ClusterFile.h"
-#include "io/NativeGraphReader.h"
-#include "session/SessionFile.h"
-#include "util/InputError.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/session/SessionFile.h"
+#include "core/util/InputError.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
-#include "cluster/Cluster.h"
-#include "graph/GraphBuilder.h"
-#include "graph/Placement.h"
-#include "sim/ChromeTraceWriter.h"
-#include "sim/LowerBound.h"
-#include "sim/Simulator.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
+#include "core/sim/ChromeTraceWriter.h"
+#include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // The model zoo: layer tables give the published parameter counts, the graphs have the
 // expected op counts and shapes, batch scaling and determinism.
-#include "cost/CostModel.h"
-#include "io/NativeGraphReader.h"
-#include "zoo/ZooRegistry.h"
+#include "core/cost/CostModel.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/zoo/ZooRegistry.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "ScratchSettings.h"
+#include "tests/support/ScratchSettings.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -1,14 +1,14 @@
 // The cluster editor: its table models, edits that re-simulate the shown placement,
 // refused values, device removal, and saving and reading post-cluster/1 files.
-#include "ScratchSettings.h"
-#include "MainWindow.h"
-#include "UiTestGraphs.h"
-#include "cluster/ClusterDeviceModel.h"
-#include "cluster/ClusterDraft.h"
-#include "cluster/ClusterEditor.h"
-#include "cluster/ClusterLinkModel.h"
-#include "io/ClusterFile.h"
-#include "learn/LearnerPanel.h"
+#include "tests/support/ScratchSettings.h"
+#include "ui/MainWindow.h"
+#include "tests/ui/UiTestGraphs.h"
+#include "ui/cluster/ClusterDeviceModel.h"
+#include "ui/cluster/ClusterDraft.h"
+#include "ui/cluster/ClusterEditor.h"
+#include "ui/cluster/ClusterLinkModel.h"
+#include "core/io/native/ClusterFile.h"
+#include "ui/learn/LearnerPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
-#include "ScratchSettings.h"
-#include "MainWindow.h"
-#include "UiTestGraphs.h"
-#include "compare/ComparisonModel.h"
-#include "compare/ComparisonView.h"
-#include "place/PlacerRegistry.h"
+#include "tests/support/ScratchSettings.h"
+#include "ui/MainWindow.h"
+#include "tests/ui/UiTestGraphs.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/compare/ComparisonView.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>

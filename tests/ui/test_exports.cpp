@@ -1,16 +1,16 @@
-#include "ScratchSettings.h"
-#include "UiTestGraphs.h"
+#include "tests/support/ScratchSettings.h"
+#include "tests/ui/UiTestGraphs.h"
 
-#include "MainWindow.h"
-#include "charts/LearningChart.h"
-#include "export/GuiExporter.h"
-#include "graphview/CategoryPalette.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "graphview/ViewTheme.h"
-#include "io/DotReader.h"
-#include "io/PlacementFile.h"
-#include "util/InputError.h"
+#include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/export/GuiExporter.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/ViewTheme.h"
+#include "core/io/dot/DotReader.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/util/InputError.h"
 
 #include <QFile>
 #include <QImage>

@@ -1,15 +1,15 @@
-#include "UiTestGraphs.h"
+#include "tests/ui/UiTestGraphs.h"
 
-#include "graphview/CategoryPalette.h"
-#include "graphview/GradientScale.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "graphview/GraphView.h"
-#include "graphview/NodeColourer.h"
-#include "graphview/NodeItem.h"
-#include "graphview/OpSearchWidget.h"
-#include "graphview/ViewTheme.h"
-#include "layout/ViewGraphBuilder.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/GradientScale.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/GraphView.h"
+#include "ui/graphview/NodeColourer.h"
+#include "ui/graphview/NodeItem.h"
+#include "ui/graphview/OpSearchWidget.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
 #include <QtTest>
 

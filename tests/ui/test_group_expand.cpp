@@ -1,11 +1,11 @@
 // Expand-a-group in the grouped graph view, and what a cancelled layout leaves on screen.
-#include "UiTestGraphs.h"
+#include "tests/ui/UiTestGraphs.h"
 
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "graphview/GraphView.h"
-#include "graphview/NodeItem.h"
-#include "graphview/RetryOverlay.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/GraphView.h"
+#include "ui/graphview/NodeItem.h"
+#include "ui/graphview/RetryOverlay.h"
 
 #include <QPushButton>
 #include <QtTest>

@@ -1,15 +1,15 @@
 // Files whose import carries more than a graph: a TensorFlow GraphDef's own placement
 // (its `device` fields), an ONNX model's batch size, op types without a cost formula.
-#include "ScratchSettings.h"
-#include "TestData.h"
+#include "tests/support/ScratchSettings.h"
+#include "tests/support/TestData.h"
 
-#include "MainWindow.h"
-#include "compare/ComparisonModel.h"
-#include "compare/ComparisonView.h"
-#include "inspector/InspectorPanel.h"
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "sim/Simulator.h"
+#include "ui/MainWindow.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/compare/ComparisonView.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/sim/Simulator.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -1,9 +1,9 @@
-#include "graph/GraphBuilder.h"
-#include "layout/GraphvizLayout.h"
-#include "layout/LayoutCost.h"
-#include "layout/LayoutController.h"
-#include "layout/LayoutPolicy.h"
-#include "layout/ViewGraphBuilder.h"
+#include "core/graph/GraphBuilder.h"
+#include "ui/layout/GraphvizLayout.h"
+#include "ui/layout/LayoutCost.h"
+#include "ui/layout/LayoutController.h"
+#include "ui/layout/LayoutPolicy.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
 #include <QtTest>
 

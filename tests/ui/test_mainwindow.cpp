@@ -1,16 +1,16 @@
-#include "ScratchSettings.h"
-#include "TestData.h"
+#include "tests/support/ScratchSettings.h"
+#include "tests/support/TestData.h"
 
-#include "MainWindow.h"
-#include "document/RecentFiles.h"
-#include "graphview/CategoryPalette.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "graphview/NodeItem.h"
-#include "io/PlacementFile.h"
-#include "inspector/InspectorPanel.h"
-#include "models/OpTableModel.h"
-#include "panels/OpTablePanel.h"
+#include "ui/MainWindow.h"
+#include "ui/document/RecentFiles.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/NodeItem.h"
+#include "core/io/native/PlacementFile.h"
+#include "ui/inspector/InspectorPanel.h"
+#include "ui/models/OpTableModel.h"
+#include "ui/panels/OpTablePanel.h"
 
 #include <QApplication>
 #include <QDir>

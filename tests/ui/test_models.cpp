@@ -1,7 +1,7 @@
-#include "UiTestGraphs.h"
+#include "tests/ui/UiTestGraphs.h"
 
-#include "models/DeviceTableModel.h"
-#include "models/OpTableModel.h"
+#include "ui/models/DeviceTableModel.h"
+#include "ui/models/OpTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

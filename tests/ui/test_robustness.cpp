@@ -1,18 +1,18 @@
 // Stopping, restarting and closing the window in the middle of each background job (a
 // learner run, a Graphviz layout, a comparison run, a document load): no crash, no hang (every
 // wait is bounded), no thread left running, and the window ready for the next job.
-#include "ScratchSettings.h"
-#include "MainWindow.h"
-#include "UiTestGraphs.h"
-#include "charts/LearningChart.h"
-#include "compare/ComparisonModel.h"
-#include "compare/ComparisonView.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "io/NativeGraphReader.h"
-#include "layout/LayoutController.h"
-#include "learn/LearnerPanel.h"
-#include "zoo/ZooRegistry.h"
+#include "tests/support/ScratchSettings.h"
+#include "ui/MainWindow.h"
+#include "tests/ui/UiTestGraphs.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/compare/ComparisonView.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "ui/layout/LayoutController.h"
+#include "ui/learn/LearnerPanel.h"
+#include "core/zoo/ZooRegistry.h"
 
 #include <QDir>
 #include <QElapsedTimer>

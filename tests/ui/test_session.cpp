@@ -1,17 +1,17 @@
 // Sessions in the main window: save and reopen, bad files, autosave during a run and the
 // restore after a crash.
-#include "ScratchSettings.h"
-#include "MainWindow.h"
-#include "charts/LearningChart.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "io/ClusterFile.h"
-#include "io/NativeGraphReader.h"
-#include "learn/LearnerPanel.h"
-#include "session/RunRecorder.h"
-#include "session/SessionAutosave.h"
-#include "session/SessionController.h"
-#include "session/SessionFile.h"
+#include "tests/support/ScratchSettings.h"
+#include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "ui/learn/LearnerPanel.h"
+#include "ui/session/RunRecorder.h"
+#include "ui/session/SessionAutosave.h"
+#include "ui/session/SessionController.h"
+#include "core/session/SessionFile.h"
 
 #include <QDir>
 #include <QFile>

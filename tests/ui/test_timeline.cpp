@@ -1,16 +1,16 @@
-#include "ScratchSettings.h"
-#include "UiTestGraphs.h"
+#include "tests/support/ScratchSettings.h"
+#include "tests/ui/UiTestGraphs.h"
 
-#include "MainWindow.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "sim/Simulator.h"
-#include "timeline/StepSimulation.h"
-#include "timeline/StepStatusLabel.h"
-#include "timeline/TimeTicks.h"
-#include "timeline/TimelinePanel.h"
-#include "timeline/TimelineView.h"
-#include "util/Format.h"
+#include "ui/MainWindow.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "core/sim/Simulator.h"
+#include "ui/timeline/StepSimulation.h"
+#include "ui/timeline/StepStatusLabel.h"
+#include "ui/timeline/TimeTicks.h"
+#include "ui/timeline/TimelinePanel.h"
+#include "ui/timeline/TimelineView.h"
+#include "ui/util/Format.h"
 
 #include <QHelpEvent>
 #include <QScrollBar>

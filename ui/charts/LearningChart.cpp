@@ -1,8 +1,8 @@
-#include "charts/LearningChart.h"
+#include "ui/charts/LearningChart.h"
 
-#include "graphview/ViewTheme.h"
-#include "io/AtomicFile.h"
-#include "util/InputError.h"
+#include "ui/graphview/ViewTheme.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/InputError.h"
 
 #include <QBuffer>
 #include <QChart>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "learn/LearnerSnapshot.h"
+#include "ui/learn/LearnerSnapshot.h"
 
 #include <QChartView>
 #include <QPointF>

@@ -1,7 +1,7 @@
-#include "cluster/ClusterDeviceModel.h"
+#include "ui/cluster/ClusterDeviceModel.h"
 
-#include "cluster/ClusterDraft.h"
-#include "cluster/EditValue.h"
+#include "ui/cluster/ClusterDraft.h"
+#include "ui/cluster/EditValue.h"
 
 #include <QLocale>
 

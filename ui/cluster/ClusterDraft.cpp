@@ -1,4 +1,4 @@
-#include "cluster/ClusterDraft.h"
+#include "ui/cluster/ClusterDraft.h"
 
 namespace post {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster/Cluster.h"
+#include "core/cluster/Cluster.h"
 
 #include <optional>
 #include <string>

@@ -1,13 +1,13 @@
-#include "cluster/ClusterEditor.h"
+#include "ui/cluster/ClusterEditor.h"
 
-#include "cluster/ClusterDeviceModel.h"
-#include "cluster/ClusterLinkModel.h"
-#include "io/AtomicFile.h"
-#include "io/ClusterFile.h"
-#include "sim/Simulator.h"
-#include "util/Format.h"
-#include "util/ErrorText.h"
-#include "util/InputError.h"
+#include "ui/cluster/ClusterDeviceModel.h"
+#include "ui/cluster/ClusterLinkModel.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/ClusterFile.h"
+#include "core/sim/Simulator.h"
+#include "ui/util/Format.h"
+#include "ui/util/ErrorText.h"
+#include "core/util/InputError.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

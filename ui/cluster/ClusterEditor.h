@@ -1,7 +1,7 @@
 #pragma once
 
-#include "cluster/ClusterDraft.h"
-#include "document/GraphDocument.h"
+#include "ui/cluster/ClusterDraft.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QWidget>
 

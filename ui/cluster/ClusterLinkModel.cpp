@@ -1,7 +1,7 @@
-#include "cluster/ClusterLinkModel.h"
+#include "ui/cluster/ClusterLinkModel.h"
 
-#include "cluster/ClusterDraft.h"
-#include "cluster/EditValue.h"
+#include "ui/cluster/ClusterDraft.h"
+#include "ui/cluster/EditValue.h"
 
 #include <QFont>
 #include <QLocale>

@@ -1,4 +1,4 @@
-#include "cluster/EditValue.h"
+#include "ui/cluster/EditValue.h"
 
 #include <cmath>
 

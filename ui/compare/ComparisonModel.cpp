@@ -1,4 +1,4 @@
-#include "compare/ComparisonModel.h"
+#include "ui/compare/ComparisonModel.h"
 
 #include <QBrush>
 #include <QColor>

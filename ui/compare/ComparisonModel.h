@@ -1,6 +1,6 @@
 #pragma once
 
-#include "place/ComparisonRunner.h"
+#include "core/run/ComparisonRunner.h"
 
 #include <QAbstractTableModel>
 #include <QMetaType>

@@ -1,8 +1,8 @@
-#include "compare/ComparisonView.h"
+#include "ui/compare/ComparisonView.h"
 
-#include "compare/ComparisonModel.h"
-#include "place/PlacerRegistry.h"
-#include "util/BackgroundPriority.h"
+#include "ui/compare/ComparisonModel.h"
+#include "core/run/PlacerRegistry.h"
+#include "ui/util/BackgroundPriority.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "compare/ComparisonWorker.h"
-#include "document/GraphDocument.h"
+#include "ui/compare/ComparisonWorker.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QThread>
 #include <QWidget>

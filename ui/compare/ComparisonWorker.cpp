@@ -1,8 +1,8 @@
-#include "compare/ComparisonWorker.h"
+#include "ui/compare/ComparisonWorker.h"
 
-#include "place/GivenPlacementRow.h"
-#include "sim/LowerBound.h"
-#include "util/InputError.h"
+#include "core/run/GivenPlacementRow.h"
+#include "core/sim/LowerBound.h"
+#include "core/util/InputError.h"
 
 #include <chrono>
 #include <exception>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "compare/ComparisonModel.h"
-#include "document/GraphDocument.h"
-#include "util/JobQueue.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/util/JobQueue.h"
 
 #include <QObject>
 

@@ -1,10 +1,10 @@
-#include "document/DocumentLoader.h"
+#include "ui/document/DocumentLoader.h"
 
-#include "io/ClusterPresets.h"
-#include "io/GraphFile.h"
-#include "io/ImportedGraph.h"
-#include "util/InputError.h"
-#include "util/LatestRead.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/GraphFile.h"
+#include "core/io/ImportedGraph.h"
+#include "core/util/InputError.h"
+#include "ui/util/LatestRead.h"
 
 #include <QFileInfo>
 #include <QStringList>

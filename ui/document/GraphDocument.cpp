@@ -1,6 +1,6 @@
-#include "document/GraphDocument.h"
+#include "ui/document/GraphDocument.h"
 
-#include "cost/OpTime.h"
+#include "core/cost/OpTime.h"
 
 namespace post {
 

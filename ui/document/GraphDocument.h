@@ -1,9 +1,9 @@
 #pragma once
 
-#include "cluster/Cluster.h"
-#include "graph/Graph.h"
-#include "graph/Placement.h"
-#include "io/GraphFormat.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/graph/Placement.h"
+#include "core/io/GraphFormat.h"
 
 #include <QMetaType>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "export/DotExport.h"
+#include "ui/export/DotExport.h"
 
-#include "graphview/CategoryPalette.h"
-#include "graphview/ViewTheme.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/ViewTheme.h"
 
 #include <charconv>
 #include <string_view>

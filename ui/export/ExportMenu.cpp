@@ -1,12 +1,12 @@
-#include "export/ExportMenu.h"
+#include "ui/export/ExportMenu.h"
 
-#include "MainWindow.h"
-#include "export/GuiExporter.h"
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "timeline/StepSimulation.h"
+#include "ui/MainWindow.h"
+#include "ui/export/GuiExporter.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/timeline/StepSimulation.h"
 
-#include "util/InputError.h"
+#include "core/util/InputError.h"
 
 #include <QAction>
 #include <QFileDialog>

@@ -1,15 +1,15 @@
-#include "export/GuiExporter.h"
+#include "ui/export/GuiExporter.h"
 
-#include "export/DotExport.h"
-#include "graphview/GraphScene.h"
+#include "ui/export/DotExport.h"
+#include "ui/graphview/GraphScene.h"
 
-#include "graph/Placement.h"
-#include "io/AtomicFile.h"
-#include "io/PlacementExport.h"
-#include "io/PlacementFile.h"
-#include "sim/ChromeTraceWriter.h"
-#include "sim/Simulator.h"
-#include "util/InputError.h"
+#include "core/graph/Placement.h"
+#include "core/util/AtomicFile.h"
+#include "core/io/native/PlacementExport.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/sim/ChromeTraceWriter.h"
+#include "core/sim/Simulator.h"
+#include "core/util/InputError.h"
 
 #include <QBuffer>
 #include <QGraphicsItem>

@@ -1,4 +1,4 @@
-#include "graphview/CategoryPalette.h"
+#include "ui/graphview/CategoryPalette.h"
 
 #include <array>
 

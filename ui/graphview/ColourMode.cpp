@@ -1,4 +1,4 @@
-#include "graphview/ColourMode.h"
+#include "ui/graphview/ColourMode.h"
 
 #include <QCoreApplication>
 

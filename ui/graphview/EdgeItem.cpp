@@ -1,4 +1,4 @@
-#include "graphview/EdgeItem.h"
+#include "ui/graphview/EdgeItem.h"
 
 #include <QLineF>
 #include <QPainter>

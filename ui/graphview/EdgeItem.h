@@ -1,6 +1,6 @@
 #pragma once
 
-#include "layout/LayoutResult.h"
+#include "ui/layout/LayoutResult.h"
 
 #include <QColor>
 #include <QGraphicsItem>

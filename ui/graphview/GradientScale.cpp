@@ -1,4 +1,4 @@
-#include "graphview/GradientScale.h"
+#include "ui/graphview/GradientScale.h"
 
 #include <algorithm>
 #include <array>

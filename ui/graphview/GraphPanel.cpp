@@ -1,15 +1,15 @@
-#include "graphview/GraphPanel.h"
+#include "ui/graphview/GraphPanel.h"
 
-#include "graphview/GraphScene.h"
-#include "graphview/GraphView.h"
-#include "graphview/GroupExpander.h"
-#include "graphview/LegendWidget.h"
-#include "graphview/NodeItem.h"
-#include "graphview/OpSearchWidget.h"
-#include "graphview/OverviewWidget.h"
-#include "graphview/RetryOverlay.h"
-#include "layout/LayoutController.h"
-#include "layout/LayoutPolicy.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/GraphView.h"
+#include "ui/graphview/GroupExpander.h"
+#include "ui/graphview/LegendWidget.h"
+#include "ui/graphview/NodeItem.h"
+#include "ui/graphview/OpSearchWidget.h"
+#include "ui/graphview/OverviewWidget.h"
+#include "ui/graphview/RetryOverlay.h"
+#include "ui/layout/LayoutController.h"
+#include "ui/layout/LayoutPolicy.h"
 
 #include <QEvent>
 #include <QVBoxLayout>

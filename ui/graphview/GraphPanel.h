@@ -1,9 +1,9 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "graphview/ColourMode.h"
-#include "layout/LayoutPolicy.h"
-#include "layout/LayoutResult.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/graphview/ColourMode.h"
+#include "ui/layout/LayoutPolicy.h"
+#include "ui/layout/LayoutResult.h"
 
 #include <QSet>
 #include <QWidget>

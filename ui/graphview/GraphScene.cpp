@@ -1,8 +1,8 @@
-#include "graphview/GraphScene.h"
+#include "ui/graphview/GraphScene.h"
 
-#include "graphview/EdgeItem.h"
-#include "graphview/NodeColourer.h"
-#include "graphview/NodeItem.h"
+#include "ui/graphview/EdgeItem.h"
+#include "ui/graphview/NodeColourer.h"
+#include "ui/graphview/NodeItem.h"
 
 #include <QScopedValueRollback>
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "graphview/ColourMode.h"
-#include "graphview/Legend.h"
-#include "graphview/ViewTheme.h"
-#include "layout/LayoutInput.h"
-#include "layout/LayoutResult.h"
-#include "layout/ViewGraph.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/graphview/ColourMode.h"
+#include "ui/graphview/Legend.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/layout/LayoutInput.h"
+#include "ui/layout/LayoutResult.h"
+#include "ui/layout/ViewGraph.h"
 
 #include <QGraphicsScene>
 

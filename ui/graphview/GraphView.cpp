@@ -1,4 +1,4 @@
-#include "graphview/GraphView.h"
+#include "ui/graphview/GraphView.h"
 
 #include <QGraphicsItem>
 #include <QKeyEvent>

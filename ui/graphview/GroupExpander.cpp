@@ -1,10 +1,10 @@
-#include "graphview/GroupExpander.h"
+#include "ui/graphview/GroupExpander.h"
 
-#include "graphview/GraphPanel.h"
-#include "graphview/GraphScene.h"
-#include "graphview/GraphView.h"
-#include "graphview/NodeItem.h"
-#include "layout/ViewGraphBuilder.h"
+#include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/GraphScene.h"
+#include "ui/graphview/GraphView.h"
+#include "ui/graphview/NodeItem.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>

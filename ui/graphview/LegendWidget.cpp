@@ -1,6 +1,6 @@
-#include "graphview/LegendWidget.h"
+#include "ui/graphview/LegendWidget.h"
 
-#include "graphview/GradientScale.h"
+#include "ui/graphview/GradientScale.h"
 
 #include <QFontMetrics>
 #include <QLinearGradient>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graphview/Legend.h"
+#include "ui/graphview/Legend.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
-#include "graphview/NodeColourer.h"
+#include "ui/graphview/NodeColourer.h"
 
-#include "graphview/CategoryPalette.h"
-#include "graphview/GradientScale.h"
-#include "util/Format.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/GradientScale.h"
+#include "ui/util/Format.h"
 
 #include <QCoreApplication>
 

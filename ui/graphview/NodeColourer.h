@@ -1,11 +1,11 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "graphview/ColourMode.h"
-#include "graphview/Legend.h"
-#include "graphview/NodePaint.h"
-#include "graphview/ViewTheme.h"
-#include "layout/ViewGraph.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/graphview/ColourMode.h"
+#include "ui/graphview/Legend.h"
+#include "ui/graphview/NodePaint.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/layout/ViewGraph.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "graphview/NodeItem.h"
+#include "ui/graphview/NodeItem.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graphview/NodePaint.h"
+#include "ui/graphview/NodePaint.h"
 
 #include <QFont>
 #include <QGraphicsItem>

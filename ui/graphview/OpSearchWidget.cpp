@@ -1,4 +1,4 @@
-#include "graphview/OpSearchWidget.h"
+#include "ui/graphview/OpSearchWidget.h"
 
 #include <QKeyEvent>
 #include <QLabel>

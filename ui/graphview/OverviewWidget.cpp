@@ -1,6 +1,6 @@
-#include "graphview/OverviewWidget.h"
+#include "ui/graphview/OverviewWidget.h"
 
-#include "graphview/GraphView.h"
+#include "ui/graphview/GraphView.h"
 
 #include <QMouseEvent>
 #include <QPainter>

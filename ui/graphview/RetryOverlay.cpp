@@ -1,4 +1,4 @@
-#include "graphview/RetryOverlay.h"
+#include "ui/graphview/RetryOverlay.h"
 
 #include <QLabel>
 #include <QPushButton>

@@ -1,4 +1,4 @@
-#include "graphview/ViewTheme.h"
+#include "ui/graphview/ViewTheme.h"
 
 #include <QPalette>
 

@@ -1,8 +1,8 @@
-#include "inspector/InspectorPanel.h"
+#include "ui/inspector/InspectorPanel.h"
 
-#include "graphview/CategoryPalette.h"
-#include "graphview/ViewTheme.h"
-#include "util/Format.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/util/Format.h"
 
 #include <QEvent>
 #include <QTextBrowser>

@@ -1,6 +1,6 @@
-#include "layout/GraphLayoutWorker.h"
+#include "ui/layout/GraphLayoutWorker.h"
 
-#include "layout/GraphvizLayout.h"
+#include "ui/layout/GraphvizLayout.h"
 
 namespace post {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "layout/LayoutInput.h"
-#include "layout/LayoutResult.h"
-#include "util/JobQueue.h"
+#include "ui/layout/LayoutInput.h"
+#include "ui/layout/LayoutResult.h"
+#include "ui/util/JobQueue.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "layout/GraphvizLayout.h"
+#include "ui/layout/GraphvizLayout.h"
 
-#include "io/CgraphLock.h"
+#include "core/io/dot/CgraphLock.h"
 
 #include <QElapsedTimer>
 #include <QLineF>

@@ -1,6 +1,6 @@
-#include "layout/LayoutController.h"
+#include "ui/layout/LayoutController.h"
 
-#include "layout/GraphLayoutWorker.h"
+#include "ui/layout/GraphLayoutWorker.h"
 
 #include <limits>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "layout/LayoutInput.h"
-#include "layout/LayoutResult.h"
+#include "ui/layout/LayoutInput.h"
+#include "ui/layout/LayoutResult.h"
 
 #include <QObject>
 #include <QThread>

@@ -1,4 +1,4 @@
-#include "layout/LayoutCost.h"
+#include "ui/layout/LayoutCost.h"
 
 #include <algorithm>
 #include <cstdlib>

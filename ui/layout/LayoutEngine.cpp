@@ -1,4 +1,4 @@
-#include "layout/LayoutEngine.h"
+#include "ui/layout/LayoutEngine.h"
 
 namespace post {
 

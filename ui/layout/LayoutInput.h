@@ -1,6 +1,6 @@
 #pragma once
 
-#include "layout/LayoutEngine.h"
+#include "ui/layout/LayoutEngine.h"
 
 #include <QMetaType>
 #include <QSizeF>

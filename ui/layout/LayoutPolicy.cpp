@@ -1,8 +1,8 @@
-#include "layout/LayoutPolicy.h"
+#include "ui/layout/LayoutPolicy.h"
 
-#include "graph/Graph.h"
-#include "layout/LayoutCost.h"
-#include "layout/ViewGraphBuilder.h"
+#include "core/graph/Graph.h"
+#include "ui/layout/LayoutCost.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
 namespace post {
 namespace {

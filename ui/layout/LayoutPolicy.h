@@ -1,7 +1,7 @@
 #pragma once
 
-#include "layout/LayoutEngine.h"
-#include "layout/ViewGraph.h"
+#include "ui/layout/LayoutEngine.h"
+#include "ui/layout/ViewGraph.h"
 
 #include <QSet>
 #include <QString>

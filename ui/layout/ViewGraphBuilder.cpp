@@ -1,6 +1,6 @@
-#include "layout/ViewGraphBuilder.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
-#include "graph/Graph.h"
+#include "core/graph/Graph.h"
 
 #include <algorithm>
 #include <map>

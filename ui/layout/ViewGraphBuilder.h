@@ -1,6 +1,6 @@
 #pragma once
 
-#include "layout/ViewGraph.h"
+#include "ui/layout/ViewGraph.h"
 
 #include <QSet>
 #include <QString>

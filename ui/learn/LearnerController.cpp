@@ -1,8 +1,8 @@
-#include "learn/LearnerController.h"
+#include "ui/learn/LearnerController.h"
 
-#include "learn/LearnerControl.h"
-#include "learn/LearnerWorker.h"
-#include "util/BackgroundPriority.h"
+#include "ui/learn/LearnerControl.h"
+#include "ui/learn/LearnerWorker.h"
+#include "ui/util/BackgroundPriority.h"
 
 namespace post {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "learn/LearnerRequest.h"
-#include "learn/LearnerSnapshot.h"
+#include "ui/learn/LearnerRequest.h"
+#include "ui/learn/LearnerSnapshot.h"
 
 #include <QObject>
 #include <QThread>

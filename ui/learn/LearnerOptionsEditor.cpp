@@ -1,6 +1,6 @@
-#include "learn/LearnerOptionsEditor.h"
+#include "ui/learn/LearnerOptionsEditor.h"
 
-#include "learn/LearnerOptionSetter.h"
+#include "core/learn/LearnerOptionSetter.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -1,10 +1,10 @@
-#include "learn/LearnerPanel.h"
+#include "ui/learn/LearnerPanel.h"
 
-#include "classic/ClassicalPlacerFactory.h"
-#include "io/ClusterPresets.h"
-#include "learn/LearnerOptionsEditor.h"
-#include "learn/SamplePlacements.h"
-#include "place/PlacerRegistry.h"
+#include "core/classic/ClassicalPlacerFactory.h"
+#include "core/io/native/ClusterPresets.h"
+#include "ui/learn/LearnerOptionsEditor.h"
+#include "ui/learn/SamplePlacements.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <QFileDialog>
 #include <QFileInfo>

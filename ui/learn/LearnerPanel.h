@@ -1,7 +1,7 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "learn/LearnerController.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/learn/LearnerController.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "graph/Placement.h"
-#include "place/Placer.h"
-#include "place/ProgressObserver.h"
+#include "core/graph/Placement.h"
+#include "core/place/Placer.h"
+#include "core/place/ProgressObserver.h"
 
 #include <QMetaType>
 #include <QString>

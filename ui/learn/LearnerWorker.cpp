@@ -1,10 +1,10 @@
-#include "learn/LearnerWorker.h"
+#include "ui/learn/LearnerWorker.h"
 
-#include "classic/ClassicalPlacerFactory.h"
-#include "learn/SamplePlacements.h"
-#include "place/PlacerRegistry.h"
-#include "sim/LowerBound.h"
-#include "sim/Simulator.h"
+#include "core/classic/ClassicalPlacerFactory.h"
+#include "ui/learn/SamplePlacements.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
 
 #include <chrono>
 #include <exception>

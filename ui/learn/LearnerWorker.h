@@ -1,9 +1,9 @@
 #pragma once
 
-#include "learn/LearnerControl.h"
-#include "learn/LearnerRequest.h"
-#include "learn/LearnerSnapshot.h"
-#include "util/JobQueue.h"
+#include "ui/learn/LearnerControl.h"
+#include "ui/learn/LearnerRequest.h"
+#include "ui/learn/LearnerSnapshot.h"
+#include "ui/util/JobQueue.h"
 
 #include <QObject>
 

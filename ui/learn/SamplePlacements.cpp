@@ -1,4 +1,4 @@
-#include "learn/SamplePlacements.h"
+#include "ui/learn/SamplePlacements.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
-#include "models/DeviceTableModel.h"
+#include "ui/models/DeviceTableModel.h"
 
-#include "graphview/CategoryPalette.h"
-#include "util/Format.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/util/Format.h"
 
 #include <cmath>
 

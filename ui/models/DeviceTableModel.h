@@ -1,6 +1,6 @@
 #pragma once
 
-#include "document/GraphDocument.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QAbstractTableModel>
 

@@ -1,8 +1,8 @@
-#include "models/OpTableModel.h"
+#include "ui/models/OpTableModel.h"
 
-#include "graphview/CategoryPalette.h"
-#include "graphview/ViewTheme.h"
-#include "util/Format.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/util/Format.h"
 
 namespace post {
 

@@ -1,6 +1,6 @@
-#include "panels/DeviceTablePanel.h"
+#include "ui/panels/DeviceTablePanel.h"
 
-#include "models/DeviceTableModel.h"
+#include "ui/models/DeviceTableModel.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>

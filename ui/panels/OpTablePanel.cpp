@@ -1,6 +1,6 @@
-#include "panels/OpTablePanel.h"
+#include "ui/panels/OpTablePanel.h"
 
-#include "models/OpTableModel.h"
+#include "ui/models/OpTableModel.h"
 
 #include <QHeaderView>
 #include <QLineEdit>

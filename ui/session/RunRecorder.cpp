@@ -1,6 +1,6 @@
-#include "session/RunRecorder.h"
+#include "ui/session/RunRecorder.h"
 
-#include "learn/LearnerPanel.h"
+#include "ui/learn/LearnerPanel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "session/SessionAutosave.h"
+#include "ui/session/SessionAutosave.h"
 
-#include "session/SessionFile.h"
-#include "util/InputError.h"
+#include "core/session/SessionFile.h"
+#include "core/util/InputError.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,13 +1,13 @@
-#include "session/SessionController.h"
+#include "ui/session/SessionController.h"
 
-#include "MainWindow.h"
-#include "charts/LearningChart.h"
-#include "learn/LearnerPanel.h"
-#include "session/RunRecorder.h"
-#include "session/SessionAutosave.h"
-#include "session/SessionFile.h"
-#include "util/InputError.h"
-#include "util/LatestRead.h"
+#include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/learn/LearnerPanel.h"
+#include "ui/session/RunRecorder.h"
+#include "ui/session/SessionAutosave.h"
+#include "core/session/SessionFile.h"
+#include "core/util/InputError.h"
+#include "ui/util/LatestRead.h"
 
 #include <QAction>
 #include <QChart>

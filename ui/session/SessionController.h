@@ -1,7 +1,7 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "session/Session.h"
+#include "ui/document/GraphDocument.h"
+#include "core/session/Session.h"
 
 #include <QObject>
 #include <QString>

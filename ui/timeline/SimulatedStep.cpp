@@ -1,7 +1,7 @@
-#include "timeline/SimulatedStep.h"
+#include "ui/timeline/SimulatedStep.h"
 
-#include "graph/Placement.h"
-#include "sim/Simulator.h"
+#include "core/graph/Placement.h"
+#include "core/sim/Simulator.h"
 
 namespace post {
 

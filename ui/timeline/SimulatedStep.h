@@ -1,8 +1,8 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "sim/SimResult.h"
-#include "timeline/TimelineLane.h"
+#include "ui/document/GraphDocument.h"
+#include "core/sim/SimResult.h"
+#include "ui/timeline/TimelineLane.h"
 
 #include <QMetaType>
 #include <QString>

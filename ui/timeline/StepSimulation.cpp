@@ -1,4 +1,4 @@
-#include "timeline/StepSimulation.h"
+#include "ui/timeline/StepSimulation.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>

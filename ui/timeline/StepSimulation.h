@@ -1,7 +1,7 @@
 #pragma once
 
-#include "document/GraphDocument.h"
-#include "timeline/SimulatedStep.h"
+#include "ui/document/GraphDocument.h"
+#include "ui/timeline/SimulatedStep.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "timeline/StepStatusLabel.h"
+#include "ui/timeline/StepStatusLabel.h"
 
-#include "util/Format.h"
+#include "ui/util/Format.h"
 
 #include <cmath>
 

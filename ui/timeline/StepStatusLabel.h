@@ -1,6 +1,6 @@
 #pragma once
 
-#include "timeline/SimulatedStep.h"
+#include "ui/timeline/SimulatedStep.h"
 
 #include <QLabel>
 

@@ -1,4 +1,4 @@
-#include "timeline/TimeTicks.h"
+#include "ui/timeline/TimeTicks.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "timeline/TimelinePanel.h"
+#include "ui/timeline/TimelinePanel.h"
 
-#include "timeline/TimelineView.h"
-#include "util/Format.h"
+#include "ui/timeline/TimelineView.h"
+#include "ui/util/Format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,8 +1,8 @@
-#include "timeline/TimelineView.h"
+#include "ui/timeline/TimelineView.h"
 
-#include "graphview/CategoryPalette.h"
-#include "timeline/TimeTicks.h"
-#include "util/Format.h"
+#include "ui/graphview/CategoryPalette.h"
+#include "ui/timeline/TimeTicks.h"
+#include "ui/util/Format.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

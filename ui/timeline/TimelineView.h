@@ -1,7 +1,7 @@
 #pragma once
 
-#include "graphview/ViewTheme.h"
-#include "timeline/SimulatedStep.h"
+#include "ui/graphview/ViewTheme.h"
+#include "ui/timeline/SimulatedStep.h"
 
 #include <QAbstractScrollArea>
 #include <QPoint>

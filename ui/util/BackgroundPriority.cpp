@@ -1,4 +1,4 @@
-#include "util/BackgroundPriority.h"
+#include "ui/util/BackgroundPriority.h"
 
 #include <QObject>
 #include <QThread>

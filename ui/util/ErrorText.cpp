@@ -1,6 +1,6 @@
-#include "util/ErrorText.h"
+#include "ui/util/ErrorText.h"
 
-#include "util/InputError.h"
+#include "core/util/InputError.h"
 
 namespace post {
 

@@ -1,4 +1,4 @@
-#include "util/Format.h"
+#include "ui/util/Format.h"
 
 namespace post {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/ErrorText.h"
+#include "ui/util/ErrorText.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,0 +1,119 @@
+#include "core/cost/OpForOpGraph.h"
+
+#include "core/cost/OpView.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+#include "core/util/InputError.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+// The forward op a gradient op mirrors, with the tensors it would have had, so the cost
+// model's formula for the forward op applies (each backward convolution costs about one
+// forward convolution).
+OpCost gradientAwareCost(const ShapedGraph& g, const ShapedOp& op)
+{
+    const auto mirror = [&](const char* type, std::vector<int> inputs, std::vector<int> outputs) {
+        ShapedOp forward = op;
+        forward.type = type;
+        forward.inputs = std::move(inputs);
+        forward.outputs = std::move(outputs);
+        return estimateOpCost(g, forward);
+    };
+    const auto& in = op.inputs;
+    const auto& out = op.outputs;
+    if (!out.empty()) {
+        // Conv2DBackpropInput(input_sizes, filter, out_backprop) -> input gradient.
+        if ((op.type == "Conv2DBackpropInput" || op.type == "DepthwiseConv2dNativeBackpropInput") && in.size() >= 3)
+            return mirror(op.type.starts_with("Conv") ? "Conv2D" : "DepthwiseConv2dNative", {out[0], in[1]}, {in[2]});
+        // Conv2DBackpropFilter(input, filter_sizes, out_backprop) -> filter gradient.
+        if ((op.type == "Conv2DBackpropFilter" || op.type == "DepthwiseConv2dNativeBackpropFilter") && in.size() >= 3)
+            return mirror(op.type.starts_with("Conv") ? "Conv2D" : "DepthwiseConv2dNative", {in[0], out[0]}, {in[2]});
+        // MaxPoolGrad(orig_input, orig_output, grad); AvgPoolGrad(orig_input_shape, grad).
+        if (op.type == "MaxPoolGrad" && in.size() >= 3)
+            return mirror("MaxPool", {in[0]}, {in[1]});
+        if (op.type == "AvgPoolGrad" && in.size() >= 2)
+            return mirror("AvgPool", {out[0]}, {in[1]});
+    }
+    return estimateOpCost(g, op);
+}
+
+} // namespace
+
+Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& options, CostReport* report)
+{
+    std::vector<int> producer(graph.tensors.size(), -1);
+    for (std::size_t i = 0; i < graph.ops.size(); ++i)
+        for (int t : graph.ops[i].outputs) {
+            if (t < 0 || static_cast<std::size_t>(t) >= graph.tensors.size())
+                throw InputError(graph.source, graph.ops[i].location, "op '" + graph.ops[i].name + "' writes an unknown tensor");
+            producer[static_cast<std::size_t>(t)] = static_cast<int>(i);
+        }
+    std::vector<char> paramCounted(graph.tensors.size(), 0);
+    std::map<std::string, int> unknown;
+    CostReport local;
+    GraphBuilder builder(graph.name);
+    try {
+        for (const ShapedOp& s : graph.ops) {
+            Op op;
+            op.name = s.name;
+            op.type = s.type;
+            op.colocate = s.colocate;
+            const OpCost cost = gradientAwareCost(graph, s);
+            if (!cost.known)
+                ++unknown[s.type];
+            local.totalForwardFlops += cost.flops;
+            for (int k = 0; k < kDeviceKindCount; ++k)
+                op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(cost, options.reference[static_cast<std::size_t>(k)]);
+            op.flops = cost.flops;
+            op.memoryBytes = cost.bytesRead + cost.bytesWritten;
+            for (int t : s.outputs)
+                op.outputBytes += OpView::bytes(&graph.tensors[static_cast<std::size_t>(t)]);
+            for (int t : s.inputs) {
+                if (t == -1)
+                    continue; // an absent optional input
+                if (t < 0 || static_cast<std::size_t>(t) >= graph.tensors.size())
+                    throw InputError(graph.source, s.location, "op '" + s.name + "' reads an unknown tensor");
+                const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
+                if (tensor.isParameter && !paramCounted[static_cast<std::size_t>(t)]) {
+                    paramCounted[static_cast<std::size_t>(t)] = 1;
+                    op.paramBytes += OpView::bytes(&tensor);
+                }
+            }
+            local.parameterBytes += op.paramBytes;
+            builder.addOp(std::move(op));
+        }
+        for (std::size_t i = 0; i < graph.ops.size(); ++i) {
+            const ShapedOp& s = graph.ops[i];
+            // One edge per producer, carrying every tensor read from it.
+            std::map<int, double> bytesFrom;
+            for (int t : s.inputs) {
+                if (t == -1)
+                    continue;
+                const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
+                const int p = producer[static_cast<std::size_t>(t)];
+                if (p >= 0 && !tensor.isParameter) // a constant is a dependency, free to send
+                    bytesFrom[p] += tensor.isConstant ? 0.0 : OpView::bytes(&tensor);
+            }
+            for (int c : s.controlInputs)
+                bytesFrom.try_emplace(c, 0.0);
+            for (const auto& [p, bytes] : bytesFrom)
+                builder.addEdge(static_cast<OpId>(p), static_cast<OpId>(i), bytes);
+        }
+        local.opCount = builder.opCount();
+        local.forwardOpCount = builder.opCount();
+        for (const auto& [type, count] : unknown)
+            local.unknownTypes.emplace_back(type, count);
+        Graph result = std::move(builder).build();
+        if (report)
+            *report = std::move(local);
+        return result;
+    } catch (const GraphError& e) {
+        throw InputError(graph.source, {}, e.what());
+    }
+}
+
+} // namespace post

@@ -1,0 +1,285 @@
+#include "core/io/msr/MsrReader.h"
+
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+#include "core/io/json/JsonInput.h"
+#include "core/util/SourceName.h"
+#include "core/util/InputError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kUsPerMs = 1000.0;
+
+struct MsrNode {
+    long long id = 0;
+    std::string name;
+    std::optional<double> cpuMs; // absent: GPU time x ImportOptions::cpuSlowdown
+    double fpgaMs = 0.0;
+    bool backward = false;
+    std::optional<long long> colorClass;
+    double sizeBytes = 0.0;
+};
+
+struct MsrEdge {
+    int from = 0;
+    int to = 0;
+    double bytes = 0.0;
+};
+
+// Reads fields of one JSON object and names "<path>.<key>" in every error.
+class FieldReader {
+public:
+    FieldReader(const std::string& source, const json& object, std::string path)
+        : source_(source)
+        , object_(object)
+        , path_(std::move(path))
+    {
+        if (!object_.is_object())
+            throw InputError(source_, path_.empty() ? "(top level)" : path_,
+                             std::string("must be an object, got ") + object_.type_name());
+    }
+
+    const json* find(const char* key) const
+    {
+        auto it = object_.find(key);
+        return it == object_.end() ? nullptr : &*it;
+    }
+
+    const json& require(const char* key) const
+    {
+        const json* value = find(key);
+        if (!value)
+            throw InputError(source_, field(key), "missing");
+        return *value;
+    }
+
+    // A finite number >= 0 (costs and sizes).
+    double amount(const char* key, std::optional<double> fallback = std::nullopt) const
+    {
+        const json* value = find(key);
+        if (!value) {
+            if (fallback)
+                return *fallback;
+            throw InputError(source_, field(key), "missing");
+        }
+        if (!value->is_number())
+            throw InputError(source_, field(key), std::string("must be a number, got ") + value->type_name());
+        const double number = value->get<double>();
+        if (!std::isfinite(number))
+            throw InputError(source_, field(key), "must be a finite number");
+        if (number < 0.0)
+            throw InputError(source_, field(key), "must be >= 0, got " + value->dump());
+        return number;
+    }
+
+    long long integer(const char* key) const
+    {
+        const json& value = require(key);
+        if (!value.is_number_integer())
+            throw InputError(source_, field(key), "must be an integer, got " + value.dump());
+        return value.get<long long>();
+    }
+
+    // MSR writes flags as true/false or 1/0.
+    bool flag(const char* key, bool fallback) const
+    {
+        const json* value = find(key);
+        if (!value)
+            return fallback;
+        if (value->is_boolean())
+            return value->get<bool>();
+        if (value->is_number_integer() && (value->get<long long>() == 0 || value->get<long long>() == 1))
+            return value->get<long long>() == 1;
+        throw InputError(source_, field(key), "must be true/false or 1/0, got " + value->dump());
+    }
+
+    std::string field(const char* key) const { return path_.empty() ? std::string(key) : path_ + "." + key; }
+
+private:
+    const std::string& source_;
+    const json& object_;
+    std::string path_;
+};
+
+std::string lineAt(std::string_view text, size_t offset)
+{
+    offset = std::min(offset, text.size());
+    return "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+std::string withoutExceptionId(std::string message)
+{
+    // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
+    const auto cut = message.find("] ");
+    if (message.starts_with("[json.exception") && cut != std::string::npos)
+        message.erase(0, cut + 2);
+    return message;
+}
+
+json parseJson(std::string_view text, const std::string& source)
+{
+    JsonInput::checkNesting(text, source);
+    try {
+        return json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        // e.byte is 1-based: the offending character.
+        throw InputError(source, lineAt(text, e.byte > 0 ? e.byte - 1 : 0), "invalid JSON: " + withoutExceptionId(e.what()));
+    } catch (const json::out_of_range& e) {
+        // "number overflow parsing '1e999'": locate the quoted literal.
+        std::string message = withoutExceptionId(e.what());
+        std::string location;
+        const auto open = message.find('\'');
+        const auto close = message.rfind('\'');
+        if (open != std::string::npos && close > open + 1) {
+            const auto at = text.find(message.substr(open + 1, close - open - 1));
+            if (at != std::string_view::npos)
+                location = lineAt(text, at);
+        }
+        throw InputError(source, location, "invalid JSON: " + message);
+    }
+}
+
+std::vector<MsrNode> readNodes(const json& root, const std::string& source)
+{
+    const FieldReader top(source, root, "");
+    const json& nodes = top.require("nodes");
+    if (!nodes.is_array())
+        throw InputError(source, "nodes", std::string("must be an array, got ") + nodes.type_name());
+    if (nodes.empty())
+        throw InputError(source, "nodes", "is empty: a graph needs at least one node");
+    std::vector<MsrNode> result;
+    result.reserve(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const FieldReader r(source, nodes[i], "nodes[" + std::to_string(i) + "]");
+        MsrNode node;
+        node.id = r.integer("id");
+        if (const json* name = r.find("name")) {
+            if (!name->is_string())
+                throw InputError(source, r.field("name"), std::string("must be a string, got ") + name->type_name());
+            node.name = name->get<std::string>();
+        }
+        if (node.name.empty())
+            node.name = "node" + std::to_string(node.id);
+        node.fpgaMs = r.amount("fpgaLatency");
+        if (r.find("cpuLatency"))
+            node.cpuMs = r.amount("cpuLatency");
+        node.backward = r.flag("isBackwardNode", false);
+        r.flag("supportedOnFpga", true); // validated; see docs/importers.md for why it is not used
+        if (r.find("colorClass"))
+            node.colorClass = r.integer("colorClass");
+        node.sizeBytes = r.amount("size", 0.0);
+        result.push_back(std::move(node));
+    }
+    return result;
+}
+
+std::vector<MsrEdge> readEdges(const json& root, const std::string& source, const std::unordered_map<long long, int>& byId)
+{
+    const FieldReader top(source, root, "");
+    const json& edges = top.require("edges");
+    if (!edges.is_array())
+        throw InputError(source, "edges", std::string("must be an array, got ") + edges.type_name());
+    std::vector<MsrEdge> result;
+    result.reserve(edges.size());
+    for (size_t i = 0; i < edges.size(); ++i) {
+        const FieldReader r(source, edges[i], "edges[" + std::to_string(i) + "]");
+        auto endpoint = [&](const char* key) {
+            const long long id = r.integer(key);
+            auto it = byId.find(id);
+            if (it == byId.end())
+                throw InputError(source, r.field(key), "no node has id " + std::to_string(id));
+            return it->second;
+        };
+        MsrEdge edge;
+        edge.from = endpoint("sourceId");
+        edge.to = endpoint("destId");
+        const double cost = r.amount("cost");
+        edge.bytes = r.find("size") ? r.amount("size") : cost * kMsrReferenceBytesPerMs;
+        result.push_back(edge);
+    }
+    return result;
+}
+
+Graph buildMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    const json root = parseJson(text, source);
+    if (!root.is_object())
+        throw InputError(source, "(top level)", std::string("must be an object, got ") + root.type_name());
+
+    std::vector<MsrNode> nodes = readNodes(root, source);
+    std::unordered_map<long long, int> byId;
+    std::unordered_map<std::string, int> nameCount;
+    std::map<long long, int> classSize;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        auto [it, inserted] = byId.emplace(nodes[i].id, static_cast<int>(i));
+        if (!inserted)
+            throw InputError(source, "nodes[" + std::to_string(i) + "].id",
+                             "duplicate id " + std::to_string(nodes[i].id) + " (also nodes[" + std::to_string(it->second) + "])");
+        ++nameCount[nodes[i].name];
+        if (nodes[i].colorClass)
+            ++classSize[*nodes[i].colorClass];
+    }
+    const std::vector<MsrEdge> edges = readEdges(root, source, byId);
+
+    std::vector<double> outputBytes(nodes.size(), 0.0);
+    for (const MsrEdge& e : edges)
+        outputBytes[static_cast<size_t>(e.from)] = std::max(outputBytes[static_cast<size_t>(e.from)], e.bytes);
+
+    GraphBuilder builder(graphNameFromSource(source));
+    builder.reserve(nodes.size(), edges.size());
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const MsrNode& node = nodes[i];
+        Op op;
+        // Names are labels in these files, ids are the keys: disambiguate repeats by id.
+        op.name = nameCount[node.name] > 1 ? node.name + "#" + std::to_string(node.id) : node.name;
+        op.type = node.backward ? "backward" : "forward";
+        const double gpuUs = node.fpgaMs * kUsPerMs;
+        op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
+        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs : gpuUs * options.cpuSlowdown;
+        op.outputBytes = outputBytes[i];
+        op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
+        if (node.colorClass && classSize[*node.colorClass] > 1)
+            op.colocate = "color" + std::to_string(*node.colorClass);
+        try {
+            builder.addOp(std::move(op));
+        } catch (const GraphError& e) {
+            throw InputError(source, "nodes[" + std::to_string(i) + "]", e.what());
+        }
+    }
+    for (size_t i = 0; i < edges.size(); ++i) {
+        try {
+            builder.addEdge(edges[i].from, edges[i].to, edges[i].bytes);
+        } catch (const GraphError& e) {
+            throw InputError(source, "edges[" + std::to_string(i) + "]", e.what());
+        }
+    }
+    try {
+        return std::move(builder).build();
+    } catch (const GraphError& e) {
+        throw InputError(source, "edges", e.what());
+    }
+}
+
+} // namespace
+
+Graph parseMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    try {
+        return buildMsrGraph(text, source, options);
+    } catch (const json::exception& e) { // a type mismatch the field checks missed
+        throw InputError(source, {}, e.what());
+    }
+}
+
+} // namespace post

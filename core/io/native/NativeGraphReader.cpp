@@ -1,0 +1,183 @@
+#include "core/io/native/NativeGraphReader.h"
+
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+#include "core/io/json/JsonInput.h"
+#include "core/io/json/JsonOutput.h"
+#include "core/util/InputError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kFamily = "post-graph";
+constexpr int kVersion = 1;
+
+std::string defaultName(const std::string& source)
+{
+    return std::filesystem::path(source).stem().string();
+}
+
+void readTimes(const JsonInput& in, const json& times, const std::string& path, const ImportOptions& options, Op& op)
+{
+    in.object(times, path);
+    bool given[kDeviceKindCount] = {};
+    for (auto it = times.begin(); it != times.end(); ++it) {
+        const std::string field = JsonInput::member(path, it.key());
+        if (it.key().starts_with("x-"))
+            continue;
+        const auto kind = parseDeviceKind(it.key());
+        if (!kind || it.key() != toString(*kind))
+            in.fail(field, "unknown device kind \"" + it.key() + "\" (expected \"cpu\" or \"gpu\")");
+        op.timeUs[static_cast<size_t>(*kind)] = in.nonNegative(it.value(), field);
+        given[static_cast<size_t>(*kind)] = true;
+    }
+    const auto cpu = static_cast<size_t>(DeviceKind::Cpu);
+    const auto gpu = static_cast<size_t>(DeviceKind::Gpu);
+    if (given[gpu] && !given[cpu])
+        op.timeUs[cpu] = op.timeUs[gpu] * options.cpuSlowdown;
+    else if (given[cpu] && !given[gpu])
+        op.timeUs[gpu] = op.timeUs[cpu] / options.cpuSlowdown;
+}
+
+Op readOp(const JsonInput& in, const json& value, const std::string& path, const ImportOptions& options)
+{
+    in.object(value, path);
+    in.rejectUnknownKeys(value,
+                         {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
+                          "flops", "memory_bytes"},
+                         path);
+    Op op;
+    op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
+    if (const json* type = in.find(value, "type"))
+        op.type = in.string(*type, JsonInput::member(path, "type"));
+    if (const json* times = in.find(value, "time_us"))
+        readTimes(in, *times, JsonInput::member(path, "time_us"), options, op);
+    if (const json* bytes = in.find(value, "output_bytes"))
+        op.outputBytes = in.nonNegative(*bytes, JsonInput::member(path, "output_bytes"));
+    if (const json* bytes = in.find(value, "param_bytes"))
+        op.paramBytes = in.nonNegative(*bytes, JsonInput::member(path, "param_bytes"));
+    if (const json* bytes = in.find(value, "resident_bytes"))
+        op.residentBytes = in.nonNegative(*bytes, JsonInput::member(path, "resident_bytes"));
+    if (const json* group = in.find(value, "colocate"))
+        op.colocate = in.string(*group, JsonInput::member(path, "colocate"));
+    if (const json* flops = in.find(value, "flops"))
+        op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
+    if (const json* bytes = in.find(value, "memory_bytes"))
+        op.memoryBytes = in.nonNegative(*bytes, JsonInput::member(path, "memory_bytes"));
+    return op;
+}
+
+} // namespace
+
+Graph parseNativeGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    if (!std::isfinite(options.cpuSlowdown) || options.cpuSlowdown <= 0.0)
+        throw std::invalid_argument("ImportOptions::cpuSlowdown must be a finite number > 0");
+    const JsonInput in(source);
+    const json root = in.parse(text);
+    in.requireFormat(root, kFamily, kVersion);
+    in.rejectUnknownKeys(root, {"format", "name", "ops", "edges"}, {});
+
+    std::string name = defaultName(source);
+    if (const json* n = in.find(root, "name"))
+        name = in.string(*n, "name");
+    const json& ops = in.array(in.require(root, "ops", {}), "ops");
+    static const json kNoEdges = json::array();
+    const json* edgesField = in.find(root, "edges");
+    const json& edges = edgesField ? in.array(*edgesField, "edges") : kNoEdges;
+
+    GraphBuilder builder(name);
+    builder.reserve(ops.size(), edges.size());
+    try {
+        std::unordered_map<std::string, size_t> firstIndex;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const std::string path = JsonInput::element("ops", i);
+            Op op = readOp(in, ops[i], path, options);
+            auto [it, inserted] = firstIndex.emplace(op.name, i);
+            if (!inserted)
+                in.fail(JsonInput::member(path, "name"),
+                        "duplicate op \"" + op.name + "\" (first defined at ops[" + std::to_string(it->second) + "])");
+            try {
+                builder.addOp(std::move(op));
+            } catch (const GraphError& e) { // a value past GraphBuilder's limits
+                in.fail(path, e.what());
+            }
+        }
+        for (size_t i = 0; i < edges.size(); ++i) {
+            const std::string path = JsonInput::element("edges", i);
+            const json& edge = in.object(edges[i], path);
+            in.rejectUnknownKeys(edge, {"from", "to", "bytes"}, path);
+            OpId ends[2];
+            const char* keys[2] = {"from", "to"};
+            for (int k = 0; k < 2; ++k) {
+                const std::string field = JsonInput::member(path, keys[k]);
+                const std::string opName = in.nonEmptyString(in.require(edge, keys[k], path), field);
+                const auto id = builder.find(opName);
+                if (!id)
+                    in.fail(field, "unknown op \"" + opName + "\"");
+                ends[k] = *id;
+            }
+            if (ends[0] == ends[1])
+                in.fail(path, "cycle: op \"" + builder.op(ends[0]).name + "\" feeds itself");
+            double bytes = builder.op(ends[0]).outputBytes;
+            if (const json* b = in.find(edge, "bytes"))
+                bytes = in.nonNegative(*b, JsonInput::member(path, "bytes"));
+            builder.addEdge(ends[0], ends[1], bytes);
+        }
+        return std::move(builder).build();
+    } catch (const GraphError& e) {
+        // Fields were checked above, so what is left is structural: a cycle.
+        throw InputError(source, "edges", e.what());
+    }
+}
+
+std::string nativeGraphJson(const Graph& graph)
+{
+    using nlohmann::ordered_json;
+    ordered_json root;
+    root["format"] = std::string(kFamily) + "/" + std::to_string(kVersion);
+    root["name"] = graph.name();
+    ordered_json ops = ordered_json::array();
+    for (const Op& op : graph.ops()) {
+        ordered_json o;
+        o["name"] = op.name;
+        if (!op.type.empty())
+            o["type"] = op.type;
+        o["time_us"]["gpu"] = JsonOutput::number(op.time(DeviceKind::Gpu));
+        o["time_us"]["cpu"] = JsonOutput::number(op.time(DeviceKind::Cpu));
+        o["output_bytes"] = JsonOutput::number(op.outputBytes);
+        if (op.paramBytes != 0.0)
+            o["param_bytes"] = JsonOutput::number(op.paramBytes);
+        if (op.residentBytes != 0.0)
+            o["resident_bytes"] = JsonOutput::number(op.residentBytes);
+        if (!op.colocate.empty())
+            o["colocate"] = op.colocate;
+        if (op.flops != 0.0)
+            o["flops"] = JsonOutput::number(op.flops);
+        if (op.memoryBytes != 0.0)
+            o["memory_bytes"] = JsonOutput::number(op.memoryBytes);
+        ops.push_back(std::move(o));
+    }
+    ordered_json edges = ordered_json::array();
+    for (const Edge& e : graph.edges()) {
+        ordered_json o;
+        o["from"] = graph.op(e.from).name;
+        o["to"] = graph.op(e.to).name;
+        o["bytes"] = JsonOutput::number(e.bytes);
+        edges.push_back(std::move(o));
+    }
+    root["ops"] = std::move(ops);
+    root["edges"] = std::move(edges);
+    return JsonOutput::document(root);
+}
+
+} // namespace post

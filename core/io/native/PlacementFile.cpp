@@ -1,0 +1,112 @@
+#include "core/io/native/PlacementFile.h"
+
+#include "core/util/FileText.h"
+#include "core/io/json/JsonInput.h"
+#include "core/io/json/JsonOutput.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace post {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kFamily = "post-placement";
+constexpr int kVersion = 1;
+
+// Exact device names first; TensorFlow's full names ("/job:localhost/replica:0/task:0
+// /device:GPU:0") are accepted too, as our TensorFlow export writes them.
+std::optional<DeviceId> findDevice(const Cluster& cluster, const std::string& name)
+{
+    if (auto id = cluster.find(name))
+        return id;
+    if (name.starts_with("/job:"))
+        if (auto at = name.find("/device:"); at != std::string::npos)
+            return cluster.find(std::string_view(name).substr(at));
+    return std::nullopt;
+}
+
+std::string deviceList(const Cluster& cluster)
+{
+    std::string list;
+    for (const Device& d : cluster.devices())
+        list += (list.empty() ? "" : ", ") + d.name;
+    return list;
+}
+
+} // namespace
+
+Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster)
+{
+    const JsonInput in(source);
+    const json root = in.parse(text);
+    in.requireFormat(root, kFamily, kVersion);
+    in.rejectUnknownKeys(root, {"format", "graph", "cluster", "placement"}, {});
+    // "graph" and "cluster" name what the placement was made for; they are informational
+    // (op and device names are what must match).
+    if (const json* g = in.find(root, "graph"))
+        in.string(*g, "graph");
+    if (const json* c = in.find(root, "cluster"))
+        in.string(*c, "cluster");
+
+    const json& map = in.object(in.require(root, "placement", {}), "placement");
+    Placement placement(static_cast<size_t>(graph.opCount()), kNoDevice);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        const std::string path = JsonInput::member("placement", it.key());
+        const auto op = graph.find(it.key());
+        if (!op)
+            in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+        const std::string deviceName = in.string(it.value(), path);
+        const auto device = findDevice(cluster, deviceName);
+        if (!device)
+            in.fail(path, "unknown device \"" + deviceName + "\" (cluster \"" + cluster.name()
+                              + "\" has: " + deviceList(cluster) + ")");
+        placement[static_cast<size_t>(*op)] = *device;
+    }
+
+    std::string missing;
+    int missingCount = 0;
+    for (OpId op = 0; op < graph.opCount(); ++op)
+        if (placement[static_cast<size_t>(op)] == kNoDevice && ++missingCount <= 5)
+            missing += (missing.empty() ? "\"" : ", \"") + graph.op(op).name + "\"";
+    if (missingCount > 0)
+        in.fail("placement", std::to_string(missingCount) + " of " + std::to_string(graph.opCount())
+                                 + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
+    if (auto problem = placementProblem(graph, cluster, placement))
+        in.fail("placement", *problem);
+    return placement;
+}
+
+Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster)
+{
+    return parsePlacement(readFileText(path), path, graph, cluster);
+}
+
+std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement)
+{
+    if (static_cast<int>(placement.size()) != graph.opCount())
+        throw std::invalid_argument("placementJson: placement size does not match the graph");
+    using nlohmann::ordered_json;
+    ordered_json root;
+    root["format"] = std::string(kFamily) + "/" + std::to_string(kVersion);
+    root["graph"] = graph.name();
+    root["cluster"] = cluster.name();
+    std::string text = JsonOutput::document(root);
+    // The op map is written by hand: ordered_json's object lookups are linear, which is
+    // quadratic for graphs with thousands of ops.
+    text.erase(text.rfind("\n}"));
+    text += ",\n  \"placement\": {";
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const DeviceId d = placement[static_cast<size_t>(op)];
+        if (d < 0 || d >= cluster.deviceCount())
+            throw std::invalid_argument("placementJson: op '" + graph.op(op).name + "' has no device");
+        text += (op == 0 ? "\n    " : ",\n    ") + json(graph.op(op).name).dump() + ": "
+            + json(cluster.device(d).name).dump();
+    }
+    text += graph.opCount() > 0 ? "\n  }\n}\n" : "}\n}\n";
+    return text;
+}
+
+} // namespace post

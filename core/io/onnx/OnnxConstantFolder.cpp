@@ -1,0 +1,139 @@
+#include "core/io/onnx/OnnxConstantFolder.h"
+
+#include "core/io/onnx/OnnxFoldOps.h"
+
+#include <utility>
+
+namespace post {
+namespace {
+
+// Fully known dims of a value's type, or nothing.
+bool knownDims(const onnx::TypeProto& type, std::vector<std::int64_t>& dims)
+{
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+        return false;
+    dims.clear();
+    for (const auto& d : type.tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() < 0)
+            return false;
+        dims.push_back(d.dim_value());
+    }
+    return true;
+}
+
+bool isDefaultDomain(const onnx::NodeProto& node)
+{
+    return node.domain().empty() || node.domain() == "ai.onnx";
+}
+
+} // namespace
+
+OnnxConstantFolder::OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset)
+    : graph_(graph)
+    , fileIndex_(fileIndex)
+    , opset_(opset)
+{
+    for (const auto& init : graph_.initializer())
+        if (auto t = decodeOnnxIntTensor(init, kOnnxMaxFoldElements))
+            known_.emplace(init.name(), std::move(*t));
+}
+
+void OnnxConstantFolder::collectShapes()
+{
+    shapes_.clear();
+    std::vector<std::int64_t> dims;
+    auto add = [&](const auto& infos) {
+        for (const auto& vi : infos)
+            if (knownDims(vi.type(), dims))
+                shapes_[vi.name()] = dims;
+    };
+    add(graph_.input());
+    add(graph_.value_info());
+    add(graph_.output());
+    for (const auto& init : graph_.initializer())
+        shapes_[init.name()].assign(init.dims().begin(), init.dims().end());
+}
+
+// A Constant node becomes an initializer of the same name (any element type).
+bool OnnxConstantFolder::foldConstantNode(const onnx::NodeProto& node)
+{
+    if (node.output_size() != 1 || node.attribute_size() != 1)
+        return false;
+    const auto& attr = node.attribute(0);
+    onnx::TensorProto t;
+    if (attr.name() == "value" && attr.type() == onnx::AttributeProto::TENSOR) {
+        t = attr.t();
+    } else if (attr.name() == "value_int" && attr.type() == onnx::AttributeProto::INT) {
+        t.set_data_type(onnx::TensorProto::INT64);
+        t.add_int64_data(attr.i());
+    } else if (attr.name() == "value_ints" && attr.type() == onnx::AttributeProto::INTS) {
+        t.set_data_type(onnx::TensorProto::INT64);
+        t.add_dims(attr.ints_size());
+        for (std::int64_t v : attr.ints())
+            t.add_int64_data(v);
+    } else if (attr.name() == "value_float" && attr.type() == onnx::AttributeProto::FLOAT) {
+        t.set_data_type(onnx::TensorProto::FLOAT);
+        t.add_float_data(attr.f());
+    } else if (attr.name() == "value_floats" && attr.type() == onnx::AttributeProto::FLOATS) {
+        t.set_data_type(onnx::TensorProto::FLOAT);
+        t.add_dims(attr.floats_size());
+        for (float v : attr.floats())
+            t.add_float_data(v);
+    } else {
+        return false; // sparse and string constants stay nodes
+    }
+    const std::string& name = node.output(0);
+    t.set_name(name);
+    if (auto ints = decodeOnnxIntTensor(t, kOnnxMaxFoldElements))
+        known_[name] = std::move(*ints);
+    *graph_.add_initializer() = std::move(t);
+    folded_.insert(name);
+    return true;
+}
+
+int OnnxConstantFolder::foldPass()
+{
+    collectShapes();
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+    std::vector<int> keptIndex;
+    std::vector<OnnxFoldInput> inputs;
+    int foldedCount = 0;
+    for (int i = 0; i < graph_.node_size(); ++i) {
+        onnx::NodeProto& node = *graph_.mutable_node(i);
+        bool folded = false;
+        if (isDefaultDomain(node) && node.op_type() == "Constant") {
+            folded = foldConstantNode(node);
+        } else if (node.output_size() == 1 && !node.output(0).empty()) {
+            inputs.assign(static_cast<std::size_t>(node.input_size()), {});
+            for (int k = 0; k < node.input_size(); ++k) {
+                const std::string& name = node.input(k);
+                auto& in = inputs[static_cast<std::size_t>(k)];
+                in.present = !name.empty();
+                if (auto it = known_.find(name); it != known_.end())
+                    in.value = &it->second;
+                if (auto it = shapes_.find(name); it != shapes_.end())
+                    in.shape = &it->second;
+            }
+            if (auto value = foldOnnxNode(node, inputs, opset_, kOnnxMaxComputedElements - computedElements_)) {
+                computedElements_ += value->values.size();
+                const std::string& name = node.output(0);
+                *graph_.add_initializer() = encodeOnnxIntTensor(*value, name);
+                shapes_[name] = value->dims;
+                known_[name] = std::move(*value);
+                folded_.insert(name);
+                folded = true;
+            }
+        }
+        if (folded) {
+            ++foldedCount;
+        } else {
+            kept.Add(std::move(node));
+            keptIndex.push_back(fileIndex_[static_cast<std::size_t>(i)]);
+        }
+    }
+    graph_.mutable_node()->Swap(&kept);
+    fileIndex_ = std::move(keptIndex);
+    return foldedCount;
+}
+
+} // namespace post

@@ -1,0 +1,42 @@
+#pragma once
+
+// Internal to the ONNX importer (includes the ONNX protobuf headers; core .cpp files only).
+#include "core/io/onnx/OnnxTensorData.h"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace post {
+
+// Folds what shape inference needs to be constant (docs/importers.md, "Constant folding"):
+// Constant nodes become initializers, and shape-arithmetic nodes whose inputs are known
+// (integer constants, or fully inferred shapes for Shape/Size) are replaced by an
+// initializer holding their result. Folded nodes leave the graph; `fileIndex` (the
+// position of each remaining node in the file) is kept in step with graph.node().
+class OnnxConstantFolder {
+public:
+    OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset);
+
+    // One pass over the nodes in order, reading the shapes the last shape inference left
+    // in the graph. Returns how many nodes were folded away.
+    int foldPass();
+
+    // Names of the tensors the folder created (constants, never parameters).
+    const std::unordered_set<std::string>& foldedNames() const { return folded_; }
+
+private:
+    void collectShapes();
+    bool foldConstantNode(const onnx::NodeProto& node);
+
+    onnx::GraphProto& graph_;
+    std::vector<int>& fileIndex_;
+    int opset_;
+    std::unordered_map<std::string, OnnxIntTensor> known_;
+    std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
+    std::unordered_set<std::string> folded_;
+    std::size_t computedElements_ = 0; // of all tensors foldOnnxNode made, for kOnnxMaxComputedElements
+};
+
+} // namespace post

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/cost/CostModel.h"
+#include "core/cost/ShapedGraph.h"
+#include "core/graph/Graph.h"
+#include "core/io/ImportOptions.h"
+
+#include <string>
+#include <string_view>
+
+namespace post {
+
+// ONNX models (.onnx, a serialized ModelProto), read with the ONNX library: checked, the
+// symbolic batch dimension pinned to options.batch, shapes inferred, shape arithmetic
+// folded, parameters taken from the initializers (docs/importers.md, "ONNX").
+// Throws InputError naming `source` and the node ("node 12 'conv1' (Conv)").
+ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& source, const ImportOptions& options = {});
+
+// The same model as one training step (buildTrainingGraph with default cost options).
+Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options = {},
+                     CostReport* report = nullptr);
+
+// True if `content` parses as a ModelProto with a non-empty graph (format sniffing).
+bool looksLikeOnnxModel(std::string_view content);
+
+} // namespace post

@@ -1,0 +1,67 @@
+#include "core/io/tf/PbtxtReader.h"
+
+#include "core/cost/CostModel.h"
+#include "core/cost/OpForOpGraph.h"
+#include "core/util/SourceName.h"
+#include "core/io/tf/TfDeviceName.h"
+#include "core/io/tf/TfGraphDef.h"
+#include "core/io/tf/TfShapedImport.h"
+#include "core/io/TrainingStepBuilder.h"
+#include "core/util/InputError.h"
+
+#include <unordered_map>
+
+namespace post {
+
+ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& /*options*/)
+{
+    const TfGraphDef def = parseTfGraphDef(text, source);
+    const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source));
+    const ShapedGraph& shaped = imported.shaped;
+    if (shaped.ops.empty())
+        throw InputError(source, {}, "no node of the GraphDef is an op of a training step (only variables, constants, "
+                                     "placeholders and initialisers)");
+
+    ImportedGraph result;
+    result.source = source;
+    CostReport report;
+    result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report) : buildTrainingGraph(shaped, {}, &report);
+    result.unknownOpTypes = std::move(report.unknownTypes);
+
+    // Normalised devices of the ShapedOps; a bad device string is an error at its node.
+    std::vector<std::string> devices(shaped.ops.size());
+    bool any = false;
+    std::unordered_map<std::string_view, std::size_t> opIndex;
+    for (std::size_t i = 0; i < shaped.ops.size(); ++i) {
+        const ShapedOp& op = shaped.ops[i];
+        opIndex.emplace(op.name, i);
+        if (op.device.empty())
+            continue;
+        const auto normal = normalizeTfDeviceName(op.device);
+        if (!normal)
+            throw InputError(source, op.location, "node '" + op.name + "': device '" + op.device
+                                                      + "' names no device type and index (expected e.g. /device:GPU:0 or /gpu:0)");
+        devices[i] = *normal;
+        any = true;
+    }
+    if (!any)
+        return result;
+    // Backward ops ("conv1/grad") take their forward op's device.
+    const Graph& g = result.graph;
+    result.givenDevices.resize(static_cast<std::size_t>(g.opCount()));
+    result.givenDeviceLocations.resize(static_cast<std::size_t>(g.opCount()));
+    const std::string_view suffix = TrainingStepBuilder::kGradSuffix;
+    for (OpId id = 0; id < g.opCount(); ++id) {
+        std::string_view name = g.op(id).name;
+        auto it = opIndex.find(name);
+        if (it == opIndex.end() && name.ends_with(suffix))
+            it = opIndex.find(name.substr(0, name.size() - suffix.size()));
+        if (it == opIndex.end())
+            continue;
+        result.givenDevices[static_cast<std::size_t>(id)] = devices[it->second];
+        result.givenDeviceLocations[static_cast<std::size_t>(id)] = shaped.ops[it->second].location;
+    }
+    return result;
+}
+
+} // namespace post

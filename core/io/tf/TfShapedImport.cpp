@@ -1,0 +1,463 @@
+#include "core/io/tf/TfShapedImport.h"
+
+#include "core/io/tf/TfAttrs.h"
+#include "core/io/tf/TfShapeInference.h"
+#include "core/util/InputError.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <deque>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+// What a GraphDef node becomes.
+enum class Role {
+    Op,        // a ShapedOp
+    Parameter, // Variable, VariableV2, VarHandleOp: a parameter tensor
+    Constant,  // Const: a constant tensor
+    Input,     // Placeholder: an input tensor without producer
+    Alias,     // Identity / ReadVariableOp of one of the above: the same tensor
+    NonStep,   // initialisation and checkpointing: not part of a training step
+};
+
+struct InputRef {
+    int node = -1;
+    int port = 0;
+    bool control = false;
+    const TextProtoField* field = nullptr;
+};
+
+template <std::size_t N>
+bool isOneOf(std::string_view op, const std::array<std::string_view, N>& names)
+{
+    return std::find(names.begin(), names.end(), op) != names.end();
+}
+
+constexpr std::array<std::string_view, 3> kParameterOps = {"Variable", "VariableV2", "VarHandleOp"};
+constexpr std::array<std::string_view, 2> kConstantOps = {"Const", "HostConst"};
+constexpr std::array<std::string_view, 2> kInputOps = {"Placeholder", "PlaceholderV2"};
+constexpr std::array<std::string_view, 3> kAliasOps = {"Identity", "ReadVariableOp", "Snapshot"};
+constexpr std::array<std::string_view, 2> kBackEdgeOps = {"NextIteration", "RefNextIteration"};
+// Writes of a variable's initial value (recognised by a variable as first input).
+constexpr std::array<std::string_view, 2> kAssignOps = {"Assign", "AssignVariableOp"};
+constexpr std::array<std::string_view, 9> kCheckpointOps = {
+    "SaveV2", "Save", "SaveSlices", "MergeV2Checkpoints", "RestoreV2", "Restore", "RestoreSlice",
+    "IsVariableInitialized", "VarIsInitializedOp"};
+
+bool isTrainingOp(const TfNode& node)
+{
+    const std::string_view op = node.op;
+    return node.name.starts_with("gradients/") || node.name.find("/gradients/") != std::string::npos
+        || op.starts_with("Apply") || op.starts_with("ResourceApply") || op.starts_with("SparseApply")
+        || op.starts_with("ResourceSparseApply") || op.ends_with("Grad") || op.find("Backprop") != std::string_view::npos;
+}
+
+std::string lineOf(const TextProtoField& f) { return "line " + std::to_string(f.line); }
+
+// Output tensors of all nodes together (docs/importers.md, "Limits").
+constexpr std::int64_t kMaxTensors = 1'000'000;
+
+class Importer {
+public:
+    Importer(const TfGraphDef& graph, const std::string& source) : nodes_(graph.nodes), source_(source)
+    {
+        const std::size_t n = nodes_.size();
+        inputs_.resize(n);
+        consumers_.resize(n);
+        maxPort_.assign(n, -1);
+        maxPortField_.assign(n, nullptr);
+        role_.assign(n, Role::Op);
+        tensorsOf_.resize(n);
+    }
+
+    TfShapedImport run(const std::string& graphName)
+    {
+        TfShapedImport result;
+        result.shaped.name = graphName;
+        result.shaped.source = source_;
+        resolveInputs();
+        topologicalOrder();
+        assignRoles();
+        markNonStep();
+        makeTensors(result.shaped);
+        makeOps(result);
+        anchor(result);
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (role_[i] == Role::Op && isTrainingOp(nodes_[i])) {
+                result.isTrainingGraph = true;
+                result.trainingEvidence = "node '" + nodes_[i].name + "' (" + nodes_[i].op + ", line "
+                    + std::to_string(nodes_[i].line) + ")";
+                break;
+            }
+        return result;
+    }
+
+private:
+    [[noreturn]] void fail(const TextProtoField& at, const std::string& message) const
+    {
+        throw InputError(source_, lineOf(at), message);
+    }
+
+    void resolveInputs()
+    {
+        std::unordered_map<std::string_view, int> index;
+        index.reserve(nodes_.size());
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            index.emplace(nodes_[i].name, static_cast<int>(i));
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            const TfNode& node = nodes_[i];
+            for (const TextProtoField* f : node.inputs) {
+                InputRef ref;
+                ref.field = f;
+                std::string_view text = f->value;
+                if (text.starts_with("^")) {
+                    ref.control = true;
+                    text.remove_prefix(1);
+                } else if (const auto colon = text.rfind(':'); colon != std::string_view::npos) {
+                    const std::string_view port = text.substr(colon + 1);
+                    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), ref.port);
+                    if (port.empty() || ec != std::errc() || end != port.data() + port.size() || ref.port < 0)
+                        fail(*f, "input '" + f->value + "' of node '" + node.name + "': the port after ':' must be a number >= 0");
+                    text = text.substr(0, colon);
+                }
+                const auto it = index.find(text);
+                if (it == index.end())
+                    fail(*f, "input '" + f->value + "' of node '" + node.name + "' names no node in the graph");
+                ref.node = it->second;
+                if (isOneOf(nodes_[static_cast<std::size_t>(ref.node)].op, kBackEdgeOps))
+                    continue; // a loop's back edge: the body is counted once
+                if (!ref.control && ref.port > maxPort_[static_cast<std::size_t>(ref.node)]) {
+                    maxPort_[static_cast<std::size_t>(ref.node)] = ref.port;
+                    maxPortField_[static_cast<std::size_t>(ref.node)] = f;
+                }
+                consumers_[static_cast<std::size_t>(ref.node)].push_back(static_cast<int>(i));
+                inputs_[i].push_back(ref);
+            }
+        }
+    }
+
+    // Kahn's order over data and control inputs, ties in file order.
+    void topologicalOrder()
+    {
+        const std::size_t n = nodes_.size();
+        std::vector<int> indegree(n);
+        std::deque<int> ready;
+        for (std::size_t i = 0; i < n; ++i) {
+            indegree[i] = static_cast<int>(inputs_[i].size());
+            if (indegree[i] == 0)
+                ready.push_back(static_cast<int>(i));
+        }
+        order_.reserve(n);
+        while (!ready.empty()) {
+            const int i = ready.front();
+            ready.pop_front();
+            order_.push_back(i);
+            for (int c : consumers_[static_cast<std::size_t>(i)])
+                if (--indegree[static_cast<std::size_t>(c)] == 0)
+                    ready.push_back(c);
+        }
+        if (order_.size() == n)
+            return;
+        // Every node left has an input left; walk inputs back until a node repeats.
+        std::vector<int> seenAt(n, -1);
+        std::vector<int> path;
+        int at = 0;
+        while (indegree[static_cast<std::size_t>(at)] == 0)
+            ++at;
+        while (seenAt[static_cast<std::size_t>(at)] < 0) {
+            seenAt[static_cast<std::size_t>(at)] = static_cast<int>(path.size());
+            path.push_back(at);
+            for (const InputRef& r : inputs_[static_cast<std::size_t>(at)])
+                if (indegree[static_cast<std::size_t>(r.node)] > 0) {
+                    at = r.node;
+                    break;
+                }
+        }
+        std::string cycle;
+        for (std::size_t k = static_cast<std::size_t>(seenAt[static_cast<std::size_t>(at)]); k < path.size(); ++k) {
+            const TfNode& node = nodes_[static_cast<std::size_t>(path[k])];
+            cycle += (cycle.empty() ? "" : " <- ") + ("'" + node.name + "' (line " + std::to_string(node.line) + ")");
+        }
+        throw InputError(source_, "line " + std::to_string(nodes_[static_cast<std::size_t>(at)].line),
+                         "the graph has a cycle: " + cycle);
+    }
+
+    const InputRef* firstData(std::size_t i) const
+    {
+        for (const InputRef& r : inputs_[i])
+            if (!r.control)
+                return &r;
+        return nullptr;
+    }
+
+    void assignRoles()
+    {
+        for (int i : order_) {
+            const auto k = static_cast<std::size_t>(i);
+            const std::string_view op = nodes_[k].op;
+            if (isOneOf(op, kParameterOps))
+                role_[k] = Role::Parameter;
+            else if (isOneOf(op, kConstantOps))
+                role_[k] = Role::Constant;
+            else if (isOneOf(op, kInputOps))
+                role_[k] = Role::Input;
+            else if (const InputRef* in = firstData(k); in && isOneOf(op, kAliasOps) && role_[static_cast<std::size_t>(in->node)] != Role::Op)
+                role_[k] = Role::Alias;
+        }
+    }
+
+    // Assigning initial values and checkpointing, and the nodes that only feed or only
+    // follow those, are not part of a step.
+    void markNonStep()
+    {
+        const std::size_t n = nodes_.size();
+        std::vector<char> marked(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (role_[i] != Role::Op)
+                continue;
+            const InputRef* in = firstData(i);
+            const bool assign = isOneOf(nodes_[i].op, kAssignOps) && in && role_[static_cast<std::size_t>(in->node)] == Role::Parameter;
+            marked[i] = assign || isOneOf(nodes_[i].op, kCheckpointOps);
+        }
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (marked[i] || role_[i] != Role::Op)
+                    continue;
+                const auto& cons = consumers_[i];
+                const bool onlyFeeds = !cons.empty()
+                    && std::all_of(cons.begin(), cons.end(), [&](int c) { return marked[static_cast<std::size_t>(c)] != 0; });
+                const auto& ins = inputs_[i];
+                const bool onlyFollows = !ins.empty()
+                    && std::all_of(ins.begin(), ins.end(), [&](const InputRef& r) { return marked[static_cast<std::size_t>(r.node)] != 0; });
+                if (onlyFeeds || onlyFollows) {
+                    marked[i] = 1;
+                    changed = true;
+                }
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            if (marked[i])
+                role_[i] = Role::NonStep;
+    }
+
+    int newTensor(ShapedGraph& g, std::string name, std::optional<TfAttrs::Shape> shape, int elementBytes, Role role)
+    {
+        ShapedTensor t;
+        t.name = std::move(name);
+        t.shape = shape ? std::move(*shape) : TfAttrs::Shape{}; // unknown rank: no dims, like the cost model expects
+        t.elementBytes = elementBytes;
+        t.isParameter = role == Role::Parameter;
+        t.isConstant = role == Role::Constant;
+        g.tensors.push_back(std::move(t));
+        shapeKnown_.push_back(shape.has_value());
+        constValues_.emplace_back();
+        return static_cast<int>(g.tensors.size()) - 1;
+    }
+
+    void makeTensors(ShapedGraph& g)
+    {
+        for (int i : order_) {
+            const auto k = static_cast<std::size_t>(i);
+            const TfNode& node = nodes_[k];
+            if (role_[k] == Role::NonStep)
+                continue;
+            if (role_[k] == Role::Alias) {
+                const InputRef* in = firstData(k);
+                tensorsOf_[k].push_back(tensorOf(*in));
+                if (maxPort_[k] > 0)
+                    fail(*node.field, "node '" + node.name + "' (" + node.op + ") has one output; an input asks for port "
+                                          + std::to_string(maxPort_[k]));
+                continue;
+            }
+            const TfAttrs attrs(node, source_);
+            const auto listed = attrs.outputShapes();
+            // Outputs up to the highest port a consumer reads: "a:2000000000" must not make
+            // two billion tensors.
+            const std::int64_t wanted = std::max(static_cast<std::int64_t>(listed.size()), std::int64_t{maxPort_[k]} + 1);
+            if (std::max<std::int64_t>(wanted, 1) > kMaxTensors - tensorCount_) {
+                const std::string limit = "a graph may have at most " + std::to_string(kMaxTensors) + " tensors";
+                if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
+                    fail(*maxPortField_[k], "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
+                                                + std::to_string(wanted) + " outputs; " + limit);
+                fail(*node.field, "node '" + node.name + "': " + limit);
+            }
+            int count = static_cast<int>(wanted);
+            if (!listed.empty() && maxPort_[k] >= static_cast<int>(listed.size()))
+                for (int c : consumers_[k])
+                    for (const InputRef& r : inputs_[static_cast<std::size_t>(c)])
+                        if (r.node == i && !r.control && r.port >= static_cast<int>(listed.size()))
+                            fail(*r.field, "input '" + r.field->value + "': node '" + node.name + "' has "
+                                               + std::to_string(listed.size()) + " outputs (its _output_shapes)");
+            std::optional<TfAttrs::Shape> first;
+            bool firstKnown = false;
+            if (role_[k] == Role::Parameter) {
+                // VarHandleOp's own output is a resource handle; the tensor is the variable.
+                first = attrs.shapeAttr("shape");
+                firstKnown = first.has_value();
+            }
+            if (!firstKnown && !listed.empty()) {
+                first = listed[0];
+                firstKnown = true;
+            }
+            if (!firstKnown) {
+                std::vector<TfInputInfo> infos;
+                for (const InputRef& r : inputs_[k]) {
+                    if (r.control)
+                        continue;
+                    TfInputInfo info;
+                    if (role_[static_cast<std::size_t>(r.node)] != Role::NonStep) {
+                        const int t = tensorOf(r);
+                        info.shape = shapeKnown_[static_cast<std::size_t>(t)] ? &g.tensors[static_cast<std::size_t>(t)].shape : nullptr;
+                        const auto& cv = constValues_[static_cast<std::size_t>(t)];
+                        info.constValues = cv ? &*cv : nullptr;
+                    }
+                    infos.push_back(info);
+                }
+                first = inferTfOutputShape(node, attrs, infos);
+                if (first)
+                    count = std::max(count, 1);
+            }
+            const int bytes = attrs.firstElementBytes({"dtype", "T", "DstT", "out_type"});
+            tensorCount_ += count;
+            for (int p = 0; p < count; ++p) {
+                std::optional<TfAttrs::Shape> shape = p == 0 ? first : listed.size() > static_cast<std::size_t>(p) ? listed[static_cast<std::size_t>(p)] : std::nullopt;
+                const int t = newTensor(g, p == 0 ? node.name : node.name + ":" + std::to_string(p), std::move(shape), bytes, role_[k]);
+                tensorsOf_[k].push_back(t);
+            }
+            if (role_[k] == Role::Constant && count > 0)
+                constValues_[static_cast<std::size_t>(tensorsOf_[k][0])] = attrs.constInts();
+        }
+    }
+
+    int tensorOf(const InputRef& r) const
+    {
+        return tensorsOf_[static_cast<std::size_t>(r.node)][static_cast<std::size_t>(r.port)];
+    }
+
+    // Integer attributes for the cost model, as TensorFlow writes them: strides, ksize
+    // and dilations over all four NHWC/NCHW dimensions; booleans as 0/1; the string
+    // attributes it may use as flags.
+    static void addIntAttrs(ShapedOp& op, const TfAttrs& attrs)
+    {
+        for (const char* key : {"strides", "ksize", "dilations"})
+            if (auto v = attrs.ints(key))
+                op.intAttrs[key] = std::move(*v);
+        for (const char* flag : {"transpose_a", "transpose_b", "adj_x", "adj_y"})
+            if (const auto b = attrs.boolean(flag))
+                op.intAttrs[flag] = {*b ? 1 : 0};
+        if (const auto format = attrs.string("data_format"))
+            op.intAttrs["data_format_nchw"] = {*format == "NCHW" ? 1 : 0};
+        if (const auto padding = attrs.string("padding"))
+            op.intAttrs["padding_same"] = {*padding == "SAME" ? 1 : 0};
+    }
+
+    void makeOps(TfShapedImport& result)
+    {
+        ShapedGraph& g = result.shaped;
+        result.opOfNode.assign(nodes_.size(), -1);
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (role_[i] == Role::Op)
+                result.opOfNode[i] = static_cast<int>(g.ops.size()), g.ops.emplace_back();
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            if (role_[i] != Role::Op)
+                continue;
+            const TfNode& node = nodes_[i];
+            const TfAttrs attrs(node, source_);
+            ShapedOp& op = g.ops[static_cast<std::size_t>(result.opOfNode[i])];
+            op.name = node.name;
+            op.type = node.op;
+            for (const InputRef& r : inputs_[i]) {
+                const Role from = role_[static_cast<std::size_t>(r.node)];
+                if (from == Role::NonStep)
+                    continue;
+                if (!r.control)
+                    op.inputs.push_back(tensorOf(r));
+                else if (from == Role::Op)
+                    op.controlInputs.push_back(result.opOfNode[static_cast<std::size_t>(r.node)]);
+            }
+            op.outputs = tensorsOf_[i];
+            addIntAttrs(op, attrs);
+            if (const TextProtoField* cls = node.attr("_class"))
+                if (const TextProtoField* list = cls->find("list"))
+                    if (const TextProtoField* s = list->find("s"); s && s->value.starts_with("loc:@"))
+                        op.colocate = s->value.substr(5);
+            op.device = node.device;
+            op.location = "line " + std::to_string(node.line);
+        }
+    }
+
+    // The op whose device each node takes when a placement is written back.
+    void anchor(TfShapedImport& result) const
+    {
+        const std::size_t n = nodes_.size();
+        std::vector<int>& anchor = result.anchorOfNode;
+        anchor = result.opOfNode;
+        // A variable, constant or placeholder (and its reads) go with the first op reading it.
+        for (std::size_t i = 0; i < n; ++i) {
+            if (role_[i] != Role::Op)
+                continue;
+            for (const InputRef& r : inputs_[i]) {
+                auto p = static_cast<std::size_t>(r.node);
+                while (!r.control && (role_[p] == Role::Alias || role_[p] == Role::Parameter || role_[p] == Role::Constant
+                                      || role_[p] == Role::Input)) {
+                    if (anchor[p] < 0)
+                        anchor[p] = result.opOfNode[i];
+                    if (role_[p] != Role::Alias)
+                        break;
+                    p = static_cast<std::size_t>(firstData(p)->node);
+                }
+            }
+        }
+        // The rest (initialisers, unread constants) follow a placed neighbour: an input
+        // first (an Assign goes with its variable), else a consumer.
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                if (anchor[i] >= 0)
+                    continue;
+                for (const InputRef& r : inputs_[i])
+                    if (anchor[static_cast<std::size_t>(r.node)] >= 0) {
+                        anchor[i] = anchor[static_cast<std::size_t>(r.node)];
+                        break;
+                    }
+                if (anchor[i] < 0)
+                    for (int c : consumers_[i])
+                        if (anchor[static_cast<std::size_t>(c)] >= 0) {
+                            anchor[i] = anchor[static_cast<std::size_t>(c)];
+                            break;
+                        }
+                changed = changed || anchor[i] >= 0;
+            }
+        }
+    }
+
+    const std::vector<TfNode>& nodes_;
+    const std::string& source_;
+    std::vector<std::vector<InputRef>> inputs_;
+    std::vector<std::vector<int>> consumers_;
+    std::vector<int> maxPort_;
+    std::vector<const TextProtoField*> maxPortField_; // the input asking for maxPort_
+    std::int64_t tensorCount_ = 0;
+    std::vector<int> order_;
+    std::vector<Role> role_;
+    std::vector<std::vector<int>> tensorsOf_;
+    std::vector<bool> shapeKnown_;
+    std::vector<std::optional<std::vector<std::int64_t>>> constValues_;
+};
+
+} // namespace
+
+TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName)
+{
+    return Importer(graph, source).run(graphName);
+}
+
+} // namespace post

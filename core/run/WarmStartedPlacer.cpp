@@ -1,0 +1,110 @@
+#include "core/run/WarmStartedPlacer.h"
+
+#include "core/classic/ClassicalPlacerFactory.h"
+#include "core/learn/LearnerFactory.h"
+#include "core/place/ProgressObserver.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace post {
+namespace {
+
+// Feasible beats infeasible, then faster beats slower.
+bool better(const PlaceResult& a, const PlaceResult& b)
+{
+    if (a.feasible != b.feasible)
+        return a.feasible;
+    return a.bestStepTimeUs < b.bestStepTimeUs;
+}
+
+// Shifts sample numbers so a second run continues the first one's numbering.
+class OffsetObserver : public ProgressObserver {
+public:
+    OffsetObserver(ProgressObserver* target, int offset)
+        : target_(target)
+        , offset_(offset)
+    {
+    }
+    void onSample(const SampleEvent& event) override
+    {
+        SampleEvent e = event;
+        e.index += offset_;
+        target_->onSample(e);
+    }
+    void onUpdate(const UpdateEvent& event) override
+    {
+        UpdateEvent e = event;
+        e.afterSample += offset_;
+        target_->onUpdate(e);
+    }
+
+private:
+    ProgressObserver* target_;
+    int offset_;
+};
+
+} // namespace
+
+WarmStartedPlacer::WarmStartedPlacer(std::string learner, std::vector<std::string> starters, std::string name,
+                                     LearnerOptions options)
+    : learner_(std::move(learner))
+    , starters_(std::move(starters))
+    , name_(std::move(name))
+    , options_(std::move(options))
+{
+}
+
+PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
+{
+    const auto began = std::chrono::steady_clock::now();
+    PlaceResult start;
+    int classicalSamples = 0;
+    bool haveStart = false;
+    for (const std::string& starter : starters_) {
+        auto placer = makeClassicalPlacer(starter);
+        PlaceContext quiet = context;
+        quiet.observer = nullptr; // the live views show the learner's samples only
+        PlaceResult r = placer->place(quiet);
+        classicalSamples += r.samplesUsed;
+        if (!haveStart || better(r, start)) {
+            start = std::move(r);
+            haveStart = true;
+        }
+    }
+
+    LearnerOptions warmOptions = options_;
+    warmOptions.warmStart = start.best;
+    PlaceContext warmContext = context;
+    // The classical placers' evaluations come out of the same budget, so every
+    // algorithm in a comparison gets exactly `samples` simulations.
+    const int learnerBudget = std::max(2, context.samples - classicalSamples);
+    warmContext.samples = learnerBudget / 2;
+    PlaceResult result = makeLearner(learner_, warmOptions)->place(warmContext);
+
+    const int coldSamples = learnerBudget - result.samplesUsed;
+    if (!result.stopped && coldSamples > 0) {
+        PlaceContext coldContext = context;
+        coldContext.samples = coldSamples;
+        OffsetObserver shifted(context.observer, result.samplesUsed);
+        if (context.observer)
+            coldContext.observer = &shifted;
+        PlaceResult cold = makeLearner(learner_, options_)->place(coldContext);
+        const int used = result.samplesUsed + cold.samplesUsed;
+        const bool stopped = cold.stopped;
+        if (better(cold, result))
+            result = std::move(cold);
+        result.samplesUsed = used;
+        result.stopped = stopped;
+    }
+    if (better(start, result)) {
+        result.best = start.best;
+        result.bestStepTimeUs = start.bestStepTimeUs;
+        result.feasible = start.feasible;
+    }
+    result.samplesUsed += classicalSamples;
+    result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    return result;
+}
+
+} // namespace post

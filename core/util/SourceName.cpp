@@ -1,0 +1,21 @@
+#include "core/util/SourceName.h"
+
+#include <filesystem>
+
+namespace post {
+
+std::string graphNameFromSource(const std::string& source)
+{
+    if (source.empty())
+        return "graph";
+    const std::filesystem::path path(source);
+    std::string stem = path.stem().string();
+    if (stem == "graph") {
+        const std::string parent = path.parent_path().filename().string();
+        if (!parent.empty() && parent != "." && parent != "..")
+            return parent;
+    }
+    return stem.empty() ? std::string("graph") : stem;
+}
+
+} // namespace post
