@@ -2,11 +2,11 @@
 //   bench_layout FILE...   (e.g. ../shared/data/pipedream/*/graph.txt)
 #include "core/graph/Graph.h"
 #include "core/io/GraphFile.h"
+#include "core/util/InputError.h"
 #include "ui/layout/GraphvizLayout.h"
 #include "ui/layout/LayoutCost.h"
 #include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/ViewGraphBuilder.h"
-#include "core/util/InputError.h"
 
 #include <QElapsedTimer>
 #include <QGuiApplication>
@@ -50,7 +50,9 @@ int main(int argc, char* argv[])
                 input.edges.emplace_back(e.from, e.to);
             const long long cost = estimateDotCost(input.nodeCount(), input.edges);
             for (LayoutEngine engine : {LayoutEngine::Dot, LayoutEngine::FastDot, LayoutEngine::Sfdp}) {
-                const long long limit = std::getenv("POST_BENCH_MAX_COST") ? std::atoll(std::getenv("POST_BENCH_MAX_COST")) : 20000;
+                const long long limit = std::getenv("POST_BENCH_MAX_COST")
+                    ? std::atoll(std::getenv("POST_BENCH_MAX_COST"))
+                    : 20000;
                 if (engine != LayoutEngine::Sfdp && cost > (engine == LayoutEngine::Dot ? limit / 10 : limit))
                     continue; // minutes: not worth waiting for
                 input.engine = engine;

@@ -5,8 +5,8 @@
 //   bench_learners [GRAPH_FILE]
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/learn/Grouping.h"
 #include "core/learn/LearnerFactory.h"
 #include "core/learn/PlacementEvaluator.h"
@@ -88,9 +88,8 @@ void measure(const Graph& graph, const Cluster& cluster)
     const LearnerOptions options;
     const Grouping grouping = groupOps(graph, options.grouping);
     const int samples = 2400;
-    std::printf("graph %s: %d ops, %d edges; %d groups; cluster %s, %d devices\n", graph.name().c_str(),
-                graph.opCount(), graph.edgeCount(), grouping.groupCount(), cluster.name().c_str(),
-                cluster.deviceCount());
+    std::printf("graph %s: %d ops, %d edges; %d groups; cluster %s, %d devices\n", graph.name().c_str(), graph.opCount(),
+                graph.edgeCount(), grouping.groupCount(), cluster.name().c_str(), cluster.deviceCount());
 
     // The simulator alone: the floor under any learner's time per sample.
     PlacementEvaluator evaluator(graph, cluster, SimOptions{}, options.penalty);

@@ -8,8 +8,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -48,7 +48,10 @@ double procStatusMb(const char* field)
 // Deterministic across standard libraries: only the engine, no std distributions.
 class Rng {
 public:
-    explicit Rng(std::uint64_t seed) : engine_(seed) {}
+    explicit Rng(std::uint64_t seed)
+        : engine_(seed)
+    {
+    }
     double uniform() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
     int between(int lo, int hi) { return lo + static_cast<int>(engine_() % static_cast<std::uint64_t>(hi - lo + 1)); }
     // Log-uniform in [lo, hi]: op costs and tensor sizes span orders of magnitude.
@@ -171,8 +174,8 @@ void BM_Floor(benchmark::State& state)
             for (EdgeId e : g.inEdges(op))
                 start = std::max(start, finish[static_cast<size_t>(edges[static_cast<size_t>(e)].from)]);
             const auto d = static_cast<size_t>(w.placement[static_cast<size_t>(op)]);
-            const double end =
-                start + w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[d])] / speed[d];
+            const double end = start
+                + w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[d])] / speed[d];
             finish[static_cast<size_t>(op)] = end;
             last = std::max(last, end);
         }
@@ -225,7 +228,8 @@ void BM_DeviceQueuesOnly(benchmark::State& state)
             }
             const int op = fifo[static_cast<size_t>(h++)];
             running[static_cast<size_t>(d)] = op;
-            const double t = w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[static_cast<size_t>(d)])];
+            const double t =
+                w.opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(kind[static_cast<size_t>(d)])];
             heap.emplace_back(now + t / speed[static_cast<size_t>(d)], d);
             std::push_heap(heap.begin(), heap.end(), later);
         };
@@ -316,8 +320,8 @@ void registerRealGraphs()
         w->placement.resize(static_cast<size_t>(w->graph.opCount()));
         for (OpId op = 0; op < w->graph.opCount(); ++op) {
             const int group = w->graph.colocationGroup(op);
-            w->placement[static_cast<size_t>(op)] =
-                group >= 0 ? groupDevice[static_cast<size_t>(group)] : rng.between(0, devices - 1);
+            w->placement[static_cast<size_t>(op)] = group >= 0 ? groupDevice[static_cast<size_t>(group)]
+                                                               : rng.between(0, devices - 1);
         }
         if (auto problem = placementProblem(w->graph, w->cluster, w->placement))
             throw std::runtime_error(*problem);

@@ -69,8 +69,8 @@ int main(int argc, char* argv[])
         timer.restart();
         for (int r = 0; r < rounds; ++r)
             view.render(&target);
-        std::printf("paint %-22s %6.2f ms  (%d rectangles)\n", what, static_cast<double>(timer.nsecsElapsed()) / 1e6 / rounds,
-                    view.lastPaintedBars());
+        std::printf("paint %-22s %6.2f ms  (%d rectangles)\n", what,
+                    static_cast<double>(timer.nsecsElapsed()) / 1e6 / rounds, view.lastPaintedBars());
     };
     paintMs("fitted");
     view.zoomBy(100);

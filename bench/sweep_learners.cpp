@@ -9,8 +9,8 @@
 //                                                  PLACER = a classical placer, e.g. m-sct)
 #include "core/classic/ClassicalPlacerFactory.h"
 #include "core/cluster/Cluster.h"
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/learn/Grouping.h"
 #include "core/learn/LearnerFactory.h"
 #include "core/learn/PlacementEvaluator.h"
@@ -121,8 +121,8 @@ int main(int argc, char** argv)
     const Evaluation single = evaluator.evaluate(Placement(static_cast<size_t>(graph.opCount()), gpu));
     const Grouping grouping = groupOps(graph, o.grouping);
     std::printf("%s on %s: %d ops, %d groups; 1 GPU %.0f us%s; lower bound %.0f us\n", graph.name().c_str(),
-                cluster.name().c_str(), graph.opCount(), grouping.groupCount(), single.rawStepTimeUs, single.feasible ? "" : " (OOM)",
-                lowerBound(graph, cluster).valueUs());
+                cluster.name().c_str(), graph.opCount(), grouping.groupCount(), single.rawStepTimeUs,
+                single.feasible ? "" : " (OOM)", lowerBound(graph, cluster).valueUs());
     if (str("warm", "") == "split") {
         // Groups in topological order cut into one run per GPU, balanced by compute.
         std::vector<DeviceId> gpus;
@@ -154,9 +154,14 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "unknown warm start '%s'\n", warm.c_str());
             return 2;
         }
-        const PlaceResult start = placer->place(PlaceContext{.graph = graph, .cluster = cluster, .sim = {},
-                                                             .samples = 0, .seed = 1, .threads = 1,
-                                                             .observer = nullptr, .stop = nullptr});
+        const PlaceResult start = placer->place(PlaceContext{.graph = graph,
+                                                             .cluster = cluster,
+                                                             .sim = {},
+                                                             .samples = 0,
+                                                             .seed = 1,
+                                                             .threads = 1,
+                                                             .observer = nullptr,
+                                                             .stop = nullptr});
         o.warmStart = start.best;
         o.warmStartMass = num("warm_mass", o.warmStartMass);
         o.refineGroupsByWarmStart = num("refine", 1) != 0;
@@ -184,8 +189,7 @@ int main(int argc, char** argv)
                     r.wallSeconds);
     }
     const double mean = sum / seeds;
-    std::printf("RESULT %s %s mean %.0f sd %.0f feasible %d/%d wall %.2f s\n", learnerName.c_str(),
-                graph.name().c_str(), mean, std::sqrt(std::max(0.0, sumSq / seeds - mean * mean)), feasible, seeds,
-                wall / seeds);
+    std::printf("RESULT %s %s mean %.0f sd %.0f feasible %d/%d wall %.2f s\n", learnerName.c_str(), graph.name().c_str(),
+                mean, std::sqrt(std::max(0.0, sumSq / seeds - mean * mean)), feasible, seeds, wall / seeds);
     return 0;
 }

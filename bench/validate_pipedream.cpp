@@ -10,8 +10,8 @@
 // Pearson correlation of the times, of their logarithms, and the ratio of totals, overall
 // and per layer kind.
 #include "core/cost/CostModel.h"
-#include "core/util/FileText.h"
 #include "core/io/pipedream/PipeDreamStats.h"
+#include "core/util/FileText.h"
 #include "core/zoo/ZooModels.h"
 
 #include <algorithm>
@@ -36,7 +36,7 @@ struct Layer {
     std::string kind; // "Conv2d", "BatchNorm2d", ...
     PipeDreamStats stats;
     std::vector<int> preds, succs;
-    int match = -1;   // index into the zoo graph's ops
+    int match = -1; // index into the zoo graph's ops
 };
 
 std::vector<Layer> readProfile(const std::string& path)
@@ -128,15 +128,15 @@ std::optional<Signature> zooSignature(const ShapedGraph& g, const ShapedOp& op)
 // Fully connected layers: the zoo's Inception has TF-slim's 1001 classes, PyTorch 1000.
 bool sameLayer(const Signature& a, const Signature& b)
 {
-    return a.cin == b.cin && a.kh == b.kh && a.kw == b.kw && a.stride == b.stride &&
-           (a.cout == b.cout || (a.kh == 1 && a.kw == 1 && std::llabs(a.cout - b.cout) == 1));
+    return a.cin == b.cin && a.kh == b.kh && a.kw == b.kw && a.stride == b.stride
+        && (a.cout == b.cout || (a.kh == 1 && a.kw == 1 && std::llabs(a.cout - b.cout) == 1));
 }
 
 const std::map<std::string, std::set<std::string>>& kindMap()
 {
     static const std::map<std::string, std::set<std::string>> m{
         {"BatchNorm2d", {"FusedBatchNorm"}}, {"ReLU", {"Relu"}}, {"MaxPool2d", {"MaxPool"}},
-        {"AvgPool2d", {"AvgPool", "Mean"}},  {"Add", {"AddV2"}},  {"Concat", {"ConcatV2"}}};
+        {"AvgPool2d", {"AvgPool", "Mean"}},  {"Add", {"AddV2"}}, {"Concat", {"ConcatV2"}}};
     return m;
 }
 
@@ -180,17 +180,17 @@ void printStats(const std::string& label, const Stats& s)
         so += s.ours[k];
         st += s.theirs[k];
     }
-    std::printf("  %-12s %4zu layers  pearson %6.3f  log-pearson %6.3f  total est %9.2f ms  measured %9.2f ms  ratio %5.2f\n",
-                label.c_str(), s.ours.size(), pearson(s.ours, s.theirs), pearson(lx, ly), so / 1000.0, st / 1000.0,
-                so / st);
+    std::printf(
+        "  %-12s %4zu layers  pearson %6.3f  log-pearson %6.3f  total est %9.2f ms  measured %9.2f ms  ratio %5.2f\n",
+        label.c_str(), s.ours.size(), pearson(s.ours, s.theirs), pearson(lx, ly), so / 1000.0, st / 1000.0, so / st);
 }
 
 // What-if corrections of the cost model, applied here only (docs/cost-model.md).
 struct Variant {
     std::string label;
-    bool skipFirstLayer = false;     // the profiles' first convolution carries a start-up cost
-    double memoryEfficiency = 0.0;   // > 0: replaces the reference GPU's
-    bool winograd = false;           // 3x3 stride-1 convolutions do 2.25x fewer multiplies
+    bool skipFirstLayer = false;   // the profiles' first convolution carries a start-up cost
+    double memoryEfficiency = 0.0; // > 0: replaces the reference GPU's
+    bool winograd = false;         // 3x3 stride-1 convolutions do 2.25x fewer multiplies
 };
 
 double estimateUs(const ShapedGraph& g, const ShapedOp& op, const Variant& v)
@@ -319,8 +319,7 @@ int main(int argc, char** argv)
     const std::vector<Variant> variants{
         {"cost model as shipped", false, 0.0, false},
         {"as shipped, without the first convolution", true, 0.0, false},
-        {"what-if: Winograd 3x3 (flops / 2.25), memory efficiency 0.3, without the first convolution", true, 0.3,
-         true},
+        {"what-if: Winograd 3x3 (flops / 2.25), memory efficiency 0.3, without the first convolution", true, 0.3, true},
     };
     validate(dir, "resnet50", buildResNet50(128), verbose, variants);
     validate(dir, "inception_v3", buildInceptionV3(128), verbose, variants);

@@ -1,15 +1,15 @@
 #include "fuzz/FuzzTargets.h"
 
+#include "core/io/GraphFile.h"
+#include "core/io/dot/DotReader.h"
+#include "core/io/msr/MsrReader.h"
 #include "core/io/native/ClusterFile.h"
 #include "core/io/native/ClusterPresets.h"
-#include "core/io/dot/DotReader.h"
-#include "core/io/GraphFile.h"
-#include "core/io/msr/MsrReader.h"
 #include "core/io/native/NativeGraphReader.h"
-#include "core/io/onnx/OnnxReader.h"
-#include "core/io/tf/PbtxtReader.h"
-#include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/io/onnx/OnnxReader.h"
+#include "core/io/pipedream/PipeDreamReader.h"
+#include "core/io/tf/PbtxtReader.h"
 
 namespace post::fuzz {
 

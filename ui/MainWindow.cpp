@@ -1,33 +1,33 @@
 #include "ui/MainWindow.h"
 
+#include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
+#include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/charts/LearningChart.h"
-#include "ui/export/ExportMenu.h"
 #include "ui/inspector/InspectorPanel.h"
-#include "ui/learn/LearnerPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
+#include "ui/learn/LearnerPanel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/SessionController.h"
 #include "ui/timeline/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimelinePanel.h"
 #include "ui/timeline/TimelineView.h"
-#include "ui/session/SessionController.h"
 
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
-#include "ui/util/ErrorText.h"
 #include "core/util/InputError.h"
+#include "ui/util/ErrorText.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QCloseEvent>
 #include <QChart>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -183,9 +183,8 @@ void MainWindow::createActions()
     }
     groupingGroup_->actions().at(0)->setToolTip(
         tr("Every op when the graph is small and its edges short, else one box per colocation group or chain"));
-    connect(groupingGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
-        graphPanel_->setGrouping(static_cast<Grouping>(action->data().toInt()));
-    });
+    connect(groupingGroup_, &QActionGroup::triggered, this,
+            [this](QAction* action) { graphPanel_->setGrouping(static_cast<Grouping>(action->data().toInt())); });
 
     colourGroup_ = new QActionGroup(this);
     for (ColourMode mode : kColourModes) {
@@ -194,9 +193,8 @@ void MainWindow::createActions()
         action->setData(static_cast<int>(mode));
         action->setChecked(mode == graphPanel_->colourMode());
     }
-    connect(colourGroup_, &QActionGroup::triggered, this, [this](QAction* action) {
-        chooseColourMode(static_cast<ColourMode>(action->data().toInt()));
-    });
+    connect(colourGroup_, &QActionGroup::triggered, this,
+            [this](QAction* action) { chooseColourMode(static_cast<ColourMode>(action->data().toInt())); });
 }
 
 void MainWindow::createMenus()
@@ -255,9 +253,8 @@ void MainWindow::createToolBar()
     for (ColourMode mode : kColourModes)
         colourCombo_->addItem(toString(mode), static_cast<int>(mode));
     colourCombo_->setCurrentIndex(colourCombo_->findData(static_cast<int>(graphPanel_->colourMode())));
-    connect(colourCombo_, &QComboBox::activated, this, [this](int index) {
-        chooseColourMode(static_cast<ColourMode>(colourCombo_->itemData(index).toInt()));
-    });
+    connect(colourCombo_, &QComboBox::activated, this,
+            [this](int index) { chooseColourMode(static_cast<ColourMode>(colourCombo_->itemData(index).toInt())); });
     bar->addWidget(colourCombo_);
     bar->addSeparator();
     bar->addAction(findAction_);
@@ -306,8 +303,7 @@ void MainWindow::openDialog()
 {
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Graph"), dir,
-        tr("Graphs (*.json *.onnx *.pbtxt *.txt *.dot *.gv);;All files (*)"));
+        this, tr("Open Graph"), dir, tr("Graphs (*.json *.onnx *.pbtxt *.txt *.dot *.gv);;All files (*)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -333,7 +329,10 @@ void MainWindow::rebuildClusterMenu()
             setClusterName(path);
     });
     if (clusterDock_)
-        clusterMenu_->addAction(tr("&Edit…"), this, [this] { clusterDock_->show(); clusterDock_->raise(); });
+        clusterMenu_->addAction(tr("&Edit…"), this, [this] {
+            clusterDock_->show();
+            clusterDock_->raise();
+        });
 }
 
 void MainWindow::openPlacementDialog()
@@ -396,10 +395,7 @@ void MainWindow::setBatch(std::int64_t batch)
         openFile(document_->path);
 }
 
-std::int64_t MainWindow::batch() const
-{
-    return loader_->batch();
-}
+std::int64_t MainWindow::batch() const { return loader_->batch(); }
 
 void MainWindow::batchDialog()
 {
@@ -447,8 +443,9 @@ void MainWindow::createSession()
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->openAction());
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->saveAction());
     connect(session_, &SessionController::failed, this, &MainWindow::reportError);
-    connect(session_, &SessionController::saved, this,
-            [this](const QString& path) { statusText_->setText(tr("Saved session %1").arg(QFileInfo(path).fileName())); });
+    connect(session_, &SessionController::saved, this, [this](const QString& path) {
+        statusText_->setText(tr("Saved session %1").arg(QFileInfo(path).fileName()));
+    });
 }
 
 void MainWindow::setPlacement(Placement placement)
@@ -477,8 +474,8 @@ void MainWindow::reportError(const QString& path, const QString& message)
     emit loadFailed(path, message);
     if (!interactiveErrors_)
         return;
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Post Studio"),
-                                tr("Could not open %1").arg(file), QMessageBox::Ok, this);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Post Studio"), tr("Could not open %1").arg(file),
+                                QMessageBox::Ok, this);
     box->setInformativeText(message.toHtmlEscaped());
     box->setDetailedText(path);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -519,7 +516,9 @@ void MainWindow::updateSummary()
         return;
     }
     const Graph& g = *document_->graph;
-    QString text = tr("%1 ops · %2 edges · %3").arg(g.opCount()).arg(g.edgeCount())
+    QString text = tr("%1 ops · %2 edges · %3")
+                       .arg(g.opCount())
+                       .arg(g.edgeCount())
                        .arg(QString::fromStdString(document_->cluster->name()));
     if (document_->format == GraphFormat::Onnx)
         text += tr(" · batch %1").arg(document_->batch);
@@ -533,15 +532,9 @@ void MainWindow::updateSummary()
     summary_->setText(text + QStringLiteral("  "));
 }
 
-QString MainWindow::statusMessage() const
-{
-    return statusText_->text();
-}
+QString MainWindow::statusMessage() const { return statusText_->text(); }
 
-QString MainWindow::summaryText() const
-{
-    return summary_->text().trimmed();
-}
+QString MainWindow::summaryText() const { return summary_->text().trimmed(); }
 
 void MainWindow::selectOp(OpId op, bool centre)
 {
@@ -597,10 +590,7 @@ void MainWindow::createLearner()
     });
 }
 
-void MainWindow::showCentralTab(int index)
-{
-    tabs_->setCurrentIndex(index);
-}
+void MainWindow::showCentralTab(int index) { tabs_->setCurrentIndex(index); }
 
 bool MainWindow::showCentralTab(const QString& title)
 {
@@ -635,10 +625,7 @@ void MainWindow::createTimeline()
     connect(timeline_, &TimelinePanel::opClicked, this, [this](OpId op) { selectOp(op, true); });
 }
 
-int MainWindow::addCentralTab(QWidget* widget, const QString& title)
-{
-    return tabs_->addTab(widget, title);
-}
+int MainWindow::addCentralTab(QWidget* widget, const QString& title) { return tabs_->addTab(widget, title); }
 
 QDockWidget* MainWindow::newDock(const QString& title, const QString& objectName, QWidget* widget)
 {

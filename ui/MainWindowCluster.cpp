@@ -43,10 +43,11 @@ void MainWindow::createClusterTools()
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
                 setCluster(std::move(cluster), placement);
                 const double us = clusterEditor_->shownStepUs();
-                statusText_->setText(!std::isnan(us) ? tr("Cluster edited: shown placement %1%2")
-                                                    .arg(formatMicroseconds(us),
-                                                         clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
-                                              : tr("Cluster edited"));
+                statusText_->setText(!std::isnan(us)
+                                         ? tr("Cluster edited: shown placement %1%2")
+                                               .arg(formatMicroseconds(us),
+                                                    clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
+                                         : tr("Cluster edited"));
             });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
@@ -66,8 +67,9 @@ void MainWindow::createClusterTools()
         if (!userChoseColourMode_)
             setColourMode(ColourMode::Device);
         setPlacement(std::move(placement));
-        statusText_->setText(shown == index ? tr("Showing sample %1's placement").arg(index)
-                                            : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index));
+        statusText_->setText(shown == index
+                                 ? tr("Showing sample %1's placement").arg(index)
+                                 : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index));
     });
 }
 

@@ -1,7 +1,7 @@
 #include "app/cli/CliSupport.h"
 
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
 
@@ -14,7 +14,8 @@ namespace post::cli {
 
 void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch)
 {
-    cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx, pbtxt")->capture_default_str();
+    cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx, pbtxt")
+        ->capture_default_str();
     cmd.add_option("--batch", batch, "ONNX: batch size given to the symbolic batch dimension (other formats ignore it)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
         ->capture_default_str();
@@ -45,10 +46,7 @@ ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& f
     return imported;
 }
 
-Cluster loadClusterArg(const std::string& nameOrPath)
-{
-    return loadCluster(nameOrPath);
-}
+Cluster loadClusterArg(const std::string& nameOrPath) { return loadCluster(nameOrPath); }
 
 DeviceId deviceArg(const Cluster& cluster, const std::string& name)
 {

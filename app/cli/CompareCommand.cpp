@@ -112,8 +112,8 @@ int runCompare(const CompareOptions& o)
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
-    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms; %d samples, %d seeds\n\n", g.name().c_str(),
-                g.opCount(), c.name().c_str(), lb / 1000.0, o.samples, o.seeds);
+    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms; %d samples, %d seeds\n\n", g.name().c_str(), g.opCount(),
+                c.name().c_str(), lb / 1000.0, o.samples, o.seeds);
     std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
                 "wall (s)", "speed-up", "gap LB");
     for (const ComparisonRow& r : rows) {
@@ -134,11 +134,17 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    cmd->add_option("--algos", opts->algos, "Comma-separated algorithms (default: all): " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement");
-    cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
+    cmd->add_option("--algos", opts->algos,
+                    "Comma-separated algorithms (default: all): " + joinedPlacerNames()
+                        + "; LEARNER@PLACER starts a learner from a classical placement");
+    cmd->add_option("--samples", opts->samples, "Sample budget for learners")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000000));
     cmd->add_option("--seeds", opts->seeds, "Seeds per learner")->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_option("--first-seed", opts->firstSeed, "First seed (then +1, +2, ...)")->capture_default_str();
-    cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runCompare(*opts); });

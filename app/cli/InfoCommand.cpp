@@ -59,8 +59,7 @@ int runInfo(const InfoOptions& o)
     if (g.totalResidentBytes() != 0.0) // only some sources (MSR) give it; keep other listings short
         std::cout << "resident memory    " << formatBytes(g.totalResidentBytes()) << "\n";
     std::cout << "outputs            " << formatBytes(outputBytes) << "\n"
-              << "critical path      " << formatMs(path.lengthUs) << " on a speed-1 GPU, " << path.ops.size()
-              << " ops";
+              << "critical path      " << formatMs(path.lengthUs) << " on a speed-1 GPU, " << path.ops.size() << " ops";
     if (!path.ops.empty())
         std::cout << " ('" << g.op(path.ops.front()).name << "' .. '" << g.op(path.ops.back()).name << "')";
     std::cout << "\n";
@@ -73,7 +72,9 @@ void addInfoCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Summarise a graph: ops, edges, compute, parameters, critical path");
-    cmd->add_option("graph", opts->graph, "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt)")->required();
+    cmd->add_option("graph", opts->graph,
+                    "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt)")
+        ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runInfo(*opts); });

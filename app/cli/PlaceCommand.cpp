@@ -1,14 +1,14 @@
 #include "app/cli/PlaceCommand.h"
 
 #include "app/cli/CliSupport.h"
-#include "core/util/AtomicFile.h"
-#include "core/util/FileText.h"
 #include "core/io/GraphFile.h"
-#include "core/io/tf/PbtxtExport.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/io/tf/PbtxtExport.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/run/RunLog.h"
 #include "core/sim/LowerBound.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/FileText.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -47,9 +47,11 @@ int runPlace(const PlaceOptions& o)
         if (format == GraphFormat::Auto)
             format = sniffGraphFormat(pbtxtText, o.graph);
         if (format != GraphFormat::TfPbtxt)
-            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is " + std::string(toString(format))};
+            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is "
+                             + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch) : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
+    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch)
+                                       : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -113,10 +115,16 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    cmd->add_option("--algo", opts->algo, "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")->capture_default_str();
-    cmd->add_option("--samples", opts->samples, "Sample budget for learners")->capture_default_str()->check(CLI::Range(1, 100000000));
+    cmd->add_option("--algo", opts->algo,
+                    "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")
+        ->capture_default_str();
+    cmd->add_option("--samples", opts->samples, "Sample budget for learners")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000000));
     cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
-    cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")->capture_default_str()->check(CLI::Range(0, 1024));
+    cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
     cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
     cmd->add_option("--pbtxt-out", opts->pbtxtOut,
                     "Write the input .pbtxt again with every node's device set from the best placement");

@@ -1,11 +1,11 @@
 #include "app/cli/SimulateCommand.h"
 
 #include "app/cli/CliSupport.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
@@ -58,7 +58,9 @@ nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, 
         for (DeviceId b = 0; b < n; ++b) {
             const size_t k = static_cast<size_t>(a * n + b);
             if (a != b && r.linkBytes[k] > 0.0)
-                links.push_back({{"from", c.device(a).name}, {"to", c.device(b).name}, {"bytes", r.linkBytes[k]},
+                links.push_back({{"from", c.device(a).name},
+                                 {"to", c.device(b).name},
+                                 {"bytes", r.linkBytes[k]},
                                  {"busy_ms", r.linkBusyUs[k] / 1000.0}});
         }
     return j;

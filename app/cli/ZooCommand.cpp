@@ -1,8 +1,8 @@
 #include "app/cli/ZooCommand.h"
 
 #include "app/cli/CliSupport.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/NativeGraphReader.h"
+#include "core/util/AtomicFile.h"
 #include "core/zoo/ZooRegistry.h"
 
 #include <CLI/CLI.hpp>

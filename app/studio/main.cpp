@@ -6,15 +6,15 @@
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
+#include "core/run/PlacerRegistry.h"
 #include "ui/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/learn/LearnerPanel.h"
-#include "core/run/PlacerRegistry.h"
 
 #include <QApplication>
-#include <QDockWidget>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QMap>
 #include <QTimer>
 
@@ -56,43 +56,58 @@ int main(int argc, char* argv[])
     QApplication::setApplicationVersion(QStringLiteral(POST_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Post Studio: device placement search for neural-network training."));
+    parser.setApplicationDescription(
+        QStringLiteral("Post Studio: device placement search for neural-network training."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Graph to open (post-graph, ONNX, TensorFlow .pbtxt, PipeDream, MSR, DOT)."),
-                                 QStringLiteral("[FILE]"));
-    const QCommandLineOption clusterOption(QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."),
-                                           QStringLiteral("C"));
-    const QCommandLineOption batchOption(QStringLiteral("batch"),
-                                         QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
-                                         QStringLiteral("N"));
-    const QCommandLineOption paletteOption(QStringLiteral("palette"), QStringLiteral("Use the Fusion style with a light or dark palette."),
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral("Graph to open (post-graph, ONNX, TensorFlow .pbtxt, PipeDream, MSR, DOT)."),
+        QStringLiteral("[FILE]"));
+    const QCommandLineOption clusterOption(
+        QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."), QStringLiteral("C"));
+    const QCommandLineOption batchOption(
+        QStringLiteral("batch"), QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
+        QStringLiteral("N"));
+    const QCommandLineOption paletteOption(QStringLiteral("palette"),
+                                           QStringLiteral("Use the Fusion style with a light or dark palette."),
                                            QStringLiteral("light|dark"));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                              QStringLiteral("Open FILE, wait for the layout, save the window to OUT.png and exit."),
-                                              QStringLiteral("OUT.png"));
-    const QCommandLineOption selectOption(QStringLiteral("select"), QStringLiteral("Select (and centre) the op with this name once shown."),
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open FILE, wait for the layout, save the window to OUT.png and exit."),
+        QStringLiteral("OUT.png"));
+    const QCommandLineOption selectOption(QStringLiteral("select"),
+                                          QStringLiteral("Select (and centre) the op with this name once shown."),
                                           QStringLiteral("OP"));
-    const QCommandLineOption colourOption(QStringLiteral("colour-by"), QStringLiteral("Node colours: device, type, time or memory."),
+    const QCommandLineOption colourOption(QStringLiteral("colour-by"),
+                                          QStringLiteral("Node colours: device, type, time or memory."),
                                           QStringLiteral("WHAT"));
-    const QCommandLineOption placementOption(QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."),
-                                             QStringLiteral("P"));
-    const QCommandLineOption algoOption(QStringLiteral("algo"), QStringLiteral("Run this placer (post, ce, ppo, m-etf, ...) once FILE is shown."),
-                                        QStringLiteral("A"));
-    const QCommandLineOption samplesOption(QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
-                                           QStringLiteral("N"));
-    const QCommandLineOption compareOption(QStringLiteral("compare"),
-                                           QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion."));
-    const QCommandLineOption algosOption(QStringLiteral("algos"), QStringLiteral("Comma-separated algorithms for --compare (default all)."),
+    const QCommandLineOption placementOption(
+        QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."), QStringLiteral("P"));
+    const QCommandLineOption algoOption(
+        QStringLiteral("algo"), QStringLiteral("Run this placer (post, ce, ppo, m-etf, ...) once FILE is shown."),
+        QStringLiteral("A"));
+    const QCommandLineOption samplesOption(
+        QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."), QStringLiteral("N"));
+    const QCommandLineOption compareOption(
+        QStringLiteral("compare"),
+        QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion."));
+    const QCommandLineOption algosOption(QStringLiteral("algos"),
+                                         QStringLiteral("Comma-separated algorithms for --compare (default all)."),
                                          QStringLiteral("LIST"));
-    const QCommandLineOption seedsOption(QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."),
-                                         QStringLiteral("N"));
-    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Central tab to show: graph, learning, timeline or compare."),
+    const QCommandLineOption seedsOption(
+        QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."), QStringLiteral("N"));
+    const QCommandLineOption tabOption(QStringLiteral("tab"),
+                                       QStringLiteral("Central tab to show: graph, learning, timeline or compare."),
                                        QStringLiteral("NAME"));
-    const QCommandLineOption dockOption(QStringLiteral("dock"), QStringLiteral("Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
-                                        QStringLiteral("NAME"));
-    parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption, placementOption, algoOption,
-                       samplesOption, compareOption, algosOption, seedsOption, tabOption, dockOption});
+    const QCommandLineOption dockOption(
+        QStringLiteral("dock"),
+        QStringLiteral(
+            "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
+        QStringLiteral("NAME"));
+    parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption,
+                       placementOption, algoOption, samplesOption, compareOption, algosOption, seedsOption, tabOption,
+                       dockOption});
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -126,8 +141,8 @@ int main(int argc, char* argv[])
     if (!tab.isEmpty() && !kTabs.contains(tab))
         return fail(QStringLiteral("--tab takes graph, learning, timeline or compare"), 2);
     const QString dock = parser.value(dockOption);
-    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"), QStringLiteral("cluster"),
-                                       QStringLiteral("inspector")};
+    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"),
+                                       QStringLiteral("cluster"), QStringLiteral("inspector")};
     if (!dock.isEmpty() && !kDocks.contains(dock))
         return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
 
@@ -152,10 +167,11 @@ int main(int argc, char* argv[])
             window.showCentralTab(tab); // tabs are titled by these names
         if (dock == QLatin1String("hyperparameters"))
             window.learner()->showOptions(true);
-        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters") ? window.learnerDock()
-                         : dock == QLatin1String("cluster") ? window.clusterDock()
-                         : dock == QLatin1String("inspector") ? window.inspectorDock()
-                                                              : nullptr;
+        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters")
+            ? window.learnerDock()
+            : dock == QLatin1String("cluster")   ? window.clusterDock()
+            : dock == QLatin1String("inspector") ? window.inspectorDock()
+                                                 : nullptr;
         if (d) {
             d->show();
             d->raise();

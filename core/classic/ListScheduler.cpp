@@ -108,9 +108,7 @@ ListSchedule ListScheduler::run(std::span<const OpId> favouriteChild) const
         if (allowed.empty())
             allowed.push_back(overflowDevice(ledger, op, devices));
     };
-    auto startOn = [&](OpId op, DeviceId d) {
-        return std::max(available[static_cast<size_t>(d)], dataReady[at(op, d)]);
-    };
+    auto startOn = [&](OpId op, DeviceId d) { return std::max(available[static_cast<size_t>(d)], dataReady[at(op, d)]); };
     // m-SCT: the favourite child a device is being kept for, or kNoOp.
     auto keptFor = [&](DeviceId d) -> OpId {
         const OpId last = lastOp[static_cast<size_t>(d)];

@@ -1,7 +1,7 @@
 #include "core/classic/MEtfPlacer.h"
 
-#include "core/classic/MemoryFeedback.h"
 #include "core/classic/ListScheduler.h"
+#include "core/classic/MemoryFeedback.h"
 
 namespace post {
 

@@ -1,8 +1,8 @@
 #include "core/classic/MSctPlacer.h"
 
-#include "core/classic/MemoryFeedback.h"
 #include "core/classic/FavouriteChildLp.h"
 #include "core/classic/ListScheduler.h"
+#include "core/classic/MemoryFeedback.h"
 
 namespace post {
 

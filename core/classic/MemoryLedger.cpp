@@ -40,7 +40,8 @@ MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const Sim
         }
     }
     for (DeviceId d = 0; d < deviceCount_; ++d)
-        capacity_[static_cast<size_t>(d)] = budgets.empty() ? cluster.device(d).memoryBytes : budgets[static_cast<size_t>(d)];
+        capacity_[static_cast<size_t>(d)] = budgets.empty() ? cluster.device(d).memoryBytes
+                                                            : budgets[static_cast<size_t>(d)];
 }
 
 double MemoryLedger::footprint(OpId op) const

@@ -32,9 +32,6 @@ DeviceId overflowDevice(const MemoryLedger& ledger, OpId op, const PlacerDevices
     return roomiest;
 }
 
-double opTimeOn(const Op& op, const Device& device)
-{
-    return opTimeUs(op, device);
-}
+double opTimeOn(const Op& op, const Device& device) { return opTimeUs(op, device); }
 
 } // namespace post

@@ -35,7 +35,8 @@ DeviceId Cluster::fastestOfKind(DeviceKind kind) const
 {
     DeviceId best = kNoDevice;
     for (size_t i = 0; i < devices_.size(); ++i)
-        if (devices_[i].kind == kind && (best == kNoDevice || devices_[i].speed > devices_[static_cast<size_t>(best)].speed))
+        if (devices_[i].kind == kind
+            && (best == kNoDevice || devices_[i].speed > devices_[static_cast<size_t>(best)].speed))
             best = static_cast<DeviceId>(i);
     return best;
 }

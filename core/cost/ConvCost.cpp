@@ -96,7 +96,8 @@ OpCost convTf(const OpView& v)
     const ShapedTensor* f = v.input(1);
     const ShapedTensor* y = v.output(0);
     const double macsPerOutput = OpView::dims(f, 0, -1); // k... x Cin/group
-    const double outElements = OpView::rank(y) > 0 ? OpView::elements(y) : tfOutputElements(v, v.input(0), OpView::dim(f, -1));
+    const double outElements = OpView::rank(y) > 0 ? OpView::elements(y)
+                                                   : tfOutputElements(v, v.input(0), OpView::dim(f, -1));
     return ioCost(v, 2.0 * outElements * macsPerOutput);
 }
 
@@ -105,8 +106,9 @@ OpCost depthwiseConvTf(const OpView& v)
     const ShapedTensor* f = v.input(1); // [kh, kw, Cin, multiplier]
     const ShapedTensor* y = v.output(0);
     const double macsPerOutput = OpView::dims(f, 0, -2);
-    const double outElements = OpView::rank(y) > 0 ? OpView::elements(y)
-                                                   : tfOutputElements(v, v.input(0), OpView::dim(f, -2) * OpView::dim(f, -1));
+    const double outElements = OpView::rank(y) > 0
+        ? OpView::elements(y)
+        : tfOutputElements(v, v.input(0), OpView::dim(f, -2) * OpView::dim(f, -1));
     return ioCost(v, 2.0 * outElements * macsPerOutput);
 }
 

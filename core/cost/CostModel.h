@@ -47,7 +47,6 @@ double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device);
 // parameter tensors; edge bytes from tensor shapes. Throws InputError (naming
 // graph.source and the op's location) for a cycle or an edge to an unknown tensor.
 // Details (op names, edges, what is free) in docs/cost-model.md.
-Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options = {},
-                         CostReport* report = nullptr);
+Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& options = {}, CostReport* report = nullptr);
 
 } // namespace post

@@ -6,11 +6,11 @@ namespace post {
 // time = max(flops / (peakFlops * computeEfficiency), bytes / (memoryBandwidth * memoryEfficiency))
 //        + launch overhead.
 struct DeviceSpec {
-    double peakFlops = 0.0;          // FLOP/s
-    double memoryBandwidth = 0.0;    // bytes/s
-    double computeEfficiency = 0.5;  // share of peak a real kernel reaches
+    double peakFlops = 0.0;         // FLOP/s
+    double memoryBandwidth = 0.0;   // bytes/s
+    double computeEfficiency = 0.5; // share of peak a real kernel reaches
     double memoryEfficiency = 0.3;
-    double launchOverheadUs = 0.0;   // fixed per-op cost
+    double launchOverheadUs = 0.0; // fixed per-op cost
 };
 
 } // namespace post

@@ -76,10 +76,7 @@ OpCost matMul(const OpView& v)
     return matrixProduct(v, v.attr("transpose_a", 0) != 0, v.attr("transpose_b", 0) != 0);
 }
 
-OpCost batchMatMulTf(const OpView& v)
-{
-    return matrixProduct(v, v.attr("adj_x", 0) != 0, v.attr("adj_y", 0) != 0);
-}
+OpCost batchMatMulTf(const OpView& v) { return matrixProduct(v, v.attr("adj_x", 0) != 0, v.attr("adj_y", 0) != 0); }
 
 OpCost gemm(const OpView& v)
 {
@@ -104,9 +101,6 @@ OpCost attentionOnnx(const OpView& v)
     return ioCost(v, 2.0 * batch * s * in * qkv + bias + attentionFlops(batch, heads, s, s, d, d));
 }
 
-OpCost multiHeadAttention(const OpView& v)
-{
-    return ioCost(v, attentionFromTensors(v, "num_heads"));
-}
+OpCost multiHeadAttention(const OpView& v) { return ioCost(v, attentionFromTensors(v, "num_heads")); }
 
 } // namespace post::costs

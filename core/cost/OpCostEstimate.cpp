@@ -45,7 +45,9 @@ const std::unordered_map<std::string_view, Rule>& rules()
             for (std::string_view type : types)
                 t.emplace(type, rule);
         };
-        auto formula = [&t](std::string_view type, OpCost (*f)(const OpView&)) { t.emplace(type, Rule{Family::Formula, 0.0, f}); };
+        auto formula = [&t](std::string_view type, OpCost (*f)(const OpView&)) {
+            t.emplace(type, Rule{Family::Formula, 0.0, f});
+        };
 
         formula("Conv", costs::convOnnx);
         formula("ConvTranspose", costs::convTransposeOnnx);
@@ -77,17 +79,35 @@ const std::unordered_map<std::string_view, Rule>& rules()
              // In-place variable updates (batch norm's moving averages): one element-wise pass.
              "AssignSub", "AssignAdd"},
             Rule{Family::Elementwise, kArith});
-        add({"Exp", "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt", "Rsqrt", "Pow", "Softplus",
-             "Softsign", "Elu", "Selu", "Celu", "Sin", "Cos", "Tan", "Swish", "Silu", "Mish"},
+        add({"Exp",      "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt",  "Rsqrt", "Pow", "Softplus",
+             "Softsign", "Elu", "Selu",  "Celu",  "Sin",     "Cos",  "Tan", "Swish", "Silu",  "Mish"},
             Rule{Family::Elementwise, kTranscendental});
         add({"Gelu", "FastGelu", "BiasGelu"}, Rule{Family::Elementwise, kGelu});
 
-        add({"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "ReduceMean", "ReduceSum", "ReduceMax",
-             "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-             "ReduceSumSquare", "Mean", "Sum", "Max", "Min", "Prod", "AddN", "ArgMax", "ArgMin", "L2Loss"},
+        add({"GlobalAveragePool",
+             "GlobalMaxPool",
+             "GlobalLpPool",
+             "ReduceMean",
+             "ReduceSum",
+             "ReduceMax",
+             "ReduceMin",
+             "ReduceProd",
+             "ReduceL1",
+             "ReduceL2",
+             "ReduceLogSum",
+             "ReduceLogSumExp",
+             "ReduceSumSquare",
+             "Mean",
+             "Sum",
+             "Max",
+             "Min",
+             "Prod",
+             "AddN",
+             "ArgMax",
+             "ArgMin",
+             "L2Loss"},
             Rule{Family::Reduce});
-        add({"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"},
-            Rule{Family::Pool});
+        add({"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"}, Rule{Family::Pool});
         add({"BatchNormalization", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "LayerNormalization",
              "InstanceNormalization", "GroupNormalization", "SkipLayerNormalization"},
             Rule{Family::Norm, kNormalisation});
@@ -97,13 +117,21 @@ const std::unordered_map<std::string_view, Rule>& rules()
         add({"LRN"}, Rule{Family::Lrn});
 
         add({"Gather", "GatherV2", "ResourceGather", "GatherND", "GatherElements"}, Rule{Family::Gather});
-        add({"Transpose", "Concat", "ConcatV2", "Split", "SplitV", "Slice", "StridedSlice", "Pad", "PadV2",
-             "MirrorPad", "Tile", "Expand", "BroadcastTo", "Pack", "Unpack", "DepthToSpace", "SpaceToDepth",
-             "OneHot", "ReverseV2", "Copy"},
+        add({"Transpose", "Concat",       "ConcatV2",     "Split",  "SplitV",    "Slice",       "StridedSlice",
+             "Pad",       "PadV2",        "MirrorPad",    "Tile",   "Expand",    "BroadcastTo", "Pack",
+             "Unpack",    "DepthToSpace", "SpaceToDepth", "OneHot", "ReverseV2", "Copy"},
             Rule{Family::Copy});
-        add({"Reshape", "Identity", "Squeeze", "Unsqueeze", "Flatten", "ExpandDims", "Shape", "Size", "Rank",
-             "NoOp", "Const", "Constant", "Placeholder", "PlaceholderWithDefault", "VariableV2", "Variable",
-             "VarHandleOp", "ReadVariableOp", "StopGradient", "Snapshot", "Bitcast", "IdentityN"},
+        add({"Reshape",      "Identity",
+             "Squeeze",      "Unsqueeze",
+             "Flatten",      "ExpandDims",
+             "Shape",        "Size",
+             "Rank",         "NoOp",
+             "Const",        "Constant",
+             "Placeholder",  "PlaceholderWithDefault",
+             "VariableV2",   "Variable",
+             "VarHandleOp",  "ReadVariableOp",
+             "StopGradient", "Snapshot",
+             "Bitcast",      "IdentityN"},
             Rule{Family::Free});
         return t;
     }();

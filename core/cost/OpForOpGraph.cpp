@@ -49,7 +49,8 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
     for (std::size_t i = 0; i < graph.ops.size(); ++i)
         for (int t : graph.ops[i].outputs) {
             if (t < 0 || static_cast<std::size_t>(t) >= graph.tensors.size())
-                throw InputError(graph.source, graph.ops[i].location, "op '" + graph.ops[i].name + "' writes an unknown tensor");
+                throw InputError(graph.source, graph.ops[i].location,
+                                 "op '" + graph.ops[i].name + "' writes an unknown tensor");
             producer[static_cast<std::size_t>(t)] = static_cast<int>(i);
         }
     std::vector<char> paramCounted(graph.tensors.size(), 0);
@@ -67,7 +68,8 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
                 ++unknown[s.type];
             local.totalForwardFlops += cost.flops;
             for (int k = 0; k < kDeviceKindCount; ++k)
-                op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(cost, options.reference[static_cast<std::size_t>(k)]);
+                op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(cost,
+                                                                        options.reference[static_cast<std::size_t>(k)]);
             op.flops = cost.flops;
             op.memoryBytes = cost.bytesRead + cost.bytesWritten;
             for (int t : s.outputs)

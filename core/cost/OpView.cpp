@@ -11,20 +11,11 @@ const ShapedTensor* OpView::tensor(int index) const
     return &graph_.tensors[static_cast<size_t>(index)];
 }
 
-const ShapedTensor* OpView::input(size_t i) const
-{
-    return i < op_.inputs.size() ? tensor(op_.inputs[i]) : nullptr;
-}
+const ShapedTensor* OpView::input(size_t i) const { return i < op_.inputs.size() ? tensor(op_.inputs[i]) : nullptr; }
 
-const ShapedTensor* OpView::output(size_t i) const
-{
-    return i < op_.outputs.size() ? tensor(op_.outputs[i]) : nullptr;
-}
+const ShapedTensor* OpView::output(size_t i) const { return i < op_.outputs.size() ? tensor(op_.outputs[i]) : nullptr; }
 
-int OpView::rank(const ShapedTensor* t)
-{
-    return t ? static_cast<int>(t->shape.size()) : 0;
-}
+int OpView::rank(const ShapedTensor* t) { return t ? static_cast<int>(t->shape.size()) : 0; }
 
 double OpView::dim(const ShapedTensor* t, int i)
 {
@@ -50,15 +41,9 @@ double OpView::dims(const ShapedTensor* t, int from, int to)
     return product;
 }
 
-double OpView::elements(const ShapedTensor* t)
-{
-    return t ? dims(t, 0, rank(t)) : 0.0;
-}
+double OpView::elements(const ShapedTensor* t) { return t ? dims(t, 0, rank(t)) : 0.0; }
 
-double OpView::bytes(const ShapedTensor* t)
-{
-    return t ? elements(t) * std::max(t->elementBytes, 0) : 0.0;
-}
+double OpView::bytes(const ShapedTensor* t) { return t ? elements(t) * std::max(t->elementBytes, 0) : 0.0; }
 
 double OpView::outputElements() const
 {
@@ -84,10 +69,7 @@ double OpView::outputBytes() const
     return sum;
 }
 
-bool OpView::hasAttr(std::string_view name) const
-{
-    return op_.intAttrs.find(std::string(name)) != op_.intAttrs.end();
-}
+bool OpView::hasAttr(std::string_view name) const { return op_.intAttrs.find(std::string(name)) != op_.intAttrs.end(); }
 
 std::int64_t OpView::attr(std::string_view name, std::int64_t fallback, size_t i) const
 {

@@ -13,7 +13,11 @@ namespace post {
 // model estimates with what it has and buildTrainingGraph reports bad indices itself.
 class OpView {
 public:
-    OpView(const ShapedGraph& graph, const ShapedOp& op) : graph_(graph), op_(op) {}
+    OpView(const ShapedGraph& graph, const ShapedOp& op)
+        : graph_(graph)
+        , op_(op)
+    {
+    }
 
     const ShapedOp& op() const { return op_; }
     const ShapedTensor* input(size_t i) const;

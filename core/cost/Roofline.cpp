@@ -7,8 +7,8 @@ namespace post {
 namespace {
 
 // Figures and reasons in docs/cost-model.md ("Reference devices").
-constexpr double kV100PeakFlops = 15.7e12;    // Tesla V100 SXM2, FP32, boost clock
-constexpr double kV100Bandwidth = 900e9;      // HBM2
+constexpr double kV100PeakFlops = 15.7e12;        // Tesla V100 SXM2, FP32, boost clock
+constexpr double kV100Bandwidth = 900e9;          // HBM2
 constexpr double kNotionalCpuPeakFlops = 1.57e12; // one tenth of the V100 (docs/clusters.md)
 constexpr double kNotionalCpuBandwidth = 90e9;    // one tenth too: CPU time = 10 x GPU time
 // Shares of peak reached by real kernels. Compute: cuDNN / cuBLAS FP32 on a V100 reach
@@ -48,7 +48,8 @@ double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device)
     const double flopRate = device.peakFlops * device.computeEfficiency;
     const double byteRate = device.memoryBandwidth * device.memoryEfficiency;
     if (!(flopRate > 0.0) || !(byteRate > 0.0))
-        throw std::invalid_argument("rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");
+        throw std::invalid_argument(
+            "rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");
     const double seconds = std::max(cost.flops / flopRate, bytes / byteRate);
     return seconds * 1e6 + device.launchOverheadUs;
 }

@@ -24,15 +24,15 @@ struct ShapedTensor {
 
 struct ShapedOp {
     std::string name;
-    std::string type;             // ONNX op type ("Conv", "MatMul") or TF op ("Conv2D")
-    std::vector<int> inputs;      // indices into ShapedGraph::tensors; -1 = absent optional input
-    std::vector<int> outputs;     // indices into ShapedGraph::tensors
+    std::string type;               // ONNX op type ("Conv", "MatMul") or TF op ("Conv2D")
+    std::vector<int> inputs;        // indices into ShapedGraph::tensors; -1 = absent optional input
+    std::vector<int> outputs;       // indices into ShapedGraph::tensors
     std::vector<int> controlInputs; // indices into ShapedGraph::ops (TF "^name")
     // Integer attributes the cost model reads (kernel_shape, strides, group, ...).
     std::map<std::string, std::vector<std::int64_t>> intAttrs;
-    std::string colocate;         // optional colocation group
-    std::string device;           // optional given device (TF GraphDef `device`)
-    std::string location;         // where it came from, for error messages ("node 12")
+    std::string colocate; // optional colocation group
+    std::string device;   // optional given device (TF GraphDef `device`)
+    std::string location; // where it came from, for error messages ("node 12")
 };
 
 struct ShapedGraph {

@@ -20,7 +20,10 @@ constexpr const char* kGradSuffix = "/grad";
 // Checks the forward graph and answers what buildTrainingGraph needs to know about it.
 class ForwardGraph {
 public:
-    explicit ForwardGraph(const ShapedGraph& graph) : g_(graph) {}
+    explicit ForwardGraph(const ShapedGraph& graph)
+        : g_(graph)
+    {
+    }
 
     void validate();
     std::vector<int> topologicalOrder() const;
@@ -44,8 +47,7 @@ public:
 
 private:
     // Data and control predecessors of an op (parameters carry no dependency).
-    template <typename F>
-    void forEachPredecessor(size_t op, F&& f) const
+    template <typename F> void forEachPredecessor(size_t op, F&& f) const
     {
         const ShapedOp& o = g_.ops[op];
         for (int t : o.inputs)
@@ -74,18 +76,21 @@ void ForwardGraph::validate()
             fail(i, "duplicate op name \"" + o.name + "\" (first at " + where(it->second) + ")");
         for (size_t k = 0; k < o.inputs.size(); ++k)
             if (o.inputs[k] < -1 || o.inputs[k] >= tensorCount)
-                fail(i, "op \"" + o.name + "\": input " + std::to_string(k) + " refers to tensor #"
-                            + std::to_string(o.inputs[k]) + ", but the graph has " + std::to_string(tensorCount)
-                            + " tensors");
+                fail(i,
+                     "op \"" + o.name + "\": input " + std::to_string(k) + " refers to tensor #"
+                         + std::to_string(o.inputs[k]) + ", but the graph has " + std::to_string(tensorCount)
+                         + " tensors");
         for (size_t k = 0; k < o.outputs.size(); ++k) {
             const int t = o.outputs[k];
             if (t < 0 || t >= tensorCount)
-                fail(i, "op \"" + o.name + "\": output " + std::to_string(k) + " refers to tensor #"
-                            + std::to_string(t) + ", but the graph has " + std::to_string(tensorCount) + " tensors");
+                fail(i,
+                     "op \"" + o.name + "\": output " + std::to_string(k) + " refers to tensor #" + std::to_string(t)
+                         + ", but the graph has " + std::to_string(tensorCount) + " tensors");
             int& p = producer_[static_cast<size_t>(t)];
             if (p >= 0 && p != static_cast<int>(i))
-                fail(i, "op \"" + o.name + "\": tensor \"" + g_.tensors[static_cast<size_t>(t)].name
-                            + "\" is already written by op \"" + g_.ops[static_cast<size_t>(p)].name + "\"");
+                fail(i,
+                     "op \"" + o.name + "\": tensor \"" + g_.tensors[static_cast<size_t>(t)].name
+                         + "\" is already written by op \"" + g_.ops[static_cast<size_t>(p)].name + "\"");
             p = static_cast<int>(i);
         }
         for (int c : o.controlInputs)
@@ -95,7 +100,8 @@ void ForwardGraph::validate()
     for (size_t i = 0; i < g_.ops.size(); ++i)
         if (names.count(g_.ops[i].name + kGradSuffix))
             fail(names[g_.ops[i].name + kGradSuffix],
-                 "op name \"" + g_.ops[i].name + kGradSuffix + "\" is taken by the gradient of op \"" + g_.ops[i].name + "\"");
+                 "op name \"" + g_.ops[i].name + kGradSuffix + "\" is taken by the gradient of op \"" + g_.ops[i].name
+                     + "\"");
 }
 
 std::vector<int> ForwardGraph::topologicalOrder() const

@@ -2,10 +2,7 @@
 
 namespace post {
 
-std::string_view toString(DeviceKind kind)
-{
-    return kind == DeviceKind::Cpu ? "cpu" : "gpu";
-}
+std::string_view toString(DeviceKind kind) { return kind == DeviceKind::Cpu ? "cpu" : "gpu"; }
 
 std::optional<DeviceKind> parseDeviceKind(std::string_view text)
 {

@@ -12,8 +12,7 @@ namespace {
 void requireCost(double value, double limit, const std::string& opName, const char* field)
 {
     if (!std::isfinite(value) || value < 0.0)
-        throw GraphError("op '" + opName + "': " + field + " must be a finite number >= 0, got "
-                         + std::to_string(value));
+        throw GraphError("op '" + opName + "': " + field + " must be a finite number >= 0, got " + std::to_string(value));
     if (value > limit) {
         char text[64];
         std::snprintf(text, sizeof text, "%g, got %g", limit, value);
@@ -23,10 +22,7 @@ void requireCost(double value, double limit, const std::string& opName, const ch
 
 } // namespace
 
-GraphBuilder::GraphBuilder(std::string name)
-{
-    graph_.name_ = std::move(name);
-}
+GraphBuilder::GraphBuilder(std::string name) { graph_.name_ = std::move(name); }
 
 void GraphBuilder::reserve(size_t ops, size_t edges)
 {
@@ -57,10 +53,7 @@ OpId GraphBuilder::addOp(Op op)
     return id;
 }
 
-std::optional<OpId> GraphBuilder::find(std::string_view opName) const
-{
-    return graph_.find(opName);
-}
+std::optional<OpId> GraphBuilder::find(std::string_view opName) const { return graph_.find(opName); }
 
 void GraphBuilder::addEdge(OpId from, OpId to, double bytes)
 {

@@ -19,7 +19,7 @@ struct Op {
     // (MSR's node `size`: weights plus activations). Unlike paramBytes it is not
     // multiplied by the optimizer-state factor: it already is the memory the op needs.
     double residentBytes = 0.0;
-    std::string colocate;     // colocation group name; empty when the op is free
+    std::string colocate; // colocation group name; empty when the op is free
     // Shape-derived cost of one run of this op (0 = unknown), set by the cost model: with a
     // device's roofline figures they give the op's time on that device (cost/OpTime.h).
     double flops = 0.0;

@@ -1,14 +1,14 @@
 #include "core/io/GraphFile.h"
 
 #include "core/io/dot/DotReader.h"
-#include "core/util/FileText.h"
 #include "core/io/msr/MsrReader.h"
 #include "core/io/native/NativeGraphReader.h"
-#include "core/io/tf/PbtxtReader.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/pipedream/PipeDreamReader.h"
-#include "core/util/TextNumber.h"
+#include "core/io/tf/PbtxtReader.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
+#include "core/util/TextNumber.h"
 
 #include <cctype>
 #include <cmath>
@@ -16,10 +16,10 @@
 namespace post {
 namespace {
 
-constexpr std::string_view kSupported
-    = "supported: post-graph JSON ({\"format\": \"post-graph/1\", ...}), MSR JSON (nodes with fpgaLatency), "
-      "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...), "
-      "TensorFlow GraphDef text (node { name: ... op: ... }), ONNX model (.onnx, a binary ModelProto)";
+constexpr std::string_view kSupported =
+    "supported: post-graph JSON ({\"format\": \"post-graph/1\", ...}), MSR JSON (nodes with fpgaLatency), "
+    "Graphviz DOT (digraph { ... }), PipeDream graph.txt (nodeN -- description -- forward_compute_time=...), "
+    "TensorFlow GraphDef text (node { name: ... op: ... }), ONNX model (.onnx, a binary ModelProto)";
 
 std::string_view skipBlanksAndBom(std::string_view text)
 {
@@ -158,7 +158,8 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
             return GraphFormat::PostGraph;
         // Either key alone suffices, so a truncated MSR file still reaches the MSR reader
         // and gets its precise error.
-        if (text.find("\"fpgaLatency\"") != std::string_view::npos || text.find("\"maxSizePerFPGA\"") != std::string_view::npos)
+        if (text.find("\"fpgaLatency\"") != std::string_view::npos
+            || text.find("\"maxSizePerFPGA\"") != std::string_view::npos)
             return GraphFormat::Msr;
         throw InputError(file, {}, "JSON, but neither a post-graph nor an MSR graph; " + std::string(kSupported));
     }
@@ -208,19 +209,27 @@ ImportedGraph readGraphFileWithPlacement(const std::string& path, GraphFormat fo
 Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format, const ImportOptions& options)
 {
     if (!std::isfinite(options.cpuSlowdown) || options.cpuSlowdown <= 0.0)
-        throw InputError(source, "option cpu-slowdown", "must be a finite number > 0, got " + std::to_string(options.cpuSlowdown));
+        throw InputError(source, "option cpu-slowdown",
+                         "must be a finite number > 0, got " + std::to_string(options.cpuSlowdown));
     if (skipBlanksAndBom(content).empty())
         throw InputError(source, {}, "file is empty");
     if (format == GraphFormat::Auto)
         format = sniffGraphFormat(content, source);
     switch (format) {
-    case GraphFormat::PostGraph: return parseNativeGraph(content, source, options);
-    case GraphFormat::PipeDream: return parsePipeDreamGraph(content, source, options);
-    case GraphFormat::Msr: return parseMsrGraph(content, source, options);
-    case GraphFormat::Dot: return parseDotGraph(content, source, options);
-    case GraphFormat::TfPbtxt: return parsePbtxtGraph(content, source, options).graph;
-    case GraphFormat::Onnx: return parseOnnxGraph(content, source, options);
-    case GraphFormat::Auto: break;
+    case GraphFormat::PostGraph:
+        return parseNativeGraph(content, source, options);
+    case GraphFormat::PipeDream:
+        return parsePipeDreamGraph(content, source, options);
+    case GraphFormat::Msr:
+        return parseMsrGraph(content, source, options);
+    case GraphFormat::Dot:
+        return parseDotGraph(content, source, options);
+    case GraphFormat::TfPbtxt:
+        return parsePbtxtGraph(content, source, options).graph;
+    case GraphFormat::Onnx:
+        return parseOnnxGraph(content, source, options);
+    case GraphFormat::Auto:
+        break;
     }
     throw InputError(source, {}, "unrecognized graph format; " + std::string(kSupported));
 }

@@ -2,8 +2,8 @@
 
 #include "core/graph/Graph.h"
 #include "core/io/GraphFormat.h"
-#include "core/io/ImportedGraph.h"
 #include "core/io/ImportOptions.h"
+#include "core/io/ImportedGraph.h"
 
 #include <string>
 #include <string_view>

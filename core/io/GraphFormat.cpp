@@ -5,21 +5,28 @@ namespace post {
 std::string_view toString(GraphFormat format)
 {
     switch (format) {
-    case GraphFormat::Auto: return "auto";
-    case GraphFormat::PostGraph: return "post-graph";
-    case GraphFormat::PipeDream: return "pipedream";
-    case GraphFormat::Msr: return "msr";
-    case GraphFormat::Dot: return "dot";
-    case GraphFormat::TfPbtxt: return "pbtxt";
-    case GraphFormat::Onnx: return "onnx";
+    case GraphFormat::Auto:
+        return "auto";
+    case GraphFormat::PostGraph:
+        return "post-graph";
+    case GraphFormat::PipeDream:
+        return "pipedream";
+    case GraphFormat::Msr:
+        return "msr";
+    case GraphFormat::Dot:
+        return "dot";
+    case GraphFormat::TfPbtxt:
+        return "pbtxt";
+    case GraphFormat::Onnx:
+        return "onnx";
     }
     return "auto";
 }
 
 std::optional<GraphFormat> parseGraphFormat(std::string_view text)
 {
-    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr, GraphFormat::Dot,
-                          GraphFormat::TfPbtxt, GraphFormat::Onnx})
+    for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr,
+                          GraphFormat::Dot, GraphFormat::TfPbtxt, GraphFormat::Onnx})
         if (toString(f) == text)
             return f;
     return std::nullopt;

@@ -29,8 +29,8 @@ Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster)
         const auto it = byName.find(device);
         if (it == byName.end())
             throw InputError(imported.source, imported.givenDeviceLocations[static_cast<std::size_t>(op)],
-                             "device '" + device + "' of op '" + g.op(op).name + "' is not in cluster '" + cluster.name()
-                                 + "' (devices: " + known + ")");
+                             "device '" + device + "' of op '" + g.op(op).name + "' is not in cluster '"
+                                 + cluster.name() + "' (devices: " + known + ")");
         placement[static_cast<std::size_t>(op)] = it->second;
         const int group = g.colocationGroup(op);
         if (group >= 0 && groupDevice[static_cast<std::size_t>(group)] == kNoDevice)
@@ -45,8 +45,9 @@ Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster)
         if (d != kNoDevice)
             continue;
         const int group = g.colocationGroup(op);
-        d = group >= 0 && groupDevice[static_cast<std::size_t>(group)] != kNoDevice ? groupDevice[static_cast<std::size_t>(group)]
-                                                                                  : fallback;
+        d = group >= 0 && groupDevice[static_cast<std::size_t>(group)] != kNoDevice
+            ? groupDevice[static_cast<std::size_t>(group)]
+            : fallback;
     }
     return placement;
 }

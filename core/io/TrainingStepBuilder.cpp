@@ -22,10 +22,7 @@ TrainingStepBuilder::TrainingStepBuilder(std::string source, std::string graphNa
 {
 }
 
-bool TrainingStepBuilder::isInputLayer(const std::string& description)
-{
-    return description.starts_with("Input");
-}
+bool TrainingStepBuilder::isInputLayer(const std::string& description) { return description.starts_with("Input"); }
 
 std::string TrainingStepBuilder::layerType(const std::string& description)
 {
@@ -43,12 +40,14 @@ void TrainingStepBuilder::addLayer(std::string id, std::string description, cons
     if (id.empty())
         throw InputError(source_, location, "node id is empty");
     if (id.ends_with(kGradSuffix))
-        throw InputError(source_, location, "node id '" + id + "' ends with '" + kGradSuffix
-                                                + "', which names backward ops in the expanded step");
+        throw InputError(source_, location,
+                         "node id '" + id + "' ends with '" + kGradSuffix
+                             + "', which names backward ops in the expanded step");
     auto [it, inserted] = index_.emplace(id, static_cast<int>(layers_.size()));
     if (!inserted)
         throw InputError(source_, location,
-                         "duplicate node '" + id + "' (first defined at " + layers_[static_cast<size_t>(it->second)].location + ")");
+                         "duplicate node '" + id + "' (first defined at "
+                             + layers_[static_cast<size_t>(it->second)].location + ")");
     layers_.push_back(Layer{std::move(id), std::move(description), stats, std::move(location)});
 }
 
@@ -201,8 +200,8 @@ Graph TrainingStepBuilder::build() &&
 
         for (int u : order)
             for (int e : out[static_cast<size_t>(u)])
-                builder.addEdge(forwardOp[static_cast<size_t>(u)], forwardOp[static_cast<size_t>(edges[static_cast<size_t>(e)].to)],
-                                activation(u));
+                builder.addEdge(forwardOp[static_cast<size_t>(u)],
+                                forwardOp[static_cast<size_t>(edges[static_cast<size_t>(e)].to)], activation(u));
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             const int v = *it;
             if (isInput(v))

@@ -23,9 +23,6 @@ std::unique_ptr<Placer> makeLearner(std::string_view name, const LearnerOptions&
     return nullptr;
 }
 
-std::vector<std::string> learnerNames()
-{
-    return {"post", "ce", "ppo", "reinforce", "random"};
-}
+std::vector<std::string> learnerNames() { return {"post", "ce", "ppo", "reinforce", "random"}; }
 
 } // namespace post

@@ -73,11 +73,16 @@ std::string exactNumber(double v)
 const char* groupingName(GroupingStrategy s)
 {
     switch (s) {
-    case GroupingStrategy::Auto: return "auto";
-    case GroupingStrategy::None: return "none";
-    case GroupingStrategy::Chains: return "chains";
-    case GroupingStrategy::Chunks: return "chunks";
-    case GroupingStrategy::NameScopes: return "scopes";
+    case GroupingStrategy::Auto:
+        return "auto";
+    case GroupingStrategy::None:
+        return "none";
+    case GroupingStrategy::Chains:
+        return "chains";
+    case GroupingStrategy::Chunks:
+        return "chunks";
+    case GroupingStrategy::NameScopes:
+        return "scopes";
     }
     return "auto";
 }
@@ -120,10 +125,11 @@ const std::vector<Entry>& entries()
          [](const LearnerOptions& o) { return exactNumber(o.warmStartMass); }},
         {{"grouping", "auto, none, chains, chunks or scopes (default auto)", {"auto", "none", "chains", "chunks", "scopes"}},
          [](LearnerOptions& o, std::string_view v) -> std::optional<std::string> {
-             static const std::pair<const char*, GroupingStrategy> names[] = {
-                 {"auto", GroupingStrategy::Auto},     {"none", GroupingStrategy::None},
-                 {"chains", GroupingStrategy::Chains}, {"chunks", GroupingStrategy::Chunks},
-                 {"scopes", GroupingStrategy::NameScopes}};
+             static const std::pair<const char*, GroupingStrategy> names[] = {{"auto", GroupingStrategy::Auto},
+                                                                              {"none", GroupingStrategy::None},
+                                                                              {"chains", GroupingStrategy::Chains},
+                                                                              {"chunks", GroupingStrategy::Chunks},
+                                                                              {"scopes", GroupingStrategy::NameScopes}};
              for (const auto& [name, strategy] : names)
                  if (v == name) {
                      o.grouping.strategy = strategy;

@@ -42,8 +42,8 @@ enum class InfeasiblePenalty : std::uint8_t {
 // penalty has the scale of the problem whatever the units of the profile.
 struct PenaltyOptions {
     InfeasiblePenalty kind = InfeasiblePenalty::GrowingWithExcess;
-    double base = 1.0;   // GrowingWithExcess: reference multiples added for any overflow
-    double slope = 4.0;  // GrowingWithExcess: reference multiples per cluster-memory of excess
+    double base = 1.0;         // GrowingWithExcess: reference multiples added for any overflow
+    double slope = 4.0;        // GrowingWithExcess: reference multiples per cluster-memory of excess
     double fixedFactor = 10.0; // Fixed: step time reported = reference x this
 };
 
@@ -56,13 +56,13 @@ struct AdamOptions {
 
 // Every constant of the learners (defaults chosen by the sweep in docs/learners.md).
 struct LearnerOptions {
-    int batchSize = 20;          // K: samples between PPO / REINFORCE updates; also the parallel batch
-    int ceInterval = 100;        // N: samples between cross-entropy steps (rounded up to a multiple of K)
-    double eliteFraction = 0.1;  // rho: the best ceil(rho N) of the last N samples are the elite
-    double ceSmoothing = 0.05;   // eps: p = (1 - eps) p_elite + eps / D keeps every device reachable
-    int ppoEpochs = 10;          // gradient steps on each batch of K
-    double ppoClip = 0.2;        // clipped surrogate: ratio kept in [1 - clip, 1 + clip]
-    double entropyBonus = 0.0;   // PPO: weight of the mean entropy added to the objective
+    int batchSize = 20;                  // K: samples between PPO / REINFORCE updates; also the parallel batch
+    int ceInterval = 100;                // N: samples between cross-entropy steps (rounded up to a multiple of K)
+    double eliteFraction = 0.1;          // rho: the best ceil(rho N) of the last N samples are the elite
+    double ceSmoothing = 0.05;           // eps: p = (1 - eps) p_elite + eps / D keeps every device reachable
+    int ppoEpochs = 10;                  // gradient steps on each batch of K
+    double ppoClip = 0.2;                // clipped surrogate: ratio kept in [1 - clip, 1 + clip]
+    double entropyBonus = 0.0;           // PPO: weight of the mean entropy added to the objective
     double reinforceBaselineDecay = 0.9; // EMA of the reward (Mirhoseini et al. 2017)
     AdamOptions adam;
     GroupingOptions grouping;

@@ -10,8 +10,7 @@
 
 namespace post {
 
-PlacementEvaluator::PlacementEvaluator(const Graph& graph, const Cluster& cluster, SimOptions sim,
-                                       PenaltyOptions penalty)
+PlacementEvaluator::PlacementEvaluator(const Graph& graph, const Cluster& cluster, SimOptions sim, PenaltyOptions penalty)
     : simulator_(graph, cluster, sim)
     , penalty_(penalty)
     , referenceUs_(referenceTimeUs(graph, cluster))

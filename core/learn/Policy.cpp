@@ -10,10 +10,7 @@ namespace {
 // Floor for log(0): exp(-60) ~ 1e-26 is zero for sampling but keeps arithmetic finite.
 constexpr double kMinLogit = -60.0;
 
-double uniform01(std::mt19937_64& rng)
-{
-    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
+double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 } // namespace
 
@@ -90,10 +87,7 @@ void Policy::addChoiceTerm(std::span<const DeviceId> choice, double weight, Poli
         gradient(g, choice[static_cast<size_t>(g)]) += weight;
 }
 
-void Policy::addProbabilityTerm(double weight, PolicyMatrix& gradient) const
-{
-    gradient -= weight * probabilities_;
-}
+void Policy::addProbabilityTerm(double weight, PolicyMatrix& gradient) const { gradient -= weight * probabilities_; }
 
 PolicyMatrix Policy::logProbGradient(std::span<const DeviceId> choice) const
 {
@@ -126,8 +120,7 @@ void Policy::addNormalizedEntropyGradient(double weight, PolicyMatrix& gradient)
     // dH/dz_j = -p_j (log p_j + H) for a softmax row.
     for (int g = 0; g < groups(); ++g) {
         const double h = entropy(g);
-        gradient.row(g).array()
-            -= scale * probabilities_.row(g).array() * (logProbabilities_.row(g).array() + h);
+        gradient.row(g).array() -= scale * probabilities_.row(g).array() * (logProbabilities_.row(g).array() + h);
     }
 }
 

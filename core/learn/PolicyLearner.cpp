@@ -46,14 +46,10 @@ void validate(const LearnerOptions& o)
                   "0 <= Adam betas < 1");
     requireOption(o.warmStartMass >= 0.0 && o.warmStartMass <= 1.0, "0 <= warmStartMass <= 1");
     requireOption(o.grouping.maxGroups >= 1, "grouping.maxGroups >= 1");
-    requireOption(o.penalty.base >= 0.0 && o.penalty.slope >= 0.0 && o.penalty.fixedFactor > 0.0,
-                  "penalty factors >= 0");
+    requireOption(o.penalty.base >= 0.0 && o.penalty.slope >= 0.0 && o.penalty.fixedFactor > 0.0, "penalty factors >= 0");
 }
 
-double reward(double stepTimeUs)
-{
-    return -std::sqrt(std::max(0.0, stepTimeUs));
-}
+double reward(double stepTimeUs) { return -std::sqrt(std::max(0.0, stepTimeUs)); }
 
 // One call of place(): the policy, the sample window and the best placement so far.
 class LearningRun {
@@ -179,7 +175,8 @@ private:
             stepTimes_[static_cast<size_t>((drawn_ + j) % window_)] = e.stepTimeUs;
             consider(e, placements_[static_cast<size_t>(j)]);
             if (context_.observer)
-                context_.observer->onSample(SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
+                context_.observer->onSample(
+                    SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
         }
         drawn_ += count;
     }
@@ -221,14 +218,14 @@ private:
         const size_t first = static_cast<size_t>((drawn_ - batch_) % window_);
         const size_t k = static_cast<size_t>(batch_);
         return SampleBatch{std::span<const DeviceId>(choices_).subspan(first * static_cast<size_t>(groups_),
-                                                                        k * static_cast<size_t>(groups_)),
+                                                                       k * static_cast<size_t>(groups_)),
                            groups_, std::span<const double>(logProbs_).subspan(first, k), advantages_};
     }
 
     std::span<const double> lastStepTimes() const
     {
-        return std::span<const double>(stepTimes_).subspan(static_cast<size_t>((drawn_ - batch_) % window_),
-                                                           static_cast<size_t>(batch_));
+        return std::span<const double>(stepTimes_)
+            .subspan(static_cast<size_t>((drawn_ - batch_) % window_), static_cast<size_t>(batch_));
     }
 
     void ppoStep()

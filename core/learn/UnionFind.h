@@ -9,7 +9,11 @@ namespace post {
 // representative of a set is deterministic (its lowest member).
 class UnionFind {
 public:
-    explicit UnionFind(int n) : parent_(static_cast<size_t>(n)) { std::iota(parent_.begin(), parent_.end(), 0); }
+    explicit UnionFind(int n)
+        : parent_(static_cast<size_t>(n))
+    {
+        std::iota(parent_.begin(), parent_.end(), 0);
+    }
 
     int find(int x)
     {

@@ -20,9 +20,9 @@ struct PlaceContext {
     const Graph& graph;
     const Cluster& cluster;
     SimOptions sim;
-    int samples = 2400;      // evaluation budget for learners; ignored by classical placers
+    int samples = 2400; // evaluation budget for learners; ignored by classical placers
     std::uint64_t seed = 1;
-    int threads = 0;         // 0: all cores
+    int threads = 0; // 0: all cores
     ProgressObserver* observer = nullptr;
     const std::atomic<bool>* stop = nullptr; // checked between samples
 };
@@ -33,7 +33,7 @@ struct PlaceResult {
     bool feasible = false;
     int samplesUsed = 0;
     double wallSeconds = 0.0;
-    bool stopped = false;    // ended early by the stop flag
+    bool stopped = false; // ended early by the stop flag
 };
 
 // Common face of learners and classical placers, so the CLI and GUI treat them alike.

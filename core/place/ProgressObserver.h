@@ -9,7 +9,7 @@ namespace post {
 enum class UpdateKind : std::uint8_t { Ppo, CrossEntropy, Reinforce };
 
 struct SampleEvent {
-    int index = 0;          // 0-based sample number
+    int index = 0;           // 0-based sample number
     double stepTimeUs = 0.0; // simulated (penalised when infeasible)
     bool feasible = true;
     // The sampled placement, valid only during onSample (lets a UI keep the best one
@@ -18,7 +18,7 @@ struct SampleEvent {
 };
 
 struct UpdateEvent {
-    int afterSample = 0;          // number of samples drawn so far
+    int afterSample = 0; // number of samples drawn so far
     UpdateKind kind = UpdateKind::Ppo;
     double eliteThresholdUs = 0.0; // worst elite step time (CE), or NaN
     double bestStepTimeUs = 0.0;   // best feasible so far

@@ -1,7 +1,7 @@
 #include "core/run/ComparisonRunner.h"
 
-#include "core/run/PlacerRegistry.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +27,7 @@ public:
         p.fraction += runShare_ * std::min(1.0, static_cast<double>(event.index + 1) / samples_);
         progress_(p);
     }
-    void onUpdate(const UpdateEvent&) override {}
+    void onUpdate(const UpdateEvent&) override { }
 
 private:
     const ComparisonRunner::ProgressFn& progress_;
@@ -137,7 +137,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         row.stopped = row.stopped || r.stopped;
         // Feasible beats infeasible, then the faster step.
         const bool better = row.best.empty() || (r.feasible && !row.bestFeasible)
-                            || (r.feasible == row.bestFeasible && r.bestStepTimeUs < row.bestUsOverRuns);
+            || (r.feasible == row.bestFeasible && r.bestStepTimeUs < row.bestUsOverRuns);
         if (better && !r.best.empty()) {
             row.best = std::move(r.best);
             row.bestUsOverRuns = r.bestStepTimeUs;

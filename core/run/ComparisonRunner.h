@@ -42,9 +42,9 @@ struct ComparisonRow {
 };
 
 struct ComparisonProgress {
-    double fraction = 0.0;  // 0..1 of all runs, counting samples inside learner runs
-    std::string algorithm;  // running now
-    int run = 0;            // 0-based run of `algorithm`
+    double fraction = 0.0; // 0..1 of all runs, counting samples inside learner runs
+    std::string algorithm; // running now
+    int run = 0;           // 0-based run of `algorithm`
     int runs = 1;
 };
 

@@ -41,10 +41,7 @@ std::vector<std::string> placerNames()
     return names;
 }
 
-bool placerUsesSeed(std::string_view name)
-{
-    return isLearner(splitWarmStart(name).first);
-}
+bool placerUsesSeed(std::string_view name) { return isLearner(splitWarmStart(name).first); }
 
 std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& options)
 {

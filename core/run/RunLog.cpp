@@ -20,9 +20,12 @@ std::string number(double value)
 std::string_view toString(UpdateKind kind)
 {
     switch (kind) {
-    case UpdateKind::Ppo: return "ppo";
-    case UpdateKind::CrossEntropy: return "ce";
-    case UpdateKind::Reinforce: return "reinforce";
+    case UpdateKind::Ppo:
+        return "ppo";
+    case UpdateKind::CrossEntropy:
+        return "ce";
+    case UpdateKind::Reinforce:
+        return "reinforce";
     }
     return "?";
 }

@@ -25,7 +25,7 @@ enum class SessionRunState : std::uint8_t { None, Running, Paused, Stopped, Done
 // What became of the run, and the chart's reference lines.
 struct SessionRun {
     SessionRunState state = SessionRunState::None;
-    double lowerBoundUs = std::numeric_limits<double>::quiet_NaN();  // NaN: unknown
+    double lowerBoundUs = std::numeric_limits<double>::quiet_NaN();   // NaN: unknown
     double singleDeviceUs = std::numeric_limits<double>::quiet_NaN(); // NaN: none fits
 };
 

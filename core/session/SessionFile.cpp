@@ -1,14 +1,14 @@
 #include "core/session/SessionFile.h"
 
-#include "core/util/AtomicFile.h"
-#include "core/io/native/ClusterFile.h"
-#include "core/util/FileText.h"
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
+#include "core/io/native/ClusterFile.h"
 #include "core/io/native/NativeGraphReader.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/run/RunLog.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <nlohmann/json.hpp>
@@ -37,15 +37,15 @@ double wholeNumber(const JsonInput& in, const json& value, const std::string& pa
 {
     const double v = in.number(value, path);
     if (v != std::floor(v) || v < lo || v > hi)
-        in.fail(path, "must be a whole number from " + std::to_string(static_cast<long long>(lo)) + " to "
-                          + std::to_string(static_cast<long long>(hi)) + ", got " + value.dump());
+        in.fail(path,
+                "must be a whole number from " + std::to_string(static_cast<long long>(lo)) + " to "
+                    + std::to_string(static_cast<long long>(hi)) + ", got " + value.dump());
     return v;
 }
 
 // Runs `read` on an embedded document; its errors are re-thrown against the session file
 // with the embedded document's field prefixed (ops[3].name -> graph.ops[3].name).
-template<class Read>
-auto embedded(const std::string& source, const std::string& field, Read read)
+template <class Read> auto embedded(const std::string& source, const std::string& field, Read read)
 {
     try {
         return read();
@@ -135,8 +135,9 @@ std::vector<SampleEvent> readSamples(const JsonInput& in, const json& value)
         s.stepTimeUs = in.nonNegative(row[1], JsonInput::element(path, 1));
         s.feasible = in.boolean(row[2], JsonInput::element(path, 2));
         if (!samples.empty() && s.index <= samples.back().index)
-            in.fail(JsonInput::element(path, 0), "sample indices must increase (previous " +
-                                                     std::to_string(samples.back().index) + ", got " + std::to_string(s.index) + ")");
+            in.fail(JsonInput::element(path, 0),
+                    "sample indices must increase (previous " + std::to_string(samples.back().index) + ", got "
+                        + std::to_string(s.index) + ")");
         samples.push_back(s);
     }
     return samples;
@@ -152,8 +153,8 @@ std::vector<UpdateEvent> readUpdates(const JsonInput& in, const json& value)
         in.object(value[i], path);
         in.rejectUnknownKeys(value[i], {"after_sample", "kind", "elite_threshold_us", "best_us", "entropy"}, path);
         UpdateEvent u;
-        u.afterSample = static_cast<int>(
-            wholeNumber(in, in.require(value[i], "after_sample", path), JsonInput::member(path, "after_sample"), 0, 2147483647.0));
+        u.afterSample = static_cast<int>(wholeNumber(in, in.require(value[i], "after_sample", path),
+                                                     JsonInput::member(path, "after_sample"), 0, 2147483647.0));
         if (!updates.empty() && u.afterSample < updates.back().afterSample)
             in.fail(JsonInput::member(path, "after_sample"), "updates must be in sample order");
         const std::string kindPath = JsonInput::member(path, "kind");
@@ -173,7 +174,8 @@ std::vector<UpdateEvent> readUpdates(const JsonInput& in, const json& value)
         const std::string entropyPath = JsonInput::member(path, "entropy");
         u.entropy = in.nonNegative(in.require(value[i], "entropy", path), entropyPath);
         if (u.entropy > 1.0)
-            in.fail(entropyPath, "must be at most 1 (entropy / log of the device count), got " + value[i]["entropy"].dump());
+            in.fail(entropyPath,
+                    "must be at most 1 (entropy / log of the device count), got " + value[i]["entropy"].dump());
         updates.push_back(u);
     }
     return updates;
@@ -188,11 +190,16 @@ bool known(double v) { return std::isfinite(v) && v >= 0.0; }
 std::string_view toString(SessionRunState state)
 {
     switch (state) {
-    case SessionRunState::None: return "none";
-    case SessionRunState::Running: return "running";
-    case SessionRunState::Paused: return "paused";
-    case SessionRunState::Stopped: return "stopped";
-    case SessionRunState::Done: return "done";
+    case SessionRunState::None:
+        return "none";
+    case SessionRunState::Running:
+        return "running";
+    case SessionRunState::Paused:
+        return "paused";
+    case SessionRunState::Stopped:
+        return "stopped";
+    case SessionRunState::Done:
+        return "done";
     }
     return "?";
 }
@@ -202,8 +209,8 @@ Session parseSession(std::string_view text, const std::string& source)
     const JsonInput in(source);
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "source", "learner", "run", "graph", "cluster", "placement", "samples", "updates"},
-                         {});
+    in.rejectUnknownKeys(
+        root, {"format", "source", "learner", "run", "graph", "cluster", "placement", "samples", "updates"}, {});
     Session session;
     if (const json* s = in.find(root, "source"))
         session.source = in.string(*s, "source");
@@ -212,13 +219,11 @@ Session parseSession(std::string_view text, const std::string& source)
         session.run = readRun(in, *run);
 
     const json& graph = in.object(in.require(root, "graph", {}), "graph");
-    session.graph = embedded(source, "graph", [&] {
-        return std::make_shared<const Graph>(parseNativeGraph(graph.dump(), source));
-    });
+    session.graph = embedded(source, "graph",
+                             [&] { return std::make_shared<const Graph>(parseNativeGraph(graph.dump(), source)); });
     const json& cluster = in.object(in.require(root, "cluster", {}), "cluster");
-    session.cluster = embedded(source, "cluster", [&] {
-        return std::make_shared<const Cluster>(parseCluster(cluster.dump(), source));
-    });
+    session.cluster = embedded(source, "cluster",
+                               [&] { return std::make_shared<const Cluster>(parseCluster(cluster.dump(), source)); });
     if (const json* placement = in.find(root, "placement")) {
         in.object(*placement, "placement");
         session.placement = embedded(source, "placement", [&] {
@@ -232,10 +237,7 @@ Session parseSession(std::string_view text, const std::string& source)
     return session;
 }
 
-Session readSessionFile(const std::string& path)
-{
-    return parseSession(readFileText(path), path);
-}
+Session readSessionFile(const std::string& path) { return parseSession(readFileText(path), path); }
 
 std::string sessionJson(const Session& session)
 {
@@ -272,7 +274,8 @@ std::string sessionJson(const Session& session)
     for (size_t i = 0; i < session.updates.size(); ++i) {
         const UpdateEvent& u = session.updates[i];
         out += (i == 0 ? "\n    {" : ",\n    {");
-        out += "\"after_sample\": " + std::to_string(u.afterSample) + ", \"kind\": \"" + std::string(toString(u.kind)) + "\"";
+        out += "\"after_sample\": " + std::to_string(u.afterSample) + ", \"kind\": \"" + std::string(toString(u.kind))
+            + "\"";
         if (known(u.eliteThresholdUs))
             out += ", \"elite_threshold_us\": " + numberText(u.eliteThresholdUs);
         if (known(u.bestStepTimeUs))
@@ -293,8 +296,8 @@ bool looksLikeSession(std::string_view text)
 {
     // The writer puts the format tag first; allow whitespace and other layouts too.
     const std::string_view head = text.substr(0, 4096);
-    return head.find("\"post-session/") != std::string_view::npos && head.find_first_not_of(" \t\r\n") != std::string_view::npos
-        && head[head.find_first_not_of(" \t\r\n")] == '{';
+    return head.find("\"post-session/") != std::string_view::npos
+        && head.find_first_not_of(" \t\r\n") != std::string_view::npos && head[head.find_first_not_of(" \t\r\n")] == '{';
 }
 
 } // namespace post

@@ -41,8 +41,8 @@ std::string chromeTraceJson(const Graph& graph, const Cluster& cluster, const Si
             if (!linkUsed[static_cast<size_t>(from) * static_cast<size_t>(devices) + static_cast<size_t>(to)])
                 continue;
             const int tid = linkTid(from, to);
-            events.push_back(metadata(
-                "thread_name", tid, {{"name", cluster.device(from).name + " -> " + cluster.device(to).name}}));
+            events.push_back(
+                metadata("thread_name", tid, {{"name", cluster.device(from).name + " -> " + cluster.device(to).name}}));
             events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
         }
 
@@ -58,14 +58,15 @@ std::string chromeTraceJson(const Graph& graph, const Cluster& cluster, const Si
                           {"args", {{"type", op.type}, {"op", s.op}, {"output_bytes", op.outputBytes}}}});
     }
     for (const TransferSpan& t : result.timeline.transfers) {
-        events.push_back({{"name", graph.op(t.producer).name},
-                          {"cat", "transfer"},
-                          {"ph", "X"},
-                          {"pid", kPid},
-                          {"tid", linkTid(t.from, t.to)},
-                          {"ts", t.startUs},
-                          {"dur", t.endUs - t.startUs},
-                          {"args", {{"bytes", t.bytes}, {"requested_us", t.requestUs}, {"waited_us", t.startUs - t.requestUs}}}});
+        events.push_back(
+            {{"name", graph.op(t.producer).name},
+             {"cat", "transfer"},
+             {"ph", "X"},
+             {"pid", kPid},
+             {"tid", linkTid(t.from, t.to)},
+             {"ts", t.startUs},
+             {"dur", t.endUs - t.startUs},
+             {"args", {{"bytes", t.bytes}, {"requested_us", t.requestUs}, {"waited_us", t.startUs - t.requestUs}}}});
     }
 
     json trace = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};

@@ -17,8 +17,7 @@ struct TimedEvent {
 
 // Binary min-heap over caller-owned storage, so the simulator can carve many heaps out of
 // one preallocated array and never allocate while it runs. The caller guarantees capacity.
-template <class T>
-inline void heapPush(T* heap, int& size, T value)
+template <class T> inline void heapPush(T* heap, int& size, T value)
 {
     int hole = size++;
     while (hole > 0) {
@@ -34,8 +33,7 @@ inline void heapPush(T* heap, int& size, T value)
 // Bottom-up pop: the hole goes all the way down along the smaller children (a branch-free
 // choice), then the last entry sifts up from there. The last entry usually belongs near
 // the bottom, so this saves the unpredictable "stop here?" test on every level.
-template <class T>
-inline T heapPop(T* heap, int& size)
+template <class T> inline T heapPop(T* heap, int& size)
 {
     const T top = heap[0];
     const int n = --size;
@@ -61,8 +59,7 @@ inline T heapPop(T* heap, int& size)
 
 // Replaces the top by `value` (pop then push in one pass): a link whose head transfer arrived
 // puts its next transfer in the same slot. Plain sift-down: the value often stays near the top.
-template <class T>
-inline void heapReplaceTop(T* heap, int size, T value)
+template <class T> inline void heapReplaceTop(T* heap, int size, T value)
 {
     int hole = 0;
     for (int child = 1; child < size; child = 2 * hole + 1) {

@@ -27,15 +27,15 @@ struct Simulator::Work {
     // table (4x smaller on 8 GPUs) and the exact arithmetic they always had.
     bool perDeviceTimes = false;
     std::vector<double> opTime;
-    std::vector<double> outputBytes; // per op
-    std::vector<double> paramBytes;  // per op
+    std::vector<double> outputBytes;   // per op
+    std::vector<double> paramBytes;    // per op
     std::vector<double> residentBytes; // per op; held whole step, not scaled by the factor
-    std::vector<Index> inDegree;     // per op
-    std::vector<Index> inOffset;     // CSR of inputs: opCount + 1
-    std::vector<Index> inFrom;       // producer per input slot
-    std::vector<Index> outOffset;    // CSR of outputs: opCount + 1
-    std::vector<Index> outTo;        // consumer per output slot
-    std::vector<Index> outInSlot;    // the input slot of the same edge
+    std::vector<Index> inDegree;       // per op
+    std::vector<Index> inOffset;       // CSR of inputs: opCount + 1
+    std::vector<Index> inFrom;         // producer per input slot
+    std::vector<Index> outOffset;      // CSR of outputs: opCount + 1
+    std::vector<Index> outTo;          // consumer per output slot
+    std::vector<Index> outInSlot;      // the input slot of the same edge
     std::vector<double> outEdgeBytes;
 
     // ---- Cluster (constant) ----
@@ -166,7 +166,8 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
                 opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = opTimeUs(o, cluster.device(dev));
         } else {
             for (int k = 0; k < kDeviceKindCount; ++k)
-                opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] = o.timeUs[static_cast<size_t>(k)];
+                opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] =
+                    o.timeUs[static_cast<size_t>(k)];
         }
         outputBytes[static_cast<size_t>(op)] = o.outputBytes;
         paramBytes[static_cast<size_t>(op)] = o.paramBytes;
@@ -210,8 +211,8 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
-                    &requests})
+    for (auto* v :
+         {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext, &requests})
         v->resize(m);
     tBytes.resize(m);
     tEnd.resize(m);
@@ -534,7 +535,8 @@ void Simulator::Work::commitRequests()
         linkBusy[l] += end - start;
         linkBytes[l] += tBytes[ti];
         if (recordTimeline)
-            result->timeline.transfers.push_back(TransferSpan{tProducer[ti], tFrom[ti], tTo[ti], tBytes[ti], now, start, end});
+            result->timeline.transfers.push_back(
+                TransferSpan{tProducer[ti], tFrom[ti], tTo[ti], tBytes[ti], now, start, end});
     }
     requestCount = 0;
 }
@@ -608,10 +610,7 @@ Simulator::Simulator(const Graph& graph, const Cluster& cluster, SimOptions opti
 {
 }
 
-Simulator::~Simulator()
-{
-    delete work_;
-}
+Simulator::~Simulator() { delete work_; }
 
 const SimResult& Simulator::run(const Placement& placement, bool recordTimeline)
 {

@@ -86,7 +86,7 @@ void writeFileAtomically(const std::string& path, std::string_view content)
         fail(path, "cannot create a temporary file next to it", EEXIST);
     TempFile temp(tempPath, fd);
 
-    struct stat existing {};
+    struct stat existing { };
     if (::stat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode))
         (void)::fchmod(temp.fd(), existing.st_mode & 07777);
 

@@ -18,7 +18,11 @@ constexpr std::int64_t kSeq = 128, kPositions = 512, kTypes = 2, kPredictions = 
 
 class BertNet {
 public:
-    explicit BertNet(int batch) : b_("bert-base"), n_(batch) {}
+    explicit BertNet(int batch)
+        : b_("bert-base")
+        , n_(batch)
+    {
+    }
 
     int layerNorm(const std::string& s, int x)
     {
@@ -90,7 +94,8 @@ public:
         const int words = b_.sharedParameter(e + "/word_embeddings", {kVocab, kHidden});
         int x = b_.op(e + "/GatherV2", "GatherV2", {words, ids}, {{n_, kSeq, kHidden}}, {{"axis", {0}}});
         const int typeTable = b_.parameter(e + "/token_type_embeddings", {kTypes, kHidden});
-        const int typeEmb = b_.op(e + "/GatherV2_1", "GatherV2", {typeTable, types}, {{n_, kSeq, kHidden}}, {{"axis", {0}}});
+        const int typeEmb = b_.op(e + "/GatherV2_1", "GatherV2", {typeTable, types}, {{n_, kSeq, kHidden}},
+                                  {{"axis", {0}}});
         x = b_.binary(e + "/add", "AddV2", x, typeEmb);
         const int posTable = b_.parameter(e + "/position_embeddings", {kPositions, kHidden});
         const int pos = b_.op(e + "/Slice", "Slice", {posTable}, {{kSeq, kHidden}});
@@ -136,9 +141,6 @@ private:
 
 } // namespace
 
-ShapedGraph buildBertBase(int batch)
-{
-    return BertNet(batch).build();
-}
+ShapedGraph buildBertBase(int batch) { return BertNet(batch).build(); }
 
 } // namespace post

@@ -10,7 +10,11 @@ namespace {
 
 class InceptionV3Net {
 public:
-    explicit InceptionV3Net(int batch) : b_("inception-v3"), batch_(batch) {}
+    explicit InceptionV3Net(int batch)
+        : b_("inception-v3")
+        , batch_(batch)
+    {
+    }
 
     int conv(const std::string& scope, int x, std::int64_t filters, int kh, int kw, int stride = 1,
              const std::string& padding = "SAME")
@@ -122,17 +126,17 @@ public:
         x = blockB(p + "Mixed_6b", x, 128);
         x = blockB(p + "Mixed_6c", x, 160);
         x = blockB(p + "Mixed_6d", x, 160);
-        x = blockB(p + "Mixed_6e", x, 192);                              // 17x17x768
+        x = blockB(p + "Mixed_6e", x, 192); // 17x17x768
 
         // Auxiliary head on Mixed_6e (slim: 5x5 average pool, stride 3).
         const std::string a = p + "AuxLogits/";
         int aux = b_.pool(a + "AvgPool_1a_5x5", "AvgPool", x, 5, 3, "VALID"); // 5x5x768
         aux = conv(a + "Conv2d_1b_1x1", aux, 128, 1, 1);
-        aux = conv(a + "Conv2d_2a_5x5", aux, 768, 5, 5, 1, "VALID");           // 1x1x768
+        aux = conv(a + "Conv2d_2a_5x5", aux, 768, 5, 5, 1, "VALID"); // 1x1x768
         aux = logits(a + "Conv2d_2b_1x1", aux);
 
-        x = reductionB(p + "Mixed_7a", x);                               // 8x8x1280
-        x = blockC(p + "Mixed_7b", x);                                   // 8x8x2048
+        x = reductionB(p + "Mixed_7a", x); // 8x8x1280
+        x = blockC(p + "Mixed_7b", x);     // 8x8x2048
         x = blockC(p + "Mixed_7c", x);
         x = b_.pool(p + "Logits/AvgPool_1a_8x8", "AvgPool", x, 8, 1, "VALID"); // 1x1x2048
         const int main = logits(p + "Logits/Conv2d_1c_1x1", x);
@@ -153,9 +157,6 @@ private:
 
 } // namespace
 
-ShapedGraph buildInceptionV3(int batch)
-{
-    return InceptionV3Net(batch).build();
-}
+ShapedGraph buildInceptionV3(int batch) { return InceptionV3Net(batch).build(); }
 
 } // namespace post

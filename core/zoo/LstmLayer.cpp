@@ -2,9 +2,10 @@
 
 namespace post {
 
-LstmLayer::LstmLayer(TfGraphBuilder& b, std::string scope, std::int64_t inputSize, std::int64_t units,
-                     std::int64_t batch)
-    : b_(b), scope_(std::move(scope)), units_(units)
+LstmLayer::LstmLayer(TfGraphBuilder& b, std::string scope, std::int64_t inputSize, std::int64_t units, std::int64_t batch)
+    : b_(b)
+    , scope_(std::move(scope))
+    , units_(units)
 {
     b_.setColocation("");
     kernel_ = b_.sharedParameter(scope_ + "/kernel", {inputSize + units, 4 * units});
@@ -22,7 +23,8 @@ int LstmLayer::step(int x)
     const int xh = b_.concat(s + "concat", {x, h_}, 1);
     const int product = b_.matmul(s + "MatMul", xh, kernel_);
     const int gates = b_.op(s + "BiasAdd", "BiasAdd", {product, bias_}, {{batch, 4 * units_}});
-    const int i = b_.op(s + "split", "Split", {gates}, {{batch, units_}, {batch, units_}, {batch, units_}, {batch, units_}},
+    const int i = b_.op(s + "split", "Split", {gates},
+                        {{batch, units_}, {batch, units_}, {batch, units_}, {batch, units_}},
                         {{"num_split", {4}}, {"axis", {1}}});
     const int j = i + 1, f = i + 2, o = i + 3; // Split's outputs are consecutive tensors
     const int forget = b_.unary(s + "Sigmoid", "Sigmoid", b_.binary(s + "add", "AddV2", f, forgetBias_));

@@ -21,7 +21,12 @@ constexpr int kSteps = 30;
 
 class NmtNet {
 public:
-    NmtNet(int batch, int layers) : b_("nmt-" + std::to_string(layers)), n_(batch), layers_(layers) {}
+    NmtNet(int batch, int layers)
+        : b_("nmt-" + std::to_string(layers))
+        , n_(batch)
+        , layers_(layers)
+    {
+    }
 
     std::vector<int> embed(const std::string& scope, int ids)
     {
@@ -92,7 +97,7 @@ public:
         std::vector<std::unique_ptr<LstmLayer>> cells;
         for (int l = 0; l < layers_; ++l)
             cells.push_back(std::make_unique<LstmLayer>(b_, d + "cell_" + std::to_string(l) + "/basic_lstm_cell",
-                                                          2 * kHidden, kHidden, n_));
+                                                        2 * kHidden, kHidden, n_));
         int context = b_.constant(a + "zero_context", {n_, kHidden});
         std::vector<int> outputs;
         for (int t = 0; t < kSteps; ++t) {
@@ -149,9 +154,6 @@ private:
 
 } // namespace
 
-ShapedGraph buildNmt(int batch, int layers)
-{
-    return NmtNet(batch, layers).build();
-}
+ShapedGraph buildNmt(int batch, int layers) { return NmtNet(batch, layers).build(); }
 
 } // namespace post

@@ -14,7 +14,11 @@ namespace {
 
 class ResNet50Net {
 public:
-    explicit ResNet50Net(int batch) : b_("resnet-50"), batch_(batch) {}
+    explicit ResNet50Net(int batch)
+        : b_("resnet-50")
+        , batch_(batch)
+    {
+    }
 
     int convBn(const std::string& scope, int x, std::int64_t filters, int k, int stride)
     {
@@ -38,7 +42,7 @@ public:
         const int images = b_.placeholder("input/images", {batch_, 224, 224, 3});
         const int labels = b_.placeholder("input/labels", {batch_}, 4);
         int x = b_.unary(p + "conv1/Relu", "Relu", convBn(p + "conv1", images, 64, 7, 2)); // 112x112x64
-        x = b_.pool(p + "pool1/MaxPool", "MaxPool", x, 3, 2, "SAME");                       // 56x56x64
+        x = b_.pool(p + "pool1/MaxPool", "MaxPool", x, 3, 2, "SAME");                      // 56x56x64
         const std::array<int, 4> blocks{3, 4, 6, 3};
         std::int64_t c = 64;
         for (int stage = 0; stage < 4; ++stage, c *= 2)
@@ -61,9 +65,6 @@ private:
 
 } // namespace
 
-ShapedGraph buildResNet50(int batch)
-{
-    return ResNet50Net(batch).build();
-}
+ShapedGraph buildResNet50(int batch) { return ResNet50Net(batch).build(); }
 
 } // namespace post

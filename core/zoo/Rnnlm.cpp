@@ -30,8 +30,8 @@ ShapedGraph buildRnnlm(int batch, int layers)
 
     std::vector<std::unique_ptr<LstmLayer>> cells;
     for (int l = 0; l < layers; ++l)
-        cells.push_back(std::make_unique<LstmLayer>(b, "Model/RNN/multi_rnn_cell/cell_" + std::to_string(l) +
-                                                          "/basic_lstm_cell", kHidden, kHidden, n));
+        cells.push_back(std::make_unique<LstmLayer>(
+            b, "Model/RNN/multi_rnn_cell/cell_" + std::to_string(l) + "/basic_lstm_cell", kHidden, kHidden, n));
     std::vector<int> outputs;
     for (int t = 0; t < kSteps; ++t) {
         int x = first + t; // Unpack's outputs are consecutive tensors

@@ -24,8 +24,7 @@ TfGraphBuilder::TfGraphBuilder(std::string graphName)
     graph_.source = "zoo:" + graphName;
 }
 
-int TfGraphBuilder::addTensor(std::string name, TensorShape shape, int elementBytes, bool isParameter,
-                              bool isConstant)
+int TfGraphBuilder::addTensor(std::string name, TensorShape shape, int elementBytes, bool isParameter, bool isConstant)
 {
     for (std::int64_t d : shape)
         if (d <= 0) // a builder bug, not user input: the zoo's layer tables are fixed
@@ -142,8 +141,7 @@ int TfGraphBuilder::pool(const std::string& name, const std::string& type, int x
                          const std::string& padding)
 {
     const TensorShape& in = shape(x);
-    const TensorShape out{in[0], windowOutput(in[1], k, stride, padding), windowOutput(in[2], k, stride, padding),
-                          in[3]};
+    const TensorShape out{in[0], windowOutput(in[1], k, stride, padding), windowOutput(in[2], k, stride, padding), in[3]};
     return op(name, type, {x}, {out},
               {{"ksize", {1, k, k, 1}}, {"strides", {1, stride, stride, 1}}, {"padding_same", {padding == "SAME"}}});
 }
@@ -197,8 +195,7 @@ int TfGraphBuilder::reshape(const std::string& name, int x, TensorShape shape)
     return op(name, "Reshape", {x}, {std::move(shape)});
 }
 
-int TfGraphBuilder::reduce(const std::string& name, const std::string& type, int x, std::vector<int> axes,
-                           bool keepDims)
+int TfGraphBuilder::reduce(const std::string& name, const std::string& type, int x, std::vector<int> axes, bool keepDims)
 {
     TensorShape in = shape(x);
     TensorShape out;
@@ -223,9 +220,6 @@ int TfGraphBuilder::sparseSoftmaxLoss(const std::string& scope, int logits, int 
     return reduce(scope + "/Mean", "Mean", loss, {0}, false);
 }
 
-ShapedGraph TfGraphBuilder::take() &&
-{
-    return std::move(graph_);
-}
+ShapedGraph TfGraphBuilder::take() && { return std::move(graph_); }
 
 } // namespace post

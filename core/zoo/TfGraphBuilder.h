@@ -35,8 +35,7 @@ public:
 
     // A generic op: returns the index of its first output (outputs are consecutive).
     int op(const std::string& name, const std::string& type, std::vector<int> inputs,
-           std::vector<TensorShape> outputShapes,
-           std::map<std::string, std::vector<std::int64_t>> intAttrs = {});
+           std::vector<TensorShape> outputShapes, std::map<std::string, std::vector<std::int64_t>> intAttrs = {});
 
     const TensorShape& shape(int tensor) const;
     std::int64_t dim(int tensor, int axis) const; // negative axis counts from the end
@@ -48,8 +47,7 @@ public:
     // FusedBatchNorm in training mode and the six ops that update its moving mean and
     // variance; `scale` false = gamma fixed at 1 (slim's Inception). Returns y.
     int fusedBatchNorm(const std::string& scope, int x, bool scale);
-    int pool(const std::string& name, const std::string& type, int x, int k, int stride,
-             const std::string& padding);
+    int pool(const std::string& name, const std::string& type, int x, int k, int stride, const std::string& padding);
     int concat(const std::string& name, const std::vector<int>& xs, int axis);
     int matmul(const std::string& name, int a, int b, bool transposeB = false);
     // x [.., in] -> x W + b with W [in, units] a parameter (or `shared` read tensor).

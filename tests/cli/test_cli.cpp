@@ -209,12 +209,12 @@ private slots:
         QTest::newRow("cycle") << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 1}},
                 {"name": "b", "time_us": {"gpu": 1}}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a"}]})")
                                << "cycle";
-        QTest::newRow("negative time")
-            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": -5}}], "edges": []})")
-            << "time_us";
-        QTest::newRow("wrong type")
-            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": "fast"}}], "edges": []})")
-            << "time_us";
+        QTest::newRow("negative time") << QByteArray(
+            R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": -5}}], "edges": []})")
+                                       << "time_us";
+        QTest::newRow("wrong type") << QByteArray(
+            R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": "fast"}}], "edges": []})")
+                                    << "time_us";
         QTest::newRow("garbage") << QByteArray("\x01\x02 this is not a graph") << "format";
         QTest::newRow("empty") << QByteArray() << "empty";
     }
@@ -306,7 +306,7 @@ private slots:
             byAlgo[v.toObject()["algo"].toString()] = v.toObject();
         QVERIFY(byAlgo["post@m-etf"]["best_step_time_ms"].toDouble() <= byAlgo["m-etf"]["best_step_time_ms"].toDouble());
         QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
-        QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1); // deterministic placers run once
+        QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1);                // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
         for (const QJsonObject& a : byAlgo) {
             QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());
@@ -443,7 +443,9 @@ private slots:
         // without devices (1, naming the file).
         const QString chain = write("chain.json", kChain);
         QCOMPARE(runCli({"place", chain, "--cluster", "k80x4", "--algo", "m-etf", "--pbtxt-out", placed}).exitCode, 2);
-        QCOMPARE(runCli({"simulate", model, "--cluster", "k80x4", "--given-placement", "--all-on", "/device:GPU:0"}).exitCode, 2);
+        QCOMPARE(
+            runCli({"simulate", model, "--cluster", "k80x4", "--given-placement", "--all-on", "/device:GPU:0"}).exitCode,
+            2);
         const QString bare = write("bare.pbtxt", "node { name: \"a\" op: \"Relu\" }\n");
         r = runCli({"simulate", bare, "--cluster", "k80x4", "--given-placement"});
         QCOMPARE(r.exitCode, 1);

@@ -49,7 +49,7 @@ private slots:
         writeFileAtomically(path, "a");
         QCOMPARE(::chmod(path.c_str(), 0600), 0);
         writeFileAtomically(path, "b");
-        struct stat st {};
+        struct stat st { };
         QCOMPARE(::stat(path.c_str(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0600);
     }

@@ -8,8 +8,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/sim/Simulator.h"
 
 #include "tests/support/TestData.h"
@@ -51,8 +51,8 @@ Cluster makeCluster(int gpus, double gpuMemory, Link link, bool withCpu = true)
     return Cluster("test", std::move(devices), link);
 }
 
-Link slowLink() { return Link{1.0, 1000.0}; }  // 1000 us latency: transfers dominate
-Link fastLink() { return Link{1e9, 1.0}; }     // 1 us latency, negligible bytes
+Link slowLink() { return Link{1.0, 1000.0}; } // 1000 us latency: transfers dominate
+Link fastLink() { return Link{1e9, 1.0}; }    // 1 us latency, negligible bytes
 
 PlaceResult runPlacer(const std::string& name, const Graph& graph, const Cluster& cluster)
 {
@@ -128,16 +128,17 @@ private slots:
         MemoryLedger ledger(g, c, SimOptions{});
         QCOMPARE(ledger.footprint(0), 130.0);
         ledger.place(0, 0);
-        QCOMPARE(ledger.peakBytes(0), 130.0);      // 30 params + 100 live
-        QCOMPARE(ledger.peakAfter(1, 1), 350.0);   // b's output + a copy of a's (largest edge: 300)
-        ledger.place(1, 1);                        // b has no reader: its output dies at once
-        QCOMPARE(ledger.peakAfter(2, 1), 370.0);   // 300 copy still live + 70
-        QCOMPARE(ledger.peakAfter(2, 0), 200.0);   // 30 + 100 + 70
+        QCOMPARE(ledger.peakBytes(0), 130.0);    // 30 params + 100 live
+        QCOMPARE(ledger.peakAfter(1, 1), 350.0); // b's output + a copy of a's (largest edge: 300)
+        ledger.place(1, 1);                      // b has no reader: its output dies at once
+        QCOMPARE(ledger.peakAfter(2, 1), 370.0); // 300 copy still live + 70
+        QCOMPARE(ledger.peakAfter(2, 0), 200.0); // 30 + 100 + 70
         ledger.place(2, 1);
         QCOMPARE(ledger.peakBytes(0), 130.0);
         QCOMPARE(ledger.peakBytes(1), 370.0);
         QVERIFY(ledger.fits(2, 1, 370.0) && !ledger.fits(2, 1, 369.0));
-        QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 1, 1}), (std::vector<double>{130.0, 370.0}));
+        QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 1, 1}),
+                 (std::vector<double>{130.0, 370.0}));
         QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 0, 0}), (std::vector<double>{200.0, 0.0}));
     }
 
@@ -180,7 +181,8 @@ private slots:
         ledger.place(0, 0);
         QCOMPARE(ledger.peakAfter(2, 0), 400.0); // already reserved
         QCOMPARE(ledger.peakAfter(1, 0), 900.0);
-        QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 1, 0}), (std::vector<double>{400.0, 500.0}));
+        QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 1, 0}),
+                 (std::vector<double>{400.0, 500.0}));
     }
 
     void memoryFeedbackTightensOverflowingBudgets()
@@ -211,7 +213,11 @@ private slots:
 
         // A builder that cannot do better stops as soon as its answer repeats.
         const PlaceResult stuck = placeWithMemoryFeedback(
-            context, [](const std::vector<double>&) { return Placement{0, 0}; }, PlacerClock::now());
+            context,
+            [](const std::vector<double>&) {
+                return Placement{0, 0};
+            },
+            PlacerClock::now());
         QCOMPARE(stuck.best, (Placement{0, 0}));
         QVERIFY(!stuck.feasible);
         QCOMPARE(stuck.samplesUsed, 1);

@@ -1,7 +1,7 @@
 #include "core/cluster/Cluster.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/ClusterFile.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
@@ -17,26 +17,14 @@ using namespace post;
 namespace {
 
 // Per-direction bandwidth from the data sheets x 0.8 (docs/clusters.md), in bytes per µs.
-double effectiveBytesPerUs(double dataSheetGBps)
-{
-    return dataSheetGBps * 0.8 * 1e3;
-}
+double effectiveBytesPerUs(double dataSheetGBps) { return dataSheetGBps * 0.8 * 1e3; }
 
 // Speeds are peak FP32 throughput relative to the V100's 15.7 TFLOP/s (GPUs) or to a
 // tenth of it (CPUs), rounded to 3 decimals in the preset files.
-double gpuSpeed(double tflops)
-{
-    return tflops / 15.7;
-}
-double cpuSpeed(double tflops)
-{
-    return tflops / 1.57;
-}
+double gpuSpeed(double tflops) { return tflops / 15.7; }
+double cpuSpeed(double tflops) { return tflops / 1.57; }
 
-bool near(double a, double b, double tolerance)
-{
-    return std::fabs(a - b) <= tolerance;
-}
+bool near(double a, double b, double tolerance) { return std::fabs(a - b) <= tolerance; }
 
 } // namespace
 
@@ -78,15 +66,15 @@ private slots:
         QCOMPARE(c.device(0).speed, 0.5);
         QCOMPARE(c.device(0).memoryBytes, 64e9);
         QCOMPARE(c.device(1).memoryBytes, 12e9);
-        QCOMPARE(c.device(2).speed, 1.0);                          // default
-        QVERIFY(std::isinf(c.device(2).memoryBytes));              // default: unlimited
-        QCOMPARE(c.link(1, 2).bytesPerUs, 10e3);                   // 10 GB/s = 10^10 B/s = 10^4 B/us
+        QCOMPARE(c.device(2).speed, 1.0);             // default
+        QVERIFY(std::isinf(c.device(2).memoryBytes)); // default: unlimited
+        QCOMPARE(c.link(1, 2).bytesPerUs, 10e3);      // 10 GB/s = 10^10 B/s = 10^4 B/us
         QCOMPARE(c.link(1, 2).latencyUs, 10.0);
-        QCOMPARE(c.link(2, 1).bytesPerUs, 12e3);                   // one-way: the reverse keeps the default
+        QCOMPARE(c.link(2, 1).bytesPerUs, 12e3); // one-way: the reverse keeps the default
         QCOMPARE(c.link(2, 1).latencyUs, 20.0);
-        QCOMPARE(c.link(0, 2).bytesPerUs, 2e3);                    // bidirectional: both ways
+        QCOMPARE(c.link(0, 2).bytesPerUs, 2e3); // bidirectional: both ways
         QCOMPARE(c.link(2, 0).bytesPerUs, 2e3);
-        QCOMPARE(c.link(2, 0).latencyUs, 20.0);                    // missing latency: the default link's
+        QCOMPARE(c.link(2, 0).latencyUs, 20.0); // missing latency: the default link's
         QCOMPARE(c.link(0, 1).bytesPerUs, 12e3);
         // 1 MB over 10 GB/s with 10 us latency: 10 + 1e6 / 1e4 = 110 us.
         QCOMPARE(c.link(1, 2).transferUs(1e6), 110.0);
@@ -198,7 +186,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const std::string path = dir.filePath("mine.json").toStdString();
-        writeFileAtomically(path, R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "speed": 2}]})");
+        writeFileAtomically(path,
+                            R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "speed": 2}]})");
         const Cluster c = loadCluster(path);
         QCOMPARE(c.name(), std::string("mine"));
         QCOMPARE(c.device(0).speed, 2.0);
@@ -255,7 +244,8 @@ private slots:
             {"field links[0].bidirectional", "true or false"});
         row("wrong format", R"({"format": "post-graph/1", "devices": []})", {"field format", "post-cluster/1"});
         row("newer version", R"({"format": "post-cluster/7", "devices": []})", {"field format", "unsupported version"});
-        row("unknown field", head + R"({"name": "b", "kind": "gpu", "mem": 3}]})", {"field devices[1].mem", "unknown field"});
+        row("unknown field", head + R"({"name": "b", "kind": "gpu", "mem": 3}]})",
+            {"field devices[1].mem", "unknown field"});
     }
 
     void malformedInputs()

@@ -31,7 +31,8 @@ Graph chain()
 
 Cluster twoGpus()
 {
-    return Cluster("two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0}}, Link{});
+    return Cluster("two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0}},
+                   Link{});
 }
 
 } // namespace

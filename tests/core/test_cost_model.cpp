@@ -25,7 +25,10 @@ namespace {
 // Builds ShapedGraphs tersely: tensors by name, ops by tensor names.
 class Shaped {
 public:
-    explicit Shaped(std::string source = "model.onnx") : g{"m", std::move(source), {}, {}} {}
+    explicit Shaped(std::string source = "model.onnx")
+        : g{"m", std::move(source), {}, {}}
+    {
+    }
 
     int tensor(const std::string& name, std::vector<std::int64_t> shape, bool parameter = false, int elementBytes = 4)
     {
@@ -73,13 +76,9 @@ OpCost costOf(const std::string& type, std::vector<std::vector<std::int64_t>> in
     return s.cost();
 }
 
-bool near(double a, double b)
-{
-    return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b));
-}
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
-template <typename F>
-InputError inputErrorOf(F&& f)
+template <typename F> InputError inputErrorOf(F&& f)
 {
     try {
         f();
@@ -118,8 +117,9 @@ private slots:
         // Without an output shape the output size comes from the attributes.
         QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{}}, pads).flops, 2.0 * 256 * 27 + 256);
         // Stride 2: floor((8 + 2 - 2 - 1) / 2) + 1 = 4, so 4 x 4 x 4 = 64 outputs.
-        QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{}}, {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}}).flops,
-                 2.0 * 64 * 27 + 64);
+        QCOMPARE(
+            costOf("Conv", {{1, 3, 8, 8}, {4, 3, 3, 3}, {4}}, {{}}, {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}}).flops,
+            2.0 * 64 * 27 + 64);
         // kernel_shape attribute wins over a weight of unknown shape.
         QCOMPARE(costOf("Conv", {{1, 3, 8, 8}, {4, 3, -1, -1}}, {{1, 4, 8, 8}}, {{"kernel_shape", {3, 3}}}).flops,
                  2.0 * 256 * 27);
@@ -134,8 +134,7 @@ private slots:
         // NHWC input, filter [3,3,3,4]: the same 256 outputs x 27 MACs.
         QCOMPARE(costOf("Conv2D", {{1, 8, 8, 3}, {3, 3, 3, 4}}, {{1, 8, 8, 4}}).flops, 2.0 * 256 * 27);
         // No output shape: SAME padding, stride 2 -> 4 x 4 x 4 outputs.
-        QCOMPARE(costOf("Conv2D", {{1, 8, 8, 3}, {3, 3, 3, 4}}, {{}}, {{"strides", {1, 2, 2, 1}}}).flops,
-                 2.0 * 64 * 27);
+        QCOMPARE(costOf("Conv2D", {{1, 8, 8, 3}, {3, 3, 3, 4}}, {{}}, {{"strides", {1, 2, 2, 1}}}).flops, 2.0 * 64 * 27);
         // Depthwise, multiplier 2: 6 output channels, 9 MACs each.
         QCOMPARE(costOf("DepthwiseConv2dNative", {{1, 8, 8, 3}, {3, 3, 3, 2}}, {{1, 8, 8, 6}}).flops, 2.0 * 384 * 9);
         // Transposed (ONNX): each of the 1x2x4x4 inputs scatters into 3 channels x 9 taps.
@@ -169,7 +168,8 @@ private slots:
         QCOMPARE(bn.flops, 8.0 * 96);
         QCOMPARE(bn.bytesRead, (96.0 + 4 * 3) * 4);
         QCOMPARE(bn.bytesWritten, 96.0 * 4);
-        QCOMPARE(costOf("FusedBatchNormV3", {{2, 4, 4, 3}, {3}, {3}, {3}, {3}}, {{2, 4, 4, 3}, {3}, {3}}).flops, 8.0 * 96);
+        QCOMPARE(costOf("FusedBatchNormV3", {{2, 4, 4, 3}, {3}, {3}, {3}, {3}}, {{2, 4, 4, 3}, {3}, {3}}).flops,
+                 8.0 * 96);
         QCOMPARE(costOf("LayerNormalization", {{2, 5, 8}, {8}, {8}}, {{2, 5, 8}}).flops, 8.0 * 80);
         // Softmax over [2,5]: max, subtract, exp (4), sum, divide = 8 per element.
         QCOMPARE(costOf("Softmax", {{2, 5}}, {{2, 5}}).flops, 80.0);
@@ -180,12 +180,14 @@ private slots:
     {
         // ONNX LSTM: S=5, B=2, I=3, H=4, one direction, bias given. Per step and batch element:
         // gates 2 x 4H x (I + H) = 224, cell 28H = 112, two biases 2 x 4H = 32 -> 368.
-        OpCost lstm = costOf("LSTM", {{5, 2, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{5, 1, 2, 4}}, {{"hidden_size", {4}}});
+        OpCost lstm = costOf("LSTM", {{5, 2, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{5, 1, 2, 4}},
+                             {{"hidden_size", {4}}});
         QCOMPARE(lstm.flops, 5.0 * 2 * 368);
         // Bidirectional without bias, H from R: 2 directions x (224 + 112).
         QCOMPARE(costOf("LSTM", {{5, 2, 3}, {2, 16, 3}, {2, 16, 4}}, {{}}).flops, 5.0 * 2 * 2 * 336);
         // layout = 1: X is [B, S, I] -> the same work.
-        QCOMPARE(costOf("LSTM", {{2, 5, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{}}, {{"layout", {1}}}).flops, 5.0 * 2 * 368);
+        QCOMPARE(costOf("LSTM", {{2, 5, 3}, {1, 16, 3}, {1, 16, 4}, {1, 32}}, {{}}, {{"layout", {1}}}).flops,
+                 5.0 * 2 * 368);
         // GRU: 2 x 3H x (I + H) = 168, cell 20H = 80.
         QCOMPARE(costOf("GRU", {{5, 2, 3}, {1, 12, 3}, {1, 12, 4}}, {{}}).flops, 5.0 * 2 * (168 + 80));
         // TF LSTMBlockCell: x [2,3], w [7,16] -> H = 4, I = 3: 224 + 112 per batch element.
@@ -254,7 +256,7 @@ private slots:
         d.peakFlops = 1e12;
         d.computeEfficiency = 0.5; // 5e11 FLOP/s
         d.memoryBandwidth = 1e11;
-        d.memoryEfficiency = 0.5;  // 5e10 B/s
+        d.memoryEfficiency = 0.5; // 5e10 B/s
         d.launchOverheadUs = 2.0;
         // Compute-bound: 1e9 FLOPs = 2000 us; 1e6 bytes = 20 us.
         QCOMPARE(rooflineTimeUs(OpCost{1e9, 6e5, 4e5, true}, d), 2002.0);
@@ -370,15 +372,21 @@ private slots:
             edges[{g.op(e.from).name, g.op(e.to).name}] = e.bytes;
         QCOMPARE(g.edgeCount(), 15);
         QCOMPARE(static_cast<int>(edges.size()), 15);
-        const std::map<std::pair<std::string, std::string>, double> expected{
-            {{"fc1", "relu"}, 512.0},           {{"relu", "fc2"}, 512.0},
-            {{"relu", "head2"}, 512.0},         {{"fc2", "reshape"}, 128.0},
-            {{"shape", "reshape"}, 0.0},        {{"relu/grad", "fc1/grad"}, 512.0},
-            {{"fc2/grad", "relu/grad"}, 512.0}, {{"head2/grad", "relu/grad"}, 512.0},
-            {{"reshape/grad", "fc2/grad"}, 128.0}, {{"fc1", "fc1/grad"}, 512.0},
-            {{"relu", "relu/grad"}, 512.0},     {{"fc2", "fc2/grad"}, 128.0},
-            {{"head2", "head2/grad"}, 128.0},   {{"shape", "shape/grad"}, 0.0},
-            {{"reshape", "reshape/grad"}, 128.0}};
+        const std::map<std::pair<std::string, std::string>, double> expected{{{"fc1", "relu"}, 512.0},
+                                                                             {{"relu", "fc2"}, 512.0},
+                                                                             {{"relu", "head2"}, 512.0},
+                                                                             {{"fc2", "reshape"}, 128.0},
+                                                                             {{"shape", "reshape"}, 0.0},
+                                                                             {{"relu/grad", "fc1/grad"}, 512.0},
+                                                                             {{"fc2/grad", "relu/grad"}, 512.0},
+                                                                             {{"head2/grad", "relu/grad"}, 512.0},
+                                                                             {{"reshape/grad", "fc2/grad"}, 128.0},
+                                                                             {{"fc1", "fc1/grad"}, 512.0},
+                                                                             {{"relu", "relu/grad"}, 512.0},
+                                                                             {{"fc2", "fc2/grad"}, 128.0},
+                                                                             {{"head2", "head2/grad"}, 128.0},
+                                                                             {{"shape", "shape/grad"}, 0.0},
+                                                                             {{"reshape", "reshape/grad"}, 128.0}};
         QCOMPARE(edges, expected);
         // Forward ops first, in input order; the backward pass runs after the forward one.
         QCOMPARE(g.op(0).name, std::string("fc1"));
@@ -524,7 +532,7 @@ private slots:
         mixed.addOp(t);
         const Graph mg = std::move(mixed).build();
         Simulator mixedSim(mg, cluster);
-        QVERIFY(near(mixedSim.run({1, 0}).stepTimeUs, 505.0));         // in parallel
+        QVERIFY(near(mixedSim.run({1, 0}).stepTimeUs, 505.0));          // in parallel
         QVERIFY(near(mixedSim.run({0, 0}).stepTimeUs, 1005.0 + 100.0)); // one after the other
     }
 
@@ -593,9 +601,8 @@ private slots:
         QCOMPARE(back.op(0).flops, 2e9);
         QCOMPARE(back.op(0).memoryBytes, 4096.0);
         QCOMPARE(back.op(1).memoryBytes, 0.0);
-        const InputError e = inputErrorOf([] {
-            parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "flops": -1}]})", "g.json");
-        });
+        const InputError e = inputErrorOf(
+            [] { parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "flops": -1}]})", "g.json"); });
         QCOMPARE(e.location(), std::string("field ops[0].flops"));
     }
 };

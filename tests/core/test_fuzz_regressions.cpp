@@ -1,11 +1,11 @@
 // Replays every input the fuzzers once crashed, hung or exhausted memory on
 // (tests/data/fuzz-regressions/<target>/, see docs/testing.md) and checks the input limits.
+#include "core/util/InputError.h"
 #include "fuzz/FuzzTargets.h"
 #include "tests/support/TestData.h"
-#include "core/util/InputError.h"
 
-#include "core/io/native/ClusterFile.h"
 #include "core/io/dot/DotEdgeBound.h"
+#include "core/io/native/ClusterFile.h"
 #include "core/io/native/NativeGraphReader.h"
 
 #include <QDir>
@@ -123,8 +123,9 @@ private slots:
                 fresh.start(QFile::symLinkTarget(QStringLiteral("/proc/self/exe")), {});
                 QVERIFY2(fresh.waitForFinished(60000), qPrintable(files[i] + ": answer process did not finish"));
                 const QString alone = QString::fromUtf8(fresh.readAllStandardOutput());
-                QVERIFY2(inProcess == alone, qPrintable(name + "/" + files[i] + ": '" + alone + "' in a fresh process, '" +
-                                                        inProcess + "' after the other inputs"));
+                QVERIFY2(inProcess == alone,
+                         qPrintable(name + "/" + files[i] + ": '" + alone + "' in a fresh process, '" + inProcess
+                                    + "' after the other inputs"));
             }
         }
     }
@@ -160,7 +161,8 @@ private slots:
             QFAIL("accepted");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromStdString(e.location()), QStringLiteral("field ops[1]"));
-            QVERIFY2(QString::fromStdString(e.message()).contains("time_us.gpu must be at most 1e+15, got 2e+15"), e.what());
+            QVERIFY2(QString::fromStdString(e.message()).contains("time_us.gpu must be at most 1e+15, got 2e+15"),
+                     e.what());
         }
     }
 

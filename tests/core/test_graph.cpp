@@ -1,8 +1,8 @@
+#include "core/cluster/Cluster.h"
 #include "core/graph/CriticalPath.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
 #include "core/graph/Placement.h"
-#include "core/cluster/Cluster.h"
 
 #include <QtTest>
 

@@ -37,14 +37,16 @@ const Op& opNamed(const Graph& g, const char* name)
 }
 
 // Input -> Linear -> LSTM, plus Input -> LSTM; one edge listed twice; a stage_id field.
-const char* kTinyProfile
-    = "node3 -- LSTM(2, 2) -- forward_compute_time=3.0, backward_compute_time=4.0, activation_size=[1.0; 2.0; 3.0], parameter_size=10.0 -- stage_id=1\n"
-      "node1 -- Input0 -- forward_compute_time=5.0, backward_compute_time=0.0, activation_size=8.0, parameter_size=0.0\n"
-      "node2 -- Linear(2, 2) -- forward_compute_time=1.0, backward_compute_time=2.0, activation_size=4.0, parameter_size=24.0\n"
-      "\tnode1 -- node2\n"
-      "\tnode2 -- node3\n"
-      "\tnode1 -- node3\n"
-      "\tnode2 -- node3\n";
+const char* kTinyProfile =
+    "node3 -- LSTM(2, 2) -- forward_compute_time=3.0, backward_compute_time=4.0, activation_size=[1.0; 2.0; 3.0], "
+    "parameter_size=10.0 -- stage_id=1\n"
+    "node1 -- Input0 -- forward_compute_time=5.0, backward_compute_time=0.0, activation_size=8.0, parameter_size=0.0\n"
+    "node2 -- Linear(2, 2) -- forward_compute_time=1.0, backward_compute_time=2.0, activation_size=4.0, "
+    "parameter_size=24.0\n"
+    "\tnode1 -- node2\n"
+    "\tnode2 -- node3\n"
+    "\tnode1 -- node3\n"
+    "\tnode2 -- node3\n";
 
 } // namespace
 
@@ -58,10 +60,10 @@ private slots:
         QCOMPARE(g.name(), std::string("tiny"));
         // Forward ops in dependency order, then backward ops in reverse; no gradient for the input.
         QCOMPARE(opNames(g), (std::vector<std::string>{"node1", "node2", "node3", "node3/grad", "node2/grad"}));
-        QCOMPARE(edgeList(g), (std::vector<std::string>{
-                                  "node1>node2:8", "node1>node3:8", "node2>node3:4",      // activations
-                                  "node3>node3/grad:0", "node3/grad>node2/grad:4",       // saved activations, gradient
-                                  "node2>node2/grad:0"}));
+        QCOMPARE(edgeList(g),
+                 (std::vector<std::string>{"node1>node2:8", "node1>node3:8", "node2>node3:4", // activations
+                                           "node3>node3/grad:0", "node3/grad>node2/grad:4", // saved activations, gradient
+                                           "node2>node2/grad:0"}));
         const Op& input = opNamed(g, "node1");
         QCOMPARE(input.type, std::string("Input"));
         QCOMPARE(input.time(DeviceKind::Gpu), 0.0);

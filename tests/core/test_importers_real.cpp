@@ -171,14 +171,15 @@ private slots:
         const QStringList files = filesUnder(data + "/pipedream", {"graph.txt"});
         QVERIFY2(files.size() >= 10, "expected the 10 PipeDream profiles");
         for (const QString& file : files) {
-            QCOMPARE(formatName(sniffGraphFormat(readAll(file).toStdString(), file.toStdString())), formatName(GraphFormat::PipeDream));
+            QCOMPARE(formatName(sniffGraphFormat(readAll(file).toStdString(), file.toStdString())),
+                     formatName(GraphFormat::PipeDream));
             const Graph g = readGraphFile(file.toStdString());
             QCOMPARE(QString::fromStdString(g.name()), QFileInfo(file).dir().dirName());
             checkTrainingStep(g, readProfile(file), file);
             if (QTest::currentTestFailed())
                 return;
-            qInfo("%s: %d ops, %d edges, %.1f ms GPU per step", qPrintable(QFileInfo(file).dir().dirName()), g.opCount(),
-                  g.edgeCount(), g.totalTimeUs(DeviceKind::Gpu) / 1000.0);
+            qInfo("%s: %d ops, %d edges, %.1f ms GPU per step", qPrintable(QFileInfo(file).dir().dirName()),
+                  g.opCount(), g.edgeCount(), g.totalTimeUs(DeviceKind::Gpu) / 1000.0);
         }
     }
 
@@ -187,7 +188,7 @@ private slots:
     {
         REQUIRE_SHARED_DATA(data);
         const Graph g = readGraphFile((data + "/pipedream/alexnet/graph.txt").toStdString());
-        QCOMPARE(g.opCount(), 45);  // 23 layers forward + 22 backward (no gradient for the input)
+        QCOMPARE(g.opCount(), 45);   // 23 layers forward + 22 backward (no gradient for the input)
         QCOMPARE(g.edgeCount(), 67); // 23 forward + 22 backward + 22 saved-activation edges
         const Op& conv = g.op(*g.find("node2"));
         QCOMPARE(conv.type, std::string("Conv2d"));
@@ -237,7 +238,8 @@ private slots:
     {
         REQUIRE_SHARED_DATA(data);
         const std::string dotFile = (data + "/pipedream/alexnet/graph.dot").toStdString();
-        QCOMPARE(formatName(sniffGraphFormat(readAll(QString::fromStdString(dotFile)).toStdString(), dotFile)), formatName(GraphFormat::Dot));
+        QCOMPARE(formatName(sniffGraphFormat(readAll(QString::fromStdString(dotFile)).toStdString(), dotFile)),
+                 formatName(GraphFormat::Dot));
         const Graph dot = readGraphFile(dotFile);
         const Graph txt = readGraphFile((data + "/pipedream/alexnet/graph.txt").toStdString());
         QCOMPARE(dot.name(), txt.name());
@@ -325,8 +327,10 @@ private slots:
                 QVERIFY2(near(op.residentBytes, n["size"].toDouble()), where);
                 QVERIFY2(op.outputBytes == maxOut[n["name"].toString()], where);
                 const bool grouped = n.contains("colorClass") && classSize[n["colorClass"].toInt()] > 1;
-                QVERIFY2(op.colocate == (grouped ? "color" + std::to_string(n["colorClass"].toInt()) : std::string()), where);
-                const bool backward = n["isBackwardNode"].isBool() ? n["isBackwardNode"].toBool() : n["isBackwardNode"].toInt() == 1;
+                QVERIFY2(op.colocate == (grouped ? "color" + std::to_string(n["colorClass"].toInt()) : std::string()),
+                         where);
+                const bool backward = n["isBackwardNode"].isBool() ? n["isBackwardNode"].toBool()
+                                                                   : n["isBackwardNode"].toInt() == 1;
                 QVERIFY2(op.type == (backward ? "backward" : "forward"), where);
             }
             qInfo("%s: %d ops, %d edges, %d colocation groups", qPrintable(QFileInfo(file).fileName()), g.opCount(),
@@ -341,7 +345,7 @@ private slots:
         const Graph g = readGraphFile((data + "/msr/LayerGraphs/resnet50_inference.json").toStdString());
         QCOMPARE(g.name(), std::string("resnet50_inference"));
         const Op& op = g.op(*g.find("node77"));
-        QCOMPARE(op.time(DeviceKind::Gpu), 1236.0);      // fpgaLatency 1.236 ms
+        QCOMPARE(op.time(DeviceKind::Gpu), 1236.0);       // fpgaLatency 1.236 ms
         QVERIFY(near(op.time(DeviceKind::Cpu), 12360.0)); // cpuLatency 12.36 ms
         QCOMPARE(op.residentBytes, 205524992.0);
         QCOMPARE(op.paramBytes, 0.0);

@@ -36,15 +36,33 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("unknown key") << "batchsize" << "20" << "unknown learner option 'batchsize'";
-        QTest::newRow("fraction for integer") << "batch" << "2.5" << "integer";
-        QTest::newRow("zero batch") << "batch" << "0" << "must be in [1";
-        QTest::newRow("not a number") << "lr" << "fast" << "expects a number";
-        QTest::newRow("nan") << "ppo-clip" << "nan" << "expects a number";
-        QTest::newRow("trailing junk") << "elite" << "0.1x" << "expects a number";
-        QTest::newRow("elite above one") << "elite" << "1.5" << "must be in";
-        QTest::newRow("bad grouping") << "grouping" << "blob" << "chunks";
-        QTest::newRow("bad penalty") << "penalty" << "harsh" << "growing or fixed";
+        QTest::newRow("unknown key") << "batchsize"
+                                     << "20"
+                                     << "unknown learner option 'batchsize'";
+        QTest::newRow("fraction for integer") << "batch"
+                                              << "2.5"
+                                              << "integer";
+        QTest::newRow("zero batch") << "batch"
+                                    << "0"
+                                    << "must be in [1";
+        QTest::newRow("not a number") << "lr"
+                                      << "fast"
+                                      << "expects a number";
+        QTest::newRow("nan") << "ppo-clip"
+                             << "nan"
+                             << "expects a number";
+        QTest::newRow("trailing junk") << "elite"
+                                       << "0.1x"
+                                       << "expects a number";
+        QTest::newRow("elite above one") << "elite"
+                                         << "1.5"
+                                         << "must be in";
+        QTest::newRow("bad grouping") << "grouping"
+                                      << "blob"
+                                      << "chunks";
+        QTest::newRow("bad penalty") << "penalty"
+                                     << "harsh"
+                                     << "growing or fixed";
     }
 
     void rejectsBadValuesByName()
@@ -72,9 +90,10 @@ private slots:
         QCOMPARE(*learnerOptionValue(defaults, "penalty"), std::string("growing"));
         QVERIFY(!learnerOptionValue(defaults, "nonsense"));
         const std::pair<const char*, const char*> values[] = {
-            {"batch", "7"}, {"ce-interval", "250"}, {"elite", "0.125"}, {"ce-smoothing", "0.3"},
-            {"ppo-epochs", "3"}, {"ppo-clip", "0.15"}, {"entropy-bonus", "0.01"}, {"reinforce-decay", "0.95"},
-            {"lr", "0.1"}, {"max-groups", "64"}, {"warm-mass", "0.75"}, {"grouping", "scopes"}, {"penalty", "fixed"}};
+            {"batch", "7"},      {"ce-interval", "250"}, {"elite", "0.125"},        {"ce-smoothing", "0.3"},
+            {"ppo-epochs", "3"}, {"ppo-clip", "0.15"},   {"entropy-bonus", "0.01"}, {"reinforce-decay", "0.95"},
+            {"lr", "0.1"},       {"max-groups", "64"},   {"warm-mass", "0.75"},     {"grouping", "scopes"},
+            {"penalty", "fixed"}};
         QCOMPARE(std::size(values), learnerOptionKeys().size());
         LearnerOptions o;
         for (const auto& [key, value] : values) {

@@ -23,7 +23,10 @@ namespace {
 // target device). Placements putting op 0 on device 3 run out of memory.
 class HammingEvaluator final : public StepEvaluator {
 public:
-    explicit HammingEvaluator(Placement target) : target_(std::move(target)) {}
+    explicit HammingEvaluator(Placement target)
+        : target_(std::move(target))
+    {
+    }
     Evaluation evaluate(const Placement& placement) override
     {
         int wrong = 0;
@@ -147,8 +150,9 @@ Graph twoBranches()
 
 Cluster twoGpus()
 {
-    return Cluster("two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}, Device{"/device:GPU:1", DeviceKind::Gpu, 1.0, 1e12}},
-                   Link{1e4, 10.0});
+    return Cluster(
+        "two", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}, Device{"/device:GPU:1", DeviceKind::Gpu, 1.0, 1e12}},
+        Link{1e4, 10.0});
 }
 
 } // namespace
@@ -313,7 +317,7 @@ private slots:
             previousEntropy = e.update.entropy;
         }
         QCOMPARE(nextSample, 410);
-        QCOMPARE(updates, 20); // the last 10 samples make a partial batch: no update
+        QCOMPARE(updates, 20);          // the last 10 samples make a partial batch: no update
         QVERIFY(previousEntropy < 0.5); // the policy has concentrated
     }
 
@@ -406,8 +410,14 @@ private slots:
         QCOMPARE(optimum, 1620.0);
         for (std::uint64_t seed = 1; seed <= 5; ++seed) {
             auto post = makeLearner("post");
-            const PlaceContext context{.graph = g, .cluster = c, .sim = {}, .samples = 600, .seed = seed,
-                                       .threads = 2, .observer = nullptr, .stop = nullptr};
+            const PlaceContext context{.graph = g,
+                                       .cluster = c,
+                                       .sim = {},
+                                       .samples = 600,
+                                       .seed = seed,
+                                       .threads = 2,
+                                       .observer = nullptr,
+                                       .stop = nullptr};
             const PlaceResult r = post->place(context);
             QVERIFY(r.feasible);
             QCOMPARE(r.bestStepTimeUs, optimum);
@@ -432,8 +442,10 @@ private slots:
         o.paramBytes = 1e9;
         b.addOp(o);
         const Graph g = std::move(b).build();
-        const Cluster c("small", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 2e9}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0, 2e9}},
-                        Link{});
+        const Cluster c(
+            "small",
+            {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 2e9}, Device{"/device:GPU:1", DeviceKind::Gpu, 2.0, 2e9}},
+            Link{});
         PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
         Simulator sim(g, c);
         const SimResult& truth = sim.run(Placement{1});
@@ -454,8 +466,14 @@ private slots:
         // No ops at all, and a single device: nothing to learn, but no crash and a valid answer.
         const Graph empty = GraphBuilder("empty").build();
         const Cluster c = twoGpus();
-        const PlaceContext none{.graph = empty, .cluster = c, .sim = {}, .samples = 50, .seed = 1, .threads = 2,
-                                .observer = nullptr, .stop = nullptr};
+        const PlaceContext none{.graph = empty,
+                                .cluster = c,
+                                .sim = {},
+                                .samples = 50,
+                                .seed = 1,
+                                .threads = 2,
+                                .observer = nullptr,
+                                .stop = nullptr};
         const PlaceResult r0 = makeLearner("post")->place(none);
         QCOMPARE(r0.samplesUsed, 50);
         QVERIFY(r0.best.empty());
@@ -464,8 +482,8 @@ private slots:
         const Graph g = twoBranches();
         const Cluster one("one", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}}, Link{});
         Recorder rec;
-        const PlaceContext single{.graph = g, .cluster = one, .sim = {}, .samples = 100, .seed = 1, .threads = 2,
-                                  .observer = &rec, .stop = nullptr};
+        const PlaceContext single{
+            .graph = g, .cluster = one, .sim = {}, .samples = 100, .seed = 1, .threads = 2, .observer = &rec, .stop = nullptr};
         const PlaceResult r1 = makeLearner("post")->place(single);
         QCOMPARE(r1.best, Placement(static_cast<size_t>(g.opCount()), 0));
         QCOMPARE(r1.bestStepTimeUs, 3010.0); // everything in sequence on the one device

@@ -93,7 +93,8 @@ private slots:
         ImportOptions options;
         options.cpuSlowdown = 4.0;
         const Graph g = parse(R"({"format": "post-graph/1",
-            "ops": [{"name": "b", "time_us": {"gpu": 2.5}}, {"name": "c", "time_us": {"cpu": 10}}]})", options);
+            "ops": [{"name": "b", "time_us": {"gpu": 2.5}}, {"name": "c", "time_us": {"cpu": 10}}]})",
+                              options);
         QCOMPARE(g.op(0).time(DeviceKind::Cpu), 10.0);
         QCOMPARE(g.op(1).time(DeviceKind::Gpu), 2.5);
         // Without "name" the graph is named after the file; "edges" may be left out.
@@ -189,8 +190,7 @@ private slots:
         };
         row("truncated", "{\n  \"format\": \"post-graph/1\",\n  \"ops\": [\n    {\"name\": \"a\"",
             {"line 4, column 17", "unexpected end of input"});
-        row("trailing comma", "{\"format\": \"post-graph/1\",\n\"ops\": [{\"name\": \"a\",}]}",
-            {"line 2, column 22"});
+        row("trailing comma", "{\"format\": \"post-graph/1\",\n\"ops\": [{\"name\": \"a\",}]}", {"line 2, column 22"});
         row("empty file", "", {"line 1, column 1"});
         row("NaN literal", head + "[{\"name\": \"a\", \"time_us\": {\"gpu\": NaN}}]}", {"line 1, column 69"});
         row("overflowing number", head + "[{\"name\": \"a\",\n \"time_us\": {\"gpu\": 1e999}}]}",
@@ -228,8 +228,10 @@ private slots:
         row("op not object", head + R"([3]})", {"field ops[0]", "must be an object"});
         row("edge to unknown op", head + R"([{"name": "a"}], "edges": [{"from": "a", "to": "zz"}]})",
             {"field edges[0].to", "unknown op \"zz\""});
-        row("edge without from", head + R"([{"name": "a"}], "edges": [{"to": "a"}]})", {"field edges[0].from", "missing"});
-        row("edge negative bytes", head + R"([{"name": "a"}, {"name": "b"}], "edges": [{"from": "a", "to": "b", "bytes": -2}]})",
+        row("edge without from", head + R"([{"name": "a"}], "edges": [{"to": "a"}]})",
+            {"field edges[0].from", "missing"});
+        row("edge negative bytes",
+            head + R"([{"name": "a"}, {"name": "b"}], "edges": [{"from": "a", "to": "b", "bytes": -2}]})",
             {"field edges[0].bytes", ">= 0"});
         row("self loop", head + R"([{"name": "a"}], "edges": [{"from": "a", "to": "a"}]})",
             {"field edges[0]", "feeds itself"});

@@ -3,10 +3,10 @@
 #include "tests/support/TestData.h"
 
 #include "core/cost/CostModel.h"
-#include "core/util/FileText.h"
 #include "core/io/GraphFile.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/onnx/OnnxShapeInference.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <QTemporaryDir>
@@ -24,10 +24,7 @@ std::string modelPath(const std::string& file)
     return testdata::sourceDir().toStdString() + "/tests/data/onnx/" + file;
 }
 
-std::string modelBytes(const std::string& file)
-{
-    return readFileText(modelPath(file));
-}
+std::string modelBytes(const std::string& file) { return readFileText(modelPath(file)); }
 
 ShapedGraph readShaped(const std::string& file, std::int64_t batch = 1)
 {
@@ -129,7 +126,8 @@ private slots:
         QCOMPARE(g.source, std::string("cnn.onnx"));
         // The flatten's Shape -> Gather -> Unsqueeze -> Concat chain and its three Constant
         // nodes are folded away; the nine compute nodes stay, in file order.
-        const std::vector<std::string> expected{"conv1", "bn1", "relu1", "pool1", "conv2", "relu2", "gap", "flatten", "fc"};
+        const std::vector<std::string> expected{"conv1", "bn1", "relu1",   "pool1", "conv2",
+                                                "relu2", "gap", "flatten", "fc"};
         QCOMPARE(opNames(g), expected);
         QCOMPARE(opNamed(g, "conv2").location, std::string("node 4 'conv2' (Conv)"));
         QCOMPARE(opNamed(g, "fc").location, std::string("node 15 'fc' (Gemm)"));
@@ -401,7 +399,8 @@ private slots:
         onnx::ModelProto bad = model;
         bad.mutable_graph()->mutable_sparse_initializer(0)->mutable_values()->mutable_float_data()->Add(5.0f);
         expectInputError([&] { (void)readOnnxShapedGraph(bad.SerializeAsString(), "types.onnx"); }, "types.onnx",
-                         "sparse initializer 'sw' values", "holds 2 values in float_data, but type float and dims [1] need 1");
+                         "sparse initializer 'sw' values",
+                         "holds 2 values in float_data, but type float and dims [1] need 1");
     }
 
     // The guard inside shape inference on its own (the model check refuses the file first):
@@ -437,7 +436,8 @@ private slots:
     void foldingStaysWithinItsBudget()
     {
         const std::string dir = testdata::sourceDir().toStdString() + "/tests/data/fuzz-regressions/onnx/";
-        const ShapedGraph bomb = readOnnxShapedGraph(readFileText(dir + "fold-budget-400-constantofshape.onnx"), "bomb.onnx");
+        const ShapedGraph bomb = readOnnxShapedGraph(readFileText(dir + "fold-budget-400-constantofshape.onnx"),
+                                                     "bomb.onnx");
         QCOMPARE(bomb.ops.size(), std::size_t(400 - 16 + 1)); // the unfolded ones and the Relu
         // The first 16 in file order were folded (unnamed nodes are named <OpType>_<index>).
         const auto hasOp = [&](const std::string& name) {
@@ -447,7 +447,8 @@ private slots:
         QVERIFY(hasOp("ConstantOfShape_16"));
         QCOMPARE(opNamed(bomb, "ConstantOfShape_399").type, std::string("ConstantOfShape"));
 
-        const ShapedGraph limits = readOnnxShapedGraph(readFileText(dir + "fold-range-slice-int64-limits.onnx"), "limits.onnx");
+        const ShapedGraph limits = readOnnxShapedGraph(readFileText(dir + "fold-range-slice-int64-limits.onnx"),
+                                                       "limits.onnx");
         // Range(9223372036854775000, INT64_MAX, 500) has 2 values, but its count computed in
         // double says 3 and the third overflows: it stays an op. Slice([1, 2, 3, 4], 1:4:INT64_MAX)
         // folds (to [2]) and leaves the graph.

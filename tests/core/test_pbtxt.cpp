@@ -4,15 +4,15 @@
 #include "tests/support/TestData.h"
 
 #include "core/cluster/Cluster.h"
-#include "core/io/native/ClusterPresets.h"
-#include "core/util/FileText.h"
 #include "core/io/GraphFile.h"
-#include "core/io/tf/PbtxtExport.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementExport.h"
+#include "core/io/tf/PbtxtExport.h"
 #include "core/io/tf/TextProtoParser.h"
 #include "core/io/tf/TfDeviceName.h"
 #include "core/io/tf/TfGraphDef.h"
 #include "core/io/tf/TfShapedImport.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <QtTest>
@@ -23,10 +23,7 @@ using namespace post;
 
 namespace {
 
-std::string smallCnnPath()
-{
-    return (testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt").toStdString();
-}
+std::string smallCnnPath() { return (testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt").toStdString(); }
 
 int opIndex(const ShapedGraph& g, const std::string& name)
 {
@@ -132,19 +129,32 @@ private slots:
     {
         QTest::addColumn<QString>("written");
         QTest::addColumn<QString>("normal");
-        QTest::newRow("full") << "/job:localhost/replica:0/task:0/device:GPU:0" << "/device:GPU:0";
-        QTest::newRow("legacy") << "/gpu:1" << "/device:GPU:1";
-        QTest::newRow("legacy cpu") << "/cpu:0" << "/device:CPU:0";
-        QTest::newRow("lower-case device") << "/device:gpu:3" << "/device:GPU:3";
-        QTest::newRow("no slash") << "GPU:2" << "/device:GPU:2";
-        QTest::newRow("job and legacy") << "/job:localhost/replica:0/task:0/gpu:1" << "/device:GPU:1";
-        QTest::newRow("task only") << "/task:0/device:CPU:0" << "/device:CPU:0";
-        QTest::newRow("leading zero") << "/gpu:01" << "/device:GPU:1";
-        QTest::newRow("other task") << "/job:worker/task:1/device:GPU:0" << "/job:worker/replica:0/task:1/device:GPU:0";
-        QTest::newRow("job only") << "/job:ps" << "";
-        QTest::newRow("wildcard") << "/device:GPU:*" << "";
-        QTest::newRow("two devices") << "/gpu:0/cpu:0" << "";
-        QTest::newRow("garbage") << "banana" << "";
+        QTest::newRow("full") << "/job:localhost/replica:0/task:0/device:GPU:0"
+                              << "/device:GPU:0";
+        QTest::newRow("legacy") << "/gpu:1"
+                                << "/device:GPU:1";
+        QTest::newRow("legacy cpu") << "/cpu:0"
+                                    << "/device:CPU:0";
+        QTest::newRow("lower-case device") << "/device:gpu:3"
+                                           << "/device:GPU:3";
+        QTest::newRow("no slash") << "GPU:2"
+                                  << "/device:GPU:2";
+        QTest::newRow("job and legacy") << "/job:localhost/replica:0/task:0/gpu:1"
+                                        << "/device:GPU:1";
+        QTest::newRow("task only") << "/task:0/device:CPU:0"
+                                   << "/device:CPU:0";
+        QTest::newRow("leading zero") << "/gpu:01"
+                                      << "/device:GPU:1";
+        QTest::newRow("other task") << "/job:worker/task:1/device:GPU:0"
+                                    << "/job:worker/replica:0/task:1/device:GPU:0";
+        QTest::newRow("job only") << "/job:ps"
+                                  << "";
+        QTest::newRow("wildcard") << "/device:GPU:*"
+                                  << "";
+        QTest::newRow("two devices") << "/gpu:0/cpu:0"
+                                     << "";
+        QTest::newRow("garbage") << "banana"
+                                 << "";
     }
 
     void deviceNamesNormalise()
@@ -159,8 +169,10 @@ private slots:
     {
         const std::string text = readFileText(smallCnnPath());
         QCOMPARE(formatName(sniffGraphFormat(text, "model.txt")), formatName(GraphFormat::TfPbtxt));
-        QCOMPARE(formatName(sniffGraphFormat("\n  node{name: \"a\" op: \"NoOp\"}", "x")), formatName(GraphFormat::TfPbtxt));
-        QCOMPARE(formatName(sniffGraphFormat("graph_def { node { name: \"a\" op: \"NoOp\" } }", "x")), formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(formatName(sniffGraphFormat("\n  node{name: \"a\" op: \"NoOp\"}", "x")),
+                 formatName(GraphFormat::TfPbtxt));
+        QCOMPARE(formatName(sniffGraphFormat("graph_def { node { name: \"a\" op: \"NoOp\" } }", "x")),
+                 formatName(GraphFormat::TfPbtxt));
         // Broken beyond recognition: the name decides, so the reader reports the line.
         QCOMPARE(formatName(sniffGraphFormat("}}}", "broken.pbtxt")), formatName(GraphFormat::TfPbtxt));
         QCOMPARE(formatName(sniffGraphFormat("digraph { node [shape=box]; a }", "x")), formatName(GraphFormat::Dot));
@@ -180,8 +192,9 @@ private slots:
         std::vector<std::string> names;
         for (const ShapedOp& op : g.ops)
             names.push_back(op.name);
-        const std::vector<std::string> expected = {"conv1/Conv2D", "conv1/Relu", "pool1", "conv2/Conv2D", "conv2/Relu",
-                                                   "flatten/Reshape", "fc/MatMul", "fc/BiasAdd", "sync", "softmax"};
+        const std::vector<std::string> expected = {"conv1/Conv2D", "conv1/Relu",      "pool1",     "conv2/Conv2D",
+                                                   "conv2/Relu",   "flatten/Reshape", "fc/MatMul", "fc/BiasAdd",
+                                                   "sync",         "softmax"};
         QCOMPARE(names, expected);
         // Shapes: listed (conv1), inferred through Relu, VALID 2x2 pooling, a stride-2 SAME
         // convolution, Reshape with a constant [8, -1] and MatMul.
@@ -206,11 +219,13 @@ private slots:
         // Control edges.
         const ShapedOp& sync = g.ops[static_cast<std::size_t>(opIndex(g, "sync"))];
         QCOMPARE(sync.controlInputs, (std::vector<int>{opIndex(g, "conv1/Relu"), opIndex(g, "conv2/Relu")}));
-        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "softmax"))].controlInputs, std::vector<int>{opIndex(g, "sync")});
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "softmax"))].controlInputs,
+                 std::vector<int>{opIndex(g, "sync")});
         QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "conv2/Conv2D"))].intAttrs.at("strides"), (Shape{1, 2, 2, 1}));
         QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "pool1"))].intAttrs.at("ksize"), (Shape{1, 2, 2, 1}));
         QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "fc/MatMul"))].intAttrs.at("transpose_b"), Shape{0});
-        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "pool1"))].device, std::string("/job:localhost/replica:0/task:0/device:GPU:1"));
+        QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "pool1"))].device,
+                 std::string("/job:localhost/replica:0/task:0/device:GPU:1"));
         QCOMPARE(g.ops[static_cast<std::size_t>(opIndex(g, "conv1/Conv2D"))].location, std::string("line 148"));
         // Where non-ops go on export: a variable with its first reader, the initialiser
         // with its variable, the `init` NoOp with the Assign it waits for.
@@ -240,9 +255,10 @@ private slots:
         const Cluster c = loadCluster("k80x4"); // CPU:0, GPU:0..3 = devices 0..4
         const Placement p = givenPlacement(imp, c);
         const std::map<std::string, DeviceId> expected = {
-            {"conv1/Conv2D", 1}, {"conv1/Relu", 1}, {"pool1", 2}, {"conv2/Conv2D", 2},
+            {"conv1/Conv2D", 1},    {"conv1/Relu", 1}, {"pool1", 2},      {"conv2/Conv2D", 2},
             {"conv2/Relu", 1}, // no device: TensorFlow's default, the first GPU
-            {"flatten/Reshape", 2}, {"fc/MatMul", 2}, {"fc/BiasAdd", 2}, {"sync", 0}, {"softmax", 0}};
+            {"flatten/Reshape", 2}, {"fc/MatMul", 2},  {"fc/BiasAdd", 2}, {"sync", 0},
+            {"softmax", 0}};
         for (const auto& [name, device] : expected) {
             QCOMPARE(p[static_cast<std::size_t>(*g.find(name))], device);
             if (const auto grad = g.find(name + "/grad"))
@@ -307,31 +323,42 @@ private slots:
             return lines;
         };
         QCOMPARE(withoutDevices(after), withoutDevices(before));
-        QCOMPARE(after.filter(QRegularExpression("^  device: \"/job:localhost/replica:0/task:0/device:(CPU|GPU):\\d\"$")).size(), 24);
+        QCOMPARE(
+            after.filter(QRegularExpression("^  device: \"/job:localhost/replica:0/task:0/device:(CPU|GPU):\\d\"$")).size(),
+            24);
         // A variable goes with its first reader, the initialiser with its variable.
         const TfGraphDef def = parseTfGraphDef(exported, "out.pbtxt");
-        const auto deviceOf = [&](const char* node) { return def.nodes[static_cast<std::size_t>(nodeIndex(def, node))].device; };
+        const auto deviceOf = [&](const char* node) {
+            return def.nodes[static_cast<std::size_t>(nodeIndex(def, node))].device;
+        };
         const std::string conv1 = tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("conv1/Conv2D"))]);
         QCOMPARE(deviceOf("conv1/weights"), conv1);
         QCOMPARE(deviceOf("conv1/weights/Initializer/random_uniform"), conv1);
-        QCOMPARE(deviceOf("fc/bias/read"), tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("fc/BiasAdd"))]));
+        QCOMPARE(deviceOf("fc/bias/read"),
+                 tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("fc/BiasAdd"))]));
         QCOMPARE(deviceOf("pool1"), tensorFlowDeviceName(c, placement[static_cast<std::size_t>(*g.find("pool1"))]));
     }
 
     void exportInsertsIntoOneLineNodes()
     {
-        const std::string text = "node { name: \"a\" op: \"Placeholder\" attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
-                                 "node { name: \"b\" op: \"Relu\" input: \"a\" }\n"
-                                 "node { name: \"c\" op: \"Relu\" input: \"b\" device: \"/gpu:0\" }\n";
+        const std::string text =
+            "node { name: \"a\" op: \"Placeholder\" attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
+            "node { name: \"b\" op: \"Relu\" input: \"a\" }\n"
+            "node { name: \"c\" op: \"Relu\" input: \"b\" device: \"/gpu:0\" }\n";
         const ImportedGraph imp = parseGraphWithPlacement(text, "t.pbtxt");
         const Cluster c = loadCluster("k80x2");
         Placement p(static_cast<std::size_t>(imp.graph.opCount()));
         for (OpId id = 0; id < imp.graph.opCount(); ++id)
             p[static_cast<std::size_t>(id)] = imp.graph.op(id).name.starts_with("b") ? 2 : 0;
         const std::string out = pbtxtWithPlacement(text, "t.pbtxt", imp.graph, c, p);
-        QCOMPARE(out, std::string("node { name: \"a\" op: \"Placeholder\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
-                                  "node { name: \"b\" op: \"Relu\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" input: \"a\" }\n"
-                                  "node { name: \"c\" op: \"Relu\" input: \"b\" device: \"/job:localhost/replica:0/task:0/device:CPU:0\" }\n"));
+        QCOMPARE(out,
+                 std::string(
+                     "node { name: \"a\" op: \"Placeholder\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" "
+                     "attr { key: \"shape\" value { shape { dim { size: 4 } } } } }\n"
+                     "node { name: \"b\" op: \"Relu\" device: \"/job:localhost/replica:0/task:0/device:GPU:1\" input: "
+                     "\"a\" }\n"
+                     "node { name: \"c\" op: \"Relu\" input: \"b\" device: "
+                     "\"/job:localhost/replica:0/task:0/device:CPU:0\" }\n"));
     }
 
     void trainingGraphIsImportedAsIs()
@@ -366,35 +393,55 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("location");
         QTest::addColumn<QString>("fragment");
-        QTest::newRow("unterminated brace") << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n") << "line 1" << "never closed";
+        QTest::newRow("unterminated brace") << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n") << "line 1"
+                                            << "never closed";
         QTest::newRow("unterminated inner brace")
-            << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n  attr {\n    key: \"T\"\n}\n") << "line 1" << "never closed";
-        QTest::newRow("stray brace") << QByteArray("node { name: \"a\" op: \"NoOp\" }\n}\n") << "line 2" << "'}'";
+            << QByteArray("node {\n  name: \"a\"\n  op: \"NoOp\"\n  attr {\n    key: \"T\"\n}\n") << "line 1"
+            << "never closed";
+        QTest::newRow("stray brace") << QByteArray("node { name: \"a\" op: \"NoOp\" }\n}\n") << "line 2"
+                                     << "'}'";
         QTest::newRow("unknown input node")
-            << QByteArray("node {\n  name: \"a\"\n  op: \"Relu\"\n  input: \"ghost:0\"\n}\n") << "line 4" << "ghost";
-        QTest::newRow("bad port") << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"Relu\"\n input: \"a:x\" }\n")
-                                  << "line 3" << "port";
-        QTest::newRow("bad shape")
-            << QByteArray("node {\n  name: \"x\"\n  op: \"Placeholder\"\n  attr { key: \"shape\" value { shape {\n"
-                          "    dim { size: 2 }\n    dim { size: -5 }\n  } } }\n}\n")
-            << "line 6" << "bad shape";
-        QTest::newRow("non-integer size")
-            << QByteArray("node { name: \"x\" op: \"Placeholder\"\n  attr { key: \"shape\" value { shape { dim { size: 2.5 } } } } }\n")
-            << "line 2" << "integer";
-        QTest::newRow("no op") << QByteArray("\n\nnode {\n  name: \"a\"\n}\n") << "line 3" << "no op";
-        QTest::newRow("duplicate name")
-            << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode {\n name: \"a\" op: \"NoOp\" }\n") << "line 3" << "duplicate";
-        QTest::newRow("cycle") << QByteArray("node { name: \"a\" op: \"Relu\" input: \"b\" }\nnode { name: \"b\" op: \"Relu\" input: \"a\" }\n")
-                               << "line 1" << "cycle";
-        QTest::newRow("open string") << QByteArray("node {\n  name: \"a\n  op: \"NoOp\"\n}\n") << "line 2" << "string";
-        QTest::newRow("missing colon") << QByteArray("node {\n  name \"a\"\n}\n") << "line 2" << "expected ':'";
-        QTest::newRow("bad device")
-            << QByteArray("node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"NoOp\" device: \"/job:ps\" }\n") << "line 2" << "/job:ps";
+            << QByteArray("node {\n  name: \"a\"\n  op: \"Relu\"\n  input: \"ghost:0\"\n}\n") << "line 4"
+            << "ghost";
+        QTest::newRow("bad port") << QByteArray(
+            "node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"Relu\"\n input: \"a:x\" }\n")
+                                  << "line 3"
+                                  << "port";
+        QTest::newRow("bad shape") << QByteArray(
+            "node {\n  name: \"x\"\n  op: \"Placeholder\"\n  attr { key: \"shape\" value { shape {\n"
+            "    dim { size: 2 }\n    dim { size: -5 }\n  } } }\n}\n")
+                                   << "line 6"
+                                   << "bad shape";
+        QTest::newRow("non-integer size") << QByteArray("node { name: \"x\" op: \"Placeholder\"\n  attr { key: "
+                                                        "\"shape\" value { shape { dim { size: 2.5 } } } } }\n")
+                                          << "line 2"
+                                          << "integer";
+        QTest::newRow("no op") << QByteArray("\n\nnode {\n  name: \"a\"\n}\n") << "line 3"
+                               << "no op";
+        QTest::newRow("duplicate name") << QByteArray(
+            "node { name: \"a\" op: \"NoOp\" }\nnode {\n name: \"a\" op: \"NoOp\" }\n")
+                                        << "line 3"
+                                        << "duplicate";
+        QTest::newRow("cycle") << QByteArray(
+            "node { name: \"a\" op: \"Relu\" input: \"b\" }\nnode { name: \"b\" op: \"Relu\" input: \"a\" }\n")
+                               << "line 1"
+                               << "cycle";
+        QTest::newRow("open string") << QByteArray("node {\n  name: \"a\n  op: \"NoOp\"\n}\n") << "line 2"
+                                     << "string";
+        QTest::newRow("missing colon") << QByteArray("node {\n  name \"a\"\n}\n") << "line 2"
+                                       << "expected ':'";
+        QTest::newRow("bad device") << QByteArray(
+            "node { name: \"a\" op: \"NoOp\" }\nnode { name: \"b\" op: \"NoOp\" device: \"/job:ps\" }\n")
+                                    << "line 2"
+                                    << "/job:ps";
         QTest::newRow("port beyond outputs")
-            << QByteArray("node { name: \"a\" op: \"Split\" attr { key: \"_output_shapes\" value { list { shape { } shape { } } } } }\n"
+            << QByteArray("node { name: \"a\" op: \"Split\" attr { key: \"_output_shapes\" value { list { shape { } "
+                          "shape { } } } } }\n"
                           "node { name: \"b\" op: \"Relu\"\n input: \"a:2\" }\n")
-            << "line 3" << "2 outputs";
-        QTest::newRow("no nodes") << QByteArray("versions { producer: 27 }\n") << "" << "no 'node";
+            << "line 3"
+            << "2 outputs";
+        QTest::newRow("no nodes") << QByteArray("versions { producer: 27 }\n") << ""
+                                  << "no 'node";
     }
 
     void malformedNamesTheLine()
@@ -444,7 +491,8 @@ private slots:
     // instead of being expanded (fuzz-regressions/pbtxt).
     void dimensionArithmeticNeverOverflows()
     {
-        const char* text = R"(node { name: "x" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 9000000000000000000 } } } } }
+        const char* text =
+            R"(node { name: "x" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 9000000000000000000 } } } } }
 node { name: "axis" op: "Const" attr { key: "value" value { tensor { dtype: DT_INT32 int_val: 0 } } } }
 node { name: "cat" op: "ConcatV2" input: "x" input: "x" input: "axis" }
 node { name: "y" op: "Placeholder" attr { key: "shape" value { shape { dim { size: 6 } } } } }
@@ -462,11 +510,11 @@ node { name: "m" op: "MaxPool" input: "q" attr { key: "padding" value { s: "SAME
 node { name: "use" op: "NoOp" input: "s" }
 )";
         const TfShapedImport imp = importTfGraphDef(parseTfGraphDef(text, "big.pbtxt"), "big.pbtxt", "big");
-        QCOMPARE(outputOf(imp.shaped, "cat").shape, Shape{-1});              // 9e18 + 9e18
+        QCOMPARE(outputOf(imp.shaped, "cat").shape, Shape{-1});                                           // 9e18 + 9e18
         QCOMPARE(outputOf(imp.shaped, "r").shape, (Shape{4000000000000000000, 4000000000000000000, -1})); // 16e36 unknown
-        QCOMPARE(outputOf(imp.shaped, "s").shape, Shape{});                  // the 4e9-value splat: unknown values, unknown rank
-        QCOMPARE(outputOf(imp.shaped, "t").shape, (Shape{3, 3}));            // a small splat is expanded
-        QCOMPARE(outputOf(imp.shaped, "p").shape, (Shape{1, 0, 8, 3}));      // a window wider than any input
+        QCOMPARE(outputOf(imp.shaped, "s").shape, Shape{});       // the 4e9-value splat: unknown values, unknown rank
+        QCOMPARE(outputOf(imp.shaped, "t").shape, (Shape{3, 3})); // a small splat is expanded
+        QCOMPARE(outputOf(imp.shaped, "p").shape, (Shape{1, 0, 8, 3})); // a window wider than any input
         QCOMPARE(outputOf(imp.shaped, "m").shape, (Shape{1, 1844674407370955162, 8, 3})); // ceil((2^63 - 1) / 5)
     }
 

@@ -1,8 +1,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/PlacementExport.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
 
 #include <QtTest>
@@ -54,17 +54,18 @@ private slots:
         QCOMPARE(p, (Placement{0, 2, 2, 1}));
         const std::string text = placementJson(g, c, p);
         QCOMPARE(parsePlacement(text, "again.json", g, c), p);
-        QCOMPARE(text, std::string("{\n"
-                                   "  \"format\": \"post-placement/1\",\n"
-                                   "  \"graph\": \"toy\",\n"
-                                   "  \"cluster\": \"box\",\n"
-                                   "  \"placement\": {\n"
-                                   "    \"a\": \"/device:CPU:0\",\n"
-                                   "    \"b\": \"/device:GPU:1\",\n"
-                                   "    \"c\": \"/device:GPU:1\",\n"
-                                   "    \"x,\\\"y\\\"\": \"/device:GPU:0\"\n"
-                                   "  }\n"
-                                   "}\n"));
+        QCOMPARE(text,
+                 std::string("{\n"
+                             "  \"format\": \"post-placement/1\",\n"
+                             "  \"graph\": \"toy\",\n"
+                             "  \"cluster\": \"box\",\n"
+                             "  \"placement\": {\n"
+                             "    \"a\": \"/device:CPU:0\",\n"
+                             "    \"b\": \"/device:GPU:1\",\n"
+                             "    \"c\": \"/device:GPU:1\",\n"
+                             "    \"x,\\\"y\\\"\": \"/device:GPU:0\"\n"
+                             "  }\n"
+                             "}\n"));
     }
 
     void readsAFile()
@@ -84,15 +85,17 @@ private slots:
         const Graph g = toyGraph();
         const Cluster c = toyCluster();
         const Placement p{0, 2, 2, 1};
-        QCOMPARE(placementCsv(g, c, p), std::string("op,device\n"
-                                                    "a,/device:CPU:0\n"
-                                                    "b,/device:GPU:1\n"
-                                                    "c,/device:GPU:1\n"
-                                                    "\"x,\"\"y\"\"\",/device:GPU:0\n"));
-        QCOMPARE(placementTensorFlow(g, c, p), std::string("a\t/job:localhost/replica:0/task:0/device:CPU:0\n"
-                                                           "b\t/job:localhost/replica:0/task:0/device:GPU:1\n"
-                                                           "c\t/job:localhost/replica:0/task:0/device:GPU:1\n"
-                                                           "x,\"y\"\t/job:localhost/replica:0/task:0/device:GPU:0\n"));
+        QCOMPARE(placementCsv(g, c, p),
+                 std::string("op,device\n"
+                             "a,/device:CPU:0\n"
+                             "b,/device:GPU:1\n"
+                             "c,/device:GPU:1\n"
+                             "\"x,\"\"y\"\"\",/device:GPU:0\n"));
+        QCOMPARE(placementTensorFlow(g, c, p),
+                 std::string("a\t/job:localhost/replica:0/task:0/device:CPU:0\n"
+                             "b\t/job:localhost/replica:0/task:0/device:GPU:1\n"
+                             "c\t/job:localhost/replica:0/task:0/device:GPU:1\n"
+                             "x,\"y\"\t/job:localhost/replica:0/task:0/device:GPU:0\n"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, placementCsv(g, c, Placement{0, 1}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, placementTensorFlow(g, c, Placement{0, 1, 1, 3}));
     }

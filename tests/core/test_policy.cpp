@@ -25,8 +25,7 @@ PolicyMatrix randomLogits(int groups, int devices, unsigned seed)
 }
 
 // Central finite difference of f at the policy's logits.
-template <class F>
-PolicyMatrix numericGradient(Policy& policy, F f)
+template <class F> PolicyMatrix numericGradient(Policy& policy, F f)
 {
     const PolicyMatrix base = policy.logits();
     PolicyMatrix grad(base.rows(), base.cols());
@@ -199,7 +198,7 @@ private slots:
         QCOMPARE(selectElite(times, 0.1), (std::vector<int>{4}));
         QCOMPARE(selectElite(times, 0.3), (std::vector<int>{4, 7, 1}));
         QCOMPARE(selectElite(times, 0.35), (std::vector<int>{4, 7, 1, 3})); // ceil(3.5) = 4, tie keeps order
-        QCOMPARE(selectElite(times, 0.01), (std::vector<int>{4}));           // at least one
+        QCOMPARE(selectElite(times, 0.01), (std::vector<int>{4}));          // at least one
     }
 
     void crossEntropyClosedForm()

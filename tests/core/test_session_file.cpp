@@ -37,7 +37,8 @@ std::shared_ptr<const Graph> toyGraph()
 std::shared_ptr<const Cluster> toyCluster()
 {
     return std::make_shared<const Cluster>(
-        "box", std::vector<Device>{{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e9}, {"/device:GPU:0", DeviceKind::Gpu, 2.0, 1e9}},
+        "box",
+        std::vector<Device>{{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e9}, {"/device:GPU:0", DeviceKind::Gpu, 2.0, 1e9}},
         Link{});
 }
 
@@ -52,8 +53,9 @@ Session toySession()
     s.run.state = SessionRunState::Stopped;
     s.run.lowerBoundUs = 12.5;
     s.samples = {{0, 130.25, true}, {1, 9e9, false}, {2, 120.0, true}};
-    s.updates = {{2, UpdateKind::CrossEntropy, 125.0, 120.0, 0.75},
-                 {3, UpdateKind::Ppo, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 0.5}};
+    s.updates = {
+        {2, UpdateKind::CrossEntropy, 125.0, 120.0, 0.75},
+        {3, UpdateKind::Ppo, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 0.5}};
     return s;
 }
 
@@ -152,34 +154,57 @@ private slots:
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("message");
-        QTest::newRow("version") << "post-session/1" << "post-session/2"
-                                 << "s.json: field format: unsupported version \"post-session/2\" (this build reads \"post-session/1\")";
-        QTest::newRow("unknown key") << "\"source\"" << "\"sauce\"" << "s.json: field sauce: unknown field (expected one of: format, source,";
-        QTest::newRow("algorithm") << "\"ce\", \"samples\"" << "\"nope\", \"samples\""
+        QTest::newRow("version")
+            << "post-session/1"
+            << "post-session/2"
+            << "s.json: field format: unsupported version \"post-session/2\" (this build reads \"post-session/1\")";
+        QTest::newRow("unknown key") << "\"source\""
+                                     << "\"sauce\""
+                                     << "s.json: field sauce: unknown field (expected one of: format, source,";
+        QTest::newRow("algorithm") << "\"ce\", \"samples\""
+                                   << "\"nope\", \"samples\""
                                    << "s.json: field learner.algorithm: unknown algorithm \"nope\" (see post-cli list)";
-        QTest::newRow("budget") << "\"samples\": 500" << "\"samples\": 0"
+        QTest::newRow("budget") << "\"samples\": 500"
+                                << "\"samples\": 0"
                                 << "s.json: field learner.samples: must be a whole number from 1 to 2147483647, got 0";
-        QTest::newRow("seed") << "\"seed\": 42" << "\"seed\": 4.5"
-                              << "s.json: field learner.seed: must be a whole number from 0 to 9007199254740992, got 4.5";
-        QTest::newRow("state") << "\"stopped\"" << "\"asleep\""
-                               << "s.json: field run.state: unknown run state \"asleep\" (expected none, running, paused, stopped or done)";
+        QTest::newRow("seed")
+            << "\"seed\": 42"
+            << "\"seed\": 4.5"
+            << "s.json: field learner.seed: must be a whole number from 0 to 9007199254740992, got 4.5";
+        QTest::newRow("state") << "\"stopped\""
+                               << "\"asleep\""
+                               << "s.json: field run.state: unknown run state \"asleep\" (expected none, running, "
+                                  "paused, stopped or done)";
         QTest::newRow("graph field") << "\"name\": \"b\", \"type\": \"MatMul\""
                                      << "\"name\": \"b\", \"type\": \"MatMul\", \"param_bytes\": -4"
                                      << "s.json: field graph.ops[1].param_bytes: must be >= 0, got -4";
-        QTest::newRow("cluster field") << "\"speed\": 2" << "\"speed\": 0"
+        QTest::newRow("cluster field") << "\"speed\": 2"
+                                       << "\"speed\": 0"
                                        << "s.json: field cluster.devices[1].speed: must be > 0, got 0";
-        QTest::newRow("placement op") << "\"a\": \"/device:CPU:0\"" << "\"a\": \"/device:TPU:0\"";
-        QTest::newRow("sample row") << "[1, 9000000000, false]" << "[1, 9000000000]"
-                                    << "s.json: field samples[1]: a sample is [index, step_time_us, feasible], got 2 values";
-        QTest::newRow("sample time") << "[0, 130.25, true]" << "[0, -1, true]"
+        QTest::newRow("placement op") << "\"a\": \"/device:CPU:0\""
+                                      << "\"a\": \"/device:TPU:0\"";
+        QTest::newRow("sample row")
+            << "[1, 9000000000, false]"
+            << "[1, 9000000000]"
+            << "s.json: field samples[1]: a sample is [index, step_time_us, feasible], got 2 values";
+        QTest::newRow("sample time") << "[0, 130.25, true]"
+                                     << "[0, -1, true]"
                                      << "s.json: field samples[0][1]: must be >= 0, got -1";
-        QTest::newRow("sample order") << "[2, 120, true]" << "[1, 120, true]"
-                                      << "s.json: field samples[2][0]: sample indices must increase (previous 1, got 1)";
-        QTest::newRow("entropy") << "\"entropy\": 0.75" << "\"entropy\": 1.5"
-                                 << "s.json: field updates[0].entropy: must be at most 1 (entropy / log of the device count), got 1.5";
-        QTest::newRow("kind") << "\"kind\": \"ce\"" << "\"kind\": \"sgd\""
-                              << "s.json: field updates[0].kind: unknown update kind \"sgd\" (expected ppo, ce or reinforce)";
-        QTest::newRow("no graph") << ",\n  \"graph\": {" << ",\n  \"x-graph\": {" << "s.json: field graph: missing (required)";
+        QTest::newRow("sample order")
+            << "[2, 120, true]"
+            << "[1, 120, true]"
+            << "s.json: field samples[2][0]: sample indices must increase (previous 1, got 1)";
+        QTest::newRow("entropy")
+            << "\"entropy\": 0.75"
+            << "\"entropy\": 1.5"
+            << "s.json: field updates[0].entropy: must be at most 1 (entropy / log of the device count), got 1.5";
+        QTest::newRow("kind")
+            << "\"kind\": \"ce\""
+            << "\"kind\": \"sgd\""
+            << "s.json: field updates[0].kind: unknown update kind \"sgd\" (expected ppo, ce or reinforce)";
+        QTest::newRow("no graph") << ",\n  \"graph\": {"
+                                  << ",\n  \"x-graph\": {"
+                                  << "s.json: field graph: missing (required)";
     }
 
     void badInputGivesItsMessage()

@@ -14,8 +14,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <limits>
-#include <new>
 #include <map>
+#include <new>
 #include <random>
 
 using namespace post;
@@ -485,8 +485,7 @@ private slots:
         b.addEdge("a", "b");
         const Graph g = std::move(b).build();
         const Cluster c("mixed",
-                        {gpu("/device:GPU:0"), gpu("/device:GPU:1", 2.0),
-                         Device{"/device:CPU:0", DeviceKind::Cpu, 2.0}},
+                        {gpu("/device:GPU:0"), gpu("/device:GPU:1", 2.0), Device{"/device:CPU:0", DeviceKind::Cpu, 2.0}},
                         Link{100.0, 5.0});
         Simulator sim(g, c);
         const SimResult& r = sim.run({1, 2}, true);
@@ -549,7 +548,8 @@ private slots:
         // -> 1330. GPU1: received 200 + c 50 + d 10 live, params 60, resident 7; its live
         // peak is 250 (the received copy and c while c runs): 250 + 60 + 7 = 317.
         const Cluster two = gpus(2);
-        const Cluster tight("tight", {gpu("/device:GPU:0", 1.0, 1329.0), gpu("/device:GPU:1", 1.0, 317.0)}, Link{100.0, 5.0});
+        const Cluster tight("tight", {gpu("/device:GPU:0", 1.0, 1329.0), gpu("/device:GPU:1", 1.0, 317.0)},
+                            Link{100.0, 5.0});
         Simulator split(g, two);
         const SimResult& r = split.run({0, 0, 1, 1});
         QCOMPARE(r.peakMemoryBytes, (std::vector<double>{1330.0, 317.0}));
@@ -777,8 +777,7 @@ private slots:
         // GPU speed 1, GPU speed 2, CPU speed 1. Fastest: a min(10/2, 100) = 5,
         // b min(20/2, 40) = 10, c min(40/2, 30) = 20: path max(5 + 10, 20) = 20.
         // Work: (10 + 20 + 30) / (1 + 2 + 1) = 15. Value 20.
-        const Cluster mixed("mixed",
-                            {gpu("g0"), gpu("g1", 2.0), Device{"cpu", DeviceKind::Cpu, 1.0}}, Link{});
+        const Cluster mixed("mixed", {gpu("g0"), gpu("g1", 2.0), Device{"cpu", DeviceKind::Cpu, 1.0}}, Link{});
         LowerBound lb = lowerBound(g, mixed);
         QCOMPARE(lb.criticalPathUs, 20.0);
         QCOMPARE(lb.workUs, 15.0);

@@ -151,7 +151,7 @@ private slots:
         QCOMPARE(parameters(g, "AuxLogits", true), std::int64_t{23817352 + 2049});
         QCOMPARE(parameters(g, "AuxLogits"), std::int64_t{768 * 128 + 128 + 5 * 5 * 128 * 768 + 768 + 768 * 1001 + 1001});
         QCOMPARE(opsOfType(g, "Conv2D"), 94 + 2 + 1 + 1); // 94 conv-bn-relu, 2 aux, 2 logits
-        QCOMPARE(opsOfType(g, "ConcatV2"), 11 + 4);      // 11 mixed blocks, 2 x 2 in Mixed_7b/7c
+        QCOMPARE(opsOfType(g, "ConcatV2"), 11 + 4);       // 11 mixed blocks, 2 x 2 in Mixed_7b/7c
         QCOMPARE(outputShape(g, "InceptionV3/Conv2d_4a_3x3/Relu"), (Shape{1, 71, 71, 192}));
         QCOMPARE(outputShape(g, "InceptionV3/Mixed_5b/concat"), (Shape{1, 35, 35, 256}));
         QCOMPARE(outputShape(g, "InceptionV3/Mixed_6a/concat"), (Shape{1, 17, 17, 768}));
@@ -214,11 +214,11 @@ private slots:
         QTest::addColumn<int>("low");
         QTest::addColumn<int>("high");
         QTest::newRow("inception-v3") << "inception-v3" << 850 << 1000; // 909
-        QTest::newRow("resnet-50") << "resnet-50" << 450 << 550;          // 498
-        QTest::newRow("rnnlm-2") << "rnnlm-2" << 520 << 630;              // 574
-        QTest::newRow("nmt-2") << "nmt-2" << 2300 << 2800;                // 2,518
-        QTest::newRow("nmt-8") << "nmt-8" << 7300 << 9000;                // 8,122
-        QTest::newRow("bert-base") << "bert-base" << 620 << 750;          // 682
+        QTest::newRow("resnet-50") << "resnet-50" << 450 << 550;        // 498
+        QTest::newRow("rnnlm-2") << "rnnlm-2" << 520 << 630;            // 574
+        QTest::newRow("nmt-2") << "nmt-2" << 2300 << 2800;              // 2,518
+        QTest::newRow("nmt-8") << "nmt-8" << 7300 << 9000;              // 8,122
+        QTest::newRow("bert-base") << "bert-base" << 620 << 750;        // 682
     }
     void forwardOpCounts()
     {
@@ -275,8 +275,8 @@ private slots:
                  qPrintable(QString::number(perImage)));
         CostReport doubled;
         ZooRegistry::generate("resnet-50", 64, {}, &doubled);
-        QVERIFY(doubled.totalForwardFlops > 1.999 * report.totalForwardFlops &&
-                doubled.totalForwardFlops <= 2.0 * report.totalForwardFlops);
+        QVERIFY(doubled.totalForwardFlops > 1.999 * report.totalForwardFlops
+                && doubled.totalForwardFlops <= 2.0 * report.totalForwardFlops);
         // Every backward op shares its forward op's colocation group.
         const auto conv = g.find("resnet50/block3/unit2/conv2/Conv2D");
         const auto grad = g.find("resnet50/block3/unit2/conv2/Conv2D/grad");
@@ -287,7 +287,8 @@ private slots:
     // The same name and batch give byte-identical post-graph/1 text.
     void generatedFilesAreDeterministic()
     {
-        QCOMPARE(nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)), nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)));
+        QCOMPARE(nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)),
+                 nativeGraphJson(ZooRegistry::generate("rnnlm-2", 8)));
     }
 
     // Activations scale with the batch; parameters, batch-norm statistics and the loss don't.

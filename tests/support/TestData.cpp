@@ -13,14 +13,8 @@ QString sharedDataDir()
     return QDir(dir).absolutePath();
 }
 
-QString sourceDir()
-{
-    return qEnvironmentVariable("POST_SOURCE_DIR");
-}
+QString sourceDir() { return qEnvironmentVariable("POST_SOURCE_DIR"); }
 
-QString cliPath()
-{
-    return qEnvironmentVariable("POST_CLI");
-}
+QString cliPath() { return qEnvironmentVariable("POST_CLI"); }
 
 } // namespace testdata

@@ -15,7 +15,7 @@ QString cliPath();
 } // namespace testdata
 
 // Skips the current test function when the shared data folder is missing.
-#define REQUIRE_SHARED_DATA(dirVar)                                                                  \
-    const QString dirVar = testdata::sharedDataDir();                                                \
-    if (dirVar.isEmpty())                                                                            \
-        QSKIP("../shared/data is absent (set POST_SHARED_DATA to its path): real-graph test skipped")
+#define REQUIRE_SHARED_DATA(dirVar)                                                                                    \
+    const QString dirVar = testdata::sharedDataDir();                                                                  \
+    if (dirVar.isEmpty())                                                                                              \
+    QSKIP("../shared/data is absent (set POST_SHARED_DATA to its path): real-graph test skipped")

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/document/GraphDocument.h"
 #include "core/graph/GraphBuilder.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QString>
 

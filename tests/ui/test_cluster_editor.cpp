@@ -1,13 +1,13 @@
 // The cluster editor: its table models, edits that re-simulate the shown placement,
 // refused values, device removal, and saving and reading post-cluster/1 files.
+#include "core/io/native/ClusterFile.h"
 #include "tests/support/ScratchSettings.h"
-#include "ui/MainWindow.h"
 #include "tests/ui/UiTestGraphs.h"
+#include "ui/MainWindow.h"
 #include "ui/cluster/ClusterDeviceModel.h"
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/cluster/ClusterLinkModel.h"
-#include "core/io/native/ClusterFile.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QAbstractItemModelTester>
@@ -34,10 +34,7 @@ class TestClusterEditor : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        testsupport::useScratchSettings();
-    }
+    void initTestCase() { testsupport::useScratchSettings(); }
     void modelsPassTester();
     void speedEditResimulates();
     void linkEditResimulates();
@@ -57,14 +54,18 @@ void TestClusterEditor::modelsPassTester()
     editor.setDocument(onGpu0());
     QCOMPARE(editor.deviceModel()->rowCount(), 3);
     QCOMPARE(editor.linkModel()->rowCount(), 1 + 3 * 2);
-    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 2, ClusterDeviceModel::Name)).toString(), QStringLiteral("/device:GPU:1"));
-    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 0, ClusterDeviceModel::Kind)).toString(), QStringLiteral("cpu"));
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 2, ClusterDeviceModel::Name)).toString(),
+             QStringLiteral("/device:GPU:1"));
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 0, ClusterDeviceModel::Kind)).toString(),
+             QStringLiteral("cpu"));
     QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toDouble(),
              12e9 / ClusterDeviceModel::kBytesPerGiB);
-    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(), QStringLiteral("11.18"));
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(),
+             QStringLiteral("11.18"));
     // The link rows: default first, then (from, to) pairs in from-major order.
     const ClusterLinkModel* m = editor.linkModel();
-    QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::From), Qt::EditRole).toString(), QStringLiteral("/device:GPU:1"));
+    QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::From), Qt::EditRole).toString(),
+             QStringLiteral("/device:GPU:1"));
     QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::To)).toString(), QStringLiteral("GPU:0")); // shown short
     QCOMPARE(m->data(m->index(0, ClusterLinkModel::Bandwidth)).toDouble(), 12.0); // Link{} is 12 GB/s
     editor.addDevice();

@@ -1,11 +1,11 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
+#include "core/run/PlacerRegistry.h"
 #include "tests/support/ScratchSettings.h"
-#include "ui/MainWindow.h"
 #include "tests/ui/UiTestGraphs.h"
+#include "ui/MainWindow.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
-#include "core/run/PlacerRegistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
@@ -34,10 +34,7 @@ class TestCompareView : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        testsupport::useScratchSettings();
-    }
+    void initTestCase() { testsupport::useScratchSettings(); }
     void modelPassesTester();
     void runFillsEveryAlgorithm();
     void cancelStops();

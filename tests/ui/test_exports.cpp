@@ -1,6 +1,9 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 
+#include "core/io/dot/DotReader.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/util/InputError.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/export/GuiExporter.h"
@@ -8,16 +11,13 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/ViewTheme.h"
-#include "core/io/dot/DotReader.h"
-#include "core/io/native/PlacementFile.h"
-#include "core/util/InputError.h"
 
 #include <QFile>
 #include <QImage>
-#include <QMenu>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>

@@ -21,10 +21,7 @@ namespace {
 
 constexpr int kLayoutWaitMs = 30000;
 
-QColor fillOf(const GraphScene* scene, OpId op)
-{
-    return scene->itemForOp(op)->nodePaint().fill;
-}
+QColor fillOf(const GraphScene* scene, OpId op) { return scene->itemForOp(op)->nodePaint().fill; }
 
 } // namespace
 

@@ -17,10 +17,7 @@ namespace {
 constexpr int kLayoutWaitMs = 30000;
 
 // "b2" and the like (GCC 12 warns falsely on "b" + std::to_string(i)).
-std::string name(const char* prefix, int i)
-{
-    return std::string(prefix).append(std::to_string(i));
-}
+std::string name(const char* prefix, int i) { return std::string(prefix).append(std::to_string(i)); }
 
 // x feeds colocation groups g1 (3 ops) and g2 (4 ops), which both feed y: drawn grouped
 // as 4 boxes (x, g1, g2, y; x and y have two edges each, so they join no chain).

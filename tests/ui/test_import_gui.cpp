@@ -3,13 +3,13 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/support/TestData.h"
 
+#include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/sim/Simulator.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/inspector/InspectorPanel.h"
-#include "core/io/native/ClusterPresets.h"
-#include "core/io/GraphFile.h"
-#include "core/sim/Simulator.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -24,10 +24,7 @@ namespace {
 
 constexpr int kWaitMs = 30000;
 
-QString dataFile(const QString& name)
-{
-    return testdata::sourceDir() + QStringLiteral("/tests/data/") + name;
-}
+QString dataFile(const QString& name) { return testdata::sourceDir() + QStringLiteral("/tests/data/") + name; }
 
 // Opens `path` and waits until it is drawn.
 bool openAndWait(MainWindow& window, const QString& path)
@@ -43,10 +40,7 @@ class TestImportGui : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        testsupport::useScratchSettings();
-    }
+    void initTestCase() { testsupport::useScratchSettings(); }
 
     // small_cnn.pbtxt puts its ops on CPU:0, GPU:0 and GPU:1 (a few ops have no device and
     // take TensorFlow's default): the window shows that placement, computed here by core.

@@ -1,7 +1,7 @@
 #include "core/graph/GraphBuilder.h"
 #include "ui/layout/GraphvizLayout.h"
-#include "ui/layout/LayoutCost.h"
 #include "ui/layout/LayoutController.h"
+#include "ui/layout/LayoutCost.h"
 #include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/ViewGraphBuilder.h"
 
@@ -136,7 +136,8 @@ private slots:
     void policyPicksEngineBySizeAndCost()
     {
         QVERIFY(LayoutPolicy::engineFor(10, 10) == LayoutEngine::Dot);
-        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes, LayoutPolicy::kPlainDotMaxCost) == LayoutEngine::Dot);
+        QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes, LayoutPolicy::kPlainDotMaxCost)
+                == LayoutEngine::Dot);
         QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kPlainDotMaxNodes + 1, 500) == LayoutEngine::FastDot);
         QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kPlainDotMaxCost + 1) == LayoutEngine::FastDot);
         QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kFastDotMaxCost + 1) == LayoutEngine::Sfdp);

@@ -1,21 +1,21 @@
 // The learner panel, its controller and thread, and the learning chart.
+#include "core/classic/ClassicalPlacerFactory.h"
+#include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/learn/LearnerOptionSetter.h"
+#include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
 #include "tests/support/ScratchSettings.h"
-#include "ui/MainWindow.h"
 #include "tests/ui/UiTestGraphs.h"
+#include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/learn/LearnerController.h"
+#include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/LearnerWorker.h"
-#include "core/classic/ClassicalPlacerFactory.h"
-#include "core/io/native/ClusterPresets.h"
-#include "core/io/GraphFile.h"
-#include "core/learn/LearnerOptionSetter.h"
-#include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/SamplePlacements.h"
-#include "core/run/PlacerRegistry.h"
-#include "core/place/ProgressObserver.h"
-#include "core/sim/Simulator.h"
 #include "ui/util/BackgroundPriority.h"
 
 #include <QChart>
@@ -27,8 +27,8 @@
 #include <QLineSeries>
 
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -101,10 +101,7 @@ class TestLearner : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        testsupport::useScratchSettings();
-    }
+    void initTestCase() { testsupport::useScratchSettings(); }
     void runFillsChartAndRecolours();
     void latencyDuringLongRun();
     void stopEndsRunEarly();
@@ -274,7 +271,7 @@ void TestLearner::destroyingDuringRunJoins()
     doc.reset(); // the run keeps its own reference
     QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty(), 20000);
     controller->pause();
-    controller.reset(); // stops, releases the pause and joins the thread
+    controller.reset();           // stops, releases the pause and joins the thread
     QTRY_VERIFY(graph.expired()); // the worker let go of the document
 }
 
@@ -534,7 +531,7 @@ public:
         if (e.placement)
             placements[static_cast<size_t>(e.index)] = *e.placement;
     }
-    void onUpdate(const UpdateEvent&) override {}
+    void onUpdate(const UpdateEvent&) override { }
 };
 
 } // namespace

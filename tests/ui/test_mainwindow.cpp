@@ -1,13 +1,13 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/support/TestData.h"
 
+#include "core/io/native/PlacementFile.h"
 #include "ui/MainWindow.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/graphview/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"
-#include "core/io/native/PlacementFile.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/OpTablePanel.h"
@@ -30,22 +30,26 @@ constexpr int kWaitMs = 30000;
 
 // Four PipeDream layers (one input): 2L - I = 7 ops, E + E' + (L - I) = 3 + 2 + 3 = 8
 // edges in the training step (docs/importers.md).
-const char* const kTinyProfile =
-    "node1 -- Input0 -- forward_compute_time=5.0, backward_compute_time=0.0, activation_size=1000.0, parameter_size=0.0\n"
-    "node2 -- Conv2d(3, 8) -- forward_compute_time=2.0, backward_compute_time=4.0, activation_size=8000.0, parameter_size=864.0\n"
-    "node3 -- ReLU(inplace) -- forward_compute_time=0.5, backward_compute_time=0.5, activation_size=8000.0, parameter_size=0.0\n"
-    "node4 -- Linear(8, 10) -- forward_compute_time=1.0, backward_compute_time=2.0, activation_size=40.0, parameter_size=320.0\n"
-    "\tnode1 -- node2\n"
-    "\tnode2 -- node3\n"
-    "\tnode3 -- node4\n";
+const char* const kTinyProfile = "node1 -- Input0 -- forward_compute_time=5.0, backward_compute_time=0.0, "
+                                 "activation_size=1000.0, parameter_size=0.0\n"
+                                 "node2 -- Conv2d(3, 8) -- forward_compute_time=2.0, backward_compute_time=4.0, "
+                                 "activation_size=8000.0, parameter_size=864.0\n"
+                                 "node3 -- ReLU(inplace) -- forward_compute_time=0.5, backward_compute_time=0.5, "
+                                 "activation_size=8000.0, parameter_size=0.0\n"
+                                 "node4 -- Linear(8, 10) -- forward_compute_time=1.0, backward_compute_time=2.0, "
+                                 "activation_size=40.0, parameter_size=320.0\n"
+                                 "\tnode1 -- node2\n"
+                                 "\tnode2 -- node3\n"
+                                 "\tnode3 -- node4\n";
 
 // 25 layers in a chain (one input): 49 ops.
 QByteArray chainProfile()
 {
-    QByteArray text = "node0 -- Input0 -- forward_compute_time=0, backward_compute_time=0, activation_size=10, parameter_size=0\n";
+    QByteArray text =
+        "node0 -- Input0 -- forward_compute_time=0, backward_compute_time=0, activation_size=10, parameter_size=0\n";
     for (int i = 1; i < 25; ++i)
         text += QByteArray("node") + QByteArray::number(i)
-              + " -- Conv2d -- forward_compute_time=1, backward_compute_time=1, activation_size=10, parameter_size=4\n";
+            + " -- Conv2d -- forward_compute_time=1, backward_compute_time=1, activation_size=10, parameter_size=4\n";
     for (int i = 1; i < 25; ++i)
         text += "\tnode" + QByteArray::number(i - 1) + " -- node" + QByteArray::number(i) + "\n";
     return text;
@@ -271,11 +275,14 @@ private slots:
         QCOMPARE(window.document()->placement, p);
         GraphScene* scene = window.graphPanel()->scene();
         QVERIFY(window.graphPanel()->colourMode() == ColourMode::Device);
-        QCOMPARE(scene->itemForOp(*g.find("node3"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(3)));
-        QCOMPARE(scene->itemForOp(*g.find("node2"))->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(2)));
+        QCOMPARE(scene->itemForOp(*g.find("node3"))->nodePaint().fill,
+                 scene->theme().nodeFill(CategoryPalette::colour(3)));
+        QCOMPARE(scene->itemForOp(*g.find("node2"))->nodePaint().fill,
+                 scene->theme().nodeFill(CategoryPalette::colour(2)));
 
-        const QString bad = writeFile(dir_, QStringLiteral("bad.placement.json"),
-                                      "{\"format\": \"post-placement/1\", \"placement\": {\"nope\": \"/device:GPU:0\"}}");
+        const QString bad = writeFile(
+            dir_, QStringLiteral("bad.placement.json"),
+            "{\"format\": \"post-placement/1\", \"placement\": {\"nope\": \"/device:GPU:0\"}}");
         QVERIFY(!window.openPlacement(bad));
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(0).toString(), bad);

@@ -1,18 +1,18 @@
 // Stopping, restarting and closing the window in the middle of each background job (a
 // learner run, a Graphviz layout, a comparison run, a document load): no crash, no hang (every
 // wait is bounded), no thread left running, and the window ready for the next job.
+#include "core/io/native/NativeGraphReader.h"
+#include "core/zoo/ZooRegistry.h"
 #include "tests/support/ScratchSettings.h"
-#include "ui/MainWindow.h"
 #include "tests/ui/UiTestGraphs.h"
+#include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "core/io/native/NativeGraphReader.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/learn/LearnerPanel.h"
-#include "core/zoo/ZooRegistry.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -126,10 +126,7 @@ void TestRobustness::init()
     baselineThreads_ = threadCount();
 }
 
-void TestRobustness::cleanup()
-{
-    waitForThreads();
-}
+void TestRobustness::cleanup() { waitForThreads(); }
 
 // Every window is gone by now; pool threads must finish their tasks and exit, and every
 // other thread must already have been joined. (Fewer is fine: a sanitizer's helper thread
@@ -137,9 +134,9 @@ void TestRobustness::cleanup()
 void TestRobustness::waitForThreads()
 {
     QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
-    QTRY_VERIFY2_WITH_TIMEOUT(threadCount() <= baselineThreads_,
-                              qPrintable(QStringLiteral("%1 threads, %2 before").arg(threadCount()).arg(baselineThreads_)),
-                              kWaitMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        threadCount() <= baselineThreads_,
+        qPrintable(QStringLiteral("%1 threads, %2 before").arg(threadCount()).arg(baselineThreads_)), kWaitMs);
 }
 
 std::unique_ptr<MainWindow> TestRobustness::window(DocumentPtr document, Grouping grouping)
@@ -243,7 +240,8 @@ void TestRobustness::learnerCloseWindow()
         QElapsedTimer closing;
         closing.start();
         w.reset();
-        qInfo("window deleted %.0f ms into a %s run", static_cast<double>(closing.elapsed()), paused ? "paused" : "running");
+        qInfo("window deleted %.0f ms into a %s run", static_cast<double>(closing.elapsed()),
+              paused ? "paused" : "running");
         waitForThreads();
     }
 }

@@ -1,17 +1,17 @@
 // Sessions in the main window: save and reopen, bad files, autosave during a run and the
 // restore after a crash.
+#include "core/io/native/ClusterFile.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/session/SessionFile.h"
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "core/io/native/ClusterFile.h"
-#include "core/io/native/NativeGraphReader.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
-#include "core/session/SessionFile.h"
 
 #include <QDir>
 #include <QFile>

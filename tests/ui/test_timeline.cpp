@@ -1,10 +1,10 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 
+#include "core/sim/Simulator.h"
 #include "ui/MainWindow.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "core/sim/Simulator.h"
 #include "ui/timeline/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimeTicks.h"
@@ -69,10 +69,7 @@ class TestTimeline : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        testsupport::useScratchSettings();
-    }
+    void initTestCase() { testsupport::useScratchSettings(); }
 
     void lanesAreDevicesThenUsedLinks()
     {
@@ -126,8 +123,9 @@ private slots:
         QCOMPARE(hit.lane, conv.lane);
         QCOMPARE(hit.index, conv.index);
         const QString tip = view.toolTipFor(hit);
-        QCOMPARE(tip, QStringLiteral("conv\nType: Conv2d\nDevice: /device:GPU:0\n"
-                                     "Start 0.020 ms, end 0.120 ms\nDuration 100 µs"));
+        QCOMPARE(tip,
+                 QStringLiteral("conv\nType: Conv2d\nDevice: /device:GPU:0\n"
+                                "Start 0.020 ms, end 0.120 ms\nDuration 100 µs"));
 
         // A transfer: the producer, bytes and link.
         const TimelineView::BarRef transfer{4, 0};
@@ -162,8 +160,8 @@ private slots:
         const double spanBefore = view.visibleSpanUs();
         const double widthBefore = view.barRect(step->barOfOp[1]).width();
         const QPointF pos(x, 60);
-        QWheelEvent wheel(pos, view.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+        QWheelEvent wheel(pos, view.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(view.viewport(), &wheel);
         QVERIFY(view.visibleSpanUs() < spanBefore / 1.4); // 1.0015^240 = 1.433
         QVERIFY(qAbs(view.barRect(relu).center().x() - x) < 1.0);
@@ -195,7 +193,8 @@ private slots:
         QCOMPARE(view.visibleStartUs(), 0.0);
         QVERIFY(qAbs(view.visibleSpanUs() - 1000.0) < 1e-6);
         view.grab();
-        QVERIFY2(view.lastPaintedBars() >= 40 && view.lastPaintedBars() <= 42, qPrintable(QString::number(view.lastPaintedBars())));
+        QVERIFY2(view.lastPaintedBars() >= 40 && view.lastPaintedBars() <= 42,
+                 qPrintable(QString::number(view.lastPaintedBars())));
     }
 
     void ticksAreRoundMilliseconds()
@@ -260,7 +259,8 @@ private slots:
 
     void mainWindowShowsTheStepAndClicksSelectOps()
     {
-        const QString sample = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/inception-block.json");
+        const QString sample = qEnvironmentVariable("POST_SOURCE_DIR")
+            + QStringLiteral("/samples/graphs/inception-block.json");
         MainWindow window;
         window.setInteractiveErrors(false);
         window.resize(1200, 800);

@@ -1,8 +1,8 @@
 #include "ui/charts/LearningChart.h"
 
-#include "ui/graphview/ViewTheme.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
+#include "ui/graphview/ViewTheme.h"
 
 #include <QBuffer>
 #include <QChart>

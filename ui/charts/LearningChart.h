@@ -60,7 +60,6 @@ signals:
     void sampleClicked(int index);
 
 public:
-
     // Atomic writes. They throw InputError (SVG, CSV) or return false (PNG) when the
     // file cannot be written.
     bool savePng(const QString& path);

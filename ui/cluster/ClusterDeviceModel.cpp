@@ -27,10 +27,7 @@ int ClusterDeviceModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : draft_->deviceCount();
 }
 
-int ClusterDeviceModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int ClusterDeviceModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ClusterDeviceModel::data(const QModelIndex& index, int role) const
 {
@@ -41,14 +38,19 @@ QVariant ClusterDeviceModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole || edit) {
         // Edits go through text (a line edit), so any typed value reaches setData's checks.
         switch (index.column()) {
-        case Name: return QString::fromStdString(d.name);
-        case Kind: return QString::fromLatin1(toString(d.kind).data(), static_cast<qsizetype>(toString(d.kind).size()));
-        case Speed: return edit ? QString::number(d.speed, 'g', QLocale::FloatingPointShortest) : QString::number(d.speed, 'g', 4);
+        case Name:
+            return QString::fromStdString(d.name);
+        case Kind:
+            return QString::fromLatin1(toString(d.kind).data(), static_cast<qsizetype>(toString(d.kind).size()));
+        case Speed:
+            return edit ? QString::number(d.speed, 'g', QLocale::FloatingPointShortest)
+                        : QString::number(d.speed, 'g', 4);
         case Memory:
             if (!std::isfinite(d.memoryBytes))
                 return edit ? QString() : tr("unlimited");
             return QString::number(d.memoryBytes / kBytesPerGiB, 'g', edit ? QLocale::FloatingPointShortest : 4);
-        default: return {};
+        default:
+            return {};
         }
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Speed || index.column() == Memory))
@@ -105,7 +107,8 @@ bool ClusterDeviceModel::setData(const QModelIndex& index, const QVariant& value
         d.memoryBytes = *v * kBytesPerGiB;
         break;
     }
-    default: return false;
+    default:
+        return false;
     }
     emit dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole, Qt::ToolTipRole});
     emit edited();
@@ -125,19 +128,27 @@ QVariant ClusterDeviceModel::headerData(int section, Qt::Orientation orientation
         return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case Speed: return tr("An op takes its profiled time for this kind divided by the speed");
-        case Memory: return tr("Capacity in GiB (2^30 bytes); empty for unlimited");
-        default: return {};
+        case Speed:
+            return tr("An op takes its profiled time for this kind divided by the speed");
+        case Memory:
+            return tr("Capacity in GiB (2^30 bytes); empty for unlimited");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Name: return tr("Name");
-    case Kind: return tr("Kind");
-    case Speed: return tr("Speed");
-    case Memory: return tr("Memory (GiB)");
-    default: return {};
+    case Name:
+        return tr("Name");
+    case Kind:
+        return tr("Kind");
+    case Speed:
+        return tr("Speed");
+    case Memory:
+        return tr("Memory (GiB)");
+    default:
+        return {};
     }
 }
 

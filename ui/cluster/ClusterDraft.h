@@ -32,7 +32,10 @@ struct ClusterDraft {
     std::string freshName(DeviceKind kind) const;
 
 private:
-    size_t index(int from, int to) const { return static_cast<size_t>(from) * devices.size() + static_cast<size_t>(to); }
+    size_t index(int from, int to) const
+    {
+        return static_cast<size_t>(from) * devices.size() + static_cast<size_t>(to);
+    }
 };
 
 } // namespace post

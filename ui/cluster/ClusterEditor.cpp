@@ -1,13 +1,13 @@
 #include "ui/cluster/ClusterEditor.h"
 
-#include "ui/cluster/ClusterDeviceModel.h"
-#include "ui/cluster/ClusterLinkModel.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/ClusterFile.h"
 #include "core/sim/Simulator.h"
-#include "ui/util/Format.h"
-#include "ui/util/ErrorText.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
+#include "ui/cluster/ClusterDeviceModel.h"
+#include "ui/cluster/ClusterLinkModel.h"
+#include "ui/util/ErrorText.h"
+#include "ui/util/Format.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -77,7 +77,8 @@ ClusterEditor::ClusterEditor(QWidget* parent)
     summary_->setObjectName(QStringLiteral("clusterSummary"));
     summary_->setWordWrap(true);
     addButton_->setToolTip(tr("Add a device like the selected one"));
-    removeButton_->setToolTip(tr("Remove the selected device; ops placed on it move to the fastest device of its kind"));
+    removeButton_->setToolTip(
+        tr("Remove the selected device; ops placed on it move to the fastest device of its kind"));
     auto* openButton = new QPushButton(tr("Open…"), this);
     auto* saveButton = new QPushButton(tr("Save As…"), this);
     saveButton->setToolTip(tr("Write this cluster as a post-cluster/1 file"));
@@ -185,8 +186,8 @@ void ClusterEditor::resimulate()
     const SimResult& r = simulator.run(placement_);
     shownStepUs_ = r.stepTimeUs;
     shownFeasible_ = r.feasible;
-    summary_->setText(tr("%1. Shown placement: step %2%3").arg(devices, formatMicroseconds(r.stepTimeUs),
-                                                                r.feasible ? QString() : tr(", out of memory")));
+    summary_->setText(tr("%1. Shown placement: step %2%3")
+                          .arg(devices, formatMicroseconds(r.stepTimeUs), r.feasible ? QString() : tr(", out of memory")));
 }
 
 int ClusterEditor::addDevice()
@@ -273,7 +274,8 @@ void ClusterEditor::saveDialog()
 
 void ClusterEditor::openDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(), tr("Clusters (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(),
+                                                      tr("Clusters (*.json);;All files (*)"));
     if (!path.isEmpty())
         loadFile(path);
 }

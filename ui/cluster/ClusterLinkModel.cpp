@@ -61,10 +61,7 @@ int ClusterLinkModel::rowCount(const QModelIndex& parent) const
     return 1 + n * (n - 1);
 }
 
-int ClusterLinkModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int ClusterLinkModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const
 {
@@ -86,9 +83,13 @@ QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const
                 return tr("others");
             return edit ? QString::fromStdString(draft_->devices[static_cast<size_t>(to)].name)
                         : shortName(draft_->devices[static_cast<size_t>(to)].name);
-        case Bandwidth: return QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g', edit ? QLocale::FloatingPointShortest : 4);
-        case Latency: return QString::number(link.latencyUs, 'g', edit ? QLocale::FloatingPointShortest : 4);
-        default: return {};
+        case Bandwidth:
+            return QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g',
+                                   edit ? QLocale::FloatingPointShortest : 4);
+        case Latency:
+            return QString::number(link.latencyUs, 'g', edit ? QLocale::FloatingPointShortest : 4);
+        default:
+            return {};
         }
     }
     if (role == Qt::FontRole) {
@@ -162,11 +163,16 @@ QVariant ClusterLinkModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case From: return tr("From");
-    case To: return tr("To");
-    case Bandwidth: return tr("Bandwidth (GB/s)");
-    case Latency: return tr("Latency (µs)");
-    default: return {};
+    case From:
+        return tr("From");
+    case To:
+        return tr("To");
+    case Bandwidth:
+        return tr("Bandwidth (GB/s)");
+    case Latency:
+        return tr("Latency (µs)");
+    default:
+        return {};
     }
 }
 

@@ -1,7 +1,7 @@
 #include "ui/compare/ComparisonView.h"
 
-#include "ui/compare/ComparisonModel.h"
 #include "core/run/PlacerRegistry.h"
+#include "ui/compare/ComparisonModel.h"
 #include "ui/util/BackgroundPriority.h"
 
 #include <QHBoxLayout>
@@ -74,9 +74,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
-    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        showRow(proxy_->mapToSource(index).row());
-    });
+    connect(table_, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Algorithms"), this));
@@ -227,8 +226,8 @@ void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& erro
     else if (stopped)
         status_->setText(tr("Cancelled after %n algorithm(s)", nullptr, model_->rowCount()));
     else
-        status_->setText(tr("Done: %n algorithm(s); double-click a row to show its best placement", nullptr,
-                            model_->rowCount()));
+        status_->setText(
+            tr("Done: %n algorithm(s); double-click a row to show its best placement", nullptr, model_->rowCount()));
     if (!stopped && error.isEmpty())
         progress_->setValue(progress_->maximum());
     updateButtons();

@@ -1,8 +1,8 @@
 #include "ui/document/DocumentLoader.h"
 
-#include "core/io/native/ClusterPresets.h"
 #include "core/io/GraphFile.h"
 #include "core/io/ImportedGraph.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/util/InputError.h"
 #include "ui/util/LatestRead.h"
 
@@ -34,10 +34,7 @@ DocumentLoader::DocumentLoader(QObject* parent)
     qRegisterMetaType<post::DocumentPtr>();
 }
 
-QString DocumentLoader::defaultClusterName()
-{
-    return QStringLiteral("k80x4");
-}
+QString DocumentLoader::defaultClusterName() { return QStringLiteral("k80x4"); }
 
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch)
 {
@@ -68,25 +65,19 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
 
 DocumentLoader::~DocumentLoader() = default;
 
-bool DocumentLoader::isLoading() const
-{
-    return read_->isBusy();
-}
+bool DocumentLoader::isLoading() const { return read_->isBusy(); }
 
-void DocumentLoader::cancel()
-{
-    read_->cancel();
-}
+void DocumentLoader::cancel() { read_->cancel(); }
 
 void DocumentLoader::load(const QString& path)
 {
     read_->start([path, cluster = cluster_, batch = batch_] { return loadNow(path, cluster, batch); },
-                [this, path](const ReadOutcome<DocumentPtr>& outcome) {
-                    if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
-                        emit loaded(*doc);
-                    else
-                        emit failed(path, std::get<QString>(outcome));
-                });
+                 [this, path](const ReadOutcome<DocumentPtr>& outcome) {
+                     if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
+                         emit loaded(*doc);
+                     else
+                         emit failed(path, std::get<QString>(outcome));
+                 });
 }
 
 } // namespace post

@@ -10,8 +10,7 @@
 
 namespace post {
 
-template <class T>
-class LatestRead;
+template <class T> class LatestRead;
 
 // Reads graph files on a pool thread (QtConcurrent) so the window stays responsive.
 // Only the newest load is reported: opening B while A is still reading drops A.

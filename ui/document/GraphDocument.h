@@ -21,11 +21,11 @@ struct GraphDocument {
     QString path;
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const Cluster> cluster;
-    Placement placement; // empty when nothing is placed yet
+    Placement placement;                    // empty when nothing is placed yet
     GraphFormat format = GraphFormat::Auto; // as read
-    std::int64_t batch = 1; // ONNX: the size the symbolic batch dimension was given
-    Placement given;        // the placement the file gives (TensorFlow `device` fields), if it fits
-    QStringList notes;      // what the user should know about how the file was read
+    std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
+    Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
+    QStringList notes;                      // what the user should know about how the file was read
 
     int opCount() const { return graph ? graph->opCount() : 0; }
     bool isPlaced() const { return graph && placement.size() == static_cast<size_t>(graph->opCount()); }

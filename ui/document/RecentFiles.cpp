@@ -8,17 +8,11 @@ namespace {
 
 const char* const kKey = "recentFiles";
 
-void store(const QStringList& files)
-{
-    QSettings().setValue(QLatin1String(kKey), files);
-}
+void store(const QStringList& files) { QSettings().setValue(QLatin1String(kKey), files); }
 
 } // namespace
 
-QStringList RecentFiles::files()
-{
-    return QSettings().value(QLatin1String(kKey)).toStringList();
-}
+QStringList RecentFiles::files() { return QSettings().value(QLatin1String(kKey)).toStringList(); }
 
 void RecentFiles::add(const QString& path)
 {
@@ -38,9 +32,6 @@ void RecentFiles::remove(const QString& path)
     store(list);
 }
 
-void RecentFiles::clear()
-{
-    store({});
-}
+void RecentFiles::clear() { store({}); }
 
 } // namespace post

@@ -27,10 +27,7 @@ void appendNumber(std::string& out, double value)
     out.append(buffer, result.ptr);
 }
 
-std::string hex(const QColor& colour)
-{
-    return colour.name(QColor::HexRgb).toStdString();
-}
+std::string hex(const QColor& colour) { return colour.name(QColor::HexRgb).toStdString(); }
 
 } // namespace
 

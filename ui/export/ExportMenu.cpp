@@ -9,8 +9,8 @@
 #include "core/util/InputError.h"
 
 #include <QAction>
-#include <QFileDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -77,11 +77,13 @@ void ExportMenu::updateEnabled()
 
 void ExportMenu::exportTo(What what)
 {
-    static const Kind kKinds[] = {
-        {"-placement.json", "Placements (*.json)"}, {"-placement.csv", "CSV files (*.csv)"},
-        {"-placement.tf.txt", "Text files (*.txt)"}, {".svg", "SVG images (*.svg)"},
-        {".png", "PNG images (*.png)"},              {"-placed.dot", "Graphviz DOT (*.dot *.gv)"},
-        {"-trace.json", "Chrome traces (*.json)"}};
+    static const Kind kKinds[] = {{"-placement.json", "Placements (*.json)"},
+                                  {"-placement.csv", "CSV files (*.csv)"},
+                                  {"-placement.tf.txt", "Text files (*.txt)"},
+                                  {".svg", "SVG images (*.svg)"},
+                                  {".png", "PNG images (*.png)"},
+                                  {"-placed.dot", "Graphviz DOT (*.dot *.gv)"},
+                                  {"-trace.json", "Chrome traces (*.json)"}};
     const Kind& kind = kKinds[static_cast<int>(what)];
     const DocumentPtr& document = window_->document();
     if (!document)
@@ -123,14 +125,14 @@ void ExportMenu::exportFile(What what, const QString& path)
             // Reuse the shown step when it is this placement's (it is, unless still simulating).
             const StepPtr& step = simulation_->current();
             const bool current = step && step->document->graph == document->graph
-                              && step->document->cluster == document->cluster
-                              && step->document->placement == document->placement;
+                && step->document->cluster == document->cluster && step->document->placement == document->placement;
             GuiExporter::chromeTrace(*document, path, current ? &step->result : nullptr);
             break;
         }
         }
     } catch (const InputError& e) {
-        QMessageBox::warning(window_, tr("Export"), tr("Could not export %1:\n%2").arg(path, QString::fromStdString(e.message())));
+        QMessageBox::warning(window_, tr("Export"),
+                             tr("Could not export %1:\n%2").arg(path, QString::fromStdString(e.message())));
         return;
     }
     window_->statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);

@@ -4,11 +4,11 @@
 #include "ui/graphview/GraphScene.h"
 
 #include "core/graph/Placement.h"
-#include "core/util/AtomicFile.h"
 #include "core/io/native/PlacementExport.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/Simulator.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
 
 #include <QBuffer>
@@ -33,10 +33,7 @@ const GraphDocument& placed(const GraphDocument& document, const QString& path)
     return document;
 }
 
-void write(const QString& path, std::string_view content)
-{
-    writeFileAtomically(path.toStdString(), content);
-}
+void write(const QString& path, std::string_view content) { writeFileAtomically(path.toStdString(), content); }
 
 void write(const QString& path, const QByteArray& content)
 {

@@ -64,10 +64,7 @@ void EdgeItem::setHighlighted(bool on)
     update();
 }
 
-QRectF EdgeItem::boundingRect() const
-{
-    return bounds_;
-}
+QRectF EdgeItem::boundingRect() const { return bounds_; }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {

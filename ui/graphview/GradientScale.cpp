@@ -21,10 +21,7 @@ double GradientScale::position(double value) const
     return std::log(value / min_) / std::log(max_ / min_);
 }
 
-QColor GradientScale::colour(double value) const
-{
-    return at(position(value));
-}
+QColor GradientScale::colour(double value) const { return at(position(value)); }
 
 QColor GradientScale::at(double position)
 {

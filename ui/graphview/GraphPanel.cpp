@@ -71,9 +71,8 @@ GraphPanel::GraphPanel(QWidget* parent)
     });
     connect(search_, &OpSearchWidget::matchesChanged, this, &GraphPanel::placeOverlays);
     connect(layout_, &LayoutController::layoutReady, this, &GraphPanel::onLayoutReady);
-    connect(layout_, &LayoutController::layoutFailed, this, [this](quint64, const QString& message) {
-        emit layoutFailed(message);
-    });
+    connect(layout_, &LayoutController::layoutFailed, this,
+            [this](quint64, const QString& message) { emit layoutFailed(message); });
     connect(layout_, &LayoutController::cancelled, this, &GraphPanel::onLayoutCancelled);
     connect(layout_, &LayoutController::busyChanged, this, &GraphPanel::layoutBusyChanged);
     applyTheme();
@@ -234,15 +233,9 @@ void GraphPanel::showStartOfGraph()
     view_->centerOn(x, scene_->sceneRect().top() + visible.height() / 2);
 }
 
-void GraphPanel::setColourMode(ColourMode mode)
-{
-    scene_->setColourMode(mode);
-}
+void GraphPanel::setColourMode(ColourMode mode) { scene_->setColourMode(mode); }
 
-ColourMode GraphPanel::colourMode() const
-{
-    return scene_->colourMode();
-}
+ColourMode GraphPanel::colourMode() const { return scene_->colourMode(); }
 
 void GraphPanel::setOverviewWanted(bool wanted)
 {
@@ -250,10 +243,7 @@ void GraphPanel::setOverviewWanted(bool wanted)
     updateOverviewVisibility();
 }
 
-bool GraphPanel::isLayoutBusy() const
-{
-    return layout_->isBusy();
-}
+bool GraphPanel::isLayoutBusy() const { return layout_->isBusy(); }
 
 void GraphPanel::selectOp(OpId op, bool centre)
 {
@@ -273,15 +263,9 @@ void GraphPanel::cancelLayout()
     layout_->cancel(); // onLayoutCancelled() keeps the drawing or offers to lay out again
 }
 
-void GraphPanel::fitToWindow()
-{
-    view_->fitToWindow();
-}
+void GraphPanel::fitToWindow() { view_->fitToWindow(); }
 
-void GraphPanel::actualSize()
-{
-    view_->actualSize();
-}
+void GraphPanel::actualSize() { view_->actualSize(); }
 
 void GraphPanel::updateOverviewVisibility()
 {
@@ -310,8 +294,8 @@ void GraphPanel::placeOverlays()
                             : QSize(std::max(60, int(kOverviewMaxHeight * aspect)), kOverviewMaxHeight);
     }
     size = size.boundedTo(QSize(area.width() / 3, area.height() / 2));
-    overview_->setGeometry(area.right() - size.width() - kMargin, area.bottom() - size.height() - kMargin,
-                           size.width(), size.height());
+    overview_->setGeometry(area.right() - size.width() - kMargin, area.bottom() - size.height() - kMargin, size.width(),
+                           size.height());
     overview_->refit();
     retry_->adjustSize();
     retry_->move(area.center() - QPoint(retry_->width() / 2, retry_->height() / 2));

@@ -83,7 +83,7 @@ public slots:
 signals:
     void opSelected(post::OpId op); // by the user, in the graph or the search
     void layoutStarted();
-    void layoutApplied();          // the scene now shows the current document
+    void layoutApplied(); // the scene now shows the current document
     void layoutFailed(const QString& message);
     void layoutCancelled();
     void layoutBusyChanged(bool busy);
@@ -115,7 +115,7 @@ private:
     std::optional<ViewGraph> pendingView_;
     QSet<QString> expanded_;
     QSet<QString> drawnExpanded_; // what the scene shows; a cancelled relayout goes back to it
-    OpId focusOp_ = kNoOp; // centred after the next layout (the group just expanded)
+    OpId focusOp_ = kNoOp;        // centred after the next layout (the group just expanded)
     RetryOverlay* retry_;
 };
 

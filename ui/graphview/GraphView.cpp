@@ -65,10 +65,7 @@ void GraphView::fitToWindow()
     emit viewportChanged();
 }
 
-void GraphView::actualSize()
-{
-    setZoom(1.0);
-}
+void GraphView::actualSize() { setZoom(1.0); }
 
 void GraphView::centreOnItem(QGraphicsItem* item)
 {
@@ -100,9 +97,14 @@ void GraphView::keyPressEvent(QKeyEvent* event)
 {
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.25); return;
-    case Qt::Key_Minus: zoomBy(0.8); return;
-    default: QGraphicsView::keyPressEvent(event);
+    case Qt::Key_Equal:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(0.8);
+        return;
+    default:
+        QGraphicsView::keyPressEvent(event);
     }
 }
 

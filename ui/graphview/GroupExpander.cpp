@@ -63,7 +63,8 @@ bool GroupExpander::eventFilter(QObject* watched, QEvent* event)
             const ViewNode& group = collapsed.nodes[static_cast<size_t>(collapsed.nodeOfOp[static_cast<size_t>(op)])];
             if (panel_->expandedGroups().contains(group.key)) {
                 const QString key = group.key;
-                menu.addAction(tr("Collapse “%1”").arg(group.title), panel_, [this, key, op] { panel_->collapseGroup(key, op); });
+                menu.addAction(tr("Collapse “%1”").arg(group.title), panel_,
+                               [this, key, op] { panel_->collapseGroup(key, op); });
             }
         }
         if (!panel_->expandedGroups().isEmpty())

@@ -14,10 +14,7 @@
 namespace post {
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("NodeColourer", text);
-}
+QString tr(const char* text) { return QCoreApplication::translate("NodeColourer", text); }
 
 NodePaint categoryPaint(const QColor& category, const ViewTheme& theme)
 {
@@ -37,10 +34,7 @@ NodePaint gradientPaint(const QColor& colour, const ViewTheme& theme)
     return p;
 }
 
-QString deviceLabel(const Cluster& cluster, DeviceId d)
-{
-    return QString::fromStdString(cluster.device(d).name);
-}
+QString deviceLabel(const Cluster& cluster, DeviceId d) { return QString::fromStdString(cluster.device(d).name); }
 
 NodeColouring byDevice(const GraphDocument& doc, const ViewGraph& view, const ViewTheme& theme)
 {
@@ -118,7 +112,8 @@ NodeColouring byOpType(const GraphDocument& doc, const ViewGraph& view, const Vi
         colourIndex[types[static_cast<size_t>(i)].first] = i;
     for (const std::string* type : boxType) {
         auto it = colourIndex.find(*type);
-        out.paints.push_back(categoryPaint(it == colourIndex.end() ? theme.unplaced : CategoryPalette::colour(it->second), theme));
+        out.paints.push_back(
+            categoryPaint(it == colourIndex.end() ? theme.unplaced : CategoryPalette::colour(it->second), theme));
     }
     for (int i = 0; i < named; ++i) {
         const QString label = QString::fromStdString(types[static_cast<size_t>(i)].first);
@@ -166,11 +161,13 @@ NodeColouring colourNodes(const GraphDocument& document, const ViewGraph& view, 
     if (!document.graph)
         return {};
     switch (mode) {
-    case ColourMode::Device: return byDevice(document, view, theme);
-    case ColourMode::OpType: return byOpType(document, view, theme);
+    case ColourMode::Device:
+        return byDevice(document, view, theme);
+    case ColourMode::OpType:
+        return byOpType(document, view, theme);
     case ColourMode::ComputeTime:
-        return byGradient(view, theme, tr("Compute time"), [&](OpId op) { return document.placedTimeUs(op); },
-                          &formatMicroseconds);
+        return byGradient(
+            view, theme, tr("Compute time"), [&](OpId op) { return document.placedTimeUs(op); }, &formatMicroseconds);
     case ColourMode::Memory:
         return byGradient(
             view, theme, tr("Memory (output + parameters)"),

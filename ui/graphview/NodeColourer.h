@@ -17,7 +17,6 @@ struct NodeColouring {
     Legend legend;
 };
 
-NodeColouring colourNodes(const GraphDocument& document, const ViewGraph& view, ColourMode mode,
-                          const ViewTheme& theme);
+NodeColouring colourNodes(const GraphDocument& document, const ViewGraph& view, ColourMode mode, const ViewTheme& theme);
 
 } // namespace post

@@ -79,10 +79,7 @@ void NodeItem::setHighlighted(bool on)
     update();
 }
 
-QRectF NodeItem::boundingRect() const
-{
-    return rect_.adjusted(-kHalo, -kHalo, kHalo, kHalo);
-}
+QRectF NodeItem::boundingRect() const { return rect_.adjusted(-kHalo, -kHalo, kHalo, kHalo); }
 
 QPainterPath NodeItem::shape() const
 {

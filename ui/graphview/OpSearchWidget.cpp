@@ -32,12 +32,10 @@ OpSearchWidget::OpSearchWidget(QWidget* parent)
     layout->addWidget(list_);
     connect(edit_, &QLineEdit::textChanged, this, &OpSearchWidget::refresh);
     connect(edit_, &QLineEdit::returnPressed, this, &OpSearchWidget::pickCurrent);
-    connect(list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        emit opPicked(item->data(Qt::UserRole).toInt());
-    });
-    connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-        emit opPicked(item->data(Qt::UserRole).toInt());
-    });
+    connect(list_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { emit opPicked(item->data(Qt::UserRole).toInt()); });
+    connect(list_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { emit opPicked(item->data(Qt::UserRole).toInt()); });
     refresh();
 }
 
@@ -55,15 +53,9 @@ void OpSearchWidget::activate()
     edit_->selectAll();
 }
 
-void OpSearchWidget::setQuery(const QString& text)
-{
-    edit_->setText(text);
-}
+void OpSearchWidget::setQuery(const QString& text) { edit_->setText(text); }
 
-QString OpSearchWidget::query() const
-{
-    return edit_->text();
-}
+QString OpSearchWidget::query() const { return edit_->text(); }
 
 std::vector<OpId> OpSearchWidget::findOps(const Graph& graph, const QString& query, int limit)
 {
@@ -100,8 +92,8 @@ void OpSearchWidget::refresh()
     list_->clear();
     for (OpId id : matches_) {
         const Op& op = graph_->op(id);
-        auto* item = new QListWidgetItem(QStringLiteral("%1  —  %2").arg(QString::fromStdString(op.name),
-                                                                         QString::fromStdString(op.type)));
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1  —  %2").arg(QString::fromStdString(op.name), QString::fromStdString(op.type)));
         item->setData(Qt::UserRole, id);
         list_->addItem(item);
     }
@@ -115,7 +107,7 @@ void OpSearchWidget::refresh()
     count_->setVisible(typed);
     list_->setVisible(!matches_.empty());
     count_->setText(matches_.empty() ? tr("No op matches")
-                    : static_cast<int>(matches_.size()) >= kMaxResults
+                        : static_cast<int>(matches_.size()) >= kMaxResults
                         ? tr("First %1 matches").arg(matches_.size())
                         : tr("%n match(es)", nullptr, static_cast<int>(matches_.size())));
     adjustSize();

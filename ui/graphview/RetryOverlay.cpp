@@ -30,9 +30,6 @@ void RetryOverlay::setMessage(const QString& text)
     adjustSize();
 }
 
-QString RetryOverlay::message() const
-{
-    return label_->text();
-}
+QString RetryOverlay::message() const { return label_->text(); }
 
 } // namespace post

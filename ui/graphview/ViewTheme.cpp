@@ -14,10 +14,7 @@ QColor mix(const QColor& a, const QColor& b, double t)
 
 } // namespace
 
-bool ViewTheme::isDark(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightness() < 128;
-}
+bool ViewTheme::isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
 
 ViewTheme ViewTheme::fromPalette(const QPalette& palette)
 {

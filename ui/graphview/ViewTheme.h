@@ -18,7 +18,7 @@ struct ViewTheme {
     QColor selection;
     QColor searchHit;
     QColor unplaced;
-    QColor panel;       // overlays (legend, search) drawn over the graph
+    QColor panel; // overlays (legend, search) drawn over the graph
     QColor panelBorder;
 
     static bool isDark(const QPalette& palette);

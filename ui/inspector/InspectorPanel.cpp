@@ -12,10 +12,7 @@
 namespace post {
 namespace {
 
-QString esc(const std::string& s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 QString row(const QString& label, const QString& value)
 {
@@ -61,10 +58,7 @@ void InspectorPanel::showOp(OpId op)
     render();
 }
 
-QString InspectorPanel::html() const
-{
-    return browser_->toHtml();
-}
+QString InspectorPanel::html() const { return browser_->toHtml(); }
 
 OpId InspectorPanel::opFromLink(const QUrl& url)
 {
@@ -95,8 +89,8 @@ QString InspectorPanel::summaryHtml() const
     h += row(tr("CPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Cpu)));
     h += row(tr("Parameters"), formatBytes(graph.totalParamBytes()));
     if (document_->cluster)
-        h += row(tr("Cluster"), tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount())
-                                    .arg(esc(document_->cluster->name())));
+        h += row(tr("Cluster"),
+                 tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount()).arg(esc(document_->cluster->name())));
     const bool fromFile = document_->isPlaced() && document_->placement == document_->given;
     h += row(tr("Placement"), !document_->isPlaced() ? tr("none yet") : fromFile ? tr("the file's own") : tr("shown"));
     if (document_->format == GraphFormat::Onnx)
@@ -126,9 +120,10 @@ void InspectorPanel::render()
 
     const DeviceId device = document_->deviceOf(op_);
     const ViewTheme theme = ViewTheme::fromPalette(palette());
-    h += row(tr("Device"), device == kNoDevice
-                               ? swatch(theme.unplaced) + tr("unplaced")
-                               : swatch(CategoryPalette::colour(device)) + esc(document_->cluster->device(device).name));
+    h += row(tr("Device"),
+             device == kNoDevice
+                 ? swatch(theme.unplaced) + tr("unplaced")
+                 : swatch(CategoryPalette::colour(device)) + esc(document_->cluster->device(device).name));
     h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)));
     h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)));
     if (device != kNoDevice)

@@ -25,8 +25,7 @@ void GraphLayoutWorker::layoutNext()
 void GraphLayoutWorker::cancelUpTo(quint64 requestId)
 {
     quint64 current = cancelledUpTo_.load();
-    while (current < requestId && !cancelledUpTo_.compare_exchange_weak(current, requestId)) {
-    }
+    while (current < requestId && !cancelledUpTo_.compare_exchange_weak(current, requestId)) { }
 }
 
 void GraphLayoutWorker::layout(const LayoutInput& input)

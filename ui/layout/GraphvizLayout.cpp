@@ -17,15 +17,9 @@ namespace {
 constexpr double kPointsPerInch = 72.0;
 
 // cgraph's API takes char* for names it never modifies.
-char* cstr(const char* s)
-{
-    return const_cast<char*>(s);
-}
+char* cstr(const char* s) { return const_cast<char*>(s); }
 
-void setGraphAttr(Agraph_t* g, const char* name, const char* value)
-{
-    agattr(g, AGRAPH, cstr(name), cstr(value));
-}
+void setGraphAttr(Agraph_t* g, const char* name, const char* value) { agattr(g, AGRAPH, cstr(name), cstr(value)); }
 
 // Owns a context and a graph, freeing the layout first as Graphviz requires.
 struct GraphvizSession {
@@ -186,7 +180,8 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
         } else {
             const auto [from, to] = input.edges[i];
             route = straightRoute(result.nodeRects[static_cast<size_t>(from)], result.nodeRects[static_cast<size_t>(to)]);
-            if (std::find(input.twoWayEdges.begin(), input.twoWayEdges.end(), static_cast<int>(i)) != input.twoWayEdges.end()) {
+            if (std::find(input.twoWayEdges.begin(), input.twoWayEdges.end(), static_cast<int>(i))
+                != input.twoWayEdges.end()) {
                 // Shorten the start too, for the tail's arrowhead.
                 QLineF line(route.bezier.front(), route.bezier.back());
                 const double arrow = std::min(8.0, line.length() / 3);

@@ -55,9 +55,15 @@ void LayoutController::deliver(const LayoutResult& result)
         return; // superseded or cancelled
     setBusy(false);
     switch (result.status) {
-    case LayoutResult::Status::Done: emit layoutReady(result); break;
-    case LayoutResult::Status::Failed: emit layoutFailed(result.requestId, result.error); break;
-    case LayoutResult::Status::Cancelled: emit cancelled(result.requestId); break;
+    case LayoutResult::Status::Done:
+        emit layoutReady(result);
+        break;
+    case LayoutResult::Status::Failed:
+        emit layoutFailed(result.requestId, result.error);
+        break;
+    case LayoutResult::Status::Cancelled:
+        emit cancelled(result.requestId);
+        break;
     }
 }
 

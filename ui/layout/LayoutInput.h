@@ -15,9 +15,9 @@ namespace post {
 // itself: the sizes already hold the measured label extents.
 struct LayoutInput {
     quint64 requestId = 0;
-    std::vector<QSizeF> nodeSizes;           // points (1/72 inch), as drawn
-    std::vector<std::pair<int, int>> edges;  // (from, to) node indices
-    std::vector<int> twoWayEdges;            // indices of edges with an arrowhead at each end
+    std::vector<QSizeF> nodeSizes;          // points (1/72 inch), as drawn
+    std::vector<std::pair<int, int>> edges; // (from, to) node indices
+    std::vector<int> twoWayEdges;           // indices of edges with an arrowhead at each end
     LayoutEngine engine = LayoutEngine::Dot;
 
     int nodeCount() const { return static_cast<int>(nodeSizes.size()); }

@@ -30,9 +30,9 @@ struct LayoutPlan {
 //     grouped by layer (71 boxes, cost 71): dot 0.01 s.
 struct LayoutPolicy {
     static constexpr int kPlainDotMaxNodes = 400;
-    static constexpr long long kPlainDotMaxCost = 2000;  // about a second with plain dot
+    static constexpr long long kPlainDotMaxCost = 2000; // about a second with plain dot
     static constexpr int kFastDotMaxNodes = 2500;
-    static constexpr long long kFastDotMaxCost = 6000;   // about 1.5 s with fast dot
+    static constexpr long long kFastDotMaxCost = 6000; // about 1.5 s with fast dot
     // Auto grouping always groups graphs with more ops than this.
     static constexpr int kGroupAboveOps = 2000;
     // Auto keeps every op when dot is fast and edges are mostly short (cost per node at

@@ -26,9 +26,9 @@ struct LayoutResult {
 
     quint64 requestId = 0;
     Status status = Status::Done;
-    QString error;                   // when Failed
-    std::vector<QRectF> nodeRects;   // indexed like LayoutInput::nodeSizes
-    std::vector<EdgeRoute> edges;    // indexed like LayoutInput::edges
+    QString error;                 // when Failed
+    std::vector<QRectF> nodeRects; // indexed like LayoutInput::nodeSizes
+    std::vector<EdgeRoute> edges;  // indexed like LayoutInput::edges
     QRectF bounds;
     LayoutEngine engine = LayoutEngine::Dot;
     double elapsedMs = 0.0;

@@ -13,10 +13,10 @@ namespace post {
 struct ViewNode {
     enum class Kind { Op, ColocationGroup, Chain };
     Kind kind = Kind::Op;
-    std::vector<OpId> ops;  // the op, or the group's members in input order
-    QString title;          // op name, or the group's name
-    QString subtitle;       // op type, or "N ops"
-    QString key;            // stable across rebuilds; names the group to expand later
+    std::vector<OpId> ops; // the op, or the group's members in input order
+    QString title;         // op name, or the group's name
+    QString subtitle;      // op type, or "N ops"
+    QString key;           // stable across rebuilds; names the group to expand later
 
     bool isGroup() const { return kind != Kind::Op; }
 };
@@ -28,8 +28,8 @@ struct ViewEdge {
     int from = 0;
     int to = 0;
     double bytes = 0.0;
-    int opEdges = 1;       // how many op-level edges it stands for
-    bool twoWay = false;   // data also flows from `to` back to `from`
+    int opEdges = 1;     // how many op-level edges it stands for
+    bool twoWay = false; // data also flows from `to` back to `from`
 };
 
 // The graph as drawn: nodes, edges and the box each op lives in.

@@ -39,8 +39,7 @@ QString LearnerOptionsEditor::explanation(const QString& key)
         {QStringLiteral("reinforce-decay"),
          tr("REINFORCE's baseline is an exponential moving average of the reward with this decay "
             "(Mirhoseini et al. 2017). Closer to 1 is smoother.")},
-        {QStringLiteral("lr"),
-         tr("Adam's learning rate on the policy logits, for PPO and REINFORCE updates.")},
+        {QStringLiteral("lr"), tr("Adam's learning rate on the policy logits, for PPO and REINFORCE updates.")},
         {QStringLiteral("max-groups"),
          tr("Large graphs are bundled into at most this many groups, each placed as one unit. Fewer "
             "groups learn faster; more can balance finer.")},

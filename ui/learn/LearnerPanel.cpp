@@ -2,9 +2,9 @@
 
 #include "core/classic/ClassicalPlacerFactory.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/run/PlacerRegistry.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/SamplePlacements.h"
-#include "core/run/PlacerRegistry.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -53,8 +53,8 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     QString previousKind;
     for (const QString& name : names) {
         const QString kind = name.contains(QLatin1Char('@')) ? QStringLiteral("warm")
-                             : placerUsesSeed(name.toStdString()) ? QStringLiteral("learner")
-                                                                   : QStringLiteral("classical");
+            : placerUsesSeed(name.toStdString())             ? QStringLiteral("learner")
+                                                             : QStringLiteral("classical");
         if (!previousKind.isEmpty() && kind != previousKind)
             algorithm_->insertSeparator(algorithm_->count());
         previousKind = kind;
@@ -185,7 +185,8 @@ void LearnerPanel::chooseCluster(int index)
 {
     QString choice = cluster_->itemData(index).toString();
     if (index == cluster_->count() - 1) {
-        choice = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(), tr("Clusters (*.json);;All files (*)"));
+        choice = QFileDialog::getOpenFileName(this, tr("Open Cluster"), QString(),
+                                              tr("Clusters (*.json);;All files (*)"));
         if (choice.isEmpty()) {
             // Back to what is in use.
             if (document_ && document_->cluster)
@@ -198,10 +199,7 @@ void LearnerPanel::chooseCluster(int index)
         emit clusterChosen(choice);
 }
 
-void LearnerPanel::showOptions(bool show)
-{
-    optionsToggle_->setChecked(show);
-}
+void LearnerPanel::showOptions(bool show) { optionsToggle_->setChecked(show); }
 
 Placement LearnerPanel::samplePlacement(int index, int* shownIndex) const
 {

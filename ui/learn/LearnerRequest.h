@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/document/GraphDocument.h"
 #include "core/learn/LearnerOptions.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QMetaType>
 

@@ -33,11 +33,11 @@ struct LearnerSnapshot {
     std::vector<LearnerUpdate> updates;
     int samplesDone = 0;
     double bestMs = std::numeric_limits<double>::infinity(); // best feasible so far
-    Placement bestPlacement; // only when the best improved since the previous snapshot
-    double lowerBoundMs = 0.0;    // core lowerBound() of the run's graph and cluster
+    Placement bestPlacement;                                 // only when the best improved since the previous snapshot
+    double lowerBoundMs = 0.0;                               // core lowerBound() of the run's graph and cluster
     double singleDeviceMs = std::numeric_limits<double>::quiet_NaN(); // fastest all-on-one-GPU, NaN if none fits
-    double classicalMs = std::numeric_limits<double>::quiet_NaN(); // best feasible classical placer, NaN if none
-    QString classicalName; // which placer gave classicalMs
+    double classicalMs = std::numeric_limits<double>::quiet_NaN();    // best feasible classical placer, NaN if none
+    QString classicalName;                                            // which placer gave classicalMs
 };
 
 struct LearnerOutcome {

@@ -1,10 +1,10 @@
 #include "ui/learn/LearnerWorker.h"
 
 #include "core/classic/ClassicalPlacerFactory.h"
-#include "ui/learn/SamplePlacements.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
+#include "ui/learn/SamplePlacements.h"
 
 #include <chrono>
 #include <exception>
@@ -54,8 +54,7 @@ void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic
 // Buffers events on the learner thread and hands them out in timed batches.
 class SnapshotObserver : public ProgressObserver {
 public:
-    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype,
-                     SamplePlacements* keep)
+    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype, SamplePlacements* keep)
         : worker_(worker)
         , control_(control)
         , keep_(keep)

@@ -37,10 +37,7 @@ int DeviceTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(load_.size());
 }
 
-int DeviceTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int DeviceTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
 {
@@ -59,17 +56,24 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         return {};
     const bool display = role == Qt::DisplayRole;
     switch (index.column()) {
-    case Name: return QString::fromStdString(dev.name);
-    case Kind: return QString::fromLatin1(toString(dev.kind).data()).toUpper();
-    case Speed: return display ? QVariant(QStringLiteral("%1×").arg(dev.speed)) : QVariant(dev.speed);
+    case Name:
+        return QString::fromStdString(dev.name);
+    case Kind:
+        return QString::fromLatin1(toString(dev.kind).data()).toUpper();
+    case Speed:
+        return display ? QVariant(QStringLiteral("%1×").arg(dev.speed)) : QVariant(dev.speed);
     case Memory:
         if (display)
             return std::isinf(dev.memoryBytes) ? tr("unlimited") : formatBytes(dev.memoryBytes);
         return dev.memoryBytes;
-    case Ops: return load.ops;
-    case ComputeTime: return display ? QVariant(formatMicroseconds(load.computeUs)) : QVariant(load.computeUs);
-    case ParamBytes: return display ? QVariant(formatBytes(load.paramBytes)) : QVariant(load.paramBytes);
-    default: return {};
+    case Ops:
+        return load.ops;
+    case ComputeTime:
+        return display ? QVariant(formatMicroseconds(load.computeUs)) : QVariant(load.computeUs);
+    case ParamBytes:
+        return display ? QVariant(formatBytes(load.paramBytes)) : QVariant(load.paramBytes);
+    default:
+        return {};
     }
 }
 
@@ -78,14 +82,22 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
-    case Name: return tr("Device");
-    case Kind: return tr("Kind");
-    case Speed: return tr("Speed");
-    case Memory: return tr("Memory");
-    case Ops: return tr("Ops");
-    case ComputeTime: return tr("Compute");
-    case ParamBytes: return tr("Parameters");
-    default: return {};
+    case Name:
+        return tr("Device");
+    case Kind:
+        return tr("Kind");
+    case Speed:
+        return tr("Speed");
+    case Memory:
+        return tr("Memory");
+    case Ops:
+        return tr("Ops");
+    case ComputeTime:
+        return tr("Compute");
+    case ParamBytes:
+        return tr("Parameters");
+    default:
+        return {};
     }
 }
 

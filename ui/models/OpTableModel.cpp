@@ -30,10 +30,7 @@ int OpTableModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() || !document_ ? 0 : document_->opCount();
 }
 
-int OpTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int OpTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QString OpTableModel::deviceName(OpId op) const
 {
@@ -61,14 +58,22 @@ QVariant OpTableModel::data(const QModelIndex& index, int role) const
         return {};
     const bool display = role == Qt::DisplayRole;
     switch (index.column()) {
-    case Name: return QString::fromStdString(op.name);
-    case Type: return QString::fromStdString(op.type);
-    case Device: return display ? QVariant(deviceName(id)) : QVariant(document_->deviceOf(id));
-    case GpuTime: return display ? QVariant(formatMicroseconds(op.time(DeviceKind::Gpu))) : QVariant(op.time(DeviceKind::Gpu));
-    case CpuTime: return display ? QVariant(formatMicroseconds(op.time(DeviceKind::Cpu))) : QVariant(op.time(DeviceKind::Cpu));
-    case OutputBytes: return display ? QVariant(formatBytes(op.outputBytes)) : QVariant(op.outputBytes);
-    case ParamBytes: return display ? QVariant(formatBytes(op.paramBytes)) : QVariant(op.paramBytes);
-    default: return {};
+    case Name:
+        return QString::fromStdString(op.name);
+    case Type:
+        return QString::fromStdString(op.type);
+    case Device:
+        return display ? QVariant(deviceName(id)) : QVariant(document_->deviceOf(id));
+    case GpuTime:
+        return display ? QVariant(formatMicroseconds(op.time(DeviceKind::Gpu))) : QVariant(op.time(DeviceKind::Gpu));
+    case CpuTime:
+        return display ? QVariant(formatMicroseconds(op.time(DeviceKind::Cpu))) : QVariant(op.time(DeviceKind::Cpu));
+    case OutputBytes:
+        return display ? QVariant(formatBytes(op.outputBytes)) : QVariant(op.outputBytes);
+    case ParamBytes:
+        return display ? QVariant(formatBytes(op.paramBytes)) : QVariant(op.paramBytes);
+    default:
+        return {};
     }
 }
 
@@ -77,27 +82,41 @@ QVariant OpTableModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::TextAlignmentRole)
-        return section >= GpuTime ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return section >= GpuTime ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case GpuTime: return tr("Compute time on a GPU of speed 1");
-        case CpuTime: return tr("Compute time on a CPU of speed 1");
-        case OutputBytes: return tr("Size of the op's output tensors");
-        case ParamBytes: return tr("Size of the parameters the op owns");
-        default: return {};
+        case GpuTime:
+            return tr("Compute time on a GPU of speed 1");
+        case CpuTime:
+            return tr("Compute time on a CPU of speed 1");
+        case OutputBytes:
+            return tr("Size of the op's output tensors");
+        case ParamBytes:
+            return tr("Size of the parameters the op owns");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Name: return tr("Op");
-    case Type: return tr("Type");
-    case Device: return tr("Device");
-    case GpuTime: return tr("GPU time");
-    case CpuTime: return tr("CPU time");
-    case OutputBytes: return tr("Output");
-    case ParamBytes: return tr("Parameters");
-    default: return {};
+    case Name:
+        return tr("Op");
+    case Type:
+        return tr("Type");
+    case Device:
+        return tr("Device");
+    case GpuTime:
+        return tr("GPU time");
+    case CpuTime:
+        return tr("CPU time");
+    case OutputBytes:
+        return tr("Output");
+    case ParamBytes:
+        return tr("Parameters");
+    default:
+        return {};
     }
 }
 

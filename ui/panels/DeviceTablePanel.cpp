@@ -24,9 +24,6 @@ DeviceTablePanel::DeviceTablePanel(QWidget* parent)
     horizontalHeader()->setSectionResizeMode(DeviceTableModel::Name, QHeaderView::Stretch);
 }
 
-void DeviceTablePanel::setDocument(DocumentPtr document)
-{
-    model_->setDocument(std::move(document));
-}
+void DeviceTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }
 
 } // namespace post

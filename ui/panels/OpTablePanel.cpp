@@ -49,18 +49,14 @@ OpTablePanel::OpTablePanel(QWidget* parent)
     layout->addWidget(filter_);
     layout->addWidget(table_);
 
-    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                if (selectingFromCode_ || !current.isValid())
-                    return;
-                emit opSelected(current.data(OpTableModel::OpIdRole).toInt());
-            });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (selectingFromCode_ || !current.isValid())
+            return;
+        emit opSelected(current.data(OpTableModel::OpIdRole).toInt());
+    });
 }
 
-void OpTablePanel::setDocument(DocumentPtr document)
-{
-    model_->setDocument(std::move(document));
-}
+void OpTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }
 
 void OpTablePanel::selectOp(OpId op)
 {

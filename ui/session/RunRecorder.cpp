@@ -85,7 +85,8 @@ LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
     }
     snapshot.updates.reserve(session.updates.size());
     for (const UpdateEvent& u : session.updates)
-        snapshot.updates.push_back({u.afterSample, u.kind, u.eliteThresholdUs / 1000.0, u.bestStepTimeUs / 1000.0, u.entropy});
+        snapshot.updates.push_back(
+            {u.afterSample, u.kind, u.eliteThresholdUs / 1000.0, u.bestStepTimeUs / 1000.0, u.entropy});
     snapshot.samplesDone = session.samples.empty() ? 0 : session.samples.back().index + 1;
     snapshot.lowerBoundMs = std::isfinite(session.run.lowerBoundUs) ? session.run.lowerBoundUs / 1000.0 : 0.0;
     snapshot.singleDeviceMs = session.run.singleDeviceUs / 1000.0;

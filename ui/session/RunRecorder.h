@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/learn/LearnerSnapshot.h"
 #include "core/session/Session.h"
+#include "ui/learn/LearnerSnapshot.h"
 
 #include <QObject>
 

@@ -47,10 +47,10 @@ SessionAutosave::SessionAutosave(QObject* parent)
     : QObject(parent)
 {
     static std::atomic<int> instances{0};
-    path_ = QDir(directory()).filePath(QStringLiteral("autosave-%1-%2%3")
-                                           .arg(QCoreApplication::applicationPid())
-                                           .arg(++instances)
-                                           .arg(kSuffix));
+    path_ =
+        QDir(directory())
+            .filePath(
+                QStringLiteral("autosave-%1-%2%3").arg(QCoreApplication::applicationPid()).arg(++instances).arg(kSuffix));
     connect(&watcher_, &QFutureWatcher<QString>::finished, this, [this] {
         const QString error = watcher_.result();
         if (error.isEmpty()) {

@@ -1,12 +1,12 @@
 #include "ui/session/SessionController.h"
 
+#include "core/session/SessionFile.h"
+#include "core/util/InputError.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
-#include "core/session/SessionFile.h"
-#include "core/util/InputError.h"
 #include "ui/util/LatestRead.h"
 
 #include <QAction>
@@ -49,9 +49,8 @@ SessionController::SessionController(MainWindow* window)
         if (!doc || doc->graph != runGraph_)
             recorder_->clear();
     });
-    connect(window->learner(), &LearnerPanel::runStarted, this, [this] {
-        runGraph_ = window_->document() ? window_->document()->graph : nullptr;
-    });
+    connect(window->learner(), &LearnerPanel::runStarted, this,
+            [this] { runGraph_ = window_->document() ? window_->document()->graph : nullptr; });
     connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
     connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
     const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
@@ -63,10 +62,7 @@ SessionController::SessionController(MainWindow* window)
 
 SessionController::~SessionController() = default;
 
-bool SessionController::isOpening() const
-{
-    return read_->isBusy();
-}
+bool SessionController::isOpening() const { return read_->isBusy(); }
 
 SessionController::RestorePolicy SessionController::policyFromEnvironment()
 {
@@ -204,8 +200,8 @@ void SessionController::checkForAutosave(RestorePolicy policy)
         return restore();
     if (policy == RestorePolicy::Discard)
         return SessionAutosave::discard(orphan);
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Post Studio"), tr("Restore unsaved work?"), QMessageBox::NoButton,
-                                window_);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Post Studio"), tr("Restore unsaved work?"),
+                                QMessageBox::NoButton, window_);
     box->setInformativeText(tr("Post Studio did not close cleanly last time. Its autosave from %1 holds the graph, "
                                "placement and learning run it was working on.")
                                 .arg(QLocale().toString(QFileInfo(orphan).lastModified(), QLocale::ShortFormat)));
@@ -215,12 +211,13 @@ void SessionController::checkForAutosave(RestorePolicy policy)
     box->addButton(tr("Ask Again Later"), QMessageBox::RejectRole);
     box->setDefaultButton(restoreButton);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this, [restore, restoreButton, discardButton, orphan](QAbstractButton* button) {
-        if (button == restoreButton)
-            restore();
-        else if (button == discardButton)
-            SessionAutosave::discard(orphan);
-    });
+    connect(box, &QMessageBox::buttonClicked, this,
+            [restore, restoreButton, discardButton, orphan](QAbstractButton* button) {
+                if (button == restoreButton)
+                    restore();
+                else if (button == discardButton)
+                    SessionAutosave::discard(orphan);
+            });
     box->open(); // window-modal, does not block the event loop
 }
 

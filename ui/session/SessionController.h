@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/document/GraphDocument.h"
 #include "core/session/Session.h"
+#include "ui/document/GraphDocument.h"
 
 #include <QObject>
 #include <QString>
@@ -15,8 +15,7 @@ namespace post {
 class MainWindow;
 class RunRecorder;
 class SessionAutosave;
-template <class T>
-class LatestRead;
+template <class T> class LatestRead;
 
 // Sessions for the main window: File ▸ Save Session / Open Session, the run history they
 // carry (RunRecorder), autosave during learner runs and the offer to restore the autosave
@@ -72,7 +71,7 @@ private:
     QAction* openAction_;
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
-    std::shared_ptr<const Graph> runGraph_; // the graph the recorded run belongs to
+    std::shared_ptr<const Graph> runGraph_;                            // the graph the recorded run belongs to
     std::unique_ptr<LatestRead<std::shared_ptr<const Session>>> read_; // QtConcurrent stays out of this header
 };
 

@@ -62,9 +62,9 @@ std::shared_ptr<const SimulatedStep> SimulatedStep::simulate(DocumentPtr documen
             lane.device = from;
             lane.to = to;
             lane.name = shortDeviceName(cluster.device(from).name) + QStringLiteral(" → ")
-                      + shortDeviceName(cluster.device(to).name);
+                + shortDeviceName(cluster.device(to).name);
             lane.fullName = QString::fromStdString(cluster.device(from).name) + QStringLiteral(" → ")
-                          + QString::fromStdString(cluster.device(to).name);
+                + QString::fromStdString(cluster.device(to).name);
             step->lanes.push_back(std::move(lane));
         }
     for (size_t i = 0; i < timeline.transfers.size(); ++i) {

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/document/GraphDocument.h"
 #include "core/sim/SimResult.h"
+#include "ui/document/GraphDocument.h"
 #include "ui/timeline/TimelineLane.h"
 
 #include <QMetaType>
@@ -22,9 +22,9 @@ struct SimulatedStep {
     };
 
     DocumentPtr document;
-    SimResult result;               // with the timeline
+    SimResult result; // with the timeline
     std::vector<TimelineLane> lanes;
-    std::vector<BarRef> barOfOp;    // where each op is drawn
+    std::vector<BarRef> barOfOp; // where each op is drawn
     int deviceLaneCount = 0;
 
     // Simulates `document` (any thread: one Simulator per call). Null when nothing can be

@@ -5,8 +5,7 @@
 
 #include <QObject>
 
-template <typename T>
-class QFutureWatcher;
+template <typename T> class QFutureWatcher;
 
 namespace post {
 
@@ -44,7 +43,7 @@ private:
     QFutureWatcher<StepPtr>* watcher_;
     DocumentPtr latest_;
     DocumentPtr jobDocument_; // being simulated
-    DocumentPtr pending_; // waits for the running job
+    DocumentPtr pending_;     // waits for the running job
     StepPtr current_;
     bool running_ = false;
     int synchronousMaxOps_ = kSynchronousMaxOps;

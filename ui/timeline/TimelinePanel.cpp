@@ -57,8 +57,9 @@ void TimelinePanel::setBusy(bool busy)
 
 void TimelinePanel::updatePlaceholder()
 {
-    view_->setPlaceholderText(busy_ ? tr("Simulating the step…")
-                                    : tr("No placement to simulate.\nRun a placer from the Learner panel or open a placement."));
+    view_->setPlaceholderText(
+        busy_ ? tr("Simulating the step…")
+              : tr("No placement to simulate.\nRun a placer from the Learner panel or open a placement."));
 }
 
 QString TimelinePanel::summaryText() const
@@ -68,7 +69,8 @@ QString TimelinePanel::summaryText() const
         return tr("No placement");
     const auto& result = step->result;
     const int links = static_cast<int>(step->lanes.size()) - step->deviceLaneCount;
-    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · drag to pan, wheel to zoom, click an op to select it")
+    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · drag to pan, wheel to zoom, click an op "
+              "to select it")
         .arg(formatMicroseconds(result.stepTimeUs))
         .arg(result.timeline.ops.size())
         .arg(step->deviceLaneCount)

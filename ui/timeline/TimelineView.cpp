@@ -25,10 +25,7 @@ constexpr double kMergeBelowPx = 2.0;
 constexpr double kLabelAbovePx = 28.0;
 constexpr double kHitSlackPx = 3.0;
 
-QString formatMs(double us)
-{
-    return QString::number(us / 1000.0, 'f', 3) + QStringLiteral(" ms");
-}
+QString formatMs(double us) { return QString::number(us / 1000.0, 'f', 3) + QStringLiteral(" ms"); }
 
 } // namespace
 
@@ -55,7 +52,7 @@ TimelineView::TimelineView(QWidget* parent)
 void TimelineView::setStep(StepPtr step)
 {
     const bool sameGraph = step && step_ && step->document->graph == step_->document->graph
-                        && step->document->cluster == step_->document->cluster;
+        && step->document->cluster == step_->document->cluster;
     step_ = std::move(step);
     updateHeaderWidth();
     if (!sameGraph || fitted_)
@@ -79,10 +76,7 @@ void TimelineView::selectOp(OpId op)
     viewport()->update();
 }
 
-int TimelineView::laneCount() const
-{
-    return step_ ? static_cast<int>(step_->lanes.size()) : 0;
-}
+int TimelineView::laneCount() const { return step_ ? static_cast<int>(step_->lanes.size()) : 0; }
 
 int TimelineView::barCount() const
 {
@@ -93,20 +87,11 @@ int TimelineView::barCount() const
     return n;
 }
 
-double TimelineView::plotWidth() const
-{
-    return std::max(1.0, viewport()->width() - plotLeft());
-}
+double TimelineView::plotWidth() const { return std::max(1.0, viewport()->width() - plotLeft()); }
 
-double TimelineView::visibleSpanUs() const
-{
-    return plotWidth() / pxPerUs_;
-}
+double TimelineView::visibleSpanUs() const { return plotWidth() / pxPerUs_; }
 
-double TimelineView::laneTop(int lane) const
-{
-    return kAxisHeight + lane * laneHeight_ - verticalScrollBar()->value();
-}
+double TimelineView::laneTop(int lane) const { return kAxisHeight + lane * laneHeight_ - verticalScrollBar()->value(); }
 
 double TimelineView::extentUs() const
 {
@@ -116,15 +101,9 @@ double TimelineView::extentUs() const
 }
 
 // A margin of 1% either side so the first and last bars do not touch the edges.
-double TimelineView::domainStart() const
-{
-    return -0.01 * extentUs();
-}
+double TimelineView::domainStart() const { return -0.01 * extentUs(); }
 
-double TimelineView::domainEnd() const
-{
-    return 1.01 * extentUs();
-}
+double TimelineView::domainEnd() const { return 1.01 * extentUs(); }
 
 void TimelineView::fit()
 {
@@ -135,10 +114,7 @@ void TimelineView::fit()
     viewport()->update();
 }
 
-void TimelineView::zoomBy(double factor)
-{
-    zoomAround(factor, plotLeft() + plotWidth() / 2);
-}
+void TimelineView::zoomBy(double factor) { zoomAround(factor, plotLeft() + plotWidth() / 2); }
 
 void TimelineView::showRange(double fromUs, double toUs)
 {
@@ -424,7 +400,8 @@ TimelineView::BarRef TimelineView::barAt(QPoint pos) const
 {
     if (!step_ || pos.x() < plotLeft() || pos.y() < kAxisHeight)
         return {};
-    const int lane = static_cast<int>(std::floor((pos.y() - kAxisHeight + verticalScrollBar()->value()) / double(laneHeight_)));
+    const int lane = static_cast<int>(
+        std::floor((pos.y() - kAxisHeight + verticalScrollBar()->value()) / double(laneHeight_)));
     if (lane < 0 || lane >= laneCount())
         return {};
     const auto& bars = step_->lanes[static_cast<size_t>(lane)].bars;
@@ -466,7 +443,8 @@ OpId TimelineView::opOf(BarRef ref) const
         return kNoOp;
     const TimelineLane& lane = step_->lanes[static_cast<size_t>(ref.lane)];
     const int item = lane.bars[static_cast<size_t>(ref.index)].item;
-    return lane.kind == TimelineLane::Kind::Link ? step_->result.timeline.transfers[static_cast<size_t>(item)].producer : item;
+    return lane.kind == TimelineLane::Kind::Link ? step_->result.timeline.transfers[static_cast<size_t>(item)].producer
+                                                 : item;
 }
 
 QString TimelineView::toolTipFor(BarRef ref) const
@@ -477,16 +455,18 @@ QString TimelineView::toolTipFor(BarRef ref) const
     const TimelineLane& lane = step_->lanes[static_cast<size_t>(ref.lane)];
     const TimelineBar& bar = lane.bars[static_cast<size_t>(ref.index)];
     const QString times = tr("Start %1, end %2\nDuration %3")
-                              .arg(formatMs(bar.startUs), formatMs(bar.endUs), formatMicroseconds(bar.endUs - bar.startUs));
+                              .arg(formatMs(bar.startUs), formatMs(bar.endUs),
+                                   formatMicroseconds(bar.endUs - bar.startUs));
     if (lane.kind == TimelineLane::Kind::Device) {
         const Op& op = graph.op(bar.item);
-        return tr("%1\nType: %2\nDevice: %3\n").arg(QString::fromStdString(op.name), QString::fromStdString(op.type), lane.fullName)
-             + times;
+        return tr("%1\nType: %2\nDevice: %3\n")
+                   .arg(QString::fromStdString(op.name), QString::fromStdString(op.type), lane.fullName)
+            + times;
     }
     const TransferSpan& t = step_->result.timeline.transfers[static_cast<size_t>(bar.item)];
     QString text = tr("Transfer of %1's output\nBytes: %2\nLink: %3\n")
                        .arg(QString::fromStdString(graph.op(t.producer).name), formatBytes(t.bytes), lane.fullName)
-                 + times;
+        + times;
     if (t.startUs > t.requestUs)
         text += tr("\nWaited %1 for the link").arg(formatMicroseconds(t.startUs - t.requestUs));
     return text;

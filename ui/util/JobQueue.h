@@ -10,8 +10,7 @@ namespace post {
 // by a queued signal that carries nothing; the job itself goes through this std::mutex, so
 // ThreadSanitizer sees the hand-over (and everything the GUI wrote before it, such as the
 // graph the job points to). Qt's event queue locks inside libQt6Core, which TSan cannot see.
-template <typename Job>
-class JobQueue {
+template <typename Job> class JobQueue {
 public:
     void push(Job job)
     {

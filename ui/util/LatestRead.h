@@ -15,12 +15,10 @@
 namespace post {
 
 // What reading a user file on a pool thread gives back: the value, or the message to show.
-template <class T>
-using ReadOutcome = std::variant<T, QString>;
+template <class T> using ReadOutcome = std::variant<T, QString>;
 
 // Runs `read` (returning T), catching what readers throw: exceptions never cross threads.
-template <class T, class Read>
-ReadOutcome<T> readCatching(Read&& read)
+template <class T, class Read> ReadOutcome<T> readCatching(Read&& read)
 {
     try {
         return std::forward<Read>(read)();
@@ -35,8 +33,7 @@ ReadOutcome<T> readCatching(Read&& read)
 // starting another read (or cancel()) drops the result of one still running, so opening
 // B while A is still being read never shows A. Reads still queued on the pool when they
 // are superseded do not run at all (opening several files quickly reads only the last).
-template <class T>
-class LatestRead {
+template <class T> class LatestRead {
 public:
     explicit LatestRead(QObject* owner)
         : owner_(owner)
@@ -45,8 +42,7 @@ public:
     }
 
     // `read` runs on a pool thread; `done(ReadOutcome<T>)` on the owner's, if still newest.
-    template <class Read, class Done>
-    void start(Read read, Done done)
+    template <class Read, class Done> void start(Read read, Done done)
     {
         const quint64 generation = ++generation_;
         latest_->store(generation);

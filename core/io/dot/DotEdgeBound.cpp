@@ -16,10 +16,7 @@ struct Group {
     double pendingLeft = -1.0;
 };
 
-bool isIdChar(unsigned char c)
-{
-    return std::isalnum(c) || c == '_' || c == '.' || c >= 0x80;
-}
+bool isIdChar(unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c >= 0x80; }
 
 bool isKeyword(std::string_view word, std::string_view keyword)
 {

@@ -2,13 +2,13 @@
 
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
+#include "core/io/TrainingStepBuilder.h"
 #include "core/io/dot/CgraphLock.h"
 #include "core/io/dot/DotEdgeBound.h"
 #include "core/io/pipedream/PipeDreamStats.h"
+#include "core/util/InputError.h"
 #include "core/util/SourceName.h"
 #include "core/util/TextNumber.h"
-#include "core/io/TrainingStepBuilder.h"
-#include "core/util/InputError.h"
 
 #include <graphviz/cgraph.h>
 
@@ -197,15 +197,9 @@ DotContent readWithCgraph(std::string_view text, const std::string& source)
     return content;
 }
 
-std::string nodeLocation(const std::string& name)
-{
-    return "node '" + name + "'";
-}
+std::string nodeLocation(const std::string& name) { return "node '" + name + "'"; }
 
-std::string edgeLocation(const DotEdge& e)
-{
-    return "edge '" + e.tail + "' -> '" + e.head + "'";
-}
+std::string edgeLocation(const DotEdge& e) { return "edge '" + e.tail + "' -> '" + e.head + "'"; }
 
 double amount(const std::optional<std::string>& text, const std::string& source, const std::string& location,
               const char* key)
@@ -244,12 +238,13 @@ Graph buildPipeDreamStep(const DotContent& content, const std::string& source, c
         const auto open = label.rfind('[', statsAt);
         const auto close = label.rfind(']');
         const size_t statsEnd = close != std::string::npos && close > statsAt ? close : label.size();
-        std::string_view description = trimBlanks(std::string_view(label).substr(0, open == std::string::npos ? statsAt : open));
+        std::string_view description = trimBlanks(
+            std::string_view(label).substr(0, open == std::string::npos ? statsAt : open));
         // The line break may be written as DOT's escape "\n" rather than a real newline.
         while (description.ends_with("\\n") || description.ends_with("\\l"))
             description = trimBlanks(description.substr(0, description.size() - 2));
-        const PipeDreamStats stats
-            = parsePipeDreamStats(std::string_view(label).substr(statsAt, statsEnd - statsAt), source, location);
+        const PipeDreamStats stats = parsePipeDreamStats(std::string_view(label).substr(statsAt, statsEnd - statsAt),
+                                                         source, location);
         builder.addLayer(node.name, std::string(description), stats, location);
     }
     for (const DotEdge& edge : content.edges)

@@ -23,17 +23,22 @@ std::string shortNumber(double value)
 std::string describe(const json& value)
 {
     switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case json::value_t::object: return "an object";
-    case json::value_t::array: return "an array";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
     case json::value_t::string: {
         std::string text = value.get<std::string>();
         if (text.size() > 40)
             text = text.substr(0, 37) + "...";
         return "the string \"" + text + "\"";
     }
-    default: return "the number " + value.dump();
+    default:
+        return "the number " + value.dump();
     }
 }
 

@@ -3,8 +3,8 @@
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
 #include "core/io/json/JsonInput.h"
-#include "core/util/SourceName.h"
 #include "core/util/InputError.h"
+#include "core/util/SourceName.h"
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +115,8 @@ private:
 std::string lineAt(std::string_view text, size_t offset)
 {
     offset = std::min(offset, text.size());
-    return "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    return "line "
+        + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 std::string withoutExceptionId(std::string message)
@@ -134,7 +135,8 @@ json parseJson(std::string_view text, const std::string& source)
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         // e.byte is 1-based: the offending character.
-        throw InputError(source, lineAt(text, e.byte > 0 ? e.byte - 1 : 0), "invalid JSON: " + withoutExceptionId(e.what()));
+        throw InputError(source, lineAt(text, e.byte > 0 ? e.byte - 1 : 0),
+                         "invalid JSON: " + withoutExceptionId(e.what()));
     } catch (const json::out_of_range& e) {
         // "number overflow parsing '1e999'": locate the quoted literal.
         std::string message = withoutExceptionId(e.what());
@@ -225,7 +227,8 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         auto [it, inserted] = byId.emplace(nodes[i].id, static_cast<int>(i));
         if (!inserted)
             throw InputError(source, "nodes[" + std::to_string(i) + "].id",
-                             "duplicate id " + std::to_string(nodes[i].id) + " (also nodes[" + std::to_string(it->second) + "])");
+                             "duplicate id " + std::to_string(nodes[i].id) + " (also nodes["
+                                 + std::to_string(it->second) + "])");
         ++nameCount[nodes[i].name];
         if (nodes[i].colorClass)
             ++classSize[*nodes[i].colorClass];
@@ -246,7 +249,8 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         op.type = node.backward ? "backward" : "forward";
         const double gpuUs = node.fpgaMs * kUsPerMs;
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
-        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs : gpuUs * options.cpuSlowdown;
+        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs
+                                                                     : gpuUs * options.cpuSlowdown;
         op.outputBytes = outputBytes[i];
         op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
         if (node.colorClass && classSize[*node.colorClass] > 1)

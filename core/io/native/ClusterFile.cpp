@@ -1,8 +1,8 @@
 #include "core/io/native/ClusterFile.h"
 
-#include "core/util/FileText.h"
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
+#include "core/util/FileText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -77,10 +77,7 @@ nlohmann::ordered_json linkFields(const Link& link)
     return o;
 }
 
-bool sameLink(const Link& a, const Link& b)
-{
-    return a.bytesPerUs == b.bytesPerUs && a.latencyUs == b.latencyUs;
-}
+bool sameLink(const Link& a, const Link& b) { return a.bytesPerUs == b.bytesPerUs && a.latencyUs == b.latencyUs; }
 
 } // namespace
 
@@ -99,8 +96,9 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     if (devicesField.empty())
         in.fail("devices", "a cluster needs at least one device");
     if (devicesField.size() > kMaxDevices)
-        in.fail("devices", std::to_string(devicesField.size()) + " devices: at most " + std::to_string(kMaxDevices)
-                               + " are supported");
+        in.fail("devices",
+                std::to_string(devicesField.size()) + " devices: at most " + std::to_string(kMaxDevices)
+                    + " are supported");
     std::vector<Device> devices;
     std::unordered_map<std::string, size_t> firstIndex;
     for (size_t i = 0; i < devicesField.size(); ++i) {
@@ -139,8 +137,9 @@ Cluster parseCluster(std::string_view text, const std::string& source)
                 ends[k] = *id;
             }
             if (ends[0] == ends[1])
-                in.fail(path, "a link joins two different devices (\"from\" and \"to\" are both \""
-                                  + cluster.device(ends[0]).name + "\")");
+                in.fail(path,
+                        "a link joins two different devices (\"from\" and \"to\" are both \""
+                            + cluster.device(ends[0]).name + "\")");
             const Link link = readLink(in, value, path, defaultLink);
             bool both = false;
             if (const json* b = in.find(value, "bidirectional"))
@@ -149,8 +148,9 @@ Cluster parseCluster(std::string_view text, const std::string& source)
                 const DeviceId from = ends[dir], to = ends[1 - dir];
                 auto [it, inserted] = setBy.emplace(std::make_pair(from, to), i);
                 if (!inserted)
-                    in.fail(path, "the link " + cluster.device(from).name + " -> " + cluster.device(to).name
-                                      + " is already given by links[" + std::to_string(it->second) + "]");
+                    in.fail(path,
+                            "the link " + cluster.device(from).name + " -> " + cluster.device(to).name
+                                + " is already given by links[" + std::to_string(it->second) + "]");
                 cluster.setLink(from, to, link);
             }
         }
@@ -158,10 +158,7 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     return cluster;
 }
 
-Cluster readClusterFile(const std::string& path)
-{
-    return parseCluster(readFileText(path), path);
-}
+Cluster readClusterFile(const std::string& path) { return parseCluster(readFileText(path), path); }
 
 std::string clusterJson(const Cluster& cluster)
 {

@@ -21,10 +21,7 @@ using nlohmann::json;
 constexpr std::string_view kFamily = "post-graph";
 constexpr int kVersion = 1;
 
-std::string defaultName(const std::string& source)
-{
-    return std::filesystem::path(source).stem().string();
-}
+std::string defaultName(const std::string& source) { return std::filesystem::path(source).stem().string(); }
 
 void readTimes(const JsonInput& in, const json& times, const std::string& path, const ImportOptions& options, Op& op)
 {

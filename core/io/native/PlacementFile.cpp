@@ -1,8 +1,8 @@
 #include "core/io/native/PlacementFile.h"
 
-#include "core/util/FileText.h"
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
+#include "core/util/FileText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,8 +61,9 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
         const std::string deviceName = in.string(it.value(), path);
         const auto device = findDevice(cluster, deviceName);
         if (!device)
-            in.fail(path, "unknown device \"" + deviceName + "\" (cluster \"" + cluster.name()
-                              + "\" has: " + deviceList(cluster) + ")");
+            in.fail(path,
+                    "unknown device \"" + deviceName + "\" (cluster \"" + cluster.name()
+                        + "\" has: " + deviceList(cluster) + ")");
         placement[static_cast<size_t>(*op)] = *device;
     }
 
@@ -72,8 +73,9 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
         if (placement[static_cast<size_t>(op)] == kNoDevice && ++missingCount <= 5)
             missing += (missing.empty() ? "\"" : ", \"") + graph.op(op).name + "\"";
     if (missingCount > 0)
-        in.fail("placement", std::to_string(missingCount) + " of " + std::to_string(graph.opCount())
-                                 + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
+        in.fail("placement",
+                std::to_string(missingCount) + " of " + std::to_string(graph.opCount())
+                    + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
     if (auto problem = placementProblem(graph, cluster, placement))
         in.fail("placement", *problem);
     return placement;

@@ -21,10 +21,7 @@ bool knownDims(const onnx::TypeProto& type, std::vector<std::int64_t>& dims)
     return true;
 }
 
-bool isDefaultDomain(const onnx::NodeProto& node)
-{
-    return node.domain().empty() || node.domain() == "ai.onnx";
-}
+bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty() || node.domain() == "ai.onnx"; }
 
 } // namespace
 

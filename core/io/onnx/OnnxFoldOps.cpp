@@ -40,10 +40,7 @@ const OnnxIntTensor* valueAt(const std::vector<OnnxFoldInput>& in, std::size_t i
     return i < in.size() ? in[i].value : nullptr;
 }
 
-bool presentAt(const std::vector<OnnxFoldInput>& in, std::size_t i)
-{
-    return i < in.size() && in[i].present;
-}
+bool presentAt(const std::vector<OnnxFoldInput>& in, std::size_t i) { return i < in.size() && in[i].present; }
 
 std::optional<std::int64_t> normalizedAxis(std::int64_t axis, std::int64_t rank)
 {
@@ -229,14 +226,29 @@ Result foldCast(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& i
     std::vector<std::int64_t> values = data->values;
     for (std::int64_t& v : values) {
         switch (to) {
-        case TP::BOOL: v = v != 0; break;
-        case TP::INT32: v = static_cast<std::int32_t>(v); break;
-        case TP::UINT32: v = static_cast<std::uint32_t>(v); break;
-        case TP::INT16: v = static_cast<std::int16_t>(v); break;
-        case TP::UINT16: v = static_cast<std::uint16_t>(v); break;
-        case TP::INT8: v = static_cast<std::int8_t>(v); break;
-        case TP::UINT8: v = static_cast<std::uint8_t>(v); break;
-        default: break;
+        case TP::BOOL:
+            v = v != 0;
+            break;
+        case TP::INT32:
+            v = static_cast<std::int32_t>(v);
+            break;
+        case TP::UINT32:
+            v = static_cast<std::uint32_t>(v);
+            break;
+        case TP::INT16:
+            v = static_cast<std::int16_t>(v);
+            break;
+        case TP::UINT16:
+            v = static_cast<std::uint16_t>(v);
+            break;
+        case TP::INT8:
+            v = static_cast<std::int8_t>(v);
+            break;
+        case TP::UINT8:
+            v = static_cast<std::uint8_t>(v);
+            break;
+        default:
+            break;
         }
     }
     return make(to, data->dims, std::move(values));
@@ -372,7 +384,8 @@ Result foldArithmetic(const std::string& type, const std::vector<OnnxFoldInput>&
             return x[0] / x[1];
         });
     if (type == "Equal")
-        return foldBroadcast({a, b}, TP::BOOL, maxElements, [](const Args& x) -> std::optional<std::int64_t> { return x[0] == x[1]; });
+        return foldBroadcast({a, b}, TP::BOOL, maxElements,
+                             [](const Args& x) -> std::optional<std::int64_t> { return x[0] == x[1]; });
     return std::nullopt;
 }
 
@@ -383,8 +396,9 @@ Result foldWhere(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
     const OnnxIntTensor* y = valueAt(in, 2);
     if (!c || !x || !y)
         return std::nullopt;
-    return foldBroadcast({c, x, y}, x->dataType, maxElements,
-                         [](const std::vector<std::int64_t>& v) -> std::optional<std::int64_t> { return v[0] ? v[1] : v[2]; });
+    return foldBroadcast(
+        {c, x, y}, x->dataType, maxElements,
+        [](const std::vector<std::int64_t>& v) -> std::optional<std::int64_t> { return v[0] ? v[1] : v[2]; });
 }
 
 Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
@@ -398,7 +412,8 @@ Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFo
     const auto count = onnxElementCount(shape->values);
     if (!fill || fill->values.size() != 1 || !count || static_cast<std::size_t>(*count) > maxElements)
         return std::nullopt;
-    return make(fill->dataType, shape->values, std::vector<std::int64_t>(static_cast<std::size_t>(*count), fill->values[0]));
+    return make(fill->dataType, shape->values,
+                std::vector<std::int64_t>(static_cast<std::size_t>(*count), fill->values[0]));
 }
 
 Result foldRange(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
@@ -417,14 +432,16 @@ Result foldRange(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
     std::vector<std::int64_t> values(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < values.size(); ++i) {
         std::int64_t offset = 0; // the double count above may be one too many near the int64 limits
-        if (__builtin_mul_overflow(static_cast<std::int64_t>(i), d, &offset) || __builtin_add_overflow(s, offset, &values[i]))
+        if (__builtin_mul_overflow(static_cast<std::int64_t>(i), d, &offset)
+            || __builtin_add_overflow(s, offset, &values[i]))
             return std::nullopt;
     }
     const auto size = static_cast<std::int64_t>(values.size());
     return make(start->dataType, {size}, std::move(values));
 }
 
-Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset, std::size_t maxElements)
+Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
+                  std::size_t maxElements)
 {
     const std::string& type = node.op_type();
     if (type == "Shape")
@@ -470,8 +487,8 @@ Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>&
 
 } // namespace
 
-std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
-                                          std::size_t maxElements)
+std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs,
+                                          int opset, std::size_t maxElements)
 {
     if (node.output_size() != 1 || inputs.empty() || !(node.domain().empty() || node.domain() == "ai.onnx"))
         return std::nullopt;

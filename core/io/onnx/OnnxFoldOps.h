@@ -11,9 +11,9 @@ namespace post {
 
 // What the constant folder knows about one node input.
 struct OnnxFoldInput {
-    bool present = false;                              // the input name is not empty
-    const OnnxIntTensor* value = nullptr;              // a known integer tensor, else null
-    const std::vector<std::int64_t>* shape = nullptr;  // an inferred shape with every dim known, else null
+    bool present = false;                             // the input name is not empty
+    const OnnxIntTensor* value = nullptr;             // a known integer tensor, else null
+    const std::vector<std::int64_t>* shape = nullptr; // an inferred shape with every dim known, else null
 };
 
 // Largest tensor the folder creates or reads: shape arithmetic is small, and bigger

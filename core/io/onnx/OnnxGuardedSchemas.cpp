@@ -85,10 +85,7 @@ void checkNode(const std::string& opType, onnx::InferenceContext& ctx)
         checkShapeInput(ctx, 0);
 }
 
-bool isDefaultDomain(const std::string& domain)
-{
-    return domain.empty() || domain == "ai.onnx";
-}
+bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 } // namespace
 

@@ -14,10 +14,7 @@
 namespace post {
 namespace {
 
-bool isDefaultDomain(const std::string& domain)
-{
-    return domain.empty() || domain == "ai.onnx";
-}
+bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 // The checker's message without the context it appends ("\n\n==> Context: ...").
 std::string checkerMessage(const std::exception& e)
@@ -87,7 +84,8 @@ void checkNodeAttributes(const onnx::NodeProto& node, const std::string& source,
                    && (a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape")) {
             for (std::int64_t v : a.ints())
                 if (v < 1)
-                    throw InputError(source, location, "attribute " + a.name() + " must hold values >= 1, got " + std::to_string(v));
+                    throw InputError(source, location,
+                                     "attribute " + a.name() + " must hold values >= 1, got " + std::to_string(v));
         }
     }
 }
@@ -100,7 +98,9 @@ onnx::ModelProto parseOnnxModel(std::string_view content, const std::string& sou
         throw InputError(source, {}, "ONNX model larger than 2 GB: protobuf cannot read it in one piece");
     onnx::ModelProto model;
     if (!model.ParseFromArray(content.data(), static_cast<int>(content.size())))
-        throw InputError(source, {}, "not a readable ONNX model: the protobuf does not parse (truncated file, or not an ONNX ModelProto)");
+        throw InputError(
+            source, {},
+            "not a readable ONNX model: the protobuf does not parse (truncated file, or not an ONNX ModelProto)");
     return model;
 }
 
@@ -114,9 +114,10 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
     if (model.ir_version() < 1)
         throw InputError(source, "ir_version", "missing (not an ONNX model, or a truncated one)");
     if (model.ir_version() > onnx::Version::IR_VERSION)
-        throw InputError(source, "ir_version", "unsupported IR version " + std::to_string(model.ir_version())
-                                                   + " (this build's ONNX library reads up to "
-                                                   + std::to_string(static_cast<int>(onnx::Version::IR_VERSION)) + ")");
+        throw InputError(source, "ir_version",
+                         "unsupported IR version " + std::to_string(model.ir_version())
+                             + " (this build's ONNX library reads up to "
+                             + std::to_string(static_cast<int>(onnx::Version::IR_VERSION)) + ")");
 
     std::unordered_map<std::string, int> opsets;
     for (const auto& imp : model.opset_import())
@@ -129,8 +130,9 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
     const auto [lowest, highest] = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("");
     const int opset = found->second;
     if (opset < lowest || opset > highest)
-        throw InputError(source, "opset_import", "unsupported ONNX opset " + std::to_string(opset) + " (this build reads opsets "
-                                                     + std::to_string(lowest) + " to " + std::to_string(highest) + ")");
+        throw InputError(source, "opset_import",
+                         "unsupported ONNX opset " + std::to_string(opset) + " (this build reads opsets "
+                             + std::to_string(lowest) + " to " + std::to_string(highest) + ")");
 
     onnx::checker::CheckerContext ctx;
     ctx.set_ir_version(static_cast<int>(model.ir_version()));
@@ -147,7 +149,8 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
         for (const auto& input : node.input())
             if (!input.empty() && !scope.this_graph_has(input))
                 throw InputError(source, onnxNodeLocation(i, node),
-                                 "input '" + input + "' is not a graph input, an initializer or the output of an earlier node");
+                                 "input '" + input
+                                     + "' is not a graph input, an initializer or the output of an earlier node");
         try {
             onnx::checker::check_node(node, ctx, scope);
         } catch (const std::exception& e) {

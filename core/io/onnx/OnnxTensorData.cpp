@@ -9,8 +9,7 @@ namespace {
 
 using TP = onnx::TensorProto;
 
-template <typename T>
-bool readRaw(const std::string& raw, std::size_t count, std::vector<std::int64_t>& out)
+template <typename T> bool readRaw(const std::string& raw, std::size_t count, std::vector<std::int64_t>& out)
 {
     if (raw.size() != count * sizeof(T))
         return false;
@@ -26,21 +25,29 @@ bool readRaw(const std::string& raw, std::size_t count, std::vector<std::int64_t
 bool readRawData(int type, const std::string& raw, std::size_t count, std::vector<std::int64_t>& out)
 {
     switch (type) {
-    case TP::INT64: return readRaw<std::int64_t>(raw, count, out);
-    case TP::UINT64: return readRaw<std::uint64_t>(raw, count, out);
-    case TP::INT32: return readRaw<std::int32_t>(raw, count, out);
-    case TP::UINT32: return readRaw<std::uint32_t>(raw, count, out);
-    case TP::INT16: return readRaw<std::int16_t>(raw, count, out);
-    case TP::UINT16: return readRaw<std::uint16_t>(raw, count, out);
-    case TP::INT8: return readRaw<std::int8_t>(raw, count, out);
+    case TP::INT64:
+        return readRaw<std::int64_t>(raw, count, out);
+    case TP::UINT64:
+        return readRaw<std::uint64_t>(raw, count, out);
+    case TP::INT32:
+        return readRaw<std::int32_t>(raw, count, out);
+    case TP::UINT32:
+        return readRaw<std::uint32_t>(raw, count, out);
+    case TP::INT16:
+        return readRaw<std::int16_t>(raw, count, out);
+    case TP::UINT16:
+        return readRaw<std::uint16_t>(raw, count, out);
+    case TP::INT8:
+        return readRaw<std::int8_t>(raw, count, out);
     case TP::UINT8:
-    case TP::BOOL: return readRaw<std::uint8_t>(raw, count, out);
-    default: return false;
+    case TP::BOOL:
+        return readRaw<std::uint8_t>(raw, count, out);
+    default:
+        return false;
     }
 }
 
-template <typename Field>
-bool readTyped(const Field& field, std::size_t count, std::vector<std::int64_t>& out)
+template <typename Field> bool readTyped(const Field& field, std::size_t count, std::vector<std::int64_t>& out)
 {
     if (static_cast<std::size_t>(field.size()) != count)
         return false;
@@ -80,17 +87,32 @@ struct TypedField {
 TypedField typedField(const TP& t)
 {
     switch (t.data_type()) {
-    case TP::FLOAT: return {"float_data", static_cast<std::uint64_t>(t.float_data_size())};
-    case TP::COMPLEX64: return {"float_data", static_cast<std::uint64_t>(t.float_data_size()), 2};
-    case TP::DOUBLE: return {"double_data", static_cast<std::uint64_t>(t.double_data_size())};
-    case TP::COMPLEX128: return {"double_data", static_cast<std::uint64_t>(t.double_data_size()), 2};
-    case TP::INT64: return {"int64_data", static_cast<std::uint64_t>(t.int64_data_size())};
+    case TP::FLOAT:
+        return {"float_data", static_cast<std::uint64_t>(t.float_data_size())};
+    case TP::COMPLEX64:
+        return {"float_data", static_cast<std::uint64_t>(t.float_data_size()), 2};
+    case TP::DOUBLE:
+        return {"double_data", static_cast<std::uint64_t>(t.double_data_size())};
+    case TP::COMPLEX128:
+        return {"double_data", static_cast<std::uint64_t>(t.double_data_size()), 2};
+    case TP::INT64:
+        return {"int64_data", static_cast<std::uint64_t>(t.int64_data_size())};
     case TP::UINT32:
-    case TP::UINT64: return {"uint64_data", static_cast<std::uint64_t>(t.uint64_data_size())};
-    case TP::STRING: return {"string_data", static_cast<std::uint64_t>(t.string_data_size())};
-    case TP::INT32: case TP::INT16: case TP::INT8: case TP::UINT16: case TP::UINT8: case TP::BOOL:
-    case TP::FLOAT16: case TP::BFLOAT16: return {"int32_data", static_cast<std::uint64_t>(t.int32_data_size())};
-    default: return {};
+    case TP::UINT64:
+        return {"uint64_data", static_cast<std::uint64_t>(t.uint64_data_size())};
+    case TP::STRING:
+        return {"string_data", static_cast<std::uint64_t>(t.string_data_size())};
+    case TP::INT32:
+    case TP::INT16:
+    case TP::INT8:
+    case TP::UINT16:
+    case TP::UINT8:
+    case TP::BOOL:
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+        return {"int32_data", static_cast<std::uint64_t>(t.int32_data_size())};
+    default:
+        return {};
     }
 }
 
@@ -112,7 +134,8 @@ std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor
         if (bytes == 0 || (have % bytes == 0 && have / bytes == elements))
             return std::nullopt;
         const std::string need = elements > std::numeric_limits<std::uint64_t>::max() / bytes
-            ? "more than 2^64" : std::to_string(elements * bytes);
+            ? "more than 2^64"
+            : std::to_string(elements * bytes);
         return "holds " + plural(have, "byte", "bytes") + " of raw data, but " + what + need;
     }
     const TypedField field = typedField(tensor);
@@ -128,12 +151,28 @@ std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor
 int onnxElementBytes(int dataType)
 {
     switch (dataType) {
-    case TP::FLOAT: case TP::INT32: case TP::UINT32: return 4;
-    case TP::DOUBLE: case TP::INT64: case TP::UINT64: case TP::COMPLEX64: return 8;
-    case TP::COMPLEX128: return 16;
-    case TP::FLOAT16: case TP::BFLOAT16: case TP::INT16: case TP::UINT16: return 2;
-    case TP::INT8: case TP::UINT8: case TP::BOOL: return 1;
-    default: return 0;
+    case TP::FLOAT:
+    case TP::INT32:
+    case TP::UINT32:
+        return 4;
+    case TP::DOUBLE:
+    case TP::INT64:
+    case TP::UINT64:
+    case TP::COMPLEX64:
+        return 8;
+    case TP::COMPLEX128:
+        return 16;
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+    case TP::INT16:
+    case TP::UINT16:
+        return 2;
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::BOOL:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -145,9 +184,18 @@ bool isOnnxFloatType(int dataType)
 bool isOnnxIntegerType(int dataType)
 {
     switch (dataType) {
-    case TP::INT64: case TP::UINT64: case TP::INT32: case TP::UINT32: case TP::INT16: case TP::UINT16:
-    case TP::INT8: case TP::UINT8: case TP::BOOL: return true;
-    default: return false;
+    case TP::INT64:
+    case TP::UINT64:
+    case TP::INT32:
+    case TP::UINT32:
+    case TP::INT16:
+    case TP::UINT16:
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::BOOL:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -198,10 +246,16 @@ onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::st
         t.add_dims(d);
     for (std::int64_t v : tensor.values) {
         switch (tensor.dataType) {
-        case TP::INT64: t.add_int64_data(v); break;
+        case TP::INT64:
+            t.add_int64_data(v);
+            break;
         case TP::UINT64:
-        case TP::UINT32: t.add_uint64_data(static_cast<std::uint64_t>(v)); break;
-        default: t.add_int32_data(static_cast<std::int32_t>(v)); break;
+        case TP::UINT32:
+            t.add_uint64_data(static_cast<std::uint64_t>(v));
+            break;
+        default:
+            t.add_int32_data(static_cast<std::int32_t>(v));
+            break;
         }
     }
     return t;

@@ -1,10 +1,10 @@
 #include "core/io/pipedream/PipeDreamReader.h"
 
+#include "core/io/TrainingStepBuilder.h"
 #include "core/io/pipedream/PipeDreamStats.h"
+#include "core/util/InputError.h"
 #include "core/util/SourceName.h"
 #include "core/util/TextNumber.h"
-#include "core/io/TrainingStepBuilder.h"
-#include "core/util/InputError.h"
 
 #include <cmath>
 #include <vector>
@@ -26,10 +26,7 @@ std::vector<std::string_view> splitFields(std::string_view line)
     }
 }
 
-bool isNodeId(std::string_view id)
-{
-    return !id.empty() && id.find_first_of(" \t") == std::string_view::npos;
-}
+bool isNodeId(std::string_view id) { return !id.empty() && id.find_first_of(" \t") == std::string_view::npos; }
 
 } // namespace
 
@@ -51,8 +48,9 @@ Graph parsePipeDreamGraph(std::string_view text, const std::string& source, cons
         if (line.front() == '\t' || line.front() == ' ') {
             const std::vector<std::string_view> ends = splitFields(trimBlanks(line));
             if (ends.size() != 2 || !isNodeId(ends[0]) || !isNodeId(ends[1]))
-                throw InputError(source, location, "malformed edge line: expected '<TAB>nodeX -- nodeY', got '"
-                                                       + std::string(trimBlanks(line)) + "'");
+                throw InputError(source, location,
+                                 "malformed edge line: expected '<TAB>nodeX -- nodeY', got '"
+                                     + std::string(trimBlanks(line)) + "'");
             builder.addEdge(std::string(ends[0]), std::string(ends[1]), location);
             continue;
         }
@@ -63,8 +61,9 @@ Graph parsePipeDreamGraph(std::string_view text, const std::string& source, cons
             const auto stage = parseDecimal(trimBlanks(fields.back()).substr(9));
             // floor(), not a cast to an integer: a cast of inf or 1e300 is undefined (fuzz_pipedream).
             if (!stage || !std::isfinite(*stage) || *stage < 0 || *stage != std::floor(*stage))
-                throw InputError(source, location, "stage_id must be an integer >= 0, got '"
-                                                       + std::string(trimBlanks(fields.back()).substr(9)) + "'");
+                throw InputError(source, location,
+                                 "stage_id must be an integer >= 0, got '"
+                                     + std::string(trimBlanks(fields.back()).substr(9)) + "'");
             fields.pop_back();
         }
         if (fields.size() < 3 || !isNodeId(fields.front()) || fields.back().find('=') == std::string_view::npos)

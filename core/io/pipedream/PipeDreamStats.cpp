@@ -1,7 +1,7 @@
 #include "core/io/pipedream/PipeDreamStats.h"
 
-#include "core/util/TextNumber.h"
 #include "core/util/InputError.h"
+#include "core/util/TextNumber.h"
 
 #include <array>
 #include <cmath>
@@ -19,7 +19,8 @@ double parseAmount(std::string_view key, std::string_view value, const std::stri
     if (!number)
         throw InputError(source, location, std::string(key) + ": '" + std::string(value) + "' is not a number");
     if (!std::isfinite(*number))
-        throw InputError(source, location, std::string(key) + " must be a finite number, got '" + std::string(value) + "'");
+        throw InputError(source, location,
+                         std::string(key) + " must be a finite number, got '" + std::string(value) + "'");
     if (*number < 0.0)
         throw InputError(source, location, std::string(key) + " must be >= 0, got " + std::string(value));
     return *number;
@@ -71,10 +72,18 @@ PipeDreamStats parsePipeDreamStats(std::string_view text, const std::string& sou
             throw InputError(source, location, std::string(key) + " is given twice");
         seen[k] = true;
         switch (k) {
-        case 0: stats.forwardMs = parseAmount(key, value, source, location); break;
-        case 1: stats.backwardMs = parseAmount(key, value, source, location); break;
-        case 2: stats.activationBytes = parseActivation(value, source, location); break;
-        default: stats.parameterBytes = parseAmount(key, value, source, location); break;
+        case 0:
+            stats.forwardMs = parseAmount(key, value, source, location);
+            break;
+        case 1:
+            stats.backwardMs = parseAmount(key, value, source, location);
+            break;
+        case 2:
+            stats.activationBytes = parseActivation(value, source, location);
+            break;
+        default:
+            stats.parameterBytes = parseAmount(key, value, source, location);
+            break;
         }
     }
     for (size_t k = 0; k < kKeys.size(); ++k)

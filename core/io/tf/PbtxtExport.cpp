@@ -1,9 +1,9 @@
 #include "core/io/tf/PbtxtExport.h"
 
 #include "core/io/native/PlacementExport.h"
-#include "core/util/SourceName.h"
 #include "core/io/tf/TfGraphDef.h"
 #include "core/io/tf/TfShapedImport.h"
+#include "core/util/SourceName.h"
 
 #include <algorithm>
 #include <stdexcept>

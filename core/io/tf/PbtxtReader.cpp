@@ -2,12 +2,12 @@
 
 #include "core/cost/CostModel.h"
 #include "core/cost/OpForOpGraph.h"
-#include "core/util/SourceName.h"
+#include "core/io/TrainingStepBuilder.h"
 #include "core/io/tf/TfDeviceName.h"
 #include "core/io/tf/TfGraphDef.h"
 #include "core/io/tf/TfShapedImport.h"
-#include "core/io/TrainingStepBuilder.h"
 #include "core/util/InputError.h"
+#include "core/util/SourceName.h"
 
 #include <unordered_map>
 
@@ -19,13 +19,15 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source));
     const ShapedGraph& shaped = imported.shaped;
     if (shaped.ops.empty())
-        throw InputError(source, {}, "no node of the GraphDef is an op of a training step (only variables, constants, "
-                                     "placeholders and initialisers)");
+        throw InputError(source, {},
+                         "no node of the GraphDef is an op of a training step (only variables, constants, "
+                         "placeholders and initialisers)");
 
     ImportedGraph result;
     result.source = source;
     CostReport report;
-    result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report) : buildTrainingGraph(shaped, {}, &report);
+    result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
+                                            : buildTrainingGraph(shaped, {}, &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
 
     // Normalised devices of the ShapedOps; a bad device string is an error at its node.
@@ -39,8 +41,9 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
             continue;
         const auto normal = normalizeTfDeviceName(op.device);
         if (!normal)
-            throw InputError(source, op.location, "node '" + op.name + "': device '" + op.device
-                                                      + "' names no device type and index (expected e.g. /device:GPU:0 or /gpu:0)");
+            throw InputError(source, op.location,
+                             "node '" + op.name + "': device '" + op.device
+                                 + "' names no device type and index (expected e.g. /device:GPU:0 or /gpu:0)");
         devices[i] = *normal;
         any = true;
     }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/io/ImportedGraph.h"
 #include "core/io/ImportOptions.h"
+#include "core/io/ImportedGraph.h"
 
 #include <string>
 #include <string_view>

@@ -12,14 +12,14 @@ namespace post {
 // keeping every other byte of the file (see PbtxtExport).
 struct TextProtoField {
     std::string name;
-    int line = 0;                 // 1-based line of the field name
+    int line = 0; // 1-based line of the field name
     bool isMessage = false;
-    std::string value;            // scalar: decoded string literal, or the token as written
-    bool quoted = false;          // scalar was a string literal
+    std::string value;                  // scalar: decoded string literal, or the token as written
+    bool quoted = false;                // scalar was a string literal
     std::vector<TextProtoField> fields; // message: its fields in order
-    std::size_t begin = 0;        // first byte of the field name
-    std::size_t end = 0;          // one past the field's last byte
-    std::size_t valueBegin = 0;   // scalar: the value token(s); message: the opening brace
+    std::size_t begin = 0;              // first byte of the field name
+    std::size_t end = 0;                // one past the field's last byte
+    std::size_t valueBegin = 0;         // scalar: the value token(s); message: the opening brace
     std::size_t valueEnd = 0;
 
     // The first field called `fieldName`, or nullptr.

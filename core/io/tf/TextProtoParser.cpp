@@ -55,7 +55,9 @@ int hexValue(char c)
 
 class Parser {
 public:
-    Parser(std::string_view text, const std::string& source) : text_(text), source_(source)
+    Parser(std::string_view text, const std::string& source)
+        : text_(text)
+        , source_(source)
     {
         if (text_.starts_with("\xEF\xBB\xBF"))
             pos_ = 3;
@@ -187,13 +189,27 @@ private:
             }
             const char e = body[++i];
             switch (e) {
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'a': out += '\a'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'v': out += '\v'; break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'a':
+                out += '\a';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'v':
+                out += '\v';
+                break;
             case 'x': {
                 int v = 0, n = 0;
                 while (n < 2 && i + 1 < body.size() && hexValue(body[i + 1]) >= 0)
@@ -238,8 +254,9 @@ private:
             const Token& t = peek();
             if (t.kind == TokenKind::End) {
                 if (closer != '\0')
-                    fail(openLine, std::string("'") + (closer == '}' ? '{' : '<') + "' of field '" + message.name
-                                       + "' is never closed (end of file reached)");
+                    fail(openLine,
+                         std::string("'") + (closer == '}' ? '{' : '<') + "' of field '" + message.name
+                             + "' is never closed (end of file reached)");
                 return;
             }
             if (t.kind == TokenKind::Punct && (t.text[0] == ',' || t.text[0] == ';')) {
@@ -248,8 +265,9 @@ private:
             }
             if (t.kind == TokenKind::Punct && (t.text[0] == '}' || t.text[0] == '>')) {
                 if (t.text[0] != closer)
-                    fail(t.line, closer == '\0' ? "unexpected " + describe(t) + " with no open '{'"
-                                                : "unexpected " + describe(t) + ", expected '" + closer + "'");
+                    fail(t.line,
+                         closer == '\0' ? "unexpected " + describe(t) + " with no open '{'"
+                                        : "unexpected " + describe(t) + ", expected '" + closer + "'");
                 message.valueEnd = t.end;
                 message.end = t.end;
                 next();
@@ -334,7 +352,8 @@ private:
             f.valueBegin = t.begin;
             f.valueEnd = t.end;
         } else {
-            fail(t.kind == TokenKind::End ? f.line : t.line, "expected a value for field '" + f.name + "', found " + describe(t));
+            fail(t.kind == TokenKind::End ? f.line : t.line,
+                 "expected a value for field '" + f.name + "', found " + describe(t));
         }
         f.end = f.valueEnd;
     }

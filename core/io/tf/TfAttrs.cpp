@@ -40,7 +40,8 @@ std::optional<TfAttrs::Shape> TfAttrs::shape(const TextProtoField& shapeMessage)
         const TextProtoField* size = f.find("size");
         const std::int64_t n = size ? integer(*size) : 0; // proto3 default
         if (n < -1)
-            fail(size ? *size : f, "bad shape: dimension size " + std::to_string(n) + " (sizes are >= 0, or -1 for unknown)");
+            fail(size ? *size : f,
+                 "bad shape: dimension size " + std::to_string(n) + " (sizes are >= 0, or -1 for unknown)");
         dims.push_back(n);
     }
     return dims;
@@ -112,7 +113,8 @@ int TfAttrs::dtypeBytes(const std::string& dtype)
         return 8;
     if (t == "DT_COMPLEX128")
         return 16;
-    if (t == "DT_HALF" || t == "DT_BFLOAT16" || t == "DT_INT16" || t == "DT_UINT16" || t == "DT_QINT16" || t == "DT_QUINT16")
+    if (t == "DT_HALF" || t == "DT_BFLOAT16" || t == "DT_INT16" || t == "DT_UINT16" || t == "DT_QINT16"
+        || t == "DT_QUINT16")
         return 2;
     if (t == "DT_INT8" || t == "DT_UINT8" || t == "DT_BOOL" || t == "DT_QINT8" || t == "DT_QUINT8")
         return 1;
@@ -166,14 +168,16 @@ std::optional<std::vector<std::int64_t>> TfAttrs::constInts() const
     if (const TextProtoField* content = tensor->find("tensor_content")) {
         const std::size_t width = is64 ? 8 : 4;
         if (content->value.size() % width != 0)
-            fail(*content, "tensor_content of " + std::to_string(content->value.size()) + " bytes is not a whole number of "
-                               + dtype->value + " values");
+            fail(*content,
+                 "tensor_content of " + std::to_string(content->value.size()) + " bytes is not a whole number of "
+                     + dtype->value + " values");
         for (std::size_t i = 0; i < content->value.size(); i += width) {
             // Little-endian, as TensorFlow writes it.
             std::uint64_t raw = 0;
             for (std::size_t b = 0; b < width; ++b)
                 raw |= static_cast<std::uint64_t>(static_cast<unsigned char>(content->value[i + b])) << (8 * b);
-            values.push_back(is64 ? static_cast<std::int64_t>(raw) : static_cast<std::int32_t>(static_cast<std::uint32_t>(raw)));
+            values.push_back(is64 ? static_cast<std::int64_t>(raw)
+                                  : static_cast<std::int32_t>(static_cast<std::uint32_t>(raw)));
         }
     }
     // A scalar or splat written once stands for every element; shape arithmetic needs only

@@ -16,7 +16,11 @@ class TfAttrs {
 public:
     using Shape = std::vector<std::int64_t>;
 
-    TfAttrs(const TfNode& node, const std::string& source) : node_(node), source_(source) {}
+    TfAttrs(const TfNode& node, const std::string& source)
+        : node_(node)
+        , source_(source)
+    {
+    }
 
     // TensorShapeProto: dims, -1 for an unknown size; nullopt for `unknown_rank: true`.
     std::optional<Shape> shape(const TextProtoField& shapeMessage) const;

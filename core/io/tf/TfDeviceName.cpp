@@ -45,7 +45,8 @@ std::optional<std::string> normalizeTfDeviceName(std::string_view device)
             continue;
         }
         const std::size_t slash = device.find('/', pos);
-        const std::string_view part = device.substr(pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
+        const std::string_view part = device.substr(
+            pos, slash == std::string_view::npos ? std::string_view::npos : slash - pos);
         pos = slash == std::string_view::npos ? device.size() : slash;
         const std::size_t colon = part.find(':');
         if (colon == std::string_view::npos)
@@ -77,7 +78,8 @@ std::optional<std::string> normalizeTfDeviceName(std::string_view device)
     if (type.empty())
         return std::nullopt;
     const std::string tail = "/device:" + type + ":" + std::to_string(std::stoi(index));
-    const bool local = (job.empty() || job == "localhost") && (replica.empty() || replica == "0") && (task.empty() || task == "0");
+    const bool local = (job.empty() || job == "localhost") && (replica.empty() || replica == "0")
+        && (task.empty() || task == "0");
     if (local)
         return tail;
     return "/job:" + (job.empty() ? std::string("localhost") : job) + "/replica:" + (replica.empty() ? "0" : replica)

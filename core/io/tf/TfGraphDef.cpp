@@ -8,10 +8,7 @@
 namespace post {
 namespace {
 
-std::string lineOf(const TextProtoField& f)
-{
-    return "line " + std::to_string(f.line);
-}
+std::string lineOf(const TextProtoField& f) { return "line " + std::to_string(f.line); }
 
 const std::string& stringField(const TextProtoField& f, const std::string& source)
 {
@@ -57,11 +54,15 @@ TfGraphDef parseTfGraphDef(std::string_view text, const std::string& source)
         const TextProtoField* op = nullptr;
         const TextProtoField* device = nullptr;
         for (const TextProtoField& g : f.fields) {
-            const TextProtoField** single = g.name == "name" ? &name : g.name == "op" ? &op : g.name == "device" ? &device : nullptr;
+            const TextProtoField** single = g.name == "name" ? &name
+                : g.name == "op"                             ? &op
+                : g.name == "device"                         ? &device
+                                                             : nullptr;
             if (single) {
                 if (*single)
-                    throw InputError(source, lineOf(g), "node field '" + g.name + "' given twice (first at line "
-                                                            + std::to_string((*single)->line) + ")");
+                    throw InputError(source, lineOf(g),
+                                     "node field '" + g.name + "' given twice (first at line "
+                                         + std::to_string((*single)->line) + ")");
                 stringField(g, source);
                 *single = &g;
             } else if (g.name == "input") {
@@ -80,8 +81,8 @@ TfGraphDef parseTfGraphDef(std::string_view text, const std::string& source)
         node.device = device ? device->value : std::string();
         const auto [it, fresh] = seen.emplace(node.name, node.line);
         if (!fresh)
-            throw InputError(source, lineOf(*name), "duplicate node name '" + node.name + "' (first at line "
-                                                         + std::to_string(it->second) + ")");
+            throw InputError(source, lineOf(*name),
+                             "duplicate node name '" + node.name + "' (first at line " + std::to_string(it->second) + ")");
         graph.nodes.push_back(std::move(node));
     }
     if (graph.nodes.empty())

@@ -9,15 +9,48 @@ namespace {
 
 using Shape = TfAttrs::Shape;
 
-constexpr std::array<std::string_view, 38> kSameShapeOps = {
-    "Identity", "ReadVariableOp", "Snapshot", "StopGradient", "PreventGradient", "Relu", "Relu6", "Elu", "Selu",
-    "LeakyRelu", "Sigmoid", "Tanh", "Softplus", "Softsign", "Softmax", "LogSoftmax", "BiasAdd", "FusedBatchNorm",
-    "FusedBatchNormV2", "FusedBatchNormV3", "LRN", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Abs", "Cast",
-    "Floor", "Ceil", "Round", "Reciprocal", "AddN", "Erf", "ZerosLike", "OnesLike", "CheckNumerics"};
+constexpr std::array<std::string_view, 38> kSameShapeOps = {"Identity",
+                                                            "ReadVariableOp",
+                                                            "Snapshot",
+                                                            "StopGradient",
+                                                            "PreventGradient",
+                                                            "Relu",
+                                                            "Relu6",
+                                                            "Elu",
+                                                            "Selu",
+                                                            "LeakyRelu",
+                                                            "Sigmoid",
+                                                            "Tanh",
+                                                            "Softplus",
+                                                            "Softsign",
+                                                            "Softmax",
+                                                            "LogSoftmax",
+                                                            "BiasAdd",
+                                                            "FusedBatchNorm",
+                                                            "FusedBatchNormV2",
+                                                            "FusedBatchNormV3",
+                                                            "LRN",
+                                                            "Neg",
+                                                            "Exp",
+                                                            "Log",
+                                                            "Sqrt",
+                                                            "Rsqrt",
+                                                            "Square",
+                                                            "Abs",
+                                                            "Cast",
+                                                            "Floor",
+                                                            "Ceil",
+                                                            "Round",
+                                                            "Reciprocal",
+                                                            "AddN",
+                                                            "Erf",
+                                                            "ZerosLike",
+                                                            "OnesLike",
+                                                            "CheckNumerics"};
 
 constexpr std::array<std::string_view, 12> kBroadcastOps = {
-    "Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "Maximum", "Minimum", "SquaredDifference", "Pow", "FloorDiv",
-    "BiasAddV1"};
+    "Add", "AddV2",    "Sub",      "Mul", "RealDiv", "Div", "Maximum", "Minimum", "SquaredDifference",
+    "Pow", "FloorDiv", "BiasAddV1"};
 
 std::optional<Shape> broadcast(const Shape& a, const Shape& b)
 {
@@ -60,7 +93,7 @@ std::int64_t windowed(std::int64_t in, std::int64_t kernel, std::int64_t stride,
     if (same)
         return in / stride + (in % stride != 0);
     if (kernel == 0)
-        return -1; // no window
+        return -1;         // no window
     std::int64_t span = 0; // the window's extent minus one
     if (__builtin_mul_overflow(kernel - 1, std::max<std::int64_t>(dilation, 1), &span) || span >= in)
         return 0; // the window is wider than the input

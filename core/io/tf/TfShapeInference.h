@@ -9,7 +9,7 @@ namespace post {
 
 // What shape inference knows about one data input of a node.
 struct TfInputInfo {
-    const TfAttrs::Shape* shape = nullptr;                   // nullptr: unknown
+    const TfAttrs::Shape* shape = nullptr;                  // nullptr: unknown
     const std::vector<std::int64_t>* constValues = nullptr; // integer values of a Const input
 };
 

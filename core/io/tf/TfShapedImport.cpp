@@ -32,8 +32,7 @@ struct InputRef {
     const TextProtoField* field = nullptr;
 };
 
-template <std::size_t N>
-bool isOneOf(std::string_view op, const std::array<std::string_view, N>& names)
+template <std::size_t N> bool isOneOf(std::string_view op, const std::array<std::string_view, N>& names)
 {
     return std::find(names.begin(), names.end(), op) != names.end();
 }
@@ -45,16 +44,23 @@ constexpr std::array<std::string_view, 3> kAliasOps = {"Identity", "ReadVariable
 constexpr std::array<std::string_view, 2> kBackEdgeOps = {"NextIteration", "RefNextIteration"};
 // Writes of a variable's initial value (recognised by a variable as first input).
 constexpr std::array<std::string_view, 2> kAssignOps = {"Assign", "AssignVariableOp"};
-constexpr std::array<std::string_view, 9> kCheckpointOps = {
-    "SaveV2", "Save", "SaveSlices", "MergeV2Checkpoints", "RestoreV2", "Restore", "RestoreSlice",
-    "IsVariableInitialized", "VarIsInitializedOp"};
+constexpr std::array<std::string_view, 9> kCheckpointOps = {"SaveV2",
+                                                            "Save",
+                                                            "SaveSlices",
+                                                            "MergeV2Checkpoints",
+                                                            "RestoreV2",
+                                                            "Restore",
+                                                            "RestoreSlice",
+                                                            "IsVariableInitialized",
+                                                            "VarIsInitializedOp"};
 
 bool isTrainingOp(const TfNode& node)
 {
     const std::string_view op = node.op;
     return node.name.starts_with("gradients/") || node.name.find("/gradients/") != std::string::npos
         || op.starts_with("Apply") || op.starts_with("ResourceApply") || op.starts_with("SparseApply")
-        || op.starts_with("ResourceSparseApply") || op.ends_with("Grad") || op.find("Backprop") != std::string_view::npos;
+        || op.starts_with("ResourceSparseApply") || op.ends_with("Grad")
+        || op.find("Backprop") != std::string_view::npos;
 }
 
 std::string lineOf(const TextProtoField& f) { return "line " + std::to_string(f.line); }
@@ -64,7 +70,9 @@ constexpr std::int64_t kMaxTensors = 1'000'000;
 
 class Importer {
 public:
-    Importer(const TfGraphDef& graph, const std::string& source) : nodes_(graph.nodes), source_(source)
+    Importer(const TfGraphDef& graph, const std::string& source)
+        : nodes_(graph.nodes)
+        , source_(source)
     {
         const std::size_t n = nodes_.size();
         inputs_.resize(n);
@@ -122,7 +130,9 @@ private:
                     const std::string_view port = text.substr(colon + 1);
                     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), ref.port);
                     if (port.empty() || ec != std::errc() || end != port.data() + port.size() || ref.port < 0)
-                        fail(*f, "input '" + f->value + "' of node '" + node.name + "': the port after ':' must be a number >= 0");
+                        fail(*f,
+                             "input '" + f->value + "' of node '" + node.name
+                                 + "': the port after ':' must be a number >= 0");
                     text = text.substr(0, colon);
                 }
                 const auto it = index.find(text);
@@ -206,7 +216,8 @@ private:
                 role_[k] = Role::Constant;
             else if (isOneOf(op, kInputOps))
                 role_[k] = Role::Input;
-            else if (const InputRef* in = firstData(k); in && isOneOf(op, kAliasOps) && role_[static_cast<std::size_t>(in->node)] != Role::Op)
+            else if (const InputRef* in = firstData(k);
+                     in && isOneOf(op, kAliasOps) && role_[static_cast<std::size_t>(in->node)] != Role::Op)
                 role_[k] = Role::Alias;
         }
     }
@@ -221,7 +232,8 @@ private:
             if (role_[i] != Role::Op)
                 continue;
             const InputRef* in = firstData(i);
-            const bool assign = isOneOf(nodes_[i].op, kAssignOps) && in && role_[static_cast<std::size_t>(in->node)] == Role::Parameter;
+            const bool assign = isOneOf(nodes_[i].op, kAssignOps) && in
+                && role_[static_cast<std::size_t>(in->node)] == Role::Parameter;
             marked[i] = assign || isOneOf(nodes_[i].op, kCheckpointOps);
         }
         bool changed = true;
@@ -231,11 +243,13 @@ private:
                 if (marked[i] || role_[i] != Role::Op)
                     continue;
                 const auto& cons = consumers_[i];
-                const bool onlyFeeds = !cons.empty()
-                    && std::all_of(cons.begin(), cons.end(), [&](int c) { return marked[static_cast<std::size_t>(c)] != 0; });
+                const bool onlyFeeds = !cons.empty() && std::all_of(cons.begin(), cons.end(), [&](int c) {
+                    return marked[static_cast<std::size_t>(c)] != 0;
+                });
                 const auto& ins = inputs_[i];
-                const bool onlyFollows = !ins.empty()
-                    && std::all_of(ins.begin(), ins.end(), [&](const InputRef& r) { return marked[static_cast<std::size_t>(r.node)] != 0; });
+                const bool onlyFollows = !ins.empty() && std::all_of(ins.begin(), ins.end(), [&](const InputRef& r) {
+                    return marked[static_cast<std::size_t>(r.node)] != 0;
+                });
                 if (onlyFeeds || onlyFollows) {
                     marked[i] = 1;
                     changed = true;
@@ -272,8 +286,9 @@ private:
                 const InputRef* in = firstData(k);
                 tensorsOf_[k].push_back(tensorOf(*in));
                 if (maxPort_[k] > 0)
-                    fail(*node.field, "node '" + node.name + "' (" + node.op + ") has one output; an input asks for port "
-                                          + std::to_string(maxPort_[k]));
+                    fail(*node.field,
+                         "node '" + node.name + "' (" + node.op + ") has one output; an input asks for port "
+                             + std::to_string(maxPort_[k]));
                 continue;
             }
             const TfAttrs attrs(node, source_);
@@ -284,8 +299,9 @@ private:
             if (std::max<std::int64_t>(wanted, 1) > kMaxTensors - tensorCount_) {
                 const std::string limit = "a graph may have at most " + std::to_string(kMaxTensors) + " tensors";
                 if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
-                    fail(*maxPortField_[k], "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
-                                                + std::to_string(wanted) + " outputs; " + limit);
+                    fail(*maxPortField_[k],
+                         "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
+                             + std::to_string(wanted) + " outputs; " + limit);
                 fail(*node.field, "node '" + node.name + "': " + limit);
             }
             int count = static_cast<int>(wanted);
@@ -293,8 +309,9 @@ private:
                 for (int c : consumers_[k])
                     for (const InputRef& r : inputs_[static_cast<std::size_t>(c)])
                         if (r.node == i && !r.control && r.port >= static_cast<int>(listed.size()))
-                            fail(*r.field, "input '" + r.field->value + "': node '" + node.name + "' has "
-                                               + std::to_string(listed.size()) + " outputs (its _output_shapes)");
+                            fail(*r.field,
+                                 "input '" + r.field->value + "': node '" + node.name + "' has "
+                                     + std::to_string(listed.size()) + " outputs (its _output_shapes)");
             std::optional<TfAttrs::Shape> first;
             bool firstKnown = false;
             if (role_[k] == Role::Parameter) {
@@ -314,7 +331,9 @@ private:
                     TfInputInfo info;
                     if (role_[static_cast<std::size_t>(r.node)] != Role::NonStep) {
                         const int t = tensorOf(r);
-                        info.shape = shapeKnown_[static_cast<std::size_t>(t)] ? &g.tensors[static_cast<std::size_t>(t)].shape : nullptr;
+                        info.shape = shapeKnown_[static_cast<std::size_t>(t)]
+                            ? &g.tensors[static_cast<std::size_t>(t)].shape
+                            : nullptr;
                         const auto& cv = constValues_[static_cast<std::size_t>(t)];
                         info.constValues = cv ? &*cv : nullptr;
                     }
@@ -327,8 +346,11 @@ private:
             const int bytes = attrs.firstElementBytes({"dtype", "T", "DstT", "out_type"});
             tensorCount_ += count;
             for (int p = 0; p < count; ++p) {
-                std::optional<TfAttrs::Shape> shape = p == 0 ? first : listed.size() > static_cast<std::size_t>(p) ? listed[static_cast<std::size_t>(p)] : std::nullopt;
-                const int t = newTensor(g, p == 0 ? node.name : node.name + ":" + std::to_string(p), std::move(shape), bytes, role_[k]);
+                std::optional<TfAttrs::Shape> shape = p == 0      ? first
+                    : listed.size() > static_cast<std::size_t>(p) ? listed[static_cast<std::size_t>(p)]
+                                                                  : std::nullopt;
+                const int t = newTensor(g, p == 0 ? node.name : node.name + ":" + std::to_string(p), std::move(shape),
+                                        bytes, role_[k]);
                 tensorsOf_[k].push_back(t);
             }
             if (role_[k] == Role::Constant && count > 0)
@@ -405,8 +427,9 @@ private:
                 continue;
             for (const InputRef& r : inputs_[i]) {
                 auto p = static_cast<std::size_t>(r.node);
-                while (!r.control && (role_[p] == Role::Alias || role_[p] == Role::Parameter || role_[p] == Role::Constant
-                                      || role_[p] == Role::Input)) {
+                while (!r.control
+                       && (role_[p] == Role::Alias || role_[p] == Role::Parameter || role_[p] == Role::Constant
+                           || role_[p] == Role::Input)) {
                     if (anchor[p] < 0)
                         anchor[p] = result.opOfNode[i];
                     if (role_[p] != Role::Alias)
