@@ -26,9 +26,6 @@ extern "C" int aaglex_destroy(void);
 namespace post {
 namespace {
 
-// Far above any real model graph (the largest real graphs here have a few thousand edges).
-constexpr double kMaxDotEdges = 1e6;
-
 // Node attributes the reader understands, in the order DotNode::attrs stores them.
 enum NodeAttr { kLabel, kTimeGpu, kTimeCpu, kTime, kOutputBytes, kParamBytes, kColocate, kType, kNodeAttrCount };
 constexpr std::array<const char*, kNodeAttrCount> kNodeAttrNames = {
@@ -308,7 +305,7 @@ Graph parseDotGraph(std::string_view text, const std::string& source, const Impo
 {
     if (text.find('\0') != std::string_view::npos) // cgraph would silently stop at it
         throw InputError(source, {}, "contains NUL bytes: not a text file");
-    checkDotEdgeBound(text, source, kMaxDotEdges);
+    checkDotEdgeBound(text, source, dotEdgeLimit(text.size()));
     const DotContent content = readWithCgraph(text, source);
     if (!content.directed)
         throw InputError(source, {}, "an undirected 'graph' has no data-flow direction: write 'digraph'");
