@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -209,6 +210,14 @@ double amount(const std::optional<std::string>& text, const std::string& source,
         throw InputError(source, where, "must be a finite number, got '" + *text + "'");
     if (*number < 0.0)
         throw InputError(source, where, "must be >= 0, got " + *text);
+    // GraphBuilder's bounds, checked here to name the attribute as written.
+    const bool time = std::string_view(key).starts_with("time_us");
+    const double limit = time ? GraphBuilder::kMaxTimeUs : GraphBuilder::kMaxBytes;
+    if (*number > limit) {
+        char bound[32];
+        std::snprintf(bound, sizeof bound, "%g", limit);
+        throw InputError(source, where, std::string("must be at most ") + bound + ", got " + *text);
+    }
     return *number;
 }
 
@@ -273,7 +282,7 @@ Graph buildAttributed(const DotContent& content, const std::string& source, cons
         op.colocate = node.attrs[kColocate].value_or("");
         // A missing kind is derived from the other one through the CPU slowdown.
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpu ? *gpu : cpu ? *cpu / options.cpuSlowdown : 0.0;
-        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = cpu ? *cpu : gpu ? *gpu * options.cpuSlowdown : 0.0;
+        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = cpu ? *cpu : gpu ? derivedCpuTimeUs(*gpu, options) : 0.0;
         op.outputBytes = number(kOutputBytes).value_or(0.0);
         op.paramBytes = number(kParamBytes).value_or(0.0);
         try {
