@@ -33,7 +33,7 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-constexpr int kTimeLimitMs = 20000;            // a FIFO once blocked open() forever
+constexpr int kTimeLimitMs = 20000;               // a FIFO once blocked open() forever
 constexpr rlim_t kAddressSpace = rlim_t(2) << 30; // 2 GiB: `--set ce-interval=1e8` once took 3.5 GB
 
 struct Run {
@@ -63,7 +63,10 @@ Run runCli(const QStringList& args)
             QString::fromUtf8(p.readAllStandardError()), clock.elapsed()};
 }
 
-QString describe(const Run& r) { return QStringLiteral("exit %1 after %2 ms: %3").arg(r.exitCode).arg(r.ms).arg(r.err); }
+QString describe(const Run& r)
+{
+    return QStringLiteral("exit %1 after %2 ms: %3").arg(r.exitCode).arg(r.ms).arg(r.err);
+}
 
 // a -> b -> c, 1 MB tensors.
 const char* kChain = R"({"format": "post-graph/1", "name": "chain",
@@ -149,8 +152,8 @@ private slots:
             << QStringList{"simulate", graph_, "--cluster", "k80x4", "--placement", pipe} << pipe << "FIFO";
         QTest::newRow("compare --cluster FIFO")
             << QStringList{"compare", graph_, "--cluster", pipe, "--algos", "single"} << pipe << "FIFO";
-        QTest::newRow("info character device")
-            << QStringList{"info", "/dev/zero"} << "/dev/zero" << "is a character device, not a regular file";
+        QTest::newRow("info character device") << QStringList{"info", "/dev/zero"} << "/dev/zero"
+                                               << "is a character device, not a regular file";
         QTest::newRow("info directory") << QStringList{"info", dir_.path()} << dir_.path() << "is a directory";
     }
 
@@ -177,8 +180,7 @@ private slots:
         expectRefused(runCli(place + QStringList{"--out", graph_}), {graph_, "--out", "is also an input"});
         QCOMPARE(read(graph_), before);
         // Onto the input through another spelling of its path.
-        expectRefused(runCli(place + QStringList{"--log", dir_.path() + "/./chain.json"}),
-                      {"--log", "is also an input"});
+        expectRefused(runCli(place + QStringList{"--log", dir_.path() + "/./chain.json"}), {"--log", "is also an input"});
         // Two outputs into one file.
         const QString out = dir_.filePath("both.json");
         expectRefused(runCli(place + QStringList{"--out", out, "--log", out}),
@@ -233,15 +235,17 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("where");
         QTest::newRow("pipedream") << "bad.txt"
-                                   << QByteArray("node1 -- Input -- forward_compute_time=5.0, backward_compute_time=0.0, "
-                                                 "activation_size=8.0, parameter_size=0.0\n"
-                                                 "n\xff -- ReLU() -- forward_compute_time=1.0, backward_compute_time=1.0, "
-                                                 "activation_size=4.0, parameter_size=0.0\n\tnode1 -- n\xff\n")
+                                   << QByteArray(
+                                          "node1 -- Input -- forward_compute_time=5.0, backward_compute_time=0.0, "
+                                          "activation_size=8.0, parameter_size=0.0\n"
+                                          "n\xff -- ReLU() -- forward_compute_time=1.0, backward_compute_time=1.0, "
+                                          "activation_size=4.0, parameter_size=0.0\n\tnode1 -- n\xff\n")
                                    << "line 2: node id 'n\\xFF' is not valid UTF-8";
         QTest::newRow("dot") << "bad.dot" << QByteArray("digraph { a -> \"b\xfe\" }")
                              << "node 'b\\xFE': op name 'b\\xFE' is not valid UTF-8";
-        QTest::newRow("pbtxt") << "bad.pbtxt" << QByteArray("node { name: \"a\" op: \"Placeholder\" }\n"
-                                                           "node { name: \"b\\300\\257\" op: \"Relu\" input: \"a\" }\n")
+        QTest::newRow("pbtxt") << "bad.pbtxt"
+                               << QByteArray("node { name: \"a\" op: \"Placeholder\" }\n"
+                                             "node { name: \"b\\300\\257\" op: \"Relu\" input: \"a\" }\n")
                                << "is not valid UTF-8";
     }
 
@@ -260,10 +264,12 @@ private slots:
     void figuresPastTheirBounds()
     {
         const QString peak = write(
-            "peak.json", R"({"format": "post-cluster/1", "devices": [{"name": "/device:GPU:0", "kind": "gpu", "peak_tflops": 1e-300}]})");
+            "peak.json",
+            R"({"format": "post-cluster/1", "devices": [{"name": "/device:GPU:0", "kind": "gpu", "peak_tflops": 1e-300}]})");
         expectRefused(runCli({"simulate", graph_, "--cluster", peak, "--all-on", "/device:GPU:0"}),
                       {peak, "field devices[0].peak_tflops", "must be between 1e-06 and 1e+09, got 1e-300"});
-        const QString msr = write("ids.json", R"({"nodes": [{"id": 18446744073709551615, "name": "a", "fpgaLatency": 1}], "edges": []})");
+        const QString msr = write(
+            "ids.json", R"({"nodes": [{"id": 18446744073709551615, "name": "a", "fpgaLatency": 1}], "edges": []})");
         expectRefused(runCli({"info", msr}), {msr, "nodes[0].id", "18446744073709551615"});
         const QString dot = write("gpu.dot", "digraph { a [time_us_gpu=\"1e16\"] }");
         expectRefused(runCli({"info", dot}), {dot, "node 'a' attribute time_us_gpu", "got 1e16"});

@@ -35,8 +35,8 @@ QByteArray linearWith(const char* from, const QByteArray& to) { return QByteArra
 
 QByteArray msr(const QByteArray& node, const QByteArray& edge)
 {
-    return R"({"nodes": [)" + node
-        + R"(, {"id": 2, "name": "b", "cpuLatency": 2.0, "fpgaLatency": 0.2}], "edges": [)" + edge + "]}";
+    return R"({"nodes": [)" + node + R"(, {"id": 2, "name": "b", "cpuLatency": 2.0, "fpgaLatency": 0.2}], "edges": [)"
+        + edge + "]}";
 }
 const QByteArray kNodeA = R"({"id": 1, "name": "a", "cpuLatency": 1.0, "fpgaLatency": 0.1})";
 const QByteArray kEdgeAB = R"({"sourceId": 1, "destId": 2, "cost": 0.5, "size": 16})";
@@ -78,15 +78,16 @@ private slots:
         QTest::newRow("pipedream description not UTF-8")
             << "pipedream" << kInput + linearWith("Linear(2, 2)", "Lin\xc3(2, 2)") << "line 2"
             << "node description 'Lin\\xC3(2, 2)' is not valid UTF-8";
-        QTest::newRow("dot name not UTF-8") << "dot" << QByteArray("digraph { \"a\xc0\xaf\" -> b }")
-                                            << "node 'a\\xC0\\xAF'"
-                                            << "op name 'a\\xC0\\xAF' is not valid UTF-8";
-        QTest::newRow("dot type not UTF-8") << "dot" << QByteArray("digraph { a [type=\"Mat\xed\xa0\x80Mul\"] }")
-                                            << "node 'a'"
-                                            << "op type 'Mat\\xED\\xA0\\x80Mul' is not valid UTF-8";
+        QTest::newRow("dot name not UTF-8")
+            << "dot" << QByteArray("digraph { \"a\xc0\xaf\" -> b }") << "node 'a\\xC0\\xAF'"
+            << "op name 'a\\xC0\\xAF' is not valid UTF-8";
+        QTest::newRow("dot type not UTF-8")
+            << "dot" << QByteArray("digraph { a [type=\"Mat\xed\xa0\x80Mul\"] }") << "node 'a'"
+            << "op type 'Mat\\xED\\xA0\\x80Mul' is not valid UTF-8";
         QTest::newRow("pbtxt name not UTF-8 (octal escape)")
-            << "pbtxt" << QByteArray("node { name: \"x\" op: \"Placeholder\" }\nnode { name: \"r\\377\" op: \"Relu\" "
-                                     "input: \"x\" }\n")
+            << "pbtxt"
+            << QByteArray("node { name: \"x\" op: \"Placeholder\" }\nnode { name: \"r\\377\" op: \"Relu\" "
+                          "input: \"x\" }\n")
             << "line 2"
             << "is not valid UTF-8";
         QTest::newRow("onnx node name not UTF-8")
@@ -117,8 +118,7 @@ private slots:
             << "msr" << msr(kNodeA, R"({"sourceId": 1, "destId": 2, "cost": 1e300})") << "edges[0].cost"
             << "must be at most";
         QTest::newRow("msr id 2^64-1 (once wrapped to -1)")
-            << "msr" << msr(QByteArray(kNodeA).replace("\"id\": 1", "\"id\": 18446744073709551615"), "")
-            << "nodes[0].id"
+            << "msr" << msr(QByteArray(kNodeA).replace("\"id\": 1", "\"id\": 18446744073709551615"), "") << "nodes[0].id"
             << "must be at most 9223372036854775807, got 18446744073709551615";
         QTest::newRow("onnx initializer of negative dimension")
             << "onnx" << fileData("fuzz-regressions/onnx/limit-initializer-negative-dim.onnx") << "initializer 'w'"
@@ -184,14 +184,14 @@ private slots:
         QTest::addColumn<QByteArray>("field");
         QTest::addColumn<QString>("location");
         QTest::addColumn<QString>("message");
-        QTest::newRow("peak_tflops tiny (step time inf)") << QByteArray(R"("peak_tflops": 1e-300)")
-                                                          << "field devices[0].peak_tflops"
-                                                          << "must be between 1e-06 and 1e+09, got 1e-300";
+        QTest::newRow("peak_tflops tiny (step time inf)")
+            << QByteArray(R"("peak_tflops": 1e-300)") << "field devices[0].peak_tflops"
+            << "must be between 1e-06 and 1e+09, got 1e-300";
         QTest::newRow("peak_tflops huge") << QByteArray(R"("peak_tflops": 1e308)") << "field devices[0].peak_tflops"
                                           << "must be between";
-        QTest::newRow("memory_bandwidth_GBps tiny") << QByteArray(R"("memory_bandwidth_GBps": 1e-300)")
-                                                    << "field devices[0].memory_bandwidth_GBps"
-                                                    << "must be between 1e-06 and 1e+09";
+        QTest::newRow("memory_bandwidth_GBps tiny")
+            << QByteArray(R"("memory_bandwidth_GBps": 1e-300)") << "field devices[0].memory_bandwidth_GBps"
+            << "must be between 1e-06 and 1e+09";
         QTest::newRow("memory_bytes huge (once written back as null)")
             << QByteArray(R"("memory_bytes": 1e308)") << "field devices[0].memory_bytes"
             << "must be between";
