@@ -7,6 +7,7 @@
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
 #include "core/run/PlacerRegistry.h"
+#include "core/util/AtomicFile.h"
 #include "ui/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
@@ -50,6 +51,7 @@ std::optional<int> positiveOption(const QCommandLineParser& parser, const QComma
 int main(int argc, char* argv[])
 {
     QApplication app(argc, argv);
+    post::removeTemporaryFilesOnSignals(); // a kill during a save leaves no .tmp file
     QApplication::setOrganizationName(QStringLiteral("PostStudio"));
     QApplication::setApplicationName(QStringLiteral("post-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("Post Studio"));
