@@ -5,6 +5,9 @@ set(POST_DATA_DESTINATION ${CMAKE_INSTALL_DATADIR}/post-studio)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/samples/graphs DESTINATION ${POST_DATA_DESTINATION}/samples
         FILES_MATCHING PATTERN "*.json")
+# post_torch (python/) into Debian's path for Python modules of every python3 version.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/post_torch DESTINATION lib/python3/dist-packages
+        FILES_MATCHING PATTERN "*.py" PATTERN "*.json")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/clusters/ DESTINATION ${POST_DATA_DESTINATION}/clusters
         FILES_MATCHING PATTERN "*.json")
 

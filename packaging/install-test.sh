@@ -36,6 +36,10 @@ for f in usr/bin/post-cli usr/bin/post-studio; do
   [ -x "$root/$f" ] || fail "$f missing or not executable"
 done
 
+for f in __init__ modules placement profile; do
+  [ -f "$root/usr/lib/python3/dist-packages/post_torch/$f.py" ] || fail "post_torch/$f.py missing"
+done
+
 version=$("$root/usr/bin/post-cli" --version)
 [ "$version" = "post-cli $VERSION" ] || fail "post-cli --version printed '$version', expected 'post-cli $VERSION'"
 echo "$version"

@@ -2,6 +2,7 @@
 
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/io/torch/MeasuredCosts.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
@@ -23,6 +24,17 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
     cmd.add_option("--batch", batch, "ONNX: batch size given to the symbolic batch dimension (other formats ignore it)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
         ->capture_default_str();
+    addCostsOption(cmd);
+}
+
+namespace {
+std::string costsPath; // --costs of the one subcommand that runs
+} // namespace
+
+void addCostsOption(CLI::App& cmd)
+{
+    cmd.add_option("--costs", costsPath,
+                   "Measured op times: post_torch's .costs.json or a torch.profiler Chrome trace (docs/pytorch.md)");
 }
 
 GraphFormat graphFormatArg(const std::string& format)
@@ -47,6 +59,18 @@ ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& f
     for (const auto& [type, count] : imported.unknownOpTypes)
         std::cerr << "post-cli: note: " << path << ": " << count << " " << type
                   << " op(s) have no cost formula; costed by the element-wise fallback (docs/cost-model.md)\n";
+    if (!costsPath.empty()) {
+        MeasuredCostsReport report;
+        imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report);
+        std::cerr << "post-cli: note: " << costsPath << ": measured CPU times for " << report.matched << " of "
+                  << report.forwardOps << " forward ops";
+        if (!report.unmatched.empty()) {
+            std::cerr << "; not matched (estimated times kept):";
+            for (std::size_t i = 0; i < report.unmatched.size(); ++i)
+                std::cerr << (i == 0 ? " " : ", ") << report.unmatched[i];
+        }
+        std::cerr << "\n";
+    }
     return imported;
 }
 

@@ -29,6 +29,8 @@ struct UsageError {
 
 // --format and --batch, shared by every command that reads a graph file.
 void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch);
+// --costs FILE (measured op times, docs/pytorch.md): one per process, read by loadGraphArg.
+void addCostsOption(CLI::App& cmd);
 GraphFormat graphFormatArg(const std::string& format);
 Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
 // The graph with the placement its file gives (TensorFlow device fields), if any.

@@ -4,6 +4,7 @@
 #include "core/io/GraphFile.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/io/tf/PbtxtExport.h"
+#include "core/io/torch/TorchModules.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/run/RunLog.h"
 #include "core/sim/LowerBound.h"
@@ -31,6 +32,7 @@ struct PlaceOptions {
     std::string out;
     std::string log;
     std::string pbtxtOut;
+    std::string modules; // post-torch-modules/1 sidecar; default: GRAPH.modules.json when present
     std::vector<std::string> settings;
     bool json = false;
     bool force = false;
@@ -42,7 +44,8 @@ int runPlace(const PlaceOptions& o)
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
     // Before the search: a run whose result cannot be written is lost at the end.
-    checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}}, {o.graph, o.cluster}, o.force);
+    checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}}, {o.graph, o.cluster, o.modules},
+                    o.force);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
         pbtxtText = readFileText(o.graph);
@@ -66,8 +69,12 @@ int runPlace(const PlaceOptions& o)
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const LowerBound lb = lowerBound(g, c);
 
-    if (!o.out.empty())
-        writeFileAtomically(o.out, placementJson(g, c, r.best), o.force);
+    if (!o.out.empty()) {
+        // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
+        const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules;
+        writeFileAtomically(o.out, placementJson(g, c, r.best, sidecar ? readOpModules(*sidecar, g) : OpModules{}),
+                            o.force);
+    }
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv(), o.force);
     if (!o.pbtxtOut.empty())
@@ -132,6 +139,9 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--pbtxt-out", opts->pbtxtOut,
                     "Write the input .pbtxt again with every node's device set from the best placement");
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
+    cmd->add_option("--modules", opts->modules,
+                    "PyTorch module paths of the ops (post-torch-modules/1) to write into --out; "
+                    "default: GRAPH.modules.json when it exists");
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     addForceOption(*cmd, opts->force);

@@ -8,7 +8,8 @@ namespace post {
 
 bool usesRoofline(const Op& op, const Device& device)
 {
-    return (op.flops > 0.0 || op.memoryBytes > 0.0) && device.peakFlops > 0.0 && device.memoryBandwidth > 0.0;
+    return !op.measured(device.kind) && (op.flops > 0.0 || op.memoryBytes > 0.0) && device.peakFlops > 0.0
+        && device.memoryBandwidth > 0.0;
 }
 
 double opTimeUs(const Op& op, const Device& device)

@@ -24,8 +24,12 @@ struct Op {
     // device's roofline figures they give the op's time on that device (cost/OpTime.h).
     double flops = 0.0;
     double memoryBytes = 0.0; // bytes read plus bytes written (memory traffic, not memory held)
+    // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
+    // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
+    unsigned measuredKinds = 0;
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
+    bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }
 };
 
 } // namespace post

@@ -13,5 +13,7 @@ struct EmbeddedText {
 
 // resources/clusters/*.json, sorted by name. Generated at build time.
 std::span<const EmbeddedText> embeddedClusterPresets();
+// python/post_torch/aten_of_onnx.json (the ONNX op -> aten operator table). Generated.
+std::span<const EmbeddedText> embeddedTorchTables();
 
 } // namespace post

@@ -124,8 +124,14 @@ void InspectorPanel::render()
              device == kNoDevice
                  ? swatch(theme.unplaced) + tr("unplaced")
                  : swatch(CategoryPalette::colour(device)) + esc(document_->cluster->device(device).name));
-    h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)));
-    h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)));
+    // Where a time comes from: measured (--costs, docs/pytorch.md), estimated by the cost model
+    // from shapes, or (nothing said) as the file gives it, e.g. a PipeDream profile.
+    const bool costed = op.flops > 0.0 || op.memoryBytes > 0.0;
+    const auto source = [&](DeviceKind kind) {
+        return op.measured(kind) ? tr(" (measured)") : costed ? tr(" (estimated)") : QString();
+    };
+    h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)) + source(DeviceKind::Gpu));
+    h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)) + source(DeviceKind::Cpu));
     if (device != kNoDevice)
         h += row(tr("On its device"), formatMicroseconds(document_->placedTimeUs(op_)));
     h += row(tr("Output"), formatBytes(op.outputBytes));

@@ -50,7 +50,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "flops", "memory_bytes"},
+                          "flops", "memory_bytes", "measured"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -70,6 +70,17 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
     if (const json* bytes = in.find(value, "memory_bytes"))
         op.memoryBytes = in.nonNegative(*bytes, JsonInput::member(path, "memory_bytes"));
+    if (const json* measured = in.find(value, "measured")) {
+        const std::string at = JsonInput::member(path, "measured");
+        const json& kinds = in.array(*measured, at);
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            const std::string name = in.string(kinds[i], JsonInput::element(at, i));
+            const auto kind = parseDeviceKind(name);
+            if (!kind)
+                in.fail(JsonInput::element(at, i), "unknown device kind \"" + name + "\" (cpu or gpu)");
+            op.measuredKinds |= 1U << static_cast<int>(*kind);
+        }
+    }
     return op;
 }
 
@@ -162,6 +173,13 @@ std::string nativeGraphJson(const Graph& graph)
             o["flops"] = JsonOutput::number(op.flops);
         if (op.memoryBytes != 0.0)
             o["memory_bytes"] = JsonOutput::number(op.memoryBytes);
+        if (op.measuredKinds != 0) {
+            ordered_json kinds = ordered_json::array();
+            for (DeviceKind kind : {DeviceKind::Cpu, DeviceKind::Gpu})
+                if (op.measured(kind))
+                    kinds.push_back(std::string(toString(kind)));
+            o["measured"] = std::move(kinds);
+        }
         ops.push_back(std::move(o));
     }
     ordered_json edges = ordered_json::array();

@@ -43,13 +43,24 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
     const JsonInput in(source);
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "graph", "cluster", "placement"}, {});
+    in.rejectUnknownKeys(root, {"format", "graph", "cluster", "placement", "modules"}, {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
     if (const json* g = in.find(root, "graph"))
         in.string(*g, "graph");
     if (const json* c = in.find(root, "cluster"))
         in.string(*c, "cluster");
+
+    // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
+    if (const json* modules = in.find(root, "modules")) {
+        const json& byOp = in.object(*modules, "modules");
+        for (auto it = byOp.begin(); it != byOp.end(); ++it) {
+            const std::string path = JsonInput::member("modules", it.key());
+            in.string(it.value(), path);
+            if (!graph.find(it.key()))
+                in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+        }
+    }
 
     const json& map = in.object(in.require(root, "placement", {}), "placement");
     Placement placement(static_cast<size_t>(graph.opCount()), kNoDevice);
@@ -86,8 +97,11 @@ Placement readPlacementFile(const std::string& path, const Graph& graph, const C
     return parsePlacement(readFileText(path), path, graph, cluster);
 }
 
-std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement)
+std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
+                          const std::vector<std::optional<std::string>>& modules)
 {
+    if (!modules.empty() && static_cast<int>(modules.size()) != graph.opCount())
+        throw std::invalid_argument("placementJson: module list size does not match the graph");
     if (static_cast<int>(placement.size()) != graph.opCount())
         throw std::invalid_argument("placementJson: placement size does not match the graph");
     using nlohmann::ordered_json;
@@ -107,7 +121,18 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
         text += (op == 0 ? "\n    " : ",\n    ") + json(graph.op(op).name).dump() + ": "
             + json(cluster.device(d).name).dump();
     }
-    text += graph.opCount() > 0 ? "\n  }\n}\n" : "}\n}\n";
+    text += graph.opCount() > 0 ? "\n  }" : "}";
+    if (!modules.empty()) {
+        text += ",\n  \"modules\": {";
+        bool first = true;
+        for (OpId op = 0; op < graph.opCount(); ++op)
+            if (const auto& module = modules[static_cast<size_t>(op)]) {
+                text += (first ? "\n    " : ",\n    ") + json(graph.op(op).name).dump() + ": " + json(*module).dump();
+                first = false;
+            }
+        text += first ? "}" : "\n  }";
+    }
+    text += "\n}\n";
     return text;
 }
 

@@ -4,8 +4,10 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace post {
 
@@ -16,6 +18,9 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
 
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
-std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement);
+// `modules`, when not empty, holds each op's PyTorch module path (none for some ops) and is
+// written as the optional "modules" object (docs/pytorch.md).
+std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
+                          const std::vector<std::optional<std::string>>& modules = {});
 
 } // namespace post

@@ -1,0 +1,114 @@
+#include "core/io/torch/TorchModules.h"
+
+#include "core/io/json/JsonInput.h"
+#include "core/io/json/JsonOutput.h"
+#include "core/util/FileText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+constexpr std::string_view kGradSuffix = "/grad";
+
+} // namespace
+
+OpModules readOpModules(const std::string& sidecarPath, const Graph& graph)
+{
+    const JsonInput in(sidecarPath);
+    const nlohmann::json root = in.parse(readFileText(sidecarPath));
+    in.requireFormat(root, "post-torch-modules", 1);
+    in.rejectUnknownKeys(root, {"format", "model", "modules"}, {});
+    if (const nlohmann::json* model = in.find(root, "model"))
+        in.string(*model, "model");
+    const nlohmann::json& map = in.object(in.require(root, "modules", {}), "modules");
+    std::unordered_map<std::string, std::string> ofNode;
+    for (auto it = map.begin(); it != map.end(); ++it)
+        ofNode.emplace(it.key(), in.string(it.value(), JsonInput::member("modules", it.key())));
+
+    OpModules modules(static_cast<size_t>(graph.opCount()));
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        std::string_view name = graph.op(op).name;
+        if (name.ends_with(kGradSuffix))
+            name.remove_suffix(kGradSuffix.size());
+        if (auto it = ofNode.find(std::string(name)); it != ofNode.end())
+            modules[static_cast<size_t>(op)] = it->second;
+    }
+    return modules;
+}
+
+std::optional<std::string> moduleSidecarOf(const std::string& graphPath)
+{
+    std::string sidecar = graphPath + ".modules.json";
+    std::error_code error;
+    if (std::filesystem::is_regular_file(sidecar, error))
+        return sidecar;
+    return std::nullopt;
+}
+
+std::string torchMapJson(std::string_view placementText, const std::string& source)
+{
+    const JsonInput in(source);
+    const nlohmann::json root = in.parse(placementText);
+    in.requireFormat(root, "post-placement", 1);
+    const nlohmann::json& placement = in.object(in.require(root, "placement", {}), "placement");
+    const nlohmann::json* modules = in.find(root, "modules");
+    if (!modules)
+        in.fail("modules",
+                "missing: this placement carries no module paths (place the PyTorch export with its "
+                ".modules.json sidecar beside it; docs/pytorch.md)");
+    in.object(*modules, "modules");
+
+    // nlohmann::json objects iterate in key order; the tie rule needs the file's order.
+    const auto ordered = nlohmann::ordered_json::parse(placementText);
+    struct Votes {
+        std::vector<std::pair<std::string, int>> count; // devices in the order first seen
+        std::size_t order = 0;
+    };
+    std::map<std::string, Votes> byModule;
+    std::size_t order = 0;
+    for (const auto& [op, device] : ordered.at("placement").items()) {
+        const auto it = modules->find(op);
+        if (it == modules->end())
+            continue;
+        const std::string module = in.string(*it, JsonInput::member("modules", op));
+        const std::string name = in.string(placement.at(op), JsonInput::member("placement", op));
+        Votes& votes = byModule[module];
+        if (votes.count.empty())
+            votes.order = order++;
+        auto seen = std::find_if(votes.count.begin(), votes.count.end(), [&](const auto& c) { return c.first == name; });
+        if (seen == votes.count.end())
+            votes.count.emplace_back(name, 1);
+        else
+            ++seen->second;
+    }
+    for (auto it = modules->begin(); it != modules->end(); ++it)
+        if (!placement.contains(it.key()))
+            in.fail(JsonInput::member("modules", it.key()), "op \"" + it.key() + "\" is not in the placement");
+
+    std::vector<std::pair<std::size_t, std::pair<std::string, std::string>>> rows;
+    for (const auto& [module, votes] : byModule) {
+        // The most ops; among equals, the device seen first.
+        const auto chosen = std::max_element(votes.count.begin(), votes.count.end(),
+                                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        rows.push_back({votes.order, {module, chosen->first}});
+    }
+    std::sort(rows.begin(), rows.end());
+    nlohmann::ordered_json out;
+    out["format"] = "post-torch-map/1";
+    if (const nlohmann::json* g = in.find(root, "graph"))
+        out["graph"] = in.string(*g, "graph");
+    if (const nlohmann::json* c = in.find(root, "cluster"))
+        out["cluster"] = in.string(*c, "cluster");
+    nlohmann::ordered_json& map = out["modules"] = nlohmann::ordered_json::object();
+    for (const auto& [_, row] : rows)
+        map[row.first] = row.second;
+    return JsonOutput::document(out);
+}
+
+} // namespace post

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/graph/Graph.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace post {
+
+// The module path of each op of a graph imported from a PyTorch ONNX export, read from the
+// export's sidecar `MODEL.onnx.modules.json` ("post-torch-modules/1", written by
+// python/post_torch: ONNX node name -> module path, "" for the root module). A forward op
+// takes its node's module; a backward op "X/grad" takes the module of X; other ops (the
+// optimizer's, ops the sidecar does not name) have none. Throws InputError naming the file
+// and field. See docs/pytorch.md.
+using OpModules = std::vector<std::optional<std::string>>;
+OpModules readOpModules(const std::string& sidecarPath, const Graph& graph);
+
+// `graphPath` + ".modules.json" when that is a regular file, otherwise nothing.
+std::optional<std::string> moduleSidecarOf(const std::string& graphPath);
+
+// A post-placement/1 document with module paths (post-cli place of such an export) as a
+// "post-torch-map/1" document: module path -> device, where a module's device is the one
+// most of its ops are placed on (ties: the device of its first op in the file's order) —
+// the rule post_torch.apply uses. Throws InputError naming `source` and the field.
+std::string torchMapJson(std::string_view placementText, const std::string& source);
+
+} // namespace post

@@ -1,0 +1,77 @@
+"""post_torch: from a PyTorch nn.Module to a Post Studio placement and back.
+
+    import post_torch
+    post_torch.export(model, (x,), "model.onnx", profile=True)
+    #   writes model.onnx, model.onnx.modules.json (ONNX node -> module path) and, with
+    #   profile=True, model.onnx.costs.json (measured CPU times, post-costs/1)
+    # post-cli place model.onnx --costs model.onnx.costs.json --cluster k80x4 --out p.json
+    post_torch.apply(model, "p.json", {"/device:GPU:0": "cuda:0", "/device:GPU:1": "cuda:1"})
+
+See docs/pytorch.md for the walk-through and the rules.
+"""
+
+import json
+import os
+import tempfile
+
+from .modules import module_map, module_of_node, unqualified_name
+from .placement import PlacementError, apply, load_plan, modules_to_devices, resolve
+
+__all__ = ["export", "apply", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
+           "unqualified_name", "PlacementError", "MODULES_FORMAT"]
+
+MODULES_FORMAT = "post-torch-modules/1"
+
+
+def _write_json_atomically(path, document):
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".post_torch-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(document, f, indent=1, sort_keys=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True):
+    """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
+
+    The export keeps PyTorch's module-scoped node names and, with `training=True` (the
+    default: Post Studio places training steps), keeps BatchNormalization and Dropout as
+    nodes of their own instead of folding them, so each module with parameters has a node.
+    With `profile=True` it also times the model's operators on this machine's CPU with
+    torch.profiler and writes `path + ".costs.json"` (post-costs/1). Returns the paths written.
+    """
+    import onnx
+    import torch
+
+    args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
+    was_training = model.training
+    model.train(training)
+    try:
+        torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
+                          training=mode, do_constant_folding=not training)
+    finally:
+        model.train(was_training)
+    graph = onnx.load(path, load_external_data=False).graph
+    nodes = [(node.name, node.op_type) for node in graph.node]
+    modules = module_map(model, [name for name, _ in nodes])
+    written = [path]
+    _write_json_atomically(path + ".modules.json", {
+        "format": MODULES_FORMAT,
+        "model": type(model).__name__,
+        "modules": modules,
+    })
+    written.append(path + ".modules.json")
+    if profile:
+        from .profile import measure
+
+        costs = measure(model, args, nodes, modules)
+        _write_json_atomically(path + ".costs.json", costs)
+        written.append(path + ".costs.json")
+    return written

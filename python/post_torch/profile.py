@@ -1,0 +1,125 @@
+"""Measured CPU times of the ONNX nodes of an export, with torch.profiler.
+
+Each module's forward runs inside a ``record_function("module::PATH")`` range, so every
+top-level operator the profiler records (``aten::conv2d``, ``aten::batch_norm``, ...) is known
+to belong to one module. Within a module, its own ONNX nodes (in graph order) and its own
+operators (in execution order) are aligned by operator kind (`ATEN_OF_ONNX` below): the
+longest common subsequence in which a node and an operator match when the node's kind lists
+the operator; an operator left out (views, copies, ``aten::empty``) adds its time to the node
+matched before it; a node that no operator matches is reported as unmatched and keeps its
+estimated time. The result is the
+post-costs/1 document that ``post-cli --costs`` reads (docs/pytorch.md).
+"""
+
+import json
+import os
+import time
+
+import torch
+from torch.autograd import profiler as autograd_profiler
+
+COSTS_FORMAT = "post-costs/1"
+SCOPE_PREFIX = "module::"
+
+# ONNX op type -> the aten operators it is exported from (top level, as the profiler sees
+# them). One table for this module and post-cli's --costs, which compiles the same file in.
+with open(os.path.join(os.path.dirname(__file__), "aten_of_onnx.json"), encoding="utf-8") as _f:
+    ATEN_OF_ONNX = {k: set(v) for k, v in json.load(_f)["table"].items()}
+
+
+def _own_operators(events):
+    """{module path: [(aten name, cpu time us)]}: top-level operators directly inside each
+    module's range, in the order they ran."""
+    by_module = {}
+    for event in events:
+        parent = event.cpu_parent
+        if parent is None or not parent.name.startswith(SCOPE_PREFIX):
+            continue
+        if event.name.startswith(SCOPE_PREFIX):
+            continue
+        module = parent.name[len(SCOPE_PREFIX):]
+        by_module.setdefault(module, []).append((event.name, event.time_range.start, event.cpu_time_total))
+    return {m: [(n, us) for n, _, us in sorted(ops, key=lambda o: o[1])] for m, ops in by_module.items()}
+
+
+def _match_module(nodes, operators):
+    """Matches one module's nodes [(name, op_type)] with its operators [(aten, us)]: the longest
+    common subsequence, where an operator and a node match when the node's kind lists the
+    operator; an operator left out adds its time to the node matched before it (post-cli's
+    --costs aligns a whole trace the same way). Returns ({node: us}, [unmatched node names])."""
+    candidates = [(name, kind) for name, kind in nodes if kind in ATEN_OF_ONNX]
+    n, m = len(operators), len(candidates)
+    length = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            match = length[i + 1][j + 1] + 1 if operators[i][0] in ATEN_OF_ONNX[candidates[j][1]] else 0
+            length[i][j] = max(match, length[i + 1][j], length[i][j + 1])
+    times, last, i, j = {}, None, 0, 0
+    while i < n:
+        matched = j < m and operators[i][0] in ATEN_OF_ONNX[candidates[j][1]] and \
+            length[i][j] == length[i + 1][j + 1] + 1
+        if matched:
+            last = candidates[j][0]
+            times[last] = times.get(last, 0.0) + operators[i][1]
+            i, j = i + 1, j + 1
+        elif j >= m or length[i + 1][j] >= length[i][j + 1]:
+            if last is not None:
+                times[last] += operators[i][1]
+            i += 1
+        else:
+            j += 1
+    return times, [name for name, _ in nodes if name not in times]
+
+
+def _scoped(model):
+    """Wraps each module's forward in a record_function range named after its path."""
+    handles, open_ranges = [], {}
+    for path, module in model.named_modules():
+        label = SCOPE_PREFIX + path
+
+        def enter(m, _args, label=label):
+            r = autograd_profiler.record_function(label)
+            r.__enter__()
+            open_ranges.setdefault(id(m), []).append(r)
+
+        def leave(m, _args, _out):
+            open_ranges[id(m)].pop().__exit__(None, None, None)
+
+        handles.append(module.register_forward_pre_hook(enter))
+        handles.append(module.register_forward_hook(leave))
+    return handles
+
+
+def measure(model, example_inputs, nodes, modules, repeats=3):
+    """post-costs/1 for ONNX `nodes` [(name, op_type)] with their `modules` {name: path}:
+    the mean over `repeats` profiled forward passes (after one warm-up) on the CPU."""
+    args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    handles = _scoped(model)
+    sums, counts, unmatched = {}, {}, set()
+    try:
+        with torch.no_grad():
+            model(*args)  # warm-up: first-call allocations are not the operator's cost
+            for _ in range(repeats):
+                with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+                    model(*args)
+                operators = _own_operators(prof.events())
+                unmatched = set()
+                for module in {modules[name] for name, _ in nodes}:
+                    own = [(n, t) for n, t in nodes if modules[n] == module]
+                    times, missed = _match_module(own, operators.get(module, []))
+                    unmatched.update(missed)
+                    for name, us in times.items():
+                        sums[name] = sums.get(name, 0.0) + us
+                        counts[name] = counts.get(name, 0) + 1
+    finally:
+        for handle in handles:
+            handle.remove()
+    ops = {name: sums[name] / counts[name] for name, _ in nodes if name in sums}
+    return {
+        "format": COSTS_FORMAT,
+        "device": "cpu",
+        "measured_by": f"torch.profiler (PyTorch {torch.__version__}), mean of {repeats} forward passes",
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "forward_us": ops,
+        "unmatched": [name for name, _ in nodes if name in unmatched and name not in ops],
+    }

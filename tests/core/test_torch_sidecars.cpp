@@ -1,0 +1,183 @@
+// The C++ half of post_torch (docs/pytorch.md): module paths in placements, the torch map,
+// measured costs from post-costs/1 and from a torch.profiler Chrome trace. Hand-made inputs;
+// tests/python/test_post_torch.py runs the same on real torchvision exports.
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/io/native/PlacementFile.h"
+#include "core/io/torch/MeasuredCosts.h"
+#include "core/io/torch/TorchModules.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/InputError.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace post;
+
+namespace {
+
+// conv -> bn -> add, with a Constant the trace never shows, and the backward ops.
+Graph toyExport()
+{
+    GraphBuilder b("toy");
+    auto add = [&](const char* name, const char* type, double cpuUs) {
+        Op op;
+        op.name = name;
+        op.type = type;
+        op.timeUs = {cpuUs, cpuUs / 10};
+        op.flops = 1e6; // shape-costed, so a CPU with peaks would use the roofline
+        op.colocate = std::string(name).substr(0, std::string(name).find("/grad"));
+        b.addOp(op);
+    };
+    add("/conv/Conv", "Conv", 100);
+    add("/Constant", "Constant", 1);
+    add("/bn/BatchNormalization", "BatchNormalization", 50);
+    add("/Add", "Add", 10);
+    add("/Add/grad", "Add", 20);
+    add("/bn/BatchNormalization/grad", "BatchNormalization", 100);
+    add("/conv/Conv/grad", "Conv", 200);
+    b.addEdge("/conv/Conv", "/bn/BatchNormalization", 4);
+    b.addEdge("/Constant", "/Add", 4);
+    b.addEdge("/bn/BatchNormalization", "/Add", 4);
+    b.addEdge("/Add", "/Add/grad", 4);
+    b.addEdge("/Add/grad", "/bn/BatchNormalization/grad", 4);
+    b.addEdge("/bn/BatchNormalization/grad", "/conv/Conv/grad", 4);
+    return std::move(b).build();
+}
+
+std::string write(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string path = dir.filePath(name).toStdString();
+    writeFileAtomically(path, text);
+    return path;
+}
+
+double cpuUs(const Graph& g, const char* name) { return g.op(*g.find(name)).time(DeviceKind::Cpu); }
+
+} // namespace
+
+class TestTorchSidecars : public QObject {
+    Q_OBJECT
+
+private slots:
+    void placementCarriesModulesOfForwardAndBackwardOps()
+    {
+        QTemporaryDir dir;
+        const Graph g = toyExport();
+        const std::string sidecar = write(dir, "m.onnx.modules.json", R"({"format": "post-torch-modules/1",
+            "modules": {"/conv/Conv": "conv", "/bn/BatchNormalization": "bn", "/Add": ""}})");
+        const OpModules modules = readOpModules(sidecar, g);
+        QCOMPARE(*modules[static_cast<size_t>(*g.find("/conv/Conv/grad"))], std::string("conv"));
+        QCOMPARE(*modules[static_cast<size_t>(*g.find("/Add"))], std::string(""));
+        QVERIFY(!modules[static_cast<size_t>(*g.find("/Constant"))]);
+
+        const Cluster c(
+            "box", {{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e9}, {"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e9}}, Link{});
+        const Placement p(static_cast<size_t>(g.opCount()), 1);
+        const std::string text = placementJson(g, c, p, modules);
+        const auto doc = nlohmann::json::parse(text);
+        QCOMPARE(doc["modules"].size(), std::size_t{6});
+        QCOMPARE(doc["modules"]["/bn/BatchNormalization/grad"].get<std::string>(), std::string("bn"));
+        // The reader accepts its own output and refuses a module entry for an op the graph lacks.
+        QCOMPARE(parsePlacement(text, "p.json", g, c), p);
+        auto bad = doc;
+        bad["modules"]["/nope"] = "x";
+        try {
+            parsePlacement(bad.dump(), "p.json", g, c);
+            QFAIL("accepted a module of an unknown op");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("modules./nope") != std::string::npos, e.what());
+        }
+    }
+
+    void torchMapTakesTheMajorityDeviceAndTheFirstOnTies()
+    {
+        const std::string text = torchMapJson(R"({"format": "post-placement/1", "graph": "g", "cluster": "c",
+            "placement": {"a1": "/device:GPU:1", "a2": "/device:GPU:0", "a3": "/device:GPU:0",
+                          "b1": "/device:GPU:1", "b2": "/device:GPU:0", "opt": "/device:CPU:0"},
+            "modules": {"a1": "blk.a", "a2": "blk.a", "a3": "blk.a", "b1": "blk.b", "b2": "blk.b"}})",
+                                              "p.json");
+        const auto doc = nlohmann::json::parse(text);
+        QCOMPARE(doc["format"].get<std::string>(), std::string("post-torch-map/1"));
+        QCOMPARE(doc["modules"]["blk.a"].get<std::string>(), std::string("/device:GPU:0"));
+        QCOMPARE(doc["modules"]["blk.b"].get<std::string>(), std::string("/device:GPU:1")); // tie: first seen
+        QCOMPARE(doc["modules"].size(), std::size_t{2});
+        try {
+            torchMapJson(R"({"format": "post-placement/1", "placement": {"a": "/device:GPU:0"}})", "p.json");
+            QFAIL("accepted a placement without module paths");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("p.json") != std::string::npos
+                         && std::string(e.what()).find("modules") != std::string::npos,
+                     e.what());
+        }
+    }
+
+    void postCostsReplaceCpuTimesAndScaleTheBackward()
+    {
+        QTemporaryDir dir;
+        const Graph g = toyExport();
+        const std::string costs = write(dir, "m.onnx.costs.json", R"({"format": "post-costs/1", "device": "cpu",
+            "forward_us": {"/conv/Conv": 400, "/bn/BatchNormalization": 25}, "unmatched": ["/Add"]})");
+        MeasuredCostsReport report;
+        const Graph measured = applyMeasuredCosts(g, costs, &report);
+        QCOMPARE(report.matched, 2);
+        QCOMPARE(report.forwardOps, 4); // conv, Constant, bn, Add
+        QCOMPARE(report.unmatched, (std::vector<std::string>{"/Constant", "/Add"}));
+        QCOMPARE(cpuUs(measured, "/conv/Conv"), 400.0);
+        QCOMPARE(cpuUs(measured, "/conv/Conv/grad"), 800.0); // 400 x (200 / 100)
+        QCOMPARE(cpuUs(measured, "/bn/BatchNormalization/grad"), 50.0);
+        QCOMPARE(cpuUs(measured, "/Add"), 10.0); // kept
+        const Op& conv = measured.op(*measured.find("/conv/Conv"));
+        QVERIFY(conv.measured(DeviceKind::Cpu) && !conv.measured(DeviceKind::Gpu));
+        // A CPU with roofline figures takes the measured time, a GPU keeps its roofline.
+        Device cpu{"/device:CPU:0", DeviceKind::Cpu, 2.0, 1e9};
+        cpu.peakFlops = 1e12;
+        cpu.memoryBandwidth = 1e11;
+        QCOMPARE(opTimeUs(conv, cpu), 200.0);
+        Device gpu{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e9};
+        gpu.peakFlops = 1e13;
+        gpu.memoryBandwidth = 1e12;
+        QVERIFY(usesRoofline(conv, gpu));
+        // The flag survives post-graph/1.
+        const Graph again = parseNativeGraph(nativeGraphJson(measured), "again.json");
+        QVERIFY(again.op(*again.find("/conv/Conv")).measured(DeviceKind::Cpu));
+
+        const std::string wrong = write(dir, "wrong.json", R"({"format": "post-costs/1", "forward_us": {"/nope": 1}})");
+        QVERIFY_THROWS_EXCEPTION(InputError, applyMeasuredCosts(g, wrong));
+    }
+
+    void chromeTraceIsAlignedByOperatorKind()
+    {
+        QTemporaryDir dir;
+        const Graph g = toyExport();
+        // PyTorch 1.13's export_chrome_trace: a bare array, no categories. A training-mode
+        // BatchNorm first bumps its counter (aten::add_), which must not take the later Add;
+        // nested operators (aten::convolution inside aten::conv2d) do not count twice.
+        const std::string trace = write(dir, "trace.json", R"([
+            {"name": "aten::conv2d", "ph": "X", "ts": 0, "dur": 300, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::convolution", "ph": "X", "ts": 5, "dur": 290, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::add_", "ph": "X", "ts": 310, "dur": 2, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::batch_norm", "ph": "X", "ts": 320, "dur": 60, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::empty", "ph": "X", "ts": 390, "dur": 1, "tid": 1, "pid": "CPU functions"},
+            {"name": "aten::add", "ph": "X", "ts": 400, "dur": 7, "tid": 1, "pid": "CPU functions"}])");
+        MeasuredCostsReport report;
+        const Graph measured = applyMeasuredCosts(g, trace, &report);
+        QCOMPARE(report.matched, 3);
+        QCOMPARE(cpuUs(measured, "/conv/Conv"), 302.0);            // + the stray add_
+        QCOMPARE(cpuUs(measured, "/bn/BatchNormalization"), 61.0); // + aten::empty
+        QCOMPARE(cpuUs(measured, "/Add"), 7.0);
+        // PyTorch 2.x: {"traceEvents": [...]} with categories; other categories are ignored.
+        const std::string trace2 = write(dir, "trace2.json", R"({"traceEvents": [
+            {"name": "ProfilerStep_1", "cat": "user_annotation", "ph": "X", "ts": 0, "dur": 500, "tid": 1},
+            {"name": "aten::conv2d", "cat": "cpu_op", "ph": "X", "ts": 1, "dur": 100, "tid": 1},
+            {"name": "cudaLaunchKernel", "cat": "cuda_runtime", "ph": "X", "ts": 2, "dur": 5, "tid": 1}]})");
+        QCOMPARE(cpuUs(applyMeasuredCosts(g, trace2), "/conv/Conv"), 100.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTorchSidecars)
+#include "test_torch_sidecars.moc"

@@ -1,0 +1,159 @@
+"""post_torch on real torchvision networks, on the CPU (Debian's python3-torch 1.13).
+
+Run by CTest as python/test_post_torch (and python/test_post_torch_vit for the slow ViT case);
+skips with exit code 77 where torch or torchvision is missing. Needs POST_CLI (post-cli).
+"""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import warnings
+
+try:
+    import torch
+    import torchvision
+except ImportError as e:  # pragma: no cover - the skip path
+    print(f"SKIP: {e} (install python3-torch and python3-torchvision; scripts/dev does)")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import post_torch  # noqa: E402
+
+CLI = os.environ.get("POST_CLI", "post-cli")
+CLUSTER = "k80x4"
+DEVICES = ["/device:CPU:0"] + [f"/device:GPU:{i}" for i in range(4)]
+
+
+def cli(*args):
+    run = subprocess.run([CLI, *args], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise AssertionError(f"post-cli {' '.join(args)} exited {run.returncode}: {run.stderr}")
+    return run.stdout
+
+
+class ExportPlaceApply:
+    """The round trip for one torchvision network; subclasses set `name` and `inputs`."""
+
+    name = None
+    batch = 2
+    profile = False
+    export_params = True
+
+    @classmethod
+    def setUpClass(cls):
+        warnings.simplefilter("ignore")
+        torch.manual_seed(0)
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.model = getattr(torchvision.models, cls.name)().eval()
+        cls.x = torch.randn(cls.batch, 3, 224, 224)
+        cls.onnx = os.path.join(cls.tmp.name, cls.name + ".onnx")
+        cls.written = post_torch.export(cls.model, (cls.x,), cls.onnx, profile=cls.profile,
+                                        export_params=cls.export_params)
+        cls.placement = os.path.join(cls.tmp.name, "placement.json")
+        # m-etf: a real placer that spreads a graph over several GPUs in well under a second.
+        cli("place", cls.onnx, "--cluster", CLUSTER, "--algo", "m-etf", "--out", cls.placement)
+        with open(cls.placement, encoding="utf-8") as f:
+            cls.doc = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_sidecar_maps_every_node_to_a_module_of_the_model(self):
+        with open(self.onnx + ".modules.json", encoding="utf-8") as f:
+            sidecar = json.load(f)
+        self.assertEqual(sidecar["format"], "post-torch-modules/1")
+        named = dict(self.model.named_modules())
+        for node, module in sidecar["modules"].items():
+            self.assertIn(module, named, f"node {node}")
+        # Most nodes belong to a module below the root (the root holds only functional code).
+        below_root = sum(1 for m in sidecar["modules"].values() if m)
+        self.assertGreater(below_root, 0.5 * len(sidecar["modules"]))
+
+    def test_placement_carries_the_module_of_every_forward_op(self):
+        modules = self.doc.get("modules")
+        self.assertIsInstance(modules, dict)
+        named = dict(self.model.named_modules())
+        for op, module in modules.items():
+            self.assertIn(module, named, f"op {op}")
+            self.assertIn(op, self.doc["placement"])
+        # Backward ops carry the module of their forward op.
+        grads = [op for op in modules if op.endswith("/grad")]
+        self.assertTrue(grads)
+        for op in grads:
+            self.assertEqual(modules[op], modules[op[: -len("/grad")]])
+
+    def test_applied_model_computes_what_the_unplaced_model_does(self):
+        expected = self.model(self.x)
+        placed = post_torch.apply(copy.deepcopy(self.model), self.placement, {d: "cpu" for d in DEVICES})
+        got = placed(self.x)
+        self.assertEqual(got.shape, expected.shape)
+        self.assertLessEqual((got - expected).abs().max().item(), 1e-5)
+
+    def test_plan_follows_the_placement(self):
+        plan = post_torch.load_plan(self.placement)
+        homes = post_torch.resolve(self.model, plan, {d: "cpu" for d in DEVICES})
+        self.assertEqual(set(homes), {p for p, _ in self.model.named_modules()})
+        # Every module the placement gives ops to gets the device most of its ops have.
+        for module, device in plan.items():
+            ops = [op for op, m in self.doc["modules"].items() if m == module]
+            devices = [self.doc["placement"][op] for op in ops]
+            self.assertEqual(devices.count(device), max(devices.count(d) for d in set(devices)), module)
+
+    def test_torch_map_from_the_cli_gives_the_same_plan(self):
+        out = os.path.join(self.tmp.name, "map.json")
+        cli("export-placement", self.placement, "--to", "torch", "--out", out)
+        with open(out, encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["format"], "post-torch-map/1")
+        self.assertEqual(post_torch.load_plan(out), post_torch.load_plan(self.placement))
+
+    def test_a_module_the_model_lacks_is_named(self):
+        doc = copy.deepcopy(self.doc)
+        op = next(iter(doc["modules"]))
+        doc["modules"][op] = "no_such.block"
+        bad = os.path.join(self.tmp.name, "bad.json")
+        with open(bad, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        with self.assertRaisesRegex(post_torch.PlacementError, "module 'no_such.block' is not in the model"):
+            post_torch.apply(copy.deepcopy(self.model), bad, {d: "cpu" for d in DEVICES})
+
+    def test_a_device_the_map_lacks_is_named(self):
+        used = set(self.doc["placement"].values())
+        missing = sorted(used)[0]
+        partial = {d: "cpu" for d in DEVICES if d != missing}
+        with self.assertRaisesRegex(post_torch.PlacementError, f"device '{missing}'"):
+            post_torch.apply(copy.deepcopy(self.model), self.placement, partial)
+
+
+class ResNet18(ExportPlaceApply, unittest.TestCase):
+    name = "resnet18"
+    profile = True
+
+    def test_profile_matches_at_least_95_percent_of_the_ops(self):
+        with open(self.onnx + ".costs.json", encoding="utf-8") as f:
+            costs = json.load(f)
+        self.assertEqual(costs["format"], "post-costs/1")
+        with open(self.onnx + ".modules.json", encoding="utf-8") as f:
+            nodes = json.load(f)["modules"]
+        matched = len(costs["forward_us"])
+        self.assertGreaterEqual(matched, 0.95 * len(nodes), costs["unmatched"])
+        self.assertTrue(all(us > 0 for us in costs["forward_us"].values()))
+
+
+class MobileNetV3Small(ExportPlaceApply, unittest.TestCase):
+    name = "mobilenet_v3_small"
+
+
+if os.environ.get("POST_TORCH_VIT") == "1":
+    class VitB16(ExportPlaceApply, unittest.TestCase):
+        name = "vit_b_16"
+        batch = 1
+        export_params = False  # 330 MB of weights would only slow the test down
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
