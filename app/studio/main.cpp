@@ -10,6 +10,7 @@
 #include "ui/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QApplication>
@@ -147,31 +148,32 @@ int main(int argc, char* argv[])
         return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
 
     post::MainWindow window;
+    // The panels the options drive, as the window assembled them.
+    auto* comparison = window.findChild<post::ComparisonView*>();
+    auto* learner = window.findChild<post::LearnerPanel*>();
     if (compare) {
-        window.comparisonView()->setSamples(*samples);
-        window.comparisonView()->setSeeds(*seeds);
-        if (!window.comparisonView()->setAlgorithms(parser.value(algosOption)))
-            return fail(QStringLiteral("--algos: ") + window.comparisonView()->statusText(), 2);
+        comparison->setSamples(*samples);
+        comparison->setSeeds(*seeds);
+        if (!comparison->setAlgorithms(parser.value(algosOption)))
+            return fail(QStringLiteral("--algos: ") + comparison->statusText(), 2);
         auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, comparison, started] {
             if (!*started) {
                 *started = true;
-                window.showCentralTab(window.comparisonTab());
-                window.comparisonView()->start();
+                window.showCentralTab(QStringLiteral("compare"));
+                comparison->start();
             }
         });
     }
     // Tab and dock once the window is set up (a run brings its own tab forward first).
-    auto arrange = [&window, tab, dock] {
+    auto arrange = [&window, learner, tab, dock] {
         if (!tab.isEmpty())
             window.showCentralTab(tab); // tabs are titled by these names
         if (dock == QLatin1String("hyperparameters"))
-            window.learner()->showOptions(true);
-        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters")
-            ? window.learnerDock()
-            : dock == QLatin1String("cluster")   ? window.clusterDock()
-            : dock == QLatin1String("inspector") ? window.inspectorDock()
-                                                 : nullptr;
+            learner->showOptions(true);
+        // Docks are named <name>Dock (saveState needs the names).
+        const QString name = dock == QLatin1String("hyperparameters") ? QStringLiteral("learner") : dock;
+        QDockWidget* d = dock.isEmpty() ? nullptr : window.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
         if (d) {
             d->show();
             d->raise();
@@ -198,7 +200,7 @@ int main(int argc, char* argv[])
     if (!placement.isEmpty()) {
         // Once per run: the first document shown is the one the placement is for.
         auto applied = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentChanged, &window, [&window, placement, applied] {
+        QObject::connect(window.hub(), &post::DocumentHub::documentChanged, &window, [&window, placement, applied] {
             if (!*applied) {
                 *applied = true;
                 window.openPlacement(placement);
@@ -208,7 +210,7 @@ int main(int argc, char* argv[])
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
-            const auto op = window.document()->graph->find(select.toStdString());
+            const auto op = window.hub()->document()->graph->find(select.toStdString());
             if (op)
                 window.selectOp(*op, true);
             else
@@ -216,13 +218,13 @@ int main(int argc, char* argv[])
         });
     }
     if (!algo.isEmpty()) {
-        window.learner()->setAlgorithm(algo);
-        window.learner()->setSamples(*samples);
+        learner->setAlgorithm(algo);
+        learner->setSamples(*samples);
         auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [learner, started] {
             if (!*started) {
                 *started = true;
-                window.learner()->start();
+                learner->start();
             }
         });
     }
@@ -255,11 +257,11 @@ int main(int argc, char* argv[])
             });
         };
         if (compare)
-            QObject::connect(window.comparisonView(), &post::ComparisonView::runFinished, &app, grabSoon);
+            QObject::connect(comparison, &post::ComparisonView::runFinished, &app, grabSoon);
         else if (algo.isEmpty())
             QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
         else
-            QObject::connect(window.learner(), &post::LearnerPanel::finished, &app, grabSoon);
+            QObject::connect(learner, &post::LearnerPanel::finished, &app, grabSoon);
         QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
             fail(QStringLiteral("timed out waiting for the layout or the learner"), 3);
             quitWith(3);

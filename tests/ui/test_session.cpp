@@ -6,6 +6,7 @@
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/learn/LearnerPanel.h"
@@ -46,11 +47,11 @@ std::unique_ptr<MainWindow> openWindow(const QString& path)
 
 bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
 {
-    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
-    window.learner()->setAlgorithm(QLatin1String(algo));
-    window.learner()->setSamples(samples);
-    window.learner()->setSeed(static_cast<std::uint64_t>(seed));
-    window.learner()->start();
+    QSignalSpy finished(window.findChild<LearnerPanel*>(), &LearnerPanel::finished);
+    window.findChild<LearnerPanel*>()->setAlgorithm(QLatin1String(algo));
+    window.findChild<LearnerPanel*>()->setSamples(samples);
+    window.findChild<LearnerPanel*>()->setSeed(static_cast<std::uint64_t>(seed));
+    window.findChild<LearnerPanel*>()->start();
     return finished.wait(kWaitMs);
 }
 
@@ -85,42 +86,43 @@ private slots:
     {
         auto first = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*first, "post", 300, 7));
-        QVERIFY(first->document()->isPlaced());
+        QVERIFY(first->hub()->document()->isPlaced());
         const QString path = dir_.filePath(QStringLiteral("mlp.session.json"));
-        QVERIFY(first->session()->save(path));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
 
         auto second = std::make_unique<MainWindow>();
         second->setInteractiveErrors(false);
-        QSignalSpy restored(second->session(), &SessionController::restored);
+        QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);
         QSignalSpy shown(second.get(), &MainWindow::documentShown);
         second->openFile(path); // sniffed as a session, not a graph
         QVERIFY(restored.wait(kWaitMs));
         QVERIFY(shown.count() > 0 || shown.wait(kWaitMs));
 
-        const DocumentPtr& a = first->document();
-        const DocumentPtr& b = second->document();
+        const DocumentPtr& a = first->hub()->document();
+        const DocumentPtr& b = second->hub()->document();
         QCOMPARE(nativeGraphJson(*b->graph), nativeGraphJson(*a->graph));
         QCOMPARE(clusterJson(*b->cluster), clusterJson(*a->cluster));
         QCOMPARE(b->placement, a->placement);
-        QCOMPARE(second->learner()->algorithm(), QStringLiteral("post"));
-        QCOMPARE(second->learner()->plannedSamples(), 300);
-        QCOMPARE(second->learner()->seed(), std::uint64_t(7));
-        QCOMPARE(second->learner()->samplesDone(), 300);
+        QCOMPARE(second->findChild<LearnerPanel*>()->algorithm(), QStringLiteral("post"));
+        QCOMPARE(second->findChild<LearnerPanel*>()->plannedSamples(), 300);
+        QCOMPARE(second->findChild<LearnerPanel*>()->seed(), std::uint64_t(7));
+        QCOMPARE(second->findChild<LearnerPanel*>()->samplesDone(), 300);
         // The chart: every sample, and the same best-so-far steps (ms -> µs -> ms).
-        QCOMPARE(second->learningChart()->sampleCount(), 300);
-        const auto& bestA = first->learningChart()->bestPoints();
-        const auto& bestB = second->learningChart()->bestPoints();
+        QCOMPARE(second->findChild<LearningChart*>()->sampleCount(), 300);
+        const auto& bestA = first->findChild<LearningChart*>()->bestPoints();
+        const auto& bestB = second->findChild<LearningChart*>()->bestPoints();
         QCOMPARE(bestB.size(), bestA.size());
         for (qsizetype i = 0; i < bestA.size(); ++i) {
             QCOMPARE(bestB[i].x(), bestA[i].x());
             QVERIFY(qAbs(bestB[i].y() - bestA[i].y()) <= 1e-9 * bestA[i].y());
         }
         QVERIFY(second->windowTitle().startsWith(QStringLiteral("mlp.session.json")));
-        QCOMPARE(second->graphPanel()->scene()->nodeItemCount(), second->graphPanel()->scene()->viewGraph().nodeCount());
-        QVERIFY(second->graphPanel()->scene()->nodeItemCount() > 0);
+        QCOMPARE(second->findChild<GraphPanel*>()->scene()->nodeItemCount(),
+                 second->findChild<GraphPanel*>()->scene()->viewGraph().nodeCount());
+        QVERIFY(second->findChild<GraphPanel*>()->scene()->nodeItemCount() > 0);
 
         // Saving the restored session again keeps the run and names the original graph.
-        const Session again = second->session()->currentSession();
+        const Session again = second->findChild<SessionController*>()->currentSession();
         QCOMPARE(again.samples.size(), size_t(300));
         QCOMPARE(QString::fromStdString(again.source), a->path);
         QVERIFY(again.run.state == SessionRunState::Done);
@@ -130,23 +132,23 @@ private slots:
     {
         auto window = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*window, "post", 40, 1));
-        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
-        window->setPlacement(window->document()->placement); // same graph: the run stays
-        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        QCOMPARE(window->findChild<SessionController*>()->currentSession().samples.size(), size_t(40));
+        window->hub()->setPlacement(window->hub()->document()->placement); // same graph: the run stays
+        QCOMPARE(window->findChild<SessionController*>()->currentSession().samples.size(), size_t(40));
         QSignalSpy shown(window.get(), &MainWindow::documentShown);
         window->openFile(sample("inception-block.json"));
         QVERIFY(shown.wait(kWaitMs));
-        const Session s = window->session()->currentSession();
+        const Session s = window->findChild<SessionController*>()->currentSession();
         QVERIFY(s.samples.empty() && s.updates.empty());
         QVERIFY(s.run.state == SessionRunState::None);
-        QCOMPARE(s.graph->opCount(), window->document()->opCount());
+        QCOMPARE(s.graph->opCount(), window->hub()->document()->opCount());
     }
 
     void badSessionNamesTheField()
     {
         auto window = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*window, "post", 50, 1));
-        std::string text = sessionJson(window->session()->currentSession());
+        std::string text = sessionJson(window->findChild<SessionController*>()->currentSession());
         const size_t at = text.find("\n    [3, ");
         QVERIFY(at != std::string::npos);
         text.replace(at, 9, "\n    [3, -");
@@ -156,14 +158,14 @@ private slots:
         f.write(text.data(), static_cast<qint64>(text.size()));
         f.close();
 
-        const DocumentPtr before = window->document();
+        const DocumentPtr before = window->hub()->document();
         QSignalSpy failed(window.get(), &MainWindow::loadFailed);
         window->openFile(path);
         QVERIFY(failed.wait(kWaitMs));
         QCOMPARE(failed.first().at(0).toString(), path);
         QVERIFY2(failed.first().at(1).toString().startsWith(QStringLiteral("field samples[3][1]: must be >= 0")),
                  qPrintable(failed.first().at(1).toString()));
-        QCOMPARE(window->document(), before); // nothing replaced
+        QCOMPARE(window->hub()->document(), before); // nothing replaced
     }
 
     void autosavesDuringTheRunAndRemovesOnCleanExit()
@@ -172,27 +174,27 @@ private slots:
         QString autosavePath;
         {
             auto window = openWindow(sample("inception-block.json"));
-            SessionAutosave* autosave = window->session()->autosave();
+            SessionAutosave* autosave = window->findChild<SessionController*>()->autosave();
             autosave->setIntervalMs(100);
             autosavePath = autosave->path();
             QSignalSpy written(autosave, &SessionAutosave::written);
-            QSignalSpy finished(window->learner(), &LearnerPanel::finished);
-            window->learner()->setSamples(1000000);
-            window->learner()->start();
+            QSignalSpy finished(window->findChild<LearnerPanel*>(), &LearnerPanel::finished);
+            window->findChild<LearnerPanel*>()->setSamples(1000000);
+            window->findChild<LearnerPanel*>()->start();
             QVERIFY(written.wait(kWaitMs));
-            QVERIFY(window->learner()->controller()->isActive());
+            QVERIFY(window->findChild<LearnerPanel*>()->controller()->isActive());
             // A write during the run: a valid session with the samples so far.
             const Session mid = readSessionFile(autosavePath.toStdString());
             QVERIFY(mid.run.state == SessionRunState::Running);
             QVERIFY(!mid.samples.empty());
             QCOMPARE(mid.samples.front().index, 0);
-            window->learner()->controller()->stop();
+            window->findChild<LearnerPanel*>()->controller()->stop();
             QVERIFY(finished.wait(kWaitMs));
             autosave->flush();
             // The last write holds the whole run.
             const Session last = readSessionFile(autosavePath.toStdString());
             QVERIFY(last.run.state == SessionRunState::Stopped);
-            QCOMPARE(static_cast<int>(last.samples.size()), window->learningChart()->sampleCount());
+            QCOMPARE(static_cast<int>(last.samples.size()), window->findChild<LearningChart*>()->sampleCount());
             QVERIFY(autosave->writesDone() >= 2);
             QVERIFY(SessionAutosave::orphans().isEmpty()); // alive: not an orphan
         }
@@ -208,9 +210,9 @@ private slots:
         {
             auto window = openWindow(sample("tiny-mlp.json"));
             QVERIFY(runLearner(*window, "ce", 400, 5));
-            window->session()->autosave()->simulateCrash(); // the process "dies" here
-            placement = window->document()->placement;
-            samples = window->learningChart()->sampleCount();
+            window->findChild<SessionController*>()->autosave()->simulateCrash(); // the process "dies" here
+            placement = window->hub()->document()->placement;
+            samples = window->findChild<LearningChart*>()->sampleCount();
         }
         QCOMPARE(samples, 400);
         QCOMPARE(autosaves(dir).size(), 1); // left behind
@@ -220,13 +222,13 @@ private slots:
         {
             MainWindow window;
             window.setInteractiveErrors(false);
-            QSignalSpy restored(window.session(), &SessionController::restored);
+            QSignalSpy restored(window.findChild<SessionController*>(), &SessionController::restored);
             QVERIFY(restored.wait(kWaitMs)); // offered and taken at start-up
-            QCOMPARE(window.document()->placement, placement);
-            QCOMPARE(window.learningChart()->sampleCount(), 400);
-            QCOMPARE(window.learner()->algorithm(), QStringLiteral("ce"));
+            QCOMPARE(window.hub()->document()->placement, placement);
+            QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 400);
+            QCOMPARE(window.findChild<LearnerPanel*>()->algorithm(), QStringLiteral("ce"));
             // Taken over: this instance's own autosave now, no longer an orphan.
-            QCOMPARE(restored.first().at(0).toString(), window.session()->autosave()->path());
+            QCOMPARE(restored.first().at(0).toString(), window.findChild<SessionController*>()->autosave()->path());
             QVERIFY(SessionAutosave::orphans().isEmpty());
         }
         QVERIFY(autosaves(dir).isEmpty()); // clean exit
@@ -238,23 +240,23 @@ private slots:
         {
             auto window = openWindow(sample("tiny-mlp.json"));
             QVERIFY(runLearner(*window, "post", 30, 1));
-            window->session()->autosave()->simulateCrash();
+            window->findChild<SessionController*>()->autosave()->simulateCrash();
         }
         QCOMPARE(autosaves(dir).size(), 1);
         {
             // Not interactive and no instruction: the file is left for a later start.
             MainWindow window;
             window.setInteractiveErrors(false);
-            QSignalSpy restored(window.session(), &SessionController::restored);
+            QSignalSpy restored(window.findChild<SessionController*>(), &SessionController::restored);
             QVERIFY(!restored.wait(300));
-            QVERIFY(!window.document());
+            QVERIFY(!window.hub()->document());
         }
         QCOMPARE(autosaves(dir).size(), 1);
         qputenv("POST_AUTOSAVE_RESTORE", "discard");
         {
             MainWindow window;
             QTest::qWait(100);
-            QVERIFY(!window.document());
+            QVERIFY(!window.hub()->document());
         }
         QVERIFY(autosaves(dir).isEmpty());
     }

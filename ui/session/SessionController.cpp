@@ -2,8 +2,8 @@
 
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
-#include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
@@ -28,10 +28,13 @@
 
 namespace post {
 
-SessionController::SessionController(MainWindow* window)
+SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, LearningChart* chart, QWidget* window)
     : QObject(window)
+    , hub_(hub)
+    , learner_(learner)
+    , chart_(chart)
     , window_(window)
-    , recorder_(new RunRecorder(window->learner(), this))
+    , recorder_(new RunRecorder(learner, this))
     , autosave_(new SessionAutosave(this))
     , saveAction_(new QAction(tr("&Save Session…"), this))
     , openAction_(new QAction(tr("Open &Session…"), this))
@@ -43,14 +46,14 @@ SessionController::SessionController(MainWindow* window)
     openAction_->setToolTip(tr("Reopen a saved session"));
     connect(saveAction_, &QAction::triggered, this, &SessionController::saveDialog);
     connect(openAction_, &QAction::triggered, this, &SessionController::openDialog);
-    connect(window, &MainWindow::documentChanged, this, [this](const DocumentPtr& doc) {
+    connect(hub, &DocumentHub::documentChanged, this, [this](const DocumentPtr& doc) {
         saveAction_->setEnabled(doc != nullptr);
         // Another graph: the recorded run is not about it (a new placement of the same graph is).
-        if (!doc || doc->graph != runGraph_)
+        if (!doc || doc->graphId != runGraphId_)
             recorder_->clear();
     });
-    connect(window->learner(), &LearnerPanel::runStarted, this,
-            [this] { runGraph_ = window_->document() ? window_->document()->graph : nullptr; });
+    connect(learner, &LearnerPanel::runStarted, this,
+            [this] { runGraphId_ = hub_->document() ? hub_->document()->graphId : 0; });
     connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
     connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
     const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
@@ -88,10 +91,10 @@ bool SessionController::isSessionFile(const QString& path)
 Session SessionController::currentSession() const
 {
     Session s;
-    const DocumentPtr& doc = window_->document();
+    const DocumentPtr& doc = hub_->document();
     if (!doc)
         return s;
-    s.source = (restoredDocument_ && doc->graph == restoredDocument_->graph ? source_ : doc->path).toStdString();
+    s.source = (restoredDocument_ && doc->graphId == restoredDocument_->graphId ? source_ : doc->path).toStdString();
     s.graph = doc->graph;
     s.cluster = doc->cluster;
     if (doc->isPlaced())
@@ -102,7 +105,7 @@ Session SessionController::currentSession() const
         s.samples = recorder_->samples();
         s.updates = recorder_->updates();
     } else {
-        const LearnerPanel* panel = window_->learner();
+        const LearnerPanel* panel = learner_;
         s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed()};
     }
     return s;
@@ -110,7 +113,7 @@ Session SessionController::currentSession() const
 
 bool SessionController::save(const QString& path)
 {
-    if (!window_->document())
+    if (!hub_->document())
         return false;
     try {
         writeSessionFile(path.toStdString(), currentSession());
@@ -135,7 +138,7 @@ void SessionController::open(const QString& path)
 
 void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
 {
-    LearnerPanel* panel = window_->learner();
+    LearnerPanel* panel = learner_;
     if (panel->controller()->isActive()) {
         // Let the running learner end first, so none of its snapshots land on the restored chart.
         auto* once = new QObject(this);
@@ -157,11 +160,11 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     panel->setAlgorithm(QString::fromStdString(session->learner.algorithm));
     panel->setSamples(session->learner.samples);
     panel->setSeed(session->learner.seed);
-    window_->openDocument(doc);
-    runGraph_ = doc->graph;
+    hub_->open(doc);
+    runGraphId_ = doc->graphId;
     recorder_->restore(*session);
 
-    LearningChart* chart = window_->learningChart();
+    LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
     if (!session->samples.empty() || !session->updates.empty()) {
         const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session);
@@ -177,13 +180,13 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
 void SessionController::autosaveNow(bool now)
 {
     // Building the session copies the run log: only when it is going to be written.
-    if (window_->document() && (now || autosave_->isDue()))
+    if (hub_->document() && (now || autosave_->isDue()))
         autosave_->offer(currentSession(), now);
 }
 
 void SessionController::checkForAutosave(RestorePolicy policy)
 {
-    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !window_->interactiveErrors()))
+    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !interactive_))
         return;
     const QStringList orphans = SessionAutosave::orphans();
     if (orphans.isEmpty())
@@ -223,7 +226,7 @@ void SessionController::checkForAutosave(RestorePolicy policy)
 
 void SessionController::saveDialog()
 {
-    const DocumentPtr& doc = window_->document();
+    const DocumentPtr& doc = hub_->document();
     if (!doc)
         return;
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
