@@ -2,6 +2,7 @@
 
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
@@ -78,8 +79,15 @@ MainWindow::MainWindow(QWidget* parent)
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QString cluster = settings.value(QStringLiteral("cluster")).toString();
-    if (!cluster.isEmpty())
-        hub_->setClusterName(cluster);
+    if (!cluster.isEmpty()) {
+        const QString problem = DocumentLoader::clusterProblem(cluster);
+        if (problem.isEmpty()) {
+            hub_->setClusterName(cluster);
+        } else { // e.g. a cluster file edited or deleted since: not every launch should fail
+            settings.remove(QStringLiteral("cluster"));
+            statusText_->setText(tr("The cluster kept from last time cannot be read: %1").arg(problem));
+        }
+    }
     learner_->setClusterName(hub_->clusterName());
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
@@ -387,14 +395,22 @@ void MainWindow::openFile(const QString& path)
     updateBusy();
 }
 
-void MainWindow::setClusterName(const QString& nameOrPath)
+bool MainWindow::setClusterName(const QString& nameOrPath)
 {
-    if (!hub_->setClusterName(nameOrPath)) // the learner's picker follows clusterNameChanged
-        return;
+    if (nameOrPath == hub_->clusterName())
+        return true;
+    const QString problem = DocumentLoader::clusterProblem(nameOrPath);
+    if (!problem.isEmpty()) {
+        reportError(nameOrPath, tr("The cluster cannot be read: %1").arg(problem));
+        learner_->setClusterName(hub_->clusterName()); // its picker goes back to the cluster in use
+        return false;
+    }
+    hub_->setClusterName(nameOrPath); // the learner's picker follows clusterNameChanged
     QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
     // Devices change under the graph: read it again (any placement no longer applies).
     if (hub_->document())
         openFile(hub_->document()->path);
+    return true;
 }
 
 void MainWindow::setBatch(std::int64_t batch)

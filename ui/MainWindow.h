@@ -50,8 +50,9 @@ public:
     // (post-session files) are restored whole.
     void openFile(const QString& path);
     // The cluster of the files read from now on (kept in the settings); the open graph is
-    // read again on it.
-    void setClusterName(const QString& nameOrPath);
+    // read again on it. A cluster that cannot be read is reported (naming its file),
+    // neither used nor kept: false.
+    bool setClusterName(const QString& nameOrPath);
     // ONNX: the size given to the symbolic batch dimension; the open ONNX model is read
     // again with it. (File ▸ Batch Size also keeps it in the settings.)
     void setBatch(std::int64_t batch);

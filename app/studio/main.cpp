@@ -11,6 +11,7 @@
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QApplication>
@@ -46,11 +47,19 @@ std::optional<int> positiveOption(const QCommandLineParser& parser, const QComma
     return std::nullopt;
 }
 
-} // namespace
-
-int main(int argc, char* argv[])
+// Whether the command line only asks for text (--help, --version): that needs no display.
+bool printsOnly(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
+    static const QByteArrayList kTextOnly = {"-h", "--help", "--help-all", "-?", "-v", "--version"};
+    for (int i = 1; i < argc; ++i)
+        if (kTextOnly.contains(QByteArray(argv[i])))
+            return true;
+    return false;
+}
+
+// The program; `app` is a QApplication unless the command line only asks for text.
+int studio(QCoreApplication& app)
+{
     QApplication::setOrganizationName(QStringLiteral("PostStudio"));
     QApplication::setApplicationName(QStringLiteral("post-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("Post Studio"));
@@ -109,7 +118,9 @@ int main(int argc, char* argv[])
     parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption,
                        placementOption, algoOption, samplesOption, compareOption, algosOption, seedsOption, tabOption,
                        dockOption});
-    parser.process(app);
+    parser.process(app); // --help and --version print and exit here
+    if (!qobject_cast<QApplication*>(&app))
+        return fail(QStringLiteral("give --help or --version alone"), 2);
 
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1)
@@ -179,8 +190,13 @@ int main(int argc, char* argv[])
             d->raise();
         }
     };
-    if (parser.isSet(clusterOption))
+    if (parser.isSet(clusterOption)) {
+        // A cluster that cannot be read is an error here, and never kept in the settings.
+        const QString problem = post::DocumentLoader::clusterProblem(parser.value(clusterOption));
+        if (!problem.isEmpty())
+            return fail(QStringLiteral("--cluster: ") + problem, 2);
         window.setClusterName(parser.value(clusterOption));
+    }
     if (parser.isSet(batchOption))
         window.setBatch(*batch);
     if (parser.isSet(colourOption)) {
@@ -274,4 +290,17 @@ int main(int argc, char* argv[])
         window.openFile(files.first());
     const int code = app.exec();
     return exitCode != 0 ? exitCode : code;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    // QApplication aborts when there is no display: --help and --version do without one.
+    if (printsOnly(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        return studio(app);
+    }
+    QApplication app(argc, argv);
+    return studio(app);
 }

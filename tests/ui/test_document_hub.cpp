@@ -43,9 +43,9 @@ private slots:
         QCOMPARE(changed.count(), 2);
         const DocumentPtr placed = hub.document();
         QCOMPARE(documentOf(changed, 1), placed);
-        QVERIFY(placed != opened);                   // documents are immutable: a new one
-        QCOMPARE(placed->graph, opened->graph);      // sharing the graph
-        QCOMPARE(placed->graphId, opened->graphId);  // and so its identity
+        QVERIFY(placed != opened);                  // documents are immutable: a new one
+        QCOMPARE(placed->graph, opened->graph);     // sharing the graph
+        QCOMPARE(placed->graphId, opened->graphId); // and so its identity
         QCOMPARE(placed->placement, (Placement{1, 2, 2, 0}));
         QVERIFY(opened->placement.empty());
 

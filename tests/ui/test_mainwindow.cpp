@@ -4,6 +4,7 @@
 #include "core/io/native/PlacementFile.h"
 #include "ui/MainWindow.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/graphview/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
@@ -17,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMimeData>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -93,6 +95,37 @@ private slots:
         QCOMPARE(window.findChild<OpTablePanel*>()->model()->rowCount(), 7);
         QVERIFY(window.windowTitle().contains(QStringLiteral("tiny.txt")));
         QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    // A cluster that cannot be read is reported naming its file, and neither used nor kept
+    // in the settings (else every later launch would fail).
+    void aBadClusterIsReportedAndNeverKept()
+    {
+        const QString bad = writeFile(dir_, QStringLiteral("broken-cluster.json"), "{\"format\": \"post-cluster/1\", ");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            const QString before = window.hub()->clusterName();
+            QSignalSpy failed(&window, &MainWindow::loadFailed);
+            QVERIFY(!window.setClusterName(bad));
+            QCOMPARE(failed.count(), 1);
+            QCOMPARE(failed.first().at(0).toString(), bad);
+            QVERIFY2(failed.first().at(1).toString().contains(bad), qPrintable(failed.first().at(1).toString()));
+            QVERIFY2(window.statusMessage().contains(QStringLiteral("broken-cluster.json")),
+                     qPrintable(window.statusMessage()));
+            QCOMPARE(window.hub()->clusterName(), before);
+            QVERIFY(QSettings().value(QStringLiteral("cluster")).toString() != bad);
+
+            QVERIFY(window.setClusterName(QStringLiteral("k80x2"))); // a good one is kept
+            QCOMPARE(QSettings().value(QStringLiteral("cluster")).toString(), QStringLiteral("k80x2"));
+        }
+        // A cluster kept from an earlier run that has gone bad since is dropped at start-up.
+        QSettings().setValue(QStringLiteral("cluster"), bad);
+        MainWindow window;
+        QCOMPARE(window.hub()->clusterName(), DocumentLoader::defaultClusterName());
+        QVERIFY(!QSettings().contains(QStringLiteral("cluster")));
+        QVERIFY(window.statusMessage().contains(bad));
+        QSettings().remove(QStringLiteral("cluster"));
     }
 
     // Every bundled sample opens and is drawn with one box per op (small graphs) or per
