@@ -14,10 +14,17 @@
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -53,6 +60,32 @@ bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
     window.findChild<LearnerPanel*>()->setSeed(static_cast<std::uint64_t>(seed));
     window.findChild<LearnerPanel*>()->start();
     return finished.wait(kWaitMs);
+}
+
+// Answers the modal dialogs that open next: the close question with `button`, then (after
+// Save) the file dialog with `path`.
+void answerDialogs(QMessageBox::StandardButton button, const QString& path = {})
+{
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    auto answered = std::make_shared<bool>(false);
+    QObject::connect(timer, &QTimer::timeout, [timer, answered, button, path] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (auto* box = qobject_cast<QMessageBox*>(modal); box && !*answered) {
+            *answered = true;
+            if (path.isEmpty()) {
+                timer->stop();
+                timer->deleteLater();
+            }
+            box->button(button)->click();
+        } else if (auto* files = qobject_cast<QFileDialog*>(modal); files && *answered) {
+            timer->stop();
+            timer->deleteLater();
+            files->selectFile(path);
+            static_cast<QDialog*>(files)->accept(); // QFileDialog::accept, protected there
+        }
+    });
+    timer->start();
 }
 
 QStringList autosaves(const QString& dir)
@@ -259,6 +292,84 @@ private slots:
             QVERIFY(!window.hub()->document());
         }
         QVERIFY(autosaves(dir).isEmpty());
+    }
+
+    // Closing with an unsaved run asks Save / Discard / Cancel; the autosave goes only after
+    // Save or Discard.
+    void closingWithAnUnsavedRunAsks()
+    {
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        QVERIFY(SessionAutosave::orphans().isEmpty());
+        auto window = openWindow(sample("tiny-mlp.json"));
+        window->setInteractiveErrors(true); // dialogs from here on
+        window->show();
+        QVERIFY(runLearner(*window, "post", 60, 3));
+        SessionController* session = window->findChild<SessionController*>();
+        QVERIFY(session->hasUnsavedRun());
+        session->autosave()->flush();
+        const QString autosave = session->autosave()->path();
+        QVERIFY(QFile::exists(autosave));
+
+        answerDialogs(QMessageBox::Cancel); // the window stays, and so does the autosave
+        QVERIFY(!window->close());
+        QVERIFY(window->isVisible());
+        QVERIFY(session->hasUnsavedRun());
+        QVERIFY(QFile::exists(autosave));
+
+        QSettings().setValue(QStringLiteral("lastDir"), dir_.path()); // where the file dialog opens
+        QSignalSpy saved(session, &SessionController::saved);
+        answerDialogs(QMessageBox::Save, dir_.filePath(QStringLiteral("closing.session.json"))); // then the file dialog
+        QVERIFY(window->close());
+        QVERIFY(!session->hasUnsavedRun());
+        QCOMPARE(saved.count(), 1);
+        const QString savedPath = saved.first().at(0).toString();
+        QCOMPARE(QFileInfo(savedPath).fileName(), QStringLiteral("closing.session.json"));
+        QCOMPARE(readSessionFile(savedPath.toStdString()).samples.size(), size_t(60));
+        window.reset();
+        QVERIFY(!QFile::exists(autosave));
+
+        window = openWindow(sample("tiny-mlp.json"));
+        window->setInteractiveErrors(true);
+        window->show();
+        QVERIFY(runLearner(*window, "post", 30, 4));
+        const QString second = window->findChild<SessionController*>()->autosave()->path();
+        window->findChild<SessionController*>()->autosave()->flush();
+        QVERIFY(QFile::exists(second));
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(window->close());
+        window.reset();
+        QVERIFY(!QFile::exists(second)); // discarded: after the answer, not before
+        QVERIFY(autosaves(SessionAutosave::directory()).isEmpty());
+    }
+
+    // A window that goes without the close question answered (the application quit, say)
+    // keeps an unsaved run's autosave; the next start restores it, still unsaved.
+    void aRunNobodyWasAskedAboutIsKept()
+    {
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        const QString dir = SessionAutosave::directory();
+        QString path;
+        {
+            auto window = openWindow(sample("tiny-mlp.json"));
+            window->setInteractiveErrors(true);
+            QVERIFY(runLearner(*window, "post", 40, 2));
+            path = window->findChild<SessionController*>()->autosave()->path();
+        }
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(SessionAutosave::orphans(), QStringList{path});
+
+        qputenv("POST_AUTOSAVE_RESTORE", "restore");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            SessionController* session = window.findChild<SessionController*>();
+            QSignalSpy restored(session, &SessionController::restored);
+            QVERIFY(restored.wait(kWaitMs));
+            QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 40);
+            QVERIFY(session->hasUnsavedRun()); // an autosave is no session file
+        }
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        QVERIFY(autosaves(dir).isEmpty()); // without dialogs nobody can be asked: removed
     }
 
 private:

@@ -54,8 +54,14 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     });
     connect(learner, &LearnerPanel::runStarted, this,
             [this] { runGraphId_ = hub_->document() ? hub_->document()->graphId : 0; });
-    connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
-    connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
+    connect(recorder_, &RunRecorder::changed, this, [this] {
+        unsaved_ = true;
+        autosaveNow(false);
+    });
+    connect(recorder_, &RunRecorder::runEnded, this, [this] {
+        unsaved_ = true;
+        autosaveNow(true);
+    });
     const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
     if (!interval.isEmpty() && interval.toInt() > 0)
         autosave_->setIntervalMs(interval.toInt());
@@ -63,7 +69,13 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     QTimer::singleShot(0, this, [this] { checkForAutosave(policyFromEnvironment()); });
 }
 
-SessionController::~SessionController() = default;
+SessionController::~SessionController()
+{
+    // Gone without an answer to the close question (the application quit, the window was
+    // destroyed): an unsaved run stays in the autosave. Without dialogs (tests,
+    // --screenshot) there is nobody to ask, and it goes as before.
+    autosave_->setKeepOnExit(interactive_ && hasUnsavedRun() && !answered_);
+}
 
 bool SessionController::isOpening() const { return read_->isBusy(); }
 
@@ -121,6 +133,7 @@ bool SessionController::save(const QString& path)
         emit failed(path, readErrorText(e));
         return false;
     }
+    unsaved_ = false;
     emit saved(path);
     return true;
 }
@@ -163,6 +176,8 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     hub_->open(doc);
     runGraphId_ = doc->graphId;
     recorder_->restore(*session);
+    // A session file holds the run; a crashed instance's autosave (taken over as ours) does not.
+    unsaved_ = recorder_->hasRun() && QFileInfo(path) == QFileInfo(autosave_->path());
 
     LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
@@ -224,20 +239,55 @@ void SessionController::checkForAutosave(RestorePolicy policy)
     box->open(); // window-modal, does not block the event loop
 }
 
+bool SessionController::hasUnsavedRun() const { return recorder_->hasRun() && unsaved_; }
+
+bool SessionController::confirmClose()
+{
+    if (!interactive_ || !hasUnsavedRun())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Post Studio"), tr("Save the learning run before closing?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
+    box.setInformativeText(tr("The %1 run (%n sample(s)) is in no session file. Until you answer, it is kept in "
+                              "the autosave.",
+                              nullptr, static_cast<int>(recorder_->samples().size()))
+                               .arg(QString::fromStdString(recorder_->learner().algorithm)));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: {
+        const QString path = askSavePath();
+        if (path.isEmpty() || !save(path))
+            return false; // nothing saved: stay open, the autosave stays too
+        answered_ = true;
+        return true;
+    }
+    case QMessageBox::Discard:
+        answered_ = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
 void SessionController::saveDialog()
+{
+    const QString path = askSavePath();
+    if (!path.isEmpty())
+        save(path);
+}
+
+QString SessionController::askSavePath()
 {
     const DocumentPtr& doc = hub_->document();
     if (!doc)
-        return;
+        return {};
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString suggested = QDir(dir).filePath(QFileInfo(doc->path).completeBaseName().section(QLatin1Char('.'), 0, 0)
                                                  + QStringLiteral(".session.json"));
     const QString path = QFileDialog::getSaveFileName(window_, tr("Save Session"), suggested,
                                                       tr("Post Studio sessions (*.session.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-    save(path);
+    if (!path.isEmpty())
+        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    return path;
 }
 
 void SessionController::openDialog()

@@ -57,6 +57,14 @@ public:
     void checkForAutosave(RestorePolicy policy);
     static RestorePolicy policyFromEnvironment(); // Ask when unset or unknown
 
+    // A learning run (or a restored autosave's) that is in no session file yet.
+    bool hasUnsavedRun() const;
+    // Before the window closes: with an unsaved run (and dialogs allowed) asks Save /
+    // Discard / Cancel. False: stay open (Cancel, or the save did not happen). The
+    // autosave is removed only after Save or Discard; a window that goes without that
+    // answer (destroyed, the application quit) keeps it for the next start to offer.
+    bool confirmClose();
+
     // Cheap sniff used by MainWindow::openFile: does the file start like a session?
     static bool isSessionFile(const QString& path);
 
@@ -69,6 +77,7 @@ private:
     void apply(const QString& path, std::shared_ptr<const Session> session);
     void autosaveNow(bool now);
     void saveDialog();
+    QString askSavePath(); // empty when the user cancels
     void openDialog();
 
     DocumentHub* hub_;
@@ -76,6 +85,8 @@ private:
     LearningChart* chart_;
     QWidget* window_;
     bool interactive_ = true;
+    bool unsaved_ = false;  // the recorded run changed since it was last saved or opened
+    bool answered_ = false; // the close question was answered Save or Discard
     RunRecorder* recorder_;
     SessionAutosave* autosave_;
     QAction* saveAction_;
