@@ -26,7 +26,8 @@ bool StepSimulation::sameStep(const GraphDocument& document) const
     if (!current_)
         return false;
     const GraphDocument& shown = *current_->document;
-    return shown.graph == document.graph && shown.cluster == document.cluster && shown.placement == document.placement;
+    return shown.graphId == document.graphId && shown.cluster == document.cluster
+        && shown.placement == document.placement;
 }
 
 void StepSimulation::setDocument(DocumentPtr document)
