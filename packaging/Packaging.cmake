@@ -28,7 +28,41 @@ add_custom_command(
 add_custom_target(post-cli-man ALL DEPENDS ${POST_MAN_OUTPUT})
 install(FILES ${POST_MAN_OUTPUT} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
+# The maintainer the package and its changelog name: a real address belongs here (lintian
+# refuses @localhost); set it with -DPOST_PACKAGE_MAINTAINER="Name <address>".
+set(POST_PACKAGE_MAINTAINER "Post Studio maintainers <post-studio@localhost>"
+    CACHE STRING "Maintainer of the Debian package: Name <address>")
+
+# /usr/share/doc/post-studio: the copyright file and the changelog (gzip -9n, as Debian wants).
+set(POST_DOC_DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/post-studio)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/copyright DESTINATION ${POST_DOC_DESTINATION})
+configure_file(${CMAKE_CURRENT_LIST_DIR}/changelog.in ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog @ONLY)
+if(POST_GZIP)
+  set(POST_CHANGELOG ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog.gz)
+  add_custom_command(
+    OUTPUT ${POST_CHANGELOG}
+    COMMAND ${POST_GZIP} -n -9 -f -k ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog
+    DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/packaging/changelog
+    COMMENT "Compressing the changelog"
+    VERBATIM)
+  add_custom_target(post-changelog ALL DEPENDS ${POST_CHANGELOG})
+  install(FILES ${POST_CHANGELOG} DESTINATION ${POST_DOC_DESTINATION})
+endif()
+
 if(POST_BUILD_GUI)
+  # post-studio(1), written by hand.
+  if(POST_GZIP)
+    set(POST_STUDIO_MAN ${CMAKE_CURRENT_BINARY_DIR}/packaging/post-studio.1.gz)
+    add_custom_command(
+      OUTPUT ${POST_STUDIO_MAN}
+      COMMAND ${POST_GZIP} -n -9 -c ${CMAKE_CURRENT_LIST_DIR}/post-studio.1 > ${POST_STUDIO_MAN}
+      DEPENDS ${CMAKE_CURRENT_LIST_DIR}/post-studio.1
+      COMMENT "Compressing the post-studio man page")
+    add_custom_target(post-studio-man ALL DEPENDS ${POST_STUDIO_MAN})
+    install(FILES ${POST_STUDIO_MAN} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  else()
+    install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/icons/post-studio.svg
@@ -51,10 +85,15 @@ endif()
 
 set(CPACK_PACKAGE_NAME post-studio)
 set(CPACK_PACKAGE_VENDOR "Post Studio")
-set(CPACK_PACKAGE_CONTACT "Post Studio maintainers <post-studio@localhost>")
+set(CPACK_PACKAGE_CONTACT "${POST_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "find fast device placements for neural-network training")
+# Lines of at most 80 characters (lintian: extended-description-line-too-long).
 set(CPACK_PACKAGE_DESCRIPTION
-    "Post Studio places the operations of a neural-network training step on the GPUs and CPUs of a machine so that a step finishes early. It learns placements with Post (cross-entropy minimisation plus PPO) on a fast simulator and compares them with classical placers. Includes the desktop application post-studio and the command-line tool post-cli.")
+    "Post Studio places the operations of a neural-network training step on the
+GPUs and CPUs of a machine so that a step finishes early. It learns placements
+with Post (cross-entropy minimisation plus PPO) on a fast simulator and
+compares them with classical placers. Includes the desktop application
+post-studio and the command-line tool post-cli.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/poststudio/post-studio")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)

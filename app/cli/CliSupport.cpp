@@ -4,10 +4,14 @@
 #include "core/io/native/ClusterPresets.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/FileKind.h"
+#include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace post::cli {
@@ -77,6 +81,35 @@ std::string learnerOptionsHelp()
     for (const LearnerOptionInfo& k : learnerOptionKeys())
         text += "\n  " + k.key + ": " + k.help;
     return text;
+}
+
+void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<std::string>& inputs, bool force)
+{
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const OutputArg& out = outputs[i];
+        if (out.path.empty())
+            continue;
+        for (const std::string& input : inputs)
+            if (std::error_code ec;
+                !input.empty() && input != "-" && std::filesystem::exists(input, ec) && sameFile(out.path, input))
+                throw InputError(out.path, out.option,
+                                 "is also an input (" + input + "): refusing to overwrite it; write elsewhere");
+        for (size_t k = 0; k < i; ++k)
+            if (!outputs[k].path.empty() && sameFile(out.path, outputs[k].path))
+                throw InputError(out.path, out.option,
+                                 "is also the " + outputs[k].option + " output: each output needs its own file");
+        try {
+            checkWriteTarget(out.path, force);
+        } catch (const InputError& e) {
+            const bool readOnly = e.message().find("is read-only") != std::string::npos;
+            throw InputError(e.file(), out.option, e.message() + (readOnly ? " (--force replaces it)" : ""));
+        }
+    }
+}
+
+void addForceOption(CLI::App& cmd, bool& force)
+{
+    cmd.add_flag("--force", force, "Replace output files that are read-only");
 }
 
 std::string joinedPlacerNames()

@@ -5,6 +5,7 @@
 #include "core/io/GraphFormat.h"
 #include "core/io/ImportedGraph.h"
 #include "core/learn/LearnerOptions.h"
+#include "core/util/InputError.h"
 
 #include <cstdint>
 #include <string>
@@ -38,6 +39,32 @@ DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);
 // Help text listing every KEY.
 std::string learnerOptionsHelp();
+
+// An output option of a command: its flag ("--out") and the path given ("" when none).
+struct OutputArg {
+    std::string option;
+    std::string path;
+};
+// Checks, before a command reads or computes anything, that each given output can be written
+// (core/util/AtomicFile's checkWriteTarget: a regular file or a new one, not read-only
+// unless `force`) and is neither one of `inputs` (paths that may also be preset names: only
+// existing files count) nor another output. Throws InputError naming the path and option.
+void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<std::string>& inputs, bool force);
+// --force, shared by every command that writes files.
+void addForceOption(CLI::App& cmd, bool& force);
+
+// Runs `work` (a placer run); an InputError a placer raises against the cluster (placers
+// know its name only) is raised again naming `clusterArg`, the preset or file given.
+template <class Work> auto runClusterNamed(const std::string& clusterArg, const Cluster& cluster, Work&& work)
+{
+    try {
+        return work();
+    } catch (const InputError& e) {
+        if (e.file() != cluster.name() || clusterArg == cluster.name())
+            throw;
+        throw InputError(clusterArg, e.location(), e.message() + " (cluster '" + cluster.name() + "')");
+    }
+}
 
 // "post, ce, ppo, ..." for help texts and errors.
 std::string joinedPlacerNames();

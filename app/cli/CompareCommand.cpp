@@ -43,6 +43,19 @@ std::vector<std::string> splitNames(const std::string& list)
     return names;
 }
 
+// Why `algo` cannot run on `cluster` (compare leaves it out with this note), or "".
+std::string notApplicable(const std::string& algo, const Cluster& cluster)
+{
+    // The cpu placer puts everything on a CPU; a warm start from it needs one too.
+    if (algo == "cpu" || algo.ends_with("@cpu")) {
+        for (const Device& d : cluster.devices())
+            if (d.kind == DeviceKind::Cpu)
+                return {};
+        return "the cluster has no CPU device";
+    }
+    return {};
+}
+
 int runCompare(const CompareOptions& o)
 {
     std::vector<std::string> algos = o.algos.empty() ? placerNames() : splitNames(o.algos);
@@ -54,6 +67,15 @@ int runCompare(const CompareOptions& o)
     const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
     const double lb = lowerBound(g, c).valueUs();
+    // Placers that cannot run on this cluster are left out with a note, not run to fail
+    // after the others have run (and the whole table is lost).
+    std::vector<std::pair<std::string, std::string>> skipped;
+    std::erase_if(algos, [&](const std::string& a) {
+        std::string why = notApplicable(a, c);
+        if (!why.empty())
+            skipped.emplace_back(a, why);
+        return !why.empty();
+    });
 
     ComparisonOptions options;
     options.algorithms = algos;
@@ -70,14 +92,14 @@ int runCompare(const CompareOptions& o)
             std::cerr << "running " << announced << "...\n";
         }
     };
-    std::vector<ComparisonRow> rows = runner.run(announce);
+    std::vector<ComparisonRow> rows = runClusterNamed(o.cluster, c, [&] { return runner.run(announce); });
     // The reference for speed-ups: the single best device (run it if it wasn't asked for).
     double singleUs = 0.0;
     for (const ComparisonRow& r : rows)
         if (r.algorithm == "single")
             singleUs = r.meanUs();
     if (singleUs == 0.0)
-        singleUs = runner.runAlgorithm("single").meanUs();
+        singleUs = runClusterNamed(o.cluster, c, [&] { return runner.runAlgorithm("single"); }).meanUs();
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
@@ -109,6 +131,9 @@ int runCompare(const CompareOptions& o)
                                {"speedup_vs_single", m > 0 ? singleUs / m : 0.0},
                                {"gap_to_lower_bound", lb > 0 ? m / lb - 1.0 : 0.0}});
         }
+        auto& left = j["skipped"] = nlohmann::json::array();
+        for (const auto& [algo, why] : skipped)
+            left.push_back({{"algo", algo}, {"reason", why}});
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -122,6 +147,8 @@ int runCompare(const CompareOptions& o)
                     r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
                     m > 0 ? singleUs / m : 0.0, lb > 0 ? 100.0 * (m / lb - 1.0) : 0.0);
     }
+    for (const auto& [algo, why] : skipped)
+        std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
     return kExitOk;
 }
 

@@ -33,6 +33,7 @@ struct PlaceOptions {
     std::string pbtxtOut;
     std::vector<std::string> settings;
     bool json = false;
+    bool force = false;
 };
 
 int runPlace(const PlaceOptions& o)
@@ -40,6 +41,8 @@ int runPlace(const PlaceOptions& o)
     std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
+    // Before the search: a run whose result cannot be written is lost at the end.
+    checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}}, {o.graph, o.cluster}, o.force);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
         pbtxtText = readFileText(o.graph);
@@ -60,15 +63,15 @@ int runPlace(const PlaceOptions& o)
     ctx.seed = o.seed;
     ctx.threads = o.threads;
     ctx.observer = o.log.empty() ? nullptr : &log;
-    const PlaceResult r = placer->place(ctx);
+    const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const LowerBound lb = lowerBound(g, c);
 
     if (!o.out.empty())
-        writeFileAtomically(o.out, placementJson(g, c, r.best));
+        writeFileAtomically(o.out, placementJson(g, c, r.best), o.force);
     if (!o.log.empty())
-        writeFileAtomically(o.log, log.toCsv());
+        writeFileAtomically(o.log, log.toCsv(), o.force);
     if (!o.pbtxtOut.empty())
-        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, o.graph, g, c, r.best));
+        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, o.graph, g, c, r.best), o.force);
 
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)
@@ -131,6 +134,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
+    addForceOption(*cmd, opts->force);
     cmd->callback([opts, &exitCode] { exitCode = runPlace(*opts); });
 }
 

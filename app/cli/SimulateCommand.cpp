@@ -29,6 +29,7 @@ struct SimulateOptions {
     std::string trace;
     double optimizerFactor = SimOptions{}.optimizerStateFactor;
     bool json = false;
+    bool force = false;
 };
 
 nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb)
@@ -101,6 +102,7 @@ int runSimulate(const SimulateOptions& o)
 {
     if (int(!o.placement.empty()) + int(!o.allOn.empty()) + int(o.given) != 1)
         throw UsageError{"give exactly one of --placement FILE, --all-on DEVICE or --given-placement"};
+    checkOutputArgs({{"--trace", o.trace}}, {o.graph, o.cluster, o.placement}, o.force);
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch);
     const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
@@ -123,7 +125,7 @@ int runSimulate(const SimulateOptions& o)
     const SimResult& r = sim.run(placement, !o.trace.empty());
     const LowerBound lb = lowerBound(g, c);
     if (!o.trace.empty())
-        writeFileAtomically(o.trace, chromeTraceJson(g, c, r));
+        writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (o.json)
         std::cout << resultJson(g, c, r, lb).dump(2) << "\n";
     else
@@ -149,6 +151,7 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
                     "Parameter memory = param bytes x this (weights, gradients, optimizer state)")
         ->capture_default_str();
     cmd->add_flag("--json", opts->json, "Print one JSON object");
+    addForceOption(*cmd, opts->force);
     cmd->callback([opts, &exitCode] { exitCode = runSimulate(*opts); });
 }
 

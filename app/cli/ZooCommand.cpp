@@ -20,6 +20,7 @@ struct ZooOptions {
     std::string name;
     int batch = 0;
     std::string out;
+    bool force = false;
 };
 
 int runList(const ZooOptions& o)
@@ -40,6 +41,7 @@ int runGenerate(const ZooOptions& o)
 {
     if (!ZooRegistry::find(o.name))
         throw UsageError{"no model '" + o.name + "' in the zoo (models: " + ZooRegistry::joinedNames() + ")"};
+    checkOutputArgs({{"--out", o.out}}, {}, o.force);
     CostReport report;
     const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report);
     const std::string text = nativeGraphJson(g);
@@ -50,7 +52,7 @@ int runGenerate(const ZooOptions& o)
         std::cout << text;
         return kExitOk;
     }
-    writeFileAtomically(o.out, text);
+    writeFileAtomically(o.out, text, o.force);
     std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
               << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
               << " on a speed-1 GPU\n";
@@ -71,6 +73,7 @@ void addZooCommand(CLI::App& app, int& exitCode)
     gen->add_option("name", opts->name, "Model name (see `post-cli zoo list`)")->required();
     gen->add_option("--batch", opts->batch, "Batch size (default: the model's)")->check(CLI::Range(1, 65536));
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
+    addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });
 }
 

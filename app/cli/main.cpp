@@ -5,6 +5,7 @@
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"
 #include "app/cli/ZooCommand.h"
+#include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 int main(int argc, char** argv)
 {
     using namespace post::cli;
+    post::removeTemporaryFilesOnSignals(); // Ctrl-C during a write leaves no .tmp file
     CLI::App app{"post-cli: find fast device placements for neural-network training"};
     app.set_version_flag("--version", std::string("post-cli ") + POST_VERSION);
     app.require_subcommand(1);

@@ -7,6 +7,7 @@
 // QT_QPA_PLATFORM=offscreen). --algo runs a placer once FILE is shown (with --screenshot:
 // to completion, then the window is saved showing the learning curve).
 #include "core/run/PlacerRegistry.h"
+#include "core/util/AtomicFile.h"
 #include "ui/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
@@ -60,6 +61,7 @@ bool printsOnly(int argc, char* argv[])
 // The program; `app` is a QApplication unless the command line only asks for text.
 int studio(QCoreApplication& app)
 {
+    post::removeTemporaryFilesOnSignals(); // a kill during a save leaves no .tmp file
     QApplication::setOrganizationName(QStringLiteral("PostStudio"));
     QApplication::setApplicationName(QStringLiteral("post-studio"));
     QApplication::setApplicationDisplayName(QStringLiteral("Post Studio"));

@@ -1,6 +1,7 @@
 #include "core/graph/GraphBuilder.h"
 
 #include "core/graph/GraphError.h"
+#include "core/util/Utf8.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +36,13 @@ OpId GraphBuilder::addOp(Op op)
 {
     if (op.name.empty())
         throw GraphError("op #" + std::to_string(graph_.ops_.size()) + " has an empty name");
+    // Names end up in JSON and Qt strings, which need UTF-8: refused here, where the reader
+    // still knows the line, rather than when the result is written at the end of a run.
+    for (const auto& [text, what] : {std::pair<const std::string&, const char*>{op.name, "op name"},
+                                     {op.type, "op type"},
+                                     {op.colocate, "colocation group"}})
+        if (std::string problem = utf8Problem(text, what); !problem.empty())
+            throw GraphError(problem);
     for (int k = 0; k < kDeviceKindCount; ++k) {
         const std::string field = "time_us." + std::string(toString(static_cast<DeviceKind>(k)));
         requireCost(op.timeUs[static_cast<size_t>(k)], kMaxTimeUs, op.name, field.c_str());
@@ -83,6 +91,8 @@ void GraphBuilder::addEdge(std::string_view from, std::string_view to, double by
 
 Graph GraphBuilder::build() &&
 {
+    if (std::string problem = utf8Problem(graph_.name_, "graph name"); !problem.empty())
+        throw GraphError(problem);
     buildAdjacency();
     buildTopologicalOrder();
     buildColocationGroups();

@@ -18,7 +18,8 @@ public:
 
     explicit GraphBuilder(std::string name = {});
 
-    // Rejects duplicate names and negative, non-finite or absurdly large costs.
+    // Rejects duplicate names, names, types and colocation groups that are not valid UTF-8,
+    // and negative, non-finite or absurdly large costs.
     OpId addOp(Op op);
     void addEdge(OpId from, OpId to, double bytes);
     // An edge by op names; a negative `bytes` means "the producer's output_bytes".
@@ -29,7 +30,7 @@ public:
     int opCount() const { return static_cast<int>(graph_.ops_.size()); }
     void reserve(size_t ops, size_t edges);
 
-    // Validates (acyclic: the error names ops on a cycle) and returns the graph.
+    // Validates (acyclic: the error names ops on a cycle; a graph name in UTF-8) and returns the graph.
     Graph build() &&;
 
 private:

@@ -3,6 +3,7 @@
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
 #include "core/util/InputError.h"
+#include "core/util/Utf8.h"
 
 #include <algorithm>
 #include <set>
@@ -39,6 +40,11 @@ void TrainingStepBuilder::addLayer(std::string id, std::string description, cons
 {
     if (id.empty())
         throw InputError(source_, location, "node id is empty");
+    // GraphBuilder checks these too, but only here is the layer's line known.
+    if (std::string problem = utf8Problem(id, "node id"); !problem.empty())
+        throw InputError(source_, location, problem);
+    if (std::string problem = utf8Problem(description, "node description"); !problem.empty())
+        throw InputError(source_, location, problem);
     if (id.ends_with(kGradSuffix))
         throw InputError(source_, location,
                          "node id '" + id + "' ends with '" + kGradSuffix
@@ -163,6 +169,14 @@ Graph TrainingStepBuilder::build() &&
         GraphBuilder builder(graphName_);
         builder.reserve(2 * n, 2 * edges.size() + n);
         std::vector<OpId> forwardOp(n, kNoOp), gradOp(n, kNoOp);
+        // A refused op (a value past GraphBuilder's bounds) is named at its layer's line.
+        auto addOp = [&](Op op, const Layer& layer) {
+            try {
+                return builder.addOp(std::move(op));
+            } catch (const GraphError& e) {
+                throw InputError(source_, layer.location, e.what());
+            }
+        };
 
         for (int l : order) {
             const Layer& layer = layers_[static_cast<size_t>(l)];
@@ -173,11 +187,11 @@ Graph TrainingStepBuilder::build() &&
             // Input layers' time is data loading on the host, not accelerator compute.
             const double gpuUs = input ? 0.0 : layer.stats.forwardMs * kUsPerMs;
             op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
-            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = gpuUs * options_.cpuSlowdown;
+            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = derivedCpuTimeUs(gpuUs, options_);
             op.outputBytes = layer.stats.activationBytes;
             op.paramBytes = layer.stats.parameterBytes;
             op.colocate = input ? std::string() : layer.id;
-            forwardOp[static_cast<size_t>(l)] = builder.addOp(std::move(op));
+            forwardOp[static_cast<size_t>(l)] = addOp(std::move(op), layer);
         }
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             const int l = *it;
@@ -189,13 +203,13 @@ Graph TrainingStepBuilder::build() &&
             op.type = layerType(layer.description) + "Backward";
             const double gpuUs = layer.stats.backwardMs * kUsPerMs;
             op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
-            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = gpuUs * options_.cpuSlowdown;
+            op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = derivedCpuTimeUs(gpuUs, options_);
             // It outputs the gradient with respect to each (non-input) input tensor.
             for (int e : in[static_cast<size_t>(l)])
                 if (!isInput(edges[static_cast<size_t>(e)].from))
                     op.outputBytes += activation(edges[static_cast<size_t>(e)].from);
             op.colocate = layer.id;
-            gradOp[static_cast<size_t>(l)] = builder.addOp(std::move(op));
+            gradOp[static_cast<size_t>(l)] = addOp(std::move(op), layer);
         }
 
         for (int u : order)

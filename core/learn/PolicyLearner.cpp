@@ -64,7 +64,7 @@ public:
         , devices_(context.cluster.deviceCount())
         , batch_(options.batchSize)
         , ceInterval_((options.ceInterval + batch_ - 1) / batch_ * batch_)
-        , window_(rules.crossEntropy ? ceInterval_ : batch_)
+        , window_(windowSize(rules.crossEntropy ? ceInterval_ : batch_, batch_, context.samples))
         , policy_(groups_, devices_)
         , adam_(groups_, devices_, options.adam)
         , evaluator_(factory, threadCount(context, batch_))
@@ -111,6 +111,19 @@ private:
         if (!options.refineGroupsByWarmStart)
             return grouping;
         return grouping.refinedBy(context.graph, options.warmStart, context.cluster.deviceCount());
+    }
+
+    // The samples kept: N for a cross-entropy step (K otherwise), but never more than the
+    // budget draws (a step every N samples never comes when N exceeds the budget), so the
+    // memory is at most min(N, samples) x groups choices whatever N and K are
+    // (`--set ce-interval=100000000`). A multiple of K whenever an update can run, as
+    // lastBatch() needs; when K exceeds the budget no update runs.
+    static int windowSize(int wanted, int batch, int samples)
+    {
+        const long long budget = std::max(samples, 1);
+        if (budget < batch)
+            return static_cast<int>(budget);
+        return static_cast<int>(std::min<long long>(wanted, (budget + batch - 1) / batch * batch));
     }
 
     static int threadCount(const PlaceContext& context, int batch)

@@ -1,10 +1,14 @@
 #include "core/util/SourceName.h"
 
+#include "core/util/Utf8.h"
+
 #include <filesystem>
 
 namespace post {
 
-std::string graphNameFromSource(const std::string& source)
+namespace {
+
+std::string nameFromSource(const std::string& source)
 {
     if (source.empty())
         return "graph";
@@ -17,5 +21,10 @@ std::string graphNameFromSource(const std::string& source)
     }
     return stem.empty() ? std::string("graph") : stem;
 }
+
+} // namespace
+
+// A file name need not be UTF-8; the graph name written into JSON must be.
+std::string graphNameFromSource(const std::string& source) { return escapeInvalidUtf8(nameFromSource(source)); }
 
 } // namespace post

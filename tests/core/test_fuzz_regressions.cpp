@@ -194,6 +194,17 @@ private slots:
         QTest::newRow("named subgraph") << "digraph { a -> subgraph s {b c} }" << 2.0;
         QTest::newRow("group chain, quoted label") << "digraph { {a b} -> {c d} -> e [label=\"x -> y\"] }" << 6.0; // 4 + 2
         QTest::newRow("attributes are no nodes") << "digraph { node [shape=box]; a -> b [bytes=4]; rankdir=LR }" << 1.0;
+        // A re-opened subgraph keeps its nodes: the empty bodies here stand for 2 and 3 nodes.
+        QTest::newRow("re-opened subgraphs")
+            << "digraph { subgraph A {a b} subgraph B {c d e} subgraph A {} -> subgraph B {} }" << 6.0;
+        QTest::newRow("re-opened, quoted names")
+            << "digraph { subgraph \"A\" {a b} subgraph \"B\\\"\" {c} subgraph A {} -> subgraph \"B\\\"\" {d} }"
+            << 4.0; // {a b} x {c d}
+        QTest::newRow("re-opened inside another")
+            << "digraph { subgraph A {a b} subgraph C { subgraph A {c} } -> x }" << 3.0; // C holds a b c
+        // A concatenated name is not worked out: the body counts as every identifier so far
+        // (a, b, c and "B").
+        QTest::newRow("concatenated name") << "digraph { a b c; subgraph \"A\" + \"B\" {} -> x }" << 4.0;
     }
 
     void dotEdgeBoundCountsGroupProducts()

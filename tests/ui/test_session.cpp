@@ -267,6 +267,49 @@ private slots:
         QVERIFY(autosaves(dir).isEmpty()); // clean exit
     }
 
+    // An autosave that cannot be restored (here a newer session version) was removed at
+    // exit like any adopted autosave; it is set aside instead and the error says where.
+    void unrestorableAutosaveIsSetAside()
+    {
+        const QString dir = SessionAutosave::directory();
+        {
+            auto window = openWindow(sample("tiny-mlp.json"));
+            QVERIFY(runLearner(*window, "post", 30, 1));
+            window->findChild<SessionController*>()->autosave()->simulateCrash();
+        }
+        QCOMPARE(autosaves(dir).size(), 1);
+        const QString orphan = QDir(dir).filePath(autosaves(dir).first());
+        QByteArray content;
+        {
+            QFile file(orphan);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            content = file.readAll().replace("post-session/1", "post-session/9");
+        }
+        {
+            QFile file(orphan);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(content);
+        }
+        qputenv("POST_AUTOSAVE_RESTORE", "restore");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            QSignalSpy failed(window.findChild<SessionController*>(), &SessionController::failed);
+            QVERIFY(failed.wait(kWaitMs));
+            const QString message = failed.first().at(1).toString();
+            QVERIFY2(message.contains("post-session/9") && message.contains("the autosave is kept as"),
+                     qPrintable(message));
+            QVERIFY2(message.contains(QDir(dir).filePath("unrestorable-")), qPrintable(message));
+        }
+        const QStringList left = autosaves(dir);
+        QCOMPARE(left.size(), 1); // kept after the clean exit
+        QVERIFY2(left.first().startsWith("unrestorable-"), qPrintable(left.first()));
+        QFile kept(QDir(dir).filePath(left.first()));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), content);
+        QVERIFY(SessionAutosave::orphans().isEmpty()); // no longer offered
+    }
+
     void discardOrKeepAnOrphan()
     {
         const QString dir = SessionAutosave::directory();

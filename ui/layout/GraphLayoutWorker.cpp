@@ -2,6 +2,8 @@
 
 #include "ui/layout/GraphvizLayout.h"
 
+#include <new>
+
 namespace post {
 
 GraphLayoutWorker::GraphLayoutWorker(QObject* parent)
@@ -31,7 +33,16 @@ void GraphLayoutWorker::cancelUpTo(quint64 requestId)
 void GraphLayoutWorker::layout(const LayoutInput& input)
 {
     const quint64 id = input.requestId;
-    LayoutResult result = runGraphvizLayout(input, [this, id] { return id <= cancelledUpTo_.load(); });
+    LayoutResult result;
+    try {
+        result = runGraphvizLayout(input, [this, id] { return id <= cancelledUpTo_.load(); });
+    } catch (const std::bad_alloc&) {
+        // On this thread an escaping exception would end the program: report it instead.
+        result = LayoutResult{};
+        result.requestId = id;
+        result.status = LayoutResult::Status::Failed;
+        result.error = QStringLiteral("not enough memory to lay the graph out");
+    }
     emit finished(result);
 }
 

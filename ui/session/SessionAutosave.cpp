@@ -175,6 +175,22 @@ void SessionAutosave::discard(const QString& orphan)
     lock->unlock();
 }
 
+QString SessionAutosave::setAside()
+{
+    watcher_.waitForFinished();
+    queued_.reset();
+    if (!QFileInfo::exists(path_))
+        return {};
+    const QFileInfo file(path_);
+    const QString aside = file.dir().filePath(
+        QStringLiteral("unrestorable-%1-%2")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), file.fileName()));
+    if (!QFile::rename(path_, aside))
+        return {};
+    writes_ = 0; // nothing of this instance's is left at path_ to remove
+    return aside;
+}
+
 void SessionAutosave::simulateCrash()
 {
     flush();

@@ -54,6 +54,10 @@ public:
     // new path, or empty when it could not be taken.
     QString adopt(const QString& orphan);
     static void discard(const QString& orphan);
+    // Keeps this instance's file, which could not be restored, out of the way instead of
+    // removing it at exit: renamed "unrestorable-<time>-<name>" in the same folder (no
+    // longer offered for restoring, never removed). The new path, or empty on failure.
+    QString setAside();
 
     // Tests: forget the file without removing it, as a killed process would.
     void simulateCrash();

@@ -93,6 +93,8 @@ SessionController::RestorePolicy SessionController::policyFromEnvironment()
 
 bool SessionController::isSessionFile(const QString& path)
 {
+    if (!QFileInfo(path).isFile()) // a FIFO would block the open; a directory is no session
+        return false;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return false;
@@ -142,10 +144,19 @@ void SessionController::open(const QString& path)
 {
     read_->start([path] { return std::make_shared<const Session>(readSessionFile(path.toStdString())); },
                  [this, path](const ReadOutcome<std::shared_ptr<const Session>>& outcome) {
-                     if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome))
+                     if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome)) {
                          apply(path, *session);
-                     else
+                     } else if (path == autosave_->path()) {
+                         // An adopted autosave that cannot be restored is removed at exit like
+                         // any autosave: keep it aside instead, and say where.
+                         const QString aside = autosave_->setAside();
+                         emit failed(path,
+                                     aside.isEmpty()
+                                         ? std::get<QString>(outcome)
+                                         : tr("%1 (the autosave is kept as %2)").arg(std::get<QString>(outcome), aside));
+                     } else {
                          emit failed(path, std::get<QString>(outcome));
+                     }
                  });
 }
 

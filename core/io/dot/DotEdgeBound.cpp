@@ -2,8 +2,12 @@
 
 #include "core/util/InputError.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace post {
@@ -14,6 +18,7 @@ namespace {
 struct Group {
     double count = 0.0;
     double pendingLeft = -1.0;
+    std::optional<std::string> name; // "subgraph NAME { ... }": a body that may re-open an earlier one
 };
 
 bool isIdChar(unsigned char c) { return std::isalnum(c) || c == '_' || c == '.' || c >= 0x80; }
@@ -28,11 +33,38 @@ bool isKeyword(std::string_view word, std::string_view keyword)
     return true;
 }
 
+// The name cgraph gives "subgraph NAME": a quoted name loses its line continuations and the
+// backslash of \". kAnyName stands for a name this scan cannot know ("A" + "B" concatenations,
+// the %N names cgraph gives anonymous subgraphs): such a body may hold every node.
+const std::string kAnyName = "%";
+
+std::string subgraphKey(std::string_view token, bool quoted)
+{
+    std::string key;
+    for (std::size_t k = 0; k < token.size(); ++k) {
+        if (quoted && token[k] == '\\' && k + 1 < token.size()) {
+            const char next = token[k + 1];
+            if (next == '\n' || next == '"') {
+                k += next == '"' ? 0 : 1;
+                continue;
+            }
+            if (next == '\r' && k + 2 < token.size() && token[k + 2] == '\n') {
+                k += 2;
+                continue;
+            }
+        }
+        key += token[k];
+    }
+    return key.starts_with('%') ? kAnyName : key;
+}
+
 // cgraph's parser spends seconds on tens of thousands of nested subgraphs; real graphs nest
 // a handful.
 constexpr std::size_t kMaxDotNesting = 1000;
 
 } // namespace
+
+double dotEdgeLimit(std::size_t bytes) { return std::max(1e5, static_cast<double>(bytes)); }
 
 void checkDotEdgeBound(std::string_view text, const std::string& source, double limit)
 {
@@ -42,6 +74,13 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
     double pendingLeft = -1.0; // left operand of an arrow waiting for its right one
     bool attributeValue = false;
     bool subgraphName = false;
+    std::optional<std::string> pendingName; // the NAME of "subgraph NAME" before its '{'
+    // A named subgraph keeps its nodes when it is re-opened: "subgraph A {a1 ... a1500}" and
+    // later "subgraph A {} -> subgraph B {}" joins every node of A with every node of B, though
+    // both bodies written there are empty. So each name keeps the nodes its bodies held so
+    // far; no group holds more nodes than there were node identifiers before it closed.
+    std::unordered_map<std::string, double> named;
+    double identifiers = 0.0;
     int line = 1;
 
     auto operand = [&](double size) {
@@ -57,7 +96,19 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
         }
         pendingLeft = -1.0;
         lastOperand = size;
-        groups.back().count += size;
+        groups.back().count = std::min(groups.back().count + size, identifiers);
+    };
+    auto identifier = [&] {
+        identifiers += 1.0;
+        operand(1.0);
+    };
+    // The identifier after "subgraph" names it; anything else is an operand (or a value).
+    auto word = [&](std::string_view token, bool quoted) {
+        if (subgraphName)
+            pendingName = subgraphKey(token, quoted);
+        else if (!attributeValue)
+            identifier();
+        attributeValue = subgraphName = false;
     };
 
     std::size_t i = 0;
@@ -84,7 +135,7 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
             // A quoted or HTML identifier (HTML strings nest their angle brackets).
             int depth = 0;
             const char close = c == '"' ? '"' : '>';
-            ++i;
+            const std::size_t start = ++i;
             while (i < n && !(text[i] == close && depth == 0)) {
                 if (c == '"' && text[i] == '\\')
                     ++i;
@@ -96,10 +147,8 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
                     line += text[i] == '\n';
                 ++i;
             }
+            word(text.substr(start, std::min(i, n) - start), c == '"');
             ++i;
-            if (!attributeValue && !subgraphName)
-                operand(1.0);
-            attributeValue = subgraphName = false;
         } else if (c == '[') {
             // An attribute list: holds no nodes. Strings inside may contain ']'.
             ++i;
@@ -124,19 +173,30 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
                 throw InputError(source, "line " + std::to_string(line),
                                  "subgraphs nested more than " + std::to_string(kMaxDotNesting) + " levels deep");
             subgraphName = false;
-            groups.push_back(Group{0.0, pendingLeft});
+            groups.push_back(Group{0.0, pendingLeft, std::move(pendingName)});
+            pendingName.reset();
             pendingLeft = -1.0;
             ++i;
         } else if (c == '}') {
-            const Group group = groups.back();
+            Group group = groups.back();
             if (groups.size() > 1)
                 groups.pop_back();
+            if (group.name && *group.name == kAnyName) {
+                group.count = identifiers;
+            } else if (group.name) {
+                double& known = named[*group.name];
+                known = std::min(known + group.count, identifiers);
+                group.count = known;
+            }
             pendingLeft = group.pendingLeft;
             operand(group.count);
             ++i;
         } else if (c == '-' && i + 1 < n && (text[i + 1] == '>' || text[i + 1] == '-')) {
             pendingLeft = lastOperand;
             i += 2;
+        } else if (c == '+' && pendingName) {
+            pendingName = kAnyName; // "subgraph "A" + "B" {": a concatenated name
+            ++i;
         } else if (c == ';') {
             pendingLeft = -1.0;
             lastOperand = 0.0;
@@ -148,16 +208,15 @@ void checkDotEdgeBound(std::string_view text, const std::string& source, double 
             const std::size_t start = i++;
             while (i < n && isIdChar(static_cast<unsigned char>(text[i])))
                 ++i;
-            const std::string_view word = text.substr(start, i - start);
-            if (isKeyword(word, "subgraph")) {
+            const std::string_view token = text.substr(start, i - start);
+            if (isKeyword(token, "subgraph")) {
                 subgraphName = true; // "subgraph NAME {": the name is no operand
-            } else if (isKeyword(word, "node") || isKeyword(word, "edge") || isKeyword(word, "graph")
-                       || isKeyword(word, "digraph") || isKeyword(word, "strict")) {
+                pendingName.reset();
+            } else if (isKeyword(token, "node") || isKeyword(token, "edge") || isKeyword(token, "graph")
+                       || isKeyword(token, "digraph") || isKeyword(token, "strict")) {
                 // statement keywords: no operand
-            } else if (attributeValue || subgraphName) {
-                attributeValue = subgraphName = false;
             } else {
-                operand(1.0);
+                word(token, false);
             }
         } else {
             ++i; // ':' ports and stray characters: cgraph reports what is malformed

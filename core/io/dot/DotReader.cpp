@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -25,9 +26,6 @@ extern "C" int aaglex_destroy(void);
 
 namespace post {
 namespace {
-
-// Far above any real model graph (the largest real graphs here have a few thousand edges).
-constexpr double kMaxDotEdges = 1e6;
 
 // Node attributes the reader understands, in the order DotNode::attrs stores them.
 enum NodeAttr { kLabel, kTimeGpu, kTimeCpu, kTime, kOutputBytes, kParamBytes, kColocate, kType, kNodeAttrCount };
@@ -212,6 +210,14 @@ double amount(const std::optional<std::string>& text, const std::string& source,
         throw InputError(source, where, "must be a finite number, got '" + *text + "'");
     if (*number < 0.0)
         throw InputError(source, where, "must be >= 0, got " + *text);
+    // GraphBuilder's bounds, checked here to name the attribute as written.
+    const bool time = std::string_view(key).starts_with("time_us");
+    const double limit = time ? GraphBuilder::kMaxTimeUs : GraphBuilder::kMaxBytes;
+    if (*number > limit) {
+        char bound[32];
+        std::snprintf(bound, sizeof bound, "%g", limit);
+        throw InputError(source, where, std::string("must be at most ") + bound + ", got " + *text);
+    }
     return *number;
 }
 
@@ -276,7 +282,7 @@ Graph buildAttributed(const DotContent& content, const std::string& source, cons
         op.colocate = node.attrs[kColocate].value_or("");
         // A missing kind is derived from the other one through the CPU slowdown.
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpu ? *gpu : cpu ? *cpu / options.cpuSlowdown : 0.0;
-        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = cpu ? *cpu : gpu ? *gpu * options.cpuSlowdown : 0.0;
+        op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = cpu ? *cpu : gpu ? derivedCpuTimeUs(*gpu, options) : 0.0;
         op.outputBytes = number(kOutputBytes).value_or(0.0);
         op.paramBytes = number(kParamBytes).value_or(0.0);
         try {
@@ -308,7 +314,7 @@ Graph parseDotGraph(std::string_view text, const std::string& source, const Impo
 {
     if (text.find('\0') != std::string_view::npos) // cgraph would silently stop at it
         throw InputError(source, {}, "contains NUL bytes: not a text file");
-    checkDotEdgeBound(text, source, kMaxDotEdges);
+    checkDotEdgeBound(text, source, dotEdgeLimit(text.size()));
     const DotContent content = readWithCgraph(text, source);
     if (!content.directed)
         throw InputError(source, {}, "an undirected 'graph' has no data-flow direction: write 'digraph'");

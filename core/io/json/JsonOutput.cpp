@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace post {
 
@@ -11,6 +13,10 @@ using nlohmann::ordered_json;
 
 ordered_json JsonOutput::number(double value)
 {
+    // JSON has no infinity or NaN: nlohmann would write null, which every reader refuses, so
+    // the file could not be read back. Readers bound every figure so this does not happen.
+    if (!std::isfinite(value))
+        throw std::domain_error("a non-finite number (" + std::to_string(value) + ") cannot be written as JSON");
     // Below 2^53 every integer is exact in a double, so the integer text reads back equal.
     if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 9007199254740992.0)
         return static_cast<std::int64_t>(value);

@@ -10,7 +10,8 @@ namespace post {
 class JsonOutput {
 public:
     // Integral values become JSON integers ("4000000", not "4000000.0"); others keep
-    // the shortest text that reads back to the same double.
+    // the shortest text that reads back to the same double. Throws std::domain_error for
+    // infinity and NaN (JSON has neither; nlohmann would write null, unreadable back).
     static nlohmann::ordered_json number(double value);
 
     // One top-level field per line and one array element per line, everything deeper

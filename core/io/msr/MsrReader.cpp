@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -20,6 +22,9 @@ namespace {
 using nlohmann::json;
 
 constexpr double kUsPerMs = 1000.0;
+// Latencies are milliseconds: GraphBuilder's time bound in the file's unit.
+constexpr double kMaxMs = GraphBuilder::kMaxTimeUs / kUsPerMs;
+constexpr double kMaxBytes = GraphBuilder::kMaxBytes;
 
 struct MsrNode {
     long long id = 0;
@@ -64,8 +69,8 @@ public:
         return *value;
     }
 
-    // A finite number >= 0 (costs and sizes).
-    double amount(const char* key, std::optional<double> fallback = std::nullopt) const
+    // A finite number >= 0 and <= `limit` (costs and sizes).
+    double amount(const char* key, double limit, std::optional<double> fallback = std::nullopt) const
     {
         const json* value = find(key);
         if (!value) {
@@ -80,6 +85,11 @@ public:
             throw InputError(source_, field(key), "must be a finite number");
         if (number < 0.0)
             throw InputError(source_, field(key), "must be >= 0, got " + value->dump());
+        if (number > limit) {
+            char bound[32];
+            std::snprintf(bound, sizeof bound, "%g", limit);
+            throw InputError(source_, field(key), std::string("must be at most ") + bound + ", got " + value->dump());
+        }
         return number;
     }
 
@@ -88,6 +98,9 @@ public:
         const json& value = require(key);
         if (!value.is_number_integer())
             throw InputError(source_, field(key), "must be an integer, got " + value.dump());
+        // nlohmann keeps integers above INT64_MAX unsigned: 2^64-1 would read as -1.
+        if (value.is_number_unsigned() && value.get<unsigned long long>() > std::numeric_limits<long long>::max())
+            throw InputError(source_, field(key), "must be at most 9223372036854775807, got " + value.dump());
         return value.get<long long>();
     }
 
@@ -173,14 +186,14 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
         }
         if (node.name.empty())
             node.name = "node" + std::to_string(node.id);
-        node.fpgaMs = r.amount("fpgaLatency");
+        node.fpgaMs = r.amount("fpgaLatency", kMaxMs);
         if (r.find("cpuLatency"))
-            node.cpuMs = r.amount("cpuLatency");
+            node.cpuMs = r.amount("cpuLatency", kMaxMs);
         node.backward = r.flag("isBackwardNode", false);
         r.flag("supportedOnFpga", true); // validated; see docs/importers.md for why it is not used
         if (r.find("colorClass"))
             node.colorClass = r.integer("colorClass");
-        node.sizeBytes = r.amount("size", 0.0);
+        node.sizeBytes = r.amount("size", kMaxBytes, 0.0);
         result.push_back(std::move(node));
     }
     return result;
@@ -206,8 +219,10 @@ std::vector<MsrEdge> readEdges(const json& root, const std::string& source, cons
         MsrEdge edge;
         edge.from = endpoint("sourceId");
         edge.to = endpoint("destId");
-        const double cost = r.amount("cost");
-        edge.bytes = r.find("size") ? r.amount("size") : cost * kMsrReferenceBytesPerMs;
+        // The bytes go into the producer's output_bytes: bounded here, so that an error
+        // names this edge rather than the node it starts at.
+        const double cost = r.amount("cost", kMaxBytes / kMsrReferenceBytesPerMs);
+        edge.bytes = r.find("size") ? r.amount("size", kMaxBytes) : cost * kMsrReferenceBytesPerMs;
         result.push_back(edge);
     }
     return result;
@@ -250,7 +265,7 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         const double gpuUs = node.fpgaMs * kUsPerMs;
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
         op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs
-                                                                     : gpuUs * options.cpuSlowdown;
+                                                                     : derivedCpuTimeUs(gpuUs, options);
         op.outputBytes = outputBytes[i];
         op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
         if (node.colorClass && classSize[*node.colorClass] > 1)

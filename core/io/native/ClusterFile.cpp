@@ -27,6 +27,11 @@ constexpr size_t kMaxDevices = 1024;
 constexpr double kMinSpeed = 1e-6, kMaxSpeed = 1e6;
 constexpr double kMinBandwidthGBps = 1e-6, kMaxBandwidthGBps = 1e9;
 constexpr double kMaxLatencyUs = 1e12;
+// Roofline times divide FLOPs and bytes by these: the same span as speed and bandwidth.
+constexpr double kMinPeakTflops = 1e-6, kMaxPeakTflops = 1e9;
+constexpr double kMinMemoryBandwidthGBps = 1e-6, kMaxMemoryBandwidthGBps = 1e9;
+// Memory sums many op sizes (each at most GraphBuilder's 1e24 bytes) and is written back.
+constexpr double kMaxMemoryBytes = 1e30;
 
 // Missing fields keep the values of `base`.
 Link readLink(const JsonInput& in, const json& value, const std::string& path, Link base)
@@ -60,12 +65,21 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
         in.positive(*speed, JsonInput::member(path, "speed"));
         d.speed = in.within(*speed, JsonInput::member(path, "speed"), kMinSpeed, kMaxSpeed);
     }
-    if (const json* memory = in.find(value, "memory_bytes"))
-        d.memoryBytes = in.positive(*memory, JsonInput::member(path, "memory_bytes"));
-    if (const json* peak = in.find(value, "peak_tflops"))
-        d.peakFlops = in.positive(*peak, JsonInput::member(path, "peak_tflops")) * kFlopsPerTflops;
-    if (const json* bw = in.find(value, "memory_bandwidth_GBps"))
-        d.memoryBandwidth = in.positive(*bw, JsonInput::member(path, "memory_bandwidth_GBps")) * kBytesPerGB;
+    if (const json* memory = in.find(value, "memory_bytes")) {
+        const std::string field = JsonInput::member(path, "memory_bytes");
+        in.positive(*memory, field);
+        d.memoryBytes = in.within(*memory, field, 0.0, kMaxMemoryBytes);
+    }
+    if (const json* peak = in.find(value, "peak_tflops")) {
+        const std::string field = JsonInput::member(path, "peak_tflops");
+        in.positive(*peak, field);
+        d.peakFlops = in.within(*peak, field, kMinPeakTflops, kMaxPeakTflops) * kFlopsPerTflops;
+    }
+    if (const json* bw = in.find(value, "memory_bandwidth_GBps")) {
+        const std::string field = JsonInput::member(path, "memory_bandwidth_GBps");
+        in.positive(*bw, field);
+        d.memoryBandwidth = in.within(*bw, field, kMinMemoryBandwidthGBps, kMaxMemoryBandwidthGBps) * kBytesPerGB;
+    }
     return d;
 }
 

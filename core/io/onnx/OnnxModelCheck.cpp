@@ -164,6 +164,11 @@ int checkOnnxModel(const onnx::ModelProto& model, const std::string& source)
     // Of the rest of check_model only the initializers matter here; its demand that every
     // graph output declare a shape would refuse models that runtimes accept.
     for (const auto& init : graph.initializer()) {
+        // Sizes come from the dims (external data too): a negative one is no size at all.
+        for (int k = 0; k < init.dims_size(); ++k)
+            if (init.dims(k) < 0)
+                throw InputError(source, "initializer '" + init.name() + "'",
+                                 "dims[" + std::to_string(k) + "] must be >= 0, got " + std::to_string(init.dims(k)));
         // External data is never read (sizes come from the dims), so its file need not
         // exist; the checker would look for it relative to the working directory.
         if (init.data_location() == onnx::TensorProto::EXTERNAL)

@@ -1,10 +1,12 @@
 #include "core/io/pipedream/PipeDreamStats.h"
 
+#include "core/graph/GraphBuilder.h"
 #include "core/util/InputError.h"
 #include "core/util/TextNumber.h"
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 namespace post {
 namespace {
@@ -23,6 +25,16 @@ double parseAmount(std::string_view key, std::string_view value, const std::stri
                          std::string(key) + " must be a finite number, got '" + std::string(value) + "'");
     if (*number < 0.0)
         throw InputError(source, location, std::string(key) + " must be >= 0, got " + std::string(value));
+    // Times are milliseconds, sizes bytes: GraphBuilder's bounds, as the file writes them.
+    const bool time = key.ends_with("_time");
+    const double limit = time ? GraphBuilder::kMaxTimeUs / 1000.0 : GraphBuilder::kMaxBytes;
+    if (*number > limit) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", limit);
+        throw InputError(source, location,
+                         std::string(key) + " must be at most " + text + (time ? " (ms)" : "") + ", got "
+                             + std::string(value));
+    }
     return *number;
 }
 
@@ -43,6 +55,9 @@ double parseActivation(std::string_view value, const std::string& source, const 
             break;
         items.remove_prefix(semi + 1);
     }
+    if (sum > GraphBuilder::kMaxBytes)
+        throw InputError(source, location,
+                         "activation_size: the list '" + std::string(value) + "' adds up to more than 1e+24");
     return sum;
 }
 
