@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/export/ExportMenu.h"
@@ -54,7 +55,7 @@ namespace post {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , loader_(new DocumentLoader(this))
+    , hub_(new DocumentHub(this))
 {
     setWindowTitle(tr("Post Studio"));
     setAcceptDrops(true);
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1400, 880);
 
     createPanels();
+    followDocuments();
     createActions();
     createMenus();
     createToolBar();
@@ -71,17 +73,23 @@ MainWindow::MainWindow(QWidget* parent)
     createSession();
     createClusterTools();
 
-    connect(loader_, &DocumentLoader::loaded, this, &MainWindow::showDocument);
-    connect(loader_, &DocumentLoader::failed, this, &MainWindow::reportError);
+    connect(hub_, &DocumentHub::loadFailed, this, &MainWindow::reportError);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     const QString cluster = settings.value(QStringLiteral("cluster")).toString();
-    if (!cluster.isEmpty())
-        loader_->setClusterName(cluster);
-    learner_->setClusterName(loader_->clusterName());
-    loader_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
+    if (!cluster.isEmpty()) {
+        const QString problem = DocumentLoader::clusterProblem(cluster);
+        if (problem.isEmpty()) {
+            hub_->setClusterName(cluster);
+        } else { // e.g. a cluster file edited or deleted since: not every launch should fail
+            settings.remove(QStringLiteral("cluster"));
+            statusText_->setText(tr("The cluster kept from last time cannot be read: %1").arg(problem));
+        }
+    }
+    learner_->setClusterName(hub_->clusterName());
+    hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
 
 MainWindow::~MainWindow() = default;
@@ -122,10 +130,23 @@ void MainWindow::createPanels()
         emit documentShown();
     });
     connect(graphPanel_, &GraphPanel::layoutFailed, this, [this](const QString& message) {
-        reportError(document_ ? document_->path : QString(), tr("layout failed: %1").arg(message));
+        reportError(hub_->document() ? hub_->document()->path : QString(), tr("layout failed: %1").arg(message));
         emit layoutFailed(message);
     });
     connect(graphPanel_, &GraphPanel::layoutCancelled, this, [this] { statusText_->setText(tr("Layout cancelled")); });
+}
+
+void MainWindow::followDocuments()
+{
+    // In this order: the window's title and colour mode, the central panels, then the
+    // status bar (which reads what the graph panel started). Panels created later
+    // (learner, timeline, cluster editor, comparison, session) connect after these.
+    connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::documentArriving);
+    connect(hub_, &DocumentHub::documentChanged, graphPanel_, &GraphPanel::showDocument);
+    connect(hub_, &DocumentHub::documentChanged, opTable_, &OpTablePanel::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, deviceTable_, &DeviceTablePanel::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, inspector_, &InspectorPanel::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::documentArrived);
 }
 
 void MainWindow::createActions()
@@ -210,6 +231,7 @@ void MainWindow::createMenus()
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
     exportMenu_ = file->addMenu(tr("&Export"));
+    exportMenu_->setObjectName(QStringLiteral("exportMenu"));
     file->addSeparator();
     file->addAction(quitAction_);
 
@@ -318,7 +340,7 @@ void MainWindow::rebuildClusterMenu()
         const QString preset = QString::fromStdString(name);
         QAction* action = clusterMenu_->addAction(preset, this, [this, preset] { setClusterName(preset); });
         action->setCheckable(true);
-        action->setChecked(preset == loader_->clusterName());
+        action->setChecked(preset == hub_->clusterName());
         group->addAction(action);
     }
     clusterMenu_->addSeparator();
@@ -346,10 +368,11 @@ void MainWindow::openPlacementDialog()
 
 bool MainWindow::openPlacement(const QString& path)
 {
-    if (!document_)
+    const DocumentPtr document = hub_->document();
+    if (!document)
         return false;
     try {
-        setPlacement(readPlacementFile(path.toStdString(), *document_->graph, *document_->cluster));
+        hub_->setPlacement(readPlacementFile(path.toStdString(), *document->graph, *document->cluster));
     } catch (const InputError& e) {
         reportError(path, readErrorText(e));
         return false;
@@ -367,79 +390,79 @@ void MainWindow::openFile(const QString& path)
         session_->open(path);
         return;
     }
-    loadingPath_ = path;
     statusText_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    loader_->load(path);
+    hub_->load(path);
     updateBusy();
 }
 
-void MainWindow::setClusterName(const QString& nameOrPath)
+bool MainWindow::setClusterName(const QString& nameOrPath)
 {
-    if (nameOrPath == loader_->clusterName())
-        return;
-    loader_->setClusterName(nameOrPath);
-    learner_->setClusterName(nameOrPath);
+    if (nameOrPath == hub_->clusterName())
+        return true;
+    const QString problem = DocumentLoader::clusterProblem(nameOrPath);
+    if (!problem.isEmpty()) {
+        reportError(nameOrPath, tr("The cluster cannot be read: %1").arg(problem));
+        learner_->setClusterName(hub_->clusterName()); // its picker goes back to the cluster in use
+        return false;
+    }
+    hub_->setClusterName(nameOrPath); // the learner's picker follows clusterNameChanged
     QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
     // Devices change under the graph: read it again (any placement no longer applies).
-    if (document_)
-        openFile(document_->path);
+    if (hub_->document())
+        openFile(hub_->document()->path);
+    return true;
 }
 
 void MainWindow::setBatch(std::int64_t batch)
 {
-    if (batch < 1 || batch == loader_->batch())
+    if (!hub_->setBatch(batch))
         return;
-    loader_->setBatch(batch);
     // Shapes, and so every cost, change with the batch: read the model again.
-    if (document_ && document_->format == GraphFormat::Onnx)
-        openFile(document_->path);
+    if (hub_->document() && hub_->document()->format == GraphFormat::Onnx)
+        openFile(hub_->document()->path);
 }
-
-std::int64_t MainWindow::batch() const { return loader_->batch(); }
 
 void MainWindow::batchDialog()
 {
     bool ok = false;
     const int batch = QInputDialog::getInt(this, tr("Batch Size"),
                                            tr("Batch size for the symbolic batch dimension of ONNX models:"),
-                                           static_cast<int>(loader_->batch()), 1, 1 << 20, 1, &ok);
+                                           static_cast<int>(hub_->batch()), 1, 1 << 20, 1, &ok);
     if (!ok)
         return;
     QSettings().setValue(QStringLiteral("import/batch"), batch); // chosen here, kept for next time
     setBatch(batch);
 }
 
-void MainWindow::showDocument(DocumentPtr document)
+void MainWindow::documentArriving(const DocumentPtr& document)
 {
-    loadingPath_.clear();
-    document_ = std::move(document);
-    RecentFiles::add(document_->path);
-    setWindowTitle(tr("%1 — Post Studio").arg(QFileInfo(document_->path).fileName()));
-    setWindowFilePath(document_->path);
+    if (!document || document->graphId == shownGraphId_)
+        return; // another placement or cluster of the graph shown
+    RecentFiles::add(document->path);
+    setWindowTitle(tr("%1 — Post Studio").arg(QFileInfo(document->path).fileName()));
+    setWindowFilePath(document->path);
     if (!userChoseColourMode_)
-        setColourMode(document_->isPlaced() ? ColourMode::Device : ColourMode::OpType);
+        setColourMode(document->isPlaced() ? ColourMode::Device : ColourMode::OpType);
     openPlacementAction_->setEnabled(true);
-    batchAction_->setEnabled(document_->format == GraphFormat::Onnx);
-    graphPanel_->setDocument(document_);
-    opTable_->setDocument(document_);
-    deviceTable_->setDocument(document_);
-    inspector_->setDocument(document_);
-    statusText_->setText(tr("Laying out %1…").arg(QFileInfo(document_->path).fileName()));
-    updateSummary();
-    updateBusy();
-    emit documentChanged(document_);
+    batchAction_->setEnabled(document->format == GraphFormat::Onnx);
 }
 
-void MainWindow::openDocument(DocumentPtr document)
+void MainWindow::documentArrived()
 {
-    loader_->cancel(); // a read still running must not replace this document
-    loadingPath_.clear();
-    showDocument(std::move(document));
+    const DocumentPtr& document = hub_->document();
+    if (document && document->graphId != shownGraphId_) {
+        shownGraphId_ = document->graphId;
+        statusText_->setText(tr("Laying out %1…").arg(QFileInfo(document->path).fileName()));
+        updateSummary();
+        updateBusy();
+        return;
+    }
+    updateSummary(); // the cluster's name may have changed
 }
 
 void MainWindow::createSession()
 {
-    session_ = new SessionController(this);
+    session_ = new SessionController(hub_, learner_, learningChart_, this);
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->openAction());
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->saveAction());
     connect(session_, &SessionController::failed, this, &MainWindow::reportError);
@@ -448,24 +471,21 @@ void MainWindow::createSession()
     });
 }
 
-void MainWindow::setPlacement(Placement placement)
+void MainWindow::showPlacement(Placement placement)
 {
-    if (!document_)
-        return;
-    auto next = std::make_shared<GraphDocument>(*document_);
-    next->placement = std::move(placement);
-    document_ = std::move(next);
-    graphPanel_->updateDocument(document_);
-    opTable_->setDocument(document_);
-    deviceTable_->setDocument(document_);
-    inspector_->setDocument(document_);
-    emit documentChanged(document_);
+    if (!userChoseColourMode_)
+        setColourMode(ColourMode::Device);
+    hub_->setPlacement(std::move(placement));
+}
+
+void MainWindow::setInteractiveErrors(bool on)
+{
+    interactiveErrors_ = on;
+    session_->setInteractive(on);
 }
 
 void MainWindow::reportError(const QString& path, const QString& message)
 {
-    if (path == loadingPath_)
-        loadingPath_.clear();
     updateBusy();
     const QString file = path.isEmpty() ? tr("the graph") : QFileInfo(path).fileName();
     statusText_->setText(tr("Could not open %1").arg(file));
@@ -485,23 +505,23 @@ void MainWindow::reportError(const QString& path, const QString& message)
 void MainWindow::updateBusy()
 {
     const bool laying = graphPanel_->isLayoutBusy();
-    const bool reading = loader_->isLoading();
+    const bool reading = hub_->isLoading();
     busyBar_->setVisible(laying || reading);
     cancelButton_->setVisible(laying || reading);
-    if (!laying && !reading && document_ && graphPanel_->scene()->nodeItemCount() > 0) {
+    const DocumentPtr& document = hub_->document();
+    if (!laying && !reading && document && graphPanel_->scene()->nodeItemCount() > 0) {
         // What the import decided (a placement from the file, op types without a cost
         // formula) stays in view rather than flashing past while the layout runs.
-        statusText_->setText(document_->notes.isEmpty() ? tr("Ready") : document_->notes.join(QStringLiteral(" · ")));
-        statusText_->setToolTip(document_->notes.join(QLatin1Char('\n')));
+        statusText_->setText(document->notes.isEmpty() ? tr("Ready") : document->notes.join(QStringLiteral(" · ")));
+        statusText_->setToolTip(document->notes.join(QLatin1Char('\n')));
     }
 }
 
 void MainWindow::cancelBusy()
 {
     // The newer job first: a file being read replaces whatever is being laid out.
-    if (loader_->isLoading()) {
-        loader_->cancel(); // the pool thread finishes the read; its result is dropped
-        loadingPath_.clear();
+    if (hub_->isLoading()) {
+        hub_->cancelLoad(); // the pool thread finishes the read; its result is dropped
         statusText_->setText(tr("Reading cancelled"));
         updateBusy();
         return;
@@ -511,17 +531,18 @@ void MainWindow::cancelBusy()
 
 void MainWindow::updateSummary()
 {
-    if (!document_) {
+    const DocumentPtr& document = hub_->document();
+    if (!document) {
         summary_->clear();
         return;
     }
-    const Graph& g = *document_->graph;
+    const Graph& g = *document->graph;
     QString text = tr("%1 ops · %2 edges · %3")
                        .arg(g.opCount())
                        .arg(g.edgeCount())
-                       .arg(QString::fromStdString(document_->cluster->name()));
-    if (document_->format == GraphFormat::Onnx)
-        text += tr(" · batch %1").arg(document_->batch);
+                       .arg(QString::fromStdString(document->cluster->name()));
+    if (document->format == GraphFormat::Onnx)
+        text += tr(" · batch %1").arg(document->batch);
     const auto& view = graphPanel_->scene()->viewGraph();
     if (view.grouped)
         text += tr(" · %1 groups").arg(view.nodeCount());
@@ -574,7 +595,8 @@ void MainWindow::createLearner()
     learningChart_ = new LearningChart(this);
     const int chartTab = addCentralTab(learningChart_, tr("Learning"));
 
-    connect(this, &MainWindow::documentChanged, learner_, &LearnerPanel::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
+    connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
         learningChart_->reset(samples);
         learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
@@ -583,11 +605,7 @@ void MainWindow::createLearner()
     });
     connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
     connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
-    connect(learner_, &LearnerPanel::bestPlacement, this, [this](const Placement& placement) {
-        if (!userChoseColourMode_)
-            setColourMode(ColourMode::Device);
-        setPlacement(placement);
-    });
+    connect(learner_, &LearnerPanel::bestPlacement, this, &MainWindow::showPlacement);
 }
 
 void MainWindow::showCentralTab(int index) { tabs_->setCurrentIndex(index); }
@@ -609,13 +627,13 @@ void MainWindow::createTimeline()
     addCentralTab(timeline_, tr("Timeline"));
     stepStatus_ = new StepStatusLabel(this);
     statusBar()->insertPermanentWidget(1, stepStatus_); // left of the graph summary
-    new ExportMenu(this, exportMenu_, stepSimulation_);
+    new ExportMenu(exportMenu_, hub_, graphPanel_, stepSimulation_, statusBar());
 
-    connect(this, &MainWindow::documentChanged, stepSimulation_, &StepSimulation::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, stepSimulation_, &StepSimulation::setDocument);
     connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
         timeline_->setStep(step);
         stepStatus_->setStep(step);
-        if (document_)
+        if (hub_->document())
             timeline_->view()->selectOp(graphPanel_->scene()->selectedOp());
     });
     connect(stepSimulation_, &StepSimulation::busyChanged, this, [this](bool busy) {
@@ -663,6 +681,10 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!session_->confirmClose()) { // an unsaved run: Save / Discard / Cancel
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -19,7 +19,7 @@ namespace post {
 class ClusterEditor;
 class ComparisonView;
 class DeviceTablePanel;
-class DocumentLoader;
+class DocumentHub;
 class GraphPanel;
 class InspectorPanel;
 class LearnerPanel;
@@ -30,9 +30,12 @@ class StepStatusLabel;
 class TimelinePanel;
 class SessionController;
 
-// Post Studio's window: the graph in the centre, inspector and tables in docks.
-// Panels that come later (learner, charts) plug in through addCentralTab() and
-// addPanelDock() and follow the document through documentChanged().
+// Post Studio's window: it assembles the widgets (the graph in the centre, inspector and
+// tables in docks, learner, timeline, comparison, cluster editor) and the menus. The open
+// document lives in the DocumentHub: every panel and controller follows its one route,
+// DocumentHub::documentChanged. Panels are reached as children of the window
+// (findChild<LearnerPanel*>(), docks by object name: "learnerDock", "clusterDock", …).
+// Panels that come later plug in through addCentralTab() and addPanelDock().
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -40,45 +43,26 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // The current document, its placement and cluster, and the reading of new ones.
+    DocumentHub* hub() const { return hub_; }
+
     // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
     // (post-session files) are restored whole.
     void openFile(const QString& path);
-    // Shows a document made in memory (a restored session) as if it had been read.
-    void openDocument(DocumentPtr document);
-    void setClusterName(const QString& nameOrPath);
+    // The cluster of the files read from now on (kept in the settings); the open graph is
+    // read again on it. A cluster that cannot be read is reported (naming its file),
+    // neither used nor kept: false.
+    bool setClusterName(const QString& nameOrPath);
     // ONNX: the size given to the symbolic batch dimension; the open ONNX model is read
     // again with it. (File ▸ Batch Size also keeps it in the settings.)
     void setBatch(std::int64_t batch);
-    std::int64_t batch() const;
-    // Shows a placement of the current graph (e.g. from a learner): recolours, no relayout.
-    void setPlacement(Placement placement);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);
 
-    const DocumentPtr& document() const { return document_; }
-    // The status bar's message and its graph summary (for tests).
+    // The status bar's message and its graph summary.
     QString statusMessage() const;
     QString summaryText() const;
-    GraphPanel* graphPanel() const { return graphPanel_; }
-    InspectorPanel* inspector() const { return inspector_; }
-    OpTablePanel* opTable() const { return opTable_; }
-    DeviceTablePanel* deviceTable() const { return deviceTable_; }
-    LearnerPanel* learner() const { return learner_; }
-    LearningChart* learningChart() const { return learningChart_; }
-    QDockWidget* learnerDock() const { return learnerDock_; }
-    TimelinePanel* timeline() const { return timeline_; }
-    StepSimulation* stepSimulation() const { return stepSimulation_; }
-    StepStatusLabel* stepStatus() const { return stepStatus_; }
-    QMenu* exportMenu() const { return exportMenu_; }
-    SessionController* session() const { return session_; }
-    ClusterEditor* clusterEditor() const { return clusterEditor_; }
-    QDockWidget* clusterDock() const { return clusterDock_; }
-    ComparisonView* comparisonView() const { return comparisonView_; }
-    int comparisonTab() const { return comparisonTab_; }
-    // Shows the document on an edited cluster (same graph) with `placement` (mapped onto
-    // its devices, or empty); learners use it from their next start.
-    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
     // The same by tab title, ignoring case and '&' (false when there is no such tab).
@@ -90,12 +74,10 @@ public:
     void addPanelDock(QDockWidget* dock, Qt::DockWidgetArea area, QDockWidget* tabifyWith = nullptr);
     // A dock holding `widget`, named for saveState(); not yet added to the window.
     QDockWidget* newDock(const QString& title, const QString& objectName, QWidget* widget);
-    QDockWidget* inspectorDock() const { return inspectorDock_; }
-    QDockWidget* opTableDock() const { return opTableDock_; }
 
     // Errors go to a QMessageBox unless turned off (tests, --screenshot); loadFailed is
     // emitted either way.
-    void setInteractiveErrors(bool on) { interactiveErrors_ = on; }
+    void setInteractiveErrors(bool on);
     bool interactiveErrors() const { return interactiveErrors_; }
 
 public slots:
@@ -105,7 +87,6 @@ public slots:
     void chooseColourMode(post::ColourMode mode);
 
 signals:
-    void documentChanged(post::DocumentPtr document);
     void loadFailed(const QString& path, const QString& message);
     // The current document is drawn: loaded and laid out.
     void documentShown();
@@ -127,7 +108,11 @@ private:
     void createSession();
     void createClusterTools(); // MainWindowCluster.cpp: cluster editor, comparison, chart clicks
     void rebuildRecentMenu();
-    void showDocument(DocumentPtr document);
+    void followDocuments(); // the window's and the central panels' part of the document route
+    void documentArriving(const DocumentPtr& document);
+    void documentArrived();
+    // A placement chosen in a panel: shown coloured by device (unless the user chose a mode).
+    void showPlacement(Placement placement);
     void reportError(const QString& path, const QString& message);
     void updateBusy();
     void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
@@ -137,8 +122,7 @@ private:
     void batchDialog();
     void rebuildClusterMenu();
 
-    DocumentPtr document_;
-    DocumentLoader* loader_;
+    DocumentHub* hub_;
     GraphPanel* graphPanel_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     InspectorPanel* inspector_ = nullptr;
@@ -158,7 +142,6 @@ private:
     ClusterEditor* clusterEditor_ = nullptr;
     QDockWidget* clusterDock_ = nullptr;
     ComparisonView* comparisonView_ = nullptr;
-    int comparisonTab_ = -1;
 
     QAction* openAction_ = nullptr;
     QAction* openPlacementAction_ = nullptr;
@@ -181,7 +164,7 @@ private:
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
 
-    QString loadingPath_;
+    std::uint64_t shownGraphId_ = 0; // GraphDocument::graphId of the graph the window shows
     bool interactiveErrors_ = true;
     bool userChoseColourMode_ = false;
     bool syncingSelection_ = false;

@@ -5,6 +5,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
@@ -35,13 +36,13 @@ void MainWindow::createClusterTools()
     inspectorDock_->raise();
 
     comparisonView_ = new ComparisonView(this);
-    comparisonTab_ = addCentralTab(comparisonView_, tr("Compare"));
+    addCentralTab(comparisonView_, tr("Compare")); // shown by title: showCentralTab("Compare")
 
-    connect(this, &MainWindow::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
-    connect(this, &MainWindow::documentChanged, comparisonView_, &ComparisonView::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
+    connect(hub_, &DocumentHub::documentChanged, comparisonView_, &ComparisonView::setDocument);
     connect(clusterEditor_, &ClusterEditor::clusterEdited, this,
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
-                setCluster(std::move(cluster), placement);
+                hub_->setCluster(std::move(cluster), placement);
                 const double us = clusterEditor_->shownStepUs();
                 statusText_->setText(!std::isnan(us)
                                          ? tr("Cluster edited: shown placement %1%2")
@@ -52,41 +53,22 @@ void MainWindow::createClusterTools()
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(comparisonView_, &ComparisonView::placementRequested, this, [this](const Placement& placement) {
-        if (!userChoseColourMode_)
-            setColourMode(ColourMode::Device);
-        setPlacement(placement);
+        showPlacement(placement);
         showCentralTab(0);
     });
     connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
         int shown = -1;
         Placement placement = learner_->samplePlacement(index, &shown);
-        if (placement.empty() || !document_ || placement.size() != static_cast<size_t>(document_->opCount())) {
+        const DocumentPtr& document = hub_->document();
+        if (placement.empty() || !document || placement.size() != static_cast<size_t>(document->opCount())) {
             statusText_->setText(tr("Sample %1's placement was not kept").arg(index));
             return;
         }
-        if (!userChoseColourMode_)
-            setColourMode(ColourMode::Device);
-        setPlacement(std::move(placement));
+        showPlacement(std::move(placement));
         statusText_->setText(shown == index
                                  ? tr("Showing sample %1's placement").arg(index)
                                  : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index));
     });
-}
-
-void MainWindow::setCluster(std::shared_ptr<const Cluster> cluster, Placement placement)
-{
-    if (!document_ || !cluster)
-        return;
-    auto next = std::make_shared<GraphDocument>(*document_);
-    next->cluster = std::move(cluster);
-    next->placement = std::move(placement);
-    document_ = std::move(next);
-    graphPanel_->updateDocument(document_);
-    opTable_->setDocument(document_);
-    deviceTable_->setDocument(document_);
-    inspector_->setDocument(document_);
-    updateSummary();
-    emit documentChanged(document_);
 }
 
 } // namespace post

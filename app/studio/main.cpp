@@ -11,6 +11,8 @@
 #include "ui/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QApplication>
@@ -46,11 +48,19 @@ std::optional<int> positiveOption(const QCommandLineParser& parser, const QComma
     return std::nullopt;
 }
 
-} // namespace
-
-int main(int argc, char* argv[])
+// Whether the command line only asks for text (--help, --version): that needs no display.
+bool printsOnly(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
+    static const QByteArrayList kTextOnly = {"-h", "--help", "--help-all", "-?", "-v", "--version"};
+    for (int i = 1; i < argc; ++i)
+        if (kTextOnly.contains(QByteArray(argv[i])))
+            return true;
+    return false;
+}
+
+// The program; `app` is a QApplication unless the command line only asks for text.
+int studio(QCoreApplication& app)
+{
     post::removeTemporaryFilesOnSignals(); // a kill during a save leaves no .tmp file
     QApplication::setOrganizationName(QStringLiteral("PostStudio"));
     QApplication::setApplicationName(QStringLiteral("post-studio"));
@@ -110,7 +120,9 @@ int main(int argc, char* argv[])
     parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption,
                        placementOption, algoOption, samplesOption, compareOption, algosOption, seedsOption, tabOption,
                        dockOption});
-    parser.process(app);
+    parser.process(app); // --help and --version print and exit here
+    if (!qobject_cast<QApplication*>(&app))
+        return fail(QStringLiteral("give --help or --version alone"), 2);
 
     const QStringList files = parser.positionalArguments();
     if (files.size() > 1)
@@ -149,38 +161,44 @@ int main(int argc, char* argv[])
         return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
 
     post::MainWindow window;
+    // The panels the options drive, as the window assembled them.
+    auto* comparison = window.findChild<post::ComparisonView*>();
+    auto* learner = window.findChild<post::LearnerPanel*>();
     if (compare) {
-        window.comparisonView()->setSamples(*samples);
-        window.comparisonView()->setSeeds(*seeds);
-        if (!window.comparisonView()->setAlgorithms(parser.value(algosOption)))
-            return fail(QStringLiteral("--algos: ") + window.comparisonView()->statusText(), 2);
+        comparison->setSamples(*samples);
+        comparison->setSeeds(*seeds);
+        if (!comparison->setAlgorithms(parser.value(algosOption)))
+            return fail(QStringLiteral("--algos: ") + comparison->statusText(), 2);
         auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, comparison, started] {
             if (!*started) {
                 *started = true;
-                window.showCentralTab(window.comparisonTab());
-                window.comparisonView()->start();
+                window.showCentralTab(QStringLiteral("compare"));
+                comparison->start();
             }
         });
     }
     // Tab and dock once the window is set up (a run brings its own tab forward first).
-    auto arrange = [&window, tab, dock] {
+    auto arrange = [&window, learner, tab, dock] {
         if (!tab.isEmpty())
             window.showCentralTab(tab); // tabs are titled by these names
         if (dock == QLatin1String("hyperparameters"))
-            window.learner()->showOptions(true);
-        QDockWidget* d = dock == QLatin1String("learner") || dock == QLatin1String("hyperparameters")
-            ? window.learnerDock()
-            : dock == QLatin1String("cluster")   ? window.clusterDock()
-            : dock == QLatin1String("inspector") ? window.inspectorDock()
-                                                 : nullptr;
+            learner->showOptions(true);
+        // Docks are named <name>Dock (saveState needs the names).
+        const QString name = dock == QLatin1String("hyperparameters") ? QStringLiteral("learner") : dock;
+        QDockWidget* d = dock.isEmpty() ? nullptr : window.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
         if (d) {
             d->show();
             d->raise();
         }
     };
-    if (parser.isSet(clusterOption))
+    if (parser.isSet(clusterOption)) {
+        // A cluster that cannot be read is an error here, and never kept in the settings.
+        const QString problem = post::DocumentLoader::clusterProblem(parser.value(clusterOption));
+        if (!problem.isEmpty())
+            return fail(QStringLiteral("--cluster: ") + problem, 2);
         window.setClusterName(parser.value(clusterOption));
+    }
     if (parser.isSet(batchOption))
         window.setBatch(*batch);
     if (parser.isSet(colourOption)) {
@@ -200,7 +218,7 @@ int main(int argc, char* argv[])
     if (!placement.isEmpty()) {
         // Once per run: the first document shown is the one the placement is for.
         auto applied = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentChanged, &window, [&window, placement, applied] {
+        QObject::connect(window.hub(), &post::DocumentHub::documentChanged, &window, [&window, placement, applied] {
             if (!*applied) {
                 *applied = true;
                 window.openPlacement(placement);
@@ -210,7 +228,7 @@ int main(int argc, char* argv[])
     const QString select = parser.value(selectOption);
     if (!select.isEmpty()) {
         QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
-            const auto op = window.document()->graph->find(select.toStdString());
+            const auto op = window.hub()->document()->graph->find(select.toStdString());
             if (op)
                 window.selectOp(*op, true);
             else
@@ -218,13 +236,13 @@ int main(int argc, char* argv[])
         });
     }
     if (!algo.isEmpty()) {
-        window.learner()->setAlgorithm(algo);
-        window.learner()->setSamples(*samples);
+        learner->setAlgorithm(algo);
+        learner->setSamples(*samples);
         auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, started] {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [learner, started] {
             if (!*started) {
                 *started = true;
-                window.learner()->start();
+                learner->start();
             }
         });
     }
@@ -257,11 +275,11 @@ int main(int argc, char* argv[])
             });
         };
         if (compare)
-            QObject::connect(window.comparisonView(), &post::ComparisonView::runFinished, &app, grabSoon);
+            QObject::connect(comparison, &post::ComparisonView::runFinished, &app, grabSoon);
         else if (algo.isEmpty())
             QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
         else
-            QObject::connect(window.learner(), &post::LearnerPanel::finished, &app, grabSoon);
+            QObject::connect(learner, &post::LearnerPanel::finished, &app, grabSoon);
         QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
             fail(QStringLiteral("timed out waiting for the layout or the learner"), 3);
             quitWith(3);
@@ -274,4 +292,17 @@ int main(int argc, char* argv[])
         window.openFile(files.first());
     const int code = app.exec();
     return exitCode != 0 ? exitCode : code;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    // QApplication aborts when there is no display: --help and --version do without one.
+    if (printsOnly(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        return studio(app);
+    }
+    QApplication app(argc, argv);
+    return studio(app);
 }

@@ -8,6 +8,7 @@
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/cluster/ClusterLinkModel.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QAbstractItemModelTester>
@@ -223,21 +224,21 @@ void TestClusterEditor::windowUsesEditedCluster()
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
     QVERIFY(shown.wait(20000));
-    const int devices = window.document()->cluster->deviceCount();
-    ClusterEditor* editor = window.clusterEditor();
+    const int devices = window.hub()->document()->cluster->deviceCount();
+    ClusterEditor* editor = window.findChild<ClusterEditor*>();
     QCOMPARE(editor->deviceModel()->rowCount(), devices);
-    const auto graph = window.document()->graph;
+    const auto graph = window.hub()->document()->graph;
     // Show everything on device 0, then double device 0's speed: the window's document
     // (what the learner starts from) carries the new cluster and the same graph.
-    window.setPlacement(Placement(static_cast<size_t>(graph->opCount()), 0));
+    window.hub()->setPlacement(Placement(static_cast<size_t>(graph->opCount()), 0));
     const double before = editor->shownStepUs();
     QVERIFY(before > 0.0);
-    const double speed = window.document()->cluster->device(0).speed;
+    const double speed = window.hub()->document()->cluster->device(0).speed;
     QVERIFY(editor->deviceModel()->setData(editor->deviceModel()->index(0, ClusterDeviceModel::Speed),
                                            QString::number(speed * 2.0)));
-    QCOMPARE(window.document()->cluster->device(0).speed, speed * 2.0);
-    QCOMPARE(window.document()->graph, graph);
-    QCOMPARE(window.document()->placement, Placement(static_cast<size_t>(graph->opCount()), 0));
+    QCOMPARE(window.hub()->document()->cluster->device(0).speed, speed * 2.0);
+    QCOMPARE(window.hub()->document()->graph, graph);
+    QCOMPARE(window.hub()->document()->placement, Placement(static_cast<size_t>(graph->opCount()), 0));
     QVERIFY(std::abs(editor->shownStepUs() - before / 2.0) < 1e-9 * before); // one device: no transfers
     // The editor keeps its draft when the window hands back the cluster it made.
     QCOMPARE(editor->draft().devices[0].speed, speed * 2.0);

@@ -6,6 +6,7 @@
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
@@ -128,7 +129,7 @@ void TestCompareView::doubleClickShowsPlacement()
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
     QVERIFY(shown.wait(20000));
-    ComparisonView* view = window.comparisonView();
+    ComparisonView* view = window.findChild<ComparisonView*>();
     QVERIFY(view->setAlgorithms(QStringLiteral("m-etf,single")));
     QSignalSpy done(view, &ComparisonView::runFinished);
     view->start();
@@ -142,7 +143,7 @@ void TestCompareView::doubleClickShowsPlacement()
     const QModelIndex source = view->model()->index(row, ComparisonModel::Mean);
     const QModelIndex shownIndex = qobject_cast<QAbstractProxyModel*>(table->model())->mapFromSource(source);
     emit table->doubleClicked(shownIndex);
-    QCOMPARE(window.document()->placement, expected);
+    QCOMPARE(window.hub()->document()->placement, expected);
 }
 
 QTEST_MAIN(TestCompareView)

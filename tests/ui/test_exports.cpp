@@ -244,7 +244,7 @@ private slots:
     {
         MainWindow window;
         window.setInteractiveErrors(false);
-        QMenu* menu = window.exportMenu();
+        QMenu* menu = window.findChild<QMenu*>("exportMenu");
         QVERIFY(menu);
         emit menu->aboutToShow();
         int entries = 0;

@@ -9,6 +9,7 @@
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/inspector/InspectorPanel.h"
 
 #include <QFile>
@@ -53,14 +54,14 @@ private slots:
         QVERIFY(openAndWait(window, path));
         const ImportedGraph imported = readGraphFileWithPlacement(path.toStdString());
         const Placement expected = givenPlacement(imported, loadCluster("k80x4"));
-        QVERIFY(window.document()->isPlaced());
-        QCOMPARE(window.document()->placement, expected);
-        QCOMPARE(window.document()->given, expected);
-        QVERIFY(window.document()->format == GraphFormat::TfPbtxt);
+        QVERIFY(window.hub()->document()->isPlaced());
+        QCOMPARE(window.hub()->document()->placement, expected);
+        QCOMPARE(window.hub()->document()->given, expected);
+        QVERIFY(window.hub()->document()->format == GraphFormat::TfPbtxt);
         // Several devices are used, so this is not a default "all on one GPU".
         QVERIFY(std::set<DeviceId>(expected.begin(), expected.end()).size() >= 3);
         QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("placement the file gives")), kWaitMs);
-        QVERIFY(window.inspector()->html().contains(QStringLiteral("the file's own")));
+        QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("the file's own")));
     }
 
     // On a cluster without GPU:1 the file's placement cannot be shown: the graph still
@@ -80,8 +81,8 @@ private slots:
         window.setInteractiveErrors(false);
         window.setClusterName(clusterPath);
         QVERIFY(openAndWait(window, dataFile(QStringLiteral("pbtxt/small_cnn.pbtxt"))));
-        QVERIFY(!window.document()->isPlaced());
-        QVERIFY(window.document()->given.empty());
+        QVERIFY(!window.hub()->document()->isPlaced());
+        QVERIFY(window.hub()->document()->given.empty());
         QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("not shown")), kWaitMs);
         QVERIFY2(window.statusMessage().contains(QStringLiteral("GPU:1")), qPrintable(window.statusMessage()));
     }
@@ -93,7 +94,7 @@ private slots:
         window.setInteractiveErrors(false);
         window.setClusterName(QStringLiteral("k80x4"));
         QVERIFY(openAndWait(window, dataFile(QStringLiteral("pbtxt/small_cnn.pbtxt"))));
-        ComparisonView* view = window.comparisonView();
+        ComparisonView* view = window.findChild<ComparisonView*>();
         QVERIFY(view->setAlgorithms(QStringLiteral("single")));
         QSignalSpy finished(view, &ComparisonView::runFinished);
         view->start();
@@ -105,7 +106,7 @@ private slots:
             if (model->row(r).algorithm == "given")
                 givenRow = r;
         QVERIFY(givenRow >= 0);
-        const DocumentPtr& doc = window.document();
+        const DocumentPtr& doc = window.hub()->document();
         Simulator sim(*doc->graph, *doc->cluster, SimOptions{});
         QCOMPARE(model->row(givenRow).bestUsOverRuns, sim.run(doc->given, false).stepTimeUs);
         QCOMPARE(model->row(givenRow).best, doc->given);
@@ -120,22 +121,22 @@ private slots:
         window.setBatch(4);
         const QString path = dataFile(QStringLiteral("onnx/cnn.onnx"));
         QVERIFY(openAndWait(window, path));
-        QVERIFY(window.document()->format == GraphFormat::Onnx);
-        QCOMPARE(window.document()->batch, std::int64_t(4));
+        QVERIFY(window.hub()->document()->format == GraphFormat::Onnx);
+        QCOMPARE(window.hub()->document()->batch, std::int64_t(4));
         QVERIFY2(window.summaryText().contains(QStringLiteral("batch 4")), qPrintable(window.summaryText()));
-        QVERIFY(window.inspector()->html().contains(QStringLiteral("Batch size")));
+        QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("Batch size")));
 
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.setBatch(8);
         QVERIFY(shown.wait(kWaitMs));
-        QCOMPARE(window.document()->batch, std::int64_t(8));
+        QCOMPARE(window.hub()->document()->batch, std::int64_t(8));
         QVERIFY(window.summaryText().contains(QStringLiteral("batch 8")));
         ImportOptions options;
         options.batch = 8;
         const Graph expected = readGraphFile(path.toStdString(), GraphFormat::Auto, options);
         options.batch = 4;
         const Graph atFour = readGraphFile(path.toStdString(), GraphFormat::Auto, options);
-        const Graph& shownGraph = *window.document()->graph;
+        const Graph& shownGraph = *window.hub()->document()->graph;
         QCOMPARE(shownGraph.opCount(), expected.opCount());
         double shownBytes = 0, expectedBytes = 0, fourBytes = 0;
         for (OpId op = 0; op < expected.opCount(); ++op) {

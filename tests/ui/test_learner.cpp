@@ -10,6 +10,7 @@
 #include "tests/ui/UiTestGraphs.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/learn/LearnerController.h"
 #include "ui/learn/LearnerOptionsEditor.h"
@@ -129,10 +130,10 @@ void TestLearner::runFillsChartAndRecolours()
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
     QVERIFY(shown.wait(20000));
-    QVERIFY(!window.document()->isPlaced());
+    QVERIFY(!window.hub()->document()->isPlaced());
 
-    QSignalSpy changed(&window, &MainWindow::documentChanged);
-    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
+    QSignalSpy changed(window.hub(), &DocumentHub::documentChanged);
+    QSignalSpy finished(window.findChild<LearnerPanel*>(), &LearnerPanel::finished);
     // Event-loop latency while the learner runs: the largest gap between 10 ms ticks.
     QTimer tick;
     auto last = std::chrono::steady_clock::now();
@@ -143,9 +144,9 @@ void TestLearner::runFillsChartAndRecolours()
         last = now;
     });
     tick.start(10);
-    window.learner()->setAlgorithm(QStringLiteral("post"));
-    window.learner()->setSamples(200);
-    window.learner()->start();
+    window.findChild<LearnerPanel*>()->setAlgorithm(QStringLiteral("post"));
+    window.findChild<LearnerPanel*>()->setSamples(200);
+    window.findChild<LearnerPanel*>()->start();
     QVERIFY(finished.wait(60000));
     tick.stop();
     qInfo("event-loop max gap during a 200-sample post run: %.1f ms", maxGapMs);
@@ -153,15 +154,16 @@ void TestLearner::runFillsChartAndRecolours()
     const auto outcome = finished.first().at(0).value<LearnerOutcome>();
     QVERIFY(outcome.error.isEmpty());
     QCOMPARE(outcome.result.samplesUsed, 200);
-    QCOMPARE(window.learningChart()->sampleCount(), 200);
-    QCOMPARE(window.learner()->samplesDone(), 200);
+    QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 200);
+    QCOMPARE(window.findChild<LearnerPanel*>()->samplesDone(), 200);
     // The window now shows the learner's best placement.
     QVERIFY(!changed.isEmpty());
-    QVERIFY(window.document()->isPlaced());
-    QCOMPARE(window.document()->placement, outcome.result.best);
+    QVERIFY(window.hub()->document()->isPlaced());
+    QCOMPARE(window.hub()->document()->placement, outcome.result.best);
     // The best-so-far line never beats the result (which may also come from a final greedy pick).
-    QVERIFY(!window.learningChart()->bestPoints().isEmpty());
-    QVERIFY(window.learningChart()->bestPoints().back().y() >= outcome.result.bestStepTimeUs / 1000.0 * (1 - 1e-12));
+    QVERIFY(!window.findChild<LearningChart*>()->bestPoints().isEmpty());
+    QVERIFY(window.findChild<LearningChart*>()->bestPoints().back().y()
+            >= outcome.result.bestStepTimeUs / 1000.0 * (1 - 1e-12));
 }
 
 // Prints (does not assert) how long the GUI thread goes without serving a 10 ms timer while
@@ -175,7 +177,7 @@ void TestLearner::latencyDuringLongRun()
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/inception-block.json"));
     QVERIFY(shown.wait(60000));
-    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
+    QSignalSpy finished(window.findChild<LearnerPanel*>(), &LearnerPanel::finished);
     QTimer tick;
     auto last = std::chrono::steady_clock::now();
     double maxGapMs = 0.0;
@@ -190,13 +192,13 @@ void TestLearner::latencyDuringLongRun()
         }
         last = now;
     });
-    window.learner()->setSamples(20000);
+    window.findChild<LearnerPanel*>()->setSamples(20000);
     tick.start(10);
-    window.learner()->start();
+    window.findChild<LearnerPanel*>()->start();
     QVERIFY(finished.wait(120000));
     tick.stop();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    QCOMPARE(window.learningChart()->sampleCount(), 20000);
+    QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 20000);
     qInfo("event-loop max gap during a 20000-sample post run on inception-block (%.2f s, chart shown): %.1f ms, "
           "ending %.0f ms after Start",
           seconds, maxGapMs, maxGapEndMs);
@@ -545,7 +547,7 @@ void TestLearner::chartClickShowsSample()
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
     QVERIFY(shown.wait(20000));
-    const DocumentPtr doc = window.document();
+    const DocumentPtr doc = window.hub()->document();
     // The same run outside the UI: random search is fully determined by its seed.
     RecordingObserver recorded;
     PlaceContext context{*doc->graph, *doc->cluster, SimOptions{}};
@@ -555,19 +557,19 @@ void TestLearner::chartClickShowsSample()
     makePlacer("random")->place(context);
     QCOMPARE(recorded.placements.size(), size_t{60});
 
-    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
-    window.learner()->setAlgorithm(QStringLiteral("random"));
-    window.learner()->setSamples(60);
+    QSignalSpy finished(window.findChild<LearnerPanel*>(), &LearnerPanel::finished);
+    window.findChild<LearnerPanel*>()->setAlgorithm(QStringLiteral("random"));
+    window.findChild<LearnerPanel*>()->setSamples(60);
     window.findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(5);
-    window.learner()->start();
+    window.findChild<LearnerPanel*>()->start();
     QVERIFY(finished.wait(20000));
-    QCOMPARE(window.learner()->samplePlacements()->keptCount(), size_t{60});
+    QCOMPARE(window.findChild<LearnerPanel*>()->samplePlacements()->keptCount(), size_t{60});
 
-    LearningChart* chart = window.learningChart();
+    LearningChart* chart = window.findChild<LearningChart*>();
     chart->selectSample(17); // what a click on sample 17's point does
-    QCOMPARE(window.document()->placement, recorded.placements[17]);
+    QCOMPARE(window.hub()->document()->placement, recorded.placements[17]);
     chart->selectSample(42);
-    QCOMPARE(window.document()->placement, recorded.placements[42]);
+    QCOMPARE(window.hub()->document()->placement, recorded.placements[42]);
 
     // A real click where sample 30 is drawn picks a sample there (points may coincide).
     const auto pos = chart->samplePosition(30);
@@ -578,7 +580,7 @@ void TestLearner::chartClickShowsSample()
     QSignalSpy clicked(chart, &LearningChart::sampleClicked);
     QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, *pos);
     QCOMPARE(clicked.size(), 1);
-    QCOMPARE(window.document()->placement, recorded.placements[static_cast<size_t>(picked)]);
+    QCOMPARE(window.hub()->document()->placement, recorded.placements[static_cast<size_t>(picked)]);
     QCOMPARE(chart->sampleAt(QPoint(2, 2)), -1); // outside the plot
 }
 
@@ -678,7 +680,7 @@ void TestLearner::algorithmListAndClusterPicker()
 {
     MainWindow window;
     window.setInteractiveErrors(false);
-    auto* algorithms = window.learner()->findChild<QComboBox*>(QStringLiteral("algorithm"));
+    auto* algorithms = window.findChild<LearnerPanel*>()->findChild<QComboBox*>(QStringLiteral("algorithm"));
     QStringList names;
     for (int i = 0; i < algorithms->count(); ++i)
         if (!algorithms->itemText(i).isEmpty())
@@ -693,20 +695,20 @@ void TestLearner::algorithmListAndClusterPicker()
     }
 
     // The picker follows the window's cluster, and picking in it changes the window's.
-    QComboBox* picker = window.learner()->clusterPicker();
+    QComboBox* picker = window.findChild<LearnerPanel*>()->clusterPicker();
     window.setClusterName(QStringLiteral("k80x2"));
     QCOMPARE(picker->currentData().toString(), QStringLiteral("k80x2"));
     QSignalSpy shown(&window, &MainWindow::documentShown);
     window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
     QVERIFY(shown.wait(20000));
-    QCOMPARE(window.document()->cluster->deviceCount(), loadCluster("k80x2").deviceCount());
+    QCOMPARE(window.hub()->document()->cluster->deviceCount(), loadCluster("k80x2").deviceCount());
     const int index = picker->findData(QStringLiteral("a100x8-nvlink"));
     QVERIFY(index >= 0);
     picker->setCurrentIndex(index);
     emit picker->activated(index);
     QVERIFY(shown.wait(20000));
-    QCOMPARE(window.document()->cluster->deviceCount(), loadCluster("a100x8-nvlink").deviceCount());
-    QVERIFY(window.document()->cluster->deviceCount() != loadCluster("k80x2").deviceCount());
+    QCOMPARE(window.hub()->document()->cluster->deviceCount(), loadCluster("a100x8-nvlink").deviceCount());
+    QVERIFY(window.hub()->document()->cluster->deviceCount() != loadCluster("k80x2").deviceCount());
 }
 
 QTEST_MAIN(TestLearner)

@@ -3,6 +3,8 @@
 
 #include "core/io/native/PlacementFile.h"
 #include "ui/MainWindow.h"
+#include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/graphview/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
@@ -16,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMimeData>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -85,13 +88,44 @@ private slots:
         const QString path = writeFile(dir_, QStringLiteral("tiny.txt"), kTinyProfile);
         window.openFile(path);
         QVERIFY(shown.wait(kWaitMs));
-        QCOMPARE(window.document()->opCount(), 7);
-        QCOMPARE(window.document()->graph->edgeCount(), 8);
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
-        QCOMPARE(window.graphPanel()->scene()->edgeItemCount(), 8);
-        QCOMPARE(window.opTable()->model()->rowCount(), 7);
+        QCOMPARE(window.hub()->document()->opCount(), 7);
+        QCOMPARE(window.hub()->document()->graph->edgeCount(), 8);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->nodeItemCount(), 7);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->edgeItemCount(), 8);
+        QCOMPARE(window.findChild<OpTablePanel*>()->model()->rowCount(), 7);
         QVERIFY(window.windowTitle().contains(QStringLiteral("tiny.txt")));
         QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    // A cluster that cannot be read is reported naming its file, and neither used nor kept
+    // in the settings (else every later launch would fail).
+    void aBadClusterIsReportedAndNeverKept()
+    {
+        const QString bad = writeFile(dir_, QStringLiteral("broken-cluster.json"), "{\"format\": \"post-cluster/1\", ");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            const QString before = window.hub()->clusterName();
+            QSignalSpy failed(&window, &MainWindow::loadFailed);
+            QVERIFY(!window.setClusterName(bad));
+            QCOMPARE(failed.count(), 1);
+            QCOMPARE(failed.first().at(0).toString(), bad);
+            QVERIFY2(failed.first().at(1).toString().contains(bad), qPrintable(failed.first().at(1).toString()));
+            QVERIFY2(window.statusMessage().contains(QStringLiteral("broken-cluster.json")),
+                     qPrintable(window.statusMessage()));
+            QCOMPARE(window.hub()->clusterName(), before);
+            QVERIFY(QSettings().value(QStringLiteral("cluster")).toString() != bad);
+
+            QVERIFY(window.setClusterName(QStringLiteral("k80x2"))); // a good one is kept
+            QCOMPARE(QSettings().value(QStringLiteral("cluster")).toString(), QStringLiteral("k80x2"));
+        }
+        // A cluster kept from an earlier run that has gone bad since is dropped at start-up.
+        QSettings().setValue(QStringLiteral("cluster"), bad);
+        MainWindow window;
+        QCOMPARE(window.hub()->clusterName(), DocumentLoader::defaultClusterName());
+        QVERIFY(!QSettings().contains(QStringLiteral("cluster")));
+        QVERIFY(window.statusMessage().contains(bad));
+        QSettings().remove(QStringLiteral("cluster"));
     }
 
     // Every bundled sample opens and is drawn with one box per op (small graphs) or per
@@ -109,8 +143,8 @@ private slots:
             window.openFile(samples.filePath(file));
             QVERIFY2(shown.wait(kWaitMs), qPrintable(file));
             QVERIFY2(failed.isEmpty(), qPrintable(file));
-            const Graph& g = *window.document()->graph;
-            const GraphScene* scene = window.graphPanel()->scene();
+            const Graph& g = *window.hub()->document()->graph;
+            const GraphScene* scene = window.findChild<GraphPanel*>()->scene();
             const ViewGraph& view = scene->viewGraph();
             QCOMPARE(scene->nodeItemCount(), view.nodeCount());
             QCOMPARE(static_cast<int>(view.nodeOfOp.size()), g.opCount());
@@ -151,8 +185,8 @@ private slots:
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
         QVERIFY(shown.wait(kWaitMs));
-        QCOMPARE(window.document()->path, QFileInfo(path).absoluteFilePath());
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+        QCOMPARE(window.hub()->document()->path, QFileInfo(path).absoluteFilePath());
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->nodeItemCount(), 7);
     }
 
     void aBadFileReportsAnErrorNamingTheProblem()
@@ -170,7 +204,7 @@ private slots:
         const QString message = failed.first().at(1).toString();
         QVERIFY2(message.contains(QStringLiteral("line 1")), qPrintable(message));
         QCOMPARE(shown.count(), 0);
-        QVERIFY(!window.document());
+        QVERIFY(!window.hub()->document());
 
         failed.clear();
         window.openFile(dir_.filePath(QStringLiteral("missing.txt")));
@@ -190,16 +224,16 @@ private slots:
         QVERIFY(shown.wait(kWaitMs));
         QTest::qWait(300);
         QCOMPARE(shown.count(), 1);
-        QCOMPARE(window.document()->path, QFileInfo(second).absoluteFilePath());
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 7);
+        QCOMPARE(window.hub()->document()->path, QFileInfo(second).absoluteFilePath());
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->nodeItemCount(), 7);
 
         // And once shown, opening the chain replaces it. Its forward-to-backward edges cross
         // many ranks (rung i crosses 49 - 2i), so it is drawn one box per layer: 25.
         window.openFile(first);
         QVERIFY(shown.wait(kWaitMs));
-        QVERIFY(window.graphPanel()->scene()->viewGraph().grouped);
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 25);
-        QCOMPARE(window.opTable()->model()->rowCount(), 49);
+        QVERIFY(window.findChild<GraphPanel*>()->scene()->viewGraph().grouped);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->nodeItemCount(), 25);
+        QCOMPARE(window.findChild<OpTablePanel*>()->model()->rowCount(), 49);
     }
 
     void selectionFollowsTableInspectorLinksAndGraph()
@@ -209,31 +243,31 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openFile(writeFile(dir_, QStringLiteral("tiny3.txt"), kTinyProfile));
         QVERIFY(shown.wait(kWaitMs));
-        const Graph& g = *window.document()->graph;
+        const Graph& g = *window.hub()->document()->graph;
         const OpId conv = *g.find("node2");
         const OpId relu = *g.find("node3");
 
         // A row picked in the table selects the op everywhere.
-        emit window.opTable()->opSelected(conv);
-        QCOMPARE(window.inspector()->op(), conv);
-        QCOMPARE(window.graphPanel()->scene()->selectedOp(), conv);
-        QVERIFY(window.graphPanel()->scene()->itemForOp(conv)->isSelected());
-        QVERIFY(window.inspector()->html().contains(QStringLiteral("Conv2d")));
+        emit window.findChild<OpTablePanel*>()->opSelected(conv);
+        QCOMPARE(window.findChild<InspectorPanel*>()->op(), conv);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->selectedOp(), conv);
+        QVERIFY(window.findChild<GraphPanel*>()->scene()->itemForOp(conv)->isSelected());
+        QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("Conv2d")));
 
         // Its output link in the inspector moves the selection to the neighbour.
-        QVERIFY(window.inspector()->html().contains(QStringLiteral("op:%1").arg(relu)));
-        auto* browser = window.inspector()->findChild<QTextBrowser*>();
+        QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("op:%1").arg(relu)));
+        auto* browser = window.findChild<InspectorPanel*>()->findChild<QTextBrowser*>();
         QVERIFY(browser);
         emit browser->anchorClicked(QUrl(QStringLiteral("op:%1").arg(relu)));
-        QCOMPARE(window.inspector()->op(), relu);
-        QCOMPARE(window.graphPanel()->scene()->selectedOp(), relu);
-        const QModelIndex current = window.opTable()->table()->currentIndex();
+        QCOMPARE(window.findChild<InspectorPanel*>()->op(), relu);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->selectedOp(), relu);
+        const QModelIndex current = window.findChild<OpTablePanel*>()->table()->currentIndex();
         QCOMPARE(current.data(OpTableModel::OpIdRole).toInt(), relu);
 
         // A click in the graph reaches the table and the inspector.
-        window.graphPanel()->scene()->itemForOp(conv)->setSelected(true);
-        QCOMPARE(window.inspector()->op(), conv);
-        QCOMPARE(window.opTable()->table()->currentIndex().data(OpTableModel::OpIdRole).toInt(), conv);
+        window.findChild<GraphPanel*>()->scene()->itemForOp(conv)->setSelected(true);
+        QCOMPARE(window.findChild<InspectorPanel*>()->op(), conv);
+        QCOMPARE(window.findChild<OpTablePanel*>()->table()->currentIndex().data(OpTableModel::OpIdRole).toInt(), conv);
     }
 
     void aPlacementRecoloursWithoutRelayout()
@@ -244,15 +278,15 @@ private slots:
         window.openFile(writeFile(dir_, QStringLiteral("tiny4.txt"), kTinyProfile));
         QVERIFY(shown.wait(kWaitMs));
         window.setColourMode(ColourMode::Device);
-        GraphScene* scene = window.graphPanel()->scene();
+        GraphScene* scene = window.findChild<GraphPanel*>()->scene();
         NodeItem* before = scene->itemForOp(1);
         const QColor unplaced = before->nodePaint().fill;
-        window.setPlacement(Placement(static_cast<size_t>(window.document()->opCount()), 1));
+        window.hub()->setPlacement(Placement(static_cast<size_t>(window.hub()->document()->opCount()), 1));
         QCOMPARE(scene->itemForOp(1), before); // same items: no new layout
         QCOMPARE(scene->itemForOp(1)->nodePaint().fill, scene->theme().nodeFill(CategoryPalette::colour(1)));
         QVERIFY(scene->itemForOp(1)->nodePaint().fill != unplaced);
-        QCOMPARE(window.opTable()->model()->index(1, OpTableModel::Device).data().toString(),
-                 QString::fromStdString(window.document()->cluster->device(1).name));
+        QCOMPARE(window.findChild<OpTablePanel*>()->model()->index(1, OpTableModel::Device).data().toString(),
+                 QString::fromStdString(window.hub()->document()->cluster->device(1).name));
     }
 
     void aPlacementFileColoursByDeviceAndABadOneIsReported()
@@ -263,8 +297,8 @@ private slots:
         QSignalSpy failed(&window, &MainWindow::loadFailed);
         window.openFile(writeFile(dir_, QStringLiteral("tiny5.txt"), kTinyProfile));
         QVERIFY(shown.wait(kWaitMs));
-        const Graph& g = *window.document()->graph;
-        const Cluster& c = *window.document()->cluster;
+        const Graph& g = *window.hub()->document()->graph;
+        const Cluster& c = *window.hub()->document()->cluster;
         // Everything on device 2, except node3 and its gradient (a colocation group) on 3.
         Placement p(static_cast<size_t>(g.opCount()), 2);
         p[static_cast<size_t>(*g.find("node3"))] = 3;
@@ -272,9 +306,9 @@ private slots:
         const QString good = writeFile(dir_, QStringLiteral("tiny5.placement.json"),
                                        QByteArray::fromStdString(placementJson(g, c, p)));
         QVERIFY(window.openPlacement(good));
-        QCOMPARE(window.document()->placement, p);
-        GraphScene* scene = window.graphPanel()->scene();
-        QVERIFY(window.graphPanel()->colourMode() == ColourMode::Device);
+        QCOMPARE(window.hub()->document()->placement, p);
+        GraphScene* scene = window.findChild<GraphPanel*>()->scene();
+        QVERIFY(window.findChild<GraphPanel*>()->colourMode() == ColourMode::Device);
         QCOMPARE(scene->itemForOp(*g.find("node3"))->nodePaint().fill,
                  scene->theme().nodeFill(CategoryPalette::colour(3)));
         QCOMPARE(scene->itemForOp(*g.find("node2"))->nodePaint().fill,
@@ -287,7 +321,7 @@ private slots:
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(0).toString(), bad);
         QVERIFY(!failed.first().at(1).toString().isEmpty());
-        QCOMPARE(window.document()->placement, p); // the shown placement stays
+        QCOMPARE(window.hub()->document()->placement, p); // the shown placement stays
     }
 
     void realResNet18IsDrawnByLayer()
@@ -300,9 +334,9 @@ private slots:
         QVERIFY(shown.wait(kWaitMs));
         // 71 layers, one input: 141 ops; its forward-to-backward edges make op-level dot
         // slow, so the view shows one box per layer (colocation group, plus the input).
-        QCOMPARE(window.document()->opCount(), 141);
-        QVERIFY(window.graphPanel()->scene()->viewGraph().grouped);
-        QCOMPARE(window.graphPanel()->scene()->nodeItemCount(), 71);
+        QCOMPARE(window.hub()->document()->opCount(), 141);
+        QVERIFY(window.findChild<GraphPanel*>()->scene()->viewGraph().grouped);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->nodeItemCount(), 71);
     }
 
 private:

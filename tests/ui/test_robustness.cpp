@@ -9,6 +9,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/layout/LayoutController.h"
@@ -103,13 +104,13 @@ void TestRobustness::initTestCase()
     // window, run each job once, close it.
     {
         auto w = window(uitest::chainDocument(12));
-        QSignalSpy learned(w->learner(), &LearnerPanel::finished);
-        w->learner()->setSamples(20);
-        w->learner()->start();
+        QSignalSpy learned(w->findChild<LearnerPanel*>(), &LearnerPanel::finished);
+        w->findChild<LearnerPanel*>()->setSamples(20);
+        w->findChild<LearnerPanel*>()->start();
         QVERIFY(learned.wait(kWaitMs));
-        QVERIFY(w->comparisonView()->setAlgorithms(QStringLiteral("single,m-etf")));
-        QSignalSpy compared(w->comparisonView(), &ComparisonView::runFinished);
-        w->comparisonView()->start();
+        QVERIFY(w->findChild<ComparisonView*>()->setAlgorithms(QStringLiteral("single,m-etf")));
+        QSignalSpy compared(w->findChild<ComparisonView*>(), &ComparisonView::runFinished);
+        w->findChild<ComparisonView*>()->start();
         QVERIFY(compared.wait(kWaitMs));
         QSignalSpy shown(w.get(), &MainWindow::documentShown);
         w->openFile(smallFile_);
@@ -143,9 +144,9 @@ std::unique_ptr<MainWindow> TestRobustness::window(DocumentPtr document, Groupin
 {
     auto w = std::make_unique<MainWindow>();
     w->setInteractiveErrors(false);
-    w->graphPanel()->setGrouping(grouping);
+    w->findChild<GraphPanel*>()->setGrouping(grouping);
     QSignalSpy shown(w.get(), &MainWindow::documentShown);
-    w->openDocument(std::move(document));
+    w->hub()->open(std::move(document));
     if (!shown.wait(kWaitMs))
         qFatal("the document was not shown");
     return w;
@@ -156,7 +157,7 @@ std::unique_ptr<MainWindow> TestRobustness::window(DocumentPtr document, Groupin
 void TestRobustness::learnerStop()
 {
     auto w = window(uitest::chainDocument(12));
-    LearnerPanel* panel = w->learner();
+    LearnerPanel* panel = w->findChild<LearnerPanel*>();
     QSignalSpy snapshots(panel, &LearnerPanel::snapshot);
     QSignalSpy finished(panel, &LearnerPanel::finished);
     panel->setSamples(1000000);
@@ -179,7 +180,7 @@ void TestRobustness::learnerStop()
     const auto done = finished.takeFirst().at(0).value<LearnerOutcome>();
     QVERIFY(!done.result.stopped);
     QCOMPARE(done.result.samplesUsed, 100);
-    QCOMPARE(w->learningChart()->sampleCount(), 100);
+    QCOMPARE(w->findChild<LearningChart*>()->sampleCount(), 100);
 }
 
 // Start/Stop 20 times, as fast as the buttons allow (and half the time before the run has
@@ -187,7 +188,7 @@ void TestRobustness::learnerStop()
 void TestRobustness::learnerRestartCycles()
 {
     auto w = window(uitest::chainDocument(12));
-    LearnerPanel* panel = w->learner();
+    LearnerPanel* panel = w->findChild<LearnerPanel*>();
     QSignalSpy snapshots(panel, &LearnerPanel::snapshot);
     QSignalSpy finished(panel, &LearnerPanel::finished);
     panel->setSamples(1000000);
@@ -221,7 +222,7 @@ void TestRobustness::learnerRestartCycles()
     QVERIFY(finished.wait(kWaitMs));
     QVERIFY(!snapshots.isEmpty());
     QCOMPARE(finished.first().at(0).value<LearnerOutcome>().result.samplesUsed, 100);
-    QCOMPARE(w->learningChart()->sampleCount(), 100);
+    QCOMPARE(w->findChild<LearningChart*>()->sampleCount(), 100);
 }
 
 // Closing the window mid-run (running, and paused) stops the run and joins its threads.
@@ -229,7 +230,7 @@ void TestRobustness::learnerCloseWindow()
 {
     for (bool paused : {false, true}) {
         auto w = window(uitest::chainDocument(12));
-        LearnerPanel* panel = w->learner();
+        LearnerPanel* panel = w->findChild<LearnerPanel*>();
         QSignalSpy snapshots(panel, &LearnerPanel::snapshot);
         panel->setSamples(1000000);
         button(panel, "start")->click();
@@ -250,10 +251,10 @@ void TestRobustness::learnerCloseWindow()
 void TestRobustness::layoutCancel()
 {
     auto w = window(uitest::chainDocument(12), Grouping::Ops);
-    GraphPanel* panel = w->graphPanel();
+    GraphPanel* panel = w->findChild<GraphPanel*>();
     QSignalSpy applied(panel, &GraphPanel::layoutApplied);
     QSignalSpy cancelled(panel, &GraphPanel::layoutCancelled);
-    w->openDocument(bigLayoutDocument());
+    w->hub()->open(bigLayoutDocument());
     QVERIFY(panel->isLayoutBusy());
     QTest::qWait(50); // well inside Graphviz
     panel->cancelLayout();
@@ -274,9 +275,9 @@ void TestRobustness::layoutCancel()
 void TestRobustness::layoutRestartCycles()
 {
     auto w = window(uitest::chainDocument(12), Grouping::Ops);
-    GraphPanel* panel = w->graphPanel();
+    GraphPanel* panel = w->findChild<GraphPanel*>();
     QSignalSpy applied(panel, &GraphPanel::layoutApplied);
-    w->openDocument(bigLayoutDocument());
+    w->hub()->open(bigLayoutDocument());
     for (int i = 0; i < kCycles; ++i) {
         panel->cancelLayout();
         QVERIFY(!panel->isLayoutBusy());
@@ -290,7 +291,7 @@ void TestRobustness::layoutRestartCycles()
 
     applied.clear();
     for (int i = 0; i < kCycles; ++i)
-        w->openDocument(i + 1 == kCycles ? bigLayoutDocument() : uitest::chainDocument(i % 2 ? 300 : 30));
+        w->hub()->open(i + 1 == kCycles ? bigLayoutDocument() : uitest::chainDocument(i % 2 ? 300 : 30));
     QVERIFY(applied.wait(kWaitMs));
     QTest::qWait(100);
     QCOMPARE(applied.count(), 1);
@@ -302,9 +303,9 @@ void TestRobustness::layoutRestartCycles()
 void TestRobustness::layoutCloseWindow()
 {
     auto w = window(uitest::chainDocument(12), Grouping::Ops);
-    w->openDocument(bigLayoutDocument());
+    w->hub()->open(bigLayoutDocument());
     QTest::qWait(50);
-    QVERIFY(w->graphPanel()->isLayoutBusy());
+    QVERIFY(w->findChild<GraphPanel*>()->isLayoutBusy());
     QVERIFY(w->close());
     QElapsedTimer closing;
     closing.start();
@@ -316,7 +317,7 @@ void TestRobustness::layoutCloseWindow()
 void TestRobustness::comparisonCancel()
 {
     auto w = window(uitest::chainDocument(12));
-    ComparisonView* view = w->comparisonView();
+    ComparisonView* view = w->findChild<ComparisonView*>();
     QSignalSpy finished(view, &ComparisonView::runFinished);
     view->setSamples(1000000);
     QVERIFY(view->setAlgorithms(QStringLiteral("post,ce")));
@@ -342,7 +343,7 @@ void TestRobustness::comparisonCancel()
 void TestRobustness::comparisonRestartCycles()
 {
     auto w = window(uitest::chainDocument(12));
-    ComparisonView* view = w->comparisonView();
+    ComparisonView* view = w->findChild<ComparisonView*>();
     QSignalSpy finished(view, &ComparisonView::runFinished);
     view->setSamples(1000000);
     QVERIFY(view->setAlgorithms(QStringLiteral("post,ce")));
@@ -370,7 +371,7 @@ void TestRobustness::comparisonRestartCycles()
 void TestRobustness::comparisonCloseWindow()
 {
     auto w = window(uitest::chainDocument(12));
-    ComparisonView* view = w->comparisonView();
+    ComparisonView* view = w->findChild<ComparisonView*>();
     view->setSamples(1000000);
     QVERIFY(view->setAlgorithms(QStringLiteral("post")));
     view->start();
@@ -384,7 +385,7 @@ void TestRobustness::comparisonCloseWindow()
 void TestRobustness::loadCancel()
 {
     auto w = window(uitest::chainDocument(12));
-    QSignalSpy changed(w.get(), &MainWindow::documentChanged);
+    QSignalSpy changed(w->hub(), &DocumentHub::documentChanged);
     QSignalSpy failed(w.get(), &MainWindow::loadFailed);
     w->openFile(bigFile_);
     auto* cancel = w->findChild<QToolButton*>(QStringLiteral("statusCancel"));
@@ -396,12 +397,12 @@ void TestRobustness::loadCancel()
     QTest::qWait(50);
     QCOMPARE(changed.count(), 0);
     QCOMPARE(failed.count(), 0);
-    QCOMPARE(w->document()->opCount(), 12);
+    QCOMPARE(w->hub()->document()->opCount(), 12);
 
     QSignalSpy shown(w.get(), &MainWindow::documentShown);
     w->openFile(smallFile_);
     QVERIFY(shown.wait(kWaitMs));
-    QVERIFY(w->document()->path.endsWith(QStringLiteral("tiny-mlp.json")));
+    QVERIFY(w->hub()->document()->path.endsWith(QStringLiteral("tiny-mlp.json")));
 }
 
 // 20 opens that supersede each other (the big file, then the small one, alternately), and 20
@@ -410,7 +411,7 @@ void TestRobustness::loadRestartCycles()
 {
     auto w = window(uitest::chainDocument(12));
     auto* cancel = w->findChild<QToolButton*>(QStringLiteral("statusCancel"));
-    QSignalSpy changed(w.get(), &MainWindow::documentChanged);
+    QSignalSpy changed(w->hub(), &DocumentHub::documentChanged);
     for (int i = 0; i < kCycles; ++i) {
         w->openFile(bigFile_);
         cancel->click();
@@ -426,7 +427,7 @@ void TestRobustness::loadRestartCycles()
     QVERIFY(QThreadPool::globalInstance()->waitForDone(kWaitMs));
     QTest::qWait(50);
     QCOMPARE(changed.count(), 1);
-    QVERIFY(w->document()->path.endsWith(QStringLiteral("tiny-mlp.json")));
+    QVERIFY(w->hub()->document()->path.endsWith(QStringLiteral("tiny-mlp.json")));
 }
 
 // Closing while a read runs: the pool thread finishes on its own and its result goes nowhere.

@@ -6,6 +6,7 @@
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/learn/LearnerPanel.h"
@@ -13,10 +14,17 @@
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -46,12 +54,38 @@ std::unique_ptr<MainWindow> openWindow(const QString& path)
 
 bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
 {
-    QSignalSpy finished(window.learner(), &LearnerPanel::finished);
-    window.learner()->setAlgorithm(QLatin1String(algo));
-    window.learner()->setSamples(samples);
-    window.learner()->setSeed(static_cast<std::uint64_t>(seed));
-    window.learner()->start();
+    QSignalSpy finished(window.findChild<LearnerPanel*>(), &LearnerPanel::finished);
+    window.findChild<LearnerPanel*>()->setAlgorithm(QLatin1String(algo));
+    window.findChild<LearnerPanel*>()->setSamples(samples);
+    window.findChild<LearnerPanel*>()->setSeed(static_cast<std::uint64_t>(seed));
+    window.findChild<LearnerPanel*>()->start();
     return finished.wait(kWaitMs);
+}
+
+// Answers the modal dialogs that open next: the close question with `button`, then (after
+// Save) the file dialog with `path`.
+void answerDialogs(QMessageBox::StandardButton button, const QString& path = {})
+{
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    auto answered = std::make_shared<bool>(false);
+    QObject::connect(timer, &QTimer::timeout, [timer, answered, button, path] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (auto* box = qobject_cast<QMessageBox*>(modal); box && !*answered) {
+            *answered = true;
+            if (path.isEmpty()) {
+                timer->stop();
+                timer->deleteLater();
+            }
+            box->button(button)->click();
+        } else if (auto* files = qobject_cast<QFileDialog*>(modal); files && *answered) {
+            timer->stop();
+            timer->deleteLater();
+            files->selectFile(path);
+            static_cast<QDialog*>(files)->accept(); // QFileDialog::accept, protected there
+        }
+    });
+    timer->start();
 }
 
 QStringList autosaves(const QString& dir)
@@ -85,42 +119,43 @@ private slots:
     {
         auto first = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*first, "post", 300, 7));
-        QVERIFY(first->document()->isPlaced());
+        QVERIFY(first->hub()->document()->isPlaced());
         const QString path = dir_.filePath(QStringLiteral("mlp.session.json"));
-        QVERIFY(first->session()->save(path));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
 
         auto second = std::make_unique<MainWindow>();
         second->setInteractiveErrors(false);
-        QSignalSpy restored(second->session(), &SessionController::restored);
+        QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);
         QSignalSpy shown(second.get(), &MainWindow::documentShown);
         second->openFile(path); // sniffed as a session, not a graph
         QVERIFY(restored.wait(kWaitMs));
         QVERIFY(shown.count() > 0 || shown.wait(kWaitMs));
 
-        const DocumentPtr& a = first->document();
-        const DocumentPtr& b = second->document();
+        const DocumentPtr& a = first->hub()->document();
+        const DocumentPtr& b = second->hub()->document();
         QCOMPARE(nativeGraphJson(*b->graph), nativeGraphJson(*a->graph));
         QCOMPARE(clusterJson(*b->cluster), clusterJson(*a->cluster));
         QCOMPARE(b->placement, a->placement);
-        QCOMPARE(second->learner()->algorithm(), QStringLiteral("post"));
-        QCOMPARE(second->learner()->plannedSamples(), 300);
-        QCOMPARE(second->learner()->seed(), std::uint64_t(7));
-        QCOMPARE(second->learner()->samplesDone(), 300);
+        QCOMPARE(second->findChild<LearnerPanel*>()->algorithm(), QStringLiteral("post"));
+        QCOMPARE(second->findChild<LearnerPanel*>()->plannedSamples(), 300);
+        QCOMPARE(second->findChild<LearnerPanel*>()->seed(), std::uint64_t(7));
+        QCOMPARE(second->findChild<LearnerPanel*>()->samplesDone(), 300);
         // The chart: every sample, and the same best-so-far steps (ms -> µs -> ms).
-        QCOMPARE(second->learningChart()->sampleCount(), 300);
-        const auto& bestA = first->learningChart()->bestPoints();
-        const auto& bestB = second->learningChart()->bestPoints();
+        QCOMPARE(second->findChild<LearningChart*>()->sampleCount(), 300);
+        const auto& bestA = first->findChild<LearningChart*>()->bestPoints();
+        const auto& bestB = second->findChild<LearningChart*>()->bestPoints();
         QCOMPARE(bestB.size(), bestA.size());
         for (qsizetype i = 0; i < bestA.size(); ++i) {
             QCOMPARE(bestB[i].x(), bestA[i].x());
             QVERIFY(qAbs(bestB[i].y() - bestA[i].y()) <= 1e-9 * bestA[i].y());
         }
         QVERIFY(second->windowTitle().startsWith(QStringLiteral("mlp.session.json")));
-        QCOMPARE(second->graphPanel()->scene()->nodeItemCount(), second->graphPanel()->scene()->viewGraph().nodeCount());
-        QVERIFY(second->graphPanel()->scene()->nodeItemCount() > 0);
+        QCOMPARE(second->findChild<GraphPanel*>()->scene()->nodeItemCount(),
+                 second->findChild<GraphPanel*>()->scene()->viewGraph().nodeCount());
+        QVERIFY(second->findChild<GraphPanel*>()->scene()->nodeItemCount() > 0);
 
         // Saving the restored session again keeps the run and names the original graph.
-        const Session again = second->session()->currentSession();
+        const Session again = second->findChild<SessionController*>()->currentSession();
         QCOMPARE(again.samples.size(), size_t(300));
         QCOMPARE(QString::fromStdString(again.source), a->path);
         QVERIFY(again.run.state == SessionRunState::Done);
@@ -130,23 +165,23 @@ private slots:
     {
         auto window = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*window, "post", 40, 1));
-        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
-        window->setPlacement(window->document()->placement); // same graph: the run stays
-        QCOMPARE(window->session()->currentSession().samples.size(), size_t(40));
+        QCOMPARE(window->findChild<SessionController*>()->currentSession().samples.size(), size_t(40));
+        window->hub()->setPlacement(window->hub()->document()->placement); // same graph: the run stays
+        QCOMPARE(window->findChild<SessionController*>()->currentSession().samples.size(), size_t(40));
         QSignalSpy shown(window.get(), &MainWindow::documentShown);
         window->openFile(sample("inception-block.json"));
         QVERIFY(shown.wait(kWaitMs));
-        const Session s = window->session()->currentSession();
+        const Session s = window->findChild<SessionController*>()->currentSession();
         QVERIFY(s.samples.empty() && s.updates.empty());
         QVERIFY(s.run.state == SessionRunState::None);
-        QCOMPARE(s.graph->opCount(), window->document()->opCount());
+        QCOMPARE(s.graph->opCount(), window->hub()->document()->opCount());
     }
 
     void badSessionNamesTheField()
     {
         auto window = openWindow(sample("tiny-mlp.json"));
         QVERIFY(runLearner(*window, "post", 50, 1));
-        std::string text = sessionJson(window->session()->currentSession());
+        std::string text = sessionJson(window->findChild<SessionController*>()->currentSession());
         const size_t at = text.find("\n    [3, ");
         QVERIFY(at != std::string::npos);
         text.replace(at, 9, "\n    [3, -");
@@ -156,14 +191,14 @@ private slots:
         f.write(text.data(), static_cast<qint64>(text.size()));
         f.close();
 
-        const DocumentPtr before = window->document();
+        const DocumentPtr before = window->hub()->document();
         QSignalSpy failed(window.get(), &MainWindow::loadFailed);
         window->openFile(path);
         QVERIFY(failed.wait(kWaitMs));
         QCOMPARE(failed.first().at(0).toString(), path);
         QVERIFY2(failed.first().at(1).toString().startsWith(QStringLiteral("field samples[3][1]: must be >= 0")),
                  qPrintable(failed.first().at(1).toString()));
-        QCOMPARE(window->document(), before); // nothing replaced
+        QCOMPARE(window->hub()->document(), before); // nothing replaced
     }
 
     void autosavesDuringTheRunAndRemovesOnCleanExit()
@@ -172,27 +207,27 @@ private slots:
         QString autosavePath;
         {
             auto window = openWindow(sample("inception-block.json"));
-            SessionAutosave* autosave = window->session()->autosave();
+            SessionAutosave* autosave = window->findChild<SessionController*>()->autosave();
             autosave->setIntervalMs(100);
             autosavePath = autosave->path();
             QSignalSpy written(autosave, &SessionAutosave::written);
-            QSignalSpy finished(window->learner(), &LearnerPanel::finished);
-            window->learner()->setSamples(1000000);
-            window->learner()->start();
+            QSignalSpy finished(window->findChild<LearnerPanel*>(), &LearnerPanel::finished);
+            window->findChild<LearnerPanel*>()->setSamples(1000000);
+            window->findChild<LearnerPanel*>()->start();
             QVERIFY(written.wait(kWaitMs));
-            QVERIFY(window->learner()->controller()->isActive());
+            QVERIFY(window->findChild<LearnerPanel*>()->controller()->isActive());
             // A write during the run: a valid session with the samples so far.
             const Session mid = readSessionFile(autosavePath.toStdString());
             QVERIFY(mid.run.state == SessionRunState::Running);
             QVERIFY(!mid.samples.empty());
             QCOMPARE(mid.samples.front().index, 0);
-            window->learner()->controller()->stop();
+            window->findChild<LearnerPanel*>()->controller()->stop();
             QVERIFY(finished.wait(kWaitMs));
             autosave->flush();
             // The last write holds the whole run.
             const Session last = readSessionFile(autosavePath.toStdString());
             QVERIFY(last.run.state == SessionRunState::Stopped);
-            QCOMPARE(static_cast<int>(last.samples.size()), window->learningChart()->sampleCount());
+            QCOMPARE(static_cast<int>(last.samples.size()), window->findChild<LearningChart*>()->sampleCount());
             QVERIFY(autosave->writesDone() >= 2);
             QVERIFY(SessionAutosave::orphans().isEmpty()); // alive: not an orphan
         }
@@ -208,9 +243,9 @@ private slots:
         {
             auto window = openWindow(sample("tiny-mlp.json"));
             QVERIFY(runLearner(*window, "ce", 400, 5));
-            window->session()->autosave()->simulateCrash(); // the process "dies" here
-            placement = window->document()->placement;
-            samples = window->learningChart()->sampleCount();
+            window->findChild<SessionController*>()->autosave()->simulateCrash(); // the process "dies" here
+            placement = window->hub()->document()->placement;
+            samples = window->findChild<LearningChart*>()->sampleCount();
         }
         QCOMPARE(samples, 400);
         QCOMPARE(autosaves(dir).size(), 1); // left behind
@@ -220,13 +255,13 @@ private slots:
         {
             MainWindow window;
             window.setInteractiveErrors(false);
-            QSignalSpy restored(window.session(), &SessionController::restored);
+            QSignalSpy restored(window.findChild<SessionController*>(), &SessionController::restored);
             QVERIFY(restored.wait(kWaitMs)); // offered and taken at start-up
-            QCOMPARE(window.document()->placement, placement);
-            QCOMPARE(window.learningChart()->sampleCount(), 400);
-            QCOMPARE(window.learner()->algorithm(), QStringLiteral("ce"));
+            QCOMPARE(window.hub()->document()->placement, placement);
+            QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 400);
+            QCOMPARE(window.findChild<LearnerPanel*>()->algorithm(), QStringLiteral("ce"));
             // Taken over: this instance's own autosave now, no longer an orphan.
-            QCOMPARE(restored.first().at(0).toString(), window.session()->autosave()->path());
+            QCOMPARE(restored.first().at(0).toString(), window.findChild<SessionController*>()->autosave()->path());
             QVERIFY(SessionAutosave::orphans().isEmpty());
         }
         QVERIFY(autosaves(dir).isEmpty()); // clean exit
@@ -240,7 +275,7 @@ private slots:
         {
             auto window = openWindow(sample("tiny-mlp.json"));
             QVERIFY(runLearner(*window, "post", 30, 1));
-            window->session()->autosave()->simulateCrash();
+            window->findChild<SessionController*>()->autosave()->simulateCrash();
         }
         QCOMPARE(autosaves(dir).size(), 1);
         const QString orphan = QDir(dir).filePath(autosaves(dir).first());
@@ -259,7 +294,7 @@ private slots:
         {
             MainWindow window;
             window.setInteractiveErrors(false);
-            QSignalSpy failed(window.session(), &SessionController::failed);
+            QSignalSpy failed(window.findChild<SessionController*>(), &SessionController::failed);
             QVERIFY(failed.wait(kWaitMs));
             const QString message = failed.first().at(1).toString();
             QVERIFY2(message.contains("post-session/9") && message.contains("the autosave is kept as"),
@@ -281,25 +316,103 @@ private slots:
         {
             auto window = openWindow(sample("tiny-mlp.json"));
             QVERIFY(runLearner(*window, "post", 30, 1));
-            window->session()->autosave()->simulateCrash();
+            window->findChild<SessionController*>()->autosave()->simulateCrash();
         }
         QCOMPARE(autosaves(dir).size(), 1);
         {
             // Not interactive and no instruction: the file is left for a later start.
             MainWindow window;
             window.setInteractiveErrors(false);
-            QSignalSpy restored(window.session(), &SessionController::restored);
+            QSignalSpy restored(window.findChild<SessionController*>(), &SessionController::restored);
             QVERIFY(!restored.wait(300));
-            QVERIFY(!window.document());
+            QVERIFY(!window.hub()->document());
         }
         QCOMPARE(autosaves(dir).size(), 1);
         qputenv("POST_AUTOSAVE_RESTORE", "discard");
         {
             MainWindow window;
             QTest::qWait(100);
-            QVERIFY(!window.document());
+            QVERIFY(!window.hub()->document());
         }
         QVERIFY(autosaves(dir).isEmpty());
+    }
+
+    // Closing with an unsaved run asks Save / Discard / Cancel; the autosave goes only after
+    // Save or Discard.
+    void closingWithAnUnsavedRunAsks()
+    {
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        QVERIFY(SessionAutosave::orphans().isEmpty());
+        auto window = openWindow(sample("tiny-mlp.json"));
+        window->setInteractiveErrors(true); // dialogs from here on
+        window->show();
+        QVERIFY(runLearner(*window, "post", 60, 3));
+        SessionController* session = window->findChild<SessionController*>();
+        QVERIFY(session->hasUnsavedRun());
+        session->autosave()->flush();
+        const QString autosave = session->autosave()->path();
+        QVERIFY(QFile::exists(autosave));
+
+        answerDialogs(QMessageBox::Cancel); // the window stays, and so does the autosave
+        QVERIFY(!window->close());
+        QVERIFY(window->isVisible());
+        QVERIFY(session->hasUnsavedRun());
+        QVERIFY(QFile::exists(autosave));
+
+        QSettings().setValue(QStringLiteral("lastDir"), dir_.path()); // where the file dialog opens
+        QSignalSpy saved(session, &SessionController::saved);
+        answerDialogs(QMessageBox::Save, dir_.filePath(QStringLiteral("closing.session.json"))); // then the file dialog
+        QVERIFY(window->close());
+        QVERIFY(!session->hasUnsavedRun());
+        QCOMPARE(saved.count(), 1);
+        const QString savedPath = saved.first().at(0).toString();
+        QCOMPARE(QFileInfo(savedPath).fileName(), QStringLiteral("closing.session.json"));
+        QCOMPARE(readSessionFile(savedPath.toStdString()).samples.size(), size_t(60));
+        window.reset();
+        QVERIFY(!QFile::exists(autosave));
+
+        window = openWindow(sample("tiny-mlp.json"));
+        window->setInteractiveErrors(true);
+        window->show();
+        QVERIFY(runLearner(*window, "post", 30, 4));
+        const QString second = window->findChild<SessionController*>()->autosave()->path();
+        window->findChild<SessionController*>()->autosave()->flush();
+        QVERIFY(QFile::exists(second));
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(window->close());
+        window.reset();
+        QVERIFY(!QFile::exists(second)); // discarded: after the answer, not before
+        QVERIFY(autosaves(SessionAutosave::directory()).isEmpty());
+    }
+
+    // A window that goes without the close question answered (the application quit, say)
+    // keeps an unsaved run's autosave; the next start restores it, still unsaved.
+    void aRunNobodyWasAskedAboutIsKept()
+    {
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        const QString dir = SessionAutosave::directory();
+        QString path;
+        {
+            auto window = openWindow(sample("tiny-mlp.json"));
+            window->setInteractiveErrors(true);
+            QVERIFY(runLearner(*window, "post", 40, 2));
+            path = window->findChild<SessionController*>()->autosave()->path();
+        }
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(SessionAutosave::orphans(), QStringList{path});
+
+        qputenv("POST_AUTOSAVE_RESTORE", "restore");
+        {
+            MainWindow window;
+            window.setInteractiveErrors(false);
+            SessionController* session = window.findChild<SessionController*>();
+            QSignalSpy restored(session, &SessionController::restored);
+            QVERIFY(restored.wait(kWaitMs));
+            QCOMPARE(window.findChild<LearningChart*>()->sampleCount(), 40);
+            QVERIFY(session->hasUnsavedRun()); // an autosave is no session file
+        }
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        QVERIFY(autosaves(dir).isEmpty()); // without dialogs nobody can be asked: removed
     }
 
 private:

@@ -3,6 +3,7 @@
 
 #include "core/sim/Simulator.h"
 #include "ui/MainWindow.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/timeline/StepSimulation.h"
@@ -268,14 +269,14 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openFile(sample);
         QVERIFY(shown.wait(kWaitMs));
-        QVERIFY(!window.stepStatus()->isVisible()); // nothing placed yet
+        QVERIFY(!window.findChild<StepStatusLabel*>()->isVisible()); // nothing placed yet
 
-        const Graph& graph = *window.document()->graph;
-        const int devices = window.document()->cluster->deviceCount();
+        const Graph& graph = *window.hub()->document()->graph;
+        const int devices = window.hub()->document()->cluster->deviceCount();
         const Placement placement = spreadPlacement(graph, devices);
-        window.setPlacement(placement);
+        window.hub()->setPlacement(placement);
         QVERIFY(window.showCentralTab(QStringLiteral("timeline")));
-        TimelineView* view = window.timeline()->view();
+        TimelineView* view = window.findChild<TimelinePanel*>()->view();
         QTRY_VERIFY_WITH_TIMEOUT(view->step() != nullptr, kWaitMs);
         QTRY_VERIFY(view->isVisible() && view->viewport()->width() > 600);
 
@@ -288,11 +289,12 @@ private slots:
         QCOMPARE(view->barCount(), graph.opCount() + static_cast<int>(transfers.size()));
 
         // The status bar shows core's step time for this placement.
-        Simulator simulator(graph, *window.document()->cluster);
+        Simulator simulator(graph, *window.hub()->document()->cluster);
         const double stepUs = simulator.run(placement).stepTimeUs;
-        QVERIFY(window.stepStatus()->isVisible());
-        QVERIFY2(window.stepStatus()->text().startsWith(QStringLiteral("Step ") + formatMicroseconds(stepUs)),
-                 qPrintable(window.stepStatus()->text()));
+        QVERIFY(window.findChild<StepStatusLabel*>()->isVisible());
+        QVERIFY2(window.findChild<StepStatusLabel*>()->text().startsWith(QStringLiteral("Step ")
+                                                                         + formatMicroseconds(stepUs)),
+                 qPrintable(window.findChild<StepStatusLabel*>()->text()));
 
         // Click the longest op's bar: the window selects it everywhere.
         const StepPtr step = view->step();
@@ -307,14 +309,14 @@ private slots:
         QVERIFY2(rect.width() >= 3, qPrintable(QString::number(rect.width())));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center().toPoint());
         QCOMPARE(view->selectedOp(), longest);
-        QCOMPARE(window.graphPanel()->scene()->selectedOp(), longest);
+        QCOMPARE(window.findChild<GraphPanel*>()->scene()->selectedOp(), longest);
 
         // Selecting elsewhere outlines the op here too.
         window.selectOp(0, false);
         QCOMPARE(view->selectedOp(), OpId(0));
 
         // A new placement refreshes the timeline and the status bar.
-        window.setPlacement(Placement(static_cast<size_t>(graph.opCount()), 1));
+        window.hub()->setPlacement(Placement(static_cast<size_t>(graph.opCount()), 1));
         QTRY_COMPARE_WITH_TIMEOUT(view->laneCount(), devices, kWaitMs);
         QCOMPARE(view->barCount(), graph.opCount());
     }

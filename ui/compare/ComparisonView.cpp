@@ -141,7 +141,7 @@ bool ComparisonView::setAlgorithms(const QString& list)
 void ComparisonView::setDocument(DocumentPtr document)
 {
     // A new placement of the same graph (from this view or the learner) keeps the run.
-    if (running_ && (!document || document->graph != runGraph_))
+    if (run_.isBusy() && (!document || document->graphId != runGraphId_))
         cancel();
     document_ = std::move(document);
     updateButtons();
@@ -163,11 +163,9 @@ void ComparisonView::start()
     request.document = document_;
     if (stop_)
         stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
-    request.runId = ++next_;
-    current_ = request.runId;
-    runGraph_ = document_->graph;
+    request.runId = run_.begin();
+    runGraphId_ = document_->graphId;
     stop_ = std::make_shared<std::atomic<bool>>(false);
-    running_ = true;
     model_->clear();
     progress_->setValue(0);
     status_->setText(tr("Starting…"));
@@ -177,7 +175,7 @@ void ComparisonView::start()
 
 void ComparisonView::cancel()
 {
-    if (!running_ || !stop_)
+    if (!run_.isBusy() || !stop_)
         return;
     stop_->store(true); // the current run ends at its next sample; finished() follows
     status_->setText(tr("Cancelling…"));
@@ -185,7 +183,7 @@ void ComparisonView::cancel()
 
 void ComparisonView::showRow(int row)
 {
-    if (row < 0 || row >= model_->rowCount() || !document_ || document_->graph != runGraph_)
+    if (row < 0 || row >= model_->rowCount() || !document_ || document_->graphId != runGraphId_)
         return;
     const Placement& best = model_->row(row).best;
     if (best.size() != static_cast<size_t>(document_->opCount()))
@@ -196,13 +194,13 @@ void ComparisonView::showRow(int row)
 
 void ComparisonView::onStarted(quint64 runId, double lowerBoundUs)
 {
-    if (runId == current_)
+    if (run_.isCurrent(runId))
         model_->clear(lowerBoundUs);
 }
 
 void ComparisonView::onProgress(quint64 runId, double fraction, const QString& algorithm)
 {
-    if (runId != current_ || !running_)
+    if (!run_.isCurrent(runId))
         return;
     progress_->setValue(static_cast<int>(fraction * 1000.0));
     if (!stop_->load())
@@ -211,15 +209,14 @@ void ComparisonView::onProgress(quint64 runId, double fraction, const QString& a
 
 void ComparisonView::onRow(quint64 runId, const ComparisonRow& row)
 {
-    if (runId == current_)
+    if (run_.isCurrent(runId))
         model_->addRow(row);
 }
 
 void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& error)
 {
-    if (runId != current_)
+    if (!run_.finish(runId))
         return;
-    running_ = false;
     stop_.reset();
     if (!error.isEmpty())
         status_->setText(tr("Comparison failed: %1").arg(error));
@@ -237,11 +234,12 @@ void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& erro
 void ComparisonView::updateButtons()
 {
     const bool canRun = document_ && document_->graph && document_->cluster;
-    runButton_->setEnabled(!running_ && canRun);
-    cancelButton_->setEnabled(running_);
-    samples_->setEnabled(!running_);
-    seeds_->setEnabled(!running_);
-    algorithms_->setEnabled(!running_);
+    const bool running = run_.isBusy();
+    runButton_->setEnabled(!running && canRun);
+    cancelButton_->setEnabled(running);
+    samples_->setEnabled(!running);
+    seeds_->setEnabled(!running);
+    algorithms_->setEnabled(!running);
 }
 
 } // namespace post

@@ -2,6 +2,7 @@
 
 #include "ui/compare/ComparisonWorker.h"
 #include "ui/document/GraphDocument.h"
+#include "ui/util/LatestJob.h"
 
 #include <QThread>
 #include <QWidget>
@@ -33,7 +34,7 @@ public:
 
     ComparisonModel* model() const { return model_; }
     QTableView* table() const { return table_; }
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return run_.isBusy(); }
     void setSamples(int samples);
     void setSeeds(int seeds);
     // Comma-separated names; empty for all. False (and a message) for an unknown name.
@@ -63,11 +64,9 @@ private:
     QThread thread_;
     ComparisonWorker* worker_;
     std::shared_ptr<std::atomic<bool>> stop_;
-    quint64 next_ = 0;
-    quint64 current_ = 0;
-    bool running_ = false;
+    LatestJob run_; // busy from start() to the current run's finished()
     DocumentPtr document_;
-    std::shared_ptr<const Graph> runGraph_;
+    std::uint64_t runGraphId_ = 0; // the graph the rows are about
 
     ComparisonModel* model_;
     QSortFilterProxyModel* proxy_;

@@ -36,6 +36,19 @@ DocumentLoader::DocumentLoader(QObject* parent)
 
 QString DocumentLoader::defaultClusterName() { return QStringLiteral("k80x4"); }
 
+QString DocumentLoader::clusterProblem(const QString& nameOrPath)
+{
+    try {
+        loadCluster(nameOrPath.toStdString());
+    } catch (const InputError& e) { // the message is shown apart from the graph's: it names the file
+        const QString file = QString::fromStdString(e.file());
+        return file.isEmpty() ? readErrorText(e) : file + QStringLiteral(": ") + readErrorText(e);
+    } catch (const std::exception& e) {
+        return readErrorText(e);
+    }
+    return {};
+}
+
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch)
 {
     auto doc = std::make_shared<GraphDocument>();

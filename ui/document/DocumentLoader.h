@@ -39,6 +39,9 @@ public:
     static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1);
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
+    // Why `nameOrPath` cannot be read as a cluster (naming the file and what is wrong),
+    // or empty when it can. Reads the file: quick, presets and post-cluster files are small.
+    static QString clusterProblem(const QString& nameOrPath);
 
 signals:
     void loaded(post::DocumentPtr document);

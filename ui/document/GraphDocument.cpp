@@ -2,7 +2,15 @@
 
 #include "core/cost/OpTime.h"
 
+#include <atomic>
+
 namespace post {
+
+std::uint64_t GraphDocument::newGraphId()
+{
+    static std::atomic<std::uint64_t> last{0}; // documents are made on pool threads too
+    return ++last;
+}
 
 DeviceId GraphDocument::deviceOf(OpId op) const
 {

@@ -26,6 +26,12 @@ struct GraphDocument {
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
     QStringList notes;                      // what the user should know about how the file was read
+    // Which graph this is, so panels can tell "another placement or cluster of the same
+    // graph" from "another graph" without comparing pointers: every new document gets a
+    // new id, a copy keeps it. Give a copy newGraphId() when replacing its `graph`.
+    std::uint64_t graphId = newGraphId();
+
+    static std::uint64_t newGraphId(); // never 0
 
     int opCount() const { return graph ? graph->opCount() : 0; }
     bool isPlaced() const { return graph && placement.size() == static_cast<size_t>(graph->opCount()); }

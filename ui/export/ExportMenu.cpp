@@ -1,6 +1,6 @@
 #include "ui/export/ExportMenu.h"
 
-#include "ui/MainWindow.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/export/GuiExporter.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
@@ -27,11 +27,13 @@ struct Kind {
 
 } // namespace
 
-ExportMenu::ExportMenu(MainWindow* window, QMenu* menu, StepSimulation* simulation)
+ExportMenu::ExportMenu(QMenu* menu, DocumentHub* hub, GraphPanel* graph, StepSimulation* simulation, QStatusBar* status)
     : QObject(menu)
-    , window_(window)
     , menu_(menu)
+    , hub_(hub)
+    , graph_(graph)
     , simulation_(simulation)
+    , status_(status)
 {
     add(tr("Placement as &JSON…"), What::PlacementJson);
     add(tr("Placement as &CSV…"), What::PlacementCsv);
@@ -55,9 +57,9 @@ QAction* ExportMenu::add(const QString& label, What what)
 
 void ExportMenu::updateEnabled()
 {
-    const DocumentPtr& document = window_->document();
+    const DocumentPtr& document = hub_->document();
     const bool placed = document && document->isPlaced();
-    const bool drawn = window_->graphPanel()->scene()->nodeItemCount() > 0;
+    const bool drawn = graph_->scene()->nodeItemCount() > 0;
     for (QAction* action : menu_->actions()) {
         if (action->isSeparator())
             continue;
@@ -85,13 +87,13 @@ void ExportMenu::exportTo(What what)
                                   {"-placed.dot", "Graphviz DOT (*.dot *.gv)"},
                                   {"-trace.json", "Chrome traces (*.json)"}};
     const Kind& kind = kKinds[static_cast<int>(what)];
-    const DocumentPtr& document = window_->document();
+    const DocumentPtr& document = hub_->document();
     if (!document)
         return;
     const QFileInfo source(document->path);
     const QString dir = QSettings().value(QStringLiteral("exportDir"), source.absolutePath()).toString();
     const QString suggested = dir + QLatin1Char('/') + source.completeBaseName() + QLatin1String(kind.suffix);
-    const QString path = QFileDialog::getSaveFileName(window_, tr("Export"), suggested, tr(kind.filter));
+    const QString path = QFileDialog::getSaveFileName(graph_->window(), tr("Export"), suggested, tr(kind.filter));
     if (path.isEmpty())
         return;
     QSettings().setValue(QStringLiteral("exportDir"), QFileInfo(path).absolutePath());
@@ -100,7 +102,7 @@ void ExportMenu::exportTo(What what)
 
 void ExportMenu::exportFile(What what, const QString& path)
 {
-    const DocumentPtr document = window_->document();
+    const DocumentPtr document = hub_->document();
     try {
         switch (what) {
         case What::PlacementJson:
@@ -113,10 +115,10 @@ void ExportMenu::exportFile(What what, const QString& path)
             GuiExporter::placementTensorFlow(*document, path);
             break;
         case What::GraphSvg:
-            GuiExporter::graphSvg(*window_->graphPanel()->scene(), path);
+            GuiExporter::graphSvg(*graph_->scene(), path);
             break;
         case What::GraphPng:
-            GuiExporter::graphPng(*window_->graphPanel()->scene(), path);
+            GuiExporter::graphPng(*graph_->scene(), path);
             break;
         case What::GraphDot:
             GuiExporter::graphDot(*document, path);
@@ -124,18 +126,18 @@ void ExportMenu::exportFile(What what, const QString& path)
         case What::ChromeTrace: {
             // Reuse the shown step when it is this placement's (it is, unless still simulating).
             const StepPtr& step = simulation_->current();
-            const bool current = step && step->document->graph == document->graph
+            const bool current = step && step->document->graphId == document->graphId
                 && step->document->cluster == document->cluster && step->document->placement == document->placement;
             GuiExporter::chromeTrace(*document, path, current ? &step->result : nullptr);
             break;
         }
         }
     } catch (const InputError& e) {
-        QMessageBox::warning(window_, tr("Export"),
+        QMessageBox::warning(graph_->window(), tr("Export"),
                              tr("Could not export %1:\n%2").arg(path, QString::fromStdString(e.message())));
         return;
     }
-    window_->statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    status_->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 } // namespace post

@@ -82,7 +82,7 @@ GraphPanel::~GraphPanel() = default;
 
 void GraphPanel::setDocument(DocumentPtr document)
 {
-    if (!scene_->document() || scene_->document()->graph != document->graph)
+    if (!scene_->document() || scene_->document()->graphId != document->graphId)
         expanded_.clear();
     pendingDocument_.reset();
     pendingView_.reset();
@@ -154,6 +154,16 @@ void GraphPanel::updateDocument(DocumentPtr document)
     if (pendingDocument_)
         pendingDocument_ = document;
     scene_->setDocument(std::move(document));
+}
+
+void GraphPanel::showDocument(DocumentPtr document)
+{
+    if (!document)
+        clear();
+    else if (scene_->document() && scene_->document()->graphId == document->graphId)
+        updateDocument(std::move(document));
+    else
+        setDocument(std::move(document));
 }
 
 void GraphPanel::clear()

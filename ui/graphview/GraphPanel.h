@@ -34,6 +34,9 @@ public:
     void setDocument(DocumentPtr document);
     // The same graph with other data (e.g. a new placement): recolours only.
     void updateDocument(DocumentPtr document);
+    // What DocumentHub::documentChanged calls: updateDocument when `document` shows the
+    // graph already drawn (the same GraphDocument::graphId), else setDocument; clear() for null.
+    void showDocument(DocumentPtr document);
     void clear();
 
     // Every op, groups, or whichever LayoutPolicy finds readable and fast; relays out.

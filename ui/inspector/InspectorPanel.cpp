@@ -45,7 +45,7 @@ InspectorPanel::InspectorPanel(QWidget* parent)
 
 void InspectorPanel::setDocument(DocumentPtr document)
 {
-    const bool sameGraph = document && document_ && document->graph == document_->graph;
+    const bool sameGraph = document && document_ && document->graphId == document_->graphId;
     document_ = std::move(document);
     if (!sameGraph)
         op_ = kNoOp;

@@ -29,29 +29,28 @@ LayoutController::~LayoutController()
 
 quint64 LayoutController::request(LayoutInput input)
 {
-    input.requestId = ++next_;
-    current_ = input.requestId;
-    worker_->cancelUpTo(current_ - 1);
+    const quint64 id = job_.begin();
+    input.requestId = id;
+    worker_->cancelUpTo(id - 1);
     worker_->enqueue(std::move(input));
     setBusy(true);
-    emit started(current_);
-    return current_;
+    emit started(id);
+    return id;
 }
 
 void LayoutController::cancel()
 {
-    if (!busy_)
+    if (!job_.isBusy())
         return;
-    worker_->cancelUpTo(current_);
-    const quint64 id = current_;
-    current_ = 0; // nothing is current: whatever arrives now is stale
+    const quint64 id = job_.drop(); // nothing is current: whatever arrives now is stale
+    worker_->cancelUpTo(id);
     setBusy(false);
     emit cancelled(id);
 }
 
 void LayoutController::deliver(const LayoutResult& result)
 {
-    if (result.requestId == 0 || result.requestId != current_)
+    if (!job_.finish(result.requestId))
         return; // superseded or cancelled
     setBusy(false);
     switch (result.status) {

@@ -2,6 +2,7 @@
 
 #include "ui/layout/LayoutInput.h"
 #include "ui/layout/LayoutResult.h"
+#include "ui/util/LatestJob.h"
 
 #include <QObject>
 #include <QThread>
@@ -11,8 +12,8 @@ namespace post {
 class GraphLayoutWorker;
 
 // The GUI side of graph layout: owns the layout thread and its worker, numbers the
-// requests and passes on only the result of the newest one. A new request supersedes
-// (cancels) older ones; results that arrive for them are dropped.
+// requests (LatestJob) and passes on only the result of the newest one. A new request
+// supersedes (cancels) older ones; results that arrive for them are dropped.
 class LayoutController : public QObject {
     Q_OBJECT
 
@@ -26,7 +27,7 @@ public:
     void cancel();
 
     bool isBusy() const { return busy_; }
-    quint64 currentRequest() const { return current_; }
+    quint64 currentRequest() const { return job_.current(); }
 
     // Where the worker's results arrive (public so tests can feed stale results).
     void deliver(const post::LayoutResult& result);
@@ -43,9 +44,8 @@ private:
 
     QThread thread_;
     GraphLayoutWorker* worker_ = nullptr; // lives on thread_, deleted when it finishes
-    quint64 next_ = 0;
-    quint64 current_ = 0;
-    bool busy_ = false;
+    LatestJob job_;
+    bool busy_ = false; // job_.isBusy(), as last reported by busyChanged
 };
 
 } // namespace post

@@ -35,11 +35,11 @@ quint64 LearnerController::start(LearnerRequest request)
     if (control_)
         control_->requestStop(); // the old run ends at its next sample; its results are dropped
     control_ = std::make_shared<LearnerControl>();
-    request.runId = ++next_;
-    current_ = request.runId;
+    const quint64 id = run_.begin();
+    request.runId = id;
     worker_->enqueue(std::move(request), control_);
     setState(State::Running);
-    return current_;
+    return id;
 }
 
 void LearnerController::pause()
@@ -67,13 +67,13 @@ void LearnerController::stop()
 
 void LearnerController::deliverSnapshot(const LearnerSnapshot& snapshot)
 {
-    if (snapshot.runId == current_ && state_ != State::Idle)
+    if (run_.isCurrent(snapshot.runId))
         emit this->snapshot(snapshot);
 }
 
 void LearnerController::deliverFinished(const LearnerOutcome& outcome)
 {
-    if (outcome.runId != current_ || state_ == State::Idle)
+    if (!run_.finish(outcome.runId))
         return;
     control_.reset();
     setState(State::Idle);

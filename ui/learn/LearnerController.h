@@ -2,6 +2,7 @@
 
 #include "ui/learn/LearnerRequest.h"
 #include "ui/learn/LearnerSnapshot.h"
+#include "ui/util/LatestJob.h"
 
 #include <QObject>
 #include <QThread>
@@ -14,7 +15,7 @@ class LearnerControl;
 class LearnerWorker;
 
 // The GUI side of learner runs: owns the one learner thread and its worker, numbers
-// runs and passes on only the current run's snapshots. Destroying it stops the run
+// runs (LatestJob) and passes on only the current run's snapshots. Destroying it stops the run
 // (releasing a pause) and joins the thread.
 class LearnerController : public QObject {
     Q_OBJECT
@@ -33,7 +34,7 @@ public:
 
     State state() const { return state_; }
     bool isActive() const { return state_ != State::Idle; }
-    quint64 currentRun() const { return current_; }
+    quint64 currentRun() const { return run_.current(); }
 
 signals:
     void snapshot(const post::LearnerSnapshot& snapshot);
@@ -48,8 +49,7 @@ private:
     QThread thread_;
     LearnerWorker* worker_ = nullptr; // lives on thread_, deleted when it finishes
     std::shared_ptr<LearnerControl> control_;
-    quint64 next_ = 0;
-    quint64 current_ = 0;
+    LatestJob run_;
     State state_ = State::Idle;
 };
 

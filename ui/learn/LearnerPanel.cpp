@@ -243,7 +243,7 @@ void LearnerPanel::showRestoredRun(int samplesDone, double bestMs)
 void LearnerPanel::setDocument(DocumentPtr document)
 {
     // A new placement of the same graph (our own best, say) keeps the run going.
-    if (controller_->isActive() && (!document || document->graph != runGraph_))
+    if (controller_->isActive() && (!document || document->graphId != runGraphId_))
         controller_->stop();
     document_ = std::move(document);
     if (!haveData_ && !controller_->isActive())
@@ -263,7 +263,7 @@ void LearnerPanel::start()
     request.options = options_->options();
     samplePlacements_ = std::make_shared<SamplePlacements>();
     request.samplePlacements = samplePlacements_;
-    runGraph_ = document_->graph;
+    runGraphId_ = document_->graphId;
     samplesDone_ = 0;
     bestMs_ = 0.0;
     entropy_ = -1.0;
@@ -293,7 +293,7 @@ void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
     if (!snapshot.updates.empty())
         entropy_ = snapshot.updates.back().entropy;
     emit this->snapshot(snapshot);
-    if (!snapshot.bestPlacement.empty() && document_ && document_->graph == runGraph_)
+    if (!snapshot.bestPlacement.empty() && document_ && document_->graphId == runGraphId_)
         emit bestPlacement(snapshot.bestPlacement);
     showStatus(controller_->state() == LearnerController::State::Paused ? tr("Paused") : tr("Running"));
 }
@@ -310,7 +310,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
     samplesDone_ = std::max(samplesDone_, r.samplesUsed);
     if (r.feasible)
         bestMs_ = r.bestStepTimeUs / 1000.0;
-    if (!r.best.empty() && document_ && document_->graph == runGraph_)
+    if (!r.best.empty() && document_ && document_->graphId == runGraphId_)
         emit bestPlacement(r.best);
     showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 2));
     if (!r.feasible)

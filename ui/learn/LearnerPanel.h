@@ -71,7 +71,7 @@ private:
 
     LearnerController* controller_;
     DocumentPtr document_;
-    std::shared_ptr<const Graph> runGraph_;
+    std::uint64_t runGraphId_ = 0; // GraphDocument::graphId of the run's graph
     void chooseCluster(int index);
 
     QComboBox* algorithm_;

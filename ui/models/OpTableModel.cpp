@@ -13,7 +13,7 @@ OpTableModel::OpTableModel(QObject* parent)
 
 void OpTableModel::setDocument(DocumentPtr document)
 {
-    const bool sameGraph = document && document_ && document->graph == document_->graph;
+    const bool sameGraph = document && document_ && document->graphId == document_->graphId;
     if (sameGraph) {
         document_ = std::move(document);
         if (rowCount() > 0)

@@ -69,6 +69,12 @@ SessionAutosave::SessionAutosave(QObject* parent)
 
 SessionAutosave::~SessionAutosave()
 {
+    if (keepOnExit_ && !abandoned_) {
+        flush(); // the newest state offered, on disk
+        if (lock_)
+            lock_->unlock(); // an orphan now: the next start offers it
+        return;
+    }
     queued_.reset();
     watcher_.waitForFinished();
     if (abandoned_)

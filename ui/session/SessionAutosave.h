@@ -18,7 +18,9 @@ namespace post {
 // the graph takes longer than a frame), at most once per interval, and never two writes at
 // once (a request during a write is kept and written after it, newest state only). Each
 // instance has its own file, guarded by a QLockFile; a file whose lock is not held by a
-// running process is an orphan, left by a crash or kill. A clean shutdown removes it.
+// running process is an orphan, left by a crash or kill. A clean shutdown removes it,
+// unless told to keep it (an unsaved run nobody was asked about): then it stays, an orphan
+// the next start offers to restore.
 class SessionAutosave : public QObject {
     Q_OBJECT
 
@@ -28,7 +30,11 @@ public:
     static constexpr int kDefaultIntervalMs = 20000;
 
     explicit SessionAutosave(QObject* parent = nullptr);
-    ~SessionAutosave() override; // waits for a write in flight, removes the file
+    ~SessionAutosave() override; // waits for a write in flight, removes the file (unless kept)
+
+    // Keep the file when this object goes (written up to date, unlocked): an orphan.
+    void setKeepOnExit(bool keep) { keepOnExit_ = keep; }
+    bool keepsOnExit() const { return keepOnExit_; }
 
     void setIntervalMs(int ms) { intervalMs_ = ms; }
     int intervalMs() const { return intervalMs_; }
@@ -72,6 +78,7 @@ private:
     int intervalMs_ = kDefaultIntervalMs;
     int writes_ = 0;
     bool abandoned_ = false;
+    bool keepOnExit_ = false;
 };
 
 } // namespace post

@@ -2,8 +2,8 @@
 
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
-#include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
@@ -28,10 +28,13 @@
 
 namespace post {
 
-SessionController::SessionController(MainWindow* window)
+SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, LearningChart* chart, QWidget* window)
     : QObject(window)
+    , hub_(hub)
+    , learner_(learner)
+    , chart_(chart)
     , window_(window)
-    , recorder_(new RunRecorder(window->learner(), this))
+    , recorder_(new RunRecorder(learner, this))
     , autosave_(new SessionAutosave(this))
     , saveAction_(new QAction(tr("&Save Session…"), this))
     , openAction_(new QAction(tr("Open &Session…"), this))
@@ -43,16 +46,22 @@ SessionController::SessionController(MainWindow* window)
     openAction_->setToolTip(tr("Reopen a saved session"));
     connect(saveAction_, &QAction::triggered, this, &SessionController::saveDialog);
     connect(openAction_, &QAction::triggered, this, &SessionController::openDialog);
-    connect(window, &MainWindow::documentChanged, this, [this](const DocumentPtr& doc) {
+    connect(hub, &DocumentHub::documentChanged, this, [this](const DocumentPtr& doc) {
         saveAction_->setEnabled(doc != nullptr);
         // Another graph: the recorded run is not about it (a new placement of the same graph is).
-        if (!doc || doc->graph != runGraph_)
+        if (!doc || doc->graphId != runGraphId_)
             recorder_->clear();
     });
-    connect(window->learner(), &LearnerPanel::runStarted, this,
-            [this] { runGraph_ = window_->document() ? window_->document()->graph : nullptr; });
-    connect(recorder_, &RunRecorder::changed, this, [this] { autosaveNow(false); });
-    connect(recorder_, &RunRecorder::runEnded, this, [this] { autosaveNow(true); });
+    connect(learner, &LearnerPanel::runStarted, this,
+            [this] { runGraphId_ = hub_->document() ? hub_->document()->graphId : 0; });
+    connect(recorder_, &RunRecorder::changed, this, [this] {
+        unsaved_ = true;
+        autosaveNow(false);
+    });
+    connect(recorder_, &RunRecorder::runEnded, this, [this] {
+        unsaved_ = true;
+        autosaveNow(true);
+    });
     const QString interval = qEnvironmentVariable("POST_AUTOSAVE_INTERVAL_MS");
     if (!interval.isEmpty() && interval.toInt() > 0)
         autosave_->setIntervalMs(interval.toInt());
@@ -60,7 +69,13 @@ SessionController::SessionController(MainWindow* window)
     QTimer::singleShot(0, this, [this] { checkForAutosave(policyFromEnvironment()); });
 }
 
-SessionController::~SessionController() = default;
+SessionController::~SessionController()
+{
+    // Gone without an answer to the close question (the application quit, the window was
+    // destroyed): an unsaved run stays in the autosave. Without dialogs (tests,
+    // --screenshot) there is nobody to ask, and it goes as before.
+    autosave_->setKeepOnExit(interactive_ && hasUnsavedRun() && !answered_);
+}
 
 bool SessionController::isOpening() const { return read_->isBusy(); }
 
@@ -90,10 +105,10 @@ bool SessionController::isSessionFile(const QString& path)
 Session SessionController::currentSession() const
 {
     Session s;
-    const DocumentPtr& doc = window_->document();
+    const DocumentPtr& doc = hub_->document();
     if (!doc)
         return s;
-    s.source = (restoredDocument_ && doc->graph == restoredDocument_->graph ? source_ : doc->path).toStdString();
+    s.source = (restoredDocument_ && doc->graphId == restoredDocument_->graphId ? source_ : doc->path).toStdString();
     s.graph = doc->graph;
     s.cluster = doc->cluster;
     if (doc->isPlaced())
@@ -104,7 +119,7 @@ Session SessionController::currentSession() const
         s.samples = recorder_->samples();
         s.updates = recorder_->updates();
     } else {
-        const LearnerPanel* panel = window_->learner();
+        const LearnerPanel* panel = learner_;
         s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed()};
     }
     return s;
@@ -112,7 +127,7 @@ Session SessionController::currentSession() const
 
 bool SessionController::save(const QString& path)
 {
-    if (!window_->document())
+    if (!hub_->document())
         return false;
     try {
         writeSessionFile(path.toStdString(), currentSession());
@@ -120,6 +135,7 @@ bool SessionController::save(const QString& path)
         emit failed(path, readErrorText(e));
         return false;
     }
+    unsaved_ = false;
     emit saved(path);
     return true;
 }
@@ -146,7 +162,7 @@ void SessionController::open(const QString& path)
 
 void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
 {
-    LearnerPanel* panel = window_->learner();
+    LearnerPanel* panel = learner_;
     if (panel->controller()->isActive()) {
         // Let the running learner end first, so none of its snapshots land on the restored chart.
         auto* once = new QObject(this);
@@ -168,11 +184,13 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     panel->setAlgorithm(QString::fromStdString(session->learner.algorithm));
     panel->setSamples(session->learner.samples);
     panel->setSeed(session->learner.seed);
-    window_->openDocument(doc);
-    runGraph_ = doc->graph;
+    hub_->open(doc);
+    runGraphId_ = doc->graphId;
     recorder_->restore(*session);
+    // A session file holds the run; a crashed instance's autosave (taken over as ours) does not.
+    unsaved_ = recorder_->hasRun() && QFileInfo(path) == QFileInfo(autosave_->path());
 
-    LearningChart* chart = window_->learningChart();
+    LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
     if (!session->samples.empty() || !session->updates.empty()) {
         const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session);
@@ -188,13 +206,13 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
 void SessionController::autosaveNow(bool now)
 {
     // Building the session copies the run log: only when it is going to be written.
-    if (window_->document() && (now || autosave_->isDue()))
+    if (hub_->document() && (now || autosave_->isDue()))
         autosave_->offer(currentSession(), now);
 }
 
 void SessionController::checkForAutosave(RestorePolicy policy)
 {
-    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !window_->interactiveErrors()))
+    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !interactive_))
         return;
     const QStringList orphans = SessionAutosave::orphans();
     if (orphans.isEmpty())
@@ -232,20 +250,55 @@ void SessionController::checkForAutosave(RestorePolicy policy)
     box->open(); // window-modal, does not block the event loop
 }
 
+bool SessionController::hasUnsavedRun() const { return recorder_->hasRun() && unsaved_; }
+
+bool SessionController::confirmClose()
+{
+    if (!interactive_ || !hasUnsavedRun())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Post Studio"), tr("Save the learning run before closing?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
+    box.setInformativeText(tr("The %1 run (%n sample(s)) is in no session file. Until you answer, it is kept in "
+                              "the autosave.",
+                              nullptr, static_cast<int>(recorder_->samples().size()))
+                               .arg(QString::fromStdString(recorder_->learner().algorithm)));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: {
+        const QString path = askSavePath();
+        if (path.isEmpty() || !save(path))
+            return false; // nothing saved: stay open, the autosave stays too
+        answered_ = true;
+        return true;
+    }
+    case QMessageBox::Discard:
+        answered_ = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
 void SessionController::saveDialog()
 {
-    const DocumentPtr& doc = window_->document();
+    const QString path = askSavePath();
+    if (!path.isEmpty())
+        save(path);
+}
+
+QString SessionController::askSavePath()
+{
+    const DocumentPtr& doc = hub_->document();
     if (!doc)
-        return;
+        return {};
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString suggested = QDir(dir).filePath(QFileInfo(doc->path).completeBaseName().section(QLatin1Char('.'), 0, 0)
                                                  + QStringLiteral(".session.json"));
     const QString path = QFileDialog::getSaveFileName(window_, tr("Save Session"), suggested,
                                                       tr("Post Studio sessions (*.session.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-    save(path);
+    if (!path.isEmpty())
+        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    return path;
 }
 
 void SessionController::openDialog()

@@ -9,27 +9,32 @@
 #include <memory>
 
 class QAction;
+class QWidget;
 
 namespace post {
 
-class MainWindow;
+class DocumentHub;
+class LearnerPanel;
+class LearningChart;
 class RunRecorder;
 class SessionAutosave;
 template <class T> class LatestRead;
 
-// Sessions for the main window: File ▸ Save Session / Open Session, the run history they
-// carry (RunRecorder), autosave during learner runs and the offer to restore the autosave
-// of a crashed instance at start-up (SessionAutosave).
+// Sessions of the hub's document: File ▸ Save Session / Open Session, the run history they
+// carry (RunRecorder, fed by the learner panel), autosave during learner runs and the offer
+// to restore the autosave of a crashed instance at start-up (SessionAutosave). A restored
+// session is shown through the hub, its run on the learning chart.
 class SessionController : public QObject {
     Q_OBJECT
 
 public:
     // What to do at start-up with an autosave left by a crash; $POST_AUTOSAVE_RESTORE
-    // (restore, discard or keep) overrides Ask, which shows a dialog when the window
-    // reports errors interactively and keeps the file otherwise (tests, --screenshot).
+    // (restore, discard or keep) overrides Ask, which shows a dialog when interactive
+    // (setInteractive) and keeps the file otherwise (tests, --screenshot).
     enum class RestorePolicy { Ask, Restore, Discard, Keep };
 
-    explicit SessionController(MainWindow* window);
+    // Dialogs open over `window`, which also owns the controller.
+    SessionController(DocumentHub* hub, LearnerPanel* learner, LearningChart* chart, QWidget* window);
     ~SessionController() override;
 
     QAction* saveAction() const { return saveAction_; }
@@ -46,9 +51,19 @@ public:
     void open(const QString& path);
     bool isOpening() const;
 
+    // Dialogs may be shown (the window's setInteractiveErrors).
+    void setInteractive(bool on) { interactive_ = on; }
     // Deals with crashed instances' autosaves as `policy` says (Ask: see RestorePolicy).
     void checkForAutosave(RestorePolicy policy);
     static RestorePolicy policyFromEnvironment(); // Ask when unset or unknown
+
+    // A learning run (or a restored autosave's) that is in no session file yet.
+    bool hasUnsavedRun() const;
+    // Before the window closes: with an unsaved run (and dialogs allowed) asks Save /
+    // Discard / Cancel. False: stay open (Cancel, or the save did not happen). The
+    // autosave is removed only after Save or Discard; a window that goes without that
+    // answer (destroyed, the application quit) keeps it for the next start to offer.
+    bool confirmClose();
 
     // Cheap sniff used by MainWindow::openFile: does the file start like a session?
     static bool isSessionFile(const QString& path);
@@ -62,16 +77,23 @@ private:
     void apply(const QString& path, std::shared_ptr<const Session> session);
     void autosaveNow(bool now);
     void saveDialog();
+    QString askSavePath(); // empty when the user cancels
     void openDialog();
 
-    MainWindow* window_;
+    DocumentHub* hub_;
+    LearnerPanel* learner_;
+    LearningChart* chart_;
+    QWidget* window_;
+    bool interactive_ = true;
+    bool unsaved_ = false;  // the recorded run changed since it was last saved or opened
+    bool answered_ = false; // the close question was answered Save or Discard
     RunRecorder* recorder_;
     SessionAutosave* autosave_;
     QAction* saveAction_;
     QAction* openAction_;
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
-    std::shared_ptr<const Graph> runGraph_;                            // the graph the recorded run belongs to
+    std::uint64_t runGraphId_ = 0;                                     // the graph the recorded run belongs to
     std::unique_ptr<LatestRead<std::shared_ptr<const Session>>> read_; // QtConcurrent stays out of this header
 };
 

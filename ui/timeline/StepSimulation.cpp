@@ -3,6 +3,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace post {
 
 StepSimulation::StepSimulation(QObject* parent)
@@ -24,14 +26,15 @@ bool StepSimulation::sameStep(const GraphDocument& document) const
     if (!current_)
         return false;
     const GraphDocument& shown = *current_->document;
-    return shown.graph == document.graph && shown.cluster == document.cluster && shown.placement == document.placement;
+    return shown.graphId == document.graphId && shown.cluster == document.cluster
+        && shown.placement == document.placement;
 }
 
 void StepSimulation::setDocument(DocumentPtr document)
 {
-    latest_ = document;
     if (document && !running_ && sameStep(*document))
-        return; // e.g. the same placement again: nothing to redo
+        return;  // e.g. the same placement again: nothing to redo
+    job_.drop(); // whatever the running job gives is not this document's step
     if (!document || !document->isPlaced()) {
         pending_.reset();
         current_.reset();
@@ -52,8 +55,7 @@ void StepSimulation::setDocument(DocumentPtr document)
 
 void StepSimulation::start(DocumentPtr document)
 {
-    running_ = true;
-    jobDocument_ = document;
+    running_ = job_.begin();
     current_.reset();
     emit busyChanged(true);
     watcher_->setFuture(QtConcurrent::run([document = std::move(document)] { return SimulatedStep::simulate(document); }));
@@ -61,21 +63,17 @@ void StepSimulation::start(DocumentPtr document)
 
 void StepSimulation::onFinished()
 {
-    running_ = false;
+    const quint64 id = std::exchange(running_, 0);
     StepPtr step = watcher_->future().result();
-    DocumentPtr job = std::move(jobDocument_);
-    jobDocument_.reset();
     if (pending_) {
-        DocumentPtr next = std::move(pending_);
-        pending_.reset();
-        setDocument(std::move(next));
+        setDocument(std::exchange(pending_, nullptr));
         if (!running_)
             emit busyChanged(false);
         return;
     }
     emit busyChanged(false);
-    // Otherwise a document without placement came meanwhile and was reported already.
-    if (job == latest_) {
+    // A stale job: a document without placement came meanwhile and was reported already.
+    if (job_.finish(id)) {
         current_ = std::move(step);
         emit simulated(current_);
     }

@@ -2,6 +2,7 @@
 
 #include "ui/document/GraphDocument.h"
 #include "ui/timeline/SimulatedStep.h"
+#include "ui/util/LatestJob.h"
 
 #include <QObject>
 
@@ -12,7 +13,8 @@ namespace post {
 // Simulates the shown placement whenever the document changes, for the timeline and the
 // status bar. Small graphs are simulated at once; larger ones on a pool thread, one job at
 // a time: documents arriving meanwhile replace each other and only the newest is run next,
-// so a learner streaming placements never queues work and stale results are never shown.
+// so a learner streaming placements never queues work, and stale results (LatestJob) are
+// never shown.
 class StepSimulation : public QObject {
     Q_OBJECT
 
@@ -27,7 +29,7 @@ public:
     void setDocument(DocumentPtr document);
     // The step of the newest document, null while it is being simulated or has no placement.
     const StepPtr& current() const { return current_; }
-    bool isBusy() const { return running_; }
+    bool isBusy() const { return running_ != 0; }
     void setSynchronousMaxOps(int ops) { synchronousMaxOps_ = ops; }
 
 signals:
@@ -41,11 +43,10 @@ private:
     bool sameStep(const GraphDocument& document) const;
 
     QFutureWatcher<StepPtr>* watcher_;
-    DocumentPtr latest_;
-    DocumentPtr jobDocument_; // being simulated
-    DocumentPtr pending_;     // waits for the running job
+    LatestJob job_;       // the pool job whose step is wanted (none once a newer document came)
+    quint64 running_ = 0; // the id of the job on the pool, 0 when none runs
+    DocumentPtr pending_; // waits for the running job
     StepPtr current_;
-    bool running_ = false;
     int synchronousMaxOps_ = kSynchronousMaxOps;
 };
 

@@ -51,7 +51,7 @@ TimelineView::TimelineView(QWidget* parent)
 
 void TimelineView::setStep(StepPtr step)
 {
-    const bool sameGraph = step && step_ && step->document->graph == step_->document->graph
+    const bool sameGraph = step && step_ && step->document->graphId == step_->document->graphId
         && step->document->cluster == step_->document->cluster;
     step_ = std::move(step);
     updateHeaderWidth();

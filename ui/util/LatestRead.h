@@ -1,13 +1,13 @@
 #pragma once
 
 #include "ui/util/ErrorText.h"
+#include "ui/util/LatestJob.h"
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <atomic>
 #include <memory>
 #include <utility>
 #include <variant>
@@ -29,52 +29,41 @@ template <class T, class Read> ReadOutcome<T> readCatching(Read&& read)
     }
 }
 
-// Reads files on the thread pool and reports only the newest read, on `owner`'s thread:
-// starting another read (or cancel()) drops the result of one still running, so opening
-// B while A is still being read never shows A. Reads still queued on the pool when they
-// are superseded do not run at all (opening several files quickly reads only the last).
+// Reads files on the thread pool and reports only the newest read, on `owner`'s thread
+// (LatestJob): starting another read (or cancel()) drops the result of one still running,
+// so opening B while A is still being read never shows A. Reads still queued on the pool
+// when they are superseded do not run at all (opening several files quickly reads only the last).
 template <class T> class LatestRead {
 public:
     explicit LatestRead(QObject* owner)
         : owner_(owner)
-        , latest_(std::make_shared<std::atomic<quint64>>(0))
     {
     }
 
     // `read` runs on a pool thread; `done(ReadOutcome<T>)` on the owner's, if still newest.
     template <class Read, class Done> void start(Read read, Done done)
     {
-        const quint64 generation = ++generation_;
-        latest_->store(generation);
-        busy_ = true;
+        const quint64 id = job_.begin();
         auto* watcher = new QFutureWatcher<ReadOutcome<T>>(owner_);
         QObject::connect(watcher, &QFutureWatcher<ReadOutcome<T>>::finished, owner_,
-                         [this, watcher, generation, done = std::move(done)] {
+                         [this, watcher, id, done = std::move(done)] {
                              watcher->deleteLater();
-                             if (generation != generation_)
-                                 return; // a newer read replaced this one
-                             busy_ = false;
-                             done(watcher->result());
+                             if (job_.finish(id))
+                                 done(watcher->result());
                          });
-        watcher->setFuture(QtConcurrent::run([read = std::move(read), latest = latest_, generation]() -> ReadOutcome<T> {
-            if (latest->load() != generation)
+        watcher->setFuture(QtConcurrent::run([read = std::move(read), ticket = job_.ticket(id)]() -> ReadOutcome<T> {
+            if (ticket.isStale())
                 return QString(); // superseded while queued; dropped on arrival
             return readCatching<T>(read);
         }));
     }
 
-    void cancel()
-    {
-        latest_->store(++generation_);
-        busy_ = false;
-    }
-    bool isBusy() const { return busy_; }
+    void cancel() { job_.drop(); }
+    bool isBusy() const { return job_.isBusy(); }
 
 private:
     QObject* owner_;
-    quint64 generation_ = 0;
-    std::shared_ptr<std::atomic<quint64>> latest_; // generation_, for the pool threads
-    bool busy_ = false;
+    LatestJob job_;
 };
 
 } // namespace post

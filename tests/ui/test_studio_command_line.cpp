@@ -1,0 +1,87 @@
+// Runs the real post-studio executable ($POST_STUDIO) for what needs no window: --help and
+// --version without any display, and the refusal of a cluster that cannot be read.
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1; // -2: crashed (an abort without a display, say)
+    QString out;
+    QString err;
+};
+
+// `display` false: without DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM, as on a server
+// or in a container; true: on the offscreen platform. Settings go under `configHome`.
+Run runStudio(const QStringList& args, const QString& configHome, bool display)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        env.remove(QLatin1String(name));
+    if (display)
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+    env.insert(QStringLiteral("POST_AUTOSAVE_DIR"), configHome + QStringLiteral("/autosave"));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("POST_STUDIO"), args);
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestStudioCommandLine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(qEnvironmentVariable("POST_STUDIO")), "POST_STUDIO must point at post-studio");
+        QVERIFY(config_.isValid());
+    }
+
+    void helpAndVersionNeedNoDisplay()
+    {
+        const Run help = runStudio({QStringLiteral("--help")}, config_.path(), false);
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains(QStringLiteral("--cluster")), qPrintable(help.out + help.err));
+        QVERIFY(help.out.contains(QStringLiteral("--screenshot")));
+        const Run version = runStudio({QStringLiteral("--version")}, config_.path(), false);
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.out.contains(QStringLiteral("post-studio")), qPrintable(version.out + version.err));
+    }
+
+    void aClusterThatCannotBeReadIsNamedAndNotKept()
+    {
+        const QString bad = config_.filePath(QStringLiteral("broken-cluster.json"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"post-cluster/1\", ");
+        file.close();
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString shot = config_.filePath(QStringLiteral("x.png"));
+        const Run run = runStudio({graph, QStringLiteral("--cluster"), bad, QStringLiteral("--screenshot"), shot},
+                                  config_.path(), true);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(bad), qPrintable(run.err)); // names the cluster file
+        QVERIFY(!QFileInfo::exists(shot));
+        QFile settings(config_.filePath(QStringLiteral("PostStudio/post-studio.conf")));
+        if (settings.open(QIODevice::ReadOnly)) // absent: nothing was kept at all
+            QVERIFY2(!settings.readAll().contains("broken-cluster"), "the bad cluster was kept in the settings");
+    }
+
+private:
+    QTemporaryDir config_;
+};
+
+QTEST_GUILESS_MAIN(TestStudioCommandLine)
+#include "test_studio_command_line.moc"

@@ -1,0 +1,75 @@
+#include "ui/document/DocumentHub.h"
+
+#include "ui/document/DocumentLoader.h"
+
+namespace post {
+
+DocumentHub::DocumentHub(QObject* parent)
+    : QObject(parent)
+    , loader_(new DocumentLoader(this))
+{
+    connect(loader_, &DocumentLoader::loaded, this, &DocumentHub::publish);
+    connect(loader_, &DocumentLoader::failed, this, &DocumentHub::loadFailed);
+}
+
+DocumentHub::~DocumentHub() = default;
+
+void DocumentHub::load(const QString& path) { loader_->load(path); }
+
+bool DocumentHub::isLoading() const { return loader_->isLoading(); }
+
+void DocumentHub::cancelLoad() { loader_->cancel(); }
+
+bool DocumentHub::setClusterName(const QString& nameOrPath)
+{
+    if (nameOrPath == loader_->clusterName())
+        return false;
+    loader_->setClusterName(nameOrPath);
+    emit clusterNameChanged(nameOrPath);
+    return true;
+}
+
+const QString& DocumentHub::clusterName() const { return loader_->clusterName(); }
+
+bool DocumentHub::setBatch(std::int64_t batch)
+{
+    if (batch < 1 || batch == loader_->batch())
+        return false;
+    loader_->setBatch(batch);
+    return true;
+}
+
+std::int64_t DocumentHub::batch() const { return loader_->batch(); }
+
+void DocumentHub::open(DocumentPtr document)
+{
+    loader_->cancel(); // a read still running must not replace this document
+    publish(std::move(document));
+}
+
+void DocumentHub::setPlacement(Placement placement)
+{
+    if (!document_)
+        return;
+    auto next = std::make_shared<GraphDocument>(*document_); // the same graphId
+    next->placement = std::move(placement);
+    publish(std::move(next));
+}
+
+void DocumentHub::setCluster(std::shared_ptr<const Cluster> cluster, Placement placement)
+{
+    if (!document_ || !cluster)
+        return;
+    auto next = std::make_shared<GraphDocument>(*document_);
+    next->cluster = std::move(cluster);
+    next->placement = std::move(placement);
+    publish(std::move(next));
+}
+
+void DocumentHub::publish(DocumentPtr document)
+{
+    document_ = std::move(document);
+    emit documentChanged(document_);
+}
+
+} // namespace post

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "ui/document/GraphDocument.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace post {
+
+class DocumentLoader;
+
+// Where the open document lives: the current document (graph, cluster, placement), the
+// reading of new ones (DocumentLoader: the cluster and batch they are read with) and the
+// one route every panel and controller follows, documentChanged. Panels tell "another
+// placement or cluster of the same graph" from "another graph" by GraphDocument::graphId.
+class DocumentHub : public QObject {
+    Q_OBJECT
+
+public:
+    explicit DocumentHub(QObject* parent = nullptr);
+    ~DocumentHub() override;
+
+    const DocumentPtr& document() const { return document_; }
+
+    // Reads a graph file off the GUI thread; documentChanged or loadFailed follows. Only
+    // the newest read is shown.
+    void load(const QString& path);
+    bool isLoading() const;
+    // Drops the read in progress (its result is never shown).
+    void cancelLoad();
+    // The cluster preset or post-cluster file, and the ONNX batch, of the reads from now on.
+    // False when unchanged; clusterNameChanged follows a change.
+    bool setClusterName(const QString& nameOrPath);
+    const QString& clusterName() const;
+    bool setBatch(std::int64_t batch);
+    std::int64_t batch() const;
+
+    // Shows a new document (read, or restored from a session); a read still running is
+    // dropped so it cannot replace it.
+    void open(DocumentPtr document);
+    // Another placement of the current graph on its cluster (e.g. from a learner).
+    void setPlacement(Placement placement);
+    // The current graph on an edited cluster with `placement` (mapped onto its devices, or empty).
+    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
+
+signals:
+    void documentChanged(post::DocumentPtr document);
+    void loadFailed(const QString& path, const QString& message);
+    void clusterNameChanged(const QString& nameOrPath);
+
+private:
+    void publish(DocumentPtr document);
+
+    DocumentPtr document_;
+    DocumentLoader* loader_;
+};
+
+} // namespace post
