@@ -1,6 +1,7 @@
 #include "app/cli/PlaceCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/io/tf/PbtxtExport.h"
@@ -40,18 +41,21 @@ int runPlace(const PlaceOptions& o)
     std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
+    const std::string source = graphSourceName(o.graph);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
-        pbtxtText = readFileText(o.graph);
+        pbtxtText = readGraphArgText(o.graph);
         GraphFormat format = graphFormatArg(o.format);
         if (format == GraphFormat::Auto)
-            format = sniffGraphFormat(pbtxtText, o.graph);
+            format = sniffGraphFormat(pbtxtText, source);
         if (format != GraphFormat::TfPbtxt)
-            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is "
+            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + source + " is "
                              + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch)
-                                       : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
+    const Graph g = o.pbtxtOut.empty()
+        ? loadGraphArg(o.graph, o.format, o.batch)
+        : std::move(importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, o.batch).graph);
+    requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -68,13 +72,14 @@ int runPlace(const PlaceOptions& o)
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv());
     if (!o.pbtxtOut.empty())
-        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, o.graph, g, c, r.best));
+        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, source, g, c, r.best));
 
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)
         ++opsPerDevice[static_cast<size_t>(d)];
     if (o.json) {
         nlohmann::json j;
+        j["format"] = kPlaceJsonFormat;
         j["algo"] = o.algo;
         j["graph"] = g.name();
         j["cluster"] = c.name();
@@ -112,7 +117,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
-    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo,
