@@ -123,8 +123,7 @@ constexpr std::array<std::string_view, 111> kCpuOnly = {
 
 // Whole families named by a suffix: every tf.data dataset op ("TensorSliceDataset",
 // "MapDatasetV2", ...) and the remaining readers.
-constexpr std::array<std::string_view, 5> kCpuOnlySuffixes = {"Dataset", "DatasetV2", "DatasetV3", "ReaderV2",
-                                                               "Reader"};
+constexpr std::array<std::string_view, 5> kCpuOnlySuffixes = {"Dataset", "DatasetV2", "DatasetV3", "ReaderV2", "Reader"};
 
 } // namespace
 
