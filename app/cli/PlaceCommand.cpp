@@ -132,7 +132,8 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
         ->check(CLI::Range(0, 1024));
     cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
     cmd->add_option("--pbtxt-out", opts->pbtxtOut,
-                    "Write the input .pbtxt again with every node's device set from the best placement");
+                    "Write the input .pbtxt again with every node's device set from the best placement (CPU-only "
+                    "kernels on the CPU, loc:@ colocation kept: it runs without soft placement)");
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");

@@ -176,14 +176,16 @@ private slots:
         // clang-format on
         QStringList pairs;
         for (const Broken& b : cases)
-            pairs << QString(b.schema) + "=" + write(QString(b.name).replace(QRegularExpression("[^a-z]+"), "-") + ".json", b.json);
+            pairs << QString(b.schema) + "="
+                    + write(QString(b.name).replace(QRegularExpression("[^a-z]+"), "-") + ".json", b.json);
         const Result r = validate(pairs);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains(QString("0 of %1 files valid").arg(pairs.size())), qPrintable(r.out + r.err));
         for (const Broken& b : cases) {
             const QString file = QString(b.name).replace(QRegularExpression("[^a-z]+"), "-") + ".json";
             const QStringList lines = r.err.split('\n').filter(file);
-            QVERIFY2(!lines.isEmpty() && lines.join('\n').contains(b.fragment), qPrintable(QString(b.name) + ": " + r.err));
+            QVERIFY2(!lines.isEmpty() && lines.join('\n').contains(b.fragment),
+                     qPrintable(QString(b.name) + ": " + r.err));
         }
     }
 };

@@ -246,6 +246,10 @@ private slots:
         QCOMPARE(opNamed(g, "y").colocate, std::string()); // class 3 has one member
         QCOMPARE(opNamed(g, "z").colocate, std::string()); // no class
         QCOMPARE(g.colocationGroupCount(), 1);
+        // supportedOnFpga 0 pins x#11 to the CPU, and with it its colour class (x#10).
+        QVERIFY(backward.cpuOnly && !forward.cpuOnly);
+        QCOMPARE(g.cpuPinnedOps().size(), std::size_t(2));
+        QVERIFY(g.isCpuPinned(*g.find("x#10")) && !g.isCpuPinned(*g.find("y")));
         QCOMPARE(edgeList(g), (std::vector<std::string>{"x#10>x#11:64", "x#10>y:6000000", "y>z:0"}));
     }
 

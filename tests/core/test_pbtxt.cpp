@@ -474,6 +474,38 @@ private slots:
         }
     }
 
+    // A resource variable's update without `_class` still runs on the variable's device.
+    void updatesAreColocatedWithTheirVariables()
+    {
+        const std::string text =
+            "node { name: \"x\" op: \"Placeholder\" attr { key: \"shape\" value { shape { dim { size: 8 } dim { size: "
+            "4 } } } } }\n"
+            "node { name: \"v\" op: \"VarHandleOp\" attr { key: \"shape\" value { shape { dim { size: 4 } dim { size: "
+            "2 } } } } }\n"
+            "node { name: \"v/read\" op: \"ReadVariableOp\" input: \"v\" }\n"
+            "node { name: \"mm\" op: \"MatMul\" input: \"x\" input: \"v/read\" }\n"
+            "node { name: \"gradients/mm_grad\" op: \"MatMul\" input: \"x\" input: \"mm\" attr { key: \"transpose_a\" "
+            "value { b: true } } }\n"
+            "node { name: \"lr\" op: \"Const\" }\n"
+            "node { name: \"update\" op: \"ResourceApplyGradientDescent\" input: \"v\" input: \"lr\" input: "
+            "\"gradients/mm_grad\" }\n";
+        const ImportedGraph imp = parseGraphWithPlacement(text, "r.pbtxt");
+        const Graph& g = imp.graph;
+        const OpId update = *g.find("update");
+        QVERIFY(g.colocationGroup(update) >= 0);
+        QCOMPARE(g.colocationGroupName(g.colocationGroup(update)), std::string("v"));
+        QCOMPARE(g.op(update).paramBytes, 4.0 * 2 * 4);
+        const Cluster c = loadCluster("k80x4");
+        Placement p(static_cast<std::size_t>(g.opCount()), 1);
+        p[static_cast<std::size_t>(update)] = 3;
+        const TfGraphDef out = parseTfGraphDef(pbtxtWithPlacement(text, "r.pbtxt", g, c, p), "out.pbtxt");
+        const std::string gpu2 = tensorFlowDeviceName(c, 3);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "v"))].device, gpu2);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "update"))].device, gpu2);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "v/read"))].device, gpu2); // reads where v lives
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "mm"))].device, tensorFlowDeviceName(c, 1));
+    }
+
     // TensorFlow's soft placement: an op without a GPU kernel written on a GPU runs on the CPU.
     void givenPlacementKeepsPinnedOpsOnTheCpu()
     {

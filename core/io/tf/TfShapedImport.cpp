@@ -102,6 +102,7 @@ public:
         assignRoles();
         markNonStep();
         readColocation();
+        colocateUpdatesWithVariables();
         makeTensors(result.shaped);
         makeOps(result);
         anchor(result);
@@ -431,6 +432,26 @@ private:
         }
     }
 
+    // An op that updates a variable in place (Apply*, Assign*, Scatter*: its first input is
+    // the variable's ref or resource handle) runs on the variable's device in TensorFlow
+    // even where the file has no `_class: "loc:@..."` for it.
+    void colocateUpdatesWithVariables()
+    {
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            if (role_[i] != Role::Op || !colocateOf_[i].empty())
+                continue;
+            const std::string_view op = nodes_[i].op;
+            const bool update = op.starts_with("Apply") || op.starts_with("ResourceApply")
+                || op.starts_with("SparseApply") || op.starts_with("ResourceSparseApply") || op.starts_with("Assign")
+                || op.starts_with("Scatter") || op.starts_with("ResourceScatter");
+            const InputRef* in = update ? firstData(i) : nullptr;
+            if (in && role_[static_cast<std::size_t>(in->node)] == Role::Parameter) {
+                colocateOf_[i] = nodes_[static_cast<std::size_t>(in->node)].name;
+                colocationTargets_.insert(colocateOf_[i]);
+            }
+        }
+    }
+
     // `_class: "loc:@X"` of every node (the first one when it lists several).
     void readColocation()
     {
@@ -515,6 +536,17 @@ private:
             const auto it = index.find(colocateOf_[i]);
             if (it != index.end() && anchor[static_cast<std::size_t>(it->second)] >= 0)
                 anchor[i] = anchor[static_cast<std::size_t>(it->second)];
+        }
+        // A read of a variable (ReadVariableOp of a resource, Identity of a ref) runs where
+        // the variable lives, as TensorFlow's placer colocates resource and ref edges.
+        for (std::size_t i = 0; i < n; ++i) {
+            if (role_[i] != Role::Alias)
+                continue;
+            auto p = static_cast<std::size_t>(firstData(i)->node);
+            while (role_[p] == Role::Alias)
+                p = static_cast<std::size_t>(firstData(p)->node);
+            if (role_[p] == Role::Parameter && anchor[p] >= 0)
+                anchor[i] = anchor[p];
         }
     }
 
