@@ -3,6 +3,7 @@
 // placement back into the same text, and malformed files with their line numbers.
 #include "tests/support/TestData.h"
 
+#include "core/classic/ListScheduler.h"
 #include "core/cluster/Cluster.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
@@ -504,6 +505,19 @@ private slots:
         QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "update"))].device, gpu2);
         QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "v/read"))].device, gpu2); // reads where v lives
         QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "mm"))].device, tensorFlowDeviceName(c, 1));
+    }
+
+    // m-ETF's list scheduler puts the pinned ops on the CPU itself (so its schedule times
+    // them there), rather than leaving it to the fix-up after it.
+    void listSchedulerSchedulesPinnedOpsOnTheCpu()
+    {
+        const ImportedGraph imp = parseGraphWithPlacement(readFileText(trainPipelinePath()), "train_pipeline.pbtxt");
+        const Cluster c = loadCluster("k80x4");
+        const ListSchedule schedule = ListScheduler(imp.graph, c, SimOptions{}).run();
+        QVERIFY(!imp.graph.cpuPinnedOps().empty());
+        for (OpId id : imp.graph.cpuPinnedOps())
+            QCOMPARE(schedule.placement[static_cast<std::size_t>(id)], DeviceId(0));
+        QVERIFY(!placementProblem(imp.graph, c, schedule.placement));
     }
 
     // TensorFlow's soft placement: an op without a GPU kernel written on a GPU runs on the CPU.
