@@ -10,6 +10,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/post_torch DESTINATION lib/python
         FILES_MATCHING PATTERN "*.py" PATTERN "*.json")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/clusters/ DESTINATION ${POST_DATA_DESTINATION}/clusters
         FILES_MATCHING PATTERN "*.json")
+# JSON Schemas of the native formats and of post-cli's --json outputs (docs/formats.md).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/schemas/ DESTINATION ${POST_DATA_DESTINATION}/schemas
+        FILES_MATCHING PATTERN "*.schema.json")
 
 # post-cli(1): the COMMAND OPTIONS section comes from the built CLI's --help.
 find_program(POST_GZIP gzip)

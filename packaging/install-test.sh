@@ -48,6 +48,10 @@ sample=$root/usr/share/post-studio/samples/graphs/tiny-mlp.json
 cluster=$root/usr/share/post-studio/clusters/k80x4.json
 [ -f "$sample" ] && [ -f "$root/usr/share/post-studio/samples/graphs/inception-block.json" ] || fail "samples missing"
 [ -f "$cluster" ] || fail "cluster presets missing"
+for schema in post-graph-1 post-cluster-1 post-placement-1 post-session-1 post-info-1 post-simulate-1 post-place-1 \
+  post-compare-1 post-zoo-list-1; do
+  [ -f "$root/usr/share/post-studio/schemas/$schema.schema.json" ] || fail "schema $schema missing"
+done
 "$root/usr/bin/post-cli" simulate "$sample" --cluster "$cluster" --all-on /device:GPU:0 >"$scratch/simulate.txt" \
   || fail "post-cli simulate on the installed sample and preset"
 

@@ -7,13 +7,16 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileKind.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace post::cli {
 
@@ -52,13 +55,45 @@ Graph loadGraphArg(const std::string& path, const std::string& format, std::int6
 
 ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
 {
+    const GraphFormat parsed = graphFormatArg(format);
+    return importGraphText(readGraphArgText(path), graphSourceName(path), parsed, batch);
+}
+
+std::string graphSourceName(const std::string& path) { return path == "-" ? std::string(kStdinSource) : path; }
+
+std::string readGraphArgText(const std::string& path)
+{
+    if (path != "-")
+        return readFileText(path);
+    // Standard input can be read once; a second read gets the same text.
+    static std::optional<std::string> cached;
+    if (cached)
+        return *cached;
+    constexpr std::size_t kMaxBytes = std::size_t(2) << 30; // as readFileText
+    std::string text;
+    std::array<char, 1 << 16> buffer{};
+    while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), stdin)) {
+        text.append(buffer.data(), n);
+        if (text.size() > kMaxBytes)
+            throw InputError(kStdinSource, {}, "input is too large (over " + std::to_string(kMaxBytes) + " bytes)");
+    }
+    if (std::ferror(stdin))
+        throw InputError(kStdinSource, {}, "read error");
+    cached = text;
+    return text;
+}
+
+ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format, std::int64_t batch)
+{
     ImportOptions options;
     options.batch = batch;
-    ImportedGraph imported = readGraphFileWithPlacement(path, graphFormatArg(format), options);
+    ImportedGraph imported = parseGraphWithPlacement(text, source, format, options);
     // Costs that are guesses should not pass unnoticed (stderr: --json output stays clean).
     for (const auto& [type, count] : imported.unknownOpTypes)
-        std::cerr << "post-cli: note: " << path << ": " << count << " " << type
+        std::cerr << "post-cli: note: " << source << ": " << count << " " << type
                   << " op(s) have no cost formula; costed by the element-wise fallback (docs/cost-model.md)\n";
+    for (const std::string& warning : imported.warnings)
+        std::cerr << "post-cli: warning: " << source << ": " << warning << "\n";
     if (!costsPath.empty()) {
         MeasuredCostsReport report;
         imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report);
@@ -72,6 +107,16 @@ ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& f
         std::cerr << "\n";
     }
     return imported;
+}
+
+void requireSomeCompute(const Graph& graph, const std::string& source)
+{
+    for (const Op& op : graph.ops())
+        if (op.time(DeviceKind::Gpu) > 0.0 || op.time(DeviceKind::Cpu) > 0.0 || op.flops > 0.0 || op.memoryBytes > 0.0)
+            return;
+    throw InputError(source, {},
+                     "the graph's total compute is zero (no op has a time, FLOPs or memory traffic), so every "
+                     "placement takes the same time and none can be chosen; give the ops costs (docs/importers.md)");
 }
 
 Cluster loadClusterArg(const std::string& nameOrPath) { return loadCluster(nameOrPath); }

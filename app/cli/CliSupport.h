@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace CLI {
@@ -35,6 +36,16 @@ GraphFormat graphFormatArg(const std::string& format);
 Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
 // The graph with the placement its file gives (TensorFlow device fields), if any.
 ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
+// The graph argument "-" is standard input (read once, format sniffed); errors name it
+// kStdinSource.
+inline constexpr const char* kStdinSource = "<stdin>";
+std::string graphSourceName(const std::string& path);
+std::string readGraphArgText(const std::string& path);
+// Imports graph text read from `source`, printing the importer's notes and warnings on stderr.
+ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
+                              std::int64_t batch = 1);
+// Throws InputError(source) when no op has any cost: no placement is better than another.
+void requireSomeCompute(const Graph& graph, const std::string& source);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

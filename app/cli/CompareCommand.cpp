@@ -1,6 +1,7 @@
 #include "app/cli/CompareCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/run/ComparisonRunner.h"
 #include "core/run/GivenPlacementRow.h"
 #include "core/run/PlacerRegistry.h"
@@ -65,6 +66,7 @@ int runCompare(const CompareOptions& o)
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch);
     const Graph& g = imported.graph;
+    requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster);
     const double lb = lowerBound(g, c).valueUs();
     // Placers that cannot run on this cluster are left out with a note, not run to fail
@@ -103,7 +105,7 @@ int runCompare(const CompareOptions& o)
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
-            rows.push_back(givenPlacementRow(g, c, givenPlacement(imported, c), o.graph));
+            rows.push_back(givenPlacementRow(g, c, givenPlacement(imported, c), graphSourceName(o.graph)));
         } catch (const InputError& e) {
             std::cerr << "given placement left out: " << e.what() << "\n";
         }
@@ -111,6 +113,7 @@ int runCompare(const CompareOptions& o)
 
     if (o.json) {
         nlohmann::json j;
+        j["format"] = kCompareJsonFormat;
         j["graph"] = g.name();
         j["cluster"] = c.name();
         j["samples"] = o.samples;
@@ -158,7 +161,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run several algorithms over several seeds and tabulate them");
-    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algos", opts->algos,

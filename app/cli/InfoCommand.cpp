@@ -1,6 +1,7 @@
 #include "app/cli/InfoCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/graph/CriticalPath.h"
 
 #include <CLI/CLI.hpp>
@@ -35,6 +36,7 @@ int runInfo(const InfoOptions& o)
 
     if (o.json) {
         nlohmann::json j;
+        j["format"] = kInfoJsonFormat;
         j["name"] = g.name();
         j["ops"] = g.opCount();
         j["edges"] = g.edgeCount();
@@ -72,8 +74,10 @@ void addInfoCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Summarise a graph: ops, edges, compute, parameters, critical path");
-    cmd->add_option("graph", opts->graph,
-                    "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt)")
+    cmd->add_option(
+           "graph", opts->graph,
+           "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt), or - for "
+           "standard input")
         ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_flag("--json", opts->json, "Print one JSON object");

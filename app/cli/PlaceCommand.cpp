@@ -1,6 +1,7 @@
 #include "app/cli/PlaceCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/io/tf/PbtxtExport.h"
@@ -46,18 +47,21 @@ int runPlace(const PlaceOptions& o)
     // Before the search: a run whose result cannot be written is lost at the end.
     checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}}, {o.graph, o.cluster, o.modules},
                     o.force);
+    const std::string source = graphSourceName(o.graph);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
-        pbtxtText = readFileText(o.graph);
+        pbtxtText = readGraphArgText(o.graph);
         GraphFormat format = graphFormatArg(o.format);
         if (format == GraphFormat::Auto)
-            format = sniffGraphFormat(pbtxtText, o.graph);
+            format = sniffGraphFormat(pbtxtText, source);
         if (format != GraphFormat::TfPbtxt)
-            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is "
+            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + source + " is "
                              + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch)
-                                       : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
+    const Graph g = o.pbtxtOut.empty()
+        ? loadGraphArg(o.graph, o.format, o.batch)
+        : std::move(importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, o.batch).graph);
+    requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -78,13 +82,14 @@ int runPlace(const PlaceOptions& o)
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv(), o.force);
     if (!o.pbtxtOut.empty())
-        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, o.graph, g, c, r.best), o.force);
+        writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, source, g, c, r.best), o.force);
 
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)
         ++opsPerDevice[static_cast<size_t>(d)];
     if (o.json) {
         nlohmann::json j;
+        j["format"] = kPlaceJsonFormat;
         j["algo"] = o.algo;
         j["graph"] = g.name();
         j["cluster"] = c.name();
@@ -122,7 +127,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
-    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo,
@@ -137,7 +142,8 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
         ->check(CLI::Range(0, 1024));
     cmd->add_option("--out", opts->out, "Write the best placement (post-placement/1 JSON)");
     cmd->add_option("--pbtxt-out", opts->pbtxtOut,
-                    "Write the input .pbtxt again with every node's device set from the best placement");
+                    "Write the input .pbtxt again with every node's device set from the best placement (CPU-only "
+                    "kernels on the CPU, loc:@ colocation kept: it runs without soft placement)");
     cmd->add_option("--log", opts->log, "Write one CSV row per sample and per update");
     cmd->add_option("--modules", opts->modules,
                     "PyTorch module paths of the ops (post-torch-modules/1) to write into --out; "

@@ -1,6 +1,7 @@
 #include "app/cli/SimulateCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/LowerBound.h"
@@ -35,6 +36,7 @@ struct SimulateOptions {
 nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb)
 {
     nlohmann::json j;
+    j["format"] = kSimulateJsonFormat;
     j["graph"] = g.name();
     j["cluster"] = c.name();
     j["step_time_ms"] = r.stepTimeUs / 1000.0;
@@ -109,15 +111,17 @@ int runSimulate(const SimulateOptions& o)
     Placement placement;
     if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
+        applyCpuPinning(g, c, placement); // every op that may run there: those without a GPU kernel stay on the CPU
     } else if (o.given) {
         if (!imported.hasGivenPlacement())
-            throw InputError(o.graph, {}, "--given-placement: the graph gives no placement (no node has a device field)");
+            throw InputError(graphSourceName(o.graph), {},
+                             "--given-placement: the graph gives no placement (no node has a device field)");
         placement = givenPlacement(imported, c);
     } else {
         placement = readPlacementFile(o.placement, g, c);
     }
     if (auto problem = placementProblem(g, c, placement))
-        throw InputError(o.placement.empty() ? o.graph : o.placement, "placement", *problem);
+        throw InputError(o.placement.empty() ? graphSourceName(o.graph) : o.placement, "placement", *problem);
     if (!(o.optimizerFactor >= 0.0))
         throw UsageError{"--optimizer-factor must be >= 0"};
 
@@ -139,7 +143,7 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<SimulateOptions>();
     CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
-    cmd->add_option("graph", opts->graph, "Graph file")->required();
+    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");

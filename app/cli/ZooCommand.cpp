@@ -1,6 +1,7 @@
 #include "app/cli/ZooCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "app/cli/JsonFormats.h"
 #include "core/io/native/NativeGraphReader.h"
 #include "core/util/AtomicFile.h"
 #include "core/zoo/ZooRegistry.h"
@@ -26,10 +27,12 @@ struct ZooOptions {
 int runList(const ZooOptions& o)
 {
     if (o.json) {
-        nlohmann::json list = nlohmann::json::array();
+        nlohmann::json j;
+        j["format"] = kZooListJsonFormat;
+        nlohmann::json& list = j["models"] = nlohmann::json::array();
         for (const ZooModelInfo& m : ZooRegistry::models())
             list.push_back({{"name", m.name}, {"description", m.description}, {"default_batch", m.defaultBatch}});
-        std::cout << list.dump(2) << "\n";
+        std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
     for (const ZooModelInfo& m : ZooRegistry::models())
@@ -67,7 +70,7 @@ void addZooCommand(CLI::App& app, int& exitCode)
     CLI::App* zoo = app.add_subcommand("zoo", "The benchmark models of Post and its predecessors, as training graphs");
     zoo->require_subcommand(1);
     CLI::App* list = zoo->add_subcommand("list", "List the models with their default batch");
-    list->add_flag("--json", opts->json, "Print a JSON array");
+    list->add_flag("--json", opts->json, "Print one JSON object (post-zoo-list/1)");
     list->callback([opts, &exitCode] { exitCode = runList(*opts); });
     CLI::App* gen = zoo->add_subcommand("generate", "Write a model's training step as post-graph/1");
     gen->add_option("name", opts->name, "Model name (see `post-cli zoo list`)")->required();

@@ -10,6 +10,9 @@ namespace post {
 PlaceResult reportPlacement(const PlaceContext& context, Placement placement, PlacerClock::time_point start,
                             int samplesUsed, const SimResult* simulated)
 {
+    // Ops without a GPU kernel stay on the CPU whatever the placer chose (docs/placers.md).
+    if (applyCpuPinning(context.graph, context.cluster, placement) > 0)
+        simulated = nullptr; // the placer's own run timed another placement
     if (auto problem = placementProblem(context.graph, context.cluster, placement))
         throw std::logic_error("classical placer produced an invalid placement: " + *problem);
     PlaceResult result;

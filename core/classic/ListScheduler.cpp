@@ -4,6 +4,7 @@
 #include "core/classic/PlacerDevices.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/graph/Placement.h"
 
 #include <algorithm>
 #include <limits>
@@ -93,10 +94,15 @@ ListSchedule ListScheduler::run(std::span<const OpId> favouriteChild) const
         isReady[static_cast<size_t>(op)] = 1;
         ready.push_back(op);
     };
-    // The devices `op` may start on now: its group's device, else the GPUs with room,
-    // else one overflow device.
+    // The devices `op` may start on now: the CPU for a CPU-pinned op, its group's device,
+    // else the GPUs with room, else one overflow device.
+    const DeviceId pinDevice = cpuPinDevice(cluster_);
     auto allowedDevices = [&](OpId op) {
         allowed.clear();
+        if (pinDevice != kNoDevice && graph.isCpuPinned(op)) {
+            allowed.push_back(pinDevice); // no GPU kernel: scheduled where it will run
+            return;
+        }
         const int g = graph.colocationGroup(op);
         if (g >= 0 && groupDevice[static_cast<size_t>(g)] != kNoDevice) {
             allowed.push_back(groupDevice[static_cast<size_t>(g)]);

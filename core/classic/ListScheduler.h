@@ -23,7 +23,8 @@ struct ListSchedule {
 // (producer's end, plus latency + bytes / bandwidth of Cluster::link when the producer
 // is elsewhere; links are not modelled as busy). Devices are the GPUs (all devices
 // without GPUs); a device whose memory would overflow is skipped (MemoryLedger), and
-// when no GPU has room a CPU takes the op. The first op of a colocation group fixes
+// when no GPU has room a CPU takes the op; a CPU-pinned op (Graph::cpuPinnedOps) goes to
+// cpuPinDevice() and is timed there. The first op of a colocation group fixes
 // the group's device. Ties go to the op with the longer path to the end (bottom
 // level), then the earlier finish, then the lower op and device index.
 //

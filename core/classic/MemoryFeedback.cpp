@@ -25,6 +25,7 @@ PlaceResult placeWithMemoryFeedback(const PlaceContext& context, const BudgetedP
     int rounds = 0;
     while (rounds < maxRounds) {
         Placement placement = build(budgets);
+        applyCpuPinning(context.graph, cluster, placement); // ops without a GPU kernel stay on the CPU
         if (rounds > 0 && placement == previous)
             break; // tighter budgets changed nothing: more rounds would not either
         if (auto problem = placementProblem(context.graph, cluster, placement))

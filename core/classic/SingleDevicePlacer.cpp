@@ -26,6 +26,7 @@ PlaceResult SingleDevicePlacer::place(const PlaceContext& context)
     double fastestComputeUs = 0.0;
     for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
         placement.assign(placement.size(), d);
+        applyCpuPinning(graph, cluster, placement); // "single" means every op that may run there
         const SimResult& run = simulator.run(placement);
         if (run.feasible && (best == kNoDevice || run.stepTimeUs < bestRun.stepTimeUs)) {
             best = d;
@@ -42,6 +43,7 @@ PlaceResult SingleDevicePlacer::place(const PlaceContext& context)
     }
     const DeviceId chosen = best != kNoDevice ? best : fastest;
     placement.assign(placement.size(), chosen);
+    applyCpuPinning(graph, cluster, placement);
     return reportPlacement(context, std::move(placement), start, cluster.deviceCount(),
                            best != kNoDevice ? &bestRun : &fastestRun);
 }

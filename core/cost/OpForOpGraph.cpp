@@ -56,13 +56,30 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
     std::vector<char> paramCounted(graph.tensors.size(), 0);
     std::map<std::string, int> unknown;
     CostReport local;
+    // A variable's bytes belong to the op colocated with it (TensorFlow keeps an Apply*
+    // update with its variable, `_class: "loc:@w"`), else to its first reader.
+    std::vector<double> colocatedParamBytes(graph.ops.size(), 0.0);
+    for (std::size_t i = 0; i < graph.ops.size(); ++i)
+        for (int t : graph.ops[i].inputs)
+            if (t >= 0 && static_cast<std::size_t>(t) < graph.tensors.size() && !graph.ops[i].colocate.empty()) {
+                const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
+                if (tensor.isParameter && tensor.name == graph.ops[i].colocate
+                    && !paramCounted[static_cast<std::size_t>(t)]) {
+                    paramCounted[static_cast<std::size_t>(t)] = 1;
+                    colocatedParamBytes[i] += OpView::bytes(&tensor);
+                }
+            }
     GraphBuilder builder(graph.name);
     try {
-        for (const ShapedOp& s : graph.ops) {
+        for (std::size_t index = 0; index < graph.ops.size(); ++index) {
+            const ShapedOp& s = graph.ops[index];
             Op op;
             op.name = s.name;
             op.type = s.type;
             op.colocate = s.colocate;
+            op.cpuOnly = s.cpuOnly;
+            op.paramBytes = colocatedParamBytes[index];
+            op.cpuOnly = s.cpuOnly;
             const OpCost cost = gradientAwareCost(graph, s);
             if (!cost.known)
                 ++unknown[s.type];

@@ -31,6 +31,7 @@ struct ShapedOp {
     // Integer attributes the cost model reads (kernel_shape, strides, group, ...).
     std::map<std::string, std::vector<std::int64_t>> intAttrs;
     std::string colocate; // optional colocation group
+    bool cpuOnly = false; // only a CPU can run it (Op::cpuOnly)
     std::string device;   // optional given device (TF GraphDef `device`)
     std::string location; // where it came from, for error messages ("node 12")
 };

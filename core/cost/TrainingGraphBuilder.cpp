@@ -224,6 +224,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.paramBytes = paramBytes[i];
         op.colocate = groups[i];
+        op.cpuOnly = o.cpuOnly; // its backward op shares the group, so it is pinned too
         addOp(std::move(op), o);
     }
     // Backward ops in reverse topological order, each with the gradients it sends back.

@@ -44,6 +44,11 @@ public:
     int colocationGroup(OpId id) const { return groupOf_[static_cast<size_t>(id)]; }
     const std::string& colocationGroupName(int group) const { return groupNames_[static_cast<size_t>(group)]; }
 
+    // Ops pinned to a CPU: cpuOnly ones and every op sharing a colocation group with one,
+    // in OpId order.
+    std::span<const OpId> cpuPinnedOps() const { return pinned_; }
+    bool isCpuPinned(OpId id) const { return pinnedFlag_[static_cast<size_t>(id)] != 0; }
+
     double totalTimeUs(DeviceKind kind) const;
     double totalParamBytes() const;
     double totalResidentBytes() const;
@@ -59,6 +64,8 @@ private:
     std::vector<OpId> topo_;
     std::vector<int> groupOf_;
     std::vector<std::string> groupNames_;
+    std::vector<OpId> pinned_;
+    std::vector<char> pinnedFlag_;
 };
 
 } // namespace post

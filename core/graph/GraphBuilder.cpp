@@ -199,6 +199,18 @@ void GraphBuilder::buildColocationGroups()
             g.groupNames_.push_back(name);
         g.groupOf_[i] = it->second;
     }
+    // CPU pinning spreads over colocation groups.
+    std::vector<char> groupPinned(g.groupNames_.size(), 0);
+    for (size_t i = 0; i < g.ops_.size(); ++i)
+        if (g.ops_[i].cpuOnly && g.groupOf_[i] >= 0)
+            groupPinned[static_cast<size_t>(g.groupOf_[i])] = 1;
+    g.pinnedFlag_.assign(g.ops_.size(), 0);
+    g.pinned_.clear();
+    for (size_t i = 0; i < g.ops_.size(); ++i)
+        if (g.ops_[i].cpuOnly || (g.groupOf_[i] >= 0 && groupPinned[static_cast<size_t>(g.groupOf_[i])])) {
+            g.pinnedFlag_[i] = 1;
+            g.pinned_.push_back(static_cast<OpId>(i));
+        }
 }
 
 } // namespace post

@@ -20,6 +20,10 @@ struct Op {
     // multiplied by the optimizer-state factor: it already is the memory the op needs.
     double residentBytes = 0.0;
     std::string colocate; // colocation group name; empty when the op is free
+    // Only a CPU may run the op (TensorFlow has no GPU kernel for it: docs/importers.md).
+    // Its whole colocation group is pinned with it; every placer and learner keeps them
+    // on the cluster's CPU (applyCpuPinning, placementProblem).
+    bool cpuOnly = false;
     // Shape-derived cost of one run of this op (0 = unknown), set by the cost model: with a
     // device's roofline figures they give the op's time on that device (cost/OpTime.h).
     double flops = 0.0;

@@ -102,13 +102,14 @@ std::string_view skipHashComments(std::string_view text)
     }
 }
 
-// A GraphDef in text format: the first field is `node {` (or a GraphDef's or
-// MetaGraphDef's other top-level message) and an `op:` field follows.
+// A GraphDef in text format: the first field is `node {` (or a GraphDef's, MetaGraphDef's
+// or SavedModel's other top-level field) and an `op:` field follows.
 bool looksLikePbtxt(std::string_view text)
 {
     text = skipHashComments(text);
     bool opened = false;
-    for (std::string_view field : {"node", "versions", "library", "meta_info_def", "graph_def"}) {
+    for (std::string_view field :
+         {"node", "versions", "library", "meta_info_def", "graph_def", "saved_model_schema_version", "meta_graphs"}) {
         if (!text.starts_with(field))
             continue;
         const std::string_view rest = skipBlanksAndBom(text.substr(field.size()));
@@ -196,6 +197,9 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
     } else {
         imported.graph = parseGraph(content, source, format, options);
         imported.source = source;
+        if (format == GraphFormat::Dot)
+            if (auto warning = dotMissingCostWarning(imported.graph))
+                imported.warnings.push_back(std::move(*warning));
     }
     imported.format = format;
     return imported;

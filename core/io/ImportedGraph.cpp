@@ -49,6 +49,9 @@ Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster)
             ? groupDevice[static_cast<std::size_t>(group)]
             : fallback;
     }
+    // An op without a GPU kernel written on a GPU runs on the CPU, as under TensorFlow's
+    // soft placement (without it TensorFlow refuses the graph).
+    applyCpuPinning(g, cluster, placement);
     return placement;
 }
 

@@ -25,13 +25,16 @@ struct ImportedGraph {
     // Op types the cost model had no formula for, with how many ops each (ONNX, pbtxt):
     // they got its element-wise fallback, and the CLI says so.
     std::vector<std::pair<std::string, int>> unknownOpTypes;
+    // What the reader could not take in fully or what makes the result doubtful (a DOT
+    // graph without costs, TensorFlow library functions kept opaque): the CLI prints them.
+    std::vector<std::string> warnings;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };
 
 // The given placement on `cluster`. An op without a device takes its colocation group's
 // given device, else TensorFlow's default: the cluster's first GPU (first device when
-// there is none). Throws InputError(source, location, ...) for a device the cluster
+// there is none); CPU-pinned ops go to the CPU (applyCpuPinning). Throws InputError(source, location, ...) for a device the cluster
 // lacks, and std::logic_error when the graph gives no placement.
 Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster);
 

@@ -96,7 +96,10 @@ public:
         }
         result_.samplesUsed = drawn_;
         if (!haveBest_) // zero budget: report the policy's most likely placement unevaluated
+        {
             result_.best = grouping_.expand(modeChoice());
+            applyCpuPinning(context_.graph, context_.cluster, result_.best);
+        }
         return std::move(result_);
     }
 
@@ -180,6 +183,8 @@ private:
             const std::span<DeviceId> choice = slotChoice(slot);
             logProbs_[static_cast<size_t>(slot)] = policy_.sample(rng_, choice);
             grouping_.expand(choice, placements_[static_cast<size_t>(j)]);
+            // Ops without a GPU kernel stay on the CPU whatever the policy samples.
+            applyCpuPinning(context_.graph, context_.cluster, placements_[static_cast<size_t>(j)]);
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
                             std::span(evaluations_).first(static_cast<size_t>(count)));

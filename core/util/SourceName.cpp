@@ -12,6 +12,8 @@ std::string nameFromSource(const std::string& source)
 {
     if (source.empty())
         return "graph";
+    if (source == "<stdin>") // post-cli's name for standard input
+        return "stdin";
     const std::filesystem::path path(source);
     std::string stem = path.stem().string();
     if (stem == "graph") {

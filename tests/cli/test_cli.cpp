@@ -16,10 +16,14 @@ struct Run {
     QString err;
 };
 
-Run runCli(const QStringList& args)
+Run runCli(const QStringList& args, const QByteArray* input = nullptr)
 {
     QProcess p;
     p.start(testdata::cliPath(), args);
+    if (input) {
+        p.write(*input);
+        p.closeWriteChannel();
+    }
     if (!p.waitForFinished(120000)) {
         p.kill();
         return {};
@@ -83,6 +87,110 @@ private slots:
             r = runCli({sub, "--help"});
             QCOMPARE(r.exitCode, 0);
             QVERIFY2(r.out.contains("--json"), qPrintable(r.out));
+        }
+    }
+
+    // "-" reads the graph from standard input, format sniffed, for every command that reads one.
+    void standardInputIsAGraph()
+    {
+        const QByteArray chain(kChain);
+        Run r = runCli({"info", "-", "--json"}, &chain);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["ops"].toInt(), 3);
+        const QString c = write("pair.json", kCluster);
+        r = runCli({"simulate", "-", "--cluster", c, "--all-on", "/device:GPU:1", "--json"}, &chain);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.175);
+        r = runCli({"place", "-", "--cluster", c, "--algo", "m-etf", "--json"}, &chain);
+        QCOMPARE(r.exitCode, 0);
+        r = runCli({"compare", "-", "--cluster", c, "--algos", "single,m-etf", "--json"}, &chain);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["results"].toArray().size(), 2);
+        // A DOT graph and a .pbtxt, sniffed; errors name <stdin>.
+        const QByteArray dot("digraph { a [time_us_gpu=5] b [time_us_gpu=7] a -> b }");
+        QCOMPARE(parseObject(runCli({"info", "-", "--json"}, &dot).out)["total_gpu_time_ms"].toDouble(), 0.012);
+        QFile pbtxt(testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt");
+        QVERIFY(pbtxt.open(QIODevice::ReadOnly));
+        const QByteArray cnn = pbtxt.readAll();
+        const QString placed = dir_.filePath("stdin-placed.pbtxt");
+        r = runCli({"place", "-", "--cluster", "k80x4", "--algo", "m-etf", "--pbtxt-out", placed}, &cnn);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFileInfo::exists(placed));
+        const QByteArray broken("digraph { a -> }");
+        r = runCli({"info", "-"}, &broken);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("<stdin>"), qPrintable(r.err));
+        const QByteArray empty;
+        r = runCli({"info", "-"}, &empty);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("<stdin>") && r.err.contains("empty"), qPrintable(r.err));
+    }
+
+    // A graph without costs: a warning naming the attributes at import, and place and
+    // compare refuse it (exit 1) rather than report 0.000 ms.
+    void zeroComputeIsRefused()
+    {
+        const QString g = write("nocost.dot", "digraph { a -> b -> c }");
+        Run r = runCli({"info", g});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("warning") && r.err.contains("time_us_gpu"), qPrintable(r.err));
+        r = runCli({"place", g, "--cluster", "k80x4", "--algo", "m-etf"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nocost.dot") && r.err.contains("total compute is zero"), qPrintable(r.err));
+        QVERIFY(!r.out.contains("0.000 ms"));
+        r = runCli({"compare", g, "--cluster", "k80x4", "--algos", "single"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("total compute is zero"), qPrintable(r.err));
+    }
+
+    // Every --json object carries its format tag and version.
+    void jsonOutputsCarryAFormatTag()
+    {
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        const QList<QPair<QStringList, QString>> runs = {
+            {{"info", g, "--json"}, "post-info/1"},
+            {{"simulate", g, "--cluster", c, "--all-on", "/device:GPU:0", "--json"}, "post-simulate/1"},
+            {{"place", g, "--cluster", c, "--algo", "m-etf", "--json"}, "post-place/1"},
+            {{"compare", g, "--cluster", c, "--algos", "single", "--json"}, "post-compare/1"},
+            {{"zoo", "list", "--json"}, "post-zoo-list/1"}};
+        for (const auto& [args, tag] : runs) {
+            const Run r = runCli(args);
+            QCOMPARE(r.exitCode, 0);
+            QCOMPARE(parseObject(r.out)["format"].toString(), tag);
+        }
+    }
+
+    // TensorFlow: --pbtxt-out keeps queues, readers and decoding on the CPU and each
+    // ApplyMomentum with its variable, whatever the algorithm.
+    void pbtxtOutRunsWithoutSoftPlacement()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/pbtxt/train_pipeline.pbtxt";
+        for (const char* algo : {"single", "round-robin", "post"}) {
+            const QString placed = dir_.filePath(QString("pipeline-%1.pbtxt").arg(algo));
+            const Run r = runCli(
+                {"place", model, "--cluster", "k80x4", "--algo", algo, "--samples", "50", "--pbtxt-out", placed});
+            QCOMPARE(r.exitCode, 0);
+            QFile f(placed);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            // The device of each node, by name.
+            QHash<QString, QString> device;
+            QHash<QString, QString> op;
+            const QRegularExpression node("^node \\{\\n  name: \"([^\"]+)\"\\n  op: \"([^\"]+)\"\\n(?:  input: "
+                                          "[^\\n]*\\n)*  device: \"([^\"]+)\"",
+                                          QRegularExpression::MultilineOption);
+            for (auto it = node.globalMatch(text); it.hasNext();) {
+                const auto m = it.next();
+                device[m.captured(1)] = m.captured(3);
+                op[m.captured(1)] = m.captured(2);
+            }
+            QCOMPARE(device.size(), text.count(QRegularExpression("^node \\{", QRegularExpression::MultilineOption)));
+            for (const char* cpuOnly : {"DecodeJpeg", "batch", "ReaderReadV2", "save/RestoreV2", "save/SaveV2"})
+                QVERIFY2(device[cpuOnly].endsWith("/device:CPU:0"), qPrintable(QString(algo) + " " + cpuOnly));
+            QCOMPARE(device["Momentum/update_conv1/ApplyMomentum"], device["conv1/weights"]);
+            QCOMPARE(device["Momentum/update_fc/ApplyMomentum"], device["fc/weights"]);
+            QCOMPARE(device["fc/weights/Momentum"], device["fc/weights"]);
         }
     }
 
@@ -353,7 +461,9 @@ private slots:
             QVERIFY2(r.out.contains(name), name);
         r = runCli({"zoo", "list", "--json"});
         QCOMPARE(r.exitCode, 0);
-        const QJsonArray list = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        const QJsonObject zoo = parseObject(r.out);
+        QCOMPARE(zoo["format"].toString(), QString("post-zoo-list/1"));
+        const QJsonArray list = zoo["models"].toArray();
         QVERIFY(list.size() >= 7);
         QCOMPARE(list[1].toObject()["name"].toString(), QString("resnet-50"));
         QCOMPARE(list[1].toObject()["default_batch"].toInt(), 32);

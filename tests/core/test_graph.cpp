@@ -130,6 +130,50 @@ private slots:
         QVERIFY(placementProblem(g, c, {0, 0}));
         QVERIFY(placementProblem(g, c, {0, 0, 5}));
     }
+
+    // A cpuOnly op pins its whole colocation group to a CPU; applyCpuPinning moves the
+    // group there together and placementProblem refuses any of them elsewhere.
+    void cpuPinningSpreadsOverColocationGroups()
+    {
+        GraphBuilder b;
+        Op decode = op("decode", 1, "input");
+        decode.cpuOnly = true;
+        b.addOp(std::move(decode));
+        b.addOp(op("decode/grad", 1, "input"));
+        b.addOp(op("conv"));
+        Op summary = op("summary");
+        summary.cpuOnly = true;
+        b.addOp(std::move(summary));
+        b.addEdge("decode", "conv");
+        b.addEdge("conv", "decode/grad");
+        b.addEdge("conv", "summary");
+        const Graph g = std::move(b).build();
+        QCOMPARE(g.cpuPinnedOps().size(), std::size_t(3));
+        QVERIFY(g.isCpuPinned(*g.find("decode/grad")));
+        QVERIFY(!g.isCpuPinned(*g.find("conv")));
+
+        Device cpu0{"/device:CPU:0", DeviceKind::Cpu, 0.5};
+        Device cpu1{"/device:CPU:1", DeviceKind::Cpu, 1.0};
+        const Cluster c("mixed", {Device{"/device:GPU:0"}, cpu0, cpu1}, Link{});
+        QCOMPARE(cpuPinDevice(c), DeviceId(2)); // the fastest CPU
+        Placement p{0, 0, 0, 1};
+        const auto problem = placementProblem(g, c, p);
+        QVERIFY(problem);
+        QVERIFY2(problem->find("'decode'") != std::string::npos && problem->find("/device:GPU:0") != std::string::npos,
+                 problem->c_str());
+        QCOMPARE(applyCpuPinning(g, c, p), 2); // summary already is on a CPU
+        QCOMPARE(p, (Placement{2, 2, 0, 1}));
+        QVERIFY(!placementProblem(g, c, p));
+        // A group already on a CPU stays on that one, whole.
+        Placement q{1, 0, 0, 0};
+        QCOMPARE(applyCpuPinning(g, c, q), 2);
+        QCOMPARE(q, (Placement{1, 1, 0, 2}));
+        // Without a CPU nothing can be pinned: the constraint does not apply.
+        const Cluster gpus("gpus", {Device{"/device:GPU:0"}, Device{"/device:GPU:1"}}, Link{});
+        Placement r{1, 1, 0, 0};
+        QCOMPARE(applyCpuPinning(g, gpus, r), 0);
+        QVERIFY(!placementProblem(g, gpus, r));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraph)

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -153,6 +154,61 @@ private slots:
         QCOMPARE(edgeList(g), (std::vector<std::string>{"n1>n2:8", "n2>n2/grad:0"}));
     }
 
+    // PipeDream's own graph.dot writes a multi-output layer's sizes as a Python list,
+    // "[1.0, 2.0, 3.0]": commas inside the brackets separate items, not statistics, and
+    // the graph is the one its graph.txt gives.
+    void dotPipeDreamCommaListsReadLikeGraphTxt()
+    {
+        const char* dot = R"(digraph {
+            node3 [label="LSTM(2, 2)
+[forward_compute_time=3.0,backward_compute_time=4.0,activation_size=[1.0, 2.0, 3.0],parameter_size=10.0]"]
+            node1 [label="Input0
+[forward_compute_time=5.0,backward_compute_time=0.0,activation_size=8.0,parameter_size=0.0]"]
+            node2 [label="Linear(2, 2)
+[forward_compute_time=1.0,backward_compute_time=2.0,activation_size=4.0,parameter_size=24.0]"]
+            node1 -> node2
+            node2 -> node3
+            node1 -> node3
+        })";
+        const Graph fromDot = parseGraph(dot, "models/tiny/graph.dot");
+        const Graph fromTxt = parseGraph(kTinyProfile, "models/tiny/graph.txt");
+        QCOMPARE(fromDot.name(), fromTxt.name());
+        QCOMPARE(opNames(fromDot), opNames(fromTxt));
+        for (const Op& op : fromTxt.ops()) {
+            const Op& other = opNamed(fromDot, op.name.c_str());
+            QCOMPARE(other.time(DeviceKind::Gpu), op.time(DeviceKind::Gpu));
+            QCOMPARE(other.time(DeviceKind::Cpu), op.time(DeviceKind::Cpu));
+            QCOMPARE(other.outputBytes, op.outputBytes);
+            QCOMPARE(other.paramBytes, op.paramBytes);
+        }
+        QCOMPARE(opNamed(fromDot, "node3").outputBytes, 6.0);
+        std::vector<std::string> a = edgeList(fromDot), b = edgeList(fromTxt);
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        QCOMPARE(a, b);
+        // An unclosed list names itself.
+        try {
+            parseGraph("digraph { n [label=\"X\n[forward_compute_time=1,backward_compute_time=1,activation_size=[1, "
+                       "2,parameter_size=0]\"] }",
+                       "bad.dot");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("activation_size") != std::string::npos, e.what());
+        }
+    }
+
+    // A DOT graph without any cost imports, with a warning naming the attributes that give costs.
+    void dotWithoutCostsWarns()
+    {
+        const ImportedGraph none = parseGraphWithPlacement("digraph { a -> b [bytes=4] }", "plain.dot");
+        QCOMPARE(none.graph.opCount(), 2);
+        QCOMPARE(none.warnings.size(), std::size_t(1));
+        for (const char* attr : {"time_us_gpu", "time_us_cpu", "time_us", "forward_compute_time"})
+            QVERIFY2(none.warnings[0].find(attr) != std::string::npos, none.warnings[0].c_str());
+        const ImportedGraph some = parseGraphWithPlacement("digraph { a [time_us=3] a -> b }", "costed.dot");
+        QVERIFY(some.warnings.empty());
+    }
+
     void msrMapping()
     {
         const char* json = R"({"maxSizePerFPGA": 1e9, "maxFPGAs": 2, "maxCPUs": 1,
@@ -190,6 +246,10 @@ private slots:
         QCOMPARE(opNamed(g, "y").colocate, std::string()); // class 3 has one member
         QCOMPARE(opNamed(g, "z").colocate, std::string()); // no class
         QCOMPARE(g.colocationGroupCount(), 1);
+        // supportedOnFpga 0 pins x#11 to the CPU, and with it its colour class (x#10).
+        QVERIFY(backward.cpuOnly && !forward.cpuOnly);
+        QCOMPARE(g.cpuPinnedOps().size(), std::size_t(2));
+        QVERIFY(g.isCpuPinned(*g.find("x#10")) && !g.isCpuPinned(*g.find("y")));
         QCOMPARE(edgeList(g), (std::vector<std::string>{"x#10>x#11:64", "x#10>y:6000000", "y>z:0"}));
     }
 

@@ -3,20 +3,24 @@
 // placement back into the same text, and malformed files with their line numbers.
 #include "tests/support/TestData.h"
 
+#include "core/classic/ListScheduler.h"
 #include "core/cluster/Cluster.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementExport.h"
 #include "core/io/tf/PbtxtExport.h"
 #include "core/io/tf/TextProtoParser.h"
+#include "core/io/tf/TfCpuOnlyOps.h"
 #include "core/io/tf/TfDeviceName.h"
 #include "core/io/tf/TfGraphDef.h"
 #include "core/io/tf/TfShapedImport.h"
+#include "core/run/PlacerRegistry.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace post;
@@ -88,6 +92,34 @@ node { name: "update" op: "ApplyGradientDescent" input: "w" input: "lr"
   input: "gradients/conv_grad/Conv2DBackpropFilter" device: "/gpu:1"
   attr { key: "_class" value { list { s: "loc:@w" } } } }
 )";
+
+std::string trainPipelinePath()
+{
+    return (testdata::sourceDir() + "/tests/data/pbtxt/train_pipeline.pbtxt").toStdString();
+}
+
+// What TensorFlow without soft placement would refuse in a GraphDef: a node of a type
+// without a GPU kernel off the CPU, a node not on the device of the node its
+// `_class: "loc:@X"` names, a node without a device.
+std::vector<std::string> tfPlacementRefusals(const TfGraphDef& def)
+{
+    std::map<std::string, std::string> device;
+    for (const TfNode& n : def.nodes)
+        device[n.name] = n.device;
+    std::vector<std::string> refusals;
+    for (const TfNode& n : def.nodes) {
+        if (n.device.empty())
+            refusals.push_back(n.name + ": no device");
+        if (tfOpHasNoGpuKernel(n.op) && n.device.find("/device:CPU:") == std::string::npos)
+            refusals.push_back(n.name + " (" + n.op + ") has no GPU kernel but is on " + n.device);
+        if (const TextProtoField* cls = n.attr("_class"))
+            for (const TextProtoField& s : cls->find("list")->fields)
+                if (s.value.starts_with("loc:@") && device.at(s.value.substr(5)) != n.device)
+                    refusals.push_back(n.name + " is on " + n.device + " but colocated with " + s.value.substr(5)
+                                       + " on " + device.at(s.value.substr(5)));
+    }
+    return refusals;
+}
 
 } // namespace
 
@@ -378,14 +410,160 @@ private slots:
         const Op& filterGrad = g.op(*g.find("gradients/conv_grad/Conv2DBackpropFilter"));
         QVERIFY(conv.time(DeviceKind::Gpu) > 0.0);
         QCOMPARE(filterGrad.time(DeviceKind::Gpu), conv.time(DeviceKind::Gpu));
-        // The weights' bytes are counted once, on the first op reading them.
-        QCOMPARE(conv.paramBytes, 3.0 * 3 * 3 * 16 * 4);
-        QCOMPARE(g.op(*g.find("update")).paramBytes, 0.0);
+        // The weights' bytes are counted once, on the update colocated with them (TensorFlow
+        // keeps the variable there), not on the first op reading them.
+        QCOMPARE(conv.paramBytes, 0.0);
+        QCOMPARE(g.op(*g.find("update")).paramBytes, 3.0 * 3 * 3 * 16 * 4);
         QCOMPARE(g.colocationGroupName(g.colocationGroup(*g.find("update"))), std::string("w"));
         // Given devices map one to one.
         const Placement p = givenPlacement(imp, loadCluster("k80x4"));
         QCOMPARE(p[static_cast<std::size_t>(*g.find("conv"))], 1);
         QCOMPARE(p[static_cast<std::size_t>(*g.find("update"))], 2);
+    }
+
+    // A TF1 training graph with an input pipeline, Momentum and a Saver: queues, readers
+    // and decoding are pinned to the CPU, each ApplyMomentum is colocated with its variable
+    // and owns its bytes; initialisation and checkpointing are not part of the step.
+    void trainPipelinePinsAndColocates()
+    {
+        const std::string text = readFileText(trainPipelinePath());
+        const ImportedGraph imp = parseGraphWithPlacement(text, "train_pipeline.pbtxt");
+        const Graph& g = imp.graph;
+        std::vector<std::string> pinned;
+        for (OpId id : g.cpuPinnedOps())
+            pinned.push_back(g.op(id).name);
+        std::sort(pinned.begin(), pinned.end());
+        QCOMPARE(pinned,
+                 (std::vector<std::string>{"DecodeJpeg", "ReaderReadV2", "WholeFileReaderV2", "batch",
+                                           "batch/fifo_queue", "batch/fifo_queue_enqueue", "input_producer",
+                                           "input_producer/input_producer_EnqueueMany"}));
+        for (const char* name : {"save/SaveV2", "save/RestoreV2", "save/Assign_0", "conv1/weights/Assign"})
+            QVERIFY2(!g.find(name), name);
+        const OpId update = *g.find("Momentum/update_conv1/ApplyMomentum");
+        QCOMPARE(g.colocationGroupName(g.colocationGroup(update)), std::string("conv1/weights"));
+        QCOMPARE(g.op(update).paramBytes, 2 * 3.0 * 3 * 3 * 16 * 4); // the weights and their Momentum slot
+        QCOMPARE(g.op(*g.find("conv1/Conv2D")).paramBytes, 0.0);
+        QVERIFY(!g.isCpuPinned(update));
+    }
+
+    // Every placer and learner keeps the pinned ops on the CPU, and the .pbtxt written back
+    // is one TensorFlow runs without soft placement.
+    void everyPlacerWritesWhatTensorFlowRuns()
+    {
+        const std::string text = readFileText(trainPipelinePath());
+        const ImportedGraph imp = parseGraphWithPlacement(text, "train_pipeline.pbtxt");
+        const Graph& g = imp.graph;
+        const Cluster c = loadCluster("k80x4");
+        QVERIFY(!tfPlacementRefusals(parseTfGraphDef(text, "in.pbtxt")).empty()); // the input has no devices
+        for (const std::string& name : placerNames()) {
+            for (const std::string& algo : {name, name + "@m-etf"}) {
+                auto placer = makePlacer(algo);
+                if (!placer)
+                    continue; // "single@m-etf": only learners take a warm start
+                PlaceContext ctx{g, c, SimOptions{}};
+                ctx.samples = 60;
+                ctx.threads = 1;
+                const PlaceResult r = placer->place(ctx);
+                QVERIFY2(!placementProblem(g, c, r.best), algo.c_str());
+                for (OpId id : g.cpuPinnedOps())
+                    QVERIFY2(c.device(r.best[static_cast<std::size_t>(id)]).kind == DeviceKind::Cpu,
+                             (algo + ": " + g.op(id).name).c_str());
+                const std::string out = pbtxtWithPlacement(text, "in.pbtxt", g, c, r.best);
+                const std::vector<std::string> refusals = tfPlacementRefusals(parseTfGraphDef(out, "out.pbtxt"));
+                QVERIFY2(refusals.empty(), (algo + ": " + (refusals.empty() ? "" : refusals.front())).c_str());
+            }
+        }
+    }
+
+    // A resource variable's update without `_class` still runs on the variable's device.
+    void updatesAreColocatedWithTheirVariables()
+    {
+        const std::string text =
+            "node { name: \"x\" op: \"Placeholder\" attr { key: \"shape\" value { shape { dim { size: 8 } dim { size: "
+            "4 } } } } }\n"
+            "node { name: \"v\" op: \"VarHandleOp\" attr { key: \"shape\" value { shape { dim { size: 4 } dim { size: "
+            "2 } } } } }\n"
+            "node { name: \"v/read\" op: \"ReadVariableOp\" input: \"v\" }\n"
+            "node { name: \"mm\" op: \"MatMul\" input: \"x\" input: \"v/read\" }\n"
+            "node { name: \"gradients/mm_grad\" op: \"MatMul\" input: \"x\" input: \"mm\" attr { key: \"transpose_a\" "
+            "value { b: true } } }\n"
+            "node { name: \"lr\" op: \"Const\" }\n"
+            "node { name: \"update\" op: \"ResourceApplyGradientDescent\" input: \"v\" input: \"lr\" input: "
+            "\"gradients/mm_grad\" }\n";
+        const ImportedGraph imp = parseGraphWithPlacement(text, "r.pbtxt");
+        const Graph& g = imp.graph;
+        const OpId update = *g.find("update");
+        QVERIFY(g.colocationGroup(update) >= 0);
+        QCOMPARE(g.colocationGroupName(g.colocationGroup(update)), std::string("v"));
+        QCOMPARE(g.op(update).paramBytes, 4.0 * 2 * 4);
+        const Cluster c = loadCluster("k80x4");
+        Placement p(static_cast<std::size_t>(g.opCount()), 1);
+        p[static_cast<std::size_t>(update)] = 3;
+        const TfGraphDef out = parseTfGraphDef(pbtxtWithPlacement(text, "r.pbtxt", g, c, p), "out.pbtxt");
+        const std::string gpu2 = tensorFlowDeviceName(c, 3);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "v"))].device, gpu2);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "update"))].device, gpu2);
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "v/read"))].device, gpu2); // reads where v lives
+        QCOMPARE(out.nodes[static_cast<std::size_t>(nodeIndex(out, "mm"))].device, tensorFlowDeviceName(c, 1));
+    }
+
+    // m-ETF's list scheduler puts the pinned ops on the CPU itself (so its schedule times
+    // them there), rather than leaving it to the fix-up after it.
+    void listSchedulerSchedulesPinnedOpsOnTheCpu()
+    {
+        const ImportedGraph imp = parseGraphWithPlacement(readFileText(trainPipelinePath()), "train_pipeline.pbtxt");
+        const Cluster c = loadCluster("k80x4");
+        const ListSchedule schedule = ListScheduler(imp.graph, c, SimOptions{}).run();
+        QVERIFY(!imp.graph.cpuPinnedOps().empty());
+        for (OpId id : imp.graph.cpuPinnedOps())
+            QCOMPARE(schedule.placement[static_cast<std::size_t>(id)], DeviceId(0));
+        QVERIFY(!placementProblem(imp.graph, c, schedule.placement));
+    }
+
+    // TensorFlow's soft placement: an op without a GPU kernel written on a GPU runs on the CPU.
+    void givenPlacementKeepsPinnedOpsOnTheCpu()
+    {
+        const std::string text = "node { name: \"f\" op: \"ReadFile\" device: \"/gpu:1\" }\n"
+                                 "node { name: \"d\" op: \"DecodeJpeg\" input: \"f\" device: \"/gpu:1\" }\n"
+                                 "node { name: \"r\" op: \"Relu\" input: \"d\" device: \"/gpu:1\" }\n";
+        const ImportedGraph imp = parseGraphWithPlacement(text, "t.pbtxt");
+        const Cluster c = loadCluster("k80x4");
+        const Placement p = givenPlacement(imp, c);
+        QCOMPARE(p[static_cast<std::size_t>(*imp.graph.find("d"))], DeviceId(0));
+        QCOMPARE(p[static_cast<std::size_t>(*imp.graph.find("r"))], DeviceId(2));
+        QVERIFY(!placementProblem(imp.graph, c, p));
+        QVERIFY(tfOpHasNoGpuKernel("TFRecordDataset") && tfOpHasNoGpuKernel("RestoreV2"));
+        QVERIFY(!tfOpHasNoGpuKernel("Conv2D") && !tfOpHasNoGpuKernel("ApplyMomentum"));
+    }
+
+    // A TF2 saved_model.pbtxt: the first meta graph's GraphDef; the call into the library is
+    // one opaque op with a warning naming the functions; the save/restore calls are left out.
+    void savedModelReadsTheMetaGraph()
+    {
+        const std::string path = (testdata::sourceDir() + "/tests/data/pbtxt/saved_model.pbtxt").toStdString();
+        const std::string text = readFileText(path);
+        QCOMPARE(formatName(sniffGraphFormat(text, "saved_model.txt")), formatName(GraphFormat::TfPbtxt));
+        const TfGraphDef def = parseTfGraphDef(text, path);
+        QCOMPARE(def.metaGraphCount, 1);
+        QCOMPARE(def.libraryFunctions.size(), std::size_t(4));
+        const ImportedGraph imp = parseGraphWithPlacement(text, "saved_model.pbtxt");
+        QCOMPARE(imp.graph.opCount(), 2); // the call and its backward op
+        QVERIFY(imp.graph.find("StatefulPartitionedCall"));
+        QVERIFY(!imp.graph.find("StatefulPartitionedCall_1"));
+        QCOMPARE(imp.graph.totalParamBytes(), (784.0 * 128 + 128) * 4);
+        QCOMPARE(imp.warnings.size(), std::size_t(1));
+        const std::string& w = imp.warnings[0];
+        QVERIFY2(w.find("__inference_signature_wrapper_95") != std::string::npos
+                     && w.find("'StatefulPartitionedCall'") != std::string::npos && w.find("opaque") != std::string::npos,
+                 w.c_str());
+        try {
+            parseGraphWithPlacement(
+                "saved_model_schema_version: 1\nmeta_graphs { graph_def { versions { producer: 1 } } }", "empty.pbtxt",
+                GraphFormat::TfPbtxt);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("meta graph") != std::string::npos, e.what());
+        }
     }
 
     void malformedNamesTheLine_data()

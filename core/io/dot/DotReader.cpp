@@ -325,4 +325,15 @@ Graph parseDotGraph(std::string_view text, const std::string& source, const Impo
                                        : buildAttributed(content, source, graphName, options);
 }
 
+std::optional<std::string> dotMissingCostWarning(const Graph& graph)
+{
+    for (const Op& op : graph.ops())
+        if (op.time(DeviceKind::Gpu) > 0.0 || op.time(DeviceKind::Cpu) > 0.0 || op.flops > 0.0 || op.memoryBytes > 0.0)
+            return std::nullopt;
+    return "no node has a cost, so every op takes 0 us and every placement the same time; costs come from the node "
+           "attributes time_us_gpu, time_us_cpu or time_us (microseconds), or from PipeDream labels "
+           "\"[forward_compute_time=...,backward_compute_time=...,activation_size=...,parameter_size=...]\" "
+           "(docs/importers.md)";
+}
+
 } // namespace post

@@ -3,6 +3,7 @@
 #include "core/graph/Graph.h"
 #include "core/io/ImportOptions.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,9 @@ namespace post {
 // statistics (pipedream graph.dot), the graph becomes the same training step as the
 // graph.txt reader builds. Mapping: docs/importers.md. Throws InputError.
 Graph parseDotGraph(std::string_view text, const std::string& source, const ImportOptions& options);
+
+// For a DOT graph in which no op has any cost (no time, FLOPs or memory traffic), the
+// warning that says so and names the attributes that give costs; nullopt otherwise.
+std::optional<std::string> dotMissingCostWarning(const Graph& graph);
 
 } // namespace post

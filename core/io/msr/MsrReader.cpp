@@ -32,6 +32,7 @@ struct MsrNode {
     std::optional<double> cpuMs; // absent: GPU time x ImportOptions::cpuSlowdown
     double fpgaMs = 0.0;
     bool backward = false;
+    bool acceleratorOk = true; // supportedOnFpga: false pins the node to a CPU
     std::optional<long long> colorClass;
     double sizeBytes = 0.0;
 };
@@ -190,7 +191,7 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
         if (r.find("cpuLatency"))
             node.cpuMs = r.amount("cpuLatency", kMaxMs);
         node.backward = r.flag("isBackwardNode", false);
-        r.flag("supportedOnFpga", true); // validated; see docs/importers.md for why it is not used
+        node.acceleratorOk = r.flag("supportedOnFpga", true);
         if (r.find("colorClass"))
             node.colorClass = r.integer("colorClass");
         node.sizeBytes = r.amount("size", kMaxBytes, 0.0);
@@ -268,6 +269,7 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
                                                                      : derivedCpuTimeUs(gpuUs, options);
         op.outputBytes = outputBytes[i];
         op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
+        op.cpuOnly = !node.acceleratorOk;
         if (node.colorClass && classSize[*node.colorClass] > 1)
             op.colocate = "color" + std::to_string(*node.colorClass);
         try {

@@ -50,7 +50,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "flops", "memory_bytes", "measured"},
+                          "cpu_only", "flops", "memory_bytes", "measured"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -66,6 +66,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.residentBytes = in.nonNegative(*bytes, JsonInput::member(path, "resident_bytes"));
     if (const json* group = in.find(value, "colocate"))
         op.colocate = in.string(*group, JsonInput::member(path, "colocate"));
+    if (const json* cpuOnly = in.find(value, "cpu_only"))
+        op.cpuOnly = in.boolean(*cpuOnly, JsonInput::member(path, "cpu_only"));
     if (const json* flops = in.find(value, "flops"))
         op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
     if (const json* bytes = in.find(value, "memory_bytes"))
@@ -169,6 +171,8 @@ std::string nativeGraphJson(const Graph& graph)
             o["resident_bytes"] = JsonOutput::number(op.residentBytes);
         if (!op.colocate.empty())
             o["colocate"] = op.colocate;
+        if (op.cpuOnly)
+            o["cpu_only"] = true;
         if (op.flops != 0.0)
             o["flops"] = JsonOutput::number(op.flops);
         if (op.memoryBytes != 0.0)

@@ -38,7 +38,8 @@ double parseAmount(std::string_view key, std::string_view value, const std::stri
     return *number;
 }
 
-// "[a; b; c]" -> a + b + c (LSTM layers report one size per output tensor).
+// "[a; b; c]" -> a + b + c (LSTM layers report one size per output tensor); PipeDream's
+// graph.dot writes the same list as Python does, "[a, b, c]".
 double parseActivation(std::string_view value, const std::string& source, const std::string& location)
 {
     value = trimBlanks(value);
@@ -49,7 +50,7 @@ double parseActivation(std::string_view value, const std::string& source, const 
     std::string_view items = value.substr(1, value.size() - 2);
     double sum = 0.0;
     while (true) {
-        const auto semi = items.find(';');
+        const auto semi = items.find_first_of(";,");
         sum += parseAmount("activation_size", items.substr(0, semi), source, location);
         if (semi == std::string_view::npos)
             break;
@@ -68,7 +69,18 @@ PipeDreamStats parsePipeDreamStats(std::string_view text, const std::string& sou
     PipeDreamStats stats;
     std::array<bool, kKeys.size()> seen{};
     while (!text.empty()) {
-        const auto comma = text.find(',');
+        // A comma inside [...] separates list items, not statistics.
+        std::size_t comma = 0;
+        for (int depth = 0; comma < text.size(); ++comma) {
+            if (text[comma] == '[')
+                ++depth;
+            else if (text[comma] == ']' && depth > 0)
+                --depth;
+            else if (text[comma] == ',' && depth == 0)
+                break;
+        }
+        if (comma == text.size())
+            comma = std::string_view::npos;
         const std::string_view item = trimBlanks(text.substr(0, comma));
         text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
         if (item.empty())

@@ -1,6 +1,7 @@
 #include "core/io/tf/PbtxtExport.h"
 
 #include "core/io/native/PlacementExport.h"
+#include "core/io/tf/TfCpuOnlyOps.h"
 #include "core/io/tf/TfGraphDef.h"
 #include "core/io/tf/TfShapedImport.h"
 #include "core/util/SourceName.h"
@@ -50,18 +51,24 @@ std::string pbtxtWithPlacement(std::string_view text, const std::string& source,
     const TfGraphDef def = parseTfGraphDef(text, source);
     const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source));
 
+    const DeviceId cpu = cpuPinDevice(cluster);
     std::vector<Edit> edits;
     for (std::size_t i = 0; i < def.nodes.size(); ++i) {
         const int anchor = imported.anchorOfNode[i];
-        if (anchor < 0)
+        DeviceId d = kNoDevice;
+        if (cpu != kNoDevice && tfOpHasNoGpuKernel(def.nodes[i].op)) {
+            d = cpu; // also checkpoint and queue nodes outside the step: TensorFlow has no GPU kernel
+        } else if (anchor >= 0) {
+            const std::string& opName = imported.shaped.ops[static_cast<std::size_t>(anchor)].name;
+            const auto id = graph.find(opName);
+            if (!id)
+                throw std::invalid_argument("op '" + opName + "' of the pbtxt is not in the graph");
+            d = placement[static_cast<std::size_t>(*id)];
+            if (d < 0 || d >= cluster.deviceCount())
+                throw std::invalid_argument("op '" + opName + "' has no device");
+        } else {
             continue;
-        const std::string& opName = imported.shaped.ops[static_cast<std::size_t>(anchor)].name;
-        const auto id = graph.find(opName);
-        if (!id)
-            throw std::invalid_argument("op '" + opName + "' of the pbtxt is not in the graph");
-        const DeviceId d = placement[static_cast<std::size_t>(*id)];
-        if (d < 0 || d >= cluster.deviceCount())
-            throw std::invalid_argument("op '" + opName + "' has no device");
+        }
         const std::string value = quoted(tensorFlowDeviceName(cluster, d));
         const TextProtoField& node = *def.nodes[i].field;
         if (const TextProtoField* device = node.find("device")) {

@@ -10,8 +10,50 @@
 #include "core/util/SourceName.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace post {
+
+namespace {
+
+// What the import leaves out: meta graphs after the first, library function bodies.
+std::vector<std::string> tfImportWarnings(const TfGraphDef& def, const TfShapedImport& imported)
+{
+    std::vector<std::string> warnings;
+    if (def.metaGraphCount > 1)
+        warnings.push_back("the SavedModel has " + std::to_string(def.metaGraphCount)
+                           + " meta graphs; only the first is read");
+    if (def.libraryFunctions.empty())
+        return warnings;
+    const std::unordered_set<std::string_view> functions(def.libraryFunctions.begin(), def.libraryFunctions.end());
+    int calls = 0;
+    std::string example;
+    for (std::size_t i = 0; i < def.nodes.size(); ++i) {
+        if (imported.opOfNode[i] < 0)
+            continue;
+        const TfNode& node = def.nodes[i];
+        const auto f = tfCalledFunction(node);
+        if (f || functions.contains(node.op)) {
+            if (calls++ == 0)
+                example = "'" + node.name + "' (" + node.op + (f ? " of " + *f : std::string()) + ", line "
+                    + std::to_string(node.line) + ")";
+        }
+    }
+    std::string names;
+    for (std::size_t k = 0; k < def.libraryFunctions.size() && k < 3; ++k)
+        names += (k ? ", " : "") + def.libraryFunctions[k];
+    if (def.libraryFunctions.size() > 3)
+        names += ", ...";
+    std::string text = std::to_string(def.libraryFunctions.size()) + " library function(s) (" + names
+        + ") are not expanded";
+    if (calls > 0)
+        text += ": " + std::to_string(calls) + " op(s) calling them, e.g. " + example
+            + ", are opaque ops whose cost is the element-wise fallback, not the function body's";
+    warnings.push_back(text);
+    return warnings;
+}
+
+} // namespace
 
 ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& /*options*/)
 {
@@ -29,6 +71,7 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
                                             : buildTrainingGraph(shaped, {}, &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
+    result.warnings = tfImportWarnings(def, imported);
 
     // Normalised devices of the ShapedOps; a bad device string is an error at its node.
     std::vector<std::string> devices(shaped.ops.size());

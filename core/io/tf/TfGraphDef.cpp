@@ -33,14 +33,36 @@ const TextProtoField* TfNode::attr(std::string_view key) const
     return nullptr;
 }
 
+std::optional<std::string> tfCalledFunction(const TfNode& node)
+{
+    const TextProtoField* f = node.attr("f");
+    const TextProtoField* func = f ? f->find("func") : nullptr;
+    const TextProtoField* name = func && func->isMessage ? func->find("name") : nullptr;
+    if (!name || name->isMessage)
+        return std::nullopt;
+    return name->value;
+}
+
 TfGraphDef parseTfGraphDef(std::string_view text, const std::string& source)
 {
     TfGraphDef graph;
     graph.root = parseTextProto(text, source);
     const TextProtoField* container = &graph.root;
-    if (!graph.root.find("node"))
-        if (const TextProtoField* def = graph.root.find("graph_def"); def && def->isMessage)
+    if (!graph.root.find("node")) {
+        const TextProtoField* meta = &graph.root;
+        for (const TextProtoField& f : graph.root.fields)
+            if (f.name == "meta_graphs" && f.isMessage && graph.metaGraphCount++ == 0)
+                meta = &f; // a SavedModel: its first MetaGraphDef
+        if (const TextProtoField* def = meta->find("graph_def"); def && def->isMessage)
             container = def; // a MetaGraphDef
+    }
+    if (const TextProtoField* library = container->find("library"); library && library->isMessage)
+        for (const TextProtoField& f : library->fields)
+            if (f.name == "function" && f.isMessage) {
+                const TextProtoField* signature = f.find("signature");
+                const TextProtoField* name = signature && signature->isMessage ? signature->find("name") : nullptr;
+                graph.libraryFunctions.push_back(name && !name->isMessage ? name->value : std::string("(unnamed)"));
+            }
     std::unordered_map<std::string, int> seen;
     for (const TextProtoField& f : container->fields) {
         if (f.name != "node")
@@ -86,7 +108,11 @@ TfGraphDef parseTfGraphDef(std::string_view text, const std::string& source)
         graph.nodes.push_back(std::move(node));
     }
     if (graph.nodes.empty())
-        throw InputError(source, {}, "no 'node { ... }' in the GraphDef");
+        throw InputError(source, {},
+                         graph.metaGraphCount > 0
+                             ? "no 'node { ... }' in the SavedModel's first meta graph (meta_graphs { graph_def { node "
+                               "... } })"
+                             : "no 'node { ... }' in the GraphDef");
     return graph;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/io/tf/TextProtoField.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,11 +22,15 @@ struct TfNode {
     const TextProtoField* attr(std::string_view key) const;
 };
 
-// A GraphDef in text format (also the `graph_def` of a MetaGraphDef). Top-level fields
-// other than `node` (versions, library) are ignored.
+// A GraphDef in text format (also the `graph_def` of a MetaGraphDef, and of the first
+// meta graph of a TF2 SavedModel's saved_model.pbtxt). Top-level fields other than `node`
+// are ignored but for the names of the library's functions, which the nodes' calls
+// (StatefulPartitionedCall, ...) run and which are not expanded.
 struct TfGraphDef {
     TextProtoField root; // owns the text tree the nodes point into; don't copy
     std::vector<TfNode> nodes;
+    std::vector<std::string> libraryFunctions; // `library { function { signature { name } } }`
+    int metaGraphCount = 0;                    // a SavedModel's `meta_graphs` (the first is read)
 
     TfGraphDef() = default;
     TfGraphDef(TfGraphDef&&) = default;
@@ -33,6 +38,10 @@ struct TfGraphDef {
     TfGraphDef(const TfGraphDef&) = delete;
     TfGraphDef& operator=(const TfGraphDef&) = delete;
 };
+
+// The library function a call node runs: the `f` attribute's name of a
+// (Stateful)PartitionedCall, or nullopt.
+std::optional<std::string> tfCalledFunction(const TfNode& node);
 
 // Throws InputError(source, "line N", ...) for bad syntax, a node without a name or op,
 // duplicate node names, repeated name/op/device fields, or no nodes at all.

@@ -1,6 +1,7 @@
 #include "core/io/tf/TfShapedImport.h"
 
 #include "core/io/tf/TfAttrs.h"
+#include "core/io/tf/TfCpuOnlyOps.h"
 #include "core/io/tf/TfShapeInference.h"
 #include "core/util/InputError.h"
 
@@ -11,6 +12,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace post {
 namespace {
@@ -54,6 +56,13 @@ constexpr std::array<std::string_view, 9> kCheckpointOps = {"SaveV2",
                                                             "IsVariableInitialized",
                                                             "VarIsInitializedOp"};
 
+// A SavedModel's save and restore functions, called through (Stateful)PartitionedCall.
+bool isCheckpointCall(const TfNode& node)
+{
+    const std::optional<std::string> f = tfCalledFunction(node);
+    return f && (f->find("_traced_save") != std::string::npos || f->find("_traced_restore") != std::string::npos);
+}
+
 bool isTrainingOp(const TfNode& node)
 {
     const std::string_view op = node.op;
@@ -92,6 +101,8 @@ public:
         topologicalOrder();
         assignRoles();
         markNonStep();
+        readColocation();
+        colocateUpdatesWithVariables();
         makeTensors(result.shaped);
         makeOps(result);
         anchor(result);
@@ -234,7 +245,7 @@ private:
             const InputRef* in = firstData(i);
             const bool assign = isOneOf(nodes_[i].op, kAssignOps) && in
                 && role_[static_cast<std::size_t>(in->node)] == Role::Parameter;
-            marked[i] = assign || isOneOf(nodes_[i].op, kCheckpointOps);
+            marked[i] = assign || isOneOf(nodes_[i].op, kCheckpointOps) || isCheckpointCall(nodes_[i]);
         }
         bool changed = true;
         while (changed) {
@@ -406,13 +417,54 @@ private:
             }
             op.outputs = tensorsOf_[i];
             addIntAttrs(op, attrs);
-            if (const TextProtoField* cls = node.attr("_class"))
-                if (const TextProtoField* list = cls->find("list"))
-                    if (const TextProtoField* s = list->find("s"); s && s->value.starts_with("loc:@"))
-                        op.colocate = s->value.substr(5);
+            op.colocate = colocateOf_[i];
+            op.cpuOnly = tfOpHasNoGpuKernel(node.op);
             op.device = node.device;
             op.location = "line " + std::to_string(node.line);
         }
+        // An op named by another's `loc:@` is in that colocation group itself.
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            if (role_[i] != Role::Op)
+                continue;
+            ShapedOp& op = g.ops[static_cast<std::size_t>(result.opOfNode[i])];
+            if (op.colocate.empty() && colocationTargets_.contains(nodes_[i].name))
+                op.colocate = nodes_[i].name;
+        }
+    }
+
+    // An op that updates a variable in place (Apply*, Assign*, Scatter*: its first input is
+    // the variable's ref or resource handle) runs on the variable's device in TensorFlow
+    // even where the file has no `_class: "loc:@..."` for it.
+    void colocateUpdatesWithVariables()
+    {
+        for (std::size_t i = 0; i < nodes_.size(); ++i) {
+            if (role_[i] != Role::Op || !colocateOf_[i].empty())
+                continue;
+            const std::string_view op = nodes_[i].op;
+            const bool update = op.starts_with("Apply") || op.starts_with("ResourceApply")
+                || op.starts_with("SparseApply") || op.starts_with("ResourceSparseApply") || op.starts_with("Assign")
+                || op.starts_with("Scatter") || op.starts_with("ResourceScatter");
+            const InputRef* in = update ? firstData(i) : nullptr;
+            if (in && role_[static_cast<std::size_t>(in->node)] == Role::Parameter) {
+                colocateOf_[i] = nodes_[static_cast<std::size_t>(in->node)].name;
+                colocationTargets_.insert(colocateOf_[i]);
+            }
+        }
+    }
+
+    // `_class: "loc:@X"` of every node (the first one when it lists several).
+    void readColocation()
+    {
+        colocateOf_.assign(nodes_.size(), std::string());
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (const TextProtoField* cls = nodes_[i].attr("_class"))
+                if (const TextProtoField* list = cls->find("list"))
+                    for (const TextProtoField& s : list->fields)
+                        if (s.name == "s" && !s.isMessage && s.value.starts_with("loc:@") && s.value.size() > 5) {
+                            colocateOf_[i] = s.value.substr(5);
+                            colocationTargets_.insert(colocateOf_[i]);
+                            break;
+                        }
     }
 
     // The op whose device each node takes when a placement is written back.
@@ -421,6 +473,20 @@ private:
         const std::size_t n = nodes_.size();
         std::vector<int>& anchor = result.anchorOfNode;
         anchor = result.opOfNode;
+        // A node colocated with X, and X itself, go with the ops of X's colocation group
+        // (a variable with its Apply* update, not with the first op reading it).
+        std::unordered_map<std::string_view, int> groupOp;
+        for (std::size_t k = 0; k < result.shaped.ops.size(); ++k)
+            if (!result.shaped.ops[k].colocate.empty())
+                groupOp.try_emplace(result.shaped.ops[k].colocate, static_cast<int>(k));
+        for (std::size_t i = 0; i < n; ++i) {
+            if (anchor[i] >= 0)
+                continue;
+            const auto it = groupOp.find(colocateOf_[i].empty() ? std::string_view(nodes_[i].name)
+                                                                : std::string_view(colocateOf_[i]));
+            if (it != groupOp.end())
+                anchor[i] = it->second;
+        }
         // A variable, constant or placeholder (and its reads) go with the first op reading it.
         for (std::size_t i = 0; i < n; ++i) {
             if (role_[i] != Role::Op)
@@ -460,6 +526,28 @@ private:
                 changed = changed || anchor[i] >= 0;
             }
         }
+        // Colocated with a node that has no op in its group: that node's device.
+        std::unordered_map<std::string_view, int> index;
+        for (std::size_t i = 0; i < n; ++i)
+            index.emplace(nodes_[i].name, static_cast<int>(i));
+        for (std::size_t i = 0; i < n; ++i) {
+            if (result.opOfNode[i] >= 0 || colocateOf_[i].empty())
+                continue;
+            const auto it = index.find(colocateOf_[i]);
+            if (it != index.end() && anchor[static_cast<std::size_t>(it->second)] >= 0)
+                anchor[i] = anchor[static_cast<std::size_t>(it->second)];
+        }
+        // A read of a variable (ReadVariableOp of a resource, Identity of a ref) runs where
+        // the variable lives, as TensorFlow's placer colocates resource and ref edges.
+        for (std::size_t i = 0; i < n; ++i) {
+            if (role_[i] != Role::Alias)
+                continue;
+            auto p = static_cast<std::size_t>(firstData(i)->node);
+            while (role_[p] == Role::Alias)
+                p = static_cast<std::size_t>(firstData(p)->node);
+            if (role_[p] == Role::Parameter && anchor[p] >= 0)
+                anchor[i] = anchor[p];
+        }
     }
 
     const std::vector<TfNode>& nodes_;
@@ -471,6 +559,8 @@ private:
     std::int64_t tensorCount_ = 0;
     std::vector<int> order_;
     std::vector<Role> role_;
+    std::vector<std::string> colocateOf_;
+    std::unordered_set<std::string> colocationTargets_;
     std::vector<std::vector<int>> tensorsOf_;
     std::vector<bool> shapeKnown_;
     std::vector<std::optional<std::vector<std::int64_t>>> constValues_;

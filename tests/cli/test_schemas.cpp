@@ -1,0 +1,194 @@
+// The JSON Schemas of resources/schemas/ against real outputs: every post-cli --json
+// object, the native files the program writes (post-graph/1 from the zoo and a session,
+// post-cluster/1 presets, post-placement/1 from place --out, post-session/1), and files
+// that break a rule, which must fail. The check runs tests/schemas/validate.py with
+// python3-jsonschema; without it the tests skip (docs/testing.md).
+#include "tests/support/TestData.h"
+
+#include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/session/SessionFile.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result run(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestSchemas : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString python_;
+
+    QString schemaDir() const { return testdata::sourceDir() + "/resources/schemas"; }
+
+    // SCHEMA=FILE pairs, one validator run.
+    Result validate(const QStringList& pairs)
+    {
+        return run(python_, QStringList{testdata::sourceDir() + "/tests/schemas/validate.py", schemaDir()} + pairs);
+    }
+
+    QString write(const QString& name, const QByteArray& content)
+    {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(content);
+        return path;
+    }
+
+    // post-cli's standard output, written to a file.
+    QString cliOutput(const QString& name, const QStringList& args)
+    {
+        const Result r = run(testdata::cliPath(), args);
+        if (r.exitCode != 0)
+            qWarning() << args << r.err;
+        return write(name, r.out.toUtf8());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        python_ = QStandardPaths::findExecutable("python3");
+        if (python_.isEmpty())
+            QSKIP("python3 is not installed: schema tests skipped");
+        const Result r = run(python_, {testdata::sourceDir() + "/tests/schemas/validate.py", schemaDir(), "--check"});
+        if (r.exitCode == 77)
+            QSKIP("python3-jsonschema is not installed (scripts/dev installs it): schema tests skipped");
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("9 schemas are valid"), qPrintable(r.out));
+    }
+
+    // Every file the program writes, each against its schema, in one validator run.
+    void realOutputsAreValid()
+    {
+        QStringList pairs;
+        const auto add = [&](const QString& schema, const QString& file) { pairs << schema + "=" + file; };
+        // post-cli --json.
+        const QString graph = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        const QString pbtxt = testdata::sourceDir() + "/tests/data/pbtxt/train_pipeline.pbtxt";
+        const QList<QPair<QString, QStringList>> cases = {
+            {"post-info-1", {"info", graph, "--json"}},
+            {"post-info-1", {"info", pbtxt, "--json"}},
+            {"post-simulate-1", {"simulate", graph, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--json"}},
+            {"post-simulate-1", {"simulate", pbtxt, "--cluster", "v100x4-nvlink", "--all-on", "/device:GPU:1", "--json"}},
+            {"post-place-1", {"place", graph, "--cluster", "k80x4", "--algo", "m-etf", "--json"}},
+            {"post-place-1", {"place", pbtxt, "--cluster", "k80x4", "--algo", "post", "--samples", "40", "--json"}},
+            {"post-compare-1",
+             {"compare", graph, "--cluster", "k80x2", "--algos", "single,m-topo,random", "--samples", "40", "--json"}},
+            {"post-zoo-list-1", {"zoo", "list", "--json"}},
+        };
+        int k = 0;
+        for (const auto& [schema, args] : cases)
+            add(schema, cliOutput(QString("out%1.json").arg(k++), args));
+        // post-graph/1: the samples (the zoo's output) and what a session embeds (below).
+        for (const QString& f : QDir(testdata::sourceDir() + "/samples/graphs").entryList({"*.json"}))
+            add("post-graph-1", testdata::sourceDir() + "/samples/graphs/" + f);
+        // post-cluster/1: every preset.
+        const QStringList presets = QDir(testdata::sourceDir() + "/resources/clusters").entryList({"*.json"});
+        QCOMPARE(presets.size(), 5);
+        for (const QString& f : presets)
+            add("post-cluster-1", testdata::sourceDir() + "/resources/clusters/" + f);
+        // post-placement/1: what place --out writes.
+        const QString placement = dir_.filePath("best.json");
+        QCOMPARE(
+            run(testdata::cliPath(), {"place", pbtxt, "--cluster", "k80x4", "--algo", "m-etf", "--out", placement}).exitCode,
+            0);
+        add("post-placement-1", placement);
+        // post-session/1: a TensorFlow graph (its CPU-pinned ops are "cpu_only" in the embedded
+        // graph), a placement, samples and updates of every kind.
+        post::Session s;
+        s.source = pbtxt.toStdString();
+        s.graph = std::make_shared<const post::Graph>(post::readGraphFile(pbtxt.toStdString()));
+        s.cluster = std::make_shared<const post::Cluster>(post::loadCluster("k80x4"));
+        s.placement.assign(static_cast<std::size_t>(s.graph->opCount()), 0);
+        s.learner = {"ce", 100, 7};
+        s.run.state = post::SessionRunState::Done;
+        s.run.lowerBoundUs = 12.5;
+        s.samples = {{0, 130.25, true, nullptr}, {1, 9e9, false, nullptr}};
+        s.updates = {{2, post::UpdateKind::CrossEntropy, 125.0, 120.0, 0.75},
+                     {4, post::UpdateKind::Ppo, std::nan(""), 110.0, 0.5},
+                     {6, post::UpdateKind::Reinforce, std::nan(""), std::nan(""), 0.25}};
+        const QString session = dir_.filePath("s.session.json");
+        post::writeSessionFile(session.toStdString(), s);
+        QFile f(session);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("\"cpu_only\": true"));
+        add("post-session-1", session);
+
+        const Result r = validate(pairs);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QString("%1 of %1 files valid").arg(pairs.size())), qPrintable(r.out));
+    }
+
+    // The schemas reject what the readers reject: a misspelt field, a missing tag, a
+    // wrong type.
+    void brokenFilesFail()
+    {
+        struct Broken {
+            const char* name;
+            const char* schema;
+            QByteArray json;
+            const char* fragment;
+        };
+        // clang-format off
+        const Broken cases[] = {
+            {"graph: misspelt field", "post-graph-1", QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_ms": {"gpu": 1}}]})"), "time_ms"},
+            {"graph: negative time", "post-graph-1", QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": -1}}]})"), "-1"},
+            {"cluster: no devices", "post-cluster-1", QByteArray(R"({"format": "post-cluster/1", "devices": []})"), "devices"},
+            {"placement: version 2", "post-placement-1", QByteArray(R"({"format": "post-placement/2", "placement": {}})"), "format"},
+            {"info: no format tag", "post-info-1", QByteArray(R"({"name": "g", "ops": 1})"), "format"},
+            {"compare: row without algo", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "samples": 1, "seeds": 1,
+                "lower_bound_ms": 0, "single_device_ms": 1, "results": [{"best_step_time_ms": 1}]})"), "algo"},
+            {"session: embedded graph broken", "post-session-1", QByteArray(R"({"format": "post-session/1", "learner": {"algorithm": "post", "samples": 1, "seed": 1},
+                "graph": {"format": "post-graph/1", "ops": [{"type": "Relu"}]},
+                "cluster": {"format": "post-cluster/1", "devices": [{"name": "/device:GPU:0", "kind": "gpu"}]}})"), "name"},
+        };
+        // clang-format on
+        QStringList pairs;
+        for (const Broken& b : cases)
+            pairs << QString(b.schema) + "="
+                    + write(QString(b.name).replace(QRegularExpression("[^a-z]+"), "-") + ".json", b.json);
+        const Result r = validate(pairs);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QString("0 of %1 files valid").arg(pairs.size())), qPrintable(r.out + r.err));
+        for (const Broken& b : cases) {
+            const QString file = QString(b.name).replace(QRegularExpression("[^a-z]+"), "-") + ".json";
+            const QStringList lines = r.err.split('\n').filter(file);
+            QVERIFY2(!lines.isEmpty() && lines.join('\n').contains(b.fragment),
+                     qPrintable(QString(b.name) + ": " + r.err));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSchemas)
+#include "test_schemas.moc"
