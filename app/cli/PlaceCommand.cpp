@@ -23,6 +23,7 @@ struct PlaceOptions {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
+    GraphShapeArgs shapes;
     std::string cluster;
     std::string algo = "post@best";
     int samples = 2400;
@@ -50,8 +51,13 @@ int runPlace(const PlaceOptions& o)
             throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + o.graph + " is "
                              + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch)
-                                       : parseGraph(pbtxtText, o.graph, GraphFormat::TfPbtxt);
+    const auto pbtxtGraph = [&] {
+        ImportedGraph imported = parseGraphWithPlacement(pbtxtText, o.graph, GraphFormat::TfPbtxt,
+                                                         importOptionsArg(o.batch, o.shapes));
+        refuseUnresolvedDims(imported);
+        return std::move(imported.graph);
+    };
+    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     const Cluster c = loadClusterArg(o.cluster);
 
     RunLog log;
@@ -113,7 +119,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     cmd->add_option("graph", opts->graph, "Graph file")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch);
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo,
                     "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")

@@ -1,6 +1,7 @@
 // post-cli: the headless face of Post Studio, for scripts and batch runs.
 #include "app/cli/CliSupport.h"
 #include "app/cli/CompareCommand.h"
+#include "app/cli/ConvertCommand.h"
 #include "app/cli/InfoCommand.h"
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"
@@ -23,6 +24,7 @@ int main(int argc, char** argv)
     addPlaceCommand(app, exitCode);
     addCompareCommand(app, exitCode);
     addZooCommand(app, exitCode);
+    addConvertCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -69,6 +69,17 @@ const std::unordered_map<std::string_view, Rule>& rules()
         formula("BlockLSTM", costs::blockLstmTf);
         formula("BlockLSTMV2", costs::blockLstmTf);
         formula("GRUBlockCell", costs::gruBlockCellTf);
+        formula("Resize", costs::resize);
+        formula("Upsample", costs::resize);
+        formula("ResizeBilinear", costs::resize);
+        formula("ResizeNearestNeighbor", costs::resize);
+        formula("QuantizeLinear", costs::quantizeLinear);
+        formula("DequantizeLinear", costs::dequantizeLinear);
+        formula("DynamicQuantizeLinear", costs::dynamicQuantizeLinear);
+        formula("ConvInteger", costs::convInteger);
+        formula("QLinearConv", costs::qLinearConv);
+        formula("MatMulInteger", costs::matMulInteger);
+        formula("QLinearMatMul", costs::qLinearMatMul);
 
         add({"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu",
              "Relu6", "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square",
@@ -159,6 +170,8 @@ double lrnWindow(const OpView& v)
 
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {
+    if (op.bodyCost)
+        return *op.bodyCost; // control flow: what its bodies cost (the importer worked it out)
     const OpView v(graph, op);
     const auto& table = rules();
     const auto it = table.find(op.type);

@@ -33,4 +33,17 @@ OpCost lstmBlockCellTf(const OpView& v);
 OpCost blockLstmTf(const OpView& v);
 OpCost gruBlockCellTf(const OpView& v);
 
+// Resize / Upsample by mode (nearest: a copy; linear, cubic: 2 FLOPs per tap and output).
+OpCost resize(const OpView& v);
+// Quantization: QuantizeLinear 3 FLOPs per element, DequantizeLinear 2, DynamicQuantizeLinear
+// 5 (min/max, then quantize); the integer products cost what their float forms do, with
+// the same 2 operations per multiply-add (QLinearConv's weight is input 3, bias input 8).
+OpCost quantizeLinear(const OpView& v);
+OpCost dequantizeLinear(const OpView& v);
+OpCost dynamicQuantizeLinear(const OpView& v);
+OpCost convInteger(const OpView& v);
+OpCost qLinearConv(const OpView& v);
+OpCost matMulInteger(const OpView& v);
+OpCost qLinearMatMul(const OpView& v);
+
 } // namespace post::costs

@@ -26,7 +26,7 @@ namespace {
 class Shaped {
 public:
     explicit Shaped(std::string source = "model.onnx")
-        : g{"m", std::move(source), {}, {}}
+        : g{"m", std::move(source), {}, {}, {}}
     {
     }
 

@@ -29,6 +29,10 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
                                             : buildTrainingGraph(shaped, {}, &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
+    if (!imported.isTrainingGraph)
+        result.forwardFlops = report.totalForwardFlops;
+    result.unresolvedDims = std::move(report.unresolved);
+    result.unshapedTensors = std::move(report.unshapedTensors);
 
     // Normalised devices of the ShapedOps; a bad device string is an error at its node.
     std::vector<std::string> devices(shaped.ops.size());
