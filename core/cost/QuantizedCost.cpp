@@ -44,7 +44,7 @@ OpCost resize(const OpView& v)
     return c;
 }
 
-OpCost quantizeLinear(const OpView& v) { return ioCost(v, 3.0 * v.inputElements(0)); } // divide, round, clamp
+OpCost quantizeLinear(const OpView& v) { return ioCost(v, 3.0 * v.inputElements(0)); }   // divide, round, clamp
 OpCost dequantizeLinear(const OpView& v) { return ioCost(v, 2.0 * v.inputElements(0)); } // subtract, multiply
 
 OpCost dynamicQuantizeLinear(const OpView& v)

@@ -18,8 +18,8 @@ std::optional<std::vector<std::int64_t>> reshapeTarget(std::vector<std::int64_t>
         }
     }
     if (inferred >= 0)
-        dims[static_cast<std::size_t>(inferred)]
-            = elements >= 0 && known > 0 && elements % known == 0 ? elements / known : -1;
+        dims[static_cast<std::size_t>(inferred)] = elements >= 0 && known > 0 && elements % known == 0 ? elements / known
+                                                                                                       : -1;
     return dims;
 }
 

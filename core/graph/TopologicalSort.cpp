@@ -45,8 +45,7 @@ TopologicalSort topologicalSort(const std::vector<std::vector<int>>& successors)
     return result;
 }
 
-std::string describeCycle(const std::vector<int>& cycle, const std::function<std::string(int)>& name,
-                          std::size_t shown)
+std::string describeCycle(const std::vector<int>& cycle, const std::function<std::string(int)>& name, std::size_t shown)
 {
     if (cycle.empty())
         return {};

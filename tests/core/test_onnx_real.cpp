@@ -73,8 +73,10 @@ private slots:
         CostReport report;
         (void)buildTrainingGraph(g, {}, &report);
         // All ops (batch norm, ReLU, adds, pools too): still within 2 % of the published figure.
-        QVERIFY2(within(report.totalForwardFlops / 2.0, 4.09e9) < 0.02, qPrintable(QString::number(report.totalForwardFlops)));
-        QVERIFY2(within(report.parameterBytes, 4.0 * 25.557e6) < 0.005, qPrintable(QString::number(report.parameterBytes)));
+        QVERIFY2(within(report.totalForwardFlops / 2.0, 4.09e9) < 0.02,
+                 qPrintable(QString::number(report.totalForwardFlops)));
+        QVERIFY2(within(report.parameterBytes, 4.0 * 25.557e6) < 0.005,
+                 qPrintable(QString::number(report.parameterBytes)));
         QVERIFY(report.unknownTypes.empty());
         QVERIFY(report.unresolved.empty());
         QVERIFY(report.unshapedTensors.empty());
@@ -89,8 +91,10 @@ private slots:
         REQUIRE_FILE(path, "POST_TORCHVISION_DIR", "mobilenet_v2.onnx");
         CostReport report;
         (void)parseOnnxGraph(readFileText(path), path, {}, &report);
-        QVERIFY2(within(report.totalForwardFlops / 2.0, 0.30e9) < 0.05, qPrintable(QString::number(report.totalForwardFlops)));
-        QVERIFY2(within(report.parameterBytes, 4.0 * 3.504872e6) < 0.01, qPrintable(QString::number(report.parameterBytes)));
+        QVERIFY2(within(report.totalForwardFlops / 2.0, 0.30e9) < 0.05,
+                 qPrintable(QString::number(report.totalForwardFlops)));
+        QVERIFY2(within(report.parameterBytes, 4.0 * 3.504872e6) < 0.01,
+                 qPrintable(QString::number(report.parameterBytes)));
         QVERIFY(report.unknownTypes.empty());
     }
 
@@ -149,9 +153,8 @@ private slots:
             QVERIFY2(imported.unresolvedDims.empty(), qPrintable(file));
             QVERIFY2(imported.forwardFlops > 1e7, qPrintable(file + ": " + QString::number(imported.forwardFlops)));
             QVERIFY2(imported.graph.totalParamBytes() > 1e5, qPrintable(file));
-            qInfo("%s: %.3g GFLOP forward, %zu op types without a formula, %zu unshaped tensors",
-                  qPrintable(file), imported.forwardFlops / 1e9, imported.unknownOpTypes.size(),
-                  imported.unshapedTensors.size());
+            qInfo("%s: %.3g GFLOP forward, %zu op types without a formula, %zu unshaped tensors", qPrintable(file),
+                  imported.forwardFlops / 1e9, imported.unknownOpTypes.size(), imported.unshapedTensors.size());
         }
     }
 };

@@ -15,9 +15,9 @@ namespace {
 const std::unordered_set<std::string>& reduceOpsWithAxesInput18()
 {
     // ReduceSum took axes as an input from opset 13; the others from 18.
-    static const std::unordered_set<std::string> ops = {
-        "ReduceMean", "ReduceMax",    "ReduceMin",       "ReduceProd",     "ReduceL1",
-        "ReduceL2",   "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
+    static const std::unordered_set<std::string> ops = {"ReduceMean",   "ReduceMax",       "ReduceMin",
+                                                        "ReduceProd",   "ReduceL1",        "ReduceL2",
+                                                        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"};
     return ops;
 }
 
@@ -184,8 +184,7 @@ private:
             removeAttr(node, "antialias"); // changes values, not shapes
             if (findAttr(node, "axes") || findAttr(node, "keep_aspect_ratio_policy"))
                 return makeOpaque(node);
-            if (const auto* m = findAttr(node, "coordinate_transformation_mode");
-                m && m->s() == "half_pixel_symmetric") {
+            if (const auto* m = findAttr(node, "coordinate_transformation_mode"); m && m->s() == "half_pixel_symmetric") {
                 removeAttr(node, "coordinate_transformation_mode");
                 auto* a = node.add_attribute();
                 a->set_name("coordinate_transformation_mode");

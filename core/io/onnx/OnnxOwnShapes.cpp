@@ -13,13 +13,34 @@ namespace {
 // Ops whose first output has the type and shape of their first input.
 const std::unordered_set<std::string>& sameAsFirstInput()
 {
-    static const std::unordered_set<std::string> ops = {
-        "Gelu",           "FastGelu",           "BiasGelu",      "QuickGelu",           "Mish",
-        "BitwiseNot",     "RMSNormalization",   "SimplifiedLayerNormalization", "SkipSimplifiedLayerNormalization",
-        "GroupNormalization", "LayerNormalization", "SkipLayerNormalization", "RotaryEmbedding",
-        "Swish",          "Silu",               "HardSwish",     "Relu",                "Sigmoid",
-        "Softmax",        "LogSoftmax",         "Dropout",       "Identity",            "BiasSoftmax",
-        "BiasAdd",        "BiasDropout",        "Erf",           "Tanh",                "Cast"};
+    static const std::unordered_set<std::string> ops = {"Gelu",
+                                                        "FastGelu",
+                                                        "BiasGelu",
+                                                        "QuickGelu",
+                                                        "Mish",
+                                                        "BitwiseNot",
+                                                        "RMSNormalization",
+                                                        "SimplifiedLayerNormalization",
+                                                        "SkipSimplifiedLayerNormalization",
+                                                        "GroupNormalization",
+                                                        "LayerNormalization",
+                                                        "SkipLayerNormalization",
+                                                        "RotaryEmbedding",
+                                                        "Swish",
+                                                        "Silu",
+                                                        "HardSwish",
+                                                        "Relu",
+                                                        "Sigmoid",
+                                                        "Softmax",
+                                                        "LogSoftmax",
+                                                        "Dropout",
+                                                        "Identity",
+                                                        "BiasSoftmax",
+                                                        "BiasAdd",
+                                                        "BiasDropout",
+                                                        "Erf",
+                                                        "Tanh",
+                                                        "Cast"};
     return ops;
 }
 
@@ -128,8 +149,8 @@ int inferOwnOnnxShapes(onnx::GraphProto& graph)
                 continue;
             out = *x;
             auto* shape = out.mutable_tensor_type()->mutable_shape();
-            *shape->mutable_dim(shape->dim_size() - 1) =
-                v->tensor_type().shape().dim(v->tensor_type().shape().dim_size() - 1);
+            *shape->mutable_dim(shape->dim_size()
+                                - 1) = v->tensor_type().shape().dim(v->tensor_type().shape().dim_size() - 1);
         } else {
             continue;
         }
