@@ -13,10 +13,10 @@
 
 namespace post {
 
-ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& /*options*/)
+ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& options)
 {
     const TfGraphDef def = parseTfGraphDef(text, source);
-    const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source));
+    const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source), options);
     const ShapedGraph& shaped = imported.shaped;
     if (shaped.ops.empty())
         throw InputError(source, {},

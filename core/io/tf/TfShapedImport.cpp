@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace post {
 namespace {
@@ -70,9 +71,10 @@ constexpr std::int64_t kMaxTensors = 1'000'000;
 
 class Importer {
 public:
-    Importer(const TfGraphDef& graph, const std::string& source)
+    Importer(const TfGraphDef& graph, const std::string& source, const ImportOptions& options)
         : nodes_(graph.nodes)
         , source_(source)
+        , options_(options)
     {
         const std::size_t n = nodes_.size();
         inputs_.resize(n);
@@ -92,7 +94,15 @@ public:
         topologicalOrder();
         assignRoles();
         markNonStep();
+        if (!options_.dims.empty())
+            throw InputError(source_, "option dim",
+                             "a TensorFlow GraphDef has no named dimensions; give placeholders their shapes with "
+                             "--input-shape NAME=d0,d1,...");
         makeTensors(result.shaped);
+        for (const auto& [name, dims] : options_.inputShapes)
+            if (!placeholders_.count(name))
+                throw InputError(source_, "option input-shape", "no placeholder '" + name + "' in the graph");
+        result.shaped.unresolved = std::move(unresolved_);
         makeOps(result);
         anchor(result);
         for (std::size_t i = 0; i < nodes_.size(); ++i)
@@ -343,6 +353,8 @@ private:
                 if (first)
                     count = std::max(count, 1);
             }
+            if (role_[k] == Role::Input)
+                first = placeholderShape(node.name, std::move(first));
             const int bytes = attrs.firstElementBytes({"dtype", "T", "DstT", "out_type"});
             tensorCount_ += count;
             for (int p = 0; p < count; ++p) {
@@ -356,6 +368,31 @@ private:
             if (role_[k] == Role::Constant && count > 0)
                 constValues_[static_cast<std::size_t>(tensorsOf_[k][0])] = attrs.constInts();
         }
+    }
+
+    // A placeholder's shape with the options applied (--input-shape, --batch); what stays
+    // -1 is listed as unresolved.
+    std::optional<TfAttrs::Shape> placeholderShape(const std::string& name, std::optional<TfAttrs::Shape> shape)
+    {
+        placeholders_.insert(name);
+        if (auto given = options_.inputShapes.find(name); given != options_.inputShapes.end()) {
+            if (shape && shape->size() != given->second.size())
+                throw InputError(source_, "option input-shape",
+                                 "placeholder '" + name + "' has rank " + std::to_string(shape->size()) + ", got "
+                                     + std::to_string(given->second.size()) + " dimensions");
+            return given->second;
+        }
+        if (!shape)
+            return shape;
+        for (std::size_t i = 0; i < shape->size(); ++i) {
+            if ((*shape)[i] >= 0)
+                continue;
+            if (i == 0)
+                (*shape)[i] = options_.batch;
+            else
+                unresolved_.push_back(UnresolvedDim{name, static_cast<int>(i), {}, static_cast<int>(shape->size())});
+        }
+        return shape;
     }
 
     int tensorOf(const InputRef& r) const
@@ -472,15 +509,19 @@ private:
     std::vector<int> order_;
     std::vector<Role> role_;
     std::vector<std::vector<int>> tensorsOf_;
+    const ImportOptions& options_;
+    std::unordered_set<std::string> placeholders_;
+    std::vector<UnresolvedDim> unresolved_;
     std::vector<bool> shapeKnown_;
     std::vector<std::optional<std::vector<std::int64_t>>> constValues_;
 };
 
 } // namespace
 
-TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName)
+TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName,
+                                const ImportOptions& options)
 {
-    return Importer(graph, source).run(graphName);
+    return Importer(graph, source, options).run(graphName);
 }
 
 } // namespace post
