@@ -557,6 +557,21 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
         QVERIFY_THROWS_EXCEPTION(InputError, parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, named));
     }
 
+    void cyclesAreNamed()
+    {
+        const std::string text = "node { name: \"a\" op: \"Relu\" input: \"c\" }\n"
+                                 "node { name: \"b\" op: \"Relu\" input: \"a\" }\n"
+                                 "node { name: \"c\" op: \"Relu\" input: \"b\" }\n";
+        try {
+            (void)importTfGraphDef(parseTfGraphDef(text, "cycle.pbtxt"), "cycle.pbtxt", "cycle");
+            QFAIL("no InputError");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QString("line 1"));
+            QCOMPARE(QString::fromStdString(e.message()),
+                     QString("the graph has a cycle: 'a' (line 1) <- 'c' (line 3) <- 'b' (line 2)"));
+        }
+    }
+
     void loopBackEdgesAreDropped()
     {
         // A TF1 while loop: Merge <- NextIteration is a back edge, not a cycle.

@@ -1,5 +1,6 @@
 #include "core/io/tf/TfShapedImport.h"
 
+#include "core/graph/TopologicalSort.h"
 #include "core/io/tf/TfAttrs.h"
 #include "core/io/tf/TfShapeInference.h"
 #include "core/util/InputError.h"
@@ -7,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -161,49 +161,22 @@ private:
         }
     }
 
-    // Kahn's order over data and control inputs, ties in file order.
+    // The project's topological sort (core/graph/TopologicalSort) over data and control
+    // inputs, ties in file order.
     void topologicalOrder()
     {
-        const std::size_t n = nodes_.size();
-        std::vector<int> indegree(n);
-        std::deque<int> ready;
-        for (std::size_t i = 0; i < n; ++i) {
-            indegree[i] = static_cast<int>(inputs_[i].size());
-            if (indegree[i] == 0)
-                ready.push_back(static_cast<int>(i));
-        }
-        order_.reserve(n);
-        while (!ready.empty()) {
-            const int i = ready.front();
-            ready.pop_front();
-            order_.push_back(i);
-            for (int c : consumers_[static_cast<std::size_t>(i)])
-                if (--indegree[static_cast<std::size_t>(c)] == 0)
-                    ready.push_back(c);
-        }
-        if (order_.size() == n)
+        TopologicalSort sorted = topologicalSort(consumers_); // one entry per input: the edges
+        if (sorted.acyclic()) {
+            order_ = std::move(sorted.order);
             return;
-        // Every node left has an input left; walk inputs back until a node repeats.
-        std::vector<int> seenAt(n, -1);
-        std::vector<int> path;
-        int at = 0;
-        while (indegree[static_cast<std::size_t>(at)] == 0)
-            ++at;
-        while (seenAt[static_cast<std::size_t>(at)] < 0) {
-            seenAt[static_cast<std::size_t>(at)] = static_cast<int>(path.size());
-            path.push_back(at);
-            for (const InputRef& r : inputs_[static_cast<std::size_t>(at)])
-                if (indegree[static_cast<std::size_t>(r.node)] > 0) {
-                    at = r.node;
-                    break;
-                }
         }
+        // Named from the node the walk back along inputs started at, each followed by its input.
         std::string cycle;
-        for (std::size_t k = static_cast<std::size_t>(seenAt[static_cast<std::size_t>(at)]); k < path.size(); ++k) {
-            const TfNode& node = nodes_[static_cast<std::size_t>(path[k])];
+        for (auto it = sorted.cycle.rbegin(); it != sorted.cycle.rend(); ++it) {
+            const TfNode& node = nodes_[static_cast<std::size_t>(*it)];
             cycle += (cycle.empty() ? "" : " <- ") + ("'" + node.name + "' (line " + std::to_string(node.line) + ")");
         }
-        throw InputError(source_, "line " + std::to_string(nodes_[static_cast<std::size_t>(at)].line),
+        throw InputError(source_, "line " + std::to_string(nodes_[static_cast<std::size_t>(sorted.cycle.back())].line),
                          "the graph has a cycle: " + cycle);
     }
 
