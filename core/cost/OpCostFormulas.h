@@ -16,7 +16,10 @@ OpCost convOnnx(const OpView& v);
 OpCost convTransposeOnnx(const OpView& v);
 OpCost convTf(const OpView& v);
 OpCost depthwiseConvTf(const OpView& v);
-OpCost convBackpropInputTf(const OpView& v); // TF's transposed convolution
+OpCost convBackpropInputTf(const OpView& v);     // TF's transposed convolution
+OpCost convBackpropFilterTf(const OpView& v);    // Conv2DBackpropFilter: 2 x out_backprop x k x Cin
+OpCost depthwiseConvBackpropTf(const OpView& v); // both depthwise gradients: 2 x out_backprop x kh x kw
+OpCost poolGradTf(const OpView& v);              // MaxPoolGrad, AvgPoolGrad: window x gradient elements
 
 // Matrix products: 2 FLOPs per multiply-add over the output elements.
 OpCost matMul(const OpView& v);        // ONNX MatMul; TF MatMul's transpose_a / transpose_b
