@@ -75,7 +75,9 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
     collect(graph.output());
     collect(graph.value_info());
 
-    for (const auto& [name, dims] : options.inputShapes) {
+    for (const auto& entry : options.inputShapes) {
+        const std::string& name = entry.first; // not a structured binding: the lambda captures it
+        const std::vector<std::int64_t>& dims = entry.second;
         const auto it = std::find_if(inputs.begin(), inputs.end(), [&](auto* vi) { return vi->name() == name; });
         if (it == inputs.end())
             throw InputError(source, "option input-shape",
