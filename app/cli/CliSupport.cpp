@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <array>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -20,14 +21,94 @@
 
 namespace post::cli {
 
-void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch)
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch, GraphShapeArgs& shapes)
 {
     cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx, pbtxt")
         ->capture_default_str();
-    cmd.add_option("--batch", batch, "ONNX: batch size given to the symbolic batch dimension (other formats ignore it)")
+    cmd.add_option("--batch", batch,
+                   "ONNX, pbtxt: batch size given to the leading symbolic dimension of the inputs (other formats "
+                   "ignore it)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30))
         ->capture_default_str();
+    cmd.add_option(
+        "--dim", shapes.dims,
+        "ONNX, pbtxt: NAME=N gives the symbolic dimension NAME the value N wherever it appears (repeatable)");
+    cmd.add_option("--input-shape", shapes.inputShapes,
+                   "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
     addCostsOption(cmd);
+}
+
+
+namespace {
+
+std::int64_t dimValueArg(const std::string& text, const std::string& option, const std::string& item)
+{
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || value < 1 || value > (1LL << 30))
+        throw UsageError{option + " " + item + ": '" + text + "' is not a dimension (an integer from 1 to 2^30)"};
+    return value;
+}
+
+} // namespace
+
+ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
+{
+    ImportOptions options;
+    options.batch = batch;
+    for (const std::string& item : shapes.dims) {
+        const auto eq = item.rfind('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError{"--dim " + item + ": expected NAME=N"};
+        options.dims[item.substr(0, eq)] = dimValueArg(item.substr(eq + 1), "--dim", item);
+    }
+    for (const std::string& item : shapes.inputShapes) {
+        const auto eq = item.rfind('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+            throw UsageError{"--input-shape " + item + ": expected INPUT=d0,d1,... (e.g. images=1,3,960,960)"};
+        std::vector<std::int64_t> dims;
+        std::size_t from = eq + 1;
+        while (from <= item.size()) {
+            const auto comma = std::min(item.find(',', from), item.size());
+            dims.push_back(dimValueArg(item.substr(from, comma - from), "--input-shape", item));
+            from = comma + 1;
+        }
+        options.inputShapes[item.substr(0, eq)] = std::move(dims);
+    }
+    return options;
+}
+
+std::string describeUnresolvedDim(const UnresolvedDim& d)
+{
+    std::string text = "input '" + d.tensor + "' dimension " + std::to_string(d.axis);
+    if (!d.symbol.empty())
+        text += " ('" + d.symbol + "')";
+    return text;
+}
+
+void refuseUnresolvedDims(const ImportedGraph& imported)
+{
+    if (imported.unresolvedDims.empty())
+        return;
+    std::string text = std::to_string(imported.unresolvedDims.size())
+        + " input dimension(s) have no value, and every cost that depends on them would be a guess:";
+    for (const UnresolvedDim& d : imported.unresolvedDims) {
+        text.append("\n  ").append(describeUnresolvedDim(d)).append(": give it with ");
+        if (!d.symbol.empty())
+            text.append("--dim ").append(d.symbol).append("=N or ");
+        text.append("--input-shape ").append(d.tensor).append("=");
+        for (int i = 0; i < d.rank; ++i) {
+            if (i > 0)
+                text.append(",");
+            text.append(i == d.axis ? std::string("N") : std::string("d").append(std::to_string(i)));
+        }
+    }
+    throw InputError(imported.source, "input dimensions", text);
 }
 
 namespace {
@@ -48,17 +129,18 @@ GraphFormat graphFormatArg(const std::string& format)
     return *parsed;
 }
 
-Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch, const GraphShapeArgs& shapes,
+                   UnresolvedDims unresolved)
 {
-    return std::move(loadImportedGraphArg(path, format, batch).graph);
+    return std::move(loadImportedGraphArg(path, format, batch, shapes, unresolved).graph);
 }
 
-ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch)
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch,
+                                   const GraphShapeArgs& shapes, UnresolvedDims unresolved)
 {
-    const GraphFormat parsed = graphFormatArg(format);
-    return importGraphText(readGraphArgText(path), graphSourceName(path), parsed, batch);
+    return importGraphText(readGraphArgText(path), graphSourceName(path), graphFormatArg(format),
+                           importOptionsArg(batch, shapes), unresolved);
 }
-
 std::string graphSourceName(const std::string& path) { return path == "-" ? std::string(kStdinSource) : path; }
 
 std::string readGraphArgText(const std::string& path)
@@ -83,11 +165,12 @@ std::string readGraphArgText(const std::string& path)
     return text;
 }
 
-ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format, std::int64_t batch)
+ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
+                              const ImportOptions& options, UnresolvedDims unresolved)
 {
-    ImportOptions options;
-    options.batch = batch;
     ImportedGraph imported = parseGraphWithPlacement(text, source, format, options);
+    if (unresolved == UnresolvedDims::Refuse)
+        refuseUnresolvedDims(imported);
     // Costs that are guesses should not pass unnoticed (stderr: --json output stays clean).
     for (const auto& [type, count] : imported.unknownOpTypes)
         std::cerr << "post-cli: note: " << source << ": " << count << " " << type
@@ -106,6 +189,10 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         }
         std::cerr << "\n";
     }
+    if (!imported.unshapedTensors.empty() && imported.unresolvedDims.empty())
+        std::cerr << "post-cli: note: " << source << ": " << imported.unshapedTensors.size()
+                  << " tensor(s) have no inferred shape (first: '" << imported.unshapedTensors.front()
+                  << "'); their unknown dimensions count as 1 (post-cli info lists them)\n";
     return imported;
 }
 

@@ -3,6 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/GraphFormat.h"
+#include "core/io/ImportOptions.h"
 #include "core/io/ImportedGraph.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/util/InputError.h"
@@ -28,14 +29,29 @@ struct UsageError {
     std::string message;
 };
 
-// --format and --batch, shared by every command that reads a graph file.
-void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch);
+// --dim NAME=N and --input-shape INPUT=d0,d1,... as given (parsed when the graph is read).
+struct GraphShapeArgs {
+    std::vector<std::string> dims;
+    std::vector<std::string> inputShapes;
+};
+
+// Whether a command may go on with graph-input dimensions nothing gave a value: `info`
+// lists them; the commands that time the graph refuse (exit 1), naming each and the
+// option that sets it.
+enum class UnresolvedDims { List, Refuse };
+
+// --format, --batch, --dim and --input-shape, shared by every command that reads a graph file.
+void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch, GraphShapeArgs& shapes);
 // --costs FILE (measured op times, docs/pytorch.md): one per process, read by loadGraphArg.
 void addCostsOption(CLI::App& cmd);
 GraphFormat graphFormatArg(const std::string& format);
-Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
+// The import options the arguments give; a UsageError for a malformed --dim or --input-shape.
+ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes);
+Graph loadGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1,
+                   const GraphShapeArgs& shapes = {}, UnresolvedDims unresolved = UnresolvedDims::Refuse);
 // The graph with the placement its file gives (TensorFlow device fields), if any.
-ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1);
+ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch = 1,
+                                   const GraphShapeArgs& shapes = {}, UnresolvedDims unresolved = UnresolvedDims::Refuse);
 // The graph argument "-" is standard input (read once, format sniffed); errors name it
 // kStdinSource.
 inline constexpr const char* kStdinSource = "<stdin>";
@@ -43,9 +59,13 @@ std::string graphSourceName(const std::string& path);
 std::string readGraphArgText(const std::string& path);
 // Imports graph text read from `source`, printing the importer's notes and warnings on stderr.
 ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
-                              std::int64_t batch = 1);
+                              const ImportOptions& options, UnresolvedDims unresolved = UnresolvedDims::Refuse);
 // Throws InputError(source) when no op has any cost: no placement is better than another.
 void requireSomeCompute(const Graph& graph, const std::string& source);
+// Throws InputError naming every unresolved dimension of `imported` and how to set it.
+void refuseUnresolvedDims(const ImportedGraph& imported);
+// "input 'x' dimension 2 ('height')" for messages and listings.
+std::string describeUnresolvedDim(const UnresolvedDim& d);
 Cluster loadClusterArg(const std::string& nameOrPath);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

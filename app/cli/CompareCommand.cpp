@@ -24,6 +24,7 @@ struct CompareOptions {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
+    GraphShapeArgs shapes;
     std::string cluster;
     std::string algos;
     int samples = 2400;
@@ -64,7 +65,7 @@ int runCompare(const CompareOptions& o)
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
-    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster);
@@ -162,7 +163,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run several algorithms over several seeds and tabulate them");
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch);
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algos", opts->algos,
                     "Comma-separated algorithms (default: all): " + joinedPlacerNames()

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -17,12 +19,14 @@ struct InfoOptions {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
+    GraphShapeArgs shapes;
     bool json = false;
 };
 
 int runInfo(const InfoOptions& o)
 {
-    const Graph g = loadGraphArg(o.graph, o.format, o.batch);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::List);
+    const Graph& g = imported.graph;
     std::vector<double> gpuTimes;
     gpuTimes.reserve(static_cast<size_t>(g.opCount()));
     double outputBytes = 0.0;
@@ -48,6 +52,19 @@ int runInfo(const InfoOptions& o)
         j["output_bytes"] = outputBytes;
         j["critical_path_gpu_ms"] = path.lengthUs / 1000.0;
         j["critical_path_ops"] = path.ops.size();
+        // Shape-based imports (ONNX, pbtxt) know their FLOPs; other formats give null.
+        j["forward_flops"] = imported.forwardFlops >= 0.0 ? nlohmann::json(imported.forwardFlops) : nlohmann::json();
+        nlohmann::json unknown = nlohmann::json::object();
+        for (const auto& [type, count] : imported.unknownOpTypes)
+            unknown[type] = count;
+        j["ops_without_formula"] = unknown;
+        nlohmann::json dims = nlohmann::json::array();
+        for (const UnresolvedDim& d : imported.unresolvedDims)
+            dims.push_back({{"input", d.tensor},
+                            {"axis", d.axis},
+                            {"name", d.symbol.empty() ? nlohmann::json() : nlohmann::json(d.symbol)}});
+        j["unresolved_dims"] = dims;
+        j["unshaped_tensors"] = imported.unshapedTensors;
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -65,6 +82,28 @@ int runInfo(const InfoOptions& o)
     if (!path.ops.empty())
         std::cout << " ('" << g.op(path.ops.front()).name << "' .. '" << g.op(path.ops.back()).name << "')";
     std::cout << "\n";
+    if (imported.forwardFlops >= 0.0) {
+        char flops[64];
+        std::snprintf(flops, sizeof flops, "%.4g GFLOP (%.4g G multiply-adds)", imported.forwardFlops / 1e9,
+                      imported.forwardFlops / 2e9);
+        std::cout << "forward FLOPs      " << flops << "\n";
+    }
+    if (!imported.unknownOpTypes.empty()) {
+        std::cout << "without a formula  ";
+        for (const auto& [type, count] : imported.unknownOpTypes)
+            std::cout << " " << type << " x" << count;
+        std::cout << "  (element-wise fallback)\n";
+    }
+    for (const UnresolvedDim& d : imported.unresolvedDims)
+        std::cout << "unresolved         " << describeUnresolvedDim(d) << " (--dim / --input-shape)\n";
+    if (!imported.unshapedTensors.empty()) {
+        std::cout << "no inferred shape  " << imported.unshapedTensors.size() << " tensor(s):";
+        const size_t shown = std::min<size_t>(imported.unshapedTensors.size(), 8);
+        for (size_t i = 0; i < shown; ++i)
+            std::cout << " '" << imported.unshapedTensors[i] << "'";
+        std::cout << (shown < imported.unshapedTensors.size() ? " ..." : "")
+                  << (imported.unresolvedDims.empty() ? "" : " (the unresolved dimensions leave them unknown)") << "\n";
+    }
     return kExitOk;
 }
 
@@ -79,7 +118,7 @@ void addInfoCommand(CLI::App& app, int& exitCode)
            "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt), or - for "
            "standard input")
         ->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch);
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     cmd->callback([opts, &exitCode] { exitCode = runInfo(*opts); });
 }

@@ -25,6 +25,7 @@ struct PlaceOptions {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
+    GraphShapeArgs shapes;
     std::string cluster;
     std::string algo = "post@best";
     int samples = 2400;
@@ -58,9 +59,10 @@ int runPlace(const PlaceOptions& o)
             throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + source + " is "
                              + std::string(toString(format))};
     }
-    const Graph g = o.pbtxtOut.empty()
-        ? loadGraphArg(o.graph, o.format, o.batch)
-        : std::move(importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, o.batch).graph);
+    const auto pbtxtGraph = [&] {
+        return std::move(importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes)).graph);
+    };
+    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster);
 
@@ -128,7 +130,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch);
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo,
                     "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")

@@ -23,6 +23,7 @@ struct SimulateOptions {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
+    GraphShapeArgs shapes;
     std::string cluster;
     std::string placement;
     std::string allOn;
@@ -105,7 +106,7 @@ int runSimulate(const SimulateOptions& o)
     if (int(!o.placement.empty()) + int(!o.allOn.empty()) + int(o.given) != 1)
         throw UsageError{"give exactly one of --placement FILE, --all-on DEVICE or --given-placement"};
     checkOutputArgs({{"--trace", o.trace}}, {o.graph, o.cluster, o.placement}, o.force);
-    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster);
     Placement placement;
@@ -144,7 +145,7 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<SimulateOptions>();
     CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch);
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");

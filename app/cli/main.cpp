@@ -2,6 +2,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/CompareCommand.h"
 #include "app/cli/ExportPlacementCommand.h"
+#include "app/cli/ConvertCommand.h"
 #include "app/cli/InfoCommand.h"
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"
@@ -27,6 +28,7 @@ int main(int argc, char** argv)
     addCompareCommand(app, exitCode);
     addZooCommand(app, exitCode);
     addExportPlacementCommand(app, exitCode);
+    addConvertCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

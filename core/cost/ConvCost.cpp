@@ -121,4 +121,32 @@ OpCost convBackpropInputTf(const OpView& v)
     return ioCost(v, 2.0 * OpView::elements(v.input(2)) * scatter);
 }
 
+OpCost convBackpropFilterTf(const OpView& v)
+{
+    // Inputs: input, filter_sizes, out_backprop; the output is the filter gradient
+    // [k..., Cin, Cout]: each element of out_backprop meets k x Cin inputs.
+    const ShapedTensor* grad = v.output(0);
+    const double gather = OpView::rank(grad) > 1 ? OpView::dims(grad, 0, -1) : OpView::dim(v.input(0), -1);
+    return ioCost(v, 2.0 * OpView::elements(v.input(2)) * gather);
+}
+
+OpCost depthwiseConvBackpropTf(const OpView& v)
+{
+    // Input and filter gradients of a depthwise convolution: each element of out_backprop
+    // (input 2) meets kh x kw values. The filter is input 1 (backprop input) or the output
+    // (backprop filter).
+    const bool filterGrad = v.op().type == "DepthwiseConv2dNativeBackpropFilter";
+    const ShapedTensor* f = filterGrad ? v.output(0) : v.input(1);
+    return ioCost(v, 2.0 * OpView::elements(v.input(2)) * OpView::dims(f, 0, -2));
+}
+
+OpCost poolGradTf(const OpView& v)
+{
+    // MaxPoolGrad (orig_input, orig_output, grad), AvgPoolGrad (orig_input_shape, grad): each
+    // gradient element is compared or spread over its window.
+    const double window = v.attrProduct("ksize");
+    const ShapedTensor* grad = v.input(v.inputCount() - 1);
+    return ioCost(v, std::max(window, 1.0) * OpView::elements(grad));
+}
+
 } // namespace post::costs

@@ -30,6 +30,11 @@ struct CostReport {
     double parameterBytes = 0.0;
     // Op types that had no formula and got the fallback, with how many ops each.
     std::vector<std::pair<std::string, int>> unknownTypes;
+    // Graph-input dimensions nothing gave a value (ShapedGraph::unresolved).
+    std::vector<UnresolvedDim> unresolved;
+    // Activations whose shape nobody could infer (an op without a shape rule upstream):
+    // named, costed as one element per unknown dimension.
+    std::vector<std::string> unshapedTensors;
 };
 
 // FLOPs and bytes of one forward op from its shapes; unknown types fall back to an

@@ -69,6 +69,26 @@ const std::unordered_map<std::string_view, Rule>& rules()
         formula("BlockLSTM", costs::blockLstmTf);
         formula("BlockLSTMV2", costs::blockLstmTf);
         formula("GRUBlockCell", costs::gruBlockCellTf);
+        // TensorFlow's gradient ops (a training step as TF wrote it).
+        formula("Conv2DBackpropFilter", costs::convBackpropFilterTf);
+        formula("Conv3DBackpropFilterV2", costs::convBackpropFilterTf);
+        formula("Conv3DBackpropInputV2", costs::convBackpropInputTf);
+        formula("DepthwiseConv2dNativeBackpropInput", costs::depthwiseConvBackpropTf);
+        formula("DepthwiseConv2dNativeBackpropFilter", costs::depthwiseConvBackpropTf);
+        formula("MaxPoolGrad", costs::poolGradTf);
+        formula("AvgPoolGrad", costs::poolGradTf);
+        formula("MaxPoolGradV2", costs::poolGradTf);
+        formula("Resize", costs::resize);
+        formula("Upsample", costs::resize);
+        formula("ResizeBilinear", costs::resize);
+        formula("ResizeNearestNeighbor", costs::resize);
+        formula("QuantizeLinear", costs::quantizeLinear);
+        formula("DequantizeLinear", costs::dequantizeLinear);
+        formula("DynamicQuantizeLinear", costs::dynamicQuantizeLinear);
+        formula("ConvInteger", costs::convInteger);
+        formula("QLinearConv", costs::qLinearConv);
+        formula("MatMulInteger", costs::matMulInteger);
+        formula("QLinearMatMul", costs::qLinearMatMul);
 
         add({"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu",
              "Relu6", "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square",
@@ -83,6 +103,26 @@ const std::unordered_map<std::string_view, Rule>& rules()
              "Softsign", "Elu", "Selu",  "Celu",  "Sin",     "Cos",  "Tan", "Swish", "Silu",  "Mish"},
             Rule{Family::Elementwise, kTranscendental});
         add({"Gelu", "FastGelu", "BiasGelu"}, Rule{Family::Elementwise, kGelu});
+        // Gradients of activations, per element of input 0 (the incoming gradient: TF often
+        // leaves their outputs without a shape): ReluGrad selects (1); SigmoidGrad dy·y·(1−y)
+        // and TanhGrad dy·(1−y²) 3; Rsqrt, Sqrt, Softplus, Elu, Selu, Gelu gradients
+        // recompute a transcendental (4).
+        add({"ReluGrad", "Relu6Grad", "LeakyReluGrad"}, Rule{Family::Norm, kArith});
+        add({"SigmoidGrad", "TanhGrad", "ReciprocalGrad"}, Rule{Family::Norm, 3.0});
+        add({"RsqrtGrad", "SqrtGrad", "SoftplusGrad", "EluGrad", "SeluGrad", "GeluGrad"},
+            Rule{Family::Norm, kTranscendental});
+        // Optimizer updates, per element of input 0 (the variable): SGD w −= lr·g 2; momentum
+        // a = m·a + g, w −= lr·a 4; Adagrad a += g², w −= lr·g / √a 6; RMSProp 8; Adam (two
+        // moments, the bias-corrected step) 12. All are memory bound on a GPU anyway.
+        add({"ApplyGradientDescent", "ResourceApplyGradientDescent"}, Rule{Family::Norm, 2.0});
+        add({"ApplyMomentum", "ResourceApplyMomentum", "ApplyKerasMomentum", "ResourceApplyKerasMomentum"},
+            Rule{Family::Norm, 4.0});
+        add({"ApplyAdagrad", "ResourceApplyAdagrad", "ApplyAdagradV2", "ResourceApplyAdagradV2"},
+            Rule{Family::Norm, 6.0});
+        add({"ApplyRMSProp", "ResourceApplyRMSProp", "ApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp"},
+            Rule{Family::Norm, 8.0});
+        add({"ApplyAdam", "ResourceApplyAdam", "ApplyAdamWithAmsgrad", "ResourceApplyAdamWithAmsgrad"},
+            Rule{Family::Norm, 12.0});
 
         add({"GlobalAveragePool",
              "GlobalMaxPool",
@@ -105,9 +145,14 @@ const std::unordered_map<std::string_view, Rule>& rules()
              "AddN",
              "ArgMax",
              "ArgMin",
-             "L2Loss"},
+             "L2Loss",
+             "BiasAddGrad",
+             "BiasAddGradV1"},
             Rule{Family::Reduce});
         add({"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"}, Rule{Family::Pool});
+        // Their gradients: dx = γ·σ⁻¹·(dy − mean(dy) − x̂·mean(dy·x̂)) and dγ, dβ: about as much.
+        add({"FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3", "LayerNormGrad"},
+            Rule{Family::Norm, kNormalisation});
         add({"BatchNormalization", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "LayerNormalization",
              "InstanceNormalization", "GroupNormalization", "SkipLayerNormalization"},
             Rule{Family::Norm, kNormalisation});
@@ -121,17 +166,29 @@ const std::unordered_map<std::string_view, Rule>& rules()
              "Pad",       "PadV2",        "MirrorPad",    "Tile",   "Expand",    "BroadcastTo", "Pack",
              "Unpack",    "DepthToSpace", "SpaceToDepth", "OneHot", "ReverseV2", "Copy"},
             Rule{Family::Copy});
-        add({"Reshape",      "Identity",
-             "Squeeze",      "Unsqueeze",
-             "Flatten",      "ExpandDims",
-             "Shape",        "Size",
-             "Rank",         "NoOp",
-             "Const",        "Constant",
-             "Placeholder",  "PlaceholderWithDefault",
-             "VariableV2",   "Variable",
-             "VarHandleOp",  "ReadVariableOp",
-             "StopGradient", "Snapshot",
-             "Bitcast",      "IdentityN"},
+        add({"Reshape",
+             "Identity",
+             "Squeeze",
+             "Unsqueeze",
+             "Flatten",
+             "ExpandDims",
+             "Shape",
+             "Size",
+             "Rank",
+             "NoOp",
+             "Const",
+             "Constant",
+             "Placeholder",
+             "PlaceholderWithDefault",
+             "VariableV2",
+             "Variable",
+             "VarHandleOp",
+             "ReadVariableOp",
+             "StopGradient",
+             "Snapshot",
+             "Bitcast",
+             "IdentityN",
+             "BroadcastGradientArgs"},
             Rule{Family::Free});
         return t;
     }();
@@ -159,6 +216,8 @@ double lrnWindow(const OpView& v)
 
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {
+    if (op.bodyCost)
+        return *op.bodyCost; // control flow: what its bodies cost (the importer worked it out)
     const OpView v(graph, op);
     const auto& table = rules();
     const auto it = table.find(op.type);

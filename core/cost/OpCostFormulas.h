@@ -16,7 +16,10 @@ OpCost convOnnx(const OpView& v);
 OpCost convTransposeOnnx(const OpView& v);
 OpCost convTf(const OpView& v);
 OpCost depthwiseConvTf(const OpView& v);
-OpCost convBackpropInputTf(const OpView& v); // TF's transposed convolution
+OpCost convBackpropInputTf(const OpView& v);     // TF's transposed convolution
+OpCost convBackpropFilterTf(const OpView& v);    // Conv2DBackpropFilter: 2 x out_backprop x k x Cin
+OpCost depthwiseConvBackpropTf(const OpView& v); // both depthwise gradients: 2 x out_backprop x kh x kw
+OpCost poolGradTf(const OpView& v);              // MaxPoolGrad, AvgPoolGrad: window x gradient elements
 
 // Matrix products: 2 FLOPs per multiply-add over the output elements.
 OpCost matMul(const OpView& v);        // ONNX MatMul; TF MatMul's transpose_a / transpose_b
@@ -32,5 +35,18 @@ OpCost rnnOnnx(const OpView& v);
 OpCost lstmBlockCellTf(const OpView& v);
 OpCost blockLstmTf(const OpView& v);
 OpCost gruBlockCellTf(const OpView& v);
+
+// Resize / Upsample by mode (nearest: a copy; linear, cubic: 2 FLOPs per tap and output).
+OpCost resize(const OpView& v);
+// Quantization: QuantizeLinear 3 FLOPs per element, DequantizeLinear 2, DynamicQuantizeLinear
+// 5 (min/max, then quantize); the integer products cost what their float forms do, with
+// the same 2 operations per multiply-add (QLinearConv's weight is input 3, bias input 8).
+OpCost quantizeLinear(const OpView& v);
+OpCost dequantizeLinear(const OpView& v);
+OpCost dynamicQuantizeLinear(const OpView& v);
+OpCost convInteger(const OpView& v);
+OpCost qLinearConv(const OpView& v);
+OpCost matMulInteger(const OpView& v);
+OpCost qLinearMatMul(const OpView& v);
 
 } // namespace post::costs

@@ -90,4 +90,10 @@ double OpView::attrProduct(std::string_view name) const
     return product;
 }
 
+std::string OpView::stringAttr(const std::string& name, const std::string& fallback) const
+{
+    const auto it = op_.stringAttrs.find(name);
+    return it == op_.stringAttrs.end() ? fallback : it->second;
+}
+
 } // namespace post

@@ -3,6 +3,7 @@
 #include "core/cost/ShapedGraph.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace post {
@@ -20,6 +21,7 @@ public:
     }
 
     const ShapedOp& op() const { return op_; }
+    const ShapedGraph& graph() const { return graph_; }
     const ShapedTensor* input(size_t i) const;
     const ShapedTensor* output(size_t i) const;
     size_t inputCount() const { return op_.inputs.size(); }
@@ -43,6 +45,8 @@ public:
     std::int64_t attr(std::string_view name, std::int64_t fallback, size_t i = 0) const;
     // Product of the attribute's values (e.g. a kernel_shape), or 0 when absent.
     double attrProduct(std::string_view name) const;
+    // String attribute `name`, or `fallback` when absent.
+    std::string stringAttr(const std::string& name, const std::string& fallback) const;
 
 private:
     const ShapedTensor* tensor(int index) const;

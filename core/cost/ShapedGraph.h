@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/cost/OpCost.h"
+
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +33,27 @@ struct ShapedOp {
     std::vector<int> controlInputs; // indices into ShapedGraph::ops (TF "^name")
     // Integer attributes the cost model reads (kernel_shape, strides, group, ...).
     std::map<std::string, std::vector<std::int64_t>> intAttrs;
-    std::string colocate; // optional colocation group
-    bool cpuOnly = false; // only a CPU can run it (Op::cpuOnly)
-    std::string device;   // optional given device (TF GraphDef `device`)
-    std::string location; // where it came from, for error messages ("node 12")
+    // String attributes the cost model reads (Resize's mode, ...).
+    std::map<std::string, std::string> stringAttrs;
+    // Control flow (ONNX If, Loop, Scan): what its bodies cost, as the importer worked it
+    // out (the larger branch, body x trip count); replaces the op's formula when set.
+    std::optional<OpCost> bodyCost;
+    std::string bodySummary; // how bodyCost was found, for the inspector and docs
+    std::string colocate;    // optional colocation group
+    bool cpuOnly = false;    // only a CPU can run it (Op::cpuOnly)
+    std::string device;      // optional given device (TF GraphDef `device`)
+    std::string location;    // where it came from, for error messages ("node 12")
+};
+
+// A dimension of a graph input that nothing gave a value (a symbolic ONNX dim_param
+// other than the batch, a TF placeholder's -1): every cost that depends on it would be a
+// guess, so the importers list them and the CLI refuses to time the graph until they are
+// given (ImportOptions::dims, ImportOptions::inputShapes).
+struct UnresolvedDim {
+    std::string tensor; // the graph input
+    int axis = 0;
+    std::string symbol; // the dim_param, or empty when the dimension has no name
+    int rank = 0;       // of the input, for messages ("--input-shape x=1,3,H,W")
 };
 
 struct ShapedGraph {
@@ -41,6 +61,7 @@ struct ShapedGraph {
     std::string source; // file name for error messages
     std::vector<ShapedTensor> tensors;
     std::vector<ShapedOp> ops;
+    std::vector<UnresolvedDim> unresolved;
 };
 
 } // namespace post

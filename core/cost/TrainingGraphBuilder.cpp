@@ -3,6 +3,7 @@
 #include "core/cost/OpView.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
+#include "core/graph/TopologicalSort.h"
 #include "core/util/InputError.h"
 
 #include <algorithm>
@@ -56,7 +57,6 @@ private:
         for (int c : o.controlInputs)
             f(static_cast<size_t>(c));
     }
-    [[noreturn]] void failCycle(const std::vector<int>& remaining) const;
 
     const ShapedGraph& g_;
     std::vector<int> producer_; // per tensor: the op writing it, or -1
@@ -107,50 +107,16 @@ void ForwardGraph::validate()
 std::vector<int> ForwardGraph::topologicalOrder() const
 {
     const size_t n = g_.ops.size();
-    std::vector<int> indegree(n, 0);
     std::vector<std::vector<int>> successors(n);
     for (size_t op = 0; op < n; ++op)
-        forEachPredecessor(op, [&](size_t p) {
-            ++indegree[op];
-            successors[p].push_back(static_cast<int>(op));
-        });
-    std::vector<int> order;
-    order.reserve(n);
-    for (size_t op = 0; op < n; ++op)
-        if (indegree[op] == 0)
-            order.push_back(static_cast<int>(op));
-    for (size_t head = 0; head < order.size(); ++head)
-        for (int s : successors[static_cast<size_t>(order[head])])
-            if (--indegree[static_cast<size_t>(s)] == 0)
-                order.push_back(s);
-    if (order.size() != n)
-        failCycle(indegree);
-    return order;
-}
-
-// Walks back from an op left with inputs until an op repeats: that stretch is a cycle.
-void ForwardGraph::failCycle(const std::vector<int>& remaining) const
-{
-    size_t op = 0;
-    while (remaining[op] == 0)
-        ++op;
-    std::vector<int> seenAt(g_.ops.size(), -1);
-    std::vector<size_t> path;
-    while (seenAt[op] < 0) {
-        seenAt[op] = static_cast<int>(path.size());
-        path.push_back(op);
-        size_t next = op;
-        forEachPredecessor(op, [&](size_t p) {
-            if (remaining[p] > 0 && next == op)
-                next = p;
-        });
-        op = next;
-    }
-    std::string text;
-    for (size_t i = path.size(); i-- > static_cast<size_t>(seenAt[op]);)
-        text += "'" + g_.ops[path[i]].name + "' -> ";
-    text += "'" + g_.ops[path.back()].name + "'";
-    fail(path.back(), "cycle: " + text);
+        forEachPredecessor(op, [&](size_t p) { successors[p].push_back(static_cast<int>(op)); });
+    TopologicalSort sorted = topologicalSort(successors);
+    if (!sorted.acyclic())
+        fail(static_cast<size_t>(sorted.cycle.back()),
+             "cycle: "
+                 + describeCycle(
+                     sorted.cycle, [this](int op) { return g_.ops[static_cast<size_t>(op)].name; }, sorted.cycle.size()));
+    return std::move(sorted.order);
 }
 
 OpCost scaled(OpCost c, double factor)
@@ -269,6 +235,13 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         summary.forwardOpCount = static_cast<int>(n);
         summary.opCount = builder.opCount();
         summary.unknownTypes.assign(unknown.begin(), unknown.end());
+        summary.unresolved = graph.unresolved;
+        for (size_t i = 0; i < graph.tensors.size(); ++i) {
+            const ShapedTensor& t = graph.tensors[i];
+            if (forward.isActivation(static_cast<int>(i)) && forward.producer(static_cast<int>(i)) >= 0
+                && std::any_of(t.shape.begin(), t.shape.end(), [](std::int64_t d) { return d < 0; }))
+                summary.unshapedTensors.push_back(t.name);
+        }
         Graph result = std::move(builder).build();
         if (report)
             *report = std::move(summary);

@@ -2,6 +2,7 @@
 
 #include "core/graph/GraphError.h"
 #include "core/util/Utf8.h"
+#include "core/graph/TopologicalSort.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,60 +129,15 @@ void GraphBuilder::buildTopologicalOrder()
 {
     Graph& g = graph_;
     const size_t n = g.ops_.size();
-    std::vector<int> indegree(n);
-    for (size_t i = 0; i < n; ++i)
-        indegree[i] = g.inOffsets_[i + 1] - g.inOffsets_[i];
-    // A FIFO of ready ops seeded in input order keeps the order deterministic and
-    // close to the input's own order.
-    g.topo_.clear();
-    g.topo_.reserve(n);
-    for (size_t i = 0; i < n; ++i)
-        if (indegree[i] == 0)
-            g.topo_.push_back(static_cast<OpId>(i));
-    for (size_t head = 0; head < g.topo_.size(); ++head) {
-        const OpId u = g.topo_[head];
-        for (EdgeId e : g.outEdges(u)) {
-            const OpId v = g.edges_[static_cast<size_t>(e)].to;
-            if (--indegree[static_cast<size_t>(v)] == 0)
-                g.topo_.push_back(v);
-        }
-    }
-    if (g.topo_.size() != n)
-        throwCycle(indegree);
-}
-
-void GraphBuilder::throwCycle(const std::vector<int>& indegree) const
-{
-    // Every op left with indegree > 0 lies on or downstream of a cycle. Walk
-    // backwards along unresolved inputs until an op repeats: that loop is a cycle.
-    const Graph& g = graph_;
-    OpId start = 0;
-    while (indegree[static_cast<size_t>(start)] == 0)
-        ++start;
-    std::vector<int> seenAt(g.ops_.size(), -1);
-    std::vector<OpId> path;
-    OpId cur = start;
-    while (seenAt[static_cast<size_t>(cur)] < 0) {
-        seenAt[static_cast<size_t>(cur)] = static_cast<int>(path.size());
-        path.push_back(cur);
-        for (EdgeId e : g.inEdges(cur)) {
-            const OpId p = g.edges_[static_cast<size_t>(e)].from;
-            if (indegree[static_cast<size_t>(p)] > 0) {
-                cur = p;
-                break;
-            }
-        }
-    }
-    std::vector<OpId> cycle(path.begin() + seenAt[static_cast<size_t>(cur)], path.end());
-    std::reverse(cycle.begin(), cycle.end());
-    std::string text = "cycle: ";
-    const size_t shown = std::min<size_t>(cycle.size(), 12);
-    for (size_t i = 0; i < shown; ++i)
-        text += "'" + g.ops_[static_cast<size_t>(cycle[i])].name + "' -> ";
-    if (shown < cycle.size())
-        text += "... (" + std::to_string(cycle.size() - shown) + " more) -> ";
-    text += "'" + g.ops_[static_cast<size_t>(cycle.front())].name + "'";
-    throw GraphError(text);
+    std::vector<std::vector<int>> successors(n);
+    for (size_t u = 0; u < n; ++u)
+        for (EdgeId e : g.outEdges(static_cast<OpId>(u)))
+            successors[u].push_back(static_cast<int>(g.edges_[static_cast<size_t>(e)].to));
+    TopologicalSort sorted = topologicalSort(successors);
+    if (!sorted.acyclic())
+        throw GraphError("cycle: "
+                         + describeCycle(sorted.cycle, [&g](int op) { return g.ops_[static_cast<size_t>(op)].name; }));
+    g.topo_.assign(sorted.order.begin(), sorted.order.end());
 }
 
 void GraphBuilder::buildColocationGroups()

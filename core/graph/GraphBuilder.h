@@ -37,7 +37,6 @@ private:
     void buildAdjacency();
     void buildTopologicalOrder();
     void buildColocationGroups();
-    [[noreturn]] void throwCycle(const std::vector<int>& indegree) const;
 
     Graph graph_;
 };

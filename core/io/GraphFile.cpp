@@ -194,6 +194,9 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
         imported.graph = parseOnnxGraph(content, source, options, &report);
         imported.source = source;
         imported.unknownOpTypes = std::move(report.unknownTypes);
+        imported.forwardFlops = report.totalForwardFlops;
+        imported.unresolvedDims = std::move(report.unresolved);
+        imported.unshapedTensors = std::move(report.unshapedTensors);
     } else {
         imported.graph = parseGraph(content, source, format, options);
         imported.source = source;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace post {
 
@@ -14,6 +17,12 @@ struct ImportOptions {
     // ONNX: the value given to the symbolic batch dimension (the leading dim of the graph
     // inputs) before shape inference; must be >= 1. Other formats carry fixed costs.
     std::int64_t batch = 1;
+    // ONNX and TF: values of named symbolic dimensions (`--dim NAME=N`), wherever the
+    // name appears; each must be >= 1 and appear in the model.
+    std::map<std::string, std::int64_t> dims;
+    // ONNX and TF: whole shapes of graph inputs / placeholders (`--input-shape
+    // INPUT=1,3,960,960`), over what the file says; the rank must match.
+    std::map<std::string, std::vector<std::int64_t>> inputShapes;
 };
 
 // A CPU time an input does not give, from its GPU time: x cpuSlowdown, capped at

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/cluster/Cluster.h"
+#include "core/cost/ShapedGraph.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
@@ -28,6 +29,14 @@ struct ImportedGraph {
     // What the reader could not take in fully or what makes the result doubtful (a DOT
     // graph without costs, TensorFlow library functions kept opaque): the CLI prints them.
     std::vector<std::string> warnings;
+    // Shape-based imports (ONNX, pbtxt): FLOPs of the forward pass (2 per multiply-add),
+    // or a negative value where the format carries no FLOPs.
+    double forwardFlops = -1.0;
+    // Graph-input dimensions nothing gave a value: the costs are not to be trusted until
+    // they are given (--dim, --input-shape); the CLI refuses to time such a graph.
+    std::vector<UnresolvedDim> unresolvedDims;
+    // Activations whose shape could not be inferred (an op without a shape rule upstream).
+    std::vector<std::string> unshapedTensors;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };

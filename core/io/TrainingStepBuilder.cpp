@@ -2,6 +2,7 @@
 
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
+#include "core/graph/TopologicalSort.h"
 #include "core/util/InputError.h"
 #include "core/util/Utf8.h"
 
@@ -85,68 +86,36 @@ std::vector<TrainingStepBuilder::LayerEdge> TrainingStepBuilder::resolveEdges() 
 
 std::vector<int> TrainingStepBuilder::forwardOrder(const std::vector<LayerEdge>& edges) const
 {
-    // Kahn's algorithm with a FIFO seeded in input order: the same input gives the same
-    // order whichever reader produced it.
-    const size_t n = layers_.size();
-    std::vector<std::vector<int>> out(n);
-    std::vector<int> indegree(n, 0);
-    for (size_t e = 0; e < edges.size(); ++e) {
-        out[static_cast<size_t>(edges[e].from)].push_back(static_cast<int>(e));
-        ++indegree[static_cast<size_t>(edges[e].to)];
-    }
-    std::vector<int> order;
-    order.reserve(n);
-    for (size_t i = 0; i < n; ++i)
-        if (indegree[i] == 0)
-            order.push_back(static_cast<int>(i));
-    for (size_t head = 0; head < order.size(); ++head)
-        for (int e : out[static_cast<size_t>(order[head])]) {
-            const int v = edges[static_cast<size_t>(e)].to;
-            if (--indegree[static_cast<size_t>(v)] == 0)
-                order.push_back(v);
-        }
-    if (order.size() != n)
-        throwCycle(edges, indegree);
-    return order;
+    // The project's one topological sort (a FIFO seeded in input order): the same input
+    // gives the same order whichever reader produced it.
+    std::vector<std::vector<int>> successors(layers_.size());
+    for (const LayerEdge& e : edges)
+        successors[static_cast<size_t>(e.from)].push_back(e.to);
+    TopologicalSort sorted = topologicalSort(successors);
+    if (!sorted.acyclic())
+        throwCycle(edges, sorted.cycle);
+    return std::move(sorted.order);
 }
 
-void TrainingStepBuilder::throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& indegree) const
+void TrainingStepBuilder::throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& cycle) const
 {
-    // Layers left with unresolved inputs lie on or below a cycle: walk backwards along
-    // unresolved inputs until a layer repeats; that loop is a cycle.
-    std::vector<std::vector<int>> in(layers_.size());
-    for (size_t e = 0; e < edges.size(); ++e)
-        in[static_cast<size_t>(edges[e].to)].push_back(static_cast<int>(e));
-    int cur = 0;
-    while (indegree[static_cast<size_t>(cur)] == 0)
-        ++cur;
-    std::vector<int> seenAt(layers_.size(), -1);
-    std::vector<int> pathEdges; // pathEdges[i] enters the i-th layer of the walk from its producer
-    std::vector<int> pathLayers;
-    while (seenAt[static_cast<size_t>(cur)] < 0) {
-        seenAt[static_cast<size_t>(cur)] = static_cast<int>(pathLayers.size());
-        pathLayers.push_back(cur);
-        for (int e : in[static_cast<size_t>(cur)]) {
-            const int p = edges[static_cast<size_t>(e)].from;
-            if (indegree[static_cast<size_t>(p)] > 0) {
-                pathEdges.push_back(e);
-                cur = p;
+    // Quote the cycle edge listed first in the input.
+    int quoted = -1;
+    for (size_t i = 0; i < cycle.size(); ++i) {
+        const int from = cycle[i];
+        const int to = cycle[(i + 1) % cycle.size()];
+        for (size_t e = 0; e < edges.size(); ++e)
+            if (edges[e].from == from && edges[e].to == to) {
+                if (quoted < 0 || static_cast<int>(e) < quoted)
+                    quoted = static_cast<int>(e);
                 break;
             }
-        }
     }
-    const size_t first = static_cast<size_t>(seenAt[static_cast<size_t>(cur)]);
-    std::vector<int> cycle(pathLayers.begin() + static_cast<std::ptrdiff_t>(first), pathLayers.end());
-    std::reverse(cycle.begin(), cycle.end());
-    // Quote the cycle edge listed first in the input.
-    int quoted = pathEdges[first];
-    for (size_t i = first; i < pathEdges.size(); ++i)
-        quoted = std::min(quoted, pathEdges[i]);
     std::string text = "cycle: ";
     for (int layer : cycle)
         text += layers_[static_cast<size_t>(layer)].id + " -> ";
     text += layers_[static_cast<size_t>(cycle.front())].id;
-    throw InputError(source_, edges[static_cast<size_t>(quoted)].location, text);
+    throw InputError(source_, quoted >= 0 ? edges[static_cast<size_t>(quoted)].location : std::string(), text);
 }
 
 Graph TrainingStepBuilder::build() &&

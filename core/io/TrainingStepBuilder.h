@@ -50,7 +50,8 @@ private:
 
     std::vector<LayerEdge> resolveEdges() const;
     std::vector<int> forwardOrder(const std::vector<LayerEdge>& edges) const;
-    [[noreturn]] void throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& indegree) const;
+    // `cycle` as topologicalSort gives it: each layer feeds the next, the last the first.
+    [[noreturn]] void throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& cycle) const;
 
     std::string source_;
     std::string graphName_;

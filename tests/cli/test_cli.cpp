@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 namespace {
 
@@ -303,6 +304,72 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("no cost formula") && r.err.contains("custom_op.onnx"), qPrintable(r.err));
         QCOMPARE(parseObject(r.out)["name"].toString().isEmpty(), false);
+    }
+
+    // Nothing is silently 1: info lists the input dimensions without a value, the commands
+    // that time the graph refuse them naming the options, and --dim / --input-shape give them.
+    void unresolvedDimensionsAreListedThenRefused()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/symbolic_dims.onnx";
+        Run r = runCli({"info", model, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject open = parseObject(r.out);
+        const QJsonArray dims = open["unresolved_dims"].toArray();
+        QCOMPARE(dims.size(), 2);
+        QCOMPARE(dims[0].toObject()["name"].toString(), QString("height"));
+        QCOMPARE(dims[1].toObject()["axis"].toInt(), 3);
+        QVERIFY(open["ops_without_formula"].toObject().isEmpty());
+        r = runCli({"info", model});
+        QVERIFY2(r.out.contains("unresolved         input 'images' dimension 2 ('height')"), qPrintable(r.out));
+
+        for (const QString command : {"simulate", "place", "compare", "convert"}) {
+            QStringList args{command, model, "--cluster", "k80x4"};
+            if (command == "simulate")
+                args << "--all-on"
+                     << "/device:GPU:0";
+            if (command == "convert")
+                args = QStringList{command, model, "--out", dir_.filePath("refused.json")};
+            r = runCli(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains("--dim height=N") && r.err.contains("--dim width=N")
+                         && r.err.contains("--input-shape images=d0,d1,N,d3"),
+                     qPrintable(command + ": " + r.err));
+        }
+        QVERIFY(!QFile::exists(dir_.filePath("refused.json")));
+
+        r = runCli({"info", model, "--dim", "height=960", "--dim", "width=960", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject given = parseObject(r.out);
+        QVERIFY(given["unresolved_dims"].toArray().isEmpty());
+        // Conv 3 -> 4 channels, 3x3, bias-free, over 960 x 960, plus the ReLU.
+        QCOMPARE(given["forward_flops"].toDouble(), 2.0 * 4 * 27 * 960 * 960 + 4.0 * 960 * 960);
+        r = runCli({"simulate", model, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--input-shape",
+                    "images=2,3,64,64"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(runCli({"info", model, "--dim", "height"}).exitCode, 2);
+        QCOMPARE(runCli({"info", model, "--input-shape", "images=1,3,x,4"}).exitCode, 2);
+        r = runCli({"info", model, "--dim", "heigth=9"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no symbolic dimension 'heigth'"), qPrintable(r.err));
+    }
+
+    void convertWritesPostGraph()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
+        const QString out = dir_.filePath("cnn.json");
+        Run r = runCli({"convert", model, "--batch", "4", "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject original = parseObject(runCli({"info", model, "--batch", "4", "--json"}).out);
+        r = runCli({"info", out, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject converted = parseObject(r.out);
+        QCOMPARE(converted["ops"].toInt(), original["ops"].toInt());
+        QCOMPARE(converted["edges"].toInt(), original["edges"].toInt());
+        QCOMPARE(converted["param_bytes"].toDouble(), original["param_bytes"].toDouble());
+        QVERIFY(std::abs(converted["total_gpu_time_ms"].toDouble() - original["total_gpu_time_ms"].toDouble()) < 1e-6);
+        QVERIFY(converted["forward_flops"].isNull()); // post-graph/1 carries times, not forward FLOPs
+        QVERIFY(original["forward_flops"].toDouble() > 0.0);
+        QCOMPARE(runCli({"convert", model}).exitCode, 2); // --out is required
     }
 
     void badInputExitsOneAndNamesTheFile_data()

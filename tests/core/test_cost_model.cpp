@@ -26,7 +26,7 @@ namespace {
 class Shaped {
 public:
     explicit Shaped(std::string source = "model.onnx")
-        : g{"m", std::move(source), {}, {}}
+        : g{"m", std::move(source), {}, {}, {}}
     {
     }
 
@@ -102,6 +102,31 @@ class TestCostModel : public QObject {
     Q_OBJECT
 
 private slots:
+    // TensorFlow's gradient and optimizer ops (a training step as TF wrote it) have formulas.
+    void tfGradientAndOptimizerOps()
+    {
+        // Conv2DBackpropFilter: input [8, 16, 16, 3], filter_sizes, out_backprop [8, 16, 16, 32]
+        // -> filter gradient [3, 3, 3, 32]: 2 x dy elements x (3 x 3 x 3).
+        OpCost c = costOf("Conv2DBackpropFilter", {{8, 16, 16, 3}, {4}, {8, 16, 16, 32}}, {{3, 3, 3, 32}});
+        QVERIFY(c.known);
+        QCOMPARE(c.flops, 2.0 * 8 * 16 * 16 * 32 * 27);
+        // MaxPoolGrad 2x2 windows over a [8, 8, 8, 16] gradient.
+        c = costOf("MaxPoolGrad", {{8, 16, 16, 16}, {8, 8, 8, 16}, {8, 8, 8, 16}}, {{8, 16, 16, 16}},
+                   {{"ksize", {1, 2, 2, 1}}});
+        QCOMPARE(c.flops, 4.0 * 8 * 8 * 8 * 16);
+        // Optimizers and activation gradients count per element of input 0, even where TF
+        // gives their outputs no shape.
+        QCOMPARE(costOf("ApplyMomentum", {{1000}, {}, {}, {1000}, {}}, {{-1}}).flops, 4.0 * 1000);
+        QCOMPARE(costOf("ApplyAdam", {{1000}, {1000}, {1000}}, {{-1}}).flops, 12.0 * 1000);
+        QCOMPARE(costOf("ReluGrad", {{64, 10}, {64, 10}}, {{-1}}).flops, 640.0);
+        QCOMPARE(costOf("BiasAddGrad", {{64, 10}}, {{10}}).flops, 630.0);
+        QCOMPARE(costOf("FusedBatchNormGradV3", {{8, 4, 4, 16}, {8, 4, 4, 16}, {16}}, {{8, 4, 4, 16}}).flops,
+                 8.0 * 8 * 4 * 4 * 16);
+        QVERIFY(costOf("DepthwiseConv2dNativeBackpropInput", {{4}, {3, 3, 8, 1}, {2, 8, 8, 8}}, {{2, 8, 8, 8}}).known);
+        QCOMPARE(costOf("DepthwiseConv2dNativeBackpropInput", {{4}, {3, 3, 8, 1}, {2, 8, 8, 8}}, {{2, 8, 8, 8}}).flops,
+                 2.0 * 2 * 8 * 8 * 8 * 9);
+    }
+
     // ---- FLOPs and bytes per op type, by hand ----
 
     void convolution3x3()

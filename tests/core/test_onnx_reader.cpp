@@ -6,8 +6,10 @@
 #include "core/io/GraphFile.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/onnx/OnnxShapeInference.h"
+
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
+#include <onnx/onnx_pb.h>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -95,8 +97,10 @@ std::vector<std::string> opNames(const ShapedGraph& g)
 // Parameter bytes counted by hand from make_models.py (float32 = 4 bytes):
 // conv1 8x3x3x3 + 8, bn1 4 x 8, conv2 16x8x3x3, fc 10x16 + 10.
 constexpr double kCnnParamBytes = 4.0 * ((8 * 3 * 3 * 3 + 8) + 4 * 8 + 16 * 8 * 3 * 3 + (10 * 16 + 10));
-// ln1, ln2 2 x 16 each; Wq Wk Wv Wo 16x16; W1 16x64 + 64; W2 64x16 + 16.
-constexpr double kTransformerParamBytes = 4.0 * (2 * 2 * 16 + 4 * 16 * 16 + (16 * 64 + 64) + (64 * 16 + 16));
+// ln1, ln2 2 x 16 each; Wq Wk Wv Wo 16x16; W1 16x64 + 64; W2 64x16 + 16; and the four
+// float scalar Constant nodes the ops read (scale, sqrt2, one, half): Constant weights
+// count like initializers.
+constexpr double kTransformerParamBytes = 4.0 * (2 * 2 * 16 + 4 * 16 * 16 + (16 * 64 + 64) + (64 * 16 + 16) + 4);
 
 // Expects `call` to throw InputError naming `file`, with `location` and `message` in it.
 template <typename F>
@@ -209,11 +213,14 @@ private slots:
         QCOMPARE(tensorNamed(g, "y").shape, (Shape{4, 8, 16}));
         QCOMPARE(tensorNamed(g, "shape4").shape, (Shape{4}));
         QVERIFY(tensorNamed(g, "shape4").isConstant);
-        // Folded float Constants are constants, not parameters. The int64 initializer
-        // heads_shape fed only the folded Concat, so no op reads it any more.
-        QVERIFY(tensorNamed(g, "sqrt2").isConstant);
+        // Constant nodes are weights like initializers (float scalars here, 4 bytes each). The
+        // int64 initializer heads_shape fed only the folded Concat, so no op reads it any more;
+        // what the folder computed (shape4) is a constant, never a parameter.
+        QVERIFY(tensorNamed(g, "sqrt2").isParameter);
+        QVERIFY(!tensorNamed(g, "sqrt2").isConstant);
+        QCOMPARE(tensorNamed(g, "sqrt2").elementBytes, 4);
         QVERIFY(!findTensor(g, "heads_shape"));
-        QVERIFY(!tensorNamed(g, "sqrt2").isParameter);
+        QVERIFY(!tensorNamed(g, "shape4").isParameter);
         QCOMPARE(parameterBytes(g), kTransformerParamBytes);
         QCOMPARE(opNamed(g, "softmax").intAttrs.at("axis"), (Shape{-1}));
         QCOMPARE(opNamed(g, "ln1").intAttrs.at("axis"), (Shape{-1}));
@@ -297,6 +304,138 @@ private slots:
         QCOMPARE(edgeBytes(g1, "conv1", "bn1"), 8.0 * 16 * 16 * 4);
         QCOMPARE(edgeBytes(g8, "conv1", "bn1"), 8.0 * 8 * 16 * 16 * 4);
         QCOMPARE(g8.totalParamBytes(), g1.totalParamBytes());
+    }
+
+    // IR 10 / opset 21 (Debian's libonnx 1.12 knows IR 8 / opset 17): each op of a changed
+    // form is read as its opset-17 equivalent, Gelu (new in 20) by the project's own rule.
+    void modernOpsetsReadAsOpset17Forms()
+    {
+        const ShapedGraph g = readShaped("modern_opset21.onnx", 2);
+        QCOMPARE(tensorNamed(g, "c").shape, (Shape{2, 8, 8, 8}));
+        QCOMPARE(tensorNamed(g, "m").shape, (Shape{2, 8, 1, 1}));    // ReduceMean axes input [2, 3]
+        QCOMPARE(tensorNamed(g, "s1").shape, (Shape{2, 4, 8, 8}));   // Split num_outputs=2
+        QCOMPARE(tensorNamed(g, "up").shape, (Shape{2, 4, 16, 16})); // Resize antialias, scales 2
+        QCOMPARE(tensorNamed(g, "padded").shape, (Shape{2, 4, 18, 18}));
+        QCOMPARE(tensorNamed(g, "g").shape, (Shape{2, 4, 18, 18})); // Gelu: own shape rule
+        QCOMPARE(tensorNamed(g, "g16").shape, (Shape{2, 4, 18, 18}));
+        QCOMPARE(tensorNamed(g, "g16").elementBytes, 2);      // Cast to float16 (saturate dropped)
+        QCOMPARE(tensorNamed(g, "all_max").shape, (Shape{})); // ReduceMax without axes: all
+        QCOMPARE(opNamed(g, "resize").stringAttrs.at("mode"), std::string("linear"));
+        CostReport report;
+        (void)parseOnnxGraph(modelBytes("modern_opset21.onnx"), "modern_opset21.onnx", {}, &report);
+        QVERIFY(report.unknownTypes.empty());
+        QVERIFY(report.unshapedTensors.empty());
+        // Resize linear over 2 spatial axes: 4 taps, 2 FLOPs each, per output element.
+        QCOMPARE(estimateOpCost(g, opNamed(g, "resize")).flops, 8.0 * 2 * 4 * 16 * 16);
+    }
+
+    // An op nobody has a shape rule for leaves its outputs unknown and named, never fails.
+    void opsWithoutAnyShapeRuleStayUnknown()
+    {
+        CostReport report;
+        const Graph training = parseOnnxGraph(modelBytes("unknown_new_op.onnx"), "unknown_new_op.onnx", {}, &report);
+        QCOMPARE(training.opCount(), 4);
+        QCOMPARE(report.unshapedTensors, (std::vector<std::string>{"cropped", "y"}));
+        QCOMPARE(report.unknownTypes.size(), size_t(1));
+        QCOMPARE(report.unknownTypes[0].first, std::string("CenterCropPad"));
+    }
+
+    void nodesInAnyOrderAndCycles()
+    {
+        const ShapedGraph g = readShaped("unsorted.onnx");
+        QCOMPARE(opNames(g), (std::vector<std::string>{"first", "middle", "last"}));
+        QCOMPARE(opNamed(g, "first").location, std::string("node 2 'first' (MatMul)")); // its place in the file
+        QCOMPARE(tensorNamed(g, "y").shape, (Shape{2, 4}));
+        expectInputError([] { (void)readShaped("cycle.onnx"); }, "cycle.onnx", "node 1 'middle' (Add)",
+                         "the nodes form a cycle: 'middle' -> 'last' -> 'middle'");
+    }
+
+    void everySymbolicDimensionCanBeGiven()
+    {
+        // Only the batch has a value: height and width are listed, never taken as 1 silently.
+        const ShapedGraph open = readShaped("symbolic_dims.onnx", 2);
+        QCOMPARE(open.unresolved.size(), size_t(2));
+        QCOMPARE(open.unresolved[0].tensor, std::string("images"));
+        QCOMPARE(open.unresolved[0].axis, 2);
+        QCOMPARE(open.unresolved[0].symbol, std::string("height"));
+        QCOMPARE(open.unresolved[1].symbol, std::string("width"));
+        QCOMPARE(open.unresolved[1].rank, 4);
+        QCOMPARE(tensorNamed(open, "y").shape, (Shape{2, 4, -1, -1}));
+
+        ImportOptions named;
+        named.dims = {{"height", 960}, {"width", 640}};
+        const ShapedGraph byName = readOnnxShapedGraph(modelBytes("symbolic_dims.onnx"), "s.onnx", named);
+        QVERIFY(byName.unresolved.empty());
+        QCOMPARE(tensorNamed(byName, "y").shape, (Shape{1, 4, 960, 640}));
+        QCOMPARE(estimateOpCost(byName, opNamed(byName, "conv")).flops, 2.0 * 4 * 3 * 9 * 960 * 640);
+
+        ImportOptions whole;
+        whole.inputShapes = {{"images", {3, 3, 64, 32}}};
+        const ShapedGraph byInput = readOnnxShapedGraph(modelBytes("symbolic_dims.onnx"), "s.onnx", whole);
+        QVERIFY(byInput.unresolved.empty());
+        QCOMPARE(tensorNamed(byInput, "y").shape, (Shape{3, 4, 64, 32})); // the output's dim_params follow
+
+        ImportOptions typo;
+        typo.dims = {{"heigth", 960}};
+        expectInputError([&] { (void)readOnnxShapedGraph(modelBytes("symbolic_dims.onnx"), "s.onnx", typo); }, "s.onnx",
+                         "option dim", "no symbolic dimension 'heigth' in the model");
+        ImportOptions rank;
+        rank.inputShapes = {{"images", {1, 3, 64}}};
+        expectInputError([&] { (void)readOnnxShapedGraph(modelBytes("symbolic_dims.onnx"), "s.onnx", rank); }, "s.onnx",
+                         "option input-shape", "input 'images' has rank 4, got 3 dimensions");
+        ImportOptions ghost;
+        ghost.inputShapes = {{"pixels", {1, 3, 64, 64}}};
+        expectInputError([&] { (void)readOnnxShapedGraph(modelBytes("symbolic_dims.onnx"), "s.onnx", ghost); },
+                         "s.onnx", "option input-shape", "no graph input 'pixels' (inputs: 'images')");
+        // Through the generic reader the list reaches the imported graph.
+        const ImportedGraph imported = readGraphFileWithPlacement(modelPath("symbolic_dims.onnx"));
+        QCOMPARE(imported.unresolvedDims.size(), size_t(2));
+    }
+
+    // int8 weights count at 1 byte, a Constant-node weight like an initializer, and the
+    // integer ops cost what their float forms do.
+    void quantizedOpsAndWeightsOfEveryType()
+    {
+        const ShapedGraph g = readShaped("quantized.onnx");
+        QCOMPARE(tensorNamed(g, "wq").elementBytes, 1);
+        QVERIFY(tensorNamed(g, "wq").isParameter);
+        QVERIFY(tensorNamed(g, "fcw").isParameter); // a Constant node
+        QCOMPARE(tensorBytes(tensorNamed(g, "fcw")), 144.0 * 10 * 4);
+        QCOMPARE(tensorNamed(g, "yq").shape, (Shape{1, 8, 6, 6}));
+        auto flops = [&g](const char* op) { return estimateOpCost(g, opNamed(g, op)).flops; };
+        QCOMPARE(flops("qconv"), 2.0 * 8 * 4 * 9 * 36);
+        QCOMPARE(flops("conv_int"), 2.0 * 16 * 8 * 36);
+        QCOMPARE(flops("matmul_int"), 2.0 * 2 * 144 * 12);
+        QCOMPARE(flops("qmatmul"), 2.0 * 2 * 144 * 12);
+        QCOMPARE(flops("quant"), 3.0 * 4 * 36);
+        QCOMPARE(flops("dequant"), 2.0 * 8 * 36);
+        QCOMPARE(flops("dyn_quant"), 5.0 * 288);
+        CostReport report;
+        (void)parseOnnxGraph(modelBytes("quantized.onnx"), "quantized.onnx", {}, &report);
+        QVERIFY(report.unknownTypes.empty());
+        // Every initializer an op reads, at its own element size: wq 288 + wq2 128 int8, mq and
+        // mq8 2 x 1728 uint8, fcw 5760 float, and the scales (4 x 4 bytes), zero points
+        // (5 x 1 byte) and the int64 flatten shape (16 bytes).
+        QCOMPARE(report.parameterBytes, 288.0 + 128 + 2 * 1728 + 5760 + 4 * 4 + 5 * 1 + 16);
+    }
+
+    void controlFlowIsCostedFromItsBodies()
+    {
+        const ShapedGraph g = readShaped("control_flow.onnx");
+        auto cost = [&g](const char* op) { return estimateOpCost(g, opNamed(g, op)).flops; };
+        const double matmul = 2.0 * 4 * 64 * 64;
+        QCOMPARE(cost("if_input"), matmul); // the larger branch
+        QVERIFY(opNamed(g, "if_input").bodySummary.find("costed as then_branch (the larger)") != std::string::npos);
+        QCOMPARE(cost("if_false"), 4.0 * 64); // the Relu a constant false takes
+        QVERIFY(opNamed(g, "if_false").bodySummary.find("constant condition") != std::string::npos);
+        QCOMPARE(cost("loop"), 5 * matmul);
+        QCOMPARE(cost("scan"), 7 * (matmul + 4.0 * 64));
+        QCOMPARE(opNamed(g, "scan").bodySummary, std::string("body: 2 ops, x 7 iterations"));
+        // The weight the bodies read is a parameter of the ops, counted once.
+        CostReport report;
+        (void)parseOnnxGraph(modelBytes("control_flow.onnx"), "control_flow.onnx", {}, &report);
+        QCOMPARE(report.parameterBytes, 64.0 * 64 * 4 + 1 + 8); // w, the false and the trip count
+        QCOMPARE(report.forwardOpCount, 4);                     // shown as one op each
     }
 
     void sniffingAndBinaryFiles()

@@ -696,6 +696,60 @@ node { name: "use" op: "NoOp" input: "s" }
         QCOMPARE(outputOf(imp.shaped, "m").shape, (Shape{1, 1844674407370955162, 8, 3})); // ceil((2^63 - 1) / 5)
     }
 
+    // Placeholders with -1 dimensions: the leading one takes the batch, the others are
+    // listed until --input-shape gives them (nothing is silently 1).
+    void placeholderDimensionsAreGivenOrListed()
+    {
+        const std::string text = R"(node { name: "images" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 3 } } } } }
+node { name: "w" op: "VariableV2" attr { key: "shape" value { shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 8 } } } } }
+node { name: "conv" op: "Conv2D" input: "images" input: "w"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } } }
+)";
+        ImportOptions batch;
+        batch.batch = 4;
+        const ImportedGraph open = parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, batch);
+        QCOMPARE(open.unresolvedDims.size(), size_t(2));
+        QCOMPARE(open.unresolvedDims[0].tensor, std::string("images"));
+        QCOMPARE(open.unresolvedDims[0].axis, 1);
+        QCOMPARE(open.unresolvedDims[1].axis, 2);
+        QVERIFY(open.unresolvedDims[0].symbol.empty());
+
+        ImportOptions given;
+        given.inputShapes = {{"images", {2, 64, 32, 3}}};
+        const ImportedGraph resolved = parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, given);
+        QVERIFY(resolved.unresolvedDims.empty());
+        // SAME padding, stride 1: out [2, 64, 32, 8], 2 x 27 FLOPs per output element.
+        QCOMPARE(resolved.forwardFlops, 2.0 * 27 * 2 * 64 * 32 * 8);
+
+        ImportOptions wrongRank;
+        wrongRank.inputShapes = {{"images", {2, 64, 32}}};
+        QVERIFY_THROWS_EXCEPTION(InputError, parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, wrongRank));
+        ImportOptions ghost;
+        ghost.inputShapes = {{"pixels", {1, 2, 3, 4}}};
+        QVERIFY_THROWS_EXCEPTION(InputError, parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, ghost));
+        ImportOptions named;
+        named.dims = {{"height", 5}};
+        QVERIFY_THROWS_EXCEPTION(InputError, parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, named));
+    }
+
+    void cyclesAreNamed()
+    {
+        const std::string text = "node { name: \"a\" op: \"Relu\" input: \"c\" }\n"
+                                 "node { name: \"b\" op: \"Relu\" input: \"a\" }\n"
+                                 "node { name: \"c\" op: \"Relu\" input: \"b\" }\n";
+        try {
+            (void)importTfGraphDef(parseTfGraphDef(text, "cycle.pbtxt"), "cycle.pbtxt", "cycle");
+            QFAIL("no InputError");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromStdString(e.location()), QString("line 1"));
+            QCOMPARE(QString::fromStdString(e.message()),
+                     QString("the graph has a cycle: 'a' (line 1) <- 'c' (line 3) <- 'b' (line 2)"));
+        }
+    }
+
     void loopBackEdgesAreDropped()
     {
         // A TF1 while loop: Merge <- NextIteration is a back edge, not a cycle.

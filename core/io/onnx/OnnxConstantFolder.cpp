@@ -51,7 +51,8 @@ void OnnxConstantFolder::collectShapes()
         shapes_[init.name()].assign(init.dims().begin(), init.dims().end());
 }
 
-// A Constant node becomes an initializer of the same name (any element type).
+// A Constant node becomes an initializer of the same name (any element type); like the
+// file's own initializers it counts as a parameter of the ops that read it.
 bool OnnxConstantFolder::foldConstantNode(const onnx::NodeProto& node)
 {
     if (node.output_size() != 1 || node.attribute_size() != 1)
@@ -84,8 +85,7 @@ bool OnnxConstantFolder::foldConstantNode(const onnx::NodeProto& node)
     if (auto ints = decodeOnnxIntTensor(t, kOnnxMaxFoldElements))
         known_[name] = std::move(*ints);
     *graph_.add_initializer() = std::move(t);
-    folded_.insert(name);
-    return true;
+    return true; // a constant of the file: a weight where an op reads it (not in folded_)
 }
 
 int OnnxConstantFolder::foldPass()

@@ -23,7 +23,8 @@ public:
     // in the graph. Returns how many nodes were folded away.
     int foldPass();
 
-    // Names of the tensors the folder created (constants, never parameters).
+    // Names of the tensors shape arithmetic computed (constants, never parameters); the
+    // initializers that Constant nodes became are not among them.
     const std::unordered_set<std::string>& foldedNames() const { return folded_; }
 
 private:

@@ -1,5 +1,7 @@
 #include "core/io/onnx/OnnxFoldOps.h"
 
+#include "core/cost/ReshapeShape.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -190,31 +192,20 @@ Result foldReshape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>
         return std::nullopt;
     const bool allowZero = intAttr(node, "allowzero", 0) != 0;
     Dims dims = shape->values;
-    int inferred = -1;
-    std::int64_t known = 1;
-    for (std::size_t i = 0; i < dims.size(); ++i) {
+    for (std::size_t i = 0; i < dims.size(); ++i)
         if (dims[i] == 0 && !allowZero) {
             if (i >= data->dims.size())
                 return std::nullopt;
             dims[i] = data->dims[i];
         }
-        if (dims[i] == -1) {
-            if (inferred >= 0)
-                return std::nullopt;
-            inferred = static_cast<int>(i);
-        } else if (dims[i] < 0) {
-            return std::nullopt;
-        } else if (__builtin_mul_overflow(known, dims[i], &known)) {
-            return std::nullopt;
-        }
-    }
     const auto count = static_cast<std::int64_t>(data->values.size());
-    if (inferred >= 0) {
-        if (known == 0 || count % known != 0)
-            return std::nullopt;
-        dims[static_cast<std::size_t>(inferred)] = count / known;
-    }
-    return make(data->dataType, std::move(dims), data->values);
+    auto target = reshapeTarget(std::move(dims), count);
+    // Folded values must fill the shape exactly (a -1 left unknown, or a product that is
+    // not the element count, cannot be folded).
+    const auto elements = target ? onnxElementCount(*target) : std::nullopt;
+    if (!elements || *elements != count)
+        return std::nullopt;
+    return make(data->dataType, std::move(*target), data->values);
 }
 
 Result foldCast(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)

@@ -1,58 +1,253 @@
 #include "core/io/onnx/OnnxReader.h"
 
+#include "core/graph/TopologicalSort.h"
 #include "core/io/onnx/OnnxConstantFolder.h"
 #include "core/io/onnx/OnnxModelCheck.h"
 #include "core/io/onnx/OnnxNodeLocation.h"
+#include "core/io/onnx/OnnxOpsetCompat.h"
+#include "core/io/onnx/OnnxOwnShapes.h"
 #include "core/io/onnx/OnnxShapeInference.h"
 #include "core/io/onnx/OnnxTensorData.h"
 #include "core/util/InputError.h"
 
+#include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <numeric>
+#include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace post {
 namespace {
 
-// Shape inference and folding alternate until nothing folds; each round folds at least
-// one node, so this only bounds pathological chains.
 constexpr int kMaxFoldRounds = 32;
 
-void setDims(onnx::TypeProto* type, const std::unordered_set<std::string>& symbols, std::int64_t batch)
+void setSymbols(onnx::TypeProto* type, const std::map<std::string, std::int64_t>& symbols)
 {
     if (!type->has_tensor_type() || !type->tensor_type().has_shape())
         return;
     for (auto& d : *type->mutable_tensor_type()->mutable_shape()->mutable_dim())
-        if (d.has_dim_param() && symbols.count(d.dim_param()))
-            d.set_dim_value(batch); // replaces the dim_param (a oneof)
+        if (d.has_dim_param())
+            if (auto it = symbols.find(d.dim_param()); it != symbols.end())
+                d.set_dim_value(it->second); // replaces the dim_param (a oneof)
 }
 
-// The batch dimension is the leading dimension of a graph input when it is symbolic
-// (a dim_param, or no value at all). Every dim with the same dim_param gets the batch too.
-void pinBatch(onnx::GraphProto& graph, std::int64_t batch)
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const auto& n : names)
+        text += (text.empty() ? "" : ", ") + n;
+    return text.empty() ? "none" : text;
+}
+
+// Gives the graph inputs their dimensions (docs/importers.md, "Dimensions"):
+// --input-shape sets a whole input; --dim NAME sets a symbolic dimension wherever it
+// appears; the batch goes to the leading dimension of every input where it is symbolic
+// (and to every dim sharing that dim_param). What is left symbolic on an input is
+// returned: nothing counts as 1 silently.
+std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions& options, const std::string& source)
 {
     std::unordered_set<std::string> initializers;
     for (const auto& init : graph.initializer())
         initializers.insert(init.name());
-    std::unordered_set<std::string> symbols;
-    for (auto& input : *graph.mutable_input()) {
-        if (initializers.count(input.name()) || !input.type().has_tensor_type()
-            || !input.type().tensor_type().has_shape() || input.type().tensor_type().shape().dim_size() == 0)
+    std::vector<onnx::ValueInfoProto*> inputs;
+    std::vector<std::string> inputNames;
+    for (auto& input : *graph.mutable_input())
+        if (!initializers.count(input.name()) && input.type().has_tensor_type()) {
+            inputs.push_back(&input);
+            inputNames.push_back("'" + input.name() + "'");
+        }
+    std::map<std::string, std::int64_t> symbols;
+    std::set<std::string> known; // every dim_param of the model's declared values
+    auto collect = [&known](const auto& infos) {
+        for (const auto& vi : infos)
+            if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+                for (const auto& d : vi.type().tensor_type().shape().dim())
+                    if (d.has_dim_param())
+                        known.insert(d.dim_param());
+    };
+    collect(graph.input());
+    collect(graph.output());
+    collect(graph.value_info());
+
+    for (const auto& entry : options.inputShapes) {
+        const std::string& name = entry.first; // not a structured binding: the lambda captures it
+        const std::vector<std::int64_t>& dims = entry.second;
+        const auto it = std::find_if(inputs.begin(), inputs.end(), [&](auto* vi) { return vi->name() == name; });
+        if (it == inputs.end())
+            throw InputError(source, "option input-shape",
+                             "no graph input '" + name + "' (inputs: " + joined(inputNames) + ")");
+        auto* shape = (*it)->mutable_type()->mutable_tensor_type()->mutable_shape();
+        if (shape->dim_size() != 0 && shape->dim_size() != static_cast<int>(dims.size()))
+            throw InputError(source, "option input-shape",
+                             "input '" + name + "' has rank " + std::to_string(shape->dim_size()) + ", got "
+                                 + std::to_string(dims.size()) + " dimensions");
+        if (shape->dim_size() == 0)
+            for (std::size_t i = 0; i < dims.size(); ++i)
+                shape->add_dim();
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            if (dims[i] < 1 || dims[i] > INT_MAX)
+                throw InputError(source, "option input-shape",
+                                 "input '" + name + "' dimension " + std::to_string(i) + " must be >= 1, got "
+                                     + std::to_string(dims[i]));
+            auto* d = shape->mutable_dim(static_cast<int>(i));
+            if (d->has_dim_param())
+                symbols.emplace(d->dim_param(), dims[i]); // the same name elsewhere gets it too
+            d->set_dim_value(dims[i]);
+        }
+    }
+    for (const auto& [name, value] : options.dims) {
+        if (!known.count(name)) {
+            std::vector<std::string> names;
+            for (const auto& k : known)
+                names.push_back("'" + k + "'");
+            throw InputError(source, "option dim",
+                             "no symbolic dimension '" + name
+                                 + "' in the model (its symbolic dimensions: " + joined(names) + ")");
+        }
+        if (value < 1 || value > INT_MAX)
+            throw InputError(source, "option dim", "'" + name + "' must be >= 1, got " + std::to_string(value));
+        symbols[name] = value;
+    }
+    for (auto* input : inputs) {
+        auto& tt = *input->mutable_type()->mutable_tensor_type();
+        if (!tt.has_shape() || tt.shape().dim_size() == 0)
             continue;
-        auto* first = input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+        auto* first = tt.mutable_shape()->mutable_dim(0);
         if (first->has_dim_param())
-            symbols.insert(first->dim_param());
+            symbols.emplace(first->dim_param(), options.batch);
         else if (!first->has_dim_value())
-            first->set_dim_value(batch);
+            first->set_dim_value(options.batch);
     }
     for (auto& vi : *graph.mutable_input())
-        setDims(vi.mutable_type(), symbols, batch);
+        setSymbols(vi.mutable_type(), symbols);
     for (auto& vi : *graph.mutable_output())
-        setDims(vi.mutable_type(), symbols, batch);
+        setSymbols(vi.mutable_type(), symbols);
     for (auto& vi : *graph.mutable_value_info())
-        setDims(vi.mutable_type(), symbols, batch);
+        setSymbols(vi.mutable_type(), symbols);
+
+    std::vector<UnresolvedDim> unresolved;
+    for (auto* input : inputs) {
+        const auto& tt = input->type().tensor_type();
+        if (!tt.has_shape())
+            continue;
+        for (int i = 0; i < tt.shape().dim_size(); ++i) {
+            const auto& d = tt.shape().dim(i);
+            if (d.has_dim_value() && d.dim_value() >= 0)
+                continue;
+            unresolved.push_back(UnresolvedDim{input->name(), i, d.has_dim_param() ? d.dim_param() : std::string(),
+                                               tt.shape().dim_size()});
+        }
+    }
+    return unresolved;
+}
+
+// Every name a node reads, including the outer-scope names its subgraphs read.
+void namesRead(const onnx::NodeProto& node, std::vector<const std::string*>& out)
+{
+    for (const auto& name : node.input())
+        if (!name.empty())
+            out.push_back(&name);
+    for (const auto& a : node.attribute()) {
+        if (a.type() == onnx::AttributeProto::GRAPH)
+            for (const auto& n : a.g().node())
+                namesRead(n, out);
+        else if (a.type() == onnx::AttributeProto::GRAPHS)
+            for (const auto& g : a.graphs())
+                for (const auto& n : g.node())
+                    namesRead(n, out);
+    }
+}
+
+// The names a control-flow node's bodies read from outside them, in order of first use.
+std::vector<std::string> outerNamesRead(const onnx::NodeProto& node)
+{
+    std::unordered_set<std::string> defined;
+    std::vector<const std::string*> reads;
+    std::function<void(const onnx::GraphProto&)> walk = [&](const onnx::GraphProto& g) {
+        for (const auto& vi : g.input())
+            defined.insert(vi.name());
+        for (const auto& init : g.initializer())
+            defined.insert(init.name());
+        for (const auto& n : g.node()) {
+            for (const auto& out : n.output())
+                defined.insert(out);
+            for (const auto& name : n.input())
+                if (!name.empty())
+                    reads.push_back(&name);
+            for (const auto& a : n.attribute()) {
+                if (a.type() == onnx::AttributeProto::GRAPH)
+                    walk(a.g());
+                for (const auto& sub : a.graphs())
+                    walk(sub);
+            }
+        }
+    };
+    for (const auto& a : node.attribute()) {
+        if (a.type() == onnx::AttributeProto::GRAPH)
+            walk(a.g());
+        for (const auto& sub : a.graphs())
+            walk(sub);
+    }
+    std::vector<std::string> names;
+    std::unordered_set<std::string> seen;
+    for (const std::string* name : reads)
+        if (!defined.count(*name) && seen.insert(*name).second)
+            names.push_back(*name);
+    return names;
+}
+
+// Puts the nodes in topological order (ONNX requires it; runtimes accept any order), the
+// file position of each in fileIndex. Refuses a cycle, naming its nodes.
+void sortNodes(onnx::GraphProto& graph, std::vector<int>& fileIndex, const std::string& source)
+{
+    const auto n = static_cast<std::size_t>(graph.node_size());
+    std::unordered_map<std::string, int> producer;
+    for (std::size_t i = 0; i < n; ++i)
+        for (const auto& out : graph.node(static_cast<int>(i)).output())
+            if (!out.empty())
+                producer.emplace(out, static_cast<int>(i));
+    std::vector<std::vector<int>> successors(n);
+    bool sorted = true;
+    std::vector<const std::string*> reads;
+    for (std::size_t i = 0; i < n; ++i) {
+        reads.clear();
+        namesRead(graph.node(static_cast<int>(i)), reads);
+        for (const std::string* name : reads)
+            if (auto it = producer.find(*name); it != producer.end() && it->second != static_cast<int>(i)) {
+                successors[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(i));
+                sorted = sorted && it->second < static_cast<int>(i);
+            } else if (it != producer.end()) {
+                sorted = false; // reads its own output: a cycle of one
+                successors[i].push_back(static_cast<int>(i));
+            }
+    }
+    if (sorted)
+        return;
+    const TopologicalSort order = topologicalSort(successors);
+    if (!order.acyclic()) {
+        const int first = order.cycle.front();
+        throw InputError(source, onnxNodeLocation(fileIndex[static_cast<std::size_t>(first)], graph.node(first)),
+                         "the nodes form a cycle: " + describeCycle(order.cycle, [&](int i) {
+                             const auto& node = graph.node(i);
+                             return node.name().empty()
+                                 ? node.op_type() + " #" + std::to_string(fileIndex[static_cast<std::size_t>(i)])
+                                 : node.name();
+                         }));
+    }
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+    std::vector<int> index;
+    for (int i : order.order) {
+        *nodes.Add() = std::move(*graph.mutable_node(i));
+        index.push_back(fileIndex[static_cast<std::size_t>(i)]);
+    }
+    graph.mutable_node()->Swap(&nodes);
+    fileIndex = std::move(index);
 }
 
 std::string graphName(const onnx::GraphProto& graph, const std::string& source)
@@ -62,12 +257,21 @@ std::string graphName(const onnx::GraphProto& graph, const std::string& source)
     return std::filesystem::path(source).stem().string();
 }
 
-// Turns the checked, inferred and folded model into a ShapedGraph.
+std::string flopText(double flops)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g GFLOP", flops / 1e9);
+    return buffer;
+}
+
+// Turns the checked, inferred and folded model (or one of its subgraphs) into a ShapedGraph.
 class ShapedGraphWriter {
 public:
-    ShapedGraphWriter(const onnx::GraphProto& graph, const std::unordered_set<std::string>& folded)
+    ShapedGraphWriter(const onnx::GraphProto& graph, const std::unordered_set<std::string>& folded,
+                      const ShapedGraphWriter* outer = nullptr)
         : graph_(graph)
         , folded_(folded)
+        , outer_(outer)
     {
         for (const auto& vi : graph.input())
             types_[vi.name()] = &vi.type();
@@ -86,7 +290,7 @@ public:
         std::unordered_set<std::string> opNames;
         for (int i = 0; i < graph_.node_size(); ++i) {
             const auto& node = graph_.node(i);
-            const int at = fileIndex[static_cast<std::size_t>(i)];
+            const int at = fileIndex.empty() ? i : fileIndex[static_cast<std::size_t>(i)];
             ShapedOp op;
             op.name = node.name();
             if (op.name.empty()) {
@@ -102,29 +306,53 @@ public:
             for (const auto& name : node.output())
                 if (!name.empty())
                     op.outputs.push_back(tensor(name));
-            copyIntAttributes(node, op);
+            copyAttributes(node, op);
+            if (op.type == "If" || op.type == "Loop" || op.type == "Scan") {
+                // What the bodies read from this scope (weights, activations) are inputs of
+                // the op: its parameters and its dependencies.
+                for (const std::string& name : outerNamesRead(node))
+                    if (std::find(node.input().begin(), node.input().end(), name) == node.input().end()
+                        && (typeOf(name) || initializerOf(name)))
+                        op.inputs.push_back(tensor(name));
+                costControlFlow(node, op, source);
+            }
             out_.ops.push_back(std::move(op));
         }
         return std::move(out_);
     }
 
 private:
+    const onnx::TypeProto* typeOf(const std::string& name) const
+    {
+        if (auto it = types_.find(name); it != types_.end())
+            return it->second;
+        return outer_ ? outer_->typeOf(name) : nullptr;
+    }
+    const onnx::TensorProto* initializerOf(const std::string& name) const
+    {
+        if (auto it = initializers_.find(name); it != initializers_.end())
+            return it->second;
+        return outer_ && !types_.count(name) ? outer_->initializerOf(name) : nullptr;
+    }
+
     int tensor(const std::string& name)
     {
         if (auto it = index_.find(name); it != index_.end())
             return it->second;
         ShapedTensor t;
         t.name = name;
-        if (auto init = initializers_.find(name); init != initializers_.end()) {
-            const onnx::TensorProto& p = *init->second;
-            t.shape.assign(p.dims().begin(), p.dims().end());
-            t.elementBytes = onnxElementBytes(p.data_type());
-            // Trained weights are floating point; integer initializers and what the
-            // folder made are shape constants, index tables and the like.
-            t.isParameter = isOnnxFloatType(p.data_type()) && !folded_.count(name);
+        const onnx::TypeProto* type = typeOf(name);
+        if (const onnx::TensorProto* init = initializerOf(name)) {
+            t.shape.assign(init->dims().begin(), init->dims().end());
+            t.elementBytes = onnxElementBytes(init->data_type());
+            // Initializers and Constant nodes of the file are the weights, of any type
+            // (int8 weights of a quantized model too); what the folder computed is not.
+            t.isParameter = !folded_.count(name);
             t.isConstant = !t.isParameter;
-        } else if (auto type = types_.find(name); type != types_.end() && type->second->has_tensor_type()) {
-            const auto& tt = type->second->tensor_type();
+            if (t.elementBytes == 0 && init->data_type() > onnx::TensorProto::BFLOAT16)
+                t.elementBytes = 1; // int4, uint4, float4: packed, counted as a byte each
+        } else if (type && type->has_tensor_type()) {
+            const auto& tt = type->tensor_type();
             t.elementBytes = onnxElementBytes(tt.elem_type());
             if (tt.has_shape()) {
                 for (const auto& d : tt.shape().dim())
@@ -132,6 +360,8 @@ private:
             } else {
                 t.shape = {-1}; // rank unknown
             }
+            if (t.elementBytes == 0 && tt.elem_type() > onnx::TensorProto::BFLOAT16)
+                t.elementBytes = 1;
         } else {
             t.shape = {-1}; // no type inferred (an op of an unknown domain, a sequence, ...)
         }
@@ -143,30 +373,143 @@ private:
         return id;
     }
 
-    void copyIntAttributes(const onnx::NodeProto& node, ShapedOp& op)
+    void copyAttributes(const onnx::NodeProto& node, ShapedOp& op)
     {
         for (const auto& a : node.attribute()) {
             if (a.type() == onnx::AttributeProto::INT)
                 op.intAttrs[a.name()] = {a.i()};
             else if (a.type() == onnx::AttributeProto::INTS)
                 op.intAttrs[a.name()].assign(a.ints().begin(), a.ints().end());
+            else if (a.type() == onnx::AttributeProto::STRING && a.s().size() <= 256)
+                op.stringAttrs[a.name()] = a.s();
         }
         // kernel_shape is optional on Conv: the weight's spatial dims then.
-        if ((node.op_type() == "Conv" || node.op_type() == "ConvTranspose") && !op.intAttrs.count("kernel_shape")
-            && op.inputs.size() >= 2 && op.inputs[1] >= 0) {
-            const auto& w = out_.tensors[static_cast<std::size_t>(op.inputs[1])].shape;
+        const int weight = node.op_type() == "QLinearConv" ? 3 : 1;
+        if ((node.op_type() == "Conv" || node.op_type() == "ConvTranspose" || node.op_type() == "ConvInteger"
+             || node.op_type() == "QLinearConv")
+            && !op.intAttrs.count("kernel_shape") && static_cast<int>(op.inputs.size()) > weight
+            && op.inputs[static_cast<std::size_t>(weight)] >= 0) {
+            const auto& w = out_.tensors[static_cast<std::size_t>(op.inputs[static_cast<std::size_t>(weight)])].shape;
             if (w.size() > 2)
                 op.intAttrs["kernel_shape"].assign(w.begin() + 2, w.end());
         }
     }
 
+    // What one body costs: the sum of its ops (nested control flow included).
+    OpCost bodyCost(const onnx::GraphProto& body, const std::string& source, int& ops) const
+    {
+        static const std::unordered_set<std::string> noFolds;
+        ShapedGraphWriter inner(body, noFolds, this);
+        const ShapedGraph g = inner.write(source, {});
+        OpCost total;
+        for (const ShapedOp& op : g.ops) {
+            const OpCost c = estimateOpCost(g, op);
+            total.flops += c.flops;
+            total.bytesRead += c.bytesRead;
+            total.bytesWritten += c.bytesWritten;
+        }
+        ops = static_cast<int>(g.ops.size());
+        return total;
+    }
+
+    std::optional<std::int64_t> constantScalar(const std::string& name) const
+    {
+        const onnx::TensorProto* init = name.empty() ? nullptr : initializerOf(name);
+        if (!init)
+            return std::nullopt;
+        auto t = decodeOnnxIntTensor(*init, 1);
+        if (!t || t->values.size() != 1)
+            return std::nullopt;
+        return t->values[0];
+    }
+
+    // If: the larger branch, or the one a constant condition takes; Loop: the body x a
+    // constant trip count; Scan: the body x the scanned axis (docs/cost-model.md).
+    void costControlFlow(const onnx::NodeProto& node, ShapedOp& op, const std::string& source) const
+    {
+        std::map<std::string, const onnx::GraphProto*> bodies;
+        for (const auto& a : node.attribute())
+            if (a.type() == onnx::AttributeProto::GRAPH)
+                bodies[a.name()] = &a.g();
+        if (op.type == "If") {
+            const auto* thenBranch = bodies.count("then_branch") ? bodies["then_branch"] : nullptr;
+            const auto* elseBranch = bodies.count("else_branch") ? bodies["else_branch"] : nullptr;
+            if (!thenBranch || !elseBranch)
+                return;
+            int thenOps = 0;
+            int elseOps = 0;
+            const OpCost thenCost = bodyCost(*thenBranch, source, thenOps);
+            const OpCost elseCost = bodyCost(*elseBranch, source, elseOps);
+            const auto cond = node.input_size() > 0 ? constantScalar(node.input(0)) : std::nullopt;
+            const bool takeThen = cond ? *cond != 0
+                                       : thenCost.flops + thenCost.bytesRead >= elseCost.flops + elseCost.bytesRead;
+            op.bodyCost = takeThen ? thenCost : elseCost;
+            op.bodySummary = "then_branch: " + std::to_string(thenOps) + " ops, " + flopText(thenCost.flops)
+                + "; else_branch: " + std::to_string(elseOps) + " ops, " + flopText(elseCost.flops) + "; costed as "
+                + (takeThen ? "then_branch" : "else_branch")
+                + (cond ? " (the constant condition takes it)" : " (the larger)");
+            return;
+        }
+        const auto* body = bodies.count("body") ? bodies["body"] : nullptr;
+        if (!body)
+            return;
+        int bodyOps = 0;
+        OpCost cost = bodyCost(*body, source, bodyOps);
+        std::optional<double> trips;
+        if (op.type == "Loop") {
+            if (const auto m = node.input_size() > 0 ? constantScalar(node.input(0)) : std::nullopt; m && *m >= 0)
+                trips = static_cast<double>(*m);
+        } else if (const auto it = op.intAttrs.find("num_scan_inputs"); it != op.intAttrs.end() && !it->second.empty()) {
+            // The scan inputs are the node's last num_scan_inputs inputs (op.inputs has the
+            // outer-scope names the body reads after them).
+            const auto scanInputs = static_cast<std::size_t>(std::max<std::int64_t>(it->second[0], 0));
+            const auto nodeInputs = static_cast<std::size_t>(node.input_size());
+            if (scanInputs > 0 && scanInputs <= nodeInputs && op.inputs[nodeInputs - scanInputs] >= 0) {
+                const ShapedTensor& x = out_.tensors[static_cast<std::size_t>(op.inputs[nodeInputs - scanInputs])];
+                std::int64_t axis = 0;
+                if (auto a = op.intAttrs.find("scan_input_axes"); a != op.intAttrs.end() && !a->second.empty())
+                    axis = a->second[0];
+                if (axis < 0)
+                    axis += static_cast<std::int64_t>(x.shape.size());
+                if (axis >= 0 && axis < static_cast<std::int64_t>(x.shape.size())
+                    && x.shape[static_cast<std::size_t>(axis)] >= 0)
+                    trips = static_cast<double>(x.shape[static_cast<std::size_t>(axis)]);
+            }
+        }
+        const double n = trips.value_or(1.0);
+        cost.flops *= n;
+        cost.bytesRead *= n;
+        cost.bytesWritten *= n;
+        op.bodyCost = cost;
+        op.bodySummary = "body: " + std::to_string(bodyOps) + " ops, "
+            + (trips ? "x " + std::to_string(static_cast<long long>(n)) + " iterations"
+                     : std::string("trip count unknown: counted once"));
+    }
+
     const onnx::GraphProto& graph_;
     const std::unordered_set<std::string>& folded_;
+    const ShapedGraphWriter* outer_;
     std::unordered_map<std::string, const onnx::TypeProto*> types_;
     std::unordered_map<std::string, const onnx::TensorProto*> initializers_;
     std::unordered_map<std::string, int> index_;
     ShapedGraph out_;
 };
+
+// Shape inference, the project's own shape rules and folding alternate until nothing
+// changes; each round folds or infers at least one node, so the bound only stops
+// pathological chains.
+void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std::string& source,
+                  const std::vector<int>& fileIndex)
+{
+    inferOnnxShapes(model, source, fileIndex);
+    for (int round = 0; round < kMaxFoldRounds; ++round) {
+        const int own = inferOwnOnnxShapes(*model.mutable_graph());
+        const int folded = folder.foldPass();
+        if (own + folded == 0)
+            break;
+        inferOnnxShapes(model, source, fileIndex);
+    }
+}
 
 } // namespace
 
@@ -175,16 +518,19 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
     if (options.batch < 1 || options.batch > INT_MAX)
         throw InputError(source, "option batch", "must be an integer >= 1, got " + std::to_string(options.batch));
     onnx::ModelProto model = parseOnnxModel(content, source);
-    const int opset = checkOnnxModel(model, source);
+    const int opset = readOnnxOpset(model, source);
     onnx::GraphProto& graph = *model.mutable_graph();
     std::vector<int> fileIndex(static_cast<std::size_t>(graph.node_size()));
     std::iota(fileIndex.begin(), fileIndex.end(), 0);
-    pinBatch(graph, options.batch);
-    OnnxConstantFolder folder(graph, fileIndex, opset);
-    inferOnnxShapes(model, source, fileIndex);
-    for (int round = 0; round < kMaxFoldRounds && folder.foldPass() > 0; ++round)
-        inferOnnxShapes(model, source, fileIndex);
-    return ShapedGraphWriter(graph, folder.foldedNames()).write(source, fileIndex);
+    sortNodes(graph, fileIndex, source);
+    downgradeOnnxModel(model, opset);
+    checkOnnxModel(model, source, fileIndex);
+    std::vector<UnresolvedDim> unresolved = pinDims(graph, options, source);
+    OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset));
+    inferAndFold(model, folder, source, fileIndex);
+    ShapedGraph shaped = ShapedGraphWriter(graph, folder.foldedNames()).write(source, fileIndex);
+    shaped.unresolved = std::move(unresolved);
+    return shaped;
 }
 
 Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options, CostReport* report)

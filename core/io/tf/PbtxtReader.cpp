@@ -55,10 +55,10 @@ std::vector<std::string> tfImportWarnings(const TfGraphDef& def, const TfShapedI
 
 } // namespace
 
-ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& /*options*/)
+ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, const ImportOptions& options)
 {
     const TfGraphDef def = parseTfGraphDef(text, source);
-    const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source));
+    const TfShapedImport imported = importTfGraphDef(def, source, graphNameFromSource(source), options);
     const ShapedGraph& shaped = imported.shaped;
     if (shaped.ops.empty())
         throw InputError(source, {},
@@ -72,6 +72,10 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
                                             : buildTrainingGraph(shaped, {}, &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
     result.warnings = tfImportWarnings(def, imported);
+    if (!imported.isTrainingGraph)
+        result.forwardFlops = report.totalForwardFlops;
+    result.unresolvedDims = std::move(report.unresolved);
+    result.unshapedTensors = std::move(report.unshapedTensors);
 
     // Normalised devices of the ShapedOps; a bad device string is an error at its node.
     std::vector<std::string> devices(shaped.ops.size());

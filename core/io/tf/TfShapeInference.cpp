@@ -1,5 +1,7 @@
 #include "core/io/tf/TfShapeInference.h"
 
+#include "core/cost/ReshapeShape.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -166,28 +168,11 @@ std::optional<Shape> reshape(const std::vector<TfInputInfo>& inputs)
 {
     if (inputs.size() < 2 || !inputs[1].constValues)
         return std::nullopt;
-    Shape out = *inputs[1].constValues;
-    int unknown = -1;
-    std::int64_t known = 1; // product of the given sizes
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        if (out[i] == -1) {
-            if (unknown >= 0)
-                return std::nullopt;
-            unknown = static_cast<int>(i);
-        } else if (out[i] < 0) {
-            return std::nullopt;
-        } else if (known >= 0) {
-            known = product(known, out[i]); // -1 from here on: the product overflowed
-        }
-    }
-    if (unknown >= 0) {
-        std::int64_t total = inputs[0].shape ? 1 : -1;
-        if (inputs[0].shape)
-            for (std::int64_t d : *inputs[0].shape)
-                total = total < 0 || d < 0 ? -1 : product(total, d);
-        out[static_cast<std::size_t>(unknown)] = total >= 0 && known > 0 && total % known == 0 ? total / known : -1;
-    }
-    return out;
+    std::int64_t total = inputs[0].shape ? 1 : -1;
+    if (inputs[0].shape)
+        for (std::int64_t d : *inputs[0].shape)
+            total = total < 0 || d < 0 ? -1 : product(total, d);
+    return reshapeTarget(*inputs[1].constValues, total);
 }
 
 std::optional<Shape> concat(const std::vector<TfInputInfo>& inputs)

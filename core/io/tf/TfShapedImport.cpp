@@ -1,5 +1,6 @@
 #include "core/io/tf/TfShapedImport.h"
 
+#include "core/graph/TopologicalSort.h"
 #include "core/io/tf/TfAttrs.h"
 #include "core/io/tf/TfCpuOnlyOps.h"
 #include "core/io/tf/TfShapeInference.h"
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -79,9 +79,10 @@ constexpr std::int64_t kMaxTensors = 1'000'000;
 
 class Importer {
 public:
-    Importer(const TfGraphDef& graph, const std::string& source)
+    Importer(const TfGraphDef& graph, const std::string& source, const ImportOptions& options)
         : nodes_(graph.nodes)
         , source_(source)
+        , options_(options)
     {
         const std::size_t n = nodes_.size();
         inputs_.resize(n);
@@ -103,7 +104,15 @@ public:
         markNonStep();
         readColocation();
         colocateUpdatesWithVariables();
+        if (!options_.dims.empty())
+            throw InputError(source_, "option dim",
+                             "a TensorFlow GraphDef has no named dimensions; give placeholders their shapes with "
+                             "--input-shape NAME=d0,d1,...");
         makeTensors(result.shaped);
+        for (const auto& [name, dims] : options_.inputShapes)
+            if (!placeholders_.count(name))
+                throw InputError(source_, "option input-shape", "no placeholder '" + name + "' in the graph");
+        result.shaped.unresolved = std::move(unresolved_);
         makeOps(result);
         anchor(result);
         for (std::size_t i = 0; i < nodes_.size(); ++i)
@@ -162,49 +171,22 @@ private:
         }
     }
 
-    // Kahn's order over data and control inputs, ties in file order.
+    // The project's topological sort (core/graph/TopologicalSort) over data and control
+    // inputs, ties in file order.
     void topologicalOrder()
     {
-        const std::size_t n = nodes_.size();
-        std::vector<int> indegree(n);
-        std::deque<int> ready;
-        for (std::size_t i = 0; i < n; ++i) {
-            indegree[i] = static_cast<int>(inputs_[i].size());
-            if (indegree[i] == 0)
-                ready.push_back(static_cast<int>(i));
-        }
-        order_.reserve(n);
-        while (!ready.empty()) {
-            const int i = ready.front();
-            ready.pop_front();
-            order_.push_back(i);
-            for (int c : consumers_[static_cast<std::size_t>(i)])
-                if (--indegree[static_cast<std::size_t>(c)] == 0)
-                    ready.push_back(c);
-        }
-        if (order_.size() == n)
+        TopologicalSort sorted = topologicalSort(consumers_); // one entry per input: the edges
+        if (sorted.acyclic()) {
+            order_ = std::move(sorted.order);
             return;
-        // Every node left has an input left; walk inputs back until a node repeats.
-        std::vector<int> seenAt(n, -1);
-        std::vector<int> path;
-        int at = 0;
-        while (indegree[static_cast<std::size_t>(at)] == 0)
-            ++at;
-        while (seenAt[static_cast<std::size_t>(at)] < 0) {
-            seenAt[static_cast<std::size_t>(at)] = static_cast<int>(path.size());
-            path.push_back(at);
-            for (const InputRef& r : inputs_[static_cast<std::size_t>(at)])
-                if (indegree[static_cast<std::size_t>(r.node)] > 0) {
-                    at = r.node;
-                    break;
-                }
         }
+        // Named from the node the walk back along inputs started at, each followed by its input.
         std::string cycle;
-        for (std::size_t k = static_cast<std::size_t>(seenAt[static_cast<std::size_t>(at)]); k < path.size(); ++k) {
-            const TfNode& node = nodes_[static_cast<std::size_t>(path[k])];
+        for (auto it = sorted.cycle.rbegin(); it != sorted.cycle.rend(); ++it) {
+            const TfNode& node = nodes_[static_cast<std::size_t>(*it)];
             cycle += (cycle.empty() ? "" : " <- ") + ("'" + node.name + "' (line " + std::to_string(node.line) + ")");
         }
-        throw InputError(source_, "line " + std::to_string(nodes_[static_cast<std::size_t>(at)].line),
+        throw InputError(source_, "line " + std::to_string(nodes_[static_cast<std::size_t>(sorted.cycle.back())].line),
                          "the graph has a cycle: " + cycle);
     }
 
@@ -354,6 +336,8 @@ private:
                 if (first)
                     count = std::max(count, 1);
             }
+            if (role_[k] == Role::Input)
+                first = placeholderShape(node.name, std::move(first));
             const int bytes = attrs.firstElementBytes({"dtype", "T", "DstT", "out_type"});
             tensorCount_ += count;
             for (int p = 0; p < count; ++p) {
@@ -367,6 +351,31 @@ private:
             if (role_[k] == Role::Constant && count > 0)
                 constValues_[static_cast<std::size_t>(tensorsOf_[k][0])] = attrs.constInts();
         }
+    }
+
+    // A placeholder's shape with the options applied (--input-shape, --batch); what stays
+    // -1 is listed as unresolved.
+    std::optional<TfAttrs::Shape> placeholderShape(const std::string& name, std::optional<TfAttrs::Shape> shape)
+    {
+        placeholders_.insert(name);
+        if (auto given = options_.inputShapes.find(name); given != options_.inputShapes.end()) {
+            if (shape && shape->size() != given->second.size())
+                throw InputError(source_, "option input-shape",
+                                 "placeholder '" + name + "' has rank " + std::to_string(shape->size()) + ", got "
+                                     + std::to_string(given->second.size()) + " dimensions");
+            return given->second;
+        }
+        if (!shape)
+            return shape;
+        for (std::size_t i = 0; i < shape->size(); ++i) {
+            if ((*shape)[i] >= 0)
+                continue;
+            if (i == 0)
+                (*shape)[i] = options_.batch;
+            else
+                unresolved_.push_back(UnresolvedDim{name, static_cast<int>(i), {}, static_cast<int>(shape->size())});
+        }
+        return shape;
     }
 
     int tensorOf(const InputRef& r) const
@@ -562,15 +571,19 @@ private:
     std::vector<std::string> colocateOf_;
     std::unordered_set<std::string> colocationTargets_;
     std::vector<std::vector<int>> tensorsOf_;
+    const ImportOptions& options_;
+    std::unordered_set<std::string> placeholders_;
+    std::vector<UnresolvedDim> unresolved_;
     std::vector<bool> shapeKnown_;
     std::vector<std::optional<std::vector<std::int64_t>>> constValues_;
 };
 
 } // namespace
 
-TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName)
+TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName,
+                                const ImportOptions& options)
 {
-    return Importer(graph, source).run(graphName);
+    return Importer(graph, source, options).run(graphName);
 }
 
 } // namespace post

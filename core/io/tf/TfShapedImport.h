@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/cost/ShapedGraph.h"
+#include "core/io/ImportOptions.h"
 #include "core/io/tf/TfGraphDef.h"
 
 #include <string>
@@ -27,6 +28,10 @@ struct TfShapedImport {
 
 // Throws InputError(source, "line N", ...) for an input naming no node, a bad port, a
 // cycle (other than TF loops' NextIteration back edges, which are dropped) or a bad shape.
-TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName);
+// `options`: a placeholder named in inputShapes takes that shape (the rank must match);
+// a -1 leading dimension takes the batch; any other -1 of a placeholder is listed in
+// shaped.unresolved (docs/importers.md, "Dimensions").
+TfShapedImport importTfGraphDef(const TfGraphDef& graph, const std::string& source, const std::string& graphName,
+                                const ImportOptions& options = {});
 
 } // namespace post

@@ -23,6 +23,15 @@ re-running gives identical files.
                     non-fatal): libonnx 1.12 writes through a null pointer reading it
                     (its Python infer_shapes crashes on this file)
   short_weight.onnx a [2, 3] float weight initializer 'w' with 5 values in float_data
+  modern_opset21.onnx  IR 10 / opset 21: ReduceMean with axes as an input, Split
+                    num_outputs, Resize antialias, Pad, Gelu (new in opset 20), Cast saturate
+  unsorted.onnx     a MatMul -> Add -> Relu chain written in reverse order
+  cycle.onnx        the same with Add and Relu reading each other's outputs
+  symbolic_dims.onnx  a Conv over images ["batch", 3, "height", "width"]
+  quantized.onnx    QuantizeLinear, QLinearConv, ConvInteger, DequantizeLinear, a float
+                    Constant weight, DynamicQuantizeLinear, MatMulInteger, QLinearMatMul
+  unknown_new_op.onnx  CenterCropPad (opset 21), which nobody infers, before a Relu
+  control_flow.onnx If on an input, If on a constant, Loop x 5, Scan over 7 steps
   tensor_types.onnx initializers of every data type, stored in their typed field and as raw
                     bytes, a sparse initializer and a sparse Constant: all fit their dims
 """
@@ -246,5 +255,155 @@ def tensor_types():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def modern():
+    """IR 10, opset 21: ops whose form changed in opsets 18-21, and Gelu (new in 20)."""
+    i64 = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.int64), name)
+    f32 = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("ReduceMean", ["c", "axes23"], ["m"], name="mean", keepdims=1),     # axes input: 18
+        helper.make_node("Sub", ["c", "m"], ["centred"], name="centre"),
+        helper.make_node("Split", ["centred"], ["s0", "s1"], name="split", axis=1, num_outputs=2),  # 18
+        helper.make_node("Resize", ["s0", "", "scales"], ["up"], name="resize", mode="linear",
+                         antialias=0),                                                          # 18
+        helper.make_node("Pad", ["up", "pads"], ["padded"], name="pad", mode="constant"),
+        helper.make_node("Gelu", ["padded"], ["g"], name="gelu"),                               # new in 20
+        helper.make_node("Cast", ["g"], ["g16"], name="cast", to=TensorProto.FLOAT16, saturate=1),  # 19
+        helper.make_node("ReduceMax", ["s1"], ["all_max"], name="max_all", keepdims=0),       # no axes: all
+    ]
+    inits = [weight("w", 8, 3, 3, 3), i64("axes23", [2, 3]), f32("scales", [1, 1, 2, 2]),
+             i64("pads", [0, 0, 1, 1, 0, 0, 1, 1])]
+    graph = helper.make_graph(
+        nodes, "modern",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+        [helper.make_tensor_value_info("g16", TensorProto.FLOAT16, None),
+         helper.make_tensor_value_info("all_max", TensorProto.FLOAT, None)],
+        inits)
+    model = helper.make_model(graph, producer_name="post-studio make_models.py",
+                              opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    return model
+
+
+def unsorted(cycle=False):
+    """The nodes of a small chain in reverse order (ONNX Runtime runs it); with
+    cycle=True two of them read each other's outputs."""
+    nodes = [
+        helper.make_node("Relu", ["b"], ["y"], name="last"),
+        helper.make_node("Add", ["a", "y" if cycle else "x"], ["b"], name="middle"),
+        helper.make_node("MatMul", ["x", "w"], ["a"], name="first"),
+    ]
+    graph = helper.make_graph(nodes, "unsorted", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])], [weight("w", 4, 4)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def symbolic():
+    """A detector-style input with symbolic batch, height and width."""
+    nodes = [helper.make_node("Conv", ["images", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    graph = helper.make_graph(nodes, "symbolic",
+                              [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, "height", "width"])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4, "height", "width"])],
+                              [weight("w", 4, 3, 3, 3)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def quantized():
+    """int8 ops: QuantizeLinear -> QLinearConv -> DequantizeLinear, ConvInteger,
+    MatMulInteger, QLinearMatMul, DynamicQuantizeLinear; int8 weights as initializers and
+    a float weight as a Constant node."""
+    q = lambda name, shape: numpy_helper.from_array(rng.randint(-100, 100, size=shape).astype(np.int8), name)
+    s = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    z8 = lambda name: numpy_helper.from_array(np.array(0, dtype=np.int8), name)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"], name="quant"),
+        helper.make_node("QLinearConv", ["xq", "xs", "xz", "wq", "ws", "wz", "ys", "yz"], ["yq"], name="qconv",
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("ConvInteger", ["yq", "wq2"], ["ci"], name="conv_int", kernel_shape=[1, 1]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"], name="dequant"),
+        helper.make_node("Constant", [], ["fcw"], name="fc_weight",
+                         value=numpy_helper.from_array(rng.standard_normal((144, 10)).astype(np.float32), "fcw_v")),
+        helper.make_node("Reshape", ["y", "flat"], ["yf"], name="flatten"),
+        helper.make_node("DynamicQuantizeLinear", ["yf"], ["dq", "dqs", "dqz"], name="dyn_quant"),
+        helper.make_node("MatMulInteger", ["dq", "mq", "dqz"], ["mi"], name="matmul_int"),
+        helper.make_node("MatMul", ["yf", "fcw"], ["logits"], name="fc"),
+        helper.make_node("QLinearMatMul", ["dq", "dqs", "dqz", "mq8", "ms", "mz8", "ys", "yz8"], ["qm"], name="qmatmul"),
+    ]
+    u8z = lambda name: numpy_helper.from_array(np.array(0, dtype=np.uint8), name)
+    inits = [s("xs", 0.1), z8("xz"), q("wq", (8, 4, 3, 3)), s("ws", 0.05), z8("wz"), s("ys", 0.2), z8("yz"),
+             q("wq2", (16, 8, 1, 1)), numpy_helper.from_array(np.array([2, -1], dtype=np.int64), "flat"),
+             numpy_helper.from_array(rng.randint(0, 200, size=(8 * 6 * 6 // 2, 12)).astype(np.uint8), "mq"),
+             numpy_helper.from_array(rng.randint(0, 200, size=(8 * 6 * 6 // 2, 12)).astype(np.uint8), "mq8"),
+             s("ms", 0.1), u8z("mz8"), u8z("yz8")]
+    graph = helper.make_graph(nodes, "quantized", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6, 6])],
+                              [helper.make_tensor_value_info("ci", TensorProto.INT32, None),
+                               helper.make_tensor_value_info("mi", TensorProto.INT32, None),
+                               helper.make_tensor_value_info("qm", TensorProto.UINT8, None),
+                               helper.make_tensor_value_info("logits", TensorProto.FLOAT, None)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def control_flow():
+    """If on a graph input (then: a 64x64 MatMul, else: a Relu), If on a constant false
+    condition, Loop with a constant trip count of 5 and Scan over 7 steps."""
+    vi = helper.make_tensor_value_info
+    mm = lambda out: helper.make_graph([helper.make_node("MatMul", ["x", "w"], [out], name="mm_" + out)],
+                                       "then", [], [vi(out, TensorProto.FLOAT, [4, 64])])
+    relu = lambda out: helper.make_graph([helper.make_node("Relu", ["x"], [out], name="relu_" + out)],
+                                         "else", [], [vi(out, TensorProto.FLOAT, [4, 64])])
+    loop_body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"], name="keep"),
+         helper.make_node("MatMul", ["h", "w"], ["h_next"], name="step")],
+        "loop_body", [vi("iter", TensorProto.INT64, []), vi("cond_in", TensorProto.BOOL, []),
+                      vi("h", TensorProto.FLOAT, [4, 64])],
+        [vi("cond_out", TensorProto.BOOL, []), vi("h_next", TensorProto.FLOAT, [4, 64])])
+    scan_body = helper.make_graph(
+        [helper.make_node("MatMul", ["xt", "w"], ["yt"], name="scan_mm"),
+         helper.make_node("Add", ["acc", "yt"], ["acc_next"], name="scan_add")],
+        "scan_body", [vi("acc", TensorProto.FLOAT, [4, 64]), vi("xt", TensorProto.FLOAT, [4, 64])],
+        [vi("acc_next", TensorProto.FLOAT, [4, 64]), vi("yt", TensorProto.FLOAT, [4, 64])])
+    nodes = [
+        helper.make_node("If", ["flag"], ["a"], name="if_input", then_branch=mm("a_then"), else_branch=relu("a_else")),
+        helper.make_node("If", ["false"], ["b"], name="if_false", then_branch=mm("b_then"), else_branch=relu("b_else")),
+        helper.make_node("Loop", ["trips", "", "x"], ["h_final"], name="loop", body=loop_body),
+        helper.make_node("Scan", ["x", "seq"], ["acc_final", "ys"], name="scan", body=scan_body, num_scan_inputs=1),
+    ]
+    inits = [weight("w", 64, 64), numpy_helper.from_array(np.array(False), "false"),
+             numpy_helper.from_array(np.array(5, dtype=np.int64), "trips")]
+    graph = helper.make_graph(nodes, "control_flow",
+                              [vi("x", TensorProto.FLOAT, [4, 64]), vi("flag", TensorProto.BOOL, []),
+                               vi("seq", TensorProto.FLOAT, [7, 4, 64])],
+                              [vi("a", TensorProto.FLOAT, None), vi("b", TensorProto.FLOAT, None),
+                               vi("h_final", TensorProto.FLOAT, None), vi("acc_final", TensorProto.FLOAT, None),
+                               vi("ys", TensorProto.FLOAT, None)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
+
+
+def unknown_new_op():
+    """CenterCropPad (new in opset 18; no shape rule of the project's either) before a Relu."""
+    nodes = [helper.make_node("CenterCropPad", ["x", "crop"], ["cropped"], name="crop"),
+             helper.make_node("Relu", ["cropped"], ["y"], name="relu")]
+    graph = helper.make_graph(nodes, "unknown_new_op", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(np.array([2, 2], dtype=np.int64), "crop")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)])
+    model.ir_version = 10
+    return model
+
+
+def main_newer():
+    """The models of issue 17 (written after the others, so their weights leave the older
+    files unchanged)."""
+    save(modern(), "modern_opset21.onnx", check=False)  # libonnx 1.12 cannot check opset 21
+    save(unsorted(), "unsorted.onnx", check=False)       # the checker wants sorted nodes
+    save(unsorted(cycle=True), "cycle.onnx", check=False)
+    save(symbolic(), "symbolic_dims.onnx")
+    save(quantized(), "quantized.onnx", check=False)  # outputs declared without shapes
+    save(control_flow(), "control_flow.onnx", check=False)
+    save(unknown_new_op(), "unknown_new_op.onnx", check=False)
+
+
 if __name__ == "__main__":
     main()
+    main_newer()

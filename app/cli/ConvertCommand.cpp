@@ -1,0 +1,53 @@
+#include "app/cli/ConvertCommand.h"
+
+#include "app/cli/CliSupport.h"
+#include "core/io/native/NativeGraphReader.h"
+#include "core/util/AtomicFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace post::cli {
+namespace {
+
+struct ConvertOptions {
+    std::string graph;
+    std::string format = "auto";
+    std::int64_t batch = 1;
+    GraphShapeArgs shapes;
+    std::string out;
+    bool force = false;
+};
+
+int runConvert(const ConvertOptions& o)
+{
+    // The written costs are fixed numbers, so a dimension without a value is refused
+    // rather than baked in as 1.
+    checkOutputArgs({{"--out", o.out}}, {o.graph}, o.force);
+    const Graph g = loadGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
+    writeFileAtomically(o.out, nativeGraphJson(g), o.force);
+    std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
+              << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
+              << " on a speed-1 GPU\n";
+    return kExitOk;
+}
+
+} // namespace
+
+void addConvertCommand(CLI::App& app, int& exitCode)
+{
+    auto opts = std::make_shared<ConvertOptions>();
+    CLI::App* cmd = app.add_subcommand("convert", "Write any importable graph as post-graph/1 (its training step)");
+    cmd->add_option("graph", opts->graph,
+                    "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt), "
+                    "or - for standard input")
+        ->required();
+    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
+    cmd->add_option("--out", opts->out, "Output file (post-graph/1 JSON), replaced atomically")->required();
+    cmd->add_flag("--force", opts->force, "Replace a read-only --out file");
+    cmd->callback([opts, &exitCode] { exitCode = runConvert(*opts); });
+}
+
+} // namespace post::cli

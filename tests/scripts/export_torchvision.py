@@ -1,0 +1,49 @@
+#!/usr/bin/python3
+"""Exports real networks with Debian's python3-torch / python3-torchvision to ONNX, for
+tests/core/test_onnx_real.cpp (a CTest fixture; the files go to the build folder and are
+never committed). Weights are random (weights=None: nothing is downloaded); FLOPs and
+parameter counts depend only on the architecture.
+
+  resnet50.onnx             torchvision ResNet-50, 1x3x224x224, opset 17
+  mobilenet_v2.onnx         torchvision MobileNetV2, 1x3x224x224, opset 17
+  resnet18_dynamic.onnx     ResNet-18 with symbolic batch, height and width (dynamic_axes)
+
+Exits 0 with a message and writes SKIPPED when torch or torchvision is missing, so the
+test can say why it skips.
+"""
+import os
+import sys
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+try:
+    import torch
+    import torchvision
+except Exception as e:  # noqa: BLE001 - any import failure means: skip
+    with open(os.path.join(out, "SKIPPED"), "w") as f:
+        f.write("python3-torch / python3-torchvision not importable: %s\n" % e)
+    print("skipping the torchvision exports:", e)
+    sys.exit(0)
+
+torch.manual_seed(0)
+
+
+def export(model, name, shape, dynamic=None):
+    path = os.path.join(out, name)
+    if os.path.exists(path):
+        return
+    model.eval()
+    x = torch.randn(*shape)
+    kwargs = {}
+    if dynamic:
+        kwargs["dynamic_axes"] = dynamic
+    torch.onnx.export(model, x, path + ".tmp", opset_version=17, input_names=["input"],
+                      output_names=["logits"], do_constant_folding=True, **kwargs)
+    os.replace(path + ".tmp", path)
+
+
+export(torchvision.models.resnet50(weights=None), "resnet50.onnx", (1, 3, 224, 224))
+export(torchvision.models.mobilenet_v2(weights=None), "mobilenet_v2.onnx", (1, 3, 224, 224))
+export(torchvision.models.resnet18(weights=None), "resnet18_dynamic.onnx", (1, 3, 224, 224),
+       {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}})
+print("exported to", out)
