@@ -1,8 +1,7 @@
 #include "core/run/WarmStartedPlacer.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
-#include "core/learn/LearnerFactory.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,5 @@
 #include "ui/learn/LearnerPanel.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/run/PlacerRegistry.h"
 #include "ui/learn/LearnerOptionsEditor.h"

@@ -1,6 +1,5 @@
 #include "ui/learn/LearnerWorker.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
