@@ -6,11 +6,10 @@
 
 namespace post {
 
-EvaluationBudget::EvaluationBudget(int limit, double seconds, const std::atomic<bool>* stop,
-                                   ProgressObserver* observer, Clock::time_point start)
+EvaluationBudget::EvaluationBudget(int limit, double seconds, const std::atomic<bool>* stop, ProgressObserver* observer,
+                                   Clock::time_point start)
     : limit_(std::max(0, limit))
-    , deadline_(start
-                + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds))))
+    , deadline_(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, seconds))))
     , timed_(seconds > 0.0)
     , stop_(stop)
     , observer_(observer)
@@ -23,8 +22,13 @@ bool EvaluationBudget::timeUp() const { return timed_ && Clock::now() >= deadlin
 
 void EvaluationBudget::record(const Placement& placement, const Evaluation& evaluation)
 {
-    if (observer_)
+    if (observer_) {
+        // Time spent in the observer (a paused GUI run waits there) is not search time.
+        const auto before = timed_ ? Clock::now() : Clock::time_point{};
         observer_->onSample(SampleEvent{used_, evaluation.stepTimeUs, evaluation.feasible, &placement});
+        if (timed_)
+            deadline_ += Clock::now() - before;
+    }
     ++used_;
 }
 

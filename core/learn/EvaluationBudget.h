@@ -35,7 +35,8 @@ public:
     // polish step); allow() without argument lifts the cap.
     void allow(int evaluations)
     {
-        cap_ = evaluations >= std::numeric_limits<int>::max() - used_ ? std::numeric_limits<int>::max() : used_ + evaluations;
+        cap_ = evaluations >= std::numeric_limits<int>::max() - used_ ? std::numeric_limits<int>::max()
+                                                                      : used_ + evaluations;
     }
     void allow() { cap_ = std::numeric_limits<int>::max(); }
     int cap() const { return cap_; }

@@ -20,8 +20,7 @@ bool improves(const Evaluation& candidate, const Evaluation& current)
 
 } // namespace
 
-GroupLocalSearch::GroupLocalSearch(const Graph& graph, const Cluster& cluster, SimOptions sim,
-                                   BatchEvaluator& evaluator)
+GroupLocalSearch::GroupLocalSearch(const Graph& graph, const Cluster& cluster, SimOptions sim, BatchEvaluator& evaluator)
     : graph_(graph)
     , cluster_(cluster)
     , evaluator_(evaluator)
@@ -160,6 +159,21 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
     return true;
 }
 
+std::uint64_t GroupLocalSearch::fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const
+{
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 1099511628211ULL;
+    };
+    mix(static_cast<std::uint64_t>(grouping.groupCount()));
+    for (OpId op = 0; op < grouping.opCount(); ++op)
+        mix(static_cast<std::uint64_t>(grouping.groupOf(op)));
+    for (DeviceId d : choice)
+        mix(static_cast<std::uint64_t>(d) + 7);
+    return h;
+}
+
 bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
                              EvaluationBudget& budget, int maxEvaluations)
 {
@@ -186,7 +200,13 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
     while (true) {
         if (budget.exhausted() || room() < 2)
             return false;
-        const std::vector<int> order = searchOrder(grouping, choice, current, budget, spent);
+        const std::uint64_t key = fingerprint(grouping, choice);
+        const bool resume = key == resumeKey_ && !resumeOrder_.empty();
+        const std::vector<int> order = resume ? resumeOrder_ : searchOrder(grouping, choice, current, budget, spent);
+        const int skip = resume ? resumeSkip_ : 0;
+        int index = 0;       // candidates of this scan so far, skipped ones included
+        int windowStart = 0; // index of the window's first candidate
+        int evaluatedUpTo = skip;
         std::fill(used.begin(), used.end(), 0);
         for (DeviceId d : choice)
             used[static_cast<size_t>(d)] = 1;
@@ -202,6 +222,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             if (static_cast<int>(window.size()) > r)
                 window.resize(static_cast<size_t>(r));
             accepted = tryWindow(grouping, choice, current, window, budget, spent);
+            evaluatedUpTo = windowStart + static_cast<int>(window.size());
             window.clear();
             return accepted || room() <= 0;
         };
@@ -227,6 +248,10 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
                     if (!firstUnused)
                         continue;
                 }
+                if (index++ < skip)
+                    continue;
+                if (window.empty())
+                    windowStart = index - 1;
                 window.push_back(Candidate{g, -1, d});
                 if (static_cast<int>(window.size()) == kWindow)
                     stop = flush();
@@ -242,6 +267,10 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
                 for (int h : neighbours[static_cast<size_t>(g)]) {
                     if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
                         continue;
+                    if (index++ < skip)
+                        continue;
+                    if (window.empty())
+                        windowStart = index - 1;
                     window.push_back(Candidate{g, h, kNoDevice});
                     if (static_cast<int>(window.size()) == kWindow && (stop = flush()))
                         break;
@@ -252,8 +281,13 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             if (!stop)
                 stop = flush();
         }
-        if (!accepted)
-            return !stop; // no candidate improved (converged), or the budget ended mid-scan
+        if (!accepted) {
+            // Converged, or the budget ended mid-scan: remember how far the scan got.
+            resumeKey_ = key;
+            resumeOrder_ = order;
+            resumeSkip_ = stop ? evaluatedUpTo : index;
+            return !stop;
+        }
     }
 }
 

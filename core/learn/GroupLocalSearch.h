@@ -7,6 +7,7 @@
 #include "core/sim/SimOptions.h"
 #include "core/sim/Simulator.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace post {
@@ -32,7 +33,9 @@ public:
 
     // Improves `choice` (a device per group of `grouping`, evaluated as `current`) in place
     // until no move or neighbour swap improves it (returns true), the budget ends or
-    // `maxEvaluations` are spent (returns false).
+    // `maxEvaluations` are spent (returns false). A climb cut short remembers how far its
+    // scan got: called again on the same choice and grouping, it resumes there instead of
+    // re-evaluating the candidates that already failed.
     bool climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current, EvaluationBudget& budget,
                int maxEvaluations);
 
@@ -61,7 +64,14 @@ private:
     BatchEvaluator& evaluator_;
     DeviceSymmetry symmetry_;
     Simulator timelineSim_;
+    std::uint64_t fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const;
+
     Placement base_;
+    // Where a climb cut short stopped: the fingerprint of its choice and grouping, its
+    // search order and the candidates of its scan already evaluated without improvement.
+    std::uint64_t resumeKey_ = 0;
+    std::vector<int> resumeOrder_;
+    int resumeSkip_ = 0;
     std::vector<Placement> placements_;
     std::vector<Evaluation> evaluations_;
 };

@@ -82,6 +82,9 @@ struct LearnerOptions {
     bool coarseToFine = true;     // start chain-like graphs from few contiguous chunks, split later
     bool localSearch = true;      // hill-climb the best and elite placements after CE steps
     bool restarts = true;         // refine or restart when entropy collapses without improvement
+    // Coarse-to-fine applies to graphs narrower than this: average width = total work /
+    // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.
+    double coarseWidthLimit = 3.0;
 };
 
 } // namespace post

@@ -179,6 +179,8 @@ private:
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
                             std::span(evaluations_).first(static_cast<size_t>(count)));
+        const bool timed = context_.seconds > 0.0 && context_.observer;
+        const auto before = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         for (int j = 0; j < count; ++j) {
             const Evaluation& e = evaluations_[static_cast<size_t>(j)];
             stepTimes_[static_cast<size_t>((drawn_ + j) % window_)] = e.stepTimeUs;
@@ -187,6 +189,8 @@ private:
                 context_.observer->onSample(
                     SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
         }
+        if (timed) // time spent in the observer (a paused GUI run waits there) is not search time
+            deadline_ += std::chrono::steady_clock::now() - before;
         drawn_ += count;
     }
 

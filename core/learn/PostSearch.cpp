@@ -30,8 +30,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// Average width of the graph: total work over the critical path (1 for a chain).
-constexpr double kBranchyWidth = 3.0;
 // Chain-like graphs start from about this many contiguous chunks per device and width.
 constexpr double kChunksPerDeviceAndWidth = 2.0;
 // The policy counts as collapsed this far above the entropy floor the CE smoothing leaves.
@@ -130,7 +128,7 @@ struct PostSearchRun::State {
         const double path = criticalPath(g, w).lengthUs;
         const double width = path > 0.0 ? work / path : 1.0;
         const int fineCount = fine.groupCount();
-        if (width >= kBranchyWidth || fineCount <= 2)
+        if (width >= options.coarseWidthLimit || fineCount <= 2)
             return allFine();
         const int chunks = std::clamp(static_cast<int>(std::ceil(kChunksPerDeviceAndWidth * devices * width)), 2,
                                       fineCount);
@@ -218,6 +216,7 @@ struct PostSearchRun::State {
         bestChoice.assign(choice.begin(), choice.end());
         bestExact = true;
         bestPolished = false;
+        finestPolished = false;
         lastImprovement = budget.used();
     }
 
@@ -318,8 +317,13 @@ struct PostSearchRun::State {
     // then, once it is, the best elite sample of each interval.
     void polish(const std::vector<DeviceId>& eliteChoice, double eliteTime)
     {
+        const int polishBudget = interval; // half of the evaluations go to sampling, half to local search
         if (haveBest && bestExact && !bestPolished) {
-            polishBest(interval);
+            polishBest(polishBudget);
+            return;
+        }
+        if (haveBest && bestPolished && !finestPolished && groups == fine.groupCount()) {
+            polishFinest(polishBudget);
             return;
         }
         if (!(eliteTime > bestPenalised))
@@ -350,6 +354,30 @@ struct PostSearchRun::State {
             consider(e, scratch, choice);
         }
         bestPolished = converged;
+    }
+
+    // At the finest policy level, the best placement is climbed further over colocation
+    // groups (what `local-search` moves), which the policy's groups may bundle.
+    void polishFinest(int maxEvaluations)
+    {
+        if (colocation.groupCount() == 0) {
+            GroupingOptions none;
+            none.strategy = GroupingStrategy::None;
+            colocation = groupOps(context.graph, none);
+        }
+        std::vector<DeviceId> choice = colocation.collapse(result.best, devices);
+        Evaluation e = bestEval;
+        const bool converged = ls.climb(colocation, choice, e, budget, maxEvaluations);
+        finestPolished = converged;
+        if (e.stepTimeUs < bestPenalised) {
+            colocation.expand(choice, scratch);
+            const std::vector<DeviceId> mine = grouping.collapse(scratch, devices);
+            const bool exact = grouping.expand(mine) == scratch;
+            consider(e, scratch, mine);
+            bestExact = exact;
+            bestPolished = !exact; // nothing more for the policy's groups to climb when it left them
+            finestPolished = converged;
+        }
     }
 
     void maybeRestart()
@@ -387,7 +415,8 @@ struct PostSearchRun::State {
             any = any || (split[static_cast<size_t>(g)] && length(intervalOf[static_cast<size_t>(g)]) >= 2);
         std::vector<char> splitInterval(cuts.size(), 0);
         for (int g = 0; g < groups; ++g)
-            splitInterval[static_cast<size_t>(intervalOf[static_cast<size_t>(g)])] = !any || split[static_cast<size_t>(g)];
+            splitInterval[static_cast<size_t>(intervalOf[static_cast<size_t>(g)])] = !any
+                || split[static_cast<size_t>(g)];
         std::vector<int> next;
         for (size_t k = 0; k < cuts.size(); ++k) {
             next.push_back(cuts[k]);
@@ -502,6 +531,8 @@ struct PostSearchRun::State {
     std::vector<DeviceId> bestChoice;
     bool bestExact = false;
     bool bestPolished = false;
+    bool finestPolished = false;
+    Grouping colocation;
     bool startPending = false;
     int lastImprovement = 0;
 

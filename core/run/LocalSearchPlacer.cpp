@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 
@@ -25,9 +26,13 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
             break;
         PlaceContext quiet = context;
         quiet.observer = nullptr; // the live views show the search's own evaluations
-        PlaceResult r = makeClassicalPlacer(name)->place(quiet);
-        budget.charge(r.samplesUsed);
-        starts.push_back({name, std::move(r)});
+        try {
+            PlaceResult r = makeClassicalPlacer(name)->place(quiet);
+            budget.charge(r.samplesUsed);
+            starts.push_back({name, std::move(r)});
+        } catch (const std::exception&) {
+            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
+        }
     }
     std::stable_sort(starts.begin(), starts.end(), [](const ClassicalStart& a, const ClassicalStart& b) {
         if (a.result.feasible != b.result.feasible)

@@ -108,9 +108,9 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
                 left = static_cast<int>(std::min<double>(left, rate * remaining));
             }
             const bool last = round == rounds - 1 || alive.size() == 1;
-            const int share = last ? std::numeric_limits<int>::max()
-                                   : std::max(options_.batchSize,
-                                              left / (rounds - round) / static_cast<int>(alive.size()));
+            const int share = last
+                ? std::numeric_limits<int>::max()
+                : std::max(options_.batchSize, left / (rounds - round) / static_cast<int>(alive.size()));
             for (int a : alive) {
                 if (budget.timeUp() || budget.stopRequested())
                     break;
