@@ -171,9 +171,9 @@ private slots:
             Cluster cluster;
         };
         std::vector<Case> cases;
-        cases.push_back({branches(2, 3, 1e6), gpus(2)});   // 8 ops, 256 placements
+        cases.push_back({branches(2, 3, 1e6), gpus(2)});     // 8 ops, 256 placements
         cases.push_back({branches(2, 2, 2e5), twoAndOne()}); // 6 ops, 729 placements
-        cases.push_back({branches(3, 1, 1e5), gpus(3)});   // 5 ops, 243 placements
+        cases.push_back({branches(3, 1, 1e5), gpus(3)});     // 5 ops, 243 placements
         // Not every small graph: three branches of two ops on twoAndOne (6,561 placements)
         // leave local-search at a local optimum of 460.5 us against 454.5 us.
         for (const Case& k : cases) {
