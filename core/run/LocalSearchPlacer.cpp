@@ -28,7 +28,12 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
         quiet.observer = nullptr; // the live views show the search's own evaluations
         try {
             PlaceResult r = makeClassicalPlacer(name)->place(quiet);
-            budget.charge(r.samplesUsed);
+            // Each of its simulations is a sample of the search: reported as its final placement.
+            Evaluation e;
+            e.stepTimeUs = e.rawStepTimeUs = r.bestStepTimeUs;
+            e.feasible = r.feasible;
+            for (int i = 0; i < r.samplesUsed; ++i)
+                budget.record(r.best, e);
             starts.push_back({name, std::move(r)});
         } catch (const std::exception&) {
             // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.

@@ -20,7 +20,7 @@ struct ClassicalStart {
 
 // Every classical placer of the table on `context` (no observer), best first: feasible
 // before infeasible, then by step time (ties keep the table order). Their own simulations
-// are charged to `budget`.
+// are recorded in `budget` (reported to its observer as samples of the placer's result).
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);
 
 // The hill climb of `local-search` from `start` over colocation groups: exactly what the
