@@ -8,9 +8,9 @@
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/learn/Grouping.h"
-#include "core/learn/LearnerFactory.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/learn/PostLearner.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <chrono>
 #include <cstdio>

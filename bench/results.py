@@ -68,7 +68,7 @@ def main():
       "`post` is Post from scratch (uniform policy), as in the paper; `post@best` starts Post from "
       "the best placement of the memory-aware classical placers (m-ETF, m-SCT, m-TOPO, round-robin, "
       "METIS) and counts their evaluations in its samples. What these figures say, and why: "
-      "[docs/learners.md](learners.md#findings-on-the-real-graphs-docsresultsmd).\n\n")
+      "[docs/learners.md](learners.md#findings-for-algorithm-1-on-the-real-graphs-docsresultsmd-before-issue-15).\n\n")
     summary = []
     for rel, title in GRAPHS:
         graph = os.path.join(a.data, rel)

@@ -7,14 +7,13 @@
 //                  [warm=split|PLACER] [warm_mass=..]   (warm start: split = the groups' topological
 //                                                  order cut into one compute-balanced run per GPU;
 //                                                  PLACER = a classical placer, e.g. m-sct)
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/cluster/Cluster.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/learn/Grouping.h"
-#include "core/learn/LearnerFactory.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 
 #include <cmath>

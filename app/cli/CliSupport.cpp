@@ -276,6 +276,14 @@ std::string joinedPlacerNames()
     return text;
 }
 
+std::string placerTableHelp()
+{
+    std::string text;
+    for (const PlacerInfo& row : placerTable())
+        text.append("\n  ").append(row.name).append(": ").append(row.description);
+    return text;
+}
+
 std::string formatMs(double us)
 {
     char buf[32];

@@ -101,6 +101,13 @@ template <class Work> auto runClusterNamed(const std::string& clusterArg, const 
 
 // "post, ce, ppo, ..." for help texts and errors.
 std::string joinedPlacerNames();
+// One line per algorithm of the placer table: "  name: description" (for --help).
+std::string placerTableHelp();
+
+// The default budget of `place` (and the GUI) when neither --samples nor --time is given:
+// about 2 s of wall time (docs/learners.md); a sample count stands for "no sample limit".
+inline constexpr double kDefaultPlaceSeconds = 2.0;
+inline constexpr int kUnlimitedSamples = 100000000;
 
 std::string formatMs(double us);
 std::string formatBytes(double bytes);

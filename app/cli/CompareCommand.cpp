@@ -28,6 +28,8 @@ struct CompareOptions {
     std::string cluster;
     std::string algos;
     int samples = 2400;
+    double seconds = 0.0;
+    bool samplesGiven = false;
     int seeds = 5;
     std::uint64_t firstSeed = 1;
     int threads = 0;
@@ -82,7 +84,9 @@ int runCompare(const CompareOptions& o)
 
     ComparisonOptions options;
     options.algorithms = algos;
-    options.samples = o.samples;
+    // Equal samples by default; --time alone gives every run that wall time instead.
+    options.samples = o.seconds > 0.0 && !o.samplesGiven ? kUnlimitedSamples : o.samples;
+    options.seconds = o.seconds;
     options.seeds = o.seeds;
     options.firstSeed = o.firstSeed;
     options.threads = o.threads;
@@ -166,11 +170,16 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algos", opts->algos,
-                    "Comma-separated algorithms (default: all): " + joinedPlacerNames()
-                        + "; LEARNER@PLACER starts a learner from a classical placement");
-    cmd->add_option("--samples", opts->samples, "Sample budget for learners")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 100000000));
+                    "Comma-separated algorithms (default: all); LEARNER@PLACER starts a learner from a classical "
+                    "placement:"
+                        + placerTableHelp());
+    CLI::Option* samples = cmd->add_option("--samples", opts->samples,
+                                           "Evaluation budget of learners and searches (default 2400; none when only "
+                                           "--time is given)")
+                               ->check(CLI::Range(1, kUnlimitedSamples));
+    cmd->add_option("--time", opts->seconds, "Wall-time budget in seconds of each learner and search run")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(0.001, 1e6));
     cmd->add_option("--seeds", opts->seeds, "Seeds per learner")->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_option("--first-seed", opts->firstSeed, "First seed (then +1, +2, ...)")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")
@@ -178,7 +187,10 @@ void addCompareCommand(CLI::App& app, int& exitCode)
         ->check(CLI::Range(0, 1024));
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
-    cmd->callback([opts, &exitCode] { exitCode = runCompare(*opts); });
+    cmd->callback([opts, samples, &exitCode] {
+        opts->samplesGiven = samples->count() > 0;
+        exitCode = runCompare(*opts);
+    });
 }
 
 } // namespace post::cli

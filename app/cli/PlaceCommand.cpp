@@ -29,6 +29,9 @@ struct PlaceOptions {
     std::string cluster;
     std::string algo = "post@best";
     int samples = 2400;
+    double seconds = 0.0;
+    bool samplesGiven = false;
+    bool secondsGiven = false;
     std::uint64_t seed = 1;
     int threads = 0;
     std::string out;
@@ -68,7 +71,9 @@ int runPlace(const PlaceOptions& o)
 
     RunLog log;
     PlaceContext ctx{g, c, SimOptions{}};
-    ctx.samples = o.samples;
+    // Neither budget given: the default time budget; one given: that one alone.
+    ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;
+    ctx.seconds = o.secondsGiven ? o.seconds : (o.samplesGiven ? 0.0 : kDefaultPlaceSeconds);
     ctx.seed = o.seed;
     ctx.threads = o.threads;
     ctx.observer = o.log.empty() ? nullptr : &log;
@@ -99,6 +104,7 @@ int runPlace(const PlaceOptions& o)
         j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
         j["feasible"] = r.feasible;
         j["samples"] = r.samplesUsed;
+        j["time_budget_s"] = ctx.seconds;
         j["wall_s"] = r.wallSeconds;
         j["lower_bound_ms"] = lb.valueUs() / 1000.0;
         auto& per = j["ops_per_device"] = nlohmann::json::object();
@@ -133,11 +139,17 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
     cmd->add_option("--algo", opts->algo,
-                    "Algorithm: " + joinedPlacerNames() + "; LEARNER@PLACER starts a learner from a classical placement")
-        ->capture_default_str();
-    cmd->add_option("--samples", opts->samples, "Sample budget for learners")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 100000000));
+                    "Algorithm (default post@best); LEARNER@PLACER starts a learner from a classical placement:"
+                        + placerTableHelp());
+    CLI::Option* samples = cmd->add_option("--samples", opts->samples,
+                                           "Evaluation budget of learners and searches (for equal-sample comparisons; "
+                                           "default: none when --time is given, else the time budget alone)")
+                               ->check(CLI::Range(1, kUnlimitedSamples));
+    CLI::Option* seconds =
+        cmd->add_option("--time", opts->seconds,
+                        "Wall-time budget in seconds of learners and searches (default 2 unless --samples is given)")
+            ->type_name("SECONDS")
+            ->check(CLI::Range(0.001, 1e6));
     cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")
         ->capture_default_str()
@@ -153,7 +165,11 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     addForceOption(*cmd, opts->force);
-    cmd->callback([opts, &exitCode] { exitCode = runPlace(*opts); });
+    cmd->callback([opts, samples, seconds, &exitCode] {
+        opts->samplesGiven = samples->count() > 0;
+        opts->secondsGiven = seconds->count() > 0;
+        exitCode = runPlace(*opts);
+    });
 }
 
 } // namespace post::cli

@@ -151,6 +151,21 @@ const std::vector<Entry>& entries()
          [](const LearnerOptions& o) {
              return std::string(o.penalty.kind == InfeasiblePenalty::Fixed ? "fixed" : "growing");
          }},
+        {{"symmetry", "post: relabel interchangeable devices per sample, 1 or 0 (default 1)", {}},
+         numeric(0, 1, true, [](LearnerOptions& o, double v) { o.symmetryBreaking = v != 0.0; }),
+         [](const LearnerOptions& o) { return std::string(o.symmetryBreaking ? "1" : "0"); }},
+        {{"coarse-to-fine", "post: contiguous chunks first on chain-like graphs, 1 or 0 (default 1)", {}},
+         numeric(0, 1, true, [](LearnerOptions& o, double v) { o.coarseToFine = v != 0.0; }),
+         [](const LearnerOptions& o) { return std::string(o.coarseToFine ? "1" : "0"); }},
+        {{"local-search", "post: hill-climb the best and elite placements, 1 or 0 (default 1)", {}},
+         numeric(0, 1, true, [](LearnerOptions& o, double v) { o.localSearch = v != 0.0; }),
+         [](const LearnerOptions& o) { return std::string(o.localSearch ? "1" : "0"); }},
+        {{"coarse-width", "post: graphs narrower than this (work / critical path) start coarse (default 3)", {}},
+         numeric(0, 1e9, false, [](LearnerOptions& o, double v) { o.coarseWidthLimit = v; }),
+         [](const LearnerOptions& o) { return exactNumber(o.coarseWidthLimit); }},
+        {{"restarts", "post: refine or restart on entropy collapse, 1 or 0 (default 1)", {}},
+         numeric(0, 1, true, [](LearnerOptions& o, double v) { o.restarts = v != 0.0; }),
+         [](const LearnerOptions& o) { return std::string(o.restarts ? "1" : "0"); }},
     };
     return table;
 }

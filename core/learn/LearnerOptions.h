@@ -74,6 +74,17 @@ struct LearnerOptions {
     // Split groups whose ops the warm start puts on different devices, so the policy can
     // express the start exactly and explore single moves around it.
     bool refineGroupsByWarmStart = true;
+
+    // Post Studio's Post (`post`, core/learn/PostSearch, docs/learners.md) on top of
+    // Algorithm 1; each ingredient can be turned off for ablations. `post-alg1`, `ce`,
+    // `ppo`, `reinforce` and `random` ignore them.
+    bool symmetryBreaking = true; // relabel interchangeable devices canonically per sample
+    bool coarseToFine = true;     // start chain-like graphs from few contiguous chunks, split later
+    bool localSearch = true;      // hill-climb the best and elite placements after CE steps
+    bool restarts = true;         // refine or restart when entropy collapses without improvement
+    // Coarse-to-fine applies to graphs narrower than this: average width = total work /
+    // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.
+    double coarseWidthLimit = 3.0;
 };
 
 } // namespace post

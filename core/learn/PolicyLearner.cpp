@@ -31,7 +31,9 @@ void requireOption(bool ok, const char* what)
         throw std::invalid_argument(std::string("learner option out of range: ") + what);
 }
 
-void validate(const LearnerOptions& o)
+} // namespace
+
+void validateLearnerOptions(const LearnerOptions& o)
 {
     requireOption(o.batchSize >= 1, "batchSize >= 1");
     requireOption(o.ceInterval >= 1, "ceInterval >= 1");
@@ -48,6 +50,8 @@ void validate(const LearnerOptions& o)
     requireOption(o.grouping.maxGroups >= 1, "grouping.maxGroups >= 1");
     requireOption(o.penalty.base >= 0.0 && o.penalty.slope >= 0.0 && o.penalty.fixedFactor > 0.0, "penalty factors >= 0");
 }
+
+namespace {
 
 double reward(double stepTimeUs) { return -std::sqrt(std::max(0.0, stepTimeUs)); }
 
@@ -75,6 +79,9 @@ public:
         , advantages_(static_cast<size_t>(batch_))
         , placements_(static_cast<size_t>(batch_))
         , evaluations_(static_cast<size_t>(batch_))
+        , deadline_(std::chrono::steady_clock::now()
+                    + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(std::max(0.0, context.seconds))))
     {
         if (!options.warmStart.empty())
             warmStart(options.warmStart);
@@ -88,6 +95,8 @@ public:
                 result_.stopped = true;
                 break;
             }
+            if (context_.seconds > 0.0 && std::chrono::steady_clock::now() >= deadline_)
+                break; // the time budget ended (checked before each batch)
             const int count = std::min(batch_, budget - drawn_);
             drawAndEvaluate(count);
             if (count < batch_)
@@ -188,6 +197,8 @@ private:
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
                             std::span(evaluations_).first(static_cast<size_t>(count)));
+        const bool timed = context_.seconds > 0.0 && context_.observer;
+        const auto before = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         for (int j = 0; j < count; ++j) {
             const Evaluation& e = evaluations_[static_cast<size_t>(j)];
             stepTimes_[static_cast<size_t>((drawn_ + j) % window_)] = e.stepTimeUs;
@@ -196,6 +207,8 @@ private:
                 context_.observer->onSample(
                     SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
         }
+        if (timed) // time spent in the observer (a paused GUI run waits there) is not search time
+            deadline_ += std::chrono::steady_clock::now() - before;
         drawn_ += count;
     }
 
@@ -334,6 +347,7 @@ private:
     bool haveBest_ = false;
     double bestPenalisedUs_ = kInf;
     PlaceResult result_;
+    std::chrono::steady_clock::time_point deadline_;
 };
 
 } // namespace
@@ -348,7 +362,7 @@ PolicyLearner::PolicyLearner(std::string name, LearnerRules rules, LearnerOption
 PlaceResult PolicyLearner::place(const PlaceContext& context)
 {
     const auto start = std::chrono::steady_clock::now();
-    validate(options_);
+    validateLearnerOptions(options_);
     if (context.cluster.deviceCount() < 1)
         throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
     const LearnerOptions& options = options_;

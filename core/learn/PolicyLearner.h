@@ -11,6 +11,9 @@
 
 namespace post {
 
+// Throws std::invalid_argument naming the first option out of range.
+void validateLearnerOptions(const LearnerOptions& options);
+
 // Which updates the learning loop applies (Post = PPO + cross-entropy; none = random search).
 struct LearnerRules {
     bool ppo = false;          // clipped-surrogate epochs on every batch of K samples

@@ -25,6 +25,9 @@ struct PlaceContext {
     int threads = 0; // 0: all cores
     ProgressObserver* observer = nullptr;
     const std::atomic<bool>* stop = nullptr; // checked between samples
+    // Wall-time budget of learners in seconds, counted from the call of place() (0: none);
+    // a learner stops at whichever of `samples` and this ends first. Classical placers ignore it.
+    double seconds = 0.0;
 };
 
 struct PlaceResult {

@@ -124,6 +124,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         FractionObserver observer(progress, base, 1.0 / runs, options_.samples);
         PlaceContext ctx{graph_, cluster_, SimOptions{}};
         ctx.samples = options_.samples;
+        ctx.seconds = options_.seconds;
         ctx.seed = options_.firstSeed + static_cast<std::uint64_t>(i);
         ctx.threads = options_.threads;
         ctx.stop = stop;

@@ -17,6 +17,7 @@ class Cluster;
 struct ComparisonOptions {
     std::vector<std::string> algorithms; // empty: placerNames()
     int samples = 2400;                  // learners' budget per run
+    double seconds = 0.0;                // learners' wall-time budget per run (0: none)
     int seeds = 5;                       // runs per learner (a deterministic placer runs once)
     std::uint64_t firstSeed = 1;
     int threads = 0;

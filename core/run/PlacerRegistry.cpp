@@ -1,24 +1,33 @@
 #include "core/run/PlacerRegistry.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
-#include "core/learn/LearnerFactory.h"
+#include "core/classic/CpuPlacer.h"
+#include "core/classic/MEtfPlacer.h"
+#include "core/classic/MSctPlacer.h"
+#include "core/classic/MTopoPlacer.h"
+#include "core/classic/MetisPlacer.h"
+#include "core/classic/RoundRobinPlacer.h"
+#include "core/classic/SingleDevicePlacer.h"
+#include "core/learn/CrossEntropyLearner.h"
+#include "core/learn/PostLearner.h"
+#include "core/learn/PostSearch.h"
+#include "core/learn/PpoLearner.h"
+#include "core/learn/RandomSearch.h"
+#include "core/learn/ReinforceLearner.h"
+#include "core/run/LocalSearchPlacer.h"
+#include "core/run/RacePlacer.h"
 #include "core/run/WarmStartedPlacer.h"
-
-#include <algorithm>
 
 namespace post {
 namespace {
 
-bool isLearner(std::string_view name)
+template <class T> std::function<std::unique_ptr<Placer>(const LearnerOptions&)> learner()
 {
-    const std::vector<std::string> learners = learnerNames();
-    return std::find(learners.begin(), learners.end(), name) != learners.end();
+    return [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<T>(o); };
 }
 
-bool isClassical(std::string_view name)
+template <class T> std::function<std::unique_ptr<Placer>(const LearnerOptions&)> plain()
 {
-    const std::vector<std::string> classical = classicalPlacerNames();
-    return std::find(classical.begin(), classical.end(), name) != classical.end();
+    return [](const LearnerOptions&) -> std::unique_ptr<Placer> { return std::make_unique<T>(); };
 }
 
 // "post@m-sct" -> {"post", "m-sct"}; no '@' -> {name, ""}.
@@ -30,40 +39,125 @@ std::pair<std::string_view, std::string_view> splitWarmStart(std::string_view na
     return {name.substr(0, at), name.substr(at + 1)};
 }
 
+bool isKind(std::string_view name, PlacerKind kind)
+{
+    const PlacerInfo* row = findPlacer(name);
+    return row && row->kind == kind;
+}
+
 } // namespace
+
+const std::vector<PlacerInfo>& placerTable()
+{
+    static const std::vector<PlacerInfo> table = {
+        {"post", PlacerKind::Learner, learner<PostSearchLearner>(),
+         "Post Studio's Post: CE + PPO with device-symmetry breaking, coarse-to-fine groups, local search, restarts"},
+        {"post-alg1", PlacerKind::Learner, learner<PostLearner>(),
+         "Post exactly as the paper's Algorithm 1: CE steps plus PPO on a per-group device policy (Gao et al. 2018)"},
+        {"ce", PlacerKind::Learner, learner<CrossEntropyLearner>(), "Ablation of Algorithm 1: cross-entropy steps only"},
+        {"ppo", PlacerKind::Learner, learner<PpoLearner>(), "Ablation of Algorithm 1: PPO updates only"},
+        {"reinforce", PlacerKind::Learner, learner<ReinforceLearner>(),
+         "REINFORCE with a moving-average baseline (Mirhoseini et al. 2017)"},
+        {"random", PlacerKind::Learner, learner<RandomSearch>(),
+         "Uniform random placements: the floor any learner must beat"},
+        {"post@best", PlacerKind::Race,
+         [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<RacePlacer>(o); },
+         "The default: local search from the best classical placement, then a race of warm and cold Post runs"},
+        {"local-search", PlacerKind::Baseline, plain<LocalSearchPlacer>(),
+         "Hill climb over colocation groups from the best classical placement (moves, then neighbour swaps)"},
+        {"single", PlacerKind::Classical, plain<SingleDevicePlacer>(), "Every op on the fastest GPU"},
+        {"cpu", PlacerKind::Classical, plain<CpuPlacer>(), "Every op on the CPU"},
+        {"round-robin", PlacerKind::Classical, plain<RoundRobinPlacer>(),
+         "Ops dealt to the GPUs in turn, memory permitting"},
+        {"m-topo", PlacerKind::Classical, plain<MTopoPlacer>(),
+         "Baechi m-TOPO: topological order split into equal-compute runs"},
+        {"m-etf", PlacerKind::Classical, plain<MEtfPlacer>(),
+         "Baechi m-ETF: earliest task first list scheduling, memory-aware"},
+        {"m-sct", PlacerKind::Classical, plain<MSctPlacer>(), "Baechi m-SCT: m-ETF plus favourite children from an LP"},
+        {"metis", PlacerKind::Classical, plain<MetisPlacer>(), "METIS k-way min-cut partition balanced by compute"},
+    };
+    return table;
+}
+
+const PlacerInfo* findPlacer(std::string_view name)
+{
+    for (const PlacerInfo& row : placerTable())
+        if (row.name == name)
+            return &row;
+    return nullptr;
+}
 
 std::vector<std::string> placerNames()
 {
-    std::vector<std::string> names = learnerNames();
-    names.push_back("post@best");
-    for (std::string& n : classicalPlacerNames())
-        names.push_back(std::move(n));
+    std::vector<std::string> names;
+    for (const PlacerInfo& row : placerTable())
+        names.push_back(row.name);
     return names;
 }
 
-bool placerUsesSeed(std::string_view name) { return isLearner(splitWarmStart(name).first); }
+std::vector<std::string> placerNames(PlacerKind kind)
+{
+    std::vector<std::string> names;
+    for (const PlacerInfo& row : placerTable())
+        if (row.kind == kind)
+            names.push_back(row.name);
+    return names;
+}
+
+std::vector<std::string> classicalPlacerNames() { return placerNames(PlacerKind::Classical); }
+std::vector<std::string> learnerNames() { return placerNames(PlacerKind::Learner); }
+
+bool placerUsesSeed(std::string_view name)
+{
+    if (const PlacerInfo* row = findPlacer(name))
+        return row->kind == PlacerKind::Learner || row->kind == PlacerKind::Race;
+    return isKind(splitWarmStart(name).first, PlacerKind::Learner);
+}
+
+std::string placerDescription(std::string_view name)
+{
+    if (const PlacerInfo* row = findPlacer(name))
+        return row->description;
+    const auto [base, starter] = splitWarmStart(name);
+    if (starter.empty() || !isKind(base, PlacerKind::Learner))
+        return {};
+    if (starter == "best")
+        return std::string(base)
+            + " started from the best memory-aware classical placement (half the budget warm, half cold)";
+    if (!isKind(starter, PlacerKind::Classical))
+        return {};
+    return std::string(base) + " started from the " + std::string(starter)
+        + " placement (half the budget warm, half cold)";
+}
 
 std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& options)
 {
+    if (const PlacerInfo* row = findPlacer(name))
+        return row->make(options);
     const auto [base, starter] = splitWarmStart(name);
-    if (!starter.empty()) {
-        if (!isLearner(base))
-            return nullptr;
-        std::vector<std::string> starters;
-        if (starter == "best") {
-            // The memory-aware classical placers; "single" and "cpu" never win a start.
-            for (const char* s : {"m-etf", "m-sct", "m-topo", "round-robin", "metis"})
-                starters.emplace_back(s);
-        } else if (isClassical(starter)) {
-            starters.emplace_back(starter);
-        } else {
-            return nullptr;
-        }
-        return std::make_unique<WarmStartedPlacer>(std::string(base), std::move(starters), std::string(name), options);
+    if (starter.empty() || !isKind(base, PlacerKind::Learner))
+        return nullptr;
+    std::vector<std::string> starters;
+    if (starter == "best") {
+        // The memory-aware classical placers; "single" and "cpu" never win a start.
+        for (const char* s : {"m-etf", "m-sct", "m-topo", "round-robin", "metis"})
+            starters.emplace_back(s);
+    } else if (isKind(starter, PlacerKind::Classical)) {
+        starters.emplace_back(starter);
+    } else {
+        return nullptr;
     }
-    if (isLearner(name))
-        return makeLearner(name, options);
-    return makeClassicalPlacer(name);
+    return std::make_unique<WarmStartedPlacer>(std::string(base), std::move(starters), std::string(name), options);
+}
+
+std::unique_ptr<Placer> makeClassicalPlacer(std::string_view name)
+{
+    return isKind(name, PlacerKind::Classical) ? findPlacer(name)->make({}) : nullptr;
+}
+
+std::unique_ptr<Placer> makeLearner(std::string_view name, const LearnerOptions& options)
+{
+    return isKind(name, PlacerKind::Learner) ? findPlacer(name)->make(options) : nullptr;
 }
 
 } // namespace post

@@ -3,6 +3,8 @@
 #include "core/learn/LearnerOptions.h"
 #include "core/place/Placer.h"
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -10,12 +12,45 @@
 
 namespace post {
 
-// Every placement algorithm by its CLI name: learners first, then classical placers.
+enum class PlacerKind : std::uint8_t {
+    Learner,   // samples placements from a learned distribution (seeded)
+    Race,      // races warm and cold learner runs (seeded)
+    Baseline,  // deterministic search from the classical placements (local-search)
+    Classical, // one deterministic heuristic
+};
+
+// One row of the table of every placement algorithm: `post-cli --help`, the GUI's
+// algorithm picker, `compare` and makePlacer() all read it.
+struct PlacerInfo {
+    std::string name;
+    PlacerKind kind;
+    std::function<std::unique_ptr<Placer>(const LearnerOptions&)> make; // options: learners only
+    std::string description;                                            // one line
+};
+
+// The table, in the order the CLI and GUI list it: learners, races, baselines, classical.
+const std::vector<PlacerInfo>& placerTable();
+// The row of `name`, or nullptr (LEARNER@PLACER names have no row: see makePlacer()).
+const PlacerInfo* findPlacer(std::string_view name);
+
+// Every name of the table, in its order.
 std::vector<std::string> placerNames();
-// True for algorithms whose result depends on the seed (the learners).
+// The names of one kind (classicalPlacerNames(): single, cpu, round-robin, m-topo, m-etf,
+// m-sct, metis; learnerNames(): post, post-alg1, ce, ppo, reinforce, random).
+std::vector<std::string> placerNames(PlacerKind kind);
+std::vector<std::string> classicalPlacerNames();
+std::vector<std::string> learnerNames();
+// True for algorithms whose result depends on the seed (learners, races, LEARNER@PLACER).
 bool placerUsesSeed(std::string_view name);
-// nullptr for an unknown name.
-// `options` configure learners (and the learner of LEARNER@PLACER); classical placers ignore them.
+// The one-line description of a table row or of LEARNER@PLACER; empty for an unknown name.
+std::string placerDescription(std::string_view name);
+
+// The placer called `name`: a table row, or LEARNER@PLACER (a learner warm-started from a
+// classical placer, or from the best memory-aware one for LEARNER@best; see
+// WarmStartedPlacer). nullptr for an unknown name. `options` configure learners.
 std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& options = {});
+// Only names of the given kind (nullptr otherwise).
+std::unique_ptr<Placer> makeClassicalPlacer(std::string_view name);
+std::unique_ptr<Placer> makeLearner(std::string_view name, const LearnerOptions& options = {});
 
 } // namespace post

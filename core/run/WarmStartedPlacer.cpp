@@ -1,8 +1,7 @@
 #include "core/run/WarmStartedPlacer.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
-#include "core/learn/LearnerFactory.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
 
 #include <algorithm>
 #include <chrono>
@@ -80,12 +79,21 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
     // algorithm in a comparison gets exactly `samples` simulations.
     const int learnerBudget = std::max(2, context.samples - classicalSamples);
     warmContext.samples = learnerBudget / 2;
+    // A time budget is split the same way: the warm run ends at half of it, the cold one at the end.
+    auto secondsLeft = [&](double share) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        return std::max(1e-3, share * context.seconds - elapsed);
+    };
+    if (context.seconds > 0.0)
+        warmContext.seconds = secondsLeft(0.5);
     PlaceResult result = makeLearner(learner_, warmOptions)->place(warmContext);
 
     const int coldSamples = learnerBudget - result.samplesUsed;
     if (!result.stopped && coldSamples > 0) {
         PlaceContext coldContext = context;
         coldContext.samples = coldSamples;
+        if (context.seconds > 0.0)
+            coldContext.seconds = secondsLeft(1.0);
         OffsetObserver shifted(context.observer, result.samplesUsed);
         if (context.observer)
             coldContext.observer = &shifted;

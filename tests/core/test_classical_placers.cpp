@@ -1,4 +1,3 @@
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/classic/FavouriteChildLp.h"
 #include "core/classic/MSctPlacer.h"
 #include "core/classic/MemoryFeedback.h"
@@ -10,6 +9,7 @@
 #include "core/graph/Placement.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/run/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 
 #include "tests/support/TestData.h"

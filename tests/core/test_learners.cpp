@@ -1,10 +1,10 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/learn/BatchEvaluator.h"
-#include "core/learn/LearnerFactory.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/learn/PostLearner.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 
 #include <QtTest>
@@ -163,7 +163,7 @@ class TestLearners : public QObject {
 private slots:
     void factoryKnowsEveryName()
     {
-        QCOMPARE(learnerNames(), (std::vector<std::string>{"post", "ce", "ppo", "reinforce", "random"}));
+        QCOMPARE(learnerNames(), (std::vector<std::string>{"post", "post-alg1", "ce", "ppo", "reinforce", "random"}));
         for (const std::string& name : learnerNames()) {
             auto placer = makeLearner(name);
             QVERIFY(placer);
@@ -230,7 +230,7 @@ private slots:
     void postFindsTheKnownOptimum()
     {
         const Problem p = hammingProblem(24); // 4^24 placements, one optimum
-        auto post = learner("post", ungrouped());
+        auto post = learner("post-alg1", ungrouped());
         const PlaceResult r = runLearner(*post, p, 1200, 1, 2);
         QVERIFY(r.feasible);
         QCOMPARE(r.bestStepTimeUs, 100.0);
@@ -259,7 +259,7 @@ private slots:
     void sameSeedSameResultWhateverTheThreads()
     {
         const Problem p = hammingProblem(24);
-        for (const char* name : {"post", "reinforce"}) {
+        for (const char* name : {"post-alg1", "reinforce"}) {
             auto a = learner(name, ungrouped());
             auto b = learner(name, ungrouped());
             Recorder ra, rb;
@@ -288,7 +288,7 @@ private slots:
         LearnerOptions o = ungrouped();
         o.batchSize = 20;
         o.ceInterval = 100;
-        auto post = learner("post", o);
+        auto post = learner("post-alg1", o);
         Recorder rec;
         const PlaceResult r = runLearner(*post, p, 410, 5, 2, &rec);
         QCOMPARE(r.samplesUsed, 410);
@@ -355,7 +355,7 @@ private slots:
         Recorder rec;
         rec.stop = &stop;
         rec.stopAt = 45;
-        auto post = learner("post", ungrouped());
+        auto post = learner("post-alg1", ungrouped());
         const PlaceResult r = runLearner(*post, p, 2400, 1, 2, &rec, &stop);
         QVERIFY(r.stopped);
         QCOMPARE(r.samplesUsed, 60); // batch 40..59 finishes, then the flag is seen
@@ -518,7 +518,7 @@ private slots:
         const Problem p = hammingProblem(4);
         LearnerOptions o = ungrouped();
         o.warmStart = {0, 1};
-        auto post = learner("post", o);
+        auto post = learner("post-alg1", o);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runLearner(*post, p, 10, 1, 1));
     }
 
@@ -530,7 +530,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runLearner(*learner("ce", o), p, 10, 1, 1));
         o = ungrouped();
         o.batchSize = 0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runLearner(*learner("post", o), p, 10, 1, 1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runLearner(*learner("post-alg1", o), p, 10, 1, 1));
     }
 
     void bestIsFeasibleWhenAnySampleIs()

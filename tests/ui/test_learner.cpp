@@ -1,5 +1,4 @@
 // The learner panel, its controller and thread, and the learning chart.
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/learn/LearnerOptionSetter.h"

@@ -53,6 +53,20 @@ QString LearnerOptionsEditor::explanation(const QString& key)
         {QStringLiteral("penalty"),
          tr("How out-of-memory samples are scored: growing (worse the further they overflow, so the "
             "learner is led back to fitting) or fixed (one constant failure time).")},
+        {QStringLiteral("symmetry"),
+         tr("post only: relabel interchangeable devices canonically in every sample, so CE and PPO "
+            "count one split once rather than once per labelling (1 on, 0 off).")},
+        {QStringLiteral("coarse-to-fine"),
+         tr("post only: chain-like graphs start from a few contiguous chunks, split where the elite "
+            "disagrees or the critical path runs when the policy collapses (1 on, 0 off).")},
+        {QStringLiteral("local-search"),
+         tr("post only: hill-climb the best and elite placements with the simulator after every CE "
+            "step, within the budget (1 on, 0 off).")},
+        {QStringLiteral("coarse-width"),
+         tr("post only: graphs narrower than this (total work over critical path) start coarse.")},
+        {QStringLiteral("restarts"),
+         tr("post only: when the entropy collapses without improvement, refine the groups or restart "
+            "the policy (1 on, 0 off).")},
     };
     return text.value(key);
 }

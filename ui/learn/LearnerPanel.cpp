@@ -1,6 +1,5 @@
 #include "ui/learn/LearnerPanel.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/run/PlacerRegistry.h"
 #include "ui/learn/LearnerOptionsEditor.h"
@@ -11,6 +10,7 @@
 #include <QSignalBlocker>
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QHash>
@@ -33,6 +33,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , options_(new LearnerOptionsEditor(this))
     , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
+    , time_(new QDoubleSpinBox(this))
     , seed_(new QSpinBox(this))
     , startButton_(new QPushButton(tr("Start"), this))
     , pauseButton_(new QPushButton(tr("Pause"), this))
@@ -41,7 +42,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , resetButton_(new QPushButton(tr("Reset"), this))
     , status_(new QLabel(this))
 {
-    // Learners, warm starts, then the classical placers (placerNames() order), with
+    // The placer table's order (learners, post@best, local-search, classical), with
     // LEARNER@PLACER for each memory-aware classical placer after post@best.
     QStringList names;
     for (const std::string& name : placerNames()) {
@@ -54,14 +55,14 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     for (const QString& name : names) {
         const QString kind = name.contains(QLatin1Char('@')) ? QStringLiteral("warm")
             : placerUsesSeed(name.toStdString())             ? QStringLiteral("learner")
-                                                             : QStringLiteral("classical");
+                                                             : QStringLiteral("deterministic");
         if (!previousKind.isEmpty() && kind != previousKind)
             algorithm_->insertSeparator(algorithm_->count());
         previousKind = kind;
         algorithm_->addItem(name);
         algorithm_->setItemData(algorithm_->count() - 1, describeAlgorithm(name), Qt::ToolTipRole);
     }
-    setAlgorithm(QStringLiteral("post"));
+    setAlgorithm(QStringLiteral("post@best"));
     for (const std::string& name : clusterPresetNames())
         cluster_->addItem(QString::fromStdString(name), QString::fromStdString(name));
     cluster_->insertSeparator(cluster_->count());
@@ -85,6 +86,16 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     samples_->setRange(1, 1000000);
     samples_->setSingleStep(100);
     samples_->setValue(2400);
+    // The default budget: whichever of 2,400 samples and 2 s ends first (docs/learners.md).
+    time_->setRange(0.0, 3600.0);
+    time_->setDecimals(1);
+    time_->setSingleStep(0.5);
+    time_->setSpecialValueText(tr("none"));
+    time_->setSuffix(tr(" s"));
+    time_->setValue(2.0);
+    time_->setObjectName(QStringLiteral("time"));
+    time_->setToolTip(tr("Wall-time budget (post-cli --time); the run ends at whichever of samples and time ends "
+                         "first"));
     seed_->setRange(0, 1000000000);
     seed_->setValue(1);
     algorithm_->setObjectName(QStringLiteral("algorithm"));
@@ -102,6 +113,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     form->addRow(tr("Cluster"), cluster_);
     form->addRow(tr("Algorithm"), algorithm_);
     form->addRow(tr("Samples"), samples_);
+    form->addRow(tr("Time limit"), time_);
     form->addRow(tr("Seed"), seed_);
     auto* buttons = new QGridLayout;
     buttons->addWidget(startButton_, 0, 0);
@@ -144,27 +156,8 @@ void LearnerPanel::setAlgorithm(const QString& name)
 
 QString LearnerPanel::describeAlgorithm(const QString& name)
 {
-    static const QHash<QString, QString> text = {
-        {QStringLiteral("post"), tr("Post: cross-entropy steps plus PPO on a per-group device policy (Gao et al. 2018)")},
-        {QStringLiteral("ce"), tr("Ablation of Post: cross-entropy steps only")},
-        {QStringLiteral("ppo"), tr("Ablation of Post: PPO updates only")},
-        {QStringLiteral("reinforce"), tr("REINFORCE with a moving-average baseline (Mirhoseini et al. 2017)")},
-        {QStringLiteral("random"), tr("Uniform random placements: the floor any learner must beat")},
-        {QStringLiteral("post@best"), tr("Post started from the best of the memory-aware classical placers")},
-        {QStringLiteral("single"), tr("Every op on the fastest GPU")},
-        {QStringLiteral("cpu"), tr("Every op on the CPU")},
-        {QStringLiteral("round-robin"), tr("Ops dealt to the GPUs in turn, memory permitting")},
-        {QStringLiteral("m-topo"), tr("Baechi m-TOPO: topological order split into equal-compute runs")},
-        {QStringLiteral("m-etf"), tr("Baechi m-ETF: earliest task first list scheduling, memory-aware")},
-        {QStringLiteral("m-sct"), tr("Baechi m-SCT: m-ETF plus favourite children from an LP")},
-        {QStringLiteral("metis"), tr("METIS k-way min-cut partition balanced by compute")},
-    };
-    if (text.contains(name))
-        return text.value(name);
-    const qsizetype at = name.indexOf(QLatin1Char('@'));
-    if (at > 0)
-        return tr("%1 started from the %2 placement").arg(name.left(at), name.mid(at + 1));
-    return {};
+    // The placer table's own line (core/run/PlacerRegistry), also for LEARNER@PLACER.
+    return QString::fromStdString(placerDescription(name.toStdString()));
 }
 
 void LearnerPanel::setClusterName(const QString& nameOrPath)
@@ -215,7 +208,15 @@ Placement LearnerPanel::samplePlacement(int index, int* shownIndex) const
     return samplePlacements_->placement(kept);
 }
 
-void LearnerPanel::setSamples(int samples) { samples_->setValue(samples); }
+void LearnerPanel::setSamples(int samples)
+{
+    samples_->setValue(samples);
+    time_->setValue(0.0);
+}
+
+void LearnerPanel::setTimeLimit(double seconds) { time_->setValue(seconds); }
+
+double LearnerPanel::timeLimit() const { return time_->value(); }
 
 QString LearnerPanel::algorithm() const { return algorithm_->currentText(); }
 
@@ -259,6 +260,7 @@ void LearnerPanel::start()
     request.document = document_;
     request.algorithm = algorithm_->currentText().toStdString();
     request.samples = samples_->value();
+    request.seconds = time_->value();
     request.seed = static_cast<std::uint64_t>(seed_->value());
     request.options = options_->options();
     samplePlacements_ = std::make_shared<SamplePlacements>();
@@ -341,6 +343,7 @@ void LearnerPanel::updateButtons()
     resetButton_->setEnabled(idle && haveData_);
     algorithm_->setEnabled(idle);
     samples_->setEnabled(idle);
+    time_->setEnabled(idle);
     seed_->setEnabled(idle);
     cluster_->setEnabled(idle);
     options_->setEnabled(idle);

@@ -8,6 +8,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QDoubleSpinBox;
 class QSpinBox;
 class QToolButton;
 
@@ -27,7 +28,11 @@ public:
 
     LearnerController* controller() const { return controller_; }
     void setAlgorithm(const QString& name); // unknown names are ignored
+    // An equal-sample budget (sessions, --samples, tests): also clears the time limit.
     void setSamples(int samples);
+    // The time limit in seconds (0: none).
+    void setTimeLimit(double seconds);
+    double timeLimit() const;
     QString algorithm() const;
     int samplesDone() const { return samplesDone_; }
     int plannedSamples() const;
@@ -80,6 +85,7 @@ private:
     QToolButton* optionsToggle_;
     std::shared_ptr<SamplePlacements> samplePlacements_;
     QSpinBox* samples_;
+    QDoubleSpinBox* time_;
     QSpinBox* seed_;
     QPushButton* startButton_;
     QPushButton* pauseButton_;

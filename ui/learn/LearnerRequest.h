@@ -17,8 +17,9 @@ class SamplePlacements;
 struct LearnerRequest {
     quint64 runId = 0;
     DocumentPtr document;
-    std::string algorithm = "post";
+    std::string algorithm = "post@best";
     int samples = 2400;
+    double seconds = 0.0; // wall-time budget (0: none); the run ends at whichever budget ends first
     std::uint64_t seed = 1;
     LearnerOptions options; // the hyperparameters (LearnerOptionsEditor)
     // Where the run keeps its sampled placements (null: not kept).

@@ -1,6 +1,5 @@
 #include "ui/learn/LearnerWorker.h"
 
-#include "core/classic/ClassicalPlacerFactory.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
@@ -151,6 +150,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
             throw std::invalid_argument("no placer named " + request.algorithm);
         PlaceContext context{graph, cluster, SimOptions{}};
         context.samples = request.samples;
+        context.seconds = request.seconds;
         context.seed = request.seed;
         context.observer = &observer;
         context.stop = control->stopFlag();

@@ -1,0 +1,294 @@
+#include "core/learn/GroupLocalSearch.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/EvaluationBudget.h"
+#include "core/learn/Grouping.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace post {
+namespace {
+
+bool improves(const Evaluation& candidate, const Evaluation& current)
+{
+    return candidate.stepTimeUs < current.stepTimeUs;
+}
+
+} // namespace
+
+GroupLocalSearch::GroupLocalSearch(const Graph& graph, const Cluster& cluster, SimOptions sim, BatchEvaluator& evaluator)
+    : graph_(graph)
+    , cluster_(cluster)
+    , evaluator_(evaluator)
+    , symmetry_(cluster)
+    , timelineSim_(graph, cluster, sim)
+    , placements_(kWindow)
+    , evaluations_(kWindow)
+{
+}
+
+std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, const Placement& placement,
+                                                  const Evaluation& known, EvaluationBudget& budget)
+{
+    const SimResult& r = timelineSim_.run(placement, true);
+    budget.record(placement, known); // the same placement: the same step
+    const int n = graph_.opCount();
+    std::vector<double> start(static_cast<size_t>(n), -1.0), end(static_cast<size_t>(n), -1.0);
+    std::vector<int> position(static_cast<size_t>(n), -1);
+    std::vector<std::vector<OpId>> onDevice(static_cast<size_t>(cluster_.deviceCount()));
+    OpId last = kNoOp;
+    for (const OpSpan& s : r.timeline.ops) {
+        start[static_cast<size_t>(s.op)] = s.startUs;
+        end[static_cast<size_t>(s.op)] = s.endUs;
+        auto& list = onDevice[static_cast<size_t>(s.device)];
+        position[static_cast<size_t>(s.op)] = static_cast<int>(list.size());
+        list.push_back(s.op);
+        if (last == kNoOp || s.endUs > end[static_cast<size_t>(last)])
+            last = s.op;
+    }
+    std::unordered_map<std::uint64_t, double> arrival; // producer x devices + destination
+    const auto devices = static_cast<std::uint64_t>(cluster_.deviceCount());
+    for (const TransferSpan& t : r.timeline.transfers)
+        arrival[static_cast<std::uint64_t>(t.producer) * devices + static_cast<std::uint64_t>(t.to)] = t.endUs;
+
+    std::vector<int> path;
+    std::vector<char> seenGroup(static_cast<size_t>(grouping.groupCount()), 0);
+    std::vector<char> seenOp(static_cast<size_t>(n), 0);
+    for (OpId op = last; op != kNoOp && !seenOp[static_cast<size_t>(op)];) {
+        seenOp[static_cast<size_t>(op)] = 1;
+        const int g = grouping.groupOf(op);
+        if (!seenGroup[static_cast<size_t>(g)]) {
+            seenGroup[static_cast<size_t>(g)] = 1;
+            path.push_back(g);
+        }
+        // What op waited for last: an input's arrival or the op before it on its device.
+        OpId next = kNoOp;
+        double ready = -1.0;
+        const DeviceId d = placement[static_cast<size_t>(op)];
+        for (EdgeId edge : graph_.inEdges(op)) {
+            const OpId p = graph_.edge(edge).from;
+            double at = end[static_cast<size_t>(p)];
+            if (placement[static_cast<size_t>(p)] != d) {
+                const auto it = arrival.find(static_cast<std::uint64_t>(p) * devices + static_cast<std::uint64_t>(d));
+                if (it != arrival.end())
+                    at = it->second;
+            }
+            if (at > ready) {
+                ready = at;
+                next = p;
+            }
+        }
+        const int pos = position[static_cast<size_t>(op)];
+        if (pos > 0) {
+            const OpId before = onDevice[static_cast<size_t>(d)][static_cast<size_t>(pos - 1)];
+            if (end[static_cast<size_t>(before)] >= ready) {
+                ready = end[static_cast<size_t>(before)];
+                next = before;
+            }
+        }
+        op = next;
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const std::vector<DeviceId>& choice,
+                                               const Evaluation& current, EvaluationBudget& budget, int& spent)
+{
+    grouping.expand(choice, base_);
+    std::vector<int> order = criticalGroups(grouping, base_, current, budget);
+    ++spent;
+    std::vector<char> listed(static_cast<size_t>(grouping.groupCount()), 0);
+    for (int g : order)
+        listed[static_cast<size_t>(g)] = 1;
+    std::vector<double> weight(static_cast<size_t>(grouping.groupCount()), 0.0);
+    for (int g = 0; g < grouping.groupCount(); ++g)
+        for (OpId op : grouping.members(g))
+            weight[static_cast<size_t>(g)] += groupingWeight(graph_, op);
+    std::vector<int> rest;
+    for (int g = 0; g < grouping.groupCount(); ++g)
+        if (!listed[static_cast<size_t>(g)])
+            rest.push_back(g);
+    std::stable_sort(rest.begin(), rest.end(),
+                     [&](int a, int b) { return weight[static_cast<size_t>(a)] > weight[static_cast<size_t>(b)]; });
+    order.insert(order.end(), rest.begin(), rest.end());
+    return order;
+}
+
+bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
+                                 const std::vector<Candidate>& candidates, EvaluationBudget& budget, int& spent)
+{
+    const size_t count = candidates.size();
+    for (size_t i = 0; i < count; ++i) {
+        Placement& p = placements_[i];
+        p = base_;
+        const Candidate& c = candidates[i];
+        if (c.other < 0) {
+            for (OpId op : grouping.members(c.group))
+                p[static_cast<size_t>(op)] = c.device;
+        } else {
+            const DeviceId a = choice[static_cast<size_t>(c.group)];
+            const DeviceId b = choice[static_cast<size_t>(c.other)];
+            for (OpId op : grouping.members(c.group))
+                p[static_cast<size_t>(op)] = b;
+            for (OpId op : grouping.members(c.other))
+                p[static_cast<size_t>(op)] = a;
+        }
+    }
+    evaluator_.evaluate(std::span(placements_).first(count), std::span(evaluations_).first(count));
+    int best = -1;
+    for (size_t i = 0; i < count; ++i) {
+        budget.record(placements_[i], evaluations_[i]);
+        ++spent;
+        if (improves(evaluations_[i], best < 0 ? current : evaluations_[static_cast<size_t>(best)]))
+            best = static_cast<int>(i);
+    }
+    if (best < 0)
+        return false;
+    const Candidate& c = candidates[static_cast<size_t>(best)];
+    if (c.other < 0) {
+        choice[static_cast<size_t>(c.group)] = c.device;
+    } else {
+        std::swap(choice[static_cast<size_t>(c.group)], choice[static_cast<size_t>(c.other)]);
+    }
+    current = evaluations_[static_cast<size_t>(best)];
+    return true;
+}
+
+std::uint64_t GroupLocalSearch::fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const
+{
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&](std::uint64_t v) {
+        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 1099511628211ULL;
+    };
+    mix(static_cast<std::uint64_t>(grouping.groupCount()));
+    for (OpId op = 0; op < grouping.opCount(); ++op)
+        mix(static_cast<std::uint64_t>(grouping.groupOf(op)));
+    for (DeviceId d : choice)
+        mix(static_cast<std::uint64_t>(d) + 7);
+    return h;
+}
+
+bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
+                             EvaluationBudget& budget, int maxEvaluations)
+{
+    const int groups = grouping.groupCount();
+    const int devices = cluster_.deviceCount();
+    if (groups == 0 || devices < 2)
+        return true;
+    // Groups joined by an edge, each pair once (lower group first).
+    std::vector<std::vector<int>> neighbours(static_cast<size_t>(groups));
+    for (const Edge& e : graph_.edges()) {
+        const int a = grouping.groupOf(e.from);
+        const int b = grouping.groupOf(e.to);
+        if (a != b)
+            neighbours[static_cast<size_t>(std::min(a, b))].push_back(std::max(a, b));
+    }
+    for (auto& list : neighbours) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    int spent = 0;
+    auto room = [&] { return std::min(budget.left(), maxEvaluations - spent); };
+    std::vector<Candidate> window;
+    std::vector<char> used(static_cast<size_t>(devices), 0);
+    while (true) {
+        if (budget.exhausted() || room() < 2)
+            return false;
+        const std::uint64_t key = fingerprint(grouping, choice);
+        const bool resume = key == resumeKey_ && !resumeOrder_.empty();
+        const std::vector<int> order = resume ? resumeOrder_ : searchOrder(grouping, choice, current, budget, spent);
+        const int skip = resume ? resumeSkip_ : 0;
+        int index = 0;       // candidates of this scan so far, skipped ones included
+        int windowStart = 0; // index of the window's first candidate
+        int evaluatedUpTo = skip;
+        std::fill(used.begin(), used.end(), 0);
+        for (DeviceId d : choice)
+            used[static_cast<size_t>(d)] = 1;
+        bool accepted = false;
+        auto flush = [&]() -> bool { // true: stop scanning (accepted or out of budget)
+            if (window.empty())
+                return false;
+            const int r = room();
+            if (r <= 0 || budget.exhausted()) {
+                window.clear();
+                return true;
+            }
+            if (static_cast<int>(window.size()) > r)
+                window.resize(static_cast<size_t>(r));
+            accepted = tryWindow(grouping, choice, current, window, budget, spent);
+            evaluatedUpTo = windowStart + static_cast<int>(window.size());
+            window.clear();
+            return accepted || room() <= 0;
+        };
+        bool stop = false;
+        // Moves: one group to another device; of interchangeable devices no group uses,
+        // only the first (the others would give the same step).
+        for (int g : order) {
+            const DeviceId now = choice[static_cast<size_t>(g)];
+            for (DeviceId d = 0; d < devices && !stop; ++d) {
+                if (d == now)
+                    continue;
+                if (!used[static_cast<size_t>(d)]) {
+                    const int cls = symmetry_.classOf(d);
+                    bool firstUnused = true;
+                    for (DeviceId m : symmetry_.members(cls)) {
+                        if (m == d)
+                            break;
+                        if (!used[static_cast<size_t>(m)] && m != now) {
+                            firstUnused = false;
+                            break;
+                        }
+                    }
+                    if (!firstUnused)
+                        continue;
+                }
+                if (index++ < skip)
+                    continue;
+                if (window.empty())
+                    windowStart = index - 1;
+                window.push_back(Candidate{g, -1, d});
+                if (static_cast<int>(window.size()) == kWindow)
+                    stop = flush();
+            }
+            if (stop)
+                break;
+        }
+        if (!stop)
+            stop = flush();
+        // Swaps of two neighbouring groups on different devices.
+        if (!stop) {
+            for (int g : order) {
+                for (int h : neighbours[static_cast<size_t>(g)]) {
+                    if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
+                        continue;
+                    if (index++ < skip)
+                        continue;
+                    if (window.empty())
+                        windowStart = index - 1;
+                    window.push_back(Candidate{g, h, kNoDevice});
+                    if (static_cast<int>(window.size()) == kWindow && (stop = flush()))
+                        break;
+                }
+                if (stop)
+                    break;
+            }
+            if (!stop)
+                stop = flush();
+        }
+        if (!accepted) {
+            // Converged, or the budget ended mid-scan: remember how far the scan got.
+            resumeKey_ = key;
+            resumeOrder_ = order;
+            resumeSkip_ = stop ? evaluatedUpTo : index;
+            return !stop;
+        }
+    }
+}
+
+} // namespace post

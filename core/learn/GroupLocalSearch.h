@@ -1,0 +1,79 @@
+#pragma once
+
+#include "core/graph/Ids.h"
+#include "core/graph/Placement.h"
+#include "core/learn/DeviceSymmetry.h"
+#include "core/learn/Evaluation.h"
+#include "core/sim/SimOptions.h"
+#include "core/sim/Simulator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace post {
+
+class BatchEvaluator;
+class Cluster;
+class EvaluationBudget;
+class Graph;
+class Grouping;
+
+// Simulator-guided hill climb over the groups of a grouping (docs/learners.md, "Local
+// search"): move one group to another device, groups on the simulated critical path first
+// (then the rest by compute), then swap the devices of two groups joined by an edge;
+// the best strict improvement of each window of candidates is taken. Candidates are
+// evaluated in windows of a fixed size on the shared evaluator pool, so the path taken
+// depends on nothing but the start, never on the thread count. Every simulation (the
+// timeline run that finds the critical path included) is recorded in the budget.
+class GroupLocalSearch {
+public:
+    static constexpr int kWindow = 8;
+
+    GroupLocalSearch(const Graph& graph, const Cluster& cluster, SimOptions sim, BatchEvaluator& evaluator);
+
+    // Improves `choice` (a device per group of `grouping`, evaluated as `current`) in place
+    // until no move or neighbour swap improves it (returns true), the budget ends or
+    // `maxEvaluations` are spent (returns false). A climb cut short remembers how far its
+    // scan got: called again on the same choice and grouping, it resumes there instead of
+    // re-evaluating the candidates that already failed.
+    bool climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current, EvaluationBudget& budget,
+               int maxEvaluations);
+
+    // The groups holding the ops of the simulated critical path of `placement` (source to
+    // sink, each once): found from one timeline simulation, recorded in `budget` with the
+    // placement's known evaluation `known`.
+    std::vector<int> criticalGroups(const Grouping& grouping, const Placement& placement, const Evaluation& known,
+                                    EvaluationBudget& budget);
+
+    const DeviceSymmetry& symmetry() const { return symmetry_; }
+
+private:
+    struct Candidate {
+        int group = -1;
+        int other = -1; // swap partner, or -1 for a move
+        DeviceId device = kNoDevice;
+    };
+    // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
+    bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
+                   const std::vector<Candidate>& candidates, EvaluationBudget& budget, int& spent);
+    std::vector<int> searchOrder(const Grouping& grouping, const std::vector<DeviceId>& choice,
+                                 const Evaluation& current, EvaluationBudget& budget, int& spent);
+
+    const Graph& graph_;
+    const Cluster& cluster_;
+    BatchEvaluator& evaluator_;
+    DeviceSymmetry symmetry_;
+    Simulator timelineSim_;
+    std::uint64_t fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const;
+
+    Placement base_;
+    // Where a climb cut short stopped: the fingerprint of its choice and grouping, its
+    // search order and the candidates of its scan already evaluated without improvement.
+    std::uint64_t resumeKey_ = 0;
+    std::vector<int> resumeOrder_;
+    int resumeSkip_ = 0;
+    std::vector<Placement> placements_;
+    std::vector<Evaluation> evaluations_;
+};
+
+} // namespace post

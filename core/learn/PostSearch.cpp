@@ -1,0 +1,599 @@
+#include "core/learn/PostSearch.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/CriticalPath.h"
+#include "core/graph/Graph.h"
+#include "core/learn/Adam.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/CrossEntropyStep.h"
+#include "core/learn/DeviceSymmetry.h"
+#include "core/learn/EvaluationBudget.h"
+#include "core/learn/GroupLocalSearch.h"
+#include "core/learn/Grouping.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/Policy.h"
+#include "core/learn/PolicyLearner.h"
+#include "core/learn/PpoObjective.h"
+#include "core/place/ProgressObserver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+namespace post {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Chain-like graphs start from about this many contiguous chunks per device and width.
+constexpr double kChunksPerDeviceAndWidth = 2.0;
+// The policy counts as collapsed this far above the entropy floor the CE smoothing leaves.
+constexpr double kCollapseMargin = 0.1;
+// ... and the rule acts after this many CE intervals without a new best.
+constexpr int kPatienceIntervals = 2;
+// Probability on the new groups' devices after a refinement, and after a warm restart.
+constexpr double kRefineMass = 0.6;
+constexpr double kRestartMass = 0.5;
+// A group whose largest probability is below this after a CE step has a split elite.
+constexpr double kAgreement = 0.9;
+
+double reward(double stepTimeUs) { return -std::sqrt(std::max(0.0, stepTimeUs)); }
+
+// Normalised entropy of a group the CE step made unanimous: the floor of a collapsed policy.
+double entropyFloor(double eps, int devices)
+{
+    if (devices < 2)
+        return 0.0;
+    const double q = eps / devices;
+    const double top = 1.0 - eps + q;
+    double h = -top * std::log(top);
+    if (q > 0.0)
+        h -= (devices - 1) * q * std::log(q);
+    return h / std::log(static_cast<double>(devices));
+}
+
+} // namespace
+
+int searchThreads(const PlaceContext& context, int batch)
+{
+    const int threads = context.threads > 0 ? context.threads : static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(threads, 1, std::max(1, batch));
+}
+
+struct PostSearchRun::State {
+    State(const PlaceContext& context, const LearnerOptions& options, BatchEvaluator& evaluator,
+          GroupLocalSearch& localSearch, EvaluationBudget& budget, std::uint64_t seed)
+        : context(context)
+        , options(options)
+        , evaluator(evaluator)
+        , ls(localSearch)
+        , budget(budget)
+        , rng(seed)
+        , devices(context.cluster.deviceCount())
+        , batch(options.batchSize)
+        , interval((options.ceInterval + batch - 1) / batch * batch)
+        , floor(entropyFloor(options.ceSmoothing, devices))
+    {
+        fine = groupOps(context.graph, options.grouping);
+        const bool warm = !options.warmStart.empty();
+        if (warm) {
+            if (auto problem = placementProblem(context.graph, context.cluster, options.warmStart))
+                throw std::invalid_argument("warm start placement: " + *problem);
+            if (options.refineGroupsByWarmStart)
+                fine = fine.refinedBy(context.graph, options.warmStart, devices);
+        }
+        fineWeight.assign(static_cast<size_t>(fine.groupCount()), 0.0);
+        for (int f = 0; f < fine.groupCount(); ++f)
+            for (OpId op : fine.members(f))
+                fineWeight[static_cast<size_t>(f)] += groupingWeight(context.graph, op);
+        if (warm || !options.coarseToFine)
+            cuts = allFine();
+        else
+            cuts = initialCuts();
+        rebuild();
+        initialGroups = groups;
+        if (warm) {
+            placements[0] = options.warmStart;
+            evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
+            budget.record(placements[0], evals[0]);
+            std::vector<DeviceId> choice = grouping.collapse(options.warmStart, devices);
+            consider(evals[0], placements[0], choice);
+            setWarm(choice, options.warmStartMass);
+            startPending = options.localSearch;
+        }
+    }
+
+    std::vector<int> allFine() const
+    {
+        std::vector<int> c(static_cast<size_t>(fine.groupCount()));
+        for (int f = 0; f < fine.groupCount(); ++f)
+            c[static_cast<size_t>(f)] = f;
+        return c;
+    }
+
+    // From the graph's shape: branchy graphs (work / critical path >= 3) start at the fine
+    // grouping; chain-like ones at a few contiguous, compute-balanced chunks of it.
+    std::vector<int> initialCuts() const
+    {
+        const Graph& g = context.graph;
+        std::vector<double> w(static_cast<size_t>(g.opCount()));
+        double work = 0.0;
+        for (OpId op = 0; op < g.opCount(); ++op)
+            work += w[static_cast<size_t>(op)] = groupingWeight(g, op);
+        const double path = criticalPath(g, w).lengthUs;
+        const double width = path > 0.0 ? work / path : 1.0;
+        const int fineCount = fine.groupCount();
+        if (width >= options.coarseWidthLimit || fineCount <= 2)
+            return allFine();
+        const int chunks = std::clamp(static_cast<int>(std::ceil(kChunksPerDeviceAndWidth * devices * width)), 2,
+                                      fineCount);
+        if (chunks >= fineCount)
+            return allFine();
+        double total = 0.0;
+        for (double x : fineWeight)
+            total += x;
+        std::vector<int> c{0};
+        double before = 0.0;
+        for (int f = 0; f < fineCount; ++f) {
+            // A fine group goes to the chunk its weight's midpoint falls in.
+            const double mid = before + 0.5 * fineWeight[static_cast<size_t>(f)];
+            const int chunk = total > 0.0 ? std::min(chunks - 1, static_cast<int>(mid / total * chunks))
+                                          : f * chunks / fineCount;
+            if (f > 0 && chunk > static_cast<int>(c.size()) - 1)
+                c.push_back(f);
+            before += fineWeight[static_cast<size_t>(f)];
+        }
+        return c;
+    }
+
+    // The current grouping from `cuts` (each group a run of fine groups in their order).
+    void rebuild()
+    {
+        std::vector<int> coarseOf(static_cast<size_t>(fine.groupCount()));
+        for (size_t k = 0; k < cuts.size(); ++k) {
+            const int end = k + 1 < cuts.size() ? cuts[k + 1] : fine.groupCount();
+            for (int f = cuts[k]; f < end; ++f)
+                coarseOf[static_cast<size_t>(f)] = static_cast<int>(k);
+        }
+        std::vector<int> labels(static_cast<size_t>(context.graph.opCount()));
+        for (OpId op = 0; op < context.graph.opCount(); ++op)
+            labels[static_cast<size_t>(op)] = coarseOf[static_cast<size_t>(fine.groupOf(op))];
+        grouping = Grouping(context.graph, labels);
+        groups = grouping.groupCount();
+        intervalOf.assign(static_cast<size_t>(groups), 0);
+        for (size_t k = 0; k < cuts.size(); ++k)
+            intervalOf[static_cast<size_t>(grouping.groupOf(fine.members(cuts[k]).front()))] = static_cast<int>(k);
+        policy = Policy(groups, devices);
+        adam = Adam(groups, devices, options.adam);
+        choices.assign(static_cast<size_t>(interval) * static_cast<size_t>(groups), 0);
+        times.assign(static_cast<size_t>(interval), 0.0);
+        logProbs.assign(static_cast<size_t>(interval), 0.0);
+        advantages.assign(static_cast<size_t>(batch), 0.0);
+        placements.resize(static_cast<size_t>(batch));
+        evals.resize(static_cast<size_t>(batch));
+        fill = 0;
+        if (haveBest) {
+            bestChoice = grouping.collapse(result.best, devices);
+            bestExact = grouping.expand(bestChoice) == result.best;
+        }
+        bestPolished = false;
+    }
+
+    void setWarm(const std::vector<DeviceId>& choice, double mass)
+    {
+        const double rest = devices > 1 ? (1.0 - mass) / (devices - 1) : 0.0;
+        PolicyMatrix p = PolicyMatrix::Constant(groups, devices, rest);
+        for (int g = 0; g < groups; ++g)
+            p(g, choice[static_cast<size_t>(g)]) = devices > 1 ? mass : 1.0;
+        policy.setProbabilities(p);
+        adam.reset();
+        fill = 0;
+    }
+
+    std::span<DeviceId> slot(int i)
+    {
+        return std::span<DeviceId>(choices).subspan(static_cast<size_t>(i) * static_cast<size_t>(groups),
+                                                    static_cast<size_t>(groups));
+    }
+
+    void consider(const Evaluation& e, const Placement& placement, std::span<const DeviceId> choice)
+    {
+        const bool better = e.feasible ? (!result.feasible || e.rawStepTimeUs < result.bestStepTimeUs)
+                                       : (!result.feasible && (!haveBest || e.stepTimeUs < bestPenalised));
+        if (!better)
+            return;
+        haveBest = true;
+        result.best = placement;
+        result.bestStepTimeUs = e.rawStepTimeUs;
+        result.feasible = e.feasible;
+        bestPenalised = e.stepTimeUs;
+        bestEval = e;
+        bestChoice.assign(choice.begin(), choice.end());
+        bestExact = true;
+        bestPolished = false;
+        finestPolished = false;
+        lastImprovement = budget.used();
+    }
+
+    void advance()
+    {
+        while (!budget.exhausted()) {
+            if (startPending) {
+                startPending = false;
+                polishBest(std::numeric_limits<int>::max());
+                continue;
+            }
+            const int count = std::min(batch, budget.left());
+            if (count <= 0)
+                break;
+            drawAndEvaluate(count);
+            if (count < batch)
+                break;
+            update();
+        }
+        budget.noteStop();
+    }
+
+    void drawAndEvaluate(int count)
+    {
+        for (int j = 0; j < count; ++j) {
+            const std::span<DeviceId> choice = slot(fill + j);
+            double logProb = policy.sample(rng, choice);
+            if (options.symmetryBreaking && !ls.symmetry().trivial()) {
+                ls.symmetry().canonicalize(choice);
+                logProb = policy.logProb(choice);
+            }
+            logProbs[static_cast<size_t>(fill + j)] = logProb;
+            grouping.expand(choice, placements[static_cast<size_t>(j)]);
+        }
+        evaluator.evaluate(std::span(placements).first(static_cast<size_t>(count)),
+                           std::span(evals).first(static_cast<size_t>(count)));
+        for (int j = 0; j < count; ++j) {
+            const Evaluation& e = evals[static_cast<size_t>(j)];
+            times[static_cast<size_t>(fill + j)] = e.stepTimeUs;
+            budget.record(placements[static_cast<size_t>(j)], e);
+            consider(e, placements[static_cast<size_t>(j)], slot(fill + j));
+        }
+    }
+
+    void update()
+    {
+        fill += batch;
+        if (fill >= interval) {
+            crossEntropyStep();
+            return;
+        }
+        ppoStep();
+    }
+
+    void notify(UpdateKind kind, double threshold)
+    {
+        if (!context.observer)
+            return;
+        UpdateEvent event;
+        event.afterSample = budget.used();
+        event.kind = kind;
+        event.eliteThresholdUs = threshold;
+        event.bestStepTimeUs = result.feasible ? result.bestStepTimeUs : kInf;
+        event.entropy = policy.normalizedEntropy();
+        context.observer->onUpdate(event);
+    }
+
+    void crossEntropyStep()
+    {
+        const std::vector<int> elite = selectElite(times, options.eliteFraction);
+        // The best placement so far votes with the elite (when the groups can express it).
+        std::vector<DeviceId> rows;
+        rows.reserve((elite.size() + 1) * static_cast<size_t>(groups));
+        for (int i : elite) {
+            const auto c = slot(i);
+            rows.insert(rows.end(), c.begin(), c.end());
+        }
+        if (haveBest && bestExact)
+            rows.insert(rows.end(), bestChoice.begin(), bestChoice.end());
+        std::vector<int> all(rows.size() / static_cast<size_t>(groups));
+        for (size_t i = 0; i < all.size(); ++i)
+            all[i] = static_cast<int>(i);
+        policy.setProbabilities(eliteDistribution(rows, groups, devices, all, options.ceSmoothing));
+        adam.reset();
+        const double threshold = times[static_cast<size_t>(elite.back())];
+        const int bestElite = elite.front();
+        const std::vector<DeviceId> eliteChoice(slot(bestElite).begin(), slot(bestElite).end());
+        const double eliteTime = times[static_cast<size_t>(bestElite)];
+        fill = 0;
+        notify(UpdateKind::CrossEntropy, threshold);
+        if (options.localSearch)
+            polish(eliteChoice, eliteTime);
+        if (options.restarts)
+            maybeRestart();
+    }
+
+    // Hill-climbs the best placement (until it is a local optimum of the current groups),
+    // then, once it is, the best elite sample of each interval.
+    void polish(const std::vector<DeviceId>& eliteChoice, double eliteTime)
+    {
+        const int polishBudget = interval; // half of the evaluations go to sampling, half to local search
+        if (haveBest && bestExact && !bestPolished) {
+            polishBest(polishBudget);
+            return;
+        }
+        if (haveBest && bestPolished && !finestPolished && groups == fine.groupCount()) {
+            polishFinest(polishBudget);
+            return;
+        }
+        if (!(eliteTime > bestPenalised))
+            return;
+        std::vector<DeviceId> choice = eliteChoice;
+        Evaluation e;
+        grouping.expand(choice, scratch);
+        e.stepTimeUs = eliteTime;
+        // The elite's own evaluation is not kept; re-evaluating it costs one simulation.
+        placements[0] = scratch;
+        evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
+        budget.record(placements[0], evals[0]);
+        e = evals[0];
+        ls.climb(grouping, choice, e, budget, interval / 2);
+        grouping.expand(choice, scratch);
+        consider(e, scratch, choice);
+    }
+
+    void polishBest(int maxEvaluations)
+    {
+        if (!haveBest || !bestExact)
+            return;
+        std::vector<DeviceId> choice = bestChoice;
+        Evaluation e = bestEval;
+        const bool converged = ls.climb(grouping, choice, e, budget, maxEvaluations);
+        if (e.stepTimeUs < bestPenalised) {
+            grouping.expand(choice, scratch);
+            consider(e, scratch, choice);
+        }
+        bestPolished = converged;
+    }
+
+    // At the finest policy level, the best placement is climbed further over colocation
+    // groups (what `local-search` moves), which the policy's groups may bundle.
+    void polishFinest(int maxEvaluations)
+    {
+        if (colocation.groupCount() == 0) {
+            GroupingOptions none;
+            none.strategy = GroupingStrategy::None;
+            colocation = groupOps(context.graph, none);
+        }
+        std::vector<DeviceId> choice = colocation.collapse(result.best, devices);
+        Evaluation e = bestEval;
+        const bool converged = ls.climb(colocation, choice, e, budget, maxEvaluations);
+        finestPolished = converged;
+        if (e.stepTimeUs < bestPenalised) {
+            colocation.expand(choice, scratch);
+            const std::vector<DeviceId> mine = grouping.collapse(scratch, devices);
+            const bool exact = grouping.expand(mine) == scratch;
+            consider(e, scratch, mine);
+            bestExact = exact;
+            bestPolished = !exact; // nothing more for the policy's groups to climb when it left them
+            finestPolished = converged;
+        }
+    }
+
+    void maybeRestart()
+    {
+        if (policy.normalizedEntropy() >= floor + kCollapseMargin)
+            return;
+        if (budget.used() - lastImprovement < kPatienceIntervals * interval)
+            return;
+        if (options.coarseToFine && groups < fine.groupCount() && haveBest)
+            refine();
+        else
+            restart();
+        lastImprovement = budget.used();
+    }
+
+    // Splits the groups on the best placement's critical path and those whose elite
+    // disagreed (all splittable ones when neither applies) at their compute midpoint.
+    void refine()
+    {
+        std::vector<char> split(static_cast<size_t>(groups), 0);
+        if (bestExact)
+            for (int g : ls.criticalGroups(grouping, result.best, bestEval, budget))
+                split[static_cast<size_t>(g)] = 1;
+        const PolicyMatrix& p = policy.probabilities();
+        for (int g = 0; g < groups; ++g)
+            if (p.row(g).maxCoeff() < kAgreement)
+                split[static_cast<size_t>(g)] = 1;
+        auto length = [&](int k) {
+            const int end = static_cast<size_t>(k) + 1 < cuts.size() ? cuts[static_cast<size_t>(k) + 1]
+                                                                     : fine.groupCount();
+            return end - cuts[static_cast<size_t>(k)];
+        };
+        bool any = false;
+        for (int g = 0; g < groups; ++g)
+            any = any || (split[static_cast<size_t>(g)] && length(intervalOf[static_cast<size_t>(g)]) >= 2);
+        std::vector<char> splitInterval(cuts.size(), 0);
+        for (int g = 0; g < groups; ++g)
+            splitInterval[static_cast<size_t>(intervalOf[static_cast<size_t>(g)])] = !any
+                || split[static_cast<size_t>(g)];
+        std::vector<int> next;
+        for (size_t k = 0; k < cuts.size(); ++k) {
+            next.push_back(cuts[k]);
+            const int n = length(static_cast<int>(k));
+            if (!splitInterval[k] || n < 2)
+                continue;
+            double total = 0.0;
+            for (int f = cuts[k]; f < cuts[k] + n; ++f)
+                total += fineWeight[static_cast<size_t>(f)];
+            double before = 0.0;
+            int at = cuts[k] + 1;
+            for (int f = cuts[k]; f < cuts[k] + n - 1; ++f) {
+                before += fineWeight[static_cast<size_t>(f)];
+                at = f + 1;
+                if (before >= 0.5 * total)
+                    break;
+            }
+            next.push_back(at);
+        }
+        cuts = std::move(next);
+        rebuild();
+        if (haveBest)
+            setWarm(bestChoice, kRefineMass);
+        ++refinements;
+    }
+
+    // Alternately from uniform and from the best placement at a low mass.
+    void restart()
+    {
+        ++restarts;
+        if (restarts % 2 == 1 || !haveBest || !bestExact) {
+            policy = Policy(groups, devices);
+            adam.reset();
+            fill = 0;
+        } else {
+            setWarm(bestChoice, kRestartMass);
+        }
+    }
+
+    SampleBatch lastBatch() const
+    {
+        const size_t first = static_cast<size_t>(fill - batch);
+        const size_t k = static_cast<size_t>(batch);
+        return SampleBatch{std::span<const DeviceId>(choices).subspan(first * static_cast<size_t>(groups),
+                                                                      k * static_cast<size_t>(groups)),
+                           groups, std::span<const double>(logProbs).subspan(first, k), advantages};
+    }
+
+    void ppoStep()
+    {
+        const auto last = std::span<const double>(times).subspan(static_cast<size_t>(fill - batch),
+                                                                 static_cast<size_t>(batch));
+        double mean = 0.0;
+        for (double t : last)
+            mean += reward(t);
+        mean /= batch;
+        double var = 0.0;
+        for (double t : last)
+            var += (reward(t) - mean) * (reward(t) - mean);
+        const double sd = std::sqrt(var / batch);
+        if (sd > 1e-12 * std::max(1.0, std::abs(mean))) {
+            for (int i = 0; i < batch; ++i)
+                advantages[static_cast<size_t>(i)] = (reward(last[static_cast<size_t>(i)]) - mean) / sd;
+            const SampleBatch b = lastBatch();
+            for (int epoch = 0; epoch < options.ppoEpochs; ++epoch) {
+                clippedSurrogate(policy, b, options.ppoClip, &gradient);
+                if (options.entropyBonus != 0.0)
+                    policy.addNormalizedEntropyGradient(options.entropyBonus, gradient);
+                logits = policy.logits();
+                adam.ascend(logits, gradient);
+                policy.setLogits(logits);
+            }
+        }
+        notify(UpdateKind::Ppo, kNaN);
+    }
+
+    const PlaceContext& context;
+    const LearnerOptions& options;
+    BatchEvaluator& evaluator;
+    GroupLocalSearch& ls;
+    EvaluationBudget& budget;
+    std::mt19937_64 rng;
+    int devices;
+    int batch;
+    int interval;
+    double floor;
+
+    Grouping fine;
+    std::vector<double> fineWeight;
+    std::vector<int> cuts;
+    std::vector<int> intervalOf;
+    Grouping grouping;
+    int groups = 0;
+    Policy policy;
+    Adam adam;
+
+    std::vector<DeviceId> choices;
+    std::vector<double> times;
+    std::vector<double> logProbs;
+    std::vector<double> advantages;
+    std::vector<Placement> placements;
+    std::vector<Evaluation> evals;
+    PolicyMatrix gradient;
+    PolicyMatrix logits;
+    Placement scratch;
+    int fill = 0;
+
+    PlaceResult result;
+    bool haveBest = false;
+    double bestPenalised = kInf;
+    Evaluation bestEval;
+    std::vector<DeviceId> bestChoice;
+    bool bestExact = false;
+    bool bestPolished = false;
+    bool finestPolished = false;
+    Grouping colocation;
+    bool startPending = false;
+    int lastImprovement = 0;
+
+    int initialGroups = 0;
+    int refinements = 0;
+    int restarts = 0;
+};
+
+PostSearchRun::PostSearchRun(const PlaceContext& context, const LearnerOptions& options, BatchEvaluator& evaluator,
+                             GroupLocalSearch& localSearch, EvaluationBudget& budget, std::uint64_t seed)
+    : s_(std::make_unique<State>(context, options, evaluator, localSearch, budget, seed))
+{
+}
+
+PostSearchRun::~PostSearchRun() = default;
+
+void PostSearchRun::advance(int evaluations)
+{
+    s_->budget.allow(evaluations);
+    s_->advance();
+}
+
+const PlaceResult& PostSearchRun::result() const
+{
+    if (!s_->haveBest) // nothing evaluated: the policy's most likely placement
+        s_->result.best = s_->grouping.expand(std::vector<DeviceId>(static_cast<size_t>(s_->groups), 0));
+    return s_->result;
+}
+
+double PostSearchRun::bestPenalisedUs() const { return s_->bestPenalised; }
+int PostSearchRun::groupCount() const { return s_->groups; }
+int PostSearchRun::initialGroupCount() const { return s_->initialGroups; }
+int PostSearchRun::refinements() const { return s_->refinements; }
+int PostSearchRun::restarts() const { return s_->restarts; }
+
+PostSearchLearner::PostSearchLearner(LearnerOptions options)
+    : options_(std::move(options))
+{
+}
+
+PlaceResult PostSearchLearner::place(const PlaceContext& context)
+{
+    const auto start = std::chrono::steady_clock::now();
+    validateLearnerOptions(options_);
+    if (context.cluster.deviceCount() < 1)
+        throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
+    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
+        if (evaluatorMaker_)
+            return evaluatorMaker_(context);
+        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, options_.penalty);
+    };
+    BatchEvaluator evaluator(factory, searchThreads(context, options_.batchSize));
+    GroupLocalSearch ls(context.graph, context.cluster, context.sim, evaluator);
+    EvaluationBudget budget(context.samples, context.seconds, context.stop, context.observer, start);
+    PostSearchRun run(context, options_, evaluator, ls, budget, context.seed);
+    run.advance(std::numeric_limits<int>::max());
+    PlaceResult result = run.result();
+    result.samplesUsed = budget.used();
+    result.stopped = budget.stopped();
+    result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+} // namespace post

@@ -1,0 +1,93 @@
+#include "core/run/LocalSearchPlacer.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/EvaluationBudget.h"
+#include "core/learn/GroupLocalSearch.h"
+#include "core/learn/Grouping.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/PostSearch.h"
+#include "core/run/PlacerRegistry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+
+namespace post {
+
+std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)
+{
+    std::vector<ClassicalStart> starts;
+    for (const std::string& name : classicalPlacerNames()) {
+        if (budget.stopRequested())
+            break;
+        PlaceContext quiet = context;
+        quiet.observer = nullptr; // the live views show the search's own evaluations
+        try {
+            PlaceResult r = makeClassicalPlacer(name)->place(quiet);
+            // Each of its simulations is a sample of the search: reported as its final placement.
+            Evaluation e;
+            e.stepTimeUs = e.rawStepTimeUs = r.bestStepTimeUs;
+            e.feasible = r.feasible;
+            for (int i = 0; i < r.samplesUsed; ++i)
+                budget.record(r.best, e);
+            starts.push_back({name, std::move(r)});
+        } catch (const std::exception&) {
+            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
+        }
+    }
+    std::stable_sort(starts.begin(), starts.end(), [](const ClassicalStart& a, const ClassicalStart& b) {
+        if (a.result.feasible != b.result.feasible)
+            return a.result.feasible;
+        return a.result.bestStepTimeUs < b.result.bestStepTimeUs;
+    });
+    return starts;
+}
+
+LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                   EvaluationBudget& budget, const PenaltyOptions& penalty)
+{
+    LocalSearchOutcome out;
+    GroupingOptions colocation;
+    colocation.strategy = GroupingStrategy::None;
+    const Grouping groups = groupOps(context.graph, colocation);
+    PlacementEvaluator evaluator(context.graph, context.cluster, context.sim, penalty);
+    Evaluation current = evaluator.evaluate(start);
+    budget.record(start, current);
+    std::vector<DeviceId> choice = groups.collapse(start, context.cluster.deviceCount());
+    out.converged = search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
+    out.evaluation = current;
+    out.result.best = groups.expand(choice);
+    out.result.bestStepTimeUs = current.rawStepTimeUs;
+    out.result.feasible = current.feasible;
+    return out;
+}
+
+PlaceResult LocalSearchPlacer::place(const PlaceContext& context)
+{
+    const auto began = std::chrono::steady_clock::now();
+    if (context.cluster.deviceCount() < 1)
+        throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
+    EvaluationBudget budget(context.samples, context.seconds, context.stop, context.observer, began);
+    const std::vector<ClassicalStart> starts = runClassicalStarts(context, budget);
+    PlaceResult result;
+    if (!starts.empty()) {
+        const PenaltyOptions penalty;
+        const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
+            return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, penalty);
+        };
+        BatchEvaluator pool(factory, searchThreads(context, GroupLocalSearch::kWindow));
+        GroupLocalSearch search(context.graph, context.cluster, context.sim, pool);
+        result = localSearchFrom(context, starts.front().result.best, search, budget, penalty).result;
+    }
+    result.samplesUsed = budget.used();
+    budget.noteStop();
+    result.stopped = budget.stopped();
+    result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    return result;
+}
+
+} // namespace post

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/learn/Evaluation.h"
+#include "core/learn/LearnerOptions.h"
+#include "core/place/Placer.h"
+
+#include <string>
+#include <vector>
+
+namespace post {
+
+class EvaluationBudget;
+class GroupLocalSearch;
+
+// A classical placer's result, for the searches that start from them.
+struct ClassicalStart {
+    std::string name;
+    PlaceResult result;
+};
+
+// Every classical placer of the table on `context` (no observer), best first: feasible
+// before infeasible, then by step time (ties keep the table order). Their own simulations
+// are recorded in `budget` (reported to its observer as samples of the placer's result).
+std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);
+
+// The hill climb of `local-search` from `start` over colocation groups: exactly what the
+// placer does after its classical starts, shared with `post@best` so the default placer
+// takes the same path at the same budget.
+struct LocalSearchOutcome {
+    PlaceResult result;
+    Evaluation evaluation;
+    bool converged = false;
+};
+LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                   EvaluationBudget& budget, const PenaltyOptions& penalty);
+
+// `local-search`: the baseline that shows what learning adds (docs/placers.md). From the
+// best classical placement, moves one colocation group to another device (groups on the
+// simulated critical path first), then swaps neighbouring groups, keeping strict
+// improvements, until nothing improves or the budget (samples, seconds) ends. Deterministic.
+class LocalSearchPlacer final : public Placer {
+public:
+    std::string name() const override { return "local-search"; }
+    PlaceResult place(const PlaceContext& context) override;
+};
+
+} // namespace post

@@ -1,0 +1,138 @@
+#include "core/run/RacePlacer.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/EvaluationBudget.h"
+#include "core/learn/GroupLocalSearch.h"
+#include "core/learn/PlacementEvaluator.h"
+#include "core/learn/PolicyLearner.h"
+#include "core/learn/PostSearch.h"
+#include "core/run/LocalSearchPlacer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+
+namespace post {
+namespace {
+
+// Feasible beats infeasible, then faster beats slower.
+bool better(const PlaceResult& a, const PlaceResult& b)
+{
+    if (a.feasible != b.feasible)
+        return a.feasible;
+    return a.bestStepTimeUs < b.bestStepTimeUs;
+}
+
+void keepBetter(PlaceResult& best, const PlaceResult& candidate)
+{
+    if (!candidate.best.empty() && (best.best.empty() || better(candidate, best))) {
+        best.best = candidate.best;
+        best.bestStepTimeUs = candidate.bestStepTimeUs;
+        best.feasible = candidate.feasible;
+    }
+}
+
+} // namespace
+
+RacePlacer::RacePlacer(LearnerOptions options)
+    : options_(std::move(options))
+{
+}
+
+PlaceResult RacePlacer::place(const PlaceContext& context)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto began = Clock::now();
+    validateLearnerOptions(options_);
+    if (context.cluster.deviceCount() < 1)
+        throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
+    EvaluationBudget budget(context.samples, context.seconds, context.stop, context.observer, began);
+    const std::vector<ClassicalStart> starts = runClassicalStarts(context, budget);
+    PlaceResult result;
+    for (const ClassicalStart& s : starts)
+        keepBetter(result, s.result);
+
+    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
+        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, options_.penalty);
+    };
+    BatchEvaluator pool(factory, searchThreads(context, options_.batchSize));
+    GroupLocalSearch search(context.graph, context.cluster, context.sim, pool);
+
+    if (!starts.empty() && !budget.exhausted()) {
+        // 1. local-search's own climb from the best classical placement.
+        const LocalSearchOutcome climbed = localSearchFrom(context, starts.front().result.best, search, budget,
+                                                           options_.penalty);
+        keepBetter(result, climbed.result);
+
+        // 2. The race: warm runs from the climbed placement and the other distinct
+        //    classical placements, and cold runs.
+        std::vector<Placement> warmStarts{climbed.result.best};
+        for (const ClassicalStart& s : starts) {
+            if (static_cast<int>(warmStarts.size()) >= kWarmRuns)
+                break;
+            if (std::find(warmStarts.begin(), warmStarts.end(), s.result.best) == warmStarts.end())
+                warmStarts.push_back(s.result.best);
+        }
+        std::vector<LearnerOptions> armOptions;
+        for (const Placement& p : warmStarts) {
+            LearnerOptions o = options_;
+            o.warmStart = p;
+            armOptions.push_back(std::move(o));
+        }
+        for (int i = 0; i < kColdRuns; ++i)
+            armOptions.push_back(options_);
+        std::vector<std::unique_ptr<PostSearchRun>> arms;
+        for (size_t i = 0; i < armOptions.size() && !budget.exhausted(); ++i) {
+            budget.allow();
+            arms.push_back(std::make_unique<PostSearchRun>(context, armOptions[i], pool, search, budget,
+                                                           context.seed * 1000003ULL + i));
+        }
+        std::vector<int> alive(arms.size());
+        std::iota(alive.begin(), alive.end(), 0);
+        const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(std::max<size_t>(1, arms.size())))) + 1);
+        for (int round = 0; round < rounds && !alive.empty(); ++round) {
+            budget.allow();
+            if (budget.exhausted())
+                break;
+            int left = budget.left();
+            if (context.seconds > 0.0) {
+                // Evaluations the time left allows at the rate seen so far.
+                const double elapsed = std::chrono::duration<double>(Clock::now() - began).count();
+                const double rate = budget.used() / std::max(elapsed, 1e-3);
+                const double remaining = std::max(0.0, context.seconds - elapsed);
+                left = static_cast<int>(std::min<double>(left, rate * remaining));
+            }
+            const bool last = round == rounds - 1 || alive.size() == 1;
+            const int share = last
+                ? std::numeric_limits<int>::max()
+                : std::max(options_.batchSize, left / (rounds - round) / static_cast<int>(alive.size()));
+            for (int a : alive) {
+                if (budget.timeUp() || budget.stopRequested())
+                    break;
+                budget.allow();
+                arms[static_cast<size_t>(a)]->advance(last ? std::numeric_limits<int>::max() : share);
+                if (last)
+                    break; // the survivor takes everything that is left
+            }
+            std::stable_sort(alive.begin(), alive.end(), [&](int x, int y) {
+                return better(arms[static_cast<size_t>(x)]->result(), arms[static_cast<size_t>(y)]->result());
+            });
+            alive.resize((alive.size() + 1) / 2);
+        }
+        for (const auto& arm : arms)
+            keepBetter(result, arm->result());
+    }
+    budget.allow();
+    budget.noteStop();
+    result.samplesUsed = budget.used();
+    result.stopped = budget.stopped();
+    result.wallSeconds = std::chrono::duration<double>(Clock::now() - began).count();
+    return result;
+}
+
+} // namespace post
