@@ -111,9 +111,12 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # are loaded at run time, so no linker sees them. Fonts come with libqt6gui6 -> fontconfig.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
+# post_torch (python/) is pure Python: python3 to import it, PyTorch and ONNX to use it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
 if(POST_BUILD_GUI)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, python3")
 endif()
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-torch, python3-onnx")
 # cpack (and `ninja install`) package the build as it is (scripts/dev package builds first):
 # otherwise cpack's "preinstall" step would build every target, tests and benchmarks included.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)

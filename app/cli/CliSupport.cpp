@@ -12,8 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -37,7 +37,6 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
                    "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
     addCostsOption(cmd);
 }
-
 
 namespace {
 

@@ -63,7 +63,8 @@ int runPlace(const PlaceOptions& o)
                              + std::string(toString(format))};
     }
     const auto pbtxtGraph = [&] {
-        return std::move(importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes)).graph);
+        return std::move(
+            importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes)).graph);
     };
     const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     requireSomeCompute(g, source);

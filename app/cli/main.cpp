@@ -1,8 +1,8 @@
 // post-cli: the headless face of Post Studio, for scripts and batch runs.
 #include "app/cli/CliSupport.h"
 #include "app/cli/CompareCommand.h"
-#include "app/cli/ExportPlacementCommand.h"
 #include "app/cli/ConvertCommand.h"
+#include "app/cli/ExportPlacementCommand.h"
 #include "app/cli/InfoCommand.h"
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"

@@ -1,8 +1,8 @@
 #include "core/graph/GraphBuilder.h"
 
 #include "core/graph/GraphError.h"
-#include "core/util/Utf8.h"
 #include "core/graph/TopologicalSort.h"
+#include "core/util/Utf8.h"
 
 #include <algorithm>
 #include <cmath>

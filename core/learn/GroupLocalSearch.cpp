@@ -1,5 +1,7 @@
 #include "core/learn/GroupLocalSearch.h"
 
+#include "core/graph/Placement.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/learn/BatchEvaluator.h"
@@ -100,6 +102,7 @@ std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const s
                                                const Evaluation& current, EvaluationBudget& budget, int& spent)
 {
     grouping.expand(choice, base_);
+    applyCpuPinning(graph_, cluster_, base_); // ops without a GPU kernel stay on the CPU
     std::vector<int> order = criticalGroups(grouping, base_, current, budget);
     ++spent;
     std::vector<char> listed(static_cast<size_t>(grouping.groupCount()), 0);
@@ -138,6 +141,7 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
             for (OpId op : grouping.members(c.other))
                 p[static_cast<size_t>(op)] = a;
         }
+        applyCpuPinning(graph_, cluster_, p);
     }
     evaluator_.evaluate(std::span(placements_).first(count), std::span(evaluations_).first(count));
     int best = -1;

@@ -1,5 +1,7 @@
 #include "core/learn/PostSearch.h"
 
+#include "core/graph/Placement.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/CriticalPath.h"
 #include "core/graph/Graph.h"
@@ -75,8 +77,10 @@ struct PostSearchRun::State {
         , budget(budget)
         , rng(seed)
         , devices(context.cluster.deviceCount())
-        , batch(options.batchSize)
-        , interval((options.ceInterval + batch - 1) / batch * batch)
+        // Windows of at most the sample budget: any --set value keeps memory within a multiple
+        // of the graph (docs/learners.md).
+        , batch(std::max(1, std::min(options.batchSize, context.samples)))
+        , interval((std::min(options.ceInterval, std::max(context.samples, batch)) + batch - 1) / batch * batch)
         , floor(entropyFloor(options.ceSmoothing, devices))
     {
         fine = groupOps(context.graph, options.grouping);
@@ -250,6 +254,7 @@ struct PostSearchRun::State {
             }
             logProbs[static_cast<size_t>(fill + j)] = logProb;
             grouping.expand(choice, placements[static_cast<size_t>(j)]);
+            applyCpuPinning(context.graph, context.cluster, placements[static_cast<size_t>(j)]);
         }
         evaluator.evaluate(std::span(placements).first(static_cast<size_t>(count)),
                            std::span(evals).first(static_cast<size_t>(count)));
@@ -331,6 +336,7 @@ struct PostSearchRun::State {
         std::vector<DeviceId> choice = eliteChoice;
         Evaluation e;
         grouping.expand(choice, scratch);
+        applyCpuPinning(context.graph, context.cluster, scratch);
         e.stepTimeUs = eliteTime;
         // The elite's own evaluation is not kept; re-evaluating it costs one simulation.
         placements[0] = scratch;
@@ -339,6 +345,7 @@ struct PostSearchRun::State {
         e = evals[0];
         ls.climb(grouping, choice, e, budget, interval / 2);
         grouping.expand(choice, scratch);
+        applyCpuPinning(context.graph, context.cluster, scratch);
         consider(e, scratch, choice);
     }
 
@@ -351,6 +358,7 @@ struct PostSearchRun::State {
         const bool converged = ls.climb(grouping, choice, e, budget, maxEvaluations);
         if (e.stepTimeUs < bestPenalised) {
             grouping.expand(choice, scratch);
+            applyCpuPinning(context.graph, context.cluster, scratch);
             consider(e, scratch, choice);
         }
         bestPolished = converged;
@@ -371,6 +379,7 @@ struct PostSearchRun::State {
         finestPolished = converged;
         if (e.stepTimeUs < bestPenalised) {
             colocation.expand(choice, scratch);
+            applyCpuPinning(context.graph, context.cluster, scratch);
             const std::vector<DeviceId> mine = grouping.collapse(scratch, devices);
             const bool exact = grouping.expand(mine) == scratch;
             consider(e, scratch, mine);
@@ -559,6 +568,7 @@ const PlaceResult& PostSearchRun::result() const
 {
     if (!s_->haveBest) // nothing evaluated: the policy's most likely placement
         s_->result.best = s_->grouping.expand(std::vector<DeviceId>(static_cast<size_t>(s_->groups), 0));
+    applyCpuPinning(s_->context.graph, s_->context.cluster, s_->result.best);
     return s_->result;
 }
 

@@ -1,5 +1,7 @@
 #include "core/run/LocalSearchPlacer.h"
 
+#include "core/graph/Placement.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/learn/BatchEvaluator.h"
@@ -61,6 +63,7 @@ LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement&
     out.converged = search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
     out.evaluation = current;
     out.result.best = groups.expand(choice);
+    applyCpuPinning(context.graph, context.cluster, out.result.best); // as every candidate was
     out.result.bestStepTimeUs = current.rawStepTimeUs;
     out.result.feasible = current.feasible;
     return out;
