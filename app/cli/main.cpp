@@ -4,6 +4,7 @@
 #include "app/cli/InfoCommand.h"
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"
+#include "app/cli/SweepCommand.h"
 #include "app/cli/ZooCommand.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv)
     addPlaceCommand(app, exitCode);
     addCompareCommand(app, exitCode);
     addZooCommand(app, exitCode);
+    addSweepCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
