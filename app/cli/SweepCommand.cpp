@@ -80,8 +80,9 @@ int runSweep(const SweepOptions& o)
             ++done;
             std::cerr << job.fileName() << ": " << job.graph << " " << job.cluster << " " << job.algorithm << " seed "
                       << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
-        } catch (const InputError& e) {
-            // The job's file is not written, so a rerun tries it again; the others go on.
+        } catch (const std::exception& e) {
+            // The job's file is not written, so a rerun tries it again; the others go on
+            // (an input error, a placer that cannot run on the cluster, ...).
             ++failed;
             std::cerr << "post-cli: error: " << job.fileName() << ": " << e.what() << "\n";
         }
