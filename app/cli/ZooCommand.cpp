@@ -20,6 +20,7 @@ struct ZooOptions {
     bool json = false;
     std::string name;
     int batch = 0;
+    int steps = 0;
     std::string out;
     bool force = false;
 };
@@ -44,9 +45,11 @@ int runGenerate(const ZooOptions& o)
 {
     if (!ZooRegistry::find(o.name))
         throw UsageError{"no model '" + o.name + "' in the zoo (models: " + ZooRegistry::joinedNames() + ")"};
+    if (o.steps > 0 && ZooRegistry::find(o.name)->defaultSteps == 0)
+        throw UsageError{"--steps: model '" + o.name + "' has no time steps (only the rnnlm-* and nmt-* models do)"};
     checkOutputArgs({{"--out", o.out}}, {}, o.force);
     CostReport report;
-    const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report);
+    const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report, o.steps);
     const std::string text = nativeGraphJson(g);
     // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
     for (const auto& [type, count] : report.unknownTypes)
@@ -75,6 +78,9 @@ void addZooCommand(CLI::App& app, int& exitCode)
     CLI::App* gen = zoo->add_subcommand("generate", "Write a model's training step as post-graph/1");
     gen->add_option("name", opts->name, "Model name (see `post-cli zoo list`)")->required();
     gen->add_option("--batch", opts->batch, "Batch size (default: the model's)")->check(CLI::Range(1, 65536));
+    gen->add_option("--steps", opts->steps,
+                    "Unrolled time steps of an rnnlm-* or nmt-* model (default: 20 and 30; 200 make nmt-8 ~100k ops)")
+        ->check(CLI::Range(1, ZooRegistry::kMaxSteps));
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });

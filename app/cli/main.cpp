@@ -6,6 +6,7 @@
 #include "app/cli/InfoCommand.h"
 #include "app/cli/PlaceCommand.h"
 #include "app/cli/SimulateCommand.h"
+#include "app/cli/SweepCommand.h"
 #include "app/cli/ZooCommand.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
     addZooCommand(app, exitCode);
     addExportPlacementCommand(app, exitCode);
     addConvertCommand(app, exitCode);
+    addSweepCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -6,7 +6,8 @@
 // step's bottom layer and every upper decoder layer. ColocRL (Mirhoseini et al. 2017)
 // placed 2- and 4-layer versions and the hierarchical planner (Mirhoseini et al. 2018) an
 // 8-layer one. Wordpiece vocabularies of 32,000 (GNMT Section 4), 30 source and 30 target
-// steps (our choice, to keep the graphs to tens of thousands of ops).
+// steps by default (our choice, to keep the graphs to tens of thousands of ops; `steps`
+// unrolls more: 200 give nmt-8 a training step of ~108,000 ops).
 #include "core/zoo/LstmLayer.h"
 #include "core/zoo/TfGraphBuilder.h"
 #include "core/zoo/ZooModels.h"
@@ -17,26 +18,26 @@ namespace post {
 namespace {
 
 constexpr std::int64_t kVocab = 32000, kHidden = 1024;
-constexpr int kSteps = 30;
 
 class NmtNet {
 public:
-    NmtNet(int batch, int layers)
+    NmtNet(int batch, int layers, int steps)
         : b_("nmt-" + std::to_string(layers))
         , n_(batch)
         , layers_(layers)
+        , steps_(steps)
     {
     }
 
     std::vector<int> embed(const std::string& scope, int ids)
     {
         const int table = b_.parameter(scope + "/embedding", {kVocab, kHidden});
-        const int e = b_.op(scope + "/embedding_lookup", "GatherV2", {table, ids}, {{n_, kSteps, kHidden}},
+        const int e = b_.op(scope + "/embedding_lookup", "GatherV2", {table, ids}, {{n_, steps_, kHidden}},
                             {{"axis", {0}}});
-        std::vector<TensorShape> shapes(kSteps, TensorShape{n_, kHidden});
-        const int first = b_.op(scope + "/unstack", "Unpack", {e}, shapes, {{"axis", {1}}, {"num", {kSteps}}});
+        std::vector<TensorShape> shapes(static_cast<size_t>(steps_), TensorShape{n_, kHidden});
+        const int first = b_.op(scope + "/unstack", "Unpack", {e}, shapes, {{"axis", {1}}, {"num", {steps_}}});
         std::vector<int> steps;
-        for (int t = 0; t < kSteps; ++t)
+        for (int t = 0; t < steps_; ++t)
             steps.push_back(first + t);
         return steps;
     }
@@ -46,13 +47,13 @@ public:
         const std::string s = "dynamic_seq2seq/encoder/";
         LstmLayer fw(b_, s + "bidirectional_rnn/fw/basic_lstm_cell", kHidden, kHidden, n_);
         LstmLayer bw(b_, s + "bidirectional_rnn/bw/basic_lstm_cell", kHidden, kHidden, n_);
-        std::vector<int> fwOut, bwOut(kSteps);
-        for (int t = 0; t < kSteps; ++t)
+        std::vector<int> fwOut, bwOut(static_cast<size_t>(steps_));
+        for (int t = 0; t < steps_; ++t)
             fwOut.push_back(fw.step(inputs[static_cast<size_t>(t)]));
-        for (int t = kSteps - 1; t >= 0; --t)
+        for (int t = steps_ - 1; t >= 0; --t)
             bwOut[static_cast<size_t>(t)] = bw.step(inputs[static_cast<size_t>(t)]);
         std::vector<int> x;
-        for (int t = 0; t < kSteps; ++t) {
+        for (int t = 0; t < steps_; ++t) {
             b_.setColocation(s + "bidirectional_rnn/t" + std::to_string(t));
             x.push_back(b_.concat(s + "bidirectional_rnn/concat_t" + std::to_string(t),
                                   {fwOut[static_cast<size_t>(t)], bwOut[static_cast<size_t>(t)]}, 1));
@@ -61,7 +62,7 @@ public:
         for (int l = 1; l < layers_; ++l) {
             const std::string cs = s + "rnn/multi_rnn_cell/cell_" + std::to_string(l - 1);
             LstmLayer cell(b_, cs + "/basic_lstm_cell", l == 1 ? 2 * kHidden : kHidden, kHidden, n_);
-            for (int t = 0; t < kSteps; ++t) {
+            for (int t = 0; t < steps_; ++t) {
                 const int h = cell.step(x[static_cast<size_t>(t)]);
                 if (l >= 2) { // GNMT: residual connections from the third layer
                     b_.setColocation(cs + "/basic_lstm_cell/t" + std::to_string(t));
@@ -78,17 +79,17 @@ public:
 
     ShapedGraph build()
     {
-        const int srcIds = b_.placeholder("input/source_ids", {n_, kSteps}, 4);
-        const int tgtIds = b_.placeholder("input/target_input_ids", {n_, kSteps}, 4);
-        const int labels = b_.placeholder("input/target_output_ids", {n_ * kSteps}, 4);
+        const int srcIds = b_.placeholder("input/source_ids", {n_, steps_}, 4);
+        const int tgtIds = b_.placeholder("input/target_input_ids", {n_, steps_}, 4);
+        const int labels = b_.placeholder("input/target_output_ids", {n_ * steps_}, 4);
         const std::vector<int> memorySteps = encoder(embed("dynamic_seq2seq/encoder", srcIds));
 
         const std::string a = "dynamic_seq2seq/decoder/attention/";
-        const int memory = b_.op(a + "memory/stack", "Pack", memorySteps, {{n_, kSteps, kHidden}}, {{"axis", {1}}});
-        const int memFlat = b_.reshape(a + "memory_layer/Reshape", memory, {n_ * kSteps, kHidden});
+        const int memory = b_.op(a + "memory/stack", "Pack", memorySteps, {{n_, steps_, kHidden}}, {{"axis", {1}}});
+        const int memFlat = b_.reshape(a + "memory_layer/Reshape", memory, {n_ * steps_, kHidden});
         const int memW = b_.parameter(a + "memory_layer/kernel", {kHidden, kHidden});
         const int keysFlat = b_.matmul(a + "memory_layer/MatMul", memFlat, memW);
-        const int keys = b_.reshape(a + "memory_layer/Reshape_1", keysFlat, {n_, kSteps, kHidden});
+        const int keys = b_.reshape(a + "memory_layer/Reshape_1", keysFlat, {n_, steps_, kHidden});
         const int queryW = b_.sharedParameter(a + "query_layer/kernel", {kHidden, kHidden});
         const int v = b_.sharedParameter(a + "attention_v", {kHidden});
 
@@ -100,7 +101,7 @@ public:
                                                         2 * kHidden, kHidden, n_));
         int context = b_.constant(a + "zero_context", {n_, kHidden});
         std::vector<int> outputs;
-        for (int t = 0; t < kSteps; ++t) {
+        for (int t = 0; t < steps_; ++t) {
             const std::string ts = "_t" + std::to_string(t);
             b_.setColocation(d + "cell_0/input" + ts);
             int x = b_.concat(d + "cell_0/input_concat" + ts, {tgt[static_cast<size_t>(t)], context}, 1);
@@ -121,7 +122,7 @@ public:
             outputs.push_back(below);
         }
         const int all = b_.concat("dynamic_seq2seq/decoder/concat", outputs, 1);
-        const int flat = b_.reshape("dynamic_seq2seq/decoder/Reshape", all, {n_ * kSteps, kHidden});
+        const int flat = b_.reshape("dynamic_seq2seq/decoder/Reshape", all, {n_ * steps_, kHidden});
         const int logits = b_.dense("dynamic_seq2seq/decoder/output_projection", flat, kVocab, false);
         b_.sparseSoftmaxLoss("loss", logits, labels);
         return std::move(b_).take();
@@ -140,7 +141,7 @@ private:
         const int weighted = b_.binary(s + "mul", "Mul", v, act);
         const int score = b_.reduce(s + "Sum", "Sum", weighted, {2}, false);
         const int align = b_.unary(s + "Softmax", "Softmax", score);
-        const int align3 = b_.op(s + "ExpandDims_1", "ExpandDims", {align}, {{n_, 1, kSteps}}, {{"axis", {1}}});
+        const int align3 = b_.op(s + "ExpandDims_1", "ExpandDims", {align}, {{n_, 1, steps_}}, {{"axis", {1}}});
         const int ctx3 = b_.op(s + "MatMul", "BatchMatMulV2", {align3, memory}, {{n_, 1, kHidden}});
         const int ctx = b_.op(s + "Squeeze", "Squeeze", {ctx3}, {{n_, kHidden}}, {{"squeeze_dims", {1}}});
         b_.setColocation("");
@@ -150,10 +151,11 @@ private:
     TfGraphBuilder b_;
     std::int64_t n_;
     int layers_;
+    int steps_; // source and target steps
 };
 
 } // namespace
 
-ShapedGraph buildNmt(int batch, int layers) { return NmtNet(batch, layers).build(); }
+ShapedGraph buildNmt(int batch, int layers, int steps) { return NmtNet(batch, layers, steps).build(); }
 
 } // namespace post

@@ -14,6 +14,10 @@ struct ZooModelInfo {
     std::string name;        // "inception-v3", "nmt-4", ...
     std::string description; // one line
     int defaultBatch = 1;
+    // Unrolled time steps of a recurrent model (`--steps`); 0 = the model has none.
+    int defaultSteps = 0;
+    // The training step includes the optimizer's update ops (ApplyAdam per parameter owner).
+    bool optimizerUpdates = false;
 };
 
 // The model zoo (docs/zoo.md): the benchmarks of Post and its predecessors, generated from
@@ -25,12 +29,16 @@ public:
     // "inception-v3, resnet-50, ..." for help texts and errors.
     static std::string joinedNames();
 
-    // The forward graph; batch <= 0 means the model's default batch. Throws
-    // std::invalid_argument for an unknown name.
-    static ShapedGraph forwardGraph(const std::string& name, int batch = 0);
-    // One training step with costs from the shape-based cost model.
+    static constexpr int kMaxSteps = 1000;
+
+    // The forward graph; batch <= 0 means the model's default batch, steps <= 0 its default
+    // unroll. Throws std::invalid_argument for an unknown name, for steps > 0 on a model
+    // without time steps and for steps > kMaxSteps.
+    static ShapedGraph forwardGraph(const std::string& name, int batch = 0, int steps = 0);
+    // One training step with costs from the shape-based cost model (and, for models with
+    // optimizerUpdates, the Adam update ops of withAdamUpdates).
     static Graph generate(const std::string& name, int batch = 0, const CostModelOptions& options = {},
-                          CostReport* report = nullptr);
+                          CostReport* report = nullptr, int steps = 0);
 };
 
 } // namespace post

@@ -544,6 +544,12 @@ private slots:
                  qPrintable(r.err));
         QCOMPARE(runCli({"zoo", "generate", "resnet-50", "--batch", "0"}).exitCode, 2);
         QCOMPARE(runCli({"zoo"}).exitCode, 2);
+        // --steps belongs to the recurrent models and has a range.
+        r = runCli({"zoo", "generate", "gpt2", "--steps", "40"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--steps") && r.err.contains("gpt2"), qPrintable(r.err));
+        QCOMPARE(runCli({"zoo", "generate", "nmt-2", "--steps", "0"}).exitCode, 2);
+        QCOMPARE(runCli({"zoo", "generate", "nmt-2", "--steps", "1001"}).exitCode, 2);
     }
 
     // A file and standard output carry the same post-graph/1 text; the batch changes the
@@ -577,6 +583,20 @@ private slots:
         QCOMPARE(a["param_bytes"].toDouble(), 25557032.0 * 4);
         QVERIFY(b["output_bytes"].toDouble() > 1.9 * a["output_bytes"].toDouble());
         QVERIFY(b["total_gpu_time_ms"].toDouble() > a["total_gpu_time_ms"].toDouble());
+    }
+
+    // --steps reaches the graph: each more step of rnnlm-2 adds one 14-op cell per layer,
+    // forward and backward, and no parameters.
+    void zooGenerateUnrollsSteps()
+    {
+        const QString a = dir_.filePath("rnnlm5.json"), b = dir_.filePath("rnnlm6.json");
+        Run r = runCli({"zoo", "generate", "rnnlm-2", "--batch", "2", "--steps", "5", "--out", a});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(runCli({"zoo", "generate", "rnnlm-2", "--batch", "2", "--steps", "6", "--out", b}).exitCode, 0);
+        const QJsonObject five = parseObject(runCli({"info", a, "--json"}).out);
+        const QJsonObject six = parseObject(runCli({"info", b, "--json"}).out);
+        QCOMPARE(six["ops"].toInt() - five["ops"].toInt(), 2 * 2 * 14); // one step: 2 cells, forward + backward
+        QCOMPARE(six["param_bytes"].toDouble(), five["param_bytes"].toDouble());
     }
 
     void pbtxtGivenPlacementAndExport()

@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <set>
 
 using namespace post;
@@ -207,6 +208,110 @@ private slots:
         QCOMPARE(outputShape(g, "dynamic_seq2seq/decoder/attention/t29/Squeeze"), (Shape{3, 1024}));
     }
 
+    // --steps unrolls the recurrent models further: parameters stay, the per-step ops grow
+    // linearly (an NMT step is one attention and 2 x layers cells), and 200 steps give
+    // nmt-8 a training graph of about 100k ops (TF's own 8-layer NMT: 83,712 at 30 steps).
+    void stepsUnrollTheRecurrentModels()
+    {
+        const ShapedGraph base = ZooRegistry::forwardGraph("nmt-2", 1);
+        const ShapedGraph a = ZooRegistry::forwardGraph("nmt-2", 1, 40);
+        const ShapedGraph b = ZooRegistry::forwardGraph("nmt-2", 1, 50);
+        QCOMPARE(ZooRegistry::forwardGraph("nmt-2", 1, 30).ops.size(), base.ops.size()); // 30 is the default
+        QCOMPARE(parameters(a), parameters(base));
+        QCOMPARE(opsOfType(a, "Softmax"), 40);
+        QCOMPARE(opsOfType(b, "Softmax"), 50);
+        QCOMPARE(b.ops.size() - a.ops.size(), a.ops.size() - base.ops.size()); // linear in the steps
+        QCOMPARE(outputShape(b, "dynamic_seq2seq/decoder/attention/t49/Softmax"), (Shape{1, 50}));
+
+        const ShapedGraph r = ZooRegistry::forwardGraph("rnnlm-2", 1, 35);
+        QCOMPARE(parameters(r), parameters(ZooRegistry::forwardGraph("rnnlm-2", 1)));
+        QCOMPARE(opsOfType(r, "MatMul"), 2 * 35 + 1);
+        QCOMPARE(outputShape(r, "Model/Reshape"), (Shape{35, 2048}));
+
+        const std::size_t big = ZooRegistry::forwardGraph("nmt-8", 1, 200).ops.size();
+        QVERIFY2(big > 45000 && big < 60000, qPrintable(QString::number(big))); // 53,852: 107,704 training ops
+
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ZooRegistry::forwardGraph("bert-base", 1, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ZooRegistry::forwardGraph("nmt-2", 1, ZooRegistry::kMaxSteps + 1));
+    }
+
+    // GPT-2: V H + 1024 H + L (12 H^2 + 13 H) + 2 H parameters (wte tied to the logits), i.e.
+    // HuggingFace's 124,439,808 / 354,823,168 / 774,030,080 / 1,557,611,200, within 1% of
+    // OpenAI's published sizes: the released checkpoints 124M / 355M / 774M / 1558M (the
+    // model card's "1.5B" is that last figure rounded to two digits).
+    void gptParametersMatchThePublishedFigures_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<double>("published");
+        QTest::newRow("gpt2") << "gpt2" << 12 << 768 << 124e6;
+        QTest::newRow("gpt2-medium") << "gpt2-medium" << 24 << 1024 << 355e6;
+        QTest::newRow("gpt2-large") << "gpt2-large" << 36 << 1280 << 774e6;
+        QTest::newRow("gpt2-xl") << "gpt2-xl" << 48 << 1600 << 1558e6;
+    }
+    void gptParametersMatchThePublishedFigures()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, layers);
+        QFETCH(int, hidden);
+        QFETCH(double, published);
+        const ShapedGraph g = ZooRegistry::forwardGraph(name.toStdString(), 1);
+        const std::int64_t h = hidden;
+        QCOMPARE(parameters(g), 50257 * h + 1024 * h + layers * (12 * h * h + 13 * h) + 2 * h);
+        const double ratio = double(parameters(g)) / published;
+        QVERIFY2(std::abs(ratio - 1.0) < 0.01, qPrintable(QString::number(parameters(g))));
+        QCOMPARE(opsOfType(g, "Softmax"), layers);
+        QCOMPARE(opsOfType(g, "Identity"), 1); // the tied embedding is read once
+        QCOMPARE(outputShape(g, "model/h0/attn/MatMul"), (Shape{1, h / 64, 1024, 1024}));
+        QCOMPARE(outputShape(g, "model/logits/MatMul"), (Shape{1024, 50257}));
+    }
+
+    // The GPT training step carries Adam: one ApplyAdam per parameter owner, fed by the
+    // owner's backward op with the weight gradient, colocated with the owner, 7 x 4 bytes of
+    // memory traffic per parameter; nothing else of the training graph changes.
+    void gptTrainingStepHasAdamUpdates()
+    {
+        CostReport report;
+        const Graph g = ZooRegistry::generate("gpt2", 1, {}, &report);
+        const Graph plain = buildTrainingGraph(ZooRegistry::forwardGraph("gpt2", 1));
+        QCOMPARE(report.opCount, g.opCount());
+        int owners = 0, updates = 0;
+        double updated = 0.0, traffic = 0.0;
+        for (OpId id = 0; id < g.opCount(); ++id) {
+            const Op& op = g.op(id);
+            if (op.type != "ApplyAdam") {
+                QVERIFY(id < plain.opCount());
+                QCOMPARE(op.name, plain.op(id).name);
+                owners += op.paramBytes > 0.0 ? 1 : 0;
+                continue;
+            }
+            ++updates;
+            QCOMPARE(op.paramBytes, 0.0);
+            QVERIFY(op.time(DeviceKind::Gpu) > 0.0);
+            traffic += op.memoryBytes;
+            QCOMPARE(g.inEdges(id).size(), size_t{1});
+            const Edge& in = g.edge(g.inEdges(id).front());
+            const std::string owner = op.name.substr(0, op.name.size() - std::string("/ApplyAdam").size());
+            QCOMPARE(g.op(in.from).name, owner + "/grad");
+            const auto ownerId = g.find(owner);
+            QVERIFY(ownerId);
+            QCOMPARE(in.bytes, g.op(*ownerId).paramBytes);
+            QCOMPARE(g.colocationGroup(id), g.colocationGroup(*ownerId));
+            updated += in.bytes;
+        }
+        QCOMPARE(updates, owners);
+        QCOMPARE(g.opCount(), plain.opCount() + updates);
+        QCOMPARE(g.edgeCount(), plain.edgeCount() + updates);
+        QCOMPARE(updated, 4.0 * 124439808);
+        QCOMPARE(g.totalParamBytes(), 4.0 * 124439808);
+        QCOMPARE(traffic, 7.0 * updated);
+        // The LSTM and CNN models keep the training graph of the cost model alone.
+        QCOMPARE(ZooRegistry::generate("rnnlm-2", 1).opCount(),
+                 2 * static_cast<int>(ZooRegistry::forwardGraph("rnnlm-2", 1).ops.size()));
+    }
+
     // Forward op counts (docs/zoo.md): the training graph doubles them and adds updates.
     void forwardOpCounts_data()
     {
@@ -219,6 +324,8 @@ private slots:
         QTest::newRow("nmt-2") << "nmt-2" << 2300 << 2800;              // 2,518
         QTest::newRow("nmt-8") << "nmt-8" << 7300 << 9000;              // 8,122
         QTest::newRow("bert-base") << "bert-base" << 620 << 750;        // 682
+        QTest::newRow("gpt2") << "gpt2" << 600 << 680;                  // 631
+        QTest::newRow("gpt2-xl") << "gpt2-xl" << 2300 << 2700;          // 2,467
     }
     void forwardOpCounts()
     {
@@ -243,7 +350,7 @@ private slots:
 
     void buildsAreDeterministic()
     {
-        for (const char* name : {"inception-v3", "nmt-2", "bert-base"}) {
+        for (const char* name : {"inception-v3", "nmt-2", "bert-base", "gpt2"}) {
             const ShapedGraph a = ZooRegistry::forwardGraph(name, 3);
             const ShapedGraph b = ZooRegistry::forwardGraph(name, 3);
             QCOMPARE(a.ops.size(), b.ops.size());

@@ -1,0 +1,162 @@
+#include "app/cli/SweepCommand.h"
+
+#include "app/cli/CliSupport.h"
+#include "core/sweep/Sweep.h"
+#include "core/util/AtomicFile.h"
+#include "core/util/InputError.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace post::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepOptions {
+    std::string manifest;
+    std::string shard = "0/1";
+    std::string out;
+    int threads = 0;
+    bool dryRun = false;
+    std::string mergeDir;
+    bool json = false;
+};
+
+// "I/N" with 0 <= I < N.
+std::pair<int, int> shardArg(const std::string& text)
+{
+    const size_t slash = text.find('/');
+    int i = -1, n = 0;
+    size_t usedI = 0, usedN = 0;
+    try {
+        if (slash != std::string::npos) {
+            i = std::stoi(text.substr(0, slash), &usedI);
+            n = std::stoi(text.substr(slash + 1), &usedN);
+        }
+    } catch (const std::exception&) {
+        n = 0;
+    }
+    if (slash == std::string::npos || usedI != slash || usedN != text.size() - slash - 1 || n < 1 || i < 0 || i >= n)
+        throw UsageError{"--shard: '" + text + "' is not I/N with 0 <= I < N (e.g. 0/4 ... 3/4)"};
+    return {i, n};
+}
+
+int runSweep(const SweepOptions& o)
+{
+    if (o.manifest.empty())
+        throw UsageError{"sweep: give a MANIFEST (or `sweep merge DIR`)"};
+    if (o.out.empty() && !o.dryRun)
+        throw UsageError{"sweep: --out DIR is required"};
+    const auto [shard, shards] = shardArg(o.shard);
+    const SweepManifest manifest = readSweepManifest(o.manifest);
+    const std::vector<SweepJob> all = sweepJobs(manifest);
+    const std::vector<SweepJob> mine = shardOf(all, shard, shards);
+    if (o.dryRun) {
+        for (const SweepJob& j : mine)
+            std::printf("%s  %s  %s  %s  seed %llu\n", j.fileName().c_str(), j.graph.c_str(), j.cluster.c_str(),
+                        j.algorithm.c_str(), static_cast<unsigned long long>(j.seed));
+        return kExitOk;
+    }
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    if (ec || !fs::is_directory(o.out))
+        throw InputError(o.out, "--out", "cannot create the results folder" + (ec ? ": " + ec.message() : ""));
+    int done = 0, skipped = 0, failed = 0;
+    for (const SweepJob& job : mine) {
+        const std::string path = (fs::path(o.out) / job.fileName()).string();
+        if (fs::exists(path)) {
+            ++skipped;
+            continue;
+        }
+        try {
+            const SweepResult r = runSweepJob(job, o.threads);
+            writeFileAtomically(path, sweepResultJson(r));
+            ++done;
+            std::cerr << job.fileName() << ": " << job.graph << " " << job.cluster << " " << job.algorithm << " seed "
+                      << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
+        } catch (const std::exception& e) {
+            // The job's file is not written, so a rerun tries it again; the others go on
+            // (an input error, a placer that cannot run on the cluster, ...).
+            ++failed;
+            std::cerr << "post-cli: error: " << job.fileName() << ": " << e.what() << "\n";
+        }
+    }
+    std::cerr << "shard " << shard << "/" << shards << ": " << mine.size() << " of " << all.size() << " jobs; " << done
+              << " run, " << skipped << " already done, " << failed << " failed\n";
+    return failed > 0 ? kExitBadInput : kExitOk;
+}
+
+int runMerge(const SweepOptions& o)
+{
+    const SweepTable t = mergeSweepResults(o.mergeDir);
+    if (o.json) {
+        nlohmann::json j;
+        j["format"] = "post-sweep-table/1";
+        j["jobs"] = t.jobCount;
+        j["missing"] = t.missing;
+        auto& rows = j["rows"] = nlohmann::json::array();
+        for (const SweepTableRow& r : t.rows)
+            rows.push_back({{"graph", r.graph},
+                            {"cluster", r.cluster},
+                            {"algo", r.algorithm},
+                            {"runs", r.stepTimesMs.size()},
+                            {"seeds", r.seeds},
+                            {"best_step_time_ms", r.stepTimesMs},
+                            {"mean_ms", r.meanMs()},
+                            {"std_ms", r.stddevMs()},
+                            {"min_ms", r.minMs()},
+                            {"feasible_runs", r.feasibleRuns}});
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::printf("%-28s %-16s %-14s %5s %12s %10s %12s %9s\n", "graph", "cluster", "algorithm", "runs", "mean (ms)",
+                    "+- (ms)", "best (ms)", "feasible");
+        for (const SweepTableRow& r : t.rows)
+            std::printf("%-28s %-16s %-14s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(), r.cluster.c_str(),
+                        r.algorithm.c_str(), r.stepTimesMs.size(), r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns,
+                        r.stepTimesMs.size());
+    }
+    const int have = t.jobCount - static_cast<int>(t.missing.size());
+    std::cerr << o.mergeDir << ": " << have << " of " << t.jobCount << " jobs done";
+    if (!t.missing.empty()) {
+        std::cerr << "; missing:";
+        for (size_t k = 0; k < t.missing.size() && k < 20; ++k)
+            std::cerr << " " << t.missing[k];
+        if (t.missing.size() > 20)
+            std::cerr << " ...";
+    }
+    std::cerr << "; " << t.wallSeconds << " s of placer time\n";
+    return kExitOk;
+}
+
+} // namespace
+
+void addSweepCommand(CLI::App& app, int& exitCode)
+{
+    auto opts = std::make_shared<SweepOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "sweep", "Run one shard of a post-sweep/1 manifest's jobs, one result file each (docs/sweeps.md)");
+    cmd->add_option("manifest", opts->manifest, "post-sweep/1 manifest");
+    cmd->add_option("--shard", opts->shard, "I/N: run the jobs whose index is I modulo N (0 <= I < N)")
+        ->capture_default_str();
+    cmd->add_option("--out", opts->out, "Results folder (created; jobs whose file exists are skipped)");
+    cmd->add_option("--threads", opts->threads, "Evaluation threads per job (0: all cores)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    cmd->add_flag("--dry-run", opts->dryRun, "List this shard's jobs and run nothing");
+    CLI::App* merge = cmd->add_subcommand("merge", "Build the results table of a sweep's folder");
+    merge->add_option("dir", opts->mergeDir, "Results folder")->required();
+    merge->add_flag("--json", opts->json, "Print one JSON object");
+    merge->callback([opts, &exitCode] { exitCode = runMerge(*opts); });
+    cmd->callback([opts, merge, &exitCode] {
+        if (!merge->parsed())
+            exitCode = runSweep(*opts);
+    });
+}
+
+} // namespace post::cli

@@ -1,0 +1,326 @@
+#include "core/sweep/Sweep.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/io/GraphFile.h"
+#include "core/io/json/JsonInput.h"
+#include "core/io/native/ClusterPresets.h"
+#include "core/place/Placer.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/util/FileText.h"
+#include "core/util/InputError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+namespace post {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kManifestFormat = "post-sweep/1";
+constexpr const char* kResultFormat = "post-sweep-result/1";
+constexpr int kMaxSamples = 100000000;
+
+// Strict JSON (core/io/json): syntax errors at "line L, column C", repeated keys refused.
+json parseJson(const std::string& text, const std::string& source) { return JsonInput(source).parse(text); }
+
+// Field errors read as the other formats' do: "FILE: field seeds[1]: ...".
+[[noreturn]] void failField(const std::string& source, const std::string& path, const std::string& message)
+{
+    throw InputError(source, "field " + path, message);
+}
+
+std::vector<std::string> stringList(const json& j, const std::string& key, const std::string& source)
+{
+    if (!j.contains(key))
+        failField(source, key, "missing (a list of strings)");
+    const json& list = j.at(key);
+    if (!list.is_array() || list.empty())
+        failField(source, key, "must be a non-empty list of strings");
+    std::vector<std::string> out;
+    for (size_t k = 0; k < list.size(); ++k) {
+        if (!list[k].is_string() || list[k].get<std::string>().empty())
+            failField(source, key + "[" + std::to_string(k) + "]", "must be a non-empty string");
+        out.push_back(list[k].get<std::string>());
+    }
+    return out;
+}
+
+std::string resolve(const std::string& path, const std::string& manifest)
+{
+    const fs::path p(path);
+    if (p.is_absolute())
+        return path;
+    return (fs::path(manifest).parent_path() / p).lexically_normal().string();
+}
+
+// A cluster is a preset name unless it looks like a path.
+bool looksLikePath(const std::string& s) { return s.find('/') != std::string::npos || s.ends_with(".json"); }
+
+template <class T> T field(const json& j, const char* key, const std::string& source, const char* what)
+{
+    if (!j.contains(key))
+        failField(source, key, std::string("missing (") + what + ")");
+    try {
+        return j.at(key).get<T>();
+    } catch (const json::exception&) {
+        failField(source, key, std::string("must be ") + what);
+    }
+}
+
+} // namespace
+
+std::string SweepJob::fileName() const
+{
+    char name[32];
+    std::snprintf(name, sizeof name, "job-%06d.json", index);
+    return name;
+}
+
+double SweepTableRow::meanMs() const
+{
+    return stepTimesMs.empty()
+        ? 0.0
+        : std::accumulate(stepTimesMs.begin(), stepTimesMs.end(), 0.0) / static_cast<double>(stepTimesMs.size());
+}
+
+double SweepTableRow::stddevMs() const
+{
+    if (stepTimesMs.size() < 2)
+        return 0.0;
+    const double m = meanMs();
+    double s = 0.0;
+    for (double v : stepTimesMs)
+        s += (v - m) * (v - m);
+    return std::sqrt(s / static_cast<double>(stepTimesMs.size() - 1));
+}
+
+double SweepTableRow::minMs() const
+{
+    return stepTimesMs.empty() ? 0.0 : *std::min_element(stepTimesMs.begin(), stepTimesMs.end());
+}
+
+SweepManifest readSweepManifest(const std::string& path)
+{
+    return parseSweepManifest(readFileText(path, 16 << 20), path);
+}
+
+SweepManifest parseSweepManifest(const std::string& text, const std::string& source)
+{
+    const json j = parseJson(text, source);
+    if (!j.is_object())
+        throw InputError(source, "top level", "a sweep manifest is a JSON object");
+    if (!j.contains("format") || j.at("format") != kManifestFormat)
+        failField(source, "format", std::string("must be \"") + kManifestFormat + "\"");
+    static const std::set<std::string> known{"format", "graphs", "clusters", "algorithms", "seeds", "samples"};
+    for (const auto& [key, value] : j.items())
+        if (!known.count(key) && !key.starts_with("x-"))
+            failField(source, key, "unknown field (known: format, graphs, clusters, algorithms, seeds, samples)");
+    SweepManifest m;
+    m.source = source;
+    m.graphs = stringList(j, "graphs", source);
+    m.clusters = stringList(j, "clusters", source);
+    m.algorithms = stringList(j, "algorithms", source);
+    for (size_t k = 0; k < m.algorithms.size(); ++k)
+        if (!makePlacer(m.algorithms[k]))
+            failField(source, "algorithms[" + std::to_string(k) + "]", "unknown algorithm '" + m.algorithms[k] + "'");
+    if (j.contains("seeds")) {
+        const json& seeds = j.at("seeds");
+        if (!seeds.is_array() || seeds.empty())
+            failField(source, "seeds", "must be a non-empty list of integers >= 0");
+        m.seeds.clear();
+        for (size_t k = 0; k < seeds.size(); ++k) {
+            if (!seeds[k].is_number_unsigned())
+                failField(source, "seeds[" + std::to_string(k) + "]", "must be an integer >= 0");
+            m.seeds.push_back(seeds[k].get<std::uint64_t>());
+        }
+    }
+    if (j.contains("samples")) {
+        const json& s = j.at("samples");
+        if (!s.is_number_integer() || s.get<std::int64_t>() < 1 || s.get<std::int64_t>() > kMaxSamples)
+            failField(source, "samples", "must be an integer from 1 to " + std::to_string(kMaxSamples));
+        m.samples = s.get<int>();
+    }
+    return m;
+}
+
+std::vector<SweepJob> sweepJobs(const SweepManifest& m)
+{
+    std::vector<SweepJob> jobs;
+    for (const std::string& g : m.graphs)
+        for (const std::string& c : m.clusters)
+            for (const std::string& a : m.algorithms) {
+                const size_t seeds = placerUsesSeed(a) ? m.seeds.size() : 1;
+                for (size_t s = 0; s < seeds; ++s) {
+                    SweepJob job;
+                    job.index = static_cast<int>(jobs.size());
+                    job.graph = g;
+                    job.graphPath = resolve(g, m.source);
+                    job.cluster = c;
+                    job.clusterPath = looksLikePath(c) ? resolve(c, m.source) : c;
+                    job.algorithm = a;
+                    job.seed = m.seeds[s];
+                    job.samples = m.samples;
+                    jobs.push_back(std::move(job));
+                }
+            }
+    for (SweepJob& job : jobs)
+        job.jobCount = static_cast<int>(jobs.size());
+    return jobs;
+}
+
+std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int shards)
+{
+    std::vector<SweepJob> out;
+    for (const SweepJob& job : jobs)
+        if (job.index % shards == shard)
+            out.push_back(job);
+    return out;
+}
+
+SweepResult runSweepJob(const SweepJob& job, int threads)
+{
+    const Graph graph = readGraphFile(job.graphPath);
+    const Cluster cluster = loadCluster(job.clusterPath);
+    std::unique_ptr<Placer> placer = makePlacer(job.algorithm);
+    if (!placer)
+        throw InputError(job.algorithm, "algorithm", "unknown algorithm");
+    PlaceContext ctx{graph, cluster, SimOptions{}};
+    ctx.samples = job.samples;
+    ctx.seed = job.seed;
+    ctx.threads = threads;
+    const PlaceResult r = placer->place(ctx);
+    SweepResult out;
+    out.index = job.index;
+    out.jobCount = job.jobCount;
+    out.graph = job.graph;
+    out.cluster = job.cluster;
+    out.algorithm = job.algorithm;
+    out.seed = job.seed;
+    out.samples = job.samples;
+    out.ops = graph.opCount();
+    out.bestStepTimeMs = r.bestStepTimeUs / 1000.0;
+    out.feasible = r.feasible;
+    out.samplesUsed = r.samplesUsed;
+    out.wallSeconds = r.wallSeconds;
+    return out;
+}
+
+std::string sweepResultJson(const SweepResult& r)
+{
+    json j;
+    j["format"] = kResultFormat;
+    j["job"] = r.index;
+    j["jobs"] = r.jobCount;
+    j["graph"] = r.graph;
+    j["cluster"] = r.cluster;
+    j["algo"] = r.algorithm;
+    j["seed"] = r.seed;
+    j["samples"] = r.samples;
+    j["ops"] = r.ops;
+    j["best_step_time_ms"] = r.bestStepTimeMs;
+    j["feasible"] = r.feasible;
+    j["samples_used"] = r.samplesUsed;
+    j["wall_s"] = r.wallSeconds;
+    return j.dump(2) + "\n";
+}
+
+SweepResult parseSweepResult(const std::string& text, const std::string& source)
+{
+    const json j = parseJson(text, source);
+    if (!j.is_object())
+        throw InputError(source, "top level", "a sweep result is a JSON object");
+    if (!j.contains("format") || j.at("format") != kResultFormat)
+        failField(source, "format", std::string("must be \"") + kResultFormat + "\"");
+    SweepResult r;
+    r.index = field<int>(j, "job", source, "an integer");
+    r.jobCount = field<int>(j, "jobs", source, "an integer");
+    if (r.index < 0 || r.jobCount < 1 || r.index >= r.jobCount)
+        failField(source, "job", "must be from 0 to jobs - 1");
+    r.graph = field<std::string>(j, "graph", source, "a string");
+    r.cluster = field<std::string>(j, "cluster", source, "a string");
+    r.algorithm = field<std::string>(j, "algo", source, "a string");
+    r.seed = field<std::uint64_t>(j, "seed", source, "an integer >= 0");
+    r.samples = field<int>(j, "samples", source, "an integer");
+    r.ops = field<int>(j, "ops", source, "an integer");
+    r.bestStepTimeMs = field<double>(j, "best_step_time_ms", source, "a number");
+    if (!std::isfinite(r.bestStepTimeMs) || r.bestStepTimeMs < 0.0)
+        failField(source, "best_step_time_ms", "must be a number >= 0");
+    r.feasible = field<bool>(j, "feasible", source, "true or false");
+    r.samplesUsed = field<int>(j, "samples_used", source, "an integer");
+    r.wallSeconds = field<double>(j, "wall_s", source, "a number");
+    return r;
+}
+
+SweepTable mergeSweepResults(const std::string& dir)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw InputError(dir, "", "not a folder of sweep results");
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.starts_with("job-") && name.ends_with(".json"))
+            files.push_back(e.path());
+    }
+    if (ec)
+        throw InputError(dir, "", ec.message());
+    std::sort(files.begin(), files.end());
+    std::vector<SweepResult> results;
+    for (const fs::path& f : files) {
+        SweepResult r = parseSweepResult(readFileText(f.string(), 16 << 20), f.string());
+        SweepJob named;
+        named.index = r.index;
+        if (named.fileName() != f.filename().string())
+            throw InputError(f.string(), "field job",
+                             "is " + std::to_string(r.index) + ", not the job the file name gives");
+        if (!results.empty() && r.jobCount != results.front().jobCount)
+            throw InputError(f.string(), "field jobs",
+                             std::to_string(r.jobCount) + " jobs, but " + files.front().string() + " has "
+                                 + std::to_string(results.front().jobCount) + ": results of two manifests");
+        results.push_back(std::move(r));
+    }
+    return sweepTable(std::move(results));
+}
+
+SweepTable sweepTable(std::vector<SweepResult> results)
+{
+    std::sort(results.begin(), results.end(),
+              [](const SweepResult& a, const SweepResult& b) { return a.index < b.index; });
+    SweepTable table;
+    table.jobCount = results.empty() ? 0 : results.front().jobCount;
+    std::vector<char> seen(static_cast<size_t>(table.jobCount), 0);
+    std::map<std::tuple<std::string, std::string, std::string>, size_t> rowOf;
+    for (const SweepResult& r : results) {
+        if (r.jobCount != table.jobCount || r.index < 0 || r.index >= table.jobCount)
+            throw InputError(r.graph, "job " + std::to_string(r.index), "results of different manifests");
+        seen[static_cast<size_t>(r.index)] = 1;
+        table.wallSeconds += r.wallSeconds;
+        const auto key = std::make_tuple(r.graph, r.cluster, r.algorithm);
+        auto it = rowOf.find(key);
+        if (it == rowOf.end()) {
+            it = rowOf.emplace(key, table.rows.size()).first;
+            table.rows.push_back({r.graph, r.cluster, r.algorithm, {}, {}, 0});
+        }
+        SweepTableRow& row = table.rows[it->second];
+        row.seeds.push_back(r.seed);
+        row.stepTimesMs.push_back(r.bestStepTimeMs);
+        row.feasibleRuns += r.feasible ? 1 : 0;
+    }
+    for (int k = 0; k < table.jobCount; ++k)
+        if (!seen[static_cast<size_t>(k)])
+            table.missing.push_back(k);
+    return table;
+}
+
+} // namespace post

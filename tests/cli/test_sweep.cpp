@@ -1,0 +1,196 @@
+// post-cli sweep: shards of a manifest's jobs, one result file each, merged into one table;
+// reruns resume; bad manifests name the file and the field.
+#include "tests/support/TestData.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(testdata::cliPath(), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& content)
+    {
+        const QString path = dir_.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(content);
+        return path;
+    }
+
+    // tiny-mlp on two presets, four classical placers and a seeded learner over two seeds:
+    // 2 x (4 + 2) = 12 jobs.
+    QString manifest()
+    {
+        const QString graph = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";
+        return write("sweep.json",
+                     QString(R"({"format": "post-sweep/1", "graphs": ["%1"],
+            "clusters": ["k80x2", "k80x4"], "algorithms": ["single", "round-robin", "m-etf", "m-topo", "random"],
+            "seeds": [1, 2], "samples": 40})")
+                         .arg(graph)
+                         .toUtf8());
+    }
+
+    static int jobFiles(const QString& dir) { return QDir(dir).entryList({"job-*.json"}, QDir::Files).size(); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(testdata::cliPath()), "POST_CLI must point at the built post-cli");
+        QVERIFY(dir_.isValid());
+    }
+
+    // Two shards write disjoint halves whose merge is the one-shard table, text and JSON.
+    void twoShardsMergeToTheOneShardTable()
+    {
+        const QString m = manifest();
+        const QString one = dir_.filePath("one"), two = dir_.filePath("two");
+        Run r = runCli({"sweep", m, "--out", one});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jobFiles(one), 12);
+        r = runCli({"sweep", m, "--shard", "0/2", "--out", two});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jobFiles(two), 6);
+        QVERIFY(QFileInfo::exists(two + "/job-000000.json") && !QFileInfo::exists(two + "/job-000001.json"));
+        QCOMPARE(runCli({"sweep", m, "--shard", "1/2", "--out", two}).exitCode, 0);
+        QCOMPARE(jobFiles(two), 12);
+
+        const Run a = runCli({"sweep", "merge", one}), b = runCli({"sweep", "merge", two});
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(b.exitCode, 0);
+        QCOMPARE(a.out, b.out);
+        QCOMPARE(a.out.count('\n'), 1 + 2 * 5); // header, then (cluster, algorithm) rows
+        QVERIFY2(a.err.contains("12 of 12 jobs"), qPrintable(a.err));
+        const Run ja = runCli({"sweep", "merge", one, "--json"}), jb = runCli({"sweep", "merge", two, "--json"});
+        QCOMPARE(ja.out, jb.out);
+        const QJsonObject table = QJsonDocument::fromJson(ja.out.toUtf8()).object();
+        QCOMPARE(table["jobs"].toInt(), 12);
+        QVERIFY(table["missing"].toArray().isEmpty());
+        const QJsonArray rows = table["rows"].toArray();
+        QCOMPARE(rows.size(), 10);
+        for (const QJsonValue& v : rows) {
+            const QJsonObject row = v.toObject();
+            QCOMPARE(row["runs"].toInt(), row["algo"].toString() == "random" ? 2 : 1);
+            QVERIFY(row["mean_ms"].toDouble() > 0.0);
+            QCOMPARE(row["feasible_runs"].toInt(), row["runs"].toInt());
+        }
+        // The same job gives the same figure as `post-cli place`.
+        const QJsonObject job = QJsonDocument::fromJson([&] {
+                                    QFile f(one + "/job-000002.json");
+                                    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+                                }())
+                                    .object();
+        QCOMPARE(job["algo"].toString(), QString("m-etf"));
+        const Run place = runCli({"place", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster",
+                                  "k80x2", "--algo", "m-etf", "--json"});
+        QCOMPARE(place.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(place.out.toUtf8()).object()["best_step_time_ms"].toDouble(),
+                 job["best_step_time_ms"].toDouble());
+    }
+
+    // A rerun skips finished jobs; a lost result is reported missing and redone.
+    void rerunResumes()
+    {
+        const QString m = manifest();
+        const QString out = dir_.filePath("resume");
+        QCOMPARE(runCli({"sweep", m, "--shard", "1/3", "--out", out}).exitCode, 0);
+        QCOMPARE(jobFiles(out), 4);
+        Run merged = runCli({"sweep", "merge", out, "--json"});
+        QCOMPARE(QJsonDocument::fromJson(merged.out.toUtf8()).object()["missing"].toArray().size(), 8);
+        QVERIFY(QFile::remove(out + "/job-000004.json"));
+        Run r = runCli({"sweep", m, "--shard", "1/3", "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("1 run, 3 already done"), qPrintable(r.err));
+        QCOMPARE(jobFiles(out), 4);
+        QVERIFY(QFileInfo::exists(out + "/job-000004.json"));
+    }
+
+    // Bad manifests exit 1 naming the file and the field; a bad --shard is a usage error.
+    void badManifestsNameTheFileAndField_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("not JSON") << QByteArray("{\"format\": ") << "line 1";
+        QTest::newRow("format") << QByteArray(R"({"format": "post-graph/1"})") << "format";
+        QTest::newRow("no graphs") << QByteArray(R"({"format": "post-sweep/1", "clusters": ["k80x2"],
+            "algorithms": ["m-etf"]})")
+                                   << "graphs";
+        QTest::newRow("unknown algorithm") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "algorithms": ["m-etf", "magic"]})")
+                                           << "algorithms[1]";
+        QTest::newRow("negative seed") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "algorithms": ["post"], "seeds": [1, -2]})")
+                                       << "seeds[1]";
+        QTest::newRow("samples") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "algorithms": ["post"], "samples": 0})")
+                                 << "samples";
+        QTest::newRow("typo") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "algorithms": ["post"], "seed": [1]})")
+                              << "field seed";
+        QTest::newRow("repeated key") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "graphs": ["h.json"], "clusters": ["k80x2"], "algorithms": ["post"]})")
+                                      << "graphs";
+    }
+    void badManifestsNameTheFileAndField()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, field);
+        const QString m = write("bad.json", text);
+        const Run r = runCli({"sweep", m, "--out", dir_.filePath("bad-out")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("bad.json") && r.err.contains(field), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("bad-out")));
+    }
+
+    void badShardsAndMissingGraphs()
+    {
+        const QString m = manifest();
+        for (const char* shard : {"2/2", "1", "a/b", "0/0", "-1/2"})
+            QCOMPARE(runCli({"sweep", m, "--shard", shard, "--out", dir_.filePath("x")}).exitCode, 2);
+        // A job whose graph cannot be read fails alone, names the file and writes nothing.
+        const QString missing = write("missing.json", R"({"format": "post-sweep/1", "graphs": ["nowhere.json"],
+            "clusters": ["k80x2"], "algorithms": ["single"]})");
+        const Run r = runCli({"sweep", missing, "--out", dir_.filePath("missing-out")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("nowhere.json"), qPrintable(r.err));
+        QCOMPARE(jobFiles(dir_.filePath("missing-out")), 0);
+        // merge refuses a result file that is not one.
+        QVERIFY(QDir(dir_.path()).mkpath("junk"));
+        write("junk/job-000000.json", "{}");
+        const Run j = runCli({"sweep", "merge", dir_.filePath("junk")});
+        QCOMPARE(j.exitCode, 1);
+        QVERIFY2(j.err.contains("job-000000.json") && j.err.contains("format"), qPrintable(j.err));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSweep)
+#include "test_sweep.moc"
