@@ -270,6 +270,32 @@ private slots:
         QCOMPARE(window.findChild<OpTablePanel*>()->table()->currentIndex().data(OpTableModel::OpIdRole).toInt(), conv);
     }
 
+    // The inspector says where each time comes from: measured (--costs), estimated from
+    // shapes by the cost model, or (nothing said) as the file gives it.
+    void inspectorTellsMeasuredFromEstimatedTimes()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(writeFile(dir_, QStringLiteral("sources.json"), R"({"format": "post-graph/1", "name": "g",
+            "ops": [{"name": "measured", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6, "measured": ["cpu"]},
+                    {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6},
+                    {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50}}],
+            "edges": [{"from": "measured", "to": "shaped"}, {"from": "shaped", "to": "profiled"}]})"));
+        QVERIFY(shown.wait(kWaitMs));
+        const Graph& g = *window.hub()->document()->graph;
+        auto* inspector = window.findChild<InspectorPanel*>();
+        inspector->showOp(*g.find("measured"));
+        QVERIFY2(inspector->html().contains(QStringLiteral("(measured)")), qPrintable(inspector->html()));
+        QVERIFY(inspector->html().contains(QStringLiteral("(estimated)"))); // its GPU time
+        inspector->showOp(*g.find("shaped"));
+        QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
+        QVERIFY(inspector->html().contains(QStringLiteral("(estimated)")));
+        inspector->showOp(*g.find("profiled"));
+        QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
+        QVERIFY(!inspector->html().contains(QStringLiteral("(estimated)")));
+    }
+
     void aPlacementRecoloursWithoutRelayout()
     {
         MainWindow window;
