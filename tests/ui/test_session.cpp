@@ -19,6 +19,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -81,7 +82,11 @@ void answerDialogs(QMessageBox::StandardButton button, const QString& path = {})
         } else if (auto* files = qobject_cast<QFileDialog*>(modal); files && *answered) {
             timer->stop();
             timer->deleteLater();
+            // Typed into the name field, as a user would: selectFile() alone can be overtaken by
+            // the dialog's own default name when its directory loads late on a busy machine.
             files->selectFile(path);
+            if (auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name->setText(path);
             static_cast<QDialog*>(files)->accept(); // QFileDialog::accept, protected there
         }
     });
