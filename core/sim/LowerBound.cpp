@@ -16,10 +16,12 @@ double LowerBound::valueUs() const { return std::max({criticalPathUs, workUs, fo
 
 const char* LowerBound::source() const
 {
-    const double v = valueUs();
-    if (criticalPathUs == v)
+    // Within rounding of the largest: the fork-join bound repeats the path through a chain
+    // in another order of additions.
+    const double v = valueUs() * (1 - 1e-12);
+    if (criticalPathUs >= v)
         return "critical-path";
-    if (workUs == v)
+    if (workUs >= v)
         return "work";
     return "fork-join";
 }

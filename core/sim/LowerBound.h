@@ -13,7 +13,7 @@ struct LowerBound {
     double forkJoinUs = 0.0;
     double valueUs() const;
     // The name of the component that gives valueUs(): "critical-path", "work" or "fork-join"
-    // (the first of them on ties).
+    // (the first of them on ties, within rounding).
     const char* source() const;
 };
 
