@@ -64,7 +64,7 @@ def main():
       f"{a.samples} samples per learner run, {a.seeds} seeds (1..{a.seeds}); classical placers are "
       "deterministic and run once. Step times are simulated (docs/simulator.md) in ms; `+-` is the "
       "standard deviation over seeds; speed-up is over the single best device (infeasible single "
-      "devices fall back to the CPU); gap is to the lower bound max(critical path, work / speed).\n\n"
+      "devices fall back to the CPU); gap is certified: to the lower bound of docs/simulator.md, the largest of critical path, work / speed and fork-join.\n\n"
       "`post` is Post from scratch (uniform policy), as in the paper; `post@best` starts Post from "
       "the best placement of the memory-aware classical placers (m-ETF, m-SCT, m-TOPO, round-robin, "
       "METIS) and counts their evaluations in its samples. What these figures say, and why: "

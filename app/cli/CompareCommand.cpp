@@ -71,7 +71,8 @@ int runCompare(const CompareOptions& o)
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster);
-    const double lb = lowerBound(g, c).valueUs();
+    const LowerBound bound = lowerBound(g, c);
+    const double lb = bound.valueUs();
     // Placers that cannot run on this cluster are left out with a note, not run to fail
     // after the others have run (and the whole table is lost).
     std::vector<std::pair<std::string, std::string>> skipped;
@@ -124,6 +125,7 @@ int runCompare(const CompareOptions& o)
         j["samples"] = o.samples;
         j["seeds"] = o.seeds;
         j["lower_bound_ms"] = lb / 1000.0;
+        j["lower_bound_source"] = bound.source();
         j["single_device_ms"] = singleUs / 1000.0;
         auto& results = j["results"] = nlohmann::json::array();
         for (const ComparisonRow& r : rows) {
@@ -145,10 +147,10 @@ int runCompare(const CompareOptions& o)
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
-    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms; %d samples, %d seeds\n\n", g.name().c_str(), g.opCount(),
-                c.name().c_str(), lb / 1000.0, o.samples, o.seeds);
+    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %d samples, %d seeds\n\n", g.name().c_str(),
+                g.opCount(), c.name().c_str(), lb / 1000.0, bound.source(), o.samples, o.seeds);
     std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
-                "wall (s)", "speed-up", "gap LB");
+                "wall (s)", "speed-up", "cert gap");
     for (const ComparisonRow& r : rows) {
         const double m = r.meanUs();
         std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %7.1f%%\n", r.algorithm.c_str(), m / 1000.0,

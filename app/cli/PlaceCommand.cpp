@@ -108,6 +108,7 @@ int runPlace(const PlaceOptions& o)
         j["time_budget_s"] = ctx.seconds;
         j["wall_s"] = r.wallSeconds;
         j["lower_bound_ms"] = lb.valueUs() / 1000.0;
+        j["lower_bound_source"] = lb.source();
         auto& per = j["ops_per_device"] = nlohmann::json::object();
         for (DeviceId d = 0; d < c.deviceCount(); ++d)
             per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
@@ -116,7 +117,7 @@ int runPlace(const PlaceOptions& o)
     }
     std::cout << "algorithm    " << o.algo << "\n"
               << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
-              << "\nlower bound  " << formatMs(lb.valueUs()) << "\n"
+              << "\nlower bound  " << formatMs(lb.valueUs()) << " (" << lb.source() << ")\n"
               << "samples      " << r.samplesUsed << "\n"
               << "wall time    " << r.wallSeconds << " s\n"
               << "ops/device  ";

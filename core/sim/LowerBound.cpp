@@ -7,18 +7,186 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace post {
+
+double LowerBound::valueUs() const { return std::max({criticalPathUs, workUs, forkJoinUs}); }
+
+const char* LowerBound::source() const
+{
+    // Within rounding of the largest: the fork-join bound repeats the path through a chain
+    // in another order of additions.
+    const double v = valueUs() * (1 - 1e-12);
+    if (criticalPathUs >= v)
+        return "critical-path";
+    if (workUs >= v)
+        return "work";
+    return "fork-join";
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The least time any transfer of `bytes` between two different devices can take: the lower
+// envelope of latency + bytes / bandwidth over the links that no other link beats on both.
+class CheapestLink {
+public:
+    explicit CheapestLink(const Cluster& cluster)
+    {
+        const int n = cluster.deviceCount();
+        for (DeviceId a = 0; a < n; ++a)
+            for (DeviceId b = 0; b < n; ++b)
+                if (a != b)
+                    add(cluster.link(a, b));
+    }
+    double transferUs(double bytes) const
+    {
+        double best = kInf; // one device: no transfer is possible
+        for (const Link& l : links_)
+            best = std::min(best, l.transferUs(bytes));
+        return best;
+    }
+
+private:
+    void add(const Link& l)
+    {
+        for (const Link& k : links_)
+            if (k.latencyUs <= l.latencyUs && k.bytesPerUs >= l.bytesPerUs)
+                return;
+        std::erase_if(links_, [&](const Link& k) { return l.latencyUs <= k.latencyUs && l.bytesPerUs >= k.bytesPerUs; });
+        links_.push_back(l);
+    }
+    std::vector<Link> links_;
+};
+
+// One neighbour of an op at a join or fork: `remoteUs` is the bound if it sits on another
+// device, `releaseUs` / `durationUs` (joins) or `durationUs` / `tailUs` (forks) describe it
+// as a job of the op's own device.
+struct Neighbour {
+    OpId op = kNoOp;
+    double bytes = 0.0;
+    double remoteUs = 0.0;
+    double releaseUs = 0.0;
+    double durationUs = 0.0;
+    double tailUs = 0.0;
+};
+
+// min over k of max(local(k), remote(k)), where local(k) is the single-device bound of the k
+// neighbours with the largest remoteUs (nondecreasing in k: more jobs never finish sooner)
+// and remote(k) the remoteUs of the (k+1)-th (nonincreasing); so a binary search finds it.
+template <class Local> double cheapestSplit(std::vector<Neighbour>& ns, Local local)
+{
+    std::sort(ns.begin(), ns.end(), [](const Neighbour& a, const Neighbour& b) { return a.remoteUs > b.remoteUs; });
+    const size_t k = ns.size();
+    auto remote = [&](size_t i) { return i < k ? ns[i].remoteUs : 0.0; };
+    size_t lo = 0, hi = k; // smallest i with local(i) >= remote(i) lies in [lo, hi]
+    while (lo < hi) {
+        const size_t mid = (lo + hi) / 2;
+        if (local(mid) >= remote(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    double best = std::max(local(lo), remote(lo));
+    if (lo > 0)
+        best = std::min(best, std::max(local(lo - 1), remote(lo - 1)));
+    return best;
+}
+
+// Distinct neighbours through `edges` (the largest bytes of parallel edges), `end` picking
+// the other end of an edge.
+template <class End>
+void collect(const Graph& graph, std::span<const EdgeId> edges, End end, std::vector<Neighbour>& out)
+{
+    out.clear();
+    for (EdgeId e : edges)
+        out.push_back(Neighbour{end(graph.edge(e)), graph.edge(e).bytes});
+    std::sort(out.begin(), out.end(), [](const Neighbour& a, const Neighbour& b) { return a.op < b.op; });
+    size_t w = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (w > 0 && out[w - 1].op == out[i].op)
+            out[w - 1].bytes = std::max(out[w - 1].bytes, out[i].bytes);
+        else
+            out[w++] = out[i];
+    }
+    out.resize(w);
+}
+
+// The fork-join bound (docs/simulator.md): earliest starts through joins, least tails
+// through forks, and the largest start + tail over ops.
+double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)
+{
+    const CheapestLink link(cluster);
+    const auto n = static_cast<size_t>(graph.opCount());
+    std::vector<double> head(n, 0.0); // no placement starts the op earlier
+    std::vector<double> tail(n, 0.0); // no placement ends the step sooner after the op starts
+    std::vector<Neighbour> ns;
+    std::vector<Neighbour> jobs;
+    const auto order = graph.topologicalOrder();
+    for (OpId op : order) {
+        collect(
+            graph, graph.inEdges(op), [](const Edge& e) { return e.from; }, ns);
+        for (Neighbour& u : ns) {
+            const auto i = static_cast<size_t>(u.op);
+            u.releaseUs = head[i];
+            u.durationUs = fastest[i];
+            u.remoteUs = head[i] + fastest[i] + link.transferUs(u.bytes);
+        }
+        // Inputs on the op's device run there one at a time: earliest release first is the
+        // least makespan of one machine with release dates.
+        head[static_cast<size_t>(op)] = cheapestSplit(ns, [&](size_t k) {
+            jobs.assign(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(k));
+            std::sort(jobs.begin(), jobs.end(),
+                      [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
+            double t = 0.0;
+            for (const Neighbour& j : jobs)
+                t = std::max(t, j.releaseUs) + j.durationUs;
+            return t;
+        });
+    }
+    double best = 0.0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const OpId op = *it;
+        collect(
+            graph, graph.outEdges(op), [](const Edge& e) { return e.to; }, ns);
+        for (Neighbour& w : ns) {
+            const auto i = static_cast<size_t>(w.op);
+            w.durationUs = fastest[i];
+            w.tailUs = tail[i] - fastest[i];
+            w.remoteUs = link.transferUs(w.bytes) + tail[i];
+        }
+        // Consumers on the op's device run there one at a time after it ends, each followed by
+        // its own tail: largest tail first is the least makespan of one machine with delivery times.
+        const double after = cheapestSplit(ns, [&](size_t k) {
+            jobs.assign(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(k));
+            std::sort(jobs.begin(), jobs.end(),
+                      [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
+            double t = 0.0, end = 0.0;
+            for (const Neighbour& j : jobs) {
+                t += j.durationUs;
+                end = std::max(end, t + j.tailUs);
+            }
+            return end;
+        });
+        const auto i = static_cast<size_t>(op);
+        tail[i] = fastest[i] + after;
+        best = std::max(best, head[i] + tail[i]);
+    }
+    return best;
+}
+
+} // namespace
 
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
 {
     LowerBound bound;
     if (graph.opCount() == 0)
         return bound;
-    constexpr double kInf = std::numeric_limits<double>::infinity();
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf};
+        return LowerBound{kInf, kInf, kInf};
 
     // Highest speed per kind (0 when the cluster has no device of that kind): without
     // roofline figures an op's fastest time is min over kinds present of time[kind] / that speed.
@@ -31,6 +199,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
     }
 
     std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
+    std::vector<double> fastestUs(static_cast<size_t>(graph.opCount()), 0.0);
     double totalWork = 0.0;
     for (OpId op : graph.topologicalOrder()) {
         const Op& o = graph.op(op);
@@ -58,10 +227,12 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
         for (EdgeId e : graph.inEdges(op))
             start = std::max(start, finish[static_cast<size_t>(graph.edge(e).from)]);
         finish[static_cast<size_t>(op)] = start + fastest;
+        fastestUs[static_cast<size_t>(op)] = fastest;
         bound.criticalPathUs = std::max(bound.criticalPathUs, start + fastest);
         totalWork += work;
     }
     bound.workUs = totalWork / cluster.totalSpeed();
+    bound.forkJoinUs = forkJoinBound(graph, cluster, fastestUs);
     return bound;
 }
 

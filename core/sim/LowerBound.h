@@ -8,7 +8,13 @@ class Cluster;
 struct LowerBound {
     double criticalPathUs = 0.0; // longest path with every op on its fastest device, no transfers
     double workUs = 0.0;         // sum over ops of the least time x speed over devices / total speed
-    double valueUs() const { return criticalPathUs > workUs ? criticalPathUs : workUs; }
+    // Heads and tails priced at joins and forks: an op's inputs either share its device (and
+    // run one after another there) or pay a transfer; likewise its consumers (docs/simulator.md).
+    double forkJoinUs = 0.0;
+    double valueUs() const;
+    // The name of the component that gives valueUs(): "critical-path", "work" or "fork-join"
+    // (the first of them on ties, within rounding).
+    const char* source() const;
 };
 
 // No placement on `cluster` can run a step faster than this.

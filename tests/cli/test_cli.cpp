@@ -250,6 +250,8 @@ private slots:
         QCOMPARE(o["peak_memory_bytes"].toArray()[0].toDouble(), 0.0);
         // Lower bound: critical path on the fastest device = 175 us; work 350 / 3 speed = 116.7 us.
         QCOMPARE(o["lower_bound_ms"].toDouble(), 0.175);
+        QCOMPARE(o["lower_bound_source"].toString(), QString("critical-path")); // a chain: no join or fork to price
+        QCOMPARE(o["lower_bound_fork_join_ms"].toDouble(), 0.175);
     }
 
     void simulatePlacementFileAndTrace()
@@ -483,8 +485,12 @@ private slots:
         QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
         QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1);                // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
+        QVERIFY(QStringList({"critical-path", "work", "fork-join"}).contains(o["lower_bound_source"].toString()));
         for (const QJsonObject& a : byAlgo) {
             QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());
+            // The certified gap: how far this row is, at most, from the best possible step.
+            QCOMPARE(a["gap_to_lower_bound"].toDouble(),
+                     a["best_step_time_ms"].toDouble() / o["lower_bound_ms"].toDouble() - 1.0);
             QVERIFY(a.contains("wall_s"));
             QVERIFY(a.contains("speedup_vs_single"));
         }

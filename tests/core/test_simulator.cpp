@@ -798,6 +798,49 @@ private slots:
         QCOMPARE(lb.workUs, 20.0);
         QCOMPARE(lb.valueUs(), 20.0);
         QCOMPARE(Simulator(wg, gpus(2)).run({0, 1, 0, 1}).stepTimeUs, 20.0); // the bound is tight here
+        QCOMPARE(std::string(lb.source()), std::string("work"));
+    }
+
+    void forkJoinBoundPricesTransfers()
+    {
+        // Join: x (10 us) and y (10 us) feed z (1 us) over 1000-byte edges; 2 GPUs whose links
+        // take 100 + 1000 / 100 = 110 us. z's inputs either share its GPU and run one after
+        // the other (z starts at 20 at the earliest) or one of them pays a transfer (10 + 110):
+        // the bound is 20 + 1 = 21, while path (11) and work (10.5) ignore the choice.
+        const Cluster c = gpus(2, Link{100.0, 100.0});
+        GraphBuilder join("join");
+        join.addOp(makeOp("x", 10));
+        join.addOp(makeOp("y", 10));
+        join.addOp(makeOp("z", 1));
+        join.addEdge("x", "z", 1000);
+        join.addEdge("y", "z", 1000);
+        const Graph jg = std::move(join).build();
+        LowerBound lb = lowerBound(jg, c);
+        QCOMPARE(lb.criticalPathUs, 11.0);
+        QCOMPARE(lb.workUs, 10.5);
+        QCOMPARE(lb.forkJoinUs, 21.0);
+        QCOMPARE(std::string(lb.source()), std::string("fork-join"));
+        QCOMPARE(Simulator(jg, c).run({0, 0, 0}).stepTimeUs, 21.0); // tight: one GPU
+        QCOMPARE(Simulator(jg, c).run({0, 1, 0}).stepTimeUs, 121.0);
+
+        // Fork: r (1 us) feeds s and t (10 us each): the mirror image, through tails.
+        GraphBuilder fork("fork");
+        fork.addOp(makeOp("r", 1));
+        fork.addOp(makeOp("s", 10));
+        fork.addOp(makeOp("t", 10));
+        fork.addEdge("r", "s", 1000);
+        fork.addEdge("r", "t", 1000);
+        const Graph fg = std::move(fork).build();
+        lb = lowerBound(fg, c);
+        QCOMPARE(lb.criticalPathUs, 11.0);
+        QCOMPARE(lb.forkJoinUs, 21.0);
+        QCOMPARE(Simulator(fg, c).run({0, 0, 0}).stepTimeUs, 21.0);
+
+        // With cheap links (1 us) the transfer wins: z starts at 10 + 1 + 0.01 at the earliest.
+        lb = lowerBound(jg, gpus(2, Link{1e5, 1.0}));
+        QCOMPARE(lb.forkJoinUs, 12.01);
+        // One device: no transfer exists, every join runs on it.
+        QCOMPARE(lowerBound(jg, gpus(1)).forkJoinUs, 21.0);
     }
 
     void timelineContents()
