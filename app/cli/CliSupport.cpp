@@ -205,7 +205,26 @@ void requireSomeCompute(const Graph& graph, const std::string& source)
                      "placement takes the same time and none can be chosen; give the ops costs (docs/importers.md)");
 }
 
-Cluster loadClusterArg(const std::string& nameOrPath) { return loadCluster(nameOrPath); }
+Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision)
+{
+    Cluster cluster = loadCluster(nameOrPath);
+    if (!precision.empty()) {
+        const auto mode = parsePrecisionMode(precision);
+        if (!mode)
+            throw UsageError{"--precision: unknown mode '" + precision + "' (expected fp32, tf32 or amp)"};
+        cluster.setPrecision(*mode);
+    }
+    return cluster;
+}
+
+void addPrecisionOption(CLI::App& cmd, std::string& precision)
+{
+    cmd.add_option("--precision", precision,
+                   "How FP32 matrix products and convolutions run: fp32 (no tensor cores), tf32 (TF32 tensor cores "
+                   "where the GPU has them, the frameworks' default), amp (mixed precision, FP16 tensor cores); "
+                   "default: the cluster's \"precision\", else tf32")
+        ->check(CLI::IsMember({"fp32", "tf32", "amp"}));
+}
 
 DeviceId deviceArg(const Cluster& cluster, const std::string& name)
 {

@@ -66,7 +66,11 @@ void requireSomeCompute(const Graph& graph, const std::string& source);
 void refuseUnresolvedDims(const ImportedGraph& imported);
 // "input 'x' dimension 2 ('height')" for messages and listings.
 std::string describeUnresolvedDim(const UnresolvedDim& d);
-Cluster loadClusterArg(const std::string& nameOrPath);
+// The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp") replaces the
+// cluster's precision mode (docs/cost-model.md, "Precision").
+Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {});
+// --precision fp32|tf32|amp into `precision`.
+void addPrecisionOption(CLI::App& cmd, std::string& precision);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.
 LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);

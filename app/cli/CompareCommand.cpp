@@ -26,6 +26,7 @@ struct CompareOptions {
     std::int64_t batch = 1;
     GraphShapeArgs shapes;
     std::string cluster;
+    std::string precision;
     std::string algos;
     int samples = 2400;
     double seconds = 0.0;
@@ -70,7 +71,7 @@ int runCompare(const CompareOptions& o)
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
-    const Cluster c = loadClusterArg(o.cluster);
+    const Cluster c = loadClusterArg(o.cluster, o.precision);
     const LowerBound bound = lowerBound(g, c);
     const double lb = bound.valueUs();
     // Placers that cannot run on this cluster are left out with a note, not run to fail
@@ -171,6 +172,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
+    addPrecisionOption(*cmd, opts->precision);
     cmd->add_option("--algos", opts->algos,
                     "Comma-separated algorithms (default: all); LEARNER@PLACER starts a learner from a classical "
                     "placement:"

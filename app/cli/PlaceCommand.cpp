@@ -27,6 +27,7 @@ struct PlaceOptions {
     std::int64_t batch = 1;
     GraphShapeArgs shapes;
     std::string cluster;
+    std::string precision;
     std::string algo = "post@best";
     int samples = 2400;
     double seconds = 0.0;
@@ -68,7 +69,7 @@ int runPlace(const PlaceOptions& o)
     };
     const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     requireSomeCompute(g, source);
-    const Cluster c = loadClusterArg(o.cluster);
+    const Cluster c = loadClusterArg(o.cluster, o.precision);
 
     RunLog log;
     PlaceContext ctx{g, c, SimOptions{}};
@@ -140,6 +141,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
+    addPrecisionOption(*cmd, opts->precision);
     cmd->add_option("--algo", opts->algo,
                     "Algorithm (default post@best); LEARNER@PLACER starts a learner from a classical placement:"
                         + placerTableHelp());

@@ -25,6 +25,7 @@ struct SimulateOptions {
     std::int64_t batch = 1;
     GraphShapeArgs shapes;
     std::string cluster;
+    std::string precision;
     std::string placement;
     std::string allOn;
     bool given = false;
@@ -110,7 +111,7 @@ int runSimulate(const SimulateOptions& o)
     checkOutputArgs({{"--trace", o.trace}}, {o.graph, o.cluster, o.placement}, o.force);
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
-    const Cluster c = loadClusterArg(o.cluster);
+    const Cluster c = loadClusterArg(o.cluster, o.precision);
     Placement placement;
     if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
@@ -149,6 +150,7 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
+    addPrecisionOption(*cmd, opts->precision);
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
     cmd->add_flag("--given-placement", opts->given,

@@ -18,6 +18,12 @@ std::optional<DeviceId> Cluster::find(std::string_view deviceName) const
     return std::nullopt;
 }
 
+void Cluster::setPrecision(PrecisionMode mode)
+{
+    for (Device& d : devices_)
+        d.precision = mode;
+}
+
 void Cluster::setLink(DeviceId from, DeviceId to, Link link)
 {
     links_[static_cast<size_t>(from) * devices_.size() + static_cast<size_t>(to)] = link;

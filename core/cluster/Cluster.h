@@ -31,6 +31,10 @@ public:
     }
     void setLink(DeviceId from, DeviceId to, Link link);
     const Link& defaultLink() const { return defaultLink_; }
+    // The precision mode of every device (Device::precision; the cluster file's "precision",
+    // the CLI's --precision).
+    PrecisionMode precision() const { return devices_.empty() ? PrecisionMode::Tf32 : devices_.front().precision; }
+    void setPrecision(PrecisionMode mode);
 
     double totalSpeed() const;
     // Index of the fastest device for `kind` (highest speed, first on ties), or kNoDevice.

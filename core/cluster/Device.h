@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/DeviceKind.h"
+#include "core/graph/Precision.h"
 
 #include <limits>
 #include <string>
@@ -17,6 +18,12 @@ struct Device {
     // rather than time_us[kind] / speed.
     double peakFlops = 0.0;       // FP32 FLOP/s
     double memoryBandwidth = 0.0; // bytes/s
+    // Tensor-core peaks (0 = none: the device falls back to the next one it has, then FP32).
+    double peakTf32Flops = 0.0; // TF32 tensor-core FLOP/s (dense)
+    double peakFp16Flops = 0.0; // FP16/BF16 tensor-core FLOP/s (dense)
+    double peakInt8Ops = 0.0;   // INT8 tensor-core operations/s (dense)
+    // How FP32 matrix products and convolutions run here (the cluster's "precision").
+    PrecisionMode precision = PrecisionMode::Tf32;
 };
 
 } // namespace post

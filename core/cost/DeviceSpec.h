@@ -6,9 +6,10 @@ namespace post {
 // time = max(flops / (peakFlops * computeEfficiency), bytes / (memoryBandwidth * memoryEfficiency))
 //        + launch overhead.
 struct DeviceSpec {
-    double peakFlops = 0.0;         // FLOP/s
-    double memoryBandwidth = 0.0;   // bytes/s
-    double computeEfficiency = 0.5; // share of peak a real kernel reaches
+    double peakFlops = 0.0;            // FLOP/s
+    double memoryBandwidth = 0.0;      // bytes/s
+    double computeEfficiency = 0.5;    // share of peak a real kernel reaches
+    double tensorCoreEfficiency = 0.5; // the same at a tensor-core peak (cost/OpTime.h)
     double memoryEfficiency = 0.3;
     double launchOverheadUs = 0.0; // fixed per-op cost
 };

@@ -8,6 +8,8 @@ struct OpCost {
     double bytesRead = 0.0;    // activations and parameters read
     double bytesWritten = 0.0; // outputs written
     bool known = true;         // false: the op type is unknown and a fallback was used
+    bool matrix = false;       // a matrix product or convolution: tensor-core work
+    int elementBytes = 4;      // of the op's first input: its compute precision (Precision.h)
 };
 
 } // namespace post

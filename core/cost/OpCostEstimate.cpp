@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace post {
 namespace {
@@ -212,13 +213,41 @@ double lrnWindow(const OpView& v)
     return 2.0 * static_cast<double>(std::max<std::int64_t>(v.attr("depth_radius", 5), 0)) + 1.0; // TF default 5
 }
 
-} // namespace
-
-OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
+// Matrix products and convolutions: the work tensor cores run (docs/cost-model.md,
+// "Precision"). Depthwise convolutions are not: cuDNN runs them on the plain units.
+bool isMatrixType(std::string_view type)
 {
-    if (op.bodyCost)
-        return *op.bodyCost; // control flow: what its bodies cost (the importer worked it out)
-    const OpView v(graph, op);
+    static const std::unordered_set<std::string_view> types = {"Conv",
+                                                               "ConvTranspose",
+                                                               "Conv2D",
+                                                               "Conv3D",
+                                                               "Conv2DBackpropInput",
+                                                               "Conv2DBackpropFilter",
+                                                               "Conv3DBackpropFilterV2",
+                                                               "Conv3DBackpropInputV2",
+                                                               "MatMul",
+                                                               "BatchMatMul",
+                                                               "BatchMatMulV2",
+                                                               "BatchMatMulV3",
+                                                               "Gemm",
+                                                               "Attention",
+                                                               "MultiHeadAttention",
+                                                               "LSTM",
+                                                               "GRU",
+                                                               "RNN",
+                                                               "LSTMBlockCell",
+                                                               "BlockLSTM",
+                                                               "BlockLSTMV2",
+                                                               "GRUBlockCell",
+                                                               "ConvInteger",
+                                                               "QLinearConv",
+                                                               "MatMulInteger",
+                                                               "QLinearMatMul"};
+    return types.count(type) > 0;
+}
+
+OpCost formulaCost(const OpView& v, const ShapedOp& op)
+{
     const auto& table = rules();
     const auto it = table.find(op.type);
     if (it == table.end()) {
@@ -260,6 +289,20 @@ OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
         return rule.formula(v);
     }
     return OpCost{};
+}
+
+} // namespace
+
+OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
+{
+    if (op.bodyCost)
+        return *op.bodyCost; // control flow: what its bodies cost (the importer worked it out)
+    const OpView v(graph, op);
+    OpCost c = formulaCost(v, op);
+    c.matrix = isMatrixType(op.type);
+    if (const ShapedTensor* first = v.input(0))
+        c.elementBytes = first->elementBytes;
+    return c;
 }
 
 } // namespace post

@@ -5,6 +5,16 @@
 #include "core/graph/Op.h"
 
 namespace post {
+namespace {
+
+double firstPositive(double a, double b, double c)
+{
+    if (a > 0.0)
+        return a;
+    return b > 0.0 ? b : c;
+}
+
+} // namespace
 
 bool usesRoofline(const Op& op, const Device& device)
 {
@@ -12,16 +22,43 @@ bool usesRoofline(const Op& op, const Device& device)
         && device.memoryBandwidth > 0.0;
 }
 
+double rooflinePeakFlops(const Op& op, const Device& device)
+{
+    if (!op.matrixOp)
+        return device.peakFlops;
+    switch (op.precision) {
+    case ElementPrecision::Int8:
+        return firstPositive(device.peakInt8Ops, device.peakFp16Flops, device.peakFlops);
+    case ElementPrecision::Half:
+        return firstPositive(device.peakFp16Flops, 0.0, device.peakFlops);
+    case ElementPrecision::Fp32:
+        break;
+    }
+    switch (device.precision) {
+    case PrecisionMode::Fp32:
+        return device.peakFlops;
+    case PrecisionMode::Tf32:
+        return firstPositive(device.peakTf32Flops, 0.0, device.peakFlops);
+    case PrecisionMode::Amp:
+        return firstPositive(device.peakFp16Flops, device.peakTf32Flops, device.peakFlops);
+    }
+    return device.peakFlops;
+}
+
 double opTimeUs(const Op& op, const Device& device)
 {
     if (usesRoofline(op, device)) {
         static const auto reference = CostModelOptions::defaultReferenceDevices();
         DeviceSpec spec = reference[static_cast<size_t>(device.kind)];
-        spec.peakFlops = device.peakFlops;
+        spec.peakFlops = rooflinePeakFlops(op, device);
+        if (spec.peakFlops != device.peakFlops)
+            spec.computeEfficiency = spec.tensorCoreEfficiency; // a tensor-core peak
         spec.memoryBandwidth = device.memoryBandwidth;
         OpCost cost;
         cost.flops = op.flops;
         cost.bytesRead = op.memoryBytes;
+        if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0 && op.precision == ElementPrecision::Fp32)
+            cost.bytesRead *= kAmpBytesFactor;
         return rooflineTimeUs(cost, spec);
     }
     return device.speed > 0.0 ? op.time(device.kind) / device.speed : op.time(device.kind);

@@ -10,9 +10,22 @@ struct Device;
 // memoryBandwidth > 0), with the efficiencies and launch overhead of the cost model's
 // reference device of that kind; otherwise (and always where the op's time on that kind of
 // device was measured) time_us[kind] / speed.
+// The peak is rooflinePeakFlops's, reached at the reference's tensorCoreEfficiency when it
+// is a tensor-core peak; under PrecisionMode::Amp on a device with FP16 tensor cores an FP32
+// op's memory traffic is kAmpBytesFactor of its FP32 bytes (activations in 16 bits).
 double opTimeUs(const Op& op, const Device& device);
 
 // Whether opTimeUs uses the roofline for this pair.
 bool usesRoofline(const Op& op, const Device& device);
+
+// The peak FLOP/s the roofline gives `op` on `device` (docs/cost-model.md, "Precision"):
+// matrix products and convolutions of fp16/bf16 or int8 type at the device's FP16 or INT8
+// tensor-core peak; FP32 ones at the TF32 peak (mode tf32) or FP16 peak (mode amp), or the
+// FP32 peak (mode fp32); a peak the device lacks falls back to the next lower one it has
+// and finally to the FP32 peak. Every other op runs at the FP32 peak.
+double rooflinePeakFlops(const Op& op, const Device& device);
+
+// Memory traffic under automatic mixed precision, relative to FP32.
+inline constexpr double kAmpBytesFactor = 0.5;
 
 } // namespace post

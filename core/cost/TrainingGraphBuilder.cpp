@@ -136,6 +136,8 @@ Op costedOp(std::string name, std::string type, const OpCost& cost, const CostMo
         op.timeUs[static_cast<size_t>(k)] = rooflineTimeUs(cost, options.reference[static_cast<size_t>(k)]);
     op.flops = cost.flops;
     op.memoryBytes = cost.bytesRead + cost.bytesWritten;
+    op.matrixOp = cost.matrix;
+    op.precision = precisionOfElementBytes(cost.elementBytes);
     return op;
 }
 

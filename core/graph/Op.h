@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/DeviceKind.h"
+#include "core/graph/Precision.h"
 
 #include <array>
 #include <string>
@@ -28,6 +29,10 @@ struct Op {
     // device's roofline figures they give the op's time on that device (cost/OpTime.h).
     double flops = 0.0;
     double memoryBytes = 0.0; // bytes read plus bytes written (memory traffic, not memory held)
+    // A matrix product or convolution (tensor-core work), and the element type it computes
+    // in: they pick the device's peak for the roofline (cost/OpTime.h, docs/cost-model.md).
+    bool matrixOp = false;
+    ElementPrecision precision = ElementPrecision::Fp32;
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;

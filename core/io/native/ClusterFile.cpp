@@ -52,7 +52,10 @@ Link readLink(const JsonInput& in, const json& value, const std::string& path, L
 Device readDevice(const JsonInput& in, const json& value, const std::string& path)
 {
     in.object(value, path);
-    in.rejectUnknownKeys(value, {"name", "kind", "speed", "memory_bytes", "peak_tflops", "memory_bandwidth_GBps"}, path);
+    in.rejectUnknownKeys(value,
+                         {"name", "kind", "speed", "memory_bytes", "peak_tflops", "peak_tf32_tflops",
+                          "peak_fp16_tflops", "peak_int8_tops", "memory_bandwidth_GBps"},
+                         path);
     Device d;
     d.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
     const std::string kindPath = JsonInput::member(path, "kind");
@@ -75,6 +78,16 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
         in.positive(*peak, field);
         d.peakFlops = in.within(*peak, field, kMinPeakTflops, kMaxPeakTflops) * kFlopsPerTflops;
     }
+    // Tensor-core peaks: the same bounds as the FP32 peak.
+    const std::pair<const char*, double Device::*> tensorPeaks[] = {{"peak_tf32_tflops", &Device::peakTf32Flops},
+                                                                    {"peak_fp16_tflops", &Device::peakFp16Flops},
+                                                                    {"peak_int8_tops", &Device::peakInt8Ops}};
+    for (const auto& [key, member] : tensorPeaks)
+        if (const json* peak = in.find(value, key)) {
+            const std::string field = JsonInput::member(path, key);
+            in.positive(*peak, field);
+            d.*member = in.within(*peak, field, kMinPeakTflops, kMaxPeakTflops) * kFlopsPerTflops;
+        }
     if (const json* bw = in.find(value, "memory_bandwidth_GBps")) {
         const std::string field = JsonInput::member(path, "memory_bandwidth_GBps");
         in.positive(*bw, field);
@@ -100,7 +113,7 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     const JsonInput in(source);
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "name", "devices", "links", "default_link"}, {});
+    in.rejectUnknownKeys(root, {"format", "name", "precision", "devices", "links", "default_link"}, {});
 
     std::string name = std::filesystem::path(source).stem().string();
     if (const json* n = in.find(root, "name"))
@@ -132,6 +145,13 @@ Cluster parseCluster(std::string_view text, const std::string& source)
         defaultLink = readLink(in, *dl, "default_link", defaultLink);
     }
     Cluster cluster(name, std::move(devices), defaultLink);
+    if (const json* p = in.find(root, "precision")) {
+        const std::string text = in.string(*p, "precision");
+        const auto mode = parsePrecisionMode(text);
+        if (!mode)
+            in.fail("precision", "unknown precision mode \"" + text + "\" (expected \"fp32\", \"tf32\" or \"amp\")");
+        cluster.setPrecision(*mode);
+    }
 
     if (const json* linksField = in.find(root, "links")) {
         in.array(*linksField, "links");
@@ -180,6 +200,8 @@ std::string clusterJson(const Cluster& cluster)
     ordered_json root;
     root["format"] = std::string(kFamily) + "/" + std::to_string(kVersion);
     root["name"] = cluster.name();
+    if (cluster.precision() != PrecisionMode::Tf32)
+        root["precision"] = std::string(toString(cluster.precision()));
     ordered_json devices = ordered_json::array();
     for (const Device& d : cluster.devices()) {
         ordered_json o;
@@ -190,6 +212,12 @@ std::string clusterJson(const Cluster& cluster)
             o["memory_bytes"] = JsonOutput::number(d.memoryBytes);
         if (d.peakFlops > 0.0)
             o["peak_tflops"] = JsonOutput::number(d.peakFlops / kFlopsPerTflops);
+        if (d.peakTf32Flops > 0.0)
+            o["peak_tf32_tflops"] = JsonOutput::number(d.peakTf32Flops / kFlopsPerTflops);
+        if (d.peakFp16Flops > 0.0)
+            o["peak_fp16_tflops"] = JsonOutput::number(d.peakFp16Flops / kFlopsPerTflops);
+        if (d.peakInt8Ops > 0.0)
+            o["peak_int8_tops"] = JsonOutput::number(d.peakInt8Ops / kFlopsPerTflops);
         if (d.memoryBandwidth > 0.0)
             o["memory_bandwidth_GBps"] = JsonOutput::number(d.memoryBandwidth / kBytesPerGB);
         devices.push_back(std::move(o));

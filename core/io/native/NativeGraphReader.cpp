@@ -50,7 +50,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "measured"},
+                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -72,6 +72,20 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
     if (const json* bytes = in.find(value, "memory_bytes"))
         op.memoryBytes = in.nonNegative(*bytes, JsonInput::member(path, "memory_bytes"));
+    if (const json* matrix = in.find(value, "matrix"))
+        op.matrixOp = in.boolean(*matrix, JsonInput::member(path, "matrix"));
+    if (const json* precision = in.find(value, "precision")) {
+        const std::string field = JsonInput::member(path, "precision");
+        const std::string text = in.string(*precision, field);
+        if (text == "fp32")
+            op.precision = ElementPrecision::Fp32;
+        else if (text == "fp16" || text == "bf16")
+            op.precision = ElementPrecision::Half;
+        else if (text == "int8")
+            op.precision = ElementPrecision::Int8;
+        else
+            in.fail(field, "unknown precision \"" + text + "\" (fp32, fp16, bf16 or int8)");
+    }
     if (const json* measured = in.find(value, "measured")) {
         const std::string at = JsonInput::member(path, "measured");
         const json& kinds = in.array(*measured, at);
@@ -177,6 +191,12 @@ std::string nativeGraphJson(const Graph& graph)
             o["flops"] = JsonOutput::number(op.flops);
         if (op.memoryBytes != 0.0)
             o["memory_bytes"] = JsonOutput::number(op.memoryBytes);
+        if (op.matrixOp)
+            o["matrix"] = true;
+        if (op.precision == ElementPrecision::Half)
+            o["precision"] = "fp16";
+        else if (op.precision == ElementPrecision::Int8)
+            o["precision"] = "int8";
         if (op.measuredKinds != 0) {
             ordered_json kinds = ordered_json::array();
             for (DeviceKind kind : {DeviceKind::Cpu, DeviceKind::Gpu})
