@@ -605,6 +605,10 @@ void MainWindow::createLearner()
     });
     connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
     connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
+    connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
+        if (outcome.error.isEmpty() && outcome.result.feasible)
+            learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
+    });
     connect(learner_, &LearnerPanel::bestPlacement, this, &MainWindow::showPlacement);
 }
 

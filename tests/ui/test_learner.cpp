@@ -115,6 +115,8 @@ private slots:
     void buttonStates();
     void csvExport();
     void classicalReferenceLine();
+    void legendListsOnlyDrawnSeries();
+    void warmStartedBestLineEndsAtThePanelsBest();
     void chartClickShowsSample();
     void samplePlacementsThinUnderBudget();
     void optionsEditorCoversEveryKey();
@@ -517,6 +519,77 @@ void TestLearner::classicalReferenceLine()
     QCOMPARE(line[0].y(), expectedMs);
     QCOMPARE(line[1].y(), expectedMs);
     QVERIFY(chart.classicalSeries()->name().contains(QString::fromStdString(expectedName)));
+}
+
+void TestLearner::legendListsOnlyDrawnSeries()
+{
+    LearningChart chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.reset(10);
+    QCOMPARE(chart.legendNames(), QStringList());
+    LearnerSnapshot first;
+    first.samples = {{0, 5.0, true}, {1, 4.0, true}};
+    first.samplesDone = 2;
+    chart.addSnapshot(first);
+    chart.flush();
+    // No reference times, no update, nothing out of memory: only the points and the best line.
+    QCOMPARE(chart.legendNames(), (QStringList{QStringLiteral("sampled"), QStringLiteral("best so far")}));
+
+    LearnerSnapshot second;
+    second.samples = {{2, 9.0, false}};
+    second.updates = {{2, UpdateKind::CrossEntropy, 4.5, 4.0, 0.8}};
+    second.lowerBoundMs = 1.0;
+    second.singleDeviceMs = 6.0;
+    second.classicalMs = 3.5;
+    second.classicalName = QStringLiteral("m-sct");
+    chart.addSnapshot(second);
+    chart.flush();
+    QCOMPARE(chart.legendNames(),
+             (QStringList{QStringLiteral("sampled"), QStringLiteral("out of memory (at top)"),
+                          QStringLiteral("elite threshold"), QStringLiteral("best so far"),
+                          QStringLiteral("lower bound"), QStringLiteral("best single GPU"),
+                          QStringLiteral("best classical placer (m-sct)"), QStringLiteral("entropy (right)")}));
+    chart.selectSample(1); // the marked sample is drawn but never listed
+    QVERIFY(!chart.legendNames().contains(QStringLiteral("shown sample")));
+    chart.reset();
+    chart.flush();
+    QCOMPARE(chart.legendNames(), QStringList());
+}
+
+void TestLearner::warmStartedBestLineEndsAtThePanelsBest()
+{
+    // The start (m-sct's placement) is evaluated before sample 0 and is no sample: the
+    // best-so-far line starts at it and ends at the best the panel reports.
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(inceptionDocument()->path);
+    QVERIFY(shown.wait(20000));
+    const DocumentPtr doc = window.hub()->document();
+    const PlaceResult start = makeClassicalPlacer("m-sct")->place(PlaceContext{*doc->graph, *doc->cluster, SimOptions{}});
+    QVERIFY(start.feasible);
+    const double startMs = start.bestStepTimeUs / 1000.0;
+    auto* panel = window.findChild<LearnerPanel*>();
+    QSignalSpy finished(panel, &LearnerPanel::finished);
+    panel->setAlgorithm(QStringLiteral("post@m-sct"));
+    panel->setSamples(40);
+    panel->start();
+    QVERIFY(finished.wait(60000));
+    const auto outcome = finished.first().at(0).value<LearnerOutcome>();
+    QVERIFY(outcome.error.isEmpty());
+    LearningChart* chart = window.findChild<LearningChart*>();
+    chart->flush();
+    const QVector<QPointF>& best = chart->bestPoints();
+    QVERIFY(!best.isEmpty());
+    QCOMPARE(best.front(), QPointF(0, startMs));
+    for (qsizetype i = 1; i < best.size(); ++i)
+        QVERIFY(best[i].y() <= best[i - 1].y());
+    QCOMPARE(best.back().y(), panel->bestMs());
+    QCOMPARE(panel->bestMs(), outcome.result.bestStepTimeUs / 1000.0);
+    QVERIFY(panel->bestMs() <= startMs);
+    QVERIFY(chart->legendNames().contains(QStringLiteral("best so far (from the warm start)")));
 }
 
 namespace {
