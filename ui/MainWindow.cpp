@@ -35,11 +35,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeySequence>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSettings>
 #include <QStatusBar>
@@ -50,6 +53,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <tuple>
 
 namespace post {
 
@@ -605,6 +609,19 @@ void MainWindow::createLearner()
     });
     connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
     connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
+    // Run menu: the learner panel's buttons by key, wherever the focus is and whether or
+    // not the Learner dock is showing (a click on a disabled button does nothing).
+    QMenu* run = new QMenu(tr("&Run"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), run); // before Help
+    for (const auto& [name, text, key] : {std::tuple{"start", tr("&Start"), QKeySequence(Qt::Key_F5)},
+                                          std::tuple{"pause", tr("&Pause"), QKeySequence(Qt::Key_F6)},
+                                          std::tuple{"resume", tr("&Resume"), QKeySequence(Qt::SHIFT | Qt::Key_F6)},
+                                          std::tuple{"stop", tr("S&top"), QKeySequence(Qt::Key_F7)}}) {
+        QPushButton* button = learner_->findChild<QPushButton*>(QLatin1String(name));
+        QAction* action = run->addAction(text, button, &QPushButton::click);
+        action->setShortcut(key);
+        action->setObjectName(QStringLiteral("run-") + QLatin1String(name));
+    }
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
         if (outcome.error.isEmpty() && outcome.result.feasible)
             learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);

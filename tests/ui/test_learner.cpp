@@ -18,6 +18,7 @@
 #include "ui/learn/SamplePlacements.h"
 #include "ui/util/BackgroundPriority.h"
 
+#include <QAction>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
@@ -113,6 +114,7 @@ private slots:
     void chartRefillWaitsForTheNextPass();
     void chartZoomHoldsUntilReset();
     void buttonStates();
+    void keysStartPauseResumeStop();
     void csvExport();
     void classicalReferenceLine();
     void legendListsOnlyDrawnSeries();
@@ -459,6 +461,32 @@ void TestLearner::buttonStates()
     QVERIFY(start->isEnabled() && !pause->isEnabled() && !stop->isEnabled() && reset->isEnabled());
     reset->click();
     QVERIFY(!reset->isEnabled());
+}
+
+void TestLearner::keysStartPauseResumeStop()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    QVERIFY(shown.wait(20000));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto* panel = window.findChild<LearnerPanel*>();
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("run-start"))->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("run-stop"))->shortcut(), QKeySequence(Qt::Key_F7));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("start"))->toolTip().contains(QStringLiteral("F5")));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("pause"))->toolTip().contains(QStringLiteral("F6")));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("stop"))->toolTip().contains(QStringLiteral("F7")));
+    panel->setAlgorithm(QStringLiteral("random"));
+    panel->setSamples(1000000);
+    QSignalSpy started(panel, &LearnerPanel::runStarted);
+    QSignalSpy finished(panel, &LearnerPanel::finished);
+    QTest::keyClick(&window, Qt::Key_F5); // from the main window, not the panel
+    QCOMPARE(started.count(), 1);
+    QTest::keyClick(&window, Qt::Key_F7);
+    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.first().at(0).value<LearnerOutcome>().result.stopped);
 }
 
 void TestLearner::csvExport()
