@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "ui/AppPalette.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
@@ -7,6 +8,7 @@
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
+#include "ui/graphview/ViewTheme.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
@@ -249,6 +251,15 @@ void MainWindow::createMenus()
     show->addActions(groupingGroup_->actions());
     view->addAction(overviewAction_);
     view->addAction(findAction_);
+    QAction* dark = view->addAction(tr("&Dark Palette"));
+    dark->setObjectName(QStringLiteral("darkPalette"));
+    dark->setCheckable(true);
+    dark->setChecked(ViewTheme::isDark(QApplication::palette()));
+    connect(dark, &QAction::toggled, this, [](bool on) {
+        const QString name = on ? QStringLiteral("dark") : QStringLiteral("light");
+        applyAppPalette(name);
+        QSettings().setValue(QStringLiteral("view/palette"), name); // post-studio starts with it
+    });
     view->addSeparator();
     panelsMenu_ = view->addMenu(tr("&Panels"));
     for (QDockWidget* dock : {inspectorDock_, opTableDock_, deviceDock_})

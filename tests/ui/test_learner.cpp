@@ -11,6 +11,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/ViewTheme.h"
 #include "ui/learn/LearnerController.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/LearnerPanel.h"
@@ -28,6 +29,7 @@
 #include <QLineSeries>
 
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -115,6 +117,7 @@ private slots:
     void chartZoomHoldsUntilReset();
     void buttonStates();
     void keysStartPauseResumeStop();
+    void darkPaletteIsAViewChoice();
     void csvExport();
     void classicalReferenceLine();
     void legendListsOnlyDrawnSeries();
@@ -487,6 +490,24 @@ void TestLearner::keysStartPauseResumeStop()
     QTest::keyClick(&window, Qt::Key_F7);
     QVERIFY(finished.wait(20000));
     QVERIFY(finished.first().at(0).value<LearnerOutcome>().result.stopped);
+}
+
+// View > Dark Palette switches the palette (the chart follows) and is remembered.
+void TestLearner::darkPaletteIsAViewChoice()
+{
+    const QPalette before = QApplication::palette();
+    MainWindow window;
+    QAction* dark = window.findChild<QAction*>(QStringLiteral("darkPalette"));
+    QVERIFY(dark);
+    QVERIFY(dark->isCheckable());
+    dark->setChecked(true);
+    QVERIFY(ViewTheme::isDark(QApplication::palette()));
+    QCOMPARE(QSettings().value(QStringLiteral("view/palette")).toString(), QStringLiteral("dark"));
+    QTRY_VERIFY(window.findChild<LearningChart*>()->isDarkTheme());
+    dark->setChecked(false);
+    QVERIFY(!ViewTheme::isDark(QApplication::palette()));
+    QCOMPARE(QSettings().value(QStringLiteral("view/palette")).toString(), QStringLiteral("light"));
+    QApplication::setPalette(before);
 }
 
 void TestLearner::csvExport()
