@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "ui/AppPalette.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
@@ -7,6 +8,7 @@
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
+#include "ui/graphview/ViewTheme.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
@@ -35,11 +37,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeySequence>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSettings>
 #include <QStatusBar>
@@ -50,6 +55,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <tuple>
 
 namespace post {
 
@@ -245,6 +251,15 @@ void MainWindow::createMenus()
     show->addActions(groupingGroup_->actions());
     view->addAction(overviewAction_);
     view->addAction(findAction_);
+    QAction* dark = view->addAction(tr("&Dark Palette"));
+    dark->setObjectName(QStringLiteral("darkPalette"));
+    dark->setCheckable(true);
+    dark->setChecked(ViewTheme::isDark(QApplication::palette()));
+    connect(dark, &QAction::toggled, this, [](bool on) {
+        const QString name = on ? QStringLiteral("dark") : QStringLiteral("light");
+        applyAppPalette(name);
+        QSettings().setValue(QStringLiteral("view/palette"), name); // post-studio starts with it
+    });
     view->addSeparator();
     panelsMenu_ = view->addMenu(tr("&Panels"));
     for (QDockWidget* dock : {inspectorDock_, opTableDock_, deviceDock_})
@@ -605,6 +620,23 @@ void MainWindow::createLearner()
     });
     connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
     connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
+    // Run menu: the learner panel's buttons by key, wherever the focus is and whether or
+    // not the Learner dock is showing (a click on a disabled button does nothing).
+    QMenu* run = new QMenu(tr("&Run"), this);
+    menuBar()->insertMenu(menuBar()->actions().constLast(), run); // before Help
+    for (const auto& [name, text, key] : {std::tuple{"start", tr("&Start"), QKeySequence(Qt::Key_F5)},
+                                          std::tuple{"pause", tr("&Pause"), QKeySequence(Qt::Key_F6)},
+                                          std::tuple{"resume", tr("&Resume"), QKeySequence(Qt::SHIFT | Qt::Key_F6)},
+                                          std::tuple{"stop", tr("S&top"), QKeySequence(Qt::Key_F7)}}) {
+        QPushButton* button = learner_->findChild<QPushButton*>(QLatin1String(name));
+        QAction* action = run->addAction(text, button, &QPushButton::click);
+        action->setShortcut(key);
+        action->setObjectName(QStringLiteral("run-") + QLatin1String(name));
+    }
+    connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
+        if (outcome.error.isEmpty() && outcome.result.feasible)
+            learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
+    });
     connect(learner_, &LearnerPanel::bestPlacement, this, &MainWindow::showPlacement);
 }
 

@@ -19,6 +19,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QMap>
+#include <QSettings>
 #include <QTimer>
 
 #include <cstdio>
@@ -129,6 +130,8 @@ int studio(QCoreApplication& app)
         return fail(QStringLiteral("give at most one file"), 2);
     if (parser.isSet(paletteOption) && !post::applyAppPalette(parser.value(paletteOption)))
         return fail(QStringLiteral("--palette takes light or dark"), 2);
+    if (!parser.isSet(paletteOption) && QSettings().value(QStringLiteral("view/palette")).toString() == "dark")
+        post::applyAppPalette(QStringLiteral("dark")); // View > Dark Palette, remembered
     const QString screenshot = parser.value(screenshotOption);
     if (!screenshot.isEmpty() && files.isEmpty())
         return fail(QStringLiteral("--screenshot needs a FILE to open"), 2);

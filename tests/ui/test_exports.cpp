@@ -215,6 +215,41 @@ private slots:
         QVERIFY(oddText.contains(ViewTheme::light().unplaced.name().toLatin1()));
     }
 
+    // Tiny and huge numbers have exponents in their shortest form (6.44e-05): the export
+    // reopens with core's DOT reader and every op time and byte count is the same double.
+    void dotWithExponentNumbersReopensExactly()
+    {
+        GraphBuilder b("tiny");
+        b.addOp(uitest::op("a", "T", 6.44e-05, 1e21, 0));
+        b.addOp(uitest::op("b", "T", 1.0 / 3.0, 8, 3.5e-7));
+        b.addOp(uitest::op("c", "T", 0, 0.5, 2.5e13));
+        b.addEdge(0, 1, 7.25e-3);
+        b.addEdge(1, 2, 1e20);
+        auto doc = std::make_shared<GraphDocument>();
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        const QString path = dir_.filePath(QStringLiteral("tiny.dot"));
+        GuiExporter::graphDot(*doc, path);
+        const QByteArray text = readAll(path);
+        QVERIFY2(text.contains("time_us_gpu=\"6.44e-05\""), text.constData());
+        const Graph back = parseDotGraph(text.toStdString(), path.toStdString(), {});
+        QCOMPARE(back.opCount(), 3);
+        QCOMPARE(back.edgeCount(), 2);
+        for (OpId id = 0; id < 3; ++id) {
+            const Op& a = doc->graph->op(id);
+            const Op& r = back.op(*back.find(a.name));
+            QCOMPARE(r.time(DeviceKind::Gpu), a.time(DeviceKind::Gpu));
+            QCOMPARE(r.time(DeviceKind::Cpu), a.time(DeviceKind::Cpu));
+            QCOMPARE(r.outputBytes, a.outputBytes);
+            QCOMPARE(r.paramBytes, a.paramBytes);
+        }
+        std::map<std::string, double> bytes;
+        for (const Edge& e : back.edges())
+            bytes[back.op(e.from).name + ">" + back.op(e.to).name] = e.bytes;
+        QCOMPARE(bytes.at("a>b"), 7.25e-3);
+        QCOMPARE(bytes.at("b>c"), 1e20);
+    }
+
     void chromeTraceHasAnEventPerOp()
     {
         const DocumentPtr doc = uitest::smallDocument(kPlacement);

@@ -11,6 +11,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
+#include "ui/graphview/ViewTheme.h"
 #include "ui/learn/LearnerController.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/LearnerPanel.h"
@@ -18,6 +19,7 @@
 #include "ui/learn/SamplePlacements.h"
 #include "ui/util/BackgroundPriority.h"
 
+#include <QAction>
 #include <QChart>
 #include <QComboBox>
 #include <QDir>
@@ -27,6 +29,7 @@
 #include <QLineSeries>
 
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -113,8 +116,12 @@ private slots:
     void chartRefillWaitsForTheNextPass();
     void chartZoomHoldsUntilReset();
     void buttonStates();
+    void keysStartPauseResumeStop();
+    void darkPaletteIsAViewChoice();
     void csvExport();
     void classicalReferenceLine();
+    void legendListsOnlyDrawnSeries();
+    void warmStartedBestLineEndsAtThePanelsBest();
     void chartClickShowsSample();
     void samplePlacementsThinUnderBudget();
     void optionsEditorCoversEveryKey();
@@ -459,6 +466,50 @@ void TestLearner::buttonStates()
     QVERIFY(!reset->isEnabled());
 }
 
+void TestLearner::keysStartPauseResumeStop()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    QVERIFY(shown.wait(20000));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    auto* panel = window.findChild<LearnerPanel*>();
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("run-start"))->shortcut(), QKeySequence(Qt::Key_F5));
+    QCOMPARE(window.findChild<QAction*>(QStringLiteral("run-stop"))->shortcut(), QKeySequence(Qt::Key_F7));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("start"))->toolTip().contains(QStringLiteral("F5")));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("pause"))->toolTip().contains(QStringLiteral("F6")));
+    QVERIFY(panel->findChild<QPushButton*>(QStringLiteral("stop"))->toolTip().contains(QStringLiteral("F7")));
+    panel->setAlgorithm(QStringLiteral("random"));
+    panel->setSamples(1000000);
+    QSignalSpy started(panel, &LearnerPanel::runStarted);
+    QSignalSpy finished(panel, &LearnerPanel::finished);
+    QTest::keyClick(&window, Qt::Key_F5); // from the main window, not the panel
+    QCOMPARE(started.count(), 1);
+    QTest::keyClick(&window, Qt::Key_F7);
+    QVERIFY(finished.wait(20000));
+    QVERIFY(finished.first().at(0).value<LearnerOutcome>().result.stopped);
+}
+
+// View > Dark Palette switches the palette (the chart follows) and is remembered.
+void TestLearner::darkPaletteIsAViewChoice()
+{
+    const QPalette before = QApplication::palette();
+    MainWindow window;
+    QAction* dark = window.findChild<QAction*>(QStringLiteral("darkPalette"));
+    QVERIFY(dark);
+    QVERIFY(dark->isCheckable());
+    dark->setChecked(true);
+    QVERIFY(ViewTheme::isDark(QApplication::palette()));
+    QCOMPARE(QSettings().value(QStringLiteral("view/palette")).toString(), QStringLiteral("dark"));
+    QTRY_VERIFY(window.findChild<LearningChart*>()->isDarkTheme());
+    dark->setChecked(false);
+    QVERIFY(!ViewTheme::isDark(QApplication::palette()));
+    QCOMPARE(QSettings().value(QStringLiteral("view/palette")).toString(), QStringLiteral("light"));
+    QApplication::setPalette(before);
+}
+
 void TestLearner::csvExport()
 {
     LearningChart chart;
@@ -517,6 +568,77 @@ void TestLearner::classicalReferenceLine()
     QCOMPARE(line[0].y(), expectedMs);
     QCOMPARE(line[1].y(), expectedMs);
     QVERIFY(chart.classicalSeries()->name().contains(QString::fromStdString(expectedName)));
+}
+
+void TestLearner::legendListsOnlyDrawnSeries()
+{
+    LearningChart chart;
+    chart.resize(800, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.reset(10);
+    QCOMPARE(chart.legendNames(), QStringList());
+    LearnerSnapshot first;
+    first.samples = {{0, 5.0, true}, {1, 4.0, true}};
+    first.samplesDone = 2;
+    chart.addSnapshot(first);
+    chart.flush();
+    // No reference times, no update, nothing out of memory: only the points and the best line.
+    QCOMPARE(chart.legendNames(), (QStringList{QStringLiteral("sampled"), QStringLiteral("best so far")}));
+
+    LearnerSnapshot second;
+    second.samples = {{2, 9.0, false}};
+    second.updates = {{2, UpdateKind::CrossEntropy, 4.5, 4.0, 0.8}};
+    second.lowerBoundMs = 1.0;
+    second.singleDeviceMs = 6.0;
+    second.classicalMs = 3.5;
+    second.classicalName = QStringLiteral("m-sct");
+    chart.addSnapshot(second);
+    chart.flush();
+    QCOMPARE(chart.legendNames(),
+             (QStringList{QStringLiteral("sampled"), QStringLiteral("out of memory (at top)"),
+                          QStringLiteral("elite threshold"), QStringLiteral("best so far"),
+                          QStringLiteral("lower bound"), QStringLiteral("best single GPU"),
+                          QStringLiteral("best classical placer (m-sct)"), QStringLiteral("entropy (right)")}));
+    chart.selectSample(1); // the marked sample is drawn but never listed
+    QVERIFY(!chart.legendNames().contains(QStringLiteral("shown sample")));
+    chart.reset();
+    chart.flush();
+    QCOMPARE(chart.legendNames(), QStringList());
+}
+
+void TestLearner::warmStartedBestLineEndsAtThePanelsBest()
+{
+    // The start (m-sct's placement) is evaluated before sample 0 and is no sample: the
+    // best-so-far line starts at it and ends at the best the panel reports.
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(inceptionDocument()->path);
+    QVERIFY(shown.wait(20000));
+    const DocumentPtr doc = window.hub()->document();
+    const PlaceResult start = makeClassicalPlacer("m-sct")->place(PlaceContext{*doc->graph, *doc->cluster, SimOptions{}});
+    QVERIFY(start.feasible);
+    const double startMs = start.bestStepTimeUs / 1000.0;
+    auto* panel = window.findChild<LearnerPanel*>();
+    QSignalSpy finished(panel, &LearnerPanel::finished);
+    panel->setAlgorithm(QStringLiteral("post@m-sct"));
+    panel->setSamples(40);
+    panel->start();
+    QVERIFY(finished.wait(60000));
+    const auto outcome = finished.first().at(0).value<LearnerOutcome>();
+    QVERIFY(outcome.error.isEmpty());
+    LearningChart* chart = window.findChild<LearningChart*>();
+    chart->flush();
+    const QVector<QPointF>& best = chart->bestPoints();
+    QVERIFY(!best.isEmpty());
+    QCOMPARE(best.front(), QPointF(0, startMs));
+    for (qsizetype i = 1; i < best.size(); ++i)
+        QVERIFY(best[i].y() <= best[i - 1].y());
+    QCOMPARE(best.back().y(), panel->bestMs());
+    QCOMPARE(panel->bestMs(), outcome.result.bestStepTimeUs / 1000.0);
+    QVERIFY(panel->bestMs() <= startMs);
+    QVERIFY(chart->legendNames().contains(QStringLiteral("best so far (from the warm start)")));
 }
 
 namespace {

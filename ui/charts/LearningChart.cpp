@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QContextMenuEvent>
 #include <QFileDialog>
+#include <QGraphicsLayout>
 #include <QImage>
 #include <QKeyEvent>
 #include <QLegend>
@@ -154,8 +155,7 @@ void LearningChart::styleSeries()
     line(singleDeviceSeries_, dark_ ? QColor(200, 120, 210) : QColor(160, 60, 160), 1.2, Qt::DashLine);
     line(classicalSeries_, QColor(210, 130, 50), 1.2, Qt::DashDotLine);
     points(selectedSeries_, QColor(240, 50, 50), 9);
-    for (QLegendMarker* marker : chart()->legend()->markers(selectedSeries_))
-        marker->setVisible(false);
+    updateLegend();
     // Solid, not dotted: stroking a dashed antialiased path of a long run's 1,500 updates
     // took about 300 ms per repaint (a solid one a few ms).
     line(entropySeries_, dark_ ? QColor(150, 150, 230, 190) : QColor(120, 120, 200, 170), 1.0);
@@ -181,6 +181,7 @@ void LearningChart::reset(int plannedSamples)
     singleDeviceMs_ = 0.0;
     classicalMs_ = std::numeric_limits<double>::quiet_NaN();
     classicalName_.clear();
+    bestSeries_->setName(tr("best so far"));
     selected_ = -1;
     plannedSamples_ = plannedSamples;
     lastIndex_ = -1;
@@ -199,6 +200,14 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
                                                            : tr("best classical placer (%1)").arg(classicalName_));
     }
     classicalMs_ = snapshot.classicalMs;
+    if (known(snapshot.warmStartMs) && best_.isEmpty()) {
+        // The starting placement was evaluated before sample 0 (not as a sample): it is
+        // the best so far from the first sample on.
+        best_.append(QPointF(0, snapshot.warmStartMs));
+        bestMs_ = snapshot.warmStartMs;
+        haveBest_ = true;
+        bestSeries_->setName(tr("best so far (from the warm start)"));
+    }
     for (const LearnerSample& s : snapshot.samples) {
         lastIndex_ = std::max(lastIndex_, s.index);
         (s.feasible ? feasible_ : infeasible_).append(QPointF(s.index, s.stepMs));
@@ -216,6 +225,48 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
         entropy_.append(QPointF(u.afterSample, u.entropy));
     }
     scheduleRefresh();
+}
+
+void LearningChart::finishRun(double bestMs)
+{
+    if (!known(bestMs) || (haveBest_ && !(bestMs < bestMs_)))
+        return;
+    // Found by evaluations that were not samples (a learner's final pick): a last step down
+    // at the end of the run, so the line ends at the run's result.
+    const double x = std::max(lastIndex_, 0);
+    if (haveBest_)
+        best_.append(QPointF(x, bestMs_));
+    best_.append(QPointF(x, bestMs));
+    bestMs_ = bestMs;
+    haveBest_ = true;
+    scheduleRefresh();
+}
+
+QStringList LearningChart::legendNames() const
+{
+    QStringList names;
+    for (QLegendMarker* marker : chart()->legend()->markers())
+        if (marker->isVisible())
+            names << marker->label();
+    return names;
+}
+
+void LearningChart::updateLegend()
+{
+    // Only what is drawn: an empty series (no elite threshold from a PPO run, no classical
+    // reference, no out-of-memory sample) has no legend entry.
+    bool changed = false;
+    for (QAbstractSeries* series : chart()->series()) {
+        const bool drawn = series != selectedSeries_ && static_cast<QLineSeries*>(series)->count() > 0;
+        for (QLegendMarker* marker : chart()->legend()->markers(series))
+            if (marker->isVisible() != drawn) {
+                marker->setVisible(drawn);
+                changed = true;
+            }
+    }
+    // QLegend does not lay itself out again when a marker is shown again.
+    if (changed && chart()->legend()->layout())
+        chart()->legend()->layout()->invalidate();
 }
 
 void LearningChart::scheduleRefresh()
@@ -262,6 +313,7 @@ void LearningChart::refresh()
                     selected.append(QPointF(p.x(), std::min(p.y(), top)));
     }
     selectedSeries_->replace(selected);
+    updateLegend();
 }
 
 int LearningChart::sampleAt(const QPoint& viewPos)
@@ -336,7 +388,7 @@ void LearningChart::updateAxes(bool force)
         lo = std::min(lo, p.y());
         hi = std::max(hi, p.y());
     }
-    for (double ref : {lowerBoundMs_, singleDeviceMs_, classicalMs_}) {
+    for (double ref : {lowerBoundMs_, singleDeviceMs_, classicalMs_, haveBest_ ? bestMs_ : 0.0}) {
         if (known(ref)) {
             lo = std::min(lo, ref);
             hi = std::max(hi, ref);

@@ -4,6 +4,7 @@
 
 #include <QChartView>
 #include <QPointF>
+#include <QStringList>
 #include <QVector>
 
 #include <limits>
@@ -15,7 +16,8 @@ class QValueAxis;
 
 namespace post {
 
-// The learning curve of one run: sampled step times (scatter), best so far, the
+// The learning curve of one run: sampled step times (scatter), best so far (from a warm
+// start's placement when the run has one), the
 // cross-entropy elite threshold and policy entropy (right axis), with the lower bound
 // and the best single GPU as reference lines. Points are kept in buffers and the series
 // are refilled with replace() once per snapshot (append() is quadratic on Qt 6.4). Samples
@@ -30,6 +32,13 @@ public:
     // Empties the chart for a run of `plannedSamples`.
     void reset(int plannedSamples = 0);
     void addSnapshot(const post::LearnerSnapshot& snapshot);
+
+    // The run's result (ms; NaN when none fits): when it beats the best-so-far line (found by
+    // evaluations that were no samples, such as a final greedy pick), the line steps down to
+    // it at the last sample, so it never ends above the best the learner panel reports.
+    void finishRun(double bestMs);
+    // The legend's visible entries, in order: only series that have points.
+    QStringList legendNames() const;
 
     int sampleCount() const { return static_cast<int>(feasible_.size() + infeasible_.size()); }
     const QVector<QPointF>& bestPoints() const { return best_; }
@@ -91,6 +100,7 @@ private:
     // series' pen and marker, so the series are styled again afterwards.
     void applyTheme();
     void styleSeries();
+    void updateLegend();
 
     QLineSeries* feasibleSeries_ = nullptr;
     QLineSeries* infeasibleSeries_ = nullptr;

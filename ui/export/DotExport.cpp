@@ -20,11 +20,16 @@ void appendQuoted(std::string& out, std::string_view text)
     out += '"';
 }
 
+// Numbers are written quoted: the shortest exact form may carry an exponent (6.44e-05),
+// which a DOT numeral cannot (unquoted, cgraph splits it into "6.44e" and "-05"), and a
+// quoted ID reads back as the same text, so the reader gets the exact value.
 void appendNumber(std::string& out, double value)
 {
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value); // shortest exact form
+    out += '"';
     out.append(buffer, result.ptr);
+    out += '"';
 }
 
 std::string hex(const QColor& colour) { return colour.name(QColor::HexRgb).toStdString(); }

@@ -105,6 +105,10 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     pauseButton_->setObjectName(QStringLiteral("pause"));
     resumeButton_->setObjectName(QStringLiteral("resume"));
     stopButton_->setObjectName(QStringLiteral("stop"));
+    // The keys are the main window's Run menu (F5, F6, Shift+F6, F7), named in the tooltips.
+    pauseButton_->setToolTip(tr("Pause the run (F6)"));
+    resumeButton_->setToolTip(tr("Resume the paused run (Shift+F6)"));
+    stopButton_->setToolTip(tr("Stop the run, keeping its best so far (F7)"));
     resetButton_->setObjectName(QStringLiteral("reset"));
     status_->setObjectName(QStringLiteral("status"));
     status_->setWordWrap(true);
@@ -336,7 +340,7 @@ void LearnerPanel::updateButtons()
     const bool idle = state == LearnerController::State::Idle;
     const bool canRun = document_ && document_->graph && document_->cluster;
     startButton_->setEnabled(idle && canRun && options_->isValid());
-    startButton_->setToolTip(options_->isValid() ? QString() : tr("A hyperparameter is not valid"));
+    startButton_->setToolTip(options_->isValid() ? tr("Start a run (F5)") : tr("A hyperparameter is not valid"));
     pauseButton_->setEnabled(state == LearnerController::State::Running);
     resumeButton_->setEnabled(state == LearnerController::State::Paused);
     stopButton_->setEnabled(!idle);

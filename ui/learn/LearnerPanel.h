@@ -35,6 +35,8 @@ public:
     double timeLimit() const;
     QString algorithm() const;
     int samplesDone() const { return samplesDone_; }
+    // The best step time the status line reports (ms; 0 before any).
+    double bestMs() const { return bestMs_; }
     int plannedSamples() const;
     std::uint64_t seed() const;
     void setSeed(std::uint64_t seed);

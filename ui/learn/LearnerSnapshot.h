@@ -38,6 +38,9 @@ struct LearnerSnapshot {
     double singleDeviceMs = std::numeric_limits<double>::quiet_NaN(); // fastest all-on-one-GPU, NaN if none fits
     double classicalMs = std::numeric_limits<double>::quiet_NaN();    // best feasible classical placer, NaN if none
     QString classicalName;                                            // which placer gave classicalMs
+    // A LEARNER@PLACER run's starting placement, evaluated before sample 0 but not a sample
+    // (NaN when the run has no warm start or it does not fit): the best so far from the start.
+    double warmStartMs = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct LearnerOutcome {

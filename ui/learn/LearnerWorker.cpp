@@ -33,7 +33,9 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster)
 
 // The fastest feasible classical placement (the line a learner should get below); the
 // placers are deterministic, so seed and budget do not matter. Stops early on `stop`.
-void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop, LearnerSnapshot& out)
+// `warmStarter` (a classical placer, or empty) also sets out.warmStartMs.
+void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop,
+                   const std::string& warmStarter, LearnerSnapshot& out)
 {
     for (const std::string& name : classicalPlacerNames()) {
         if (stop && stop->load())
@@ -47,7 +49,33 @@ void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic
             out.classicalMs = ms;
             out.classicalName = QString::fromStdString(name);
         }
+        if (name == warmStarter && r.feasible && !r.stopped)
+            out.warmStartMs = ms;
     }
+}
+
+// The classical placer a "LEARNER@PLACER" run starts from (core's WarmStartedPlacer,
+// which evaluates that start without reporting it as a sample), or empty for any other
+// name; post@best is a race whose starts are sampled, so it has none.
+std::string warmStarterOf(const std::string& algorithm)
+{
+    const auto at = algorithm.find('@');
+    if (at == std::string::npos || findPlacer(algorithm))
+        return {};
+    const std::string starter = algorithm.substr(at + 1);
+    for (const std::string& name : classicalPlacerNames())
+        if (name == starter)
+            return starter;
+    return {};
+}
+
+// The start's step time when the classical reference was not computed (NaN if it does not fit).
+double warmStartMs(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop, const std::string& starter)
+{
+    PlaceContext context{graph, cluster, SimOptions{}};
+    context.stop = stop;
+    const PlaceResult r = makeClassicalPlacer(starter)->place(context);
+    return r.feasible && !r.stopped ? r.bestStepTimeUs / 1000.0 : std::numeric_limits<double>::quiet_NaN();
 }
 
 // Buffers events on the learner thread and hands them out in timed batches.
@@ -140,8 +168,11 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         prototype.runId = request.runId;
         prototype.lowerBoundMs = lowerBound(graph, cluster).valueUs() / 1000.0;
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
+        const std::string starter = warmStarterOf(request.algorithm);
         if (request.classicalReference)
-            bestClassical(graph, cluster, control->stopFlag(), prototype); // goes out with the first samples
+            bestClassical(graph, cluster, control->stopFlag(), starter, prototype); // goes out with the first samples
+        else if (!starter.empty())
+            prototype.warmStartMs = warmStartMs(graph, cluster, control->stopFlag(), starter);
         if (request.samplePlacements)
             request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
         SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get());
