@@ -7,6 +7,7 @@ skips with exit code 77 where torch or torchvision is missing. Needs POST_CLI (p
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -142,6 +143,28 @@ class ResNet18(ExportPlaceApply, unittest.TestCase):
         matched = len(costs["forward_us"])
         self.assertGreaterEqual(matched, 0.95 * len(nodes), costs["unmatched"])
         self.assertTrue(all(us > 0 for us in costs["forward_us"].values()))
+
+    def cli_matched(self, costs_file):
+        """post-cli's own report of --costs: (matched, forward ops)."""
+        run = subprocess.run([CLI, "simulate", self.onnx, "--cluster", CLUSTER, "--all-on", "/device:CPU:0",
+                              "--costs", costs_file], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        match = re.search(r"measured CPU times for (\d+) of (\d+) forward ops", run.stderr)
+        self.assertIsNotNone(match, run.stderr)
+        return int(match.group(1)), int(match.group(2))
+
+    def test_cli_imports_the_profile_and_a_plain_chrome_trace(self):
+        matched, total = self.cli_matched(self.onnx + ".costs.json")
+        self.assertGreaterEqual(matched, 0.95 * total)
+        # A trace as a user records it, without post_torch's module ranges.
+        trace = os.path.join(self.tmp.name, "trace.json")
+        with torch.no_grad():
+            self.model(self.x)
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+                self.model(self.x)
+        prof.export_chrome_trace(trace)
+        matched, total = self.cli_matched(trace)
+        self.assertGreaterEqual(matched, 0.95 * total)
 
 
 class MobileNetV3Small(ExportPlaceApply, unittest.TestCase):
