@@ -1,4 +1,5 @@
 // Runs the real post-cli executable and checks exit codes, output and messages.
+#include "tests/support/RunProgram.h"
 #include "tests/support/TestData.h"
 
 #include <QJsonArray>
@@ -11,27 +12,8 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList& args, const QByteArray* input = nullptr)
-{
-    QProcess p;
-    p.start(testdata::cliPath(), args);
-    if (input) {
-        p.write(*input);
-        p.closeWriteChannel();
-    }
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using testsupport::runCli;
+using Run = testsupport::ProgramRun;
 
 QJsonObject parseObject(const QString& text)
 {

@@ -3,6 +3,7 @@
 // post-cluster/1 presets, post-placement/1 from place --out, post-session/1), and files
 // that break a rule, which must fail. The check runs tests/schemas/validate.py with
 // python3-jsonschema; without it the tests skip (docs/testing.md).
+#include "tests/support/RunProgram.h"
 #include "tests/support/TestData.h"
 
 #include "core/io/GraphFile.h"
@@ -21,23 +22,9 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = testsupport::ProgramRun;
 
-Result run(const QString& program, const QStringList& args)
-{
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+Result run(const QString& program, const QStringList& args) { return testsupport::runProgram(program, args); }
 
 } // namespace
 

@@ -1,5 +1,6 @@
 // post-cli sweep: shards of a manifest's jobs, one result file each, merged into one table;
 // reruns resume; bad manifests name the file and the field.
+#include "tests/support/RunProgram.h"
 #include "tests/support/TestData.h"
 
 #include <QDir>
@@ -12,23 +13,8 @@
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(testdata::cliPath(), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using testsupport::runCli;
+using Run = testsupport::ProgramRun;
 
 } // namespace
 
