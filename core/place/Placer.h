@@ -39,6 +39,14 @@ struct PlaceResult {
     bool stopped = false; // ended early by the stop flag
 };
 
+// Whether `a` is the better result: feasible beats infeasible, then faster beats slower.
+inline bool betterResult(const PlaceResult& a, const PlaceResult& b)
+{
+    if (a.feasible != b.feasible)
+        return a.feasible;
+    return a.bestStepTimeUs < b.bestStepTimeUs;
+}
+
 // Common face of learners and classical placers, so the CLI and GUI treat them alike.
 class Placer {
 public:

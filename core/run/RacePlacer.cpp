@@ -20,17 +20,9 @@
 namespace post {
 namespace {
 
-// Feasible beats infeasible, then faster beats slower.
-bool better(const PlaceResult& a, const PlaceResult& b)
-{
-    if (a.feasible != b.feasible)
-        return a.feasible;
-    return a.bestStepTimeUs < b.bestStepTimeUs;
-}
-
 void keepBetter(PlaceResult& best, const PlaceResult& candidate)
 {
-    if (!candidate.best.empty() && (best.best.empty() || better(candidate, best))) {
+    if (!candidate.best.empty() && (best.best.empty() || betterResult(candidate, best))) {
         best.best = candidate.best;
         best.bestStepTimeUs = candidate.bestStepTimeUs;
         best.feasible = candidate.feasible;
@@ -120,7 +112,7 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
                     break; // the survivor takes everything that is left
             }
             std::stable_sort(alive.begin(), alive.end(), [&](int x, int y) {
-                return better(arms[static_cast<size_t>(x)]->result(), arms[static_cast<size_t>(y)]->result());
+                return betterResult(arms[static_cast<size_t>(x)]->result(), arms[static_cast<size_t>(y)]->result());
             });
             alive.resize((alive.size() + 1) / 2);
         }

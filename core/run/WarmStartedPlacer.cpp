@@ -9,14 +9,6 @@
 namespace post {
 namespace {
 
-// Feasible beats infeasible, then faster beats slower.
-bool better(const PlaceResult& a, const PlaceResult& b)
-{
-    if (a.feasible != b.feasible)
-        return a.feasible;
-    return a.bestStepTimeUs < b.bestStepTimeUs;
-}
-
 // Shifts sample numbers so a second run continues the first one's numbering.
 class OffsetObserver : public ProgressObserver {
 public:
@@ -66,7 +58,7 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
         quiet.observer = nullptr; // the live views show the learner's samples only
         PlaceResult r = placer->place(quiet);
         classicalSamples += r.samplesUsed;
-        if (!haveStart || better(r, start)) {
+        if (!haveStart || betterResult(r, start)) {
             start = std::move(r);
             haveStart = true;
         }
@@ -100,12 +92,12 @@ PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
         PlaceResult cold = makeLearner(learner_, options_)->place(coldContext);
         const int used = result.samplesUsed + cold.samplesUsed;
         const bool stopped = cold.stopped;
-        if (better(cold, result))
+        if (betterResult(cold, result))
             result = std::move(cold);
         result.samplesUsed = used;
         result.stopped = stopped;
     }
-    if (better(start, result)) {
+    if (betterResult(start, result)) {
         result.best = start.best;
         result.bestStepTimeUs = start.bestStepTimeUs;
         result.feasible = start.feasible;

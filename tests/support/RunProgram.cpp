@@ -22,6 +22,9 @@ ProgramRun runProgram(const QString& program, const QStringList& args, const QBy
             QString::fromUtf8(p.readAllStandardError())};
 }
 
-ProgramRun runCli(const QStringList& args, const QByteArray* input) { return runProgram(testdata::cliPath(), args, input); }
+ProgramRun runCli(const QStringList& args, const QByteArray* input)
+{
+    return runProgram(testdata::cliPath(), args, input);
+}
 
 } // namespace testsupport
