@@ -12,6 +12,7 @@
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"
+#include "core/learn/GuidedSampler.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/learn/Policy.h"
 #include "core/learn/PolicyLearner.h"
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -41,6 +43,10 @@ constexpr int kPatienceIntervals = 2;
 // Probability on the new groups' devices after a refinement, and after a warm restart.
 constexpr double kRefineMass = 0.6;
 constexpr double kRestartMass = 0.5;
+// Guided sampling: the draws of a batch take these fractions of the guide in turn, so that
+// every batch also explores away from the schedule's pull.
+constexpr int kPulls = 4;
+constexpr double kPullScales[kPulls] = {1.0, 1.0 / 3.0, 1.0 / 9.0, 0.0};
 // A group whose largest probability is below this after a CE step has a split elite.
 constexpr double kAgreement = 0.9;
 
@@ -83,7 +89,14 @@ struct PostSearchRun::State {
         , interval((std::min(options.ceInterval, std::max(context.samples, batch)) + batch - 1) / batch * batch)
         , floor(entropyFloor(options.ceSmoothing, devices))
     {
-        fine = groupOps(context.graph, options.grouping);
+        if (options.guide > 0.0)
+            sampler.emplace(context.graph, context.cluster, context.sim, options.guide, options.symmetryBreaking);
+        if (sampler)
+            sampler->setEntropyFloor(floor);
+        GroupingOptions groupingOptions = options.grouping;
+        if (sampler && groupingOptions.strategy == GroupingStrategy::Auto)
+            groupingOptions.strategy = GroupingStrategy::None;
+        fine = groupOps(context.graph, groupingOptions);
         const bool warm = !options.warmStart.empty();
         if (warm) {
             if (auto problem = placementProblem(context.graph, context.cluster, options.warmStart))
@@ -95,7 +108,7 @@ struct PostSearchRun::State {
         for (int f = 0; f < fine.groupCount(); ++f)
             for (OpId op : fine.members(f))
                 fineWeight[static_cast<size_t>(f)] += groupingWeight(context.graph, op);
-        if (warm || !options.coarseToFine)
+        if (warm || !options.coarseToFine || sampler)
             cuts = allFine();
         else
             cuts = initialCuts();
@@ -106,6 +119,7 @@ struct PostSearchRun::State {
             evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
             budget.record(placements[0], evals[0]);
             std::vector<DeviceId> choice = grouping.collapse(options.warmStart, devices);
+            canonical(choice);
             consider(evals[0], placements[0], choice);
             setWarm(choice, options.warmStartMass);
             startPending = options.localSearch;
@@ -174,6 +188,10 @@ struct PostSearchRun::State {
             intervalOf[static_cast<size_t>(grouping.groupOf(fine.members(cuts[k]).front()))] = static_cast<int>(k);
         policy = Policy(groups, devices);
         adam = Adam(groups, devices, options.adam);
+        if (sampler) {
+            sampler->setGrouping(grouping);
+            offsets.assign(static_cast<size_t>(batch) * static_cast<size_t>(groups) * static_cast<size_t>(devices), 0.0);
+        }
         choices.assign(static_cast<size_t>(interval) * static_cast<size_t>(groups), 0);
         times.assign(static_cast<size_t>(interval), 0.0);
         logProbs.assign(static_cast<size_t>(interval), 0.0);
@@ -184,8 +202,18 @@ struct PostSearchRun::State {
         if (haveBest) {
             bestChoice = grouping.collapse(result.best, devices);
             bestExact = grouping.expand(bestChoice) == result.best;
+            canonical(bestChoice);
         }
         bestPolished = false;
+    }
+
+    // Guided draws are canonical along the sampler's order: a choice from elsewhere (a warm
+    // start, a climbed best) is relabelled so that it votes in the same labels. It simulates
+    // the same: only interchangeable devices are exchanged.
+    void canonical(std::vector<DeviceId>& choice) const
+    {
+        if (sampler)
+            sampler->canonicalize(choice);
     }
 
     void setWarm(const std::vector<DeviceId>& choice, double mass)
@@ -218,6 +246,7 @@ struct PostSearchRun::State {
         bestPenalised = e.stepTimeUs;
         bestEval = e;
         bestChoice.assign(choice.begin(), choice.end());
+        canonical(bestChoice);
         bestExact = true;
         bestPolished = false;
         finestPolished = false;
@@ -247,6 +276,11 @@ struct PostSearchRun::State {
     {
         for (int j = 0; j < count; ++j) {
             const std::span<DeviceId> choice = slot(fill + j);
+            if (sampler) {
+                logProbs[static_cast<size_t>(fill + j)] = sampler->sample(
+                    policy, rng, choice, placements[static_cast<size_t>(j)], offsetsOf(j), kPullScales[j % kPulls]);
+                continue;
+            }
             double logProb = policy.sample(rng, choice);
             if (options.symmetryBreaking && !ls.symmetry().trivial()) {
                 ls.symmetry().canonicalize(choice);
@@ -258,6 +292,12 @@ struct PostSearchRun::State {
         }
         evaluator.evaluate(std::span(placements).first(static_cast<size_t>(count)),
                            std::span(evals).first(static_cast<size_t>(count)));
+        if (sampler) {
+            int outOfMemory = 0;
+            for (int j = 0; j < count; ++j)
+                outOfMemory += evals[static_cast<size_t>(j)].feasible ? 0 : 1;
+            sampler->noteBatch(count, outOfMemory);
+        }
         for (int j = 0; j < count; ++j) {
             const Evaluation& e = evals[static_cast<size_t>(j)];
             times[static_cast<size_t>(fill + j)] = e.stepTimeUs;
@@ -452,17 +492,27 @@ struct PostSearchRun::State {
         ++refinements;
     }
 
-    // Alternately from uniform and from the best placement at a low mass.
+    // Alternately from uniform and from the best placement at a low mass. A guided search
+    // restarting from uniform halves the guide: the schedule's pull led to the local optimum
+    // that collapsed, so the next run strays further from it.
     void restart()
     {
         ++restarts;
         if (restarts % 2 == 1 || !haveBest || !bestExact) {
+            if (sampler)
+                sampler->setGuide(0.5 * sampler->guide());
             policy = Policy(groups, devices);
             adam.reset();
             fill = 0;
         } else {
             setWarm(bestChoice, kRestartMass);
         }
+    }
+
+    std::span<double> offsetsOf(int j)
+    {
+        const size_t row = static_cast<size_t>(groups) * static_cast<size_t>(devices);
+        return std::span<double>(offsets).subspan(static_cast<size_t>(j) * row, row);
     }
 
     SampleBatch lastBatch() const
@@ -491,7 +541,10 @@ struct PostSearchRun::State {
                 advantages[static_cast<size_t>(i)] = (reward(last[static_cast<size_t>(i)]) - mean) / sd;
             const SampleBatch b = lastBatch();
             for (int epoch = 0; epoch < options.ppoEpochs; ++epoch) {
-                clippedSurrogate(policy, b, options.ppoClip, &gradient);
+                if (sampler)
+                    guidedClippedSurrogate(policy, b, offsets, options.ppoClip, &gradient);
+                else
+                    clippedSurrogate(policy, b, options.ppoClip, &gradient);
                 if (options.entropyBonus != 0.0)
                     policy.addNormalizedEntropyGradient(options.entropyBonus, gradient);
                 logits = policy.logits();
@@ -513,6 +566,8 @@ struct PostSearchRun::State {
     int interval;
     double floor;
 
+    std::optional<GuidedSampler> sampler;
+    std::vector<double> offsets; // the guided draws' logit offsets of the current batch
     Grouping fine;
     std::vector<double> fineWeight;
     std::vector<int> cuts;
