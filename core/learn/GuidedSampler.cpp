@@ -27,8 +27,8 @@ std::vector<double> bottomLevels(const Graph& graph, std::span<const double> opU
         const OpId op = *it;
         double fastest = kInf;
         for (int d = 0; d < devices; ++d)
-            fastest = std::min(fastest, opUs[static_cast<size_t>(op) * static_cast<size_t>(devices)
-                                             + static_cast<size_t>(d)]);
+            fastest = std::min(fastest,
+                               opUs[static_cast<size_t>(op) * static_cast<size_t>(devices) + static_cast<size_t>(d)]);
         double after = 0.0;
         for (EdgeId e : graph.outEdges(op))
             after = std::max(after, level[static_cast<size_t>(graph.edge(e).to)]);
@@ -73,6 +73,8 @@ GuidedSampler::GuidedSampler(const Graph& graph, const Cluster& cluster, const S
     finish_.assign(static_cast<size_t>(n), 0.0);
     dataReady_.assign(static_cast<size_t>(n) * static_cast<size_t>(devices_), 0.0);
     waiting_.assign(static_cast<size_t>(n), 0);
+    startAt_.assign(static_cast<size_t>(n), 0.0);
+    startDevice_.assign(static_cast<size_t>(n), kNoDevice);
     available_.assign(static_cast<size_t>(devices_), 0.0);
     score_.assign(static_cast<size_t>(devices_), 0.0);
     end_.assign(static_cast<size_t>(devices_), 0.0);
@@ -87,7 +89,8 @@ void GuidedSampler::noteBatch(int draws, int outOfMemory)
     budgetFactor_ = std::max(kFloor, budgetFactor_ * kShrink);
     std::vector<double> budgets(static_cast<size_t>(devices_));
     for (DeviceId d = 0; d < devices_; ++d)
-        budgets[static_cast<size_t>(d)] = cluster_.device(d).memoryBytes * (primary_[static_cast<size_t>(d)] ? budgetFactor_ : 1.0);
+        budgets[static_cast<size_t>(d)] = cluster_.device(d).memoryBytes
+            * (primary_[static_cast<size_t>(d)] ? budgetFactor_ : 1.0);
     ledger_.emplace(graph_, cluster_, options_, budgets);
 }
 
@@ -120,8 +123,9 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
             for (EdgeId e : graph_.inEdges(op)) {
                 const Edge& edge = graph_.edge(e);
                 const DeviceId from = placement[static_cast<size_t>(edge.from)];
-                t = std::max(t, finish_[static_cast<size_t>(edge.from)]
-                                    + (from == d ? 0.0 : cluster_.link(from, d).transferUs(edge.bytes)));
+                t = std::max(t,
+                             finish_[static_cast<size_t>(edge.from)]
+                                 + (from == d ? 0.0 : cluster_.link(from, d).transferUs(edge.bytes)));
             }
             dataReady_[o * D + static_cast<size_t>(d)] = t;
         }
@@ -135,36 +139,45 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
     }
     auto pinned = [&](OpId op) { return pinDevice_ != kNoDevice && graph_.isCpuPinned(op); };
     auto startOn = [&](OpId op, DeviceId d) {
-        return std::max(available_[static_cast<size_t>(d)], dataReady_[static_cast<size_t>(op) * D + static_cast<size_t>(d)]);
+        return std::max(available_[static_cast<size_t>(d)],
+                        dataReady_[static_cast<size_t>(op) * D + static_cast<size_t>(d)]);
     };
-    // The earliest an op can start: where it must go, else over the accelerators.
+    // The earliest an op can start (where it must go, else over the accelerators) and on
+    // which device, cached per ready op: placing an op on d only delays d, so only the ready
+    // ops whose earliest start was on d, and those of a group just decided, change.
     auto earliest = [&](OpId op) {
-        if (pinned(op))
-            return startOn(op, pinDevice_);
+        const auto o = static_cast<size_t>(op);
+        DeviceId at = kNoDevice;
         const int g = grouping.groupOf(op);
-        if (decided_[static_cast<size_t>(g)])
-            return startOn(op, choice[static_cast<size_t>(g)]);
+        if (pinned(op))
+            at = pinDevice_;
+        else if (decided_[static_cast<size_t>(g)])
+            at = choice[static_cast<size_t>(g)];
+        if (at != kNoDevice) {
+            startAt_[o] = startOn(op, at);
+            startDevice_[o] = at;
+            return;
+        }
         double t = kInf;
         for (DeviceId d = 0; d < devices_; ++d)
-            if (primary_[static_cast<size_t>(d)])
-                t = std::min(t, startOn(op, d));
-        return t;
+            if (primary_[static_cast<size_t>(d)] && startOn(op, d) < t) {
+                t = startOn(op, d);
+                at = d;
+            }
+        startAt_[o] = t;
+        startDevice_[o] = at;
     };
+    for (OpId op : ready_)
+        earliest(op);
 
     for (int scheduled = 0; scheduled < n; ++scheduled) {
         size_t pick = 0;
-        double pickStart = kInf;
-        for (size_t k = 0; k < ready_.size(); ++k) {
-            const OpId op = ready_[k];
-            const double t = earliest(op);
-            const OpId other = ready_[pick];
-            if (k == 0 || t < pickStart
-                || (t == pickStart
-                    && (level_[static_cast<size_t>(op)] > level_[static_cast<size_t>(other)]
-                        || (level_[static_cast<size_t>(op)] == level_[static_cast<size_t>(other)] && op < other)))) {
+        for (size_t k = 1; k < ready_.size(); ++k) {
+            const auto a = static_cast<size_t>(ready_[k]);
+            const auto b = static_cast<size_t>(ready_[pick]);
+            if (startAt_[a] < startAt_[b]
+                || (startAt_[a] == startAt_[b] && (level_[a] > level_[b] || (level_[a] == level_[b] && a < b))))
                 pick = k;
-                pickStart = t;
-            }
         }
         const OpId op = ready_[pick];
         ready_[pick] = ready_.back();
@@ -238,10 +251,15 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
         finish_[o] = startOn(op, d) + opUs_[o * D + static_cast<size_t>(d)];
         available_[static_cast<size_t>(d)] = finish_[o];
         ledger_->place(op, d);
+        for (OpId other : ready_)
+            if (startDevice_[static_cast<size_t>(other)] == d || grouping.groupOf(other) == g)
+                earliest(other);
         for (EdgeId e : graph_.outEdges(op)) {
             const OpId next = graph_.edge(e).to;
-            if (--waiting_[static_cast<size_t>(next)] == 0)
+            if (--waiting_[static_cast<size_t>(next)] == 0) {
                 makeReady(next);
+                earliest(next);
+            }
         }
     }
     // Groups with only CPU-pinned ops: on the CPU, with no choice.
@@ -288,58 +306,93 @@ void GuidedSampler::canonicalize(std::span<DeviceId> choice) const
         symmetry_.canonicalize(choice);
 }
 
-double guidedClippedSurrogate(const Policy& policy, const SampleBatch& batch, std::span<const double> offsets,
-                              double clip, PolicyMatrix* gradient)
+GuidedSurrogate::GuidedSurrogate(const SampleBatch& batch, std::span<const double> offsets, int devices)
+    : batch_(batch)
+    , devices_(devices)
 {
-    const int n = batch.size();
-    const int groups = policy.groups();
-    const int devices = policy.devices();
     const auto D = static_cast<size_t>(devices);
+    const auto G = static_cast<size_t>(batch.groups);
+    const auto n = static_cast<size_t>(batch.size());
+    weights_.resize(n * G * D);
+    for (size_t i = 0; i < n; ++i)
+        for (size_t g = 0; g < G; ++g) {
+            const size_t row = (i * G + g) * D;
+            double m = -kInf;
+            for (size_t d = 0; d < D; ++d)
+                m = std::max(m, offsets[row + d]);
+            for (size_t d = 0; d < D; ++d)
+                weights_[row + d] = offsets[row + d] == -kInf ? 0.0 : std::exp(offsets[row + d] - m);
+        }
+}
+
+double GuidedSurrogate::evaluate(const Policy& policy, double clip, PolicyMatrix* gradient) const
+{
+    const int n = batch_.size();
+    const int groups = policy.groups();
+    const auto D = static_cast<size_t>(devices_);
+    const auto G = static_cast<size_t>(groups);
     if (gradient)
-        gradient->setZero(groups, devices);
+        gradient->setZero(groups, devices_);
     if (n == 0)
         return 0.0;
+    // q(d) = P(d) E(d) / sum, with P = exp(logits - row max) once per call and E the
+    // offsets' weights from the constructor: no exponential per (sample, entry).
     const PolicyMatrix& logits = policy.logits();
-    std::vector<double> q(static_cast<size_t>(groups) * D);
+    p_.resize(G * D);
+    q_.resize(G * D);
+    for (size_t g = 0; g < G; ++g) {
+        double m = -kInf;
+        for (size_t d = 0; d < D; ++d)
+            m = std::max(m, logits(static_cast<int>(g), static_cast<int>(d)));
+        for (size_t d = 0; d < D; ++d)
+            p_[g * D + d] = std::exp(logits(static_cast<int>(g), static_cast<int>(d)) - m);
+    }
     double objective = 0.0;
     for (int i = 0; i < n; ++i) {
-        const auto choice = batch.choice(i);
-        const std::span<const double> off = offsets.subspan(static_cast<size_t>(i) * static_cast<size_t>(groups) * D,
-                                                            static_cast<size_t>(groups) * D);
+        const auto choice = batch_.choice(i);
+        const auto ii = static_cast<size_t>(i);
         double logProb = 0.0;
-        for (int g = 0; g < groups; ++g) {
-            const auto row = static_cast<size_t>(g) * D;
-            double top = -kInf;
-            for (int d = 0; d < devices; ++d)
-                if (off[row + static_cast<size_t>(d)] != -kInf)
-                    top = std::max(top, logits(g, d) + off[row + static_cast<size_t>(d)]);
+        double product = 1.0; // of the chosen q's, folded into logProb before it can underflow
+        for (size_t g = 0; g < G; ++g) {
+            const size_t row = g * D;
+            const double* w = weights_.data() + (ii * G + g) * D;
             double total = 0.0;
-            for (int d = 0; d < devices; ++d) {
-                const double o = off[row + static_cast<size_t>(d)];
-                const double e = o == -kInf ? 0.0 : std::exp(logits(g, d) + o - top);
-                q[row + static_cast<size_t>(d)] = e;
-                total += e;
+            for (size_t d = 0; d < D; ++d) {
+                const double x = p_[row + d] * w[d];
+                q_[row + d] = x;
+                total += x;
             }
-            for (int d = 0; d < devices; ++d)
-                q[row + static_cast<size_t>(d)] /= total;
-            logProb += std::log(q[row + static_cast<size_t>(choice[static_cast<size_t>(g)])]);
+            const auto a = static_cast<size_t>(choice[g]);
+            for (size_t d = 0; d < D; ++d)
+                q_[row + d] /= total;
+            product *= q_[row + a];
+            if (product < 1e-200) {
+                logProb += std::log(product);
+                product = 1.0;
+            }
         }
-        const double a = batch.advantages[static_cast<size_t>(i)];
-        const double ratio = std::exp(logProb - batch.oldLogProbs[static_cast<size_t>(i)]);
-        const double unclipped = ratio * a;
-        const double clipped = std::clamp(ratio, 1.0 - clip, 1.0 + clip) * a;
+        logProb += std::log(product);
+        const double adv = batch_.advantages[ii];
+        const double ratio = std::exp(logProb - batch_.oldLogProbs[ii]);
+        const double unclipped = ratio * adv;
+        const double clipped = std::clamp(ratio, 1.0 - clip, 1.0 + clip) * adv;
         objective += std::min(unclipped, clipped);
         if (gradient && unclipped <= clipped) {
-            const double w = a * ratio / n;
-            for (int g = 0; g < groups; ++g) {
-                const auto row = static_cast<size_t>(g) * D;
-                for (int d = 0; d < devices; ++d)
-                    (*gradient)(g, d) -= w * q[row + static_cast<size_t>(d)];
-                (*gradient)(g, choice[static_cast<size_t>(g)]) += w;
-            }
+            const double wgt = adv * ratio / n;
+            double* out = gradient->data(); // row-major, groups x devices
+            for (size_t k = 0; k < G * D; ++k)
+                out[k] -= wgt * q_[k];
+            for (size_t g = 0; g < G; ++g)
+                out[g * D + static_cast<size_t>(choice[g])] += wgt;
         }
     }
     return objective / n;
+}
+
+double guidedClippedSurrogate(const Policy& policy, const SampleBatch& batch, std::span<const double> offsets,
+                              double clip, PolicyMatrix* gradient)
+{
+    return GuidedSurrogate(batch, offsets, policy.devices()).evaluate(policy, clip, gradient);
 }
 
 } // namespace post

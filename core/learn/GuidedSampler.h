@@ -4,6 +4,7 @@
 #include "core/graph/Placement.h"
 #include "core/learn/DeviceSymmetry.h"
 #include "core/learn/Policy.h"
+#include "core/learn/SampleBatch.h"
 #include "core/sim/SimOptions.h"
 
 #include <optional>
@@ -82,8 +83,8 @@ private:
     std::vector<char> primary_; // per device: an accelerator (PlacerDevices::primary)
     DeviceId pinDevice_;
     double scaleUs_ = 1.0;
-    std::vector<double> level_;      // longest path to the end, each op at its fastest device
-    std::vector<double> opUs_;       // op x device
+    std::vector<double> level_; // longest path to the end, each op at its fastest device
+    std::vector<double> opUs_;  // op x device
     const Grouping* grouping_ = nullptr;
     const SimOptions options_;
     double budgetFactor_ = 1.0;
@@ -92,6 +93,8 @@ private:
     std::vector<double> finish_;
     std::vector<double> dataReady_; // op x device
     std::vector<int> waiting_;
+    std::vector<double> startAt_;       // per ready op: its earliest start...
+    std::vector<DeviceId> startDevice_; // ... and where
     std::vector<OpId> ready_;
     std::vector<double> available_;
     std::vector<char> decided_;
@@ -101,8 +104,22 @@ private:
 
 // PPO's clipped surrogate for draws of a GuidedSampler: like clippedSurrogate, with each
 // sample's log-probability sum_g log softmax(logits(g) + offsets(i, g))(choice(i, g)).
-// `offsets` holds batch.size() x groups x devices values. `gradient` is overwritten.
-struct SampleBatch;
+// `offsets` holds batch.size() x groups x devices values. Built once per batch (the offsets'
+// exponentials), evaluated once per PPO epoch; `gradient` is overwritten. The batch's spans
+// must outlive it.
+class GuidedSurrogate {
+public:
+    GuidedSurrogate(const SampleBatch& batch, std::span<const double> offsets, int devices);
+    double evaluate(const Policy& policy, double clip, PolicyMatrix* gradient) const;
+
+private:
+    SampleBatch batch_;
+    int devices_;
+    std::vector<double> weights_; // exp(offset - row max), 0 for non-candidates
+    mutable std::vector<double> p_, q_;
+};
+
+// One-off form of GuidedSurrogate (tests, small uses).
 double guidedClippedSurrogate(const Policy& policy, const SampleBatch& batch, std::span<const double> offsets,
                               double clip, PolicyMatrix* gradient);
 

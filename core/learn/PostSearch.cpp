@@ -43,6 +43,9 @@ constexpr int kPatienceIntervals = 2;
 // Probability on the new groups' devices after a refinement, and after a warm restart.
 constexpr double kRefineMass = 0.6;
 constexpr double kRestartMass = 0.5;
+// Guided sampling places op by op on graphs up to this many ops (and in at most this many
+// groups above).
+constexpr int kGuidedOpLevelLimit = 4096;
 // Guided sampling: the draws of a batch take these fractions of the guide in turn, so that
 // every batch also explores away from the schedule's pull.
 constexpr int kPulls = 4;
@@ -94,8 +97,15 @@ struct PostSearchRun::State {
         if (sampler)
             sampler->setEntropyFloor(floor);
         GroupingOptions groupingOptions = options.grouping;
-        if (sampler && groupingOptions.strategy == GroupingStrategy::Auto)
-            groupingOptions.strategy = GroupingStrategy::None;
+        if (sampler && groupingOptions.strategy == GroupingStrategy::Auto) {
+            // Op by op (colocation groups) up to a size where the policy, the PPO surrogate
+            // (batch x groups x devices per epoch) and the draws' offsets stay small; above
+            // it, Auto's chains and chunks with room for more groups.
+            if (context.graph.opCount() <= kGuidedOpLevelLimit)
+                groupingOptions.strategy = GroupingStrategy::None;
+            else
+                groupingOptions.maxGroups = std::max(groupingOptions.maxGroups, kGuidedOpLevelLimit);
+        }
         fine = groupOps(context.graph, groupingOptions);
         const bool warm = !options.warmStart.empty();
         if (warm) {
@@ -540,9 +550,12 @@ struct PostSearchRun::State {
             for (int i = 0; i < batch; ++i)
                 advantages[static_cast<size_t>(i)] = (reward(last[static_cast<size_t>(i)]) - mean) / sd;
             const SampleBatch b = lastBatch();
+            std::optional<GuidedSurrogate> guided;
+            if (sampler)
+                guided.emplace(b, offsets, devices);
             for (int epoch = 0; epoch < options.ppoEpochs; ++epoch) {
-                if (sampler)
-                    guidedClippedSurrogate(policy, b, offsets, options.ppoClip, &gradient);
+                if (guided)
+                    guided->evaluate(policy, options.ppoClip, &gradient);
                 else
                     clippedSurrogate(policy, b, options.ppoClip, &gradient);
                 if (options.entropyBonus != 0.0)

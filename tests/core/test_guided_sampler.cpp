@@ -131,7 +131,8 @@ private slots:
             for (int k = 0; k < 8; ++k)
                 drawn = std::min(drawn, simulate(g, c, draw(sampler, groups, policy, rng, c.deviceCount()).placement));
             const double listed = simulate(g, c, ListScheduler(g, c, SimOptions{}).run().placement);
-            QVERIFY2(drawn <= 1.02 * listed, qPrintable(QString("seed %1: drawn %2, m-ETF %3").arg(seed).arg(drawn).arg(listed)));
+            QVERIFY2(drawn <= 1.02 * listed,
+                     qPrintable(QString("seed %1: drawn %2, m-ETF %3").arg(seed).arg(drawn).arg(listed)));
         }
     }
 
@@ -224,8 +225,9 @@ private slots:
             const double numeric = (guidedClippedSurrogate(pu, batch, offsets, 100.0, nullptr)
                                     - guidedClippedSurrogate(pd, batch, offsets, 100.0, nullptr))
                 / (2 * h);
-            QVERIFY2(std::abs(numeric - gradient(gi, di)) < 1e-5,
-                     qPrintable(QString("group %1 device %2: %3 vs %4").arg(gi).arg(di).arg(numeric).arg(gradient(gi, di))));
+            QVERIFY2(
+                std::abs(numeric - gradient(gi, di)) < 1e-5,
+                qPrintable(QString("group %1 device %2: %3 vs %4").arg(gi).arg(di).arg(numeric).arg(gradient(gi, di))));
         }
     }
 
