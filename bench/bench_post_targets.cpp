@@ -83,8 +83,10 @@ struct Ablation {
     const char* name;
     const char* key;
 };
-const Ablation kAblations[] = {{"-symmetry", "symmetry"},
-                               {"-coarse", "coarse-to-fine"},
+// -guide turns guided sampling off: the per-group policy alone, with coarse-to-fine groups
+// (which guided sampling replaces).
+const Ablation kAblations[] = {{"-guide", "guide"},
+                               {"-symmetry", "symmetry"},
                                {"-local", "local-search"},
                                {"-restarts", "restarts"}};
 

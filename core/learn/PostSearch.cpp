@@ -274,10 +274,15 @@ struct PostSearchRun::State {
             const int count = std::min(batch, budget.left());
             if (count <= 0)
                 break;
+            const auto began = std::chrono::steady_clock::now();
+            const double polishedBefore = polishSeconds;
             drawAndEvaluate(count);
             if (count < batch)
                 break;
             update();
+            sampleSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()
+                - (polishSeconds - polishedBefore);
+            sampleEvaluations += count;
         }
         budget.noteStop();
     }
@@ -370,9 +375,30 @@ struct PostSearchRun::State {
 
     // Hill-climbs the best placement (until it is a local optimum of the current groups),
     // then, once it is, the best elite sample of each interval.
+    // The local search's share after each CE step: as many evaluations as the interval
+    // sampled (half of the budget), or under a time budget as many as take the interval's wall
+    // time (half of the time): a sampled placement costs its draw and PPO's share on top of its
+    // simulation, so the climb's cheaper evaluations get several times as many.
+    int polishShare() const
+    {
+        constexpr double kMaxRatio = 20.0;
+        if (context.seconds <= 0.0 || sampleEvaluations == 0 || polishEvaluations == 0 || polishSeconds <= 0.0)
+            return interval;
+        const double ratio = (sampleSeconds / sampleEvaluations) / (polishSeconds / polishEvaluations);
+        return static_cast<int>(interval * std::clamp(ratio, 1.0, kMaxRatio));
+    }
+
     void polish(const std::vector<DeviceId>& eliteChoice, double eliteTime)
     {
-        const int polishBudget = interval; // half of the evaluations go to sampling, half to local search
+        const auto began = std::chrono::steady_clock::now();
+        const int usedBefore = budget.used();
+        polishWithin(polishShare(), eliteChoice, eliteTime);
+        polishSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        polishEvaluations += budget.used() - usedBefore;
+    }
+
+    void polishWithin(int polishBudget, const std::vector<DeviceId>& eliteChoice, double eliteTime)
+    {
         if (haveBest && bestExact && !bestPolished) {
             polishBest(polishBudget);
             return;
@@ -393,7 +419,7 @@ struct PostSearchRun::State {
         evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
         budget.record(placements[0], evals[0]);
         e = evals[0];
-        ls.climb(grouping, choice, e, budget, interval / 2);
+        ls.climb(grouping, choice, e, budget, polishBudget / 2);
         grouping.expand(choice, scratch);
         applyCpuPinning(context.graph, context.cluster, scratch);
         consider(e, scratch, choice);
@@ -612,6 +638,12 @@ struct PostSearchRun::State {
     Grouping colocation;
     bool startPending = false;
     int lastImprovement = 0;
+
+    // Wall time and evaluations of sampling (draws, simulations, updates) and of polishing.
+    double sampleSeconds = 0.0;
+    int sampleEvaluations = 0;
+    double polishSeconds = 0.0;
+    int polishEvaluations = 0;
 
     int initialGroups = 0;
     int refinements = 0;
