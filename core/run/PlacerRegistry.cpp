@@ -51,7 +51,8 @@ const std::vector<PlacerInfo>& placerTable()
 {
     static const std::vector<PlacerInfo> table = {
         {"post", PlacerKind::Learner, learner<PostSearchLearner>(),
-         "Post Studio's Post: CE + PPO with device-symmetry breaking, coarse-to-fine groups, local search, restarts"},
+         "Post Studio's Post: CE + PPO on samples drawn by list scheduling guided by the policy, symmetry breaking, "
+         "local search, restarts"},
         {"post-alg1", PlacerKind::Learner, learner<PostLearner>(),
          "Post exactly as the paper's Algorithm 1: CE steps plus PPO on a per-group device policy (Gao et al. 2018)"},
         {"ce", PlacerKind::Learner, learner<CrossEntropyLearner>(), "Ablation of Algorithm 1: cross-entropy steps only"},
