@@ -70,6 +70,15 @@ GuidedSampler::GuidedSampler(const Graph& graph, const Cluster& cluster, const S
     }
     scaleUs_ = n > 0 && sum > 0.0 ? sum / n : 1.0;
     level_ = bottomLevels(graph, opUs_, devices_);
+    latencyUs_.resize(static_cast<size_t>(devices_) * static_cast<size_t>(devices_));
+    bytesPerUs_.resize(latencyUs_.size());
+    for (DeviceId a = 0; a < devices_; ++a)
+        for (DeviceId b = 0; b < devices_; ++b) {
+            const Link& link = cluster.link(a, b);
+            const size_t k = static_cast<size_t>(a) * static_cast<size_t>(devices_) + static_cast<size_t>(b);
+            latencyUs_[k] = link.latencyUs;
+            bytesPerUs_[k] = link.bytesPerUs;
+        }
     finish_.assign(static_cast<size_t>(n), 0.0);
     dataReady_.assign(static_cast<size_t>(n) * static_cast<size_t>(devices_), 0.0);
     waiting_.assign(static_cast<size_t>(n), 0);
@@ -117,17 +126,19 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
     const PolicyMatrix& logProbabilities = policy.logProbabilities();
 
     auto makeReady = [&](OpId op) {
-        const auto o = static_cast<size_t>(op);
-        for (DeviceId d = 0; d < devices_; ++d) {
-            double t = 0.0;
-            for (EdgeId e : graph_.inEdges(op)) {
-                const Edge& edge = graph_.edge(e);
-                const DeviceId from = placement[static_cast<size_t>(edge.from)];
-                t = std::max(t,
-                             finish_[static_cast<size_t>(edge.from)]
-                                 + (from == d ? 0.0 : cluster_.link(from, d).transferUs(edge.bytes)));
+        double* ready = dataReady_.data() + static_cast<size_t>(op) * D;
+        std::fill(ready, ready + D, 0.0);
+        for (EdgeId e : graph_.inEdges(op)) {
+            const Edge& edge = graph_.edge(e);
+            const auto from = static_cast<size_t>(placement[static_cast<size_t>(edge.from)]);
+            const double done = finish_[static_cast<size_t>(edge.from)];
+            const double* latency = latencyUs_.data() + from * D;
+            const double* bandwidth = bytesPerUs_.data() + from * D;
+            for (size_t d = 0; d < D; ++d) {
+                const double arrive = d == from ? done
+                                                : done + (latency[d] + edge.bytes / bandwidth[d]); // Link::transferUs
+                ready[d] = std::max(ready[d], arrive);
             }
-            dataReady_[o * D + static_cast<size_t>(d)] = t;
         }
         ready_.push_back(op);
     };

@@ -83,8 +83,10 @@ private:
     std::vector<char> primary_; // per device: an accelerator (PlacerDevices::primary)
     DeviceId pinDevice_;
     double scaleUs_ = 1.0;
-    std::vector<double> level_; // longest path to the end, each op at its fastest device
-    std::vector<double> opUs_;  // op x device
+    std::vector<double> level_;      // longest path to the end, each op at its fastest device
+    std::vector<double> opUs_;       // op x device
+    std::vector<double> latencyUs_;  // from x to: the link's latency...
+    std::vector<double> bytesPerUs_; // ... and bandwidth
     const Grouping* grouping_ = nullptr;
     const SimOptions options_;
     double budgetFactor_ = 1.0;
