@@ -20,6 +20,7 @@
 #include "core/place/ProgressObserver.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -46,8 +47,10 @@ constexpr double kRestartMass = 0.5;
 // Guided sampling places op by op on graphs up to this many ops (and in at most this many
 // groups above).
 constexpr int kGuidedOpLevelLimit = 4096;
-// Guided sampling: the draws of a batch take these fractions of the guide in turn, so that
-// every batch also explores away from the schedule's pull.
+// Guided sampling: each draw takes one of these fractions of the guide, so that every batch
+// also explores away from the schedule's pull. The batch's draws are shared among them in
+// proportion to how many elite samples each produced in the last CE interval (plus one),
+// so the levels that find the elite get the draws and the others keep a few.
 constexpr int kPulls = 4;
 constexpr double kPullScales[kPulls] = {1.0, 1.0 / 3.0, 1.0 / 9.0, 0.0};
 // A group whose largest probability is below this after a CE step has a split elite.
@@ -123,6 +126,8 @@ struct PostSearchRun::State {
         else
             cuts = initialCuts();
         rebuild();
+        if (sampler)
+            sharePulls({});
         initialGroups = groups;
         if (warm) {
             placements[0] = options.warmStart;
@@ -204,6 +209,7 @@ struct PostSearchRun::State {
         }
         choices.assign(static_cast<size_t>(interval) * static_cast<size_t>(groups), 0);
         times.assign(static_cast<size_t>(interval), 0.0);
+        pullOf.assign(static_cast<size_t>(interval), 0);
         logProbs.assign(static_cast<size_t>(interval), 0.0);
         advantages.assign(static_cast<size_t>(batch), 0.0);
         placements.resize(static_cast<size_t>(batch));
@@ -293,7 +299,8 @@ struct PostSearchRun::State {
             const std::span<DeviceId> choice = slot(fill + j);
             if (sampler) {
                 logProbs[static_cast<size_t>(fill + j)] = sampler->sample(
-                    policy, rng, choice, placements[static_cast<size_t>(j)], offsetsOf(j), kPullScales[j % kPulls]);
+                    policy, rng, choice, placements[static_cast<size_t>(j)], offsetsOf(j),
+                    kPullScales[pullOf[static_cast<size_t>(fill + j)] = pullLevel(j)]);
                 continue;
             }
             double logProb = policy.sample(rng, choice);
@@ -347,6 +354,8 @@ struct PostSearchRun::State {
     void crossEntropyStep()
     {
         const std::vector<int> elite = selectElite(times, options.eliteFraction);
+        if (sampler)
+            sharePulls(elite);
         // The best placement so far votes with the elite (when the groups can express it).
         std::vector<DeviceId> rows;
         rows.reserve((elite.size() + 1) * static_cast<size_t>(groups));
@@ -545,6 +554,45 @@ struct PostSearchRun::State {
         }
     }
 
+    // The pull level of draw j of a batch: levels in turn, each taking its share of the batch.
+    int pullLevel(int j) const
+    {
+        int at = j;
+        for (int k = 0; k < kPulls; ++k) {
+            if (at < pullShare[static_cast<size_t>(k)])
+                return k;
+            at -= pullShare[static_cast<size_t>(k)];
+        }
+        return 0;
+    }
+
+    // Shares of the next batches from the elite of the last interval (largest remainders).
+    void sharePulls(const std::vector<int>& elite)
+    {
+        std::array<double, kPulls> weight{};
+        for (int k = 0; k < kPulls; ++k)
+            weight[static_cast<size_t>(k)] = 1.0;
+        for (int i : elite)
+            weight[static_cast<size_t>(pullOf[static_cast<size_t>(i)])] += 1.0;
+        double total = 0.0;
+        for (double w : weight)
+            total += w;
+        int given = 0;
+        std::array<double, kPulls> rest{};
+        for (int k = 0; k < kPulls; ++k) {
+            const double exact = batch * weight[static_cast<size_t>(k)] / total;
+            pullShare[static_cast<size_t>(k)] = static_cast<int>(exact);
+            rest[static_cast<size_t>(k)] = exact - pullShare[static_cast<size_t>(k)];
+            given += pullShare[static_cast<size_t>(k)];
+        }
+        while (given < batch) {
+            const auto k = static_cast<size_t>(std::max_element(rest.begin(), rest.end()) - rest.begin());
+            ++pullShare[k];
+            rest[k] = -1.0;
+            ++given;
+        }
+    }
+
     std::span<double> offsetsOf(int j)
     {
         const size_t row = static_cast<size_t>(groups) * static_cast<size_t>(devices);
@@ -607,6 +655,8 @@ struct PostSearchRun::State {
 
     std::optional<GuidedSampler> sampler;
     std::vector<double> offsets; // the guided draws' logit offsets of the current batch
+    std::vector<int> pullOf;     // per sample of the interval: its pull level
+    std::array<int, kPulls> pullShare{};
     Grouping fine;
     std::vector<double> fineWeight;
     std::vector<int> cuts;
