@@ -45,9 +45,9 @@ struct Record {
     SimResult result;
 };
 
-// Checkpoints per run: about 256 (between 256 and 512), so that resuming replays at most
-// about 1/256 of the instants more than needed and keeping them costs little.
-constexpr size_t kCheckpoints = 256;
+// Checkpoints per run: between 64 and 128, so that resuming replays at most about 1/64 of the
+// run more than needed, and taking them costs a small fraction of the run.
+constexpr size_t kCheckpoints = 64;
 
 void thin(std::vector<Checkpoint>& list, size_t& count, std::uint64_t& every)
 {
@@ -65,8 +65,8 @@ void thin(std::vector<Checkpoint>& list, size_t& count, std::uint64_t& every)
 struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
     detail::SimWork work;
     SimOptions options;
-    Record ref;  // the reference
-    Record last; // the last run when it was not the reference itself
+    Record ref;        // the reference
+    Record last;       // the last run when it was not the reference itself
     size_t prefix = 0; // last's checkpoints follow the reference's first `prefix` ones
     const Record* lastRun = nullptr;
     SimResult result;
@@ -130,9 +130,9 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
 
     void fromStart(const Placement& placement)
     {
-        // First guess of the spacing: about one instant per op (thinned if there are more).
+        // First guess of the spacing: about two instants per op (thinned if there are more).
         std::uint64_t every = 1;
-        while (every * 2 * kCheckpoints <= static_cast<std::uint64_t>(work.opCount))
+        while (every * kCheckpoints < 2 * static_cast<std::uint64_t>(work.opCount))
             every *= 2;
         prefix = 0;
         work.reset(placement, result, false);
@@ -145,14 +145,17 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         stats.resumedAtUs = 0.0;
     }
 
-    // The earliest time the simulation reads the device of an op that differs from the
-    // reference: when its first producer ends (0 without producers). Stops early at `floor`.
-    double firstRead(const Placement& placement, double floor, bool& differs) const
+    // The earliest time the simulation reads the device of an op on which `a` and `b`
+    // differ, by the reference's times: when its first producer ends (0 without producers).
+    // Stops early at `floor`.
+    double firstRead(const Placement& a, const Placement& b, double floor, bool& differs) const
     {
-        const DeviceId* r = ref.place.data();
-        const DeviceId* p = placement.data();
+        const DeviceId* r = b.data();
+        const DeviceId* p = a.data();
         double first = std::numeric_limits<double>::infinity();
         differs = false;
+        if (!ref.valid || a.size() != b.size() || a.size() != static_cast<size_t>(work.opCount))
+            return 0.0;
         for (Index op = 0; op < work.opCount; ++op) {
             if (p[op] == r[op])
                 continue;
@@ -259,9 +262,8 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         }
         for (Index t : linkQueued)
             ++w.outputRefs[static_cast<size_t>(w.tProducer[static_cast<size_t>(t)])];
-        std::sort(linkQueued.begin(), linkQueued.end(), [&](Index a, Index b) {
-            return w.tSeq[static_cast<size_t>(a)] < w.tSeq[static_cast<size_t>(b)];
-        });
+        std::sort(linkQueued.begin(), linkQueued.end(),
+                  [&](Index a, Index b) { return w.tSeq[static_cast<size_t>(a)] < w.tSeq[static_cast<size_t>(b)]; });
         for (Index t : linkQueued) {
             const auto l = static_cast<size_t>(w.tLink[static_cast<size_t>(t)]);
             if (w.linkTail[l] < 0)
@@ -284,6 +286,40 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         }
     }
 
+    double resumeTime(const Placement& placement) const
+    {
+        if (!ref.valid || placement.size() != ref.place.size())
+            return 0.0;
+        const double floor = ref.checkpointCount > 1 ? ref.checkpoints[1].now : std::numeric_limits<double>::infinity();
+        bool differs = false;
+        const double first = firstRead(placement, ref.place, floor, differs);
+        if (!differs)
+            return ref.result.stepTimeUs;
+        if (first <= floor)
+            return 0.0;
+        return lastCheckpointBefore(first)->now;
+    }
+
+    std::vector<Checkpoint>::const_iterator lastCheckpointBefore(double time) const
+    {
+        const auto begin = ref.checkpoints.begin();
+        return std::lower_bound(begin, begin + static_cast<std::ptrdiff_t>(ref.checkpointCount), time,
+                                [](const Checkpoint& c, double t) { return c.now < t; })
+            - 1;
+    }
+
+    void setReference(const Placement& placement)
+    {
+        if (lastRun == &last && last.valid && last.place == placement) {
+            keep();
+            return;
+        }
+        if (ref.valid && ref.place == placement)
+            return;
+        run(placement);
+        keep();
+    }
+
     const SimResult& run(const Placement& placement)
     {
         ++stats.runs;
@@ -296,7 +332,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         // A checkpoint after the first is worth resuming from.
         const double floor = ref.checkpointCount > 1 ? ref.checkpoints[1].now : std::numeric_limits<double>::infinity();
         bool differs = false;
-        const double first = firstRead(placement, floor, differs);
+        const double first = firstRead(placement, ref.place, floor, differs);
         if (!differs) {
             result = ref.result;
             lastRun = &ref;
@@ -308,11 +344,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
             fromStart(placement);
             return result;
         }
-        // The last checkpoint strictly before `first`.
-        const auto begin = ref.checkpoints.begin();
-        const auto it = std::lower_bound(begin, begin + static_cast<std::ptrdiff_t>(ref.checkpointCount), first,
-                                         [](const Checkpoint& c, double t) { return c.now < t; });
-        const auto index = static_cast<size_t>(it - begin) - 1;
+        const auto index = static_cast<size_t>(lastCheckpointBefore(first) - ref.checkpoints.begin());
         restore(placement, index);
         work.loop();
         work.finishRun(options.optimizerStateFactor);
@@ -344,7 +376,9 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         const detail::SimWork& w = work;
         const auto tc = static_cast<size_t>(w.transferCount);
         ref.transferCount = w.transferCount;
-        auto take = [tc](auto& to, const auto& from) { to.assign(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(tc)); };
+        auto take = [tc](auto& to, const auto& from) {
+            to.assign(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(tc));
+        };
         take(ref.tProducer, w.tProducer);
         take(ref.tFrom, w.tFrom);
         take(ref.tTo, w.tTo);
@@ -376,6 +410,10 @@ const SimResult& IncrementalSimulator::run(const Placement& placement) { return 
 
 void IncrementalSimulator::keepLastAsReference() { impl_->keep(); }
 
+void IncrementalSimulator::setReference(const Placement& placement) { impl_->setReference(placement); }
+
+double IncrementalSimulator::resumeTimeUs(const Placement& placement) const { return impl_->resumeTime(placement); }
+
 void IncrementalSimulator::clearReference()
 {
     impl_->ref.valid = false;
@@ -388,6 +426,15 @@ void IncrementalSimulator::clearReference()
 bool IncrementalSimulator::hasReference() const { return impl_->ref.valid; }
 
 const Placement& IncrementalSimulator::reference() const { return impl_->ref.place; }
+
+const SimResult& IncrementalSimulator::referenceResult() const { return impl_->ref.result; }
+
+double IncrementalSimulator::firstReadUs(const Placement& a, const Placement& b, double floor) const
+{
+    bool differs = false;
+    const double first = impl_->firstRead(a, b, floor, differs);
+    return differs ? first : std::numeric_limits<double>::infinity();
+}
 
 std::span<const double> IncrementalSimulator::opStartUs() const
 {

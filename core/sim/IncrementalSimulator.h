@@ -36,9 +36,21 @@ public:
 
     // Makes the placement of the last run() the reference, without simulating anything.
     void keepLastAsReference();
+    // Makes `placement` the reference: free when it is the last run's or the reference
+    // already, else one run() (resumed where it can be).
+    void setReference(const Placement& placement);
+    // Where run(placement) would resume: 0 when it would simulate from the start, the
+    // reference's step time when `placement` is the reference.
+    double resumeTimeUs(const Placement& placement) const;
     void clearReference();
     bool hasReference() const;
     const Placement& reference() const; // empty without one
+    const SimResult& referenceResult() const;
+    // The first time the simulation reads the device of an op on which `a` and `b` differ,
+    // by the reference's times (exact when `b` is the reference; an estimate for a
+    // neighbour of it): when the op's first producer ends, 0 without producers, infinity
+    // when they do not differ. Stops scanning once at or below `floor`.
+    double firstReadUs(const Placement& a, const Placement& b, double floor = 0.0) const;
 
     // Of the last run(): each op's start and end (µs).
     std::span<const double> opStartUs() const;

@@ -3,6 +3,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
+#include "core/learn/BatchEvaluator.h"
+#include "core/learn/PlacementEvaluator.h"
 #include "core/sim/IncrementalSimulator.h"
 #include "core/sim/Simulator.h"
 
@@ -260,6 +262,48 @@ private slots:
         p[0] = 1;
         compare(full, inc, inc.run(p), p);
         QCOMPARE(inc.stats().resumedAtUs, 0.0);
+    }
+
+    // A pool whose evaluators re-time incrementally gives the same evaluations as a plain
+    // evaluator, whatever the thread count, while the reference moves as a search accepts.
+    void placementEvaluatorsAgree()
+    {
+        for (unsigned seed = 200; seed < 215; ++seed) {
+            Rng rng(seed);
+            const Graph g = randomGraph(rng, rng.uniform(300, 1500), false);
+            const Cluster c = randomCluster(rng, false);
+            const auto groups = randomGroups(rng, g);
+            PlacementEvaluator plain(g, c, SimOptions{}, PenaltyOptions{});
+            for (int threads : {1, 3}) {
+                const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
+                    return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+                };
+                BatchEvaluator pool(factory, threads);
+                Placement base = randomPlacement(rng, g, c, groups);
+                for (int round = 0; round < 6; ++round) {
+                    pool.setReference(base);
+                    std::vector<Placement> candidates(8, base);
+                    for (Placement& p : candidates) {
+                        const auto& members =
+                            groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
+                        const auto d = static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1));
+                        for (OpId op : members)
+                            p[static_cast<size_t>(op)] = d;
+                        applyCpuPinning(g, c, p);
+                    }
+                    std::vector<Evaluation> got(candidates.size());
+                    pool.evaluate(candidates, got);
+                    for (size_t i = 0; i < candidates.size(); ++i) {
+                        const Evaluation want = plain.evaluate(candidates[i]);
+                        QCOMPARE(got[i].stepTimeUs, want.stepTimeUs);
+                        QCOMPARE(got[i].rawStepTimeUs, want.rawStepTimeUs);
+                        QCOMPARE(got[i].feasible, want.feasible);
+                        QCOMPARE(got[i].excessMemoryBytes, want.excessMemoryBytes);
+                    }
+                    base = candidates[static_cast<size_t>(rng.uniform(0, 7))]; // "accepted"
+                }
+            }
+        }
     }
 
     void rejectsWrongSizes()
