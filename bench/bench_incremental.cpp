@@ -143,14 +143,20 @@ struct SearchFigures {
     double wallS = 0.0;
     int evaluations = 0;
     double stepUs = 0.0;
+    long resumed = 0;       // candidates re-timed incrementally
+    long referenceRuns = 0; // the incremental simulators' own runs (references, from the start)
 };
 
 SearchFigures timeSearch(const Graph& g, const Cluster& c, const Placement& start, bool incremental, int evaluations,
                          int threads)
 {
+    std::vector<PlacementEvaluator*> evaluators;
     const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-        if (incremental)
-            return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+        if (incremental) {
+            auto e = std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+            evaluators.push_back(e.get());
+            return e;
+        }
         return std::make_unique<FullEvaluator>(g, c);
     };
     GroupingOptions colocation;
@@ -169,6 +175,10 @@ SearchFigures timeSearch(const Graph& g, const Cluster& c, const Placement& star
     f.wallS = seconds(t0);
     f.evaluations = budget.used();
     f.stepUs = current.stepTimeUs;
+    for (const PlacementEvaluator* e : evaluators) {
+        f.resumed += e->resumedEvaluations();
+        f.referenceRuns += static_cast<long>(e->incrementalStats().fromStart);
+    }
     return f;
 }
 
@@ -239,9 +249,10 @@ int main(int argc, char** argv)
         std::printf("%-8d %8d | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f | %9.2f %9.2f %7.2f %s\n", s, g.opCount(),
                     "op group", a.fullMs, a.incrementalMs, a.incrementalMs / a.fullMs, a.medianRatio, a.resumedAt,
                     after.wallS, before.wallS, before.wallS / after.wallS, same ? "yes" : "NO");
-        std::printf("%-8s %8s | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f | %d groups (Auto grouping)\n", "", "", "chunk",
-                    b.fullMs, b.incrementalMs, b.incrementalMs / b.fullMs, b.medianRatio, b.resumedAt,
-                    chunks.groupCount());
+        std::printf("%-8s %8s | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f | %d groups (Auto grouping); search: %ld of %d "
+                    "resumed, %ld runs from the start\n",
+                    "", "", "chunk", b.fullMs, b.incrementalMs, b.incrementalMs / b.fullMs, b.medianRatio, b.resumedAt,
+                    chunks.groupCount(), after.resumed, after.evaluations, after.referenceRuns);
         std::fflush(stdout);
     }
     if (failures > 0)

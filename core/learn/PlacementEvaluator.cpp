@@ -63,6 +63,11 @@ void PlacementEvaluator::setReference(const Placement& reference)
     referencePending_ = true;
 }
 
+IncrementalSimulator::Stats PlacementEvaluator::incrementalStats() const
+{
+    return incremental_ ? incremental_->stats() : IncrementalSimulator::Stats{};
+}
+
 Evaluation PlacementEvaluator::evaluate(const Placement& placement)
 {
     // Resuming costs about a tenth of a run besides what it replays: for a resume point
@@ -80,6 +85,7 @@ Evaluation PlacementEvaluator::evaluate(const Placement& placement)
         if (!referencePending_ && incremental_->hasReference())
             resume = incremental_->resumeTimeUs(placement) >= 0.2 * incremental_->referenceResult().stepTimeUs;
     }
+    resumedEvaluations_ += resume ? 1 : 0;
     const SimResult& sim = resume ? incremental_->run(placement) : simulator_.run(placement);
     const Cluster& cluster = simulator_.cluster();
     Evaluation e;

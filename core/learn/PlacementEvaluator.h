@@ -26,6 +26,10 @@ public:
     // (estimated with the previous reference's times), so that references no candidate
     // can use cost nothing.
     void setReference(const Placement& reference);
+    // How the incremental simulator ran (zeros before the first setReference), and how many
+    // evaluations it re-timed.
+    IncrementalSimulator::Stats incrementalStats() const;
+    long resumedEvaluations() const { return resumedEvaluations_; }
 
     // The graph run serially on its best single device: the penalty's time scale.
     static double referenceTimeUs(const Graph& graph, const Cluster& cluster);
@@ -40,6 +44,7 @@ private:
     std::unique_ptr<IncrementalSimulator> incremental_; // made by the first setReference()
     Placement pendingReference_;
     bool referencePending_ = false;
+    long resumedEvaluations_ = 0;
     PenaltyOptions penalty_;
     double referenceUs_;
     double memoryBytes_;
