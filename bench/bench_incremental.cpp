@@ -91,11 +91,59 @@ struct MoveFigures {
     double incrementalMs = 0.0;
     double medianRatio = 0.0;
     double resumedAt = 0.0; // mean resume time / step time
+    double fifth = 0.0;     // share of moves re-timed in at most a fifth of the full run's time
     int mismatches = 0;
 };
 
-MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base, const Grouping& groups, int moves,
-                      std::mt19937& rng)
+// When the simulation first reads each op's device (its first producer's end, 0 for an op
+// without inputs) as a share of the step: the earliest point a move of the op can resume.
+std::vector<double> firstReadShares(const Graph& g, const Cluster& c, const Placement& base)
+{
+    IncrementalSimulator inc(g, c);
+    const double step = inc.run(base).stepTimeUs;
+    const auto end = inc.opEndUs();
+    std::vector<double> out;
+    for (OpId op = 0; op < g.opCount(); ++op) {
+        double first = g.inEdges(op).empty() ? 0.0 : step;
+        for (EdgeId e : g.inEdges(op))
+            first = std::min(first, end[static_cast<size_t>(g.edge(e).from)]);
+        out.push_back(first / step);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Each op whose first read comes after `share` of the step, alone: moves that can resume
+// late. Colocation is ignored (the simulator does not check it): a real move of such an op
+// takes its colocation group along, which in a training step holds forward ops.
+std::vector<std::vector<OpId>> lateOps(const Graph& g, const Cluster& c, const Placement& base, double share)
+{
+    IncrementalSimulator inc(g, c);
+    const double step = inc.run(base).stepTimeUs;
+    const auto end = inc.opEndUs();
+    std::vector<std::vector<OpId>> out;
+    for (OpId op = 0; op < g.opCount(); ++op) {
+        bool late = !g.inEdges(op).empty() && !g.isCpuPinned(op);
+        for (EdgeId e : g.inEdges(op))
+            late = late && end[static_cast<size_t>(g.edge(e).from)] > share * step;
+        if (late)
+            out.push_back({op});
+    }
+    return out;
+}
+
+std::vector<std::vector<OpId>> groupsOf(const Grouping& grouping)
+{
+    std::vector<std::vector<OpId>> out;
+    for (int group = 0; group < grouping.groupCount(); ++group) {
+        const auto members = grouping.members(group);
+        out.emplace_back(members.begin(), members.end());
+    }
+    return out;
+}
+
+MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base,
+                      const std::vector<std::vector<OpId>>& groups, int moves, std::mt19937& rng)
 {
     Simulator full(g, c);
     IncrementalSimulator inc(g, c);
@@ -107,8 +155,7 @@ MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base, c
     double incTotal = 0.0;
     for (int m = 0; m < moves; ++m) {
         Placement p = base;
-        const int group = static_cast<int>(rng() % static_cast<unsigned>(groups.groupCount()));
-        const auto members = groups.members(group);
+        const auto& members = groups[rng() % groups.size()];
         const DeviceId from = p[static_cast<size_t>(members.front())];
         DeviceId to = from;
         while (to == from)
@@ -130,7 +177,9 @@ MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base, c
         fullTotal += fullS;
         incTotal += incS;
         ratios.push_back(incS / fullS);
+        f.fifth += incS <= 0.2 * fullS ? 1.0 : 0.0;
     }
+    f.fifth /= moves;
     std::sort(ratios.begin(), ratios.end());
     f.fullMs = 1e3 * fullTotal / moves;
     f.incrementalMs = 1e3 * incTotal / moves;
@@ -229,8 +278,8 @@ int main(int argc, char** argv)
     std::printf("%s on %s; re-timing one move (mean of %d random moves), local search of %d evaluations on %d "
                 "threads\n",
                 model.c_str(), clusterName.c_str(), moves, evaluations, threads);
-    std::printf("%-8s %8s | %-10s %9s %9s %7s %7s %7s | %9s %9s %7s %s\n", "steps", "ops", "moves of", "full ms",
-                "incr ms", "ratio", "median", "resume", "search s", "before s", "speedup", "same result");
+    std::printf("%-8s %8s | %-10s %9s %9s %7s %7s %7s %6s | %9s %9s %7s %s\n", "steps", "ops", "moves of", "full ms",
+                "incr ms", "ratio", "median", "resume", "<=1/5", "search s", "before s", "speedup", "same result");
     for (int s : steps) {
         const Graph g = ZooRegistry::generate(model, 0, {}, nullptr, s);
         const Placement base = pipelinePlacement(g, cluster);
@@ -240,19 +289,33 @@ int main(int argc, char** argv)
         colocation.strategy = GroupingStrategy::None;
         const Grouping single = groupOps(g, colocation);
         std::mt19937 rng(seed);
-        const MoveFigures a = timeMoves(g, cluster, base, single, moves, rng);
-        const MoveFigures b = timeMoves(g, cluster, base, chunks, moves, rng);
+        const MoveFigures a = timeMoves(g, cluster, base, groupsOf(single), moves, rng);
+        const MoveFigures b = timeMoves(g, cluster, base, groupsOf(chunks), moves, rng);
+        const std::vector<double> shares = firstReadShares(g, cluster, base);
+        auto quantile = [&](double q) { return shares[static_cast<size_t>(q * static_cast<double>(shares.size() - 1))]; };
+        const auto late = lateOps(g, cluster, base, 0.5);
+        const MoveFigures l = late.empty() ? MoveFigures{} : timeMoves(g, cluster, base, late, moves, rng);
         const SearchFigures after = timeSearch(g, cluster, base, true, evaluations, threads);
         const SearchFigures before = timeSearch(g, cluster, base, false, evaluations, threads);
         const bool same = after.stepUs == before.stepUs && after.evaluations == before.evaluations;
         failures += a.mismatches + b.mismatches + (same ? 0 : 1);
-        std::printf("%-8d %8d | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f | %9.2f %9.2f %7.2f %s\n", s, g.opCount(),
+        std::printf("%-8d %8d | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f %6.2f | %9.2f %9.2f %7.2f %s\n", s, g.opCount(),
                     "op group", a.fullMs, a.incrementalMs, a.incrementalMs / a.fullMs, a.medianRatio, a.resumedAt,
-                    after.wallS, before.wallS, before.wallS / after.wallS, same ? "yes" : "NO");
-        std::printf("%-8s %8s | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f | %d groups (Auto grouping); search: %ld of %d "
-                    "resumed, %ld runs from the start\n",
+                    a.fifth, after.wallS, before.wallS, before.wallS / after.wallS, same ? "yes" : "NO");
+        std::printf("%-8s %8s | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f %6.2f | %d groups (Auto grouping); search: %ld of "
+                    "%d resumed, %ld runs from the start\n",
                     "", "", "chunk", b.fullMs, b.incrementalMs, b.incrementalMs / b.fullMs, b.medianRatio, b.resumedAt,
-                    chunks.groupCount(), after.resumed, after.evaluations, after.referenceRuns);
+                    b.fifth, chunks.groupCount(), after.resumed, after.evaluations, after.referenceRuns);
+        if (!late.empty())
+            std::printf(
+                "%-8s %8s | %-10s %9.2f %9.2f %7.3f %7.3f %7.3f %6.2f | %zu ops whose inputs all end after half the "
+                "step, alone\n",
+                "", "", "late op", l.fullMs, l.incrementalMs, l.incrementalMs / l.fullMs, l.medianRatio, l.resumedAt,
+                l.fifth, late.size());
+        failures += l.mismatches;
+        std::printf("%-8s %8s | first read of an op's device, share of the step: median %.3f, 90%% %.3f, 99%% %.3f, "
+                    "max %.3f\n",
+                    "", "", quantile(0.5), quantile(0.9), quantile(0.99), shares.back());
         std::fflush(stdout);
     }
     if (failures > 0)
