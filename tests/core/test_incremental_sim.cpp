@@ -268,6 +268,7 @@ private slots:
     // evaluator, whatever the thread count, while the reference moves as a search accepts.
     void placementEvaluatorsAgree()
     {
+        long resumed = 0;
         for (unsigned seed = 200; seed < 215; ++seed) {
             Rng rng(seed);
             const Graph g = randomGraph(rng, rng.uniform(300, 1500), false);
@@ -275,8 +276,11 @@ private slots:
             const auto groups = randomGroups(rng, g);
             PlacementEvaluator plain(g, c, SimOptions{}, PenaltyOptions{});
             for (int threads : {1, 3}) {
+                std::vector<PlacementEvaluator*> made;
                 const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-                    return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+                    auto e = std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+                    made.push_back(e.get());
+                    return e;
                 };
                 BatchEvaluator pool(factory, threads);
                 Placement base = randomPlacement(rng, g, c, groups);
@@ -302,8 +306,12 @@ private slots:
                     }
                     base = candidates[static_cast<size_t>(rng.uniform(0, 7))]; // "accepted"
                 }
+                for (const PlacementEvaluator* e : made)
+                    resumed += e->resumedEvaluations();
             }
         }
+        qInfo("%ld evaluations re-timed incrementally", resumed);
+        QVERIFY2(resumed > 0, "no evaluation was re-timed incrementally");
     }
 
     void rejectsWrongSizes()
