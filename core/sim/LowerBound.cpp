@@ -117,12 +117,13 @@ void collect(const Graph& graph, std::span<const EdgeId> edges, End end, std::ve
 
 // The fork-join bound (docs/simulator.md): earliest starts through joins, least tails
 // through forks, and the largest start + tail over ops.
-double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)
+double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest,
+                     std::vector<double>& head, std::vector<double>& tail)
 {
     const CheapestLink link(cluster);
     const auto n = static_cast<size_t>(graph.opCount());
-    std::vector<double> head(n, 0.0); // no placement starts the op earlier
-    std::vector<double> tail(n, 0.0); // no placement ends the step sooner after the op starts
+    head.assign(n, 0.0); // no placement starts the op earlier
+    tail.assign(n, 0.0); // no placement ends the step sooner after the op starts
     std::vector<Neighbour> ns;
     std::vector<Neighbour> jobs;
     const auto order = graph.topologicalOrder();
@@ -178,16 +179,14 @@ double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vect
     return best;
 }
 
-} // namespace
+// Per op, its fastest duration on the cluster and its least work in speed-1 microseconds.
+struct OpFloors {
+    std::vector<double> fastestUs;
+    std::vector<double> workUs;
+};
 
-LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
+OpFloors opFloors(const Graph& graph, const Cluster& cluster)
 {
-    LowerBound bound;
-    if (graph.opCount() == 0)
-        return bound;
-    if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf};
-
     // Highest speed per kind (0 when the cluster has no device of that kind): without
     // roofline figures an op's fastest time is min over kinds present of time[kind] / that speed.
     std::array<double, kDeviceKindCount> bestSpeed{};
@@ -197,11 +196,10 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
         s = std::max(s, d.speed);
         roofline = roofline || (d.peakFlops > 0.0 && d.memoryBandwidth > 0.0);
     }
-
-    std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
-    std::vector<double> fastestUs(static_cast<size_t>(graph.opCount()), 0.0);
-    double totalWork = 0.0;
-    for (OpId op : graph.topologicalOrder()) {
+    OpFloors floors;
+    floors.fastestUs.assign(static_cast<size_t>(graph.opCount()), 0.0);
+    floors.workUs.assign(static_cast<size_t>(graph.opCount()), 0.0);
+    for (OpId op = 0; op < graph.opCount(); ++op) {
         const Op& o = graph.op(op);
         double fastest = kInf;
         // Work in "speed-1 microseconds": device d busy for t_d does t_d x speed_d of it, so
@@ -223,17 +221,48 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
                 work = std::min(work, t);
             }
         }
+        floors.fastestUs[static_cast<size_t>(op)] = fastest;
+        floors.workUs[static_cast<size_t>(op)] = work;
+    }
+    return floors;
+}
+
+} // namespace
+
+LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
+{
+    LowerBound bound;
+    if (graph.opCount() == 0)
+        return bound;
+    if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
+        return LowerBound{kInf, kInf, kInf};
+
+    const OpFloors floors = opFloors(graph, cluster);
+    std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
+    double totalWork = 0.0;
+    for (OpId op : graph.topologicalOrder()) {
+        const double fastest = floors.fastestUs[static_cast<size_t>(op)];
         double start = 0.0;
         for (EdgeId e : graph.inEdges(op))
             start = std::max(start, finish[static_cast<size_t>(graph.edge(e).from)]);
         finish[static_cast<size_t>(op)] = start + fastest;
-        fastestUs[static_cast<size_t>(op)] = fastest;
         bound.criticalPathUs = std::max(bound.criticalPathUs, start + fastest);
-        totalWork += work;
+        totalWork += floors.workUs[static_cast<size_t>(op)];
     }
     bound.workUs = totalWork / cluster.totalSpeed();
-    bound.forkJoinUs = forkJoinBound(graph, cluster, fastestUs);
+    std::vector<double> head, tail;
+    bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
     return bound;
+}
+
+OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster)
+{
+    OpWindows windows;
+    if (graph.opCount() == 0 || cluster.deviceCount() == 0)
+        return windows;
+    const OpFloors floors = opFloors(graph, cluster);
+    forkJoinBound(graph, cluster, floors.fastestUs, windows.headUs, windows.tailUs);
+    return windows;
 }
 
 } // namespace post

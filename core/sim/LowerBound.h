@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 namespace post {
 
 class Graph;
@@ -19,5 +21,14 @@ struct LowerBound {
 
 // No placement on `cluster` can run a step faster than this.
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster);
+
+// The fork-join bound's windows, per op (empty for an empty graph or cluster): no schedule of
+// the simulator's semantics (any order on devices and links, not only the simulator's) starts
+// the op before headUs[op], and none ends the step sooner than tailUs[op] after the op starts.
+struct OpWindows {
+    std::vector<double> headUs;
+    std::vector<double> tailUs;
+};
+OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster);
 
 } // namespace post
