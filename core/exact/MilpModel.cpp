@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <CoinTime.hpp>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -538,13 +539,6 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
             solver.setInteger(c);
     }
     solver.messageHandler()->setLogLevel(0);
-    // An LP-infeasible model (every placement cut off or too slow) is settled at once.
-    solver.initialSolve();
-    if (solver.isProvenPrimalInfeasible()) {
-        out.status = MilpOutcome::Status::Infeasible;
-        out.bestBoundUs = request.horizonUs;
-        return out;
-    }
     CbcModel model(solver);
     model.setLogLevel(0);
     model.messageHandler()->setLogLevel(0);
@@ -603,6 +597,12 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     // clean-up solve crashes on some of these models, and its cuts and heuristics did not pay
     // for themselves on big-M scheduling rows.
     model.initialSolve();
+    // An LP-infeasible model (every placement cut off or too slow) is settled at once.
+    if (model.solver()->isProvenPrimalInfeasible()) {
+        out.status = MilpOutcome::Status::Infeasible;
+        out.bestBoundUs = request.horizonUs;
+        return out;
+    }
     model.branchAndBound();
 
     out.stopFlag = request.stop && request.stop->load();

@@ -56,6 +56,36 @@ PlaceResult bestClassical(const PlaceContext& context)
     return best;
 }
 
+// Hill climb by the simulator over single-unit moves from `unitDevice` (first improvement,
+// until none improves or `expired`): a better incumbent lowers the model's horizon, which
+// prunes more. Returns whether it improved; `bestUs` and `unitDevice` hold the result.
+template <class Expired>
+bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDevice, double& bestUs, int& samples,
+           Expired expired)
+{
+    bool improved = false;
+    for (bool again = true; again && !expired();) {
+        again = false;
+        for (int u = 0; u < m.unitCount && !expired(); ++u) {
+            const int was = unitDevice[static_cast<size_t>(u)];
+            for (int d = 0; d < m.deviceCount; ++d) {
+                if (d == was || !m.unitAllowed[static_cast<size_t>(u)][static_cast<size_t>(d)])
+                    continue;
+                unitDevice[static_cast<size_t>(u)] = d;
+                const SimResult& r = simulator.run(m.placementOf(unitDevice));
+                ++samples;
+                if (r.feasible && r.stepTimeUs < bestUs) {
+                    bestUs = r.stepTimeUs;
+                    again = improved = true;
+                    break;
+                }
+                unitDevice[static_cast<size_t>(u)] = was;
+            }
+        }
+    }
+    return improved;
+}
+
 } // namespace
 
 PlaceResult MilpPlacer::place(const PlaceContext& context)
@@ -98,6 +128,14 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     if (upper <= 0.0) { // nothing takes time
         optimal = haveFeasible;
         bound = 0.0;
+    }
+    auto expired = [&] { return stopRequested() || elapsed() >= budget; };
+    if (haveFeasible) {
+        std::vector<int> units = instance.unitDevices(incumbent.best);
+        if (climb(instance, simulator, units, upper, samples, expired)) {
+            incumbent.best = instance.placementOf(units);
+            incumbent.bestStepTimeUs = upper;
+        }
     }
     Timeline startTimeline;
     Placement startPlacement = incumbent.best;
@@ -144,11 +182,13 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
             if (run.feasible && (!haveFeasible || run.stepTimeUs < upper)) {
                 upper = run.stepTimeUs;
                 haveFeasible = true;
-                startPlacement = p;
-                startTimeline = run.timeline;
-                incumbent.best = p;
-                incumbent.bestStepTimeUs = run.stepTimeUs;
+                std::vector<int> units = *outcome.unitDevice;
+                climb(instance, simulator, units, upper, samples, expired);
+                incumbent.best = instance.placementOf(units);
+                incumbent.bestStepTimeUs = upper;
                 incumbent.feasible = true;
+                startPlacement = incumbent.best;
+                startTimeline = simulator.run(startPlacement, true).timeline;
             }
         }
         if (outcome.status == MilpOutcome::Status::Optimal && haveFeasible
