@@ -11,9 +11,9 @@
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include <CoinTime.hpp>
 #include <algorithm>
 #include <cmath>
-#include <CoinTime.hpp>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -150,9 +150,9 @@ MilpInstance prepareMilp(const Graph& graph, const Cluster& cluster, const SimOp
     }
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-            m.ordered[static_cast<size_t>(i)][static_cast<size_t>(j)]
-                = static_cast<char>(reach[static_cast<size_t>(i)][static_cast<size_t>(j)]
-                                    | reach[static_cast<size_t>(j)][static_cast<size_t>(i)]);
+            m.ordered[static_cast<size_t>(i)][static_cast<size_t>(j)] = static_cast<char>(
+                reach[static_cast<size_t>(i)][static_cast<size_t>(j)]
+                | reach[static_cast<size_t>(j)][static_cast<size_t>(i)]);
 
     const OpWindows windows = forkJoinWindows(graph, cluster);
     m.headUs = windows.headUs;
@@ -256,7 +256,10 @@ struct Columns {
 
 class StopHandler : public CbcEventHandler {
 public:
-    explicit StopHandler(const std::atomic<bool>* flag) : flag_(flag) {}
+    explicit StopHandler(const std::atomic<bool>* flag)
+        : flag_(flag)
+    {
+    }
     CbcAction event(CbcEvent) override
     {
         return flag_ && flag_->load(std::memory_order_relaxed) ? CbcEventHandler::stop : noAction;
@@ -266,8 +269,6 @@ public:
 private:
     const std::atomic<bool>* flag_;
 };
-
-
 
 std::mutex& cbcMutex()
 {
@@ -337,8 +338,7 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
             for (int e = 0; e < D; ++e)
                 if (e != d)
                     z[(static_cast<size_t>(k) * static_cast<size_t>(D) + static_cast<size_t>(e)) * static_cast<size_t>(D)
-                      + static_cast<size_t>(d)]
-                        = cols.add(0.0, 1.0, false);
+                      + static_cast<size_t>(d)] = cols.add(0.0, 1.0, false);
         }
     }
     auto Z = [&](int k, int e, int d) {
@@ -361,9 +361,8 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
                 r.push_back(cols.add(0.0, 1.0, true));
     auto R = [&](int k, int l, int d) {
         // index of (k, l) among pairs k < l, row-major
-        const size_t pair
-            = static_cast<size_t>(k) * static_cast<size_t>(P) - static_cast<size_t>(k) * static_cast<size_t>(k + 1) / 2
-            + static_cast<size_t>(l - k - 1);
+        const size_t pair = static_cast<size_t>(k) * static_cast<size_t>(P)
+            - static_cast<size_t>(k) * static_cast<size_t>(k + 1) / 2 + static_cast<size_t>(l - k - 1);
         return r[pair * static_cast<size_t>(D) + static_cast<size_t>(d)];
     };
 
@@ -562,10 +561,8 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
         for (size_t i = 0; i < request.startTimeline->ops.size(); ++i)
             rank[static_cast<size_t>(request.startTimeline->ops[i].op)] = static_cast<int>(i);
         for (size_t k = 0; k < qPairs.size(); ++k)
-            start.emplace_back(q[k],
-                               rank[static_cast<size_t>(qPairs[k].first)] < rank[static_cast<size_t>(qPairs[k].second)]
-                                   ? 1
-                                   : 0);
+            start.emplace_back(
+                q[k], rank[static_cast<size_t>(qPairs[k].first)] < rank[static_cast<size_t>(qPairs[k].second)] ? 1 : 0);
         std::vector<int> producerIndex(static_cast<size_t>(n), -1);
         for (int k = 0; k < P; ++k)
             producerIndex[static_cast<size_t>(m.producers[static_cast<size_t>(k)])] = k;

@@ -23,23 +23,23 @@ struct MilpInstance {
     int opCount = 0;
     int deviceCount = 0;
     int unitCount = 0;
-    std::vector<int> unitOf;                     // op -> placement unit
-    std::vector<std::vector<char>> unitAllowed;  // unit -> device -> may host it
-    std::vector<double> durationUs;              // op * devices + device
-    std::vector<double> headUs, tailUs;          // fork-join windows (core/sim/LowerBound.h)
-    std::vector<std::vector<char>> ordered;      // ordered[i][j]: a path joins i and j
-    std::vector<double> unitStaticBytes;         // params x factor + resident, per unit
-    std::vector<double> deviceMemoryBytes;       // per device (infinity: unlimited)
+    std::vector<int> unitOf;                    // op -> placement unit
+    std::vector<std::vector<char>> unitAllowed; // unit -> device -> may host it
+    std::vector<double> durationUs;             // op * devices + device
+    std::vector<double> headUs, tailUs;         // fork-join windows (core/sim/LowerBound.h)
+    std::vector<std::vector<char>> ordered;     // ordered[i][j]: a path joins i and j
+    std::vector<double> unitStaticBytes;        // params x factor + resident, per unit
+    std::vector<double> deviceMemoryBytes;      // per device (infinity: unlimited)
     struct Consumer {
         int op;
         double bytes; // the largest bytes of the edges producer -> op
     };
-    std::vector<std::vector<Consumer>> consumers; // producer -> distinct consumers
-    std::vector<int> producers;                   // ops with a consumer in another unit
+    std::vector<std::vector<Consumer>> consumers;      // producer -> distinct consumers
+    std::vector<int> producers;                        // ops with a consumer in another unit
     std::vector<double> linkLatencyUs, linkBytesPerUs; // from * devices + to
     std::vector<std::vector<int>> symmetricClasses;    // interchangeable devices, in index order
-    double lowerBoundUs = 0.0;                          // lowerBound(graph, cluster).valueUs()
-    double safeHorizonUs = 0.0; // no simulated schedule of any placement lasts longer
+    double lowerBoundUs = 0.0;                         // lowerBound(graph, cluster).valueUs()
+    double safeHorizonUs = 0.0;                        // no simulated schedule of any placement lasts longer
 
     double duration(int op, int device) const
     {

@@ -108,9 +108,8 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     const MilpSize size = milpSize(instance);
     if (size.binaries > kMaxBinaries)
         throw InputError(graph.name(), "ops",
-                         "milp's model of this graph on " + cluster.name() + " would have "
-                             + std::to_string(size.binaries) + " binary variables, above its limit of "
-                             + std::to_string(kMaxBinaries)
+                         "milp's model of this graph on " + cluster.name() + " would have " + std::to_string(size.binaries)
+                             + " binary variables, above its limit of " + std::to_string(kMaxBinaries)
                              + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
 
     PlaceResult incumbent = bestClassical(context);
@@ -191,8 +190,7 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
                 startTimeline = simulator.run(startPlacement, true).timeline;
             }
         }
-        if (outcome.status == MilpOutcome::Status::Optimal && haveFeasible
-            && outcome.objectiveUs >= upper - tolerance) {
+        if (outcome.status == MilpOutcome::Status::Optimal && haveFeasible && outcome.objectiveUs >= upper - tolerance) {
             optimal = true; // the model's optimum is a simulated step
             bound = std::max(bound, upper - tolerance);
             break;

@@ -255,6 +255,13 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
     return bound;
 }
 
+ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel, const char* provenSource)
+{
+    if (provenOpLevel && provenUs > bound.valueUs())
+        return {provenUs, provenSource};
+    return {bound.valueUs(), bound.source()};
+}
+
 OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster)
 {
     OpWindows windows;

@@ -22,6 +22,17 @@ struct LowerBound {
 // No placement on `cluster` can run a step faster than this.
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster);
 
+// The largest valid bound of the op-level problem: `bound`, or a bound a placer proved
+// (PlaceResult::solverBoundUs, e.g. milp's) when that one holds for the op-level problem and
+// is larger; `source` is bound.source() or `provenSource`. A bound valid only inside a
+// grouping is never taken.
+struct ReportedBound {
+    double us = 0.0;
+    const char* source = "";
+};
+ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel,
+                           const char* provenSource = "milp");
+
 // The fork-join bound's windows, per op (empty for an empty graph or cluster): no schedule of
 // the simulator's semantics (any order on devices and links, not only the simulator's) starts
 // the op before headUs[op], and none ends the step sooner than tailUs[op] after the op starts.
