@@ -13,9 +13,13 @@ struct LowerBound {
     // Heads and tails priced at joins and forks: an op's inputs either share its device (and
     // run one after another there) or pay a transfer; likewise its consumers (docs/simulator.md).
     double forkJoinUs = 0.0;
+    // Work against device windows: a device hosting no source starts only after its first op's
+    // inputs all arrive, one hosting no sink ends before its last op's consumers elsewhere
+    // (docs/simulator.md).
+    double windowsUs = 0.0;
     double valueUs() const;
-    // The name of the component that gives valueUs(): "critical-path", "work" or "fork-join"
-    // (the first of them on ties, within rounding).
+    // The name of the component that gives valueUs(): "critical-path", "work", "fork-join" or
+    // "device-windows" (the first of them on ties, within rounding).
     const char* source() const;
 };
 

@@ -122,6 +122,9 @@ private slots:
             QVERIFY2(bound <= best * (1 + kTolerance),
                      qPrintable(QString("seed %1: bound %2 above the optimum %3").arg(seed).arg(bound).arg(best)));
             const double ratio = bound / best;
+            if (qEnvironmentVariableIsSet("POST_BOUND_VERBOSE"))
+                std::printf("ratio %.3f seed %u ops %d gpus %d best %.0f bound %.0f path %.0f work %.0f\n", ratio, seed,
+                            c.graph.opCount(), c.cluster.deviceCount(), best, bound, lb.criticalPathUs, lb.workUs);
             ratioSum += ratio;
             ratioMin = std::min(ratioMin, ratio);
             tight += ratio >= 1 - 1e-9 ? 1 : 0;
