@@ -49,7 +49,7 @@ def main():
                         "--json"])
             ops = sum(best["ops_per_device"].values())
             bound = sim["lower_bound_ms"]
-            gap = best["best_step_time_ms"] / bound - 1
+            gap = max(0.0, best["best_step_time_ms"] / bound - 1)
             print(f"| {rel} | {ops} | {cluster} | {bound:.3f} | {sim['lower_bound_source']} | "
                   f"{best['best_step_time_ms']:.3f} | {100 * gap:.1f}% |", flush=True)
             if ops <= MILP_MAX_OPS:
@@ -65,7 +65,7 @@ def main():
             certified = max(bound, proven)
             print(f"| {rel} | {cluster} | {t} | {m['best_step_time_ms']:.3f} | {proven:.3f} | "
                   f"{'yes' if m['proven_optimal'] else 'no'} | {m['wall_s']:.1f} | "
-                  f"{100 * (min(best, m['best_step_time_ms']) / certified - 1):.1f}% |", flush=True)
+                  f"{100 * max(0.0, min(best, m['best_step_time_ms']) / certified - 1):.1f}% |", flush=True)
 
 
 if __name__ == "__main__":
