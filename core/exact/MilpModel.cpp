@@ -13,6 +13,7 @@
 
 #include <CoinTime.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -288,7 +289,16 @@ MilpSize milpSize(const MilpInstance& m)
             pairs += m.ordered[static_cast<size_t>(i)][static_cast<size_t>(j)] ? 0 : 1;
     const auto p = static_cast<std::int64_t>(m.producers.size());
     s.binaries = m.unitCount * D + pairs + p * (p - 1) / 2 * D;
-    s.rows = pairs * D * 2 + p * (p - 1) / 2 * D * (D - 1) * 2 + m.opCount * 3;
+    // Device and link disjunctions, makespan and tail rows per op, transfer rows per
+    // producer (requests) and per cross-unit consumer (arrival, duration, link marks).
+    s.rows = pairs * D * 2 + p * (p - 1) / 2 * D * (D - 1) * 2 + m.opCount * 2 + m.unitCount + 2 * D;
+    for (int u = 0; u < m.opCount; ++u) {
+        s.rows += static_cast<std::int64_t>(m.consumers[static_cast<size_t>(u)].size());
+        for (const auto& c : m.consumers[static_cast<size_t>(u)])
+            if (m.unitOf[static_cast<size_t>(c.op)] != m.unitOf[static_cast<size_t>(u)])
+                s.rows += D * (1 + 2 * (D - 1));
+    }
+    s.rows += p * D;
     return s;
 }
 
@@ -300,6 +310,7 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     // Times are scaled so that the horizon is 1000: big-M terms and tolerances stay relative.
     const double H = 1000.0;
     const double scale = H / request.horizonUs;
+
     const double M = H;
 
     Columns cols;
@@ -530,6 +541,12 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
 
     MilpOutcome out;
     std::lock_guard lock(cbcMutex());
+    // The budget counts from here (after waiting for the lock): each stage gets what is left.
+    const auto begin = std::chrono::steady_clock::now();
+    auto left = [&] {
+        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        return std::max(0.05, request.seconds - used);
+    };
     OsiClpSolverInterface solver;
     solver.loadProblem(rows.matrix(cols.count), cols.lo.data(), cols.hi.data(), objective.data(), rows.lower().data(),
                        rows.upper().data());
@@ -543,7 +560,7 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     model.messageHandler()->setLogLevel(0);
     model.solver()->messageHandler()->setLogLevel(0);
     model.setUseElapsedTime(true);
-    model.setMaximumSeconds(std::max(0.05, request.seconds));
+
     model.setAllowableGap(0.0);
     model.setAllowableFractionGap(0.0);
     model.setAllowablePercentageGap(0.0);
@@ -593,13 +610,25 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     // CBC's branch and bound, without its solver front end (CbcMain1): that front end's
     // clean-up solve crashes on some of these models, and its cuts and heuristics did not pay
     // for themselves on big-M scheduling rows.
+    // The root LP gets the budget too: CBC checks its own limit only between nodes.
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
+        clp->getModelPtr()->setMaximumSeconds(left());
     model.initialSolve();
+    if (!model.solver()->isProvenOptimal() && !model.solver()->isProvenPrimalInfeasible()) {
+        out.status = MilpOutcome::Status::Stopped; // the root LP ran out of time
+        out.bestBoundUs = m.lowerBoundUs;
+        out.stopFlag = request.stop && request.stop->load();
+        return out;
+    }
     // An LP-infeasible model (every placement cut off or too slow) is settled at once.
     if (model.solver()->isProvenPrimalInfeasible()) {
         out.status = MilpOutcome::Status::Infeasible;
         out.bestBoundUs = request.horizonUs;
         return out;
     }
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
+        clp->getModelPtr()->setMaximumSeconds(-1.0); // node LPs: CBC's own limit below
+    model.setMaximumSeconds(left());
     model.branchAndBound();
 
     out.stopFlag = request.stop && request.stop->load();

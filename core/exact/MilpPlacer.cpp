@@ -105,13 +105,6 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     auto stopRequested = [&] { return context.stop && context.stop->load(std::memory_order_relaxed); };
 
     const MilpInstance instance = prepareMilp(graph, cluster, context.sim);
-    const MilpSize size = milpSize(instance);
-    if (size.binaries > kMaxBinaries)
-        throw InputError(graph.name(), "ops",
-                         "milp's model of this graph on " + cluster.name() + " would have " + std::to_string(size.binaries)
-                             + " binary variables, above its limit of " + std::to_string(kMaxBinaries)
-                             + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
-
     PlaceResult incumbent = bestClassical(context);
     int samples = incumbent.samplesUsed;
     Simulator simulator(graph, cluster, context.sim);
@@ -145,6 +138,17 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     if (haveFeasible && instance.lowerBoundUs >= upper * (1 - 1e-9)) {
         optimal = true; // the classical placement meets the polynomial bound
         bound = upper;
+    }
+    // The model is built only when the bound leaves a gap: refused if it would be too large.
+    if (!optimal && upper > 0.0) {
+        const MilpSize size = milpSize(instance);
+        if (size.binaries > kMaxBinaries || size.rows > kMaxRows)
+            throw InputError(graph.name(), "ops",
+                             "milp's model of this graph on " + cluster.name() + " would have "
+                                 + std::to_string(size.binaries) + " binary variables and " + std::to_string(size.rows)
+                                 + " rows, above its limits of " + std::to_string(kMaxBinaries) + " and "
+                                 + std::to_string(kMaxRows)
+                                 + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
     }
     while (!optimal && upper > 0.0) {
         const double left = budget - elapsed();

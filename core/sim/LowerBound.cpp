@@ -428,7 +428,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
 
 ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel, const char* provenSource)
 {
-    if (provenOpLevel && provenUs > bound.valueUs())
+    if (provenOpLevel && provenUs > bound.valueUs() * (1 + 1e-9)) // not a rounding of the same bound
         return {provenUs, provenSource};
     return {bound.valueUs(), bound.source()};
 }

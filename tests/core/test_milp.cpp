@@ -140,7 +140,7 @@ private slots:
     // placement and a bound between the polynomial one and its own step.
     void honoursTheTimeBudget()
     {
-        const Graph g = randomGraph(40, 7);
+        const Graph g = randomGraph(30, 7);
         const Cluster c = gpus(4);
         MilpPlacer milp;
         PlaceContext context{g, c, SimOptions{}};
@@ -160,7 +160,7 @@ private slots:
 
     void honoursTheStopFlag()
     {
-        const Graph g = randomGraph(40, 8);
+        const Graph g = randomGraph(30, 8);
         const Cluster c = gpus(4);
         // Raised before the call: the best classical placement comes back at once.
         std::atomic<bool> stop{true};
