@@ -22,8 +22,10 @@ CLUSTERS = ["k80x4", "v100x4-nvlink"]
 MILP_MAX_OPS = 60
 
 
-def run(cmd):
+def run(cmd, refusable=False):
     p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode == 1 and refusable:
+        return {"refused": p.stderr.strip()}  # milp's size limit (exit 1, the reason on stderr)
     if p.returncode != 0:
         sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
     return json.loads(p.stdout)
@@ -60,7 +62,10 @@ def main():
     print("|---|---|---:|---:|---:|---|---:|---:|")
     for rel, path, cluster, best, bound in small:
         for t in a.milp_times.split(","):
-            m = run([a.cli, "place", path, "--cluster", cluster, "--algo", "milp", "--time", t, "--json"])
+            m = run([a.cli, "place", path, "--cluster", cluster, "--algo", "milp", "--time", t, "--json"], True)
+            if "refused" in m:
+                print(f"| {rel} | {cluster} | {t} | refused: {m['refused']} | | | | |", flush=True)
+                break
             proven = m.get("solver_bound_ms", 0.0)
             certified = max(bound, proven)
             print(f"| {rel} | {cluster} | {t} | {m['best_step_time_ms']:.3f} | {proven:.3f} | "
