@@ -1,0 +1,272 @@
+#include "core/graph/ScopeTree.h"
+
+#include "core/graph/Graph.h"
+
+#include <algorithm>
+#include <queue>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace post {
+namespace {
+
+// End offsets of the name's non-empty '/'-separated components.
+void componentEnds(std::string_view name, std::vector<size_t>& ends)
+{
+    ends.clear();
+    size_t i = 0;
+    while (i < name.size()) {
+        const size_t slash = name.find('/', i);
+        const size_t end = slash == std::string_view::npos ? name.size() : slash;
+        if (end > i)
+            ends.push_back(end);
+        i = end + 1;
+    }
+}
+
+// The scope as first built, one per path component, before chains are merged.
+struct RawScope {
+    std::string_view path;
+    std::string_view label;
+    std::vector<int> children;
+    std::vector<OpId> ops;
+};
+
+// "layer_12" -> "layer_#": siblings with the same pattern open together.
+std::string numberPattern(const std::string& label)
+{
+    std::string out;
+    out.reserve(label.size());
+    for (size_t i = 0; i < label.size(); ++i) {
+        if (label[i] >= '0' && label[i] <= '9') {
+            if (out.empty() || out.back() != '#')
+                out.push_back('#');
+        } else {
+            out.push_back(label[i]);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+ScopeTree ScopeTree::build(const Graph& graph)
+{
+    const int n = graph.opCount();
+    // Every proper prefix of a name is a scope; a whole name is one when another op is beneath it.
+    std::unordered_set<std::string_view> prefixes;
+    std::vector<size_t> ends;
+    for (OpId id = 0; id < n; ++id) {
+        const std::string_view name = graph.op(id).name;
+        componentEnds(name, ends);
+        for (size_t j = 0; j + 1 < ends.size(); ++j)
+            prefixes.insert(name.substr(0, ends[j]));
+    }
+
+    std::vector<RawScope> raw(1);
+    std::unordered_map<std::string_view, int> index;
+    index.reserve(prefixes.size());
+    for (OpId id : graph.topologicalOrder()) {
+        const std::string_view name = graph.op(id).name;
+        componentEnds(name, ends);
+        size_t levels = ends.empty() ? 0 : ends.size() - 1;
+        if (!ends.empty() && prefixes.count(name) > 0)
+            levels = ends.size();
+        int scope = kRoot;
+        size_t labelStart = 0;
+        for (size_t j = 0; j < levels; ++j) {
+            const std::string_view path = name.substr(0, ends[j]);
+            auto [it, inserted] = index.emplace(path, static_cast<int>(raw.size()));
+            if (inserted) {
+                while (labelStart < ends[j] && name[labelStart] == '/')
+                    ++labelStart;
+                RawScope child;
+                child.path = path;
+                child.label = name.substr(labelStart, ends[j] - labelStart);
+                raw[static_cast<size_t>(scope)].children.push_back(it->second);
+                raw.push_back(std::move(child));
+            }
+            scope = it->second;
+            labelStart = ends[j] + 1;
+        }
+        raw[static_cast<size_t>(scope)].ops.push_back(id);
+    }
+
+    // Depth first from the root, merging chains of scopes without ops of their own.
+    ScopeTree tree;
+    tree.scopeOfOp_.assign(static_cast<size_t>(n), kRoot);
+    tree.order_.reserve(static_cast<size_t>(n));
+    struct Frame {
+        int raw;
+        int parent;
+        size_t next = 0; // next child to visit
+        int built = -1;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](int r, int parent) {
+        std::string label(raw[static_cast<size_t>(r)].label);
+        if (r != kRoot) {
+            while (raw[static_cast<size_t>(r)].ops.empty() && raw[static_cast<size_t>(r)].children.size() == 1) {
+                r = raw[static_cast<size_t>(r)].children.front();
+                label.append("/").append(raw[static_cast<size_t>(r)].label);
+            }
+        }
+        const RawScope& rs = raw[static_cast<size_t>(r)];
+        const int id = tree.scopeCount();
+        Scope s;
+        s.path = std::string(rs.path);
+        s.label = std::move(label);
+        s.parent = parent;
+        s.depth = parent < 0 ? 0 : tree.scope(parent).depth + 1;
+        s.ops = rs.ops;
+        s.begin = static_cast<int>(tree.order_.size());
+        for (OpId op : rs.ops) {
+            tree.scopeOfOp_[static_cast<size_t>(op)] = id;
+            tree.order_.push_back(op);
+            const Op& o = graph.op(op);
+            for (size_t k = 0; k < s.timeUs.size(); ++k)
+                s.timeUs[k] += o.timeUs[k];
+        }
+        if (parent >= 0)
+            tree.scopes_[static_cast<size_t>(parent)].children.push_back(id);
+        tree.scopes_.push_back(std::move(s));
+        stack.push_back(Frame{r, parent, 0, id});
+    };
+    enter(kRoot, -1);
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        const RawScope& rs = raw[static_cast<size_t>(top.raw)];
+        if (top.next < rs.children.size()) {
+            const int child = rs.children[top.next++];
+            enter(child, top.built);
+            continue;
+        }
+        Scope& done = tree.scopes_[static_cast<size_t>(top.built)];
+        done.end = static_cast<int>(tree.order_.size());
+        const int parent = top.parent;
+        const std::array<double, kDeviceKindCount> times = done.timeUs;
+        stack.pop_back();
+        if (parent >= 0)
+            for (size_t k = 0; k < times.size(); ++k)
+                tree.scopes_[static_cast<size_t>(parent)].timeUs[k] += times[k];
+    }
+    return tree;
+}
+
+std::span<const OpId> ScopeTree::opsBelow(int s) const
+{
+    const Scope& sc = scope(s);
+    return std::span<const OpId>(order_).subspan(static_cast<size_t>(sc.begin), static_cast<size_t>(sc.end - sc.begin));
+}
+
+bool ScopeTree::isWithin(int s, int ancestor) const
+{
+    while (s >= 0) {
+        if (s == ancestor)
+            return true;
+        s = scope(s).parent;
+    }
+    return false;
+}
+
+int ScopeTree::find(const std::string& path) const
+{
+    for (int s = 0; s < scopeCount(); ++s)
+        if (scope(s).path == path)
+            return s;
+    return -1;
+}
+
+std::string ScopeTree::opLabel(const Graph& graph, OpId op) const
+{
+    const std::string& name = graph.op(op).name;
+    const std::string& path = scope(scopeOf(op)).path;
+    std::string_view rest = name;
+    if (path.size() < name.size())
+        rest.remove_prefix(path.size());
+    else {
+        // The op is its scope's own name: show its last component.
+        const size_t trimmed = name.find_last_not_of('/');
+        const size_t slash = trimmed == std::string::npos ? std::string::npos : name.rfind('/', trimmed);
+        rest = slash == std::string::npos ? std::string_view(name) : std::string_view(name).substr(slash + 1);
+    }
+    while (!rest.empty() && rest.front() == '/')
+        rest.remove_prefix(1);
+    return rest.empty() ? name : std::string(rest);
+}
+
+std::vector<int> ScopeTree::deviceCounts(int s, const Placement& placement, int deviceCount) const
+{
+    std::vector<int> counts(static_cast<size_t>(std::max(0, deviceCount)) + 1, 0);
+    for (OpId op : opsBelow(s)) {
+        const DeviceId d = static_cast<size_t>(op) < placement.size() ? placement[static_cast<size_t>(op)] : kNoDevice;
+        const bool known = d >= 0 && d < deviceCount;
+        ++counts[known ? static_cast<size_t>(d) : static_cast<size_t>(deviceCount)];
+    }
+    return counts;
+}
+
+int ScopeTree::visibleCount(const std::vector<int>& open) const
+{
+    auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
+    int count = 0;
+    std::vector<int> stack = {kRoot};
+    while (!stack.empty()) {
+        const int s = stack.back();
+        stack.pop_back();
+        if (!isOpen(s)) {
+            ++count;
+            continue;
+        }
+        count += static_cast<int>(scope(s).ops.size());
+        stack.insert(stack.end(), scope(s).children.begin(), scope(s).children.end());
+    }
+    return count;
+}
+
+std::vector<int> ScopeTree::openWithin(int budget) const
+{
+    std::vector<char> open(static_cast<size_t>(scopeCount()), 0);
+    std::vector<char> decided(static_cast<size_t>(scopeCount()), 0);
+    open[kRoot] = 1;
+    auto grows = [&](int s) { return static_cast<int>(scope(s).children.size() + scope(s).ops.size()) - 1; };
+    int visible = grows(kRoot) + 1;
+    auto bigger = [&](int a, int b) { return opCount(a) != opCount(b) ? opCount(a) < opCount(b) : a > b; };
+    std::priority_queue<int, std::vector<int>, decltype(bigger)> queue(bigger);
+    for (int c : scope(kRoot).children)
+        queue.push(c);
+    while (!queue.empty()) {
+        const int s = queue.top();
+        queue.pop();
+        if (decided[static_cast<size_t>(s)])
+            continue;
+        // The scope and its siblings named like it but for numbers.
+        const std::string pattern = numberPattern(scope(s).label);
+        std::vector<int> group;
+        int cost = 0;
+        for (int sibling : scope(scope(s).parent).children) {
+            if (decided[static_cast<size_t>(sibling)] || numberPattern(scope(sibling).label) != pattern)
+                continue;
+            group.push_back(sibling);
+            cost += grows(sibling);
+        }
+        for (int g : group)
+            decided[static_cast<size_t>(g)] = 1;
+        if (opCount(s) <= 1 || visible + cost > budget)
+            continue;
+        visible += cost;
+        for (int g : group) {
+            open[static_cast<size_t>(g)] = 1;
+            for (int c : scope(g).children)
+                queue.push(c);
+        }
+    }
+    std::vector<int> out;
+    for (int s = 0; s < scopeCount(); ++s)
+        if (open[static_cast<size_t>(s)])
+            out.push_back(s);
+    return out;
+}
+
+} // namespace post
