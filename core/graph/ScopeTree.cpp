@@ -230,6 +230,13 @@ std::vector<int> ScopeTree::openWithin(int budget) const
     std::vector<char> open(static_cast<size_t>(scopeCount()), 0);
     std::vector<char> decided(static_cast<size_t>(scopeCount()), 0);
     open[kRoot] = 1;
+    // Scopes whose paths differ only in numbers (every layer's "attention") open together.
+    std::vector<std::string> pattern(static_cast<size_t>(scopeCount()));
+    std::unordered_map<std::string, std::vector<int>> alike;
+    for (int s = 1; s < scopeCount(); ++s) {
+        pattern[static_cast<size_t>(s)] = numberPattern(scope(s).path);
+        alike[pattern[static_cast<size_t>(s)]].push_back(s);
+    }
     auto grows = [&](int s) { return static_cast<int>(scope(s).children.size() + scope(s).ops.size()) - 1; };
     int visible = grows(kRoot) + 1;
     auto bigger = [&](int a, int b) { return opCount(a) != opCount(b) ? opCount(a) < opCount(b) : a > b; };
@@ -241,19 +248,18 @@ std::vector<int> ScopeTree::openWithin(int budget) const
         queue.pop();
         if (decided[static_cast<size_t>(s)])
             continue;
-        // The scope and its siblings named like it but for numbers.
-        const std::string pattern = numberPattern(scope(s).label);
         std::vector<int> group;
         int cost = 0;
-        for (int sibling : scope(scope(s).parent).children) {
-            if (decided[static_cast<size_t>(sibling)] || numberPattern(scope(sibling).label) != pattern)
+        for (int a : alike[pattern[static_cast<size_t>(s)]]) {
+            if (decided[static_cast<size_t>(a)])
                 continue;
-            group.push_back(sibling);
-            cost += grows(sibling);
+            decided[static_cast<size_t>(a)] = 1;
+            if (!open[static_cast<size_t>(scope(a).parent)] || opCount(a) < kMinOpenOps)
+                continue; // inside a closed scope (or too small): opening it would show nothing
+            group.push_back(a);
+            cost += grows(a);
         }
-        for (int g : group)
-            decided[static_cast<size_t>(g)] = 1;
-        if (opCount(s) <= 1 || visible + cost > budget)
+        if (group.empty() || visible + cost > budget)
             continue;
         visible += cost;
         for (int g : group) {

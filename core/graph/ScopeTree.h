@@ -58,9 +58,13 @@ public:
     std::vector<int> deviceCounts(int s, const Placement& placement, int deviceCount) const;
 
     // Which scopes to open so that a view shows at most about `budget` boxes: the root,
-    // then the largest scopes first, each together with its siblings that differ from it
-    // only in numbers (layer_0 … layer_11 open together or not at all), while the boxes
-    // shown (collapsed scopes plus the ops of open ones) stay within the budget. Sorted ids.
+    // then the largest scopes first, each together with the scopes whose paths differ from
+    // its own only in numbers (layer_0 … layer_11 open together or not at all, and so do
+    // their "attention" scopes), while the boxes
+    // shown (collapsed scopes plus the ops of open ones) stay within the budget. Scopes of
+    // fewer than kMinOpenOps ops stay closed (an op and its gradient read fine as one box).
+    // Sorted ids.
+    static constexpr int kMinOpenOps = 3;
     std::vector<int> openWithin(int budget) const;
     // Boxes a view shows when `open` (sorted scope ids, the root included) are open.
     int visibleCount(const std::vector<int>& open) const;

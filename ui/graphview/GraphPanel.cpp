@@ -1,5 +1,7 @@
 #include "ui/graphview/GraphPanel.h"
 
+#include "core/graph/ScopeTree.h"
+#include "ui/graphview/FrameItem.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/GraphView.h"
 #include "ui/graphview/GroupExpander.h"
@@ -10,8 +12,11 @@
 #include "ui/graphview/RetryOverlay.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutPolicy.h"
+#include "ui/layout/ViewGraphBuilder.h"
 
 #include <QEvent>
+#include <QKeyEvent>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -80,14 +85,42 @@ GraphPanel::GraphPanel(QWidget* parent)
 
 GraphPanel::~GraphPanel() = default;
 
+bool GraphPanel::usesScopes(const Graph& graph)
+{
+    if (grouping_ != Grouping::Scopes && (grouping_ != Grouping::Auto || graph.opCount() <= LayoutPolicy::kScopesAboveOps))
+        return false;
+    if (scopesGraph_ != &graph || !scopes_) {
+        scopes_ = std::make_shared<const ScopeTree>(ScopeTree::build(graph));
+        scopesGraph_ = &graph;
+        openScopes_.clear();
+    }
+    return grouping_ == Grouping::Scopes || LayoutPolicy::prefersScopes(graph, *scopes_);
+}
+
+LayoutPlan GraphPanel::planFor(const Graph& graph)
+{
+    if (!usesScopes(graph))
+        return LayoutPolicy::plan(graph, grouping_, expanded_);
+    if (openScopes_.empty())
+        openScopes_ = scopes_->openWithin(LayoutPolicy::kScopeBudget);
+    return LayoutPolicy::scopedPlan(graph, scopes_, openScopes_);
+}
+
+bool GraphPanel::showsScopes() const { return scene_->viewGraph().isScoped(); }
+
 void GraphPanel::setDocument(DocumentPtr document)
 {
-    if (!scene_->document() || scene_->document()->graphId != document->graphId)
+    if (!scene_->document() || scene_->document()->graphId != document->graphId) {
         expanded_.clear();
+        scopes_.reset();
+        scopesGraph_ = nullptr;
+        openScopes_.clear();
+    }
     pendingDocument_.reset();
     pendingView_.reset();
+    pendingOpening_.reset();
     retry_->hide();
-    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_, expanded_);
+    LayoutPlan plan = planFor(*document->graph);
     search_->setGraph(document->graph);
     scene_->setContent(std::move(document), std::move(plan.view));
     view_->setPlaceholderText(tr("Laying out the graph…"));
@@ -113,7 +146,8 @@ void GraphPanel::relayout()
         setDocument(document); // nothing drawn to keep
         return;
     }
-    LayoutPlan plan = LayoutPolicy::plan(*document->graph, grouping_, expanded_);
+    LayoutPlan plan = planFor(*document->graph);
+    pendingOpening_.reset();
     pendingDocument_ = document;
     pendingView_ = std::move(plan.view);
     retry_->hide();
@@ -123,6 +157,10 @@ void GraphPanel::relayout()
 
 void GraphPanel::expandGroup(const QString& key)
 {
+    if (showsScopes()) {
+        openScope(key);
+        return;
+    }
     if (expanded_.contains(key))
         return;
     const ViewGraph& view = scene_->viewGraph();
@@ -134,6 +172,10 @@ void GraphPanel::expandGroup(const QString& key)
 
 void GraphPanel::collapseGroup(const QString& key, OpId focus)
 {
+    if (showsScopes()) {
+        closeScope(key);
+        return;
+    }
     if (!expanded_.remove(key))
         return;
     focusOp_ = focus;
@@ -142,6 +184,14 @@ void GraphPanel::collapseGroup(const QString& key, OpId focus)
 
 void GraphPanel::collapseAllGroups()
 {
+    if (showsScopes()) {
+        if (scene_->viewGraph().frames.empty())
+            return;
+        openScopes_ = {ScopeTree::kRoot};
+        focusOp_ = kNoOp;
+        relayout();
+        return;
+    }
     if (expanded_.isEmpty())
         return;
     expanded_.clear();
@@ -149,10 +199,115 @@ void GraphPanel::collapseAllGroups()
     relayout();
 }
 
+void GraphPanel::openScope(const QString& key)
+{
+    const ViewGraph& view = scene_->viewGraph();
+    const int box = view.nodeWithKey(key);
+    if (box < 0 || view.nodes[static_cast<size_t>(box)].kind != ViewNode::Kind::Scope || !scene_->document()
+        || scene_->nodeItemCount() == 0)
+        return;
+    std::vector<int> open = view.openScopes;
+    open.push_back(view.nodes[static_cast<size_t>(box)].scope);
+    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open));
+    const int frame = next.frameWithKey(key);
+    if (frame < 0)
+        return;
+    ScopeRelayout::Inner inner = ScopeRelayout::innerOf(next, frame);
+    const ViewGraph content = ScopeRelayout::innerView(next, inner);
+    pendingDocument_.reset();
+    pendingView_.reset();
+    pendingOpening_ = ScopeOpening{scene_->document(), std::move(next), key, std::move(inner)};
+    retry_->hide();
+    pendingRequest_ = layout_->request(GraphScene::layoutInputFor(content, LayoutPolicy::engineFor(content)));
+    emit layoutStarted();
+}
+
+void GraphPanel::closeScope(const QString& key)
+{
+    const ViewGraph& view = scene_->viewGraph();
+    const int frame = view.frameWithKey(key);
+    if (frame < 0 || !scene_->document())
+        return;
+    if (pendingOpening_)
+        layout_->cancel(); // its layout starts from the drawing this changes
+    const int scope = view.frames[static_cast<size_t>(frame)].scope;
+    std::vector<int> open;
+    for (int s : view.openScopes)
+        if (!view.scopes->isWithin(s, scope))
+            open.push_back(s);
+    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open));
+    const int box = next.nodeWithKey(key);
+    if (box < 0)
+        return;
+    const ViewNode& node = next.nodes[static_cast<size_t>(box)];
+    const LayoutResult layout = ScopeRelayout::closed(view, scene_->appliedLayout(), next, key,
+                                                      NodeItem::sizeFor(node.title, node.subtitle));
+    if (!layout.ok())
+        return;
+    showScopeChange(scene_->document(), std::move(next), layout, key);
+}
+
+void GraphPanel::showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, const QString& key)
+{
+    // The view stays where it is: the same scene point remains at the viewport's top left.
+    const QPointF topLeft = view_->mapToScene(view_->viewport()->rect().topLeft());
+    const OpId selected = scene_->selectedOp();
+    openScopes_ = view.openScopes;
+    lastLayout_ = {layout.engine, layout.elapsedMs};
+    scene_->setContent(std::move(document), std::move(view));
+    scene_->applyLayout(layout);
+    scene_->selectOp(selected);
+    drawnExpanded_ = expanded_;
+    const QPointF shift = view_->mapToScene(view_->viewport()->rect().topLeft()) - topLeft;
+    const QTransform t = view_->transform();
+    view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() - qRound(shift.x() * t.m11()));
+    view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() - qRound(shift.y() * t.m22()));
+    // Bring the opened frame (or the closed box) into view, its top left first.
+    QRectF target;
+    const ViewGraph& shown = scene_->viewGraph();
+    if (const int f = shown.frameWithKey(key); f >= 0)
+        target = scene_->appliedLayout().frameRects[static_cast<size_t>(f)];
+    else if (const int n = shown.nodeWithKey(key); n >= 0)
+        target = scene_->appliedLayout().nodeRects[static_cast<size_t>(n)];
+    if (!target.isNull()) {
+        const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+        target.setSize(target.size().boundedTo(visible.size() * 0.9));
+        view_->ensureVisible(target, 20, 20);
+    }
+    retry_->hide();
+    view_->setPlaceholderText(QString());
+    overview_->refit();
+    updateOverviewVisibility();
+    emit layoutApplied();
+}
+
+void GraphPanel::openSelectedScope()
+{
+    const NodeItem* item = scene_->itemForOp(scene_->selectedOp());
+    if (!item || !showsScopes())
+        return;
+    const ViewNode& node = scene_->viewGraph().nodes[static_cast<size_t>(item->viewNode())];
+    if (node.kind == ViewNode::Kind::Scope)
+        openScope(node.key);
+}
+
+void GraphPanel::closeSelectedScope()
+{
+    const NodeItem* item = scene_->itemForOp(scene_->selectedOp());
+    if (!item || !showsScopes())
+        return;
+    const ViewGraph& view = scene_->viewGraph();
+    const int frame = view.nodes[static_cast<size_t>(item->viewNode())].frame;
+    if (frame >= 0)
+        closeScope(view.frames[static_cast<size_t>(frame)].key);
+}
+
 void GraphPanel::updateDocument(DocumentPtr document)
 {
     if (pendingDocument_)
         pendingDocument_ = document;
+    if (pendingOpening_)
+        pendingOpening_->document = document;
     scene_->setDocument(std::move(document));
 }
 
@@ -172,7 +327,11 @@ void GraphPanel::clear()
     pendingRequest_ = 0;
     pendingDocument_.reset();
     pendingView_.reset();
+    pendingOpening_.reset();
     expanded_.clear();
+    scopes_.reset();
+    scopesGraph_ = nullptr;
+    openScopes_.clear();
     retry_->hide();
     search_->setGraph(nullptr);
     scene_->setContent(nullptr, {});
@@ -185,6 +344,19 @@ void GraphPanel::onLayoutReady(const LayoutResult& result)
     if (result.requestId != pendingRequest_)
         return; // a layout of something no longer shown
     pendingRequest_ = 0;
+    if (pendingOpening_) {
+        ScopeOpening opening = std::move(*pendingOpening_);
+        pendingOpening_.reset();
+        opening.inner.layout = result;
+        LayoutResult layout = ScopeRelayout::opened(scene_->viewGraph(), scene_->appliedLayout(), opening.next,
+                                                    opening.key, opening.inner);
+        if (!layout.ok())
+            return;
+        layout.engine = result.engine;
+        layout.elapsedMs = result.elapsedMs;
+        showScopeChange(std::move(opening.document), std::move(opening.next), layout, opening.key);
+        return;
+    }
     lastLayout_ = {result.engine, result.elapsedMs};
     if (pendingView_) {
         const OpId selected = scene_->selectedOp();
@@ -216,6 +388,7 @@ void GraphPanel::onLayoutCancelled(quint64 requestId)
             expanded_ = drawnExpanded_; // a relayout: the previous drawing stays, as it was
         pendingDocument_.reset();
         pendingView_.reset();
+        pendingOpening_.reset();
         focusOp_ = kNoOp;
         if (scene_->nodeItemCount() == 0 && scene_->document()) {
             view_->setPlaceholderText(QString());
@@ -240,7 +413,11 @@ void GraphPanel::showStartOfGraph()
     NodeItem* first = graph.opCount() > 0 ? scene_->itemForOp(graph.topologicalOrder().front()) : nullptr;
     const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
     const double x = first ? first->sceneBoundingRect().center().x() : scene_->sceneRect().center().x();
-    view_->centerOn(x, scene_->sceneRect().top() + visible.height() / 2);
+    // The first op near the top of the view (in a scope view it need not be at the top of
+    // the scene: its frame may sit lower than a bigger one beside it).
+    const double top = first ? std::max(scene_->sceneRect().top(), first->sceneBoundingRect().top() - 60)
+                             : scene_->sceneRect().top();
+    view_->centerOn(x, top + visible.height() / 2);
 }
 
 void GraphPanel::setColourMode(ColourMode mode) { scene_->setColourMode(mode); }
@@ -315,6 +492,19 @@ bool GraphPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == view_ && event->type() == QEvent::Resize)
         placeOverlays();
+    if (watched == view_ && event->type() == QEvent::KeyPress && showsScopes()) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::NoModifier || key->modifiers() == Qt::KeypadModifier) {
+            if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+                openSelectedScope();
+                return true;
+            }
+            if (key->key() == Qt::Key_Backspace) {
+                closeSelectedScope();
+                return true;
+            }
+        }
+    }
     return QWidget::eventFilter(watched, event);
 }
 

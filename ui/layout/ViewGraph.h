@@ -4,21 +4,35 @@
 
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 namespace post {
 
-// One box on screen: a single op, or a collapsed group of ops (a colocation group or a
-// chain of ops that only feed each other).
+class ScopeTree;
+
+// One box on screen: a single op, or a collapsed group of ops (a colocation group, a
+// chain of ops that only feed each other, or a closed name scope).
 struct ViewNode {
-    enum class Kind { Op, ColocationGroup, Chain };
+    enum class Kind { Op, ColocationGroup, Chain, Scope };
     Kind kind = Kind::Op;
     std::vector<OpId> ops; // the op, or the group's members in input order
     QString title;         // op name, or the group's name
     QString subtitle;      // op type, or "N ops"
     QString key;           // stable across rebuilds; names the group to expand later
+    int scope = -1;        // Kind::Scope: the ScopeTree scope the box stands for
+    int frame = -1;        // scope views: the open scope drawn around the box (ViewGraph::frames), -1 at the top
 
     bool isGroup() const { return kind != Kind::Op; }
+};
+
+// An open name scope, drawn as a frame around its boxes (scope views only).
+struct ViewFrame {
+    int scope = -1;   // in ViewGraph::scopes
+    int parent = -1;  // the frame around this one, -1 at the top
+    QString key;      // "scope:" + the scope's path, as the box of the closed scope
+    QString title;    // the scope's label below its parent
+    QString subtitle; // "N ops · time"
 };
 
 // A connection between two boxes. Parallel op edges between two groups are merged, and
@@ -38,6 +52,15 @@ struct ViewGraph {
     std::vector<ViewEdge> edges;
     std::vector<int> nodeOfOp; // indexed by OpId
     bool grouped = false;
+    // Scope views: the scope tree, the open scopes (sorted ids, the root included) and a
+    // frame per open scope but the root.
+    std::shared_ptr<const ScopeTree> scopes;
+    std::vector<int> openScopes;
+    std::vector<ViewFrame> frames;
+
+    bool isScoped() const { return scopes != nullptr; }
+    int frameWithKey(const QString& key) const;
+    int nodeWithKey(const QString& key) const;
 
     int nodeCount() const { return static_cast<int>(nodes.size()); }
 };

@@ -1,10 +1,14 @@
 #include "ui/layout/ViewGraphBuilder.h"
 
 #include "core/graph/Graph.h"
+#include "core/graph/ScopeTree.h"
+#include "ui/util/Format.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 namespace post::ViewGraphBuilder {
@@ -164,4 +168,125 @@ ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded)
     return view;
 }
 
+double scopeComputeUs(const ScopeTree& scopes, int scope)
+{
+    const auto& t = scopes.scope(scope).timeUs;
+    const double gpu = t[static_cast<size_t>(DeviceKind::Gpu)];
+    return gpu > 0 ? gpu : t[static_cast<size_t>(DeviceKind::Cpu)];
+}
+
+ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open)
+{
+    const ScopeTree& tree = *scopes;
+    std::sort(open.begin(), open.end());
+    open.erase(std::unique(open.begin(), open.end()), open.end());
+    if (open.empty() || open.front() != ScopeTree::kRoot)
+        open.insert(open.begin(), ScopeTree::kRoot);
+    auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
+    std::vector<int> topoPos(static_cast<size_t>(graph.opCount()));
+    {
+        int i = 0;
+        for (OpId op : graph.topologicalOrder())
+            topoPos[static_cast<size_t>(op)] = i++;
+    }
+    auto subtitleOf = [&](int s) {
+        return QStringLiteral("%1 ops · %2").arg(tree.opCount(s)).arg(formatMicroseconds(scopeComputeUs(tree, s)));
+    };
+    // The op's name below the open scope it is drawn in.
+    auto relativeName = [&](OpId op, int within) {
+        const std::string& name = graph.op(op).name;
+        if (within == ScopeTree::kRoot)
+            return QString::fromStdString(name);
+        if (tree.scopeOf(op) == within)
+            return QString::fromStdString(tree.opLabel(graph, op));
+        std::string_view rest(name);
+        rest.remove_prefix(std::min(rest.size(), tree.scope(within).path.size()));
+        while (!rest.empty() && rest.front() == '/')
+            rest.remove_prefix(1);
+        return QString::fromUtf8(rest.data(), static_cast<int>(rest.size()));
+    };
+
+    ViewGraph view;
+    view.grouped = true;
+    view.nodeOfOp.assign(static_cast<size_t>(graph.opCount()), -1);
+    struct Pending {
+        int first; // topological position of the first op
+        ViewNode node;
+    };
+    std::vector<Pending> pending;
+    std::vector<std::pair<int, int>> stack = {{ScopeTree::kRoot, -1}}; // (open scope, its frame)
+    while (!stack.empty()) {
+        const auto [s, frame] = stack.back();
+        stack.pop_back();
+        for (OpId op : tree.scope(s).ops) {
+            ViewNode node = opNode(graph, op);
+            node.title = relativeName(op, s);
+            node.frame = frame;
+            pending.push_back({topoPos[static_cast<size_t>(op)], std::move(node)});
+        }
+        for (int c : tree.scope(s).children) {
+            const std::span<const OpId> below = tree.opsBelow(c);
+            int first = std::numeric_limits<int>::max();
+            for (OpId op : below)
+                first = std::min(first, topoPos[static_cast<size_t>(op)]);
+            if (isOpen(c) && below.size() > 1) {
+                ViewFrame f;
+                f.scope = c;
+                f.parent = frame;
+                f.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
+                f.title = QString::fromStdString(tree.scope(c).label);
+                f.subtitle = subtitleOf(c);
+                view.frames.push_back(std::move(f));
+                stack.emplace_back(c, static_cast<int>(view.frames.size()) - 1);
+                continue;
+            }
+            ViewNode node;
+            if (below.size() == 1) {
+                node = opNode(graph, below.front());
+                node.title = relativeName(below.front(), s);
+            } else {
+                node.kind = ViewNode::Kind::Scope;
+                node.ops.assign(below.begin(), below.end());
+                node.title = QString::fromStdString(tree.scope(c).label);
+                node.subtitle = subtitleOf(c);
+                node.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
+                node.scope = c;
+            }
+            node.frame = frame;
+            pending.push_back({first, std::move(node)});
+        }
+    }
+    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.first < b.first; });
+    view.nodes.reserve(pending.size());
+    for (Pending& p : pending) {
+        for (OpId op : p.node.ops)
+            view.nodeOfOp[static_cast<size_t>(op)] = view.nodeCount();
+        view.nodes.push_back(std::move(p.node));
+    }
+    addEdges(graph, view);
+    view.scopes = std::move(scopes);
+    view.openScopes = std::move(open);
+    return view;
+}
+
 } // namespace post::ViewGraphBuilder
+
+namespace post {
+
+int ViewGraph::frameWithKey(const QString& key) const
+{
+    for (size_t i = 0; i < frames.size(); ++i)
+        if (frames[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int ViewGraph::nodeWithKey(const QString& key) const
+{
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace post

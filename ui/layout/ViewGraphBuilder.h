@@ -5,9 +5,13 @@
 #include <QSet>
 #include <QString>
 
+#include <memory>
+#include <vector>
+
 namespace post {
 
 class Graph;
+class ScopeTree;
 
 // Builds what the graph view draws from a Graph.
 namespace ViewGraphBuilder {
@@ -19,6 +23,15 @@ ViewGraph opLevel(const Graph& graph);
 // followed by an op with a single producer), so very large graphs stay readable. Groups
 // whose key is in `expanded` are drawn op by op instead (expand-a-group).
 ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded = {});
+
+// By name scope (TensorBoard's view): each open scope (sorted ids of `scopes`; the root is
+// always open) is a frame around its own ops and its child scopes, each closed child a box
+// ("layer_3", "N ops · time"; a scope of one op is drawn as that op). Titles are relative
+// to the frame they are drawn in. Nodes come in topological order of their first op.
+ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open);
+
+// The compute of a scope box's subtitle: time on a speed-1 GPU (a CPU for CPU-only graphs).
+double scopeComputeUs(const ScopeTree& scopes, int scope);
 
 } // namespace ViewGraphBuilder
 } // namespace post
