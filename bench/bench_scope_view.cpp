@@ -89,8 +89,8 @@ int main(int argc, char* argv[])
         const ViewGraph& view = scene->viewGraph();
         std::printf("%s: %d ops, %d edges\n", argv[i], document->graph->opCount(), document->graph->edgeCount());
         std::printf("  read %.0f ms; open %.0f ms (tree and view %.0f ms, layout %s %.0f ms); first paint %.0f ms\n",
-                    readMs, openMs, planMs, qPrintable(toString(panel.lastLayout().engine)), panel.lastLayout().elapsedMs,
-                    paintMs);
+                    readMs, openMs, planMs, qPrintable(toString(panel.lastLayout().engine)),
+                    panel.lastLayout().elapsedMs, paintMs);
         std::printf("  read + open + paint: %.2f s; %s: %d boxes, %zu frames, %zu edges\n",
                     (readMs + openMs + paintMs) / 1000, view.isScoped() ? "by scope" : "not by scope", view.nodeCount(),
                     view.frames.size(), view.edges.size());
@@ -101,7 +101,9 @@ int main(int argc, char* argv[])
         int biggest = -1;
         for (int n = 0; n < view.nodeCount(); ++n)
             if (view.nodes[static_cast<size_t>(n)].kind == ViewNode::Kind::Scope
-                && (biggest < 0 || view.nodes[static_cast<size_t>(n)].ops.size() > view.nodes[static_cast<size_t>(biggest)].ops.size()))
+                && (biggest < 0
+                    || view.nodes[static_cast<size_t>(n)].ops.size()
+                        > view.nodes[static_cast<size_t>(biggest)].ops.size()))
                 biggest = n;
         if (biggest < 0)
             continue;
@@ -121,8 +123,9 @@ int main(int argc, char* argv[])
             const int m = after.nodeWithKey(before.nodes[static_cast<size_t>(n)].key);
             if (m < 0)
                 continue;
-            (scene->appliedLayout().nodeRects[static_cast<size_t>(m)] == beforeLayout.nodeRects[static_cast<size_t>(n)] ? kept
-                                                                                                                   : moved)++;
+            (scene->appliedLayout().nodeRects[static_cast<size_t>(m)] == beforeLayout.nodeRects[static_cast<size_t>(n)]
+                 ? kept
+                 : moved)++;
         }
         const int inner = after.nodeCount() - before.nodeCount() + 1;
         std::printf("  open %s (%zu ops): %.0f ms, inner layout of %d boxes %s %.0f ms; %d boxes kept their place, %d "

@@ -33,23 +33,22 @@ struct RawScope {
     std::vector<OpId> ops;
 };
 
-// "layer_12" -> "layer_#": siblings with the same pattern open together.
-std::string numberPattern(const std::string& label)
+} // namespace
+
+std::string ScopeTree::numberPattern(std::string_view name)
 {
     std::string out;
-    out.reserve(label.size());
-    for (size_t i = 0; i < label.size(); ++i) {
-        if (label[i] >= '0' && label[i] <= '9') {
+    out.reserve(name.size());
+    for (const char c : name) {
+        if (c >= '0' && c <= '9') {
             if (out.empty() || out.back() != '#')
                 out.push_back('#');
         } else {
-            out.push_back(label[i]);
+            out.push_back(c);
         }
     }
     return out;
 }
-
-} // namespace
 
 ScopeTree ScopeTree::build(const Graph& graph)
 {

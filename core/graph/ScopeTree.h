@@ -7,6 +7,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace post {
@@ -66,6 +67,10 @@ public:
     // Sorted ids.
     static constexpr int kMinOpenOps = 3;
     std::vector<int> openWithin(int budget) const;
+    // A name with every run of digits replaced by '#' ("layer_12" -> "layer_#"): names that
+    // differ only in numbers have the same pattern.
+    static std::string numberPattern(std::string_view name);
+
     // Boxes a view shows when `open` (sorted scope ids, the root included) are open.
     int visibleCount(const std::vector<int>& open) const;
 

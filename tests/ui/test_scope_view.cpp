@@ -220,7 +220,8 @@ private slots:
         for (int n = 0; n < before.view.nodeCount(); ++n) {
             const int m = closed.view.nodeWithKey(before.view.nodes[static_cast<size_t>(n)].key);
             QVERIFY(m >= 0);
-            QVERIFY2(sameRect(closed.layout.nodeRects[static_cast<size_t>(m)], before.layout.nodeRects[static_cast<size_t>(n)]),
+            QVERIFY2(sameRect(closed.layout.nodeRects[static_cast<size_t>(m)],
+                              before.layout.nodeRects[static_cast<size_t>(n)]),
                      qPrintable(before.view.nodes[static_cast<size_t>(n)].key));
         }
         for (size_t f = 0; f < before.view.frames.size(); ++f) {
@@ -323,6 +324,72 @@ private slots:
         const auto& after = scene->itemForFrame(view.frameWithKey(key("model")))->mix();
         QCOMPARE(after[1].second, 80.0 / 400);
         QCOMPARE(after[2].second, 170.0 / 400);
+    }
+
+    void alikeBoxesMakeASeries()
+    {
+        // input -> rnn/t0 … rnn/t39, 8 ops each in a chain: 321 ops. rnn opens (40 boxes fit
+        // the budget) and its 40 time steps are one series box.
+        GraphBuilder b("unrolled");
+        b.addOp(uitest::op("input", "Input", 1, 10, 0));
+        std::string last = "input";
+        for (int t = 0; t < 40; ++t) {
+            for (int k = 0; k < 8; ++k) {
+                const std::string op = name(name("rnn/t", t) + "/op_", k);
+                b.addOp(uitest::op(op, "Mul", 2, 10, 0));
+                b.addEdge(last, op);
+                last = op;
+            }
+        }
+        auto doc = std::make_shared<GraphDocument>();
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        GraphPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
+        panel.setDocument(doc);
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        GraphScene* scene = panel.scene();
+        QVERIFY(panel.showsScopes());
+        QCOMPARE(scene->nodeItemCount(), 2);
+        QCOMPARE(scene->frameItemCount(), 1);
+        const QString seriesKey = QStringLiteral("series:rnn/t#");
+        const int series = scene->viewGraph().nodeWithKey(seriesKey);
+        QVERIFY(series >= 0);
+        const ViewNode& box = scene->viewGraph().nodes[static_cast<size_t>(series)];
+        QCOMPARE(box.kind, ViewNode::Kind::Series);
+        QCOMPARE(box.title, QStringLiteral("t[0–39]"));
+        QCOMPARE(box.subtitle, QStringLiteral("40× · 320 ops · 640 µs"));
+        QCOMPARE(box.ops.size(), size_t(320));
+        const Drawing before = drawing(scene);
+
+        // Opening the series draws its 40 steps in a frame of its own; a step opens inside it.
+        panel.expandGroup(seriesKey);
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QCOMPARE(scene->nodeItemCount(), 1 + 40);
+        QCOMPARE(scene->frameItemCount(), 2);
+        const int t7 = scene->viewGraph().nodeWithKey(key("rnn/t7"));
+        QVERIFY(t7 >= 0);
+        QCOMPARE(scene->viewGraph().nodes[static_cast<size_t>(t7)].frame, scene->viewGraph().frameWithKey(seriesKey));
+        checkGeometry(scene);
+        panel.expandGroup(key("rnn/t7"));
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QCOMPARE(scene->nodeItemCount(), 40 + 8);
+        QCOMPARE(scene->frameItemCount(), 3);
+        checkGeometry(scene);
+
+        // Closing the series closes the step too and puts the boxes back.
+        panel.collapseGroup(seriesKey);
+        QCOMPARE(scene->nodeItemCount(), 2);
+        QCOMPARE(scene->frameItemCount(), 1);
+        QVERIFY(scene->viewGraph().openSeries.empty());
+        QCOMPARE(scene->viewGraph().openScopes,
+                 (std::vector<int>{ScopeTree::kRoot, scene->viewGraph().scopes->find("rnn")}));
+        for (int n = 0; n < before.view.nodeCount(); ++n)
+            QVERIFY(sameRect(scene->appliedLayout().nodeRects[static_cast<size_t>(
+                                 scene->viewGraph().nodeWithKey(before.view.nodes[static_cast<size_t>(n)].key))],
+                             before.layout.nodeRects[static_cast<size_t>(n)]));
     }
 
     void smallGraphsStayOpByOp()

@@ -93,6 +93,7 @@ bool GraphPanel::usesScopes(const Graph& graph)
         scopes_ = std::make_shared<const ScopeTree>(ScopeTree::build(graph));
         scopesGraph_ = &graph;
         openScopes_.clear();
+        openSeries_.clear();
     }
     return grouping_ == Grouping::Scopes || LayoutPolicy::prefersScopes(graph, *scopes_);
 }
@@ -101,9 +102,11 @@ LayoutPlan GraphPanel::planFor(const Graph& graph)
 {
     if (!usesScopes(graph))
         return LayoutPolicy::plan(graph, grouping_, expanded_);
-    if (openScopes_.empty())
+    if (openScopes_.empty()) {
         openScopes_ = scopes_->openWithin(LayoutPolicy::kScopeBudget);
-    return LayoutPolicy::scopedPlan(graph, scopes_, openScopes_);
+        openSeries_.clear();
+    }
+    return LayoutPolicy::scopedPlan(graph, scopes_, openScopes_, openSeries_);
 }
 
 bool GraphPanel::showsScopes() const { return scene_->viewGraph().isScoped(); }
@@ -188,6 +191,7 @@ void GraphPanel::collapseAllGroups()
         if (scene_->viewGraph().frames.empty())
             return;
         openScopes_ = {ScopeTree::kRoot};
+        openSeries_.clear();
         focusOp_ = kNoOp;
         relayout();
         return;
@@ -203,12 +207,19 @@ void GraphPanel::openScope(const QString& key)
 {
     const ViewGraph& view = scene_->viewGraph();
     const int box = view.nodeWithKey(key);
-    if (box < 0 || view.nodes[static_cast<size_t>(box)].kind != ViewNode::Kind::Scope || !scene_->document()
-        || scene_->nodeItemCount() == 0)
+    if (box < 0 || !scene_->document() || scene_->nodeItemCount() == 0)
         return;
+    const ViewNode& node = view.nodes[static_cast<size_t>(box)];
     std::vector<int> open = view.openScopes;
-    open.push_back(view.nodes[static_cast<size_t>(box)].scope);
-    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open));
+    std::vector<std::pair<int, QString>> series = view.openSeries;
+    if (node.kind == ViewNode::Kind::Scope)
+        open.push_back(node.scope);
+    else if (node.kind == ViewNode::Kind::Series)
+        series.emplace_back(node.scope, key);
+    else
+        return;
+    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open),
+                                              std::move(series));
     const int frame = next.frameWithKey(key);
     if (frame < 0)
         return;
@@ -230,12 +241,22 @@ void GraphPanel::closeScope(const QString& key)
         return;
     if (pendingOpening_)
         layout_->cancel(); // its layout starts from the drawing this changes
-    const int scope = view.frames[static_cast<size_t>(frame)].scope;
+    // What closes with it: the scope (or the series' member scopes) and everything open inside.
+    const ViewFrame& closing = view.frames[static_cast<size_t>(frame)];
+    const std::vector<int> roots = closing.scope >= 0 ? std::vector<int>{closing.scope} : closing.members;
+    auto inside = [&](int s) {
+        return std::any_of(roots.begin(), roots.end(), [&](int r) { return view.scopes->isWithin(s, r); });
+    };
     std::vector<int> open;
     for (int s : view.openScopes)
-        if (!view.scopes->isWithin(s, scope))
+        if (!inside(s))
             open.push_back(s);
-    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open));
+    std::vector<std::pair<int, QString>> series;
+    for (const auto& entry : view.openSeries)
+        if (entry.second != key && !inside(entry.first))
+            series.push_back(entry);
+    ViewGraph next = ViewGraphBuilder::scoped(*scene_->document()->graph, view.scopes, std::move(open),
+                                              std::move(series));
     const int box = next.nodeWithKey(key);
     if (box < 0)
         return;
@@ -253,6 +274,7 @@ void GraphPanel::showScopeChange(DocumentPtr document, ViewGraph view, const Lay
     const QPointF topLeft = view_->mapToScene(view_->viewport()->rect().topLeft());
     const OpId selected = scene_->selectedOp();
     openScopes_ = view.openScopes;
+    openSeries_ = view.openSeries;
     lastLayout_ = {layout.engine, layout.elapsedMs};
     scene_->setContent(std::move(document), std::move(view));
     scene_->applyLayout(layout);
@@ -287,7 +309,7 @@ void GraphPanel::openSelectedScope()
     if (!item || !showsScopes())
         return;
     const ViewNode& node = scene_->viewGraph().nodes[static_cast<size_t>(item->viewNode())];
-    if (node.kind == ViewNode::Kind::Scope)
+    if (node.kind == ViewNode::Kind::Scope || node.kind == ViewNode::Kind::Series)
         openScope(node.key);
 }
 

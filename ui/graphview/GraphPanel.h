@@ -140,6 +140,7 @@ private:
     std::shared_ptr<const ScopeTree> scopes_;
     const Graph* scopesGraph_ = nullptr;
     std::vector<int> openScopes_;
+    std::vector<std::pair<int, QString>> openSeries_;
     struct ScopeOpening {
         DocumentPtr document;
         ViewGraph next;

@@ -204,10 +204,21 @@ void GraphScene::recolourFrames()
     for (FrameItem* item : frames_) {
         item->setColours(tint, border, theme_.text);
         std::vector<std::pair<QColor, double>> mix;
-        const int scope = view_.frames[static_cast<size_t>(item->frame())].scope;
+        const ViewFrame& frame = view_.frames[static_cast<size_t>(item->frame())];
         if (placed) {
-            const std::vector<int> counts = view_.scopes->deviceCounts(scope, document_->placement, devices);
-            const double total = view_.scopes->opCount(scope);
+            std::vector<int> counts;
+            if (frame.scope >= 0) {
+                counts = view_.scopes->deviceCounts(frame.scope, document_->placement, devices);
+            } else {
+                counts.assign(static_cast<size_t>(devices) + 1, 0);
+                for (OpId op : frame.ops) {
+                    const DeviceId d = document_->deviceOf(op);
+                    ++counts[d >= 0 && d < devices ? static_cast<size_t>(d) : static_cast<size_t>(devices)];
+                }
+            }
+            double total = 0;
+            for (int c : counts)
+                total += c;
             for (size_t d = 0; d < counts.size(); ++d)
                 if (counts[d] > 0)
                     mix.emplace_back(d < static_cast<size_t>(devices) ? CategoryPalette::colour(static_cast<int>(d))

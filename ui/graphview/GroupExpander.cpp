@@ -43,7 +43,8 @@ bool scopeEvent(GraphPanel* panel, QEvent* event)
         if (mouse->button() != Qt::LeftButton)
             return false;
         const QPoint at = mouse->position().toPoint();
-        if (const ViewNode* node = viewNodeAt(panel, at); node && node->kind == ViewNode::Kind::Scope) {
+        if (const ViewNode* node = viewNodeAt(panel, at);
+            node && (node->kind == ViewNode::Kind::Scope || node->kind == ViewNode::Kind::Series)) {
             panel->expandGroup(node->key);
             return true;
         }
@@ -57,10 +58,11 @@ bool scopeEvent(GraphPanel* panel, QEvent* event)
     const ViewNode* node = viewNodeAt(panel, context->pos());
     int frame = frameAt(panel, context->pos());
     QMenu menu;
-    if (node && node->kind == ViewNode::Kind::Scope) {
+    if (node && (node->kind == ViewNode::Kind::Scope || node->kind == ViewNode::Kind::Series)) {
         const QString key = node->key;
-        QAction* open = menu.addAction(GroupExpander::tr("Open Scope “%1”").arg(node->title), panel,
-                                       [panel, key] { panel->expandGroup(key); });
+        const QString text = node->kind == ViewNode::Kind::Scope ? GroupExpander::tr("Open Scope “%1”")
+                                                                 : GroupExpander::tr("Open Series “%1”");
+        QAction* open = menu.addAction(text.arg(node->title), panel, [panel, key] { panel->expandGroup(key); });
         open->setShortcut(Qt::Key_Return);
     }
     if (node)
@@ -68,8 +70,9 @@ bool scopeEvent(GraphPanel* panel, QEvent* event)
     if (frame >= 0) {
         const ViewFrame& f = view.frames[static_cast<size_t>(frame)];
         const QString key = f.key;
-        QAction* close = menu.addAction(GroupExpander::tr("Close Scope “%1”").arg(f.title), panel,
-                                        [panel, key] { panel->collapseGroup(key); });
+        const QString text = f.scope >= 0 ? GroupExpander::tr("Close Scope “%1”")
+                                          : GroupExpander::tr("Close Series “%1”");
+        QAction* close = menu.addAction(text.arg(f.title), panel, [panel, key] { panel->collapseGroup(key); });
         close->setShortcut(Qt::Key_Backspace);
     }
     if (!view.frames.empty())

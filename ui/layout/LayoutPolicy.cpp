@@ -46,9 +46,10 @@ bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
     return static_cast<long long>(scopes.visibleCount(scopes.openWithin(kScopeBudget))) * kScopeShrink <= graph.opCount();
 }
 
-LayoutPlan LayoutPolicy::scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open)
+LayoutPlan LayoutPolicy::scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                                    std::vector<std::pair<int, QString>> openSeries)
 {
-    return makePlan(ViewGraphBuilder::scoped(graph, std::move(scopes), std::move(open)));
+    return makePlan(ViewGraphBuilder::scoped(graph, std::move(scopes), std::move(open), std::move(openSeries)));
 }
 
 LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)

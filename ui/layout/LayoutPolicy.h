@@ -58,7 +58,8 @@ struct LayoutPolicy {
     // Whether Auto draws the graph by name scope.
     static bool prefersScopes(const Graph& graph, const ScopeTree& scopes);
     // The scope view with `open` open (the root always is).
-    static LayoutPlan scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open);
+    static LayoutPlan scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                                 std::vector<std::pair<int, QString>> openSeries = {});
     // Auto: the op-level view when plain dot handles it quickly and the graph is small or
     // its edges short; otherwise the grouped view, if grouping actually shrinks the graph.
     static LayoutPlan plan(const Graph& graph, Grouping grouping);

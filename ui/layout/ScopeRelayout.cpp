@@ -127,8 +127,9 @@ Moves makeRoom(const ViewGraph& prev, const LayoutResult& layout, int blockNode,
         // The frame around the block grows (or shrinks) as the block did, so closing undoes
         // opening exactly, but never leaves its content outside.
         const QRectF oldFrame = layout.frameRects[static_cast<size_t>(level)];
-        const QRectF newFrame(oldFrame.topLeft(), QPointF(std::max(oldFrame.right() + dx, content.right() + kInside),
-                                                          std::max(oldFrame.bottom() + dy, content.bottom() + kInside)));
+        const QRectF newFrame(oldFrame.topLeft(),
+                              QPointF(std::max(oldFrame.right() + dx, content.right() + kInside),
+                                      std::max(oldFrame.bottom() + dy, content.bottom() + kInside)));
         m.grown[static_cast<size_t>(level)] = newFrame;
         oldBlock = oldFrame;
         newBlock = newFrame;
@@ -165,7 +166,8 @@ LayoutResult assemble(const ViewGraph& prev, const LayoutResult& layout, const V
         const auto it = prevNode.constFind(next.nodes[i].key);
         if (it != prevNode.constEnd() && next.nodes[i].key.size() > 0) {
             fromPrev[i] = *it;
-            out.nodeRects.push_back(layout.nodeRects[static_cast<size_t>(*it)].translated(moves.node[static_cast<size_t>(*it)]));
+            out.nodeRects.push_back(
+                layout.nodeRects[static_cast<size_t>(*it)].translated(moves.node[static_cast<size_t>(*it)]));
         } else {
             out.nodeRects.push_back(placeNode(static_cast<int>(i)));
         }
@@ -178,7 +180,8 @@ LayoutResult assemble(const ViewGraph& prev, const LayoutResult& layout, const V
             continue;
         }
         const size_t p = static_cast<size_t>(*it);
-        out.frameRects.push_back(moves.grown[p].isNull() ? layout.frameRects[p].translated(moves.frame[p]) : moves.grown[p]);
+        out.frameRects.push_back(moves.grown[p].isNull() ? layout.frameRects[p].translated(moves.frame[p])
+                                                         : moves.grown[p]);
     }
     out.edges.reserve(next.edges.size());
     for (size_t e = 0; e < next.edges.size(); ++e) {
@@ -186,9 +189,11 @@ LayoutResult assemble(const ViewGraph& prev, const LayoutResult& layout, const V
         const int a = fromPrev[static_cast<size_t>(ve.from)];
         const int b = fromPrev[static_cast<size_t>(ve.to)];
         if (a >= 0 && b >= 0 && moves.node[static_cast<size_t>(a)] == moves.node[static_cast<size_t>(b)]) {
-            const auto it = prevEdge.constFind(pairKey(prev.nodes[static_cast<size_t>(a)].key, prev.nodes[static_cast<size_t>(b)].key));
+            const auto it = prevEdge.constFind(
+                pairKey(prev.nodes[static_cast<size_t>(a)].key, prev.nodes[static_cast<size_t>(b)].key));
             if (it != prevEdge.constEnd() && prev.edges[static_cast<size_t>(*it)].twoWay == ve.twoWay) {
-                out.edges.push_back(translated(layout.edges[static_cast<size_t>(*it)], moves.node[static_cast<size_t>(a)]));
+                out.edges.push_back(
+                    translated(layout.edges[static_cast<size_t>(*it)], moves.node[static_cast<size_t>(a)]));
                 continue;
             }
         }
@@ -275,7 +280,8 @@ LayoutResult opened(const ViewGraph& prev, const LayoutResult& prevLayout, const
         prev, prevLayout, next, moves,
         [&](int n) {
             const int k = innerIndex[static_cast<size_t>(n)];
-            return k >= 0 ? inner.layout.nodeRects[static_cast<size_t>(k)].translated(origin) : QRectF(old.topLeft(), old.size());
+            return k >= 0 ? inner.layout.nodeRects[static_cast<size_t>(k)].translated(origin)
+                          : QRectF(old.topLeft(), old.size());
         },
         [&](int) { return QRectF(old.topLeft(), size); }, // the only new frame is the opened scope's
         [&](int e) -> std::optional<EdgeRoute> {
@@ -298,7 +304,8 @@ LayoutResult closed(const ViewGraph& prev, const LayoutResult& prevLayout, const
     const Moves moves = makeRoom(prev, prevLayout, -1, frame, closedBox);
     return assemble(
         prev, prevLayout, next, moves, [&](int) { return QRectF(old.topLeft(), closedBox); },
-        [&](int) { return QRectF(old.topLeft(), closedBox); }, [](int) -> std::optional<EdgeRoute> { return std::nullopt; });
+        [&](int) { return QRectF(old.topLeft(), closedBox); },
+        [](int) -> std::optional<EdgeRoute> { return std::nullopt; });
 }
 
 void fillFrames(const ViewGraph& view, LayoutResult& layout)

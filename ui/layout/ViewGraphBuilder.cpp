@@ -175,7 +175,8 @@ double scopeComputeUs(const ScopeTree& scopes, int scope)
     return gpu > 0 ? gpu : t[static_cast<size_t>(DeviceKind::Cpu)];
 }
 
-ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open)
+ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                 std::vector<std::pair<int, QString>> openSeries)
 {
     const ScopeTree& tree = *scopes;
     std::sort(open.begin(), open.end());
@@ -183,6 +184,9 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
     if (open.empty() || open.front() != ScopeTree::kRoot)
         open.insert(open.begin(), ScopeTree::kRoot);
     auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
+    auto seriesOpen = [&](const QString& key) {
+        return std::any_of(openSeries.begin(), openSeries.end(), [&](const auto& p) { return p.second == key; });
+    };
     std::vector<int> topoPos(static_cast<size_t>(graph.opCount()));
     {
         int i = 0;
@@ -214,17 +218,112 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
         ViewNode node;
     };
     std::vector<Pending> pending;
+    // What one open scope holds: its own ops (scope -1) and its child scopes (op -1).
+    struct Item {
+        OpId op = -1;
+        int scope = -1;
+        QString label;
+    };
     std::vector<std::pair<int, int>> stack = {{ScopeTree::kRoot, -1}}; // (open scope, its frame)
     while (!stack.empty()) {
         const auto [s, frame] = stack.back();
         stack.pop_back();
-        for (OpId op : tree.scope(s).ops) {
-            ViewNode node = opNode(graph, op);
-            node.title = relativeName(op, s);
-            node.frame = frame;
-            pending.push_back({topoPos[static_cast<size_t>(op)], std::move(node)});
+        std::vector<Item> items;
+        for (OpId op : tree.scope(s).ops)
+            items.push_back({op, -1, relativeName(op, s)});
+        for (int c : tree.scope(s).children)
+            items.push_back({-1, c, QString::fromStdString(tree.scope(c).label)});
+        // Series: many items named alike but for numbers.
+        std::map<std::string, std::vector<size_t>> alike;
+        for (size_t i = 0; i < items.size(); ++i) {
+            std::string pattern = ScopeTree::numberPattern(items[i].label.toStdString());
+            if (pattern.find('#') != std::string::npos)
+                alike[std::move(pattern)].push_back(i);
         }
-        for (int c : tree.scope(s).children) {
+        std::vector<int> frameOfItem(items.size(), frame);
+        std::vector<char> hidden(items.size(), 0); // in a closed series box
+        for (const auto& [pattern, members] : alike) {
+            if (static_cast<int>(members.size()) < kSeriesMin)
+                continue;
+            const QString key = QStringLiteral("series:") + QString::fromStdString(tree.scope(s).path)
+                + QStringLiteral("/") + QString::fromStdString(pattern);
+            // "t[0–199]": the range of the first number.
+            long long lo = std::numeric_limits<long long>::max(), hi = -1;
+            std::vector<int> memberScopes;
+            std::vector<OpId> ops;
+            for (size_t i : members) {
+                const QString& label = items[i].label;
+                int d = 0;
+                while (d < label.size() && !label[d].isDigit())
+                    ++d;
+                int e = d;
+                while (e < label.size() && label[e].isDigit())
+                    ++e;
+                const long long number = label.mid(d, e - d).toLongLong();
+                lo = std::min(lo, number);
+                hi = std::max(hi, number);
+                if (items[i].scope >= 0) {
+                    memberScopes.push_back(items[i].scope);
+                    const std::span<const OpId> below = tree.opsBelow(items[i].scope);
+                    ops.insert(ops.end(), below.begin(), below.end());
+                } else {
+                    ops.push_back(items[i].op);
+                }
+            }
+            QString title = QString::fromStdString(pattern);
+            title.replace(title.indexOf(QLatin1Char('#')), 1, QStringLiteral("[%1–%2]").arg(lo).arg(hi));
+            title.replace(QLatin1Char('#'), QLatin1Char('*'));
+            double us = 0.0, cpuUs = 0.0;
+            for (OpId op : ops) {
+                us += graph.op(op).time(DeviceKind::Gpu);
+                cpuUs += graph.op(op).time(DeviceKind::Cpu);
+            }
+            const QString subtitle = QStringLiteral("%1× · %2 ops · %3")
+                                         .arg(members.size())
+                                         .arg(ops.size())
+                                         .arg(formatMicroseconds(us > 0 ? us : cpuUs));
+            if (seriesOpen(key)) {
+                ViewFrame f;
+                f.parent = frame;
+                f.seriesParent = s;
+                f.members = std::move(memberScopes);
+                f.ops = std::move(ops);
+                f.key = key;
+                f.title = title;
+                f.subtitle = subtitle;
+                view.frames.push_back(std::move(f));
+                for (size_t i : members)
+                    frameOfItem[i] = static_cast<int>(view.frames.size()) - 1;
+                continue;
+            }
+            ViewNode node;
+            node.kind = ViewNode::Kind::Series;
+            node.scope = s; // the scope whose boxes it gathers
+            int first = std::numeric_limits<int>::max();
+            for (OpId op : ops)
+                first = std::min(first, topoPos[static_cast<size_t>(op)]);
+            node.ops = std::move(ops);
+            node.title = title;
+            node.subtitle = subtitle;
+            node.key = key;
+            node.frame = frame;
+            pending.push_back({first, std::move(node)});
+            for (size_t i : members)
+                hidden[i] = 1;
+        }
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (hidden[i])
+                continue;
+            const Item& item = items[i];
+            const int within = frameOfItem[i];
+            if (item.op >= 0) {
+                ViewNode node = opNode(graph, item.op);
+                node.title = item.label;
+                node.frame = within;
+                pending.push_back({topoPos[static_cast<size_t>(item.op)], std::move(node)});
+                continue;
+            }
+            const int c = item.scope;
             const std::span<const OpId> below = tree.opsBelow(c);
             int first = std::numeric_limits<int>::max();
             for (OpId op : below)
@@ -232,9 +331,9 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
             if (isOpen(c) && below.size() > 1) {
                 ViewFrame f;
                 f.scope = c;
-                f.parent = frame;
+                f.parent = within;
                 f.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
-                f.title = QString::fromStdString(tree.scope(c).label);
+                f.title = item.label;
                 f.subtitle = subtitleOf(c);
                 view.frames.push_back(std::move(f));
                 stack.emplace_back(c, static_cast<int>(view.frames.size()) - 1);
@@ -247,12 +346,12 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
             } else {
                 node.kind = ViewNode::Kind::Scope;
                 node.ops.assign(below.begin(), below.end());
-                node.title = QString::fromStdString(tree.scope(c).label);
+                node.title = item.label;
                 node.subtitle = subtitleOf(c);
                 node.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
                 node.scope = c;
             }
-            node.frame = frame;
+            node.frame = within;
             pending.push_back({first, std::move(node)});
         }
     }
@@ -264,8 +363,14 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
         view.nodes.push_back(std::move(p.node));
     }
     addEdges(graph, view);
+    // Only the series that are drawn open stay open.
+    std::vector<std::pair<int, QString>> shownSeries;
+    for (const ViewFrame& f : view.frames)
+        if (f.scope < 0)
+            shownSeries.emplace_back(f.seriesParent, f.key);
     view.scopes = std::move(scopes);
     view.openScopes = std::move(open);
+    view.openSeries = std::move(shownSeries);
     return view;
 }
 
