@@ -562,7 +562,9 @@ void MainWindow::updateSummary()
     if (document->format == GraphFormat::Onnx)
         text += tr(" · batch %1").arg(document->batch);
     const auto& view = graphPanel_->scene()->viewGraph();
-    if (view.grouped)
+    if (view.isScoped())
+        text += tr(" · %1 boxes by scope").arg(view.nodeCount());
+    else if (view.grouped)
         text += tr(" · %1 groups").arg(view.nodeCount());
     if (graphPanel_->scene()->nodeItemCount() > 0) {
         const GraphPanel::LayoutInfo info = graphPanel_->lastLayout();

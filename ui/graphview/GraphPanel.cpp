@@ -56,7 +56,10 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
-    view_->installEventFilter(this); // overlays follow the view's size
+    // Overlays follow the viewport's size: the view's own Resize comes before its viewport is
+    // resized, so the viewport's is the one to follow.
+    view_->installEventFilter(this);
+    view_->viewport()->installEventFilter(this);
 
     connect(scene_, &GraphScene::opSelected, this, &GraphPanel::opSelected);
     connect(scene_, &GraphScene::legendChanged, this, [this] {
@@ -440,6 +443,14 @@ void GraphPanel::showStartOfGraph()
     const double top = first ? std::max(scene_->sceneRect().top(), first->sceneBoundingRect().top() - 60)
                              : scene_->sceneRect().top();
     view_->centerOn(x, top + visible.height() / 2);
+    // Not under the legend in the view's top right corner.
+    if (first && legend_->isVisible()) {
+        const QRect box = view_->mapFromScene(first->sceneBoundingRect()).boundingRect();
+        const QRect legend = legend_->geometry().translated(-view_->viewport()->pos());
+        if (box.intersects(legend.adjusted(-kMargin, -kMargin, kMargin, kMargin)))
+            view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() + box.right() - legend.left()
+                                                   + 2 * kMargin);
+    }
 }
 
 void GraphPanel::setColourMode(ColourMode mode) { scene_->setColourMode(mode); }
@@ -512,7 +523,7 @@ void GraphPanel::placeOverlays()
 
 bool GraphPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == view_ && event->type() == QEvent::Resize)
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
         placeOverlays();
     if (watched == view_ && event->type() == QEvent::KeyPress && showsScopes()) {
         const auto* key = static_cast<QKeyEvent*>(event);
