@@ -55,15 +55,19 @@ ScopeTree ScopeTree::build(const Graph& graph)
     const int n = graph.opCount();
     // Every proper prefix of a name is a scope; a whole name is one when another op is beneath it.
     std::unordered_set<std::string_view> prefixes;
+    prefixes.reserve(static_cast<size_t>(n));
     std::vector<size_t> ends;
     for (OpId id = 0; id < n; ++id) {
         const std::string_view name = graph.op(id).name;
         componentEnds(name, ends);
-        for (size_t j = 0; j + 1 < ends.size(); ++j)
-            prefixes.insert(name.substr(0, ends[j]));
+        // Longest first: a prefix already there has its own prefixes there too.
+        for (size_t j = ends.size() - (ends.empty() ? 0 : 1); j-- > 0;)
+            if (!prefixes.insert(name.substr(0, ends[j])).second)
+                break;
     }
 
     std::vector<RawScope> raw(1);
+    raw.reserve(prefixes.size() + 1);
     std::unordered_map<std::string_view, int> index;
     index.reserve(prefixes.size());
     for (OpId id : graph.topologicalOrder()) {
@@ -72,6 +76,14 @@ ScopeTree ScopeTree::build(const Graph& graph)
         size_t levels = ends.empty() ? 0 : ends.size() - 1;
         if (!ends.empty() && prefixes.count(name) > 0)
             levels = ends.size();
+        if (levels > 0) {
+            // Most ops share their scope with an op before them: one look-up then.
+            const auto known = index.find(name.substr(0, ends[levels - 1]));
+            if (known != index.end()) {
+                raw[static_cast<size_t>(known->second)].ops.push_back(id);
+                continue;
+            }
+        }
         int scope = kRoot;
         size_t labelStart = 0;
         for (size_t j = 0; j < levels; ++j) {
@@ -96,6 +108,7 @@ ScopeTree ScopeTree::build(const Graph& graph)
     ScopeTree tree;
     tree.scopeOfOp_.assign(static_cast<size_t>(n), kRoot);
     tree.order_.reserve(static_cast<size_t>(n));
+    tree.scopes_.reserve(raw.size());
     struct Frame {
         int raw;
         int parent;
@@ -111,16 +124,16 @@ ScopeTree ScopeTree::build(const Graph& graph)
                 label.append("/").append(raw[static_cast<size_t>(r)].label);
             }
         }
-        const RawScope& rs = raw[static_cast<size_t>(r)];
+        RawScope& rs = raw[static_cast<size_t>(r)];
         const int id = tree.scopeCount();
         Scope s;
         s.path = std::string(rs.path);
         s.label = std::move(label);
         s.parent = parent;
         s.depth = parent < 0 ? 0 : tree.scope(parent).depth + 1;
-        s.ops = rs.ops;
+        s.ops = std::move(rs.ops); // each raw scope is entered once
         s.begin = static_cast<int>(tree.order_.size());
-        for (OpId op : rs.ops) {
+        for (OpId op : s.ops) {
             tree.scopeOfOp_[static_cast<size_t>(op)] = id;
             tree.order_.push_back(op);
             const Op& o = graph.op(op);
@@ -149,6 +162,31 @@ ScopeTree ScopeTree::build(const Graph& graph)
         if (parent >= 0)
             for (size_t k = 0; k < times.size(); ++k)
                 tree.scopes_[static_cast<size_t>(parent)].timeUs[k] += times[k];
+    }
+    // Boxes when open, and series membership.
+    std::unordered_map<std::string, int> alike;
+    for (int id = 0; id < tree.scopeCount(); ++id) {
+        Scope& sc = tree.scopes_[static_cast<size_t>(id)];
+        alike.clear();
+        int plain = 0;
+        auto add = [&](std::string_view label) {
+            std::string pattern = numberPattern(label);
+            if (pattern.find('#') == std::string::npos)
+                ++plain;
+            else
+                ++alike[std::move(pattern)];
+        };
+        for (OpId op : sc.ops)
+            add(tree.opLabel(graph, op));
+        for (int c : sc.children)
+            add(tree.scope(c).label);
+        sc.boxes = plain;
+        for (const auto& [pattern, count] : alike)
+            sc.boxes += count >= kSeriesMin ? 1 : count;
+        for (int c : sc.children) {
+            const auto it = alike.find(numberPattern(tree.scope(c).label));
+            tree.scopes_[static_cast<size_t>(c)].inSeries = it != alike.end() && it->second >= kSeriesMin;
+        }
     }
     return tree;
 }
@@ -210,16 +248,25 @@ int ScopeTree::visibleCount(const std::vector<int>& open) const
 {
     auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
     int count = 0;
-    std::vector<int> stack = {kRoot};
+    std::vector<int> stack;
+    if (isOpen(kRoot))
+        stack.push_back(kRoot);
+    else
+        count = 1;
     while (!stack.empty()) {
         const int s = stack.back();
         stack.pop_back();
-        if (!isOpen(s)) {
-            ++count;
-            continue;
+
+        // Its boxes, less the open children (frames, counted by what they show).
+        count += scope(s).boxes;
+        for (int c : scope(s).children) {
+            if (scope(c).inSeries)
+                continue; // inside the series' box
+            if (isOpen(c)) {
+                --count;
+                stack.push_back(c);
+            }
         }
-        count += static_cast<int>(scope(s).ops.size());
-        stack.insert(stack.end(), scope(s).children.begin(), scope(s).children.end());
     }
     return count;
 }
@@ -236,7 +283,7 @@ std::vector<int> ScopeTree::openWithin(int budget) const
         pattern[static_cast<size_t>(s)] = numberPattern(scope(s).path);
         alike[pattern[static_cast<size_t>(s)]].push_back(s);
     }
-    auto grows = [&](int s) { return static_cast<int>(scope(s).children.size() + scope(s).ops.size()) - 1; };
+    auto grows = [&](int s) { return scope(s).boxes - 1; };
     int visible = grows(kRoot) + 1;
     auto bigger = [&](int a, int b) { return opCount(a) != opCount(b) ? opCount(a) < opCount(b) : a > b; };
     std::priority_queue<int, std::vector<int>, decltype(bigger)> queue(bigger);
@@ -253,8 +300,8 @@ std::vector<int> ScopeTree::openWithin(int budget) const
             if (decided[static_cast<size_t>(a)])
                 continue;
             decided[static_cast<size_t>(a)] = 1;
-            if (!open[static_cast<size_t>(scope(a).parent)] || opCount(a) < kMinOpenOps)
-                continue; // inside a closed scope (or too small): opening it would show nothing
+            if (!open[static_cast<size_t>(scope(a).parent)] || opCount(a) < kMinOpenOps || scope(a).inSeries)
+                continue; // inside a closed scope or series (or too small): opening it shows nothing
             group.push_back(a);
             cost += grows(a);
         }

@@ -34,7 +34,14 @@ public:
         int begin = 0;             // every op beneath is opsBelow(): order()[begin, end)
         int end = 0;
         std::array<double, kDeviceKindCount> timeUs{}; // summed op times, by device kind
+        // Boxes the scope shows when open (its children closed): one per op and child scope,
+        // but a series (kSeriesMin or more of them named alike but for numbers) counts once.
+        int boxes = 0;
+        bool inSeries = false; // one of a series of its parent's
     };
+
+    // Alike ops and child scopes of one scope (t0 … t199) from this many on are one series.
+    static constexpr int kSeriesMin = 32;
 
     static ScopeTree build(const Graph& graph);
 
@@ -63,8 +70,8 @@ public:
     // its own only in numbers (layer_0 … layer_11 open together or not at all, and so do
     // their "attention" scopes), while the boxes
     // shown (collapsed scopes plus the ops of open ones) stay within the budget. Scopes of
-    // fewer than kMinOpenOps ops stay closed (an op and its gradient read fine as one box).
-    // Sorted ids.
+    // fewer than kMinOpenOps ops stay closed (an op and its gradient read fine as one box),
+    // and so do members of a series (the series is one box). Sorted ids.
     static constexpr int kMinOpenOps = 3;
     std::vector<int> openWithin(int budget) const;
     // A name with every run of digits replaced by '#' ("layer_12" -> "layer_#"): names that

@@ -206,6 +206,37 @@ private slots:
         QCOMPARE(tree.visibleCount(all), g.opCount() - closedPairs);
     }
 
+    void alikeNamesMakeASeriesThatCountsAsOneBox()
+    {
+        // 40 root ops Identity_0 … Identity_39, 40 scopes step_0 … step_39 of 3 ops, and "out".
+        GraphBuilder b("series");
+        for (int i = 0; i < 40; ++i)
+            b.addOp(op("Identity_" + std::to_string(i), 1));
+        for (int i = 0; i < 40; ++i)
+            for (int k = 0; k < 3; ++k)
+                b.addOp(op("step_" + std::to_string(i) + "/op_" + std::to_string(k), 1));
+        b.addOp(op("out", 1));
+        const Graph g = std::move(b).build();
+        const ScopeTree tree = ScopeTree::build(g);
+        const ScopeTree::Scope& root = tree.scope(ScopeTree::kRoot);
+        QCOMPARE(root.children.size(), size_t(40));
+        QCOMPARE(root.boxes, 3); // the Identity series, the step series and "out"
+        QCOMPARE(tree.visibleCount({ScopeTree::kRoot}), 3);
+        const int step5 = tree.find("step_5");
+        QVERIFY(tree.scope(step5).inSeries);
+        QCOMPARE(tree.scope(step5).boxes, 3);
+        QVERIFY(!tree.scope(ScopeTree::kRoot).inSeries);
+        // Members of a series stay closed whatever the budget: the series is one box.
+        QCOMPARE(tree.openWithin(1000), std::vector<int>{ScopeTree::kRoot});
+        // 31 alike are no series.
+        GraphBuilder small("no series");
+        for (int i = 0; i < ScopeTree::kSeriesMin - 1; ++i)
+            small.addOp(op("Identity_" + std::to_string(i), 1));
+        const Graph h = std::move(small).build();
+        QCOMPARE(ScopeTree::build(h).scope(ScopeTree::kRoot).boxes, ScopeTree::kSeriesMin - 1);
+        QCOMPARE(ScopeTree::numberPattern("cell_12/t7x"), std::string("cell_#/t#x"));
+    }
+
     void namesWithoutScopesStayAtTheRoot()
     {
         GraphBuilder b("flat");

@@ -11,7 +11,7 @@ namespace post {
 namespace {
 
 constexpr double kRadius = 8.0;
-constexpr double kMixWidth = 60.0;
+constexpr double kMixWidth = 40.0;
 constexpr double kMixHeight = 6.0;
 
 } // namespace

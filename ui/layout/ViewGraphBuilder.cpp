@@ -193,9 +193,12 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
         for (OpId op : graph.topologicalOrder())
             topoPos[static_cast<size_t>(op)] = i++;
     }
-    auto subtitleOf = [&](int s) {
-        return QStringLiteral("%1 ops · %2").arg(tree.opCount(s)).arg(formatMicroseconds(scopeComputeUs(tree, s)));
+    // "N ops · time" (no time when the ops cost nothing, like shape ops and inputs).
+    auto figures = [](size_t ops, double us) {
+        const QString count = QStringLiteral("%1 ops").arg(ops);
+        return us > 0 ? count + QStringLiteral(" · ") + formatMicroseconds(us) : count;
     };
+    auto subtitleOf = [&](int s) { return figures(static_cast<size_t>(tree.opCount(s)), scopeComputeUs(tree, s)); };
     // The op's name below the open scope it is drawn in.
     auto relativeName = [&](OpId op, int within) {
         const std::string& name = graph.op(op).name;
@@ -278,10 +281,8 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
                 us += graph.op(op).time(DeviceKind::Gpu);
                 cpuUs += graph.op(op).time(DeviceKind::Cpu);
             }
-            const QString subtitle = QStringLiteral("%1× · %2 ops · %3")
-                                         .arg(members.size())
-                                         .arg(ops.size())
-                                         .arg(formatMicroseconds(us > 0 ? us : cpuUs));
+            const QString subtitle = QStringLiteral("%1× · ").arg(members.size())
+                + figures(ops.size(), us > 0 ? us : cpuUs);
             if (seriesOpen(key)) {
                 ViewFrame f;
                 f.parent = frame;

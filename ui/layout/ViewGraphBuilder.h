@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/graph/ScopeTree.h"
 #include "ui/layout/ViewGraph.h"
 
 #include <QSet>
@@ -12,7 +13,6 @@
 namespace post {
 
 class Graph;
-class ScopeTree;
 
 // Builds what the graph view draws from a Graph.
 namespace ViewGraphBuilder {
@@ -32,7 +32,7 @@ ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded = {});
 // one series box ("t[0–199]"), unless its key is in `openSeries`: then a frame around them.
 // Titles are relative to the frame they are drawn in. Nodes come in topological order of
 // their first op.
-constexpr int kSeriesMin = 32;
+constexpr int kSeriesMin = ScopeTree::kSeriesMin;
 ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
                  std::vector<std::pair<int, QString>> openSeries = {});
 
