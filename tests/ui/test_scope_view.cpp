@@ -28,7 +28,7 @@ constexpr int kOpsPerPart = 20;
 std::string name(const std::string& prefix, int i) { return std::string(prefix).append(std::to_string(i)); }
 
 // input -> model/layer_0 … layer_9, each an "attn" and an "ffn" scope of 20 ops in a chain,
-// -> loss: 402 ops, over LayoutPolicy::kScopesAboveOps. The first view (60 boxes at most)
+// -> loss: 402 ops, over LayoutPolicy::kScopesAboveOps. The first view (kScopeBudget boxes)
 // opens model (10 layer boxes and the two root ops: 12) and the layers (2 boxes each: 22
 // boxes); opening every layer's attn would add 10 x 19 boxes, too many.
 DocumentPtr layeredDocument()

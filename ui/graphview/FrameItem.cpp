@@ -60,7 +60,9 @@ void FrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
     const QRectF header(rect_.left() + kRadius, rect_.top() + 3, rect_.width() - 2 * kRadius,
                         ScopeRelayout::kFrameHeader - 6);
     double textRight = header.right();
-    if (!mix_.empty() && header.width() > 2 * kMixWidth) {
+    const QFontMetricsF titleMetrics(NodeItem::titleFont());
+    // The bar only where the title still fits beside it.
+    if (!mix_.empty() && header.width() - kMixWidth - 6 >= titleMetrics.horizontalAdvance(title_)) {
         const QRectF bar(header.right() - kMixWidth, header.center().y() - kMixHeight / 2, kMixWidth, kMixHeight);
         double x = bar.left();
         painter->setPen(Qt::NoPen);

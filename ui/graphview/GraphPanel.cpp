@@ -437,15 +437,27 @@ void GraphPanel::showStartOfGraph()
     const Graph& graph = *scene_->document()->graph;
     NodeItem* first = graph.opCount() > 0 ? scene_->itemForOp(graph.topologicalOrder().front()) : nullptr;
     const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
-    const double x = first ? first->sceneBoundingRect().center().x() : scene_->sceneRect().center().x();
-    // The first op near the top of the view (in a scope view it need not be at the top of
-    // the scene: its frame may sit lower than a bigger one beside it).
-    const double top = first ? std::max(scene_->sceneRect().top(), first->sceneBoundingRect().top() - 60)
-                             : scene_->sceneRect().top();
+    // What to show: the first op's box or, in a scope view, the outermost frame around it
+    // when that fits (the whole "input" scope rather than one of its boxes).
+    QRectF focus = first ? first->sceneBoundingRect() : QRectF();
+    if (first && showsScopes()) {
+        const ViewGraph& view = scene_->viewGraph();
+        for (int f = view.nodes[static_cast<size_t>(first->viewNode())].frame; f >= 0;
+             f = view.frames[static_cast<size_t>(f)].parent) {
+            const QRectF frame = scene_->appliedLayout().frameRects[static_cast<size_t>(f)];
+            if (frame.width() > visible.width() * 0.8 || frame.height() > visible.height() * 0.8)
+                break;
+            focus = frame;
+        }
+    }
+    const double x = first ? focus.center().x() : scene_->sceneRect().center().x();
+    // Near the top of the view (in a scope view it need not be at the top of the scene: its
+    // frame may sit lower than a bigger one beside it).
+    const double top = first ? std::max(scene_->sceneRect().top(), focus.top() - 60) : scene_->sceneRect().top();
     view_->centerOn(x, top + visible.height() / 2);
     // Not under the legend in the view's top right corner.
     if (first && legend_->isVisible()) {
-        const QRect box = view_->mapFromScene(first->sceneBoundingRect()).boundingRect();
+        const QRect box = view_->mapFromScene(focus).boundingRect();
         const QRect legend = legend_->geometry().translated(-view_->viewport()->pos());
         if (box.intersects(legend.adjusted(-kMargin, -kMargin, kMargin, kMargin)))
             view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() + box.right() - legend.left()

@@ -51,7 +51,7 @@ struct LayoutPolicy {
     static constexpr int kScopesAboveOps = 300;
     static constexpr int kScopeShrink = 3;
     // The boxes a scope view opens with (ScopeTree::openWithin).
-    static constexpr int kScopeBudget = 60;
+    static constexpr int kScopeBudget = 40;
 
     static LayoutEngine engineFor(int nodeCount, long long cost);
     static LayoutEngine engineFor(const ViewGraph& view);
