@@ -273,6 +273,39 @@ private slots:
         QCOMPARE(scene->frameItemCount(), 0);
     }
 
+    void cancellingAnOpeningKeepsTheDrawing()
+    {
+        GraphPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
+        panel.setDocument(layeredDocument());
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        GraphScene* scene = panel.scene();
+        const Drawing before = drawing(scene);
+        QSignalSpy cancelled(&panel, &GraphPanel::layoutCancelled);
+        panel.expandGroup(key("model/layer_1/ffn"));
+        QVERIFY(panel.isLayoutBusy());
+        panel.cancelLayout();
+        QCOMPARE(cancelled.count(), 1);
+        QTest::qWait(200); // a result that still arrives is dropped
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(scene->nodeItemCount(), before.view.nodeCount());
+        QVERIFY(scene->viewGraph().frameWithKey(key("model/layer_1/ffn")) < 0);
+        // Closing while an opening is on its way drops the opening and closes at once.
+        panel.expandGroup(key("model/layer_1/ffn"));
+        panel.collapseGroup(key("model/layer_1"));
+        QVERIFY(!panel.isLayoutBusy());
+        QVERIFY(scene->viewGraph().frameWithKey(key("model/layer_1")) < 0);
+        QTest::qWait(200);
+        QVERIFY(scene->viewGraph().frameWithKey(key("model/layer_1/ffn")) < 0);
+        // And opening works again afterwards.
+        panel.expandGroup(key("model/layer_1"));
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QVERIFY(scene->viewGraph().frameWithKey(key("model/layer_1")) >= 0);
+        checkGeometry(scene);
+    }
+
     void deviceColoursFollowThePlacement()
     {
         GraphPanel panel;
