@@ -88,7 +88,8 @@ int main(int argc, char* argv[])
         GraphScene* scene = panel.scene();
         const ViewGraph& view = scene->viewGraph();
         std::printf("%s: %d ops, %d edges\n", argv[i], document->graph->opCount(), document->graph->edgeCount());
-        std::printf("  read %.0f ms; open %.0f ms (tree and view %.0f ms, layout %s %.0f ms); first paint %.0f ms\n",
+        std::printf("  read %.0f ms; open %.0f ms (setDocument on the GUI thread %.0f ms, layout %s %.0f ms); first "
+                    "paint %.0f ms\n",
                     readMs, openMs, planMs, qPrintable(toString(panel.lastLayout().engine)),
                     panel.lastLayout().elapsedMs, paintMs);
         std::printf("  read + open + paint: %.2f s; %s: %d boxes, %zu frames, %zu edges\n",

@@ -10,6 +10,7 @@
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/GraphView.h"
 #include "ui/graphview/NodeItem.h"
+#include "ui/graphview/RetryOverlay.h"
 #include "ui/layout/ScopeRelayout.h"
 
 #include <QtTest>
@@ -31,7 +32,7 @@ std::string name(const std::string& prefix, int i) { return std::string(prefix).
 // -> loss: 402 ops, over LayoutPolicy::kScopesAboveOps. The first view (kScopeBudget boxes)
 // opens model (10 layer boxes and the two root ops: 12) and the layers (2 boxes each: 22
 // boxes); opening every layer's attn would add 10 x 19 boxes, too many.
-DocumentPtr layeredDocument()
+DocumentPtr layeredDocument(int opsPerPart = kOpsPerPart)
 {
     GraphBuilder b("layers");
     b.addOp(uitest::op("input", "Input", 1, 10, 0));
@@ -39,7 +40,7 @@ DocumentPtr layeredDocument()
     for (int l = 0; l < kLayers; ++l) {
         for (const char* part : {"attn", "ffn"}) {
             const std::string scope = name("model/layer_", l) + "/" + part + "/";
-            for (int k = 0; k < kOpsPerPart; ++k) {
+            for (int k = 0; k < opsPerPart; ++k) {
                 const std::string op = name(scope + "op_", k);
                 b.addOp(uitest::op(op, k % 2 ? "MatMul" : "Add", 10, 10, 0));
                 b.addEdge(last, op);
@@ -134,6 +135,55 @@ private slots:
         // Layer to layer: one edge between consecutive boxes (ffn of layer i to attn of i+1).
         QCOMPARE(view.edges.size(), size_t(2 * kLayers + 1));
         checkGeometry(scene);
+    }
+
+    void bigGraphsBuildTheirScopeTreeOffTheGuiThread()
+    {
+        // 10 layers of 2 x 1,050 ops: 21,002 ops, over kScopeTreeOffThreadAbove.
+        DocumentPtr doc = layeredDocument(1050);
+        QVERIFY(doc->graph->opCount() > GraphPanel::kScopeTreeOffThreadAbove);
+        GraphPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
+        panel.setDocument(doc);
+        // setDocument returned before the tree was built: nothing is drawn yet.
+        QVERIFY(panel.isGroupingByScope());
+        QVERIFY(panel.isLayoutBusy()); // the window's busy bar and Cancel show
+        QCOMPARE(panel.scene()->nodeItemCount(), 0);
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QVERIFY(!panel.isGroupingByScope());
+        QVERIFY(panel.showsScopes());
+        QCOMPARE(panel.scene()->nodeItemCount(), 2 + 2 * kLayers);
+        // Each part's 1,050 ops are a series (opening the part costs no box: it opens too).
+        const ViewGraph& view = panel.scene()->viewGraph();
+        const int series = view.nodeWithKey(QStringLiteral("series:model/layer_3/attn/op_#"));
+        QVERIFY(series >= 0);
+        QCOMPARE(view.nodes[static_cast<size_t>(series)].ops.size(), size_t(1050));
+        QCOMPARE(view.nodes[static_cast<size_t>(series)].frame, view.frameWithKey(key("model/layer_3/attn")));
+        // A graph opened while a tree is being built replaces it: only the newest is drawn.
+        panel.setDocument(layeredDocument(1100));
+        panel.setDocument(uitest::smallDocument());
+        QVERIFY(!panel.isGroupingByScope());
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QTest::qWait(300);
+        QVERIFY(!panel.isLayoutBusy());
+        QVERIFY(!panel.showsScopes());
+        QCOMPARE(panel.scene()->nodeItemCount(), 4);
+        // Cancel while grouping: nothing drawn, Lay Out Again groups and draws it.
+        QSignalSpy cancelled(&panel, &GraphPanel::layoutCancelled);
+        panel.setDocument(layeredDocument(1050));
+        QVERIFY(panel.isGroupingByScope());
+        panel.cancelLayout();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!panel.isLayoutBusy());
+        QVERIFY(panel.retryOverlay()->isVisible());
+        QTest::qWait(300);
+        QCOMPARE(panel.scene()->nodeItemCount(), 0); // the finished build was dropped
+        panel.relayout();
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QVERIFY(panel.showsScopes());
+        QCOMPARE(panel.scene()->nodeItemCount(), 2 + 2 * kLayers);
     }
 
     void openingAScopeLaysOutOnlyItsContent()

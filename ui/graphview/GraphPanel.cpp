@@ -18,6 +18,7 @@
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -42,7 +43,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     , search_(new OpSearchWidget(view_))
     , layout_(new LayoutController(this))
     , retry_(new RetryOverlay(view_))
+    , treeWatcher_(new QFutureWatcher<std::shared_ptr<const ScopeTree>>(this))
 {
+    connect(treeWatcher_, &QFutureWatcher<std::shared_ptr<const ScopeTree>>::finished, this, &GraphPanel::onTreeBuilt);
     view_->setScene(scene_);
     view_->setPlaceholderText(tr("Open a graph with File ▸ Open… or drop a file here"));
     overview_ = new OverviewWidget(view_, view_);
@@ -126,6 +129,27 @@ void GraphPanel::setDocument(DocumentPtr document)
     pendingView_.reset();
     pendingOpening_.reset();
     retry_->hide();
+    const Graph& graph = *document->graph;
+    const bool wantsTree = grouping_ == Grouping::Scopes
+        || (grouping_ == Grouping::Auto && graph.opCount() > LayoutPolicy::kScopesAboveOps);
+    if (wantsTree && (scopesGraph_ != &graph || !scopes_) && graph.opCount() > kScopeTreeOffThreadAbove) {
+        // Build the scope tree on a pool thread; onTreeBuilt() goes on from here.
+        layout_->cancel();
+        pendingRequest_ = 0;
+        search_->setGraph(document->graph);
+        scene_->setContent(document, ViewGraph{});
+        view_->setPlaceholderText(tr("Grouping %1 ops by name scope…").arg(graph.opCount()));
+        updateOverviewVisibility();
+        if (treeGraph_ != &graph) {
+            treeGraph_ = &graph;
+            treeWatcher_->setFuture(QtConcurrent::run(
+                [shared = document->graph] { return std::make_shared<const ScopeTree>(ScopeTree::build(*shared)); }));
+        }
+        emit layoutStarted();
+        emit layoutBusyChanged(true);
+        return;
+    }
+    treeGraph_ = nullptr; // a tree still being built for another graph is dropped
     LayoutPlan plan = planFor(*document->graph);
     search_->setGraph(document->graph);
     scene_->setContent(std::move(document), std::move(plan.view));
@@ -133,6 +157,22 @@ void GraphPanel::setDocument(DocumentPtr document)
     updateOverviewVisibility();
     pendingRequest_ = layout_->request(scene_->layoutInput(plan.engine));
     emit layoutStarted();
+}
+
+void GraphPanel::onTreeBuilt()
+{
+    const std::shared_ptr<const ScopeTree> tree = treeWatcher_->future().result();
+    const DocumentPtr document = scene_->document();
+    if (!treeGraph_ || !document || document->graph.get() != treeGraph_)
+        return; // for a graph no longer shown (a newer build is on its way, or none is wanted)
+    if (tree->opCount(ScopeTree::kRoot) != document->graph->opCount())
+        return; // not this graph's tree
+    treeGraph_ = nullptr;
+    scopes_ = tree;
+    scopesGraph_ = document->graph.get();
+    openScopes_.clear();
+    openSeries_.clear();
+    setDocument(document); // the tree is there now: draws as for any graph
 }
 
 void GraphPanel::setGrouping(Grouping grouping)
@@ -356,6 +396,10 @@ void GraphPanel::clear()
     expanded_.clear();
     scopes_.reset();
     scopesGraph_ = nullptr;
+    if (treeGraph_) {
+        treeGraph_ = nullptr;
+        emit layoutBusyChanged(false);
+    }
     openScopes_.clear();
     retry_->hide();
     search_->setGraph(nullptr);
@@ -475,7 +519,7 @@ void GraphPanel::setOverviewWanted(bool wanted)
     updateOverviewVisibility();
 }
 
-bool GraphPanel::isLayoutBusy() const { return layout_->isBusy(); }
+bool GraphPanel::isLayoutBusy() const { return layout_->isBusy() || treeGraph_ != nullptr; }
 
 void GraphPanel::selectOp(OpId op, bool centre)
 {
@@ -492,6 +536,18 @@ void GraphPanel::showSearch()
 
 void GraphPanel::cancelLayout()
 {
+    if (treeGraph_) {
+        // Grouping by scope: its result will be dropped; nothing is drawn yet.
+        treeGraph_ = nullptr;
+        emit layoutBusyChanged(false);
+        view_->setPlaceholderText(QString());
+        retry_->setMessage(tr("Layout cancelled: the graph is not drawn."));
+        retry_->show();
+        retry_->raise();
+        placeOverlays();
+        emit layoutCancelled();
+        return;
+    }
     layout_->cancel(); // onLayoutCancelled() keeps the drawing or offers to lay out again
 }
 

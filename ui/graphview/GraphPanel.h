@@ -6,6 +6,7 @@
 #include "ui/layout/LayoutResult.h"
 #include "ui/layout/ScopeRelayout.h"
 
+#include <QFutureWatcher>
 #include <QSet>
 #include <QWidget>
 
@@ -86,6 +87,10 @@ public:
 
     // Nodes above which the overview shows (when wanted).
     static constexpr int kOverviewAboveNodes = 30;
+    // Graphs of more ops than this build their scope tree on a pool thread (the 100k-op
+    // nmt-8 --steps 200 takes about a second); the view says so meanwhile.
+    static constexpr int kScopeTreeOffThreadAbove = 20000;
+    bool isGroupingByScope() const { return treeGraph_ != nullptr; }
 
 public slots:
     void showSearch();
@@ -148,6 +153,10 @@ private:
         ScopeRelayout::Inner inner;
     };
     std::optional<ScopeOpening> pendingOpening_;
+    // The scope tree being built on a pool thread, and for which graph (null: none).
+    QFutureWatcher<std::shared_ptr<const ScopeTree>>* treeWatcher_;
+    const Graph* treeGraph_ = nullptr;
+    void onTreeBuilt();
 };
 
 } // namespace post
