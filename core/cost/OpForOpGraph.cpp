@@ -79,7 +79,7 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
             op.colocate = s.colocate;
             op.cpuOnly = s.cpuOnly;
             op.paramBytes = colocatedParamBytes[index];
-            op.cpuOnly = s.cpuOnly;
+            op.body = s.bodySummary;
             const OpCost cost = gradientAwareCost(graph, s);
             if (!cost.known)
                 ++unknown[s.type];

@@ -193,6 +193,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         op.paramBytes = paramBytes[i];
         op.colocate = groups[i];
         op.cpuOnly = o.cpuOnly; // its backward op shares the group, so it is pinned too
+        op.body = o.bodySummary;
         addOp(std::move(op), o);
     }
     // Backward ops in reverse topological order, each with the gradients it sends back.
@@ -206,6 +207,8 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
             if (t >= 0 && forward.isActivation(t) && forward.producer(t) >= 0 && sent.insert(t).second)
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.colocate = groups[i];
+        if (!o.bodySummary.empty())
+            op.body = "gradient of " + o.bodySummary;
         gradOf[i] = addOp(std::move(op), o);
     }
 

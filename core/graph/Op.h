@@ -36,6 +36,9 @@ struct Op {
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;
+    // A control-flow op (ONNX If / Loop / Scan): its bodies and how their cost was counted,
+    // e.g. "body: 12 ops, x 30 iterations" (docs/cost-model.md); empty for other ops.
+    std::string body;
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
     bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }

@@ -108,7 +108,8 @@ private slots:
             "ops": [{"name": "x,\u0022y\u0022\n", "type": "T", "time_us": {"gpu": 0.1, "cpu": 1e-7},
                      "output_bytes": 1e20, "param_bytes": 123.456, "resident_bytes": 0.1,
                      "colocate": "grp"},
-                    {"name": "z", "time_us": {"gpu": 3}, "output_bytes": 9007199254740993}],
+                    {"name": "z", "time_us": {"gpu": 3}, "output_bytes": 9007199254740993,
+                     "body": "body: 2 ops, x 7 iterations"}],
             "edges": [{"from": "x,\u0022y\u0022\n", "to": "z", "bytes": 0.30000000000000004}]})");
         const std::string text = nativeGraphJson(g);
         const Graph back = parseNativeGraph(text, "again.json");
@@ -120,6 +121,8 @@ private slots:
         QCOMPARE(nativeGraphJson(back), text);
         QVERIFY2(QString::fromStdString(text).contains(R"("bytes": 0.30000000000000004)"), text.c_str());
         QCOMPARE(back.op(0).residentBytes, 0.1);
+        QCOMPARE(back.op(1).body, std::string("body: 2 ops, x 7 iterations"));
+        QCOMPARE(QString::fromStdString(text).count("\"body\""), 1); // written only where set
         // resident_bytes is written only where non-zero (x, not z).
         QCOMPARE(QString::fromStdString(text).count("resident_bytes"), 1);
         // Integral values print as integers.

@@ -436,6 +436,17 @@ private slots:
         (void)parseOnnxGraph(modelBytes("control_flow.onnx"), "control_flow.onnx", {}, &report);
         QCOMPARE(report.parameterBytes, 64.0 * 64 * 4 + 1 + 8); // w, the false and the trip count
         QCOMPARE(report.forwardOpCount, 4);                     // shown as one op each
+        // The training step keeps how each was counted, for the inspector (and post-graph/1).
+        const Graph step = parseOnnxGraph(modelBytes("control_flow.onnx"), "control_flow.onnx");
+        const auto stepOp = [&step](const std::string& name) -> const Op& {
+            for (OpId i = 0; i < step.opCount(); ++i)
+                if (step.op(i).name == name)
+                    return step.op(i);
+            throw std::runtime_error("no op " + name);
+        };
+        QCOMPARE(stepOp("scan").body, std::string("body: 2 ops, x 7 iterations"));
+        QVERIFY(stepOp("if_input").body.find("costed as then_branch") != std::string::npos);
+        QCOMPARE(stepOp("scan/grad").body, std::string("gradient of body: 2 ops, x 7 iterations"));
     }
 
     void sniffingAndBinaryFiles()

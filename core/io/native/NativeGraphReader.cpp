@@ -50,7 +50,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured"},
+                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "body"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -68,6 +68,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.colocate = in.string(*group, JsonInput::member(path, "colocate"));
     if (const json* cpuOnly = in.find(value, "cpu_only"))
         op.cpuOnly = in.boolean(*cpuOnly, JsonInput::member(path, "cpu_only"));
+    if (const json* body = in.find(value, "body"))
+        op.body = in.string(*body, JsonInput::member(path, "body"));
     if (const json* flops = in.find(value, "flops"))
         op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
     if (const json* bytes = in.find(value, "memory_bytes"))
@@ -187,6 +189,8 @@ std::string nativeGraphJson(const Graph& graph)
             o["colocate"] = op.colocate;
         if (op.cpuOnly)
             o["cpu_only"] = true;
+        if (!op.body.empty())
+            o["body"] = op.body;
         if (op.flops != 0.0)
             o["flops"] = JsonOutput::number(op.flops);
         if (op.memoryBytes != 0.0)
