@@ -613,7 +613,12 @@ void MainWindow::createLearner()
     connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
-        learningChart_->reset(samples);
+        if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
+            learningChart_->continueRun(samples);
+            statusText_->setText(learner_->continuationNote());
+        } else {
+            learningChart_->reset(samples);
+        }
         learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
         showCentralTab(chartTab);
         learnerDock_->raise();

@@ -11,6 +11,7 @@
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/SessionController.h"
 #include "ui/util/Format.h"
 
 #include <QDockWidget>
@@ -40,6 +41,7 @@ void MainWindow::createClusterTools()
 
     connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
     connect(hub_, &DocumentHub::documentChanged, comparisonView_, &ComparisonView::setDocument);
+    session_->setComparison(comparisonView_); // sessions keep the Compare table
     connect(clusterEditor_, &ClusterEditor::clusterEdited, this,
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
                 hub_->setCluster(std::move(cluster), placement);

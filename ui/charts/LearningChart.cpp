@@ -190,16 +190,30 @@ void LearningChart::reset(int plannedSamples)
     refresh();
 }
 
+void LearningChart::continueRun(int plannedSamples)
+{
+    plannedSamples_ = plannedSamples;
+    selected_ = -1;
+    if (zoomed_)
+        resetZoom();
+    scheduleRefresh();
+}
+
 void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 {
     lowerBoundMs_ = snapshot.lowerBoundMs;
-    singleDeviceMs_ = snapshot.singleDeviceMs;
-    if (classicalName_ != snapshot.classicalName) {
-        classicalName_ = snapshot.classicalName;
-        classicalSeries_->setName(classicalName_.isEmpty() ? tr("best classical placer")
-                                                           : tr("best classical placer (%1)").arg(classicalName_));
+    // Unknown values leave the lines as they are: reset() cleared them for a new run, and a
+    // continued run (which does not run the classical placers again) keeps the restored ones.
+    if (known(snapshot.singleDeviceMs))
+        singleDeviceMs_ = snapshot.singleDeviceMs;
+    if (known(snapshot.classicalMs)) {
+        if (classicalName_ != snapshot.classicalName) {
+            classicalName_ = snapshot.classicalName;
+            classicalSeries_->setName(classicalName_.isEmpty() ? tr("best classical placer")
+                                                               : tr("best classical placer (%1)").arg(classicalName_));
+        }
+        classicalMs_ = snapshot.classicalMs;
     }
-    classicalMs_ = snapshot.classicalMs;
     if (known(snapshot.warmStartMs) && best_.isEmpty()) {
         // The starting placement was evaluated before sample 0 (not as a sample): it is
         // the best so far from the first sample on.

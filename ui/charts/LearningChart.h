@@ -32,6 +32,9 @@ public:
     // Empties the chart for a run of `plannedSamples`.
     void reset(int plannedSamples = 0);
     void addSnapshot(const post::LearnerSnapshot& snapshot);
+    // A restored run goes on (LearnerPanel::continuedFrom): its points and lines stay, the
+    // sample axis now runs to `plannedSamples`.
+    void continueRun(int plannedSamples);
 
     // The run's result (ms; NaN when none fits): when it beats the best-so-far line (found by
     // evaluations that were no samples, such as a final greedy pick), the line steps down to

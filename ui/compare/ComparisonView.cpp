@@ -15,6 +15,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <limits>
+
 namespace post {
 
 ComparisonView::ComparisonView(QWidget* parent)
@@ -165,11 +168,47 @@ void ComparisonView::start()
         stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
     request.runId = run_.begin();
     runGraphId_ = document_->graphId;
+    runSamples_ = request.options.samples;
+    runSeeds_ = request.options.seeds;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     model_->clear();
     progress_->setValue(0);
     status_->setText(tr("Starting…"));
     worker_->enqueue(std::move(request), stop_);
+    updateButtons();
+}
+
+std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) const
+{
+    if (run_.isBusy() || graphId != runGraphId_ || model_->rowCount() == 0)
+        return std::nullopt;
+    SessionComparison out;
+    out.lowerBoundUs = model_->lowerBoundUs() > 0.0 ? model_->lowerBoundUs() : std::numeric_limits<double>::quiet_NaN();
+    out.samples = runSamples_;
+    out.seeds = runSeeds_;
+    out.rows = model_->rows();
+    return out;
+}
+
+void ComparisonView::restoreResults(const SessionComparison& results, std::uint64_t graphId)
+{
+    if (stop_)
+        stop_->store(true);
+    run_.drop(); // a run still going is dropped: its reports no longer land here
+    stop_.reset();
+    runGraphId_ = graphId;
+    runSamples_ = results.samples;
+    runSeeds_ = results.seeds;
+    model_->clear(std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0);
+    for (const ComparisonRow& row : results.rows)
+        model_->addRow(row);
+    if (results.samples > 0)
+        samples_->setValue(results.samples);
+    if (results.seeds > 0)
+        seeds_->setValue(results.seeds);
+    progress_->setValue(progress_->maximum());
+    status_->setText(
+        tr("Restored: %n algorithm(s); double-click a row to show its best placement", nullptr, model_->rowCount()));
     updateButtons();
 }
 
