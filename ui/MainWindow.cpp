@@ -638,6 +638,11 @@ void MainWindow::createLearner()
         action->setShortcut(key);
         action->setObjectName(QStringLiteral("run-") + QLatin1String(name));
     }
+    run->addSeparator();
+    QAction* best = run->addAction(tr("Show &Best"), learningChart_, &LearningChart::showBest);
+    best->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    best->setToolTip(tr("Show the run's best placement and mark it on the learning chart"));
+    best->setObjectName(QStringLiteral("run-show-best"));
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
         if (outcome.error.isEmpty() && outcome.result.feasible)
             learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);

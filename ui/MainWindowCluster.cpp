@@ -11,6 +11,7 @@
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/RunRecorder.h"
 #include "ui/session/SessionController.h"
 #include "ui/util/Format.h"
 
@@ -57,6 +58,17 @@ void MainWindow::createClusterTools()
     connect(comparisonView_, &ComparisonView::placementRequested, this, [this](const Placement& placement) {
         showPlacement(placement);
         showCentralTab(0);
+    });
+    connect(learningChart_, &LearningChart::bestRequested, this, [this] {
+        // The best so far is no sample (a warm start, a final pick): the run's best placement.
+        const Placement& best = session_->recorder()->extras().best;
+        const DocumentPtr& document = hub_->document();
+        if (best.empty() || !document || best.size() != static_cast<size_t>(document->opCount())) {
+            statusText_->setText(tr("The best placement is not known yet (it is shown when the run ends)"));
+            return;
+        }
+        showPlacement(best);
+        statusText_->setText(tr("Showing the run's best placement"));
     });
     connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
         int shown = -1;
