@@ -51,7 +51,9 @@ GraphPanel::GraphPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view_);
-    view_->installEventFilter(this); // overlays follow the view's size
+    // Overlays follow the viewport's size: the view's own Resize reaches a filter before
+    // QAbstractScrollArea lays its viewport out, so placing them then used the old size.
+    view_->viewport()->installEventFilter(this);
 
     connect(scene_, &GraphScene::opSelected, this, &GraphPanel::opSelected);
     connect(scene_, &GraphScene::legendChanged, this, [this] {
@@ -313,7 +315,7 @@ void GraphPanel::placeOverlays()
 
 bool GraphPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == view_ && event->type() == QEvent::Resize)
+    if (watched == view_->viewport() && event->type() == QEvent::Resize)
         placeOverlays();
     return QWidget::eventFilter(watched, event);
 }
