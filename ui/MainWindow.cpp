@@ -9,6 +9,7 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/ViewTheme.h"
+#include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
@@ -171,6 +172,9 @@ void MainWindow::createActions()
     batchAction_->setToolTip(tr("The batch size an ONNX model's symbolic batch dimension gets"));
     batchAction_->setEnabled(false);
     connect(batchAction_, &QAction::triggered, this, &MainWindow::batchDialog);
+    dimensionsPrompt_ = new InputDimensionsPrompt(hub_, this); // asks when a model leaves input dimensions open
+    connect(dimensionsPrompt_, &InputDimensionsPrompt::reopenRequested, this,
+            [this](const QString& path) { openFile(path); });
 
     quitAction_ = new QAction(tr("&Quit"), this);
     quitAction_->setShortcut(QKeySequence::Quit);
@@ -233,6 +237,7 @@ void MainWindow::createMenus()
     rebuildRecentMenu();
     file->addAction(openPlacementAction_);
     file->addAction(batchAction_);
+    file->addAction(dimensionsPrompt_->action());
     clusterMenu_ = file->addMenu(tr("&Cluster"));
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
@@ -497,6 +502,7 @@ void MainWindow::setInteractiveErrors(bool on)
 {
     interactiveErrors_ = on;
     session_->setInteractive(on);
+    dimensionsPrompt_->setInteractive(on);
 }
 
 void MainWindow::reportError(const QString& path, const QString& message)

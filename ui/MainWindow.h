@@ -21,6 +21,7 @@ class ComparisonView;
 class DeviceTablePanel;
 class DocumentHub;
 class GraphPanel;
+class InputDimensionsPrompt;
 class InspectorPanel;
 class LearnerPanel;
 class LearningChart;
@@ -160,6 +161,7 @@ private:
 
     QLabel* statusText_ = nullptr;
     QAction* batchAction_ = nullptr;
+    InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
