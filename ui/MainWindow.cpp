@@ -622,6 +622,8 @@ void MainWindow::createLearner()
         if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
             learningChart_->continueRun(samples);
             statusText_->setText(learner_->continuationNote());
+            statusText_->setToolTip(tr("Sessions do not keep the learner's policy, so a restored run cannot resume "
+                                       "exactly: its learner starts again from the restored best placement"));
         } else {
             learningChart_->reset(samples);
         }

@@ -503,18 +503,19 @@ private slots:
         QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(panel->continuedFrom(), done);
         QVERIFY(!panel->hasRestoredRun());
-        QVERIFY2(panel->continuationNote().contains(QStringLiteral("warm-started from its best")),
+        QVERIFY2(panel->continuationNote().contains(QStringLiteral("warm-started from the best")),
                  qPrintable(panel->continuationNote()));
         QVERIFY(!snapshots.isEmpty());
         const auto first = snapshots.first().at(0).value<LearnerSnapshot>();
         QVERIFY(!first.samples.empty());
         QCOMPARE(first.samples.front().index, done);
         chart->flush();
-        QCOMPARE(chart->sampleCount(), 200);
+        // The restored run had ended (done): another whole budget of 200 (a stopped one gets the rest).
+        QCOMPARE(chart->sampleCount(), done + 200);
         QCOMPARE(chart->classicalMs(), classicalMs);      // not run again, still drawn
         QVERIFY(panel->bestMs() <= bestMs * (1 + 1e-12)); // never worse than the restored best
         const Session again = window.findChild<SessionController*>()->currentSession();
-        QCOMPARE(again.samples.size(), size_t(200));
+        QCOMPARE(again.samples.size(), static_cast<size_t>(done + 200));
         QCOMPARE(again.samples[static_cast<size_t>(done)].index, done);
         QCOMPARE(again.learner.algorithm, std::string("post@m-etf"));
         QCOMPARE(again.studio.classicalPlacer, classicalName.toStdString());

@@ -295,7 +295,7 @@ void LearnerPanel::start()
     const QString learner = restored_ ? continuationLearner(algorithm()) : QString();
     if (restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0 && !learner.isEmpty()) {
         const int done = restored_->samplesDone;
-        const int more = planned > done ? planned - done : planned;
+        const int more = !restored_->finished && planned > done ? planned - done : planned;
         request.algorithm = learner.toStdString();
         request.samples = more;
         request.sampleOffset = done;
@@ -308,18 +308,15 @@ void LearnerPanel::start()
             request.bestBeforeMs = restored_->bestMs;
         planned = done + more;
         continuedFrom_ = done;
-        continuationNote_ = warm
-            ? tr("Continuing the restored %1 run from sample %2: %3 warm-started from its best (%4 ms); "
-                 "sessions do not keep the learner's policy")
-                  .arg(algorithm())
-                  .arg(done)
-                  .arg(learner)
-                  .arg(restored_->bestMs, 0, 'g', 4)
-            : tr("Continuing the restored %1 run from sample %2: %3 from scratch (the session has no best "
-                 "placement to warm-start from)")
-                  .arg(algorithm())
-                  .arg(done)
-                  .arg(learner);
+        continuationNote_ = warm ? tr("Continued %1 from sample %2: %3 warm-started from the best (%4 ms)")
+                                       .arg(algorithm())
+                                       .arg(done)
+                                       .arg(learner)
+                                       .arg(restored_->bestMs, 0, 'g', 4)
+                                 : tr("Continued %1 from sample %2: %3 from scratch (no placement to warm-start from)")
+                                       .arg(algorithm())
+                                       .arg(done)
+                                       .arg(learner);
     } else {
         samplesDone_ = 0;
         bestMs_ = 0.0;

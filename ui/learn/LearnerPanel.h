@@ -50,13 +50,14 @@ public:
     // Sessions do not keep the learner's policy, so a true resume is impossible: Start runs
     // the run's learner (post for post@m-sct or post@best) warm-started from `best`, with
     // sample numbers going on from `samplesDone` and the seed moved on by as much, until the
-    // budget is reached (or for another budget when it was). Classical placers and
+    // budget is reached (or for another budget when the run had ended). Classical placers and
     // local-search start afresh. Reset, another graph or the next Start forget it.
     struct RestoredRun {
         std::uint64_t graphId = 0; // GraphDocument::graphId of the restored document
         int samplesDone = 0;
         Placement best; // empty: cold start, numbering still goes on
         double bestMs = std::numeric_limits<double>::quiet_NaN();
+        bool finished = false; // it ran to its end: Start runs another budget, not the remainder
     };
     void setRestoredRun(std::optional<RestoredRun> run);
     bool hasRestoredRun() const { return restored_.has_value(); }

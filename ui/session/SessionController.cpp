@@ -233,6 +233,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
         LearnerPanel::RestoredRun run;
         run.graphId = doc->graphId;
         run.samplesDone = snapshot.samplesDone;
+        run.finished = session->run.state == SessionRunState::Done;
         run.best = !session->studio.best.empty() ? session->studio.best : session->placement;
         run.bestMs = !session->studio.best.empty() ? session->studio.bestUs / 1000.0 : bestMs;
         panel->setRestoredRun(run);
