@@ -14,6 +14,7 @@
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/SessionController.h"
@@ -680,6 +681,7 @@ void MainWindow::createTimeline()
     new ExportMenu(exportMenu_, hub_, graphPanel_, stepSimulation_, statusBar());
 
     connect(hub_, &DocumentHub::documentChanged, stepSimulation_, &StepSimulation::setDocument);
+    connect(stepSimulation_, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
     connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
         timeline_->setStep(step);
         stepStatus_->setStep(step);
