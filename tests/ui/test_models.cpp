@@ -160,7 +160,12 @@ private slots:
         }
         QVERIFY(model.index(1, DeviceTableModel::TransfersOut).data().toInt() > 0); // conv feeds relu on GPU:1
         QCOMPARE(model.headerData(DeviceTableModel::Idle, Qt::Horizontal).toString(), QStringLiteral("Idle"));
-        // A new placement empties the step's columns until its own step arrives.
+        // The same placement in a new document (the learner's best shown again) keeps the step,
+        // which StepSimulation does not simulate again; a new placement empties the step's
+        // columns until its own step arrives.
+        auto again = std::make_shared<GraphDocument>(*doc);
+        model.setDocument(again);
+        QCOMPARE(model.index(1, DeviceTableModel::Busy).data(DeviceTableModel::SortRole).toDouble(), r.deviceBusyUs[1]);
         model.setDocument(uitest::smallDocument({1, 1, 1, 1}));
         QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid());
     }

@@ -6,6 +6,18 @@
 #include <cmath>
 
 namespace post {
+namespace {
+
+// Whether `step` is the step of `document`: the same graph, cluster and placement (a new
+// document with the placement on show again is not simulated again: StepSimulation keeps it).
+bool isStepOf(const SimulatedStep& step, const GraphDocument& document)
+{
+    const GraphDocument& of = *step.document;
+    return &of == &document
+        || (of.graphId == document.graphId && of.cluster == document.cluster && of.placement == document.placement);
+}
+
+} // namespace
 
 DeviceTableModel::DeviceTableModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -15,7 +27,7 @@ DeviceTableModel::DeviceTableModel(QObject* parent)
 void DeviceTableModel::setDocument(DocumentPtr document)
 {
     beginResetModel();
-    if (!document || !step_ || step_->document != document) {
+    if (!document || !step_ || !isStepOf(*step_, *document)) {
         step_.reset();
         traffic_.clear();
     }
@@ -38,7 +50,7 @@ void DeviceTableModel::setDocument(DocumentPtr document)
 
 void DeviceTableModel::setStep(StepPtr step)
 {
-    if (step && step->document != document_)
+    if (step && (!document_ || !isStepOf(*step, *document_)))
         return; // another document's (a stale one's)
     step_ = std::move(step);
     traffic_.assign(load_.size(), Traffic{});
