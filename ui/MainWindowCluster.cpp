@@ -5,6 +5,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
@@ -59,6 +60,17 @@ void MainWindow::createClusterTools()
         showPlacement(placement);
         showCentralTab(0);
     });
+    connect(comparisonView_, &ComparisonView::diffRequested, this,
+            [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
+                const DocumentPtr& document = hub_->document();
+                if (!document)
+                    return;
+                auto* dialog = new PlacementDiffDialog(*document->graph, *document->cluster, from, to, fromName, toName,
+                                                       this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
+                dialog->show();
+            });
     connect(learningChart_, &LearningChart::bestRequested, this, [this] {
         // The best so far is no sample (a warm start, a final pick): the run's best placement.
         const Placement& best = session_->recorder()->extras().best;

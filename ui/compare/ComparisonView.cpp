@@ -15,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -31,6 +32,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     , algorithms_(new QLineEdit(this))
     , runButton_(new QPushButton(tr("Run Comparison"), this))
     , cancelButton_(new QPushButton(tr("Cancel"), this))
+    , diffButton_(new QPushButton(tr("Diff"), this))
     , progress_(new QProgressBar(this))
     , status_(new QLabel(this))
 {
@@ -72,7 +74,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setSortingEnabled(true);
     table_->sortByColumn(-1, Qt::AscendingOrder); // run order until a header is clicked
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection); // two rows for Diff
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
@@ -89,6 +91,19 @@ ComparisonView::ComparisonView(QWidget* parent)
     controls->addWidget(seeds_);
     controls->addWidget(runButton_);
     controls->addWidget(cancelButton_);
+    controls->addWidget(diffButton_);
+    diffButton_->setObjectName(QStringLiteral("compareDiff"));
+    diffButton_->setToolTip(tr("Which ops move between two selected rows' best placements, or between one and the "
+                               "shown placement"));
+    connect(diffButton_, &QPushButton::clicked, this, [this] {
+        QList<int> rows;
+        for (const QModelIndex& index : table_->selectionModel()->selectedRows())
+            rows << proxy_->mapToSource(index).row();
+        std::sort(rows.begin(), rows.end());
+        if (rows.size() == 1 || rows.size() == 2)
+            diffRows(rows[0], rows.size() == 2 ? rows[1] : -1);
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparisonView::updateButtons);
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(status_, 2);
@@ -231,6 +246,29 @@ void ComparisonView::showRow(int row)
     emit placementRequested(best);
 }
 
+bool ComparisonView::diffRows(int first, int second)
+{
+    if (!document_ || document_->graphId != runGraphId_ || first < 0 || first >= model_->rowCount()
+        || second >= model_->rowCount())
+        return false;
+    const auto ops = static_cast<size_t>(document_->opCount());
+    const ComparisonRow& a = model_->row(first);
+    const QString aName = QString::fromStdString(a.algorithm);
+    if (a.best.size() != ops)
+        return false;
+    if (second < 0) {
+        if (!document_->isPlaced())
+            return false;
+        emit diffRequested(document_->placement, a.best, tr("shown"), aName);
+        return true;
+    }
+    const ComparisonRow& b = model_->row(second);
+    if (b.best.size() != ops)
+        return false;
+    emit diffRequested(a.best, b.best, aName, QString::fromStdString(b.algorithm));
+    return true;
+}
+
 void ComparisonView::onStarted(quint64 runId, double lowerBoundUs)
 {
     if (run_.isCurrent(runId))
@@ -276,6 +314,8 @@ void ComparisonView::updateButtons()
     const bool running = run_.isBusy();
     runButton_->setEnabled(!running && canRun);
     cancelButton_->setEnabled(running);
+    const qsizetype selected = table_->selectionModel() ? table_->selectionModel()->selectedRows().size() : 0;
+    diffButton_->setEnabled(!running && (selected == 1 || selected == 2));
     samples_->setEnabled(!running);
     seeds_->setEnabled(!running);
     algorithms_->setEnabled(!running);

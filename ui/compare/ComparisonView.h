@@ -55,9 +55,14 @@ public slots:
     void cancel();
     // Emits placementRequested with the best placement of model row `row`.
     void showRow(int row);
+    // The Diff button: two selected rows against each other, or one against the shown
+    // placement (diffRequested). Model rows; false when they have no placement of this graph.
+    bool diffRows(int first, int second = -1);
 
 signals:
     void placementRequested(const post::Placement& placement);
+    void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
+                       const QString& toName);
     void runFinished(bool cancelled);
 
 private:
@@ -85,6 +90,7 @@ private:
     QLineEdit* algorithms_;
     QPushButton* runButton_;
     QPushButton* cancelButton_;
+    QPushButton* diffButton_;
     QProgressBar* progress_;
     QLabel* status_;
 };
