@@ -1,6 +1,8 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
+#include "core/io/native/PlacementFile.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/session/SessionFile.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 #include "ui/MainWindow.h"
@@ -12,11 +14,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
+#include <QFile>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -202,6 +206,31 @@ void TestCompareView::diffCountsMovesPerDevicePair()
     QCOMPARE(activated.size(), 1);
     QCOMPARE(activated.first().at(0).toInt(), 3);
     QCOMPARE(window.findChild<InspectorPanel*>()->op(), OpId(3)); // selected in the window: fc in the inspector
+    // The shown placement against a placement file and a session file of the same graph.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("other.json"));
+    {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(placementJson(*doc->graph, *doc->cluster, b.best)));
+    }
+    PlacementDiffDialog* fromFile = window.diffWithPlacementFile(file);
+    QVERIFY(fromFile);
+    QCOMPARE(fromFile->diff().moved, (std::vector<OpId>{1, 2, 3})); // {0, 1, 1, 1} -> {0, 2, 2, 2}
+    QCOMPARE(fromFile->diff().pairs[1][2], 3);
+    Session session;
+    session.graph = doc->graph;
+    session.cluster = doc->cluster;
+    session.placement = a.best;
+    const QString sessionFile = dir.filePath(QStringLiteral("other.session.json"));
+    writeSessionFile(sessionFile.toStdString(), session);
+    PlacementDiffDialog* fromSession = window.diffWithPlacementFile(sessionFile);
+    QVERIFY(fromSession);
+    QCOMPARE(fromSession->diff().moved, (std::vector<OpId>{2})); // relu GPU:0 -> GPU:1
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QVERIFY(!window.diffWithPlacementFile(dir.filePath(QStringLiteral("missing.json"))));
+    QCOMPARE(failed.size(), 1);
+
     // A row without a placement of this graph gives no diff.
     ComparisonRow empty = a;
     empty.best.clear();
