@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""Regenerates docs/results.md: `post-cli compare` tables on the real graphs in
-../shared/data and learning curves (mean best step time against samples).
+"""Regenerates docs/results.md: the comparison tables on the real graphs in ../shared/data
+(what `post-cli compare` prints, computed from one `post-cli sweep` of every graph, cluster,
+algorithm and seed: docs/sweeps.md) and learning curves (mean best step time against samples).
+
+The sweep runs as --shards local shards at a time into --sweep-dir; jobs whose result file is
+there already are skipped, so a folder filled by a Slurm job array or GNU parallel
+(`post-cli sweep MANIFEST --shard I/N --out DIR` with the manifest this script writes into
+that folder, see --manifest-only) only gets its missing jobs run here.
 
 usage: bench/results.py [--cli build/release/app/cli/post-cli] [--data ../shared/data]
                         [--seeds 5] [--samples 2400] [--out docs/results.md]
+                        [--sweep-dir DIR] [--shards 1] [--threads 0] [--manifest-only]
+                        [--graphs SUBSTRING] [--clusters k80x4,v100x4-nvlink] [--no-curves]
 """
-import argparse, csv, io, json, os, subprocess, sys, time
+import argparse, csv, glob, io, json, os, subprocess, sys, time
 
 GRAPHS = [
     ("pipedream/inception_v3/graph.txt", "PipeDream inception_v3"),
@@ -19,6 +27,9 @@ GRAPHS = [
     ("msr/OperatorGraphs/bert_l-3_training.json", "MSR bert_l-3_training (operators)"),
 ]
 CLUSTERS = ["k80x4", "v100x4-nvlink"]
+# `post-cli compare`'s default: every algorithm, in its order (core/run/PlacerRegistry.cpp).
+ALGOS = ["post", "post-alg1", "ce", "ppo", "reinforce", "random", "post@best", "local-search", "single", "cpu",
+         "round-robin", "m-topo", "m-etf", "m-sct", "metis"]
 CURVE_GRAPHS = GRAPHS[:4]
 CURVE_ALGOS = ["post", "ce", "ppo", "reinforce", "random"]
 CHECKPOINTS = [100, 200, 400, 800, 1200, 1600, 2000, 2400]
@@ -29,6 +40,49 @@ def run(cmd):
     if p.returncode != 0:
         sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
     return p.stdout
+
+
+def write_manifest(a, graphs, clusters, path):
+    manifest = {"format": "post-sweep/1", "graphs": [os.path.abspath(g) for g in graphs], "clusters": clusters,
+                "algorithms": ALGOS, "seeds": list(range(1, a.seeds + 1)), "samples": a.samples}
+    with open(path + ".tmp", "w") as f:
+        json.dump(manifest, f, indent=2)
+    os.replace(path + ".tmp", path)
+
+
+def sweep(a, manifest, out_dir):
+    """Runs the manifest's jobs missing from out_dir as a.shards shards at once; returns
+    {(graph, cluster, algo): row} with compare's figures per row."""
+    shards = max(1, a.shards)
+    procs = [subprocess.Popen([a.cli, "sweep", manifest, "--shard", f"{i}/{shards}", "--threads", str(a.threads),
+                               "--out", out_dir], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for i in range(shards)]
+    failed = []
+    for i, p in enumerate(procs):
+        _, err = p.communicate()
+        print(err.strip(), file=sys.stderr)
+        if p.returncode != 0:
+            failed.append(f"shard {i}/{shards} failed ({p.returncode}):\n{err}")
+    if failed:
+        sys.exit("\n".join(failed))
+    table = json.loads(run([a.cli, "sweep", "merge", out_dir, "--json"]))
+    if table["missing"]:
+        sys.exit(f"{out_dir}: jobs {table['missing']} are missing after the sweep")
+    extra = {}  # samples and wall time per run: the job files have them, the table does not
+    for path in glob.glob(os.path.join(out_dir, "job-*.json")):
+        with open(path) as f:
+            j = json.load(f)
+        e = extra.setdefault((j["graph"], j["cluster"], j["algo"]), {"samples": [], "wall": []})
+        e["samples"].append(j["samples_used"])
+        e["wall"].append(j["wall_s"])
+    rows = {}
+    for r in table["rows"]:
+        e = extra[(r["graph"], r["cluster"], r["algo"])]
+        rows[(r["graph"], r["cluster"], r["algo"])] = {
+            "algo": r["algo"], "best_step_time_ms": r["mean_ms"], "best_step_time_ms_std": r["std_ms"],
+            "runs": r["runs"], "feasible_runs": r["feasible_runs"], "feasible": r["feasible_runs"] == r["runs"],
+            "samples": sum(e["samples"]) / len(e["samples"]), "wall_s": sum(e["wall"]) / len(e["wall"])}
+    return rows
 
 
 def curve(cli, graph, cluster, algo, seed, samples, tmp):
@@ -53,16 +107,39 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--samples", type=int, default=2400)
     ap.add_argument("--out", default="docs/results.md")
+    ap.add_argument("--sweep-dir", help="the sweep's results folder (default: a temporary one, removed at the end)")
+    ap.add_argument("--shards", type=int, default=1, help="local shards run at once")
+    ap.add_argument("--threads", type=int, default=0, help="evaluation threads per job (0: all cores)")
+    ap.add_argument("--manifest-only", action="store_true",
+                    help="write SWEEP_DIR/manifest.json for running the sweep elsewhere, and stop")
+    ap.add_argument("--graphs", default="", help="only the graphs whose path contains this")
+    ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--no-curves", action="store_true", help="leave out the learning curves")
     a = ap.parse_args()
     if not os.path.isdir(a.data):
         sys.exit(f"{a.data} is absent: the results need the real graphs")
+    graphs = [(rel, title) for rel, title in GRAPHS if a.graphs in rel]
+    clusters = [c for c in a.clusters.split(",") if c]
     tmp = os.path.join(os.path.dirname(a.out) or ".", ".results-tmp")
     os.makedirs(tmp, exist_ok=True)
+    sweep_dir = a.sweep_dir or os.path.join(tmp, "sweep")
+    os.makedirs(sweep_dir, exist_ok=True)
+    manifest = os.path.join(sweep_dir, "manifest.json")
+    write_manifest(a, [os.path.join(a.data, rel) for rel, _ in graphs], clusters, manifest)
+    if a.manifest_only:
+        print(f"wrote {manifest}: run `post-cli sweep {manifest} --shard I/N --out {sweep_dir}`, then this "
+              f"script with --sweep-dir {sweep_dir}")
+        return
+    t0 = time.time()
+    rows = sweep(a, manifest, sweep_dir)
+    print(f"sweep: {time.time() - t0:.1f} s", file=sys.stderr)
     md = io.StringIO()
     w = md.write
     w("# Results\n\nGenerated by `bench/results.py` (commands below reproduce every number). "
       f"{a.samples} samples per learner run, {a.seeds} seeds (1..{a.seeds}); classical placers are "
-      "deterministic and run once. Step times are simulated (docs/simulator.md) in ms; `+-` is the "
+      "deterministic and run once. The runs are the jobs of one `post-cli sweep` (docs/sweeps.md), "
+      "whose figures are those `post-cli compare` gives for the same samples and seeds. Step times are "
+      "simulated (docs/simulator.md) in ms; `+-` is the "
       "standard deviation over seeds; speed-up is over the single best device (infeasible single "
       "devices fall back to the CPU); gap is certified: to the lower bound of docs/simulator.md, the largest of critical path, work / speed and fork-join.\n\n"
       "`post` is Post from scratch (uniform policy), as in the paper; `post@best` starts Post from "
@@ -70,31 +147,34 @@ def main():
       "METIS) and counts their evaluations in its samples. What these figures say, and why: "
       "[docs/learners.md](learners.md#findings-for-algorithm-1-on-the-real-graphs-docsresultsmd-before-issue-15).\n\n")
     summary = []
-    for rel, title in GRAPHS:
+    for rel, title in graphs:
         graph = os.path.join(a.data, rel)
-        for cluster in CLUSTERS:
-            t0 = time.time()
-            out = run([a.cli, "compare", graph, "--cluster", cluster, "--samples", str(a.samples),
-                       "--seeds", str(a.seeds), "--json"])
-            j = json.loads(out)
+        key_graph = os.path.abspath(graph)
+        for cluster in clusters:
+            # The lower bound and the single-device reference, as compare computes them.
+            ref = json.loads(run([a.cli, "compare", graph, "--cluster", cluster, "--algos", "single",
+                                  "--samples", "1", "--seeds", "1", "--json"]))
+            lb = ref["lower_bound_ms"]
+            single = ref["single_device_ms"]
             w(f"## {title} on `{cluster}`\n\n`post-cli compare ../shared/data/{rel} --cluster {cluster} "
-              f"--samples {a.samples} --seeds {a.seeds}` (lower bound {j['lower_bound_ms']:.3f} ms)\n\n")
+              f"--samples {a.samples} --seeds {a.seeds}` (lower bound {lb:.3f} ms)\n\n")
             w("| algorithm | best (ms) | +- | feasible | samples | wall (s) | speed-up | gap to LB |\n"
               "|---|--:|--:|--:|--:|--:|--:|--:|\n")
-            classical_best = min((r["best_step_time_ms"] for r in j["results"]
+            results = [rows[(key_graph, cluster, algo)] for algo in ALGOS if (key_graph, cluster, algo) in rows]
+            classical_best = min((r["best_step_time_ms"] for r in results
                                   if "@" not in r["algo"] and r["algo"] not in CURVE_ALGOS and r["feasible"]),
                                  default=float("inf"))
-            by = {r["algo"]: r for r in j["results"]}
-            for r in j["results"]:
-                w(f"| {r['algo']} | {r['best_step_time_ms']:.3f} | {r['best_step_time_ms_std']:.3f} | "
+            by = {r["algo"]: r for r in results}
+            for r in results:
+                m = r["best_step_time_ms"]
+                w(f"| {r['algo']} | {m:.3f} | {r['best_step_time_ms_std']:.3f} | "
                   f"{r['feasible_runs']}/{r['runs']} | {r['samples']:.0f} | {r['wall_s']:.2f} | "
-                  f"{r['speedup_vs_single']:.2f}x | {100 * r['gap_to_lower_bound']:.1f}% |\n")
+                  f"{single / m if m > 0 else 0.0:.2f}x | {100 * (m / lb - 1.0 if lb > 0 else 0.0):.1f}% |\n")
             w("\n")
             def ok(algo):  # an algorithm with an infeasible run does not count as faster
                 r = by[algo]
                 return r["best_step_time_ms"] if r["feasible"] else float("inf")
             summary.append((title, cluster, ok("post"), ok("post@best"), ok("reinforce"), classical_best))
-            print(f"{title} {cluster}: {time.time() - t0:.1f} s", file=sys.stderr)
 
     w("## Summary: does Post beat every other placer?\n\n"
       "A learner with any infeasible (out-of-memory) best placement over the seeds counts as `inf`.\n\n"
@@ -104,8 +184,10 @@ def main():
         w(f"| {title} | {cluster} | {post:.3f} | {warm:.3f} | {rf:.3f} | {cl:.3f} | "
           f"{'yes' if warm <= min(cl, rf) + 1e-9 else 'NO'} | {'yes' if post <= cl + 1e-9 else 'no'} |\n")
 
-    w("\n## Learning curves (mean best feasible step time in ms after n samples, k80x4)\n\n")
-    for rel, title in CURVE_GRAPHS:
+    curve_graphs = [] if a.no_curves else [(rel, title) for rel, title in CURVE_GRAPHS if a.graphs in rel]
+    if curve_graphs:
+        w("\n## Learning curves (mean best feasible step time in ms after n samples, k80x4)\n\n")
+    for rel, title in curve_graphs:
         graph = os.path.join(a.data, rel)
         curves = {}
         for algo in CURVE_ALGOS:
@@ -126,9 +208,15 @@ def main():
     with open(tmp_out, "w") as f:
         f.write(md.getvalue())
     os.replace(tmp_out, a.out)
+    if not a.sweep_dir:
+        for name in os.listdir(sweep_dir):
+            os.remove(os.path.join(sweep_dir, name))
+        os.rmdir(sweep_dir)
     for name in os.listdir(tmp):
-        os.remove(os.path.join(tmp, name))
-    os.rmdir(tmp)
+        if os.path.isfile(os.path.join(tmp, name)):
+            os.remove(os.path.join(tmp, name))
+    if not os.listdir(tmp):
+        os.rmdir(tmp)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ echo "package: $(basename "$deb") ($(stat -c %s "$deb") bytes)"
 # Dependencies: from dpkg-shlibdeps (libc, Qt, Graphviz) plus the run-time plugins.
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for dep in libc6 libstdc++6 libqt6widgets6 libqt6charts6 libgvc6 libcgraph6 libglpk40 libmetis5 qt6-qpa-plugins; do
+for dep in libc6 libstdc++6 libqt6widgets6 libqt6charts6 libgvc6 libcgraph6 libglpk40 libmetis5 coinor-libcbc3 qt6-qpa-plugins; do
   [[ $depends == *"$dep"* ]] || fail "Depends lacks $dep"
 done
 

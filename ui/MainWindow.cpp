@@ -205,8 +205,10 @@ void MainWindow::createActions()
     connect(findAction_, &QAction::triggered, graphPanel_, &GraphPanel::showSearch);
 
     groupingGroup_ = new QActionGroup(this);
-    const std::pair<Grouping, QString> groupings[] = {
-        {Grouping::Auto, tr("&Automatic")}, {Grouping::Ops, tr("&Every Op")}, {Grouping::Groups, tr("&Groups")}};
+    const std::pair<Grouping, QString> groupings[] = {{Grouping::Auto, tr("&Automatic")},
+                                                      {Grouping::Ops, tr("&Every Op")},
+                                                      {Grouping::Groups, tr("&Groups")},
+                                                      {Grouping::Scopes, tr("Name &Scopes")}};
     for (const auto& [grouping, label] : groupings) {
         auto* action = new QAction(label, groupingGroup_);
         action->setCheckable(true);
@@ -214,7 +216,8 @@ void MainWindow::createActions()
         action->setChecked(grouping == graphPanel_->grouping());
     }
     groupingGroup_->actions().at(0)->setToolTip(
-        tr("Every op when the graph is small and its edges short, else one box per colocation group or chain"));
+        tr("Every op when the graph is small and its edges short; above 300 ops with name scopes, one box per "
+           "scope; else one box per colocation group or chain"));
     connect(groupingGroup_, &QActionGroup::triggered, this,
             [this](QAction* action) { graphPanel_->setGrouping(static_cast<Grouping>(action->data().toInt())); });
 
@@ -566,7 +569,9 @@ void MainWindow::updateSummary()
     if (document->format == GraphFormat::Onnx)
         text += tr(" · batch %1").arg(document->batch);
     const auto& view = graphPanel_->scene()->viewGraph();
-    if (view.grouped)
+    if (view.isScoped())
+        text += tr(" · %1 boxes by scope").arg(view.nodeCount());
+    else if (view.grouped)
         text += tr(" · %1 groups").arg(view.nodeCount());
     if (graphPanel_->scene()->nodeItemCount() > 0) {
         const GraphPanel::LayoutInfo info = graphPanel_->lastLayout();

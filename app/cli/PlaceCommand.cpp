@@ -80,7 +80,8 @@ int runPlace(const PlaceOptions& o)
     ctx.threads = o.threads;
     ctx.observer = o.log.empty() ? nullptr : &log;
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
-    const LowerBound lb = lowerBound(g, c);
+    const LowerBound polynomial = lowerBound(g, c);
+    const ReportedBound lb = largestBound(polynomial, r.solverBoundUs, r.solverBoundOpLevel);
 
     if (!o.out.empty()) {
         // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
@@ -108,8 +109,13 @@ int runPlace(const PlaceOptions& o)
         j["samples"] = r.samplesUsed;
         j["time_budget_s"] = ctx.seconds;
         j["wall_s"] = r.wallSeconds;
-        j["lower_bound_ms"] = lb.valueUs() / 1000.0;
-        j["lower_bound_source"] = lb.source();
+        j["lower_bound_ms"] = lb.us / 1000.0;
+        j["lower_bound_source"] = lb.source;
+        if (r.solverBoundUs > 0.0) {
+            j["solver_bound_ms"] = r.solverBoundUs / 1000.0;
+            j["solver_bound_scope"] = r.solverBoundOpLevel ? "op-level" : "grouping";
+        }
+        j["proven_optimal"] = r.provenOptimal;
         auto& per = j["ops_per_device"] = nlohmann::json::object();
         for (DeviceId d = 0; d < c.deviceCount(); ++d)
             per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
@@ -118,7 +124,8 @@ int runPlace(const PlaceOptions& o)
     }
     std::cout << "algorithm    " << o.algo << "\n"
               << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
-              << "\nlower bound  " << formatMs(lb.valueUs()) << " (" << lb.source() << ")\n"
+              << "\nlower bound  " << formatMs(lb.us) << " (" << lb.source << ")"
+              << (r.provenOptimal ? "\nproven       optimal" : "") << "\n"
               << "samples      " << r.samplesUsed << "\n"
               << "wall time    " << r.wallSeconds << " s\n"
               << "ops/device  ";

@@ -156,10 +156,10 @@ bool FavouriteChildLp::solveWindow(const std::vector<OpId>& windowOps, std::vect
     return true;
 }
 
-std::vector<OpId> FavouriteChildLp::solve()
+std::vector<OpId> FavouriteChildLp::solve(std::chrono::steady_clock::time_point deadline)
 {
     const Graph& g = graph_;
-    windowsSolved_ = windowsFailed_ = 0;
+    windowsSolved_ = windowsFailed_ = windowsSkipped_ = 0;
     relaxedMakespanUs_ = 0.0;
     std::vector<double> x(static_cast<size_t>(g.edgeCount()), 1.0);
     const auto order = g.topologicalOrder();
@@ -170,11 +170,14 @@ std::vector<OpId> FavouriteChildLp::solve()
         std::vector<OpId> windowOps(order.begin() + static_cast<std::ptrdiff_t>(begin),
                                     order.begin() + static_cast<std::ptrdiff_t>(end));
         const int w = window_[static_cast<size_t>(windowOps.front())];
-        if (solveWindow(windowOps, x)) {
+        if (std::chrono::steady_clock::now() >= deadline) {
+            ++windowsSkipped_;
+        } else if (solveWindow(windowOps, x)) {
             ++windowsSolved_;
             continue;
+        } else {
+            ++windowsFailed_;
         }
-        ++windowsFailed_;
         // Fallback: the child behind the costliest transfer is the favourite.
         for (OpId op : windowOps) {
             EdgeId costliest = -1;

@@ -2,6 +2,7 @@
 
 #include "core/graph/Ids.h"
 
+#include <chrono>
 #include <vector>
 
 namespace post {
@@ -27,16 +28,18 @@ class Cluster;
 // To keep the LP small, the topological order is cut into windows of at most
 // `maxLpOps` ops, one LP per window; edges crossing windows are never favourites.
 // When GLPK fails on a window (or exceeds its 20 s time limit), that window falls back
-// to "the child behind the costliest transfer".
+// to "the child behind the costliest transfer"; so do the windows left when `deadline`
+// has passed (a placer's time budget).
 class FavouriteChildLp {
 public:
     FavouriteChildLp(const Graph& graph, const Cluster& cluster, int maxLpOps = 1000, double threshold = 0.5);
 
     // Per op its favourite child, or kNoOp.
-    std::vector<OpId> solve();
+    std::vector<OpId> solve(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
     int windowsSolved() const { return windowsSolved_; }
     int windowsFailed() const { return windowsFailed_; }
+    int windowsSkipped() const { return windowsSkipped_; }
     // Sum over windows of the relaxed LP makespan (a lower bound when there is one window).
     double relaxedMakespanUs() const { return relaxedMakespanUs_; }
 
@@ -52,6 +55,7 @@ private:
     std::vector<int> window_; // per op
     int windowsSolved_ = 0;
     int windowsFailed_ = 0;
+    int windowsSkipped_ = 0;
     double relaxedMakespanUs_ = 0.0;
 };
 

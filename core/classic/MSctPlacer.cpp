@@ -10,7 +10,11 @@ PlaceResult MSctPlacer::place(const PlaceContext& context)
 {
     const auto start = PlacerClock::now();
     FavouriteChildLp lp(context.graph, context.cluster, options_.maxLpOps, options_.threshold);
-    const std::vector<OpId> favourite = lp.solve();
+    // Under a time budget the LP windows left when it runs out take the fallback rule.
+    const auto deadline = context.seconds > 0.0
+        ? start + std::chrono::duration_cast<PlacerClock::duration>(std::chrono::duration<double>(context.seconds))
+        : PlacerClock::time_point::max();
+    const std::vector<OpId> favourite = lp.solve(deadline);
     return placeWithMemoryFeedback(
         context,
         [&](const std::vector<double>& budgets) {

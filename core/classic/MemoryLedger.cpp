@@ -121,6 +121,18 @@ void MemoryLedger::place(OpId op, DeviceId d)
         release(op);
 }
 
+void MemoryLedger::reset()
+{
+    std::fill(device_.begin(), device_.end(), kNoDevice);
+    std::fill(groupDevice_.begin(), groupDevice_.end(), kNoDevice);
+    std::fill(paramLoad_.begin(), paramLoad_.end(), 0.0);
+    std::fill(live_.begin(), live_.end(), 0.0);
+    std::fill(peakLive_.begin(), peakLive_.end(), 0.0);
+    std::fill(hasCopy_.begin(), hasCopy_.end(), char{0});
+    for (OpId op = 0; op < graph_.opCount(); ++op)
+        unplacedConsumers_[static_cast<size_t>(op)] = static_cast<int>(graph_.outEdges(op).size());
+}
+
 void MemoryLedger::release(OpId producer)
 {
     live_[static_cast<size_t>(deviceOf(producer))] -= output_[static_cast<size_t>(producer)];

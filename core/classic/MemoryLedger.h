@@ -48,6 +48,8 @@ public:
         return peakAfter(op, d) <= std::min(capacity(d), limit);
     }
     void place(OpId op, DeviceId d);
+    // Back to nothing placed (as constructed), without reallocating.
+    void reset();
 
     // Per-device peak of a whole placement, its ops placed in topological order.
     static std::vector<double> placementPeaks(const Graph& graph, const Cluster& cluster, const SimOptions& options,

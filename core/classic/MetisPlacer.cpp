@@ -73,7 +73,19 @@ void repairMemory(const PlaceContext& context, const std::vector<double>& budget
 {
     const Graph& graph = context.graph;
     const Cluster& cluster = context.cluster;
-    auto peaks = [&] { return MemoryLedger::placementPeaks(graph, cluster, context.sim, placement); };
+    // Each replay visits every op and edge; on very large graphs that cannot fit (a 100k-op
+    // training step of 286 GB of activations on 4 K80s) trying every unit on every device
+    // took minutes per round, so the replays of one repair are capped at kRepairWork
+    // op-and-edge visits (counted, not timed: the result stays deterministic). Graphs up to
+    // tens of thousands of ops never reach it.
+    constexpr double kRepairWork = 5e7;
+    const double replayCost = static_cast<double>(graph.opCount()) + static_cast<double>(graph.edgeCount());
+    double work = 0.0;
+    auto peaks = [&] {
+        work += replayCost;
+        return MemoryLedger::placementPeaks(graph, cluster, context.sim, placement);
+    };
+    auto outOfWork = [&] { return work >= kRepairWork; };
     auto overflowing = [&](const std::vector<double>& peak, DeviceId d) {
         return peak[static_cast<size_t>(d)] > budgets[static_cast<size_t>(d)];
     };
@@ -98,9 +110,11 @@ void repairMemory(const PlaceContext& context, const std::vector<double>& budget
             placement[static_cast<size_t>(op)] = to;
     };
     std::vector<char> moved(static_cast<size_t>(n), 0);
-    for (bool progress = true; progress && anyOverflow();) {
+    for (bool progress = true; progress && anyOverflow() && !outOfWork();) {
         progress = false;
         for (int unit : order) {
+            if (outOfWork())
+                return;
             const DeviceId from = placement[static_cast<size_t>(units.ops(unit).front())];
             if (moved[static_cast<size_t>(unit)] || !overflowing(peak, from))
                 continue;

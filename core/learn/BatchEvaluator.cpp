@@ -1,5 +1,7 @@
 #include "core/learn/BatchEvaluator.h"
 
+#include "core/learn/PlacementEvaluator.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -25,6 +27,13 @@ BatchEvaluator::~BatchEvaluator()
     wake_.notify_all();
     for (std::thread& worker : workers_)
         worker.join();
+}
+
+void BatchEvaluator::setReference(const Placement& reference)
+{
+    for (const auto& evaluator : evaluators_)
+        if (auto* placement = dynamic_cast<PlacementEvaluator*>(evaluator.get()))
+            placement->setReference(reference);
 }
 
 void BatchEvaluator::evaluate(std::span<const Placement> placements, std::span<Evaluation> results)

@@ -25,6 +25,10 @@ public:
 
     int threads() const { return static_cast<int>(evaluators_.size()); }
 
+    // Tells every PlacementEvaluator of the pool that the next placements are neighbours of
+    // `reference` (PlacementEvaluator::setReference); results do not change.
+    void setReference(const Placement& reference);
+
     // Fills results[i] for placements[i]; rethrows the first evaluator exception.
     void evaluate(std::span<const Placement> placements, std::span<Evaluation> results);
 

@@ -79,4 +79,23 @@ void DeviceSymmetry::canonicalize(std::span<DeviceId> choice) const
     }
 }
 
+std::vector<DeviceId> DeviceSymmetry::canonicalMap(std::span<const DeviceId> choice) const
+{
+    std::vector<DeviceId> map(classOf_.size(), kNoDevice);
+    std::vector<int> next(members_.size(), 0);
+    for (DeviceId d : choice) {
+        DeviceId& m = map[static_cast<size_t>(d)];
+        if (m == kNoDevice) {
+            const auto k = static_cast<size_t>(classOf_[static_cast<size_t>(d)]);
+            m = members_[k][static_cast<size_t>(next[k]++)];
+        }
+    }
+    for (size_t d = 0; d < map.size(); ++d)
+        if (map[d] == kNoDevice) {
+            const auto k = static_cast<size_t>(classOf_[d]);
+            map[d] = members_[k][static_cast<size_t>(next[k]++)];
+        }
+    return map;
+}
+
 } // namespace post

@@ -32,6 +32,9 @@ public:
     // the first-used device of a class becomes its lowest id, the second its next, and so on.
     // The result simulates exactly like the input.
     void canonicalize(std::span<DeviceId> choice) const;
+    // The relabelling canonicalize() applies, as a whole permutation of the devices (the
+    // devices `choice` does not use go, in order, to the labels of their class left over).
+    std::vector<DeviceId> canonicalMap(std::span<const DeviceId> choice) const;
 
 private:
     std::vector<int> classOf_;

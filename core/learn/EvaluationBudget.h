@@ -27,6 +27,8 @@ public:
     // Evaluations left before the limit or the current allowance, whichever is nearer.
     int left() const;
     bool timeUp() const;
+    // Wall time left before the deadline (0 when up; infinity without a time budget).
+    double secondsLeft() const;
     bool stopRequested() const { return stop_ && stop_->load(std::memory_order_relaxed); }
     bool exhausted() const { return left() <= 0 || timeUp() || stopRequested(); }
     bool stopped() const { return stopSeen_; }

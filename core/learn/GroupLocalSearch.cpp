@@ -103,6 +103,7 @@ std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const s
 {
     grouping.expand(choice, base_);
     applyCpuPinning(graph_, cluster_, base_); // ops without a GPU kernel stay on the CPU
+    evaluator_.setReference(base_);           // every candidate is a neighbour of base_
     std::vector<int> order = criticalGroups(grouping, base_, current, budget);
     ++spent;
     std::vector<char> listed(static_cast<size_t>(grouping.groupCount()), 0);

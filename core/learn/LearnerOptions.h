@@ -85,6 +85,12 @@ struct LearnerOptions {
     // Coarse-to-fine applies to graphs narrower than this: average width = total work /
     // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.
     double coarseWidthLimit = 3.0;
+    // Guided sampling (GuidedSampler): how strongly each group's draw favours the devices
+    // where its first op would finish earliest given the draws before it, per mean op time of
+    // delay; 0 samples from the per-group policy alone. While it is on, `post` places op by op
+    // (Auto grouping becomes None: colocation groups only) and coarse-to-fine is off: the
+    // sampler's pull toward the inputs' device already draws contiguous runs.
+    double guide = 30.0;
 };
 
 } // namespace post

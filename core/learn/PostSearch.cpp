@@ -12,6 +12,7 @@
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"
+#include "core/learn/GuidedSampler.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/learn/Policy.h"
 #include "core/learn/PolicyLearner.h"
@@ -19,9 +20,11 @@
 #include "core/place/ProgressObserver.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -41,6 +44,15 @@ constexpr int kPatienceIntervals = 2;
 // Probability on the new groups' devices after a refinement, and after a warm restart.
 constexpr double kRefineMass = 0.6;
 constexpr double kRestartMass = 0.5;
+// Guided sampling places op by op on graphs up to this many ops (and in at most this many
+// groups above).
+constexpr int kGuidedOpLevelLimit = 4096;
+// Guided sampling: each draw takes one of these fractions of the guide, so that every batch
+// also explores away from the schedule's pull. The batch's draws are shared among them in
+// proportion to how many elite samples each produced in the last CE interval (plus one),
+// so the levels that find the elite get the draws and the others keep a few.
+constexpr int kPulls = 4;
+constexpr double kPullScales[kPulls] = {1.0, 1.0 / 3.0, 1.0 / 9.0, 0.0};
 // A group whose largest probability is below this after a CE step has a split elite.
 constexpr double kAgreement = 0.9;
 
@@ -83,7 +95,21 @@ struct PostSearchRun::State {
         , interval((std::min(options.ceInterval, std::max(context.samples, batch)) + batch - 1) / batch * batch)
         , floor(entropyFloor(options.ceSmoothing, devices))
     {
-        fine = groupOps(context.graph, options.grouping);
+        if (options.guide > 0.0)
+            sampler.emplace(context.graph, context.cluster, context.sim, options.guide, options.symmetryBreaking);
+        if (sampler)
+            sampler->setEntropyFloor(floor);
+        GroupingOptions groupingOptions = options.grouping;
+        if (sampler && groupingOptions.strategy == GroupingStrategy::Auto) {
+            // Op by op (colocation groups) up to a size where the policy, the PPO surrogate
+            // (batch x groups x devices per epoch) and the draws' offsets stay small; above
+            // it, Auto's chains and chunks with room for more groups.
+            if (context.graph.opCount() <= kGuidedOpLevelLimit)
+                groupingOptions.strategy = GroupingStrategy::None;
+            else
+                groupingOptions.maxGroups = std::max(groupingOptions.maxGroups, kGuidedOpLevelLimit);
+        }
+        fine = groupOps(context.graph, groupingOptions);
         const bool warm = !options.warmStart.empty();
         if (warm) {
             if (auto problem = placementProblem(context.graph, context.cluster, options.warmStart))
@@ -95,17 +121,20 @@ struct PostSearchRun::State {
         for (int f = 0; f < fine.groupCount(); ++f)
             for (OpId op : fine.members(f))
                 fineWeight[static_cast<size_t>(f)] += groupingWeight(context.graph, op);
-        if (warm || !options.coarseToFine)
+        if (warm || !options.coarseToFine || sampler)
             cuts = allFine();
         else
             cuts = initialCuts();
         rebuild();
+        if (sampler)
+            sharePulls({});
         initialGroups = groups;
         if (warm) {
             placements[0] = options.warmStart;
             evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
             budget.record(placements[0], evals[0]);
             std::vector<DeviceId> choice = grouping.collapse(options.warmStart, devices);
+            canonical(choice);
             consider(evals[0], placements[0], choice);
             setWarm(choice, options.warmStartMass);
             startPending = options.localSearch;
@@ -174,8 +203,13 @@ struct PostSearchRun::State {
             intervalOf[static_cast<size_t>(grouping.groupOf(fine.members(cuts[k]).front()))] = static_cast<int>(k);
         policy = Policy(groups, devices);
         adam = Adam(groups, devices, options.adam);
+        if (sampler) {
+            sampler->setGrouping(grouping);
+            offsets.assign(static_cast<size_t>(batch) * static_cast<size_t>(groups) * static_cast<size_t>(devices), 0.0);
+        }
         choices.assign(static_cast<size_t>(interval) * static_cast<size_t>(groups), 0);
         times.assign(static_cast<size_t>(interval), 0.0);
+        pullOf.assign(static_cast<size_t>(interval), 0);
         logProbs.assign(static_cast<size_t>(interval), 0.0);
         advantages.assign(static_cast<size_t>(batch), 0.0);
         placements.resize(static_cast<size_t>(batch));
@@ -184,8 +218,18 @@ struct PostSearchRun::State {
         if (haveBest) {
             bestChoice = grouping.collapse(result.best, devices);
             bestExact = grouping.expand(bestChoice) == result.best;
+            canonical(bestChoice);
         }
         bestPolished = false;
+    }
+
+    // Guided draws are canonical along the sampler's order: a choice from elsewhere (a warm
+    // start, a climbed best) is relabelled so that it votes in the same labels. It simulates
+    // the same: only interchangeable devices are exchanged.
+    void canonical(std::vector<DeviceId>& choice) const
+    {
+        if (sampler)
+            sampler->canonicalize(choice);
     }
 
     void setWarm(const std::vector<DeviceId>& choice, double mass)
@@ -218,6 +262,7 @@ struct PostSearchRun::State {
         bestPenalised = e.stepTimeUs;
         bestEval = e;
         bestChoice.assign(choice.begin(), choice.end());
+        canonical(bestChoice);
         bestExact = true;
         bestPolished = false;
         finestPolished = false;
@@ -235,10 +280,15 @@ struct PostSearchRun::State {
             const int count = std::min(batch, budget.left());
             if (count <= 0)
                 break;
+            const auto began = std::chrono::steady_clock::now();
+            const double polishedBefore = polishSeconds;
             drawAndEvaluate(count);
             if (count < batch)
                 break;
             update();
+            sampleSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()
+                - (polishSeconds - polishedBefore);
+            sampleEvaluations += count;
         }
         budget.noteStop();
     }
@@ -247,6 +297,12 @@ struct PostSearchRun::State {
     {
         for (int j = 0; j < count; ++j) {
             const std::span<DeviceId> choice = slot(fill + j);
+            if (sampler) {
+                logProbs[static_cast<size_t>(fill + j)] = sampler->sample(
+                    policy, rng, choice, placements[static_cast<size_t>(j)], offsetsOf(j),
+                    kPullScales[pullOf[static_cast<size_t>(fill + j)] = pullLevel(j)]);
+                continue;
+            }
             double logProb = policy.sample(rng, choice);
             if (options.symmetryBreaking && !ls.symmetry().trivial()) {
                 ls.symmetry().canonicalize(choice);
@@ -258,6 +314,12 @@ struct PostSearchRun::State {
         }
         evaluator.evaluate(std::span(placements).first(static_cast<size_t>(count)),
                            std::span(evals).first(static_cast<size_t>(count)));
+        if (sampler) {
+            int outOfMemory = 0;
+            for (int j = 0; j < count; ++j)
+                outOfMemory += evals[static_cast<size_t>(j)].feasible ? 0 : 1;
+            sampler->noteBatch(count, outOfMemory);
+        }
         for (int j = 0; j < count; ++j) {
             const Evaluation& e = evals[static_cast<size_t>(j)];
             times[static_cast<size_t>(fill + j)] = e.stepTimeUs;
@@ -292,6 +354,8 @@ struct PostSearchRun::State {
     void crossEntropyStep()
     {
         const std::vector<int> elite = selectElite(times, options.eliteFraction);
+        if (sampler)
+            sharePulls(elite);
         // The best placement so far votes with the elite (when the groups can express it).
         std::vector<DeviceId> rows;
         rows.reserve((elite.size() + 1) * static_cast<size_t>(groups));
@@ -320,9 +384,30 @@ struct PostSearchRun::State {
 
     // Hill-climbs the best placement (until it is a local optimum of the current groups),
     // then, once it is, the best elite sample of each interval.
+    // The local search's share after each CE step: as many evaluations as the interval
+    // sampled (half of the budget), or under a time budget as many as take the interval's wall
+    // time (half of the time): a sampled placement costs its draw and PPO's share on top of its
+    // simulation, so the climb's cheaper evaluations get several times as many.
+    int polishShare() const
+    {
+        constexpr double kMaxRatio = 20.0;
+        if (context.seconds <= 0.0 || sampleEvaluations == 0 || polishEvaluations == 0 || polishSeconds <= 0.0)
+            return interval;
+        const double ratio = (sampleSeconds / sampleEvaluations) / (polishSeconds / polishEvaluations);
+        return static_cast<int>(interval * std::clamp(ratio, 1.0, kMaxRatio));
+    }
+
     void polish(const std::vector<DeviceId>& eliteChoice, double eliteTime)
     {
-        const int polishBudget = interval; // half of the evaluations go to sampling, half to local search
+        const auto began = std::chrono::steady_clock::now();
+        const int usedBefore = budget.used();
+        polishWithin(polishShare(), eliteChoice, eliteTime);
+        polishSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        polishEvaluations += budget.used() - usedBefore;
+    }
+
+    void polishWithin(int polishBudget, const std::vector<DeviceId>& eliteChoice, double eliteTime)
+    {
         if (haveBest && bestExact && !bestPolished) {
             polishBest(polishBudget);
             return;
@@ -343,7 +428,7 @@ struct PostSearchRun::State {
         evaluator.evaluate(std::span(placements).first(1), std::span(evals).first(1));
         budget.record(placements[0], evals[0]);
         e = evals[0];
-        ls.climb(grouping, choice, e, budget, interval / 2);
+        ls.climb(grouping, choice, e, budget, polishBudget / 2);
         grouping.expand(choice, scratch);
         applyCpuPinning(context.graph, context.cluster, scratch);
         consider(e, scratch, choice);
@@ -452,17 +537,66 @@ struct PostSearchRun::State {
         ++refinements;
     }
 
-    // Alternately from uniform and from the best placement at a low mass.
+    // Alternately from uniform and from the best placement at a low mass. A guided search
+    // restarting from uniform halves the guide: the schedule's pull led to the local optimum
+    // that collapsed, so the next run strays further from it.
     void restart()
     {
         ++restarts;
         if (restarts % 2 == 1 || !haveBest || !bestExact) {
+            if (sampler)
+                sampler->setGuide(0.5 * sampler->guide());
             policy = Policy(groups, devices);
             adam.reset();
             fill = 0;
         } else {
             setWarm(bestChoice, kRestartMass);
         }
+    }
+
+    // The pull level of draw j of a batch: levels in turn, each taking its share of the batch.
+    int pullLevel(int j) const
+    {
+        int at = j;
+        for (int k = 0; k < kPulls; ++k) {
+            if (at < pullShare[static_cast<size_t>(k)])
+                return k;
+            at -= pullShare[static_cast<size_t>(k)];
+        }
+        return 0;
+    }
+
+    // Shares of the next batches from the elite of the last interval (largest remainders).
+    void sharePulls(const std::vector<int>& elite)
+    {
+        std::array<double, kPulls> weight{};
+        for (int k = 0; k < kPulls; ++k)
+            weight[static_cast<size_t>(k)] = 1.0;
+        for (int i : elite)
+            weight[static_cast<size_t>(pullOf[static_cast<size_t>(i)])] += 1.0;
+        double total = 0.0;
+        for (double w : weight)
+            total += w;
+        int given = 0;
+        std::array<double, kPulls> rest{};
+        for (int k = 0; k < kPulls; ++k) {
+            const double exact = batch * weight[static_cast<size_t>(k)] / total;
+            pullShare[static_cast<size_t>(k)] = static_cast<int>(exact);
+            rest[static_cast<size_t>(k)] = exact - pullShare[static_cast<size_t>(k)];
+            given += pullShare[static_cast<size_t>(k)];
+        }
+        while (given < batch) {
+            const auto k = static_cast<size_t>(std::max_element(rest.begin(), rest.end()) - rest.begin());
+            ++pullShare[k];
+            rest[k] = -1.0;
+            ++given;
+        }
+    }
+
+    std::span<double> offsetsOf(int j)
+    {
+        const size_t row = static_cast<size_t>(groups) * static_cast<size_t>(devices);
+        return std::span<double>(offsets).subspan(static_cast<size_t>(j) * row, row);
     }
 
     SampleBatch lastBatch() const
@@ -490,8 +624,14 @@ struct PostSearchRun::State {
             for (int i = 0; i < batch; ++i)
                 advantages[static_cast<size_t>(i)] = (reward(last[static_cast<size_t>(i)]) - mean) / sd;
             const SampleBatch b = lastBatch();
+            std::optional<GuidedSurrogate> guided;
+            if (sampler)
+                guided.emplace(b, offsets, devices);
             for (int epoch = 0; epoch < options.ppoEpochs; ++epoch) {
-                clippedSurrogate(policy, b, options.ppoClip, &gradient);
+                if (guided)
+                    guided->evaluate(policy, options.ppoClip, &gradient);
+                else
+                    clippedSurrogate(policy, b, options.ppoClip, &gradient);
                 if (options.entropyBonus != 0.0)
                     policy.addNormalizedEntropyGradient(options.entropyBonus, gradient);
                 logits = policy.logits();
@@ -513,6 +653,10 @@ struct PostSearchRun::State {
     int interval;
     double floor;
 
+    std::optional<GuidedSampler> sampler;
+    std::vector<double> offsets; // the guided draws' logit offsets of the current batch
+    std::vector<int> pullOf;     // per sample of the interval: its pull level
+    std::array<int, kPulls> pullShare{};
     Grouping fine;
     std::vector<double> fineWeight;
     std::vector<int> cuts;
@@ -544,6 +688,12 @@ struct PostSearchRun::State {
     Grouping colocation;
     bool startPending = false;
     int lastImprovement = 0;
+
+    // Wall time and evaluations of sampling (draws, simulations, updates) and of polishing.
+    double sampleSeconds = 0.0;
+    int sampleEvaluations = 0;
+    double polishSeconds = 0.0;
+    int polishEvaluations = 0;
 
     int initialGroups = 0;
     int refinements = 0;

@@ -37,6 +37,13 @@ struct PlaceResult {
     int samplesUsed = 0;
     double wallSeconds = 0.0;
     bool stopped = false; // ended early by the stop flag
+    // A lower bound the placer proved on the step time of every placement that fits in memory
+    // (the milp placer's solver bound; 0: none), whether it holds for the op-level problem
+    // (false: only inside a grouping, never to be reported as a bound of the graph), and
+    // whether `best` is proven optimal.
+    double solverBoundUs = 0.0;
+    bool solverBoundOpLevel = false;
+    bool provenOptimal = false;
 };
 
 // Whether `a` is the better result: feasible beats infeasible, then faster beats slower.

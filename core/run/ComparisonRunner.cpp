@@ -65,7 +65,7 @@ ComparisonRunner::ComparisonRunner(const Graph& graph, const Cluster& cluster, C
     : graph_(graph)
     , cluster_(cluster)
     , options_(std::move(options))
-    , algorithms_(options_.algorithms.empty() ? placerNames() : options_.algorithms)
+    , algorithms_(options_.algorithms.empty() ? defaultComparisonNames() : options_.algorithms)
 {
 }
 
@@ -136,6 +136,11 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         row.samples += r.samplesUsed;
         row.wallSeconds += r.wallSeconds;
         row.stopped = row.stopped || r.stopped;
+        if (r.solverBoundUs > row.solverBoundUs) {
+            row.solverBoundUs = r.solverBoundUs;
+            row.solverBoundOpLevel = r.solverBoundOpLevel;
+        }
+        row.provenOptimal = row.provenOptimal || r.provenOptimal;
         // Feasible beats infeasible, then the faster step.
         const bool better = row.best.empty() || (r.feasible && !row.bestFeasible)
             || (r.feasible == row.bestFeasible && r.bestStepTimeUs < row.bestUsOverRuns);

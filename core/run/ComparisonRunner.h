@@ -15,7 +15,7 @@ class Graph;
 class Cluster;
 
 struct ComparisonOptions {
-    std::vector<std::string> algorithms; // empty: placerNames()
+    std::vector<std::string> algorithms; // empty: defaultComparisonNames()
     int samples = 2400;                  // learners' budget per run
     double seconds = 0.0;                // learners' wall-time budget per run (0: none)
     int seeds = 5;                       // runs per learner (a deterministic placer runs once)
@@ -35,6 +35,11 @@ struct ComparisonRow {
     double bestUsOverRuns = 0.0;
     bool bestFeasible = false;
     bool stopped = false; // a run was cut short by the stop flag
+    // The largest bound a run proved (PlaceResult::solverBoundUs; 0: none), whether it holds
+    // for the op-level problem, and whether a run proved its placement optimal.
+    double solverBoundUs = 0.0;
+    bool solverBoundOpLevel = false;
+    bool provenOptimal = false;
 
     int runs() const { return static_cast<int>(bestUs.size()); }
     bool allFeasible() const { return runs() > 0 && feasibleRuns == runs(); }

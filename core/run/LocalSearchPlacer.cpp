@@ -24,10 +24,14 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
 {
     std::vector<ClassicalStart> starts;
     for (const std::string& name : classicalPlacerNames()) {
-        if (budget.stopRequested())
+        // A placer runs to its end once started; the next one only while time is left (the
+        // first always, so there is a start).
+        if (budget.stopRequested() || (!starts.empty() && budget.timeUp()))
             break;
         PlaceContext quiet = context;
         quiet.observer = nullptr; // the live views show the search's own evaluations
+        if (context.seconds > 0.0)
+            quiet.seconds = std::max(1e-3, budget.secondsLeft()); // m-SCT's LP stops there
         try {
             PlaceResult r = makeClassicalPlacer(name)->place(quiet);
             // Each of its simulations is a sample of the search: reported as its final placement.

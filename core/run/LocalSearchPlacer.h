@@ -18,7 +18,8 @@ struct ClassicalStart {
     PlaceResult result;
 };
 
-// Every classical placer of the table on `context` (no observer), best first: feasible
+// The classical placers of the table on `context` (no observer), in the table's order until
+// the time budget is up (each runs to its end once started; the first always runs), best first: feasible
 // before infeasible, then by step time (ties keep the table order). Their own simulations
 // are recorded in `budget` (reported to its observer as samples of the placer's result).
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);

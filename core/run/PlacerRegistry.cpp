@@ -7,6 +7,7 @@
 #include "core/classic/MetisPlacer.h"
 #include "core/classic/RoundRobinPlacer.h"
 #include "core/classic/SingleDevicePlacer.h"
+#include "core/exact/MilpPlacer.h"
 #include "core/learn/CrossEntropyLearner.h"
 #include "core/learn/PostLearner.h"
 #include "core/learn/PostSearch.h"
@@ -51,7 +52,8 @@ const std::vector<PlacerInfo>& placerTable()
 {
     static const std::vector<PlacerInfo> table = {
         {"post", PlacerKind::Learner, learner<PostSearchLearner>(),
-         "Post Studio's Post: CE + PPO with device-symmetry breaking, coarse-to-fine groups, local search, restarts"},
+         "Post Studio's Post: CE + PPO on samples drawn by list scheduling guided by the policy, symmetry breaking, "
+         "local search, restarts"},
         {"post-alg1", PlacerKind::Learner, learner<PostLearner>(),
          "Post exactly as the paper's Algorithm 1: CE steps plus PPO on a per-group device policy (Gao et al. 2018)"},
         {"ce", PlacerKind::Learner, learner<CrossEntropyLearner>(), "Ablation of Algorithm 1: cross-entropy steps only"},
@@ -63,6 +65,9 @@ const std::vector<PlacerInfo>& placerTable()
         {"post@best", PlacerKind::Race,
          [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<RacePlacer>(o); },
          "The default: local search from the best classical placement, then a race of warm and cold Post runs"},
+        {"milp", PlacerKind::Exact, plain<MilpPlacer>(),
+         "Exact: CBC solves placement and schedule as a MILP within --time (default 10 s), graphs up to 60 ops; "
+         "reports its proven bound"},
         {"local-search", PlacerKind::Baseline, plain<LocalSearchPlacer>(),
          "Hill climb over colocation groups from the best classical placement (moves, then neighbour swaps)"},
         {"single", PlacerKind::Classical, plain<SingleDevicePlacer>(), "Every op on the fastest GPU"},
@@ -106,6 +111,15 @@ std::vector<std::string> placerNames(PlacerKind kind)
 
 std::vector<std::string> classicalPlacerNames() { return placerNames(PlacerKind::Classical); }
 std::vector<std::string> learnerNames() { return placerNames(PlacerKind::Learner); }
+
+std::vector<std::string> defaultComparisonNames()
+{
+    std::vector<std::string> names;
+    for (const PlacerInfo& row : placerTable())
+        if (row.kind != PlacerKind::Exact)
+            names.push_back(row.name);
+    return names;
+}
 
 bool placerUsesSeed(std::string_view name)
 {

@@ -17,6 +17,7 @@ enum class PlacerKind : std::uint8_t {
     Race,      // races warm and cold learner runs (seeded)
     Baseline,  // deterministic search from the classical placements (local-search)
     Classical, // one deterministic heuristic
+    Exact,     // proves a bound and, time permitting, optimality (milp): named explicitly, not run by default
 };
 
 // One row of the table of every placement algorithm: `post-cli --help`, the GUI's
@@ -40,6 +41,9 @@ std::vector<std::string> placerNames();
 std::vector<std::string> placerNames(PlacerKind kind);
 std::vector<std::string> classicalPlacerNames();
 std::vector<std::string> learnerNames();
+// What a comparison runs when no algorithm is named: every name but the exact placers, which
+// take their whole time budget and refuse graphs above their size limit (`--algos milp`).
+std::vector<std::string> defaultComparisonNames();
 // True for algorithms whose result depends on the seed (learners, races, LEARNER@PLACER).
 bool placerUsesSeed(std::string_view name);
 // The one-line description of a table row or of LEARNER@PLACER; empty for an unknown name.

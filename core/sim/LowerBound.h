@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 namespace post {
 
 class Graph;
@@ -11,13 +13,37 @@ struct LowerBound {
     // Heads and tails priced at joins and forks: an op's inputs either share its device (and
     // run one after another there) or pay a transfer; likewise its consumers (docs/simulator.md).
     double forkJoinUs = 0.0;
+    // Work against device windows: a device hosting no source starts only after its first op's
+    // inputs all arrive, one hosting no sink ends before its last op's consumers elsewhere
+    // (docs/simulator.md).
+    double windowsUs = 0.0;
     double valueUs() const;
-    // The name of the component that gives valueUs(): "critical-path", "work" or "fork-join"
-    // (the first of them on ties, within rounding).
+    // The name of the component that gives valueUs(): "critical-path", "work", "fork-join" or
+    // "device-windows" (the first of them on ties, within rounding).
     const char* source() const;
 };
 
 // No placement on `cluster` can run a step faster than this.
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster);
+
+// The largest valid bound of the op-level problem: `bound`, or a bound a placer proved
+// (PlaceResult::solverBoundUs, e.g. milp's) when that one holds for the op-level problem and
+// is larger; `source` is bound.source() or `provenSource`. A bound valid only inside a
+// grouping is never taken.
+struct ReportedBound {
+    double us = 0.0;
+    const char* source = "";
+};
+ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel,
+                           const char* provenSource = "milp");
+
+// The fork-join bound's windows, per op (empty for an empty graph or cluster): no schedule of
+// the simulator's semantics (any order on devices and links, not only the simulator's) starts
+// the op before headUs[op], and none ends the step sooner than tailUs[op] after the op starts.
+struct OpWindows {
+    std::vector<double> headUs;
+    std::vector<double> tailUs;
+};
+OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster);
 
 } // namespace post

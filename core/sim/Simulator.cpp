@@ -4,6 +4,7 @@
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
 #include "core/sim/MinHeap.h"
+#include "core/sim/SimWork.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,128 +12,9 @@
 #include <string>
 
 namespace post {
+namespace detail {
 
-// Event-driven simulation over flat arrays. The graph and cluster are copied into compact
-// arrays once (the Op structs carry strings and would spoil the cache); everything a run
-// needs is sized here for the worst case, so run() only overwrites memory.
-struct Simulator::Work {
-    using Index = std::int32_t;
-
-    // ---- Graph, flattened (constant) ----
-    Index opCount = 0;
-    Index edgeCount = 0;
-    // Durations. Usually opCount x kDeviceKindCount times for speed 1.0, divided by the device's
-    // speed when used; when some op takes its roofline time on some device (cost/OpTime.h),
-    // opCount x deviceCount finished durations instead. Graphs without costs keep the small
-    // table (4x smaller on 8 GPUs) and the exact arithmetic they always had.
-    bool perDeviceTimes = false;
-    std::vector<double> opTime;
-    std::vector<double> outputBytes;   // per op
-    std::vector<double> paramBytes;    // per op
-    std::vector<double> residentBytes; // per op; held whole step, not scaled by the factor
-    std::vector<Index> inDegree;       // per op
-    std::vector<Index> inOffset;       // CSR of inputs: opCount + 1
-    std::vector<Index> inFrom;         // producer per input slot
-    std::vector<Index> outOffset;      // CSR of outputs: opCount + 1
-    std::vector<Index> outTo;          // consumer per output slot
-    std::vector<Index> outInSlot;      // the input slot of the same edge
-    std::vector<double> outEdgeBytes;
-
-    // ---- Cluster (constant) ----
-    Index deviceCount = 0;
-    std::vector<int> deviceKind;
-    std::vector<double> deviceSpeed;
-    std::vector<double> deviceMemory;
-    std::vector<double> linkBytesPerUs; // deviceCount^2, from * deviceCount + to
-    std::vector<double> linkLatencyUs;
-
-    // ---- Per run ----
-    const DeviceId* place = nullptr;
-    double now = 0.0;
-    std::uint64_t instant = 0; // how many distinct times have been processed before `now`
-    Index opsDone = 0;
-    std::vector<Index> pending;        // inputs an op still waits for
-    std::vector<Index> outputRefs;     // holders of an op's output: local consumers + unfinished transfers
-    std::vector<Index> inSlotTransfer; // for a cross-device input: the transfer that brought it
-
-    // Transfers: at most one per edge, created when their producer ends. A transfer's
-    // consumers are the output slots chained from tFirstSlot through slotNext, so an arrival
-    // visits only them rather than filtering all of the producer's outputs.
-    Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tFirstSlot, tLastSlot;
-    std::vector<Index> slotNext; // per output slot
-    std::vector<double> tBytes;
-
-    // Per-device ready queues, carved out of one array: a device's segment holds its ops, and
-    // each op enters once, so a queue is a segment with a head and a tail that never wraps.
-    // The order must be (ready time, OpId). Ready times only grow, so appending keeps the
-    // queue in time order; only the ops that became ready in the current instant may need
-    // sorting by id, which dispatch() does for the few devices where an append was out of order.
-    std::vector<Index> ready;
-    std::vector<Index> readyHead, readyTail; // absolute indices into `ready`
-    std::vector<Index> readyInstantStart;    // first entry appended in readyInstant
-    std::vector<std::uint64_t> readyInstant;
-    std::vector<char> readyUnsorted;
-    std::vector<Index> running; // the op a busy device runs
-    std::vector<Index> deviceBusy;
-    std::vector<Index> deviceDirty;
-    std::vector<Index> dirtyDevices;
-
-    // Each link serves its transfers first come, first served, so a transfer's slot on the
-    // link is known as soon as every request made before it is: the requests of an instant
-    // are collected and given their slots, in producer order, once the instant is over.
-    // Arrivals on one link are then in queue order, so a link needs one pending event only:
-    // its head transfer's. The queue is a list threaded through tNext.
-    std::vector<double> linkFreeUs; // when the last transfer given to the link ends
-    std::vector<Index> linkHead, linkTail;
-    std::vector<Index> tNext;
-    std::vector<double> tEnd;
-    std::vector<Index> requests; // transfers requested in the current instant
-    Index requestCount = 0;
-
-    // The next event of every busy resource: event id d < deviceCount is device d's op end,
-    // deviceCount + link is the arrival of that link's head transfer. At most
-    // devices + links entries, so the heap stays a few levels deep however many transfers
-    // are queued.
-    std::vector<TimedEvent> events;
-    int eventCount = 0;
-
-    // Live tensor bytes per device. The peak must only see the live total at the end of an
-    // instant (a free and an allocation at the same time net out), and that total is what
-    // the device holds just before its first change in a later instant: so the peak is
-    // taken there, and once more when the run ends.
-    std::vector<double> liveBytes, peakLiveBytes, deviceParamBytes, deviceResidentBytes;
-    std::vector<std::uint64_t> liveInstant; // the instant of the device's last change
-
-    // Grouping one producer's cross-device edges by destination device.
-    std::vector<Index> transferToDevice;
-    std::vector<Index> touchedDevices;
-
-    SimResult* result = nullptr;
-    bool recordTimeline = false;
-
-    Work(const Graph& graph, const Cluster& cluster);
-    void reset(const Placement& placement, SimResult& out, bool timeline);
-    void simulate();
-    // GCC leaves these large single-caller functions out of line; inlined into the event
-    // loop they cost about a tenth fewer instructions.
-    [[gnu::always_inline]] void handleEvent(Index id);
-    [[gnu::always_inline]] void finishOp(Index op);
-    [[gnu::always_inline]] void finishTransfer(Index t);
-    [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
-    [[gnu::always_inline]] void dispatch();
-    [[gnu::always_inline]] void startOp(DeviceId device);
-    [[gnu::always_inline]] void beginOp(DeviceId device, Index op, double duration);
-    [[gnu::always_inline]] double duration(Index op, DeviceId device) const;
-    [[gnu::always_inline]] bool nextOpIsSettled(DeviceId device) const;
-    void sortReadyInstant(DeviceId device);
-    void commitRequests();
-    void changeLive(DeviceId device, double bytes);
-    void markDevice(DeviceId device);
-    void finishRun(double optimizerStateFactor);
-};
-
-Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
+SimWork::SimWork(const Graph& graph, const Cluster& cluster)
 {
     opCount = graph.opCount();
     edgeCount = graph.edgeCount();
@@ -211,8 +93,8 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v :
-         {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext, &requests})
+    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
+                    &requests, &tSeq})
         v->resize(m);
     tBytes.resize(m);
     tEnd.resize(m);
@@ -235,7 +117,7 @@ Simulator::Work::Work(const Graph& graph, const Cluster& cluster)
     touchedDevices.reserve(d);
 }
 
-void Simulator::Work::reset(const Placement& placement, SimResult& out, bool timeline)
+void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
 {
     if (placement.size() != static_cast<size_t>(opCount))
         throw std::invalid_argument("placement has " + std::to_string(placement.size()) + " entries for "
@@ -279,6 +161,7 @@ void Simulator::Work::reset(const Placement& placement, SimResult& out, bool tim
     std::fill(linkHead.begin(), linkHead.end(), -1);
     std::fill(linkTail.begin(), linkTail.end(), -1);
     requestCount = 0;
+    commitSeq = 0;
     std::fill(liveBytes.begin(), liveBytes.end(), 0.0);
     std::fill(peakLiveBytes.begin(), peakLiveBytes.end(), 0.0);
     std::fill(liveInstant.begin(), liveInstant.end(), 0);
@@ -299,7 +182,7 @@ void Simulator::Work::reset(const Placement& placement, SimResult& out, bool tim
     }
 }
 
-inline void Simulator::Work::markDevice(DeviceId device)
+inline void SimWork::markDevice(DeviceId device)
 {
     if (!deviceDirty[static_cast<size_t>(device)]) {
         deviceDirty[static_cast<size_t>(device)] = 1;
@@ -308,7 +191,7 @@ inline void Simulator::Work::markDevice(DeviceId device)
 }
 
 // Adds `bytes` (negative: a free) to the device's live tensors.
-inline void Simulator::Work::changeLive(DeviceId device, double bytes)
+inline void SimWork::changeLive(DeviceId device, double bytes)
 {
     const auto d = static_cast<size_t>(device);
     if (liveInstant[d] != instant) { // the total so far is an earlier instant's final one
@@ -318,7 +201,7 @@ inline void Simulator::Work::changeLive(DeviceId device, double bytes)
     liveBytes[d] += bytes;
 }
 
-inline void Simulator::Work::makeReady(Index op, DeviceId device)
+inline void SimWork::makeReady(Index op, DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
     const Index tail = readyTail[d]++;
@@ -330,11 +213,13 @@ inline void Simulator::Work::makeReady(Index op, DeviceId device)
     }
     ready[static_cast<size_t>(tail)] = op;
     markDevice(device);
+    if (recordTimes)
+        readyAtRec[op] = now;
 }
 
 // Restores (ready time, OpId) order: only this instant's entries can be out of order, and
 // they all come after every earlier instant's.
-void Simulator::Work::sortReadyInstant(DeviceId device)
+void SimWork::sortReadyInstant(DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
     const Index from = std::max(readyHead[d], readyInstantStart[d]);
@@ -342,7 +227,7 @@ void Simulator::Work::sortReadyInstant(DeviceId device)
     readyUnsorted[d] = 0;
 }
 
-inline void Simulator::Work::finishOp(Index op)
+inline void SimWork::finishOp(Index op)
 {
     const DeviceId device = place[op];
     deviceBusy[static_cast<size_t>(device)] = 0;
@@ -407,7 +292,7 @@ inline void Simulator::Work::finishOp(Index op)
         changeLive(device, -outputBytes[static_cast<size_t>(op)]);
 }
 
-inline void Simulator::Work::finishTransfer(Index t)
+inline void SimWork::finishTransfer(Index t)
 {
     const auto ti = static_cast<size_t>(t);
     const Index producer = tProducer[ti];
@@ -425,7 +310,7 @@ inline void Simulator::Work::finishTransfer(Index t)
 }
 
 // Handles the event at the top of the heap and replaces it by the resource's next event.
-inline void Simulator::Work::handleEvent(Index id)
+inline void SimWork::handleEvent(Index id)
 {
     if (id < deviceCount) {
         finishOp(running[static_cast<size_t>(id)]);
@@ -459,7 +344,7 @@ inline void Simulator::Work::handleEvent(Index id)
     finishTransfer(t);
 }
 
-inline double Simulator::Work::duration(Index op, DeviceId device) const
+inline double SimWork::duration(Index op, DeviceId device) const
 {
     const auto d = static_cast<size_t>(device);
     if (perDeviceTimes)
@@ -470,7 +355,7 @@ inline double Simulator::Work::duration(Index op, DeviceId device) const
 // Whether the device's next op is already known while the instant's events are still being
 // applied: true when its best ready op became ready in an earlier instant, since whatever
 // becomes ready now has a larger key.
-inline bool Simulator::Work::nextOpIsSettled(DeviceId device) const
+inline bool SimWork::nextOpIsSettled(DeviceId device) const
 {
     const auto d = static_cast<size_t>(device);
     const Index head = readyHead[d];
@@ -478,7 +363,7 @@ inline bool Simulator::Work::nextOpIsSettled(DeviceId device) const
 }
 
 // Marks the device busy with `op` from now on; the caller puts its end in the event heap.
-inline void Simulator::Work::beginOp(DeviceId device, Index op, double duration)
+inline void SimWork::beginOp(DeviceId device, Index op, double duration)
 {
     const auto d = static_cast<size_t>(device);
     deviceBusy[d] = 1;
@@ -487,9 +372,13 @@ inline void Simulator::Work::beginOp(DeviceId device, Index op, double duration)
     changeLive(device, outputBytes[static_cast<size_t>(op)]);
     if (recordTimeline)
         result->timeline.ops.push_back(OpSpan{op, device, now, now + duration});
+    if (recordTimes) {
+        startRec[op] = now;
+        endRec[op] = now + duration;
+    }
 }
 
-inline void Simulator::Work::startOp(DeviceId device)
+inline void SimWork::startOp(DeviceId device)
 {
     const auto d = static_cast<size_t>(device);
     const Index op = ready[static_cast<size_t>(readyHead[d]++)];
@@ -500,7 +389,7 @@ inline void Simulator::Work::startOp(DeviceId device)
 
 // Gives the transfers requested at `now` their place on their links, in producer order: each
 // starts when its link has finished everything given to it before.
-void Simulator::Work::commitRequests()
+void SimWork::commitRequests()
 {
     // Only requests on the same link need producer order, and those come from ops of one
     // device, which end one per round of the instant: a short insertion sort by producer
@@ -525,6 +414,7 @@ void Simulator::Work::commitRequests()
         linkFreeUs[l] = end;
         tEnd[ti] = end;
         tNext[ti] = -1;
+        tSeq[ti] = commitSeq++;
         if (linkTail[l] < 0) { // an idle link: its queue now has a head, hence an event
             linkHead[l] = t;
             heapPush(events.data(), eventCount, TimedEvent{end, deviceCount + static_cast<Index>(l)});
@@ -541,7 +431,7 @@ void Simulator::Work::commitRequests()
     requestCount = 0;
 }
 
-inline void Simulator::Work::dispatch()
+inline void SimWork::dispatch()
 {
     for (DeviceId device : dirtyDevices) {
         const auto d = static_cast<size_t>(device);
@@ -554,12 +444,17 @@ inline void Simulator::Work::dispatch()
     dirtyDevices.clear();
 }
 
-void Simulator::Work::simulate()
+void SimWork::simulate()
 {
     for (Index op = 0; op < opCount; ++op)
         if (pending[static_cast<size_t>(op)] == 0)
             makeReady(op, place[op]);
     dispatch();
+    loop();
+}
+
+void SimWork::loop()
+{
     for (;;) {
         if (eventCount == 0 || events[0].time > now) {
             // The instant is over: its transfers can now take their turn on the links.
@@ -569,6 +464,8 @@ void Simulator::Work::simulate()
             }
             if (eventCount == 0)
                 break;
+            if (checkpoints != nullptr && instant % checkpointEvery == 0)
+                checkpoints->save(*this);
             now = events[0].time;
             ++instant;
         }
@@ -581,7 +478,7 @@ void Simulator::Work::simulate()
         throw std::logic_error("simulator: " + std::to_string(opCount - opsDone) + " ops never ran");
 }
 
-void Simulator::Work::finishRun(double optimizerStateFactor)
+void SimWork::finishRun(double optimizerStateFactor)
 {
     SimResult& out = *result;
     if (recordTimeline) // transfers were recorded when given their slot, not when they start
@@ -602,11 +499,13 @@ void Simulator::Work::finishRun(double optimizerStateFactor)
     }
 }
 
+} // namespace detail
+
 Simulator::Simulator(const Graph& graph, const Cluster& cluster, SimOptions options)
     : graph_(graph)
     , cluster_(cluster)
     , options_(options)
-    , work_(new Work(graph, cluster))
+    , work_(new detail::SimWork(graph, cluster))
 {
 }
 

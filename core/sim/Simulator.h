@@ -8,6 +8,9 @@ namespace post {
 
 class Graph;
 class Cluster;
+namespace detail {
+struct SimWork;
+}
 
 // Simulates one training step of `graph` on `cluster` for a placement (semantics in
 // docs/simulator.md). Keeps its work arrays between calls so run() allocates nothing
@@ -28,11 +31,10 @@ public:
     const SimOptions& options() const { return options_; }
 
 private:
-    struct Work;
     const Graph& graph_;
     const Cluster& cluster_;
     SimOptions options_;
-    Work* work_;
+    detail::SimWork* work_;
     SimResult result_;
 };
 

@@ -236,6 +236,41 @@ private slots:
         QCOMPARE(o["lower_bound_fork_join_ms"].toDouble(), 0.175);
     }
 
+    // place --algo milp: its proven bound becomes lower_bound_ms when it is the largest, and
+    // compare runs it only when named, with its bound in its row.
+    void milpReportsItsBound()
+    {
+        const QString g = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";
+        Run r = runCli({"place", g, "--cluster", "k80x4", "--algo", "milp", "--time", "5", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = parseObject(r.out);
+        QCOMPARE(o["proven_optimal"].toBool(), true);
+        QCOMPARE(o["solver_bound_scope"].toString(), QString("op-level"));
+        QVERIFY(o["solver_bound_ms"].toDouble() <= o["best_step_time_ms"].toDouble());
+        QVERIFY(o["lower_bound_ms"].toDouble() >= o["solver_bound_ms"].toDouble());
+        QVERIFY(o["best_step_time_ms"].toDouble() <= o["lower_bound_ms"].toDouble() * (1 + 1e-5));
+        r = runCli({"place", g, "--cluster", "k80x4", "--algo", "milp", "--time", "5"});
+        QVERIFY2(r.out.contains("proven       optimal"), qPrintable(r.out));
+        r = runCli({"compare", g, "--cluster", "k80x4", "--algos", "milp,m-etf", "--time", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        o = parseObject(r.out);
+        const QJsonArray rows = o["results"].toArray();
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject()["algo"].toString(), QString("milp"));
+        QCOMPARE(rows[0].toObject()["proven_optimal"].toBool(), true);
+        QVERIFY(!rows[1].toObject().contains("solver_bound_ms"));
+        // Too large: refused, naming the graph and the limit.
+        r = runCli({"place", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4",
+                    "--algo", "milp"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("inception-block") && r.err.contains("up to 60 ops"), qPrintable(r.err));
+        // Not run unless named.
+        r = runCli({"compare", g, "--cluster", "k80x2", "--samples", "20", "--seeds", "1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        for (const QJsonValue& row : parseObject(r.out)["results"].toArray())
+            QVERIFY(row.toObject()["algo"].toString() != "milp");
+    }
+
     void simulatePlacementFileAndTrace()
     {
         const QString g = write("chain.json", kChain);
@@ -467,7 +502,8 @@ private slots:
         QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
         QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1);                // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
-        QVERIFY(QStringList({"critical-path", "work", "fork-join"}).contains(o["lower_bound_source"].toString()));
+        QVERIFY(QStringList({"critical-path", "work", "fork-join", "device-windows"})
+                    .contains(o["lower_bound_source"].toString()));
         for (const QJsonObject& a : byAlgo) {
             QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());
             // The certified gap: how far this row is, at most, from the best possible step.

@@ -92,6 +92,12 @@ private slots:
             {"post-place-1", {"place", pbtxt, "--cluster", "k80x4", "--algo", "post", "--samples", "40", "--json"}},
             {"post-compare-1",
              {"compare", graph, "--cluster", "k80x2", "--algos", "single,m-topo,random", "--samples", "40", "--json"}},
+            {"post-place-1",
+             {"place", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x4", "--algo", "milp",
+              "--time", "5", "--json"}},
+            {"post-compare-1",
+             {"compare", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x4", "--algos",
+              "milp,m-etf", "--time", "2", "--json"}},
             {"post-zoo-list-1", {"zoo", "list", "--json"}},
         };
         int k = 0;

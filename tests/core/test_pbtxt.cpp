@@ -463,6 +463,7 @@ private slots:
                 PlaceContext ctx{g, c, SimOptions{}};
                 ctx.samples = 60;
                 ctx.threads = 1;
+                ctx.seconds = 1.0; // milp's budget (learners stop at 60 samples first)
                 const PlaceResult r = placer->place(ctx);
                 QVERIFY2(!placementProblem(g, c, r.best), algo.c_str());
                 for (OpId id : g.cpuPinnedOps())

@@ -843,6 +843,53 @@ private slots:
         QCOMPARE(lowerBound(jg, gpus(1)).forkJoinUs, 21.0);
     }
 
+    // s (10 us) forks to a, b, c, d (100 us each), which join at t (10 us), over 1000-byte
+    // edges on 2 GPUs.
+    static Graph wideDiamond()
+    {
+        GraphBuilder b("diamond");
+        b.addOp(makeOp("s", 10));
+        for (const char* name : {"a", "b", "c", "d"})
+            b.addOp(makeOp(name, 100));
+        b.addOp(makeOp("t", 10));
+        for (const char* name : {"a", "b", "c", "d"}) {
+            b.addEdge("s", name, 1000);
+            b.addEdge(name, "t", 1000);
+        }
+        return std::move(b).build();
+    }
+
+    void forkJoinBoundGroupsRemoteNeighbours()
+    {
+        // Links of 50 + 1000 / 1000 = 51 us. Alone, a remote input of t costs 10 + 100 + 51 =
+        // 161; but with one other GPU, two remote inputs run there one after the other: 10 +
+        // 200 + 51 = 261. t's best split is two local (ending at 210) and two remote (261):
+        // head 261, bound 271. The simulator's optimum is 320 (three and one).
+        const Graph g = wideDiamond();
+        const Cluster c = gpus(2, Link{1000.0, 50.0});
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.forkJoinUs, 271.0);
+        QCOMPARE(Simulator(g, c).run({0, 0, 0, 0, 1, 0}).stepTimeUs, 320.0);
+        QVERIFY(Simulator(g, c).run({0, 0, 0, 1, 1, 0}).stepTimeUs >= 320.0);
+    }
+
+    void deviceWindowsBound()
+    {
+        // Links of 200 + 1 us. A second GPU starts no sooner than its first op's inputs arrive
+        // (s then a transfer: 10 + 201) and, hosting no sink, stops 201 + 10 before the end; so
+        // using both takes at least (420 + 211 + 211) / 2 = 421, and one GPU takes 420.
+        const Graph g = wideDiamond();
+        const Cluster c = gpus(2, Link{1000.0, 200.0});
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.windowsUs, 420.0);
+        QCOMPARE(lb.valueUs(), 420.0);
+        QCOMPARE(std::string(lb.source()), std::string("device-windows"));
+        QVERIFY(lb.forkJoinUs < 420.0);
+        QCOMPARE(Simulator(g, c).run({0, 0, 0, 0, 0, 0}).stepTimeUs, 420.0); // tight: one GPU
+        // Three GPUs: two may each take a branch, (420 + 2 x 422) / 3 = 421.33 > 420 still.
+        QCOMPARE(lowerBound(g, gpus(3, Link{1000.0, 200.0})).windowsUs, 420.0);
+    }
+
     void timelineContents()
     {
         // The chain-cut case: ops in start order with their devices, one transfer.

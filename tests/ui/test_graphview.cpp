@@ -5,9 +5,11 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/GraphView.h"
+#include "ui/graphview/LegendWidget.h"
 #include "ui/graphview/NodeColourer.h"
 #include "ui/graphview/NodeItem.h"
 #include "ui/graphview/OpSearchWidget.h"
+#include "ui/graphview/OverviewWidget.h"
 #include "ui/graphview/ViewTheme.h"
 #include "ui/layout/ViewGraphBuilder.h"
 
@@ -221,6 +223,27 @@ private slots:
         const QRectF visible = panel.view()->mapToScene(panel.view()->viewport()->rect()).boundingRect();
         QVERIFY(visible.contains(item->sceneBoundingRect().center()));
         QVERIFY(!visible.contains(panel.scene()->itemForOp(0)->sceneBoundingRect()));
+    }
+
+    void overlaysFollowResizes()
+    {
+        GraphPanel panel;
+        panel.resize(600, 400);
+        panel.show();
+        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
+        panel.setDocument(uitest::chainDocument(60));
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QVERIFY(panel.legend()->isVisible());
+        QVERIFY(panel.overview()->isVisible());
+        for (const QSize size : {QSize(1100, 800), QSize(500, 350)}) {
+            panel.resize(size);
+            QCoreApplication::processEvents();
+            // The legend at the top right and the overview at the bottom right of the viewport.
+            const QRect area = panel.view()->viewport()->geometry();
+            QCOMPARE(panel.legend()->geometry().right(), area.right() - 10 - 1);
+            QCOMPARE(panel.overview()->geometry().right(), area.right() - 10 - 1);
+            QCOMPARE(panel.overview()->geometry().bottom(), area.bottom() - 10 - 1);
+        }
     }
 
     void clickingABoxReportsItsOp()

@@ -4,7 +4,9 @@
 #include "ui/graphview/ColourMode.h"
 #include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/LayoutResult.h"
+#include "ui/layout/ScopeRelayout.h"
 
+#include <QFutureWatcher>
 #include <QSet>
 #include <QWidget>
 
@@ -12,6 +14,7 @@
 
 namespace post {
 
+class ScopeTree;
 class GraphScene;
 class GraphView;
 class LayoutController;
@@ -60,6 +63,14 @@ public:
     void collapseGroup(const QString& key, OpId focus = kNoOp);
     void collapseAllGroups();
     const QSet<QString>& expandedGroups() const { return expanded_; }
+    // Scope views (the graph drawn by name scope): expandGroup() of a closed scope's box
+    // opens it in place, laying out only its content (the rest keeps its places or moves
+    // aside as blocks); collapseGroup() of an open scope's frame closes it at once, the same
+    // way; collapseAllGroups() draws the top scopes only. Return opens the selected box's
+    // scope, Backspace closes the frame around the selected box.
+    bool showsScopes() const;
+    void openSelectedScope();
+    void closeSelectedScope();
     // Lays the shown graph out again (what "Lay Out Again" does after a cancel).
     void relayout();
     RetryOverlay* retryOverlay() const { return retry_; }
@@ -76,6 +87,10 @@ public:
 
     // Nodes above which the overview shows (when wanted).
     static constexpr int kOverviewAboveNodes = 30;
+    // Graphs of more ops than this build their scope tree on a pool thread (the 100k-op
+    // nmt-8 --steps 200 takes about a second); the view says so meanwhile.
+    static constexpr int kScopeTreeOffThreadAbove = 20000;
+    bool isGroupingByScope() const { return treeGraph_ != nullptr; }
 
 public slots:
     void showSearch();
@@ -102,6 +117,11 @@ private:
     void placeOverlays();
     void updateOverviewVisibility();
     void showStartOfGraph();
+    LayoutPlan planFor(const Graph& graph);
+    bool usesScopes(const Graph& graph);
+    void openScope(const QString& key);
+    void closeScope(const QString& key);
+    void showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, const QString& key);
 
     GraphScene* scene_;
     GraphView* view_;
@@ -120,6 +140,23 @@ private:
     QSet<QString> drawnExpanded_; // what the scene shows; a cancelled relayout goes back to it
     OpId focusOp_ = kNoOp;        // centred after the next layout (the group just expanded)
     RetryOverlay* retry_;
+    // Scope views: the tree of the graph on show (built once per graph), the scopes open
+    // for the next full layout, and an opening whose inner layout is on its way.
+    std::shared_ptr<const ScopeTree> scopes_;
+    const Graph* scopesGraph_ = nullptr;
+    std::vector<int> openScopes_;
+    std::vector<std::pair<int, QString>> openSeries_;
+    struct ScopeOpening {
+        DocumentPtr document;
+        ViewGraph next;
+        QString key;
+        ScopeRelayout::Inner inner;
+    };
+    std::optional<ScopeOpening> pendingOpening_;
+    // The scope tree being built on a pool thread, and for which graph (null: none).
+    QFutureWatcher<std::shared_ptr<const ScopeTree>>* treeWatcher_;
+    const Graph* treeGraph_ = nullptr;
+    void onTreeBuilt();
 };
 
 } // namespace post

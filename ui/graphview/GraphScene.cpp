@@ -1,8 +1,12 @@
 #include "ui/graphview/GraphScene.h"
 
+#include "core/graph/ScopeTree.h"
+#include "ui/graphview/CategoryPalette.h"
 #include "ui/graphview/EdgeItem.h"
+#include "ui/graphview/FrameItem.h"
 #include "ui/graphview/NodeColourer.h"
 #include "ui/graphview/NodeItem.h"
+#include "ui/layout/ScopeRelayout.h"
 
 #include <QScopedValueRollback>
 
@@ -39,6 +43,8 @@ void GraphScene::clearContent()
     }
     nodes_.clear();
     edges_.clear();
+    frames_.clear();
+    applied_ = LayoutResult{};
     edgesOfNode_.clear();
     highlighted_.clear();
     selectedOp_ = kNoOp;
@@ -73,6 +79,13 @@ LayoutInput GraphScene::layoutInputFor(const ViewGraph& view, LayoutEngine engin
             input.twoWayEdges.push_back(static_cast<int>(input.edges.size()));
         input.edges.emplace_back(e.from, e.to);
     }
+    if (!view.frames.empty()) {
+        input.nodeFrame.reserve(view.nodes.size());
+        for (const ViewNode& node : view.nodes)
+            input.nodeFrame.push_back(node.frame);
+        for (const ViewFrame& frame : view.frames)
+            input.frameParent.push_back(frame.parent);
+    }
     return input;
 }
 
@@ -86,7 +99,20 @@ void GraphScene::applyLayout(const LayoutResult& result)
     }
     nodes_.clear();
     edges_.clear();
+    frames_.clear();
     highlighted_.clear();
+    applied_ = result;
+    if (!view_.frames.empty())
+        ScopeRelayout::fillFrames(view_, applied_);
+    for (size_t f = 0; f < view_.frames.size(); ++f) {
+        const ViewFrame& frame = view_.frames[f];
+        int depth = 0;
+        for (int p = frame.parent; p >= 0; p = view_.frames[static_cast<size_t>(p)].parent)
+            ++depth;
+        auto* item = new FrameItem(static_cast<int>(f), applied_.frameRects[f], frame.title, frame.subtitle, depth);
+        addItem(item);
+        frames_.push_back(item);
+    }
     edgesOfNode_.assign(view_.nodes.size(), {});
     nodes_.reserve(view_.nodes.size());
     for (size_t i = 0; i < view_.nodes.size(); ++i) {
@@ -104,7 +130,7 @@ void GraphScene::applyLayout(const LayoutResult& result)
         edgesOfNode_[static_cast<size_t>(e.from)].push_back(item);
         edgesOfNode_[static_cast<size_t>(e.to)].push_back(item);
     }
-    setSceneRect(result.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    setSceneRect(applied_.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
     recolour();
     if (selectedOp_ != kNoOp)
         selectOp(selectedOp_);
@@ -115,6 +141,13 @@ NodeItem* GraphScene::itemForNode(int viewNode) const
     if (viewNode < 0 || viewNode >= static_cast<int>(nodes_.size()))
         return nullptr;
     return nodes_[static_cast<size_t>(viewNode)];
+}
+
+FrameItem* GraphScene::itemForFrame(int frame) const
+{
+    if (frame < 0 || frame >= static_cast<int>(frames_.size()))
+        return nullptr;
+    return frames_[static_cast<size_t>(frame)];
 }
 
 NodeItem* GraphScene::itemForOp(OpId op) const
@@ -153,8 +186,47 @@ void GraphScene::recolour()
     }
     for (EdgeItem* item : edges_)
         item->setColours(theme_.edge, theme_.edgeHighlight);
+    recolourFrames();
     legend_ = std::move(colouring.legend);
     emit legendChanged();
+}
+
+void GraphScene::recolourFrames()
+{
+    if (frames_.empty() || !view_.scopes)
+        return;
+    // Each level of nesting a little darker (lighter on dark), so nested frames read apart.
+    const QColor tint = theme_.dark ? QColor(255, 255, 255, 14) : QColor(40, 70, 120, 16);
+    QColor border = theme_.edge;
+    border.setAlpha(110);
+    const int devices = document_->cluster ? document_->cluster->deviceCount() : 0;
+    const bool placed = !document_->placement.empty();
+    for (FrameItem* item : frames_) {
+        item->setColours(tint, border, theme_.text);
+        std::vector<std::pair<QColor, double>> mix;
+        const ViewFrame& frame = view_.frames[static_cast<size_t>(item->frame())];
+        if (placed) {
+            std::vector<int> counts;
+            if (frame.scope >= 0) {
+                counts = view_.scopes->deviceCounts(frame.scope, document_->placement, devices);
+            } else {
+                counts.assign(static_cast<size_t>(devices) + 1, 0);
+                for (OpId op : frame.ops) {
+                    const DeviceId d = document_->deviceOf(op);
+                    ++counts[d >= 0 && d < devices ? static_cast<size_t>(d) : static_cast<size_t>(devices)];
+                }
+            }
+            double total = 0;
+            for (int c : counts)
+                total += c;
+            for (size_t d = 0; d < counts.size(); ++d)
+                if (counts[d] > 0)
+                    mix.emplace_back(d < static_cast<size_t>(devices) ? CategoryPalette::colour(static_cast<int>(d))
+                                                                      : theme_.unplaced,
+                                     counts[d] / total);
+        }
+        item->setMix(std::move(mix));
+    }
 }
 
 void GraphScene::selectOp(OpId op)

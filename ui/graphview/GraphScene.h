@@ -15,6 +15,7 @@
 namespace post {
 
 class EdgeItem;
+class FrameItem;
 class NodeItem;
 
 // The drawn graph: one NodeItem per view node and one EdgeItem per view edge, placed by a
@@ -35,8 +36,11 @@ public:
     // What to lay out: the view graph with each box's size measured from its labels.
     LayoutInput layoutInput(LayoutEngine engine) const { return layoutInputFor(view_, engine); }
     static LayoutInput layoutInputFor(const ViewGraph& view, LayoutEngine engine);
-    // Creates the items; the result must come from layoutInput() of the current content.
+    // Creates the items; the result must come from layoutInput() of the current content
+    // (frames without a rect are fitted around their boxes).
     void applyLayout(const LayoutResult& result);
+    // The layout the items were made from (what opening a scope starts from).
+    const LayoutResult& appliedLayout() const { return applied_; }
 
     const DocumentPtr& document() const { return document_; }
     const ViewGraph& viewGraph() const { return view_; }
@@ -45,6 +49,9 @@ public:
     int edgeItemCount() const { return static_cast<int>(edges_.size()); }
     NodeItem* itemForNode(int viewNode) const;
     NodeItem* itemForOp(OpId op) const;
+    // Scope views: one frame per open scope (ViewGraph::frames).
+    int frameItemCount() const { return static_cast<int>(frames_.size()); }
+    FrameItem* itemForFrame(int frame) const;
 
     void setColourMode(ColourMode mode);
     ColourMode colourMode() const { return mode_; }
@@ -65,6 +72,7 @@ signals:
 
 private:
     void recolour();
+    void recolourFrames();
     void onSelectionChanged();
     void markSelectedEdges(int viewNode);
 
@@ -72,6 +80,8 @@ private:
     ViewGraph view_;
     std::vector<NodeItem*> nodes_;
     std::vector<EdgeItem*> edges_;
+    std::vector<FrameItem*> frames_;
+    LayoutResult applied_;
     std::vector<std::vector<EdgeItem*>> edgesOfNode_;
     std::vector<NodeItem*> highlighted_;
     ColourMode mode_ = ColourMode::Device;

@@ -5,6 +5,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <cmath>
 
 namespace post {
 namespace {
@@ -30,6 +31,45 @@ NodeItem::NodeItem(int viewNode, const QRectF& rect, QString title, QString subt
     setAcceptHoverEvents(false);
     setToolTip(subtitle_.isEmpty() ? title_ : title_ + QStringLiteral("\n") + subtitle_);
     setZValue(1);
+    shownTitle_ = elideName(title_, QFontMetricsF(titleFont()), rect_.width() - 2 * kPadX);
+}
+
+QString NodeItem::elideName(const QString& name, const QFontMetricsF& metrics, double width)
+{
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    const QStringList parts = name.split(QLatin1Char('/'));
+    if (parts.size() < 3)
+        return metrics.elidedText(name, Qt::ElideMiddle, width);
+    // Middle components in the order they go: without digits first, nearest the middle first.
+    std::vector<int> order;
+    for (int i = 1; i + 1 < parts.size(); ++i)
+        order.push_back(i);
+    const double middle = (parts.size() - 1) / 2.0;
+    auto hasDigit = [&](int i) {
+        return std::any_of(parts[i].begin(), parts[i].end(), [](QChar c) { return c.isDigit(); });
+    };
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        if (hasDigit(a) != hasDigit(b))
+            return !hasDigit(a);
+        return std::abs(a - middle) < std::abs(b - middle);
+    });
+    std::vector<bool> keep(static_cast<size_t>(parts.size()), true);
+    QString shown = name;
+    for (int drop : order) {
+        keep[static_cast<size_t>(drop)] = false;
+        QStringList pieces;
+        for (int i = 0; i < parts.size(); ++i) {
+            if (keep[static_cast<size_t>(i)])
+                pieces.push_back(parts[i]);
+            else if (pieces.isEmpty() || pieces.back() != QStringLiteral("…"))
+                pieces.push_back(QStringLiteral("…"));
+        }
+        shown = pieces.join(QLatin1Char('/'));
+        if (metrics.horizontalAdvance(shown) <= width)
+            return shown;
+    }
+    return metrics.elidedText(shown, Qt::ElideMiddle, width);
 }
 
 QFont NodeItem::titleFont()
@@ -130,8 +170,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(paint_.text);
     painter->setFont(titleFont());
     const QRectF titleRect(inner.left(), inner.top(), inner.width(), tm.height());
-    painter->drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter,
-                      tm.elidedText(title_, Qt::ElideMiddle, inner.width()));
+    painter->drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter, shownTitle_);
     if (!subtitle_.isEmpty()) {
         const QFontMetricsF sm(subtitleFont());
         QColor muted = paint_.text;

@@ -3,6 +3,7 @@
 #include "ui/graphview/NodePaint.h"
 
 #include <QFont>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 
 namespace post {
@@ -35,11 +36,18 @@ public:
     static QFont titleFont();
     static QFont subtitleFont();
     static QSizeF sizeFor(const QString& title, const QString& subtitle);
+    // `name` shortened to `width`: a '/'-separated path loses whole middle components
+    // first ("gradients/…/layer_3/…/MatMul"), those with digits (a layer's number) last;
+    // then Qt's middle elision.
+    static QString elideName(const QString& name, const QFontMetricsF& metrics, double width);
+    // The title as drawn.
+    const QString& shownTitle() const { return shownTitle_; }
 
 private:
     int viewNode_;
     QRectF rect_;
     QString title_;
+    QString shownTitle_;
     QString subtitle_;
     bool isGroup_;
     bool highlighted_ = false;

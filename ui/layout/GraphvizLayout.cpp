@@ -15,6 +15,9 @@ namespace post {
 namespace {
 
 constexpr double kPointsPerInch = 72.0;
+// The blank cluster label's font size: dot keeps about this many points above a frame's
+// boxes for the header the view draws.
+constexpr const char* kFrameHeaderFontSize = "16";
 
 // cgraph's API takes char* for names it never modifies.
 char* cstr(const char* s) { return const_cast<char*>(s); }
@@ -135,6 +138,27 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
         }
         edges.push_back(agedge(g, nodes[static_cast<size_t>(from)], nodes[static_cast<size_t>(to)], nullptr, 1));
     }
+    // Frames as nested clusters, parents first; a blank label keeps room for the header the
+    // view draws.
+    std::vector<Agraph_t*> clusters;
+    if (input.engine != LayoutEngine::Sfdp && !input.frameParent.empty()
+        && input.nodeFrame.size() == input.nodeSizes.size()) {
+        for (size_t f = 0; f < input.frameParent.size(); ++f) {
+            const int parent = input.frameParent[f];
+            char name[32];
+            std::snprintf(name, sizeof name, "cluster_%zu", f);
+            Agraph_t* within = parent >= 0 && static_cast<size_t>(parent) < f ? clusters[static_cast<size_t>(parent)] : g;
+            Agraph_t* sub = agsubg(within, name, 1);
+            agsafeset(sub, cstr("label"), cstr(" "), cstr(""));
+            agsafeset(sub, cstr("fontsize"), cstr(kFrameHeaderFontSize), cstr("14"));
+            clusters.push_back(sub);
+        }
+        for (size_t i = 0; i < nodes.size(); ++i) {
+            const int f = input.nodeFrame[i];
+            if (f >= 0 && static_cast<size_t>(f) < clusters.size())
+                agsubnode(clusters[static_cast<size_t>(f)], nodes[i], 1);
+        }
+    }
     for (int e : input.twoWayEdges)
         if (e >= 0 && e < static_cast<int>(edges.size()))
             agset(edges[static_cast<size_t>(e)], cstr("dir"), cstr("both"));
@@ -193,6 +217,15 @@ LayoutResult runGraphvizLayout(const LayoutInput& input, const std::function<boo
             }
         }
         result.edges.push_back(std::move(route));
+    }
+    if (!clusters.empty()) {
+        for (Agraph_t* sub : clusters) {
+            const boxf fb = GD_bb(sub);
+            const QPointF a = toScene(fb.LL), b = toScene(fb.UR);
+            result.frameRects.emplace_back(QRectF(a, b).normalized());
+        }
+    } else {
+        result.frameRects.assign(input.frameParent.size(), QRectF());
     }
     // Sfdp ignores bounding boxes for straight edges drawn outside nodes; include everything.
     for (const QRectF& r : result.nodeRects)

@@ -19,6 +19,10 @@ struct LayoutInput {
     std::vector<std::pair<int, int>> edges; // (from, to) node indices
     std::vector<int> twoWayEdges;           // indices of edges with an arrowhead at each end
     LayoutEngine engine = LayoutEngine::Dot;
+    // Frames (dot's clusters; sfdp ignores them): the frame of each node (-1: none, or
+    // empty for no frames) and the frame around each frame (-1 at the top; parents first).
+    std::vector<int> nodeFrame;
+    std::vector<int> frameParent;
 
     int nodeCount() const { return static_cast<int>(nodeSizes.size()); }
 };

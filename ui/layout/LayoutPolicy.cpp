@@ -1,6 +1,7 @@
 #include "ui/layout/LayoutPolicy.h"
 
 #include "core/graph/Graph.h"
+#include "core/graph/ScopeTree.h"
 #include "ui/layout/LayoutCost.h"
 #include "ui/layout/ViewGraphBuilder.h"
 
@@ -36,9 +37,24 @@ LayoutEngine LayoutPolicy::engineFor(int nodeCount, long long cost)
     return LayoutEngine::Sfdp;
 }
 
+LayoutEngine LayoutPolicy::engineFor(const ViewGraph& view) { return engineFor(view.nodeCount(), costOf(view)); }
+
+bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
+{
+    if (graph.opCount() <= kScopesAboveOps || scopes.scopeCount() < 2)
+        return false;
+    return static_cast<long long>(scopes.visibleCount(scopes.openWithin(kScopeBudget))) * kScopeShrink <= graph.opCount();
+}
+
+LayoutPlan LayoutPolicy::scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                                    std::vector<std::pair<int, QString>> openSeries)
+{
+    return makePlan(ViewGraphBuilder::scoped(graph, std::move(scopes), std::move(open), std::move(openSeries)));
+}
+
 LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)
 {
-    if (grouping == Grouping::Groups)
+    if (grouping == Grouping::Groups || grouping == Grouping::Scopes)
         return makePlan(ViewGraphBuilder::grouped(graph));
     if (grouping == Grouping::Ops || graph.opCount() == 0)
         return makePlan(ViewGraphBuilder::opLevel(graph));

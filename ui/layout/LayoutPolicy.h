@@ -6,12 +6,17 @@
 #include <QSet>
 #include <QString>
 
+#include <memory>
+#include <vector>
+
 namespace post {
 
 class Graph;
+class ScopeTree;
 
-// Whether the view shows every op or groups (one box per colocation group / chain).
-enum class Grouping { Auto, Ops, Groups };
+// Whether the view shows every op, groups (one box per colocation group / chain) or name
+// scopes (TensorBoard's view: one box per closed scope, a frame per open one).
+enum class Grouping { Auto, Ops, Groups, Scopes };
 
 // What to draw and how to lay it out.
 struct LayoutPlan {
@@ -41,7 +46,20 @@ struct LayoutPolicy {
     // ... but a graph this small reads fine op by op whatever its edges.
     static constexpr int kAlwaysOpsUpTo = 40;
 
+    // Auto draws graphs of more ops than this by name scope, when their names have scopes
+    // that make the first view at least kScopeShrink times smaller than the graph.
+    static constexpr int kScopesAboveOps = 300;
+    static constexpr int kScopeShrink = 3;
+    // The boxes a scope view opens with (ScopeTree::openWithin).
+    static constexpr int kScopeBudget = 40;
+
     static LayoutEngine engineFor(int nodeCount, long long cost);
+    static LayoutEngine engineFor(const ViewGraph& view);
+    // Whether Auto draws the graph by name scope.
+    static bool prefersScopes(const Graph& graph, const ScopeTree& scopes);
+    // The scope view with `open` open (the root always is).
+    static LayoutPlan scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                                 std::vector<std::pair<int, QString>> openSeries = {});
     // Auto: the op-level view when plain dot handles it quickly and the graph is small or
     // its edges short; otherwise the grouped view, if grouping actually shrinks the graph.
     static LayoutPlan plan(const Graph& graph, Grouping grouping);

@@ -26,9 +26,10 @@ struct LayoutResult {
 
     quint64 requestId = 0;
     Status status = Status::Done;
-    QString error;                 // when Failed
-    std::vector<QRectF> nodeRects; // indexed like LayoutInput::nodeSizes
-    std::vector<EdgeRoute> edges;  // indexed like LayoutInput::edges
+    QString error;                  // when Failed
+    std::vector<QRectF> nodeRects;  // indexed like LayoutInput::nodeSizes
+    std::vector<EdgeRoute> edges;   // indexed like LayoutInput::edges
+    std::vector<QRectF> frameRects; // indexed like LayoutInput::frameParent (empty without frames)
     QRectF bounds;
     LayoutEngine engine = LayoutEngine::Dot;
     double elapsedMs = 0.0;

@@ -1,10 +1,14 @@
 #include "ui/layout/ViewGraphBuilder.h"
 
 #include "core/graph/Graph.h"
+#include "core/graph/ScopeTree.h"
+#include "ui/util/Format.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <span>
 #include <unordered_map>
 
 namespace post::ViewGraphBuilder {
@@ -164,4 +168,231 @@ ViewGraph grouped(const Graph& graph, const QSet<QString>& expanded)
     return view;
 }
 
+double scopeComputeUs(const ScopeTree& scopes, int scope)
+{
+    const auto& t = scopes.scope(scope).timeUs;
+    const double gpu = t[static_cast<size_t>(DeviceKind::Gpu)];
+    return gpu > 0 ? gpu : t[static_cast<size_t>(DeviceKind::Cpu)];
+}
+
+ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
+                 std::vector<std::pair<int, QString>> openSeries)
+{
+    const ScopeTree& tree = *scopes;
+    std::sort(open.begin(), open.end());
+    open.erase(std::unique(open.begin(), open.end()), open.end());
+    if (open.empty() || open.front() != ScopeTree::kRoot)
+        open.insert(open.begin(), ScopeTree::kRoot);
+    auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
+    auto seriesOpen = [&](const QString& key) {
+        return std::any_of(openSeries.begin(), openSeries.end(), [&](const auto& p) { return p.second == key; });
+    };
+    std::vector<int> topoPos(static_cast<size_t>(graph.opCount()));
+    {
+        int i = 0;
+        for (OpId op : graph.topologicalOrder())
+            topoPos[static_cast<size_t>(op)] = i++;
+    }
+    // "N ops · time" (no time when the ops cost nothing, like shape ops and inputs).
+    auto figures = [](size_t ops, double us) {
+        const QString count = QStringLiteral("%1 ops").arg(ops);
+        return us > 0 ? count + QStringLiteral(" · ") + formatMicroseconds(us) : count;
+    };
+    auto subtitleOf = [&](int s) { return figures(static_cast<size_t>(tree.opCount(s)), scopeComputeUs(tree, s)); };
+    // The op's name below the open scope it is drawn in.
+    auto relativeName = [&](OpId op, int within) {
+        const std::string& name = graph.op(op).name;
+        if (within == ScopeTree::kRoot)
+            return QString::fromStdString(name);
+        if (tree.scopeOf(op) == within)
+            return QString::fromStdString(tree.opLabel(graph, op));
+        std::string_view rest(name);
+        rest.remove_prefix(std::min(rest.size(), tree.scope(within).path.size()));
+        while (!rest.empty() && rest.front() == '/')
+            rest.remove_prefix(1);
+        return QString::fromUtf8(rest.data(), static_cast<int>(rest.size()));
+    };
+
+    ViewGraph view;
+    view.grouped = true;
+    view.nodeOfOp.assign(static_cast<size_t>(graph.opCount()), -1);
+    struct Pending {
+        int first; // topological position of the first op
+        ViewNode node;
+    };
+    std::vector<Pending> pending;
+    // What one open scope holds: its own ops (scope -1) and its child scopes (op -1).
+    struct Item {
+        OpId op = -1;
+        int scope = -1;
+        QString label;
+    };
+    std::vector<std::pair<int, int>> stack = {{ScopeTree::kRoot, -1}}; // (open scope, its frame)
+    while (!stack.empty()) {
+        const auto [s, frame] = stack.back();
+        stack.pop_back();
+        std::vector<Item> items;
+        for (OpId op : tree.scope(s).ops)
+            items.push_back({op, -1, relativeName(op, s)});
+        for (int c : tree.scope(s).children)
+            items.push_back({-1, c, QString::fromStdString(tree.scope(c).label)});
+        // Series: many items named alike but for numbers.
+        std::map<std::string, std::vector<size_t>> alike;
+        for (size_t i = 0; i < items.size(); ++i) {
+            std::string pattern = ScopeTree::numberPattern(items[i].label.toStdString());
+            if (pattern.find('#') != std::string::npos)
+                alike[std::move(pattern)].push_back(i);
+        }
+        std::vector<int> frameOfItem(items.size(), frame);
+        std::vector<char> hidden(items.size(), 0); // in a closed series box
+        for (const auto& [pattern, members] : alike) {
+            if (static_cast<int>(members.size()) < kSeriesMin)
+                continue;
+            const QString key = QStringLiteral("series:") + QString::fromStdString(tree.scope(s).path)
+                + QStringLiteral("/") + QString::fromStdString(pattern);
+            // "t[0–199]": the range of the first number.
+            long long lo = std::numeric_limits<long long>::max(), hi = -1;
+            std::vector<int> memberScopes;
+            std::vector<OpId> ops;
+            for (size_t i : members) {
+                const QString& label = items[i].label;
+                int d = 0;
+                while (d < label.size() && !label[d].isDigit())
+                    ++d;
+                int e = d;
+                while (e < label.size() && label[e].isDigit())
+                    ++e;
+                const long long number = label.mid(d, e - d).toLongLong();
+                lo = std::min(lo, number);
+                hi = std::max(hi, number);
+                if (items[i].scope >= 0) {
+                    memberScopes.push_back(items[i].scope);
+                    const std::span<const OpId> below = tree.opsBelow(items[i].scope);
+                    ops.insert(ops.end(), below.begin(), below.end());
+                } else {
+                    ops.push_back(items[i].op);
+                }
+            }
+            QString title = QString::fromStdString(pattern);
+            title.replace(title.indexOf(QLatin1Char('#')), 1, QStringLiteral("[%1–%2]").arg(lo).arg(hi));
+            title.replace(QLatin1Char('#'), QLatin1Char('*'));
+            double us = 0.0, cpuUs = 0.0;
+            for (OpId op : ops) {
+                us += graph.op(op).time(DeviceKind::Gpu);
+                cpuUs += graph.op(op).time(DeviceKind::Cpu);
+            }
+            const QString subtitle = QStringLiteral("%1× · ").arg(members.size())
+                + figures(ops.size(), us > 0 ? us : cpuUs);
+            if (seriesOpen(key)) {
+                ViewFrame f;
+                f.parent = frame;
+                f.seriesParent = s;
+                f.members = std::move(memberScopes);
+                f.ops = std::move(ops);
+                f.key = key;
+                f.title = title;
+                f.subtitle = subtitle;
+                view.frames.push_back(std::move(f));
+                for (size_t i : members)
+                    frameOfItem[i] = static_cast<int>(view.frames.size()) - 1;
+                continue;
+            }
+            ViewNode node;
+            node.kind = ViewNode::Kind::Series;
+            node.scope = s; // the scope whose boxes it gathers
+            int first = std::numeric_limits<int>::max();
+            for (OpId op : ops)
+                first = std::min(first, topoPos[static_cast<size_t>(op)]);
+            node.ops = std::move(ops);
+            node.title = title;
+            node.subtitle = subtitle;
+            node.key = key;
+            node.frame = frame;
+            pending.push_back({first, std::move(node)});
+            for (size_t i : members)
+                hidden[i] = 1;
+        }
+        for (size_t i = 0; i < items.size(); ++i) {
+            if (hidden[i])
+                continue;
+            const Item& item = items[i];
+            const int within = frameOfItem[i];
+            if (item.op >= 0) {
+                ViewNode node = opNode(graph, item.op);
+                node.title = item.label;
+                node.frame = within;
+                pending.push_back({topoPos[static_cast<size_t>(item.op)], std::move(node)});
+                continue;
+            }
+            const int c = item.scope;
+            const std::span<const OpId> below = tree.opsBelow(c);
+            int first = std::numeric_limits<int>::max();
+            for (OpId op : below)
+                first = std::min(first, topoPos[static_cast<size_t>(op)]);
+            if (isOpen(c) && below.size() > 1) {
+                ViewFrame f;
+                f.scope = c;
+                f.parent = within;
+                f.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
+                f.title = item.label;
+                f.subtitle = subtitleOf(c);
+                view.frames.push_back(std::move(f));
+                stack.emplace_back(c, static_cast<int>(view.frames.size()) - 1);
+                continue;
+            }
+            ViewNode node;
+            if (below.size() == 1) {
+                node = opNode(graph, below.front());
+                node.title = relativeName(below.front(), s);
+            } else {
+                node.kind = ViewNode::Kind::Scope;
+                node.ops.assign(below.begin(), below.end());
+                node.title = item.label;
+                node.subtitle = subtitleOf(c);
+                node.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
+                node.scope = c;
+            }
+            node.frame = within;
+            pending.push_back({first, std::move(node)});
+        }
+    }
+    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.first < b.first; });
+    view.nodes.reserve(pending.size());
+    for (Pending& p : pending) {
+        for (OpId op : p.node.ops)
+            view.nodeOfOp[static_cast<size_t>(op)] = view.nodeCount();
+        view.nodes.push_back(std::move(p.node));
+    }
+    addEdges(graph, view);
+    // Only the series that are drawn open stay open.
+    std::vector<std::pair<int, QString>> shownSeries;
+    for (const ViewFrame& f : view.frames)
+        if (f.scope < 0)
+            shownSeries.emplace_back(f.seriesParent, f.key);
+    view.scopes = std::move(scopes);
+    view.openScopes = std::move(open);
+    view.openSeries = std::move(shownSeries);
+    return view;
+}
+
 } // namespace post::ViewGraphBuilder
+
+namespace post {
+
+int ViewGraph::frameWithKey(const QString& key) const
+{
+    for (size_t i = 0; i < frames.size(); ++i)
+        if (frames[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int ViewGraph::nodeWithKey(const QString& key) const
+{
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].key == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace post

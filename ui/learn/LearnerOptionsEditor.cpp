@@ -57,8 +57,12 @@ QString LearnerOptionsEditor::explanation(const QString& key)
          tr("post only: relabel interchangeable devices canonically in every sample, so CE and PPO "
             "count one split once rather than once per labelling (1 on, 0 off).")},
         {QStringLiteral("coarse-to-fine"),
-         tr("post only: chain-like graphs start from a few contiguous chunks, split where the elite "
-            "disagrees or the critical path runs when the policy collapses (1 on, 0 off).")},
+         tr("post only, with guide 0: chain-like graphs start from a few contiguous chunks, split where "
+            "the elite disagrees or the critical path runs when the policy collapses (1 on, 0 off).")},
+        {QStringLiteral("guide"),
+         tr("post only: how strongly each sample is drawn toward the device where an op would finish "
+            "earliest given the draws before it (list scheduling), per mean op time of delay; the pull "
+            "fades as the policy grows sure of a group. 0 samples from the per-group policy alone.")},
         {QStringLiteral("local-search"),
          tr("post only: hill-climb the best and elite placements with the simulator after every CE "
             "step, within the budget (1 on, 0 off).")},

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The certified gap of the best placement found on the real graphs of ../shared/data, and
+what milp proves on the ones small enough for it (docs/results.md, "How far from optimal").
+
+For every graph and cluster: the polynomial lower bound (`simulate --all-on`, its source),
+the best of `post@best` (`--time T`), and best / bound - 1. On graphs of up to 60 ops, also
+`milp` at increasing budgets: its proven bound, its placement, whether it is optimal.
+
+usage: bench/certified_gaps.py [--cli build/release/app/cli/post-cli] [--data ../shared/data]
+                               [--time 2] [--milp-times 5,20,60]
+"""
+import argparse, json, os, subprocess, sys
+
+GRAPHS = [
+    "pipedream/alexnet/graph.txt", "pipedream/vgg16/graph.txt", "pipedream/gnmt/graph.txt",
+    "pipedream/resnet50/graph.txt", "pipedream/inception_v3/graph.txt", "pipedream/nasnetamobile/graph.txt",
+    "msr/LayerGraphs/bert24_inference.json", "msr/LayerGraphs/bert24_training.json",
+    "msr/LayerGraphs/gnmt_training.json", "msr/LayerGraphs/resnet50_training.json",
+    "msr/LayerGraphs/inceptionv3_training.json", "msr/OperatorGraphs/bert_l-3_training.json",
+]
+CLUSTERS = ["k80x4", "v100x4-nvlink"]
+MILP_MAX_OPS = 60
+
+
+def run(cmd, refusable=False):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode == 1 and refusable:
+        return {"refused": p.stderr.strip()}  # milp's size limit (exit 1, the reason on stderr)
+    if p.returncode != 0:
+        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr}")
+    return json.loads(p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default="build/release/app/cli/post-cli")
+    ap.add_argument("--data", default=os.environ.get("POST_SHARED_DATA", "../shared/data"))
+    ap.add_argument("--time", type=float, default=2.0)
+    ap.add_argument("--milp-times", default="5,20,60")
+    a = ap.parse_args()
+    if not os.path.isdir(a.data):
+        sys.exit(f"no data at {a.data} (set --data or POST_SHARED_DATA)")
+    print("| graph | ops | cluster | bound (ms) | source | post@best (ms) | cert gap |")
+    print("|---|---:|---|---:|---|---:|---:|")
+    small = []
+    for rel in GRAPHS:
+        path = os.path.join(a.data, rel)
+        for cluster in CLUSTERS:
+            sim = run([a.cli, "simulate", path, "--cluster", cluster, "--all-on", "/device:GPU:0", "--json"])
+            best = run([a.cli, "place", path, "--cluster", cluster, "--algo", "post@best", "--time", str(a.time),
+                        "--json"])
+            ops = sum(best["ops_per_device"].values())
+            bound = sim["lower_bound_ms"]
+            gap = max(0.0, best["best_step_time_ms"] / bound - 1)
+            print(f"| {rel} | {ops} | {cluster} | {bound:.3f} | {sim['lower_bound_source']} | "
+                  f"{best['best_step_time_ms']:.3f} | {100 * gap:.1f}% |", flush=True)
+            if ops <= MILP_MAX_OPS:
+                small.append((rel, path, cluster, best["best_step_time_ms"], bound))
+    print()
+    print("| graph | cluster | --time (s) | milp (ms) | milp bound (ms) | optimal | wall (s) | "
+          "post@best cert gap with milp's bound |")
+    print("|---|---|---:|---:|---:|---|---:|---:|")
+    for rel, path, cluster, best, bound in small:
+        for t in a.milp_times.split(","):
+            m = run([a.cli, "place", path, "--cluster", cluster, "--algo", "milp", "--time", t, "--json"], True)
+            if "refused" in m:
+                print(f"| {rel} | {cluster} | {t} | refused: {m['refused']} | | | | |", flush=True)
+                break
+            proven = m.get("solver_bound_ms", 0.0)
+            certified = max(bound, proven)
+            print(f"| {rel} | {cluster} | {t} | {m['best_step_time_ms']:.3f} | {proven:.3f} | "
+                  f"{'yes' if m['proven_optimal'] else 'no'} | {m['wall_s']:.1f} | "
+                  f"{100 * max(0.0, min(best, m['best_step_time_ms']) / certified - 1):.1f}% |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+#include "core/exact/MilpPlacer.h"
+
+#include "core/classic/ClassicalReport.h"
+#include "core/classic/CpuPlacer.h"
+#include "core/classic/MEtfPlacer.h"
+#include "core/classic/MSctPlacer.h"
+#include "core/classic/MTopoPlacer.h"
+#include "core/classic/MetisPlacer.h"
+#include "core/classic/RoundRobinPlacer.h"
+#include "core/classic/SingleDevicePlacer.h"
+#include "core/cluster/Cluster.h"
+#include "core/exact/MilpModel.h"
+#include "core/graph/Graph.h"
+#include "core/sim/Simulator.h"
+#include "core/util/InputError.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace post {
+
+namespace {
+
+// The best classical placement: the incumbent the search starts from and must beat.
+PlaceResult bestClassical(const PlaceContext& context)
+{
+    std::vector<std::unique_ptr<Placer>> placers;
+    placers.push_back(std::make_unique<MEtfPlacer>());
+    placers.push_back(std::make_unique<MSctPlacer>());
+    placers.push_back(std::make_unique<MTopoPlacer>());
+    placers.push_back(std::make_unique<RoundRobinPlacer>());
+    placers.push_back(std::make_unique<MetisPlacer>());
+    placers.push_back(std::make_unique<SingleDevicePlacer>());
+    placers.push_back(std::make_unique<CpuPlacer>());
+    PlaceContext quiet = context;
+    quiet.observer = nullptr;
+    PlaceResult best;
+    bool any = false;
+    for (auto& placer : placers) {
+        try {
+            PlaceResult r = placer->place(quiet);
+            if (!any || betterResult(r, best)) {
+                best = std::move(r);
+                any = true;
+            }
+        } catch (const std::exception&) {
+            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
+        }
+    }
+    if (!any)
+        throw InputError(context.cluster.name(), "devices", "milp found no classical placement to start from");
+    return best;
+}
+
+// Hill climb by the simulator over single-unit moves from `unitDevice` (first improvement,
+// until none improves or `expired`): a better incumbent lowers the model's horizon, which
+// prunes more. Returns whether it improved; `bestUs` and `unitDevice` hold the result.
+template <class Expired>
+bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDevice, double& bestUs, int& samples,
+           Expired expired)
+{
+    bool improved = false;
+    for (bool again = true; again && !expired();) {
+        again = false;
+        for (int u = 0; u < m.unitCount && !expired(); ++u) {
+            const int was = unitDevice[static_cast<size_t>(u)];
+            for (int d = 0; d < m.deviceCount; ++d) {
+                if (d == was || !m.unitAllowed[static_cast<size_t>(u)][static_cast<size_t>(d)])
+                    continue;
+                unitDevice[static_cast<size_t>(u)] = d;
+                const SimResult& r = simulator.run(m.placementOf(unitDevice));
+                ++samples;
+                if (r.feasible && r.stepTimeUs < bestUs) {
+                    bestUs = r.stepTimeUs;
+                    again = improved = true;
+                    break;
+                }
+                unitDevice[static_cast<size_t>(u)] = was;
+            }
+        }
+    }
+    return improved;
+}
+
+} // namespace
+
+PlaceResult MilpPlacer::place(const PlaceContext& context)
+{
+    const auto start = PlacerClock::now();
+    const Graph& graph = context.graph;
+    const Cluster& cluster = context.cluster;
+    if (cluster.deviceCount() == 0)
+        throw InputError(cluster.name(), "devices", "milp needs at least one device");
+    if (graph.opCount() > kMaxOps)
+        throw InputError(graph.name(), "ops",
+                         "milp solves graphs of up to " + std::to_string(kMaxOps) + " ops exactly and this one has "
+                             + std::to_string(graph.opCount())
+                             + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
+    const double budget = context.seconds > 0.0 ? context.seconds : kDefaultSeconds;
+    auto elapsed = [&] { return std::chrono::duration<double>(PlacerClock::now() - start).count(); };
+    auto stopRequested = [&] { return context.stop && context.stop->load(std::memory_order_relaxed); };
+
+    const MilpInstance instance = prepareMilp(graph, cluster, context.sim);
+    PlaceResult incumbent = bestClassical(context);
+    int samples = incumbent.samplesUsed;
+    Simulator simulator(graph, cluster, context.sim);
+    // The best simulated step of a memory-feasible placement, and every placement timed so far
+    // (cut off from later models: their simulated steps are all known to be no better).
+    double upper = incumbent.feasible ? incumbent.bestStepTimeUs : instance.safeHorizonUs;
+    bool haveFeasible = incumbent.feasible;
+    std::vector<std::vector<int>> excluded;
+    std::set<std::vector<int>> seen;
+    double bound = instance.lowerBoundUs; // valid for every placement: lowerBound()
+    bool optimal = false;
+    bool stopped = false;
+    if (upper <= 0.0) { // nothing takes time
+        optimal = haveFeasible;
+        bound = 0.0;
+    }
+    auto expired = [&] { return stopRequested() || elapsed() >= budget; };
+    if (haveFeasible) {
+        std::vector<int> units = instance.unitDevices(incumbent.best);
+        if (climb(instance, simulator, units, upper, samples, expired)) {
+            incumbent.best = instance.placementOf(units);
+            incumbent.bestStepTimeUs = upper;
+        }
+    }
+    Timeline startTimeline;
+    Placement startPlacement = incumbent.best;
+    if (haveFeasible)
+        startTimeline = simulator.run(startPlacement, true).timeline;
+    // Model tolerances: CBC accepts integers within 1e-6 and rows within 1e-7 of the scaled
+    // horizon (1000), so the model's values are trusted to 1e-6 of the horizon.
+    if (haveFeasible && instance.lowerBoundUs >= upper * (1 - 1e-9)) {
+        optimal = true; // the classical placement meets the polynomial bound
+        bound = upper;
+    }
+    // The model is built only when the bound leaves a gap: refused if it would be too large.
+    if (!optimal && upper > 0.0) {
+        const MilpSize size = milpSize(instance);
+        if (size.binaries > kMaxBinaries || size.rows > kMaxRows)
+            throw InputError(graph.name(), "ops",
+                             "milp's model of this graph on " + cluster.name() + " would have "
+                                 + std::to_string(size.binaries) + " binary variables and " + std::to_string(size.rows)
+                                 + " rows, above its limits of " + std::to_string(kMaxBinaries) + " and "
+                                 + std::to_string(kMaxRows)
+                                 + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
+    }
+    while (!optimal && upper > 0.0) {
+        const double left = budget - elapsed();
+        if (stopRequested()) {
+            stopped = true;
+            break;
+        }
+        if (left <= 0.01)
+            break;
+        MilpRequest request;
+        request.horizonUs = upper * (1 + 1e-6); // room for CBC's tolerances at the incumbent
+        request.seconds = left;
+        request.stop = context.stop;
+        request.excluded = excluded;
+        if (haveFeasible && !seen.contains(instance.unitDevices(startPlacement))) {
+            request.startPlacement = &startPlacement;
+            request.startTimeline = &startTimeline;
+        }
+        const MilpOutcome outcome = solveMilp(instance, request);
+        const double tolerance = 1e-6 * upper;
+        // Every placement left in the model steps no faster than outcome.bestBoundUs (up to the
+        // tolerance); every one cut off no faster than `upper`.
+        bound = std::max(bound, std::min(upper, outcome.bestBoundUs) - tolerance);
+        if (outcome.status == MilpOutcome::Status::Infeasible) {
+            optimal = haveFeasible;
+            break;
+        }
+        if (outcome.unitDevice && !seen.contains(*outcome.unitDevice)) {
+            const Placement p = instance.placementOf(*outcome.unitDevice);
+            const SimResult& run = simulator.run(p, true);
+            ++samples;
+            seen.insert(*outcome.unitDevice);
+            excluded.push_back(*outcome.unitDevice);
+            if (run.feasible && (!haveFeasible || run.stepTimeUs < upper)) {
+                upper = run.stepTimeUs;
+                haveFeasible = true;
+                std::vector<int> units = *outcome.unitDevice;
+                climb(instance, simulator, units, upper, samples, expired);
+                incumbent.best = instance.placementOf(units);
+                incumbent.bestStepTimeUs = upper;
+                incumbent.feasible = true;
+                startPlacement = incumbent.best;
+                startTimeline = simulator.run(startPlacement, true).timeline;
+            }
+        }
+        if (outcome.status == MilpOutcome::Status::Optimal && haveFeasible && outcome.objectiveUs >= upper - tolerance) {
+            optimal = true; // the model's optimum is a simulated step
+            bound = std::max(bound, upper - tolerance);
+            break;
+        }
+        if (outcome.status == MilpOutcome::Status::Stopped) {
+            stopped = outcome.stopFlag;
+            break;
+        }
+    }
+    bound = haveFeasible ? std::min(bound, upper) : bound;
+
+    PlaceResult result = reportPlacement(context, incumbent.best, start, samples + 1);
+    result.solverBoundUs = std::max(0.0, bound);
+    result.solverBoundOpLevel = true;
+    result.provenOptimal = optimal;
+    result.stopped = stopped || stopRequested();
+    return result;
+}
+
+} // namespace post

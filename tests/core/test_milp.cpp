@@ -1,0 +1,224 @@
+// The exact placer beyond the random graphs of test_bound_optimum: colocation, CPU pinning and
+// memory under the simulator's rules, its time budget, its stop flag, and its size limit.
+#include "core/cluster/Cluster.h"
+#include "core/exact/MilpPlacer.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
+#include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
+#include "core/util/InputError.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace post;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Op makeOp(const std::string& name, double gpuUs, double outputBytes, double paramBytes = 0.0)
+{
+    Op o;
+    o.name = name;
+    o.type = "Test";
+    o.timeUs = {gpuUs * 4, gpuUs};
+    o.outputBytes = outputBytes;
+    o.paramBytes = paramBytes;
+    return o;
+}
+
+// A layered random DAG of `ops` ops (inputs from up to three earlier ops).
+Graph randomGraph(int ops, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    GraphBuilder b("random" + std::to_string(seed));
+    for (int i = 0; i < ops; ++i) {
+        b.addOp(makeOp("op" + std::to_string(i), uniform(5, 100), 1000.0 * uniform(1, 100)));
+        for (int k = 0; k < std::min(i, uniform(1, 3)); ++k)
+            b.addEdge(static_cast<OpId>(uniform(std::max(0, i - 6), i - 1)), static_cast<OpId>(i),
+                      1000.0 * uniform(1, 100));
+    }
+    return std::move(b).build();
+}
+
+Cluster gpus(int count, double memory = kInf)
+{
+    std::vector<Device> devices;
+    for (int g = 0; g < count; ++g)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(g), DeviceKind::Gpu, 1.0, memory});
+    return Cluster("gpus", std::move(devices), Link{1000.0, 20.0});
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+} // namespace
+
+class TestMilp : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Colocation, a CPU-only op and a GPU too small for some placements: milp's answer is the
+    // best of every placement placementProblem() accepts and the simulator finds feasible.
+    void honoursColocationPinningAndMemory()
+    {
+        GraphBuilder b("mixed");
+        b.addOp(makeOp("read", 5, 40e3));
+        Op decode = makeOp("decode", 10, 60e3);
+        decode.cpuOnly = true;
+        b.addOp(std::move(decode));
+        b.addOp(makeOp("conv1", 60, 50e3, 400e3));
+        b.addOp(makeOp("conv2", 50, 50e3, 400e3));
+        Op update1 = makeOp("update1", 20, 1e3);
+        update1.colocate = "w1";
+        Op w1 = makeOp("w1", 2, 1e3);
+        w1.colocate = "w1";
+        b.addOp(std::move(w1));
+        b.addOp(makeOp("join", 30, 20e3));
+        b.addOp(std::move(update1));
+        b.addEdge(0, 1, 40e3);
+        b.addEdge(1, 2, 60e3);
+        b.addEdge(1, 3, 60e3);
+        b.addEdge(4, 2, 1e3);
+        b.addEdge(2, 5, 50e3);
+        b.addEdge(3, 5, 50e3);
+        b.addEdge(5, 6, 20e3);
+        const Graph g = std::move(b).build();
+        // conv1 and conv2 hold 1.2 MB each (params x 3): one GPU of 2 MB cannot take both.
+        std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, kInf},
+                                    Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 2e6},
+                                    Device{"/device:GPU:1", DeviceKind::Gpu, 1.0, 2e6}};
+        const Cluster c("mixed", std::move(devices), Link{1000.0, 10.0});
+
+        Simulator simulator(g, c);
+        double best = kInf;
+        Placement p(static_cast<size_t>(g.opCount()), 0);
+        auto visit = [&](auto&& self, int op) -> void {
+            if (op == g.opCount()) {
+                if (placementProblem(g, c, p))
+                    return;
+                const SimResult& r = simulator.run(p);
+                if (r.feasible)
+                    best = std::min(best, r.stepTimeUs);
+                return;
+            }
+            for (int d = 0; d < c.deviceCount(); ++d) {
+                p[static_cast<size_t>(op)] = static_cast<DeviceId>(d);
+                self(self, op + 1);
+            }
+        };
+        visit(visit, 0);
+        QVERIFY(std::isfinite(best));
+
+        MilpPlacer milp;
+        PlaceContext context{g, c, SimOptions{}};
+        const PlaceResult r = milp.place(context);
+        QVERIFY(!placementProblem(g, c, r.best));
+        QVERIFY(r.feasible);
+        QVERIFY(r.provenOptimal);
+        QVERIFY(r.solverBoundOpLevel);
+        QCOMPARE(r.bestStepTimeUs, best);
+        QVERIFY(r.solverBoundUs <= best);
+        QVERIFY(r.solverBoundUs >= best * (1 - 1e-5));
+        QVERIFY(c.device(r.best[1]).kind == DeviceKind::Cpu);
+        QCOMPARE(r.best[4], r.best[6]);
+    }
+
+    // A graph it cannot finish on in the budget: it returns in about that time with a valid
+    // placement and a bound between the polynomial one and its own step.
+    void honoursTheTimeBudget()
+    {
+        const Graph g = randomGraph(30, 7);
+        const Cluster c = gpus(4);
+        MilpPlacer milp;
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 1.0;
+        const auto start = std::chrono::steady_clock::now();
+        const PlaceResult r = milp.place(context);
+        const double took = secondsSince(start);
+        // One node's LP past the limit, on a loaded machine.
+        QVERIFY2(took < context.seconds + 4.0, qPrintable(QString::number(took)));
+        QVERIFY(!placementProblem(g, c, r.best));
+        Simulator simulator(g, c);
+        QCOMPARE(r.bestStepTimeUs, simulator.run(r.best).stepTimeUs);
+        QVERIFY(r.solverBoundUs >= lowerBound(g, c).valueUs() * (1 - 1e-6));
+        QVERIFY(r.solverBoundUs <= r.bestStepTimeUs);
+        QVERIFY(!r.stopped);
+    }
+
+    void honoursTheStopFlag()
+    {
+        const Graph g = randomGraph(30, 8);
+        const Cluster c = gpus(4);
+        // Raised before the call: the best classical placement comes back at once.
+        std::atomic<bool> stop{true};
+        MilpPlacer milp;
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 60.0;
+        context.stop = &stop;
+        auto start = std::chrono::steady_clock::now();
+        PlaceResult r = milp.place(context);
+        QVERIFY(secondsSince(start) < 5.0);
+        QVERIFY(r.stopped);
+        QVERIFY(!r.provenOptimal);
+        QVERIFY(!placementProblem(g, c, r.best));
+        // Raised during the search: CBC stops at its next node.
+        stop = false;
+        std::thread raiser([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            stop = true;
+        });
+        start = std::chrono::steady_clock::now();
+        r = milp.place(context);
+        const double took = secondsSince(start);
+        raiser.join();
+        QVERIFY2(took < 10.0, qPrintable(QString::number(took)));
+        QVERIFY(r.stopped);
+        QVERIFY(r.solverBoundUs <= r.bestStepTimeUs);
+    }
+
+    void refusesGraphsAboveItsLimit()
+    {
+        const Graph g = randomGraph(MilpPlacer::kMaxOps + 1, 3);
+        const Cluster c = gpus(2);
+        MilpPlacer milp;
+        PlaceContext context{g, c, SimOptions{}};
+        try {
+            milp.place(context);
+            QFAIL("milp accepted a graph above its size limit");
+        } catch (const InputError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.contains("up to 60 ops") && what.contains("has 61"), qPrintable(what));
+        }
+        // The registry makes it, and a comparison runs it only when named.
+        QVERIFY(makePlacer("milp") != nullptr);
+        const std::vector<std::string> defaults = defaultComparisonNames();
+        QVERIFY(std::find(defaults.begin(), defaults.end(), "milp") == defaults.end());
+    }
+
+    // lower_bound_ms: the largest bound valid for the op-level problem, never a grouped one.
+    void largestBoundPicksTheProvenOne()
+    {
+        const LowerBound polynomial{100.0, 80.0, 120.0};
+        QCOMPARE(largestBound(polynomial, 150.0, true).us, 150.0);
+        QCOMPARE(std::string(largestBound(polynomial, 150.0, true).source), std::string("milp"));
+        QCOMPARE(largestBound(polynomial, 150.0, false).us, 120.0);
+        QCOMPARE(std::string(largestBound(polynomial, 150.0, false).source), std::string("fork-join"));
+        QCOMPARE(largestBound(polynomial, 110.0, true).us, 120.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMilp)
+#include "test_milp.moc"
