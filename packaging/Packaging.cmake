@@ -70,6 +70,10 @@ if(POST_BUILD_GUI)
     install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
   endif()
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
+  # The MIME types the desktop entry declares that shared-mime-info lacks (dpkg's trigger
+  # runs update-mime-database when the package is installed).
+  install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio-mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
+          RENAME post-studio.xml)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/post-studio.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
   install(FILES ${CMAKE_CURRENT_LIST_DIR}/icons/post-studio.svg
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)

@@ -72,6 +72,8 @@ echo "screenshot: $size, $bytes bytes"
 desktop=$root/usr/share/applications/post-studio.desktop
 [ -f "$desktop" ] || fail "desktop entry missing"
 grep -qx 'Exec=post-studio %f' "$desktop" && grep -qx 'Icon=post-studio' "$desktop" || fail "desktop entry's Exec or Icon"
+[ -f "$root/usr/share/mime/packages/post-studio.xml" ] || fail "MIME types (post-studio.xml) missing"
+grep -q '^MimeType=.*application/x-onnx;' "$desktop" || fail "desktop entry's MimeType"
 if command -v desktop-file-validate >/dev/null; then desktop-file-validate "$desktop" || fail "desktop-file-validate"
 else echo "note: desktop-file-validate not installed, desktop entry not validated"; fi
 

@@ -9,10 +9,12 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/ViewTheme.h"
+#include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/SessionController.h"
@@ -171,6 +173,9 @@ void MainWindow::createActions()
     batchAction_->setToolTip(tr("The batch size an ONNX model's symbolic batch dimension gets"));
     batchAction_->setEnabled(false);
     connect(batchAction_, &QAction::triggered, this, &MainWindow::batchDialog);
+    dimensionsPrompt_ = new InputDimensionsPrompt(hub_, this); // asks when a model leaves input dimensions open
+    connect(dimensionsPrompt_, &InputDimensionsPrompt::reopenRequested, this,
+            [this](const QString& path) { openFile(path); });
 
     quitAction_ = new QAction(tr("&Quit"), this);
     quitAction_->setShortcut(QKeySequence::Quit);
@@ -236,6 +241,7 @@ void MainWindow::createMenus()
     rebuildRecentMenu();
     file->addAction(openPlacementAction_);
     file->addAction(batchAction_);
+    file->addAction(dimensionsPrompt_->action());
     clusterMenu_ = file->addMenu(tr("&Cluster"));
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
@@ -500,6 +506,7 @@ void MainWindow::setInteractiveErrors(bool on)
 {
     interactiveErrors_ = on;
     session_->setInteractive(on);
+    dimensionsPrompt_->setInteractive(on);
 }
 
 void MainWindow::reportError(const QString& path, const QString& message)
@@ -618,7 +625,14 @@ void MainWindow::createLearner()
     connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
-        learningChart_->reset(samples);
+        if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
+            learningChart_->continueRun(samples);
+            statusText_->setText(learner_->continuationNote());
+            statusText_->setToolTip(tr("Sessions do not keep the learner's policy, so a restored run cannot resume "
+                                       "exactly: its learner starts again from the restored best placement"));
+        } else {
+            learningChart_->reset(samples);
+        }
         learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
         showCentralTab(chartTab);
         learnerDock_->raise();
@@ -638,6 +652,11 @@ void MainWindow::createLearner()
         action->setShortcut(key);
         action->setObjectName(QStringLiteral("run-") + QLatin1String(name));
     }
+    run->addSeparator();
+    QAction* best = run->addAction(tr("Show &Best"), learningChart_, &LearningChart::showBest);
+    best->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    best->setToolTip(tr("Show the run's best placement and mark it on the learning chart"));
+    best->setObjectName(QStringLiteral("run-show-best"));
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
         if (outcome.error.isEmpty() && outcome.result.feasible)
             learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
@@ -667,6 +686,7 @@ void MainWindow::createTimeline()
     new ExportMenu(exportMenu_, hub_, graphPanel_, stepSimulation_, statusBar());
 
     connect(hub_, &DocumentHub::documentChanged, stepSimulation_, &StepSimulation::setDocument);
+    connect(stepSimulation_, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
     connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
         timeline_->setStep(step);
         stepStatus_->setStep(step);

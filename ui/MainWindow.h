@@ -21,10 +21,12 @@ class ComparisonView;
 class DeviceTablePanel;
 class DocumentHub;
 class GraphPanel;
+class InputDimensionsPrompt;
 class InspectorPanel;
 class LearnerPanel;
 class LearningChart;
 class OpTablePanel;
+class PlacementDiffDialog;
 class StepSimulation;
 class StepStatusLabel;
 class TimelinePanel;
@@ -59,6 +61,10 @@ public:
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);
+    // The shown placement against a post-placement file, or a session file's placement, of
+    // this graph (matched by op and device names), in a Placement Diff window; nullptr (and
+    // the error reported) when it cannot be read or does not fit.
+    PlacementDiffDialog* diffWithPlacementFile(const QString& path);
 
     // The status bar's message and its graph summary.
     QString statusMessage() const;
@@ -160,6 +166,7 @@ private:
 
     QLabel* statusText_ = nullptr;
     QAction* batchAction_ = nullptr;
+    InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

@@ -2,19 +2,30 @@
 // from MainWindow.cpp so the window's core stays small).
 #include "ui/MainWindow.h"
 
+#include "core/io/native/PlacementFile.h"
+#include "core/session/SessionFile.h"
+#include "core/util/InputError.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/RunRecorder.h"
+#include "ui/session/SessionController.h"
+#include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollArea>
 
 #include <cmath>
@@ -40,6 +51,7 @@ void MainWindow::createClusterTools()
 
     connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
     connect(hub_, &DocumentHub::documentChanged, comparisonView_, &ComparisonView::setDocument);
+    session_->setComparison(comparisonView_); // sessions keep the Compare table
     connect(clusterEditor_, &ClusterEditor::clusterEdited, this,
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
                 hub_->setCluster(std::move(cluster), placement);
@@ -56,6 +68,44 @@ void MainWindow::createClusterTools()
         showPlacement(placement);
         showCentralTab(0);
     });
+    // File ▸ Diff Placement with File…, after Open Placement.
+    auto* diffFile = new QAction(tr("Di&ff Placement with File…"), this);
+    diffFile->setToolTip(tr("Which ops move between the shown placement and a placement or session file"));
+    diffFile->setObjectName(QStringLiteral("diffPlacementFile"));
+    connect(diffFile, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Diff Placement with File"), QString(),
+                                                          tr("Placements and sessions (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            diffWithPlacementFile(path);
+    });
+    connect(hub_, &DocumentHub::documentChanged, diffFile,
+            [diffFile](const DocumentPtr& doc) { diffFile->setEnabled(doc && doc->isPlaced()); });
+    diffFile->setEnabled(false);
+    const QList<QAction*> fileActions = fileMenu_->actions();
+    const qsizetype at = fileActions.indexOf(openPlacementAction_);
+    fileMenu_->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr, diffFile);
+    connect(comparisonView_, &ComparisonView::diffRequested, this,
+            [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
+                const DocumentPtr& document = hub_->document();
+                if (!document)
+                    return;
+                auto* dialog = new PlacementDiffDialog(*document->graph, *document->cluster, from, to, fromName, toName,
+                                                       this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
+                dialog->show();
+            });
+    connect(learningChart_, &LearningChart::bestRequested, this, [this] {
+        // The best so far is no sample (a warm start, a final pick): the run's best placement.
+        const Placement& best = session_->recorder()->extras().best;
+        const DocumentPtr& document = hub_->document();
+        if (best.empty() || !document || best.size() != static_cast<size_t>(document->opCount())) {
+            statusText_->setText(tr("The best placement is not known yet (it is shown when the run ends)"));
+            return;
+        }
+        showPlacement(best);
+        statusText_->setText(tr("Showing the run's best placement"));
+    });
     connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
         int shown = -1;
         Placement placement = learner_->samplePlacement(index, &shown);
@@ -69,6 +119,35 @@ void MainWindow::createClusterTools()
                                  ? tr("Showing sample %1's placement").arg(index)
                                  : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index));
     });
+}
+
+PlacementDiffDialog* MainWindow::diffWithPlacementFile(const QString& path)
+{
+    const DocumentPtr document = hub_->document();
+    if (!document || !document->isPlaced())
+        return nullptr;
+    Placement other;
+    try {
+        if (SessionController::isSessionFile(path)) {
+            // Another session's placement, carried over by op and device names.
+            const Session session = readSessionFile(path.toStdString());
+            if (session.placement.empty())
+                throw InputError(path.toStdString(), "placement", "the session has no placement");
+            other = parsePlacement(placementJson(*session.graph, *session.cluster, session.placement),
+                                   path.toStdString(), *document->graph, *document->cluster);
+        } else {
+            other = readPlacementFile(path.toStdString(), *document->graph, *document->cluster);
+        }
+    } catch (const InputError& e) {
+        reportError(path, readErrorText(e));
+        return nullptr;
+    }
+    auto* dialog = new PlacementDiffDialog(*document->graph, *document->cluster, document->placement, other,
+                                           tr("shown"), QFileInfo(path).fileName(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
+    dialog->show();
+    return dialog;
 }
 
 } // namespace post

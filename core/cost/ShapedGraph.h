@@ -54,6 +54,9 @@ struct UnresolvedDim {
     int axis = 0;
     std::string symbol; // the dim_param, or empty when the dimension has no name
     int rank = 0;       // of the input, for messages ("--input-shape x=1,3,H,W")
+    // The input's dimensions as far as they are known (-1 where not), so a whole
+    // --input-shape can be offered with the known ones filled in (empty: not recorded).
+    std::vector<std::int64_t> shape;
 };
 
 struct ShapedGraph {

@@ -4,10 +4,12 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/ComparisonRunner.h"
 
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,27 @@ struct SessionRun {
     double singleDeviceUs = std::numeric_limits<double>::quiet_NaN(); // NaN: none fits
 };
 
+// A Compare table as it was shown (core's ComparisonRunner rows).
+struct SessionComparison {
+    double lowerBoundUs = std::numeric_limits<double>::quiet_NaN();
+    int samples = 0; // per run, as asked
+    int seeds = 0;
+    std::vector<ComparisonRow> rows;
+};
+
+// Post Studio's extras, kept under the "x-studio" key (docs/formats.md): what a reader of
+// post-session/1 may ignore, as it ignores every x- key, but Post Studio reads back (and
+// checks like any field) so a restored run looks and continues as it was.
+struct SessionStudio {
+    std::string document; // the file the window showed (a graph or a session file); empty: unknown
+    double classicalUs = std::numeric_limits<double>::quiet_NaN(); // the best classical placer's line
+    std::string classicalPlacer;                                   // which placer that was
+    double warmStartUs = std::numeric_limits<double>::quiet_NaN(); // a LEARNER@PLACER run's start
+    Placement best; // the run's best placement (empty: unknown), what Start continues from
+    double bestUs = std::numeric_limits<double>::quiet_NaN();
+    std::optional<SessionComparison> comparison;
+};
+
 // Everything needed to reopen a piece of work: the graph and cluster (embedded, so the
 // session does not depend on files that may move or change), the placement on show, and
 // the run's log (every sample; every policy update with the best so far, the elite
@@ -42,6 +65,7 @@ struct Session {
     SessionRun run;
     std::vector<SampleEvent> samples; // placement pointers are always null
     std::vector<UpdateEvent> updates;
+    SessionStudio studio;
 };
 
 std::string_view toString(SessionRunState state);

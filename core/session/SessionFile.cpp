@@ -181,9 +181,147 @@ std::vector<UpdateEvent> readUpdates(const JsonInput& in, const json& value)
     return updates;
 }
 
+// A placement as one device index per op, in op order (the x-studio extras).
+Placement readDevices(const JsonInput& in, const json& value, const std::string& path, const Session& session)
+{
+    in.array(value, path);
+    const auto ops = static_cast<size_t>(session.graph->opCount());
+    if (value.size() != ops)
+        in.fail(path,
+                "must give a device for each of the graph's " + std::to_string(ops) + " ops, got "
+                    + std::to_string(value.size()));
+    const double last = static_cast<double>(session.cluster->deviceCount() - 1);
+    Placement placement;
+    placement.reserve(ops);
+    for (size_t i = 0; i < value.size(); ++i)
+        placement.push_back(static_cast<DeviceId>(wholeNumber(in, value[i], JsonInput::element(path, i), 0, last)));
+    return placement;
+}
+
+std::string devicesText(const Placement& placement)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < placement.size(); ++i) {
+        if (i > 0)
+            out += ", ";
+        out += std::to_string(placement[i]);
+    }
+    return out + "]";
+}
+
+ComparisonRow readComparisonRow(const JsonInput& in, const json& value, const std::string& path, const Session& session)
+{
+    in.object(value, path);
+    in.rejectUnknownKeys(value,
+                         {"algorithm", "runs_us", "feasible_runs", "samples", "wall_seconds", "best_us",
+                          "best_feasible", "stopped", "best"},
+                         path);
+    ComparisonRow row;
+    row.algorithm = in.nonEmptyString(in.require(value, "algorithm", path), JsonInput::member(path, "algorithm"));
+    const std::string runsPath = JsonInput::member(path, "runs_us");
+    const json& runs = in.array(in.require(value, "runs_us", path), runsPath);
+    for (size_t i = 0; i < runs.size(); ++i)
+        row.bestUs.push_back(in.nonNegative(runs[i], JsonInput::element(runsPath, i)));
+    row.feasibleRuns = static_cast<int>(wholeNumber(in, in.require(value, "feasible_runs", path),
+                                                    JsonInput::member(path, "feasible_runs"), 0,
+                                                    static_cast<double>(row.bestUs.size())));
+    row.samples = in.nonNegative(in.require(value, "samples", path), JsonInput::member(path, "samples"));
+    row.wallSeconds = in.nonNegative(in.require(value, "wall_seconds", path), JsonInput::member(path, "wall_seconds"));
+    row.bestUsOverRuns = in.nonNegative(in.require(value, "best_us", path), JsonInput::member(path, "best_us"));
+    row.bestFeasible = in.boolean(in.require(value, "best_feasible", path), JsonInput::member(path, "best_feasible"));
+    row.stopped = in.boolean(in.require(value, "stopped", path), JsonInput::member(path, "stopped"));
+    if (const json* best = in.find(value, "best"))
+        row.best = readDevices(in, *best, JsonInput::member(path, "best"), session);
+    return row;
+}
+
+SessionStudio readStudio(const JsonInput& in, const json& value, const Session& session)
+{
+    const std::string path = "x-studio";
+    in.object(value, path);
+    in.rejectUnknownKeys(
+        value, {"document", "classical_us", "classical_placer", "warm_start_us", "best_us", "best", "compare"}, path);
+    SessionStudio studio;
+    if (const json* d = in.find(value, "document"))
+        studio.document = in.string(*d, JsonInput::member(path, "document"));
+    studio.classicalUs = optionalTime(in, value, "classical_us", path);
+    if (const json* name = in.find(value, "classical_placer"))
+        studio.classicalPlacer = in.string(*name, JsonInput::member(path, "classical_placer"));
+    studio.warmStartUs = optionalTime(in, value, "warm_start_us", path);
+    studio.bestUs = optionalTime(in, value, "best_us", path);
+    if (const json* best = in.find(value, "best"))
+        studio.best = readDevices(in, *best, JsonInput::member(path, "best"), session);
+    if (const json* compare = in.find(value, "compare")) {
+        const std::string cpath = JsonInput::member(path, "compare");
+        in.object(*compare, cpath);
+        in.rejectUnknownKeys(*compare, {"lower_bound_us", "samples", "seeds", "rows"}, cpath);
+        SessionComparison c;
+        c.lowerBoundUs = optionalTime(in, *compare, "lower_bound_us", cpath);
+        c.samples = static_cast<int>(wholeNumber(in, in.require(*compare, "samples", cpath),
+                                                 JsonInput::member(cpath, "samples"), 0, 2147483647.0));
+        c.seeds = static_cast<int>(
+            wholeNumber(in, in.require(*compare, "seeds", cpath), JsonInput::member(cpath, "seeds"), 0, 2147483647.0));
+        const std::string rowsPath = JsonInput::member(cpath, "rows");
+        const json& rows = in.array(in.require(*compare, "rows", cpath), rowsPath);
+        for (size_t i = 0; i < rows.size(); ++i)
+            c.rows.push_back(readComparisonRow(in, rows[i], JsonInput::element(rowsPath, i), session));
+        studio.comparison = std::move(c);
+    }
+    return studio;
+}
+
 std::string numberText(double v) { return JsonOutput::number(v).dump(); }
 
 bool known(double v) { return std::isfinite(v) && v >= 0.0; }
+
+// The x-studio object, or empty when there is nothing to keep.
+std::string studioText(const Session& session)
+{
+    const SessionStudio& st = session.studio;
+    std::string out;
+    auto field = [&out](const std::string& key, const std::string& value) {
+        out += (out.empty() ? "{\n    \"" : ",\n    \"") + key + "\": " + value;
+    };
+    if (!st.document.empty())
+        field("document", json(st.document).dump());
+    if (known(st.classicalUs))
+        field("classical_us", numberText(st.classicalUs));
+    if (!st.classicalPlacer.empty())
+        field("classical_placer", json(st.classicalPlacer).dump());
+    if (known(st.warmStartUs))
+        field("warm_start_us", numberText(st.warmStartUs));
+    const auto ops = static_cast<size_t>(session.graph->opCount());
+    if (known(st.bestUs))
+        field("best_us", numberText(st.bestUs));
+    if (st.best.size() == ops && ops > 0)
+        field("best", devicesText(st.best));
+    if (st.comparison) {
+        const SessionComparison& c = *st.comparison;
+        std::string compare = "{";
+        if (known(c.lowerBoundUs))
+            compare += "\"lower_bound_us\": " + numberText(c.lowerBoundUs) + ", ";
+        compare += "\"samples\": " + std::to_string(c.samples) + ", \"seeds\": " + std::to_string(c.seeds)
+            + ", \"rows\": [";
+        for (size_t i = 0; i < c.rows.size(); ++i) {
+            const ComparisonRow& r = c.rows[i];
+            compare += (i == 0 ? "\n      {" : ",\n      {");
+            compare += "\"algorithm\": " + json(r.algorithm).dump() + ", \"runs_us\": [";
+            for (size_t k = 0; k < r.bestUs.size(); ++k)
+                compare += (k == 0 ? "" : ", ") + numberText(known(r.bestUs[k]) ? r.bestUs[k] : 0.0);
+            compare += "], \"feasible_runs\": " + std::to_string(r.feasibleRuns)
+                + ", \"samples\": " + numberText(known(r.samples) ? r.samples : 0.0)
+                + ", \"wall_seconds\": " + numberText(known(r.wallSeconds) ? r.wallSeconds : 0.0) + ", \"best_us\": "
+                + numberText(known(r.bestUsOverRuns) ? r.bestUsOverRuns : 0.0) + ", \"best_feasible\": "
+                + (r.bestFeasible ? "true" : "false") + ", \"stopped\": " + (r.stopped ? "true" : "false");
+            if (r.best.size() == ops && ops > 0)
+                compare += ", \"best\": " + devicesText(r.best);
+            compare += "}";
+        }
+        compare += c.rows.empty() ? "]}" : "\n    ]}";
+        field("compare", compare);
+    }
+    return out.empty() ? out : out + "\n  }";
+}
 
 } // namespace
 
@@ -234,6 +372,8 @@ Session parseSession(std::string_view text, const std::string& source)
         session.samples = readSamples(in, *samples);
     if (const json* updates = in.find(root, "updates"))
         session.updates = readUpdates(in, *updates);
+    if (const json* studio = in.find(root, "x-studio"))
+        session.studio = readStudio(in, *studio, session);
     return session;
 }
 
@@ -283,6 +423,8 @@ std::string sessionJson(const Session& session)
         out += ", \"entropy\": " + numberText(std::isfinite(u.entropy) ? std::clamp(u.entropy, 0.0, 1.0) : 0.0) + "}";
     }
     out += session.updates.empty() ? "]" : "\n  ]";
+    if (const std::string studio = studioText(session); !studio.empty())
+        out += ",\n  \"x-studio\": " + studio;
     out += "\n}\n";
     return out;
 }

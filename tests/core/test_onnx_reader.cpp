@@ -360,6 +360,8 @@ private slots:
         QCOMPARE(open.unresolved[0].symbol, std::string("height"));
         QCOMPARE(open.unresolved[1].symbol, std::string("width"));
         QCOMPARE(open.unresolved[1].rank, 4);
+        // The known dimensions come along (the batch given, the channels), for a whole shape.
+        QCOMPARE(open.unresolved[0].shape, (std::vector<std::int64_t>{2, 3, -1, -1}));
         QCOMPARE(tensorNamed(open, "y").shape, (Shape{2, 4, -1, -1}));
 
         ImportOptions named;

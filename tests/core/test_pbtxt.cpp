@@ -717,6 +717,7 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
         QCOMPARE(open.unresolvedDims[0].axis, 1);
         QCOMPARE(open.unresolvedDims[1].axis, 2);
         QVERIFY(open.unresolvedDims[0].symbol.empty());
+        QCOMPARE(open.unresolvedDims[1].shape, (std::vector<std::int64_t>{4, -1, -1, 3})); // batch and channels known
 
         ImportOptions given;
         given.inputShapes = {{"images", {2, 64, 32, 3}}};

@@ -140,6 +140,80 @@ private slots:
         QVERIFY(back.run.state == SessionRunState::None);
     }
 
+    // Post Studio's extras (x-studio): reference lines, the run's best, the Compare table.
+    void studioExtrasRoundTrip()
+    {
+        Session s = toySession();
+        s.studio.document = "/tmp/work.session.json";
+        s.studio.classicalUs = 118.5;
+        s.studio.classicalPlacer = "m-etf";
+        s.studio.warmStartUs = 125.0;
+        s.studio.best = {1, 1, 0};
+        s.studio.bestUs = 110.25;
+        SessionComparison c;
+        c.lowerBoundUs = 12.5;
+        c.samples = 200;
+        c.seeds = 2;
+        ComparisonRow row;
+        row.algorithm = "post";
+        row.bestUs = {111.0, 115.5};
+        row.feasibleRuns = 2;
+        row.samples = 200;
+        row.wallSeconds = 0.25;
+        row.best = {0, 1, 1};
+        row.bestUsOverRuns = 111.0;
+        row.bestFeasible = true;
+        c.rows = {row};
+        row.algorithm = "single";
+        row.bestUs = {9e9};
+        row.feasibleRuns = 0;
+        row.best.clear();
+        row.bestFeasible = false;
+        row.stopped = true;
+        c.rows.push_back(row);
+        s.studio.comparison = c;
+        const std::string text = sessionJson(s);
+        const Session back = parseSession(text, "s.json");
+        QCOMPARE(back.studio.document, s.studio.document);
+        QCOMPARE(back.studio.classicalUs, 118.5);
+        QCOMPARE(back.studio.classicalPlacer, std::string("m-etf"));
+        QCOMPARE(back.studio.warmStartUs, 125.0);
+        QCOMPARE(back.studio.best, (Placement{1, 1, 0}));
+        QCOMPARE(back.studio.bestUs, 110.25);
+        QVERIFY(back.studio.comparison.has_value());
+        const SessionComparison& b = *back.studio.comparison;
+        QCOMPARE(b.lowerBoundUs, 12.5);
+        QCOMPARE(b.samples, 200);
+        QCOMPARE(b.seeds, 2);
+        QCOMPARE(b.rows.size(), size_t(2));
+        QCOMPARE(b.rows[0].algorithm, std::string("post"));
+        QCOMPARE(b.rows[0].bestUs, (std::vector<double>{111.0, 115.5}));
+        QCOMPARE(b.rows[0].best, (Placement{0, 1, 1}));
+        QVERIFY(b.rows[0].bestFeasible && !b.rows[0].stopped);
+        QCOMPARE(b.rows[1].feasibleRuns, 0);
+        QVERIFY(b.rows[1].best.empty() && b.rows[1].stopped);
+        QCOMPARE(sessionJson(back), text);
+        // Without extras nothing is written, so plain sessions stay as they were.
+        QVERIFY(sessionJson(toySession()).find("x-studio") == std::string::npos);
+
+        // Checked like any field.
+        auto replaced = [&text](const std::string& from, const std::string& to) {
+            std::string out = text;
+            return out.replace(out.find(from), from.size(), to);
+        };
+        std::string bad = replaced("\"best\": [1, 1, 0]", "\"best\": [1, 2, 0]");
+        QCOMPARE(errorOf(bad),
+                 QStringLiteral("s.json: field x-studio.best[1]: must be a whole number from 0 to 1, got 2"));
+        bad = replaced("\"best\": [1, 1, 0]", "\"best\": [1, 1]");
+        QCOMPARE(
+            errorOf(bad),
+            QStringLiteral("s.json: field x-studio.best: must give a device for each of the graph's 3 ops, got 2"));
+        bad = replaced("\"feasible_runs\": 2", "\"feasible_runs\": 3");
+        QCOMPARE(errorOf(bad),
+                 QStringLiteral("s.json: field x-studio.compare.rows[0].feasible_runs: must be a whole "
+                                "number from 0 to 2, got 3"));
+    }
+
     void writesAtomicallyAndReadsBack()
     {
         QTemporaryDir dir;

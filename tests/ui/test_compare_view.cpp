@@ -1,18 +1,26 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
+#include "core/io/native/PlacementFile.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/session/SessionFile.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
+#include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/inspector/InspectorPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
+#include <QFile>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -40,6 +48,7 @@ private slots:
     void runFillsEveryAlgorithm();
     void cancelStops();
     void doubleClickShowsPlacement();
+    void diffCountsMovesPerDevicePair();
 };
 
 void TestCompareView::modelPassesTester()
@@ -144,6 +153,90 @@ void TestCompareView::doubleClickShowsPlacement()
     const QModelIndex shownIndex = qobject_cast<QAbstractProxyModel*>(table->model())->mapFromSource(source);
     emit table->doubleClicked(shownIndex);
     QCOMPARE(window.hub()->document()->placement, expected);
+}
+
+// Diff: two rows' best placements against each other, or one against the shown placement;
+// the dialog counts ops per device pair and lists the moved ones, which select in the window.
+void TestCompareView::diffCountsMovesPerDevicePair()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    const DocumentPtr doc = uitest::smallDocument({0, 1, 1, 1}); // input, conv, relu, fc
+    window.hub()->open(doc);
+    auto* view = window.findChild<ComparisonView*>();
+    SessionComparison table;
+    ComparisonRow a;
+    a.algorithm = "first";
+    a.bestUs = {100};
+    a.best = {0, 1, 2, 1};
+    ComparisonRow b = a;
+    b.algorithm = "second";
+    b.best = {0, 2, 2, 2};
+    table.rows = {a, b};
+    view->restoreResults(table, doc->graphId);
+    QSignalSpy requested(view, &ComparisonView::diffRequested);
+    QVERIFY(view->diffRows(0, 1));
+    QCOMPARE(requested.size(), 1);
+    QCOMPARE(requested.first().at(0).value<Placement>(), a.best);
+    QCOMPARE(requested.first().at(3).toString(), QStringLiteral("second"));
+    QVERIFY(view->diffRows(1)); // against the shown placement {0, 1, 1, 1}
+    QCOMPARE(requested.last().at(0).value<Placement>(), doc->placement);
+    QCOMPARE(requested.last().at(2).toString(), QStringLiteral("shown"));
+
+    // The button does the same for the selected rows.
+    view->table()->selectRow(0);
+    view->table()->selectionModel()->select(view->table()->model()->index(1, 0),
+                                            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    auto* button = view->findChild<QPushButton*>(QStringLiteral("compareDiff"));
+    QVERIFY(button->isEnabled());
+    button->click();
+    QCOMPARE(requested.size(), 3);
+    auto* dialog = window.findChild<PlacementDiffDialog*>();
+    QVERIFY(dialog);
+    // first -> second: conv GPU:0 -> GPU:1, fc GPU:0 -> GPU:1; input (CPU) and relu (GPU:1) stay.
+    QCOMPARE(dialog->diff().moved, (std::vector<OpId>{1, 3}));
+    QCOMPARE(dialog->diff().pairs[1][2], 2);
+    QCOMPARE(dialog->diff().pairs[0][0], 1);
+    QCOMPARE(dialog->diff().pairs[2][2], 1);
+    QCOMPARE(dialog->pairTable()->item(1, 2)->data(Qt::UserRole).toInt(), 2);
+    QCOMPARE(dialog->movedList()->count(), 2);
+    QVERIFY(dialog->movedList()->item(0)->text().startsWith(QStringLiteral("conv: GPU:0 → GPU:1")));
+    QSignalSpy activated(dialog, &PlacementDiffDialog::opActivated);
+    emit dialog->movedList()->itemActivated(dialog->movedList()->item(1));
+    QCOMPARE(activated.size(), 1);
+    QCOMPARE(activated.first().at(0).toInt(), 3);
+    QCOMPARE(window.findChild<InspectorPanel*>()->op(), OpId(3)); // selected in the window: fc in the inspector
+    // The shown placement against a placement file and a session file of the same graph.
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("other.json"));
+    {
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(placementJson(*doc->graph, *doc->cluster, b.best)));
+    }
+    PlacementDiffDialog* fromFile = window.diffWithPlacementFile(file);
+    QVERIFY(fromFile);
+    QCOMPARE(fromFile->diff().moved, (std::vector<OpId>{1, 2, 3})); // {0, 1, 1, 1} -> {0, 2, 2, 2}
+    QCOMPARE(fromFile->diff().pairs[1][2], 3);
+    Session session;
+    session.graph = doc->graph;
+    session.cluster = doc->cluster;
+    session.placement = a.best;
+    const QString sessionFile = dir.filePath(QStringLiteral("other.session.json"));
+    writeSessionFile(sessionFile.toStdString(), session);
+    PlacementDiffDialog* fromSession = window.diffWithPlacementFile(sessionFile);
+    QVERIFY(fromSession);
+    QCOMPARE(fromSession->diff().moved, (std::vector<OpId>{2})); // relu GPU:0 -> GPU:1
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QVERIFY(!window.diffWithPlacementFile(dir.filePath(QStringLiteral("missing.json"))));
+    QCOMPARE(failed.size(), 1);
+
+    // A row without a placement of this graph gives no diff.
+    ComparisonRow empty = a;
+    empty.best.clear();
+    table.rows = {empty};
+    view->restoreResults(table, doc->graphId);
+    QVERIFY(!view->diffRows(0));
 }
 
 QTEST_MAIN(TestCompareView)

@@ -3,14 +3,17 @@
 
 #include "core/io/dot/DotReader.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/sim/Simulator.h"
 #include "core/util/InputError.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/export/GuiExporter.h"
+#include "ui/export/PictureCaption.h"
 #include "ui/graphview/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/ViewTheme.h"
+#include "ui/util/Format.h"
 
 #include <QFile>
 #include <QImage>
@@ -122,6 +125,15 @@ private slots:
         QVERIFY(groups > 0);
         for (const char* name : {"input", "conv", "relu", "fc"})
             QVERIFY2(texts[QString::fromLatin1(name)] == 1, name);
+        // The caption: the legend as on screen, and the step time of the shown placement,
+        // simulated here independently.
+        for (const char* device : {"/device:CPU:0", "/device:GPU:0", "/device:GPU:1"})
+            QVERIFY2(texts[QString::fromLatin1(device)] == 1, device);
+        QCOMPARE(texts[QStringLiteral("Device")], 1);
+        const DocumentPtr doc = uitest::smallDocument(kPlacement);
+        const SimResult r = Simulator(*doc->graph, *doc->cluster).run(kPlacement);
+        const QString step = QStringLiteral("step %1 · fits memory").arg(formatMicroseconds(r.stepTimeUs));
+        QVERIFY2(texts[step] == 1, qPrintable(step));
     }
 
     void pngShowsTheGraphOnItsBackground()
@@ -131,9 +143,23 @@ private slots:
         const QImage image(path);
         QVERIFY(!image.isNull());
         const QRectF area = panel_->scene()->itemsBoundingRect();
-        QCOMPARE(image.width(), qCeil((area.width() + 32) * 2.0));
+        const PictureCaption caption = PictureCaption::of(*panel_->scene());
+        const double width = std::max(area.width() + 32, caption.minimumWidth());
+        const double band = caption.height(width);
+        QCOMPARE(image.width(), qCeil(width * 2.0));
+        QCOMPARE(image.height(), qCeil((band + area.height() + 32) * 2.0));
         const QColor background = panel_->scene()->theme().background;
-        QCOMPARE(image.pixel(1, 1), background.rgb());
+        QCOMPARE(image.pixel(1, image.height() - 2), background.rgb());
+        QCOMPARE(image.pixel(1, 1), caption.theme.panel.rgb()); // the caption band on top
+        // Its legend: each device's swatch colour, above the graph.
+        for (int device = 0; device < 3; ++device) {
+            const QRgb swatch = CategoryPalette::colour(device).rgb();
+            int found = 0;
+            for (int y = 0; y < qFloor(band * 2.0); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    found += (image.pixel(x, y) & 0xffffff) == (swatch & 0xffffff);
+            QVERIFY2(found > 50, qPrintable(QStringLiteral("device %1: %2 pixels").arg(device).arg(found)));
+        }
         // conv's box is filled with GPU:0's colour somewhere.
         const QRgb convFill = panel_->scene()->theme().nodeFill(CategoryPalette::colour(1)).rgb();
         int convPixels = 0, other = 0;
@@ -154,10 +180,14 @@ private slots:
         GuiExporter::graphPng(*panel_->scene(), path, 1000.0, 50000.0);
         const QImage image(path);
         QVERIFY(!image.isNull());
-        // Scaled to sqrt(50,000 / area), keeping the aspect ratio (rounded up to whole pixels).
-        const double scale = std::sqrt(50000.0 / (area.width() * area.height()));
-        QCOMPARE(image.width(), qCeil(area.width() * scale));
-        QCOMPARE(image.height(), qCeil(area.height() * scale));
+        // Scaled to sqrt(50,000 / area) of the whole picture (caption included), keeping the
+        // aspect ratio (rounded up to whole pixels).
+        const PictureCaption caption = PictureCaption::of(*panel_->scene());
+        const double width = std::max(area.width(), caption.minimumWidth());
+        const double height = caption.height(width) + area.height();
+        const double scale = std::sqrt(50000.0 / (width * height));
+        QCOMPARE(image.width(), qCeil(width * scale));
+        QCOMPARE(image.height(), qCeil(height * scale));
         QVERIFY(double(image.width()) * image.height() <= 50000.0 + image.width() + image.height() + 1);
     }
 

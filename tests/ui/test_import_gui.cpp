@@ -10,10 +10,13 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 
+#include <QAction>
 #include <QFile>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -146,6 +149,84 @@ private slots:
         }
         QCOMPARE(shownBytes, expectedBytes);
         QVERIFY(shownBytes > 1.5 * fourBytes); // activations grow with the batch
+    }
+
+    // A model with open input dimensions (symbolic_dims.onnx: images [batch, 3, height,
+    // width]) says so; the dialog lists height and width, and Read Again reads it with their
+    // values, as post-cli --dim height=96 --dim width=64 would.
+    void unknownDimensionsAreAskedFor()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false); // no dialog by itself; the test opens it
+        const QString path = dataFile(QStringLiteral("onnx/symbolic_dims.onnx"));
+        QVERIFY(openAndWait(window, path));
+        const DocumentPtr open = window.hub()->document();
+        QCOMPARE(open->unresolvedDims.size(), size_t(2));
+        QVERIFY(open->notes.join(QLatin1Char('\n')).contains(QStringLiteral("2 input dimensions have no value")));
+        auto* prompt = window.findChild<InputDimensionsPrompt*>();
+        QVERIFY(prompt && prompt->action()->isEnabled());
+        InputDimensionsDialog* dialog = prompt->showDialog();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->fieldCount(), 2);
+        QVERIFY(dialog->field(QStringLiteral("height")) && dialog->field(QStringLiteral("width")));
+        QCOMPARE(dialog->field(QStringLiteral("height"))->value(), 1);
+        dialog->field(QStringLiteral("height"))->setValue(96);
+        dialog->field(QStringLiteral("width"))->setValue(64);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        dialog->accept();
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr read = window.hub()->document();
+        QVERIFY(read->unresolvedDims.empty());
+        QCOMPARE(read->dimensions.dims, (std::map<std::string, std::int64_t>{{"height", 96}, {"width", 64}}));
+        ImportOptions options;
+        options.dims = {{"height", 96}, {"width", 64}};
+        const Graph expected = readGraphFile(path.toStdString(), GraphFormat::Auto, options);
+        QCOMPARE(read->graph->opCount(), expected.opCount());
+        for (OpId op = 0; op < expected.opCount(); ++op) {
+            QCOMPARE(read->graph->op(op).timeUs, expected.op(op).timeUs);
+            QCOMPARE(read->graph->op(op).outputBytes, expected.op(op).outputBytes);
+        }
+        // Kept for the file: opening it again uses them, and the dialog shows them to change.
+        QVERIFY(openAndWait(window, path));
+        QCOMPARE(window.hub()->document()->dimensions, read->dimensions);
+        QVERIFY(prompt->action()->isEnabled());
+        InputDimensionsDialog* again = prompt->showDialog();
+        QCOMPARE(again->field(QStringLiteral("height"))->value(), 96);
+        again->reject();
+    }
+
+    // A TensorFlow placeholder's unnamed dimensions are asked per input and axis, and go
+    // back as a whole --input-shape with the known dimensions kept.
+    void unnamedDimensionsBecomeAnInputShape()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("det.pbtxt"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"(node { name: "images" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 3 } } } } }
+node { name: "w" op: "VariableV2" attr { key: "shape" value { shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 8 } } } } }
+node { name: "conv" op: "Conv2D" input: "images" input: "w"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } } }
+)");
+        file.close();
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        window.setBatch(2);
+        QVERIFY(openAndWait(window, path));
+        QCOMPARE(window.hub()->document()->unresolvedDims.size(), size_t(2));
+        InputDimensionsDialog* dialog = window.findChild<InputDimensionsPrompt*>()->showDialog();
+        QCOMPARE(dialog->fieldCount(), 2);
+        dialog->field(QStringLiteral("images"), 1)->setValue(64);
+        dialog->field(QStringLiteral("images"), 2)->setValue(32);
+        const InputDimensions given = dialog->dimensions();
+        QCOMPARE(given.inputShapes.at("images"), (std::vector<std::int64_t>{2, 64, 32, 3}));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        dialog->accept();
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(window.hub()->document()->unresolvedDims.empty());
     }
 
     // Op types the cost model has no formula for are named in the status bar.

@@ -7,6 +7,8 @@
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
+#include <set>
+
 using namespace post;
 
 class TestModels : public QObject {
@@ -107,6 +109,65 @@ private slots:
         QCOMPARE(model.index(2, DeviceTableModel::ComputeTime).data(DeviceTableModel::SortRole).toDouble(), 55.0);
         QCOMPARE(model.index(1, DeviceTableModel::ParamBytes).data(DeviceTableModel::SortRole).toDouble(), 20000.0);
         QCOMPARE(model.index(2, DeviceTableModel::ParamBytes).data(DeviceTableModel::SortRole).toDouble(), 800.0);
+    }
+
+    // Once the step is simulated: busy and idle time (adding up to the step), peak memory, and
+    // the bytes and transfers each device sends and receives, against the graph's own edges
+    // (one transfer per tensor and destination device).
+    void deviceModelShowsTheSimulatedStep()
+    {
+        DeviceTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const DocumentPtr doc = uitest::smallDocument({0, 1, 2, 1}); // input CPU, conv GPU:0, relu GPU:1, fc GPU:0
+        model.setDocument(doc);
+        QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid()); // not simulated yet
+        const StepPtr step = SimulatedStep::simulate(doc);
+        QVERIFY(step);
+        model.setStep(SimulatedStep::simulate(uitest::smallDocument({0, 1, 2, 1}))); // another document's: ignored
+        QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid());
+        model.setStep(step);
+        const SimResult& r = step->result;
+        std::vector<double> bytesIn(3), bytesOut(3);
+        std::vector<int> in(3), out(3);
+        const Graph& g = *doc->graph;
+        for (OpId u = 0; u < g.opCount(); ++u) {
+            std::set<DeviceId> destinations;
+            for (EdgeId e : g.outEdges(u)) {
+                const OpId v = g.edge(e).to;
+                if (doc->placement[static_cast<size_t>(v)] != doc->placement[static_cast<size_t>(u)])
+                    destinations.insert(doc->placement[static_cast<size_t>(v)]);
+            }
+            const auto from = static_cast<size_t>(doc->placement[static_cast<size_t>(u)]);
+            for (DeviceId to : destinations) {
+                ++out[from];
+                ++in[static_cast<size_t>(to)];
+            }
+        }
+        for (int d = 0; d < 3; ++d) {
+            const auto value = [&](int column) { return model.index(d, column).data(DeviceTableModel::SortRole); };
+            QCOMPARE(value(DeviceTableModel::Busy).toDouble(), r.deviceBusyUs[static_cast<size_t>(d)]);
+            QCOMPARE(value(DeviceTableModel::Busy).toDouble() + value(DeviceTableModel::Idle).toDouble(), r.stepTimeUs);
+            QCOMPARE(value(DeviceTableModel::PeakMemory).toDouble(), r.peakMemoryBytes[static_cast<size_t>(d)]);
+            QCOMPARE(value(DeviceTableModel::TransfersIn).toInt(), in[static_cast<size_t>(d)]);
+            QCOMPARE(value(DeviceTableModel::TransfersOut).toInt(), out[static_cast<size_t>(d)]);
+            double linkIn = 0, linkOut = 0;
+            for (int e = 0; e < 3; ++e) {
+                linkOut += r.linkBytes[static_cast<size_t>(d * 3 + e)];
+                linkIn += r.linkBytes[static_cast<size_t>(e * 3 + d)];
+            }
+            QCOMPARE(value(DeviceTableModel::BytesIn).toDouble(), linkIn);
+            QCOMPARE(value(DeviceTableModel::BytesOut).toDouble(), linkOut);
+        }
+        QVERIFY(model.index(1, DeviceTableModel::TransfersOut).data().toInt() > 0); // conv feeds relu on GPU:1
+        QCOMPARE(model.headerData(DeviceTableModel::Idle, Qt::Horizontal).toString(), QStringLiteral("Idle"));
+        // The same placement in a new document (the learner's best shown again) keeps the step,
+        // which StepSimulation does not simulate again; a new placement empties the step's
+        // columns until its own step arrives.
+        auto again = std::make_shared<GraphDocument>(*doc);
+        model.setDocument(again);
+        QCOMPARE(model.index(1, DeviceTableModel::Busy).data(DeviceTableModel::SortRole).toDouble(), r.deviceBusyUs[1]);
+        model.setDocument(uitest::smallDocument({1, 1, 1, 1}));
+        QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid());
     }
 };
 

@@ -6,6 +6,8 @@
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
@@ -418,6 +420,113 @@ private slots:
         }
         qunsetenv("POST_AUTOSAVE_RESTORE");
         QVERIFY(autosaves(dir).isEmpty()); // without dialogs nobody can be asked: removed
+    }
+
+    // A restored autosave looks as the run did: the best-classical and warm-start lines (and
+    // their legend entries), the Compare table, the document's own name; and Start goes on
+    // from it, warm-started from its best.
+    void aRestoredRunKeepsItsLinesAndGoesOn()
+    {
+        const QString dir = SessionAutosave::directory();
+        const QString graph = sample("tiny-mlp.json");
+        double classicalMs = 0.0;
+        QString classicalName;
+        QStringList legend;
+        QVector<QPointF> best;
+        std::vector<ComparisonRow> rows;
+        double bestMs = 0.0;
+        int done = 0; // post@m-etf's budget counts m-etf's evaluation: fewer samples than asked
+        {
+            auto window = openWindow(graph);
+            auto* compare = window->findChild<ComparisonView*>();
+            QVERIFY(compare->setAlgorithms(QStringLiteral("single,m-etf,random")));
+            compare->setSamples(20);
+            compare->setSeeds(1);
+            QSignalSpy compared(compare, &ComparisonView::runFinished);
+            compare->start();
+            QVERIFY(compared.wait(kWaitMs));
+            rows = compare->model()->rows();
+            QCOMPARE(rows.size(), size_t(3));
+            QVERIFY(runLearner(*window, "post@m-etf", 120, 3));
+            auto* chart = window->findChild<LearningChart*>();
+            chart->flush();
+            classicalMs = chart->classicalMs();
+            classicalName = chart->classicalName();
+            legend = chart->legendNames();
+            best = chart->bestPoints();
+            bestMs = window->findChild<LearnerPanel*>()->bestMs();
+            done = chart->sampleCount();
+            QVERIFY(done > 100);
+            QVERIFY(std::isfinite(classicalMs) && classicalMs > 0.0);
+            QVERIFY(legend.contains(QStringLiteral("best so far (from the warm start)")));
+            window->findChild<SessionController*>()->autosave()->simulateCrash();
+        }
+        QCOMPARE(autosaves(dir).size(), 1);
+
+        qputenv("POST_AUTOSAVE_RESTORE", "restore");
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy restored(window.findChild<SessionController*>(), &SessionController::restored);
+        QVERIFY(restored.wait(kWaitMs));
+        qunsetenv("POST_AUTOSAVE_RESTORE");
+        auto* chart = window.findChild<LearningChart*>();
+        chart->flush();
+        QCOMPARE(chart->classicalMs(), classicalMs);
+        QCOMPARE(chart->classicalName(), classicalName);
+        QCOMPARE(chart->legendNames(), legend);
+        QCOMPARE(chart->bestPoints().size(), best.size());
+        QCOMPARE(chart->bestPoints().front(), best.front()); // the warm start's point at sample 0
+        QVERIFY(qAbs(chart->bestPoints().back().y() - best.back().y()) <= 1e-9 * best.back().y());
+        // The document's name, not the autosave's.
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("tiny-mlp.json")), qPrintable(window.windowTitle()));
+        QCOMPARE(QFileInfo(window.hub()->document()->path), QFileInfo(graph));
+        // The Compare table, row for row, with its placements.
+        auto* compare = window.findChild<ComparisonView*>();
+        QCOMPARE(compare->model()->rows().size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(compare->model()->rows()[i].algorithm, rows[i].algorithm);
+            QCOMPARE(compare->model()->rows()[i].bestUs, rows[i].bestUs);
+            QCOMPARE(compare->model()->rows()[i].best, rows[i].best);
+        }
+        QSignalSpy requested(compare, &ComparisonView::placementRequested);
+        compare->showRow(1);
+        QCOMPARE(requested.count(), 1);
+
+        // Start goes on from the last sample: the restored points stay, the numbers continue.
+        auto* panel = window.findChild<LearnerPanel*>();
+        QVERIFY(panel->hasRestoredRun());
+        QCOMPARE(panel->algorithm(), QStringLiteral("post@m-etf"));
+        panel->setSamples(200);
+        QSignalSpy snapshots(panel, &LearnerPanel::snapshot);
+        QSignalSpy finished(panel, &LearnerPanel::finished);
+        panel->start();
+        QVERIFY(finished.wait(kWaitMs));
+        QCOMPARE(panel->continuedFrom(), done);
+        QVERIFY(!panel->hasRestoredRun());
+        QVERIFY2(panel->continuationNote().contains(QStringLiteral("warm-started from the best")),
+                 qPrintable(panel->continuationNote()));
+        QVERIFY(!snapshots.isEmpty());
+        const auto first = snapshots.first().at(0).value<LearnerSnapshot>();
+        QVERIFY(!first.samples.empty());
+        QCOMPARE(first.samples.front().index, done);
+        chart->flush();
+        // The restored run had ended (done): another whole budget of 200 (a stopped one gets the rest).
+        QCOMPARE(chart->sampleCount(), done + 200);
+        QCOMPARE(chart->classicalMs(), classicalMs);      // not run again, still drawn
+        QVERIFY(panel->bestMs() <= bestMs * (1 + 1e-12)); // never worse than the restored best
+        const Session again = window.findChild<SessionController*>()->currentSession();
+        QCOMPARE(again.samples.size(), static_cast<size_t>(done + 200));
+        QCOMPARE(again.samples[static_cast<size_t>(done)].index, done);
+        QCOMPARE(again.learner.algorithm, std::string("post@m-etf"));
+        QCOMPARE(again.studio.classicalPlacer, classicalName.toStdString());
+        QVERIFY(again.studio.comparison.has_value());
+
+        // Reset forgets it: the next Start is a run of its own.
+        panel->reset();
+        QVERIFY(!panel->hasRestoredRun());
+        QVERIFY(runLearner(window, "random", 10, 1));
+        QCOMPARE(panel->continuedFrom(), 0);
+        QCOMPARE(chart->sampleCount(), 10);
     }
 
 private:

@@ -1,10 +1,14 @@
 // Runs the real post-studio executable ($POST_STUDIO) for what needs no window: --help and
 // --version without any display, and the refusal of a cluster that cannot be read.
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 namespace {
 
@@ -58,6 +62,58 @@ private slots:
         const Run version = runStudio({QStringLiteral("--version")}, config_.path(), false);
         QCOMPARE(version.exitCode, 0);
         QVERIFY2(version.out.contains(QStringLiteral("post-studio")), qPrintable(version.out + version.err));
+    }
+
+    // A signal never removes the autosave: post-studio killed by SIGTERM or SIGINT in the
+    // middle of a run leaves it complete on disk for the next start to offer.
+    void aSignalLeavesTheAutosave_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << SIGTERM;
+        QTest::newRow("SIGINT") << SIGINT;
+    }
+    void aSignalLeavesTheAutosave()
+    {
+        QFETCH(int, signal);
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QString autosaveDir = home.filePath(QStringLiteral("autosave"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("POST_AUTOSAVE_DIR"), autosaveDir);
+        env.insert(QStringLiteral("POST_AUTOSAVE_INTERVAL_MS"), QStringLiteral("100"));
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(qEnvironmentVariable("POST_STUDIO"),
+                {graph, QStringLiteral("--algo"), QStringLiteral("post"), QStringLiteral("--samples"),
+                 QStringLiteral("100000000")});
+        QVERIFY(p.waitForStarted());
+        // Wait for an autosave holding samples.
+        QString autosave;
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000 && autosave.isEmpty()) {
+            QTest::qWait(100);
+            for (const QString& name : QDir(autosaveDir).entryList({QStringLiteral("*.session.json")}, QDir::Files)) {
+                QFile file(QDir(autosaveDir).filePath(name));
+                if (file.open(QIODevice::ReadOnly) && file.readAll().contains("\n    [1, "))
+                    autosave = file.fileName();
+            }
+        }
+        QVERIFY2(!autosave.isEmpty(), "no autosave with samples appeared");
+        QCOMPARE(p.state(), QProcess::Running); // the run is still going
+        ::kill(static_cast<pid_t>(p.processId()), signal);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as it asks
+        QVERIFY2(QFileInfo::exists(autosave), "the signal removed the autosave");
+        QFile file(autosave);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.startsWith("{\n  \"format\": \"post-session/1\""));
+        QVERIFY(text.trimmed().endsWith("}")); // complete: written atomically
+        QVERIFY(text.contains("\"state\": \"running\""));
     }
 
     void aClusterThatCannotBeReadIsNamedAndNotKept()

@@ -15,6 +15,7 @@
 
 #include <QHelpEvent>
 #include <QScrollBar>
+#include <QToolButton>
 #include <QToolTip>
 #include <QtTest>
 
@@ -94,6 +95,61 @@ private slots:
         QCOMPARE(step->barOfOp[2].lane, 2);
         QCOMPARE(step->barOfOp[2].index, 0);
         QVERIFY(qAbs(step->lanes[4].bars[0].startUs - 120.083333) < 1e-3);
+    }
+
+    // The critical path is a chain from time 0 to the end of the step: each op or transfer
+    // starts when the one before it ends (an input arriving, or its device freed).
+    void criticalPathRunsFromStartToEnd()
+    {
+        const DocumentPtr doc = uitest::smallDocument({0, 1, 2, 1}); // input CPU, conv GPU:0, relu GPU:1, fc GPU:0
+        const StepPtr step = SimulatedStep::simulate(doc);
+        QVERIFY(step);
+        const Timeline& t = step->result.timeline;
+        std::vector<const OpSpan*> span(4, nullptr);
+        for (const OpSpan& s : t.ops)
+            span[static_cast<size_t>(s.op)] = &s;
+        const std::vector<OpId>& path = step->criticalOps;
+        QVERIFY(!path.empty());
+        QCOMPARE(span[static_cast<size_t>(path.front())]->startUs, 0.0);
+        QCOMPARE(span[static_cast<size_t>(path.back())]->endUs, step->result.stepTimeUs);
+        // Here every op waits for the one before: input -> conv -> relu (GPU:1) -> fc (GPU:0),
+        // with the two transfers between the GPUs on it too.
+        QCOMPARE(path, (std::vector<OpId>{0, 1, 2, 3}));
+        QCOMPARE(step->criticalTransfers.size(), size_t(3)); // CPU -> GPU:0, GPU:0 -> GPU:1, GPU:1 -> GPU:0
+        size_t transfer = 0;
+        for (size_t i = 1; i < path.size(); ++i) {
+            const OpSpan& before = *span[static_cast<size_t>(path[i - 1])];
+            const OpSpan& now = *span[static_cast<size_t>(path[i])];
+            double ready = before.endUs;
+            if (before.device != now.device) {
+                const TransferSpan& x = t.transfers[static_cast<size_t>(step->criticalTransfers[transfer++])];
+                QCOMPARE(x.producer, before.op);
+                QCOMPARE(x.to, now.device);
+                QVERIFY(x.startUs >= before.endUs);
+                ready = x.endUs;
+            }
+            QVERIFY2(std::abs(ready - now.startUs) < 1e-9, qPrintable(QStringLiteral("op %1").arg(now.op)));
+        }
+        QVERIFY(step->opOnCriticalPath[2]
+                && step->transferOnCriticalPath[static_cast<size_t>(step->criticalTransfers[1])]);
+
+        // Drawn outlined on the timeline; C (and the panel's button) switches it off and on.
+        TimelinePanel panel;
+        panel.resize(900, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setStep(step);
+        QVERIFY(panel.summaryText().contains(QStringLiteral("critical path 4 ops, 3 transfers")));
+        panel.view()->viewport()->repaint();
+        QCOMPARE(panel.view()->lastPaintedCritical(), 7);
+        panel.view()->setFocus();
+        QTest::keyClick(panel.view(), Qt::Key_C);
+        QVERIFY(!panel.view()->showsCriticalPath());
+        QVERIFY(!panel.findChild<QToolButton*>(QStringLiteral("criticalPath"))->isChecked());
+        panel.view()->viewport()->repaint();
+        QCOMPARE(panel.view()->lastPaintedCritical(), 0);
+        panel.findChild<QToolButton*>(QStringLiteral("criticalPath"))->click();
+        QVERIFY(panel.view()->showsCriticalPath());
     }
 
     void viewCountsLanesAndBars()

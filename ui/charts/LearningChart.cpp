@@ -14,11 +14,13 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
+#include <QResizeEvent>
 #include <QSvgGenerator>
 #include <QTimer>
 #include <QValueAxis>
@@ -76,7 +78,7 @@ LearningChart::LearningChart(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus); // Escape resets the zoom
     QChart* chart = this->chart();
     chart->setTitle(tr("Learning curve"));
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setAlignment(Qt::AlignTop);
     chart->setAnimationOptions(QChart::NoAnimation);
 
     xAxis_ = new QValueAxis;
@@ -85,12 +87,16 @@ LearningChart::LearningChart(QWidget* parent)
     yAxis_ = new QValueAxis;
     yAxis_->setTitleText(tr("step time (ms)"));
     yAxis_->setLabelFormat(QStringLiteral("%g"));
-    entropyAxis_ = new QValueAxis;
-    entropyAxis_->setTitleText(tr("policy entropy"));
-    entropyAxis_->setRange(0.0, 1.0);
+    yLogAxis_ = new QLogValueAxis;
+    yLogAxis_->setTitleText(tr("step time (ms, log)"));
+    yLogAxis_->setLabelFormat(QStringLiteral("%g"));
+    yLogAxis_->setBase(10.0);
+    yLogAxis_->setMinorTickCount(-1); // 2..9 between the decades
     chart->addAxis(xAxis_, Qt::AlignBottom);
     chart->addAxis(yAxis_, Qt::AlignLeft);
-    chart->addAxis(entropyAxis_, Qt::AlignRight);
+    // The strip is painted over the view: it follows the plot and the sample axis.
+    connect(xAxis_, &QValueAxis::rangeChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(chart, &QChart::plotAreaChanged, viewport(), qOverload<>(&QWidget::update));
 
     auto add = [chart](QLineSeries*& series, const QString& name) {
         series = new QLineSeries;
@@ -109,9 +115,6 @@ LearningChart::LearningChart(QWidget* parent)
         s->attachAxis(xAxis_);
         s->attachAxis(yAxis_);
     }
-    add(entropySeries_, tr("entropy (right)"));
-    entropySeries_->attachAxis(xAxis_);
-    entropySeries_->attachAxis(entropyAxis_);
     refreshTimer_ = new QTimer(this);
     refreshTimer_->setSingleShot(true);
     refreshTimer_->setInterval(0);
@@ -120,6 +123,161 @@ LearningChart::LearningChart(QWidget* parent)
     reset();
 }
 
+LearningChart::~LearningChart()
+{
+    // The step-time axis that is not on the chart belongs to nobody.
+    if (log_)
+        delete yAxis_;
+    else
+        delete yLogAxis_;
+}
+
+void LearningChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event); // fits chart() to the view
+    layoutStrip();
+}
+
+void LearningChart::layoutStrip()
+{
+    // A fifth of the height (60 to 150 px) under the sample axis; none in a tiny view.
+    const int height = viewport()->height();
+    const int strip = height < 240 ? 0 : std::clamp(height / 5, 60, 150);
+    if (strip == stripHeight_)
+        return;
+    stripHeight_ = strip;
+    QMargins margins = chart()->margins();
+    margins.setBottom(strip + 6);
+    chart()->setMargins(margins);
+}
+
+QRectF LearningChart::entropyStripRect() const
+{
+    if (stripHeight_ <= 0)
+        return {};
+    const QRectF plot = chart()->mapRectToScene(chart()->plotArea());
+    const QRectF bounds = chart()->mapRectToScene(chart()->rect());
+    const QRectF scene(plot.left(), bounds.bottom() - stripHeight_, plot.width(), stripHeight_ - 12.0);
+    return QRectF(mapFromScene(scene).boundingRect());
+}
+
+QPointF LearningChart::entropyPosition(double x, double e) const
+{
+    const QRectF strip = entropyStripRect();
+    const double lo = xAxis_->min();
+    const double hi = xAxis_->max();
+    const double fx = hi > lo ? (x - lo) / (hi - lo) : 0.0;
+    return QPointF(strip.left() + fx * strip.width(), strip.bottom() - std::clamp(e, 0.0, 1.0) * strip.height());
+}
+
+void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QChartView::drawForeground(painter, rect);
+    painter->save();
+    // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
+    painter->resetTransform();
+    paintEntropyStrip(painter);
+    painter->restore();
+}
+
+void LearningChart::paintEntropyStrip(QPainter* painter) const
+{
+    const QRectF strip = entropyStripRect();
+    if (strip.height() < 8.0 || strip.width() < 8.0)
+        return;
+    const QColor text = palette().color(QPalette::Text);
+    QColor grid = text;
+    grid.setAlpha(40);
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->setPen(QPen(grid, 1));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(strip);
+    painter->drawLine(QPointF(strip.left(), strip.center().y()), QPointF(strip.right(), strip.center().y()));
+    // Labels: 0 and 1 on the left like the step-time axis, the name in the corner.
+    QFont font = painter->font();
+    font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.85));
+    painter->setFont(font);
+    painter->setPen(text);
+    const QFontMetricsF metrics(font);
+    for (const auto& [value, label] : {std::pair{0.0, QStringLiteral("0")}, std::pair{1.0, QStringLiteral("1")}}) {
+        const qreal y = strip.bottom() - value * strip.height();
+        const QRectF box(strip.left() - metrics.horizontalAdvance(label) - 6, y - metrics.height() / 2,
+                         metrics.horizontalAdvance(label) + 2, metrics.height());
+        painter->drawText(box, Qt::AlignRight | Qt::AlignVCenter, label);
+    }
+    // Its name turned like the step-time axis's title, beside it.
+    painter->save();
+    painter->translate(strip.left() - 36.0, strip.center().y());
+    painter->rotate(-90.0);
+    QFont bold = font;
+    bold.setBold(true);
+    painter->setFont(bold);
+    painter->drawText(QRectF(-strip.height(), -10.0, 2.0 * strip.height(), 20.0), Qt::AlignCenter, tr("entropy"));
+    painter->restore();
+    if (entropy_.isEmpty()) {
+        painter->drawText(strip, Qt::AlignCenter, tr("no policy updates"));
+        return;
+    }
+    // The points within the shown samples, at most about two per pixel.
+    const double lo = xAxis_->min();
+    const double hi = xAxis_->max();
+    QPolygonF line;
+    const qsizetype stride = std::max<qsizetype>(
+        1, entropy_.size() / std::max<qsizetype>(1, 2 * static_cast<qsizetype>(strip.width())));
+    for (qsizetype i = 0; i < entropy_.size(); i += stride) {
+        const QPointF& p = entropy_[i];
+        if (p.x() >= lo && p.x() <= hi)
+            line << entropyPosition(p.x(), p.y());
+    }
+    if (entropy_.back().x() >= lo && entropy_.back().x() <= hi && (entropy_.size() - 1) % stride != 0)
+        line << entropyPosition(entropy_.back().x(), entropy_.back().y());
+    painter->setClipRect(strip.adjusted(0, -1, 0, 1));
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(QPen(dark_ ? QColor(150, 150, 230) : QColor(100, 100, 200), 1.2));
+    if (line.size() == 1)
+        painter->drawEllipse(line.front(), 1.5, 1.5);
+    else
+        painter->drawPolyline(line);
+}
+
+QAbstractAxis* LearningChart::stepAxis() const
+{
+    return log_ ? static_cast<QAbstractAxis*>(yLogAxis_) : static_cast<QAbstractAxis*>(yAxis_);
+}
+
+double LearningChart::stepAxisMin() const { return log_ ? yLogAxis_->min() : yAxis_->min(); }
+
+double LearningChart::stepAxisMax() const { return log_ ? yLogAxis_->max() : yAxis_->max(); }
+
+void LearningChart::setStepRange(double lo, double hi)
+{
+    if (log_)
+        yLogAxis_->setRange(lo, hi);
+    else
+        yAxis_->setRange(lo, hi);
+}
+
+void LearningChart::setLogScale(bool on)
+{
+    if (on == log_)
+        return;
+    flush();
+    QAbstractAxis* from = stepAxis();
+    QAbstractAxis* to = on ? static_cast<QAbstractAxis*>(yLogAxis_) : static_cast<QAbstractAxis*>(yAxis_);
+    const QList<QAbstractSeries*> series = chart()->series();
+    for (QAbstractSeries* s : series)
+        s->detachAxis(from);
+    chart()->removeAxis(from); // kept (deleted with the view)
+    chart()->addAxis(to, Qt::AlignLeft);
+    for (QAbstractSeries* s : series)
+        s->attachAxis(to);
+    log_ = on;
+    applyTheme(); // the new axis takes the chart's theme
+    zoomed_ = false;
+    xAxis_->setRange(0, fittedXMax_);
+    updateAxes(true);
+    refresh();
+}
 void LearningChart::applyTheme()
 {
     dark_ = ViewTheme::isDark(palette());
@@ -156,9 +314,7 @@ void LearningChart::styleSeries()
     line(classicalSeries_, QColor(210, 130, 50), 1.2, Qt::DashDotLine);
     points(selectedSeries_, QColor(240, 50, 50), 9);
     updateLegend();
-    // Solid, not dotted: stroking a dashed antialiased path of a long run's 1,500 updates
-    // took about 300 ms per repaint (a solid one a few ms).
-    line(entropySeries_, dark_ ? QColor(150, 150, 230, 190) : QColor(120, 120, 200, 170), 1.0);
+    viewport()->update(); // the entropy strip takes the palette's colours
 }
 
 void LearningChart::changeEvent(QEvent* event)
@@ -177,6 +333,8 @@ void LearningChart::reset(int plannedSamples)
     entropy_.clear();
     haveBest_ = false;
     bestMs_ = 0.0;
+    bestSample_ = -1;
+    bestFromSample_ = false;
     lowerBoundMs_ = 0.0;
     singleDeviceMs_ = 0.0;
     classicalMs_ = std::numeric_limits<double>::quiet_NaN();
@@ -186,26 +344,40 @@ void LearningChart::reset(int plannedSamples)
     plannedSamples_ = plannedSamples;
     lastIndex_ = -1;
     zoomed_ = false; // a new run is followed from its start
-    entropyAxis_->setRange(0.0, 1.0);
     refresh();
+}
+
+void LearningChart::continueRun(int plannedSamples)
+{
+    plannedSamples_ = plannedSamples;
+    selected_ = -1;
+    if (zoomed_)
+        resetZoom();
+    scheduleRefresh();
 }
 
 void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 {
     lowerBoundMs_ = snapshot.lowerBoundMs;
-    singleDeviceMs_ = snapshot.singleDeviceMs;
-    if (classicalName_ != snapshot.classicalName) {
-        classicalName_ = snapshot.classicalName;
-        classicalSeries_->setName(classicalName_.isEmpty() ? tr("best classical placer")
-                                                           : tr("best classical placer (%1)").arg(classicalName_));
+    // Unknown values leave the lines as they are: reset() cleared them for a new run, and a
+    // continued run (which does not run the classical placers again) keeps the restored ones.
+    if (known(snapshot.singleDeviceMs))
+        singleDeviceMs_ = snapshot.singleDeviceMs;
+    if (known(snapshot.classicalMs)) {
+        if (classicalName_ != snapshot.classicalName) {
+            classicalName_ = snapshot.classicalName;
+            classicalSeries_->setName(classicalName_.isEmpty() ? tr("best classical placer")
+                                                               : tr("best classical placer (%1)").arg(classicalName_));
+        }
+        classicalMs_ = snapshot.classicalMs;
     }
-    classicalMs_ = snapshot.classicalMs;
     if (known(snapshot.warmStartMs) && best_.isEmpty()) {
         // The starting placement was evaluated before sample 0 (not as a sample): it is
         // the best so far from the first sample on.
         best_.append(QPointF(0, snapshot.warmStartMs));
         bestMs_ = snapshot.warmStartMs;
         haveBest_ = true;
+        bestFromSample_ = false;
         bestSeries_->setName(tr("best so far (from the warm start)"));
     }
     for (const LearnerSample& s : snapshot.samples) {
@@ -217,6 +389,8 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
             best_.append(QPointF(s.index, s.stepMs));
             bestMs_ = s.stepMs;
             haveBest_ = true;
+            bestSample_ = s.index;
+            bestFromSample_ = true;
         }
     }
     for (const LearnerUpdate& u : snapshot.updates) {
@@ -239,6 +413,7 @@ void LearningChart::finishRun(double bestMs)
     best_.append(QPointF(x, bestMs));
     bestMs_ = bestMs;
     haveBest_ = true;
+    bestFromSample_ = false;
     scheduleRefresh();
 }
 
@@ -297,7 +472,7 @@ void LearningChart::refresh()
     infeasibleSeries_->replace(pinned);
     bestSeries_->replace(best);
     eliteSeries_->replace(elite_);
-    entropySeries_->replace(entropy_);
+    viewport()->update(); // the entropy strip
     const double xEnd = fittedXMax_;
     auto reference = [xEnd](QLineSeries* series, double ms) {
         series->replace(known(ms) ? QVector<QPointF>{QPointF(0, ms), QPointF(xEnd, ms)} : QVector<QPointF>{});
@@ -363,8 +538,39 @@ void LearningChart::selectSample(int index)
     emit sampleClicked(index);
 }
 
+void LearningChart::showBest()
+{
+    flush();
+    const int index = bestSampleIndex();
+    if (index < 0) {
+        if (haveBest_)
+            emit bestRequested();
+        return;
+    }
+    if (zoomed_ && (index < xAxis_->min() || index > xAxis_->max() || bestMs_ < stepAxisMin() || bestMs_ > stepAxisMax()))
+        resetZoom();
+    selectSample(index);
+}
+
+void LearningChart::pan(qreal dx, qreal dy)
+{
+    if (dx == 0.0 && dy == 0.0)
+        return;
+    flush();
+    zoomed_ = true;
+    chart()->scroll(-dx, dy); // the data follows the mouse
+}
+
 void LearningChart::mousePressEvent(QMouseEvent* event)
 {
+    if (event->button() == Qt::MiddleButton
+        || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier))) {
+        panning_ = true;
+        panFrom_ = event->position().toPoint();
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::LeftButton) {
         const int index = sampleAt(event->position().toPoint());
         if (index >= 0) {
@@ -374,6 +580,18 @@ void LearningChart::mousePressEvent(QMouseEvent* event)
         }
     }
     QChartView::mousePressEvent(event);
+}
+
+void LearningChart::mouseMoveEvent(QMouseEvent* event)
+{
+    if (panning_) {
+        const QPoint at = event->position().toPoint();
+        pan(at.x() - panFrom_.x(), at.y() - panFrom_.y());
+        panFrom_ = at;
+        event->accept();
+        return;
+    }
+    QChartView::mouseMoveEvent(event);
 }
 
 void LearningChart::updateAxes(bool force)
@@ -398,22 +616,31 @@ void LearningChart::updateAxes(bool force)
     // interesting band (up to 3x the single GPU) readable.
     if (known(singleDeviceMs_))
         hi = std::min(hi, 3.0 * singleDeviceMs_);
+    const double emptyMin = log_ ? 0.1 : 0.0;
     if (!std::isfinite(lo) || hi <= 0.0) {
         fittedYMax_ = 1.0;
-        if (!zoomed_ && (yAxis_->min() != 0.0 || yAxis_->max() != 1.0))
-            yAxis_->setRange(0.0, 1.0);
+        if (!zoomed_ && (stepAxisMin() != emptyMin || stepAxisMax() != 1.0))
+            setStepRange(emptyMin, 1.0);
         return;
     }
     if (zoomed_) {
         fittedYMax_ = std::max(fittedYMax_, hi);
         return;
     }
-    // Keep the current range while the data fits and fills at least half of it.
-    const double shownMin = yAxis_->min();
-    const double shownMax = yAxis_->max();
-    if (!force && lo >= shownMin && hi <= shownMax && (hi - lo) >= 0.5 * (shownMax - shownMin)
-        && !(shownMin == 0.0 && shownMax == 1.0)) {
+    // Keep the current range while the data fits and fills at least half of it (of its
+    // decades, on the log axis).
+    const double shownMin = stepAxisMin();
+    const double shownMax = stepAxisMax();
+    const bool fills = log_ ? lo > 0.0 && std::log(hi / lo) >= 0.5 * std::log(shownMax / shownMin)
+                            : (hi - lo) >= 0.5 * (shownMax - shownMin);
+    if (!force && lo >= shownMin && hi <= shownMax && fills && !(shownMin == emptyMin && shownMax == 1.0)) {
         fittedYMax_ = shownMax;
+        return;
+    }
+    if (log_) {
+        const double low = lo > 0.0 ? lo : hi * 1e-3;
+        yLogAxis_->setRange(low / 1.15, hi * 1.15);
+        fittedYMax_ = yLogAxis_->max();
         return;
     }
     const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
@@ -429,7 +656,7 @@ void LearningChart::zoomTo(double firstSample, double lastSample, double lowMs, 
     flush();
     zoomed_ = true;
     xAxis_->setRange(firstSample, lastSample);
-    yAxis_->setRange(lowMs, highMs);
+    setStepRange(lowMs, highMs);
 }
 
 void LearningChart::resetZoom()
@@ -437,7 +664,6 @@ void LearningChart::resetZoom()
     if (!zoomed_)
         return;
     zoomed_ = false;
-    entropyAxis_->setRange(0.0, 1.0);
     xAxis_->setRange(0, fittedXMax_);
     updateAxes(true);
     refresh();
@@ -445,16 +671,22 @@ void LearningChart::resetZoom()
 
 void LearningChart::mouseReleaseEvent(QMouseEvent* event)
 {
+    if (panning_) {
+        panning_ = false;
+        viewport()->unsetCursor();
+        event->accept();
+        return;
+    }
     if (event->button() == Qt::RightButton) {
         event->accept(); // the context menu, not QChartView's zoom-out
         return;
     }
     const double xMin = xAxis_->min();
     const double xMax = xAxis_->max();
-    const double yMin = yAxis_->min();
-    const double yMax = yAxis_->max();
+    const double yMin = stepAxisMin();
+    const double yMax = stepAxisMax();
     QChartView::mouseReleaseEvent(event); // ends a rubber band with zoomIn()
-    if (xAxis_->min() != xMin || xAxis_->max() != xMax || yAxis_->min() != yMin || yAxis_->max() != yMax)
+    if (xAxis_->min() != xMin || xAxis_->max() != xMax || stepAxisMin() != yMin || stepAxisMax() != yMax)
         zoomed_ = true;
 }
 
@@ -466,18 +698,24 @@ void LearningChart::wheelEvent(QWheelEvent* event)
         return;
     }
     flush();
-    // Zoom about the point under the cursor, on all three axes: it stays where it is.
+    if (event->modifiers() & Qt::ShiftModifier) { // pans the samples, like the timeline
+        pan(steps * 0.1 * chart()->plotArea().width(), 0.0);
+        event->accept();
+        return;
+    }
+    // Zoom about the point under the cursor, on both axes: it stays where it is (the strip
+    // follows the sample axis).
     const QPointF chartPos = chart()->mapFromScene(mapToScene(event->position().toPoint()));
     const QPointF at = chart()->mapToValue(chartPos, feasibleSeries_);
-    const double entropyAt = chart()->mapToValue(chartPos, entropySeries_).y();
     const double factor = std::pow(0.8, steps);
-    auto scale = [factor](QValueAxis* axis, double about) {
-        axis->setRange(about - (about - axis->min()) * factor, about + (axis->max() - about) * factor);
-    };
     zoomed_ = true;
-    scale(xAxis_, at.x());
-    scale(yAxis_, at.y());
-    scale(entropyAxis_, entropyAt);
+    xAxis_->setRange(at.x() - (at.x() - xAxis_->min()) * factor, at.x() + (xAxis_->max() - at.x()) * factor);
+    if (log_) { // the same in decades
+        const double about = std::max(at.y(), 1e-300);
+        setStepRange(about / std::pow(about / stepAxisMin(), factor), about * std::pow(stepAxisMax() / about, factor));
+    } else {
+        setStepRange(at.y() - (at.y() - stepAxisMin()) * factor, at.y() + (stepAxisMax() - at.y()) * factor);
+    }
     event->accept();
 }
 
@@ -488,7 +726,31 @@ void LearningChart::keyPressEvent(QKeyEvent* event)
         event->accept();
         return;
     }
-    QChartView::keyPressEvent(event);
+    const QRectF plot = chart()->plotArea();
+    switch (event->key()) {
+    case Qt::Key_B:
+        showBest();
+        break;
+    case Qt::Key_L:
+        setLogScale(!log_);
+        break;
+    case Qt::Key_Left:
+        pan(0.1 * plot.width(), 0.0);
+        break;
+    case Qt::Key_Right:
+        pan(-0.1 * plot.width(), 0.0);
+        break;
+    case Qt::Key_Up:
+        pan(0.0, 0.1 * plot.height());
+        break;
+    case Qt::Key_Down:
+        pan(0.0, -0.1 * plot.height());
+        break;
+    default:
+        QChartView::keyPressEvent(event);
+        return;
+    }
+    event->accept();
 }
 
 bool LearningChart::savePng(const QString& path)
@@ -524,6 +786,7 @@ void LearningChart::saveSvg(const QString& path)
         painter.setRenderHint(QPainter::Antialiasing);
         // The scene, not the widget: vector output rather than a pixmap of the screen.
         scene()->render(&painter, QRectF(QPoint(0, 0), size()), sceneRect());
+        paintEntropyStrip(&painter); // the view's foreground, which scene()->render() leaves out
     }
     const QByteArray& bytes = buffer.data();
     writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
@@ -558,6 +821,13 @@ void LearningChart::contextMenuEvent(QContextMenuEvent* event)
     QAction* reset = menu.addAction(tr("Reset Zoom"), this, &LearningChart::resetZoom);
     reset->setShortcut(Qt::Key_Escape);
     reset->setEnabled(zoomed_);
+    QAction* best = menu.addAction(tr("Show Best"), this, &LearningChart::showBest);
+    best->setShortcut(Qt::Key_B);
+    best->setEnabled(haveBest_);
+    QAction* log = menu.addAction(tr("Logarithmic Step Times"), this, [this](bool on) { setLogScale(on); });
+    log->setCheckable(true);
+    log->setChecked(log_);
+    log->setShortcut(Qt::Key_L);
     menu.addSeparator();
     menu.addAction(tr("Save Chart as PNG…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Chart"), QStringLiteral("learning.png"),

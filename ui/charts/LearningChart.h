@@ -10,16 +10,20 @@
 #include <limits>
 #include <optional>
 
+class QAbstractAxis;
 class QLineSeries;
+class QLogValueAxis;
 class QTimer;
 class QValueAxis;
 
 namespace post {
 
 // The learning curve of one run: sampled step times (scatter), best so far (from a warm
-// start's placement when the run has one), the
-// cross-entropy elite threshold and policy entropy (right axis), with the lower bound
-// and the best single GPU as reference lines. Points are kept in buffers and the series
+// start's placement when the run has one) and the cross-entropy elite threshold, with the
+// lower bound, the best single GPU and the best classical placer as reference lines; policy
+// entropy in its own strip under them (painted by the view below the chart's plot area, in a
+// bottom margin kept free for it, with the plot's sample axis). The step-time axis is linear
+// or logarithmic. Points are kept in buffers and the series
 // are refilled with replace() once per snapshot (append() is quadratic on Qt 6.4). Samples
 // are QLineSeries drawn as points only: QScatterSeries makes one graphics item per point
 // (replace() of 20,000 took about 1 s against 5 ms).
@@ -28,10 +32,14 @@ class LearningChart : public QChartView {
 
 public:
     explicit LearningChart(QWidget* parent = nullptr);
+    ~LearningChart() override;
 
     // Empties the chart for a run of `plannedSamples`.
     void reset(int plannedSamples = 0);
     void addSnapshot(const post::LearnerSnapshot& snapshot);
+    // A restored run goes on (LearnerPanel::continuedFrom): its points and lines stay, the
+    // sample axis now runs to `plannedSamples`.
+    void continueRun(int plannedSamples);
 
     // The run's result (ms; NaN when none fits): when it beats the best-so-far line (found by
     // evaluations that were no samples, such as a final greedy pick), the line steps down to
@@ -60,13 +68,42 @@ public:
     void zoomTo(double firstSample, double lastSample, double lowMs, double highMs);
     void resetZoom();
     bool isZoomed() const { return zoomed_; }
+    // Pans by a distance in pixels (dragging with the middle button or Ctrl+left, Shift+wheel,
+    // the arrow keys): the data moves with the mouse. Freezes the axes like a zoom.
+    void pan(qreal dx, qreal dy);
+
+    // A logarithmic step-time axis (context menu, key L); the zoom is reset.
+    void setLogScale(bool on);
+    bool isLogScale() const { return log_; }
+    // The step-time axis as drawn (QValueAxis or QLogValueAxis) and its range.
+    QAbstractAxis* stepAxis() const;
+    double stepAxisMin() const;
+    double stepAxisMax() const;
+    // The sample axis, shared by the strip.
+    QValueAxis* sampleAxis() const { return xAxis_; }
+
+    // The entropy strip under the step times (view coordinates; empty while the chart has no
+    // room), its points (sample, entropy 0..1) and where the point of sample `x`, entropy `e`
+    // is drawn in it.
+    QRectF entropyStripRect() const;
+    const QVector<QPointF>& entropyPoints() const { return entropy_; }
+    QPointF entropyPosition(double x, double e) const;
+
+    // The sample with the best step time (the first to reach it), or -1 when the best so far
+    // is no sample (a warm start's placement, a learner's final pick) or there is none.
+    int bestSampleIndex() const { return bestFromSample_ ? bestSample_ : -1; }
 
 public slots:
     // Marks sample `index` and emits sampleClicked (what a click on its point does).
     void selectSample(int index);
+    // "Show Best" (context menu, key B): marks the best sample and shows it like a click,
+    // bringing it into view when zoomed away; when the best is no sample, emits bestRequested.
+    void showBest();
 
 signals:
     void sampleClicked(int index);
+    // The best so far is no sample's: the window shows the run's best placement.
+    void bestRequested();
 
 public:
     // Atomic writes. They throw InputError (SVG, CSV) or return false (PNG) when the
@@ -83,8 +120,11 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     // Snapshots only fill the buffers; the series are refilled from them in a later pass of
@@ -101,20 +141,27 @@ private:
     void applyTheme();
     void styleSeries();
     void updateLegend();
+    // Keeps the bottom margin of the chart free for the entropy strip.
+    void layoutStrip();
+    void paintEntropyStrip(QPainter* painter) const;
+    void setStepRange(double lo, double hi);
 
     QLineSeries* feasibleSeries_ = nullptr;
     QLineSeries* infeasibleSeries_ = nullptr;
     QLineSeries* bestSeries_ = nullptr;
     QLineSeries* eliteSeries_ = nullptr;
-    QLineSeries* entropySeries_ = nullptr;
     QLineSeries* lowerBoundSeries_ = nullptr;
     QLineSeries* singleDeviceSeries_ = nullptr;
     QLineSeries* classicalSeries_ = nullptr;
     QLineSeries* selectedSeries_ = nullptr;
     QTimer* refreshTimer_ = nullptr;
     QValueAxis* xAxis_ = nullptr;
-    QValueAxis* yAxis_ = nullptr;
-    QValueAxis* entropyAxis_ = nullptr;
+    QValueAxis* yAxis_ = nullptr;       // linear step times
+    QLogValueAxis* yLogAxis_ = nullptr; // logarithmic step times (one of the two is on the chart)
+    int stripHeight_ = 0;
+    bool log_ = false;
+    bool panning_ = false;
+    QPoint panFrom_;
 
     QVector<QPointF> feasible_;
     QVector<QPointF> infeasible_;
@@ -123,6 +170,8 @@ private:
     QVector<QPointF> entropy_;
     double bestMs_ = 0.0;
     bool haveBest_ = false;
+    int bestSample_ = -1;
+    bool bestFromSample_ = false;
     double lowerBoundMs_ = 0.0;
     double singleDeviceMs_ = 0.0; // NaN or 0 when unknown
     double classicalMs_ = std::numeric_limits<double>::quiet_NaN();

@@ -15,6 +15,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace post {
 
 ComparisonView::ComparisonView(QWidget* parent)
@@ -28,6 +32,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     , algorithms_(new QLineEdit(this))
     , runButton_(new QPushButton(tr("Run Comparison"), this))
     , cancelButton_(new QPushButton(tr("Cancel"), this))
+    , diffButton_(new QPushButton(tr("Diff"), this))
     , progress_(new QProgressBar(this))
     , status_(new QLabel(this))
 {
@@ -69,7 +74,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setSortingEnabled(true);
     table_->sortByColumn(-1, Qt::AscendingOrder); // run order until a header is clicked
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection); // two rows for Diff
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
@@ -86,6 +91,19 @@ ComparisonView::ComparisonView(QWidget* parent)
     controls->addWidget(seeds_);
     controls->addWidget(runButton_);
     controls->addWidget(cancelButton_);
+    controls->addWidget(diffButton_);
+    diffButton_->setObjectName(QStringLiteral("compareDiff"));
+    diffButton_->setToolTip(tr("Which ops move between two selected rows' best placements, or between one and the "
+                               "shown placement"));
+    connect(diffButton_, &QPushButton::clicked, this, [this] {
+        QList<int> rows;
+        for (const QModelIndex& index : table_->selectionModel()->selectedRows())
+            rows << proxy_->mapToSource(index).row();
+        std::sort(rows.begin(), rows.end());
+        if (rows.size() == 1 || rows.size() == 2)
+            diffRows(rows[0], rows.size() == 2 ? rows[1] : -1);
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ComparisonView::updateButtons);
     auto* progressRow = new QHBoxLayout;
     progressRow->addWidget(progress_, 1);
     progressRow->addWidget(status_, 2);
@@ -165,11 +183,47 @@ void ComparisonView::start()
         stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
     request.runId = run_.begin();
     runGraphId_ = document_->graphId;
+    runSamples_ = request.options.samples;
+    runSeeds_ = request.options.seeds;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     model_->clear();
     progress_->setValue(0);
     status_->setText(tr("Starting…"));
     worker_->enqueue(std::move(request), stop_);
+    updateButtons();
+}
+
+std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) const
+{
+    if (run_.isBusy() || graphId != runGraphId_ || model_->rowCount() == 0)
+        return std::nullopt;
+    SessionComparison out;
+    out.lowerBoundUs = model_->lowerBoundUs() > 0.0 ? model_->lowerBoundUs() : std::numeric_limits<double>::quiet_NaN();
+    out.samples = runSamples_;
+    out.seeds = runSeeds_;
+    out.rows = model_->rows();
+    return out;
+}
+
+void ComparisonView::restoreResults(const SessionComparison& results, std::uint64_t graphId)
+{
+    if (stop_)
+        stop_->store(true);
+    run_.drop(); // a run still going is dropped: its reports no longer land here
+    stop_.reset();
+    runGraphId_ = graphId;
+    runSamples_ = results.samples;
+    runSeeds_ = results.seeds;
+    model_->clear(std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0);
+    for (const ComparisonRow& row : results.rows)
+        model_->addRow(row);
+    if (results.samples > 0)
+        samples_->setValue(results.samples);
+    if (results.seeds > 0)
+        seeds_->setValue(results.seeds);
+    progress_->setValue(progress_->maximum());
+    status_->setText(
+        tr("Restored: %n algorithm(s); double-click a row to show its best placement", nullptr, model_->rowCount()));
     updateButtons();
 }
 
@@ -190,6 +244,29 @@ void ComparisonView::showRow(int row)
         return;
     status_->setText(tr("Showing %1's best placement").arg(QString::fromStdString(model_->row(row).algorithm)));
     emit placementRequested(best);
+}
+
+bool ComparisonView::diffRows(int first, int second)
+{
+    if (!document_ || document_->graphId != runGraphId_ || first < 0 || first >= model_->rowCount()
+        || second >= model_->rowCount())
+        return false;
+    const auto ops = static_cast<size_t>(document_->opCount());
+    const ComparisonRow& a = model_->row(first);
+    const QString aName = QString::fromStdString(a.algorithm);
+    if (a.best.size() != ops)
+        return false;
+    if (second < 0) {
+        if (!document_->isPlaced())
+            return false;
+        emit diffRequested(document_->placement, a.best, tr("shown"), aName);
+        return true;
+    }
+    const ComparisonRow& b = model_->row(second);
+    if (b.best.size() != ops)
+        return false;
+    emit diffRequested(a.best, b.best, aName, QString::fromStdString(b.algorithm));
+    return true;
 }
 
 void ComparisonView::onStarted(quint64 runId, double lowerBoundUs)
@@ -237,6 +314,8 @@ void ComparisonView::updateButtons()
     const bool running = run_.isBusy();
     runButton_->setEnabled(!running && canRun);
     cancelButton_->setEnabled(running);
+    const qsizetype selected = table_->selectionModel() ? table_->selectionModel()->selectedRows().size() : 0;
+    diffButton_->setEnabled(!running && (selected == 1 || selected == 2));
     samples_->setEnabled(!running);
     seeds_->setEnabled(!running);
     algorithms_->setEnabled(!running);

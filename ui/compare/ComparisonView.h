@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/session/Session.h"
 #include "ui/compare/ComparisonWorker.h"
 #include "ui/document/GraphDocument.h"
 #include "ui/util/LatestJob.h"
@@ -9,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -40,6 +42,11 @@ public:
     // Comma-separated names; empty for all. False (and a message) for an unknown name.
     bool setAlgorithms(const QString& list);
     QString statusText() const;
+    // The finished table as a session keeps it, when it is about graph `graphId` (nullopt
+    // when there is none, it is about another graph or a run is going).
+    std::optional<SessionComparison> results(std::uint64_t graphId) const;
+    // Shows a session's table as the results for graph `graphId` (a run going is cancelled).
+    void restoreResults(const SessionComparison& results, std::uint64_t graphId);
 
 public slots:
     void setDocument(post::DocumentPtr document);
@@ -48,9 +55,14 @@ public slots:
     void cancel();
     // Emits placementRequested with the best placement of model row `row`.
     void showRow(int row);
+    // The Diff button: two selected rows against each other, or one against the shown
+    // placement (diffRequested). Model rows; false when they have no placement of this graph.
+    bool diffRows(int first, int second = -1);
 
 signals:
     void placementRequested(const post::Placement& placement);
+    void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
+                       const QString& toName);
     void runFinished(bool cancelled);
 
 private:
@@ -67,6 +79,8 @@ private:
     LatestJob run_; // busy from start() to the current run's finished()
     DocumentPtr document_;
     std::uint64_t runGraphId_ = 0; // the graph the rows are about
+    int runSamples_ = 0;           // the rows' budget and seeds, as asked
+    int runSeeds_ = 0;
 
     ComparisonModel* model_;
     QSortFilterProxyModel* proxy_;
@@ -76,6 +90,7 @@ private:
     QLineEdit* algorithms_;
     QPushButton* runButton_;
     QPushButton* cancelButton_;
+    QPushButton* diffButton_;
     QProgressBar* progress_;
     QLabel* status_;
 };

@@ -41,6 +41,13 @@ bool DocumentHub::setBatch(std::int64_t batch)
 
 std::int64_t DocumentHub::batch() const { return loader_->batch(); }
 
+void DocumentHub::setDimensions(const QString& path, const InputDimensions& dimensions)
+{
+    loader_->setDimensions(path, dimensions);
+}
+
+InputDimensions DocumentHub::dimensions(const QString& path) const { return loader_->dimensions(path); }
+
 void DocumentHub::open(DocumentPtr document)
 {
     loader_->cancel(); // a read still running must not replace this document

@@ -37,6 +37,9 @@ public:
     const QString& clusterName() const;
     bool setBatch(std::int64_t batch);
     std::int64_t batch() const;
+    // ONNX, TF: values for the unknown input dimensions of `path`, used by its reads from now on.
+    void setDimensions(const QString& path, const InputDimensions& dimensions);
+    InputDimensions dimensions(const QString& path) const;
 
     // Shows a new document (read, or restored from a session); a read still running is
     // dropped so it cannot replace it.

@@ -49,15 +49,41 @@ QString DocumentLoader::clusterProblem(const QString& nameOrPath)
     return {};
 }
 
-DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch)
+void DocumentLoader::setDimensions(const QString& path, const InputDimensions& dimensions)
+{
+    const QString key = QFileInfo(path).absoluteFilePath();
+    if (dimensions.empty())
+        dimensions_.remove(key);
+    else
+        dimensions_.insert(key, dimensions);
+}
+
+InputDimensions DocumentLoader::dimensions(const QString& path) const
+{
+    return dimensions_.value(QFileInfo(path).absoluteFilePath());
+}
+
+DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
+                                    const InputDimensions& dimensions)
 {
     auto doc = std::make_shared<GraphDocument>();
     doc->path = QFileInfo(path).absoluteFilePath();
     ImportOptions options;
     options.batch = batch;
+    options.dims = dimensions.dims;
+    options.inputShapes = dimensions.inputShapes;
     ImportedGraph imported = readGraphFileWithPlacement(path.toStdString(), GraphFormat::Auto, options);
     doc->format = imported.format;
     doc->batch = batch;
+    doc->dimensions = dimensions;
+    doc->unresolvedDims = imported.unresolvedDims;
+    if (!imported.unresolvedDims.empty())
+        doc->notes << (imported.unresolvedDims.size() == 1
+                           ? QObject::tr("1 input dimension has no value and counts as 1, so the costs are guesses: "
+                                         "File ▸ Input Dimensions gives it")
+                           : QObject::tr("%1 input dimensions have no value and count as 1, so the costs are guesses: "
+                                         "File ▸ Input Dimensions gives them")
+                                 .arg(imported.unresolvedDims.size()));
     doc->cluster = std::make_shared<const Cluster>(loadCluster(clusterName.toStdString()));
     if (!imported.unknownOpTypes.empty())
         doc->notes << unknownTypesNote(imported.unknownOpTypes);
@@ -84,7 +110,8 @@ void DocumentLoader::cancel() { read_->cancel(); }
 
 void DocumentLoader::load(const QString& path)
 {
-    read_->start([path, cluster = cluster_, batch = batch_] { return loadNow(path, cluster, batch); },
+    read_->start([path, cluster = cluster_, batch = batch_,
+                  dims = dimensions(path)] { return loadNow(path, cluster, batch, dims); },
                  [this, path](const ReadOutcome<DocumentPtr>& outcome) {
                      if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
                          emit loaded(*doc);

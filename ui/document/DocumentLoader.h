@@ -2,6 +2,7 @@
 
 #include "ui/document/GraphDocument.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 
@@ -27,6 +28,10 @@ public:
     // ONNX: the size given to the symbolic batch dimension of documents loaded from now on.
     void setBatch(std::int64_t batch) { batch_ = batch; }
     std::int64_t batch() const { return batch_; }
+    // ONNX, TF: the unknown input dimensions' values for reads of `path` (absolute or not)
+    // from now on; empty ones forget them.
+    void setDimensions(const QString& path, const InputDimensions& dimensions);
+    InputDimensions dimensions(const QString& path) const;
 
     void load(const QString& path);
     bool isLoading() const;
@@ -36,7 +41,8 @@ public:
     // The synchronous work: reads the graph (format sniffed from the content) and the
     // cluster. Throws InputError naming the file and what is wrong with it. A placement
     // the file gives is shown if it fits the cluster; otherwise a note says why not.
-    static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1);
+    static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1,
+                               const InputDimensions& dimensions = {});
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
     // Why `nameOrPath` cannot be read as a cluster (naming the file and what is wrong),
@@ -50,6 +56,7 @@ signals:
 private:
     QString cluster_ = defaultClusterName();
     std::int64_t batch_ = 1;
+    QHash<QString, InputDimensions> dimensions_;    // by absolute path
     std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/cluster/Cluster.h"
+#include "core/cost/ShapedGraph.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
@@ -10,10 +11,21 @@
 #include <QStringList>
 
 #include <cstdint>
-
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace post {
+
+// Values for an ONNX or TensorFlow model's unknown input dimensions (post-cli's --dim
+// NAME=N and --input-shape INPUT=d0,d1,...), given in File ▸ Input Dimensions.
+struct InputDimensions {
+    std::map<std::string, std::int64_t> dims;
+    std::map<std::string, std::vector<std::int64_t>> inputShapes;
+    bool empty() const { return dims.empty() && inputShapes.empty(); }
+    bool operator==(const InputDimensions&) const = default;
+};
 
 // What the window shows: a graph, the cluster it is placed on and (maybe) a placement.
 // Immutable once shared; a new placement makes a new document that shares the graph.
@@ -26,6 +38,10 @@ struct GraphDocument {
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
     QStringList notes;                      // what the user should know about how the file was read
+    InputDimensions dimensions;             // ONNX, TF: the unknown input dimensions' values it was read with
+    // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
+    // them is a guess until they are given).
+    std::vector<UnresolvedDim> unresolvedDims;
     // Which graph this is, so panels can tell "another placement or cluster of the same
     // graph" from "another graph" without comparing pointers: every new document gets a
     // new id, a copy keeps it. Give a copy newGraphId() when replacing its `graph`.

@@ -1,6 +1,7 @@
 #include "ui/export/GuiExporter.h"
 
 #include "ui/export/DotExport.h"
+#include "ui/export/PictureCaption.h"
 #include "ui/graphview/GraphScene.h"
 
 #include "core/graph/Placement.h"
@@ -47,6 +48,23 @@ QRectF sceneArea(const GraphScene& scene, const QString& path)
     return scene.itemsBoundingRect().adjusted(-16, -16, 16, 16);
 }
 
+// A picture: the caption band (legend, step time) over the drawn graph, in scene units.
+struct Picture {
+    PictureCaption caption;
+    QRectF source;     // the scene area drawn
+    double band = 0.0; // the caption's height
+    QSizeF size;       // the whole picture
+
+    Picture(const GraphScene& scene, const QString& path)
+        : caption(PictureCaption::of(scene))
+        , source(sceneArea(scene, path))
+    {
+        const double width = std::max(source.width(), caption.minimumWidth());
+        band = caption.height(width);
+        size = QSizeF(width, band + source.height());
+    }
+};
+
 void render(GraphScene& scene, QPainter& painter, const QRectF& target, const QRectF& source)
 {
     painter.setRenderHint(QPainter::Antialiasing);
@@ -60,6 +78,15 @@ void render(GraphScene& scene, QPainter& painter, const QRectF& target, const QR
     scene.render(&painter, target, source, Qt::KeepAspectRatio);
     for (QGraphicsItem* item : selected)
         item->setSelected(true);
+}
+
+// The caption, then the graph under it (centred when the caption is the wider).
+void render(GraphScene& scene, QPainter& painter, const Picture& picture)
+{
+    painter.fillRect(QRectF(QPointF(0, 0), picture.size), scene.theme().background);
+    const double left = (picture.size.width() - picture.source.width()) / 2;
+    render(scene, painter, QRectF(QPointF(left, picture.band), picture.source.size()), picture.source);
+    picture.caption.paint(painter, QRectF(0, 0, picture.size.width(), picture.band)); // its rule over the graph's edge
 }
 
 } // namespace
@@ -84,36 +111,38 @@ void GuiExporter::placementTensorFlow(const GraphDocument& document, const QStri
 
 void GuiExporter::graphSvg(GraphScene& scene, const QString& path)
 {
-    const QRectF source = sceneArea(scene, path);
+    const Picture picture(scene, path);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(source.size().toSize());
-    svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+    svg.setSize(picture.size.toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), picture.size));
     svg.setResolution(96); // as QImage, so labels keep their on-screen size against the boxes
     svg.setTitle(scene.document() ? scene.document()->path : QString());
     svg.setDescription(QStringLiteral("Exported by Post Studio"));
     {
         QPainter painter(&svg);
-        render(scene, painter, QRectF(QPointF(0, 0), source.size()), source);
+        render(scene, painter, picture);
     }
     write(path, buffer.data());
 }
 
 void GuiExporter::graphPng(GraphScene& scene, const QString& path, double scale, double maxPixels)
 {
-    const QRectF source = sceneArea(scene, path);
-    scale = std::min({scale, std::sqrt(maxPixels / (source.width() * source.height())), kMaxPngSide / source.width(),
-                      kMaxPngSide / source.height()});
-    const QSize size(std::max(1, static_cast<int>(std::ceil(source.width() * scale))),
-                     std::max(1, static_cast<int>(std::ceil(source.height() * scale))));
+    const Picture picture(scene, path);
+    const QSizeF logical = picture.size;
+    scale = std::min({scale, std::sqrt(maxPixels / (logical.width() * logical.height())), kMaxPngSide / logical.width(),
+                      kMaxPngSide / logical.height()});
+    const QSize size(std::max(1, static_cast<int>(std::ceil(logical.width() * scale))),
+                     std::max(1, static_cast<int>(std::ceil(logical.height() * scale))));
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
         throw InputError(path.toStdString(), {}, "not enough memory for the image");
     {
         QPainter painter(&image);
-        render(scene, painter, QRectF(QPointF(0, 0), size), source);
+        painter.scale(scale, scale);
+        render(scene, painter, picture);
     }
     QByteArray bytes;
     QBuffer buffer(&bytes);

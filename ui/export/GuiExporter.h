@@ -17,10 +17,12 @@ struct GuiExporter {
     static void placementCsv(const GraphDocument& document, const QString& path);
     static void placementTensorFlow(const GraphDocument& document, const QString& path);
 
-    // The drawn graph as it looks on screen (boxes, edges, labels), on the view's background.
+    // The drawn graph as it looks on screen (boxes, edges, labels), on the view's background,
+    // under a caption band with the file, the cluster, the shown placement's step time and
+    // the colour legend (PictureCaption).
     static void graphSvg(GraphScene& scene, const QString& path);
-    // At `scale` pixels per scene unit, reduced so the image stays under `maxPixels` and
-    // kMaxPngSide a side. The default cap keeps it under Qt's 128 MB image reading limit.
+    // At `scale` pixels per scene unit, reduced so the image (caption included) stays under
+    // `maxPixels` and kMaxPngSide a side. The default cap keeps it under Qt's 128 MB image reading limit.
     static void graphPng(GraphScene& scene, const QString& path, double scale = 2.0, double maxPixels = kMaxPngPixels);
     static constexpr double kMaxPngPixels = 30e6;
     static constexpr int kMaxPngSide = 16384;

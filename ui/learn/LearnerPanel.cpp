@@ -245,11 +245,30 @@ void LearnerPanel::showRestoredRun(int samplesDone, double bestMs)
     updateButtons();
 }
 
+void LearnerPanel::setRestoredRun(std::optional<RestoredRun> run) { restored_ = std::move(run); }
+
+QString LearnerPanel::continuationLearner(const QString& algorithm)
+{
+    const std::string name = algorithm.toStdString();
+    if (const PlacerInfo* row = findPlacer(name); row && row->kind == PlacerKind::Learner)
+        return algorithm;
+    const auto at = name.find('@');
+    if (at == std::string::npos)
+        return {};
+    const std::string learner = name.substr(0, at);
+    for (const std::string& known : learnerNames())
+        if (known == learner)
+            return QString::fromStdString(learner);
+    return {};
+}
+
 void LearnerPanel::setDocument(DocumentPtr document)
 {
     // A new placement of the same graph (our own best, say) keeps the run going.
     if (controller_->isActive() && (!document || document->graphId != runGraphId_))
         controller_->stop();
+    if (restored_ && (!document || document->graphId != restored_->graphId))
+        restored_.reset();
     document_ = std::move(document);
     if (!haveData_ && !controller_->isActive())
         status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
@@ -270,11 +289,42 @@ void LearnerPanel::start()
     samplePlacements_ = std::make_shared<SamplePlacements>();
     request.samplePlacements = samplePlacements_;
     runGraphId_ = document_->graphId;
-    samplesDone_ = 0;
-    bestMs_ = 0.0;
+    int planned = request.samples;
+    continuedFrom_ = 0;
+    continuationNote_.clear();
+    const QString learner = restored_ ? continuationLearner(algorithm()) : QString();
+    if (restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0 && !learner.isEmpty()) {
+        const int done = restored_->samplesDone;
+        const int more = !restored_->finished && planned > done ? planned - done : planned;
+        request.algorithm = learner.toStdString();
+        request.samples = more;
+        request.sampleOffset = done;
+        request.seed += static_cast<std::uint64_t>(done); // not the restored samples' random draws again
+        request.classicalReference = false;               // the restored reference lines stay
+        const bool warm = restored_->best.size() == static_cast<size_t>(document_->opCount());
+        if (warm)
+            request.options.warmStart = restored_->best;
+        if (std::isfinite(restored_->bestMs))
+            request.bestBeforeMs = restored_->bestMs;
+        planned = done + more;
+        continuedFrom_ = done;
+        continuationNote_ = warm ? tr("Continued %1 from sample %2: %3 warm-started from the best (%4 ms)")
+                                       .arg(algorithm())
+                                       .arg(done)
+                                       .arg(learner)
+                                       .arg(restored_->bestMs, 0, 'g', 4)
+                                 : tr("Continued %1 from sample %2: %3 from scratch (no placement to warm-start from)")
+                                       .arg(algorithm())
+                                       .arg(done)
+                                       .arg(learner);
+    } else {
+        samplesDone_ = 0;
+        bestMs_ = 0.0;
+    }
+    restored_.reset();
     entropy_ = -1.0;
     haveData_ = true;
-    emit runStarted(request.samples);
+    emit runStarted(planned);
     controller_->start(std::move(request));
 }
 
@@ -282,6 +332,7 @@ void LearnerPanel::reset()
 {
     if (controller_->isActive())
         return;
+    restored_.reset();
     samplesDone_ = 0;
     bestMs_ = 0.0;
     entropy_ = -1.0;
@@ -314,9 +365,11 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
     }
     const PlaceResult& r = outcome.result;
     samplesDone_ = std::max(samplesDone_, r.samplesUsed);
-    if (r.feasible)
+    // A continued run reports its own best; the restored one may still be better.
+    const bool better = continuedFrom_ == 0 || bestMs_ <= 0.0 || r.bestStepTimeUs / 1000.0 < bestMs_;
+    if (r.feasible && better)
         bestMs_ = r.bestStepTimeUs / 1000.0;
-    if (!r.best.empty() && document_ && document_->graphId == runGraphId_)
+    if (better && !r.best.empty() && document_ && document_->graphId == runGraphId_)
         emit bestPlacement(r.best);
     showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 2));
     if (!r.feasible)

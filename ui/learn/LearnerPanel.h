@@ -5,6 +5,9 @@
 
 #include <QWidget>
 
+#include <limits>
+#include <optional>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -42,6 +45,28 @@ public:
     void setSeed(std::uint64_t seed);
     // A restored session: its settings, and its run's progress in the status line.
     void showRestoredRun(int samplesDone, double bestMs);
+
+    // A restored run (a session or an autosave) that Start continues instead of replacing.
+    // Sessions do not keep the learner's policy, so a true resume is impossible: Start runs
+    // the run's learner (post for post@m-sct or post@best) warm-started from `best`, with
+    // sample numbers going on from `samplesDone` and the seed moved on by as much, until the
+    // budget is reached (or for another budget when the run had ended). Classical placers and
+    // local-search start afresh. Reset, another graph or the next Start forget it.
+    struct RestoredRun {
+        std::uint64_t graphId = 0; // GraphDocument::graphId of the restored document
+        int samplesDone = 0;
+        Placement best; // empty: cold start, numbering still goes on
+        double bestMs = std::numeric_limits<double>::quiet_NaN();
+        bool finished = false; // it ran to its end: Start runs another budget, not the remainder
+    };
+    void setRestoredRun(std::optional<RestoredRun> run);
+    bool hasRestoredRun() const { return restored_.has_value(); }
+    // The sample the running (or last) run went on from: 0 for a run of its own.
+    int continuedFrom() const { return continuedFrom_; }
+    // What the last Start did with a restored run, for the status bar (empty: a run of its own).
+    QString continuationNote() const { return continuationNote_; }
+    // The learner Start runs to continue a run of `algorithm`, or empty when it starts afresh.
+    static QString continuationLearner(const QString& algorithm);
     LearnerOptionsEditor* optionsEditor() const { return options_; }
     // Unfolds (or folds) the hyperparameters.
     void showOptions(bool show);
@@ -99,6 +124,9 @@ private:
     double bestMs_ = 0.0;
     double entropy_ = -1.0;
     bool haveData_ = false;
+    std::optional<RestoredRun> restored_;
+    int continuedFrom_ = 0;
+    QString continuationNote_;
 };
 
 } // namespace post

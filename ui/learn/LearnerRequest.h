@@ -6,6 +6,7 @@
 #include <QMetaType>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,11 @@ struct LearnerRequest {
     std::shared_ptr<SamplePlacements> samplePlacements;
     // Run the classical placers first for the chart's reference line.
     bool classicalReference = true;
+    // Sample numbers start here (a restored run continued: LearnerPanel::RestoredRun).
+    int sampleOffset = 0;
+    // The best so far before the first sample (a continued run's restored best, ms): only
+    // samples that beat it are reported as a new best.
+    double bestBeforeMs = std::numeric_limits<double>::infinity();
 };
 
 } // namespace post

@@ -81,17 +81,21 @@ double warmStartMs(const Graph& graph, const Cluster& cluster, const std::atomic
 // Buffers events on the learner thread and hands them out in timed batches.
 class SnapshotObserver : public ProgressObserver {
 public:
-    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype, SamplePlacements* keep)
+    SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype, SamplePlacements* keep,
+                     int offset)
         : worker_(worker)
         , control_(control)
         , keep_(keep)
+        , offset_(offset)
         , pending_(std::move(prototype))
         , lastFlush_(Clock::now())
     {
     }
 
-    void onSample(const SampleEvent& event) override
+    void onSample(const SampleEvent& original) override
     {
+        SampleEvent event = original;
+        event.index += offset_;
         pending_.samples.push_back({event.index, event.stepTimeUs / 1000.0, event.feasible});
         pending_.samplesDone = event.index + 1;
         if (keep_ && event.placement)
@@ -113,7 +117,7 @@ public:
 
     void onUpdate(const UpdateEvent& event) override
     {
-        pending_.updates.push_back({event.afterSample, event.kind, event.eliteThresholdUs / 1000.0,
+        pending_.updates.push_back({event.afterSample + offset_, event.kind, event.eliteThresholdUs / 1000.0,
                                     event.bestStepTimeUs / 1000.0, event.entropy});
     }
 
@@ -132,6 +136,7 @@ private:
     LearnerWorker& worker_;
     LearnerControl& control_;
     SamplePlacements* keep_;
+    int offset_; // a continued run's samples go on from the restored ones
     LearnerSnapshot pending_;
     Clock::time_point lastFlush_;
 };
@@ -166,6 +171,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         const Cluster& cluster = *request.document->cluster;
         LearnerSnapshot prototype;
         prototype.runId = request.runId;
+        prototype.bestMs = request.bestBeforeMs;
         prototype.lowerBoundMs = lowerBound(graph, cluster).valueUs() / 1000.0;
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
         const std::string starter = warmStarterOf(request.algorithm);
@@ -175,7 +181,8 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
             prototype.warmStartMs = warmStartMs(graph, cluster, control->stopFlag(), starter);
         if (request.samplePlacements)
             request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
-        SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get());
+        SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get(),
+                                  request.sampleOffset);
         auto placer = makePlacer(request.algorithm, request.options);
         if (!placer)
             throw std::invalid_argument("no placer named " + request.algorithm);

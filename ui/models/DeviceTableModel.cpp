@@ -6,6 +6,18 @@
 #include <cmath>
 
 namespace post {
+namespace {
+
+// Whether `step` is the step of `document`: the same graph, cluster and placement (a new
+// document with the placement on show again is not simulated again: StepSimulation keeps it).
+bool isStepOf(const SimulatedStep& step, const GraphDocument& document)
+{
+    const GraphDocument& of = *step.document;
+    return &of == &document
+        || (of.graphId == document.graphId && of.cluster == document.cluster && of.placement == document.placement);
+}
+
+} // namespace
 
 DeviceTableModel::DeviceTableModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -15,6 +27,10 @@ DeviceTableModel::DeviceTableModel(QObject* parent)
 void DeviceTableModel::setDocument(DocumentPtr document)
 {
     beginResetModel();
+    if (!document || !step_ || !isStepOf(*step_, *document)) {
+        step_.reset();
+        traffic_.clear();
+    }
     document_ = std::move(document);
     load_.clear();
     if (document_ && document_->cluster) {
@@ -30,6 +46,26 @@ void DeviceTableModel::setDocument(DocumentPtr document)
         }
     }
     endResetModel();
+}
+
+void DeviceTableModel::setStep(StepPtr step)
+{
+    if (step && (!document_ || !isStepOf(*step, *document_)))
+        return; // another document's (a stale one's)
+    step_ = std::move(step);
+    traffic_.assign(load_.size(), Traffic{});
+    if (step_) {
+        for (const TransferSpan& t : step_->result.timeline.transfers) {
+            if (t.from < 0 || t.to < 0 || static_cast<size_t>(std::max(t.from, t.to)) >= traffic_.size())
+                continue;
+            traffic_[static_cast<size_t>(t.from)].bytesOut += t.bytes;
+            ++traffic_[static_cast<size_t>(t.from)].transfersOut;
+            traffic_[static_cast<size_t>(t.to)].bytesIn += t.bytes;
+            ++traffic_[static_cast<size_t>(t.to)].transfersIn;
+        }
+    }
+    if (!load_.empty())
+        emit dataChanged(index(0, Busy), index(static_cast<int>(load_.size()) - 1, TransfersOut));
 }
 
 int DeviceTableModel::rowCount(const QModelIndex& parent) const
@@ -73,12 +109,55 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
     case ParamBytes:
         return display ? QVariant(formatBytes(load.paramBytes)) : QVariant(load.paramBytes);
     default:
+        break;
+    }
+    // The step's columns: empty until it is simulated.
+    const auto d = static_cast<size_t>(id);
+    if (!step_ || d >= step_->result.deviceBusyUs.size() || d >= traffic_.size())
+        return {};
+    const SimResult& r = step_->result;
+    const Traffic& t = traffic_[d];
+    switch (index.column()) {
+    case Busy:
+        return display ? QVariant(formatMicroseconds(r.deviceBusyUs[d])) : QVariant(r.deviceBusyUs[d]);
+    case Idle: {
+        const double idle = std::max(0.0, r.stepTimeUs - r.deviceBusyUs[d]);
+        return display ? QVariant(formatMicroseconds(idle)) : QVariant(idle);
+    }
+    case PeakMemory: {
+        const double peak = d < r.peakMemoryBytes.size() ? r.peakMemoryBytes[d] : 0.0;
+        return display ? QVariant(formatBytes(peak)) : QVariant(peak);
+    }
+    case BytesIn:
+        return display ? QVariant(formatBytes(t.bytesIn)) : QVariant(t.bytesIn);
+    case BytesOut:
+        return display ? QVariant(formatBytes(t.bytesOut)) : QVariant(t.bytesOut);
+    case TransfersIn:
+        return t.transfersIn;
+    case TransfersOut:
+        return t.transfersOut;
+    default:
         return {};
     }
 }
 
 QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section >= Busy && section < ColumnCount) {
+        switch (section) {
+        case Busy:
+            return tr("Time the device computes during the simulated step");
+        case Idle:
+            return tr("Step time minus busy time: waiting for inputs or with nothing to run");
+        case PeakMemory:
+            return tr("Peak memory in the simulated step (parameters and live tensors)");
+        case BytesIn:
+        case TransfersIn:
+            return tr("Tensors received from other devices (one transfer per tensor and destination)");
+        default:
+            return tr("Tensors sent to other devices (one transfer per tensor and destination)");
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -96,6 +175,20 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Compute");
     case ParamBytes:
         return tr("Parameters");
+    case Busy:
+        return tr("Busy");
+    case Idle:
+        return tr("Idle");
+    case PeakMemory:
+        return tr("Peak memory");
+    case BytesIn:
+        return tr("Bytes in");
+    case BytesOut:
+        return tr("Bytes out");
+    case TransfersIn:
+        return tr("Transfers in");
+    case TransfersOut:
+        return tr("Transfers out");
     default:
         return {};
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/document/GraphDocument.h"
+#include "ui/timeline/SimulatedStep.h"
 
 #include <QAbstractTableModel>
 
@@ -8,18 +9,39 @@
 
 namespace post {
 
-// One row per cluster device: name, kind, speed, memory, and what the placement puts
-// on it (op count, compute time, parameter bytes).
+// One row per cluster device: name, kind, speed, memory, what the placement puts on it (op
+// count, compute time, parameter bytes) and, once the step is simulated, how the device
+// spends it, as a profiler's per-thread table does: busy and idle time, peak memory, and
+// the bytes and transfers it sends and receives.
 class DeviceTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Name, Kind, Speed, Memory, Ops, ComputeTime, ParamBytes, ColumnCount };
+    enum Column {
+        Name,
+        Kind,
+        Speed,
+        Memory,
+        Ops,
+        ComputeTime,
+        ParamBytes,
+        Busy,
+        Idle,
+        PeakMemory,
+        BytesIn,
+        BytesOut,
+        TransfersIn,
+        TransfersOut,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, DeviceIdRole };
 
     explicit DeviceTableModel(QObject* parent = nullptr);
 
     void setDocument(DocumentPtr document);
+    // The simulated step (StepSimulation::simulated) of the document shown; a step of another
+    // document is ignored, and a new document empties the step columns until its own arrives.
+    void setStep(post::StepPtr step);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -33,8 +55,17 @@ private:
         double paramBytes = 0.0;
     };
 
+    struct Traffic {
+        double bytesIn = 0.0;
+        double bytesOut = 0.0;
+        int transfersIn = 0;
+        int transfersOut = 0;
+    };
+
     DocumentPtr document_;
     std::vector<Load> load_; // per device, from the placement
+    StepPtr step_;
+    std::vector<Traffic> traffic_; // per device, from the step's transfers
 };
 
 } // namespace post

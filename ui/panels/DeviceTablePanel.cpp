@@ -21,7 +21,9 @@ DeviceTablePanel::DeviceTablePanel(QWidget* parent)
     setEditTriggers(NoEditTriggers);
     setAlternatingRowColors(true);
     verticalHeader()->hide();
-    horizontalHeader()->setSectionResizeMode(DeviceTableModel::Name, QHeaderView::Stretch);
+    // The name in full: with the step's columns the table is wider than the dock (it scrolls).
+    horizontalHeader()->setSectionResizeMode(DeviceTableModel::Name, QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
 }
 
 void DeviceTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }

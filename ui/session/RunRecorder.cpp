@@ -30,6 +30,7 @@ void RunRecorder::clear()
     run_ = {};
     samples_.clear();
     updates_.clear();
+    extras_ = {};
 }
 
 void RunRecorder::restore(const Session& session)
@@ -41,10 +42,19 @@ void RunRecorder::restore(const Session& session)
         run_.state = SessionRunState::Stopped;
     samples_ = session.samples;
     updates_ = session.updates;
+    extras_ = session.studio;
+    extras_.document.clear();
+    extras_.comparison.reset();
 }
 
 void RunRecorder::onStarted(int plannedSamples)
 {
+    if (panel_->continuedFrom() > 0 && hasRun()) {
+        // A restored run going on: its log, lines and best stay, new samples follow.
+        learner_.samples = plannedSamples;
+        run_.state = SessionRunState::Running;
+        return;
+    }
     clear();
     learner_.algorithm = panel_->algorithm().toStdString();
     learner_.samples = plannedSamples;
@@ -59,6 +69,17 @@ void RunRecorder::onSnapshot(const LearnerSnapshot& snapshot)
         return;
     run_.lowerBoundUs = snapshot.lowerBoundMs * 1000.0;
     run_.singleDeviceUs = snapshot.singleDeviceMs * 1000.0; // NaN stays NaN
+    if (std::isfinite(snapshot.classicalMs)) {
+        extras_.classicalUs = snapshot.classicalMs * 1000.0;
+        extras_.classicalPlacer = snapshot.classicalName.toStdString();
+    }
+    if (std::isfinite(snapshot.warmStartMs))
+        extras_.warmStartUs = snapshot.warmStartMs * 1000.0;
+    if (!snapshot.bestPlacement.empty() && std::isfinite(snapshot.bestMs)
+        && !(snapshot.bestMs * 1000.0 >= extras_.bestUs)) {
+        extras_.best = snapshot.bestPlacement;
+        extras_.bestUs = snapshot.bestMs * 1000.0;
+    }
     for (const LearnerSample& s : snapshot.samples)
         samples_.push_back(SampleEvent{s.index, s.stepMs * 1000.0, s.feasible, nullptr});
     for (const LearnerUpdate& u : snapshot.updates)
@@ -71,6 +92,11 @@ void RunRecorder::onFinished(const LearnerOutcome& outcome)
     if (run_.state == SessionRunState::None)
         return;
     run_.state = outcome.result.stopped || !outcome.error.isEmpty() ? SessionRunState::Stopped : SessionRunState::Done;
+    const PlaceResult& r = outcome.result;
+    if (outcome.error.isEmpty() && r.feasible && !r.best.empty() && !(r.bestStepTimeUs >= extras_.bestUs)) {
+        extras_.best = r.best; // a final pick that was no sample
+        extras_.bestUs = r.bestStepTimeUs;
+    }
     emit runEnded();
 }
 
@@ -90,6 +116,9 @@ LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
     snapshot.samplesDone = session.samples.empty() ? 0 : session.samples.back().index + 1;
     snapshot.lowerBoundMs = std::isfinite(session.run.lowerBoundUs) ? session.run.lowerBoundUs / 1000.0 : 0.0;
     snapshot.singleDeviceMs = session.run.singleDeviceUs / 1000.0;
+    snapshot.classicalMs = session.studio.classicalUs / 1000.0; // NaN stays NaN
+    snapshot.classicalName = QString::fromStdString(session.studio.classicalPlacer);
+    snapshot.warmStartMs = session.studio.warmStartUs / 1000.0;
     return snapshot;
 }
 

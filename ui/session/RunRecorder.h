@@ -23,6 +23,9 @@ public:
     const SessionRun& run() const { return run_; }
     const std::vector<SampleEvent>& samples() const { return samples_; }
     const std::vector<UpdateEvent>& updates() const { return updates_; }
+    // The chart's reference lines and the run's best placement (SessionStudio without the
+    // document's name and the Compare table, which are not the run's).
+    const SessionStudio& extras() const { return extras_; }
 
     // Takes over a restored session's run (settings, log and state).
     void restore(const Session& session);
@@ -46,6 +49,7 @@ private:
     SessionRun run_;
     std::vector<SampleEvent> samples_;
     std::vector<UpdateEvent> updates_;
+    SessionStudio extras_;
 };
 
 } // namespace post

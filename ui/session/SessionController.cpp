@@ -3,6 +3,7 @@
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
@@ -77,6 +78,16 @@ SessionController::~SessionController()
     autosave_->setKeepOnExit(interactive_ && hasUnsavedRun() && !answered_);
 }
 
+void SessionController::setComparison(ComparisonView* view)
+{
+    comparison_ = view;
+    // A finished table goes into the autosave of the run it sits next to.
+    connect(view, &ComparisonView::runFinished, this, [this] {
+        if (recorder_->hasRun())
+            autosaveNow(true);
+    });
+}
+
 bool SessionController::isOpening() const { return read_->isBusy(); }
 
 SessionController::RestorePolicy SessionController::policyFromEnvironment()
@@ -118,10 +129,15 @@ Session SessionController::currentSession() const
         s.run = recorder_->run();
         s.samples = recorder_->samples();
         s.updates = recorder_->updates();
+        s.studio = recorder_->extras();
     } else {
         const LearnerPanel* panel = learner_;
         s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed()};
     }
+    // What the window calls the document (an autosave restores under this name, not its own).
+    s.studio.document = doc->path.toStdString();
+    if (comparison_)
+        s.studio.comparison = comparison_->results(doc->graphId);
     return s;
 }
 
@@ -175,6 +191,14 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     }
     auto doc = std::make_shared<GraphDocument>();
     doc->path = QFileInfo(path).absoluteFilePath();
+    const bool isAutosave = QFileInfo(path) == QFileInfo(autosave_->path());
+    if (isAutosave) {
+        // The autosave's own name means nothing to the user: the window shows the document
+        // it was working on (a graph or session file; older autosaves name only the graph).
+        const std::string& name = !session->studio.document.empty() ? session->studio.document : session->source;
+        if (!name.empty())
+            doc->path = QString::fromStdString(name);
+    }
     doc->graph = session->graph;
     doc->cluster = session->cluster;
     doc->placement = session->placement;
@@ -188,18 +212,34 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     runGraphId_ = doc->graphId;
     recorder_->restore(*session);
     // A session file holds the run; a crashed instance's autosave (taken over as ours) does not.
-    unsaved_ = recorder_->hasRun() && QFileInfo(path) == QFileInfo(autosave_->path());
+    unsaved_ = recorder_->hasRun() && isAutosave;
 
     LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
+    panel->setRestoredRun(std::nullopt);
     if (!session->samples.empty() || !session->updates.empty()) {
         const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session);
         chart->addSnapshot(snapshot);
+        double bestMs = snapshot.bestMs;
+        if (std::isfinite(session->studio.bestUs) && session->studio.bestUs / 1000.0 < bestMs) {
+            bestMs = session->studio.bestUs / 1000.0;
+            chart->finishRun(bestMs); // the run's result was a final pick, not a sample
+        }
         chart->chart()->setTitle(tr("Learning curve: %1, %2 samples (restored)")
                                      .arg(QString::fromStdString(session->learner.algorithm))
                                      .arg(snapshot.samplesDone));
-        panel->showRestoredRun(snapshot.samplesDone, std::isfinite(snapshot.bestMs) ? snapshot.bestMs : 0.0);
+        panel->showRestoredRun(snapshot.samplesDone, std::isfinite(bestMs) ? bestMs : 0.0);
+        // Start continues it, warm-started from its best (or the placement on show).
+        LearnerPanel::RestoredRun run;
+        run.graphId = doc->graphId;
+        run.samplesDone = snapshot.samplesDone;
+        run.finished = session->run.state == SessionRunState::Done;
+        run.best = !session->studio.best.empty() ? session->studio.best : session->placement;
+        run.bestMs = !session->studio.best.empty() ? session->studio.bestUs / 1000.0 : bestMs;
+        panel->setRestoredRun(run);
     }
+    if (comparison_ && session->studio.comparison)
+        comparison_->restoreResults(*session->studio.comparison, doc->graphId);
     emit restored(path);
 }
 

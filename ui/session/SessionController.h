@@ -13,6 +13,7 @@ class QWidget;
 
 namespace post {
 
+class ComparisonView;
 class DocumentHub;
 class LearnerPanel;
 class LearningChart;
@@ -41,6 +42,8 @@ public:
     QAction* openAction() const { return openAction_; }
     RunRecorder* recorder() const { return recorder_; }
     SessionAutosave* autosave() const { return autosave_; }
+    // The Compare tab whose table sessions keep and restore (none: not kept).
+    void setComparison(ComparisonView* view);
 
     // What Save Session would write now (a graph must be open).
     Session currentSession() const;
@@ -84,6 +87,7 @@ private:
     LearnerPanel* learner_;
     LearningChart* chart_;
     QWidget* window_;
+    ComparisonView* comparison_ = nullptr;
     bool interactive_ = true;
     bool unsaved_ = false;  // the recorded run changed since it was last saved or opened
     bool answered_ = false; // the close question was answered Save or Discard

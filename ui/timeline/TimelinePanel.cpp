@@ -18,6 +18,8 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(8, 4, 8, 4);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long summary is clipped (its tooltip has it all), never widening the window.
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(summary_, 1);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
         auto* button = new QToolButton(this);
@@ -30,6 +32,16 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     addButton(tr("Fit"), tr("Show the whole step (F)"), [this] { view_->fit(); });
     addButton(tr("Zoom In"), tr("Zoom in on time (+, or the wheel)"), [this] { view_->zoomBy(1.5); });
     addButton(tr("Zoom Out"), tr("Zoom out (-)"), [this] { view_->zoomBy(1 / 1.5); });
+    auto* critical = new QToolButton(this);
+    critical->setText(tr("Critical Path"));
+    critical->setToolTip(tr("Outline the ops and transfers that make the step as long as it is (C)"));
+    critical->setCheckable(true);
+    critical->setChecked(view_->showsCriticalPath());
+    critical->setAutoRaise(true);
+    critical->setObjectName(QStringLiteral("criticalPath"));
+    connect(critical, &QToolButton::toggled, view_, &TimelineView::setShowCriticalPath);
+    connect(view_, &TimelineView::criticalPathToggled, critical, &QToolButton::setChecked);
+    bar->addWidget(critical);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -44,6 +56,7 @@ void TimelinePanel::setStep(StepPtr step)
 {
     view_->setStep(std::move(step));
     summary_->setText(summaryText());
+    summary_->setToolTip(summaryText());
     updatePlaceholder();
 }
 
@@ -69,13 +82,15 @@ QString TimelinePanel::summaryText() const
         return tr("No placement");
     const auto& result = step->result;
     const int links = static_cast<int>(step->lanes.size()) - step->deviceLaneCount;
-    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · drag to pan, wheel to zoom, click an op "
-              "to select it")
+    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · critical path %6 ops, %7 transfers · "
+              "drag to pan, wheel to zoom, click an op to select it")
         .arg(formatMicroseconds(result.stepTimeUs))
         .arg(result.timeline.ops.size())
         .arg(step->deviceLaneCount)
         .arg(result.timeline.transfers.size())
-        .arg(links);
+        .arg(links)
+        .arg(step->criticalOps.size())
+        .arg(step->criticalTransfers.size());
 }
 
 } // namespace post

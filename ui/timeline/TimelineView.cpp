@@ -76,6 +76,15 @@ void TimelineView::selectOp(OpId op)
     viewport()->update();
 }
 
+void TimelineView::setShowCriticalPath(bool on)
+{
+    if (on == showCritical_)
+        return;
+    showCritical_ = on;
+    viewport()->update();
+    emit criticalPathToggled(on);
+}
+
 int TimelineView::laneCount() const { return step_ ? static_cast<int>(step_->lanes.size()) : 0; }
 
 int TimelineView::barCount() const
@@ -221,6 +230,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     QPainter painter(viewport());
     painter.fillRect(viewport()->rect(), theme_.background);
     lastPaintedBars_ = 0;
+    lastPaintedCritical_ = 0;
     if (!step_) {
         painter.setPen(theme_.mutedText);
         painter.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
@@ -284,6 +294,7 @@ void TimelineView::paintLane(QPainter& painter, int laneIndex, double top)
         inRun = false;
     };
     std::vector<QRectF> outlined;
+    std::vector<QRectF> critical;
     const Graph& graph = *step_->document->graph;
     const auto& transfers = step_->result.timeline.transfers;
     for (; it != bars.end() && it->startUs <= toUs; ++it) {
@@ -292,6 +303,10 @@ void TimelineView::paintLane(QPainter& painter, int laneIndex, double top)
         const OpId op = isLink ? transfers[static_cast<size_t>(it->item)].producer : it->item;
         if (op == selected_ && selected_ != kNoOp)
             outlined.emplace_back(x0, barTop, std::max(x1 - x0, 1.0), barHeight);
+        if (showCritical_
+            && (isLink ? step_->transferOnCriticalPath[static_cast<size_t>(it->item)]
+                       : step_->opOnCriticalPath[static_cast<size_t>(op)]))
+            critical.emplace_back(x0, barTop, std::max(x1 - x0, 1.0), barHeight);
         if (x1 - x0 < kMergeBelowPx) {
             if (inRun && x0 <= runEnd + 1.0) {
                 runEnd = std::max(runEnd, x1);
@@ -322,6 +337,14 @@ void TimelineView::paintLane(QPainter& painter, int laneIndex, double top)
         }
     }
     flushRun();
+    if (!critical.empty()) {
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(theme_.dark ? QColor(255, 110, 100) : QColor(215, 30, 30), 2));
+        painter.setBrush(Qt::NoBrush);
+        for (const QRectF& r : critical)
+            painter.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+        lastPaintedCritical_ += static_cast<int>(critical.size());
+    }
     if (!outlined.empty()) {
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(QPen(theme_.selection, 2));
@@ -565,6 +588,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         break;
     case Qt::Key_Right:
         setStart(startUs_ + visibleSpanUs() / 10);
+        break;
+    case Qt::Key_C:
+        setShowCriticalPath(!showCritical_);
         break;
     default:
         QAbstractScrollArea::keyPressEvent(event);

@@ -32,6 +32,11 @@ public:
     // Outlines the op's bar (and its transfers) without emitting opClicked.
     void selectOp(OpId op);
     OpId selectedOp() const { return selected_; }
+    // Outlines the step's critical path (SimulatedStep::criticalOps) in red; key C toggles.
+    void setShowCriticalPath(bool on);
+    bool showsCriticalPath() const { return showCritical_; }
+    // Bars the last paint outlined as critical.
+    int lastPaintedCritical() const { return lastPaintedCritical_; }
 
     int laneCount() const;
     int barCount() const;
@@ -61,6 +66,7 @@ public slots:
 
 signals:
     void opClicked(post::OpId op);
+    void criticalPathToggled(bool on);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -97,6 +103,8 @@ private:
     ViewTheme theme_;
     QString placeholder_;
     OpId selected_ = kNoOp;
+    bool showCritical_ = true;
+    int lastPaintedCritical_ = 0;
     double startUs_ = 0.0;
     double pxPerUs_ = 1.0;
     bool fitted_ = true;

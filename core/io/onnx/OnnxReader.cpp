@@ -136,12 +136,17 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
         const auto& tt = input->type().tensor_type();
         if (!tt.has_shape())
             continue;
+        std::vector<std::int64_t> known;
+        for (int i = 0; i < tt.shape().dim_size(); ++i) {
+            const auto& d = tt.shape().dim(i);
+            known.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+        }
         for (int i = 0; i < tt.shape().dim_size(); ++i) {
             const auto& d = tt.shape().dim(i);
             if (d.has_dim_value() && d.dim_value() >= 0)
                 continue;
             unresolved.push_back(UnresolvedDim{input->name(), i, d.has_dim_param() ? d.dim_param() : std::string(),
-                                               tt.shape().dim_size()});
+                                               tt.shape().dim_size(), known});
         }
     }
     return unresolved;

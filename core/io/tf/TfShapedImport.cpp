@@ -373,7 +373,8 @@ private:
             if (i == 0)
                 (*shape)[i] = options_.batch;
             else
-                unresolved_.push_back(UnresolvedDim{name, static_cast<int>(i), {}, static_cast<int>(shape->size())});
+                unresolved_.push_back(
+                    UnresolvedDim{name, static_cast<int>(i), {}, static_cast<int>(shape->size()), *shape});
         }
         return shape;
     }

@@ -1,0 +1,258 @@
+// The learning chart tells the truth: entropy in its own strip under the step times (never
+// over the sampled points), Show Best, panning, and a linear or logarithmic step-time axis.
+#include "tests/support/ScratchSettings.h"
+#include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/document/DocumentHub.h"
+#include "ui/learn/LearnerPanel.h"
+
+#include <QAction>
+#include <QChart>
+#include <QImage>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <cmath>
+
+using namespace post;
+
+namespace {
+
+// 100 samples from 100 ms down to 50.5 ms, the best at sample 99, with an entropy falling
+// from 1 to 0.5 over ten updates.
+LearnerSnapshot descendingRun()
+{
+    LearnerSnapshot snapshot;
+    for (int i = 0; i < 100; ++i)
+        snapshot.samples.push_back(LearnerSample{i, 100.0 - i * 0.5, true});
+    for (int k = 1; k <= 10; ++k)
+        snapshot.updates.push_back({k * 10, UpdateKind::Ppo, std::nan(""), 100.0 - k * 5.0, 1.0 - k * 0.05});
+    snapshot.samplesDone = 100;
+    snapshot.lowerBoundMs = 30.0;
+    return snapshot;
+}
+
+struct ShownChart {
+    LearningChart chart;
+    ShownChart()
+    {
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(100);
+        chart.addSnapshot(descendingRun());
+        chart.flush();
+    }
+};
+
+QPoint plotPoint(LearningChart& chart, double sample, double ms)
+{
+    const QPointF scene = chart.chart()->mapToScene(chart.chart()->mapToPosition(QPointF(sample, ms)));
+    return chart.mapFromScene(scene);
+}
+
+void sendMouse(LearningChart& chart, QEvent::Type type, QPoint at, Qt::MouseButton button, Qt::MouseButtons buttons,
+               Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QMouseEvent event(type, QPointF(at), chart.viewport()->mapToGlobal(QPointF(at)), button, buttons, modifiers);
+    QCoreApplication::sendEvent(chart.viewport(), &event);
+}
+
+} // namespace
+
+class TestLearningChart : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { testsupport::useScratchSettings(); }
+
+    // The strip lies under the plot (and under the sample axis), so no entropy point is ever
+    // drawn over a sampled point; each entropy value is drawn at its height in the strip.
+    void entropyHasItsOwnStrip()
+    {
+        ShownChart shown;
+        LearningChart& chart = shown.chart;
+        const QRectF strip = chart.entropyStripRect();
+        QVERIFY(!strip.isEmpty());
+        const QRectF plot = QRectF(
+            chart.mapFromScene(chart.chart()->mapRectToScene(chart.chart()->plotArea())).boundingRect());
+        QVERIFY2(strip.top() > plot.bottom() + 10,
+                 qPrintable(QStringLiteral("strip %1, plot bottom %2").arg(strip.top()).arg(plot.bottom())));
+        QVERIFY(std::abs(strip.left() - plot.left()) <= 1.5 && std::abs(strip.right() - plot.right()) <= 1.5);
+        for (int i = 0; i < 100; i += 7) {
+            const auto at = chart.samplePosition(i);
+            QVERIFY(at.has_value());
+            QVERIFY(!strip.contains(QPointF(*at)));
+        }
+        QCOMPARE(chart.entropyPoints().size(), 10);
+        for (const QPointF& p : chart.entropyPoints()) {
+            const QPointF at = chart.entropyPosition(p.x(), p.y());
+            QVERIFY(strip.adjusted(-0.5, -0.5, 0.5, 0.5).contains(at));
+            QVERIFY(std::abs(at.y() - (strip.bottom() - p.y() * strip.height())) < 1e-9);
+        }
+        // Drawn: the line's colour is in the strip of the window's picture, not a blank strip.
+        const QImage image = chart.grab().toImage();
+        const QPointF mid = chart.entropyPosition(55, 0.725); // on the segment from (50, 0.75) to (60, 0.7)
+        bool found = false;
+        for (int dy = -3; dy <= 3 && !found; ++dy) {
+            const QColor c = image.pixelColor(QPoint(qRound(mid.x()), qRound(mid.y()) + dy) * image.devicePixelRatio());
+            found = c.blue() > c.red() + 40 && c.blue() > c.green() + 40;
+        }
+        QVERIFY2(found, "no entropy line where the strip should show it");
+        // The main chart holds no entropy series; its legend does not list one.
+        for (QAbstractSeries* series : chart.chart()->series())
+            QVERIFY(!series->name().contains(QStringLiteral("entropy")));
+    }
+
+    void showBestMarksAndShowsTheBestSample()
+    {
+        ShownChart shown;
+        LearningChart& chart = shown.chart;
+        QCOMPARE(chart.bestSampleIndex(), 99);
+        QSignalSpy clicked(&chart, &LearningChart::sampleClicked);
+        QSignalSpy requested(&chart, &LearningChart::bestRequested);
+        // Zoomed away from it: Show Best brings it back into view.
+        chart.zoomTo(0, 20, 80, 100);
+        chart.showBest();
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.first().at(0).toInt(), 99);
+        QVERIFY(!chart.isZoomed());
+        QVERIFY(chart.sampleAxis()->max() >= 99);
+        // The key does the same.
+        chart.setFocus();
+        QTest::keyClick(&chart, Qt::Key_B);
+        QCOMPARE(clicked.size(), 2);
+        // A final pick that beats every sample is no sample: the window is asked for it.
+        chart.finishRun(40.0);
+        QCOMPARE(chart.bestSampleIndex(), -1);
+        chart.showBest();
+        QCOMPARE(requested.size(), 1);
+        QCOMPARE(clicked.size(), 2);
+    }
+
+    // In the window: Run ▸ Show Best shows the best sample's placement.
+    void runMenuShowBestShowsItsPlacement()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+        QVERIFY(shown.wait(20000));
+        auto* panel = window.findChild<LearnerPanel*>();
+        QSignalSpy finished(panel, &LearnerPanel::finished);
+        panel->setAlgorithm(QStringLiteral("random"));
+        panel->setSamples(40);
+        panel->start();
+        QVERIFY(finished.wait(20000));
+        auto* chart = window.findChild<LearningChart*>();
+        chart->flush();
+        const int best = chart->bestSampleIndex();
+        QVERIFY(best >= 0);
+        window.hub()->setPlacement(panel->samplePlacement(0)); // something else on show
+        auto* action = window.findChild<QAction*>(QStringLiteral("run-show-best"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
+        action->trigger();
+        QCOMPARE(window.hub()->document()->placement, panel->samplePlacement(best));
+    }
+
+    // Dragging with the middle button (or Ctrl+left) moves the data with the mouse; Shift+wheel
+    // and the arrow keys pan too. The width shown stays, and the axes stay put afterwards.
+    void panningMovesTheView()
+    {
+        ShownChart shown;
+        LearningChart& chart = shown.chart;
+        chart.zoomTo(20, 60, 60, 90);
+        QValueAxis* x = chart.sampleAxis();
+        const QPoint from = plotPoint(chart, 40, 75);
+        const QPoint to = plotPoint(chart, 30, 75); // 10 samples to the left
+        sendMouse(chart, QEvent::MouseButtonPress, from, Qt::MiddleButton, Qt::MiddleButton);
+        sendMouse(chart, QEvent::MouseMove, to, Qt::NoButton, Qt::MiddleButton);
+        sendMouse(chart, QEvent::MouseButtonRelease, to, Qt::MiddleButton, Qt::NoButton);
+        QVERIFY2(std::abs(x->min() - 30) < 0.5 && std::abs(x->max() - 70) < 0.5,
+                 qPrintable(QStringLiteral("x %1..%2").arg(x->min()).arg(x->max())));
+        QVERIFY(chart.isZoomed());
+        // Ctrl+left drag upwards by 10 ms: lower step times come into view.
+        const QPoint up = plotPoint(chart, 50, 85);
+        const QPoint down = plotPoint(chart, 50, 75);
+        sendMouse(chart, QEvent::MouseButtonPress, down, Qt::LeftButton, Qt::LeftButton, Qt::ControlModifier);
+        sendMouse(chart, QEvent::MouseMove, up, Qt::NoButton, Qt::LeftButton, Qt::ControlModifier);
+        sendMouse(chart, QEvent::MouseButtonRelease, up, Qt::LeftButton, Qt::NoButton, Qt::ControlModifier);
+        QVERIFY2(std::abs(chart.stepAxisMin() - 50) < 0.5 && std::abs(chart.stepAxisMax() - 80) < 0.5,
+                 qPrintable(QStringLiteral("y %1..%2").arg(chart.stepAxisMin()).arg(chart.stepAxisMax())));
+        // Shift+wheel and the arrow keys pan the samples by a tenth of the width per step.
+        const double min = x->min();
+        const QPoint centre = plotPoint(chart, 50, 65);
+        QWheelEvent wheel(QPointF(centre), chart.viewport()->mapToGlobal(QPointF(centre)), QPoint(), QPoint(0, -120),
+                          Qt::NoButton, Qt::ShiftModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(chart.viewport(), &wheel);
+        QVERIFY2(std::abs(x->min() - (min + 4)) < 0.3, qPrintable(QString::number(x->min())));
+        QCOMPARE(x->max() - x->min(), 40.0);
+        chart.setFocus();
+        QTest::keyClick(&chart, Qt::Key_Left);
+        QVERIFY(std::abs(x->min() - min) < 0.3);
+        // New samples do not move a panned view; Escape goes back to following the run.
+        LearnerSnapshot more;
+        more.samples = {LearnerSample{150, 20.0, true}};
+        chart.addSnapshot(more);
+        chart.flush();
+        QVERIFY(std::abs(x->min() - min) < 0.3);
+        QTest::keyClick(&chart, Qt::Key_Escape);
+        QCOMPARE(x->min(), 0.0);
+        QCOMPARE(x->max(), 151.0);
+    }
+
+    // The log axis: every series moves to it, the range covers the data, and equal ratios
+    // are drawn at equal distances; L toggles back to the linear axis.
+    void logScaleToggles()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(4);
+        LearnerSnapshot snapshot;
+        snapshot.samples = {{0, 1000.0, true}, {1, 100.0, true}, {2, 10.0, true}, {3, 50.0, true}};
+        chart.addSnapshot(snapshot);
+        chart.flush();
+        QVERIFY(!chart.isLogScale());
+        QVERIFY(qobject_cast<QValueAxis*>(chart.stepAxis()));
+        chart.setLogScale(true);
+        QVERIFY(chart.isLogScale());
+        auto* log = qobject_cast<QLogValueAxis*>(chart.stepAxis());
+        QVERIFY(log);
+        QCOMPARE(chart.chart()->axes(Qt::Vertical), QList<QAbstractAxis*>{log});
+        for (QAbstractSeries* series : chart.chart()->series())
+            QVERIFY(series->attachedAxes().contains(log));
+        QVERIFY(chart.stepAxisMin() <= 10.0 && chart.stepAxisMin() > 1.0);
+        QVERIFY(chart.stepAxisMax() >= 1000.0 && chart.stepAxisMax() < 10000.0);
+        const double y1000 = chart.samplePosition(0)->y();
+        const double y100 = chart.samplePosition(1)->y();
+        const double y10 = chart.samplePosition(2)->y();
+        QVERIFY2(std::abs((y10 - y100) - (y100 - y1000)) <= 2.0,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(y1000).arg(y100).arg(y10)));
+        // Wheel zoom keeps the value under the cursor in place on the log axis too.
+        const QPoint at = *chart.samplePosition(1);
+        QWheelEvent wheel(QPointF(at), chart.viewport()->mapToGlobal(QPointF(at)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(chart.viewport(), &wheel);
+        QVERIFY(chart.isZoomed());
+        QVERIFY(std::abs(chart.samplePosition(1)->y() - at.y()) <= 2);
+        chart.setFocus();
+        QTest::keyClick(&chart, Qt::Key_L);
+        QVERIFY(!chart.isLogScale());
+        QVERIFY(!chart.isZoomed());
+        auto* linear = qobject_cast<QValueAxis*>(chart.stepAxis());
+        QVERIFY(linear);
+        QCOMPARE(chart.chart()->axes(Qt::Vertical), QList<QAbstractAxis*>{linear});
+        QVERIFY(chart.stepAxisMin() <= 10.0 && chart.stepAxisMax() >= 1000.0);
+    }
+};
+
+QTEST_MAIN(TestLearningChart)
+#include "test_learning_chart.moc"

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/graph/Placement.h"
+
+#include <QDialog>
+#include <QString>
+
+#include <vector>
+
+class QTableWidget;
+class QListWidget;
+
+namespace post {
+
+// What differs between two placements of one graph: the ops that move and, per ordered
+// device pair, how many ops go from the first device to the second (the diagonal: ops that
+// stay).
+struct PlacementDiff {
+    std::vector<OpId> moved;             // in op order
+    std::vector<std::vector<int>> pairs; // [from][to]
+};
+
+// Both placements must cover the graph on `devices` devices (an op out of range is left out).
+PlacementDiff diffPlacements(const Placement& from, const Placement& to, int devices);
+
+// The diff as a window: the count per device pair (rows: the first placement's devices,
+// columns: the second's) and the moved ops; activating an op selects it in the window.
+class PlacementDiffDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    PlacementDiffDialog(const Graph& graph, const Cluster& cluster, const Placement& from, const Placement& to,
+                        const QString& fromName, const QString& toName, QWidget* parent = nullptr);
+
+    const PlacementDiff& diff() const { return diff_; }
+    QTableWidget* pairTable() const { return pairs_; }
+    QListWidget* movedList() const { return moved_; }
+
+signals:
+    void opActivated(post::OpId op);
+
+private:
+    PlacementDiff diff_;
+    QTableWidget* pairs_;
+    QListWidget* moved_;
+};
+
+} // namespace post
