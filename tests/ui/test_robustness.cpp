@@ -304,8 +304,9 @@ void TestRobustness::layoutCloseWindow()
 {
     auto w = window(uitest::chainDocument(12), Grouping::Ops);
     w->hub()->open(bigLayoutDocument());
-    QTest::qWait(50);
-    QVERIFY(w->findChild<GraphPanel*>()->isLayoutBusy());
+    // The document is handed to the layout thread through the event loop: under load that can
+    // take longer than a fixed wait, so wait for the layout to be running.
+    QTRY_VERIFY_WITH_TIMEOUT(w->findChild<GraphPanel*>()->isLayoutBusy(), kWaitMs);
     QVERIFY(w->close());
     QElapsedTimer closing;
     closing.start();
