@@ -286,7 +286,8 @@ private slots:
         window.openFile(writeFile(dir_, QStringLiteral("sources.json"), R"({"format": "post-graph/1", "name": "g",
             "ops": [{"name": "measured", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6, "measured": ["cpu"]},
                     {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6},
-                    {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50}}],
+                    {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50},
+                     "body": "body: 2 ops, x 7 iterations"}],
             "edges": [{"from": "measured", "to": "shaped"}, {"from": "shaped", "to": "profiled"}]})"));
         QVERIFY(shown.wait(kWaitMs));
         const Graph& g = *window.hub()->document()->graph;
@@ -297,9 +298,13 @@ private slots:
         inspector->showOp(*g.find("shaped"));
         QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
         QVERIFY(inspector->html().contains(QStringLiteral("(estimated)")));
+        QVERIFY(!inspector->html().contains(QStringLiteral("Body")));
         inspector->showOp(*g.find("profiled"));
         QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
         QVERIFY(!inspector->html().contains(QStringLiteral("(estimated)")));
+        // A control-flow op lists its body and how it was costed (issue 17: If / Loop / Scan).
+        QVERIFY2(inspector->html().contains(QStringLiteral("body: 2 ops, x 7 iterations")),
+                 qPrintable(inspector->html()));
     }
 
     void aPlacementRecoloursWithoutRelayout()

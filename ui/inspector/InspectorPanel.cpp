@@ -138,6 +138,8 @@ void InspectorPanel::render()
     h += row(tr("Parameters"), formatBytes(op.paramBytes));
     if (!op.colocate.empty())
         h += row(tr("Colocated with"), esc(op.colocate));
+    if (!op.body.empty()) // a control-flow op: what its bodies hold and how they were costed
+        h += row(tr("Body"), esc(op.body));
     h += QStringLiteral("</table>");
 
     auto neighbours = [&](const QString& title, std::span<const EdgeId> edges, bool inputs) {
