@@ -15,8 +15,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Longest path from each op to the end, counting each op at its fastest primary device.
-std::vector<double> bottomLevels(const Graph& graph, const Cluster& cluster, const std::vector<DeviceId>& devices)
+} // namespace
+
+std::vector<double> bottomLevels(const Graph& graph, const Cluster& cluster, std::span<const DeviceId> devices)
 {
     std::vector<double> level(static_cast<size_t>(graph.opCount()), 0.0);
     const auto order = graph.topologicalOrder();
@@ -32,8 +33,6 @@ std::vector<double> bottomLevels(const Graph& graph, const Cluster& cluster, con
     }
     return level;
 }
-
-} // namespace
 
 ListScheduler::ListScheduler(const Graph& graph, const Cluster& cluster, const SimOptions& options,
                              std::vector<double> budgets)

@@ -11,6 +11,10 @@ namespace post {
 class Graph;
 class Cluster;
 
+// Longest path from each op to the end of the graph, each op timed at its fastest device of
+// `devices` (opTimeOn), transfers free: the list schedulers' priority.
+std::vector<double> bottomLevels(const Graph& graph, const Cluster& cluster, std::span<const DeviceId> devices);
+
 struct ListSchedule {
     Placement placement;
     double makespanUs = 0.0; // the scheduler's own estimate, not the simulator's

@@ -1,5 +1,6 @@
 #include "core/learn/GuidedSampler.h"
 
+#include "core/classic/ListScheduler.h"
 #include "core/classic/PlacerDevices.h"
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
@@ -17,25 +18,6 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-// Longest path from each op to the end, each op at its fastest device.
-std::vector<double> bottomLevels(const Graph& graph, std::span<const double> opUs, int devices)
-{
-    std::vector<double> level(static_cast<size_t>(graph.opCount()), 0.0);
-    const auto topo = graph.topologicalOrder();
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        const OpId op = *it;
-        double fastest = kInf;
-        for (int d = 0; d < devices; ++d)
-            fastest = std::min(fastest,
-                               opUs[static_cast<size_t>(op) * static_cast<size_t>(devices) + static_cast<size_t>(d)]);
-        double after = 0.0;
-        for (EdgeId e : graph.outEdges(op))
-            after = std::max(after, level[static_cast<size_t>(graph.edge(e).to)]);
-        level[static_cast<size_t>(op)] = fastest + after;
-    }
-    return level;
-}
 
 } // namespace
 
@@ -69,7 +51,10 @@ GuidedSampler::GuidedSampler(const Graph& graph, const Cluster& cluster, const S
             sum += fastest;
     }
     scaleUs_ = n > 0 && sum > 0.0 ? sum / n : 1.0;
-    level_ = bottomLevels(graph, opUs_, devices_);
+    std::vector<DeviceId> all(static_cast<size_t>(devices_));
+    for (DeviceId d = 0; d < devices_; ++d)
+        all[static_cast<size_t>(d)] = d;
+    level_ = bottomLevels(graph, cluster, all);
     latencyUs_.resize(static_cast<size_t>(devices_) * static_cast<size_t>(devices_));
     bytesPerUs_.resize(latencyUs_.size());
     for (DeviceId a = 0; a < devices_; ++a)

@@ -44,15 +44,7 @@ class TestCli : public QObject {
 
     QTemporaryDir dir_;
 
-    QString write(const QString& name, const QByteArray& content)
-    {
-        const QString path = dir_.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            qFatal("cannot write %s", qPrintable(path));
-        f.write(content);
-        return path;
-    }
+    QString write(const QString& name, const QByteArray& content) { return testdata::writeFile(dir_, name, content); }
 
 private slots:
     void initTestCase()

@@ -88,15 +88,7 @@ class TestCliMalformed : public QObject {
     QString graph_;
     QString cluster_;
 
-    QString write(const QString& name, const QByteArray& content)
-    {
-        const QString path = dir_.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            qFatal("cannot write %s", qPrintable(path));
-        f.write(content);
-        return path;
-    }
+    QString write(const QString& name, const QByteArray& content) { return testdata::writeFile(dir_, name, content); }
 
     static QByteArray read(const QString& path)
     {

@@ -42,15 +42,7 @@ class TestSchemas : public QObject {
         return run(python_, QStringList{testdata::sourceDir() + "/tests/schemas/validate.py", schemaDir()} + pairs);
     }
 
-    QString write(const QString& name, const QByteArray& content)
-    {
-        const QString path = dir_.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            qFatal("cannot write %s", qPrintable(path));
-        f.write(content);
-        return path;
-    }
+    QString write(const QString& name, const QByteArray& content) { return testdata::writeFile(dir_, name, content); }
 
     // post-cli's standard output, written to a file.
     QString cliOutput(const QString& name, const QStringList& args)

@@ -23,15 +23,7 @@ class TestSweep : public QObject {
 
     QTemporaryDir dir_;
 
-    QString write(const QString& name, const QByteArray& content)
-    {
-        const QString path = dir_.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            qFatal("cannot write %s", qPrintable(path));
-        f.write(content);
-        return path;
-    }
+    QString write(const QString& name, const QByteArray& content) { return testdata::writeFile(dir_, name, content); }
 
     // tiny-mlp on two presets, four classical placers and a seeded learner over two seeds:
     // 2 x (4 + 2) = 12 jobs.

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
+
+class QTemporaryDir;
 
 // Locations the tests read from, passed in by CTest's environment.
 namespace testdata {
@@ -11,6 +14,8 @@ QString sharedDataDir();
 QString sourceDir();
 // The post-cli executable.
 QString cliPath();
+// Writes `content` to `name` in `dir` (replacing it) and returns its path; a failure is fatal.
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content);
 
 } // namespace testdata
 

@@ -58,15 +58,7 @@ QByteArray chainProfile()
     return text;
 }
 
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(path));
-    f.write(content);
-    return path;
-}
+using testdata::writeFile;
 
 } // namespace
 
