@@ -131,7 +131,12 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
         Placement& p = placements_[i];
         p = base_;
         const Candidate& c = candidates[i];
-        if (c.other < 0) {
+        if (c.group < 0) {
+            for (int g = 0; g < grouping.groupCount(); ++g)
+                if (choice[static_cast<size_t>(g)] == static_cast<DeviceId>(c.other))
+                    for (OpId op : grouping.members(g))
+                        p[static_cast<size_t>(op)] = c.device;
+        } else if (c.other < 0) {
             for (OpId op : grouping.members(c.group))
                 p[static_cast<size_t>(op)] = c.device;
         } else {
@@ -155,7 +160,9 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
     if (best < 0)
         return false;
     const Candidate& c = candidates[static_cast<size_t>(best)];
-    if (c.other < 0) {
+    if (c.group < 0) {
+        std::replace(choice.begin(), choice.end(), static_cast<DeviceId>(c.other), c.device);
+    } else if (c.other < 0) {
         choice[static_cast<size_t>(c.group)] = c.device;
     } else {
         std::swap(choice[static_cast<size_t>(c.group)], choice[static_cast<size_t>(c.other)]);
@@ -282,6 +289,26 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
                 }
                 if (stop)
                     break;
+            }
+            if (!stop)
+                stop = flush();
+        }
+        // Merges: every group on device a moved to device b, a != b both in use.
+        if (!stop) {
+            for (DeviceId a = 0; a < devices && !stop; ++a) {
+                if (!used[static_cast<size_t>(a)])
+                    continue;
+                for (DeviceId b = 0; b < devices; ++b) {
+                    if (b == a || !used[static_cast<size_t>(b)])
+                        continue;
+                    if (index++ < skip)
+                        continue;
+                    if (window.empty())
+                        windowStart = index - 1;
+                    window.push_back(Candidate{-1, static_cast<int>(a), b});
+                    if (static_cast<int>(window.size()) == kWindow && (stop = flush()))
+                        break;
+                }
             }
             if (!stop)
                 stop = flush();

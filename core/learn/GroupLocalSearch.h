@@ -20,8 +20,10 @@ class Grouping;
 
 // Simulator-guided hill climb over the groups of a grouping (docs/learners.md, "Local
 // search"): move one group to another device, groups on the simulated critical path first
-// (then the rest by compute), then swap the devices of two groups joined by an edge;
-// the best strict improvement of each window of candidates is taken. Candidates are
+// (then the rest by compute), then swap the devices of two groups joined by an edge, then
+// merge two devices (every group on one moved to the other: a chain cut in two that no
+// single move or swap can undo); the best strict improvement of each window of candidates
+// is taken. Candidates are
 // evaluated in windows of a fixed size on the shared evaluator pool, so the path taken
 // depends on nothing but the start, never on the thread count. Every simulation (the
 // timeline run that finds the critical path included) is recorded in the budget.
@@ -49,9 +51,9 @@ public:
 
 private:
     struct Candidate {
-        int group = -1;
-        int other = -1; // swap partner, or -1 for a move
-        DeviceId device = kNoDevice;
+        int group = -1;              // the group moved or swapped, or -1 for a merge
+        int other = -1;              // swap partner, or -1 for a move; for a merge, the device emptied
+        DeviceId device = kNoDevice; // where the group (or the merged device's groups) go
     };
     // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
     bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,

@@ -212,6 +212,40 @@ private slots:
         }
     }
 
+    void localSearchMergesACutChain()
+    {
+        // A chain cut in two across identical GPUs: moving one op only shifts the cut and a
+        // neighbour swap adds one, so only merging the two devices reaches the optimum, one GPU.
+        GraphBuilder b("chain");
+        char name[16], previous[16];
+        for (int i = 0; i < 6; ++i) {
+            std::snprintf(name, sizeof name, "c%d", i);
+            b.addOp(makeOp(name, 100.0 + 10.0 * i, 4e6));
+            if (i > 0)
+                b.addEdge(previous, name);
+            std::snprintf(previous, sizeof previous, "%s", name);
+        }
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        const double optimum = exhaustiveOptimum(g, c);
+        GroupingOptions none;
+        none.strategy = GroupingStrategy::None;
+        const Grouping ops = groupOps(g, none);
+        const StepEvaluatorFactory factory = [&] {
+            return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+        };
+        BatchEvaluator pool(factory, 2);
+        GroupLocalSearch search(g, c, SimOptions{}, pool);
+        EvaluationBudget budget(100000, 0.0, nullptr, nullptr);
+        std::vector<DeviceId> choice{0, 0, 0, 1, 1, 1};
+        PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
+        Evaluation e = evaluator.evaluate(ops.expand(choice));
+        QVERIFY(e.rawStepTimeUs > optimum);
+        QVERIFY(search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
+        QCOMPARE(e.rawStepTimeUs, optimum);
+        QVERIFY(choice == std::vector<DeviceId>(6, 0) || choice == std::vector<DeviceId>(6, 1));
+    }
+
     void sameSeedSameResultWhateverTheThreads()
     {
         const Graph g = branches(4, 8, 3e5);
