@@ -30,6 +30,7 @@ GroupLocalSearch::GroupLocalSearch(const Graph& graph, const Cluster& cluster, S
     , timelineSim_(graph, cluster, sim)
     , placements_(kWindow)
     , evaluations_(kWindow)
+    , improved_(kWindow)
 {
 }
 
@@ -154,6 +155,7 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
     for (size_t i = 0; i < count; ++i) {
         budget.record(placements_[i], evaluations_[i]);
         ++spent;
+        improved_[i] = improves(evaluations_[i], current) ? 1 : 0;
         if (improves(evaluations_[i], best < 0 ? current : evaluations_[static_cast<size_t>(best)]))
             best = static_cast<int>(i);
     }
@@ -193,7 +195,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
     const int devices = cluster_.deviceCount();
     if (groups == 0 || devices < 2)
         return true;
-    // Groups joined by an edge, each pair once (lower group first).
+    // Groups joined by an edge, each pair once (lower group first), and both ways.
     std::vector<std::vector<int>> neighbours(static_cast<size_t>(groups));
     for (const Edge& e : graph_.edges()) {
         const int a = grouping.groupOf(e.from);
@@ -201,24 +203,66 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
         if (a != b)
             neighbours[static_cast<size_t>(std::min(a, b))].push_back(std::max(a, b));
     }
-    for (auto& list : neighbours) {
+    std::vector<std::vector<int>> adjacent(static_cast<size_t>(groups));
+    for (int g = 0; g < groups; ++g) {
+        auto& list = neighbours[static_cast<size_t>(g)];
         std::sort(list.begin(), list.end());
         list.erase(std::unique(list.begin(), list.end()), list.end());
+        for (int h : list) {
+            adjacent[static_cast<size_t>(g)].push_back(h);
+            adjacent[static_cast<size_t>(h)].push_back(g);
+        }
     }
+    // Don't-look bookkeeping (docs/learners.md, "Local search"). `version` counts accepted
+    // candidates; a candidate that failed at the current version fails now (same state) and
+    // is never evaluated again; one that failed earlier, with neither its group(s) nor their
+    // neighbours moved since (`touched`), is skipped by a lazy scan. A lazy scan that finds
+    // nothing is followed by a full one, so convergence still means that no candidate improves.
+    int version = 0;
+    std::vector<int> touched(static_cast<size_t>(groups), 0);
+    std::vector<int> moveFailed(static_cast<size_t>(groups) * static_cast<size_t>(devices), -1);
+    std::unordered_map<std::uint64_t, int> swapFailed;
+    std::vector<int> mergeFailed(static_cast<size_t>(devices) * static_cast<size_t>(devices), -1);
+    auto failedSlot = [&](const Candidate& c) -> int& {
+        if (c.group < 0)
+            return mergeFailed[static_cast<size_t>(c.other) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
+        if (c.other < 0)
+            return moveFailed[static_cast<size_t>(c.group) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
+        return swapFailed[static_cast<std::uint64_t>(c.group) * static_cast<std::uint64_t>(groups)
+                          + static_cast<std::uint64_t>(c.other)];
+    };
+    auto lastTouched = [&](const Candidate& c) {
+        if (c.group < 0)
+            return version; // a merge depends on every group
+        const int t = touched[static_cast<size_t>(c.group)];
+        return c.other < 0 ? t : std::max(t, touched[static_cast<size_t>(c.other)]);
+    };
+    auto touch = [&](int g) {
+        touched[static_cast<size_t>(g)] = version;
+        for (int h : adjacent[static_cast<size_t>(g)])
+            touched[static_cast<size_t>(h)] = version;
+    };
+
     int spent = 0;
     auto room = [&] { return std::min(budget.left(), maxEvaluations - spent); };
     std::vector<Candidate> window;
     std::vector<char> used(static_cast<size_t>(devices), 0);
+    bool lazy = false; // nothing is known to fail yet
     while (true) {
         if (budget.exhausted() || room() < 2)
             return false;
         const std::uint64_t key = fingerprint(grouping, choice);
         const bool resume = key == resumeKey_ && !resumeOrder_.empty();
+        if (resume)
+            lazy = resumeLazy_;
         const std::vector<int> order = resume ? resumeOrder_ : searchOrder(grouping, choice, current, budget, spent);
         const int skip = resume ? resumeSkip_ : 0;
         int index = 0;       // candidates of this scan so far, skipped ones included
         int windowStart = 0; // index of the window's first candidate
         int evaluatedUpTo = skip;
+        // Whether a lazy scan passed over a candidate not known to fail now (a resumed one
+        // did, unless nothing was skipped).
+        bool skippedAny = resume && lazy && skip > 0;
         std::fill(used.begin(), used.end(), 0);
         for (DeviceId d : choice)
             used[static_cast<size_t>(d)] = 1;
@@ -233,10 +277,36 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             }
             if (static_cast<int>(window.size()) > r)
                 window.resize(static_cast<size_t>(r));
+            const std::vector<DeviceId> before = choice;
             accepted = tryWindow(grouping, choice, current, window, budget, spent);
             evaluatedUpTo = windowStart + static_cast<int>(window.size());
+            for (size_t i = 0; i < window.size(); ++i)
+                if (!improved_[i])
+                    failedSlot(window[i]) = version;
+            if (accepted) {
+                ++version;
+                for (int g = 0; g < groups; ++g)
+                    if (choice[static_cast<size_t>(g)] != before[static_cast<size_t>(g)])
+                        touch(g);
+            }
             window.clear();
             return accepted || room() <= 0;
+        };
+        // Adds candidate `c` (the index-th of the scan) to the window unless it is skipped.
+        auto offer = [&](const Candidate& c) -> bool { // true: stop scanning
+            if (index++ < skip)
+                return false;
+            const int failed = failedSlot(c);
+            if (failed == version)
+                return false; // failed in this very state
+            if (lazy && failed >= lastTouched(c)) {
+                skippedAny = true;
+                return false;
+            }
+            if (window.empty())
+                windowStart = index - 1;
+            window.push_back(c);
+            return static_cast<int>(window.size()) == kWindow && flush();
         };
         bool stop = false;
         // Moves: one group to another device; of interchangeable devices no group uses,
@@ -260,13 +330,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
                     if (!firstUnused)
                         continue;
                 }
-                if (index++ < skip)
-                    continue;
-                if (window.empty())
-                    windowStart = index - 1;
-                window.push_back(Candidate{g, -1, d});
-                if (static_cast<int>(window.size()) == kWindow)
-                    stop = flush();
+                stop = offer(Candidate{g, -1, d});
             }
             if (stop)
                 break;
@@ -279,12 +343,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
                 for (int h : neighbours[static_cast<size_t>(g)]) {
                     if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
                         continue;
-                    if (index++ < skip)
-                        continue;
-                    if (window.empty())
-                        windowStart = index - 1;
-                    window.push_back(Candidate{g, h, kNoDevice});
-                    if (static_cast<int>(window.size()) == kWindow && (stop = flush()))
+                    if ((stop = offer(Candidate{g, h, kNoDevice})))
                         break;
                 }
                 if (stop)
@@ -293,33 +352,49 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             if (!stop)
                 stop = flush();
         }
-        // Merges: every group on device a moved to device b, a != b both in use.
+        // Merges: every group on device a moved to device b. b is in use, or the first
+        // unused device of a class other than a's (moving all of a to an interchangeable
+        // unused device would only relabel it).
         if (!stop) {
             for (DeviceId a = 0; a < devices && !stop; ++a) {
                 if (!used[static_cast<size_t>(a)])
                     continue;
                 for (DeviceId b = 0; b < devices; ++b) {
-                    if (b == a || !used[static_cast<size_t>(b)])
+                    if (b == a)
                         continue;
-                    if (index++ < skip)
-                        continue;
-                    if (window.empty())
-                        windowStart = index - 1;
-                    window.push_back(Candidate{-1, static_cast<int>(a), b});
-                    if (static_cast<int>(window.size()) == kWindow && (stop = flush()))
+                    if (!used[static_cast<size_t>(b)]) {
+                        const int cls = symmetry_.classOf(b);
+                        if (cls == symmetry_.classOf(a))
+                            continue;
+                        bool first = true;
+                        for (DeviceId m : symmetry_.members(cls))
+                            if (m < b && !used[static_cast<size_t>(m)])
+                                first = false;
+                        if (!first)
+                            continue;
+                    }
+                    if ((stop = offer(Candidate{-1, static_cast<int>(a), b})))
                         break;
                 }
             }
             if (!stop)
                 stop = flush();
         }
-        if (!accepted) {
-            // Converged, or the budget ended mid-scan: remember how far the scan got.
-            resumeKey_ = key;
-            resumeOrder_ = order;
-            resumeSkip_ = stop ? evaluatedUpTo : index;
-            return !stop;
+        if (accepted) {
+            lazy = true;
+            continue;
         }
+        if (!stop && lazy && skippedAny) {
+            lazy = false; // a full scan decides whether the climb has converged
+            resumeKey_ = 0;
+            continue;
+        }
+        // Converged, or the budget ended mid-scan: remember how far the scan got.
+        resumeKey_ = key;
+        resumeOrder_ = order;
+        resumeSkip_ = stop ? evaluatedUpTo : index;
+        resumeLazy_ = lazy;
+        return !stop;
     }
 }
 

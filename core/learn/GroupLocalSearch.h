@@ -74,8 +74,10 @@ private:
     std::uint64_t resumeKey_ = 0;
     std::vector<int> resumeOrder_;
     int resumeSkip_ = 0;
+    bool resumeLazy_ = false; // whether that scan skipped candidates that failed in an earlier state
     std::vector<Placement> placements_;
     std::vector<Evaluation> evaluations_;
+    std::vector<char> improved_; // per candidate of the last window: better than the current
 };
 
 } // namespace post

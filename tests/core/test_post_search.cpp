@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <limits>
@@ -64,6 +65,27 @@ Graph branches(int width, int length, double bytes)
             previous = name;
         }
         b.addEdge(previous, "sink");
+    }
+    return std::move(b).build();
+}
+
+// A random DAG of `n` ops, each with one to three inputs from earlier ops, op times and
+// output sizes varied (transfers comparable to op times).
+Graph randomDag(int n, unsigned seed)
+{
+    unsigned state = seed;
+    auto next = [&state](unsigned bound) {
+        state = state * 1664525u + 1013904223u;
+        return (state >> 8) % bound;
+    };
+    GraphBuilder b("random");
+    for (int i = 0; i < n; ++i) {
+        char name[16];
+        std::snprintf(name, sizeof name, "op%d", i);
+        b.addOp(makeOp(name, 20.0 + next(200), 1e5 * (1 + next(40))));
+        if (i > 0)
+            for (unsigned k = next(3) + 1; k > 0; --k)
+                b.addEdge(static_cast<OpId>(next(static_cast<unsigned>(i))), static_cast<OpId>(i), -1.0);
     }
     return std::move(b).build();
 }
@@ -210,6 +232,60 @@ private slots:
             // Post finds it too.
             QCOMPARE(run("post", k.graph, k.cluster, 800, 1, 2).bestStepTimeUs, optimum);
         }
+    }
+
+    void convergedMeansNoCandidateImproves()
+    {
+        // Later scans of a climb skip candidates that failed in an earlier state (don't-look
+        // bits); a final full scan decides convergence, so a converged climb has no improving
+        // move, neighbour swap or merge. Checked on random graphs by trying each of them.
+        int nontrivial = 0;
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            const Graph g = randomDag(14, seed);
+            const Cluster c = seed % 2 ? gpus(3) : twoAndOne();
+            GroupingOptions none;
+            none.strategy = GroupingStrategy::None;
+            const Grouping ops = groupOps(g, none);
+            const StepEvaluatorFactory factory = [&] {
+                return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
+            };
+            BatchEvaluator pool(factory, 2);
+            GroupLocalSearch search(g, c, SimOptions{}, pool);
+            EvaluationBudget budget(1000000, 0.0, nullptr, nullptr);
+            std::vector<DeviceId> choice(static_cast<size_t>(ops.groupCount()));
+            for (size_t i = 0; i < choice.size(); ++i)
+                choice[i] = static_cast<DeviceId>((i * seed + i / 3) % 3);
+            PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
+            const Evaluation start = evaluator.evaluate(ops.expand(choice));
+            Evaluation e = start;
+            QVERIFY(search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
+            nontrivial += e.stepTimeUs < start.stepTimeUs;
+            QCOMPARE(evaluator.evaluate(ops.expand(choice)).stepTimeUs, e.stepTimeUs);
+            auto noBetter = [&](const std::vector<DeviceId>& other) {
+                return evaluator.evaluate(ops.expand(other)).stepTimeUs >= e.stepTimeUs;
+            };
+            for (int a = 0; a < ops.groupCount(); ++a) {
+                for (DeviceId d = 0; d < c.deviceCount(); ++d) {
+                    std::vector<DeviceId> moved = choice;
+                    moved[static_cast<size_t>(a)] = d;
+                    QVERIFY2(noBetter(moved), qPrintable(QString("seed %1: moving group %2 improves").arg(seed).arg(a)));
+                }
+            }
+            for (const Edge& edge : g.edges()) {
+                std::vector<DeviceId> swapped = choice;
+                std::swap(swapped[static_cast<size_t>(ops.groupOf(edge.from))],
+                          swapped[static_cast<size_t>(ops.groupOf(edge.to))]);
+                QVERIFY2(noBetter(swapped), qPrintable(QString("seed %1: a neighbour swap improves").arg(seed)));
+            }
+            for (DeviceId from = 0; from < c.deviceCount(); ++from) {
+                for (DeviceId to = 0; to < c.deviceCount(); ++to) {
+                    std::vector<DeviceId> merged = choice;
+                    std::replace(merged.begin(), merged.end(), from, to);
+                    QVERIFY2(noBetter(merged), qPrintable(QString("seed %1: a merge improves").arg(seed)));
+                }
+            }
+        }
+        QVERIFY(nontrivial >= 30); // the climbs had work to do
     }
 
     void localSearchMergesACutChain()
