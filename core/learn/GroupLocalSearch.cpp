@@ -99,12 +99,16 @@ std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, cons
     return path;
 }
 
-std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const std::vector<DeviceId>& choice,
-                                               const Evaluation& current, EvaluationBudget& budget, int& spent)
+void GroupLocalSearch::prepareBase(const Grouping& grouping, const std::vector<DeviceId>& choice)
 {
     grouping.expand(choice, base_);
     applyCpuPinning(graph_, cluster_, base_); // ops without a GPU kernel stay on the CPU
     evaluator_.setReference(base_);           // every candidate is a neighbour of base_
+}
+
+std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const Evaluation& current,
+                                               EvaluationBudget& budget, int& spent)
+{
     std::vector<int> order = criticalGroups(grouping, base_, current, budget);
     ++spent;
     std::vector<char> listed(static_cast<size_t>(grouping.groupCount()), 0);
@@ -173,19 +177,55 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
     return true;
 }
 
-std::uint64_t GroupLocalSearch::fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const
+GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& grouping)
 {
-    std::uint64_t h = 1469598103934665603ULL;
+    std::uint64_t key = 1469598103934665603ULL;
     auto mix = [&](std::uint64_t v) {
-        h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 1099511628211ULL;
+        key ^= v + 0x9e3779b97f4a7c15ULL + (key << 6) + (key >> 2);
+        key *= 1099511628211ULL;
     };
     mix(static_cast<std::uint64_t>(grouping.groupCount()));
     for (OpId op = 0; op < grouping.opCount(); ++op)
         mix(static_cast<std::uint64_t>(grouping.groupOf(op)));
-    for (DeviceId d : choice)
-        mix(static_cast<std::uint64_t>(d) + 7);
-    return h;
+    ++uses_;
+    auto found = states_.find(key);
+    if (found != states_.end()) {
+        found->second.lastUse = uses_;
+        return found->second;
+    }
+    if (states_.size() >= kStates) { // forget the least recently used grouping
+        auto oldest = states_.begin();
+        for (auto it = states_.begin(); it != states_.end(); ++it)
+            if (it->second.lastUse < oldest->second.lastUse)
+                oldest = it;
+        states_.erase(oldest);
+    }
+    ClimbState& st = states_[key];
+    st.lastUse = uses_;
+    const int groups = grouping.groupCount();
+    const int devices = cluster_.deviceCount();
+    // Groups joined by an edge, each pair once (lower group first), and both ways.
+    st.neighbours.assign(static_cast<size_t>(groups), {});
+    for (const Edge& e : graph_.edges()) {
+        const int a = grouping.groupOf(e.from);
+        const int b = grouping.groupOf(e.to);
+        if (a != b)
+            st.neighbours[static_cast<size_t>(std::min(a, b))].push_back(std::max(a, b));
+    }
+    st.adjacent.assign(static_cast<size_t>(groups), {});
+    for (int g = 0; g < groups; ++g) {
+        auto& list = st.neighbours[static_cast<size_t>(g)];
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+        for (int h : list) {
+            st.adjacent[static_cast<size_t>(g)].push_back(h);
+            st.adjacent[static_cast<size_t>(h)].push_back(g);
+        }
+    }
+    st.touched.assign(static_cast<size_t>(groups), 0);
+    st.moveFailed.assign(static_cast<size_t>(groups) * static_cast<size_t>(devices), -1);
+    st.mergeFailed.assign(static_cast<size_t>(devices) * static_cast<size_t>(devices), -1);
+    return st;
 }
 
 bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
@@ -195,74 +235,61 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
     const int devices = cluster_.deviceCount();
     if (groups == 0 || devices < 2)
         return true;
-    // Groups joined by an edge, each pair once (lower group first), and both ways.
-    std::vector<std::vector<int>> neighbours(static_cast<size_t>(groups));
-    for (const Edge& e : graph_.edges()) {
-        const int a = grouping.groupOf(e.from);
-        const int b = grouping.groupOf(e.to);
-        if (a != b)
-            neighbours[static_cast<size_t>(std::min(a, b))].push_back(std::max(a, b));
-    }
-    std::vector<std::vector<int>> adjacent(static_cast<size_t>(groups));
-    for (int g = 0; g < groups; ++g) {
-        auto& list = neighbours[static_cast<size_t>(g)];
-        std::sort(list.begin(), list.end());
-        list.erase(std::unique(list.begin(), list.end()), list.end());
-        for (int h : list) {
-            adjacent[static_cast<size_t>(g)].push_back(h);
-            adjacent[static_cast<size_t>(h)].push_back(g);
-        }
-    }
-    // Don't-look bookkeeping (docs/learners.md, "Local search"). `version` counts accepted
-    // candidates; a candidate that failed at the current version fails now (same state) and
-    // is never evaluated again; one that failed earlier, with neither its group(s) nor their
-    // neighbours moved since (`touched`), is skipped by a lazy scan. A lazy scan that finds
-    // nothing is followed by a full one, so convergence still means that no candidate improves.
-    int version = 0;
-    std::vector<int> touched(static_cast<size_t>(groups), 0);
-    std::vector<int> moveFailed(static_cast<size_t>(groups) * static_cast<size_t>(devices), -1);
-    std::unordered_map<std::uint64_t, int> swapFailed;
-    std::vector<int> mergeFailed(static_cast<size_t>(devices) * static_cast<size_t>(devices), -1);
+    // Don't-look bookkeeping, kept per grouping across calls (docs/learners.md, "Local
+    // search"). `version` counts the states seen: a candidate that failed at the current
+    // version fails now (same state) and is never evaluated again; one that failed earlier,
+    // with neither its group(s) nor their neighbours moved since (`touched`), is skipped by a
+    // lazy scan. A lazy scan that skips something and finds nothing is followed by a full
+    // one, so convergence still means that no candidate improves.
+    ClimbState& st = stateFor(grouping);
+    auto touch = [&](int g) {
+        st.touched[static_cast<size_t>(g)] = st.version;
+        for (int h : st.adjacent[static_cast<size_t>(g)])
+            st.touched[static_cast<size_t>(h)] = st.version;
+    };
+    auto moveTo = [&](const std::vector<DeviceId>& next) { // a new state: touch what moved
+        ++st.version;
+        for (int g = 0; g < groups; ++g)
+            if (st.choice.size() != next.size() || st.choice[static_cast<size_t>(g)] != next[static_cast<size_t>(g)])
+                touch(g);
+        st.choice = next;
+        st.converged = false;
+    };
+    if (st.choice != choice)
+        moveTo(choice);
+    if (st.converged)
+        return true;
     auto failedSlot = [&](const Candidate& c) -> int& {
         if (c.group < 0)
-            return mergeFailed[static_cast<size_t>(c.other) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
+            return st
+                .mergeFailed[static_cast<size_t>(c.other) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
         if (c.other < 0)
-            return moveFailed[static_cast<size_t>(c.group) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
-        return swapFailed[static_cast<std::uint64_t>(c.group) * static_cast<std::uint64_t>(groups)
-                          + static_cast<std::uint64_t>(c.other)];
+            return st.moveFailed[static_cast<size_t>(c.group) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
+        return st.swapFailed[static_cast<std::uint64_t>(c.group) * static_cast<std::uint64_t>(groups)
+                             + static_cast<std::uint64_t>(c.other)];
     };
     auto lastTouched = [&](const Candidate& c) {
         if (c.group < 0)
-            return version; // a merge depends on every group
-        const int t = touched[static_cast<size_t>(c.group)];
-        return c.other < 0 ? t : std::max(t, touched[static_cast<size_t>(c.other)]);
-    };
-    auto touch = [&](int g) {
-        touched[static_cast<size_t>(g)] = version;
-        for (int h : adjacent[static_cast<size_t>(g)])
-            touched[static_cast<size_t>(h)] = version;
+            return st.version; // a merge depends on every group
+        const int t = st.touched[static_cast<size_t>(c.group)];
+        return c.other < 0 ? t : std::max(t, st.touched[static_cast<size_t>(c.other)]);
     };
 
     int spent = 0;
     auto room = [&] { return std::min(budget.left(), maxEvaluations - spent); };
     std::vector<Candidate> window;
     std::vector<char> used(static_cast<size_t>(devices), 0);
-    bool lazy = false; // nothing is known to fail yet
+    bool lazy = true;
     while (true) {
         if (budget.exhausted() || room() < 2)
             return false;
-        const std::uint64_t key = fingerprint(grouping, choice);
-        const bool resume = key == resumeKey_ && !resumeOrder_.empty();
-        if (resume)
-            lazy = resumeLazy_;
-        const std::vector<int> order = resume ? resumeOrder_ : searchOrder(grouping, choice, current, budget, spent);
-        const int skip = resume ? resumeSkip_ : 0;
-        int index = 0;       // candidates of this scan so far, skipped ones included
-        int windowStart = 0; // index of the window's first candidate
-        int evaluatedUpTo = skip;
-        // Whether a lazy scan passed over a candidate not known to fail now (a resumed one
-        // did, unless nothing was skipped).
-        bool skippedAny = resume && lazy && skip > 0;
+        prepareBase(grouping, choice);
+        if (st.orderVersion != st.version) {
+            st.order = searchOrder(grouping, current, budget, spent);
+            st.orderVersion = st.version;
+        }
+        const std::vector<int>& order = st.order;
+        bool skippedAny = false; // a lazy scan passed over a candidate not known to fail now
         std::fill(used.begin(), used.end(), 0);
         for (DeviceId d : choice)
             used[static_cast<size_t>(d)] = 1;
@@ -277,34 +304,24 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             }
             if (static_cast<int>(window.size()) > r)
                 window.resize(static_cast<size_t>(r));
-            const std::vector<DeviceId> before = choice;
             accepted = tryWindow(grouping, choice, current, window, budget, spent);
-            evaluatedUpTo = windowStart + static_cast<int>(window.size());
             for (size_t i = 0; i < window.size(); ++i)
                 if (!improved_[i])
-                    failedSlot(window[i]) = version;
-            if (accepted) {
-                ++version;
-                for (int g = 0; g < groups; ++g)
-                    if (choice[static_cast<size_t>(g)] != before[static_cast<size_t>(g)])
-                        touch(g);
-            }
+                    failedSlot(window[i]) = st.version;
+            if (accepted)
+                moveTo(choice);
             window.clear();
             return accepted || room() <= 0;
         };
-        // Adds candidate `c` (the index-th of the scan) to the window unless it is skipped.
-        auto offer = [&](const Candidate& c) -> bool { // true: stop scanning
-            if (index++ < skip)
-                return false;
+        // Adds candidate `c` to the window unless it is skipped; true: stop scanning.
+        auto offer = [&](const Candidate& c) -> bool {
             const int failed = failedSlot(c);
-            if (failed == version)
+            if (failed == st.version)
                 return false; // failed in this very state
             if (lazy && failed >= lastTouched(c)) {
                 skippedAny = true;
                 return false;
             }
-            if (window.empty())
-                windowStart = index - 1;
             window.push_back(c);
             return static_cast<int>(window.size()) == kWindow && flush();
         };
@@ -340,7 +357,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
         // Swaps of two neighbouring groups on different devices.
         if (!stop) {
             for (int g : order) {
-                for (int h : neighbours[static_cast<size_t>(g)]) {
+                for (int h : st.neighbours[static_cast<size_t>(g)]) {
                     if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
                         continue;
                     if ((stop = offer(Candidate{g, h, kNoDevice})))
@@ -384,17 +401,14 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             lazy = true;
             continue;
         }
-        if (!stop && lazy && skippedAny) {
+        if (stop)
+            return false; // the budget ended mid-scan; what failed stays known for the next call
+        if (lazy && skippedAny) {
             lazy = false; // a full scan decides whether the climb has converged
-            resumeKey_ = 0;
             continue;
         }
-        // Converged, or the budget ended mid-scan: remember how far the scan got.
-        resumeKey_ = key;
-        resumeOrder_ = order;
-        resumeSkip_ = stop ? evaluatedUpTo : index;
-        resumeLazy_ = lazy;
-        return !stop;
+        st.converged = true;
+        return true;
     }
 }
 

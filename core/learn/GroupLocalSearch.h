@@ -8,6 +8,7 @@
 #include "core/sim/Simulator.h"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace post {
@@ -34,10 +35,11 @@ public:
     GroupLocalSearch(const Graph& graph, const Cluster& cluster, SimOptions sim, BatchEvaluator& evaluator);
 
     // Improves `choice` (a device per group of `grouping`, evaluated as `current`) in place
-    // until no move or neighbour swap improves it (returns true), the budget ends or
-    // `maxEvaluations` are spent (returns false). A climb cut short remembers how far its
-    // scan got: called again on the same choice and grouping, it resumes there instead of
-    // re-evaluating the candidates that already failed.
+    // until no move, neighbour swap or merge improves it (returns true), the budget ends or
+    // `maxEvaluations` are spent (returns false). What a climb learnt is kept per grouping
+    // (the last few groupings): called again, candidates that failed stay skipped until
+    // their groups or neighbours move (it compares `choice` with the choice it left), and a
+    // converged choice returns at once without spending anything.
     bool climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current, EvaluationBudget& budget,
                int maxEvaluations);
 
@@ -58,23 +60,38 @@ private:
     // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
     bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
                    const std::vector<Candidate>& candidates, EvaluationBudget& budget, int& spent);
-    std::vector<int> searchOrder(const Grouping& grouping, const std::vector<DeviceId>& choice,
-                                 const Evaluation& current, EvaluationBudget& budget, int& spent);
+    // base_ = the placement of `choice`, the evaluators' reference.
+    void prepareBase(const Grouping& grouping, const std::vector<DeviceId>& choice);
+    // Groups of the critical path of base_ first, then the rest by compute (one simulation).
+    std::vector<int> searchOrder(const Grouping& grouping, const Evaluation& current, EvaluationBudget& budget,
+                                 int& spent);
+
+    // The don't-look state of one grouping (see climb()).
+    struct ClimbState {
+        std::vector<std::vector<int>> neighbours; // joined by an edge, higher group only
+        std::vector<std::vector<int>> adjacent;   // joined by an edge, both ways
+        std::vector<DeviceId> choice;             // the state described
+        int version = 0;                          // states seen
+        std::vector<int> touched;                 // per group: version its group or a neighbour last moved
+        std::vector<int> moveFailed;              // per group x device: version the move last failed
+        std::vector<int> mergeFailed;             // per device x device
+        std::unordered_map<std::uint64_t, int> swapFailed;
+        std::vector<int> order; // search order of the state at orderVersion
+        int orderVersion = -1;
+        bool converged = false; // no candidate improves the current state
+        std::uint64_t lastUse = 0;
+    };
+    static constexpr size_t kStates = 4;
+    ClimbState& stateFor(const Grouping& grouping);
 
     const Graph& graph_;
     const Cluster& cluster_;
     BatchEvaluator& evaluator_;
     DeviceSymmetry symmetry_;
     Simulator timelineSim_;
-    std::uint64_t fingerprint(const Grouping& grouping, const std::vector<DeviceId>& choice) const;
-
     Placement base_;
-    // Where a climb cut short stopped: the fingerprint of its choice and grouping, its
-    // search order and the candidates of its scan already evaluated without improvement.
-    std::uint64_t resumeKey_ = 0;
-    std::vector<int> resumeOrder_;
-    int resumeSkip_ = 0;
-    bool resumeLazy_ = false; // whether that scan skipped candidates that failed in an earlier state
+    std::unordered_map<std::uint64_t, ClimbState> states_; // by grouping fingerprint
+    std::uint64_t uses_ = 0;
     std::vector<Placement> placements_;
     std::vector<Evaluation> evaluations_;
     std::vector<char> improved_; // per candidate of the last window: better than the current
