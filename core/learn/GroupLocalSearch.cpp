@@ -255,7 +255,10 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
         st.choice = next;
         st.converged = false;
     };
-    if (st.choice != choice)
+    // A choice the state has not seen (a new start) tries the merges first, once: they are
+    // few, and a start with a device too many is common (the learner's samples).
+    bool mergesFirst = st.choice != choice;
+    if (mergesFirst)
         moveTo(choice);
     if (st.converged)
         return true;
@@ -326,6 +329,36 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             return static_cast<int>(window.size()) == kWindow && flush();
         };
         bool stop = false;
+        auto scanMerges = [&]() {
+            // Merges: every group on device a moved to device b. b is in use, or the first
+            // unused device of a class other than a's (moving all of a to an interchangeable
+            // unused device would only relabel it).
+            for (DeviceId a = 0; a < devices && !stop; ++a) {
+                if (!used[static_cast<size_t>(a)])
+                    continue;
+                for (DeviceId b = 0; b < devices; ++b) {
+                    if (b == a)
+                        continue;
+                    if (!used[static_cast<size_t>(b)]) {
+                        const int cls = symmetry_.classOf(b);
+                        if (cls == symmetry_.classOf(a))
+                            continue;
+                        bool first = true;
+                        for (DeviceId m : symmetry_.members(cls))
+                            if (m < b && !used[static_cast<size_t>(m)])
+                                first = false;
+                        if (!first)
+                            continue;
+                    }
+                    if ((stop = offer(Candidate{-1, static_cast<int>(a), b})))
+                        break;
+                }
+            }
+            if (!stop)
+                stop = flush();
+        };
+        if (mergesFirst)
+            scanMerges();
         // Moves: one group to another device; of interchangeable devices no group uses,
         // only the first (the others would give the same step).
         for (int g : order) {
@@ -369,34 +402,9 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             if (!stop)
                 stop = flush();
         }
-        // Merges: every group on device a moved to device b. b is in use, or the first
-        // unused device of a class other than a's (moving all of a to an interchangeable
-        // unused device would only relabel it).
-        if (!stop) {
-            for (DeviceId a = 0; a < devices && !stop; ++a) {
-                if (!used[static_cast<size_t>(a)])
-                    continue;
-                for (DeviceId b = 0; b < devices; ++b) {
-                    if (b == a)
-                        continue;
-                    if (!used[static_cast<size_t>(b)]) {
-                        const int cls = symmetry_.classOf(b);
-                        if (cls == symmetry_.classOf(a))
-                            continue;
-                        bool first = true;
-                        for (DeviceId m : symmetry_.members(cls))
-                            if (m < b && !used[static_cast<size_t>(m)])
-                                first = false;
-                        if (!first)
-                            continue;
-                    }
-                    if ((stop = offer(Candidate{-1, static_cast<int>(a), b})))
-                        break;
-                }
-            }
-            if (!stop)
-                stop = flush();
-        }
+        if (!stop && !mergesFirst)
+            scanMerges();
+        mergesFirst = false;
         if (accepted) {
             lazy = true;
             continue;
