@@ -34,10 +34,14 @@ add_custom_command(
 add_custom_target(post-cli-man ALL DEPENDS ${POST_MAN_OUTPUT})
 install(FILES ${POST_MAN_OUTPUT} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
-# The maintainer the package and its changelog name: a real address belongs here (lintian
-# refuses @localhost); set it with -DPOST_PACKAGE_MAINTAINER="Name <address>".
-set(POST_PACKAGE_MAINTAINER "Post Studio maintainers <post-studio@localhost>"
-    CACHE STRING "Maintainer of the Debian package: Name <address>")
+# The maintainer the package and its changelog name: by default the maintainers' identity
+# the project's commits carry (docs/packaging.md); a packager sets their own with
+# -DPOST_PACKAGE_MAINTAINER="Name <address>".
+set(POST_DEFAULT_MAINTAINER "Post Studio maintainers <maintainers@users.noreply.a-seed-d87bf940.example>")
+set(POST_PACKAGE_MAINTAINER "${POST_DEFAULT_MAINTAINER}" CACHE STRING "Maintainer of the Debian package: Name <address>")
+if(POST_PACKAGE_MAINTAINER STREQUAL "Post Studio maintainers <post-studio@localhost>") # the old default
+  set(POST_PACKAGE_MAINTAINER "${POST_DEFAULT_MAINTAINER}" CACHE STRING "Maintainer of the Debian package: Name <address>" FORCE)
+endif()
 
 # /usr/share/doc/post-studio: the copyright file and the changelog (gzip -9n, as Debian wants).
 set(POST_DOC_DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/post-studio)
