@@ -239,8 +239,8 @@ PlacementDiffDialog* MainWindow::showDiff(DiffSide from, DiffSide to, const QStr
     diff_.from = std::move(from);
     diff_.to = std::move(to);
     diff_.graphId = document->graphId;
-    graphPanel_->scene()->setMovedOps(
-        document->graphId, movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
+    graphPanel_->scene()->setMovedOps(document->graphId,
+                                      movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
     dialog->show();
     return dialog;
 }
@@ -287,8 +287,8 @@ void MainWindow::updateDiff()
     const bool clusterChanged = diff_.dialog->pairTable()->rowCount() != document->cluster->deviceCount();
     if (changed || clusterChanged)
         diff_.dialog->setPlacements(document->cluster, diff_.from.fixed, diff_.to.fixed);
-    graphPanel_->scene()->setMovedOps(
-        document->graphId, movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
+    graphPanel_->scene()->setMovedOps(document->graphId,
+                                      movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
 }
 
 } // namespace post

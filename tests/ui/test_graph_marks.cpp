@@ -63,8 +63,7 @@ DocumentPtr layered(Placement placement)
     for (int l = 0; l < 10; ++l)
         for (const char* part : {"attn", "ffn"})
             for (int k = 0; k < 20; ++k) {
-                const std::string op =
-                    "model/layer_" + std::to_string(l) + "/" + part + "/op_" + std::to_string(k);
+                const std::string op = "model/layer_" + std::to_string(l) + "/" + part + "/op_" + std::to_string(k);
                 b.addOp(uitest::op(op, k % 2 ? "MatMul" : "Add", 10, 10, 0));
                 b.addEdge(last, op);
                 last = op;
@@ -362,6 +361,18 @@ private slots:
         QCOMPARE(refused.last().at(0).toString(),
                  QStringLiteral("The graphs differ: diamond.json has 4 ops, chain has 5. Only placements of one graph "
                                 "can be diffed."));
+        // The same graph on a cluster with another device name.
+        auto elsewhere = std::make_shared<GraphDocument>(*diamond({0, 1, 1, 1}));
+        elsewhere->cluster = std::make_shared<const Cluster>(
+            "other",
+            std::vector<Device>{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0},
+                                Device{"/device:GPU:7", DeviceKind::Gpu, 1.0, 12e9}},
+            Link{});
+        other.hub()->open(elsewhere);
+        QVERIFY(!first.diffWithWindow(&other));
+        QCOMPARE(refused.last().at(0).toString(),
+                 QStringLiteral("The clusters differ: diamond.json places ops on /device:GPU:7, which diamond.json's "
+                                "cluster (test3) does not have."));
         // A window with nothing placed.
         auto unplaced = std::make_shared<GraphDocument>(*diamond({}));
         other.hub()->open(unplaced);
