@@ -43,7 +43,7 @@ void MainWindow::createDiffTools()
     connect(newWindowAction, &QAction::triggered, this, [this] { newWindow(); });
     fileMenu_->insertAction(fileMenu_->actions().value(1), newWindowAction); // after Open…
 
-    windowDiffMenu_ = new QMenu(tr("Diff with &Window"), this);
+    windowDiffMenu_ = new QMenu(tr("Diff with W&indow"), this);
     windowDiffMenu_->setObjectName(QStringLiteral("diffWindowMenu"));
     windowDiffMenu_->setToolTip(tr("Which ops move between the shown placement and another window's"));
     connect(windowDiffMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildWindowMenu);
@@ -211,7 +211,13 @@ PlacementDiffDialog* MainWindow::diffWithWindow(MainWindow* other)
     window.window = other;
     // The other window's placement changes too (its run, its Compare rows): follow it.
     connect(other->hub(), &DocumentHub::documentChanged, this, &MainWindow::updateDiff, Qt::UniqueConnection);
-    return showDiff(std::move(shown), std::move(window), documentName(), other->documentName());
+    QString myName = documentName();
+    QString theirName = other->documentName();
+    if (myName == theirName) { // the same file in both: say which window is which
+        myName = tr("this window");
+        theirName = tr("%1 in the other window").arg(theirName);
+    }
+    return showDiff(std::move(shown), std::move(window), myName, theirName);
 }
 
 PlacementDiffDialog* MainWindow::showDiff(DiffSide from, DiffSide to, const QString& fromName, const QString& toName)

@@ -326,6 +326,10 @@ private slots:
         entries.first()->trigger();
         PlacementDiffDialog* dialog = first.activeDiff();
         QVERIFY(dialog);
+        QVERIFY2(dialog->summary()
+                     == QStringLiteral("2 of 4 ops move from this window to diamond.json in the other "
+                                       "window."),
+                 qPrintable(dialog->summary()));
         // first -> second: a and b GPU:1 -> GPU:0; c and d stay.
         QCOMPARE(dialog->diff().moved, (std::vector<OpId>{0, 1}));
         QCOMPARE(dialog->diff().pairs[kGpu1][kGpu0], 2);

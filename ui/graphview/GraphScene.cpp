@@ -301,11 +301,22 @@ void GraphScene::applyMarks()
                 critical[static_cast<size_t>(op)] = 1;
     }
     const bool moved = document_ && movedGraph_ == document_->graphId && movedTo_.size() == ops;
+    if (critical.empty() && !moved) { // nothing to mark (the usual case): clear cheaply
+        for (NodeItem* item : nodes_)
+            item->setMarks({});
+        for (FrameItem* item : frames_)
+            item->setMarks({});
+        for (EdgeItem* item : edges_)
+            item->setCritical(false);
+        return;
+    }
     const int devices = document_ && document_->cluster ? document_->cluster->deviceCount() : 0;
+    std::vector<int> to(static_cast<size_t>(devices), 0);
     auto marksOf = [&](auto&& opsOf) {
         NodeMarks marks;
         marks.criticalColour = theme_.critical;
-        std::vector<int> to(static_cast<size_t>(devices), 0);
+        if (moved)
+            std::fill(to.begin(), to.end(), 0);
         opsOf([&](OpId op) {
             if (!critical.empty() && critical[static_cast<size_t>(op)])
                 ++marks.critical;
