@@ -2,6 +2,7 @@
 
 #include "ui/AppPalette.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
@@ -80,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
     createTimeline();
     createSession();
     createClusterTools();
+    createDiffTools();
 
     connect(hub_, &DocumentHub::loadFailed, this, &MainWindow::reportError);
 
@@ -100,7 +102,12 @@ MainWindow::MainWindow(QWidget* parent)
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Diff windows (children) outlive the panels in ~QWidget: they must not call back.
+    for (PlacementDiffDialog* dialog : findChildren<PlacementDiffDialog*>())
+        dialog->disconnect(this);
+}
 
 void MainWindow::createPanels()
 {
@@ -200,6 +207,21 @@ void MainWindow::createActions()
         QSettings().setValue(QStringLiteral("view/overview"), on);
     });
 
+    criticalPathAction_ = new QAction(tr("Show &Critical Path"), this);
+    criticalPathAction_->setObjectName(QStringLiteral("showCriticalPath"));
+    criticalPathAction_->setIconText(tr("Critical Path"));
+    criticalPathAction_->setCheckable(true);
+    criticalPathAction_->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    criticalPathAction_->setToolTip(tr("Outline the ops and edges of the simulated step's critical path on the graph; "
+                                       "boxes and scopes count the ops of it they hold"));
+    criticalPathAction_->setChecked(QSettings().value(QStringLiteral("view/criticalPath"), false).toBool());
+    connect(criticalPathAction_, &QAction::toggled, this, [this](bool on) {
+        graphPanel_->scene()->setCriticalPathShown(on);
+        if (!settingCriticalPath_) // the user's choice, kept for next time
+            QSettings().setValue(QStringLiteral("view/criticalPath"), on);
+    });
+    graphPanel_->scene()->setCriticalPathShown(criticalPathAction_->isChecked());
+
     findAction_ = new QAction(tr("&Find Op…"), this);
     findAction_->setShortcut(QKeySequence::Find);
     connect(findAction_, &QAction::triggered, graphPanel_, &GraphPanel::showSearch);
@@ -259,6 +281,7 @@ void MainWindow::createMenus()
     QMenu* show = view->addMenu(tr("&Show"));
     show->addActions(groupingGroup_->actions());
     view->addAction(overviewAction_);
+    view->addAction(criticalPathAction_);
     view->addAction(findAction_);
     QAction* dark = view->addAction(tr("&Dark Palette"));
     dark->setObjectName(QStringLiteral("darkPalette"));
@@ -293,6 +316,7 @@ void MainWindow::createToolBar()
     bar->addSeparator();
     bar->addAction(fitAction_);
     bar->addAction(actualSizeAction_);
+    bar->addAction(criticalPathAction_);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Colour by "), bar));
     colourCombo_ = new QComboBox(bar);

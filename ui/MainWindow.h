@@ -4,6 +4,7 @@
 #include "ui/graphview/ColourMode.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
@@ -65,6 +66,25 @@ public:
     // this graph (matched by op and device names), in a Placement Diff window; nullptr (and
     // the error reported) when it cannot be read or does not fit.
     PlacementDiffDialog* diffWithPlacementFile(const QString& path);
+    // The shown placement against another window's (File ▸ Diff with Window), matched by op
+    // and device names. Refused (nullptr, the reason in the status bar, a message box when
+    // errors are interactive, and diffRefused) when either shows no placement or the two
+    // graphs differ (op count, op names) or the clusters' device names do.
+    PlacementDiffDialog* diffWithWindow(MainWindow* other);
+    // The diff on show (the last one opened; one at a time), nullptr when none. Its moved ops
+    // are marked on the graph; a side that is "the shown placement" or another window's
+    // follows that placement as it changes (a run's new best, a Compare row chosen).
+    PlacementDiffDialog* activeDiff() const;
+    // The other open Post Studio windows, in the order they were opened.
+    QList<MainWindow*> otherWindows() const;
+    // The name the window's document goes by: its file name ("" when nothing is open).
+    QString documentName() const;
+    // File ▸ New Window: another window on its own (errors as interactive as this one's).
+    MainWindow* newWindow();
+    // View ▸ Show Critical Path: the simulated step's critical path on the graph view (set
+    // here, e.g. by --critical-path, it is not kept in the settings as the user's toggle is).
+    void setCriticalPathShown(bool on);
+    bool isCriticalPathShown() const;
 
     // The status bar's message and its graph summary.
     QString statusMessage() const;
@@ -97,6 +117,8 @@ signals:
     // The current document is drawn: loaded and laid out.
     void documentShown();
     void layoutFailed(const QString& message);
+    // A diff that could not be made (File ▸ Diff with Window), and why.
+    void diffRefused(const QString& message);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -127,6 +149,22 @@ private:
     void openPlacementDialog();
     void batchDialog();
     void rebuildClusterMenu();
+    // MainWindowDiff.cpp: New Window, Diff with Window, Show Critical Path, the diff on show.
+    void createDiffTools();
+    void rebuildWindowMenu();
+    // One side of a diff: a fixed placement, the shown one, or another window's shown one.
+    struct DiffSide {
+        Placement fixed;
+        bool shown = false;
+        QPointer<MainWindow> window;
+    };
+    PlacementDiffDialog* showDiff(DiffSide from, DiffSide to, const QString& fromName, const QString& toName);
+    void updateDiff();
+    void closeDiff(const QString& why);
+    // Another window's placement carried over to this window's graph and cluster by names;
+    // empty with `problem` set when the graphs or clusters differ.
+    Placement placementFromWindow(const MainWindow& other, QString* problem) const;
+    void refuseDiff(const QString& message);
 
     DocumentHub* hub_;
     GraphPanel* graphPanel_ = nullptr;
@@ -175,6 +213,16 @@ private:
     bool interactiveErrors_ = true;
     bool userChoseColourMode_ = false;
     bool syncingSelection_ = false;
+
+    QAction* criticalPathAction_ = nullptr;
+    bool settingCriticalPath_ = false; // setCriticalPathShown(): not kept in the settings
+    QMenu* windowDiffMenu_ = nullptr;
+    struct ActiveDiff {
+        QPointer<PlacementDiffDialog> dialog;
+        DiffSide from;
+        DiffSide to;
+        std::uint64_t graphId = 0;
+    } diff_;
 };
 
 } // namespace post

@@ -86,14 +86,13 @@ void MainWindow::createClusterTools()
     fileMenu_->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr, diffFile);
     connect(comparisonView_, &ComparisonView::diffRequested, this,
             [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
-                const DocumentPtr& document = hub_->document();
-                if (!document)
-                    return;
-                auto* dialog = new PlacementDiffDialog(*document->graph, *document->cluster, from, to, fromName, toName,
-                                                       this);
-                dialog->setAttribute(Qt::WA_DeleteOnClose);
-                connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
-                dialog->show();
+                // One row against the shown placement: that side follows the shown placement.
+                DiffSide a;
+                a.fixed = from;
+                a.shown = fromName == QStringLiteral("shown");
+                DiffSide b;
+                b.fixed = to;
+                showDiff(std::move(a), std::move(b), fromName, toName);
             });
     connect(learningChart_, &LearningChart::bestRequested, this, [this] {
         // The best so far is no sample (a warm start, a final pick): the run's best placement.
@@ -142,12 +141,11 @@ PlacementDiffDialog* MainWindow::diffWithPlacementFile(const QString& path)
         reportError(path, readErrorText(e));
         return nullptr;
     }
-    auto* dialog = new PlacementDiffDialog(*document->graph, *document->cluster, document->placement, other,
-                                           tr("shown"), QFileInfo(path).fileName(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
-    dialog->show();
-    return dialog;
+    DiffSide shown;
+    shown.shown = true;
+    DiffSide file;
+    file.fixed = std::move(other);
+    return showDiff(std::move(shown), std::move(file), tr("shown"), QFileInfo(path).fileName());
 }
 
 } // namespace post

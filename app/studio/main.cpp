@@ -1,5 +1,6 @@
 // post-studio [FILE] [--cluster C] [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
+//             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
 //             [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
@@ -118,9 +119,16 @@ int studio(QCoreApplication& app)
         QStringLiteral(
             "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
         QStringLiteral("NAME"));
+    const QCommandLineOption criticalOption(
+        QStringLiteral("critical-path"),
+        QStringLiteral("Show the critical path of the shown placement's simulated step on the graph."));
+    const QCommandLineOption diffOption(
+        QStringLiteral("diff"),
+        QStringLiteral("Diff the shown placement with this post-placement or session file once FILE is shown."),
+        QStringLiteral("P"));
     parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption,
                        placementOption, algoOption, samplesOption, compareOption, algosOption, seedsOption, tabOption,
-                       dockOption});
+                       dockOption, criticalOption, diffOption});
     parser.process(app); // --help and --version print and exit here
     if (!qobject_cast<QApplication*>(&app))
         return fail(QStringLiteral("give --help or --version alone"), 2);
@@ -225,6 +233,21 @@ int studio(QCoreApplication& app)
             if (!*applied) {
                 *applied = true;
                 window.openPlacement(placement);
+            }
+        });
+    }
+    if (parser.isSet(criticalOption))
+        window.setCriticalPathShown(true);
+    const QString diff = parser.value(diffOption);
+    if (!diff.isEmpty() && files.isEmpty())
+        return fail(QStringLiteral("--diff needs a FILE to open"), 2);
+    if (!diff.isEmpty()) {
+        auto diffed = std::make_shared<bool>(false);
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, diff, diffed] {
+            if (!*diffed) {
+                *diffed = true;
+                if (!window.diffWithPlacementFile(diff))
+                    fail(QStringLiteral("--diff: no diff with ") + diff, 0);
             }
         });
     }

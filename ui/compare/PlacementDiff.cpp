@@ -31,20 +31,67 @@ PlacementDiff diffPlacements(const Placement& from, const Placement& to, int dev
     return diff;
 }
 
-PlacementDiffDialog::PlacementDiffDialog(const Graph& graph, const Cluster& cluster, const Placement& from,
-                                         const Placement& to, const QString& fromName, const QString& toName,
-                                         QWidget* parent)
+std::vector<DeviceId> movedDevices(const Placement& from, const Placement& to, int devices)
+{
+    std::vector<DeviceId> moved(std::min(from.size(), to.size()), kNoDevice);
+    for (OpId op : diffPlacements(from, to, devices).moved)
+        moved[static_cast<size_t>(op)] = to[static_cast<size_t>(op)];
+    return moved;
+}
+
+PlacementDiffDialog::PlacementDiffDialog(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                                         const Placement& from, const Placement& to, const QString& fromName,
+                                         const QString& toName, QWidget* parent)
     : QDialog(parent)
-    , diff_(diffPlacements(from, to, cluster.deviceCount()))
+    , graph_(std::move(graph))
+    , cluster_(std::move(cluster))
+    , from_(from)
+    , to_(to)
+    , fromName_(fromName)
+    , toName_(toName)
+    , summary_(new QLabel(this))
     , pairs_(new QTableWidget(this))
     , moved_(new QListWidget(this))
 {
     setWindowTitle(tr("Placement Diff: %1 → %2").arg(fromName, toName));
     resize(640, 520);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(
-        tr("%1 of %2 ops move from %3 to %4.").arg(diff_.moved.size()).arg(graph.opCount()).arg(fromName, toName), this));
+    summary_->setObjectName(QStringLiteral("diffSummary"));
+    layout->addWidget(summary_);
+    pairs_->setToolTip(
+        tr("Ops per device pair: rows are %1's devices, columns %2's; the diagonal stays put").arg(fromName, toName));
+    pairs_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    pairs_->setSelectionMode(QAbstractItemView::NoSelection);
+    pairs_->setFocusPolicy(Qt::NoFocus);
+    layout->addWidget(new QLabel(tr("Ops per device pair (from %1, down; to %2, across):").arg(fromName, toName), this));
+    layout->addWidget(pairs_);
+    layout->addWidget(new QLabel(tr("Moved ops (double-click to select one):"), this));
+    layout->addWidget(moved_, 2);
+    connect(moved_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { emit opActivated(item->data(Qt::UserRole).toInt()); });
+    rebuild();
+}
+
+void PlacementDiffDialog::setPlacements(std::shared_ptr<const Cluster> cluster, const Placement& from, const Placement& to)
+{
+    if (cluster)
+        cluster_ = std::move(cluster);
+    from_ = from;
+    to_ = to;
+    rebuild();
+}
+
+QString PlacementDiffDialog::summary() const { return summary_->text(); }
+
+void PlacementDiffDialog::rebuild()
+{
+    const Graph& graph = *graph_;
+    const Cluster& cluster = *cluster_;
+    diff_ = diffPlacements(from_, to_, cluster.deviceCount());
+    summary_->setText(
+        tr("%1 of %2 ops move from %3 to %4.").arg(diff_.moved.size()).arg(graph.opCount()).arg(fromName_, toName_));
     const int devices = cluster.deviceCount();
+    pairs_->clear();
     pairs_->setRowCount(devices);
     pairs_->setColumnCount(devices);
     QStringList names;
@@ -52,8 +99,6 @@ PlacementDiffDialog::PlacementDiffDialog(const Graph& graph, const Cluster& clus
         names << SimulatedStep::shortDeviceName(cluster.device(d).name);
     pairs_->setVerticalHeaderLabels(names);
     pairs_->setHorizontalHeaderLabels(names);
-    pairs_->setToolTip(
-        tr("Ops per device pair: rows are %1's devices, columns %2's; the diagonal stays put").arg(fromName, toName));
     for (int a = 0; a < devices; ++a)
         for (int b = 0; b < devices; ++b) {
             const int n = diff_.pairs[static_cast<size_t>(a)][static_cast<size_t>(b)];
@@ -67,9 +112,6 @@ PlacementDiffDialog::PlacementDiffDialog(const Graph& graph, const Cluster& clus
                 item->setBackground(CategoryPalette::colour(b).lighter(170));
             pairs_->setItem(a, b, item);
         }
-    pairs_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    pairs_->setSelectionMode(QAbstractItemView::NoSelection);
-    pairs_->setFocusPolicy(Qt::NoFocus);
     pairs_->resizeRowsToContents();
     // Every pair in view (up to 12 devices; more scroll).
     const int shownRows = std::min(devices, 12);
@@ -77,14 +119,11 @@ PlacementDiffDialog::PlacementDiffDialog(const Graph& graph, const Cluster& clus
     for (int r = 0; r < shownRows; ++r)
         height += pairs_->rowHeight(r);
     pairs_->setMinimumHeight(height);
-    if (devices <= 12)
-        pairs_->setMaximumHeight(height);
-    layout->addWidget(new QLabel(tr("Ops per device pair (from %1, down; to %2, across):").arg(fromName, toName), this));
-    layout->addWidget(pairs_);
-    layout->addWidget(new QLabel(tr("Moved ops (double-click to select one):"), this));
+    pairs_->setMaximumHeight(devices <= 12 ? height : QWIDGETSIZE_MAX);
+    moved_->clear();
     for (OpId op : diff_.moved) {
-        const DeviceId a = from[static_cast<size_t>(op)];
-        const DeviceId b = to[static_cast<size_t>(op)];
+        const DeviceId a = from_[static_cast<size_t>(op)];
+        const DeviceId b = to_[static_cast<size_t>(op)];
         auto* item = new QListWidgetItem(
             QStringLiteral("%1: %2 → %3").arg(QString::fromStdString(graph.op(op).name), names.value(a), names.value(b)),
             moved_);
@@ -95,9 +134,6 @@ PlacementDiffDialog::PlacementDiffDialog(const Graph& graph, const Cluster& clus
             return QIcon(swatch);
         }());
     }
-    layout->addWidget(moved_, 2);
-    connect(moved_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { emit opActivated(item->data(Qt::UserRole).toInt()); });
 }
 
 } // namespace post

@@ -44,7 +44,7 @@ EdgeItem::EdgeItem(int from, int to, const EdgeRoute& route)
     bounds_ = path_.boundingRect();
     for (const QPolygonF& a : arrows_)
         bounds_ = bounds_.united(a.boundingRect());
-    bounds_.adjust(-2, -2, 2, 2);
+    bounds_.adjust(-3, -3, 3, 3); // the thick pen of a critical edge
     setZValue(0);
 }
 
@@ -60,7 +60,17 @@ void EdgeItem::setHighlighted(bool on)
     if (highlighted_ == on)
         return;
     highlighted_ = on;
-    setZValue(on ? 0.5 : 0);
+    setZValue(on ? 0.5 : critical_ ? 0.4 : 0);
+    update();
+}
+
+void EdgeItem::setCritical(bool on, const QColor& colour)
+{
+    if (critical_ == on && criticalColour_ == colour)
+        return;
+    critical_ = on;
+    criticalColour_ = colour;
+    setZValue(highlighted_ ? 0.5 : critical_ ? 0.4 : 0);
     update();
 }
 
@@ -68,8 +78,8 @@ QRectF EdgeItem::boundingRect() const { return bounds_; }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    const QColor colour = highlighted_ ? highlight_ : normal_;
-    painter->setPen(QPen(colour, highlighted_ ? 2.0 : 1.1));
+    const QColor colour = highlighted_ ? highlight_ : critical_ ? criticalColour_ : normal_;
+    painter->setPen(QPen(colour, critical_ ? 3.0 : highlighted_ ? 2.0 : 1.1));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(path_);
     painter->setPen(Qt::NoPen);

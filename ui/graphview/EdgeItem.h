@@ -26,6 +26,9 @@ public:
     void setColours(const QColor& normal, const QColor& highlight);
     // Edges touching the selected node are drawn in the highlight colour, on top.
     void setHighlighted(bool on);
+    // An edge between two consecutive ops of the critical path: drawn thick in `colour`.
+    void setCritical(bool on, const QColor& colour = QColor());
+    bool isCritical() const { return critical_; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -38,7 +41,9 @@ private:
     QRectF bounds_;
     QColor normal_;
     QColor highlight_;
+    QColor criticalColour_;
     bool highlighted_ = false;
+    bool critical_ = false;
 };
 
 } // namespace post

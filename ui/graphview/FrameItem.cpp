@@ -41,7 +41,19 @@ void FrameItem::setMix(std::vector<std::pair<QColor, double>> mix)
     update();
 }
 
-QRectF FrameItem::boundingRect() const { return rect_.adjusted(-1, -1, 1, 1); }
+void FrameItem::setMarks(const NodeMarks& marks)
+{
+    if (marks == marks_)
+        return;
+    marks_ = marks;
+    update();
+}
+
+QRectF FrameItem::boundingRect() const
+{
+    // Badges stand half above the top edge.
+    return rect_.adjusted(-2, -NodeItem::kBadgeHeight / 2 - 1, 2, 2);
+}
 
 QPainterPath FrameItem::shape() const
 {
@@ -53,10 +65,12 @@ QPainterPath FrameItem::shape() const
 
 void FrameItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
-    painter->setPen(QPen(border_, 1.2));
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    painter->setPen(marks_.critical > 0 ? QPen(marks_.criticalColour, 2.0) : QPen(border_, 1.2));
     painter->setBrush(tint_);
     painter->drawRoundedRect(rect_, kRadius, kRadius);
-    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (marks_.any())
+        NodeItem::paintBadges(painter, rect_, marks_, lod >= 0.35);
     const QRectF header(rect_.left() + kRadius, rect_.top() + 3, rect_.width() - 2 * kRadius,
                         ScopeRelayout::kFrameHeader - 6);
     double textRight = header.right();

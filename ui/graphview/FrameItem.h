@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ui/graphview/NodePaint.h"
+
 #include <QColor>
 #include <QGraphicsItem>
 #include <QString>
@@ -27,6 +29,10 @@ public:
     void setColours(const QColor& tint, const QColor& border, const QColor& text);
     void setMix(std::vector<std::pair<QColor, double>> mix);
     const std::vector<std::pair<QColor, double>>& mix() const { return mix_; }
+    // The scope's ops on the critical path and moved by a diff: badges on the header's top
+    // edge (and the border in the path's colour when some of its ops are on it).
+    void setMarks(const NodeMarks& marks);
+    const NodeMarks& marks() const { return marks_; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -41,6 +47,7 @@ private:
     QColor border_;
     QColor text_;
     std::vector<std::pair<QColor, double>> mix_;
+    NodeMarks marks_;
 };
 
 } // namespace post

@@ -10,6 +10,9 @@
 
 #include <QScopedValueRollback>
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace post {
 namespace {
 
@@ -187,6 +190,7 @@ void GraphScene::recolour()
     for (EdgeItem* item : edges_)
         item->setColours(theme_.edge, theme_.edgeHighlight);
     recolourFrames();
+    applyMarks();
     legend_ = std::move(colouring.legend);
     emit legendChanged();
 }
@@ -251,6 +255,142 @@ void GraphScene::highlightOps(const std::vector<OpId>& ops)
             highlighted_.push_back(item);
         }
     }
+}
+
+void GraphScene::setCriticalPath(std::uint64_t graphId, std::vector<OpId> ops)
+{
+    criticalGraph_ = graphId;
+    criticalOps_ = std::move(ops);
+    applyMarks();
+}
+
+void GraphScene::setCriticalPathShown(bool on)
+{
+    if (criticalShown_ == on)
+        return;
+    criticalShown_ = on;
+    applyMarks();
+}
+
+void GraphScene::setMovedOps(std::uint64_t graphId, std::vector<DeviceId> movedTo)
+{
+    movedGraph_ = graphId;
+    movedTo_ = std::move(movedTo);
+    applyMarks();
+}
+
+EdgeItem* GraphScene::itemForEdge(int viewEdge) const
+{
+    if (viewEdge < 0 || viewEdge >= static_cast<int>(edges_.size()))
+        return nullptr;
+    return edges_[static_cast<size_t>(viewEdge)];
+}
+
+void GraphScene::applyMarks()
+{
+    if (nodes_.empty() && frames_.empty())
+        return;
+    const int opCount = document_ ? document_->opCount() : 0;
+    const size_t ops = static_cast<size_t>(opCount);
+    // Per op: on the path (shown, of this graph), and the device it moves to.
+    std::vector<char> critical;
+    if (criticalShown_ && document_ && criticalGraph_ == document_->graphId && !criticalOps_.empty()) {
+        critical.assign(ops, 0);
+        for (OpId op : criticalOps_)
+            if (op >= 0 && op < opCount)
+                critical[static_cast<size_t>(op)] = 1;
+    }
+    const bool moved = document_ && movedGraph_ == document_->graphId && movedTo_.size() == ops;
+    if (critical.empty() && !moved) { // nothing to mark (the usual case): clear cheaply
+        for (NodeItem* item : nodes_)
+            item->setMarks({});
+        for (FrameItem* item : frames_)
+            item->setMarks({});
+        for (EdgeItem* item : edges_)
+            item->setCritical(false);
+        return;
+    }
+    const int devices = document_ && document_->cluster ? document_->cluster->deviceCount() : 0;
+    std::vector<int> to(static_cast<size_t>(devices), 0);
+    auto marksOf = [&](auto&& opsOf) {
+        NodeMarks marks;
+        marks.criticalColour = theme_.critical;
+        if (moved)
+            std::fill(to.begin(), to.end(), 0);
+        opsOf([&](OpId op) {
+            if (!critical.empty() && critical[static_cast<size_t>(op)])
+                ++marks.critical;
+            if (moved && movedTo_[static_cast<size_t>(op)] != kNoDevice) {
+                ++marks.moved;
+                const DeviceId d = movedTo_[static_cast<size_t>(op)];
+                if (d >= 0 && d < devices)
+                    ++to[static_cast<size_t>(d)];
+            }
+        });
+        if (marks.moved > 0) {
+            // The device most of them move to.
+            const auto most = std::max_element(to.begin(), to.end());
+            marks.movedColour = most != to.end() && *most > 0
+                ? CategoryPalette::colour(static_cast<int>(most - to.begin()))
+                : theme_.unplaced;
+        }
+        return marks;
+    };
+    for (NodeItem* item : nodes_) {
+        const ViewNode& node = view_.nodes[static_cast<size_t>(item->viewNode())];
+        item->setMarks(marksOf([&](auto&& visit) {
+            for (OpId op : node.ops)
+                if (op >= 0 && op < opCount)
+                    visit(op);
+        }));
+    }
+    for (FrameItem* item : frames_) {
+        const ViewFrame& frame = view_.frames[static_cast<size_t>(item->frame())];
+        item->setMarks(marksOf([&](auto&& visit) {
+            if (frame.scope >= 0 && view_.scopes) {
+                for (OpId op : view_.scopes->opsBelow(frame.scope))
+                    if (op >= 0 && op < opCount)
+                        visit(op);
+            } else {
+                for (OpId op : frame.ops)
+                    if (op >= 0 && op < opCount)
+                        visit(op);
+            }
+        }));
+    }
+    // Edges: the view edge joining two consecutive ops of the path that an op edge links
+    // (a wait for the device has no edge to draw), when they sit in different boxes.
+    std::vector<char> criticalEdge(edges_.size(), 0);
+    if (!critical.empty() && !edges_.empty()) {
+        std::unordered_map<std::uint64_t, int> edgeOf;
+        edgeOf.reserve(view_.edges.size());
+        auto pairKey = [](int a, int b) { return (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b); };
+        for (size_t e = 0; e < view_.edges.size(); ++e)
+            edgeOf.emplace(pairKey(view_.edges[e].from, view_.edges[e].to), static_cast<int>(e));
+        const Graph& graph = *document_->graph;
+        for (size_t i = 0; i + 1 < criticalOps_.size(); ++i) {
+            const OpId a = criticalOps_[i];
+            const OpId b = criticalOps_[i + 1];
+            if (a < 0 || b < 0 || a >= opCount || b >= opCount)
+                continue;
+            const int na = view_.nodeOfOp[static_cast<size_t>(a)];
+            const int nb = view_.nodeOfOp[static_cast<size_t>(b)];
+            if (na == nb || na < 0 || nb < 0)
+                continue;
+            const auto out = graph.outEdges(a);
+            if (std::none_of(out.begin(), out.end(), [&](EdgeId e) { return graph.edge(e).to == b; }))
+                continue;
+            auto it = edgeOf.find(pairKey(na, nb));
+            if (it == edgeOf.end()) { // a two-way edge oriented the other way
+                it = edgeOf.find(pairKey(nb, na));
+                if (it == edgeOf.end() || !view_.edges[static_cast<size_t>(it->second)].twoWay)
+                    continue;
+            }
+            criticalEdge[static_cast<size_t>(it->second)] = 1;
+        }
+    }
+    for (size_t e = 0; e < edges_.size(); ++e)
+        edges_[e]->setCritical(criticalEdge[e] != 0, theme_.critical);
 }
 
 void GraphScene::markSelectedEdges(int viewNode)

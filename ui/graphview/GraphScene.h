@@ -10,6 +10,7 @@
 
 #include <QGraphicsScene>
 
+#include <cstdint>
 #include <vector>
 
 namespace post {
@@ -65,6 +66,22 @@ public:
     // Marks search hits with a halo; an empty list clears them.
     void highlightOps(const std::vector<OpId>& ops);
 
+    // The simulated critical path of the shown placement (its ops in time order, of the
+    // graph `graphId`), drawn while shown: each op's box outlined in the theme's critical
+    // colour, the edges joining consecutive ops of the path thickened, and a box or open
+    // scope's frame holding some of them badged with their count. Kept across layouts and
+    // recolourings; ignored while another graph is shown. Empty clears.
+    void setCriticalPath(std::uint64_t graphId, std::vector<OpId> ops);
+    void setCriticalPathShown(bool on);
+    bool isCriticalPathShown() const { return criticalShown_; }
+    const std::vector<OpId>& criticalPath() const { return criticalOps_; }
+    // A placement diff: per op of the graph `graphId`, the device it moves to (kNoDevice:
+    // it stays). Moved ops get a dashed outline in that device's colour, boxes and frames a
+    // badge with how many of their ops move. Empty clears.
+    void setMovedOps(std::uint64_t graphId, std::vector<DeviceId> movedTo);
+    bool hasMovedOps() const { return !movedTo_.empty(); }
+    EdgeItem* itemForEdge(int viewEdge) const;
+
 signals:
     // The user selected a box: its op, or the first op of a group.
     void opSelected(post::OpId op);
@@ -75,6 +92,7 @@ private:
     void recolourFrames();
     void onSelectionChanged();
     void markSelectedEdges(int viewNode);
+    void applyMarks();
 
     DocumentPtr document_;
     ViewGraph view_;
@@ -90,6 +108,11 @@ private:
     OpId selectedOp_ = kNoOp;
     int selectedNode_ = -1;
     bool selectingFromCode_ = false;
+    std::uint64_t criticalGraph_ = 0;
+    std::vector<OpId> criticalOps_;
+    bool criticalShown_ = false;
+    std::uint64_t movedGraph_ = 0;
+    std::vector<DeviceId> movedTo_;
 };
 
 } // namespace post

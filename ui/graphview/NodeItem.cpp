@@ -1,5 +1,7 @@
 #include "ui/graphview/NodeItem.h"
 
+#include "ui/graphview/ViewTheme.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -17,6 +19,7 @@ constexpr double kMinWidth = 72.0;
 constexpr double kMaxWidth = 230.0;
 constexpr double kMixBarHeight = 5.0;
 constexpr double kHalo = 5.0;
+constexpr double kMarkMargin = kHalo + 4.0; // room for the dashed outline and the badges
 
 } // namespace
 
@@ -119,7 +122,51 @@ void NodeItem::setHighlighted(bool on)
     update();
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-kHalo, -kHalo, kHalo, kHalo); }
+void NodeItem::setMarks(const NodeMarks& marks)
+{
+    if (marks == marks_)
+        return;
+    marks_ = marks;
+    QString tip = subtitle_.isEmpty() ? title_ : title_ + QStringLiteral("\n") + subtitle_;
+    if (marks_.critical > 0)
+        tip += isGroup_ ? QStringLiteral("\n%1 ops on the critical path").arg(marks_.critical)
+                        : QStringLiteral("\nOn the critical path");
+    if (marks_.moved > 0)
+        tip += isGroup_ ? QStringLiteral("\n%1 ops moved by the diff").arg(marks_.moved)
+                        : QStringLiteral("\nMoved by the diff (dashed: its other device)");
+    setToolTip(tip);
+    setZValue(marks_.any() ? 1.5 : 1); // outlines and badges over neighbouring boxes
+    update();
+}
+
+double NodeItem::paintBadges(QPainter* painter, const QRectF& box, const NodeMarks& marks, bool withText)
+{
+    QFont font = subtitleFont();
+    font.setWeight(QFont::Bold);
+    const QFontMetricsF metrics(font);
+    double right = box.right() - kRadius - 2;
+    const double top = box.top() - kBadgeHeight / 2;
+    auto badge = [&](const QString& text, const QColor& fill) {
+        const double width = metrics.horizontalAdvance(text) + 10;
+        const QRectF pill(right - width, top, width, kBadgeHeight);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(fill);
+        painter->drawRoundedRect(pill, kBadgeHeight / 2, kBadgeHeight / 2);
+        if (withText) {
+            painter->setPen(ViewTheme::textOn(fill));
+            painter->setFont(font);
+            painter->drawText(pill, Qt::AlignCenter, text);
+        }
+        right = pill.left() - 3;
+    };
+    if (marks.critical > 0)
+        badge(QStringLiteral("◆ %1").arg(marks.critical), marks.criticalColour);
+    if (marks.moved > 0)
+        badge(QStringLiteral("⇄ %1").arg(marks.moved), marks.movedColour);
+    return right + 3;
+}
+
+QRectF NodeItem::boundingRect() const { return rect_.adjusted(-kMarkMargin, -kMarkMargin, kMarkMargin, kMarkMargin); }
 
 QPainterPath NodeItem::shape() const
 {
@@ -148,6 +195,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setBrush(paint_.fill);
     painter->drawRoundedRect(rect_, kRadius, kRadius);
 
+    if (marks_.critical > 0) {
+        painter->setPen(QPen(marks_.criticalColour, 3.2));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(rect_, kRadius, kRadius);
+    }
+    if (marks_.moved > 0) {
+        QPen dashed(marks_.movedColour, 2.2, Qt::DashLine);
+        painter->setPen(dashed);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(rect_.adjusted(-3.5, -3.5, 3.5, 3.5), kRadius + 3, kRadius + 3);
+    }
+
     if (paint_.mix.size() > 1) {
         // Device mix of a group: a stacked bar inside the bottom edge.
         const QRectF bar(rect_.left() + kRadius, rect_.bottom() - kMixBarHeight - 2, rect_.width() - 2 * kRadius,
@@ -161,6 +220,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
             x += w;
         }
     }
+
+    if (isGroup_ && marks_.any())
+        paintBadges(painter, rect_, marks_, lod >= 0.35);
 
     // Text is unreadable when zoomed far out; skipping it keeps big graphs fluid.
     if (lod < 0.35)

@@ -27,6 +27,16 @@ public:
     // A search hit is drawn with a halo until the next search.
     void setHighlighted(bool on);
     bool isHighlighted() const { return highlighted_; }
+    // The critical path and a diff's moved ops: an op on the path gets a thick outline in
+    // the path's colour, a moved op a dashed one in its new device's colour; a group also
+    // gets badges with the counts ("◆ 3" on the path, "⇄ 5" moved) on its top edge.
+    void setMarks(const NodeMarks& marks);
+    const NodeMarks& marks() const { return marks_; }
+    bool isGroup() const { return isGroup_; }
+    // The badges of `marks` on the top edge of `box`, right-aligned (shared with frames).
+    // Returns the left end of the leftmost badge (box.right() when there is none).
+    static double paintBadges(QPainter* painter, const QRectF& box, const NodeMarks& marks, bool withText);
+    static constexpr double kBadgeHeight = 14.0;
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -52,6 +62,7 @@ private:
     bool isGroup_;
     bool highlighted_ = false;
     NodePaint paint_;
+    NodeMarks marks_;
     QColor selectionColour_ = Qt::blue;
     QColor searchHitColour_ = QColor(0xf5, 0x9e, 0x0b);
 };

@@ -17,4 +17,17 @@ struct NodePaint {
     std::vector<std::pair<QColor, double>> mix;
 };
 
+// Marks drawn over a box's (or an open scope's frame's) colouring: how many of its ops lie
+// on the simulated critical path, and how many a placement diff moves, with the colour of
+// the device most of them move to.
+struct NodeMarks {
+    int critical = 0;
+    int moved = 0;
+    QColor criticalColour;
+    QColor movedColour;
+
+    bool any() const { return critical > 0 || moved > 0; }
+    bool operator==(const NodeMarks&) const = default;
+};
+
 } // namespace post

@@ -18,7 +18,8 @@ struct ViewTheme {
     QColor selection;
     QColor searchHit;
     QColor unplaced;
-    QColor panel; // overlays (legend, search) drawn over the graph
+    QColor critical; // the simulated critical path (as on the timeline)
+    QColor panel;    // overlays (legend, search) drawn over the graph
     QColor panelBorder;
 
     static bool isDark(const QPalette& palette);
