@@ -11,6 +11,7 @@
 #include "ui/graphview/GraphView.h"
 #include "ui/graphview/NodeItem.h"
 #include "ui/graphview/RetryOverlay.h"
+#include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/ScopeRelayout.h"
 
 #include <QtTest>
@@ -505,6 +506,40 @@ private slots:
         QVERIFY(applied.wait(kLayoutWaitMs));
         QVERIFY(panel.showsScopes());
         QCOMPARE(panel.scene()->nodeItemCount() + panel.scene()->frameItemCount(), 3 * 10 + 3);
+    }
+
+    void aScopeViewOfOneSeriesBoxIsNotTheDefault()
+    {
+        // PipeDream's names: node1 … node200 and each one's node/grad, a chain forward and
+        // back. By scope that is one series box of 200 scopes; Auto draws groups instead.
+        GraphBuilder b("pipedream-like");
+        for (int i = 1; i <= 200; ++i) {
+            b.addOp(uitest::op(name("node", i), "Conv2d", 10, 10, 0));
+            if (i > 1)
+                b.addEdge(name("node", i - 1), name("node", i));
+        }
+        for (int i = 200; i >= 1; --i) {
+            b.addOp(uitest::op(name("node", i) + "/grad", "Conv2d", 10, 10, 0));
+            b.addEdge(i == 200 ? name("node", 200) : name("node", i + 1) + "/grad", name("node", i) + "/grad");
+        }
+        auto doc = std::make_shared<GraphDocument>();
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        const ScopeTree tree = ScopeTree::build(*doc->graph);
+        QVERIFY(tree.scopeCount() > 1);
+        QVERIFY(tree.visibleCount(tree.openWithin(LayoutPolicy::kScopeBudget)) < LayoutPolicy::kScopeMinBoxes);
+        QCOMPARE(tree.openWithin(LayoutPolicy::kScopeBudget).size(), size_t(1)); // the root only
+        QVERIFY(!LayoutPolicy::prefersScopes(*doc->graph, tree));
+        GraphPanel panel;
+        panel.resize(800, 600);
+        panel.show();
+        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
+        panel.setDocument(doc);
+        QVERIFY(applied.wait(kLayoutWaitMs));
+        QVERIFY(!panel.showsScopes());
+        QVERIFY(panel.scene()->nodeItemCount() > LayoutPolicy::kScopeMinBoxes);
+        // The layered graph's first view has 22 boxes: by scope, as before.
+        QVERIFY(LayoutPolicy::prefersScopes(*layeredDocument()->graph, ScopeTree::build(*layeredDocument()->graph)));
     }
 
     void namesKeepTheirNumbers()

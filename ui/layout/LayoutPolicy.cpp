@@ -43,7 +43,14 @@ bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
 {
     if (graph.opCount() <= kScopesAboveOps || scopes.scopeCount() < 2)
         return false;
-    return static_cast<long long>(scopes.visibleCount(scopes.openWithin(kScopeBudget))) * kScopeShrink <= graph.opCount();
+    const std::vector<int> open = scopes.openWithin(kScopeBudget);
+    const int boxes = scopes.visibleCount(open);
+    // A first view of a box or two with no scope open below the root (PipeDream's node1 …
+    // node921, each with its node/grad, are one series box) hides the whole graph behind a
+    // click: draw groups instead.
+    if (boxes < kScopeMinBoxes && open.size() < 2)
+        return false;
+    return static_cast<long long>(boxes) * kScopeShrink <= graph.opCount();
 }
 
 LayoutPlan LayoutPolicy::scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,

@@ -47,9 +47,11 @@ struct LayoutPolicy {
     static constexpr int kAlwaysOpsUpTo = 40;
 
     // Auto draws graphs of more ops than this by name scope, when their names have scopes
-    // that make the first view at least kScopeShrink times smaller than the graph.
+    // that make the first view at least kScopeShrink times smaller than the graph, and
+    // either open a scope below the root or show at least kScopeMinBoxes boxes.
     static constexpr int kScopesAboveOps = 300;
     static constexpr int kScopeShrink = 3;
+    static constexpr int kScopeMinBoxes = 4;
     // The boxes a scope view opens with (ScopeTree::openWithin).
     static constexpr int kScopeBudget = 40;
 
