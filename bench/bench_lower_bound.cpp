@@ -42,7 +42,9 @@ void ratios(int cases)
         {"ancestry", [](const LowerBound& b) { return b.ancestryUs; }},
         {"device-windows", [](const LowerBound& b) { return b.windowsUs; }},
         {"max(path, work, fork-join)",
-         [](const LowerBound& b) { return std::max({b.criticalPathUs, b.workUs, b.forkJoinUs}); }},
+         [](const LowerBound& b) {
+             return std::max({b.criticalPathUs, b.workUs, b.forkJoinUs});
+         }},
         {"bound (valueUs)", [](const LowerBound& b) { return b.valueUs(); }},
     };
     int above = 0;
@@ -101,10 +103,15 @@ void real()
     std::printf("| graph | ops | cluster | path (ms) | fork-join (ms) | bound (ms) | source | over max(path, work, "
                 "fork-join) | time (s) |\n|---|---:|---|---:|---:|---:|---|---:|---:|\n");
     const char* graphs[] = {
-        "pipedream/inception_v3/graph.txt",          "pipedream/nasnetamobile/graph.txt",
-        "pipedream/resnet50/graph.txt",              "pipedream/gnmt/graph.txt",
-        "msr/LayerGraphs/inceptionv3_training.json", "msr/LayerGraphs/bert24_training.json",
-        "msr/OperatorGraphs/bert_l-3_training.json", "msr/OperatorGraphs/bert_l-6_inference.json",
+        "pipedream/inception_v3/graph.txt",
+        "pipedream/nasnetamobile/graph.txt",
+        "pipedream/resnet50/graph.txt",
+        "pipedream/resnet101/graph.txt",
+        "pipedream/gnmt/graph.txt",
+        "msr/LayerGraphs/inceptionv3_training.json",
+        "msr/LayerGraphs/bert24_training.json",
+        "msr/OperatorGraphs/bert_l-3_training.json",
+        "msr/OperatorGraphs/bert_l-6_inference.json",
         "msr/OperatorGraphs/resnet50_inference.json",
     };
     if (!std::filesystem::is_directory(data)) {
@@ -133,7 +140,8 @@ int main(int argc, char** argv)
         else if (std::strcmp(argv[i], "--no-real") == 0)
             withReal = false;
     }
-    ratios(cases);
+    if (cases > 0)
+        ratios(cases);
     if (withReal)
         real();
     return 0;
