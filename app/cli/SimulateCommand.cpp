@@ -47,6 +47,7 @@ nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, 
     j["lower_bound_critical_path_ms"] = lb.criticalPathUs / 1000.0;
     j["lower_bound_work_ms"] = lb.workUs / 1000.0;
     j["lower_bound_fork_join_ms"] = lb.forkJoinUs / 1000.0;
+    j["lower_bound_ancestry_ms"] = lb.ancestryUs / 1000.0;
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
     j["lower_bound_source"] = lb.source();
     auto& devices = j["devices"] = nlohmann::json::array();
@@ -78,8 +79,8 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << "\nlower bound  " << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs)
-              << ", work " << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", device windows "
-              << formatMs(lb.windowsUs) << ")\n\n";
+              << ", work " << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
+              << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ")\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];

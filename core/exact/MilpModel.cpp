@@ -155,7 +155,7 @@ MilpInstance prepareMilp(const Graph& graph, const Cluster& cluster, const SimOp
                 reach[static_cast<size_t>(i)][static_cast<size_t>(j)]
                 | reach[static_cast<size_t>(j)][static_cast<size_t>(i)]);
 
-    const OpWindows windows = forkJoinWindows(graph, cluster);
+    const OpWindows windows = opWindows(graph, cluster);
     m.headUs = windows.headUs;
     m.tailUs = windows.tailUs;
     m.lowerBoundUs = lowerBound(graph, cluster).valueUs();

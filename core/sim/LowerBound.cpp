@@ -6,27 +6,33 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace post {
 
-double LowerBound::valueUs() const { return std::max({criticalPathUs, workUs, forkJoinUs, windowsUs}); }
+double LowerBound::valueUs() const { return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs}); }
 
 const char* LowerBound::source() const
 {
-    // Within rounding of the largest: the fork-join bound repeats the path through a chain
-    // in another order of additions.
-    const double v = valueUs() * (1 - 1e-12);
+    // Within rounding of the largest: the fork-join and ancestry bounds repeat the path
+    // through a chain in another order of additions.
+    const double v = valueUs() * (1 - 1e-9);
     if (criticalPathUs >= v)
         return "critical-path";
     if (workUs >= v)
         return "work";
     if (forkJoinUs >= v)
         return "fork-join";
+    if (ancestryUs >= v)
+        return "ancestry";
     return "device-windows";
 }
 
@@ -76,14 +82,41 @@ struct Neighbour {
     double releaseUs = 0.0;
     double durationUs = 0.0;
     double tailUs = 0.0;
+    double routeUs = 0.0; // an ancestor's or descendant's: the longest route between it and the op (Route)
 };
+
+// The least time one device can finish `jobs` released at release(j) taking duration(j):
+// earliest release first, exact for one machine with release dates.
+template <class Release, class Duration> double erd(std::vector<Neighbour>& jobs, Release release, Duration duration)
+{
+    std::sort(jobs.begin(), jobs.end(), [&](const Neighbour& a, const Neighbour& b) { return release(a) < release(b); });
+    double t = 0.0;
+    for (const Neighbour& j : jobs)
+        t = std::max(t, release(j)) + duration(j);
+    return t;
+}
+
+// The least time one device, starting at 0, can run `jobs` of durationUs each followed by a
+// delay tailUs off the machine: largest delay first (Jackson's rule), exact.
+double jackson(std::vector<Neighbour>& jobs)
+{
+    std::sort(jobs.begin(), jobs.end(), [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
+    double t = 0.0, end = 0.0;
+    for (const Neighbour& j : jobs) {
+        t += j.durationUs;
+        end = std::max(end, t + j.tailUs);
+    }
+    return end;
+}
 
 // min over k of max(local(k), remote(k)), where local(k) is the single-device bound of the k
 // neighbours with the largest remoteUs (nondecreasing in k: more jobs never finish sooner)
 // and remote(k) the remoteUs of the (k+1)-th (nonincreasing); so a binary search finds it.
 template <class Local> double cheapestSplit(std::vector<Neighbour>& ns, Local local)
 {
-    std::sort(ns.begin(), ns.end(), [](const Neighbour& a, const Neighbour& b) { return a.remoteUs > b.remoteUs; });
+    auto larger = [](const Neighbour& a, const Neighbour& b) { return a.remoteUs > b.remoteUs; };
+    if (!std::is_sorted(ns.begin(), ns.end(), larger))
+        std::sort(ns.begin(), ns.end(), larger);
     const size_t k = ns.size();
     auto remote = [&](size_t i) { return i < k ? ns[i].remoteUs : 0.0; };
     size_t lo = 0, hi = k; // smallest i with local(i) >= remote(i) lies in [lo, hi]
@@ -103,6 +136,14 @@ template <class Local> double cheapestSplit(std::vector<Neighbour>& ns, Local lo
 // Up to this many neighbours, every subset of them is tried as the set on the op's device,
 // with the remote ones priced as a group (below); above it, cheapestSplit's prefixes.
 constexpr size_t kExactSplit = 6;
+
+// The ancestry bound looks at up to this many nearest ancestors (and descendants) of each
+// op (fewer on big graphs, to stay within a fraction of a second at 100,000 ops), and tries
+// every subset of them, remote ones priced as groups, when there are at most kExactAncestry.
+constexpr size_t kAncestry = 64;
+constexpr size_t kAncestryLarge = 16; // on graphs of more than kAncestryLargeGraph ops
+constexpr int kAncestryLargeGraph = 20000;
+constexpr size_t kExactAncestry = 8;
 
 // min over every subset S of max(local(S), remote(the others)), masks over `ns`.
 template <class Local, class Remote> double exactSplit(size_t k, Local local, Remote remote)
@@ -157,132 +198,414 @@ void collect(const Graph& graph, std::span<const EdgeId> edges, End end, std::ve
     out.resize(w);
 }
 
-// The fork-join bound (docs/simulator.md): earliest starts through joins, least tails
-// through forks, and the largest start + tail over ops.
-double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest,
-                     std::vector<double>& head, std::vector<double>& tail)
-{
-    const CheapestLink link(cluster);
-    const int devices = cluster.deviceCount();
-    const auto n = static_cast<size_t>(graph.opCount());
-    head.assign(n, 0.0); // no placement starts the op earlier
-    tail.assign(n, 0.0); // no placement ends the step sooner after the op starts
-    std::vector<Neighbour> ns;
-    std::vector<Neighbour> jobs;
-    const auto order = graph.topologicalOrder();
-    for (OpId op : order) {
+// The splits of the fork-join bound at one op (docs/simulator.md): its head from its inputs'
+// heads, its tail from its consumers' tails.
+class DirectSplits {
+public:
+    DirectSplits(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)
+        : graph_(graph)
+        , link_(cluster)
+        , devices_(cluster.deviceCount())
+        , fastest_(fastest)
+    {
+    }
+    const CheapestLink& link() const { return link_; }
+
+    double head(OpId op, const std::vector<double>& head)
+    {
         collect(
-            graph, graph.inEdges(op), [](const Edge& e) { return e.from; }, ns);
-        for (Neighbour& u : ns) {
+            graph_, graph_.inEdges(op), [](const Edge& e) { return e.from; }, ns_);
+        for (Neighbour& u : ns_) {
             const auto i = static_cast<size_t>(u.op);
             u.releaseUs = head[i];
-            u.durationUs = fastest[i];
-            u.remoteUs = head[i] + fastest[i] + link.transferUs(u.bytes);
+            u.durationUs = fastest_[i];
+            u.remoteUs = head[i] + fastest_[i] + link_.transferUs(u.bytes);
         }
-        // Inputs on the op's device run there one at a time: earliest release first is the
-        // least makespan of one machine with release dates.
-        auto erd = [&jobs](auto&& release, auto&& duration) {
-            std::sort(jobs.begin(), jobs.end(),
-                      [&](const Neighbour& a, const Neighbour& b) { return release(a) < release(b); });
-            double t = 0.0;
-            for (const Neighbour& j : jobs)
-                t = std::max(t, release(j)) + duration(j);
-            return t;
-        };
         auto release = [](const Neighbour& n) { return n.releaseUs; };
         auto duration = [](const Neighbour& n) { return n.durationUs; };
-        auto pick = [&](unsigned mask) {
-            jobs.clear();
-            for (size_t i = 0; i < ns.size(); ++i)
-                if (mask >> i & 1U)
-                    jobs.push_back(ns[i]);
-        };
-        if (ns.size() <= kExactSplit) {
+        if (ns_.size() <= kExactSplit) {
             // Inputs sharing another device run there one at a time and cross one link one at
             // a time (each input its own transfer): the later of the two one-machine bounds.
             auto group = [&](unsigned mask) {
                 pick(mask);
                 double cheapest = kInf;
-                for (const Neighbour& j : jobs)
+                for (const Neighbour& j : jobs_)
                     cheapest = std::min(cheapest, j.remoteUs - j.releaseUs - j.durationUs);
-                const double computed = erd(release, duration) + cheapest;
-                const double sent = erd([](const Neighbour& n) { return n.releaseUs + n.durationUs; },
-                                        [](const Neighbour& n) { return n.remoteUs - n.releaseUs - n.durationUs; });
+                const double computed = erd(jobs_, release, duration) + cheapest;
+                const double sent = erd(
+                    jobs_, [](const Neighbour& n) { return n.releaseUs + n.durationUs; },
+                    [](const Neighbour& n) { return n.remoteUs - n.releaseUs - n.durationUs; });
                 return std::max(computed, sent);
             };
-            head[static_cast<size_t>(op)] = exactSplit(
-                ns.size(),
+            return exactSplit(
+                ns_.size(),
                 [&](unsigned mask) {
                     pick(mask);
-                    return erd(release, duration);
+                    return erd(jobs_, release, duration);
                 },
-                [&](unsigned mask) { return remoteBound(ns, mask, devices, group); });
-        } else {
-            head[static_cast<size_t>(op)] = cheapestSplit(ns, [&](size_t k) {
-                jobs.assign(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(k));
-                return erd(release, duration);
-            });
+                [&](unsigned mask) { return remoteBound(ns_, mask, devices_, group); });
         }
+        return cheapestSplit(ns_, [&](size_t k) {
+            jobs_.assign(ns_.begin(), ns_.begin() + static_cast<std::ptrdiff_t>(k));
+            return erd(jobs_, release, duration);
+        });
     }
-    double best = 0.0;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const OpId op = *it;
+
+    // The least time from the op's end to the step's end.
+    double after(OpId op, const std::vector<double>& tail)
+    {
         collect(
-            graph, graph.outEdges(op), [](const Edge& e) { return e.to; }, ns);
-        for (Neighbour& w : ns) {
+            graph_, graph_.outEdges(op), [](const Edge& e) { return e.to; }, ns_);
+        for (Neighbour& w : ns_) {
             const auto i = static_cast<size_t>(w.op);
-            w.durationUs = fastest[i];
-            w.tailUs = tail[i] - fastest[i];
-            w.remoteUs = link.transferUs(w.bytes) + tail[i];
+            w.durationUs = fastest_[i];
+            w.tailUs = tail[i] - fastest_[i];
+            w.remoteUs = link_.transferUs(w.bytes) + tail[i];
         }
-        // Consumers on the op's device run there one at a time after it ends, each followed by
-        // its own tail: largest tail first is the least makespan of one machine with delivery times.
-        auto jackson = [&jobs]() {
-            std::sort(jobs.begin(), jobs.end(),
-                      [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
-            double t = 0.0, end = 0.0;
-            for (const Neighbour& j : jobs) {
-                t += j.durationUs;
-                end = std::max(end, t + j.tailUs);
-            }
-            return end;
-        };
-        auto pick = [&](unsigned mask) {
-            jobs.clear();
-            for (size_t i = 0; i < ns.size(); ++i)
-                if (mask >> i & 1U)
-                    jobs.push_back(ns[i]);
-        };
-        double after = 0.0;
-        if (ns.size() <= kExactSplit) {
+        if (ns_.size() <= kExactSplit) {
             // Consumers sharing another device get the tensor in one transfer (the largest
             // edge), then run there one at a time, each followed by its tail.
             auto group = [&](unsigned mask) {
                 pick(mask);
                 double bytes = 0.0;
-                for (const Neighbour& j : jobs)
+                for (const Neighbour& j : jobs_)
                     bytes = std::max(bytes, j.bytes);
-                return link.transferUs(bytes) + jackson();
+                return link_.transferUs(bytes) + jackson(jobs_);
             };
-            after = exactSplit(
-                ns.size(),
+            return exactSplit(
+                ns_.size(),
                 [&](unsigned mask) {
                     pick(mask);
-                    return jackson();
+                    return jackson(jobs_);
                 },
-                [&](unsigned mask) { return remoteBound(ns, mask, devices, group); });
-        } else {
-            after = cheapestSplit(ns, [&](size_t k) {
-                jobs.assign(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(k));
-                return jackson();
-            });
+                [&](unsigned mask) { return remoteBound(ns_, mask, devices_, group); });
         }
-        const auto i = static_cast<size_t>(op);
-        tail[i] = fastest[i] + after;
+        return cheapestSplit(ns_, [&](size_t k) {
+            jobs_.assign(ns_.begin(), ns_.begin() + static_cast<std::ptrdiff_t>(k));
+            return jackson(jobs_);
+        });
+    }
+
+private:
+    void pick(unsigned mask)
+    {
+        jobs_.clear();
+        for (size_t i = 0; i < ns_.size(); ++i)
+            if (mask >> i & 1U)
+                jobs_.push_back(ns_[i]);
+    }
+
+    const Graph& graph_;
+    const CheapestLink link_;
+    const int devices_;
+    const std::vector<double>& fastest_;
+    std::vector<Neighbour> ns_;
+    std::vector<Neighbour> jobs_;
+};
+
+// The fork-join bound (docs/simulator.md): earliest starts through joins, least tails
+// through forks, and the largest start + tail over ops.
+double forkJoinBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest,
+                     std::vector<double>& head, std::vector<double>& tail)
+{
+    DirectSplits splits(graph, cluster, fastest);
+    const auto n = static_cast<size_t>(graph.opCount());
+    head.assign(n, 0.0); // no placement starts the op earlier
+    tail.assign(n, 0.0); // no placement ends the step sooner after the op starts
+    const auto order = graph.topologicalOrder();
+    for (OpId op : order)
+        head[static_cast<size_t>(op)] = splits.head(op, head);
+    double best = 0.0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const auto i = static_cast<size_t>(*it);
+        tail[i] = fastest[i] + splits.after(*it, tail);
         best = std::max(best, head[i] + tail[i]);
     }
     return best;
 }
+
+// The longest route a tensor may take between an op and one of its relatives: ops in
+// between (each at its fastest) plus one transfer of the smallest edge on the way, the least
+// a path whose two ends sit on different devices can take. Kept per relative as two paths:
+// the one of largest such length and the longest one (ties: the larger transfer).
+struct Route {
+    double opsUs = -kInf; // sum of the ops strictly between the two ends; -inf: no route yet
+    double transferUs = 0.0;
+    double lengthUs() const { return opsUs + transferUs; }
+};
+
+struct Routes {
+    Route best, longest;
+    void offer(const Route& r)
+    {
+        if (r.lengthUs() > best.lengthUs())
+            best = r;
+        if (r.opsUs > longest.opsUs || (r.opsUs == longest.opsUs && r.transferUs > longest.transferUs))
+            longest = r;
+    }
+    double lengthUs() const { return std::max(best.lengthUs(), longest.lengthUs()); }
+};
+
+// The ancestry bound (docs/simulator.md): the fork-join splits over every ancestor of an op
+// (up to kAncestry nearest ones), not only its inputs, and likewise over its descendants.
+// An ancestor on the op's device runs there before the op; one elsewhere reaches it only
+// along a path that crosses devices, paying a transfer on the way.
+class AncestryBound {
+public:
+    AncestryBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)
+        : graph_(graph)
+        , devices_(cluster.deviceCount())
+        , fastest_(fastest)
+        , direct_(graph, cluster, fastest)
+        , limit_(graph.opCount() > kAncestryLargeGraph ? kAncestryLarge : kAncestry)
+        , slots_(static_cast<size_t>(graph.opCount()))
+    {
+        const auto order = graph.topologicalOrder();
+        for (size_t i = 0; i < order.size(); ++i)
+            slots_[static_cast<size_t>(order[i])].position = static_cast<uint32_t>(i);
+        // Both directions of every edge with its least transfer time, contiguous per op.
+        for (int dir = 0; dir < 2; ++dir) {
+            Adjacency& adj = dir == 0 ? up_ : down_;
+            adj.offsets.assign(static_cast<size_t>(graph.opCount()) + 1, 0);
+            for (OpId op = 0; op < graph.opCount(); ++op) {
+                const auto edges = dir == 0 ? graph.inEdges(op) : graph.outEdges(op);
+                adj.offsets[static_cast<size_t>(op) + 1] = adj.offsets[static_cast<size_t>(op)] + edges.size();
+                for (EdgeId e : edges) {
+                    const Edge& edge = graph.edge(e);
+                    adj.arcs.push_back(Arc{dir == 0 ? edge.from : edge.to, direct_.link().transferUs(edge.bytes)});
+                }
+            }
+        }
+    }
+
+    // Heads and tails at least the fork-join ones; `arrivalUs[op]` is when the op can start
+    // at the earliest if no ancestor shares its device, `departureUs[op]` the least time
+    // from its end to the step's end if no descendant does. Returns max over ops of head + tail.
+    double run(std::vector<double>& head, std::vector<double>& tail, std::vector<double>& arrivalUs,
+               std::vector<double>& departureUs)
+    {
+        const auto n = static_cast<size_t>(graph_.opCount());
+        head.assign(n, 0.0);
+        tail.assign(n, 0.0);
+        arrivalUs.assign(n, 0.0);
+        departureUs.assign(n, 0.0);
+        const auto order = graph_.topologicalOrder();
+        for (OpId op : order) {
+            const auto i = static_cast<size_t>(op);
+            gather(op, up_, true);
+            for (Neighbour& u : rel_) {
+                const auto k = static_cast<size_t>(u.op);
+                u.releaseUs = head[k];
+                u.durationUs = fastest_[k];
+                u.remoteUs = head[k] + fastest_[k] + u.routeUs;
+                arrivalUs[i] = std::max(arrivalUs[i], u.remoteUs);
+            }
+            head[i] = std::max(direct_.head(op, head), ancestorsSplit());
+        }
+        double best = 0.0;
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const OpId op = *it;
+            const auto i = static_cast<size_t>(op);
+            gather(op, down_, false);
+            for (Neighbour& w : rel_) {
+                const auto k = static_cast<size_t>(w.op);
+                w.durationUs = fastest_[k];
+                w.tailUs = tail[k] - fastest_[k];
+                w.remoteUs = w.routeUs + tail[k];
+                departureUs[i] = std::max(departureUs[i], w.remoteUs);
+            }
+            tail[i] = fastest_[i] + std::max(direct_.after(op, tail), descendantsSplit());
+            best = std::max(best, head[i] + tail[i]);
+        }
+        return best;
+    }
+
+private:
+    struct Arc {
+        OpId op;           // the other end
+        double transferUs; // the least time of the edge's transfer between two devices
+    };
+    struct Adjacency {
+        std::vector<size_t> offsets;
+        std::vector<Arc> arcs;
+        std::span<const Arc> of(OpId op) const
+        {
+            const auto i = static_cast<size_t>(op);
+            return {arcs.data() + offsets[i], offsets[i + 1] - offsets[i]};
+        }
+    };
+    struct Slot {
+        uint32_t stamp = 0;    // stamp_ while the op is one of the relatives being gathered
+        uint32_t position = 0; // in topological order
+        Routes routes;
+    };
+
+    // rel_ := up to limit_ nearest ancestors (`up`, through up_) or descendants (down_) of
+    // `op` in breadth-first order, each with the length of its longest route to (from) `op`.
+    void gather(OpId op, const Adjacency& adj, bool up)
+    {
+        rel_.clear();
+        order_.clear();
+        const uint32_t stamp = ++stamp_;
+        slots_[static_cast<size_t>(op)].stamp = stamp;
+        order_.emplace_back(0, op);
+        for (size_t next = 0; next < order_.size() && order_.size() <= limit_; ++next) {
+            for (const Arc& a : adj.of(order_[next].second)) {
+                Slot& y = slots_[static_cast<size_t>(a.op)];
+                if (y.stamp == stamp)
+                    continue;
+                y.stamp = stamp;
+                y.routes = Routes{};
+                // Sorted below from `op` outwards in topological order.
+                order_.emplace_back(up ? ~y.position : y.position, a.op);
+                if (order_.size() > limit_)
+                    break;
+            }
+        }
+        // A relative's routes extend those of the relatives between it and `op`.
+        std::sort(order_.begin() + 1, order_.end());
+        for (const auto& [key, x] : order_) {
+            const auto ix = static_cast<size_t>(x);
+            const Routes from = slots_[ix].routes;
+            for (const Arc& a : adj.of(x)) {
+                Slot& y = slots_[static_cast<size_t>(a.op)];
+                if (y.stamp != stamp)
+                    continue;
+                if (x == op) {
+                    y.routes.offer(Route{0.0, a.transferUs});
+                } else {
+                    for (const Route& r : {from.best, from.longest})
+                        if (r.opsUs > -kInf)
+                            y.routes.offer(Route{r.opsUs + fastest_[ix], std::min(r.transferUs, a.transferUs)});
+                }
+            }
+        }
+        for (size_t k = 1; k < order_.size(); ++k) {
+            Neighbour r;
+            r.op = order_[k].second;
+            r.routeUs = slots_[static_cast<size_t>(r.op)].routes.lengthUs();
+            rel_.push_back(r);
+        }
+    }
+
+    // min over S of max(ERD(S), the remote ancestors' bound), S the ancestors on the op's device.
+    double ancestorsSplit()
+    {
+        if (rel_.size() <= kExactAncestry) {
+            // In order of release, ERD of a set is that of the set without its last job, then
+            // that job. Remote ancestors sharing another device run there one at a time; the
+            // last of them still has its route to the op ahead.
+            std::sort(rel_.begin(), rel_.end(),
+                      [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
+            return exactSplit([](double erdRest, double /*durationsRest*/, const Neighbour& last) {
+                return std::max(erdRest, last.releaseUs) + last.durationUs;
+            });
+        }
+        // ERD of the first k by remoteUs: one pass over all of them in order of release.
+        sortByRemote(rel_, [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
+        return cheapestSplit(rel_, [&](size_t k) {
+            double t = 0.0;
+            for (const uint32_t i : byKey_)
+                if (i < k)
+                    t = std::max(t, rel_[i].releaseUs) + rel_[i].durationUs;
+            return t;
+        });
+    }
+
+    // The mirror: descendants on the op's device run there after it, each followed by its tail.
+    double descendantsSplit()
+    {
+        if (rel_.size() <= kExactAncestry) {
+            // In order of tail, largest first, Jackson's schedule of a set is that of the set
+            // without its last job, then that job. Remote descendants sharing another device
+            // start there no sooner than the shortest of their routes from the op.
+            std::sort(rel_.begin(), rel_.end(),
+                      [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
+            return exactSplit([](double endRest, double durationsRest, const Neighbour& last) {
+                return std::max(endRest, durationsRest + last.durationUs + last.tailUs);
+            });
+        }
+        // Jackson's rule on the first k by remoteUs: one pass over all of them by tail.
+        sortByRemote(rel_, [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
+        return cheapestSplit(rel_, [&](size_t k) {
+            double t = 0.0, end = 0.0;
+            for (const uint32_t i : byKey_)
+                if (i < k) {
+                    t += rel_[i].durationUs;
+                    end = std::max(end, t + rel_[i].tailUs);
+                }
+            return end;
+        });
+    }
+
+    // min over every subset S of rel_ (the relatives on the op's device) of max(local(S),
+    // remote(the others)), by tables over the subsets: local(S) = extend(local(S - last),
+    // durations of S - last, last) for the last member of S in rel_'s order; the remote
+    // relatives are priced alone, and as groups when they must share a device (with one
+    // other device all of them, with D devices two of D or more: pigeonhole), a group
+    // costing local(group) + its shortest route.
+    template <class Extend> double exactSplit(Extend extend)
+    {
+        const size_t k = rel_.size();
+        const size_t masks = size_t{1} << k;
+        local_.assign(masks, 0.0);
+        durations_.assign(masks, 0.0);
+        single_.assign(masks, 0.0);
+        shortest_.assign(masks, kInf);
+        pair_.assign(masks, kInf);
+        for (size_t mask = 1; mask < masks; ++mask) {
+            const auto last = static_cast<size_t>(std::bit_width(mask) - 1);
+            const size_t rest = mask ^ (size_t{1} << last);
+            const Neighbour& r = rel_[last];
+            local_[mask] = extend(local_[rest], durations_[rest], r);
+            durations_[mask] = durations_[rest] + r.durationUs;
+            single_[mask] = std::max(single_[rest], r.remoteUs);
+            shortest_[mask] = std::min(shortest_[rest], r.routeUs);
+            double pair = pair_[rest];
+            for (size_t j = 0; j < last; ++j)
+                if (rest >> j & 1U) {
+                    const size_t two = (size_t{1} << last) | (size_t{1} << j);
+                    pair = std::min(pair, local_[two] + shortest_[two]);
+                }
+            pair_[mask] = pair;
+        }
+        double best = kInf;
+        const size_t all = masks - 1;
+        for (size_t mask = 0; mask < masks; ++mask) {
+            const size_t remote = all & ~mask;
+            const auto count = std::popcount(remote);
+            double bound = single_[remote];
+            if (count >= 2 && count >= devices_)
+                bound = std::max(bound, devices_ == 2 ? local_[remote] + shortest_[remote] : pair_[remote]);
+            best = std::min(best, std::max(local_[mask], bound));
+        }
+        return best;
+    }
+
+    // Sorts `ns` by remoteUs, largest first (as cheapestSplit wants them), and byKey_ to
+    // the indices of `ns` in the order `key` gives.
+    template <class Key> void sortByRemote(std::vector<Neighbour>& ns, Key key)
+    {
+        std::sort(ns.begin(), ns.end(), [](const Neighbour& a, const Neighbour& b) { return a.remoteUs > b.remoteUs; });
+        byKey_.resize(ns.size());
+        for (size_t i = 0; i < ns.size(); ++i)
+            byKey_[i] = static_cast<uint32_t>(i);
+        std::sort(byKey_.begin(), byKey_.end(), [&](uint32_t a, uint32_t b) { return key(ns[a], ns[b]); });
+    }
+
+    const Graph& graph_;
+    const int devices_;
+    const std::vector<double>& fastest_;
+    DirectSplits direct_;
+    const size_t limit_; // relatives per op
+    std::vector<Slot> slots_;
+    uint32_t stamp_ = 0;
+    Adjacency up_, down_;
+    std::vector<std::pair<uint32_t, OpId>> order_; // (key of topological order, op)
+    std::vector<Neighbour> rel_;
+    std::vector<uint32_t> byKey_;
+    std::vector<double> local_, durations_, single_, shortest_, pair_; // per subset of rel_
+};
 
 // Per op, its fastest duration on the cluster and its least work in speed-1 microseconds.
 struct OpFloors {
@@ -335,7 +658,8 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
 // The device-windows bound (docs/simulator.md): every device a placement uses is busy, within
 // [its first op's start, the step's end - its last op's remaining tail], for its work / speed.
 double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& floors, double totalWork,
-                    const std::vector<double>& head, const std::vector<double>& tail)
+                    const std::vector<double>& head, const std::vector<double>& tail,
+                    const std::vector<double>& arrivalUs, const std::vector<double>& departureUs)
 {
     const int devices = cluster.deviceCount();
     if (devices > 12)
@@ -350,7 +674,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
         if (graph.inEdges(op).empty()) {
             ++sources;
         } else {
-            double r = 0.0;
+            double r = arrivalUs[static_cast<size_t>(op)];
             for (EdgeId e : graph.inEdges(op)) {
                 const Edge& edge = graph.edge(e);
                 const auto u = static_cast<size_t>(edge.from);
@@ -361,7 +685,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
         if (graph.outEdges(op).empty()) {
             ++sinks;
         } else {
-            double t = 0.0;
+            double t = departureUs[static_cast<size_t>(op)];
             for (EdgeId e : graph.outEdges(op)) {
                 const Edge& edge = graph.edge(e);
                 t = std::max(t, link.transferUs(edge.bytes) + tail[static_cast<size_t>(edge.to)]);
@@ -405,7 +729,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
     if (graph.opCount() == 0)
         return bound;
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf, kInf};
+        return LowerBound{kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
     std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
@@ -420,9 +744,10 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
         totalWork += floors.workUs[static_cast<size_t>(op)];
     }
     bound.workUs = totalWork / cluster.totalSpeed();
-    std::vector<double> head, tail;
+    std::vector<double> head, tail, arrival, departure;
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
-    bound.windowsUs = windowsBound(graph, cluster, floors, totalWork, head, tail);
+    bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
+    bound.windowsUs = windowsBound(graph, cluster, floors, totalWork, head, tail, arrival, departure);
     return bound;
 }
 
@@ -433,13 +758,14 @@ ReportedBound largestBound(const LowerBound& bound, double provenUs, bool proven
     return {bound.valueUs(), bound.source()};
 }
 
-OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster)
+OpWindows opWindows(const Graph& graph, const Cluster& cluster)
 {
     OpWindows windows;
     if (graph.opCount() == 0 || cluster.deviceCount() == 0)
         return windows;
     const OpFloors floors = opFloors(graph, cluster);
-    forkJoinBound(graph, cluster, floors.fastestUs, windows.headUs, windows.tailUs);
+    std::vector<double> arrival, departure;
+    AncestryBound(graph, cluster, floors.fastestUs).run(windows.headUs, windows.tailUs, arrival, departure);
     return windows;
 }
 

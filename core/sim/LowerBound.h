@@ -13,13 +13,17 @@ struct LowerBound {
     // Heads and tails priced at joins and forks: an op's inputs either share its device (and
     // run one after another there) or pay a transfer; likewise its consumers (docs/simulator.md).
     double forkJoinUs = 0.0;
+    // The fork-join splits over ancestors and descendants: an op's device runs its ancestors
+    // there before it, the others reach it only along a path that crosses devices (and the
+    // mirror image for descendants); at least forkJoinUs (docs/simulator.md).
+    double ancestryUs = 0.0;
     // Work against device windows: a device hosting no source starts only after its first op's
     // inputs all arrive, one hosting no sink ends before its last op's consumers elsewhere
     // (docs/simulator.md).
     double windowsUs = 0.0;
     double valueUs() const;
-    // The name of the component that gives valueUs(): "critical-path", "work", "fork-join" or
-    // "device-windows" (the first of them on ties, within rounding).
+    // The name of the component that gives valueUs(): "critical-path", "work", "fork-join",
+    // "ancestry" or "device-windows" (the first of them on ties, within rounding).
     const char* source() const;
 };
 
@@ -37,13 +41,14 @@ struct ReportedBound {
 ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel,
                            const char* provenSource = "milp");
 
-// The fork-join bound's windows, per op (empty for an empty graph or cluster): no schedule of
-// the simulator's semantics (any order on devices and links, not only the simulator's) starts
-// the op before headUs[op], and none ends the step sooner than tailUs[op] after the op starts.
+// The ancestry bound's windows, per op (empty for an empty graph or cluster; at least the
+// fork-join bound's): no schedule of the simulator's semantics (any order on devices and
+// links, not only the simulator's) starts the op before headUs[op], and none ends the step
+// sooner than tailUs[op] after the op starts.
 struct OpWindows {
     std::vector<double> headUs;
     std::vector<double> tailUs;
 };
-OpWindows forkJoinWindows(const Graph& graph, const Cluster& cluster);
+OpWindows opWindows(const Graph& graph, const Cluster& cluster);
 
 } // namespace post

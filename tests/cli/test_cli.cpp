@@ -226,6 +226,7 @@ private slots:
         QCOMPARE(o["lower_bound_ms"].toDouble(), 0.175);
         QCOMPARE(o["lower_bound_source"].toString(), QString("critical-path")); // a chain: no join or fork to price
         QCOMPARE(o["lower_bound_fork_join_ms"].toDouble(), 0.175);
+        QCOMPARE(o["lower_bound_ancestry_ms"].toDouble(), 0.175);
     }
 
     // place --algo milp: its proven bound becomes lower_bound_ms when it is the largest, and
@@ -494,7 +495,7 @@ private slots:
         QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
         QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1);                // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
-        QVERIFY(QStringList({"critical-path", "work", "fork-join", "device-windows"})
+        QVERIFY(QStringList({"critical-path", "work", "fork-join", "ancestry", "device-windows"})
                     .contains(o["lower_bound_source"].toString()));
         for (const QJsonObject& a : byAlgo) {
             QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());

@@ -873,6 +873,51 @@ private slots:
         QVERIFY(Simulator(g, c).run({0, 0, 0, 1, 1, 0}).stepTimeUs >= 320.0);
     }
 
+    void ancestryBoundSeesGrandparents()
+    {
+        // p and q (40 us each) feed m and n (1 us), which join at z (1 us), over 1000-byte
+        // edges on 2 GPUs with 110 us links. At z's join, m and n sharing its GPU end at 42 at
+        // the earliest: fork-join 43. But then p and q, ancestors of z, share that GPU too (a
+        // remote one reaches z only through a transfer: 40 + 1 + 110), so z starts at 82 at
+        // the earliest: 83, the one-GPU step and the optimum.
+        const Cluster c = gpus(2, Link{100.0, 100.0});
+        GraphBuilder b("grandparents");
+        for (const char* name : {"p", "q"})
+            b.addOp(makeOp(name, 40));
+        for (const char* name : {"m", "n", "z"})
+            b.addOp(makeOp(name, 1));
+        b.addEdge("p", "m", 1000);
+        b.addEdge("q", "n", 1000);
+        b.addEdge("m", "z", 1000);
+        b.addEdge("n", "z", 1000);
+        const Graph g = std::move(b).build();
+        LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.forkJoinUs, 43.0);
+        QCOMPARE(lb.ancestryUs, 83.0);
+        QCOMPARE(lb.valueUs(), 83.0);
+        QCOMPARE(std::string(lb.source()), std::string("ancestry"));
+        QCOMPARE(Simulator(g, c).run({0, 0, 0, 0, 0}).stepTimeUs, 83.0);  // tight
+        QCOMPARE(Simulator(g, c).run({0, 1, 0, 1, 0}).stepTimeUs, 152.0); // one transfer: 41 + 110 + 1
+        QCOMPARE(opWindows(g, c).headUs[4], 82.0);
+
+        // The mirror image: z forks to m and n, which feed p and q; through descendants.
+        GraphBuilder m("grandchildren");
+        for (const char* name : {"z", "m", "n"})
+            m.addOp(makeOp(name, 1));
+        for (const char* name : {"p", "q"})
+            m.addOp(makeOp(name, 40));
+        m.addEdge("z", "m", 1000);
+        m.addEdge("z", "n", 1000);
+        m.addEdge("m", "p", 1000);
+        m.addEdge("n", "q", 1000);
+        const Graph mg = std::move(m).build();
+        lb = lowerBound(mg, c);
+        QCOMPARE(lb.forkJoinUs, 43.0);
+        QCOMPARE(lb.ancestryUs, 83.0);
+        QCOMPARE(Simulator(mg, c).run({0, 0, 0, 0, 0}).stepTimeUs, 83.0);
+        QCOMPARE(opWindows(mg, c).tailUs[0], 83.0);
+    }
+
     void deviceWindowsBound()
     {
         // Links of 200 + 1 us. A second GPU starts no sooner than its first op's inputs arrive

@@ -1,0 +1,154 @@
+#pragma once
+// Small random graphs with heavy transfers, where enumerating every placement with the
+// simulator gives the true optimum: the property test of the lower bound
+// (tests/core/test_bound_optimum.cpp) and its bench (bench/bench_lower_bound.cpp) share them.
+// Header-only and without Qt, so that the bench needs no test library.
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
+#include "core/sim/Simulator.h"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace post::testdata {
+
+struct SmallCase {
+    Graph graph;
+    Cluster cluster;
+};
+
+// 6-10 ops, each taking inputs from one to three earlier ops, on 2-3 identical GPUs whose links
+// take about as long as an op (heavy transfers). Memory is unlimited, so every placement is feasible.
+inline SmallCase smallRandomCase(unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int ops = uniform(6, 10);
+    GraphBuilder b("random" + std::to_string(seed));
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = "op" + std::to_string(i);
+        o.type = "Test";
+        const double gpuUs = uniform(5, 100);
+        o.timeUs = {gpuUs * 10, gpuUs};
+        o.outputBytes = 1000.0 * uniform(1, 100);
+        b.addOp(std::move(o));
+        if (i > 0) {
+            const int inputs = std::min(i, uniform(1, 3));
+            std::vector<int> from;
+            while (static_cast<int>(from.size()) < inputs) {
+                const int f = uniform(0, i - 1);
+                if (std::find(from.begin(), from.end(), f) == from.end())
+                    from.push_back(f);
+            }
+            for (int f : from)
+                b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(1, 100));
+        }
+    }
+    const int gpus = uniform(2, 3);
+    std::vector<Device> devices;
+    for (int g = 0; g < gpus; ++g)
+        devices.push_back(
+            Device{"/device:GPU:" + std::to_string(g), DeviceKind::Gpu, 1.0, std::numeric_limits<double>::infinity()});
+    // 1000 bytes per us and 5-40 us latency: a 50 kB tensor costs about as much as an op.
+    const Link link{1000.0, static_cast<double>(uniform(5, 40))};
+    return SmallCase{std::move(b).build(), Cluster("random", std::move(devices), link)};
+}
+
+// The least simulated step time over every placement. The GPUs and links are identical, so
+// placements that only rename devices take the same time: enumerating restricted growth
+// strings (op i goes to a device already used or to the next new one) visits one of each.
+inline double enumeratedOptimum(const Graph& graph, const Cluster& cluster)
+{
+    Simulator simulator(graph, cluster);
+    const int n = graph.opCount();
+    const int devices = cluster.deviceCount();
+    Placement placement(static_cast<size_t>(n), 0);
+    double best = std::numeric_limits<double>::infinity();
+    auto visit = [&](auto&& self, int op, int used) -> void {
+        if (op == n) {
+            best = std::min(best, simulator.run(placement).stepTimeUs);
+            return;
+        }
+        for (int d = 0; d < std::min(used + 1, devices); ++d) {
+            placement[static_cast<size_t>(op)] = static_cast<DeviceId>(d);
+            self(self, op + 1, std::max(used, d + 1));
+        }
+    };
+    visit(visit, 0, 0);
+    return best;
+}
+
+// 3-11 ops (fewer on more devices) on 1-4 GPUs of speeds 0.5-1.5, with the stresses of
+// tests/core/test_bound_optimum.cpp's varied case: a fifth of the ops take no time, a quarter
+// take no input, some take inputs from every earlier op, some edges are doubled, bytes may be
+// 0, and a third of the directed links differ from the others in bandwidth and latency.
+inline SmallCase variedSmallCase(unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int gpus = uniform(1, 4);
+    const int ops = gpus >= 4 ? uniform(3, 7) : gpus == 3 ? uniform(3, 8) : uniform(3, 11);
+    GraphBuilder b("varied" + std::to_string(seed));
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = "op" + std::to_string(i);
+        o.type = "Test";
+        const double gpuUs = uniform(0, 4) == 0 ? 0.0 : uniform(1, 100);
+        o.timeUs = {gpuUs * 10, gpuUs};
+        o.outputBytes = 1000.0 * uniform(0, 100);
+        b.addOp(std::move(o));
+        if (i == 0)
+            continue;
+        const int mode = uniform(0, 3); // 0: a source, 3: up to every earlier op
+        const int inputs = mode == 0 ? 0 : std::min(i, uniform(1, mode == 3 ? i : 3));
+        std::vector<int> from;
+        while (static_cast<int>(from.size()) < inputs) {
+            const int f = uniform(0, i - 1);
+            if (std::find(from.begin(), from.end(), f) == from.end())
+                from.push_back(f);
+        }
+        for (int f : from) {
+            b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(0, 100));
+            if (uniform(0, 5) == 0)
+                b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(0, 100));
+        }
+    }
+    std::vector<Device> devices;
+    for (int g = 0; g < gpus; ++g)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(g), DeviceKind::Gpu,
+                                 uniform(0, 1) == 1 ? 1.0 : 0.5 + 0.25 * uniform(0, 4),
+                                 std::numeric_limits<double>::infinity()});
+    Cluster cluster("varied", std::move(devices), Link{1000.0 * uniform(1, 3), static_cast<double>(uniform(0, 40))});
+    for (int x = 0; x < gpus; ++x)
+        for (int y = 0; y < gpus; ++y)
+            if (x != y && uniform(0, 2) == 0)
+                cluster.setLink(static_cast<DeviceId>(x), static_cast<DeviceId>(y),
+                                Link{500.0 * uniform(1, 6), static_cast<double>(uniform(0, 60))});
+    return SmallCase{std::move(b).build(), std::move(cluster)};
+}
+
+// The least simulated step time over every placement, devices told apart.
+inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& cluster)
+{
+    Simulator simulator(graph, cluster);
+    const auto n = static_cast<size_t>(graph.opCount());
+    const int devices = cluster.deviceCount();
+    Placement placement(n, 0);
+    double best = std::numeric_limits<double>::infinity();
+    for (;;) {
+        best = std::min(best, simulator.run(placement).stepTimeUs);
+        size_t i = 0;
+        while (i < n && ++placement[i] == devices)
+            placement[i++] = 0;
+        if (i == n)
+            return best;
+    }
+}
+
+} // namespace post::testdata
