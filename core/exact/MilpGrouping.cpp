@@ -15,7 +15,7 @@ namespace post {
 
 namespace {
 
-// Disjoint sets of chunks joined by colocation (the lowest member is the root).
+// Disjoint sets (the lowest member is the root): the parts of a band that its edges join.
 struct Sets {
     std::vector<int> parent;
     explicit Sets(int n)
@@ -116,33 +116,113 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
             load[bin] += partWeight[static_cast<size_t>(part)];
         }
     }
-    // Chunks numbered by their first op in topological order.
+    // The cell of an op: its band and bin. A placement unit (a colocation group, or a free op)
+    // belongs to the cell of its first op in topological order, and every op to its unit's:
+    // the clusters that the coarse graph places (one device each).
+    const auto order = graph.topologicalOrder();
+    std::vector<int> cellOf(static_cast<size_t>(n), 0);
+    {
+        std::map<std::pair<int, int>, int> cells;
+        for (OpId o : order) {
+            const std::pair<int, int> key{bandOf[static_cast<size_t>(o)], binOfPart[static_cast<size_t>(parts.find(o))]};
+            cellOf[static_cast<size_t>(o)] = cells.try_emplace(key, static_cast<int>(cells.size())).first->second;
+        }
+    }
+    std::vector<int> clusterOf(static_cast<size_t>(n), 0);
+    {
+        std::vector<int> clusterOfGroup(static_cast<size_t>(graph.colocationGroupCount()), -1);
+        for (OpId o : order) {
+            const int g = graph.colocationGroup(o);
+            int cl = cellOf[static_cast<size_t>(o)];
+            if (g >= 0) {
+                int& first = clusterOfGroup[static_cast<size_t>(g)];
+                if (first < 0)
+                    first = cl;
+                cl = first;
+            }
+            clusterOf[static_cast<size_t>(o)] = cl;
+        }
+    }
+    // Chunks: the ops of one cluster within one band. Edges between bands run forward, so the
+    // chunks are acyclic when each band's are; a band whose chunks form a cycle (a colocated op
+    // whose cluster began earlier, between two ops of another cluster) is halved until none do.
+    std::vector<int> position(static_cast<size_t>(n), 0);
+    for (int i = 0; i < n; ++i)
+        position[static_cast<size_t>(order[static_cast<size_t>(i)])] = i;
     MilpCoarsening c;
     c.chunkOf.assign(static_cast<size_t>(n), 0);
-    std::map<std::pair<int, int>, int> chunkOfBin;
-    for (OpId o : graph.topologicalOrder()) {
-        const std::pair<int, int> key{bandOf[static_cast<size_t>(o)], binOfPart[static_cast<size_t>(parts.find(o))]};
-        const auto it = chunkOfBin.try_emplace(key, static_cast<int>(chunkOfBin.size())).first;
-        c.chunkOf[static_cast<size_t>(o)] = it->second;
+    int count = 0;
+    std::vector<std::pair<int, int>> ranges; // [first, last) positions of each band, in order
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n
+               && bandOf[static_cast<size_t>(order[static_cast<size_t>(j)])]
+                   == bandOf[static_cast<size_t>(order[static_cast<size_t>(i)])])
+            ++j;
+        ranges.emplace_back(i, j);
+        i = j;
     }
-    const int count = static_cast<int>(chunkOfBin.size());
-
-    // Chunks that hold ops of one colocation group are one colocation group of the coarse graph.
-    Sets sets(std::max(count, 1));
-    std::vector<int> firstChunkOfGroup(static_cast<size_t>(graph.colocationGroupCount()), -1);
-    for (OpId o = 0; o < n; ++o) {
-        const int g = graph.colocationGroup(o);
-        if (g < 0)
+    // Depth first over the ranges, so that chunks stay numbered in topological order.
+    std::vector<std::pair<int, int>> stack(ranges.rbegin(), ranges.rend());
+    while (!stack.empty()) {
+        const auto [lo, hi] = stack.back();
+        stack.pop_back();
+        std::map<int, int> local; // cluster -> chunk index within the range
+        std::vector<int> localOf(static_cast<size_t>(hi - lo));
+        for (int i = lo; i < hi; ++i) {
+            const int cl = clusterOf[static_cast<size_t>(order[static_cast<size_t>(i)])];
+            localOf[static_cast<size_t>(i - lo)] = local.try_emplace(cl, static_cast<int>(local.size())).first->second;
+        }
+        // Kahn over the range's chunks with the edges inside the range.
+        const int k = static_cast<int>(local.size());
+        std::vector<std::vector<int>> next(static_cast<size_t>(k));
+        std::vector<int> indegree(static_cast<size_t>(k), 0);
+        for (int i = lo; i < hi; ++i)
+            for (EdgeId e : graph.outEdges(order[static_cast<size_t>(i)])) {
+                const int to = position[static_cast<size_t>(graph.edge(e).to)];
+                if (to >= hi)
+                    continue;
+                const int a = localOf[static_cast<size_t>(i - lo)];
+                const int b = localOf[static_cast<size_t>(to - lo)];
+                if (a != b) {
+                    next[static_cast<size_t>(a)].push_back(b);
+                    ++indegree[static_cast<size_t>(b)];
+                }
+            }
+        std::vector<int> ready;
+        for (int a = 0; a < k; ++a)
+            if (indegree[static_cast<size_t>(a)] == 0)
+                ready.push_back(a);
+        int seen = 0;
+        while (!ready.empty()) {
+            const int a = ready.back();
+            ready.pop_back();
+            ++seen;
+            for (int b : next[static_cast<size_t>(a)])
+                if (--indegree[static_cast<size_t>(b)] == 0)
+                    ready.push_back(b);
+        }
+        if (seen < k && hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            stack.emplace_back(mid, hi);
+            stack.emplace_back(lo, mid);
             continue;
-        int& first = firstChunkOfGroup[static_cast<size_t>(g)];
-        if (first < 0)
-            first = c.chunkOf[static_cast<size_t>(o)];
-        else
-            sets.unite(first, c.chunkOf[static_cast<size_t>(o)]);
+        }
+        for (int i = lo; i < hi; ++i)
+            c.chunkOf[static_cast<size_t>(order[static_cast<size_t>(i)])] = count + localOf[static_cast<size_t>(i - lo)];
+        count += k;
     }
-    std::vector<int> setSize(static_cast<size_t>(std::max(count, 1)), 0);
-    for (int k = 0; k < count; ++k)
-        ++setSize[static_cast<size_t>(sets.find(k))];
+
+    // Chunks of one cluster are one colocation group of the coarse graph.
+    std::vector<int> clusterOfChunk(static_cast<size_t>(count), -1);
+    std::map<int, int> chunksOfCluster;
+    for (OpId o = 0; o < n; ++o) {
+        int& cl = clusterOfChunk[static_cast<size_t>(c.chunkOf[static_cast<size_t>(o)])];
+        if (cl < 0) {
+            cl = clusterOf[static_cast<size_t>(o)];
+            ++chunksOfCluster[cl];
+        }
+    }
 
     // Each kind's first device: its times, as measured ones, give the coarse op's time there.
     std::vector<int> firstOfKind(kDeviceKindCount, -1);
@@ -155,20 +235,25 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
         op.name = "chunk " + std::to_string(k);
         op.type = "milp-chunk";
         op.measuredKinds = (1U << kDeviceKindCount) - 1U;
-        const int root = sets.find(k);
-        if (setSize[static_cast<size_t>(root)] > 1)
-            op.colocate = "chunks of " + std::to_string(root);
+        const int cl = clusterOfChunk[static_cast<size_t>(k)];
+        if (chunksOfCluster[cl] > 1)
+            op.colocate = "cluster " + std::to_string(cl);
     }
     for (OpId o = 0; o < n; ++o) {
         const Op& src = graph.op(o);
         Op& op = ops[static_cast<size_t>(c.chunkOf[static_cast<size_t>(o)])];
         for (int kind = 0; kind < kDeviceKindCount; ++kind) {
             const int d = firstOfKind[static_cast<size_t>(kind)];
-            op.timeUs[static_cast<size_t>(kind)] += d < 0
-                ? src.timeUs[static_cast<size_t>(kind)]
-                : opTimeUs(src, cluster.device(d)) * cluster.device(d).speed;
+            op.timeUs[static_cast<size_t>(kind)] += d < 0 ? src.timeUs[static_cast<size_t>(kind)]
+                                                          : opTimeUs(src, cluster.device(d)) * cluster.device(d).speed;
         }
-        op.outputBytes += src.outputBytes;
+        // Only tensors that leave the chunk (or end the step) outlive it; the ones its own ops
+        // consume are left out, since a coarse op's output lives for its whole run.
+        bool leaves = graph.outEdges(o).empty();
+        for (EdgeId e : graph.outEdges(o))
+            leaves = leaves || c.chunkOf[static_cast<size_t>(graph.edge(e).to)] != c.chunkOf[static_cast<size_t>(o)];
+        if (leaves)
+            op.outputBytes += src.outputBytes;
         op.paramBytes += src.paramBytes;
         op.residentBytes += src.residentBytes;
         op.cpuOnly = op.cpuOnly || graph.isCpuPinned(o);
