@@ -178,6 +178,24 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
     // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
     painter->resetTransform();
     paintEntropyStrip(painter);
+    // The certified gap and any grouped bound, in the plot's top right corner.
+    const QString note = boundNote();
+    if (!note.isEmpty()) {
+        const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+        QFont font = painter->font();
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
+        painter->setFont(font);
+        const QRectF box = painter->fontMetrics()
+                               .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
+                               .adjusted(-4, -2, 4, 2);
+        QColor back = palette().color(QPalette::Base);
+        back.setAlpha(215);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(back);
+        painter->drawRect(box);
+        painter->setPen(palette().color(QPalette::Text));
+        painter->drawText(box.adjusted(4, 2, -4, -2), Qt::AlignRight | Qt::AlignTop, note);
+    }
     painter->restore();
 }
 
@@ -411,6 +429,26 @@ void LearningChart::setLowerBound(double polynomialMs, const QString& source)
     }
 }
 
+QString LearningChart::boundNote() const
+{
+    QStringList parts;
+    const double gap = certifiedGap();
+    // milp's bound sits a millionth of the horizon below its proven optimum (its tolerances).
+    if (lowerBoundSource_ == QLatin1String("milp") && provenOptimal_ && known(gap) && gap <= 1e-5)
+        parts << tr("best proven optimal (milp)");
+    else if (known(gap) || (haveBest_ && gap == 0.0))
+        parts << (lowerBoundSource_.isEmpty() // a restored run does not know it
+                      ? tr("certified gap %1% to the lower bound").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
+                      : tr("certified gap %1% to the lower bound (%2)")
+                            .arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
+                            .arg(boundSourceLabel(lowerBoundSource_)));
+    if (groupedChunks_ > 0 && known(groupedBoundMs_))
+        parts << tr("grouped bound %1 ms on %2 chunks: a bound of that grouping only, not of this graph")
+                     .arg(groupedBoundMs_, 0, 'f', 3)
+                     .arg(groupedChunks_);
+    return parts.join(QStringLiteral("\n"));
+}
+
 double LearningChart::certifiedGap() const
 {
     if (!haveBest_ || !known(lowerBoundMs_) || lowerBoundMs_ <= 0.0)
@@ -542,17 +580,12 @@ void LearningChart::refresh()
     reference(lowerBoundSeries_, lowerBoundMs_);
     reference(groupedBoundSeries_, groupedChunks_ > 0 ? groupedBoundMs_ : 0.0);
     {
-        QString name = lowerBoundSource_.isEmpty() ? tr("lower bound")
-                                                   : tr("lower bound (%1)").arg(boundSourceLabel(lowerBoundSource_));
-        const double gap = certifiedGap();
-        // milp's bound sits a millionth of the horizon below its proven optimum (its tolerances).
-        if (lowerBoundSource_ == QLatin1String("milp") && provenOptimal_ && known(gap) && gap <= 1e-5)
-            name += tr(": best proven optimal");
-        else if (known(gap))
-            name += tr(": certified gap %1%").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1);
+        const QString name = lowerBoundSource_.isEmpty()
+            ? tr("lower bound")
+            : tr("lower bound (%1)").arg(boundSourceLabel(lowerBoundSource_));
         if (lowerBoundSeries_->name() != name)
             lowerBoundSeries_->setName(name);
-        const QString grouped = tr("grouped bound (%n chunks; not a bound of this graph)", nullptr, groupedChunks_);
+        const QString grouped = tr("grouped bound (%n chunks)", nullptr, groupedChunks_);
         if (groupedChunks_ > 0 && groupedBoundSeries_->name() != grouped)
             groupedBoundSeries_->setName(grouped);
     }

@@ -49,7 +49,7 @@ public:
     // groupedBoundUs: milp's, from this run or a comparison's milp row). An op-level bound
     // above the polynomial one becomes the lower-bound line, labelled "milp" (and "proven
     // optimal" when so); a grouped bound gets a line of its own, labelled as valid for the
-    // grouping only, never as the lower bound. The lower-bound line's legend entry carries the
+    // grouping only, never as the lower bound. The plot's corner (boundNote) gives the
     // certified gap of the best so far, (best - bound) / bound.
     void setProvenBound(double opLevelMs, bool provenOptimal, double groupedMs = 0.0, int groupedChunks = 0);
     // The lower-bound line as drawn (ms, 0 when none), what gives it ("critical-path", "work",
@@ -58,6 +58,10 @@ public:
     double lowerBoundMs() const { return lowerBoundMs_; }
     QString lowerBoundSource() const { return lowerBoundSource_; }
     double certifiedGap() const;
+    // What the plot's corner says: the certified gap to the lower bound and its source, or
+    // "best proven optimal (milp)", and a grouped bound with its chunks, labelled as no bound
+    // of this graph; empty when there is nothing to say.
+    QString boundNote() const;
     double groupedBoundMs() const { return groupedBoundMs_; }
     QLineSeries* lowerBoundSeries() const { return lowerBoundSeries_; }
     QLineSeries* groupedBoundSeries() const { return groupedBoundSeries_; }

@@ -80,6 +80,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Bound, QHeaderView::ResizeToContents);
     connect(table_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
