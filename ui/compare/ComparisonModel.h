@@ -31,6 +31,8 @@ public:
     // proven op-level bound is the largest).
     double lowerBoundUs() const;
     QString lowerBoundSource() const;
+    // The polynomial bound clear() was given (what a session saves; rows carry their own).
+    double polynomialBoundUs() const { return lowerBoundUs_; }
     // The fastest feasible run over the rows (µs; 0: none), its row, the certified gap
     // (best - lower bound) / lower bound (NaN when either is unknown), and whether a row
     // proved that best optimal.

@@ -1,6 +1,7 @@
 #include "ui/compare/ComparisonView.h"
 
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/util/BackgroundPriority.h"
 
@@ -208,7 +209,8 @@ std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) 
     if (run_.isBusy() || graphId != runGraphId_ || model_->rowCount() == 0)
         return std::nullopt;
     SessionComparison out;
-    out.lowerBoundUs = model_->lowerBoundUs() > 0.0 ? model_->lowerBoundUs() : std::numeric_limits<double>::quiet_NaN();
+    out.lowerBoundUs = model_->polynomialBoundUs() > 0.0 ? model_->polynomialBoundUs()
+                                                         : std::numeric_limits<double>::quiet_NaN();
     out.samples = runSamples_;
     out.seeds = runSeeds_;
     out.rows = model_->rows();
@@ -225,7 +227,16 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     runCluster_.reset();
     runSamples_ = results.samples;
     runSeeds_ = results.seeds;
-    model_->clear(std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0);
+    // The file keeps the polynomial bound's value; what gives it is named again when the
+    // document's graph and cluster give the same value.
+    const double polynomial = std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0;
+    QString source;
+    if (polynomial > 0.0 && document_ && document_->graphId == graphId && document_->graph && document_->cluster) {
+        const LowerBound bound = lowerBound(*document_->graph, *document_->cluster);
+        if (std::abs(bound.valueUs() - polynomial) <= 1e-9 * polynomial)
+            source = QString::fromLatin1(bound.source());
+    }
+    model_->clear(polynomial, source);
     for (const ComparisonRow& row : results.rows)
         model_->addRow(row);
     updateBound();
