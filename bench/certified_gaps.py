@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The certified gap of the best placement found on the real graphs of ../shared/data, and
-what milp proves on the ones small enough for it (docs/results.md, "How far from optimal").
+what milp proves on the ones small enough for it (a model too big goes to milp's grouped
+mode, whose grouped bound is shown as such and never counted in the certified gap) (docs/results.md, "How far from optimal").
 
 For every graph and cluster: the polynomial lower bound (`simulate --all-on`, its source),
 the best of `post@best` (`--time T`), and best / bound - 1. On graphs of up to 60 ops, also
@@ -66,9 +67,11 @@ def main():
             if "refused" in m:
                 print(f"| {rel} | {cluster} | {t} | refused: {m['refused']} | | | | |", flush=True)
                 break
-            proven = m.get("solver_bound_ms", 0.0)
+            proven = m.get("solver_bound_ms", 0.0)  # op-level only: a grouped bound never certifies
             certified = max(bound, proven)
-            print(f"| {rel} | {cluster} | {t} | {m['best_step_time_ms']:.3f} | {proven:.3f} | "
+            shown = (f"{proven:.3f}" if "grouped_bound_ms" not in m else
+                     f"grouped ({m['grouped_bound_groups']} chunks) {m['grouped_bound_ms']:.3f}")
+            print(f"| {rel} | {cluster} | {t} | {m['best_step_time_ms']:.3f} | {shown} | "
                   f"{'yes' if m['proven_optimal'] else 'no'} | {m['wall_s']:.1f} | "
                   f"{100 * max(0.0, min(best, m['best_step_time_ms']) / certified - 1):.1f}% |", flush=True)
 

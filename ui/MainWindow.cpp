@@ -684,6 +684,10 @@ void MainWindow::createLearner()
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
         if (outcome.error.isEmpty() && outcome.result.feasible)
             learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
+        const PlaceResult& r = outcome.result;
+        if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
+            learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
+                                           r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
     });
     connect(learner_, &LearnerPanel::bestPlacement, this, &MainWindow::showPlacement);
 }

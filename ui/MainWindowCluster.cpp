@@ -84,6 +84,13 @@ void MainWindow::createClusterTools()
     const QList<QAction*> fileActions = fileMenu_->actions();
     const qsizetype at = fileActions.indexOf(openPlacementAction_);
     fileMenu_->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr, diffFile);
+    // A comparison's milp bound on the graph and cluster of the chart's run: the chart shows it.
+    connect(comparisonView_, &ComparisonView::provenBound, this,
+            [this](quint64 graphId, quintptr cluster, double opLevelMs, bool optimal, double groupedMs, int chunks) {
+                if (cluster != 0 && graphId == learner_->runGraphId()
+                    && cluster == reinterpret_cast<quintptr>(learner_->runCluster()))
+                    learningChart_->setProvenBound(opLevelMs, optimal, groupedMs, chunks);
+            });
     connect(comparisonView_, &ComparisonView::diffRequested, this,
             [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
                 // One row against the shown placement: that side follows the shown placement.

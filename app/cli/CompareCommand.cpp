@@ -153,6 +153,11 @@ int runCompare(const CompareOptions& o)
                 results.back()["solver_bound_scope"] = r.solverBoundOpLevel ? "op-level" : "grouping";
                 results.back()["proven_optimal"] = r.provenOptimal;
             }
+            if (r.groupedBoundUs > 0.0) { // a bound of the coarse graph only, never lower_bound_ms
+                results.back()["grouped_bound_ms"] = r.groupedBoundUs / 1000.0;
+                results.back()["grouped_bound_groups"] = r.groupedBoundGroups;
+                results.back()["grouped_optimal"] = r.groupedOptimal;
+            }
         }
         auto& left = j["skipped"] = nlohmann::json::array();
         for (const auto& [algo, why] : skipped)
@@ -172,6 +177,14 @@ int runCompare(const CompareOptions& o)
     }
     for (const auto& [algo, why] : skipped)
         std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
+    for (const ComparisonRow& r : rows) {
+        if (r.provenOptimal)
+            std::printf("%s: proven optimal\n", r.algorithm.c_str());
+        if (r.groupedBoundUs > 0.0)
+            std::printf("%s: grouped bound %.3f ms on %d chunks%s: a bound of that grouping only, not of this graph\n",
+                        r.algorithm.c_str(), r.groupedBoundUs / 1000.0, r.groupedBoundGroups,
+                        r.groupedOptimal ? " (optimal there)" : "");
+    }
     return kExitOk;
 }
 

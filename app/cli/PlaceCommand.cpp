@@ -116,6 +116,11 @@ int runPlace(const PlaceOptions& o)
             j["solver_bound_scope"] = r.solverBoundOpLevel ? "op-level" : "grouping";
         }
         j["proven_optimal"] = r.provenOptimal;
+        if (r.groupedBoundUs > 0.0) { // a bound of the coarse graph only, never lower_bound_ms
+            j["grouped_bound_ms"] = r.groupedBoundUs / 1000.0;
+            j["grouped_bound_groups"] = r.groupedBoundGroups;
+            j["grouped_optimal"] = r.groupedOptimal;
+        }
         auto& per = j["ops_per_device"] = nlohmann::json::object();
         for (DeviceId d = 0; d < c.deviceCount(); ++d)
             per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
@@ -125,8 +130,12 @@ int runPlace(const PlaceOptions& o)
     std::cout << "algorithm    " << o.algo << "\n"
               << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << "\nlower bound  " << formatMs(lb.us) << " (" << lb.source << ")"
-              << (r.provenOptimal ? "\nproven       optimal" : "") << "\n"
-              << "samples      " << r.samplesUsed << "\n"
+              << (r.provenOptimal ? "\nproven       optimal" : "") << "\n";
+    if (r.groupedBoundUs > 0.0)
+        std::cout << "grouped bound " << formatMs(r.groupedBoundUs) << " on " << r.groupedBoundGroups << " chunks"
+                  << (r.groupedOptimal ? ", optimal there" : "")
+                  << " (a bound of that grouping only, not of this graph)\n";
+    std::cout << "samples      " << r.samplesUsed << "\n"
               << "wall time    " << r.wallSeconds << " s\n"
               << "ops/device  ";
     for (DeviceId d = 0; d < c.deviceCount(); ++d)

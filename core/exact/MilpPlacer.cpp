@@ -9,8 +9,11 @@
 #include "core/classic/RoundRobinPlacer.h"
 #include "core/classic/SingleDevicePlacer.h"
 #include "core/cluster/Cluster.h"
+#include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpModel.h"
+#include "core/graph/DeviceKind.h"
 #include "core/graph/Graph.h"
+#include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/InputError.h"
 
@@ -18,6 +21,7 @@
 #include <chrono>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -86,21 +90,58 @@ bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDe
     return improved;
 }
 
-} // namespace
+bool fitsLimits(const MilpInstance& m)
+{
+    const MilpSize size = milpSize(m);
+    return m.opCount <= MilpPlacer::kMaxOps && size.binaries <= MilpPlacer::kMaxBinaries
+        && size.rows <= MilpPlacer::kMaxRows;
+}
 
-PlaceResult MilpPlacer::place(const PlaceContext& context)
+PlaceResult placeOpLevel(const PlaceContext& context);
+
+// Grouped mode: the op-level model on `chunks` chunks (0: the most that fit).
+PlaceResult placeGrouped(const PlaceContext& context, int chunks)
+{
+    const auto start = PlacerClock::now();
+    const Graph& graph = context.graph;
+    const Cluster& cluster = context.cluster;
+    const double budget = context.seconds > 0.0 ? context.seconds : MilpPlacer::kDefaultSeconds;
+    const MilpCoarsening grouping = milpGrouping(graph, cluster, context.sim, chunks);
+    PlaceContext coarse{grouping.coarse, cluster, context.sim};
+    coarse.seed = context.seed;
+    coarse.threads = context.threads;
+    coarse.stop = context.stop;
+    coarse.seconds = std::max(0.01, budget - std::chrono::duration<double>(PlacerClock::now() - start).count());
+    const PlaceResult r = placeOpLevel(coarse);
+
+    PlaceResult result = reportPlacement(context, grouping.expand(r.best), start, r.samplesUsed + 1);
+    result.groupedBoundUs = r.solverBoundUs;
+    result.groupedBoundGroups = grouping.chunkCount();
+    result.groupedOptimal = r.provenOptimal;
+    result.stopped = r.stopped || result.stopped;
+    // The op-level claim the polynomial bound alone supports: a placement that meets it is optimal.
+    const double polynomial = lowerBound(graph, cluster).valueUs();
+    if (result.feasible && result.bestStepTimeUs <= polynomial * (1 + 1e-9)) {
+        result.solverBoundUs = result.bestStepTimeUs;
+        result.solverBoundOpLevel = true;
+        result.provenOptimal = true;
+    }
+    return result;
+}
+
+PlaceResult placeOpLevel(const PlaceContext& context)
 {
     const auto start = PlacerClock::now();
     const Graph& graph = context.graph;
     const Cluster& cluster = context.cluster;
     if (cluster.deviceCount() == 0)
         throw InputError(cluster.name(), "devices", "milp needs at least one device");
-    if (graph.opCount() > kMaxOps)
+    if (graph.opCount() > MilpPlacer::kMaxOps)
         throw InputError(graph.name(), "ops",
-                         "milp solves graphs of up to " + std::to_string(kMaxOps) + " ops exactly and this one has "
-                             + std::to_string(graph.opCount())
+                         "milp solves graphs of up to " + std::to_string(MilpPlacer::kMaxOps)
+                             + " ops exactly and this one has " + std::to_string(graph.opCount())
                              + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
-    const double budget = context.seconds > 0.0 ? context.seconds : kDefaultSeconds;
+    const double budget = context.seconds > 0.0 ? context.seconds : MilpPlacer::kDefaultSeconds;
     auto elapsed = [&] { return std::chrono::duration<double>(PlacerClock::now() - start).count(); };
     auto stopRequested = [&] { return context.stop && context.stop->load(std::memory_order_relaxed); };
 
@@ -142,12 +183,12 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     // The model is built only when the bound leaves a gap: refused if it would be too large.
     if (!optimal && upper > 0.0) {
         const MilpSize size = milpSize(instance);
-        if (size.binaries > kMaxBinaries || size.rows > kMaxRows)
+        if (size.binaries > MilpPlacer::kMaxBinaries || size.rows > MilpPlacer::kMaxRows)
             throw InputError(graph.name(), "ops",
                              "milp's model of this graph on " + cluster.name() + " would have "
                                  + std::to_string(size.binaries) + " binary variables and " + std::to_string(size.rows)
-                                 + " rows, above its limits of " + std::to_string(kMaxBinaries) + " and "
-                                 + std::to_string(kMaxRows)
+                                 + " rows, above its limits of " + std::to_string(MilpPlacer::kMaxBinaries) + " and "
+                                 + std::to_string(MilpPlacer::kMaxRows)
                                  + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
     }
     while (!optimal && upper > 0.0) {
@@ -212,6 +253,60 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
     result.provenOptimal = optimal;
     result.stopped = stopped || stopRequested();
     return result;
+}
+
+} // namespace
+
+MilpCoarsening milpGrouping(const Graph& graph, const Cluster& cluster, const SimOptions& sim, int groups)
+{
+    // Parallel branches within a band are kept apart up to the accelerators' count.
+    int width = 0;
+    for (int d = 0; d < cluster.deviceCount(); ++d)
+        width += cluster.device(d).kind != DeviceKind::Cpu ? 1 : 0;
+    width = std::max(1, width);
+    // The most bands whose chunks (at most `chunks`, or kMaxOps) make a model within the limits,
+    // stepping down by about a tenth.
+    const int most = groups > 0 ? groups : MilpPlacer::kMaxOps;
+    std::optional<MilpCoarsening> coarsening;
+    std::optional<MilpSize> smallestRefused;
+    for (int bands = std::min(most, graph.opCount()); bands >= 1; bands -= std::max(1, bands / 10)) {
+        MilpCoarsening c = coarsenForMilp(graph, cluster, bands, width);
+        if (c.chunkCount() > most)
+            continue;
+        const MilpInstance m = prepareMilp(c.coarse, cluster, sim);
+        if (fitsLimits(m)) {
+            coarsening = std::move(c);
+            break;
+        }
+        smallestRefused = milpSize(m);
+    }
+    if (!coarsening)
+        throw InputError(graph.name(), groups > 0 ? "milp-groups" : "ops",
+                         "milp found no grouping of this graph into at most " + std::to_string(most)
+                             + " chunks whose model fits its limits of " + std::to_string(MilpPlacer::kMaxBinaries)
+                             + " binaries and " + std::to_string(MilpPlacer::kMaxRows) + " rows on " + cluster.name()
+                             + (smallestRefused ? " (the smallest tried had " + std::to_string(smallestRefused->binaries)
+                                        + " binaries and " + std::to_string(smallestRefused->rows) + " rows)"
+                                                : std::string())
+                             + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
+
+    return std::move(*coarsening);
+}
+
+bool milpFitsOpLevel(const Graph& graph, const Cluster& cluster, const SimOptions& sim)
+{
+    return graph.opCount() <= MilpPlacer::kMaxOps && fitsLimits(prepareMilp(graph, cluster, sim));
+}
+
+PlaceResult MilpPlacer::place(const PlaceContext& context)
+{
+    if (context.cluster.deviceCount() == 0)
+        throw InputError(context.cluster.name(), "devices", "milp needs at least one device");
+    if (groups_ > 0 && groups_ < context.graph.opCount())
+        return placeGrouped(context, groups_);
+    if (groups_ > 0 || milpFitsOpLevel(context.graph, context.cluster, context.sim))
+        return placeOpLevel(context);
+    return placeGrouped(context, 0);
 }
 
 } // namespace post

@@ -169,6 +169,12 @@ const std::vector<Entry>& entries()
         {{"restarts", "post: refine or restart on entropy collapse, 1 or 0 (default 1)", {}},
          numeric(0, 1, true, [](LearnerOptions& o, double v) { o.restarts = v != 0.0; }),
          [](const LearnerOptions& o) { return std::string(o.restarts ? "1" : "0"); }},
+        {{"milp-groups",
+          "milp: solve on N contiguous chunks (grouped bound); 0: op-level when it fits, else the most that fit "
+          "(default 0)",
+          {}},
+         numeric(0, 1e6, true, [](LearnerOptions& o, double v) { o.milpGroups = static_cast<int>(v); }),
+         [](const LearnerOptions& o) { return exactNumber(o.milpGroups); }},
     };
     return table;
 }

@@ -91,6 +91,9 @@ struct LearnerOptions {
     // (Auto grouping becomes None: colocation groups only) and coarse-to-fine is off: the
     // sampler's pull toward the inputs' device already draws contiguous runs.
     double guide = 30.0;
+    // milp (not a learner, but set the same way): chunks of its grouped mode; 0 solves the
+    // op-level model when it fits and the most chunks that fit otherwise (docs/placers.md).
+    int milpGroups = 0;
 };
 
 } // namespace post

@@ -44,6 +44,12 @@ struct PlaceResult {
     double solverBoundUs = 0.0;
     bool solverBoundOpLevel = false;
     bool provenOptimal = false;
+    // A bound valid only inside a grouping (milp's grouped mode: the solver's bound on the
+    // coarse graph of groupedBoundGroups chunks; 0: none), and whether `best` expands the
+    // proven optimum of that coarse graph. Never a bound of the op-level problem.
+    double groupedBoundUs = 0.0;
+    int groupedBoundGroups = 0;
+    bool groupedOptimal = false;
 };
 
 // Whether `a` is the better result: feasible beats infeasible, then faster beats slower.

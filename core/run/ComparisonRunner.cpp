@@ -141,6 +141,11 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
             row.solverBoundOpLevel = r.solverBoundOpLevel;
         }
         row.provenOptimal = row.provenOptimal || r.provenOptimal;
+        if (r.groupedBoundUs > row.groupedBoundUs) {
+            row.groupedBoundUs = r.groupedBoundUs;
+            row.groupedBoundGroups = r.groupedBoundGroups;
+        }
+        row.groupedOptimal = row.groupedOptimal || r.groupedOptimal;
         // Feasible beats infeasible, then the faster step.
         const bool better = row.best.empty() || (r.feasible && !row.bestFeasible)
             || (r.feasible == row.bestFeasible && r.bestStepTimeUs < row.bestUsOverRuns);

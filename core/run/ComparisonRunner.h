@@ -40,6 +40,11 @@ struct ComparisonRow {
     double solverBoundUs = 0.0;
     bool solverBoundOpLevel = false;
     bool provenOptimal = false;
+    // A bound valid only inside a grouping (PlaceResult::groupedBoundUs, milp's grouped mode;
+    // 0: none), its chunks, and whether a run proved its placement optimal for that grouping.
+    double groupedBoundUs = 0.0;
+    int groupedBoundGroups = 0;
+    bool groupedOptimal = false;
 
     int runs() const { return static_cast<int>(bestUs.size()); }
     bool allFeasible() const { return runs() > 0 && feasibleRuns == runs(); }

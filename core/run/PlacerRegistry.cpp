@@ -65,9 +65,10 @@ const std::vector<PlacerInfo>& placerTable()
         {"post@best", PlacerKind::Race,
          [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<RacePlacer>(o); },
          "The default: local search from the best classical placement, then a race of warm and cold Post runs"},
-        {"milp", PlacerKind::Exact, plain<MilpPlacer>(),
-         "Exact: CBC solves placement and schedule as a MILP within --time (default 10 s), graphs up to 60 ops; "
-         "reports its proven bound"},
+        {"milp", PlacerKind::Exact,
+         [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<MilpPlacer>(o.milpGroups); },
+         "Exact: CBC solves placement and schedule as a MILP within --time (default 10 s), op-level up to 60 ops "
+         "(proven bound), larger graphs on contiguous chunks (a bound of the grouping only)"},
         {"local-search", PlacerKind::Baseline, plain<LocalSearchPlacer>(),
          "Hill climb over colocation groups from the best classical placement (moves, then neighbour swaps)"},
         {"single", PlacerKind::Classical, plain<SingleDevicePlacer>(), "Every op on the fastest GPU"},

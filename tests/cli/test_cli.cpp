@@ -230,7 +230,8 @@ private slots:
     }
 
     // place --algo milp: its proven bound becomes lower_bound_ms when it is the largest, and
-    // compare runs it only when named, with its bound in its row.
+    // compare runs it only when named, with its bound in its row; on a bigger graph its
+    // grouped bound is reported as such.
     void milpReportsItsBound()
     {
         const QString g = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";
@@ -252,9 +253,29 @@ private slots:
         QCOMPARE(rows[0].toObject()["algo"].toString(), QString("milp"));
         QCOMPARE(rows[0].toObject()["proven_optimal"].toBool(), true);
         QVERIFY(!rows[1].toObject().contains("solver_bound_ms"));
-        // Too large: refused, naming the graph and the limit.
-        r = runCli({"place", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4",
-                    "--algo", "milp"});
+        // Too large for the op-level model (102 ops): grouped mode, whose bound is reported as a
+        // bound of the grouping only, never as lower_bound_ms.
+        const QString big = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        r = runCli({"place", big, "--cluster", "k80x4", "--algo", "milp", "--time", "1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        o = parseObject(r.out);
+        QVERIFY(o["grouped_bound_ms"].toDouble() > 0.0);
+        QVERIFY(o["grouped_bound_groups"].toInt() >= 1 && o["grouped_bound_groups"].toInt() <= 60);
+        QVERIFY(o.contains("grouped_optimal"));
+        QVERIFY(o["lower_bound_source"].toString() != "milp");
+        QVERIFY(!o.contains("solver_bound_ms"));
+        r = runCli({"place", big, "--cluster", "k80x4", "--algo", "milp", "--time", "1", "--set", "milp-groups=8"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("grouped bound") && r.out.contains("a bound of that grouping only, not of this graph"),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains("(milp)"), qPrintable(r.out));
+        r = runCli({"compare", big, "--cluster", "k80x4", "--algos", "milp,m-etf", "--time", "1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        o = parseObject(r.out);
+        QVERIFY(o["results"].toArray()[0].toObject()["grouped_bound_ms"].toDouble() > 0.0);
+        QVERIFY(o["lower_bound_source"].toString() != "milp");
+        // The op-level model forced (more groups than ops): refused, naming the graph and the limit.
+        r = runCli({"place", big, "--cluster", "k80x4", "--algo", "milp", "--set", "milp-groups=1000"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("inception-block") && r.err.contains("up to 60 ops"), qPrintable(r.err));
         // Not run unless named.

@@ -90,6 +90,12 @@ private slots:
             {"post-compare-1",
              {"compare", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x4", "--algos",
               "milp,m-etf", "--time", "2", "--json"}},
+            {"post-place-1", // grouped mode: grouped_bound_ms and grouped_bound_groups
+             {"place", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4", "--algo",
+              "milp", "--time", "1", "--set", "milp-groups=8", "--json"}},
+            {"post-compare-1",
+             {"compare", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4",
+              "--algos", "milp", "--time", "1", "--set", "milp-groups=8", "--json"}},
             {"post-zoo-list-1", {"zoo", "list", "--json"}},
         };
         int k = 0;

@@ -94,7 +94,7 @@ private slots:
             {"ppo-epochs", "3"},     {"ppo-clip", "0.15"},   {"entropy-bonus", "0.01"}, {"reinforce-decay", "0.95"},
             {"lr", "0.1"},           {"max-groups", "64"},   {"warm-mass", "0.75"},     {"grouping", "scopes"},
             {"penalty", "fixed"},    {"symmetry", "0"},      {"coarse-to-fine", "0"},   {"local-search", "0"},
-            {"coarse-width", "1.5"}, {"restarts", "0"},      {"guide", "2.5"}};
+            {"coarse-width", "1.5"}, {"restarts", "0"},      {"guide", "2.5"},          {"milp-groups", "12"}};
         QCOMPARE(std::size(values), learnerOptionKeys().size());
         LearnerOptions o;
         for (const auto& [key, value] : values) {

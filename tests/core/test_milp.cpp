@@ -1,6 +1,8 @@
 // The exact placer beyond the random graphs of test_bound_optimum: colocation, CPU pinning and
-// memory under the simulator's rules, its time budget, its stop flag, and its size limit.
+// memory under the simulator's rules, its time budget, its stop flag, its size limit, and its
+// grouped mode (the coarsening and a bound reported as valid for the grouping only).
 #include "core/cluster/Cluster.h"
+#include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpPlacer.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
@@ -13,7 +15,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -189,11 +193,101 @@ private slots:
         QVERIFY(r.solverBoundUs <= r.bestStepTimeUs);
     }
 
+    // The coarsening: acyclic (build() would throw), colocation kept, every op in one chunk,
+    // a chunk's time the sum of its ops', at most `width` chunks per band.
+    void coarseningKeepsTheGraphsRules()
+    {
+        std::mt19937 rng(11);
+        GraphBuilder b("colocated");
+        for (int i = 0; i < 150; ++i) {
+            Op op = makeOp("op" + std::to_string(i), 5 + static_cast<int>(rng() % 90), 1000.0);
+            if (i % 25 == 0 || i % 25 == 24)
+                op.colocate = "var" + std::to_string(i / 25); // first and last of each 25 together
+            b.addOp(std::move(op));
+            for (int k = 0; k < std::min(i, 2); ++k)
+                b.addEdge(static_cast<OpId>(i - 1 - static_cast<int>(rng() % std::min(i, 8))), static_cast<OpId>(i),
+                          1000.0);
+        }
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(3);
+        const MilpCoarsening m = coarsenForMilp(g, c, 10, 3);
+        QVERIFY(m.chunkCount() >= 10 && m.chunkCount() <= 30);
+        std::vector<double> sum(static_cast<size_t>(m.chunkCount()), 0.0);
+        for (OpId o = 0; o < g.opCount(); ++o)
+            sum[static_cast<size_t>(m.chunkOf[static_cast<size_t>(o)])] += g.op(o).time(DeviceKind::Gpu);
+        for (OpId k = 0; k < m.chunkCount(); ++k)
+            QVERIFY(std::abs(m.coarse.op(k).time(DeviceKind::Gpu) - sum[static_cast<size_t>(k)]) < 1e-9);
+        for (OpId o = 0; o < g.opCount(); ++o)
+            for (OpId p = 0; p < g.opCount(); ++p)
+                if (g.colocationGroup(o) >= 0 && g.colocationGroup(o) == g.colocationGroup(p)) {
+                    const int a = m.chunkOf[static_cast<size_t>(o)], z = m.chunkOf[static_cast<size_t>(p)];
+                    QVERIFY(a == z
+                            || (m.coarse.colocationGroup(a) >= 0
+                                && m.coarse.colocationGroup(a) == m.coarse.colocationGroup(z)));
+                }
+        // A coarse placement keeping the coarse colocation expands to one keeping the graph's.
+        Placement coarse(static_cast<size_t>(m.chunkCount()), 0);
+        for (OpId k = 0; k < m.chunkCount(); ++k) {
+            const int group = m.coarse.colocationGroup(k);
+            coarse[static_cast<size_t>(k)] = static_cast<DeviceId>((group >= 0 ? group : k) % 3);
+        }
+        QVERIFY(!placementProblem(g, c, m.expand(coarse)).has_value());
+    }
+
+    // Grouped mode on a graph too big for the op-level model: a placement re-timed at op level,
+    // the solver's bound reported as a grouped bound only, and that bound no higher than the
+    // simulated step of any placement of the coarse graph (enumerated).
+    void groupedModeReportsAGroupedBound()
+    {
+        const Graph g = randomGraph(80, 5);
+        const Cluster c = gpus(2);
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 5.0;
+        LearnerOptions options;
+        options.milpGroups = 10;
+        const std::unique_ptr<Placer> milp = makePlacer("milp", options);
+        const PlaceResult r = milp->place(context);
+        const MilpCoarsening grouping = milpGrouping(g, c, SimOptions{}, 10);
+        QVERIFY(grouping.chunkCount() <= 10);
+        QCOMPARE(r.groupedBoundGroups, grouping.chunkCount());
+        QVERIFY(r.groupedBoundUs > 0.0);
+        QVERIFY(r.solverBoundUs == 0.0 || r.provenOptimal); // no op-level bound from the grouping
+        Simulator sim(g, c);
+        QCOMPARE(sim.run(r.best).stepTimeUs, r.bestStepTimeUs);
+        Simulator coarseSim(grouping.coarse, c);
+        const int k = grouping.chunkCount();
+        double bestCoarse = kInf;
+        for (int mask = 0; mask < (1 << k); ++mask) {
+            Placement p(static_cast<size_t>(k), 0);
+            for (int i = 0; i < k; ++i)
+                p[static_cast<size_t>(i)] = (mask >> i) & 1;
+            const SimResult& run = coarseSim.run(p);
+            if (run.feasible)
+                bestCoarse = std::min(bestCoarse, run.stepTimeUs);
+        }
+        QVERIFY2(
+            r.groupedBoundUs <= bestCoarse * (1 + 1e-9),
+            qPrintable(QString("grouped bound %1 above the coarse optimum %2").arg(r.groupedBoundUs).arg(bestCoarse)));
+        if (r.groupedOptimal) { // the placement is the coarse optimum, expanded
+            Placement p(static_cast<size_t>(k), 0);
+            for (OpId o = 0; o < g.opCount(); ++o)
+                p[static_cast<size_t>(grouping.chunkOf[static_cast<size_t>(o)])] = r.best[static_cast<size_t>(o)];
+            QVERIFY(grouping.expand(p) == r.best);
+            QVERIFY(coarseSim.run(p).stepTimeUs <= bestCoarse * (1 + 1e-9));
+        }
+        // Automatic mode on the same graph: the most chunks that fit, at most kMaxOps.
+        MilpPlacer automatic;
+        context.seconds = 2.0;
+        const PlaceResult a = automatic.place(context);
+        QVERIFY(a.groupedBoundGroups > 10 && a.groupedBoundGroups <= MilpPlacer::kMaxOps);
+        QVERIFY(a.feasible);
+    }
+
     void refusesGraphsAboveItsLimit()
     {
         const Graph g = randomGraph(MilpPlacer::kMaxOps + 1, 3);
         const Cluster c = gpus(2);
-        MilpPlacer milp;
+        MilpPlacer milp(1000); // op level forced: no grouping
         PlaceContext context{g, c, SimOptions{}};
         try {
             milp.place(context);

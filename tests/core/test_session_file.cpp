@@ -171,6 +171,14 @@ private slots:
         row.bestFeasible = false;
         row.stopped = true;
         c.rows.push_back(row);
+        row.algorithm = "milp"; // its bounds: of the graph, and of a grouping only
+        row.solverBoundUs = 108.5;
+        row.solverBoundOpLevel = true;
+        row.provenOptimal = true;
+        row.groupedBoundUs = 120.25;
+        row.groupedBoundGroups = 42;
+        row.groupedOptimal = true;
+        c.rows.push_back(row);
         s.studio.comparison = c;
         const std::string text = sessionJson(s);
         const Session back = parseSession(text, "s.json");
@@ -185,7 +193,13 @@ private slots:
         QCOMPARE(b.lowerBoundUs, 12.5);
         QCOMPARE(b.samples, 200);
         QCOMPARE(b.seeds, 2);
-        QCOMPARE(b.rows.size(), size_t(2));
+        QCOMPARE(b.rows.size(), size_t(3));
+        QCOMPARE(b.rows[2].solverBoundUs, 108.5);
+        QVERIFY(b.rows[2].solverBoundOpLevel && b.rows[2].provenOptimal && b.rows[2].groupedOptimal);
+        QCOMPARE(b.rows[2].groupedBoundUs, 120.25);
+        QCOMPARE(b.rows[2].groupedBoundGroups, 42);
+        QCOMPARE(b.rows[1].solverBoundUs, 0.0); // rows without them read none
+        QVERIFY(!b.rows[1].provenOptimal && b.rows[1].groupedBoundGroups == 0);
         QCOMPARE(b.rows[0].algorithm, std::string("post"));
         QCOMPARE(b.rows[0].bestUs, (std::vector<double>{111.0, 115.5}));
         QCOMPARE(b.rows[0].best, (Placement{0, 1, 1}));

@@ -15,6 +15,7 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractProxyModel>
 #include <QFile>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -49,6 +50,8 @@ private slots:
     void cancelStops();
     void doubleClickShowsPlacement();
     void diffCountsMovesPerDevicePair();
+    void provenAndGroupedBounds();
+    void milpRowCertifiesTheBest();
 };
 
 void TestCompareView::modelPassesTester()
@@ -237,6 +240,88 @@ void TestCompareView::diffCountsMovesPerDevicePair()
     table.rows = {empty};
     view->restoreResults(table, doc->graphId);
     QVERIFY(!view->diffRows(0));
+}
+
+// The table's bound column and the line above it: a proven op-level bound raises the lower
+// bound (source milp) and the certified gap follows; a grouped bound is shown as grouped and
+// never becomes the lower bound, even when it is above the best placement.
+void TestCompareView::provenAndGroupedBounds()
+{
+    ComparisonModel model;
+    model.clear(100.0, QStringLiteral("fork-join"));
+    ComparisonRow etf;
+    etf.algorithm = "m-etf";
+    etf.bestUs = {130.0};
+    etf.feasibleRuns = 1;
+    etf.bestUsOverRuns = 130.0;
+    etf.bestFeasible = true;
+    etf.best = {0};
+    model.addRow(etf);
+    QCOMPARE(model.lowerBoundUs(), 100.0);
+    QCOMPARE(model.lowerBoundSource(), QStringLiteral("fork-join"));
+    QVERIFY(std::abs(model.certifiedGap() - 0.3) < 1e-12);
+    QCOMPARE(model.summary(),
+             QStringLiteral("Lower bound 0.100 ms (fork-join); best 0.130 ms (m-etf), certified gap 30.0%"));
+    ComparisonRow grouped = etf;
+    grouped.algorithm = "milp";
+    grouped.bestUs = {140.0};
+    grouped.bestUsOverRuns = 140.0;
+    grouped.groupedBoundUs = 135.0; // above the best: a bound of the grouping only
+    grouped.groupedBoundGroups = 42;
+    model.addRow(grouped);
+    QCOMPARE(model.lowerBoundUs(), 100.0);
+    QCOMPARE(model.data(model.index(1, ComparisonModel::Bound)).toString(), QStringLiteral("0.135 grouped (42 chunks)"));
+    QVERIFY(model.data(model.index(1, ComparisonModel::Bound), Qt::ToolTipRole).toString().contains("not a lower bound"));
+    QVERIFY2(model.summary().endsWith(QStringLiteral(
+                 "milp's grouped bound 0.135 ms on 42 chunks holds for that grouping only, not for this graph")),
+             qPrintable(model.summary()));
+    QCOMPARE(model.data(model.index(0, ComparisonModel::VsLowerBound)).toString(), QStringLiteral("1.30×"));
+    ComparisonRow proven = etf;
+    proven.algorithm = "milp";
+    proven.solverBoundUs = 125.0;
+    proven.solverBoundOpLevel = true;
+    model.addRow(proven);
+    QCOMPARE(model.lowerBoundUs(), 125.0);
+    QCOMPARE(model.lowerBoundSource(), QStringLiteral("milp"));
+    QVERIFY(std::abs(model.certifiedGap() - 0.04) < 1e-12);
+    QCOMPARE(model.data(model.index(0, ComparisonModel::VsLowerBound)).toString(), QStringLiteral("1.04×"));
+    QCOMPARE(model.data(model.index(2, ComparisonModel::Bound)).toString(), QStringLiteral("0.125"));
+    QVERIFY(!model.bestProvenOptimal());
+    ComparisonRow optimal = proven;
+    optimal.solverBoundUs = 130.0;
+    optimal.provenOptimal = true;
+    model.addRow(optimal);
+    QVERIFY(model.bestProvenOptimal());
+    QCOMPARE(model.data(model.index(3, ComparisonModel::Bound)).toString(), QStringLiteral("0.130 (proven optimal)"));
+    QVERIFY2(model.summary().startsWith(QStringLiteral(
+                 "Lower bound 0.130 ms (milp); best 0.130 ms (m-etf), certified gap 0.00%, proven optimal")),
+             qPrintable(model.summary()));
+}
+
+// A real comparison with milp on a small graph: its row proves the best optimal, and the line
+// above the table says so.
+void TestCompareView::milpRowCertifiesTheBest()
+{
+    ComparisonView view;
+    view.setDocument(uitest::smallDocument());
+    view.findChild<QLineEdit*>(QStringLiteral("compareAlgorithms"))->setText(QStringLiteral("milp,m-etf"));
+    QSignalSpy done(&view, &ComparisonView::runFinished);
+    QSignalSpy bound(&view, &ComparisonView::provenBound);
+    view.start();
+    QVERIFY(done.wait(60000));
+    const ComparisonModel& model = *view.model();
+    const int milp = rowOf(model, "milp");
+    QVERIFY(milp >= 0);
+    QVERIFY(model.row(milp).provenOptimal);
+    QVERIFY(model.bestProvenOptimal());
+    QVERIFY(model.data(model.index(milp, ComparisonModel::Bound)).toString().endsWith("(proven optimal)"));
+    // Here the critical path already meets the optimum: milp's bound (a millionth below it, its
+    // tolerance) does not replace it.
+    QCOMPARE(model.lowerBoundSource(), QStringLiteral("critical-path"));
+    QVERIFY2(view.boundText().contains(QStringLiteral("(critical path)")) && view.boundText().endsWith("proven optimal"),
+             qPrintable(view.boundText()));
+    QCOMPARE(bound.count(), 1);
+    QVERIFY(bound.at(0).at(2).toDouble() > 0.0);
 }
 
 QTEST_MAIN(TestCompareView)

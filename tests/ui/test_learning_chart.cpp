@@ -209,6 +209,80 @@ private slots:
 
     // The log axis: every series moves to it, the range covers the data, and equal ratios
     // are drawn at equal distances; L toggles back to the linear axis.
+    // The lower-bound line names its source and carries the certified gap of the best so far;
+    // a larger proven (milp) bound replaces it; a grouped bound gets its own line, labelled as
+    // no bound of the graph, and never moves the lower bound, even when above the best.
+    void lowerBoundLineNamesItsSourceAndGap()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(100);
+        LearnerSnapshot run = descendingRun(); // best 50.5 ms
+        run.lowerBoundSource = QStringLiteral("critical-path");
+        chart.addSnapshot(run);
+        chart.flush();
+        QCOMPARE(chart.lowerBoundSource(), QStringLiteral("critical-path"));
+        QVERIFY(std::abs(chart.certifiedGap() - (50.5 - 30.0) / 30.0) < 1e-12);
+        QVERIFY2(chart.legendNames().contains(QStringLiteral("lower bound (critical path)")),
+                 qPrintable(chart.legendNames().join(QStringLiteral(" | "))));
+        QCOMPARE(chart.boundNote(), QStringLiteral("certified gap 68.3% to the lower bound (critical path)"));
+        chart.setProvenBound(40.4, false);
+        chart.flush();
+        QCOMPARE(chart.lowerBoundMs(), 40.4);
+        QCOMPARE(chart.lowerBoundSource(), QStringLiteral("milp"));
+        QCOMPARE(chart.lowerBoundSeries()->at(0).y(), 40.4);
+        QVERIFY2(chart.legendNames().contains(QStringLiteral("lower bound (milp, proven)")),
+                 qPrintable(chart.legendNames().join(QStringLiteral(" | "))));
+        QCOMPARE(chart.boundNote(), QStringLiteral("certified gap 25.0% to the lower bound (milp, proven)"));
+        chart.setProvenBound(0.0, false, 60.0, 12); // grouped, above the best: no bound of the graph
+        chart.flush();
+        QCOMPARE(chart.lowerBoundMs(), 40.4);
+        QCOMPARE(chart.groupedBoundMs(), 60.0);
+        QCOMPARE(chart.groupedBoundSeries()->at(0).y(), 60.0);
+        QVERIFY2(chart.legendNames().contains(QStringLiteral("grouped bound (12 chunks)")),
+                 qPrintable(chart.legendNames().join(QStringLiteral(" | "))));
+        QCOMPARE(chart.boundNote(),
+                 QStringLiteral("certified gap 25.0% to the lower bound (milp, proven)\ngrouped bound 60.000 ms on 12 "
+                                "chunks: a bound of that grouping only, not of this graph"));
+        // A smaller proven bound than the polynomial one leaves the polynomial line.
+        chart.reset(100);
+        chart.addSnapshot(run);
+        chart.setProvenBound(20.0, false);
+        chart.flush();
+        QCOMPARE(chart.lowerBoundMs(), 30.0);
+        QCOMPARE(chart.lowerBoundSource(), QStringLiteral("critical-path"));
+        QCOMPARE(chart.groupedBoundMs(), 0.0); // reset() dropped the grouped line
+        QVERIFY(chart.groupedBoundSeries()->count() == 0);
+    }
+
+    // In the window: a milp run on a small graph proves its placement optimal, and the chart
+    // says so on the lower-bound line.
+    void milpRunShowsProvenOptimal()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+        QVERIFY(shown.wait(20000));
+        auto* panel = window.findChild<LearnerPanel*>();
+        QSignalSpy finished(panel, &LearnerPanel::finished);
+        panel->setAlgorithm(QStringLiteral("milp"));
+        panel->start();
+        QVERIFY(finished.wait(30000));
+        const auto outcome = finished.at(0).at(0).value<LearnerOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY(outcome.result.provenOptimal);
+        auto* chart = window.findChild<LearningChart*>();
+        chart->flush();
+        QCOMPARE(chart->lowerBoundSource(), QStringLiteral("milp"));
+        QVERIFY(chart->certifiedGap() >= 0.0 && chart->certifiedGap() <= 1e-5); // the solver's tolerance
+        QVERIFY2(chart->legendNames().contains(QStringLiteral("lower bound (milp, proven)")),
+                 qPrintable(chart->legendNames().join(QStringLiteral(" | "))));
+        QCOMPARE(chart->boundNote(), QStringLiteral("best proven optimal (milp)"));
+    }
+
     void logScaleToggles()
     {
         LearningChart chart;

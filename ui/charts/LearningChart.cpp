@@ -108,6 +108,7 @@ LearningChart::LearningChart(QWidget* parent)
     add(eliteSeries_, tr("elite threshold"));
     add(bestSeries_, tr("best so far"));
     add(lowerBoundSeries_, tr("lower bound"));
+    add(groupedBoundSeries_, tr("grouped bound"));
     add(singleDeviceSeries_, tr("best single GPU"));
     add(classicalSeries_, tr("best classical placer"));
     add(selectedSeries_, tr("shown sample"));
@@ -177,6 +178,24 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
     // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
     painter->resetTransform();
     paintEntropyStrip(painter);
+    // The certified gap and any grouped bound, in the plot's top right corner.
+    const QString note = boundNote();
+    if (!note.isEmpty()) {
+        const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+        QFont font = painter->font();
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
+        painter->setFont(font);
+        const QRectF box = painter->fontMetrics()
+                               .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
+                               .adjusted(-4, -2, 4, 2);
+        QColor back = palette().color(QPalette::Base);
+        back.setAlpha(215);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(back);
+        painter->drawRect(box);
+        painter->setPen(palette().color(QPalette::Text));
+        painter->drawText(box.adjusted(4, 2, -4, -2), Qt::AlignRight | Qt::AlignTop, note);
+    }
     painter->restore();
 }
 
@@ -310,6 +329,7 @@ void LearningChart::styleSeries()
     line(eliteSeries_, QColor(230, 150, 20), 1.5);
     line(bestSeries_, dark_ ? QColor(70, 200, 100) : QColor(30, 150, 60), 2.5);
     line(lowerBoundSeries_, neutral, 1.2, Qt::DashLine);
+    line(groupedBoundSeries_, dark_ ? QColor(120, 200, 210) : QColor(40, 140, 150), 1.2, Qt::DotLine);
     line(singleDeviceSeries_, dark_ ? QColor(200, 120, 210) : QColor(160, 60, 160), 1.2, Qt::DashLine);
     line(classicalSeries_, QColor(210, 130, 50), 1.2, Qt::DashDotLine);
     points(selectedSeries_, QColor(240, 50, 50), 9);
@@ -336,6 +356,13 @@ void LearningChart::reset(int plannedSamples)
     bestSample_ = -1;
     bestFromSample_ = false;
     lowerBoundMs_ = 0.0;
+    lowerBoundSource_.clear();
+    polynomialBoundMs_ = 0.0;
+    polynomialSource_.clear();
+    provenBoundMs_ = 0.0;
+    provenOptimal_ = false;
+    groupedBoundMs_ = 0.0;
+    groupedChunks_ = 0;
     singleDeviceMs_ = 0.0;
     classicalMs_ = std::numeric_limits<double>::quiet_NaN();
     classicalName_.clear();
@@ -356,9 +383,82 @@ void LearningChart::continueRun(int plannedSamples)
     scheduleRefresh();
 }
 
+namespace {
+
+// How the legend names what gives the lower bound.
+QString boundSourceLabel(const QString& source)
+{
+    if (source == QLatin1String("critical-path"))
+        return LearningChart::tr("critical path");
+    if (source == QLatin1String("device-windows"))
+        return LearningChart::tr("device windows");
+    if (source == QLatin1String("milp"))
+        return LearningChart::tr("milp, proven");
+    return source; // work, fork-join
+}
+
+} // namespace
+
+void LearningChart::setProvenBound(double opLevelMs, bool provenOptimal, double groupedMs, int groupedChunks)
+{
+    if (known(opLevelMs) && opLevelMs > provenBoundMs_) {
+        provenBoundMs_ = opLevelMs;
+        provenOptimal_ = provenOptimal;
+    } else if (provenOptimal && known(opLevelMs) && opLevelMs >= provenBoundMs_) {
+        provenOptimal_ = true;
+    }
+    if (known(groupedMs) && groupedChunks > 0) {
+        groupedBoundMs_ = groupedMs;
+        groupedChunks_ = groupedChunks;
+    }
+    setLowerBound(polynomialBoundMs_, polynomialSource_);
+    scheduleRefresh();
+}
+
+void LearningChart::setLowerBound(double polynomialMs, const QString& source)
+{
+    polynomialBoundMs_ = polynomialMs;
+    polynomialSource_ = source;
+    // The largest bound valid for the graph; a grouped one never counts.
+    if (provenBoundMs_ > polynomialMs) {
+        lowerBoundMs_ = provenBoundMs_;
+        lowerBoundSource_ = QStringLiteral("milp");
+    } else {
+        lowerBoundMs_ = polynomialMs;
+        lowerBoundSource_ = source;
+    }
+}
+
+QString LearningChart::boundNote() const
+{
+    QStringList parts;
+    const double gap = certifiedGap();
+    // milp's bound sits a millionth of the horizon below its proven optimum (its tolerances).
+    if (lowerBoundSource_ == QLatin1String("milp") && provenOptimal_ && known(gap) && gap <= 1e-5)
+        parts << tr("best proven optimal (milp)");
+    else if (known(gap) || (haveBest_ && gap == 0.0))
+        parts << (lowerBoundSource_.isEmpty() // a restored run does not know it
+                      ? tr("certified gap %1% to the lower bound").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
+                      : tr("certified gap %1% to the lower bound (%2)")
+                            .arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
+                            .arg(boundSourceLabel(lowerBoundSource_)));
+    if (groupedChunks_ > 0 && known(groupedBoundMs_))
+        parts << tr("grouped bound %1 ms on %2 chunks: a bound of that grouping only, not of this graph")
+                     .arg(groupedBoundMs_, 0, 'f', 3)
+                     .arg(groupedChunks_);
+    return parts.join(QStringLiteral("\n"));
+}
+
+double LearningChart::certifiedGap() const
+{
+    if (!haveBest_ || !known(lowerBoundMs_) || lowerBoundMs_ <= 0.0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::max(0.0, bestMs_ - lowerBoundMs_) / lowerBoundMs_;
+}
+
 void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 {
-    lowerBoundMs_ = snapshot.lowerBoundMs;
+    setLowerBound(snapshot.lowerBoundMs, snapshot.lowerBoundSource);
     // Unknown values leave the lines as they are: reset() cleared them for a new run, and a
     // continued run (which does not run the classical placers again) keeps the restored ones.
     if (known(snapshot.singleDeviceMs))
@@ -478,6 +578,17 @@ void LearningChart::refresh()
         series->replace(known(ms) ? QVector<QPointF>{QPointF(0, ms), QPointF(xEnd, ms)} : QVector<QPointF>{});
     };
     reference(lowerBoundSeries_, lowerBoundMs_);
+    reference(groupedBoundSeries_, groupedChunks_ > 0 ? groupedBoundMs_ : 0.0);
+    {
+        const QString name = lowerBoundSource_.isEmpty()
+            ? tr("lower bound")
+            : tr("lower bound (%1)").arg(boundSourceLabel(lowerBoundSource_));
+        if (lowerBoundSeries_->name() != name)
+            lowerBoundSeries_->setName(name);
+        const QString grouped = tr("grouped bound (%n chunks)", nullptr, groupedChunks_);
+        if (groupedChunks_ > 0 && groupedBoundSeries_->name() != grouped)
+            groupedBoundSeries_->setName(grouped);
+    }
     reference(singleDeviceSeries_, singleDeviceMs_);
     reference(classicalSeries_, classicalMs_);
     QVector<QPointF> selected;
@@ -606,7 +717,8 @@ void LearningChart::updateAxes(bool force)
         lo = std::min(lo, p.y());
         hi = std::max(hi, p.y());
     }
-    for (double ref : {lowerBoundMs_, singleDeviceMs_, classicalMs_, haveBest_ ? bestMs_ : 0.0}) {
+    for (double ref : {lowerBoundMs_, groupedChunks_ > 0 ? groupedBoundMs_ : 0.0, singleDeviceMs_, classicalMs_,
+                       haveBest_ ? bestMs_ : 0.0}) {
         if (known(ref)) {
             lo = std::min(lo, ref);
             hi = std::max(hi, ref);
@@ -808,6 +920,8 @@ void LearningChart::saveCsv(const QString& path) const
     write("entropy", entropy_);
     if (known(lowerBoundMs_))
         out << "lower_bound,0," << lowerBoundMs_ << '\n';
+    if (groupedChunks_ > 0 && known(groupedBoundMs_))
+        out << "grouped_bound,0," << groupedBoundMs_ << '\n';
     if (known(singleDeviceMs_))
         out << "single_gpu,0," << singleDeviceMs_ << '\n';
     if (known(classicalMs_))

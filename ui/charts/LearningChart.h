@@ -45,6 +45,26 @@ public:
     // evaluations that were no samples, such as a final greedy pick), the line steps down to
     // it at the last sample, so it never ends above the best the learner panel reports.
     void finishRun(double bestMs);
+    // A bound a placer proved for this graph and cluster (PlaceResult::solverBoundUs and
+    // groupedBoundUs: milp's, from this run or a comparison's milp row). An op-level bound
+    // above the polynomial one becomes the lower-bound line, labelled "milp" (and "proven
+    // optimal" when so); a grouped bound gets a line of its own, labelled as valid for the
+    // grouping only, never as the lower bound. The plot's corner (boundNote) gives the
+    // certified gap of the best so far, (best - bound) / bound.
+    void setProvenBound(double opLevelMs, bool provenOptimal, double groupedMs = 0.0, int groupedChunks = 0);
+    // The lower-bound line as drawn (ms, 0 when none), what gives it ("critical-path", "work",
+    // "fork-join", "device-windows", "milp"), the certified gap of the best so far (NaN when
+    // unknown) and the grouped bound's line (ms, 0 when none).
+    double lowerBoundMs() const { return lowerBoundMs_; }
+    QString lowerBoundSource() const { return lowerBoundSource_; }
+    double certifiedGap() const;
+    // What the plot's corner says: the certified gap to the lower bound and its source, or
+    // "best proven optimal (milp)", and a grouped bound with its chunks, labelled as no bound
+    // of this graph; empty when there is nothing to say.
+    QString boundNote() const;
+    double groupedBoundMs() const { return groupedBoundMs_; }
+    QLineSeries* lowerBoundSeries() const { return lowerBoundSeries_; }
+    QLineSeries* groupedBoundSeries() const { return groupedBoundSeries_; }
     // The legend's visible entries, in order: only series that have points.
     QStringList legendNames() const;
 
@@ -145,12 +165,15 @@ private:
     void layoutStrip();
     void paintEntropyStrip(QPainter* painter) const;
     void setStepRange(double lo, double hi);
+    // The polynomial bound of the run; the line shows it or a larger proven one.
+    void setLowerBound(double polynomialMs, const QString& source);
 
     QLineSeries* feasibleSeries_ = nullptr;
     QLineSeries* infeasibleSeries_ = nullptr;
     QLineSeries* bestSeries_ = nullptr;
     QLineSeries* eliteSeries_ = nullptr;
     QLineSeries* lowerBoundSeries_ = nullptr;
+    QLineSeries* groupedBoundSeries_ = nullptr;
     QLineSeries* singleDeviceSeries_ = nullptr;
     QLineSeries* classicalSeries_ = nullptr;
     QLineSeries* selectedSeries_ = nullptr;
@@ -173,6 +196,13 @@ private:
     int bestSample_ = -1;
     bool bestFromSample_ = false;
     double lowerBoundMs_ = 0.0;
+    QString lowerBoundSource_;
+    double polynomialBoundMs_ = 0.0; // lowerBound() of the run (the line unless a proven one is larger)
+    QString polynomialSource_;
+    double provenBoundMs_ = 0.0; // op-level, from setProvenBound
+    bool provenOptimal_ = false;
+    double groupedBoundMs_ = 0.0;
+    int groupedChunks_ = 0;
     double singleDeviceMs_ = 0.0; // NaN or 0 when unknown
     double classicalMs_ = std::numeric_limits<double>::quiet_NaN();
     QString classicalName_;

@@ -4,6 +4,7 @@
 #include <QColor>
 
 #include <algorithm>
+#include <limits>
 
 namespace post {
 
@@ -17,12 +18,108 @@ ComparisonModel::ComparisonModel(QObject* parent)
 {
 }
 
-void ComparisonModel::clear(double lowerBoundUs)
+void ComparisonModel::clear(double lowerBoundUs, const QString& source)
 {
     beginResetModel();
     rows_.clear();
     lowerBoundUs_ = lowerBoundUs;
+    lowerBoundSource_ = source;
     endResetModel();
+}
+
+namespace {
+
+bool provesOpLevel(const ComparisonRow& r) { return r.solverBoundOpLevel && r.solverBoundUs > 0.0; }
+
+QString sourceLabel(const QString& source)
+{
+    if (source == QLatin1String("critical-path"))
+        return ComparisonModel::tr("critical path");
+    if (source == QLatin1String("device-windows"))
+        return ComparisonModel::tr("device windows");
+    return source;
+}
+
+} // namespace
+
+double ComparisonModel::lowerBoundUs() const
+{
+    double lb = lowerBoundUs_;
+    for (const ComparisonRow& r : rows_)
+        if (provesOpLevel(r))
+            lb = std::max(lb, r.solverBoundUs);
+    return lb;
+}
+
+QString ComparisonModel::lowerBoundSource() const
+{
+    for (const ComparisonRow& r : rows_)
+        if (provesOpLevel(r) && r.solverBoundUs > lowerBoundUs_ && r.solverBoundUs >= lowerBoundUs())
+            return QStringLiteral("milp");
+    return lowerBoundSource_;
+}
+
+int ComparisonModel::bestRow() const
+{
+    int best = -1;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+        const ComparisonRow& r = rows_[i];
+        if (r.bestFeasible && !r.bestUs.empty()
+            && (best < 0 || r.bestUsOverRuns < rows_[static_cast<size_t>(best)].bestUsOverRuns))
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+double ComparisonModel::bestUs() const
+{
+    const int b = bestRow();
+    return b < 0 ? 0.0 : rows_[static_cast<size_t>(b)].bestUsOverRuns;
+}
+
+double ComparisonModel::certifiedGap() const
+{
+    const double lb = lowerBoundUs();
+    const double best = bestUs();
+    if (!(lb > 0.0) || !(best > 0.0))
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::max(0.0, best - lb) / lb;
+}
+
+bool ComparisonModel::bestProvenOptimal() const
+{
+    const double best = bestUs();
+    for (const ComparisonRow& r : rows_)
+        if (r.provenOptimal && r.bestFeasible && r.bestUsOverRuns <= best * (1 + 1e-9))
+            return true;
+    return false;
+}
+
+QString ComparisonModel::summary() const
+{
+    const double lb = lowerBoundUs();
+    if (!(lb > 0.0))
+        return {};
+    const QString source = lowerBoundSource();
+    QString text = source.isEmpty() ? tr("Lower bound %1 ms").arg(lb / 1000.0, 0, 'f', 3)
+                                    : tr("Lower bound %1 ms (%2)").arg(lb / 1000.0, 0, 'f', 3).arg(sourceLabel(source));
+    const int b = bestRow();
+    if (b >= 0) {
+        const double gap = certifiedGap();
+        text += tr("; best %1 ms (%2), certified gap %3%")
+                    .arg(bestUs() / 1000.0, 0, 'f', 3)
+                    .arg(QString::fromStdString(rows_[static_cast<size_t>(b)].algorithm))
+                    .arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1);
+        if (bestProvenOptimal())
+            text += tr(", proven optimal");
+    }
+    for (const ComparisonRow& r : rows_)
+        if (r.groupedBoundUs > 0.0)
+            text += tr("; %1's grouped bound %2 ms on %3 chunks holds for that grouping only, not for this graph")
+                        .arg(QString::fromStdString(r.algorithm))
+                        .arg(r.groupedBoundUs / 1000.0, 0, 'f', 3)
+                        .arg(r.groupedBoundGroups);
+    return text;
 }
 
 void ComparisonModel::addRow(const ComparisonRow& row)
@@ -46,7 +143,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return {};
     const ComparisonRow& r = rows_[static_cast<size_t>(index.row())];
     const double mean = r.meanUs();
-    const double ratio = lowerBoundUs_ > 0.0 ? mean / lowerBoundUs_ : 0.0;
+    const double lowerBound = lowerBoundUs();
+    const double ratio = lowerBound > 0.0 ? mean / lowerBound : 0.0;
     if (role == SortRole) {
         switch (index.column()) {
         case Algorithm:
@@ -63,6 +161,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return r.runs() > 0 ? static_cast<double>(r.feasibleRuns) / r.runs() : 0.0;
         case Time:
             return r.wallSeconds;
+        case Bound:
+            return provesOpLevel(r) ? r.solverBoundUs : r.groupedBoundUs;
         default:
             return {};
         }
@@ -78,11 +178,18 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case Std:
             return QString::number(r.stddevUs() / 1000.0, 'f', 3);
         case VsLowerBound:
-            return lowerBoundUs_ > 0.0 ? QStringLiteral("%1×").arg(ratio, 0, 'f', 2) : QString();
+            return lowerBound > 0.0 ? QStringLiteral("%1×").arg(ratio, 0, 'f', 2) : QString();
         case Feasible:
             return QStringLiteral("%1/%2").arg(r.feasibleRuns).arg(r.runs());
         case Time:
             return QString::number(r.wallSeconds, 'f', 2);
+        case Bound:
+            if (provesOpLevel(r))
+                return QString::number(r.solverBoundUs / 1000.0, 'f', 3)
+                    + (r.provenOptimal ? tr(" (proven optimal)") : QString());
+            if (r.groupedBoundUs > 0.0)
+                return tr("%1 grouped (%2 chunks)").arg(r.groupedBoundUs / 1000.0, 0, 'f', 3).arg(r.groupedBoundGroups);
+            return QString();
         default:
             return {};
         }
@@ -91,6 +198,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Feasible && !r.allFeasible())
         return QBrush(QColor(210, 60, 50));
+    if (role == Qt::ToolTipRole && index.column() == Bound && !provesOpLevel(r) && r.groupedBoundUs > 0.0)
+        return tr("The solver's bound on the graph coarsened into %1 chunks: valid for that grouping only, not a lower "
+                  "bound of this graph")
+            .arg(r.groupedBoundGroups);
     if (role == Qt::ToolTipRole)
         return tr("Double-click to show %1's best placement in the graph").arg(QString::fromStdString(r.algorithm));
     return {};
@@ -114,6 +225,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Runs whose best placement fits in memory");
         case Time:
             return tr("Wall time per run");
+        case Bound:
+            return tr("The bound the row's placer proved (milp): of the graph, or of a grouping only (grouped)");
         default:
             return {};
         }
@@ -135,6 +248,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Feasible");
     case Time:
         return tr("Time (s)");
+    case Bound:
+        return tr("Proven bound (ms)");
     default:
         return {};
     }

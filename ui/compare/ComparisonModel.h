@@ -10,21 +10,39 @@
 namespace post {
 
 // The comparison table: one row per algorithm with mean / best / std of the best step
-// time over its runs, the mean against the lower bound, feasible runs and time taken.
+// time over its runs, the mean against the lower bound, feasible runs, time taken and the
+// bound a row's placer proved (milp: op-level, or grouped, which is never the lower bound).
+// The lower bound is the largest valid one: the polynomial bound or a row's op-level proven one.
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Algorithm, Mean, Best, Std, VsLowerBound, Feasible, Time, ColumnCount };
+    enum Column { Algorithm, Mean, Best, Std, VsLowerBound, Feasible, Time, Bound, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit ComparisonModel(QObject* parent = nullptr);
 
-    void clear(double lowerBoundUs = 0.0);
+    // `lowerBoundUs`: the polynomial bound (core lowerBound()), `source` what gives it.
+    void clear(double lowerBoundUs = 0.0, const QString& source = {});
     void addRow(const ComparisonRow& row);
     const ComparisonRow& row(int index) const { return rows_[static_cast<size_t>(index)]; }
     const std::vector<ComparisonRow>& rows() const { return rows_; }
-    double lowerBoundUs() const { return lowerBoundUs_; }
+    // The largest bound valid for the graph (µs; 0: none) and its source ("milp" when a row's
+    // proven op-level bound is the largest).
+    double lowerBoundUs() const;
+    QString lowerBoundSource() const;
+    // The polynomial bound clear() was given (what a session saves; rows carry their own).
+    double polynomialBoundUs() const { return lowerBoundUs_; }
+    // The fastest feasible run over the rows (µs; 0: none), its row, the certified gap
+    // (best - lower bound) / lower bound (NaN when either is unknown), and whether a row
+    // proved that best optimal.
+    double bestUs() const;
+    int bestRow() const;
+    double certifiedGap() const;
+    bool bestProvenOptimal() const;
+    // One line for above the table: the lower bound and its source, the best and its gap,
+    // "proven optimal", and any grouped bound labelled as valid for its grouping only.
+    QString summary() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -33,7 +51,8 @@ public:
 
 private:
     std::vector<ComparisonRow> rows_;
-    double lowerBoundUs_ = 0.0;
+    double lowerBoundUs_ = 0.0; // polynomial
+    QString lowerBoundSource_;
 };
 
 // The fastest of a row's runs (µs).

@@ -1,6 +1,7 @@
 #include "ui/compare/ComparisonView.h"
 
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/util/BackgroundPriority.h"
 
@@ -35,6 +36,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     , diffButton_(new QPushButton(tr("Diff"), this))
     , progress_(new QProgressBar(this))
     , status_(new QLabel(this))
+    , bound_(new QLabel(this))
 {
     qRegisterMetaType<post::ComparisonRow>();
     thread_.setObjectName(QStringLiteral("comparison"));
@@ -79,6 +81,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Bound, QHeaderView::ResizeToContents);
     connect(table_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
@@ -110,6 +113,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(progressRow);
+    bound_->setObjectName(QStringLiteral("compareBound"));
+    bound_->setWordWrap(true);
+    bound_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bound_->setToolTip(tr("The largest bound valid for this graph: the polynomial one or a proven one (milp), and "
+                          "how far the best placement is from it at most. A grouped bound holds only for its "
+                          "grouping, never for the graph."));
+    layout->addWidget(bound_);
     layout->addWidget(table_, 1);
 
     connect(runButton_, &QPushButton::clicked, this, &ComparisonView::start);
@@ -179,6 +189,7 @@ void ComparisonView::start()
     request.options.samples = samples_->value();
     request.options.seeds = seeds_->value();
     request.document = document_;
+    runCluster_ = document_->cluster;
     if (stop_)
         stop_->store(true); // a run still going (or cancelling) is superseded: its reports are dropped
     request.runId = run_.begin();
@@ -198,7 +209,8 @@ std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) 
     if (run_.isBusy() || graphId != runGraphId_ || model_->rowCount() == 0)
         return std::nullopt;
     SessionComparison out;
-    out.lowerBoundUs = model_->lowerBoundUs() > 0.0 ? model_->lowerBoundUs() : std::numeric_limits<double>::quiet_NaN();
+    out.lowerBoundUs = model_->polynomialBoundUs() > 0.0 ? model_->polynomialBoundUs()
+                                                         : std::numeric_limits<double>::quiet_NaN();
     out.samples = runSamples_;
     out.seeds = runSeeds_;
     out.rows = model_->rows();
@@ -212,11 +224,22 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     run_.drop(); // a run still going is dropped: its reports no longer land here
     stop_.reset();
     runGraphId_ = graphId;
+    runCluster_.reset();
     runSamples_ = results.samples;
     runSeeds_ = results.seeds;
-    model_->clear(std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0);
+    // The file keeps the polynomial bound's value; what gives it is named again when the
+    // document's graph and cluster give the same value.
+    const double polynomial = std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0;
+    QString source;
+    if (polynomial > 0.0 && document_ && document_->graphId == graphId && document_->graph && document_->cluster) {
+        const LowerBound bound = lowerBound(*document_->graph, *document_->cluster);
+        if (std::abs(bound.valueUs() - polynomial) <= 1e-9 * polynomial)
+            source = QString::fromLatin1(bound.source());
+    }
+    model_->clear(polynomial, source);
     for (const ComparisonRow& row : results.rows)
         model_->addRow(row);
+    updateBound();
     if (results.samples > 0)
         samples_->setValue(results.samples);
     if (results.seeds > 0)
@@ -269,11 +292,22 @@ bool ComparisonView::diffRows(int first, int second)
     return true;
 }
 
-void ComparisonView::onStarted(quint64 runId, double lowerBoundUs)
+void ComparisonView::onStarted(quint64 runId, double lowerBoundUs, const QString& source)
 {
-    if (run_.isCurrent(runId))
-        model_->clear(lowerBoundUs);
+    if (run_.isCurrent(runId)) {
+        model_->clear(lowerBoundUs, source);
+        updateBound();
+    }
 }
+
+void ComparisonView::updateBound()
+{
+    const QString text = model_->summary();
+    bound_->setText(text);
+    bound_->setVisible(!text.isEmpty());
+}
+
+QString ComparisonView::boundText() const { return bound_->text(); }
 
 void ComparisonView::onProgress(quint64 runId, double fraction, const QString& algorithm)
 {
@@ -286,8 +320,14 @@ void ComparisonView::onProgress(quint64 runId, double fraction, const QString& a
 
 void ComparisonView::onRow(quint64 runId, const ComparisonRow& row)
 {
-    if (run_.isCurrent(runId))
-        model_->addRow(row);
+    if (!run_.isCurrent(runId))
+        return;
+    model_->addRow(row);
+    updateBound();
+    if (row.solverBoundUs > 0.0 || row.groupedBoundUs > 0.0)
+        emit provenBound(runGraphId_, reinterpret_cast<quintptr>(runCluster_.get()),
+                         row.solverBoundOpLevel ? row.solverBoundUs / 1000.0 : 0.0, row.provenOptimal,
+                         row.groupedBoundUs / 1000.0, row.groupedBoundGroups);
 }
 
 void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& error)

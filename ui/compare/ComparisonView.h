@@ -42,6 +42,8 @@ public:
     // Comma-separated names; empty for all. False (and a message) for an unknown name.
     bool setAlgorithms(const QString& list);
     QString statusText() const;
+    // The line above the table: lower bound and source, best and certified gap, grouped bounds.
+    QString boundText() const;
     // The finished table as a session keeps it, when it is about graph `graphId` (nullopt
     // when there is none, it is about another graph or a run is going).
     std::optional<SessionComparison> results(std::uint64_t graphId) const;
@@ -64,9 +66,15 @@ signals:
     void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
                        const QString& toName);
     void runFinished(bool cancelled);
+    // A row's placer proved a bound (milp): op-level (ms, 0: none) and whether its placement is
+    // optimal, or grouped (ms and chunks, 0: none), for the learning chart of the same graph.
+    // `cluster` is the run's Cluster object's address (compared, never dereferenced).
+    void provenBound(quint64 graphId, quintptr cluster, double opLevelMs, bool provenOptimal, double groupedMs,
+                     int groupedChunks);
 
 private:
-    void onStarted(quint64 runId, double lowerBoundUs);
+    void onStarted(quint64 runId, double lowerBoundUs, const QString& source);
+    void updateBound();
     void onProgress(quint64 runId, double fraction, const QString& algorithm);
     void onRow(quint64 runId, const post::ComparisonRow& row);
     void onFinished(quint64 runId, bool stopped, const QString& error);
@@ -78,8 +86,9 @@ private:
     std::shared_ptr<std::atomic<bool>> stop_;
     LatestJob run_; // busy from start() to the current run's finished()
     DocumentPtr document_;
-    std::uint64_t runGraphId_ = 0; // the graph the rows are about
-    int runSamples_ = 0;           // the rows' budget and seeds, as asked
+    std::uint64_t runGraphId_ = 0;              // the graph the rows are about
+    std::shared_ptr<const Cluster> runCluster_; // and the cluster (null for restored rows)
+    int runSamples_ = 0;                        // the rows' budget and seeds, as asked
     int runSeeds_ = 0;
 
     ComparisonModel* model_;
@@ -93,6 +102,7 @@ private:
     QPushButton* diffButton_;
     QProgressBar* progress_;
     QLabel* status_;
+    QLabel* bound_;
 };
 
 } // namespace post

@@ -33,7 +33,8 @@ void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
-        emit started(request.runId, lowerBound(graph, cluster).valueUs());
+        const LowerBound bound = lowerBound(graph, cluster);
+        emit started(request.runId, bound.valueUs(), QString::fromLatin1(bound.source()));
         ComparisonRunner runner(graph, cluster, request.options);
         using Clock = std::chrono::steady_clock;
         Clock::time_point last{};

@@ -33,7 +33,7 @@ public:
     void run(const post::ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop);
 
 signals:
-    void started(quint64 runId, double lowerBoundUs);
+    void started(quint64 runId, double lowerBoundUs, const QString& source);
     void progress(quint64 runId, double fraction, const QString& algorithm);
     void rowReady(quint64 runId, const post::ComparisonRow& row);
     void finished(quint64 runId, bool stopped, const QString& error);

@@ -40,6 +40,10 @@ QString LearnerOptionsEditor::explanation(const QString& key)
          tr("REINFORCE's baseline is an exponential moving average of the reward with this decay "
             "(Mirhoseini et al. 2017). Closer to 1 is smoother.")},
         {QStringLiteral("lr"), tr("Adam's learning rate on the policy logits, for PPO and REINFORCE updates.")},
+        {QStringLiteral("milp-groups"),
+         tr("milp only: on a graph too big for its exact op-level model, it solves the model on at most "
+            "this many chunks (clusters of colocation units along the topological order); 0 picks the "
+            "most that fit. The solver's bound then holds for that grouping only, never for the graph.")},
         {QStringLiteral("max-groups"),
          tr("Large graphs are bundled into at most this many groups, each placed as one unit. Fewer "
             "groups learn faster; more can balance finer.")},

@@ -289,6 +289,7 @@ void LearnerPanel::start()
     samplePlacements_ = std::make_shared<SamplePlacements>();
     request.samplePlacements = samplePlacements_;
     runGraphId_ = document_->graphId;
+    runCluster_ = document_->cluster;
     int planned = request.samples;
     continuedFrom_ = 0;
     continuationNote_.clear();

@@ -71,6 +71,9 @@ public:
     // Unfolds (or folds) the hyperparameters.
     void showOptions(bool show);
     QComboBox* clusterPicker() const { return cluster_; }
+    // The graph and cluster of the latest run started here (0 and null before the first).
+    std::uint64_t runGraphId() const { return runGraphId_; }
+    const Cluster* runCluster() const { return runCluster_.get(); }
     // Shows `nameOrPath` (a preset or a post-cluster file) as the chosen cluster without
     // emitting clusterChosen (the window calls it when its cluster changes).
     void setClusterName(const QString& nameOrPath);
@@ -103,7 +106,8 @@ private:
 
     LearnerController* controller_;
     DocumentPtr document_;
-    std::uint64_t runGraphId_ = 0; // GraphDocument::graphId of the run's graph
+    std::uint64_t runGraphId_ = 0;              // GraphDocument::graphId of the run's graph
+    std::shared_ptr<const Cluster> runCluster_; // the cluster of the run (null before the first)
     void chooseCluster(int index);
 
     QComboBox* algorithm_;

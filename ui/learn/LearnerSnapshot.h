@@ -35,6 +35,7 @@ struct LearnerSnapshot {
     double bestMs = std::numeric_limits<double>::infinity(); // best feasible so far
     Placement bestPlacement;                                 // only when the best improved since the previous snapshot
     double lowerBoundMs = 0.0;                               // core lowerBound() of the run's graph and cluster
+    QString lowerBoundSource; // which part of lowerBound() gives it: critical-path, work, fork-join, device-windows
     double singleDeviceMs = std::numeric_limits<double>::quiet_NaN(); // fastest all-on-one-GPU, NaN if none fits
     double classicalMs = std::numeric_limits<double>::quiet_NaN();    // best feasible classical placer, NaN if none
     QString classicalName;                                            // which placer gave classicalMs

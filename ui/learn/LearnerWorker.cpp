@@ -172,7 +172,9 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         LearnerSnapshot prototype;
         prototype.runId = request.runId;
         prototype.bestMs = request.bestBeforeMs;
-        prototype.lowerBoundMs = lowerBound(graph, cluster).valueUs() / 1000.0;
+        const LowerBound bound = lowerBound(graph, cluster);
+        prototype.lowerBoundMs = bound.valueUs() / 1000.0;
+        prototype.lowerBoundSource = QString::fromLatin1(bound.source());
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
         const std::string starter = warmStarterOf(request.algorithm);
         if (request.classicalReference)

@@ -1,5 +1,6 @@
 #include "ui/session/RunRecorder.h"
 
+#include "core/sim/LowerBound.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <algorithm>
@@ -115,6 +116,13 @@ LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
             {u.afterSample, u.kind, u.eliteThresholdUs / 1000.0, u.bestStepTimeUs / 1000.0, u.entropy});
     snapshot.samplesDone = session.samples.empty() ? 0 : session.samples.back().index + 1;
     snapshot.lowerBoundMs = std::isfinite(session.run.lowerBoundUs) ? session.run.lowerBoundUs / 1000.0 : 0.0;
+    // The file keeps the bound's value, not what gave it: named again when this graph and cluster
+    // give the same value (they do unless the bound changed between builds).
+    if (session.graph && session.cluster && snapshot.lowerBoundMs > 0.0) {
+        const LowerBound bound = lowerBound(*session.graph, *session.cluster);
+        if (std::abs(bound.valueUs() - session.run.lowerBoundUs) <= 1e-9 * session.run.lowerBoundUs)
+            snapshot.lowerBoundSource = QString::fromLatin1(bound.source());
+    }
     snapshot.singleDeviceMs = session.run.singleDeviceUs / 1000.0;
     snapshot.classicalMs = session.studio.classicalUs / 1000.0; // NaN stays NaN
     snapshot.classicalName = QString::fromStdString(session.studio.classicalPlacer);
