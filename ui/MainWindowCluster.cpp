@@ -64,6 +64,7 @@ void MainWindow::createClusterTools()
             });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
+    connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
     connect(comparisonView_, &ComparisonView::placementRequested, this, [this](const Placement& placement) {
         showPlacement(placement);
         showCentralTab(0);
