@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +22,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -48,6 +50,7 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
 ClusterEditor::ClusterEditor(QWidget* parent)
     : QWidget(parent)
     , shownStepUs_(std::numeric_limits<double>::quiet_NaN())
+    , watcher_(new QFutureWatcher<SimResult>(this))
     , devices_(new ClusterDeviceModel(&draft_, this))
     , links_(new ClusterLinkModel(&draft_, this))
     , name_(new QLineEdit(this))
@@ -168,8 +171,15 @@ void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
     emit clusterEdited(made_, placement_);
 }
 
+ClusterEditor::~ClusterEditor()
+{
+    job_.drop();
+    watcher_->disconnect(this);
+}
+
 void ClusterEditor::resimulate()
 {
+    job_.drop(); // whatever a running job gives is not this draft's step
     shownStepUs_ = std::numeric_limits<double>::quiet_NaN();
     shownFeasible_ = false;
     const Cluster* cluster = made_ ? made_.get() : (document_ ? document_->cluster.get() : nullptr);
@@ -182,12 +192,36 @@ void ClusterEditor::resimulate()
         summary_->setText(tr("%1. The shown placement does not fit: %2").arg(devices, QString::fromStdString(*problem)));
         return;
     }
-    Simulator simulator(*document_->graph, *cluster);
-    const SimResult& r = simulator.run(placement_);
+    if (document_->opCount() <= kSynchronousMaxOps) {
+        job_.drop();
+        Simulator simulator(*document_->graph, *cluster);
+        showStep(simulator.run(placement_));
+        return;
+    }
+    // A big graph (a new best of a 100k-op run arrives every few seconds): off the GUI thread.
+    summary_->setText(tr("%1. Shown placement: simulating…").arg(devices));
+    const quint64 id = job_.begin();
+    std::shared_ptr<const Cluster> on = made_ ? made_ : document_->cluster;
+    watcher_->disconnect(this);
+    connect(watcher_, &QFutureWatcher<SimResult>::finished, this, [this, id] {
+        if (job_.finish(id))
+            showStep(watcher_->future().result());
+    });
+    watcher_->setFuture(QtConcurrent::run([graph = document_->graph, on = std::move(on), placement = placement_] {
+        SimResult r = Simulator(*graph, *on).run(placement);
+        r.timeline = {}; // only the figures are shown
+        return r;
+    }));
+}
+
+void ClusterEditor::showStep(const SimResult& r)
+{
     shownStepUs_ = r.stepTimeUs;
     shownFeasible_ = r.feasible;
     summary_->setText(tr("%1. Shown placement: step %2%3")
-                          .arg(devices, formatMicroseconds(r.stepTimeUs), r.feasible ? QString() : tr(", out of memory")));
+                          .arg(tr("%n device(s)", nullptr, draft_.deviceCount()), formatMicroseconds(r.stepTimeUs),
+                               r.feasible ? QString() : tr(", out of memory")));
+    emit shownStepChanged();
 }
 
 int ClusterEditor::addDevice()
