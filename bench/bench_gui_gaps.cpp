@@ -29,15 +29,15 @@
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QThread>
 #include <QStandardPaths>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
-#include <cstdio>
 #include <vector>
 
 using namespace post;
@@ -112,7 +112,7 @@ int main(int argc, char* argv[])
 
     LearnerPanel* learner = window.findChild<LearnerPanel*>();
     learner->setTimeLimit(seconds); // the default run, long enough to fill the window
-    std::vector<double> gaps; // ms beyond the timer's interval
+    std::vector<double> gaps;       // ms beyond the timer's interval
     std::vector<std::pair<double, double>> big;
     std::vector<double> busy; // the GUI thread's own CPU time between two ticks (ms)
     double cpuBefore = threadCpuMs();
@@ -154,7 +154,9 @@ int main(int argc, char* argv[])
     const double loadAfter = loadAverage();
 
     const double maxGap = gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end());
-    const auto over = [&](double limit) { return std::count_if(gaps.begin(), gaps.end(), [&](double g) { return g > limit; }); };
+    const auto over = [&](double limit) {
+        return std::count_if(gaps.begin(), gaps.end(), [&](double g) { return g > limit; });
+    };
     std::printf("  %s for %.0f s (start() on the GUI thread %.0f ms): %d samples, %d snapshots, %d new bests, %s\n",
                 qPrintable(learner->algorithm()), seconds, startMs, learner->samplesDone(), snapshots, bests,
                 finished ? qPrintable(QStringLiteral("ended at %1 s").arg(finishedAt, 0, 'f', 1)) : "still running");
@@ -241,7 +243,8 @@ int main(int argc, char* argv[])
             QElapsedTimer route;
             const auto c = QObject::connect(simulation, &StepSimulation::simulated, &wait, [&](const StepPtr& step) {
                 if (qEnvironmentVariableIsSet("POST_BENCH_DEBUG"))
-                    std::fprintf(stderr, "simulated %p, shown %p, %lld ms\n", step ? (const void*)step->document.get() : nullptr,
+                    std::fprintf(stderr, "simulated %p, shown %p, %lld ms\n",
+                                 step ? (const void*)step->document.get() : nullptr,
                                  (const void*)window.hub()->document().get(), static_cast<long long>(route.elapsed()));
                 if (step && step->document == window.hub()->document())
                     QTimer::singleShot(300, &wait, &QEventLoop::quit); // and what the step's arrival sets off

@@ -48,6 +48,7 @@ private slots:
     void loadReportsBadFile();
     void windowUsesEditedCluster();
     void bigGraphsResimulateOffTheGuiThread();
+    void windowSimulatesBigGraphsOnce();
 };
 
 void TestClusterEditor::modelsPassTester()
@@ -276,6 +277,30 @@ void TestClusterEditor::bigGraphsResimulateOffTheGuiThread()
     QVERIFY(editor.isSimulating());
     QTRY_VERIFY_WITH_TIMEOUT(!editor.isSimulating(), 30000);
     QCOMPARE(editor.shownStepUs(), expected / 2.0);
+}
+
+// In the window, a big graph's shown placement on its own cluster is simulated once, by the
+// step simulation: the editor shows that figure without a simulation of its own; an edit of
+// the cluster becomes the window's document, whose step is simulated once too.
+void TestClusterEditor::windowSimulatesBigGraphsOnce()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    const int n = ClusterEditor::kSynchronousMaxOps + 1000;
+    auto doc = std::make_shared<GraphDocument>(*uitest::chainDocument(n));
+    window.hub()->open(doc);
+    ClusterEditor* editor = window.findChild<ClusterEditor*>();
+    const Placement onGpu0(static_cast<size_t>(n), 1);
+    window.hub()->setPlacement(onGpu0);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->isSimulating() && !std::isnan(editor->shownStepUs()), 30000);
+    const double expected = Simulator(*doc->graph, *doc->cluster).run(onGpu0).stepTimeUs;
+    QCOMPARE(editor->shownStepUs(), expected);
+    QCOMPARE(editor->simulationsRun(), 0);
+    QVERIFY(editor->deviceModel()->setData(deviceCell(*editor, 1, ClusterDeviceModel::Speed), QStringLiteral("4")));
+    QCOMPARE(window.hub()->document()->cluster->device(1).speed, 4.0);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->isSimulating(), 30000);
+    QCOMPARE(editor->simulationsRun(), 0);
+    QCOMPARE(editor->shownStepUs(), expected / 4.0);
 }
 
 QTEST_MAIN(TestClusterEditor)

@@ -167,8 +167,11 @@ void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
     if (!deviceMap.empty())
         for (DeviceId& d : placement_)
             d = d >= 0 && static_cast<size_t>(d) < deviceMap.size() ? deviceMap[static_cast<size_t>(d)] : d;
-    resimulate();
+    // The window takes the edited cluster at once (setDocument with it follows, which
+    // re-simulates); alone, the editor re-simulates here.
     emit clusterEdited(made_, placement_);
+    if (!document_ || document_->cluster != made_)
+        resimulate();
 }
 
 ClusterEditor::~ClusterEditor()
@@ -180,6 +183,7 @@ ClusterEditor::~ClusterEditor()
 void ClusterEditor::resimulate()
 {
     job_.drop(); // whatever a running job gives is not this draft's step
+    awaitingStep_ = false;
     shownStepUs_ = std::numeric_limits<double>::quiet_NaN();
     shownFeasible_ = false;
     const Cluster* cluster = made_ ? made_.get() : (document_ ? document_->cluster.get() : nullptr);
@@ -193,13 +197,23 @@ void ClusterEditor::resimulate()
         return;
     }
     if (document_->opCount() <= kSynchronousMaxOps) {
-        job_.drop();
+        ++simulationsRun_;
         Simulator simulator(*document_->graph, *cluster);
         showStep(simulator.run(placement_));
         return;
     }
     // A big graph (a new best of a 100k-op run arrives every few seconds): off the GUI thread.
     summary_->setText(tr("%1. Shown placement: simulating…").arg(devices));
+    if (followSteps_ && (!made_ || document_->cluster == made_) && placement_ == document_->placement) {
+        // The window simulates exactly this step: its figure, now or when it comes.
+        awaitingStep_ = true;
+        if (isStepOfShown(lastStep_)) {
+            awaitingStep_ = false;
+            showStep(lastStep_->result);
+        }
+        return;
+    }
+    ++simulationsRun_;
     const quint64 id = job_.begin();
     std::shared_ptr<const Cluster> on = made_ ? made_ : document_->cluster;
     watcher_->disconnect(this);
@@ -212,6 +226,23 @@ void ClusterEditor::resimulate()
         r.timeline = {}; // only the figures are shown
         return r;
     }));
+}
+
+bool ClusterEditor::isStepOfShown(const StepPtr& step) const
+{
+    if (!step || !document_)
+        return false;
+    const GraphDocument& of = *step->document;
+    return of.graphId == document_->graphId && of.cluster == document_->cluster && of.placement == placement_;
+}
+
+void ClusterEditor::setStep(const StepPtr& step)
+{
+    lastStep_ = step;
+    if (awaitingStep_ && isStepOfShown(step)) {
+        awaitingStep_ = false;
+        showStep(step->result);
+    }
 }
 
 void ClusterEditor::showStep(const SimResult& r)

@@ -3,6 +3,7 @@
 #include "core/sim/SimResult.h"
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/document/GraphDocument.h"
+#include "ui/timeline/SimulatedStep.h"
 #include "ui/util/LatestJob.h"
 
 #include <QWidget>
@@ -35,8 +36,14 @@ public:
 
     // Graphs of at most this many ops are re-simulated on the GUI thread (as StepSimulation).
     static constexpr int kSynchronousMaxOps = 5000;
-    // The pool-thread re-simulation is still running.
-    bool isSimulating() const { return job_.isBusy(); }
+    // The pool-thread re-simulation is still running (or the window's step is awaited).
+    bool isSimulating() const { return job_.isBusy() || awaitingStep_; }
+    // The window's step simulation (StepSimulation::simulated) is followed: on a big graph
+    // the shown placement on the document's own cluster is the step it simulates anyway, so
+    // its figure is taken from there instead of simulating it a second time.
+    void followSteps(bool follow) { followSteps_ = follow; }
+    // Simulations this editor ran itself (tests).
+    int simulationsRun() const { return simulationsRun_; }
 
     const ClusterDraft& draft() const { return draft_; }
     ClusterDeviceModel* deviceModel() const { return devices_; }
@@ -65,6 +72,8 @@ public:
 public slots:
     // Follows the window. A document carrying the cluster this editor made keeps the draft.
     void setDocument(post::DocumentPtr document);
+    // The window's newest simulated step (see followSteps).
+    void setStep(const post::StepPtr& step);
 
 signals:
     // The edited cluster and the shown placement mapped onto it (empty when none).
@@ -77,6 +86,7 @@ private:
     void applyEdit(const std::vector<DeviceId>& deviceMap = {});
     void resimulate();
     void showStep(const SimResult& result);
+    bool isStepOfShown(const StepPtr& step) const;
     void showMessage(const QString& text);
     void saveDialog();
     void openDialog();
@@ -88,6 +98,10 @@ private:
     double shownStepUs_;
     bool shownFeasible_ = false;
     LatestJob job_; // the pool-thread re-simulation whose result is wanted
+    bool followSteps_ = false;
+    bool awaitingStep_ = false; // the figure comes with the window's step of placement_
+    StepPtr lastStep_;          // the window's newest step
+    int simulationsRun_ = 0;
     QFutureWatcher<SimResult>* watcher_;
 
     ClusterDeviceModel* devices_;
