@@ -3,7 +3,11 @@
 // drawn, starts the learner panel's default run (post@best) with a time limit of the
 // measurement window, and records the event loop's gaps with a 5 ms precise timer: the time
 // between two of its ticks minus 5 ms is how long the GUI thread could not answer. Prints the
-// largest gap, the 99th and 50th percentiles, and how many gaps exceeded 16 and 50 ms.
+// largest gap, the 99th and 50th percentiles, and how many gaps exceeded 16 and 50 ms, and
+// the GUI thread's own CPU time per tick (a gap it did not spend running was a wait for a
+// core). Then it stops the run and times one new best placement panel by panel and along
+// the learner's whole route, with the gaps until that placement's step is shown
+// (docs/performance.md, "Event-loop gaps during a run").
 //   bench_gui_gaps FILE [SECONDS]   (default 20 s; QT_QPA_PLATFORM=offscreen works; e.g.
 //   post-cli zoo generate nmt-8 --steps 200 --out nmt8-200.json)
 // POST_BENCH_GAPS=FILE writes every gap over 16 ms as "time_s gap_ms" lines, to find what the
