@@ -246,10 +246,6 @@ int main(int argc, char* argv[])
             QEventLoop wait;
             QElapsedTimer route;
             const auto c = QObject::connect(simulation, &StepSimulation::simulated, &wait, [&](const StepPtr& step) {
-                if (qEnvironmentVariableIsSet("POST_BENCH_DEBUG"))
-                    std::fprintf(stderr, "simulated %p, shown %p, %lld ms\n",
-                                 step ? (const void*)step->document.get() : nullptr,
-                                 (const void*)window.hub()->document().get(), static_cast<long long>(route.elapsed()));
                 if (step && step->document == window.hub()->document())
                     QTimer::singleShot(300, &wait, &QEventLoop::quit); // and what the step's arrival sets off
             });
