@@ -28,6 +28,7 @@
 #include "core/io/native/PlacementFile.h"
 #include "core/util/InputError.h"
 #include "ui/util/ErrorText.h"
+#include "ui/util/Format.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -99,6 +100,10 @@ MainWindow::MainWindow(QWidget* parent)
         }
     }
     learner_->setClusterName(hub_->clusterName());
+    if (const auto mode = parsePrecisionMode(settings.value(QStringLiteral("precision")).toString().toStdString())) {
+        hub_->setPrecision(*mode);
+        learner_->setPrecision(*mode);
+    }
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
 
@@ -468,6 +473,14 @@ void MainWindow::setBatch(std::int64_t batch)
     // Shapes, and so every cost, change with the batch: read the model again.
     if (hub_->document() && hub_->document()->format == GraphFormat::Onnx)
         openFile(hub_->document()->path);
+}
+
+void MainWindow::setPrecision(PrecisionMode mode)
+{
+    QSettings().setValue(QStringLiteral("precision"), precisionName(mode));
+    learner_->setPrecision(mode);
+    if (hub_->setPrecision(mode) && hub_->document())
+        statusText_->setText(tr("Precision %1: the step is timed again").arg(precisionName(mode)));
 }
 
 void MainWindow::batchDialog()

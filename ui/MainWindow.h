@@ -59,6 +59,9 @@ public:
     // ONNX: the size given to the symbolic batch dimension; the open ONNX model is read
     // again with it. (File ▸ Batch Size also keeps it in the settings.)
     void setBatch(std::int64_t batch);
+    // The precision mode (fp32, tf32, amp) of the cluster in use and of later reads (kept in
+    // the settings): the shown placement is timed again in that mode.
+    void setPrecision(PrecisionMode mode);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);

@@ -17,6 +17,7 @@
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionController.h"
+#include "ui/timeline/StepSimulation.h"
 #include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
 
@@ -49,6 +50,9 @@ void MainWindow::createClusterTools()
     comparisonView_ = new ComparisonView(this);
     addCentralTab(comparisonView_, tr("Compare")); // shown by title: showCentralTab("Compare")
 
+    // The editor takes big graphs' figures from the step simulation (one simulation per new best).
+    clusterEditor_->followSteps(true);
+    connect(stepSimulation_, &StepSimulation::simulated, clusterEditor_, &ClusterEditor::setStep);
     connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
     connect(hub_, &DocumentHub::documentChanged, comparisonView_, &ComparisonView::setDocument);
     session_->setComparison(comparisonView_); // sessions keep the Compare table
@@ -64,6 +68,7 @@ void MainWindow::createClusterTools()
             });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
+    connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
     connect(comparisonView_, &ComparisonView::placementRequested, this, [this](const Placement& placement) {
         showPlacement(placement);
         showCentralTab(0);

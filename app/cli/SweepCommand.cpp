@@ -47,6 +47,12 @@ std::pair<int, int> shardArg(const std::string& text)
     return {i, n};
 }
 
+// "a100x8-nvlink" or, under a manifest's precision mode, "a100x8-nvlink:amp".
+std::string clusterLabel(const std::string& cluster, const std::string& precision)
+{
+    return precision.empty() ? cluster : cluster + ":" + precision;
+}
+
 int runSweep(const SweepOptions& o)
 {
     if (o.manifest.empty())
@@ -59,8 +65,9 @@ int runSweep(const SweepOptions& o)
     const std::vector<SweepJob> mine = shardOf(all, shard, shards);
     if (o.dryRun) {
         for (const SweepJob& j : mine)
-            std::printf("%s  %s  %s  %s  seed %llu\n", j.fileName().c_str(), j.graph.c_str(), j.cluster.c_str(),
-                        j.algorithm.c_str(), static_cast<unsigned long long>(j.seed));
+            std::printf("%s  %s  %s  %s  seed %llu\n", j.fileName().c_str(), j.graph.c_str(),
+                        clusterLabel(j.cluster, j.precision).c_str(), j.algorithm.c_str(),
+                        static_cast<unsigned long long>(j.seed));
         return kExitOk;
     }
     std::error_code ec;
@@ -78,8 +85,8 @@ int runSweep(const SweepOptions& o)
             const SweepResult r = runSweepJob(job, o.threads);
             writeFileAtomically(path, sweepResultJson(r));
             ++done;
-            std::cerr << job.fileName() << ": " << job.graph << " " << job.cluster << " " << job.algorithm << " seed "
-                      << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
+            std::cerr << job.fileName() << ": " << job.graph << " " << clusterLabel(job.cluster, job.precision) << " "
+                      << job.algorithm << " seed " << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
         } catch (const std::exception& e) {
             // The job's file is not written, so a rerun tries it again; the others go on
             // (an input error, a placer that cannot run on the cluster, ...).
@@ -101,25 +108,24 @@ int runMerge(const SweepOptions& o)
         j["jobs"] = t.jobCount;
         j["missing"] = t.missing;
         auto& rows = j["rows"] = nlohmann::json::array();
-        for (const SweepTableRow& r : t.rows)
-            rows.push_back({{"graph", r.graph},
-                            {"cluster", r.cluster},
-                            {"algo", r.algorithm},
-                            {"runs", r.stepTimesMs.size()},
-                            {"seeds", r.seeds},
-                            {"best_step_time_ms", r.stepTimesMs},
-                            {"mean_ms", r.meanMs()},
-                            {"std_ms", r.stddevMs()},
-                            {"min_ms", r.minMs()},
-                            {"feasible_runs", r.feasibleRuns}});
+        for (const SweepTableRow& r : t.rows) {
+            nlohmann::json row{{"graph", r.graph},      {"cluster", r.cluster},
+                               {"algo", r.algorithm},   {"runs", r.stepTimesMs.size()},
+                               {"seeds", r.seeds},      {"best_step_time_ms", r.stepTimesMs},
+                               {"mean_ms", r.meanMs()}, {"std_ms", r.stddevMs()},
+                               {"min_ms", r.minMs()},   {"feasible_runs", r.feasibleRuns}};
+            if (!r.precision.empty())
+                row["precision"] = r.precision;
+            rows.push_back(std::move(row));
+        }
         std::cout << j.dump(2) << "\n";
     } else {
         std::printf("%-28s %-16s %-14s %5s %12s %10s %12s %9s\n", "graph", "cluster", "algorithm", "runs", "mean (ms)",
                     "+- (ms)", "best (ms)", "feasible");
         for (const SweepTableRow& r : t.rows)
-            std::printf("%-28s %-16s %-14s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(), r.cluster.c_str(),
-                        r.algorithm.c_str(), r.stepTimesMs.size(), r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns,
-                        r.stepTimesMs.size());
+            std::printf("%-28s %-16s %-14s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(),
+                        clusterLabel(r.cluster, r.precision).c_str(), r.algorithm.c_str(), r.stepTimesMs.size(),
+                        r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns, r.stepTimesMs.size());
     }
     const int have = t.jobCount - static_cast<int>(t.missing.size());
     std::cerr << o.mergeDir << ": " << have << " of " << t.jobCount << " jobs done";

@@ -46,7 +46,9 @@ int runGenerate(const ZooOptions& o)
     if (!ZooRegistry::find(o.name))
         throw UsageError{"no model '" + o.name + "' in the zoo (models: " + ZooRegistry::joinedNames() + ")"};
     if (o.steps > 0 && ZooRegistry::find(o.name)->defaultSteps == 0)
-        throw UsageError{"--steps: model '" + o.name + "' has no time steps (only the rnnlm-* and nmt-* models do)"};
+        throw UsageError{
+            "--steps: model '" + o.name
+            + "' has no time steps (only the rnnlm-* and nmt-* models do, and bert-base's sequence length)"};
     checkOutputArgs({{"--out", o.out}}, {}, o.force);
     CostReport report;
     const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report, o.steps);
@@ -79,7 +81,8 @@ void addZooCommand(CLI::App& app, int& exitCode)
     gen->add_option("name", opts->name, "Model name (see `post-cli zoo list`)")->required();
     gen->add_option("--batch", opts->batch, "Batch size (default: the model's)")->check(CLI::Range(1, 65536));
     gen->add_option("--steps", opts->steps,
-                    "Unrolled time steps of an rnnlm-* or nmt-* model (default: 20 and 30; 200 make nmt-8 ~100k ops)")
+                    "Unrolled time steps of an rnnlm-* or nmt-* model (default: 20 and 30; 200 make nmt-8 ~100k ops), "
+                    "or bert-base's sequence length (default 128, at most 512)")
         ->check(CLI::Range(1, ZooRegistry::kMaxSteps));
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);

@@ -2,6 +2,7 @@
 
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/graph/Precision.h"
 #include "core/io/GraphFile.h"
 #include "core/io/json/JsonInput.h"
 #include "core/io/native/ClusterPresets.h"
@@ -122,14 +123,39 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
         throw InputError(source, "top level", "a sweep manifest is a JSON object");
     if (!j.contains("format") || j.at("format") != kManifestFormat)
         failField(source, "format", std::string("must be \"") + kManifestFormat + "\"");
-    static const std::set<std::string> known{"format", "graphs", "clusters", "algorithms", "seeds", "samples"};
+    static const std::set<std::string> known{"format",     "graphs", "clusters", "precision",
+                                             "algorithms", "seeds",  "samples"};
     for (const auto& [key, value] : j.items())
         if (!known.count(key) && !key.starts_with("x-"))
-            failField(source, key, "unknown field (known: format, graphs, clusters, algorithms, seeds, samples)");
+            failField(source, key,
+                      "unknown field (known: format, graphs, clusters, precision, algorithms, seeds, samples)");
     SweepManifest m;
     m.source = source;
     m.graphs = stringList(j, "graphs", source);
     m.clusters = stringList(j, "clusters", source);
+    if (j.contains("precision")) {
+        // One mode for every cluster ("amp"), or a list to compare them (["fp32", "tf32", "amp"]).
+        const json& p = j.at("precision");
+        if (p.is_string()) {
+            m.precisions.push_back(p.get<std::string>());
+        } else if (p.is_array() && !p.empty()) {
+            for (size_t k = 0; k < p.size(); ++k) {
+                if (!p[k].is_string())
+                    failField(source, "precision[" + std::to_string(k) + "]", "must be \"fp32\", \"tf32\" or \"amp\"");
+                m.precisions.push_back(p[k].get<std::string>());
+            }
+        } else {
+            failField(source, "precision", "must be \"fp32\", \"tf32\", \"amp\" or a non-empty list of them");
+        }
+        for (size_t k = 0; k < m.precisions.size(); ++k) {
+            const std::string at = p.is_string() ? std::string("precision") : "precision[" + std::to_string(k) + "]";
+            if (!parsePrecisionMode(m.precisions[k]))
+                failField(source, at,
+                          "unknown precision mode \"" + m.precisions[k] + "\" (expected \"fp32\", \"tf32\" or \"amp\")");
+            if (std::count(m.precisions.begin(), m.precisions.begin() + static_cast<std::ptrdiff_t>(k), m.precisions[k]))
+                failField(source, at, "\"" + m.precisions[k] + "\" is listed twice");
+        }
+    }
     m.algorithms = stringList(j, "algorithms", source);
     for (size_t k = 0; k < m.algorithms.size(); ++k)
         if (!makePlacer(m.algorithms[k]))
@@ -157,23 +183,27 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
 std::vector<SweepJob> sweepJobs(const SweepManifest& m)
 {
     std::vector<SweepJob> jobs;
+    // No "precision": one pass with the clusters' own, so such manifests number their jobs as before.
+    const std::vector<std::string> precisions = m.precisions.empty() ? std::vector<std::string>{""} : m.precisions;
     for (const std::string& g : m.graphs)
         for (const std::string& c : m.clusters)
-            for (const std::string& a : m.algorithms) {
-                const size_t seeds = placerUsesSeed(a) ? m.seeds.size() : 1;
-                for (size_t s = 0; s < seeds; ++s) {
-                    SweepJob job;
-                    job.index = static_cast<int>(jobs.size());
-                    job.graph = g;
-                    job.graphPath = resolve(g, m.source);
-                    job.cluster = c;
-                    job.clusterPath = looksLikePath(c) ? resolve(c, m.source) : c;
-                    job.algorithm = a;
-                    job.seed = m.seeds[s];
-                    job.samples = m.samples;
-                    jobs.push_back(std::move(job));
+            for (const std::string& p : precisions)
+                for (const std::string& a : m.algorithms) {
+                    const size_t seeds = placerUsesSeed(a) ? m.seeds.size() : 1;
+                    for (size_t s = 0; s < seeds; ++s) {
+                        SweepJob job;
+                        job.index = static_cast<int>(jobs.size());
+                        job.graph = g;
+                        job.graphPath = resolve(g, m.source);
+                        job.cluster = c;
+                        job.clusterPath = looksLikePath(c) ? resolve(c, m.source) : c;
+                        job.precision = p;
+                        job.algorithm = a;
+                        job.seed = m.seeds[s];
+                        job.samples = m.samples;
+                        jobs.push_back(std::move(job));
+                    }
                 }
-            }
     for (SweepJob& job : jobs)
         job.jobCount = static_cast<int>(jobs.size());
     return jobs;
@@ -191,7 +221,13 @@ std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int 
 SweepResult runSweepJob(const SweepJob& job, int threads)
 {
     const Graph graph = readGraphFile(job.graphPath);
-    const Cluster cluster = loadCluster(job.clusterPath);
+    Cluster cluster = loadCluster(job.clusterPath);
+    if (!job.precision.empty()) {
+        const auto mode = parsePrecisionMode(job.precision);
+        if (!mode)
+            throw InputError(job.precision, "precision", "unknown precision mode (expected fp32, tf32 or amp)");
+        cluster.setPrecision(*mode); // as post-cli place --precision
+    }
     std::unique_ptr<Placer> placer = makePlacer(job.algorithm);
     if (!placer)
         throw InputError(job.algorithm, "algorithm", "unknown algorithm");
@@ -206,6 +242,7 @@ SweepResult runSweepJob(const SweepJob& job, int threads)
     out.graph = job.graph;
     out.cluster = job.cluster;
     out.algorithm = job.algorithm;
+    out.precision = job.precision;
     out.seed = job.seed;
     out.samples = job.samples;
     out.ops = graph.opCount();
@@ -225,6 +262,8 @@ std::string sweepResultJson(const SweepResult& r)
     j["graph"] = r.graph;
     j["cluster"] = r.cluster;
     j["algo"] = r.algorithm;
+    if (!r.precision.empty())
+        j["precision"] = r.precision;
     j["seed"] = r.seed;
     j["samples"] = r.samples;
     j["ops"] = r.ops;
@@ -250,6 +289,11 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
     r.graph = field<std::string>(j, "graph", source, "a string");
     r.cluster = field<std::string>(j, "cluster", source, "a string");
     r.algorithm = field<std::string>(j, "algo", source, "a string");
+    if (j.contains("precision")) {
+        r.precision = field<std::string>(j, "precision", source, "\"fp32\", \"tf32\" or \"amp\"");
+        if (!parsePrecisionMode(r.precision))
+            failField(source, "precision", "must be \"fp32\", \"tf32\" or \"amp\"");
+    }
     r.seed = field<std::uint64_t>(j, "seed", source, "an integer >= 0");
     r.samples = field<int>(j, "samples", source, "an integer");
     r.ops = field<int>(j, "ops", source, "an integer");
@@ -300,17 +344,22 @@ SweepTable sweepTable(std::vector<SweepResult> results)
     SweepTable table;
     table.jobCount = results.empty() ? 0 : results.front().jobCount;
     std::vector<char> seen(static_cast<size_t>(table.jobCount), 0);
-    std::map<std::tuple<std::string, std::string, std::string>, size_t> rowOf;
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> rowOf;
     for (const SweepResult& r : results) {
         if (r.jobCount != table.jobCount || r.index < 0 || r.index >= table.jobCount)
             throw InputError(r.graph, "job " + std::to_string(r.index), "results of different manifests");
         seen[static_cast<size_t>(r.index)] = 1;
         table.wallSeconds += r.wallSeconds;
-        const auto key = std::make_tuple(r.graph, r.cluster, r.algorithm);
+        const auto key = std::make_tuple(r.graph, r.cluster, r.precision, r.algorithm);
         auto it = rowOf.find(key);
         if (it == rowOf.end()) {
             it = rowOf.emplace(key, table.rows.size()).first;
-            table.rows.push_back({r.graph, r.cluster, r.algorithm, {}, {}, 0});
+            SweepTableRow row;
+            row.graph = r.graph;
+            row.cluster = r.cluster;
+            row.algorithm = r.algorithm;
+            row.precision = r.precision;
+            table.rows.push_back(std::move(row));
         }
         SweepTableRow& row = table.rows[it->second];
         row.seeds.push_back(r.seed);

@@ -11,9 +11,12 @@ namespace post {
 // one result file per job, merged into one table afterwards. No scheduler of our own: a
 // shard is a fixed slice of the job list, a finished job is a file, a rerun skips it.
 struct SweepManifest {
-    std::string source;                  // the manifest's path, for errors
-    std::vector<std::string> graphs;     // as written; relative paths are from the manifest's folder
-    std::vector<std::string> clusters;   // preset names or post-cluster/1 paths
+    std::string source;                // the manifest's path, for errors
+    std::vector<std::string> graphs;   // as written; relative paths are from the manifest's folder
+    std::vector<std::string> clusters; // preset names or post-cluster/1 paths
+    // "fp32", "tf32" or "amp" (docs/cost-model.md, "Precision"): each cluster is run under
+    // each mode, as `post-cli place --precision`; empty: the cluster's own precision.
+    std::vector<std::string> precisions;
     std::vector<std::string> algorithms; // makePlacer names
     std::vector<std::uint64_t> seeds{1}; // learners run once per seed, other placers once
     int samples = 2400;                  // learners' budget per job
@@ -24,6 +27,7 @@ struct SweepJob {
     int jobCount = 0;
     std::string graph, graphPath;     // as written, and resolved against the manifest's folder
     std::string cluster, clusterPath; // as written, and the preset name or resolved path
+    std::string precision;            // the manifest's mode for this job; empty: the cluster's own
     std::string algorithm;
     std::uint64_t seed = 1;
     int samples = 2400;
@@ -34,6 +38,7 @@ struct SweepJob {
 struct SweepResult {
     int index = 0, jobCount = 0;
     std::string graph, cluster, algorithm;
+    std::string precision; // the job's mode when the manifest gives one (empty: the cluster's own)
     std::uint64_t seed = 1;
     int samples = 0;
     int ops = 0;
@@ -43,9 +48,10 @@ struct SweepResult {
     double wallSeconds = 0.0;
 };
 
-// One (graph, cluster, algorithm) of the merged table, over its seeds.
+// One (graph, cluster, precision, algorithm) of the merged table, over its seeds.
 struct SweepTableRow {
     std::string graph, cluster, algorithm;
+    std::string precision; // empty: the cluster's own
     std::vector<std::uint64_t> seeds;
     std::vector<double> stepTimesMs; // per seed, in seed order
     int feasibleRuns = 0;
@@ -65,8 +71,8 @@ struct SweepTable {
 SweepManifest readSweepManifest(const std::string& path);
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source);
 
-// Every job, graph-major: graphs x clusters x algorithms x seeds (one seed for an
-// algorithm that does not use it).
+// Every job, graph-major: graphs x clusters x precisions x algorithms x seeds (one seed
+// for an algorithm that does not use it; no precision dimension when the manifest gives none).
 std::vector<SweepJob> sweepJobs(const SweepManifest& manifest);
 // Shard `shard` of `shards` (0-based): the jobs whose index is shard modulo shards.
 std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int shards);

@@ -5,22 +5,27 @@
 // reshaped to [batch*seq, hidden] matrices, per-head Reshape/Transpose, BatchMatMul
 // attention, exact erf GELU, layer norm as TF's moments + batch-norm arithmetic (10 ops),
 // a pooler, a masked-LM head tied to the word embeddings (20 predictions per sequence) and
-// the next-sentence head. Sequence length 128 (BERT's first pre-training phase). Dropout
+// the next-sentence head. Sequence length 128 by default (BERT's first pre-training phase;
+// `zoo generate bert-base --steps 384` for SQuAD-length sequences, up to 512). Dropout
 // is left out (it is an element-wise op per activation and does not change the shape).
 #include "core/zoo/TfGraphBuilder.h"
 #include "core/zoo/ZooModels.h"
+
+#include <stdexcept>
+#include <string>
 
 namespace post {
 namespace {
 
 constexpr std::int64_t kVocab = 30522, kHidden = 768, kHeads = 12, kHeadSize = 64, kFfn = 3072, kLayers = 12;
-constexpr std::int64_t kSeq = 128, kPositions = 512, kTypes = 2, kPredictions = 20;
+constexpr std::int64_t kPositions = 512, kTypes = 2, kPredictions = 20;
 
 class BertNet {
 public:
-    explicit BertNet(int batch)
+    BertNet(int batch, int seq)
         : b_("bert-base")
         , n_(batch)
+        , seq_(seq)
     {
     }
 
@@ -53,8 +58,8 @@ public:
     // [N*S, H] -> [N, heads, S, head size]
     int heads(const std::string& s, int x)
     {
-        const int r = b_.reshape(s + "/Reshape", x, {n_, kSeq, kHeads, kHeadSize});
-        return b_.op(s + "/transpose", "Transpose", {r}, {{n_, kHeads, kSeq, kHeadSize}}, {{"perm", {0, 2, 1, 3}}});
+        const int r = b_.reshape(s + "/Reshape", x, {n_, seq_, kHeads, kHeadSize});
+        return b_.op(s + "/transpose", "Transpose", {r}, {{n_, kHeads, seq_, kHeadSize}}, {{"perm", {0, 2, 1, 3}}});
     }
 
     int layer(const std::string& s, int x, int maskAdder)
@@ -63,13 +68,13 @@ public:
         const int q = heads(at + "/query", b_.dense(at + "/query", x, kHidden));
         const int k = heads(at + "/key", b_.dense(at + "/key", x, kHidden));
         const int v = heads(at + "/value", b_.dense(at + "/value", x, kHidden));
-        int scores = b_.op(at + "/MatMul", "BatchMatMulV2", {q, k}, {{n_, kHeads, kSeq, kSeq}}, {{"adj_y", {1}}});
+        int scores = b_.op(at + "/MatMul", "BatchMatMulV2", {q, k}, {{n_, kHeads, seq_, seq_}}, {{"adj_y", {1}}});
         scores = b_.binary(at + "/Mul", "Mul", scores, b_.constant(at + "/scale", {1}));
         scores = b_.binary(at + "/add", "AddV2", scores, maskAdder);
         const int probs = b_.unary(at + "/Softmax", "Softmax", scores);
-        int ctx = b_.op(at + "/MatMul_1", "BatchMatMulV2", {probs, v}, {{n_, kHeads, kSeq, kHeadSize}});
-        ctx = b_.op(at + "/transpose_3", "Transpose", {ctx}, {{n_, kSeq, kHeads, kHeadSize}}, {{"perm", {0, 2, 1, 3}}});
-        ctx = b_.reshape(at + "/Reshape_3", ctx, {n_ * kSeq, kHidden});
+        int ctx = b_.op(at + "/MatMul_1", "BatchMatMulV2", {probs, v}, {{n_, kHeads, seq_, kHeadSize}});
+        ctx = b_.op(at + "/transpose_3", "Transpose", {ctx}, {{n_, seq_, kHeads, kHeadSize}}, {{"perm", {0, 2, 1, 3}}});
+        ctx = b_.reshape(at + "/Reshape_3", ctx, {n_ * seq_, kHidden});
 
         const std::string ao = s + "/attention/output";
         int y = b_.dense(ao + "/dense", ctx, kHidden);
@@ -83,35 +88,35 @@ public:
 
     ShapedGraph build()
     {
-        const int ids = b_.placeholder("input/input_ids", {n_, kSeq}, 4);
-        const int mask = b_.placeholder("input/input_mask", {n_, kSeq}, 4);
-        const int types = b_.placeholder("input/segment_ids", {n_, kSeq}, 4);
+        const int ids = b_.placeholder("input/input_ids", {n_, seq_}, 4);
+        const int mask = b_.placeholder("input/input_mask", {n_, seq_}, 4);
+        const int types = b_.placeholder("input/segment_ids", {n_, seq_}, 4);
         const int positions = b_.placeholder("input/masked_lm_positions", {n_ * kPredictions}, 4);
         const int mlmLabels = b_.placeholder("input/masked_lm_ids", {n_ * kPredictions}, 4);
         const int nspLabels = b_.placeholder("input/next_sentence_labels", {n_}, 4);
 
         const std::string e = "bert/embeddings";
         const int words = b_.sharedParameter(e + "/word_embeddings", {kVocab, kHidden});
-        int x = b_.op(e + "/GatherV2", "GatherV2", {words, ids}, {{n_, kSeq, kHidden}}, {{"axis", {0}}});
+        int x = b_.op(e + "/GatherV2", "GatherV2", {words, ids}, {{n_, seq_, kHidden}}, {{"axis", {0}}});
         const int typeTable = b_.parameter(e + "/token_type_embeddings", {kTypes, kHidden});
-        const int typeEmb = b_.op(e + "/GatherV2_1", "GatherV2", {typeTable, types}, {{n_, kSeq, kHidden}},
+        const int typeEmb = b_.op(e + "/GatherV2_1", "GatherV2", {typeTable, types}, {{n_, seq_, kHidden}},
                                   {{"axis", {0}}});
         x = b_.binary(e + "/add", "AddV2", x, typeEmb);
         const int posTable = b_.parameter(e + "/position_embeddings", {kPositions, kHidden});
-        const int pos = b_.op(e + "/Slice", "Slice", {posTable}, {{kSeq, kHidden}});
+        const int pos = b_.op(e + "/Slice", "Slice", {posTable}, {{seq_, kHidden}});
         x = b_.binary(e + "/add_1", "AddV2", x, pos);
         x = layerNorm(e + "/LayerNorm", x);
-        x = b_.reshape("bert/encoder/Reshape", x, {n_ * kSeq, kHidden});
+        x = b_.reshape("bert/encoder/Reshape", x, {n_ * seq_, kHidden});
 
         // (1 - mask) * -10000 broadcast over heads and query positions.
-        const int m = b_.reshape("bert/encoder/Reshape_1", mask, {n_, 1, 1, kSeq});
+        const int m = b_.reshape("bert/encoder/Reshape_1", mask, {n_, 1, 1, seq_});
         const int inv = b_.binary("bert/encoder/sub", "Sub", b_.constant("bert/encoder/one", {1}), m);
         const int adder = b_.binary("bert/encoder/mul", "Mul", inv, b_.constant("bert/encoder/minus_10000", {1}));
 
         for (std::int64_t l = 0; l < kLayers; ++l)
             x = layer("bert/encoder/layer_" + std::to_string(l), x, adder);
 
-        const int seq = b_.reshape("bert/encoder/Reshape_13", x, {n_, kSeq, kHidden});
+        const int seq = b_.reshape("bert/encoder/Reshape_13", x, {n_, seq_, kHidden});
         const int firstToken = b_.op("bert/pooler/strided_slice", "StridedSlice", {seq}, {{n_, kHidden}});
         const int pooled = b_.unary("bert/pooler/dense/Tanh", "Tanh", b_.dense("bert/pooler/dense", firstToken, kHidden));
 
@@ -137,10 +142,17 @@ private:
 
     TfGraphBuilder b_;
     std::int64_t n_;
+    const std::int64_t seq_; // tokens per sequence
 };
 
 } // namespace
 
-ShapedGraph buildBertBase(int batch) { return BertNet(batch).build(); }
+ShapedGraph buildBertBase(int batch, int seq)
+{
+    if (seq < 1 || seq > kPositions)
+        throw std::invalid_argument("bert-base: a sequence of 1 to " + std::to_string(kPositions)
+                                    + " tokens (--steps), not " + std::to_string(seq));
+    return BertNet(batch, seq).build();
+}
 
 } // namespace post

@@ -27,7 +27,7 @@ ShapedGraph buildNmt(int batch, int layers, int steps = 30);
 
 // BERT-base pre-training (Devlin et al. 2019): 12 layers, hidden 768, 12 heads, feed-forward
 // 3072, 30,522-word vocabulary, sequence 128, masked-LM and next-sentence heads.
-ShapedGraph buildBertBase(int batch);
+ShapedGraph buildBertBase(int batch, int seq = 128); // seq: tokens per sequence, 1..512
 
 // GPT-2-style decoder (Radford et al. 2019; OpenAI's gpt-2 model.py): `layers` pre-norm
 // blocks of width `hidden` (heads of 64), 50,257-token vocabulary, 1,024 positions, sequence

@@ -37,8 +37,9 @@ const std::vector<Entry>& entries()
          [](int b, int steps) { return buildNmt(b, 4, steps); }},
         {{"nmt-8", "GNMT translation, 8+8 LSTM layers of 1024, attention, 30+30 steps (Wu et al. 2016)", 64, 30},
          [](int b, int steps) { return buildNmt(b, 8, steps); }},
-        {{"bert-base", "BERT-base pre-training, 12 layers, hidden 768, sequence 128 (Devlin et al. 2019)", 32},
-         fixed(buildBertBase)},
+        // Its "steps" are the sequence's tokens (--steps 384: SQuAD fine-tuning's length).
+        {{"bert-base", "BERT-base pre-training, 12 layers, hidden 768, sequence 128 (Devlin et al. 2019)", 32, 128},
+         [](int b, int seq) { return buildBertBase(b, seq); }},
         {{"gpt2", "GPT-2 124M decoder, 12 layers, hidden 768, sequence 1024, Adam (Radford et al. 2019)", 8, 0, true},
          gpt("gpt2", 12, 768)},
         {{"gpt2-medium", "GPT-2 355M decoder, 24 layers, hidden 1024, sequence 1024, Adam", 8, 0, true},

@@ -95,6 +95,59 @@ private slots:
                  job["best_step_time_ms"].toDouble());
     }
 
+    // "precision" runs each cluster under each mode: the jobs give the step times of
+    // `post-cli place --precision MODE`, the table has a row per mode, and the modes differ.
+    void precisionPerManifest()
+    {
+        const QString graph = dir_.filePath("r50.json");
+        QCOMPARE(runCli({"zoo", "generate", "resnet-50", "--batch", "2", "--out", graph}).exitCode, 0);
+        const QString m = write("precision.json",
+                                QString(R"({"format": "post-sweep/1", "graphs": ["%1"],
+            "clusters": ["a100x8-nvlink"], "precision": ["fp32", "amp"], "algorithms": ["single", "m-etf"]})")
+                                    .arg(graph)
+                                    .toUtf8());
+        const QString out = dir_.filePath("precision-out");
+        const Run r = runCli({"sweep", m, "--out", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jobFiles(out), 4); // graph x cluster x 2 modes x 2 placers, mode before algorithm
+        const char* modes[] = {"fp32", "fp32", "amp", "amp"};
+        const char* algos[] = {"single", "m-etf", "single", "m-etf"};
+        QHash<QString, double> perMode;
+        for (int k = 0; k < 4; ++k) {
+            QFile f(out + QString("/job-%1.json").arg(k, 6, 10, QChar('0')));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject job = QJsonDocument::fromJson(f.readAll()).object();
+            QCOMPARE(job["precision"].toString(), QString(modes[k]));
+            QCOMPARE(job["algo"].toString(), QString(algos[k]));
+            const Run place = runCli(
+                {"place", graph, "--cluster", "a100x8-nvlink", "--algo", algos[k], "--precision", modes[k], "--json"});
+            QCOMPARE(place.exitCode, 0);
+            QCOMPARE(job["best_step_time_ms"].toDouble(),
+                     QJsonDocument::fromJson(place.out.toUtf8()).object()["best_step_time_ms"].toDouble());
+            if (QString(algos[k]) == "single")
+                perMode[modes[k]] = job["best_step_time_ms"].toDouble();
+        }
+        // FP16 tensor cores and halved traffic: a faster step than plain FP32 on one A100.
+        QVERIFY2(perMode["amp"] < 0.7 * perMode["fp32"], qPrintable(QString::number(perMode["amp"])));
+        const Run merged = runCli({"sweep", "merge", out, "--json"});
+        QCOMPARE(merged.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(merged.out.toUtf8()).object()["rows"].toArray();
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows[0].toObject()["precision"].toString(), QString("fp32"));
+        QCOMPARE(rows[3].toObject()["precision"].toString(), QString("amp"));
+        const Run text = runCli({"sweep", "merge", out});
+        QVERIFY2(text.out.contains("a100x8-nvlink:amp") && text.out.contains("a100x8-nvlink:fp32"), qPrintable(text.out));
+        // One mode for every cluster is a plain string.
+        const QString one = write("precision-one.json",
+                                  QString(R"({"format": "post-sweep/1", "graphs": ["%1"],
+            "clusters": ["a100x8-nvlink"], "precision": "amp", "algorithms": ["single"]})")
+                                      .arg(graph)
+                                      .toUtf8());
+        const Run dry = runCli({"sweep", one, "--dry-run"});
+        QCOMPARE(dry.exitCode, 0);
+        QVERIFY2(dry.out.contains("a100x8-nvlink:amp") && dry.out.count('\n') == 1, qPrintable(dry.out));
+    }
+
     // A rerun skips finished jobs; a lost result is reported missing and redone.
     void rerunResumes()
     {
@@ -134,6 +187,15 @@ private slots:
         QTest::newRow("typo") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "clusters": ["k80x2"], "algorithms": ["post"], "seed": [1]})")
                               << "field seed";
+        QTest::newRow("precision mode") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "precision": ["fp32", "fp16"], "algorithms": ["post"]})")
+                                        << "precision[1]";
+        QTest::newRow("precision twice") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "precision": ["amp", "amp"], "algorithms": ["post"]})")
+                                         << "precision[1]";
+        QTest::newRow("precision type") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "precision": 32, "algorithms": ["post"]})")
+                                        << "field precision";
         QTest::newRow("repeated key") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "graphs": ["h.json"], "clusters": ["k80x2"], "algorithms": ["post"]})")
                                       << "graphs";

@@ -231,9 +231,24 @@ private slots:
         const std::size_t big = ZooRegistry::forwardGraph("nmt-8", 1, 200).ops.size();
         QVERIFY2(big > 45000 && big < 60000, qPrintable(QString::number(big))); // 53,852: 107,704 training ops
 
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ZooRegistry::forwardGraph("bert-base", 1, 10));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ZooRegistry::forwardGraph("gpt2", 1, 10));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  ZooRegistry::forwardGraph("nmt-2", 1, ZooRegistry::kMaxSteps + 1));
+    }
+
+    // bert-base's "steps" are its sequence length (SQuAD fine-tuning runs 384): the same ops
+    // and parameters, every activation [N*S, H], attention [N, heads, S, S]; 1 to 512 tokens.
+    void bertSequenceLength()
+    {
+        const ShapedGraph base = ZooRegistry::forwardGraph("bert-base", 2);
+        const ShapedGraph squad = ZooRegistry::forwardGraph("bert-base", 2, 384);
+        QCOMPARE(squad.ops.size(), base.ops.size());
+        QCOMPARE(parameters(squad, "cls/", true), parameters(base, "cls/", true));
+        QCOMPARE(outputShape(squad, "bert/encoder/layer_11/attention/self/Softmax"), (Shape{2, 12, 384, 384}));
+        QCOMPARE(outputShape(squad, "bert/encoder/Reshape"), (Shape{2 * 384, 768}));
+        QCOMPARE(outputShape(ZooRegistry::forwardGraph("bert-base", 2, 128), "bert/encoder/Reshape"),
+                 outputShape(base, "bert/encoder/Reshape"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ZooRegistry::forwardGraph("bert-base", 1, 513));
     }
 
     // GPT-2: V H + 1024 H + L (12 H^2 + 13 H) + 2 H parameters (wte tied to the logits), i.e.

@@ -1,6 +1,7 @@
 // The cluster editor: its table models, edits that re-simulate the shown placement,
 // refused values, device removal, and saving and reading post-cluster/1 files.
 #include "core/io/native/ClusterFile.h"
+#include "core/sim/Simulator.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 #include "ui/MainWindow.h"
@@ -10,6 +11,7 @@
 #include "ui/cluster/ClusterLinkModel.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/util/Format.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -45,6 +47,8 @@ private slots:
     void saveAndLoadRoundTrip();
     void loadReportsBadFile();
     void windowUsesEditedCluster();
+    void bigGraphsResimulateOffTheGuiThread();
+    void windowSimulatesBigGraphsOnce();
 };
 
 void TestClusterEditor::modelsPassTester()
@@ -242,6 +246,61 @@ void TestClusterEditor::windowUsesEditedCluster()
     QVERIFY(std::abs(editor->shownStepUs() - before / 2.0) < 1e-9 * before); // one device: no transfers
     // The editor keeps its draft when the window hands back the cluster it made.
     QCOMPARE(editor->draft().devices[0].speed, speed * 2.0);
+}
+
+// Above kSynchronousMaxOps ops (a new best of a 100k-op run) the shown placement is
+// re-simulated on a pool thread: setDocument returns at once with no figure, and the figure
+// that arrives is the simulator's; a newer document's job wins over an older one's.
+void TestClusterEditor::bigGraphsResimulateOffTheGuiThread()
+{
+    const int n = ClusterEditor::kSynchronousMaxOps + 1000;
+    auto doc = std::make_shared<GraphDocument>(*uitest::chainDocument(n));
+    doc->placement.assign(static_cast<size_t>(n), 1); // the chain on GPU:0: the sum of its times
+    ClusterEditor editor;
+    QSignalSpy shown(&editor, &ClusterEditor::shownStepChanged);
+    editor.setDocument(doc);
+    QVERIFY(editor.isSimulating());
+    QVERIFY(std::isnan(editor.shownStepUs()));
+    QVERIFY(editor.summary().contains(QStringLiteral("simulating")));
+    // Another placement before the first job is back: only its figure is shown.
+    auto faster = std::make_shared<GraphDocument>(*doc);
+    faster->placement.assign(static_cast<size_t>(n), 2); // GPU:1, speed 2
+    editor.setDocument(faster);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor.isSimulating(), 30000);
+    QCOMPARE(shown.size(), 1);
+    const double expected = Simulator(*faster->graph, *faster->cluster).run(faster->placement).stepTimeUs;
+    QCOMPARE(editor.shownStepUs(), expected);
+    QVERIFY(editor.shownFeasible());
+    QVERIFY2(editor.summary().contains(formatMicroseconds(expected)), qPrintable(editor.summary()));
+    // An edit of the draft is re-simulated the same way, on the edited cluster.
+    QVERIFY(editor.deviceModel()->setData(deviceCell(editor, 2, ClusterDeviceModel::Speed), QStringLiteral("4")));
+    QVERIFY(editor.isSimulating());
+    QTRY_VERIFY_WITH_TIMEOUT(!editor.isSimulating(), 30000);
+    QCOMPARE(editor.shownStepUs(), expected / 2.0);
+}
+
+// In the window, a big graph's shown placement on its own cluster is simulated once, by the
+// step simulation: the editor shows that figure without a simulation of its own; an edit of
+// the cluster becomes the window's document, whose step is simulated once too.
+void TestClusterEditor::windowSimulatesBigGraphsOnce()
+{
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    const int n = ClusterEditor::kSynchronousMaxOps + 1000;
+    auto doc = std::make_shared<GraphDocument>(*uitest::chainDocument(n));
+    window.hub()->open(doc);
+    ClusterEditor* editor = window.findChild<ClusterEditor*>();
+    const Placement onGpu0(static_cast<size_t>(n), 1);
+    window.hub()->setPlacement(onGpu0);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->isSimulating() && !std::isnan(editor->shownStepUs()), 30000);
+    const double expected = Simulator(*doc->graph, *doc->cluster).run(onGpu0).stepTimeUs;
+    QCOMPARE(editor->shownStepUs(), expected);
+    QCOMPARE(editor->simulationsRun(), 0);
+    QVERIFY(editor->deviceModel()->setData(deviceCell(*editor, 1, ClusterDeviceModel::Speed), QStringLiteral("4")));
+    QCOMPARE(window.hub()->document()->cluster->device(1).speed, 4.0);
+    QTRY_VERIFY_WITH_TIMEOUT(!editor->isSimulating(), 30000);
+    QCOMPARE(editor->simulationsRun(), 0);
+    QCOMPARE(editor->shownStepUs(), expected / 4.0);
 }
 
 QTEST_MAIN(TestClusterEditor)

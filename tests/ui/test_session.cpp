@@ -3,6 +3,8 @@
 #include "core/io/native/ClusterFile.h"
 #include "core/io/native/NativeGraphReader.h"
 #include "core/session/SessionFile.h"
+#include "core/sim/Simulator.h"
+#include "core/zoo/ZooRegistry.h"
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
@@ -11,12 +13,17 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
+#include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
+#include "ui/timeline/SimulatedStep.h"
+#include "ui/timeline/StepSimulation.h"
+#include "ui/timeline/StepStatusLabel.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -166,6 +173,75 @@ private slots:
         QCOMPARE(again.samples.size(), size_t(300));
         QCOMPARE(QString::fromStdString(again.source), a->path);
         QVERIFY(again.run.state == SessionRunState::Done);
+    }
+
+    // The learner panel's Precision re-times the shown placement in that mode (the status bar
+    // and the inspector say which), and a saved session brings the mode back.
+    void precisionRetimesAndIsSaved()
+    {
+        // A graph whose matrix products and convolutions have FLOPs: ResNet-50 at batch 2.
+        const QString graph = dir_.filePath(QStringLiteral("r50.json"));
+        {
+            QFile f(graph);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(nativeGraphJson(ZooRegistry::generate("resnet-50", 2))));
+        }
+        auto first = std::make_unique<MainWindow>();
+        first->setInteractiveErrors(false);
+        QVERIFY(first->setClusterName(QStringLiteral("a100x8-nvlink")));
+        QSignalSpy shown(first.get(), &MainWindow::documentShown);
+        first->openFile(graph);
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr doc = first->hub()->document();
+        QVERIFY(doc->cluster->precision() == PrecisionMode::Tf32);
+        const Placement onGpu(static_cast<size_t>(doc->opCount()), *doc->cluster->find("/device:GPU:0"));
+        first->hub()->setPlacement(onGpu);
+        auto* simulation = first->findChild<StepSimulation*>();
+        QTRY_VERIFY_WITH_TIMEOUT(simulation->current() != nullptr, kWaitMs);
+        const double tf32Us = simulation->current()->result.stepTimeUs;
+
+        // The user picks amp: a new document on the same graph and devices, timed in amp.
+        LearnerPanel* panel = first->findChild<LearnerPanel*>();
+        QComboBox* picker = panel->precisionPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("tf32"));
+        const int amp = picker->findText(QStringLiteral("amp"));
+        picker->setCurrentIndex(amp);
+        emit picker->activated(amp);
+        QVERIFY(first->hub()->document()->cluster->precision() == PrecisionMode::Amp);
+        QCOMPARE(first->hub()->document()->graphId, doc->graphId);
+        QCOMPARE(first->hub()->document()->placement, onGpu);
+        QTRY_VERIFY_WITH_TIMEOUT(simulation->current() != nullptr
+                                     && simulation->current()->document->cluster->precision() == PrecisionMode::Amp,
+                                 kWaitMs);
+        const double ampUs = simulation->current()->result.stepTimeUs;
+        Cluster ampCluster = *doc->cluster;
+        ampCluster.setPrecision(PrecisionMode::Amp);
+        QCOMPARE(ampUs, Simulator(*doc->graph, ampCluster).run(onGpu).stepTimeUs);
+        QVERIFY2(ampUs < 0.8 * tf32Us, qPrintable(QStringLiteral("%1 vs %2 µs").arg(ampUs).arg(tf32Us)));
+        QTRY_VERIFY(first->findChild<StepStatusLabel*>()->text().contains(QStringLiteral(" · amp")));
+        QVERIFY(first->findChild<InspectorPanel*>()->html().contains(QStringLiteral("FP16 tensor cores")));
+
+        // Saved and reopened: the cluster comes back in amp, the picker shows it, the step is the same.
+        const QString path = dir_.filePath(QStringLiteral("r50-amp.session.json"));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
+        auto second = std::make_unique<MainWindow>();
+        second->setInteractiveErrors(false);
+        QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);
+        second->openFile(path);
+        QVERIFY(restored.wait(kWaitMs));
+        QVERIFY(second->hub()->document()->cluster->precision() == PrecisionMode::Amp);
+        QCOMPARE(second->findChild<LearnerPanel*>()->precisionPicker()->currentText(), QStringLiteral("amp"));
+        auto* again = second->findChild<StepSimulation*>();
+        QTRY_VERIFY_WITH_TIMEOUT(again->current() != nullptr, kWaitMs);
+        QCOMPARE(again->current()->result.stepTimeUs, ampUs);
+        // Back to tf32 in the restored window: the first step time again.
+        second->setPrecision(PrecisionMode::Tf32);
+        QTRY_VERIFY_WITH_TIMEOUT(again->current() != nullptr
+                                     && again->current()->document->cluster->precision() == PrecisionMode::Tf32,
+                                 kWaitMs);
+        QCOMPARE(again->current()->result.stepTimeUs, tf32Us);
+        QSettings().remove(QStringLiteral("precision"));
+        QSettings().remove(QStringLiteral("cluster"));
     }
 
     void anotherGraphDropsTheRecordedRun()

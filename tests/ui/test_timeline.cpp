@@ -301,7 +301,7 @@ private slots:
         // names the fullest device.
         const QString text = StepStatusLabel::textFor(*step);
         QVERIFY2(text.startsWith(QStringLiteral("Step 206 µs · fits memory · peak ")), qPrintable(text));
-        QVERIFY(text.endsWith(QStringLiteral(" on GPU:0")));
+        QVERIFY2(text.endsWith(QStringLiteral(" on GPU:0 · tf32")), qPrintable(text)); // and the precision mode
 
         // A GPU too small for fc's parameters: out of memory, naming it.
         auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));

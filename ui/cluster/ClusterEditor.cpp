@@ -12,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +22,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -48,6 +50,7 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent)
 ClusterEditor::ClusterEditor(QWidget* parent)
     : QWidget(parent)
     , shownStepUs_(std::numeric_limits<double>::quiet_NaN())
+    , watcher_(new QFutureWatcher<SimResult>(this))
     , devices_(new ClusterDeviceModel(&draft_, this))
     , links_(new ClusterLinkModel(&draft_, this))
     , name_(new QLineEdit(this))
@@ -164,12 +167,23 @@ void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
     if (!deviceMap.empty())
         for (DeviceId& d : placement_)
             d = d >= 0 && static_cast<size_t>(d) < deviceMap.size() ? deviceMap[static_cast<size_t>(d)] : d;
-    resimulate();
+    // The window takes the edited cluster at once (setDocument with it follows, which
+    // re-simulates); alone, the editor re-simulates here.
     emit clusterEdited(made_, placement_);
+    if (!document_ || document_->cluster != made_)
+        resimulate();
+}
+
+ClusterEditor::~ClusterEditor()
+{
+    job_.drop();
+    watcher_->disconnect(this);
 }
 
 void ClusterEditor::resimulate()
 {
+    job_.drop(); // whatever a running job gives is not this draft's step
+    awaitingStep_ = false;
     shownStepUs_ = std::numeric_limits<double>::quiet_NaN();
     shownFeasible_ = false;
     const Cluster* cluster = made_ ? made_.get() : (document_ ? document_->cluster.get() : nullptr);
@@ -182,12 +196,63 @@ void ClusterEditor::resimulate()
         summary_->setText(tr("%1. The shown placement does not fit: %2").arg(devices, QString::fromStdString(*problem)));
         return;
     }
-    Simulator simulator(*document_->graph, *cluster);
-    const SimResult& r = simulator.run(placement_);
+    if (document_->opCount() <= kSynchronousMaxOps) {
+        ++simulationsRun_;
+        Simulator simulator(*document_->graph, *cluster);
+        showStep(simulator.run(placement_));
+        return;
+    }
+    // A big graph (a new best of a 100k-op run arrives every few seconds): off the GUI thread.
+    summary_->setText(tr("%1. Shown placement: simulating…").arg(devices));
+    if (followSteps_ && (!made_ || document_->cluster == made_) && placement_ == document_->placement) {
+        // The window simulates exactly this step: its figure, now or when it comes.
+        awaitingStep_ = true;
+        if (isStepOfShown(lastStep_)) {
+            awaitingStep_ = false;
+            showStep(lastStep_->result);
+        }
+        return;
+    }
+    ++simulationsRun_;
+    const quint64 id = job_.begin();
+    std::shared_ptr<const Cluster> on = made_ ? made_ : document_->cluster;
+    watcher_->disconnect(this);
+    connect(watcher_, &QFutureWatcher<SimResult>::finished, this, [this, id] {
+        if (job_.finish(id))
+            showStep(watcher_->future().result());
+    });
+    watcher_->setFuture(QtConcurrent::run([graph = document_->graph, on = std::move(on), placement = placement_] {
+        SimResult r = Simulator(*graph, *on).run(placement);
+        r.timeline = {}; // only the figures are shown
+        return r;
+    }));
+}
+
+bool ClusterEditor::isStepOfShown(const StepPtr& step) const
+{
+    if (!step || !document_)
+        return false;
+    const GraphDocument& of = *step->document;
+    return of.graphId == document_->graphId && of.cluster == document_->cluster && of.placement == placement_;
+}
+
+void ClusterEditor::setStep(const StepPtr& step)
+{
+    lastStep_ = step;
+    if (awaitingStep_ && isStepOfShown(step)) {
+        awaitingStep_ = false;
+        showStep(step->result);
+    }
+}
+
+void ClusterEditor::showStep(const SimResult& r)
+{
     shownStepUs_ = r.stepTimeUs;
     shownFeasible_ = r.feasible;
     summary_->setText(tr("%1. Shown placement: step %2%3")
-                          .arg(devices, formatMicroseconds(r.stepTimeUs), r.feasible ? QString() : tr(", out of memory")));
+                          .arg(tr("%n device(s)", nullptr, draft_.deviceCount()), formatMicroseconds(r.stepTimeUs),
+                               r.feasible ? QString() : tr(", out of memory")));
+    emit shownStepChanged();
 }
 
 int ClusterEditor::addDevice()

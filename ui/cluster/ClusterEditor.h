@@ -1,7 +1,10 @@
 #pragma once
 
+#include "core/sim/SimResult.h"
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/document/GraphDocument.h"
+#include "ui/timeline/SimulatedStep.h"
+#include "ui/util/LatestJob.h"
 
 #include <QWidget>
 
@@ -11,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableView;
+template <typename T> class QFutureWatcher;
 
 namespace post {
 
@@ -20,12 +24,26 @@ class ClusterLinkModel;
 // Edits the open document's cluster: devices (name, kind, speed, memory) and links. Every
 // valid edit builds a new Cluster, re-simulates the shown placement on it at once (the
 // summary line) and emits clusterEdited; a bad value is refused with a message. Save As
-// writes post-cluster/1 (atomically); Open reads one.
+// writes post-cluster/1 (atomically); Open reads one. On graphs above kSynchronousMaxOps
+// ops the re-simulation runs on a pool thread (shownStepUs is NaN until it is back, then
+// shownStepChanged), so a new best placement of a 100k-op graph never blocks the window.
 class ClusterEditor : public QWidget {
     Q_OBJECT
 
 public:
     explicit ClusterEditor(QWidget* parent = nullptr);
+    ~ClusterEditor() override;
+
+    // Graphs of at most this many ops are re-simulated on the GUI thread (as StepSimulation).
+    static constexpr int kSynchronousMaxOps = 5000;
+    // The pool-thread re-simulation is still running (or the window's step is awaited).
+    bool isSimulating() const { return job_.isBusy() || awaitingStep_; }
+    // The window's step simulation (StepSimulation::simulated) is followed: on a big graph
+    // the shown placement on the document's own cluster is the step it simulates anyway, so
+    // its figure is taken from there instead of simulating it a second time.
+    void followSteps(bool follow) { followSteps_ = follow; }
+    // Simulations this editor ran itself (tests).
+    int simulationsRun() const { return simulationsRun_; }
 
     const ClusterDraft& draft() const { return draft_; }
     ClusterDeviceModel* deviceModel() const { return devices_; }
@@ -54,15 +72,21 @@ public:
 public slots:
     // Follows the window. A document carrying the cluster this editor made keeps the draft.
     void setDocument(post::DocumentPtr document);
+    // The window's newest simulated step (see followSteps).
+    void setStep(const post::StepPtr& step);
 
 signals:
     // The edited cluster and the shown placement mapped onto it (empty when none).
     void clusterEdited(std::shared_ptr<const post::Cluster> cluster, const post::Placement& placement);
     void clusterFileOpened(const QString& path);
+    // shownStepUs() is known (again): at once on small graphs, when the pool job ends on big ones.
+    void shownStepChanged();
 
 private:
     void applyEdit(const std::vector<DeviceId>& deviceMap = {});
     void resimulate();
+    void showStep(const SimResult& result);
+    bool isStepOfShown(const StepPtr& step) const;
     void showMessage(const QString& text);
     void saveDialog();
     void openDialog();
@@ -73,6 +97,12 @@ private:
     Placement placement_;                 // the shown placement, on made_ (or the document's cluster)
     double shownStepUs_;
     bool shownFeasible_ = false;
+    LatestJob job_; // the pool-thread re-simulation whose result is wanted
+    bool followSteps_ = false;
+    bool awaitingStep_ = false; // the figure comes with the window's step of placement_
+    StepPtr lastStep_;          // the window's newest step
+    int simulationsRun_ = 0;
+    QFutureWatcher<SimResult>* watcher_;
 
     ClusterDeviceModel* devices_;
     ClusterLinkModel* links_;

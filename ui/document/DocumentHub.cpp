@@ -31,6 +31,26 @@ bool DocumentHub::setClusterName(const QString& nameOrPath)
 
 const QString& DocumentHub::clusterName() const { return loader_->clusterName(); }
 
+bool DocumentHub::setPrecision(PrecisionMode mode)
+{
+    const bool readsChange = loader_->precision() != mode;
+    loader_->setPrecision(mode);
+    if (!document_ || !document_->cluster || document_->cluster->precision() == mode)
+        return readsChange;
+    // The same devices in another mode: the placement still applies, the costs do not.
+    auto cluster = std::make_shared<Cluster>(*document_->cluster);
+    cluster->setPrecision(mode);
+    setCluster(std::move(cluster), document_->placement);
+    return true;
+}
+
+PrecisionMode DocumentHub::precision() const
+{
+    if (const auto mode = loader_->precision())
+        return *mode;
+    return document_ && document_->cluster ? document_->cluster->precision() : PrecisionMode::Tf32;
+}
+
 bool DocumentHub::setBatch(std::int64_t batch)
 {
     if (batch < 1 || batch == loader_->batch())
@@ -50,6 +70,9 @@ InputDimensions DocumentHub::dimensions(const QString& path) const { return load
 
 void DocumentHub::open(DocumentPtr document)
 {
+    // A restored document (a session) brings its cluster's mode: reads go on in the mode on show.
+    if (document && document->cluster && loader_->precision())
+        loader_->setPrecision(document->cluster->precision());
     loader_->cancel(); // a read still running must not replace this document
     publish(std::move(document));
 }

@@ -35,6 +35,12 @@ public:
     // False when unchanged; clusterNameChanged follows a change.
     bool setClusterName(const QString& nameOrPath);
     const QString& clusterName() const;
+    // The precision mode of the reads from now on and of the current document: its cluster
+    // runs in `mode` (as post-cli --precision), so the step is re-timed; documentChanged
+    // follows when the current document's mode changes. False when nothing changed.
+    bool setPrecision(PrecisionMode mode);
+    // The mode reads use: the one set, else the current document's cluster's, else tf32.
+    PrecisionMode precision() const;
     bool setBatch(std::int64_t batch);
     std::int64_t batch() const;
     // ONNX, TF: values for the unknown input dimensions of `path`, used by its reads from now on.

@@ -64,7 +64,7 @@ InputDimensions DocumentLoader::dimensions(const QString& path) const
 }
 
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
-                                    const InputDimensions& dimensions)
+                                    const InputDimensions& dimensions, std::optional<PrecisionMode> precision)
 {
     auto doc = std::make_shared<GraphDocument>();
     doc->path = QFileInfo(path).absoluteFilePath();
@@ -84,7 +84,10 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
                            : QObject::tr("%1 input dimensions have no value and count as 1, so the costs are guesses: "
                                          "File ▸ Input Dimensions gives them")
                                  .arg(imported.unresolvedDims.size()));
-    doc->cluster = std::make_shared<const Cluster>(loadCluster(clusterName.toStdString()));
+    Cluster cluster = loadCluster(clusterName.toStdString());
+    if (precision)
+        cluster.setPrecision(*precision);
+    doc->cluster = std::make_shared<const Cluster>(std::move(cluster));
     if (!imported.unknownOpTypes.empty())
         doc->notes << unknownTypesNote(imported.unknownOpTypes);
     if (imported.hasGivenPlacement()) {
@@ -110,8 +113,8 @@ void DocumentLoader::cancel() { read_->cancel(); }
 
 void DocumentLoader::load(const QString& path)
 {
-    read_->start([path, cluster = cluster_, batch = batch_,
-                  dims = dimensions(path)] { return loadNow(path, cluster, batch, dims); },
+    read_->start([path, cluster = cluster_, batch = batch_, dims = dimensions(path),
+                  precision = precision_] { return loadNow(path, cluster, batch, dims, precision); },
                  [this, path](const ReadOutcome<DocumentPtr>& outcome) {
                      if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
                          emit loaded(*doc);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/graph/Precision.h"
 #include "ui/document/GraphDocument.h"
 
 #include <QHash>
@@ -8,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace post {
 
@@ -25,6 +27,10 @@ public:
     // Cluster preset name or post-cluster file for documents loaded from now on.
     void setClusterName(const QString& nameOrPath) { cluster_ = nameOrPath; }
     const QString& clusterName() const { return cluster_; }
+    // The precision mode every cluster read from now on runs in (as post-cli --precision);
+    // none: each cluster's own "precision".
+    void setPrecision(std::optional<PrecisionMode> mode) { precision_ = mode; }
+    std::optional<PrecisionMode> precision() const { return precision_; }
     // ONNX: the size given to the symbolic batch dimension of documents loaded from now on.
     void setBatch(std::int64_t batch) { batch_ = batch; }
     std::int64_t batch() const { return batch_; }
@@ -39,10 +45,12 @@ public:
     void cancel();
 
     // The synchronous work: reads the graph (format sniffed from the content) and the
-    // cluster. Throws InputError naming the file and what is wrong with it. A placement
-    // the file gives is shown if it fits the cluster; otherwise a note says why not.
+    // cluster (in `precision` when given). Throws InputError naming the file and what is
+    // wrong with it. A placement the file gives is shown if it fits the cluster; otherwise a
+    // note says why not.
     static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1,
-                               const InputDimensions& dimensions = {});
+                               const InputDimensions& dimensions = {},
+                               std::optional<PrecisionMode> precision = std::nullopt);
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
     // Why `nameOrPath` cannot be read as a cluster (naming the file and what is wrong),
@@ -56,6 +64,7 @@ signals:
 private:
     QString cluster_ = defaultClusterName();
     std::int64_t batch_ = 1;
+    std::optional<PrecisionMode> precision_;
     QHash<QString, InputDimensions> dimensions_;    // by absolute path
     std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
 };

@@ -91,6 +91,8 @@ QString InspectorPanel::summaryHtml() const
     if (document_->cluster)
         h += row(tr("Cluster"),
                  tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount()).arg(esc(document_->cluster->name())));
+    if (document_->cluster)
+        h += row(tr("Precision"), describePrecision(document_->cluster->precision()).toHtmlEscaped());
     const bool fromFile = document_->isPlaced() && document_->placement == document_->given;
     h += row(tr("Placement"), !document_->isPlaced() ? tr("none yet") : fromFile ? tr("the file's own") : tr("shown"));
     if (document_->format == GraphFormat::Onnx)

@@ -4,6 +4,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/SamplePlacements.h"
+#include "ui/util/Format.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -30,6 +31,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , controller_(new LearnerController(this))
     , algorithm_(new QComboBox(this))
     , cluster_(new QComboBox(this))
+    , precision_(new QComboBox(this))
     , options_(new LearnerOptionsEditor(this))
     , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
@@ -70,6 +72,17 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     cluster_->setObjectName(QStringLiteral("cluster"));
     cluster_->setToolTip(tr("The devices and links to place on (the same choice as File ▸ Cluster)"));
     connect(cluster_, &QComboBox::activated, this, &LearnerPanel::chooseCluster);
+    for (const PrecisionMode mode : {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Amp}) {
+        precision_->addItem(precisionName(mode), static_cast<int>(mode));
+        precision_->setItemData(precision_->count() - 1, describePrecision(mode), Qt::ToolTipRole);
+    }
+    precision_->setObjectName(QStringLiteral("precision"));
+    precision_->setToolTip(tr("How FP32 matrix products and convolutions run on the cluster's GPUs (post-cli "
+                              "--precision); the step is timed again at once"));
+    setPrecision(PrecisionMode::Tf32);
+    connect(precision_, &QComboBox::activated, this, [this](int index) {
+        emit precisionChosen(static_cast<PrecisionMode>(precision_->itemData(index).toInt()));
+    });
     optionsToggle_->setObjectName(QStringLiteral("hyperparameters"));
     optionsToggle_->setText(tr("Hyperparameters"));
     optionsToggle_->setToolTip(tr("The learners' constants (post-cli --set KEY=VALUE)"));
@@ -115,6 +128,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("Cluster"), cluster_);
+    form->addRow(tr("Precision"), precision_);
     form->addRow(tr("Algorithm"), algorithm_);
     form->addRow(tr("Samples"), samples_);
     form->addRow(tr("Time limit"), time_);
@@ -177,6 +191,14 @@ void LearnerPanel::setClusterName(const QString& nameOrPath)
     }
     cluster_->setCurrentIndex(index);
 }
+
+void LearnerPanel::setPrecision(PrecisionMode mode)
+{
+    const QSignalBlocker block(precision_);
+    precision_->setCurrentIndex(precision_->findData(static_cast<int>(mode)));
+}
+
+PrecisionMode LearnerPanel::precision() const { return static_cast<PrecisionMode>(precision_->currentData().toInt()); }
 
 void LearnerPanel::chooseCluster(int index)
 {
@@ -270,6 +292,8 @@ void LearnerPanel::setDocument(DocumentPtr document)
     if (restored_ && (!document || document->graphId != restored_->graphId))
         restored_.reset();
     document_ = std::move(document);
+    if (document_ && document_->cluster)
+        setPrecision(document_->cluster->precision());
     if (!haveData_ && !controller_->isActive())
         status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
     updateButtons();
@@ -404,6 +428,7 @@ void LearnerPanel::updateButtons()
     time_->setEnabled(idle);
     seed_->setEnabled(idle);
     cluster_->setEnabled(idle);
+    precision_->setEnabled(idle);
     options_->setEnabled(idle);
 }
 

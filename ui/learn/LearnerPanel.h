@@ -77,6 +77,12 @@ public:
     // Shows `nameOrPath` (a preset or a post-cluster file) as the chosen cluster without
     // emitting clusterChosen (the window calls it when its cluster changes).
     void setClusterName(const QString& nameOrPath);
+    // How FP32 matrix products and convolutions run (fp32, tf32, amp: post-cli --precision);
+    // the picker follows the document's cluster, and setPrecision shows `mode` without
+    // emitting precisionChosen.
+    QComboBox* precisionPicker() const { return precision_; }
+    void setPrecision(PrecisionMode mode);
+    PrecisionMode precision() const;
     // The placement of sample `index` of the latest run, or of the nearest one kept
     // (`shownIndex` says which); empty when none is kept.
     Placement samplePlacement(int index, int* shownIndex = nullptr) const;
@@ -97,6 +103,8 @@ signals:
     void resetRequested();
     // The user picked a preset or a cluster file in the picker.
     void clusterChosen(const QString& nameOrPath);
+    // The user picked a precision mode.
+    void precisionChosen(post::PrecisionMode mode);
 
 private:
     void onSnapshot(const post::LearnerSnapshot& snapshot);
@@ -112,6 +120,7 @@ private:
 
     QComboBox* algorithm_;
     QComboBox* cluster_;
+    QComboBox* precision_;
     LearnerOptionsEditor* options_;
     QToolButton* optionsToggle_;
     std::shared_ptr<SamplePlacements> samplePlacements_;

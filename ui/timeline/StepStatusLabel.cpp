@@ -57,6 +57,8 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
                          formatBytes(cluster.device(worst).memoryBytes));
     else if (!r.feasible)
         text += tr(" · out of memory");
+    // The precision mode the step was timed in (the learner panel's Precision).
+    text += QStringLiteral(" · ") + precisionName(cluster.precision());
     return text;
 }
 

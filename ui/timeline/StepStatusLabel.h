@@ -17,7 +17,8 @@ public:
     void setStep(const StepPtr& step);
     void setBusy(bool busy);
 
-    // The text for a step (empty for none), e.g. "Step 12.3 ms · fits · peak 3.40 GB on GPU:0".
+    // The text for a step (empty for none), e.g.
+    // "Step 12.3 ms · fits memory · peak 3.40 GB on GPU:0 · tf32" (the last: its precision mode).
     static QString textFor(const SimulatedStep& step);
 };
 

@@ -1,5 +1,7 @@
 #include "ui/util/Format.h"
 
+#include <QObject>
+
 namespace post {
 
 namespace {
@@ -35,6 +37,26 @@ QString formatBytes(double bytes)
     if (unit == 0)
         return QString::number(bytes, 'f', 0) + QStringLiteral(" B");
     return threeDigits(bytes) + QLatin1Char(' ') + QLatin1String(kUnits[unit]);
+}
+
+QString precisionName(PrecisionMode mode)
+{
+    const std::string_view name = toString(mode);
+    return QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+QString describePrecision(PrecisionMode mode)
+{
+    switch (mode) {
+    case PrecisionMode::Fp32:
+        return QObject::tr("fp32: plain FP32 units, no tensor cores");
+    case PrecisionMode::Tf32:
+        return QObject::tr("tf32: TF32 tensor cores where the GPU has them (Ampere and later), the frameworks' "
+                           "default; plain FP32 elsewhere");
+    case PrecisionMode::Amp:
+        return QObject::tr("amp: automatic mixed precision, FP16 tensor cores and 16-bit activations");
+    }
+    return {};
 }
 
 } // namespace post
