@@ -143,7 +143,7 @@ def main():
       "whose figures are those `post-cli compare` gives for the same samples and seeds. Step times are "
       "simulated (docs/simulator.md) in ms; `+-` is the "
       "standard deviation over seeds; speed-up is over the single best device (infeasible single "
-      "devices fall back to the CPU); gap is certified: to the lower bound of docs/simulator.md, the largest of critical path, work / speed and fork-join.\n\n"
+      "devices fall back to the CPU); gap is certified: to the lower bound of docs/simulator.md, the largest of critical path, work / speed, fork-join, ancestry and device windows.\n\n"
       "`post` is Post Studio's Post from scratch (guided sampling, symmetry breaking, local search, "
       "restarts: docs/learners.md); `post-alg1` is the paper's Algorithm 1 with its ablations `ce` "
       "and `ppo`; `post@best`, the default, runs every classical placer, `local-search`'s climb from "
