@@ -125,6 +125,28 @@ double exhaustiveOptimum(const Graph& g, const Cluster& c)
     }
 }
 
+// The local search over single ops (colocation groups) on two threads, and a plain
+// evaluator to check what it returns.
+struct OpClimb {
+    OpClimb(const Graph& g, const Cluster& c)
+        : ops(groupOps(g, noGrouping()))
+        , pool([&g, &c] { return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{}); }, 2)
+        , search(g, c, SimOptions{}, pool)
+        , evaluator(g, c, SimOptions{}, PenaltyOptions{})
+    {
+    }
+    static GroupingOptions noGrouping()
+    {
+        GroupingOptions none;
+        none.strategy = GroupingStrategy::None;
+        return none;
+    }
+    Grouping ops;
+    BatchEvaluator pool;
+    GroupLocalSearch search;
+    PlacementEvaluator evaluator;
+};
+
 PlaceResult run(const char* name, const Graph& g, const Cluster& c, int samples, std::uint64_t seed, int threads,
                 ProgressObserver* observer = nullptr, double seconds = 0.0)
 {
@@ -203,17 +225,12 @@ private slots:
             // The climb on its own, from everything on the first device over single ops: it
             // converges to a local optimum (here not the global one: moving one op of a branch
             // only adds transfers), never worse than its start.
-            GroupingOptions none;
-            none.strategy = GroupingStrategy::None;
-            const Grouping ops = groupOps(k.graph, none);
-            const StepEvaluatorFactory factory = [&] {
-                return std::make_unique<PlacementEvaluator>(k.graph, k.cluster, SimOptions{}, PenaltyOptions{});
-            };
-            BatchEvaluator pool(factory, 2);
-            GroupLocalSearch search(k.graph, k.cluster, SimOptions{}, pool);
+            OpClimb climb(k.graph, k.cluster);
+            const Grouping& ops = climb.ops;
+            GroupLocalSearch& search = climb.search;
+            PlacementEvaluator& evaluator = climb.evaluator;
             EvaluationBudget budget(100000, 0.0, nullptr, nullptr);
             std::vector<DeviceId> choice(static_cast<size_t>(ops.groupCount()), 0);
-            PlacementEvaluator evaluator(k.graph, k.cluster, SimOptions{}, PenaltyOptions{});
             const Evaluation start = evaluator.evaluate(ops.expand(choice));
             Evaluation e = start;
             QVERIFY(search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
@@ -243,22 +260,16 @@ private slots:
         for (unsigned seed = 1; seed <= 40; ++seed) {
             const Graph g = randomDag(14, seed);
             const Cluster c = seed % 2 ? gpus(3) : twoAndOne();
-            GroupingOptions none;
-            none.strategy = GroupingStrategy::None;
-            const Grouping ops = groupOps(g, none);
-            const StepEvaluatorFactory factory = [&] {
-                return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
-            };
-            BatchEvaluator pool(factory, 2);
-            GroupLocalSearch search(g, c, SimOptions{}, pool);
+            OpClimb climb(g, c);
+            const Grouping& ops = climb.ops;
+            PlacementEvaluator& evaluator = climb.evaluator;
             EvaluationBudget budget(1000000, 0.0, nullptr, nullptr);
             std::vector<DeviceId> choice(static_cast<size_t>(ops.groupCount()));
             for (size_t i = 0; i < choice.size(); ++i)
                 choice[i] = static_cast<DeviceId>((i * seed + i / 3) % 3);
-            PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
             const Evaluation start = evaluator.evaluate(ops.expand(choice));
             Evaluation e = start;
-            QVERIFY(search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
+            QVERIFY(climb.search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
             nontrivial += e.stepTimeUs < start.stepTimeUs;
             QCOMPARE(evaluator.evaluate(ops.expand(choice)).stepTimeUs, e.stepTimeUs);
             auto noBetter = [&](const std::vector<DeviceId>& other) {
@@ -304,20 +315,12 @@ private slots:
         const Graph g = std::move(b).build();
         const Cluster c = gpus(2);
         const double optimum = exhaustiveOptimum(g, c);
-        GroupingOptions none;
-        none.strategy = GroupingStrategy::None;
-        const Grouping ops = groupOps(g, none);
-        const StepEvaluatorFactory factory = [&] {
-            return std::make_unique<PlacementEvaluator>(g, c, SimOptions{}, PenaltyOptions{});
-        };
-        BatchEvaluator pool(factory, 2);
-        GroupLocalSearch search(g, c, SimOptions{}, pool);
+        OpClimb climb(g, c);
         EvaluationBudget budget(100000, 0.0, nullptr, nullptr);
         std::vector<DeviceId> choice{0, 0, 0, 1, 1, 1};
-        PlacementEvaluator evaluator(g, c, SimOptions{}, PenaltyOptions{});
-        Evaluation e = evaluator.evaluate(ops.expand(choice));
+        Evaluation e = climb.evaluator.evaluate(climb.ops.expand(choice));
         QVERIFY(e.rawStepTimeUs > optimum);
-        QVERIFY(search.climb(ops, choice, e, budget, std::numeric_limits<int>::max()));
+        QVERIFY(climb.search.climb(climb.ops, choice, e, budget, std::numeric_limits<int>::max()));
         QCOMPARE(e.rawStepTimeUs, optimum);
         QVERIFY(choice == std::vector<DeviceId>(6, 0) || choice == std::vector<DeviceId>(6, 1));
     }
