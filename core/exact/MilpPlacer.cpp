@@ -106,6 +106,9 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     const Graph& graph = context.graph;
     const Cluster& cluster = context.cluster;
     const double budget = context.seconds > 0.0 ? context.seconds : MilpPlacer::kDefaultSeconds;
+    // The op-level answer is never worse than the best classical placement: a coarsening
+    // can leave too little freedom to match it (docs/placers.md, "Grouped mode").
+    const PlaceResult classical = bestClassical(context);
     const MilpCoarsening grouping = milpGrouping(graph, cluster, context.sim, chunks);
     PlaceContext coarse{grouping.coarse, cluster, context.sim};
     coarse.seed = context.seed;
@@ -114,7 +117,12 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     coarse.seconds = std::max(0.01, budget - std::chrono::duration<double>(PlacerClock::now() - start).count());
     const PlaceResult r = placeOpLevel(coarse);
 
-    PlaceResult result = reportPlacement(context, grouping.expand(r.best), start, r.samplesUsed + 1);
+    const Placement expanded = grouping.expand(r.best);
+    Simulator simulator(graph, cluster, context.sim);
+    const SimResult& grouped = simulator.run(expanded);
+    const bool keepGrouped = grouped.feasible && (!classical.feasible || grouped.stepTimeUs <= classical.bestStepTimeUs);
+    PlaceResult result = reportPlacement(context, keepGrouped ? expanded : classical.best, start,
+                                         r.samplesUsed + classical.samplesUsed + 2);
     result.groupedBoundUs = r.solverBoundUs;
     result.groupedBoundGroups = grouping.chunkCount();
     result.groupedOptimal = r.provenOptimal;

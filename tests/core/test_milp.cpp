@@ -268,13 +268,24 @@ private slots:
         QVERIFY2(
             r.groupedBoundUs <= bestCoarse * (1 + 1e-9),
             qPrintable(QString("grouped bound %1 above the coarse optimum %2").arg(r.groupedBoundUs).arg(bestCoarse)));
-        if (r.groupedOptimal) { // the placement is the coarse optimum, expanded
-            Placement p(static_cast<size_t>(k), 0);
-            for (OpId o = 0; o < g.opCount(); ++o)
-                p[static_cast<size_t>(grouping.chunkOf[static_cast<size_t>(o)])] = r.best[static_cast<size_t>(o)];
-            QVERIFY(grouping.expand(p) == r.best);
-            QVERIFY(coarseSim.run(p).stepTimeUs <= bestCoarse * (1 + 1e-9));
+        // The placement: the coarse incumbent expanded, or the best classical placement where
+        // that is faster, so never worse than any classical placer.
+        int compared = 0;
+        for (const std::string& name : classicalPlacerNames()) {
+            if (name == "cpu")
+                continue; // no CPU in this cluster
+            PlaceContext quiet{g, c, SimOptions{}};
+            const PlaceResult classical = makeClassicalPlacer(name)->place(quiet);
+            if (classical.feasible)
+                QVERIFY2(r.bestStepTimeUs <= classical.bestStepTimeUs * (1 + 1e-9), name.c_str());
+            ++compared;
         }
+        QCOMPARE(compared, 6);
+        Placement p(static_cast<size_t>(k), 0);
+        for (OpId o = 0; o < g.opCount(); ++o)
+            p[static_cast<size_t>(grouping.chunkOf[static_cast<size_t>(o)])] = r.best[static_cast<size_t>(o)];
+        if (r.groupedOptimal && grouping.expand(p) == r.best) // the coarse optimum, expanded
+            QVERIFY(coarseSim.run(p).stepTimeUs <= bestCoarse * (1 + 1e-9));
         // Automatic mode on the same graph: the most chunks that fit, at most kMaxOps.
         MilpPlacer automatic;
         context.seconds = 2.0;
