@@ -6,6 +6,7 @@
 #include "core/util/InputError.h"
 #include "ui/cluster/ClusterDeviceModel.h"
 #include "ui/cluster/ClusterLinkModel.h"
+#include "ui/util/BackgroundJobs.h"
 #include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
 
@@ -221,7 +222,7 @@ void ClusterEditor::resimulate()
         if (job_.finish(id))
             showStep(watcher_->future().result());
     });
-    watcher_->setFuture(QtConcurrent::run([graph = document_->graph, on = std::move(on), placement = placement_] {
+    watcher_->setFuture(runInBackground([graph = document_->graph, on = std::move(on), placement = placement_] {
         SimResult r = Simulator(*graph, *on).run(placement);
         r.timeline = {}; // only the figures are shown
         return r;

@@ -13,6 +13,7 @@
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/ViewGraphBuilder.h"
+#include "ui/util/BackgroundJobs.h"
 
 #include <QEvent>
 #include <QKeyEvent>
@@ -142,7 +143,7 @@ void GraphPanel::setDocument(DocumentPtr document)
         updateOverviewVisibility();
         if (treeGraph_ != &graph) {
             treeGraph_ = &graph;
-            treeWatcher_->setFuture(QtConcurrent::run(
+            treeWatcher_->setFuture(runInBackground(
                 [shared = document->graph] { return std::make_shared<const ScopeTree>(ScopeTree::build(*shared)); }));
         }
         emit layoutStarted();

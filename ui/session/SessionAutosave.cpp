@@ -2,6 +2,7 @@
 
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
+#include "ui/util/BackgroundJobs.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -119,7 +120,7 @@ void SessionAutosave::startWrite(Session session)
         emit failed(tr("cannot lock %1").arg(lockPathOf(path_)));
         return;
     }
-    watcher_.setFuture(QtConcurrent::run([path = path_.toStdString(), session = std::move(session)]() -> QString {
+    watcher_.setFuture(runInBackground([path = path_.toStdString(), session = std::move(session)]() -> QString {
         try {
             writeSessionFile(path, session);
             return {};

@@ -1,4 +1,5 @@
 #include "ui/timeline/StepSimulation.h"
+#include "ui/util/BackgroundJobs.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -58,7 +59,7 @@ void StepSimulation::start(DocumentPtr document)
     running_ = job_.begin();
     current_.reset();
     emit busyChanged(true);
-    watcher_->setFuture(QtConcurrent::run([document = std::move(document)] { return SimulatedStep::simulate(document); }));
+    watcher_->setFuture(runInBackground([document = std::move(document)] { return SimulatedStep::simulate(document); }));
 }
 
 void StepSimulation::onFinished()

@@ -1,7 +1,9 @@
 #include "ui/util/BackgroundPriority.h"
+#include "ui/util/BackgroundJobs.h"
 
 #include <QObject>
 #include <QThread>
+#include <QThreadPool>
 
 #include <algorithm>
 
@@ -21,21 +23,40 @@ namespace {
 id_t currentTid() { return static_cast<id_t>(syscall(SYS_gettid)); }
 #endif
 
+void lowerCurrentThreadPriority()
+{
+#if defined(Q_OS_LINUX)
+    // Relative to the inherited value (raising nice needs no privilege); failure (a sandbox
+    // refusing it) only costs responsiveness, so it is ignored.
+    const int nice = std::min(currentThreadNice() + kBackgroundNice, 19);
+    (void)setpriority(PRIO_PROCESS, currentTid(), nice);
+#endif
+}
+
 } // namespace
 
 void runAtBackgroundPriority(QThread& thread)
 {
     QObject::connect(
-        &thread, &QThread::started, &thread,
-        [] {
-#if defined(Q_OS_LINUX)
-            // Relative to the inherited value (raising nice needs no privilege); failure
-            // (a sandbox refusing it) only costs responsiveness, so it is ignored.
-            const int nice = std::min(currentThreadNice() + kBackgroundNice, 19);
-            (void)setpriority(PRIO_PROCESS, currentTid(), nice);
-#endif
-        },
+        &thread, &QThread::started, &thread, [] { lowerCurrentThreadPriority(); },
         Qt::DirectConnection); // runs in the new thread, before its event loop
+}
+
+void lowerCurrentThreadPriorityOnce()
+{
+    thread_local bool lowered = false;
+    if (!lowered) {
+        lowered = true;
+        lowerCurrentThreadPriority();
+    }
+}
+
+QThreadPool& backgroundPool()
+{
+    // Never destroyed: jobs still queued at exit die with the process, as they would with
+    // the global pool, and no QThread outlives the application object in a destructor.
+    static QThreadPool* pool = new QThreadPool;
+    return *pool;
 }
 
 int currentThreadNice()

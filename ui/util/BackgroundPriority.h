@@ -19,4 +19,8 @@ void runAtBackgroundPriority(QThread& thread);
 // The calling thread's nice value (for tests); 0 where unsupported.
 int currentThreadNice();
 
+// Raises the calling thread's nice value by kBackgroundNice the first time it is called on
+// that thread (a pool thread runs many jobs); no-op where unsupported.
+void lowerCurrentThreadPriorityOnce();
+
 } // namespace post

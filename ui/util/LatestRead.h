@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ui/util/BackgroundJobs.h"
 #include "ui/util/ErrorText.h"
 #include "ui/util/LatestJob.h"
 
@@ -51,7 +52,7 @@ public:
                              if (job_.finish(id))
                                  done(watcher->result());
                          });
-        watcher->setFuture(QtConcurrent::run([read = std::move(read), ticket = job_.ticket(id)]() -> ReadOutcome<T> {
+        watcher->setFuture(runInBackground([read = std::move(read), ticket = job_.ticket(id)]() -> ReadOutcome<T> {
             if (ticket.isStale())
                 return QString(); // superseded while queued; dropped on arrival
             return readCatching<T>(read);

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "ui/util/BackgroundPriority.h"
+
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
+
+namespace post {
+
+// The pool of the app's own background jobs (file reads, step simulations, scope trees,
+// autosaves, the cluster editor's figures). Not QThreadPool::globalInstance(): Qt's raster
+// paint engine hands parts of large fills to the global pool and waits for them on the GUI
+// thread, so a 40 ms step simulation queued there stalled the learning chart's paint (event-
+// loop gaps of 95-166 ms on the 107,704-op graph with the machine idle, docs/performance.md).
+QThreadPool& backgroundPool();
+
+// Runs `job` on backgroundPool(), its thread at background priority (BackgroundPriority.h).
+template <class Job>
+auto runInBackground(Job job)
+{
+    return QtConcurrent::run(&backgroundPool(), [job = std::move(job)]() mutable {
+        lowerCurrentThreadPriorityOnce();
+        return job();
+    });
+}
+
+} // namespace post
