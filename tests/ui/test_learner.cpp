@@ -17,6 +17,8 @@
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/LearnerWorker.h"
 #include "ui/learn/SamplePlacements.h"
+#include "ui/timeline/StepSimulation.h"
+#include "ui/util/BackgroundJobs.h"
 #include "ui/util/BackgroundPriority.h"
 
 #include <QAction>
@@ -28,12 +30,16 @@
 #include <QLineEdit>
 #include <QLineSeries>
 
+#include <QFutureWatcher>
 #include <QPushButton>
+#include <QScopeGuard>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTimer>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -112,6 +118,7 @@ private slots:
     void snapshotsAreThrottled();
     void destroyingDuringRunJoins();
     void runsAtBackgroundPriority();
+    void backgroundJobsKeepOffTheGlobalPool();
     void chartFollowsPalette();
     void chartRefillWaitsForTheNextPass();
     void chartZoomHoldsUntilReset();
@@ -312,6 +319,41 @@ void TestLearner::runsAtBackgroundPriority()
     const int minimum = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     QVERIFY2(learnerThreads >= minimum, qPrintable(QStringLiteral("%1 learner threads").arg(learnerThreads)));
     QCOMPARE(currentThreadNice(), guiNice); // the GUI thread itself is untouched
+}
+
+// The app's background jobs (here a step simulation, as each new best sets off) run on a
+// pool of their own at background priority: Qt's raster engine hands parts of large fills
+// to the global pool and waits for them on the GUI thread, so our jobs must never queue
+// there (docs/performance.md, "Event-loop gaps during a run"). With every thread of the
+// global pool blocked, a step is still simulated.
+void TestLearner::backgroundJobsKeepOffTheGlobalPool()
+{
+    QThreadPool* global = QThreadPool::globalInstance();
+    QSemaphore release;
+    const int blocked = global->maxThreadCount();
+    for (int i = 0; i < blocked; ++i)
+        global->start([&release] { release.acquire(); });
+    auto unblock = qScopeGuard([&] {
+        release.release(blocked);
+        global->waitForDone();
+    });
+    QVERIFY(&backgroundPool() != global);
+
+    const Graph& g = *uitest::smallDocument()->graph;
+    StepSimulation simulation;
+    simulation.setSynchronousMaxOps(0); // off the GUI thread even for a small graph
+    QSignalSpy simulated(&simulation, &StepSimulation::simulated);
+    simulation.setDocument(uitest::smallDocument(Placement(static_cast<size_t>(g.opCount()), 0)));
+    QVERIFY(simulated.wait(10000));
+    QVERIFY(simulated.takeFirst().at(0).value<StepPtr>() != nullptr);
+
+#if defined(Q_OS_LINUX)
+    QFutureWatcher<int> watcher;
+    QSignalSpy done(&watcher, &QFutureWatcher<int>::finished);
+    watcher.setFuture(runInBackground([] { return currentThreadNice(); }));
+    QVERIFY(done.wait(10000));
+    QCOMPARE(watcher.result(), std::min(currentThreadNice() + kBackgroundNice, 19));
+#endif
 }
 
 // A dark palette switches the chart to its dark theme, and back; the series keep the
