@@ -17,8 +17,7 @@ namespace post {
 QThreadPool& backgroundPool();
 
 // Runs `job` on backgroundPool(), its thread at background priority (BackgroundPriority.h).
-template <class Job>
-auto runInBackground(Job job)
+template <class Job> auto runInBackground(Job job)
 {
     return QtConcurrent::run(&backgroundPool(), [job = std::move(job)]() mutable {
         lowerCurrentThreadPriorityOnce();
