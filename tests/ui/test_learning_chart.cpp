@@ -283,6 +283,31 @@ private slots:
         QCOMPARE(chart->boundNote(), QStringLiteral("best proven optimal (milp)"));
     }
 
+    void farOutliersLeaveTheBandOfInterest()
+    {
+        // The default's first samples are its classical starts (the CPU placement at 9x the
+        // best classical placer on nasnetamobile): the linear axis stops at twice the best
+        // classical placer, the log axis shows every sample.
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(6);
+        LearnerSnapshot snapshot;
+        snapshot.samples = {{0, 7000.0, true}, {1, 2000.0, true}, {2, 780.0, true}, {3, 700.0, true}};
+        snapshot.classicalMs = 775.0;
+        snapshot.classicalName = QStringLiteral("m-sct");
+        snapshot.lowerBoundMs = 600.0;
+        chart.addSnapshot(snapshot);
+        chart.flush();
+        // Twice 775 ms and a pad, rounded up to nice tick numbers: at most 2,000 ms.
+        QVERIFY2(chart.stepAxisMax() <= 2000.0 && chart.stepAxisMax() >= 2.0 * 775.0,
+                 qPrintable(QStringLiteral("y max %1").arg(chart.stepAxisMax())));
+        QVERIFY(chart.stepAxisMin() <= 600.0);
+        chart.setLogScale(true);
+        QVERIFY(chart.stepAxisMax() >= 7000.0);
+    }
+
     void logScaleToggles()
     {
         LearningChart chart;

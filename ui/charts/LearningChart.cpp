@@ -725,9 +725,16 @@ void LearningChart::updateAxes(bool force)
         }
     }
     // Early random samples can be many times slower than the baseline: keep the
-    // interesting band (up to 3x the single GPU) readable.
+    // interesting band (up to 3x the single GPU) readable. On the linear axis also up to
+    // twice the best classical placer (the default's classical starts include the CPU and
+    // round-robin placements, 9x m-SCT on nasnetamobile) and the single-GPU line; the log
+    // axis shows everything.
     if (known(singleDeviceMs_))
         hi = std::min(hi, 3.0 * singleDeviceMs_);
+    if (!log_ && known(classicalMs_)) {
+        const double single = known(singleDeviceMs_) ? 1.05 * singleDeviceMs_ : 0.0;
+        hi = std::min(hi, std::max(2.0 * classicalMs_, single));
+    }
     const double emptyMin = log_ ? 0.1 : 0.0;
     if (!std::isfinite(lo) || hi <= 0.0) {
         fittedYMax_ = 1.0;
