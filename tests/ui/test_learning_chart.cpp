@@ -39,13 +39,14 @@ LearnerSnapshot descendingRun()
 
 struct ShownChart {
     LearningChart chart;
-    ShownChart()
+    // A chart on screen after one snapshot of a run of `planned` samples.
+    explicit ShownChart(const LearnerSnapshot& snapshot = descendingRun(), int planned = 100)
     {
         chart.resize(900, 600);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        chart.reset(100);
-        chart.addSnapshot(descendingRun());
+        chart.reset(planned);
+        chart.addSnapshot(snapshot);
         chart.flush();
     }
 };
@@ -288,18 +289,13 @@ private slots:
         // The default's first samples are its classical starts (the CPU placement at 9x the
         // best classical placer on nasnetamobile): the linear axis stops at twice the best
         // classical placer, the log axis shows every sample.
-        LearningChart chart;
-        chart.resize(900, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        chart.reset(6);
         LearnerSnapshot snapshot;
         snapshot.samples = {{0, 7000.0, true}, {1, 2000.0, true}, {2, 780.0, true}, {3, 700.0, true}};
         snapshot.classicalMs = 775.0;
         snapshot.classicalName = QStringLiteral("m-sct");
         snapshot.lowerBoundMs = 600.0;
-        chart.addSnapshot(snapshot);
-        chart.flush();
+        ShownChart shown(snapshot, 6);
+        LearningChart& chart = shown.chart;
         // Twice 775 ms and a pad, rounded up to nice tick numbers: at most 2,000 ms.
         QVERIFY2(chart.stepAxisMax() <= 2000.0 && chart.stepAxisMax() >= 2.0 * 775.0,
                  qPrintable(QStringLiteral("y max %1").arg(chart.stepAxisMax())));
@@ -310,15 +306,10 @@ private slots:
 
     void logScaleToggles()
     {
-        LearningChart chart;
-        chart.resize(900, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        chart.reset(4);
         LearnerSnapshot snapshot;
         snapshot.samples = {{0, 1000.0, true}, {1, 100.0, true}, {2, 10.0, true}, {3, 50.0, true}};
-        chart.addSnapshot(snapshot);
-        chart.flush();
+        ShownChart shown(snapshot, 4);
+        LearningChart& chart = shown.chart;
         QVERIFY(!chart.isLogScale());
         QVERIFY(qobject_cast<QValueAxis*>(chart.stepAxis()));
         chart.setLogScale(true);
