@@ -11,6 +11,7 @@
 #include "core/learn/GuidedSampler.h"
 #include "core/learn/SampleBatch.h"
 #include "core/sim/Simulator.h"
+#include "tests/support/TestOps.h"
 
 #include "tests/support/TestData.h"
 
@@ -32,13 +33,7 @@ constexpr double kHuge = 1e12; // a guide so strong that every draw is the earli
 
 Op makeOp(const std::string& name, double gpuUs, double bytes, double params = 0.0)
 {
-    Op o;
-    o.name = name;
-    o.type = "Test";
-    o.timeUs = {8.0 * gpuUs, gpuUs};
-    o.outputBytes = bytes;
-    o.paramBytes = params;
-    return o;
+    return post::testgraphs::testOp(name, gpuUs, bytes, params, 8.0); // CPUs 8x slower
 }
 
 // A random DAG: each op takes inputs from up to three earlier ops.

@@ -11,6 +11,7 @@
 #include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "tests/support/TestOps.h"
 
 #include <QtTest>
 
@@ -40,13 +41,7 @@ public:
 
 Op makeOp(const char* name, double gpuUs, double bytes, double params = 0.0)
 {
-    Op o;
-    o.name = name;
-    o.type = "Test";
-    o.timeUs = {8.0 * gpuUs, gpuUs};
-    o.outputBytes = bytes;
-    o.paramBytes = params;
-    return o;
+    return post::testgraphs::testOp(name, gpuUs, bytes, params, 8.0); // CPUs 8x slower
 }
 
 // `width` branches of `length` ops between a source and a sink, op times varied.

@@ -51,6 +51,15 @@ struct ShownChart {
     }
 };
 
+// Opens samples/graphs/tiny-mlp.json in `window` (errors not as dialogs); false if it is not shown.
+bool openTinyMlp(MainWindow& window)
+{
+    window.setInteractiveErrors(false);
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
+    return shown.wait(20000);
+}
+
 QPoint plotPoint(LearningChart& chart, double sample, double ms)
 {
     const QPointF scene = chart.chart()->mapToScene(chart.chart()->mapToPosition(QPointF(sample, ms)));
@@ -140,10 +149,7 @@ private slots:
     void runMenuShowBestShowsItsPlacement()
     {
         MainWindow window;
-        window.setInteractiveErrors(false);
-        QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
-        QVERIFY(shown.wait(20000));
+        QVERIFY(openTinyMlp(window));
         auto* panel = window.findChild<LearnerPanel*>();
         QSignalSpy finished(panel, &LearnerPanel::finished);
         panel->setAlgorithm(QStringLiteral("random"));
@@ -263,10 +269,7 @@ private slots:
     void milpRunShowsProvenOptimal()
     {
         MainWindow window;
-        window.setInteractiveErrors(false);
-        QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.openFile(qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"));
-        QVERIFY(shown.wait(20000));
+        QVERIFY(openTinyMlp(window));
         auto* panel = window.findChild<LearnerPanel*>();
         QSignalSpy finished(panel, &LearnerPanel::finished);
         panel->setAlgorithm(QStringLiteral("milp"));
