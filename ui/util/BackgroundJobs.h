@@ -2,6 +2,7 @@
 
 #include "ui/util/BackgroundPriority.h"
 
+#include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -17,10 +18,13 @@ namespace post {
 QThreadPool& backgroundPool();
 
 // Runs `job` on backgroundPool(), its thread at background priority (BackgroundPriority.h).
+// A thread that waits for the job's future may run it itself (QFuture::waitForFinished
+// takes a job not yet started): that thread keeps its priority.
 template <class Job> auto runInBackground(Job job)
 {
-    return QtConcurrent::run(&backgroundPool(), [job = std::move(job)]() mutable {
-        lowerCurrentThreadPriorityOnce();
+    return QtConcurrent::run(&backgroundPool(), [job = std::move(job), caller = QThread::currentThread()]() mutable {
+        if (QThread::currentThread() != caller)
+            lowerCurrentThreadPriorityOnce();
         return job();
     });
 }
