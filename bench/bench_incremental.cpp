@@ -8,6 +8,9 @@
 //
 // usage: bench_incremental [--model nmt-8] [--steps 20,60,200] [--cluster k80x4]
 //                          [--moves 60] [--evaluations 200] [--threads 2] [--seed 1]
+//                          [--effects 1]  (what moves change, from the two full timelines)
+//                          [--base pipeline|m-etf]
+#include "core/classic/MEtfPlacer.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/native/ClusterPresets.h"
@@ -188,6 +191,160 @@ MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base,
     return f;
 }
 
+// What a move actually changes, by comparing the two full timelines: the first time an op's
+// start or end differs (the earliest point any exact resume could start from), the share of
+// ops that start at or after it (what a resume there must replay), and the share of ops whose
+// start or end differs at all (what a method that recomputes only changed ops must touch).
+struct EffectFigures {
+    std::vector<double> firstEffect; // per move, share of the step
+    std::vector<double> replay;      // per move, share of ops starting at or after the first effect
+    std::vector<double> changed;     // per move, share of ops whose times differ
+    int stepChanged = 0;             // moves whose step time differs
+    std::vector<double> commonShift; // per move, share of changed ops shifted by the most common amount
+    std::vector<double> pathCost;    // the same with the critical path from each op started (placement's durations)
+    std::vector<double> cutoffCost; // per move, share of op starts simulated before a device bound exceeds the base step
+    int worse = 0;                  // moves whose step is longer than the base's
+};
+
+EffectFigures measureEffects(const Graph& g, const Cluster& c, const Placement& base,
+                             const std::vector<std::vector<OpId>>& groups, int moves, std::mt19937& rng)
+{
+    Simulator sim(g, c);
+    const auto n = static_cast<size_t>(g.opCount());
+    std::vector<double> baseStart(n), baseEnd(n);
+    const SimResult& r0 = sim.run(base, true);
+    const double step = r0.stepTimeUs;
+    for (const OpSpan& s : r0.timeline.ops) {
+        baseStart[static_cast<size_t>(s.op)] = s.startUs;
+        baseEnd[static_cast<size_t>(s.op)] = s.endUs;
+    }
+    std::vector<double> sortedStarts = baseStart;
+    std::sort(sortedStarts.begin(), sortedStarts.end());
+    EffectFigures f;
+    for (int m = 0; m < moves; ++m) {
+        Placement p = base;
+        const auto& members = groups[rng() % groups.size()];
+        const DeviceId from = p[static_cast<size_t>(members.front())];
+        DeviceId to = from;
+        while (to == from)
+            to = static_cast<DeviceId>(rng() % static_cast<unsigned>(c.deviceCount()));
+        for (OpId op : members)
+            p[static_cast<size_t>(op)] = to;
+        applyCpuPinning(g, c, p);
+        const SimResult& r = sim.run(p, true);
+        double first = step;
+        size_t changed = 0;
+        std::vector<double> shifts;
+        for (const OpSpan& s : r.timeline.ops) {
+            const auto i = static_cast<size_t>(s.op);
+            if (s.startUs != baseStart[i] || s.endUs != baseEnd[i]) {
+                ++changed;
+                shifts.push_back(s.startUs - baseStart[i]);
+                first = std::min(first, std::min(s.startUs, baseStart[i]));
+            }
+        }
+        if (r.stepTimeUs != step)
+            ++f.stepChanged;
+        // A device can end no earlier than its idle time so far plus all of its work: the
+        // first op start at which that exceeds the base step proves the move worse.
+        {
+            std::vector<double> work(static_cast<size_t>(c.deviceCount())), busy(work.size());
+            for (const OpSpan& s : r.timeline.ops)
+                work[static_cast<size_t>(s.device)] += s.endUs - s.startUs;
+            double cost = 1.0;
+            if (r.stepTimeUs > step) {
+                ++f.worse;
+                std::vector<OpSpan> spans = r.timeline.ops;
+                std::stable_sort(spans.begin(), spans.end(),
+                                 [](const OpSpan& a, const OpSpan& b) { return a.startUs < b.startUs; });
+                for (size_t i = 0; i < spans.size(); ++i) {
+                    const auto d = static_cast<size_t>(spans[i].device);
+                    if (spans[i].startUs - busy[d] + work[d] > step) {
+                        cost = static_cast<double>(i) / static_cast<double>(spans.size());
+                        break;
+                    }
+                    busy[d] += spans[i].endUs - spans[i].startUs;
+                }
+            }
+            f.cutoffCost.push_back(cost);
+            // An op that starts at s ends the step no earlier than s plus the longest chain of
+            // durations from it (transfers left out).
+            std::vector<double> dur(n), tail(n);
+            for (const OpSpan& s : r.timeline.ops)
+                dur[static_cast<size_t>(s.op)] = s.endUs - s.startUs;
+            const auto order = g.topologicalOrder();
+            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+                double after = 0.0;
+                for (EdgeId e : g.outEdges(*it))
+                    after = std::max(after, tail[static_cast<size_t>(g.edge(e).to)]);
+                tail[static_cast<size_t>(*it)] = dur[static_cast<size_t>(*it)] + after;
+            }
+            double pcost = 1.0;
+            if (r.stepTimeUs > step) {
+                std::vector<OpSpan> spans = r.timeline.ops;
+                std::stable_sort(spans.begin(), spans.end(),
+                                 [](const OpSpan& a, const OpSpan& b) { return a.startUs < b.startUs; });
+                for (size_t i = 0; i < spans.size(); ++i)
+                    if (spans[i].startUs + tail[static_cast<size_t>(spans[i].op)] > step) {
+                        pcost = static_cast<double>(i) / static_cast<double>(spans.size());
+                        break;
+                    }
+            }
+            f.pathCost.push_back(pcost);
+        }
+        const auto later = static_cast<size_t>(sortedStarts.end()
+                                               - std::lower_bound(sortedStarts.begin(), sortedStarts.end(), first));
+        {
+            std::sort(shifts.begin(), shifts.end());
+            size_t best = 0;
+            for (size_t i = 0; i < shifts.size();) {
+                size_t j = i;
+                while (j < shifts.size() && shifts[j] - shifts[i] <= 1e-6 * step)
+                    ++j;
+                best = std::max(best, j - i);
+                i = j;
+            }
+            f.commonShift.push_back(shifts.empty() ? 0.0
+                                                   : static_cast<double>(best) / static_cast<double>(shifts.size()));
+        }
+        f.firstEffect.push_back(first / step);
+        f.replay.push_back(changed == 0 ? 0.0 : static_cast<double>(later) / static_cast<double>(n));
+        f.changed.push_back(static_cast<double>(changed) / static_cast<double>(n));
+    }
+    return f;
+}
+
+void printEffects(const char* label, EffectFigures f)
+{
+    auto stats = [](std::vector<double>& v, double& mean, double& median) {
+        std::sort(v.begin(), v.end());
+        mean = 0.0;
+        for (double x : v)
+            mean += x;
+        mean /= static_cast<double>(v.size());
+        median = v[v.size() / 2];
+    };
+    double fm, fmed, rm, rmed, cm, cmed, km, kmed, pm, pmed, sm, smed;
+    stats(f.commonShift, sm, smed);
+    stats(f.cutoffCost, km, kmed);
+    stats(f.pathCost, pm, pmed);
+    stats(f.firstEffect, fm, fmed);
+    stats(f.replay, rm, rmed);
+    stats(f.changed, cm, cmed);
+    size_t small = 0;
+    for (double x : f.changed)
+        small += x <= 0.2 ? 1 : 0;
+    std::printf("%-17s | %-10s first effect at %.3f (median %.3f) of the step; ops from there: %.3f (median %.3f); "
+                "ops whose times change: %.3f (median %.3f), <= 1/5 in %zu of %zu moves; step changed in %d\n",
+                "", label, fm, fmed, rm, rmed, cm, cmed, small, f.changed.size(), f.stepChanged);
+    std::printf("%-17s | %-10s %d of %zu moves worse; simulated until a device bound proves it (share of op starts, "
+                "1 for the rest): mean %.3f, median %.3f\n",
+                "", "", f.worse, f.cutoffCost.size(), km, kmed);
+    std::printf("%-17s | %-10s until a started op's critical path proves it: mean %.3f, median %.3f; changed ops "
+                "sharing the most common shift: mean %.3f, median %.3f\n",
+                "", "", pm, pmed, sm, smed);
+}
+
 struct SearchFigures {
     double wallS = 0.0;
     int evaluations = 0;
@@ -251,6 +408,8 @@ int main(int argc, char** argv)
     int evaluations = 200;
     int threads = 2;
     unsigned seed = 1;
+    bool effectsOnly = false;
+    std::string baseName = "pipeline";
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string arg = argv[i];
         const std::string value = argv[i + 1];
@@ -266,6 +425,10 @@ int main(int argc, char** argv)
             evaluations = std::stoi(value);
         else if (arg == "--threads")
             threads = std::stoi(value);
+        else if (arg == "--effects") // what moves change (no timing); value ignored
+            effectsOnly = value != "0";
+        else if (arg == "--base") // pipeline (default) or m-etf: the placement the moves start from
+            baseName = value;
         else if (arg == "--seed")
             seed = static_cast<unsigned>(std::stoul(value));
         else {
@@ -282,13 +445,25 @@ int main(int argc, char** argv)
                 "incr ms", "ratio", "median", "resume", "<=1/5", "search s", "before s", "speedup", "same result");
     for (int s : steps) {
         const Graph g = ZooRegistry::generate(model, 0, {}, nullptr, s);
-        const Placement base = pipelinePlacement(g, cluster);
+        Placement base = pipelinePlacement(g, cluster);
+        if (baseName == "m-etf") {
+            MEtfPlacer metf;
+            const PlaceContext context{g, cluster, SimOptions{}};
+            base = metf.place(context).best;
+        }
         GroupingOptions autoGroups;
         const Grouping chunks = groupOps(g, autoGroups);
         GroupingOptions colocation;
         colocation.strategy = GroupingStrategy::None;
         const Grouping single = groupOps(g, colocation);
         std::mt19937 rng(seed);
+        if (effectsOnly) {
+            std::printf("%-8d %8d |\n", s, g.opCount());
+            printEffects("op group", measureEffects(g, cluster, base, groupsOf(single), moves, rng));
+            printEffects("chunk", measureEffects(g, cluster, base, groupsOf(chunks), moves, rng));
+            std::fflush(stdout);
+            continue;
+        }
         const MoveFigures a = timeMoves(g, cluster, base, groupsOf(single), moves, rng);
         const MoveFigures b = timeMoves(g, cluster, base, groupsOf(chunks), moves, rng);
         const std::vector<double> shares = firstReadShares(g, cluster, base);
