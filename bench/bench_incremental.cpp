@@ -145,6 +145,22 @@ std::vector<std::vector<OpId>> groupsOf(const Grouping& grouping)
     return out;
 }
 
+// `base` with one random group moved to a random other device (CPU-only ops pinned back).
+Placement randomMove(const Graph& g, const Cluster& c, const Placement& base,
+                     const std::vector<std::vector<OpId>>& groups, std::mt19937& rng)
+{
+    Placement p = base;
+    const auto& members = groups[rng() % groups.size()];
+    const DeviceId from = p[static_cast<size_t>(members.front())];
+    DeviceId to = from;
+    while (to == from)
+        to = static_cast<DeviceId>(rng() % static_cast<unsigned>(c.deviceCount()));
+    for (OpId op : members)
+        p[static_cast<size_t>(op)] = to;
+    applyCpuPinning(g, c, p);
+    return p;
+}
+
 MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base,
                       const std::vector<std::vector<OpId>>& groups, int moves, std::mt19937& rng)
 {
@@ -157,15 +173,7 @@ MoveFigures timeMoves(const Graph& g, const Cluster& c, const Placement& base,
     double fullTotal = 0.0;
     double incTotal = 0.0;
     for (int m = 0; m < moves; ++m) {
-        Placement p = base;
-        const auto& members = groups[rng() % groups.size()];
-        const DeviceId from = p[static_cast<size_t>(members.front())];
-        DeviceId to = from;
-        while (to == from)
-            to = static_cast<DeviceId>(rng() % static_cast<unsigned>(c.deviceCount()));
-        for (OpId op : members)
-            p[static_cast<size_t>(op)] = to;
-        applyCpuPinning(g, c, p);
+        const Placement p = randomMove(g, c, base, groups, rng);
         auto t0 = std::chrono::steady_clock::now();
         const SimResult& a = full.run(p);
         const double fullS = seconds(t0);
@@ -222,15 +230,7 @@ EffectFigures measureEffects(const Graph& g, const Cluster& c, const Placement& 
     std::sort(sortedStarts.begin(), sortedStarts.end());
     EffectFigures f;
     for (int m = 0; m < moves; ++m) {
-        Placement p = base;
-        const auto& members = groups[rng() % groups.size()];
-        const DeviceId from = p[static_cast<size_t>(members.front())];
-        DeviceId to = from;
-        while (to == from)
-            to = static_cast<DeviceId>(rng() % static_cast<unsigned>(c.deviceCount()));
-        for (OpId op : members)
-            p[static_cast<size_t>(op)] = to;
-        applyCpuPinning(g, c, p);
+        const Placement p = randomMove(g, c, base, groups, rng);
         const SimResult& r = sim.run(p, true);
         double first = step;
         size_t changed = 0;
