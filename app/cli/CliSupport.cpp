@@ -176,6 +176,8 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
                   << " op(s) have no cost formula; costed by the element-wise fallback (docs/cost-model.md)\n";
     for (const std::string& warning : imported.warnings)
         std::cerr << "post-cli: warning: " << source << ": " << warning << "\n";
+    for (const std::string& note : imported.notes)
+        std::cerr << "post-cli: note: " << source << ": " << note << "\n";
     if (!costsPath.empty()) {
         MeasuredCostsReport report;
         imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report);

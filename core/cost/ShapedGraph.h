@@ -65,6 +65,9 @@ struct ShapedGraph {
     std::vector<ShapedTensor> tensors;
     std::vector<ShapedOp> ops;
     std::vector<UnresolvedDim> unresolved;
+    // Graph inputs the importer took as weights (an ONNX file exported without them,
+    // whose parameters are graph inputs): counted in isParameter, and said by the CLI.
+    int weightInputs = 0;
 };
 
 } // namespace post

@@ -1,5 +1,6 @@
 #include "core/io/GraphFile.h"
 
+#include "core/cost/CostModel.h"
 #include "core/io/dot/DotReader.h"
 #include "core/io/msr/MsrReader.h"
 #include "core/io/native/NativeGraphReader.h"
@@ -191,7 +192,12 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
         imported = parsePbtxtGraph(content, source, options);
     } else if (format == GraphFormat::Onnx) {
         CostReport report;
-        imported.graph = parseOnnxGraph(content, source, options, &report);
+        const ShapedGraph shaped = readOnnxShapedGraph(content, source, options);
+        imported.graph = buildTrainingGraph(shaped, CostModelOptions{}, &report);
+        if (shaped.weightInputs > 0)
+            imported.notes.push_back(std::to_string(shaped.weightInputs)
+                                     + " graph input(s) taken as the model's weights: the file has no initializers "
+                                       "(exported without its weights, e.g. export_params=False)");
         imported.source = source;
         imported.unknownOpTypes = std::move(report.unknownTypes);
         imported.forwardFlops = report.totalForwardFlops;

@@ -29,6 +29,9 @@ struct ImportedGraph {
     // What the reader could not take in fully or what makes the result doubtful (a DOT
     // graph without costs, TensorFlow library functions kept opaque): the CLI prints them.
     std::vector<std::string> warnings;
+    // What the reader decided that the user should know but that does not make the result
+    // doubtful (graph inputs taken as weights): the CLI prints them as notes.
+    std::vector<std::string> notes;
     // Shape-based imports (ONNX, pbtxt): FLOPs of the forward pass (2 per multiply-add),
     // or a negative value where the format carries no FLOPs.
     double forwardFlops = -1.0;

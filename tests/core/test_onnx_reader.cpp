@@ -4,6 +4,7 @@
 
 #include "core/cost/CostModel.h"
 #include "core/io/GraphFile.h"
+#include "core/io/ImportedGraph.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/onnx/OnnxShapeInference.h"
 
@@ -177,6 +178,58 @@ private slots:
         QCOMPARE(parameters, 9); // conv1.W/B, four bn1 tensors, conv2.W, fc.W/B
         QCOMPARE(tensorNamed(g, "conv1.W").shape, (Shape{8, 3, 3, 3}));
         QVERIFY(tensorNamed(g, "bn1.var").isParameter);
+    }
+
+    void weightsLeftOutOfTheFileAreItsInputs()
+    {
+        // torch.onnx.export(..., export_params=False) writes no initializer: each parameter
+        // is a graph input with its shape. The same cnn.onnx made that way counts the same
+        // parameters and builds the same training graph.
+        onnx::ModelProto model;
+        QVERIFY(model.ParseFromString(modelBytes("cnn.onnx")));
+        onnx::GraphProto& graph = *model.mutable_graph();
+        QCOMPARE(graph.initializer_size(), 9);
+        for (const onnx::TensorProto& init : graph.initializer()) {
+            onnx::ValueInfoProto* input = graph.add_input();
+            input->set_name(init.name());
+            auto* tt = input->mutable_type()->mutable_tensor_type();
+            tt->set_elem_type(init.data_type());
+            for (std::int64_t d : init.dims())
+                tt->mutable_shape()->add_dim()->set_dim_value(d);
+        }
+        graph.clear_initializer();
+        const std::string bytes = model.SerializeAsString();
+        const ShapedGraph g = readOnnxShapedGraph(bytes, "noweights.onnx", {});
+        QCOMPARE(g.weightInputs, 9);
+        QCOMPARE(parameterBytes(g), kCnnParamBytes);
+        QVERIFY(tensorNamed(g, "conv1.W").isParameter);
+        QVERIFY(!tensorNamed(g, "x").isParameter); // the first input is the data
+        QCOMPARE(readShaped("cnn.onnx").weightInputs, 0);
+
+        const ImportedGraph imported = parseGraphWithPlacement(bytes, "noweights.onnx", GraphFormat::Auto, {});
+        const Graph original = parseOnnxGraph(modelBytes("cnn.onnx"), "cnn.onnx", {});
+        QCOMPARE(imported.graph.opCount(), original.opCount());
+        QCOMPARE(imported.graph.edgeCount(), original.edgeCount());
+        QCOMPARE(imported.graph.totalParamBytes(), original.totalParamBytes());
+        for (OpId op = 0; op < original.opCount(); ++op)
+            QCOMPARE(imported.graph.op(op).paramBytes, original.op(op).paramBytes);
+        QCOMPARE(imported.notes.size(), size_t(1));
+        QVERIFY(QString::fromStdString(imported.notes[0]).startsWith("9 graph input(s) taken as the model's weights"));
+
+        // An input --input-shape names is data.
+        ImportOptions shaped;
+        shaped.inputShapes["fc.B"] = {10};
+        const ShapedGraph named = readOnnxShapedGraph(bytes, "noweights.onnx", shaped);
+        QCOMPARE(named.weightInputs, 8);
+        QVERIFY(!tensorNamed(named, "fc.B").isParameter);
+        // A file with any initializer keeps its inputs as data.
+        onnx::ModelProto mixed = model;
+        onnx::TensorProto* unused = mixed.mutable_graph()->add_initializer();
+        unused->set_name("unused");
+        unused->set_data_type(onnx::TensorProto::FLOAT);
+        unused->add_dims(1);
+        unused->add_float_data(0.0f);
+        QCOMPARE(readOnnxShapedGraph(mixed.SerializeAsString(), "mixed.onnx", {}).weightInputs, 0);
     }
 
     void batchPinningScalesActivations()

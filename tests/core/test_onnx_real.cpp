@@ -98,6 +98,24 @@ private slots:
         QVERIFY(report.unknownTypes.empty());
     }
 
+    // The same MobileNetV2 exported with export_params=False: no initializer, every
+    // parameter a graph input. Its weights are those inputs, so it counts what the file
+    // with weights counts, and the CLI is told so.
+    void weightsExportedAsInputsCountTheSame()
+    {
+        REQUIRE_FILE(with, "POST_TORCHVISION_DIR", "mobilenet_v2.onnx");
+        REQUIRE_FILE(without, "POST_TORCHVISION_DIR", "mobilenet_v2_noweights.onnx");
+        const ImportedGraph a = readGraphFileWithPlacement(with);
+        const ImportedGraph b = readGraphFileWithPlacement(without);
+        QVERIFY(b.graph.totalParamBytes() > 13e6);
+        QCOMPARE(b.graph.totalParamBytes(), a.graph.totalParamBytes());
+        QCOMPARE(b.forwardFlops, a.forwardFlops);
+        QCOMPARE(b.graph.opCount(), a.graph.opCount());
+        QVERIFY(a.notes.empty());
+        QCOMPARE(b.notes.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(b.notes[0]).contains("taken as the model's weights"), b.notes[0].c_str());
+    }
+
     // Exported with dynamic batch, height and width: listed until given, then 1.81 G
     // multiply-adds at 224x224 (torchvision's model card for ResNet-18).
     void dynamicAxesAreListedUntilGiven()

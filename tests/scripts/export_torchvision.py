@@ -7,6 +7,8 @@ parameter counts depend only on the architecture.
   resnet50.onnx             torchvision ResNet-50, 1x3x224x224, opset 17
   mobilenet_v2.onnx         torchvision MobileNetV2, 1x3x224x224, opset 17
   resnet18_dynamic.onnx     ResNet-18 with symbolic batch, height and width (dynamic_axes)
+  mobilenet_v2_noweights.onnx  MobileNetV2 exported without its weights (export_params=False:
+                            every parameter a graph input, no initializer)
 
 Exits 0 with a message and writes SKIPPED when torch or torchvision is missing, so the
 test can say why it skips.
@@ -28,7 +30,7 @@ except Exception as e:  # noqa: BLE001 - any import failure means: skip
 torch.manual_seed(0)
 
 
-def export(model, name, shape, dynamic=None):
+def export(model, name, shape, dynamic=None, params=True):
     path = os.path.join(out, name)
     if os.path.exists(path):
         return
@@ -38,7 +40,7 @@ def export(model, name, shape, dynamic=None):
     if dynamic:
         kwargs["dynamic_axes"] = dynamic
     torch.onnx.export(model, x, path + ".tmp", opset_version=17, input_names=["input"],
-                      output_names=["logits"], do_constant_folding=True, **kwargs)
+                      output_names=["logits"], do_constant_folding=True, export_params=params, **kwargs)
     os.replace(path + ".tmp", path)
 
 
@@ -46,4 +48,6 @@ export(torchvision.models.resnet50(weights=None), "resnet50.onnx", (1, 3, 224, 2
 export(torchvision.models.mobilenet_v2(weights=None), "mobilenet_v2.onnx", (1, 3, 224, 224))
 export(torchvision.models.resnet18(weights=None), "resnet18_dynamic.onnx", (1, 3, 224, 224),
        {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}})
+export(torchvision.models.mobilenet_v2(weights=None), "mobilenet_v2_noweights.onnx", (1, 3, 224, 224),
+       params=False)
 print("exported to", out)

@@ -45,6 +45,37 @@ std::string joined(const std::vector<std::string>& names)
     return text.empty() ? "none" : text;
 }
 
+// The graph inputs that are the model's weights in a file exported without them
+// (`torch.onnx.export(..., export_params=False)` makes every parameter a graph input and
+// writes no initializer; docs/importers.md, "Parameters"): in a file without any
+// initializer, every input after the first whose shape is fully given, of rank 1 or more,
+// of a floating-point type, and not named by --input-shape. The first input is the data
+// (PyTorch lists the model's own inputs first, then the parameters).
+std::unordered_set<std::string> weightInputs(const onnx::GraphProto& graph, const ImportOptions& options)
+{
+    std::unordered_set<std::string> out;
+    if (graph.initializer_size() > 0)
+        return out;
+    for (int i = 1; i < graph.input_size(); ++i) {
+        const auto& input = graph.input(i);
+        if (!input.type().has_tensor_type() || options.inputShapes.count(input.name()))
+            continue;
+        const auto& tt = input.type().tensor_type();
+        const int type = tt.elem_type();
+        if (type != onnx::TensorProto::FLOAT && type != onnx::TensorProto::FLOAT16
+            && type != onnx::TensorProto::BFLOAT16 && type != onnx::TensorProto::DOUBLE)
+            continue;
+        if (!tt.has_shape() || tt.shape().dim_size() == 0)
+            continue;
+        bool fixed = true;
+        for (const auto& d : tt.shape().dim())
+            fixed = fixed && d.has_dim_value() && d.dim_value() > 0;
+        if (fixed)
+            out.insert(input.name());
+    }
+    return out;
+}
+
 // Gives the graph inputs their dimensions (docs/importers.md, "Dimensions"):
 // --input-shape sets a whole input; --dim NAME sets a symbolic dimension wherever it
 // appears; the batch goes to the leading dimension of every input where it is symbolic
@@ -273,10 +304,11 @@ std::string flopText(double flops)
 class ShapedGraphWriter {
 public:
     ShapedGraphWriter(const onnx::GraphProto& graph, const std::unordered_set<std::string>& folded,
-                      const ShapedGraphWriter* outer = nullptr)
+                      const ShapedGraphWriter* outer = nullptr, const std::unordered_set<std::string>* weights = nullptr)
         : graph_(graph)
         , folded_(folded)
         , outer_(outer)
+        , weights_(weights)
     {
         for (const auto& vi : graph.input())
             types_[vi.name()] = &vi.type();
@@ -367,6 +399,10 @@ private:
             }
             if (t.elementBytes == 0 && tt.elem_type() > onnx::TensorProto::BFLOAT16)
                 t.elementBytes = 1;
+            if (weights_ != nullptr && weights_->count(name)) {
+                t.isParameter = true;
+                ++out_.weightInputs;
+            }
         } else {
             t.shape = {-1}; // no type inferred (an op of an unknown domain, a sequence, ...)
         }
@@ -494,6 +530,7 @@ private:
     const onnx::GraphProto& graph_;
     const std::unordered_set<std::string>& folded_;
     const ShapedGraphWriter* outer_;
+    const std::unordered_set<std::string>* weights_; // graph inputs that are weights (weightInputs)
     std::unordered_map<std::string, const onnx::TypeProto*> types_;
     std::unordered_map<std::string, const onnx::TensorProto*> initializers_;
     std::unordered_map<std::string, int> index_;
@@ -530,10 +567,11 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
     sortNodes(graph, fileIndex, source);
     downgradeOnnxModel(model, opset);
     checkOnnxModel(model, source, fileIndex);
+    const std::unordered_set<std::string> weights = weightInputs(graph, options);
     std::vector<UnresolvedDim> unresolved = pinDims(graph, options, source);
     OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset));
     inferAndFold(model, folder, source, fileIndex);
-    ShapedGraph shaped = ShapedGraphWriter(graph, folder.foldedNames()).write(source, fileIndex);
+    ShapedGraph shaped = ShapedGraphWriter(graph, folder.foldedNames(), nullptr, &weights).write(source, fileIndex);
     shaped.unresolved = std::move(unresolved);
     return shaped;
 }
