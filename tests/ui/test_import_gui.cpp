@@ -230,6 +230,23 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
     }
 
     // Op types the cost model has no formula for are named in the status bar.
+    // The reader's warnings reach the window as they reach the CLI: a DOT graph without any
+    // cost times every placement at 0 us, and the window says so.
+    void readerWarningsAreShown()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("nocost.dot"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("digraph g { a -> b; b -> c; }\n");
+        file.close();
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(openAndWait(window, path));
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("no node has a cost")), kWaitMs);
+    }
+
     void unknownOpTypesAreNamed()
     {
         MainWindow window;

@@ -90,6 +90,12 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     doc->cluster = std::make_shared<const Cluster>(std::move(cluster));
     if (!imported.unknownOpTypes.empty())
         doc->notes << unknownTypesNote(imported.unknownOpTypes);
+    // What the reader warns of (a DOT graph without costs, TensorFlow library functions
+    // kept opaque) and notes (graph inputs taken as weights), as the CLI prints them.
+    for (const std::string& warning : imported.warnings)
+        doc->notes << QString::fromStdString(warning);
+    for (const std::string& note : imported.notes)
+        doc->notes << QString::fromStdString(note);
     if (imported.hasGivenPlacement()) {
         try {
             Placement given = givenPlacement(imported, *doc->cluster);
