@@ -9,11 +9,12 @@
 // usage: bench_incremental [--model nmt-8] [--steps 20,60,200] [--cluster k80x4]
 //                          [--moves 60] [--evaluations 200] [--threads 2] [--seed 1]
 //                          [--effects 1]  (what moves change, from the two full timelines)
-//                          [--base pipeline|m-etf]
+//                          [--base pipeline|m-etf|PLACEMENT.json]
 #include "core/classic/MEtfPlacer.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/io/native/PlacementFile.h"
 #include "core/learn/BatchEvaluator.h"
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
@@ -427,7 +428,7 @@ int main(int argc, char** argv)
             threads = std::stoi(value);
         else if (arg == "--effects") // what moves change (no timing); value ignored
             effectsOnly = value != "0";
-        else if (arg == "--base") // pipeline (default) or m-etf: the placement the moves start from
+        else if (arg == "--base") // pipeline (default), m-etf or a placement file: where the moves start
             baseName = value;
         else if (arg == "--seed")
             seed = static_cast<unsigned>(std::stoul(value));
@@ -450,6 +451,8 @@ int main(int argc, char** argv)
             MEtfPlacer metf;
             const PlaceContext context{g, cluster, SimOptions{}};
             base = metf.place(context).best;
+        } else if (baseName != "pipeline") { // a post-placement/1 file of this graph (one --steps value)
+            base = readPlacementFile(baseName, g, cluster);
         }
         GroupingOptions autoGroups;
         const Grouping chunks = groupOps(g, autoGroups);
