@@ -93,6 +93,19 @@ void checkGeometry(const GraphScene* scene)
             QVERIFY(layout.frameRects[static_cast<size_t>(view.frames[f].parent)].contains(layout.frameRects[f]));
 }
 
+// A shown panel of the given size that has been handed `document` (its layout may still be
+// running: wait on `applied`).
+struct ShownPanel {
+    GraphPanel panel;
+    QSignalSpy applied{&panel, &GraphPanel::layoutApplied};
+    explicit ShownPanel(DocumentPtr document, QSize size = QSize(1000, 700))
+    {
+        panel.resize(size);
+        panel.show();
+        panel.setDocument(std::move(document));
+    }
+};
+
 } // namespace
 
 class TestScopeView : public QObject {
@@ -101,11 +114,9 @@ class TestScopeView : public QObject {
 private slots:
     void bigGraphOpensByScope()
     {
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(layeredDocument());
+        ShownPanel shown(layeredDocument());
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         QVERIFY(panel.showsScopes());
         const GraphScene* scene = panel.scene();
@@ -143,11 +154,9 @@ private slots:
         // 10 layers of 2 x 1,050 ops: 21,002 ops, over kScopeTreeOffThreadAbove.
         DocumentPtr doc = layeredDocument(1050);
         QVERIFY(doc->graph->opCount() > GraphPanel::kScopeTreeOffThreadAbove);
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(doc);
+        ShownPanel shown(doc);
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         // setDocument returned before the tree was built: nothing is drawn yet.
         QVERIFY(panel.isGroupingByScope());
         QVERIFY(panel.isLayoutBusy()); // the window's busy bar and Cancel show
@@ -189,11 +198,9 @@ private slots:
 
     void openingAScopeLaysOutOnlyItsContent()
     {
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(layeredDocument());
+        ShownPanel shown(layeredDocument());
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         GraphScene* scene = panel.scene();
         const Drawing before = drawing(scene);
@@ -285,11 +292,9 @@ private slots:
 
     void keysAndFrameHeaderOpenAndClose()
     {
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(layeredDocument());
+        ShownPanel shown(layeredDocument());
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         GraphScene* scene = panel.scene();
         const Graph& graph = *scene->document()->graph;
@@ -326,11 +331,9 @@ private slots:
 
     void cancellingAnOpeningKeepsTheDrawing()
     {
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(layeredDocument());
+        ShownPanel shown(layeredDocument());
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         GraphScene* scene = panel.scene();
         const Drawing before = drawing(scene);
@@ -359,12 +362,10 @@ private slots:
 
     void deviceColoursFollowThePlacement()
     {
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
         DocumentPtr doc = layeredDocument();
-        panel.setDocument(doc);
+        ShownPanel shown(doc);
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         GraphScene* scene = panel.scene();
         // Layer l on device l % 3, but half of layer 0's attn on device 2.
@@ -428,11 +429,9 @@ private slots:
         auto doc = std::make_shared<GraphDocument>();
         doc->graph = std::make_shared<const Graph>(std::move(b).build());
         doc->cluster = uitest::cluster();
-        GraphPanel panel;
-        panel.resize(1000, 700);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(doc);
+        ShownPanel shown(doc);
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         GraphScene* scene = panel.scene();
         QVERIFY(panel.showsScopes());
@@ -478,11 +477,9 @@ private slots:
 
     void smallGraphsStayOpByOp()
     {
-        GraphPanel panel;
-        panel.resize(800, 600);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(uitest::smallDocument());
+        ShownPanel shown(uitest::smallDocument(), QSize(800, 600));
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         QVERIFY(!panel.showsScopes());
         QCOMPARE(panel.scene()->nodeItemCount(), 4);
@@ -530,11 +527,9 @@ private slots:
         QVERIFY(tree.visibleCount(tree.openWithin(LayoutPolicy::kScopeBudget)) < LayoutPolicy::kScopeMinBoxes);
         QCOMPARE(tree.openWithin(LayoutPolicy::kScopeBudget).size(), size_t(1)); // the root only
         QVERIFY(!LayoutPolicy::prefersScopes(*doc->graph, tree));
-        GraphPanel panel;
-        panel.resize(800, 600);
-        panel.show();
-        QSignalSpy applied(&panel, &GraphPanel::layoutApplied);
-        panel.setDocument(doc);
+        ShownPanel shown(doc, QSize(800, 600));
+        GraphPanel& panel = shown.panel;
+        QSignalSpy& applied = shown.applied;
         QVERIFY(applied.wait(kLayoutWaitMs));
         QVERIFY(!panel.showsScopes());
         QVERIFY(panel.scene()->nodeItemCount() > LayoutPolicy::kScopeMinBoxes);
