@@ -1,6 +1,8 @@
 // The exact placer beyond the random graphs of test_bound_optimum: colocation, CPU pinning and
 // memory under the simulator's rules, its time budget, its stop flag, its size limit, and its
 // grouped mode (the coarsening and a bound reported as valid for the grouping only).
+#include "tests/support/TestOps.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpPlacer.h"
@@ -29,15 +31,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// An op taking `gpuUs` on a GPU of speed 1 and four times that on a CPU.
 Op makeOp(const std::string& name, double gpuUs, double outputBytes, double paramBytes = 0.0)
 {
-    Op o;
-    o.name = name;
-    o.type = "Test";
-    o.timeUs = {gpuUs * 4, gpuUs};
-    o.outputBytes = outputBytes;
-    o.paramBytes = paramBytes;
-    return o;
+    return testgraphs::testOp(name, gpuUs, outputBytes, paramBytes, 4.0);
 }
 
 // A layered random DAG of `ops` ops (inputs from up to three earlier ops).

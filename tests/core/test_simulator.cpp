@@ -1,3 +1,5 @@
+#include "tests/support/TestOps.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
@@ -47,13 +49,7 @@ namespace {
 // An op taking `gpuUs` on a GPU of speed 1 and ten times that on a CPU.
 Op makeOp(const char* name, double gpuUs, double outputBytes = 0.0, double paramBytes = 0.0)
 {
-    Op o;
-    o.name = name;
-    o.type = "Test";
-    o.timeUs = {gpuUs * 10.0, gpuUs};
-    o.outputBytes = outputBytes;
-    o.paramBytes = paramBytes;
-    return o;
+    return testgraphs::testOp(name, gpuUs, outputBytes, paramBytes);
 }
 
 Device gpu(const std::string& name, double speed = 1.0, double memory = std::numeric_limits<double>::infinity())
