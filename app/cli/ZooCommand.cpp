@@ -23,6 +23,7 @@ struct ZooOptions {
     int steps = 0;
     std::string out;
     bool force = false;
+    bool noFusion = false;
 };
 
 int runList(const ZooOptions& o)
@@ -51,7 +52,9 @@ int runGenerate(const ZooOptions& o)
             + "' has no time steps (only the rnnlm-* and nmt-* models do, and bert-base's sequence length)"};
     checkOutputArgs({{"--out", o.out}}, {}, o.force);
     CostReport report;
-    const Graph g = ZooRegistry::generate(o.name, o.batch, {}, &report, o.steps);
+    CostModelOptions costOptions;
+    costOptions.fuseElementwise = !o.noFusion;
+    const Graph g = ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
     const std::string text = nativeGraphJson(g);
     // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
     for (const auto& [type, count] : report.unknownTypes)
@@ -63,7 +66,10 @@ int runGenerate(const ZooOptions& o)
     writeFileAtomically(o.out, text, o.force);
     std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
               << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
-              << " on a speed-1 GPU\n";
+              << " on a speed-1 GPU";
+    if (report.fusionGroups > 0)
+        std::cerr << "; " << report.fusedOps << " ops fused into " << report.fusionGroups << " kernels";
+    std::cerr << "\n";
     return kExitOk;
 }
 
@@ -84,6 +90,9 @@ void addZooCommand(CLI::App& app, int& exitCode)
                     "Unrolled time steps of an rnnlm-* or nmt-* model (default: 20 and 30; 200 make nmt-8 ~100k ops), "
                     "or bert-base's sequence length (default 128, at most 512)")
         ->check(CLI::Range(1, ZooRegistry::kMaxSteps));
+    gen->add_flag("--no-fusion", opts->noFusion,
+                  "Cost every element-wise op as its own kernel (no kernel fusion: the model before it was "
+                  "modelled, docs/cost-model.md)");
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });

@@ -19,6 +19,10 @@ struct CostModelOptions {
     std::array<DeviceSpec, kDeviceKindCount> reference = defaultReferenceDevices();
     // Backward FLOPs and bytes = forward x this (gradients w.r.t. inputs and weights).
     double backwardFactor = 2.0;
+    // Kernel fusion (docs/cost-model.md, "Kernel fusion"): chains of element-wise and
+    // normalisation ops are costed as one kernel and colocated (cost/Fusion.h). false: every
+    // op is its own kernel, as before fusion was modelled.
+    bool fuseElementwise = true;
     static std::array<DeviceSpec, kDeviceKindCount> defaultReferenceDevices();
 };
 
@@ -35,6 +39,10 @@ struct CostReport {
     // Activations whose shape nobody could infer (an op without a shape rule upstream):
     // named, costed as one element per unknown dimension.
     std::vector<std::string> unshapedTensors;
+    // Kernel fusion (CostModelOptions::fuseElementwise): fusion groups of two or more forward
+    // ops, and how many forward ops they hold.
+    int fusionGroups = 0;
+    int fusedOps = 0;
 };
 
 // FLOPs and bytes of one forward op from its shapes; unknown types fall back to an

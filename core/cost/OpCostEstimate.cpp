@@ -1,4 +1,5 @@
 #include "core/cost/CostModel.h"
+#include "core/cost/Fusion.h"
 #include "core/cost/OpCostFormulas.h"
 
 #include <algorithm>
@@ -292,6 +293,26 @@ OpCost formulaCost(const OpView& v, const ShapedOp& op)
 }
 
 } // namespace
+
+bool isFusibleOpType(std::string_view type)
+{
+    const auto& table = rules();
+    const auto it = table.find(type);
+    if (it == table.end())
+        return false;
+    switch (it->second.family) {
+    case Family::Elementwise:
+        // Generators read nothing worth fusing; AssignAdd / AssignSub update a variable in place.
+        return type != "Range" && type != "Fill" && type != "ConstantOfShape" && type != "AssignAdd"
+            && type != "AssignSub";
+    case Family::Reduce:
+        return true;
+    case Family::Norm:
+        return !type.starts_with("Apply") && !type.starts_with("ResourceApply"); // optimizer updates
+    default:
+        return false;
+    }
+}
 
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {

@@ -11,16 +11,17 @@ constexpr double kV100PeakFlops = 15.7e12;        // Tesla V100 SXM2, FP32, boos
 constexpr double kV100Bandwidth = 900e9;          // HBM2
 constexpr double kNotionalCpuPeakFlops = 1.57e12; // one tenth of the V100 (docs/clusters.md)
 constexpr double kNotionalCpuBandwidth = 90e9;    // one tenth too: CPU time = 10 x GPU time
-// Shares of peak reached by real kernels, calibrated against published ResNet-50 training
-// throughputs (docs/cost-model.md, "Calibration"; before: compute 0.6, memory 0.3, launch
-// 5 us, no tensor cores). Compute: cuDNN / cuBLAS FP32 on a V100 reach 60-75 %
-// (PipeDream's ResNet-50 1x1 convolutions: 64-68 %, its AlexNet fully connected layer 71 %).
-// Tensor cores: cuDNN's TF32 / FP16 convolutions reach a smaller share of their much
-// higher peak. Memory: STREAM-like copies reach ~85 % of HBM2, framework element-wise
-// kernels a little less.
+// Shares of peak reached by real kernels, calibrated against published ResNet-50 and
+// BERT-base training throughputs with kernel fusion modelled (docs/cost-model.md,
+// "Calibration"; before fusion: tensor cores 0.6, memory 0.7; before per-precision peaks:
+// compute 0.6, memory 0.3, launch 5 us, no tensor cores). Compute: cuDNN / cuBLAS FP32 on a
+// V100 reach 60-75 % (PipeDream's ResNet-50 1x1 convolutions: 64-68 %, its AlexNet fully
+// connected layer 71 %). Tensor cores: cuDNN's and cuBLAS's TF32 / FP16 kernels reach a
+// smaller share of their much higher peak. Memory: STREAM-like copies reach ~85 % of HBM2,
+// framework element-wise and normalisation kernels less.
 constexpr double kComputeEfficiency = 0.7;
-constexpr double kTensorCoreEfficiency = 0.6;
-constexpr double kMemoryEfficiency = 0.7;
+constexpr double kTensorCoreEfficiency = 0.5;
+constexpr double kMemoryEfficiency = 0.6;
 // Fixed cost per op: kernel launch plus the framework's dispatch (asynchronous launches
 // overlap most of it with the previous kernel).
 constexpr double kGpuLaunchUs = 2.0;

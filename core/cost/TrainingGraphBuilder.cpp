@@ -1,5 +1,6 @@
 #include "core/cost/CostModel.h"
 
+#include "core/cost/Fusion.h"
 #include "core/cost/OpView.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
@@ -186,9 +187,30 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         summary.totalForwardFlops += costs[i].flops;
         summary.parameterBytes += paramBytes[i];
         groups[i] = o.colocate.empty() ? o.name : o.colocate;
+    }
+    // Kernel fusion: a group's root carries the group's kernel, its other members cost
+    // nothing and join the root's colocation group; what a member writes never leaves the
+    // kernel, so its tensors (edges, saved activations) hold no bytes.
+    FusionPlan plan;
+    if (options.fuseElementwise) {
+        plan = planFusion(graph, order);
+        costs = fusedCosts(graph, plan, costs);
+        for (size_t i = 0; i < n; ++i)
+            if (plan.fused(static_cast<int>(i)))
+                groups[i] = groups[static_cast<size_t>(plan.root[i])];
+        summary.fusionGroups = plan.groupCount;
+        summary.fusedOps = plan.fusedOpCount;
+    }
+    // A tensor written by a fused member stays inside its kernel.
+    auto internal = [&](int tensor) {
+        const int p = forward.producer(tensor);
+        return options.fuseElementwise && p >= 0 && plan.fused(p);
+    };
+    for (size_t i = 0; i < n; ++i) {
+        const ShapedOp& o = graph.ops[i];
         Op op = costedOp(o.name, o.type, costs[i], options);
         for (int t : o.outputs)
-            if (forward.isActivation(t))
+            if (forward.isActivation(t) && !internal(t))
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.paramBytes = paramBytes[i];
         op.colocate = groups[i];
@@ -204,7 +226,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         Op op = costedOp(o.name + kGradSuffix, o.type + "Grad", scaled(costs[i], options.backwardFactor), options);
         std::unordered_set<int> sent;
         for (int t : o.inputs)
-            if (t >= 0 && forward.isActivation(t) && forward.producer(t) >= 0 && sent.insert(t).second)
+            if (t >= 0 && forward.isActivation(t) && forward.producer(t) >= 0 && !internal(t) && sent.insert(t).second)
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
         op.colocate = groups[i];
         if (!o.bodySummary.empty())
@@ -226,7 +248,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
                     builder.addEdge(from, to, 0.0); // a dependency; constants are free to send
                     continue;
                 }
-                const double bytes = OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
+                const double bytes = internal(t) ? 0.0 : OpView::bytes(&graph.tensors[static_cast<size_t>(t)]);
                 builder.addEdge(from, to, bytes);
                 // The gradient w.r.t. the tensor has its size and flows the other way.
                 builder.addEdge(gradOf[i], gradOf[static_cast<size_t>(from)], bytes);

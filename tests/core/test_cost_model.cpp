@@ -303,16 +303,16 @@ private slots:
         QCOMPARE(cpu.memoryBandwidth, 90e9);
         // Calibrated against published training throughputs (docs/cost-model.md).
         QCOMPARE(gpu.computeEfficiency, 0.7);
-        QCOMPARE(gpu.tensorCoreEfficiency, 0.6);
-        QCOMPARE(gpu.memoryEfficiency, 0.7);
+        QCOMPARE(gpu.tensorCoreEfficiency, 0.5);
+        QCOMPARE(gpu.memoryEfficiency, 0.6);
         QCOMPARE(gpu.launchOverheadUs, 2.0);
         QCOMPARE(cpu.launchOverheadUs, 2.0);
         // A 10.99 GFLOP op on the V100: 10.99e9 / (15.7e12 x 0.7) = 1 ms; on the CPU 10 ms.
         const OpCost big{10.99e9, 1e6, 0.0, true};
         QVERIFY(near(rooflineTimeUs(big, gpu), 1002.0));
         QVERIFY(near(rooflineTimeUs(big, cpu), 10002.0));
-        // 63 MB of traffic: 63e6 / (900e9 x 0.7) = 100 us.
-        QVERIFY(near(rooflineTimeUs(OpCost{1.0, 63e6, 0.0, true}, gpu), 102.0));
+        // 54 MB of traffic: 54e6 / (900e9 x 0.6) = 100 us.
+        QVERIFY(near(rooflineTimeUs(OpCost{1.0, 54e6, 0.0, true}, gpu), 102.0));
     }
 
     // ---- Training graph ----
@@ -381,8 +381,8 @@ private slots:
             QCOMPARE(op("fc1/grad").timeUs[static_cast<size_t>(k)],
                      rooflineTimeUs(OpCost{8192.0, 2 * 576.0 * 4, 2 * 128.0 * 4, true}, ref[static_cast<size_t>(k)]));
         }
-        // 2304 + 512 bytes on the V100: 2816 / 630e9 s = 0.0045 us + 2 us launch.
-        QVERIFY(near(op("fc1").time(DeviceKind::Gpu), 2816.0 / 630e9 * 1e6 + 2.0));
+        // 2304 + 512 bytes on the V100: 2816 / 540e9 s = 0.0052 us + 2 us launch.
+        QVERIFY(near(op("fc1").time(DeviceKind::Gpu), 2816.0 / 540e9 * 1e6 + 2.0));
         // Ops with no compute still appear, at no cost.
         QCOMPARE(op("reshape").time(DeviceKind::Gpu), 0.0);
         QCOMPARE(op("reshape/grad").time(DeviceKind::Cpu), 0.0);
@@ -506,9 +506,9 @@ private slots:
 
     void simulatorUsesPerDeviceRoofline()
     {
-        // A: 10 TFLOP/s, 500 GB/s -> 7e12 FLOP/s and 3.5e11 B/s at the GPU efficiencies (0.7, 0.7).
-        // B: 20 TFLOP/s, 250 GB/s -> 1.4e13 FLOP/s and 1.75e11 B/s. Launch 2 us.
-        // c (7e9 FLOPs, 1e6 bytes): A 1000 + 2, B 500 + 2.  m (1e6 FLOPs, 3.5e8 bytes): A 1000 + 2, B 2000 + 2.
+        // A: 10 TFLOP/s, 500 GB/s -> 7e12 FLOP/s and 3e11 B/s at the GPU efficiencies (0.7, 0.6).
+        // B: 20 TFLOP/s, 250 GB/s -> 1.4e13 FLOP/s and 1.5e11 B/s. Launch 2 us.
+        // c (7e9 FLOPs, 1e6 bytes): A 1000 + 2, B 500 + 2.  m (1e6 FLOPs, 3e8 bytes): A 1000 + 2, B 2000 + 2.
         Cluster cluster("two", {specDevice("A", 10, 500), specDevice("B", 20, 250)}, Link{1000.0, 10.0});
         GraphBuilder b("g");
         Op c;
@@ -520,7 +520,7 @@ private slots:
         Op m;
         m.name = "m";
         m.flops = 1e6;
-        m.memoryBytes = 3.5e8;
+        m.memoryBytes = 3e8;
         b.addOp(c);
         b.addOp(m);
         b.addEdge("c", "m");
@@ -611,7 +611,7 @@ private slots:
     void precisionPicksTheTensorCorePeak()
     {
         // A matrix product of 2 x 4096^3 FLOPs and 3 x 4096^2 x 4 bytes: compute-bound on an A100
-        // at every peak (TF32: 1.37e11 FLOP / (156e12 x 0.6) = 1468 us; bytes: 201 MB / (1555e9 x 0.7) = 185 us).
+        // at every peak (TF32: 1.37e11 FLOP / (156e12 x 0.5) = 1762 us; bytes: 201 MB / (1555e9 x 0.6) = 216 us).
         Shaped s;
         s.op("mm", "MatMul", {s.tensor("a", {4096, 4096}), s.tensor("b", {4096, 4096}, true)},
              {s.tensor("y", {4096, 4096})});
@@ -626,12 +626,12 @@ private slots:
         const double launch = 2.0;
         a100.setPrecision(PrecisionMode::Fp32);
         const double fp32 = opTimeUs(mm, a100.device(1));
-        // FP32 units at 0.7 of 19.5 TFLOP/s, TF32 tensor cores at 0.6 of 156.
+        // FP32 units at 0.7 of 19.5 TFLOP/s, TF32 tensor cores at 0.5 of 156.
         QVERIFY(near(fp32 - launch, mm.flops / (19.5e12 * 0.7) * 1e6));
-        QVERIFY(near(tf32 - launch, mm.flops / (156e12 * 0.6) * 1e6));
-        QVERIFY(near((fp32 - launch) / (tf32 - launch), (156.0 * 0.6) / (19.5 * 0.7)));
+        QVERIFY(near(tf32 - launch, mm.flops / (156e12 * 0.5) * 1e6));
+        QVERIFY(near((fp32 - launch) / (tf32 - launch), (156.0 * 0.5) / (19.5 * 0.7)));
         a100.setPrecision(PrecisionMode::Amp);
-        QVERIFY(near(opTimeUs(mm, a100.device(1)) - launch, mm.flops / (312e12 * 0.6) * 1e6));
+        QVERIFY(near(opTimeUs(mm, a100.device(1)) - launch, mm.flops / (312e12 * 0.5) * 1e6));
 
         // Within the memory limit: an element-wise op gains nothing from tensor cores, and a
         // small matrix product is memory-bound at the TF32 peak.
@@ -643,12 +643,12 @@ private slots:
         QVERIFY(eg.op(1).matrixOp);
         for (const PrecisionMode mode : {PrecisionMode::Fp32, PrecisionMode::Tf32}) {
             a100.setPrecision(mode);
-            QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, eg.op(0).memoryBytes / (1555e9 * 0.7) * 1e6));
-            QVERIFY(near(opTimeUs(eg.op(1), a100.device(1)) - launch, eg.op(1).memoryBytes / (1555e9 * 0.7) * 1e6));
+            QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, eg.op(0).memoryBytes / (1555e9 * 0.6) * 1e6));
+            QVERIFY(near(opTimeUs(eg.op(1), a100.device(1)) - launch, eg.op(1).memoryBytes / (1555e9 * 0.6) * 1e6));
         }
         // Under amp the memory traffic is half (activations in 16 bits).
         a100.setPrecision(PrecisionMode::Amp);
-        QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, 0.5 * eg.op(0).memoryBytes / (1555e9 * 0.7) * 1e6));
+        QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, 0.5 * eg.op(0).memoryBytes / (1555e9 * 0.6) * 1e6));
 
         // No tensor cores (K80), no TF32 (V100): every mode but V100's amp gives the FP32 time.
         Cluster k80 = loadCluster("k80x4");
@@ -661,7 +661,7 @@ private slots:
             QCOMPARE(opTimeUs(mm, k80.device(1)), k80Time);
         }
         v100.setPrecision(PrecisionMode::Amp);
-        QVERIFY(near(opTimeUs(mm, v100.device(1)) - launch, mm.flops / (125e12 * 0.6) * 1e6));
+        QVERIFY(near(opTimeUs(mm, v100.device(1)) - launch, mm.flops / (125e12 * 0.5) * 1e6));
 
         // fp16 and int8 ops run at their own peak in every mode.
         Shaped h;
@@ -673,7 +673,7 @@ private slots:
         const Graph hg = buildTrainingGraph(h.g);
         QVERIFY(hg.op(0).precision == ElementPrecision::Half);
         a100.setPrecision(PrecisionMode::Fp32);
-        QVERIFY(near(opTimeUs(hg.op(0), a100.device(1)) - launch, hg.op(0).flops / (312e12 * 0.6) * 1e6));
+        QVERIFY(near(opTimeUs(hg.op(0), a100.device(1)) - launch, hg.op(0).flops / (312e12 * 0.5) * 1e6));
         Op q = hg.op(0);
         q.precision = ElementPrecision::Int8;
         QCOMPARE(rooflinePeakFlops(q, a100.device(1)), 624e12);
