@@ -35,6 +35,8 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
         "ONNX, pbtxt: NAME=N gives the symbolic dimension NAME the value N wherever it appears (repeatable)");
     cmd.add_option("--input-shape", shapes.inputShapes,
                    "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
+    cmd.add_flag("--no-fusion", shapes.noFusion,
+                 "ONNX, pbtxt: cost every element-wise op as its own kernel (no kernel fusion, docs/cost-model.md)");
     addCostsOption(cmd);
 }
 
@@ -60,6 +62,7 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
 {
     ImportOptions options;
     options.batch = batch;
+    options.fuseElementwise = !shapes.noFusion;
     for (const std::string& item : shapes.dims) {
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0)

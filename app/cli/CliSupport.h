@@ -33,6 +33,7 @@ struct UsageError {
 struct GraphShapeArgs {
     std::vector<std::string> dims;
     std::vector<std::string> inputShapes;
+    bool noFusion = false; // --no-fusion: ImportOptions::fuseElementwise off
 };
 
 // Whether a command may go on with graph-input dimensions nothing gave a value: `info`

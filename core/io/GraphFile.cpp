@@ -193,7 +193,9 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
     } else if (format == GraphFormat::Onnx) {
         CostReport report;
         const ShapedGraph shaped = readOnnxShapedGraph(content, source, options);
-        imported.graph = buildTrainingGraph(shaped, CostModelOptions{}, &report);
+        CostModelOptions cost;
+        cost.fuseElementwise = options.fuseElementwise;
+        imported.graph = buildTrainingGraph(shaped, cost, &report);
         if (shaped.weightInputs > 0)
             imported.notes.push_back(std::to_string(shaped.weightInputs)
                                      + " graph input(s) taken as the model's weights: the file has no initializers "

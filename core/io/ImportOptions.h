@@ -23,6 +23,10 @@ struct ImportOptions {
     // ONNX and TF: whole shapes of graph inputs / placeholders (`--input-shape
     // INPUT=1,3,960,960`), over what the file says; the rank must match.
     std::map<std::string, std::vector<std::int64_t>> inputShapes;
+    // ONNX and TF forward graphs: kernel fusion in the cost model
+    // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"); false costs
+    // every op as its own kernel (`--no-fusion`).
+    bool fuseElementwise = true;
 };
 
 // A CPU time an input does not give, from its GPU time: x cpuSlowdown, capped at

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -337,6 +338,33 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("no cost formula") && r.err.contains("custom_op.onnx"), qPrintable(r.err));
         QCOMPARE(parseObject(r.out)["name"].toString().isEmpty(), false);
+    }
+
+    // --no-fusion costs every element-wise op of an ONNX or pbtxt graph as its own kernel:
+    // the transformer's layer norms, GELU and residual adds then take longer (their kernels
+    // are not fused), the graph's FLOPs stay the same, and a post-graph file ignores it.
+    void noFusionCostsEveryOpAlone()
+    {
+        // small_cnn.pbtxt without its device fields (a graph that gives devices is never fused).
+        QFile cnn(testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt");
+        QVERIFY(cnn.open(QIODevice::ReadOnly));
+        const QString undevised = write(
+            "undevised.pbtxt",
+            QString::fromUtf8(cnn.readAll()).remove(QRegularExpression("device: \"[^\"]*\"")).toUtf8());
+        const QStringList models = {testdata::sourceDir() + "/tests/data/onnx/transformer.onnx", undevised};
+        for (const QString& model : models) {
+            Run fused = runCli({"info", model, "--json"});
+            Run alone = runCli({"info", model, "--json", "--no-fusion"});
+            QCOMPARE(fused.exitCode, 0);
+            QCOMPARE(alone.exitCode, 0);
+            const QJsonObject a = parseObject(fused.out);
+            const QJsonObject b = parseObject(alone.out);
+            QVERIFY2(b["total_gpu_time_ms"].toDouble() > a["total_gpu_time_ms"].toDouble(), qPrintable(model));
+            QCOMPARE(b["forward_flops"].toDouble(), a["forward_flops"].toDouble());
+            QVERIFY2(b["colocation_groups"].toInt() > a["colocation_groups"].toInt(), qPrintable(model));
+        }
+        const QString native = testdata::sourceDir() + "/samples/graphs/tiny-mlp.json";
+        QCOMPARE(runCli({"info", native, "--json", "--no-fusion"}).out, runCli({"info", native, "--json"}).out);
     }
 
     // Nothing is silently 1: info lists the input dimensions without a value, the commands

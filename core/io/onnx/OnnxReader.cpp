@@ -578,7 +578,9 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
 
 Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options, CostReport* report)
 {
-    return buildTrainingGraph(readOnnxShapedGraph(content, source, options), CostModelOptions{}, report);
+    CostModelOptions cost;
+    cost.fuseElementwise = options.fuseElementwise;
+    return buildTrainingGraph(readOnnxShapedGraph(content, source, options), cost, report);
 }
 
 bool looksLikeOnnxModel(std::string_view content)

@@ -68,8 +68,10 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     ImportedGraph result;
     result.source = source;
     CostReport report;
+    CostModelOptions cost;
+    cost.fuseElementwise = options.fuseElementwise;
     result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
-                                            : buildTrainingGraph(shaped, {}, &report);
+                                            : buildTrainingGraph(shaped, cost, &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
     result.warnings = tfImportWarnings(def, imported);
     if (!imported.isTrainingGraph)
