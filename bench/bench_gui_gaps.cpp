@@ -231,7 +231,12 @@ int main(int argc, char* argv[])
         // simulation's own job above had placement 6, and an equal placement is never
         // simulated again (nothing to redo): skip to one that differs from it.
         (void)next();
-        for (int round = 0; round < 3; ++round) {
+        // POST_BENCH_ROUTES=N: N rounds of the whole route (default 3), e.g. to profile it.
+        const int rounds = std::max(1,
+                                    qEnvironmentVariableIntValue("POST_BENCH_ROUTES") > 0
+                                        ? qEnvironmentVariableIntValue("POST_BENCH_ROUTES")
+                                        : 3);
+        for (int round = 0; round < rounds; ++round) {
             QEventLoop idle;
             QTimer::singleShot(500, &idle, &QEventLoop::quit);
             idle.exec();
