@@ -23,8 +23,8 @@ class PlacementCoalescer : public QObject {
     Q_OBJECT
 
 public:
-    static constexpr int kFrameMs = 16;     // at most one best a frame
-    static constexpr int kMaxHoldMs = 250;  // how long a busy gate may hold the newest best
+    static constexpr int kFrameMs = 16;    // at most one best a frame
+    static constexpr int kMaxHoldMs = 250; // how long a busy gate may hold the newest best
 
     explicit PlacementCoalescer(QObject* parent = nullptr);
 
