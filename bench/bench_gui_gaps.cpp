@@ -21,6 +21,7 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/learn/PlacementCoalescer.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/timeline/SimulatedStep.h"
@@ -100,10 +101,13 @@ int main(int argc, char* argv[])
         QSignalSpy shown(&window, &MainWindow::documentShown);
         QSignalSpy failed(&window, &MainWindow::loadFailed);
         window.openFile(file);
-        QElapsedTimer wait;
-        wait.start();
-        while (shown.isEmpty() && failed.isEmpty() && wait.elapsed() < 300000)
-            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        // An event loop that sleeps until the window is drawn (processEvents with a time
+        // limit spins: it kept a core busy, slowing the read on a 2-core machine).
+        QEventLoop wait;
+        QObject::connect(&window, &MainWindow::documentShown, &wait, &QEventLoop::quit);
+        QObject::connect(&window, &MainWindow::loadFailed, &wait, &QEventLoop::quit);
+        QTimer::singleShot(300000, &wait, &QEventLoop::quit);
+        wait.exec();
         if (shown.isEmpty()) {
             std::fprintf(stderr, "%s: not shown within 5 minutes%s\n", argv[1],
                          failed.isEmpty() ? "" : qPrintable(": " + failed.first().at(1).toString()));
@@ -164,6 +168,9 @@ int main(int argc, char* argv[])
     std::printf("  %s for %.0f s (start() on the GUI thread %.0f ms): %d samples, %d snapshots, %d new bests, %s\n",
                 qPrintable(learner->algorithm()), seconds, startMs, learner->samplesDone(), snapshots, bests,
                 finished ? qPrintable(QStringLiteral("ended at %1 s").arg(finishedAt, 0, 'f', 1)) : "still running");
+    if (const PlacementCoalescer* feed = window.findChild<PlacementCoalescer*>())
+        std::printf("  new bests shown: %d of %d (%d superseded while waiting for a frame or the previous step)\n",
+                    feed->appliedCount(), feed->offered(), feed->superseded());
     std::printf("  event-loop gaps over %zu ticks of %d ms: max %.1f ms, p99 %.1f ms, p50 %.1f ms; %ld over 16 ms, "
                 "%ld over 50 ms\n",
                 gaps.size(), kTickMs, maxGap, percentile(gaps, 0.99), percentile(gaps, 0.50), over(16.0), over(50.0));
@@ -212,15 +219,29 @@ int main(int argc, char* argv[])
             f();
             std::printf("    %-40s %7.1f ms\n", what, ms(t));
         };
+        // Each panel five times, a new placement each time (made before the clock starts):
+        // the median and the largest.
+        const auto panel = [&](const char* what, const std::function<void(DocumentPtr)>& f) {
+            std::vector<double> t;
+            for (int k = 0; k < 5; ++k) {
+                DocumentPtr doc = next();
+                QElapsedTimer one;
+                one.start();
+                f(std::move(doc));
+                t.push_back(ms(one));
+            }
+            std::printf("    %-40s %7.1f ms (median of 5; max %.1f ms)\n", what, percentile(t, 0.5),
+                        *std::max_element(t.begin(), t.end()));
+        };
         std::printf("  one new placement on the GUI thread (device colours):\n");
-        timed("graph panel (recolour)", [&] { window.findChild<GraphPanel*>()->showDocument(next()); });
-        timed("op table", [&] { window.findChild<OpTablePanel*>()->setDocument(next()); });
-        timed("device table", [&] { window.findChild<DeviceTablePanel*>()->setDocument(next()); });
-        timed("inspector", [&] { window.findChild<InspectorPanel*>()->setDocument(next()); });
-        timed("learner panel", [&] { learner->setDocument(next()); });
+        panel("graph panel (recolour)", [&](DocumentPtr d) { window.findChild<GraphPanel*>()->showDocument(d); });
+        panel("op table", [&](DocumentPtr d) { window.findChild<OpTablePanel*>()->setDocument(d); });
+        panel("device table", [&](DocumentPtr d) { window.findChild<DeviceTablePanel*>()->setDocument(d); });
+        panel("inspector", [&](DocumentPtr d) { window.findChild<InspectorPanel*>()->setDocument(d); });
+        panel("learner panel", [&](DocumentPtr d) { learner->setDocument(d); });
         timed("step simulation (starts its job)", [&] { window.findChild<StepSimulation*>()->setDocument(next()); });
-        timed("cluster editor", [&] { window.findChild<ClusterEditor*>()->setDocument(next()); });
-        timed("comparison view", [&] { window.findChild<ComparisonView*>()->setDocument(next()); });
+        panel("cluster editor", [&](DocumentPtr d) { window.findChild<ClusterEditor*>()->setDocument(d); });
+        panel("comparison view", [&](DocumentPtr d) { window.findChild<ComparisonView*>()->setDocument(d); });
         timed("SimulatedStep::simulate (its pool job)", [&] {
             const StepPtr step = SimulatedStep::simulate(next());
             if (!step)
@@ -228,10 +249,16 @@ int main(int argc, char* argv[])
         });
         StepSimulation* simulation = window.findChild<StepSimulation*>();
         // The GPUs renumber cyclically, so every (GPUs)-th placement repeats; the step
-        // simulation's own job above had placement 6, and an equal placement is never
-        // simulated again (nothing to redo): skip to one that differs from it.
+        // simulation's own job above had placement 26, and an equal placement is never
+        // simulated again (nothing to redo): skip to one that differs from it (39 on 4 GPUs).
         (void)next();
-        for (int round = 0; round < 3; ++round) {
+        // POST_BENCH_ROUTES=N: N rounds of the whole route (default 3), e.g. to profile it.
+        const int rounds = std::max(1,
+                                    qEnvironmentVariableIntValue("POST_BENCH_ROUTES") > 0
+                                        ? qEnvironmentVariableIntValue("POST_BENCH_ROUTES")
+                                        : 3);
+        std::vector<double> routeMs;
+        for (int round = 0; round < rounds; ++round) {
             QEventLoop idle;
             QTimer::singleShot(500, &idle, &QEventLoop::quit);
             idle.exec();
@@ -253,7 +280,10 @@ int main(int argc, char* argv[])
             sinceTick.restart();
             probe.start();
             route.start();
+            QElapsedTimer one;
+            one.start();
             timed("learner's bestPlacement (whole route)", [&] { emit learner->bestPlacement(next()->placement); });
+            routeMs.push_back(ms(one));
             wait.exec();
             probe.stop();
             QObject::disconnect(c);
@@ -261,6 +291,9 @@ int main(int argc, char* argv[])
                         static_cast<double>(route.elapsed()) - 300,
                         after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()));
         }
+        std::printf("    whole route over %zu rounds: min %.1f ms, median %.1f ms, max %.1f ms\n", routeMs.size(),
+                    *std::min_element(routeMs.begin(), routeMs.end()), percentile(routeMs, 0.5),
+                    *std::max_element(routeMs.begin(), routeMs.end()));
         const StepPtr step = simulation->current();
         timed("timeline panel setStep", [&] { window.findChild<TimelinePanel*>()->setStep(step); });
     }

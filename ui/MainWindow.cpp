@@ -15,6 +15,7 @@
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/learn/PlacementCoalescer.h"
 #include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
@@ -653,6 +654,9 @@ void MainWindow::chooseColourMode(ColourMode mode)
 void MainWindow::createLearner()
 {
     learner_ = new LearnerPanel(this);
+    bestFeed_ = new PlacementCoalescer(this);
+    // First on the run's end: its final best is shown before anything else hears of the end.
+    connect(learner_, &LearnerPanel::finished, bestFeed_, &PlacementCoalescer::flush);
     learnerDock_ = newDock(tr("Learner"), QStringLiteral("learnerDock"), learner_);
     addPanelDock(learnerDock_, Qt::RightDockWidgetArea, inspectorDock_);
     inspectorDock_->raise();
@@ -702,7 +706,19 @@ void MainWindow::createLearner()
             learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
                                            r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
     });
-    connect(learner_, &LearnerPanel::bestPlacement, this, &MainWindow::showPlacement);
+    // New bests go through the coalescer: at most one a frame, none while the previous
+    // one's step is simulated (createTimeline), the newest wins, the run's last at its end.
+    connect(learner_, &LearnerPanel::bestPlacement, bestFeed_, &PlacementCoalescer::offer);
+    connect(bestFeed_, &PlacementCoalescer::apply, this, [this](const Placement& placement) {
+        const QScopedValueRollback applying(applyingBest_, true);
+        showPlacement(placement);
+    });
+    // Another document from elsewhere (a chart click, a comparison row, another graph) is
+    // newer than a best still waiting.
+    connect(hub_, &DocumentHub::documentChanged, bestFeed_, [this] {
+        if (!applyingBest_)
+            bestFeed_->drop();
+    });
 }
 
 void MainWindow::showCentralTab(int index) { tabs_->setCurrentIndex(index); }
@@ -727,6 +743,11 @@ void MainWindow::createTimeline()
     new ExportMenu(exportMenu_, hub_, graphPanel_, stepSimulation_, statusBar());
 
     connect(hub_, &DocumentHub::documentChanged, stepSimulation_, &StepSimulation::setDocument);
+    bestFeed_->setBusy([this] { return stepSimulation_->isBusy(); });
+    connect(stepSimulation_, &StepSimulation::busyChanged, bestFeed_, [this](bool busy) {
+        if (!busy)
+            bestFeed_->retry();
+    });
     connect(stepSimulation_, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
     connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
         timeline_->setStep(step);

@@ -25,6 +25,7 @@ class GraphPanel;
 class InputDimensionsPrompt;
 class InspectorPanel;
 class LearnerPanel;
+class PlacementCoalescer;
 class LearningChart;
 class OpTablePanel;
 class PlacementDiffDialog;
@@ -179,6 +180,8 @@ private:
     QDockWidget* opTableDock_ = nullptr;
     QDockWidget* deviceDock_ = nullptr;
     LearnerPanel* learner_ = nullptr;
+    PlacementCoalescer* bestFeed_ = nullptr; // the learner's new bests, latest wins
+    bool applyingBest_ = false;              // bestFeed_'s best is being shown
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
     TimelinePanel* timeline_ = nullptr;

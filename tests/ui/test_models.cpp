@@ -7,7 +7,9 @@
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 using namespace post;
 
@@ -76,6 +78,132 @@ private slots:
         QCOMPARE(changed.first().at(0).toModelIndex().column(), int(OpTableModel::Device));
         QCOMPARE(changed.first().at(1).toModelIndex().row(), 3);
         QCOMPARE(model.index(0, OpTableModel::Device).data().toString(), QStringLiteral("/device:GPU:1"));
+    }
+
+    // A new placement of the same graph names exactly the rows whose device changed (in
+    // runs), so a proxy filtering or sorting by device follows it; every row shows the new
+    // device. Many scattered changes, or another cluster, refresh the whole column.
+    void newPlacementNamesTheRowsWhoseDeviceChanged()
+    {
+        constexpr int kOps = 300;
+        auto first = std::const_pointer_cast<GraphDocument>(uitest::chainDocument(kOps));
+        first->placement = Placement(kOps, 1);
+        OpTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(first);
+        QSortFilterProxyModel filtered; // the op table's filter box, typed "GPU:1"
+        filtered.setSourceModel(&model);
+        filtered.setFilterKeyColumn(OpTableModel::Device);
+        filtered.setFilterFixedString(QStringLiteral("GPU:1"));
+        QSortFilterProxyModel sorted; // the op table sorted by device
+        sorted.setSourceModel(&model);
+        sorted.setSortRole(OpTableModel::SortRole);
+        sorted.sort(OpTableModel::Device, Qt::DescendingOrder);
+        QCOMPARE(filtered.rowCount(), 0);
+
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        auto second = std::make_shared<GraphDocument>(*first);
+        const std::vector<int> moved = {0, 5, 6, 7, 100, 298, 299};
+        for (int op : moved)
+            second->placement[static_cast<size_t>(op)] = 2;
+        model.setDocument(second);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(changed.count(), 4); // {0}, {5..7}, {100}, {298, 299}
+        std::vector<int> named;
+        for (const QList<QVariant>& args : changed) {
+            const QModelIndex from = args.at(0).toModelIndex(), to = args.at(1).toModelIndex();
+            QCOMPARE(from.column(), int(OpTableModel::Device));
+            QCOMPARE(to.column(), int(OpTableModel::Device));
+            for (int r = from.row(); r <= to.row(); ++r)
+                named.push_back(r);
+        }
+        QCOMPARE(named, moved);
+        const auto deviceText = [&](const GraphDocument& doc, int op) {
+            return QString::fromStdString(doc.cluster->device(doc.placement[static_cast<size_t>(op)]).name);
+        };
+        for (int op = 0; op < kOps; ++op)
+            QCOMPARE(model.index(op, OpTableModel::Device).data().toString(), deviceText(*second, op));
+        QCOMPARE(filtered.rowCount(), int(moved.size()));
+        for (int r = 0; r < filtered.rowCount(); ++r)
+            QVERIFY(std::count(moved.begin(), moved.end(), filtered.index(r, 0).data(OpTableModel::OpIdRole).toInt()));
+        for (int r = 0; r < int(moved.size()); ++r) // GPU:1 (device 2) first
+            QCOMPARE(sorted.index(r, OpTableModel::Device).data(OpTableModel::SortRole).toInt(), 2);
+        QCOMPARE(sorted.index(int(moved.size()), OpTableModel::Device).data(OpTableModel::SortRole).toInt(), 1);
+
+        // Every other op moves: more runs than are worth naming, one change of the whole column.
+        changed.clear();
+        auto third = std::make_shared<GraphDocument>(*first);
+        for (int op = 0; op < kOps; op += 2)
+            third->placement[static_cast<size_t>(op)] = 2;
+        model.setDocument(third);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 0);
+        QCOMPARE(changed.first().at(1).toModelIndex().row(), kOps - 1);
+        for (int op = 0; op < kOps; ++op)
+            QCOMPARE(model.index(op, OpTableModel::Device).data().toString(), deviceText(*third, op));
+        QCOMPARE(filtered.rowCount(), kOps / 2);
+
+        // The same placement on a renamed cluster: every name may differ, the whole column.
+        changed.clear();
+        auto renamed = std::make_shared<GraphDocument>(*third);
+        std::vector<Device> devices(third->cluster->devices().begin(), third->cluster->devices().end());
+        devices[2].name = "/device:GPU:7";
+        renamed->cluster = std::make_shared<const Cluster>("renamed", std::move(devices), Link{});
+        model.setDocument(renamed);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.index(0, OpTableModel::Device).data().toString(), QStringLiteral("/device:GPU:7"));
+        QCOMPARE(filtered.rowCount(), 0);
+        QCOMPARE(reset.count(), 0);
+    }
+
+    // A new placement on the same graph and cluster keeps the device table's rows and shows
+    // what a fresh table shows for it (op counts, compute, parameters), also going back to a
+    // placement seen before (the per-op times it keeps); another cluster resets it.
+    void deviceModelFollowsANewPlacementWithoutAReset()
+    {
+        constexpr int kOps = 50;
+        auto first = std::const_pointer_cast<GraphDocument>(uitest::chainDocument(kOps));
+        first->placement = Placement(kOps, 1);
+        auto second = std::make_shared<GraphDocument>(*first);
+        for (int op = 0; op < kOps; op += 3)
+            second->placement[static_cast<size_t>(op)] = op % 2 ? 2 : 0;
+        DeviceTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto sameAsFresh = [&](const DocumentPtr& doc) {
+            DeviceTableModel fresh;
+            fresh.setDocument(doc);
+            QCOMPARE(model.rowCount(), fresh.rowCount());
+            for (int r = 0; r < fresh.rowCount(); ++r)
+                for (int c = 0; c < DeviceTableModel::ColumnCount; ++c)
+                    for (int role : {int(Qt::DisplayRole), int(DeviceTableModel::SortRole)})
+                        QCOMPARE(model.index(r, c).data(role), fresh.index(r, c).data(role));
+        };
+        model.setDocument(first);
+        sameAsFresh(first);
+        QCOMPARE(model.index(1, DeviceTableModel::Ops).data().toInt(), kOps);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        for (const DocumentPtr& doc : {DocumentPtr(second), DocumentPtr(first), DocumentPtr(second)}) {
+            model.setDocument(doc);
+            sameAsFresh(doc);
+        }
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(changed.count(), 3);
+        QCOMPARE(model.index(0, DeviceTableModel::Ops).data().toInt(), 9); // ops 0, 6, ..., 48 on the CPU
+        // GPU:1 (speed 2) holds ops 3, 9, ..., 45: (4 + 10 + ... + 46) / 2 us.
+        QCOMPARE(model.index(2, DeviceTableModel::ComputeTime).data(DeviceTableModel::SortRole).toDouble(),
+                 (4 + 46) * 8 / 2 / 2.0);
+
+        auto faster = std::make_shared<GraphDocument>(*second);
+        std::vector<Device> devices(second->cluster->devices().begin(), second->cluster->devices().end());
+        devices[2].speed = 4.0;
+        faster->cluster = std::make_shared<const Cluster>("faster", std::move(devices), Link{});
+        model.setDocument(faster);
+        QCOMPARE(reset.count(), 1);
+        sameAsFresh(faster);
+        QCOMPARE(model.index(2, DeviceTableModel::ComputeTime).data(DeviceTableModel::SortRole).toDouble(),
+                 (4 + 46) * 8 / 2 / 4.0);
     }
 
     void deviceModelPassesTheModelTester()

@@ -73,21 +73,44 @@ void InspectorPanel::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
-        render(); // swatch and link colours depend on the palette
+        render(true); // swatch and link colours depend on the palette
 }
 
-QString InspectorPanel::summaryHtml() const
+InspectorPanel::Shown InspectorPanel::shownNow() const
+{
+    Shown s;
+    if (!document_ || !document_->graph)
+        return s;
+    s.graphId = document_->graphId;
+    s.cluster = document_->cluster.get();
+    if (op_ >= 0 && op_ < document_->opCount()) {
+        s.op = op_;
+        s.device = document_->deviceOf(op_);
+    } else {
+        // The summary's placement row: none yet, the file's own, or another.
+        s.device = !document_->isPlaced() ? 0 : document_->placement == document_->given ? 1 : 2;
+    }
+    return s;
+}
+
+QString InspectorPanel::summaryHtml()
 {
     const Graph& graph = *document_->graph;
+    if (totalsGraph_ != document_->graphId) {
+        totalsGraph_ = document_->graphId;
+        gpuTotalUs_ = graph.totalTimeUs(DeviceKind::Gpu);
+        cpuTotalUs_ = graph.totalTimeUs(DeviceKind::Cpu);
+        paramBytes_ = graph.totalParamBytes();
+    }
     QString h = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>")
                     .arg(graph.name().empty() ? tr("Graph") : esc(graph.name()));
     h += QStringLiteral("<table cellspacing='0' cellpadding='2'>");
     h += row(tr("Ops"), QString::number(graph.opCount()));
     h += row(tr("Edges"), QString::number(graph.edgeCount()));
     h += row(tr("Colocation groups"), QString::number(graph.colocationGroupCount()));
-    h += row(tr("GPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Gpu)));
-    h += row(tr("CPU time (sum)"), formatMicroseconds(graph.totalTimeUs(DeviceKind::Cpu)));
-    h += row(tr("Parameters"), formatBytes(graph.totalParamBytes()));
+    h += row(tr("GPU time (sum)"), formatMicroseconds(gpuTotalUs_));
+    h += row(tr("CPU time (sum)"), formatMicroseconds(cpuTotalUs_));
+    h += row(tr("Parameters"), formatBytes(paramBytes_));
     if (document_->cluster)
         h += row(tr("Cluster"),
                  tr("%1 (%n devices)", nullptr, document_->cluster->deviceCount()).arg(esc(document_->cluster->name())));
@@ -100,8 +123,13 @@ QString InspectorPanel::summaryHtml() const
     return h + QStringLiteral("</table>");
 }
 
-void InspectorPanel::render()
+void InspectorPanel::render(bool force)
 {
+    const Shown now = shownNow();
+    if (!force && shown_ == now)
+        return; // nothing shown changed (e.g. a new best that moves other ops)
+    shown_ = now;
+    ++renders_;
     const QString hint = QStringLiteral("<p style='color:%1'>%2</p>")
                              .arg(palette().color(QPalette::PlaceholderText).name(),
                                   tr("Select an op in the graph or the table to see its details."));

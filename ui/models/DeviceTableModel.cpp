@@ -4,6 +4,7 @@
 #include "ui/util/Format.h"
 
 #include <cmath>
+#include <limits>
 
 namespace post {
 namespace {
@@ -26,26 +27,58 @@ DeviceTableModel::DeviceTableModel(QObject* parent)
 
 void DeviceTableModel::setDocument(DocumentPtr document)
 {
-    beginResetModel();
+    // Another placement on the same graph and cluster (a learner's new best) keeps the rows:
+    // their values change, not the table (a reset made the view measure every row anew).
+    const bool sameRows = document && document_ && document->graphId == document_->graphId
+        && document->cluster == document_->cluster;
+    if (!sameRows)
+        beginResetModel();
     if (!document || !step_ || !isStepOf(*step_, *document)) {
         step_.reset();
         traffic_.clear();
     }
     document_ = std::move(document);
+    if (!document_ || document_->graphId != timesGraph_ || document_->cluster != timesCluster_) {
+        timesGraph_ = document_ ? document_->graphId : 0;
+        timesCluster_ = document_ ? document_->cluster : nullptr;
+        opTimes_.clear();
+        opParams_.clear();
+    }
     load_.clear();
     if (document_ && document_->cluster) {
-        load_.resize(static_cast<size_t>(document_->cluster->deviceCount()));
-        for (OpId op = 0; op < document_->opCount(); ++op) {
-            const DeviceId d = document_->deviceOf(op);
-            if (d == kNoDevice)
-                continue;
-            Load& l = load_[static_cast<size_t>(d)];
-            ++l.ops;
-            l.computeUs += document_->placedTimeUs(op);
-            l.paramBytes += document_->graph->op(op).paramBytes;
+        const int devices = document_->cluster->deviceCount();
+        load_.resize(static_cast<size_t>(devices));
+        // Each op's parameters, and its time on each device it was ever placed on, kept in
+        // flat arrays for the graph and cluster: the roofline per op and the reads of 107k
+        // ops were most of this loop's 2-3 ms.
+        const int ops = document_->opCount();
+        if (opTimes_.empty()) {
+            opTimes_.assign(static_cast<size_t>(ops) * static_cast<size_t>(devices),
+                            std::numeric_limits<double>::quiet_NaN());
+            opParams_.resize(static_cast<size_t>(ops));
+            for (OpId op = 0; op < ops; ++op)
+                opParams_[static_cast<size_t>(op)] = document_->graph->op(op).paramBytes;
+        }
+        if (document_->isPlaced()) {
+            const Placement& placement = document_->placement;
+            for (OpId op = 0; op < ops; ++op) {
+                const DeviceId d = placement[static_cast<size_t>(op)];
+                if (d < 0 || d >= devices)
+                    continue; // as deviceOf: kNoDevice
+                double& us = opTimes_[static_cast<size_t>(op) * static_cast<size_t>(devices) + static_cast<size_t>(d)];
+                if (std::isnan(us))
+                    us = document_->placedTimeUs(op);
+                Load& l = load_[static_cast<size_t>(d)];
+                ++l.ops;
+                l.computeUs += us;
+                l.paramBytes += opParams_[static_cast<size_t>(op)];
+            }
         }
     }
-    endResetModel();
+    if (!sameRows)
+        endResetModel();
+    else if (!load_.empty())
+        emit dataChanged(index(0, 0), index(static_cast<int>(load_.size()) - 1, ColumnCount - 1));
 }
 
 void DeviceTableModel::setStep(StepPtr step)

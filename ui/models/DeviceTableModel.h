@@ -38,6 +38,8 @@ public:
 
     explicit DeviceTableModel(QObject* parent = nullptr);
 
+    // Another placement of the same graph on the same cluster keeps the rows (dataChanged);
+    // anything else resets the model.
     void setDocument(DocumentPtr document);
     // The simulated step (StepSimulation::simulated) of the document shown; a step of another
     // document is ignored, and a new document empties the step columns until its own arrives.
@@ -66,6 +68,11 @@ private:
     std::vector<Load> load_; // per device, from the placement
     StepPtr step_;
     std::vector<Traffic> traffic_; // per device, from the step's transfers
+    // Op op's time on device d at [op * devices + d] (NaN: not yet needed), for this graph and cluster.
+    std::vector<double> opTimes_;
+    std::vector<double> opParams_; // each op's parameter bytes
+    std::uint64_t timesGraph_ = 0;
+    std::shared_ptr<const Cluster> timesCluster_;
 };
 
 } // namespace post

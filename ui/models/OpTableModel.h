@@ -18,8 +18,10 @@ public:
     explicit OpTableModel(QObject* parent = nullptr);
 
     // A different graph resets the model; the same graph with a new placement only
-    // refreshes the device column.
+    // refreshes the device column: dataChanged for the runs of rows whose device changed
+    // (the whole column when they are more than kMaxChangedRuns, or the cluster changed).
     void setDocument(DocumentPtr document);
+    static constexpr size_t kMaxChangedRuns = 64;
     const DocumentPtr& document() const { return document_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
