@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace post {
@@ -73,6 +75,30 @@ std::string nested(std::string text)
             out += "  ";
     }
     return out;
+}
+
+// The graph's post-graph/1 text as embedded in a session, kept for the last graph written.
+// A run's autosaves (ui/session/SessionAutosave, every 20 s) write the same immutable graph
+// again and again; serialising a 107,704-op graph through nlohmann's DOM takes millions of
+// small allocations on a background thread, which held the allocator's locks long enough
+// to stall the GUI thread for 40-100 ms (docs/performance.md, "Event-loop gaps"). The
+// cache holds the text (77 MB at 107k ops) and a weak reference: a graph that died is
+// never matched, even by a new one at its address.
+std::shared_ptr<const std::string> embeddedGraphText(const std::shared_ptr<const Graph>& graph)
+{
+    static std::mutex mutex;
+    static std::weak_ptr<const Graph> cachedGraph;
+    static std::shared_ptr<const std::string> cachedText;
+    {
+        const std::lock_guard lock(mutex);
+        if (cachedGraph.lock() == graph)
+            return cachedText;
+    }
+    auto text = std::make_shared<const std::string>(nested(nativeGraphJson(*graph)));
+    const std::lock_guard lock(mutex);
+    cachedGraph = graph;
+    cachedText = text;
+    return text;
 }
 
 SessionLearner readLearner(const JsonInput& in, const json& value)
@@ -422,7 +448,8 @@ std::string sessionJson(const Session& session)
         run["single_gpu_us"] = JsonOutput::number(session.run.singleDeviceUs);
     out += ",\n  \"run\": " + JsonOutput::inlineText(run);
     // The embedded documents keep their own layout (one op, device or placement per line).
-    out += ",\n  \"graph\": " + nested(nativeGraphJson(*session.graph));
+    out += ",\n  \"graph\": ";
+    out += *embeddedGraphText(session.graph);
     out += ",\n  \"cluster\": " + nested(clusterJson(*session.cluster));
     if (!session.placement.empty())
         out += ",\n  \"placement\": " + nested(placementJson(*session.graph, *session.cluster, session.placement));

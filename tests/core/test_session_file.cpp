@@ -127,6 +127,43 @@ private slots:
         QVERIFY(!looksLikeSession(nativeGraphJson(*toyGraph())));
     }
 
+    // The graph's text is kept for the graph last written (autosaves write one graph again
+    // and again): the same graph gives the same text; another graph, or a new graph where a
+    // dead one lived, gives its own, never the cached one.
+    void embeddedGraphTextFollowsTheGraph()
+    {
+        Session s = toySession();
+        const std::string first = sessionJson(s);
+        QCOMPARE(sessionJson(s), first);
+        GraphBuilder b("other");
+        Op op;
+        op.name = "x";
+        op.timeUs = {7, 3};
+        b.addOp(op);
+        op.name = "y";
+        b.addOp(op);
+        op.name = "z";
+        b.addOp(op);
+        b.addEdge("x", "y");
+        s.graph = std::make_shared<const Graph>(std::move(b).build());
+        const std::string other = sessionJson(s);
+        QVERIFY(other.find("\"name\": \"other\"") != std::string::npos);
+        QVERIFY(other.find("\"name\": \"toy\"") == std::string::npos);
+        QCOMPARE(nativeGraphJson(*parseSession(other, "o.json").graph), nativeGraphJson(*s.graph));
+        // Graphs made and dropped one after another (the allocator may reuse the address).
+        for (int i = 0; i < 5; ++i) {
+            GraphBuilder c("g" + std::to_string(i));
+            Op one;
+            one.name = "only" + std::to_string(i);
+            one.timeUs = {1, 1};
+            c.addOp(one);
+            s.graph = std::make_shared<const Graph>(std::move(c).build());
+            s.placement = {1};
+            const std::string text = sessionJson(s);
+            QVERIFY(text.find("\"only" + std::to_string(i) + "\"") != std::string::npos);
+        }
+    }
+
     void unplacedSessionWithoutRun()
     {
         Session s = toySession();
