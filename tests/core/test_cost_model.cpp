@@ -1,3 +1,5 @@
+#include "tests/support/ShapedGraphs.h"
+
 #include "core/classic/PlacerDevices.h"
 #include "core/cluster/Cluster.h"
 #include "core/cost/CostModel.h"
@@ -22,45 +24,7 @@ using namespace post;
 
 namespace {
 
-// Builds ShapedGraphs tersely: tensors by name, ops by tensor names.
-class Shaped {
-public:
-    explicit Shaped(std::string source = "model.onnx")
-        : g{"m", std::move(source), {}, {}, {}}
-    {
-    }
-
-    int tensor(const std::string& name, std::vector<std::int64_t> shape, bool parameter = false, int elementBytes = 4)
-    {
-        ShapedTensor t;
-        t.name = name;
-        t.shape = std::move(shape);
-        t.isParameter = parameter;
-        t.elementBytes = elementBytes;
-        g.tensors.push_back(t);
-        return static_cast<int>(g.tensors.size()) - 1;
-    }
-    int constant(const std::string& name, std::vector<std::int64_t> shape)
-    {
-        const int t = tensor(name, std::move(shape));
-        g.tensors.back().isConstant = true;
-        return t;
-    }
-    ShapedOp& op(const std::string& name, const std::string& type, std::vector<int> inputs, std::vector<int> outputs)
-    {
-        ShapedOp o;
-        o.name = name;
-        o.type = type;
-        o.inputs = std::move(inputs);
-        o.outputs = std::move(outputs);
-        o.location = "node " + std::to_string(g.ops.size());
-        g.ops.push_back(o);
-        return g.ops.back();
-    }
-    OpCost cost(size_t op = 0) const { return estimateOpCost(g, g.ops[op]); }
-
-    ShapedGraph g;
-};
+using testgraphs::Shaped;
 
 // A one-op graph: inputs and outputs given as shapes (parameters marked by `params`).
 OpCost costOf(const std::string& type, std::vector<std::vector<std::int64_t>> inputs,

@@ -1,4 +1,6 @@
 // Kernel fusion in the cost model (core/cost/Fusion.h, docs/cost-model.md "Kernel fusion").
+#include "tests/support/ShapedGraphs.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/cost/CostModel.h"
 #include "core/cost/Fusion.h"
@@ -17,49 +19,7 @@ using namespace post;
 
 namespace {
 
-// Builds ShapedGraphs tersely: tensors by name, ops by tensor indices.
-class Shaped {
-public:
-    Shaped()
-        : g{"m", "model.onnx", {}, {}, {}}
-    {
-    }
-
-    int tensor(const std::string& name, std::vector<std::int64_t> shape, bool parameter = false)
-    {
-        ShapedTensor t;
-        t.name = name;
-        t.shape = std::move(shape);
-        t.isParameter = parameter;
-        g.tensors.push_back(t);
-        return static_cast<int>(g.tensors.size()) - 1;
-    }
-    int constant(const std::string& name, std::vector<std::int64_t> shape)
-    {
-        const int t = tensor(name, std::move(shape));
-        g.tensors.back().isConstant = true;
-        return t;
-    }
-    ShapedOp& op(const std::string& name, const std::string& type, std::vector<int> inputs, std::vector<int> outputs)
-    {
-        ShapedOp o;
-        o.name = name;
-        o.type = type;
-        o.inputs = std::move(inputs);
-        o.outputs = std::move(outputs);
-        g.ops.push_back(o);
-        return g.ops.back();
-    }
-    std::vector<int> order() const
-    {
-        std::vector<int> o(g.ops.size());
-        std::iota(o.begin(), o.end(), 0); // the test graphs list their ops in topological order
-        return o;
-    }
-    OpCost cost(size_t op) const { return estimateOpCost(g, g.ops[op]); }
-
-    ShapedGraph g;
-};
+using testgraphs::Shaped;
 
 // x [1000] -> r Relu -> t1 -> m Mul(t1, scale) -> t2 -> s Sigmoid -> t3 -> fc MatMul(t3 [1, 1000], W) -> y
 // (shapes kept 2-D for the product: every activation is [1, 1000]).
