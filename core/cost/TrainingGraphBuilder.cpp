@@ -216,6 +216,8 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         op.colocate = groups[i];
         op.cpuOnly = o.cpuOnly; // its backward op shares the group, so it is pinned too
         op.body = o.bodySummary;
+        if (options.fuseElementwise && plan.fused(static_cast<int>(i)))
+            op.fusedInto = graph.ops[static_cast<size_t>(plan.root[i])].name;
         addOp(std::move(op), o);
     }
     // Backward ops in reverse topological order, each with the gradients it sends back.
@@ -231,6 +233,8 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         op.colocate = groups[i];
         if (!o.bodySummary.empty())
             op.body = "gradient of " + o.bodySummary;
+        if (options.fuseElementwise && plan.fused(static_cast<int>(i))) // the group's gradient is one kernel too
+            op.fusedInto = graph.ops[static_cast<size_t>(plan.root[i])].name + kGradSuffix;
         gradOf[i] = addOp(std::move(op), o);
     }
 

@@ -39,6 +39,10 @@ struct Op {
     // A control-flow op (ONNX If / Loop / Scan): its bodies and how their cost was counted,
     // e.g. "body: 12 ops, x 30 iterations" (docs/cost-model.md); empty for other ops.
     std::string body;
+    // Kernel fusion (docs/cost-model.md, "Kernel fusion"): the op whose kernel runs this one
+    // (its cost is counted there, this op costs nothing); empty for an op with its own kernel.
+    // Informational, like `body`: the inspector shows it.
+    std::string fusedInto;
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
     bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }

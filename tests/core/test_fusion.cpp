@@ -7,6 +7,7 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/io/native/NativeGraphReader.h"
 #include "core/sim/Simulator.h"
 #include "core/zoo/ZooRegistry.h"
 
@@ -128,6 +129,17 @@ private slots:
             QCOMPARE(op.time(DeviceKind::Gpu), 0.0);
             QCOMPARE(op.time(DeviceKind::Cpu), 0.0);
         }
+        // Each member names the op whose kernel runs it (the inspector shows it); the root and
+        // ops of their own kernel name nothing. It survives post-graph/1.
+        QCOMPARE(opNamed(g, "r").fusedInto, std::string("s"));
+        QCOMPARE(opNamed(g, "m").fusedInto, std::string("s"));
+        QCOMPARE(opNamed(g, "r/grad").fusedInto, std::string("s/grad"));
+        for (const char* name : {"s", "s/grad", "fc", "fc/grad"})
+            QVERIFY2(opNamed(g, name).fusedInto.empty(), name);
+        const Graph back = parseNativeGraph(nativeGraphJson(g), "fused.json");
+        QCOMPARE(opNamed(back, "m/grad").fusedInto, std::string("s/grad"));
+        QVERIFY(opNamed(back, "fc").fusedInto.empty());
+        QVERIFY(buildTrainingGraph(s.g, unfused()).op(0).fusedInto.empty());
         // One colocation group per fused chain, backward ops included: a placer moves it whole.
         const int group = g.colocationGroup(*g.find("s"));
         QVERIFY(group >= 0);

@@ -279,7 +279,7 @@ private slots:
             "ops": [{"name": "measured", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6, "measured": ["cpu"]},
                     {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6},
                     {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50},
-                     "body": "body: 2 ops, x 7 iterations"}],
+                     "body": "body: 2 ops, x 7 iterations", "fused_into": "shaped"}],
             "edges": [{"from": "measured", "to": "shaped"}, {"from": "shaped", "to": "profiled"}]})"));
         QVERIFY(shown.wait(kWaitMs));
         const Graph& g = *window.hub()->document()->graph;
@@ -297,6 +297,11 @@ private slots:
         // A control-flow op lists its body and how it was costed (issue 17: If / Loop / Scan).
         QVERIFY2(inspector->html().contains(QStringLiteral("body: 2 ops, x 7 iterations")),
                  qPrintable(inspector->html()));
+        // A fused op names the op whose kernel runs it (its 0 us explained); others do not.
+        QVERIFY2(inspector->html().contains(QStringLiteral("Fused into")) && inspector->html().contains("shaped"),
+                 qPrintable(inspector->html()));
+        inspector->showOp(*g.find("shaped"));
+        QVERIFY(!inspector->html().contains(QStringLiteral("Fused into")));
     }
 
     void aPlacementRecoloursWithoutRelayout()

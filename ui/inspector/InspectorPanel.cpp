@@ -170,6 +170,8 @@ void InspectorPanel::render(bool force)
         h += row(tr("Colocated with"), esc(op.colocate));
     if (!op.body.empty()) // a control-flow op: what its bodies hold and how they were costed
         h += row(tr("Body"), esc(op.body));
+    if (!op.fusedInto.empty()) // kernel fusion: its cost is the kernel's, counted on that op
+        h += row(tr("Fused into"), esc(op.fusedInto));
     h += QStringLiteral("</table>");
 
     auto neighbours = [&](const QString& title, std::span<const EdgeId> edges, bool inputs) {

@@ -50,7 +50,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "body"},
+                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "body", "fused_into"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -70,6 +70,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.cpuOnly = in.boolean(*cpuOnly, JsonInput::member(path, "cpu_only"));
     if (const json* body = in.find(value, "body"))
         op.body = in.string(*body, JsonInput::member(path, "body"));
+    if (const json* root = in.find(value, "fused_into"))
+        op.fusedInto = in.nonEmptyString(*root, JsonInput::member(path, "fused_into"));
     if (const json* flops = in.find(value, "flops"))
         op.flops = in.nonNegative(*flops, JsonInput::member(path, "flops"));
     if (const json* bytes = in.find(value, "memory_bytes"))
@@ -191,6 +193,8 @@ std::string nativeGraphJson(const Graph& graph)
             o["cpu_only"] = true;
         if (!op.body.empty())
             o["body"] = op.body;
+        if (!op.fusedInto.empty())
+            o["fused_into"] = op.fusedInto;
         if (op.flops != 0.0)
             o["flops"] = JsonOutput::number(op.flops);
         if (op.memoryBytes != 0.0)
