@@ -39,6 +39,8 @@ struct CostReport {
     // Activations whose shape nobody could infer (an op without a shape rule upstream):
     // named, costed as one element per unknown dimension.
     std::vector<std::string> unshapedTensors;
+    // Graph inputs the importer took as weights (ShapedGraph::weightInputs).
+    int weightInputs = 0;
     // Kernel fusion (CostModelOptions::fuseElementwise): fusion groups of two or more forward
     // ops, and how many forward ops they hold.
     int fusionGroups = 0;

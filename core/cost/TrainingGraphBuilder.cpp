@@ -267,6 +267,7 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
         summary.opCount = builder.opCount();
         summary.unknownTypes.assign(unknown.begin(), unknown.end());
         summary.unresolved = graph.unresolved;
+        summary.weightInputs = graph.weightInputs;
         for (size_t i = 0; i < graph.tensors.size(); ++i) {
             const ShapedTensor& t = graph.tensors[i];
             if (forward.isActivation(static_cast<int>(i)) && forward.producer(static_cast<int>(i)) >= 0

@@ -1,6 +1,5 @@
 #include "core/io/GraphFile.h"
 
-#include "core/cost/CostModel.h"
 #include "core/io/dot/DotReader.h"
 #include "core/io/msr/MsrReader.h"
 #include "core/io/native/NativeGraphReader.h"
@@ -192,12 +191,9 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
         imported = parsePbtxtGraph(content, source, options);
     } else if (format == GraphFormat::Onnx) {
         CostReport report;
-        const ShapedGraph shaped = readOnnxShapedGraph(content, source, options);
-        CostModelOptions cost;
-        cost.fuseElementwise = options.fuseElementwise;
-        imported.graph = buildTrainingGraph(shaped, cost, &report);
-        if (shaped.weightInputs > 0)
-            imported.notes.push_back(std::to_string(shaped.weightInputs)
+        imported.graph = parseOnnxGraph(content, source, options, &report);
+        if (report.weightInputs > 0)
+            imported.notes.push_back(std::to_string(report.weightInputs)
                                      + " graph input(s) taken as the model's weights: the file has no initializers "
                                        "(exported without its weights, e.g. export_params=False)");
         imported.source = source;

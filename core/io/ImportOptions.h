@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/cost/CostModel.h"
 #include "core/graph/GraphBuilder.h"
 
 #include <algorithm>
@@ -28,6 +29,14 @@ struct ImportOptions {
     // every op as its own kernel (`--no-fusion`).
     bool fuseElementwise = true;
 };
+
+// The cost options a shape-based import (ONNX, pbtxt) builds its training graph with.
+inline CostModelOptions importCostOptions(const ImportOptions& options)
+{
+    CostModelOptions cost;
+    cost.fuseElementwise = options.fuseElementwise;
+    return cost;
+}
 
 // A CPU time an input does not give, from its GPU time: x cpuSlowdown, capped at
 // GraphBuilder's bound, so that a GPU time within the bounds is never refused as a CPU time

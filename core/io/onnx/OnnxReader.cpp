@@ -578,9 +578,7 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
 
 Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options, CostReport* report)
 {
-    CostModelOptions cost;
-    cost.fuseElementwise = options.fuseElementwise;
-    return buildTrainingGraph(readOnnxShapedGraph(content, source, options), cost, report);
+    return buildTrainingGraph(readOnnxShapedGraph(content, source, options), importCostOptions(options), report);
 }
 
 bool looksLikeOnnxModel(std::string_view content)

@@ -68,10 +68,8 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     ImportedGraph result;
     result.source = source;
     CostReport report;
-    CostModelOptions cost;
-    cost.fuseElementwise = options.fuseElementwise;
     result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
-                                            : buildTrainingGraph(shaped, cost, &report);
+                                            : buildTrainingGraph(shaped, importCostOptions(options), &report);
     result.unknownOpTypes = std::move(report.unknownTypes);
     result.warnings = tfImportWarnings(def, imported);
     if (!imported.isTrainingGraph)
