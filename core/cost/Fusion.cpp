@@ -9,12 +9,6 @@ namespace {
 
 bool validTensor(const ShapedGraph& g, int t) { return t >= 0 && static_cast<size_t>(t) < g.tensors.size(); }
 
-bool isActivation(const ShapedGraph& g, int t)
-{
-    const ShapedTensor& tensor = g.tensors[static_cast<size_t>(t)];
-    return !tensor.isParameter && !tensor.isConstant;
-}
-
 // Fusion never crosses a colocation group of the file or what pins an op to the CPU.
 bool compatible(const ShapedOp& a, const ShapedOp& b) { return a.colocate == b.colocate && a.cpuOnly == b.cpuOnly; }
 
@@ -73,7 +67,8 @@ FusionPlan planFusion(const ShapedGraph& graph, std::span<const int> order)
         for (int t : o.outputs) {
             if (!ok)
                 break;
-            if (!validTensor(graph, t) || !isActivation(graph, t) || consumers[static_cast<size_t>(t)].empty()) {
+            if (!validTensor(graph, t) || !graph.tensors[static_cast<size_t>(t)].isActivation()
+                || consumers[static_cast<size_t>(t)].empty()) {
                 ok = false;
                 break;
             }

@@ -23,6 +23,9 @@ struct ShapedTensor {
     bool isParameter = false;
     // A constant that is not trained (folded shape constants, lookup tables).
     bool isConstant = false;
+
+    // A tensor that travels between ops: neither a parameter nor a constant.
+    bool isActivation() const { return !isParameter && !isConstant; }
 };
 
 struct ShapedOp {

@@ -32,11 +32,7 @@ public:
 
     int producer(int tensor) const { return producer_[static_cast<size_t>(tensor)]; }
     // A tensor that travels between ops: not a parameter, not a constant.
-    bool isActivation(int tensor) const
-    {
-        const ShapedTensor& t = g_.tensors[static_cast<size_t>(tensor)];
-        return !t.isParameter && !t.isConstant;
-    }
+    bool isActivation(int tensor) const { return g_.tensors[static_cast<size_t>(tensor)].isActivation(); }
     std::string where(size_t op) const
     {
         const ShapedOp& o = g_.ops[op];
