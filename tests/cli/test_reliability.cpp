@@ -37,9 +37,9 @@ Run runCliLimited(const QStringList& args, int limitKiB)
     QStringList quoted;
     for (const QString& a : args)
         quoted << "'" + QString(a).replace("'", "'\\''") + "'";
-    return testsupport::runProgram("/bin/sh", {"-c", QString("ulimit -v %1; exec '%2' %3")
-                                                         .arg(limitKiB)
-                                                         .arg(testdata::cliPath(), quoted.join(' '))});
+    return testsupport::runProgram(
+        "/bin/sh",
+        {"-c", QString("ulimit -v %1; exec '%2' %3").arg(limitKiB).arg(testdata::cliPath(), quoted.join(' '))});
 }
 
 // A small tmpfs at `dir` (options e.g. "size=64k" or "size=64k,ro"); false (and `why`) when
@@ -97,26 +97,26 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("victim");
-        QTest::newRow("place --out = --costs") << QStringList{"place", "g.json", "--cluster", "k80x2", "--costs",
-                                                              "c.json", "--samples", "5", "--out", "c.json"}
+        QTest::newRow("place --out = --costs") << QStringList{"place",  "g.json",    "--cluster", "k80x2", "--costs",
+                                                              "c.json", "--samples", "5",         "--out", "c.json"}
                                                << "c.json";
         QTest::newRow("simulate --trace = --costs")
-            << QStringList{"simulate", "g.json", "--cluster", "k80x2", "--all-on", "/device:GPU:0",
-                           "--costs",  "c.json", "--trace",   "c.json"}
+            << QStringList{"simulate",      "g.json",  "--cluster", "k80x2",   "--all-on",
+                           "/device:GPU:0", "--costs", "c.json",    "--trace", "c.json"}
             << "c.json";
         QTest::newRow("convert --out = --costs")
             << QStringList{"convert", "g.json", "--costs", "c.json", "--out", "c.json"} << "c.json";
         QTest::newRow("place --out = the sidecar read beside the graph")
             << QStringList{"place", "g.json", "--cluster", "k80x2", "--samples", "5", "--out", "g.json.modules.json"}
             << "g.json.modules.json";
-        QTest::newRow("place --log = the sidecar") << QStringList{"place", "g.json", "--cluster", "k80x2", "--samples",
-                                                                  "5", "--log", "g.json.modules.json"}
-                                                   << "g.json.modules.json";
+        QTest::newRow("place --log = the sidecar")
+            << QStringList{"place", "g.json", "--cluster", "k80x2", "--samples", "5", "--log", "g.json.modules.json"}
+            << "g.json.modules.json";
         QTest::newRow("convert --out = a hard link to --costs")
             << QStringList{"convert", "g.json", "--costs", "c.json", "--out", "hard-link-to-c.json"} << "c.json";
         QTest::newRow("simulate --trace = a symlink to --costs")
-            << QStringList{"simulate", "g.json", "--cluster", "k80x2", "--all-on", "/device:GPU:0",
-                           "--costs",  "c.json", "--trace",   "link-to-c.json"}
+            << QStringList{"simulate",      "g.json",  "--cluster", "k80x2",   "--all-on",
+                           "/device:GPU:0", "--costs", "c.json",    "--trace", "link-to-c.json"}
             << "c.json";
     }
     void outputsNeverReplaceAnInput()
@@ -148,10 +148,14 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("field");
-        QTest::newRow("seeds [1, 1]") << "manifest-seeds-twice.json" << "field seeds[1]";
-        QTest::newRow("an algorithm twice") << "manifest-algorithm-twice.json" << "field algorithms[2]";
-        QTest::newRow("one graph by two names") << "manifest-graph-twice.json" << "field graphs[1]";
-        QTest::newRow("a cluster twice") << "manifest-cluster-twice.json" << "field clusters[2]";
+        QTest::newRow("seeds [1, 1]") << "manifest-seeds-twice.json"
+                                      << "field seeds[1]";
+        QTest::newRow("an algorithm twice") << "manifest-algorithm-twice.json"
+                                            << "field algorithms[2]";
+        QTest::newRow("one graph by two names") << "manifest-graph-twice.json"
+                                                << "field graphs[1]";
+        QTest::newRow("a cluster twice") << "manifest-cluster-twice.json"
+                                         << "field clusters[2]";
     }
     void manifestRepeatsAreRefusedNamingTheField()
     {
@@ -159,7 +163,8 @@ private slots:
         QFETCH(QString, field);
         graph("tiny-mlp.json");
         const QString m = copy(corpus(file), file);
-        for (const QStringList& args : {QStringList{"sweep", m, "--dry-run"}, QStringList{"sweep", m, "--out", path("out-" + file)}}) {
+        for (const QStringList& args :
+             {QStringList{"sweep", m, "--dry-run"}, QStringList{"sweep", m, "--out", path("out-" + file)}}) {
             const Run r = runCli(args);
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains(m) && r.err.contains(field) && r.err.contains("listed twice"), qPrintable(r.err));
@@ -267,8 +272,7 @@ private slots:
             QFile fill(mount + "/fill");
             QVERIFY(fill.open(QIODevice::WriteOnly));
             const QByteArray block(4096, 'x');
-            while (fill.write(block) == block.size() && fill.flush()) {
-            }
+            while (fill.write(block) == block.size() && fill.flush()) { }
         }
         const Run r = runCli({"sweep", m, "--out", mount});
         unmount(mount);
@@ -286,9 +290,8 @@ private slots:
                 << QStringList{"place", "g.json", "--cluster", "k80x2", "--time", value};
             QTest::addRow("compare --time %s", value)
                 << QStringList{"compare", "g.json", "--cluster", "k80x2", "--time", value};
-            QTest::addRow("simulate --optimizer-factor %s", value)
-                << QStringList{"simulate", "g.json", "--cluster", "k80x2", "--all-on", "/device:GPU:0",
-                               "--optimizer-factor", value};
+            QTest::addRow("simulate --optimizer-factor %s", value) << QStringList{
+                "simulate", "g.json", "--cluster", "k80x2", "--all-on", "/device:GPU:0", "--optimizer-factor", value};
             QTest::addRow("place --set lr=%s", value)
                 << QStringList{"place", "g.json", "--cluster", "k80x2", "--set", QString("lr=") + value};
         }
@@ -311,7 +314,8 @@ private slots:
     void manifestOfMillionsOfJobsIsRefusedUnexpanded()
     {
         const QString m = copy(corpus("manifest-8m-jobs.json"), "8m.json"); // 7 KB, 200 x 200 x 200 jobs
-        for (const QStringList& args : {QStringList{"sweep", m, "--dry-run"}, QStringList{"sweep", m, "--out", path("8m")}}) {
+        for (const QStringList& args :
+             {QStringList{"sweep", m, "--dry-run"}, QStringList{"sweep", m, "--out", path("8m")}}) {
             const Run r = runCliLimited(args, 400 * 1024);
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains(m) && r.err.contains("8000000 jobs") && r.err.contains("at most 100000"),
@@ -324,10 +328,13 @@ private slots:
     {
         QTest::addColumn<QByteArray>("head");
         QTest::addColumn<QString>("message");
-        QTest::newRow("binary junk") << QByteArray("\x7f" "ELF\x02\x01\x01\x00 junk", 12) << "unrecognized graph format";
+        QTest::newRow("binary junk") << QByteArray("\x7f"
+                                                   "ELF\x02\x01\x01\x00 junk",
+                                                   12)
+                                     << "unrecognized graph format";
         QTest::newRow("text junk") << QByteArray("hello, this is no graph\n") << "unrecognized graph format";
-        QTest::newRow("JSON over the limit") << QByteArray("{\"format\": \"post-graph/1\", \"ops\": [")
-                                             << "too large for a graph file";
+        QTest::newRow("JSON over the limit")
+            << QByteArray("{\"format\": \"post-graph/1\", \"ops\": [") << "too large for a graph file";
     }
     void junkIsRefusedBeforeItIsReadWhole()
     {
@@ -363,14 +370,27 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("as"); // the name a cast would make of it: 2^32 + 1 and 1.5 read as 1
-        QTest::newRow("job 2^32 + 1") << "result-job-2p32-plus-1.json" << "field job:" << "job-000001.json";
-        QTest::newRow("jobs 2^32 + 3") << "result-jobs-2p32-plus-3.json" << "field jobs:" << "job-000000.json";
-        QTest::newRow("job 1.5") << "result-job-fraction.json" << "field job:" << "job-000001.json";
-        QTest::newRow("seed -1") << "result-seed-negative.json" << "field seed:" << "job-000000.json";
-        QTest::newRow("an unknown key") << "result-unknown-key.json" << "field colour:" << "job-000000.json";
-        QTest::newRow("best step 1e308") << "result-step-time-1e308.json" << "field best_step_time_ms:"
+        QTest::newRow("job 2^32 + 1") << "result-job-2p32-plus-1.json"
+                                      << "field job:"
+                                      << "job-000001.json";
+        QTest::newRow("jobs 2^32 + 3") << "result-jobs-2p32-plus-3.json"
+                                       << "field jobs:"
+                                       << "job-000000.json";
+        QTest::newRow("job 1.5") << "result-job-fraction.json"
+                                 << "field job:"
+                                 << "job-000001.json";
+        QTest::newRow("seed -1") << "result-seed-negative.json"
+                                 << "field seed:"
+                                 << "job-000000.json";
+        QTest::newRow("an unknown key") << "result-unknown-key.json"
+                                        << "field colour:"
+                                        << "job-000000.json";
+        QTest::newRow("best step 1e308") << "result-step-time-1e308.json"
+                                         << "field best_step_time_ms:"
                                          << "job-000000.json";
-        QTest::newRow("truncated") << "result-truncated.json" << "line " << "job-000000.json";
+        QTest::newRow("truncated") << "result-truncated.json"
+                                   << "line "
+                                   << "job-000000.json";
     }
     void mergeRefusesMalformedResultsNamingTheField()
     {
@@ -380,7 +400,8 @@ private slots:
         const QString out = path("bad-" + file);
         QDir().mkpath(out);
         const QString f = copy(corpus(file), "bad-" + file + "/" + as);
-        for (const QStringList& args : {QStringList{"sweep", "merge", out}, QStringList{"sweep", "merge", out, "--json"}}) {
+        for (const QStringList& args :
+             {QStringList{"sweep", "merge", out}, QStringList{"sweep", "merge", out, "--json"}}) {
             const Run r = runCli(args);
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains(f) && r.err.contains(field), qPrintable(r.err));
@@ -395,10 +416,11 @@ private slots:
         const QString huge = path("huge-std-out");
         QDir().mkpath(huge);
         write("huge-std-out/job-000000.json", QByteArray(valid).replace("1.5", "1e308"));
-        write("huge-std-out/job-000001.json", QByteArray(valid)
-                                                  .replace("1.5", "1e308")
-                                                  .replace("\"job\": 0", "\"job\": 1")
-                                                  .replace("\"seed\": 1", "\"seed\": 2"));
+        write("huge-std-out/job-000001.json",
+              QByteArray(valid)
+                  .replace("1.5", "1e308")
+                  .replace("\"job\": 0", "\"job\": 1")
+                  .replace("\"seed\": 1", "\"seed\": 2"));
         const Run refused = runCli({"sweep", "merge", huge, "--json"});
         QVERIFY2(!refused.out.contains("null"), qPrintable(refused.out));
         QCOMPARE(refused.exitCode, 1);
@@ -422,22 +444,25 @@ private slots:
     {
         QTest::addColumn<QString>("setting");
         QTest::addColumn<QString>("message");
-        QTest::newRow("ppo-clip=0") << "ppo-clip=0" << "'ppo-clip' must be in (0, 10]";
-        QTest::newRow("reinforce-decay=1") << "reinforce-decay=1" << "'reinforce-decay' must be in [0, 1)";
+        QTest::newRow("ppo-clip=0") << "ppo-clip=0"
+                                    << "'ppo-clip' must be in (0, 10]";
+        QTest::newRow("reinforce-decay=1") << "reinforce-decay=1"
+                                           << "'reinforce-decay' must be in [0, 1)";
     }
     void learnerSettingsAreJudgedUnderTheirOwnNames()
     {
         QFETCH(QString, setting);
         QFETCH(QString, message);
         const QString g = graph();
-        const Run r = runCli({"place", g, "--cluster", "k80x2", "--algo", "reinforce", "--samples", "40", "--set", setting});
+        const Run r = runCli(
+            {"place", g, "--cluster", "k80x2", "--algo", "reinforce", "--samples", "40", "--set", setting});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY2(!r.err.contains("ppoClip") && !r.err.contains("reinforceBaselineDecay"), qPrintable(r.err));
         // The values next to the refused end run.
         const QString inside = setting.startsWith("ppo") ? "ppo-clip=0.001" : "reinforce-decay=0.999";
-        const Run ok = runCli({"place", g, "--cluster", "k80x2", "--algo", setting.startsWith("ppo") ? "ppo" : "reinforce",
-                               "--samples", "40", "--set", inside});
+        const Run ok = runCli({"place", g, "--cluster", "k80x2", "--algo",
+                               setting.startsWith("ppo") ? "ppo" : "reinforce", "--samples", "40", "--set", inside});
         QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
     }
 };

@@ -28,12 +28,30 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("error"); // "" : read as the string below
         QTest::addColumn<QString>("value");
-        QTest::newRow("ph a number") << R"({"ph": 5})" << "ph" << "field traceEvents[3].ph: must be a string, got the number 5" << "";
-        QTest::newRow("cat an array") << R"({"cat": ["cpu_op"]})" << "cat" << "field traceEvents[3].cat: must be a string, got an array" << "";
-        QTest::newRow("cat null") << R"({"cat": null})" << "cat" << "field traceEvents[3].cat: must be a string, got null" << "";
-        QTest::newRow("ph absent") << R"({"name": "x"})" << "ph" << "" << "fallback";
-        QTest::newRow("ph a string") << R"({"ph": "X"})" << "ph" << "" << "X";
-        QTest::newRow("not an object") << R"(17)" << "ph" << "" << "fallback";
+        QTest::newRow("ph a number") << R"({"ph": 5})"
+                                     << "ph"
+                                     << "field traceEvents[3].ph: must be a string, got the number 5"
+                                     << "";
+        QTest::newRow("cat an array") << R"({"cat": ["cpu_op"]})"
+                                      << "cat"
+                                      << "field traceEvents[3].cat: must be a string, got an array"
+                                      << "";
+        QTest::newRow("cat null") << R"({"cat": null})"
+                                  << "cat"
+                                  << "field traceEvents[3].cat: must be a string, got null"
+                                  << "";
+        QTest::newRow("ph absent") << R"({"name": "x"})"
+                                   << "ph"
+                                   << ""
+                                   << "fallback";
+        QTest::newRow("ph a string") << R"({"ph": "X"})"
+                                     << "ph"
+                                     << ""
+                                     << "X";
+        QTest::newRow("not an object") << R"(17)"
+                                       << "ph"
+                                       << ""
+                                       << "fallback";
     }
     void optionalStringsNameTheFileAndField()
     {
@@ -99,8 +117,8 @@ private slots:
     // reinforceBaselineDecay); the boundary values of every numeric key are probed.
     void everyAcceptedSettingIsValid()
     {
-        const char* probes[] = {"-1",  "0",  "1e-9", "1e-6", "0.001", "0.5", "0.999", "1",   "2",   "10",
-                                "100", "1e3", "1e6", "1e7",  "1e8",   "1e9", "1e10",  "1e12", "0.1", "0.9"};
+        const char* probes[] = {"-1",  "0",   "1e-9", "1e-6", "0.001", "0.5", "0.999", "1",    "2",   "10",
+                                "100", "1e3", "1e6",  "1e7",  "1e8",   "1e9", "1e10",  "1e12", "0.1", "0.9"};
         int accepted = 0;
         for (const LearnerOptionInfo& k : learnerOptionKeys()) {
             if (!k.choices.empty())
