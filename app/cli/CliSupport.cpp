@@ -3,17 +3,20 @@
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/MeasuredCosts.h"
+#include "core/io/torch/TorchModules.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileKind.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
+#include "core/util/TextNumber.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -140,15 +143,15 @@ Graph loadGraphArg(const std::string& path, const std::string& format, std::int6
 ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& format, std::int64_t batch,
                                    const GraphShapeArgs& shapes, UnresolvedDims unresolved)
 {
-    return importGraphText(readGraphArgText(path), graphSourceName(path), graphFormatArg(format),
+    return importGraphText(readGraphArgText(path, format), graphSourceName(path), graphFormatArg(format),
                            importOptionsArg(batch, shapes), unresolved);
 }
 std::string graphSourceName(const std::string& path) { return path == "-" ? std::string(kStdinSource) : path; }
 
-std::string readGraphArgText(const std::string& path)
+std::string readGraphArgText(const std::string& path, const std::string& format)
 {
     if (path != "-")
-        return readFileText(path);
+        return readGraphText(path, graphFormatArg(format));
     // Standard input can be read once; a second read gets the same text.
     static std::optional<std::string> cached;
     if (cached)
@@ -262,8 +265,23 @@ std::string learnerOptionsHelp()
     return text;
 }
 
-void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<std::string>& inputs, bool force)
+std::vector<std::string> implicitInputsOf(const std::vector<std::string>& inputs)
 {
+    std::vector<std::string> implicit;
+    if (!costsPath.empty())
+        implicit.push_back(costsPath);
+    for (const std::string& input : inputs)
+        if (!input.empty() && input != "-")
+            if (std::optional<std::string> sidecar = moduleSidecarOf(input))
+                implicit.push_back(std::move(*sidecar));
+    return implicit;
+}
+
+void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<std::string>& named, bool force)
+{
+    std::vector<std::string> inputs = named;
+    for (std::string& implicit : implicitInputsOf(named))
+        inputs.push_back(std::move(implicit));
     for (size_t i = 0; i < outputs.size(); ++i) {
         const OutputArg& out = outputs[i];
         if (out.path.empty())
@@ -284,6 +302,25 @@ void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<st
             throw InputError(e.file(), out.option, e.message() + (readOnly ? " (--force replaces it)" : ""));
         }
     }
+}
+
+CLI::Validator finiteRange(double low, double high)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "[%g - %g]", low, high);
+    const std::string range = text;
+    return CLI::Validator(
+        [low, high, range](std::string& text) -> std::string {
+            const std::optional<double> value = parseDecimal(text);
+            if (!value)
+                return "'" + text + "' is not a number";
+            if (!std::isfinite(*value))
+                return "'" + text + "' is not a finite number";
+            if (*value < low || *value > high)
+                return "Value " + text + " not in range " + range;
+            return {};
+        },
+        "NUMBER in " + range);
 }
 
 void addForceOption(CLI::App& cmd, bool& force)

@@ -15,7 +15,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+} // namespace CLI
 
 namespace post::cli {
 
@@ -57,7 +58,9 @@ ImportedGraph loadImportedGraphArg(const std::string& path, const std::string& f
 // kStdinSource.
 inline constexpr const char* kStdinSource = "<stdin>";
 std::string graphSourceName(const std::string& path);
-std::string readGraphArgText(const std::string& path);
+// A file through readGraphText (junk and files over their format's limit refused unread);
+// `format` as --format gives it ("auto": sniffed from the file's start).
+std::string readGraphArgText(const std::string& path, const std::string& format = "auto");
 // Imports graph text read from `source`, printing the importer's notes and warnings on stderr.
 ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
                               const ImportOptions& options, UnresolvedDims unresolved = UnresolvedDims::Refuse);
@@ -86,8 +89,14 @@ struct OutputArg {
 // Checks, before a command reads or computes anything, that each given output can be written
 // (core/util/AtomicFile's checkWriteTarget: a regular file or a new one, not read-only
 // unless `force`) and is neither one of `inputs` (paths that may also be preset names: only
-// existing files count) nor another output. Throws InputError naming the path and option.
+// existing files count), nor a file read implicitly (implicitInputsOf), nor another output;
+// "the same" by device and inode (symlinks, hard links) or, for new files, by canonical path.
+// Throws InputError naming the path, the option and the input it would replace.
 void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<std::string>& inputs, bool force);
+// The files a command reads without their being named as its inputs: the --costs file and,
+// for each named input, the PyTorch sidecar read beside it (MODEL.onnx.modules.json). The one
+// list checkOutputArgs adds to the inputs it is given, so no output can replace them either.
+std::vector<std::string> implicitInputsOf(const std::vector<std::string>& inputs);
 // --force, shared by every command that writes files.
 void addForceOption(CLI::App& cmd, bool& force);
 
@@ -103,6 +112,11 @@ template <class Work> auto runClusterNamed(const std::string& clusterArg, const 
         throw InputError(clusterArg, e.location(), e.message() + " (cluster '" + cluster.name() + "')");
     }
 }
+
+// The one range check of every floating-point option: refuses NaN and infinities (which
+// compare false with any bound, so CLI::Range lets them through: `--time nan` never ended)
+// and values outside [low, high], naming both ends.
+CLI::Validator finiteRange(double low, double high);
 
 // "post, ce, ppo, ..." for help texts and errors.
 std::string joinedPlacerNames();

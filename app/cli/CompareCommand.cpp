@@ -208,7 +208,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
                                ->check(CLI::Range(1, kUnlimitedSamples));
     cmd->add_option("--time", opts->seconds, "Wall-time budget in seconds of each learner and search run")
         ->type_name("SECONDS")
-        ->check(CLI::Range(0.001, 1e6));
+        ->check(finiteRange(0.001, 1e6));
     cmd->add_option("--seeds", opts->seeds, "Seeds per learner")->capture_default_str()->check(CLI::Range(1, 1000));
     cmd->add_option("--first-seed", opts->firstSeed, "First seed (then +1, +2, ...)")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")

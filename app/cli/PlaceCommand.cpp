@@ -58,7 +58,7 @@ int runPlace(const PlaceOptions& o)
     const std::string source = graphSourceName(o.graph);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
-        pbtxtText = readGraphArgText(o.graph);
+        pbtxtText = readGraphArgText(o.graph, o.format);
         GraphFormat format = graphFormatArg(o.format);
         if (format == GraphFormat::Auto)
             format = sniffGraphFormat(pbtxtText, source);
@@ -73,6 +73,14 @@ int runPlace(const PlaceOptions& o)
     const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster, o.precision);
+    // Read before the search too: a missing or broken sidecar fails now, not after the budget.
+    // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
+    OpModules modules;
+    if (!o.out.empty()) {
+        const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules;
+        if (sidecar)
+            modules = readOpModules(*sidecar, g);
+    }
 
     RunLog log;
     PlaceContext ctx{g, c, SimOptions{}};
@@ -96,10 +104,7 @@ int runPlace(const PlaceOptions& o)
     const ReportedBound lb = largestBound(polynomial, r.solverBoundUs, r.solverBoundOpLevel);
 
     if (!o.out.empty()) {
-        // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
-        const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules;
-        writeFileAtomically(o.out, placementJson(g, c, r.best, sidecar ? readOpModules(*sidecar, g) : OpModules{}),
-                            o.force);
+        writeFileAtomically(o.out, placementJson(g, c, r.best, modules), o.force);
     }
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv(), o.force);
@@ -182,7 +187,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
                                            "graph, the bound and the search "
                                            "(default 2 unless --samples is given)")
                                ->type_name("SECONDS")
-                               ->check(CLI::Range(0.001, 1e6));
+                               ->check(finiteRange(0.001, 1e6));
     cmd->add_option("--seed", opts->seed, "Random seed")->capture_default_str();
     cmd->add_option("--threads", opts->threads, "Evaluation threads (0: all cores)")
         ->capture_default_str()

@@ -161,7 +161,8 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--trace", opts->trace, "Write the simulated step as Chrome trace-event JSON (opens in Perfetto)");
     cmd->add_option("--optimizer-factor", opts->optimizerFactor,
                     "Parameter memory = param bytes x this (weights, gradients, optimizer state)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(finiteRange(0.0, 1e6));
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     addForceOption(*cmd, opts->force);
     cmd->callback([opts, &exitCode] { exitCode = runSimulate(*opts); });

@@ -53,6 +53,20 @@ std::string clusterLabel(const std::string& cluster, const std::string& precisio
     return precision.empty() ? cluster : cluster + ":" + precision;
 }
 
+// Before the first job: a folder where no result can be written (read-only, full) fails now,
+// not after every job has run and its result was discarded.
+void probeResultsFolder(const std::string& dir)
+{
+    const std::string probe = (fs::path(dir) / ".post-sweep-probe").string();
+    try {
+        writeFileAtomically(probe, std::string(4096, ' '));
+    } catch (const InputError& e) {
+        throw InputError(dir, "--out", "cannot write results there: " + e.message());
+    }
+    std::error_code ec;
+    fs::remove(probe, ec);
+}
+
 int runSweep(const SweepOptions& o)
 {
     if (o.manifest.empty())
@@ -74,25 +88,42 @@ int runSweep(const SweepOptions& o)
     fs::create_directories(o.out, ec);
     if (ec || !fs::is_directory(o.out))
         throw InputError(o.out, "--out", "cannot create the results folder" + (ec ? ": " + ec.message() : ""));
+    probeResultsFolder(o.out);
     int done = 0, skipped = 0, failed = 0;
     for (const SweepJob& job : mine) {
         const std::string path = (fs::path(o.out) / job.fileName()).string();
-        if (fs::exists(path)) {
-            ++skipped;
+        try {
+            // A file that is this job's whole result is done; a truncated one (a kill, a full
+            // disk) is run again; another job's result is an error, never replaced.
+            if (fs::exists(path)) {
+                std::string problem;
+                if (readResultOfJob(path, job, &problem)) {
+                    ++skipped;
+                    continue;
+                }
+                std::cerr << "post-cli: note: " << problem << ": not a complete result; running the job again\n";
+            }
+        } catch (const InputError& e) {
+            ++failed;
+            std::cerr << "post-cli: error: " << e.what() << "\n";
             continue;
         }
+        SweepResult r;
         try {
-            const SweepResult r = runSweepJob(job, o.threads);
-            writeFileAtomically(path, sweepResultJson(r));
-            ++done;
-            std::cerr << job.fileName() << ": " << job.graph << " " << clusterLabel(job.cluster, job.precision) << " "
-                      << job.algorithm << " seed " << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
+            r = runSweepJob(job, o.threads);
         } catch (const std::exception& e) {
             // The job's file is not written, so a rerun tries it again; the others go on
             // (an input error, a placer that cannot run on the cluster, ...).
             ++failed;
             std::cerr << "post-cli: error: " << job.fileName() << ": " << e.what() << "\n";
+            continue;
         }
+        // A result that cannot be written (a full or read-only disk) stops the shard: every
+        // later job's result would be lost the same way.
+        writeFileAtomically(path, sweepResultJson(r));
+        ++done;
+        std::cerr << job.fileName() << ": " << job.graph << " " << clusterLabel(job.cluster, job.precision) << " "
+                  << job.algorithm << " seed " << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
     }
     std::cerr << "shard " << shard << "/" << shards << ": " << mine.size() << " of " << all.size() << " jobs; " << done
               << " run, " << skipped << " already done, " << failed << " failed\n";

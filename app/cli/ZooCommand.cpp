@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 namespace post::cli {
 namespace {
@@ -54,7 +55,13 @@ int runGenerate(const ZooOptions& o)
     CostReport report;
     CostModelOptions costOptions;
     costOptions.fuseElementwise = !o.noFusion;
-    const Graph g = ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
+    const Graph g = [&] {
+        try {
+            return ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError{std::string(o.steps > 0 ? "--steps: " : "") + e.what()}; // a graph over the zoo's cap
+        }
+    }();
     const std::string text = nativeGraphJson(g);
     // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
     for (const auto& [type, count] : report.unknownTypes)

@@ -241,13 +241,18 @@ int studio(QCoreApplication& app)
     const QString diff = parser.value(diffOption);
     if (!diff.isEmpty() && files.isEmpty())
         return fail(QStringLiteral("--diff needs a FILE to open"), 2);
+    // A --diff that cannot be shown (a truncated or foreign placement file) ends the run with
+    // exit 1 whatever else succeeds (a --screenshot, the window closed normally).
+    auto diffFailed = std::make_shared<bool>(false);
     if (!diff.isEmpty()) {
         auto diffed = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, diff, diffed] {
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, diff, diffed, diffFailed] {
             if (!*diffed) {
                 *diffed = true;
-                if (!window.diffWithPlacementFile(diff))
-                    fail(QStringLiteral("--diff: no diff with ") + diff, 0);
+                if (!window.diffWithPlacementFile(diff)) {
+                    *diffFailed = true;
+                    fail(QStringLiteral("--diff: no diff with ") + diff, 1);
+                }
             }
         });
     }
@@ -317,6 +322,8 @@ int studio(QCoreApplication& app)
     if (!files.isEmpty())
         window.openFile(files.first());
     const int code = app.exec();
+    if (exitCode == 0 && code == 0 && *diffFailed)
+        return 1;
     return exitCode != 0 ? exitCode : code;
 }
 

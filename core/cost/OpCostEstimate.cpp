@@ -2,7 +2,10 @@
 #include "core/cost/Fusion.h"
 #include "core/cost/OpCostFormulas.h"
 
+#include "core/util/InputError.h"
+
 #include <algorithm>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -314,11 +317,41 @@ bool isFusibleOpType(std::string_view type)
     }
 }
 
+namespace {
+
+// Shapes whose element count overflowed a 64-bit integer where they were inferred (a
+// Flatten of [2, 2^32, 2^32] wraps to 0 elements): costed, they give 0 B and a 0 ms step.
+// Refused instead: no tensor may hold 2^63 elements or more (a Flatten's output holds as
+// many as its input, so a wrapped Flatten is caught at its input). A Tile whose product
+// wraps must be caught where the shape is inferred (the ONNX reader).
+void requireShapesFit(const ShapedGraph& graph, const ShapedOp& op)
+{
+    constexpr double kInt64Limit = 9223372036854775808.0; // 2^63: no int64 count reaches it
+    const auto known = [](const ShapedTensor* t) {
+        return t && std::none_of(t->shape.begin(), t->shape.end(), [](std::int64_t d) { return d < 0; });
+    };
+    const auto fail = [&](const std::string& why) {
+        throw InputError(graph.source, op.location,
+                         "op '" + op.name + "' (" + op.type + "): " + why
+                             + "; the shape overflows a 64-bit integer (a dimension too large for any device)");
+    };
+    for (const std::vector<int>* tensors : {&op.inputs, &op.outputs})
+        for (int index : *tensors)
+            if (const ShapedTensor* t = index >= 0 && static_cast<size_t>(index) < graph.tensors.size()
+                    ? &graph.tensors[static_cast<size_t>(index)]
+                    : nullptr;
+                known(t) && OpView::elements(t) >= kInt64Limit)
+                fail("tensor '" + t->name + "' holds more than 2^63 elements");
+}
+
+} // namespace
+
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {
     if (op.bodyCost)
         return *op.bodyCost; // control flow: what its bodies cost (the importer worked it out)
     const OpView v(graph, op);
+    requireShapesFit(graph, op);
     OpCost c = formulaCost(v, op);
     c.matrix = isMatrixType(op.type);
     if (const ShapedTensor* first = v.input(0))

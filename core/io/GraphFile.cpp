@@ -6,6 +6,7 @@
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
+#include "core/util/FilePrefix.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 #include "core/util/TextNumber.h"
@@ -214,7 +215,7 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
 
 ImportedGraph readGraphFileWithPlacement(const std::string& path, GraphFormat format, const ImportOptions& options)
 {
-    return parseGraphWithPlacement(readFileText(path), path, format, options);
+    return parseGraphWithPlacement(readGraphText(path, format), path, format, options);
 }
 
 Graph parseGraph(std::string_view content, const std::string& source, GraphFormat format, const ImportOptions& options)
@@ -247,7 +248,24 @@ Graph parseGraph(std::string_view content, const std::string& source, GraphForma
 
 Graph readGraphFile(const std::string& path, GraphFormat format, const ImportOptions& options)
 {
-    return parseGraph(readFileText(path), path, format, options);
+    return parseGraph(readGraphText(path, format), path, format, options);
+}
+
+std::string readGraphText(const std::string& path, GraphFormat format)
+{
+    const FilePrefix head = readFilePrefix(path);
+    const bool gzip = head.bytes.size() >= 2 && head.bytes[0] == '\x1f' && head.bytes[1] == '\x8b';
+    // JSON's "format" tag may come after 64 KiB of ops (keys sorted), so JSON is told by its
+    // first character; the other formats by their first lines, as a whole file would be.
+    const std::string_view text = skipBlanksAndBom(head.bytes);
+    if (format == GraphFormat::Auto && !gzip && !text.empty() && text.front() != '{')
+        format = sniffGraphFormat(head.bytes, path);
+    const std::size_t limit = format == GraphFormat::Onnx ? kMaxOnnxGraphBytes : kMaxTextGraphBytes;
+    if (!gzip && head.size > limit)
+        throw InputError(path, {},
+                         "file is too large for a graph file (" + std::to_string(head.size) + " bytes; at most "
+                             + std::to_string(limit >> 20) + " MiB for this format, docs/importers.md)");
+    return readFileText(path, limit);
 }
 
 } // namespace post

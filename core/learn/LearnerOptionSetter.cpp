@@ -36,15 +36,26 @@ std::string join(std::initializer_list<std::string_view> parts)
 
 using Setter = std::function<std::optional<std::string>(LearnerOptions&, std::string_view)>;
 
-// A numeric option in [lo, hi]; integral ones reject fractions.
-Setter numeric(double lo, double hi, bool integral, std::function<void(LearnerOptions&, double)> apply)
+// Which ends of a numeric option's range it may take: [lo, hi], (lo, hi] or [lo, hi). The
+// range is the one validateLearnerOptions() enforces, so every value --set accepts runs and
+// every value it refuses is refused here, under the key the user typed.
+enum class Ends { Closed, OpenLow, OpenHigh };
+
+// A numeric option in its range; integral ones reject fractions.
+Setter numeric(double lo, double hi, bool integral, std::function<void(LearnerOptions&, double)> apply,
+               Ends ends = Ends::Closed)
 {
     return [=](LearnerOptions& o, std::string_view text) -> std::optional<std::string> {
         const auto v = number(text);
+        if (!v && text.find_first_of("0123456789") == std::string_view::npos && !text.empty())
+            return join({"expects a number, got '", text, "' (not a finite number)"}); // nan, inf
         if (!v || (integral && std::floor(*v) != *v))
             return join({"expects ", integral ? "an integer" : "a number", ", got '", text, "'"});
-        if (*v < lo || *v > hi)
-            return join({"must be in [", shortNumber(lo), ", ", shortNumber(hi), "], got ", text});
+        const bool low = ends == Ends::OpenLow ? *v > lo : *v >= lo;
+        const bool high = ends == Ends::OpenHigh ? *v < hi : *v <= hi;
+        if (!low || !high)
+            return join({"must be in ", ends == Ends::OpenLow ? "(" : "[", shortNumber(lo), ", ", shortNumber(hi),
+                         ends == Ends::OpenHigh ? ")" : "]", ", got ", text});
         apply(o, *v);
         return std::nullopt;
     };
@@ -106,13 +117,15 @@ const std::vector<Entry>& entries()
          numeric(0, 1000, true, [](LearnerOptions& o, double v) { o.ppoEpochs = static_cast<int>(v); }),
          [](const LearnerOptions& o) { return exactNumber(o.ppoEpochs); }},
         {{"ppo-clip", "clip epsilon of the surrogate (default 0.2)", {}},
-         numeric(0, 10, false, [](LearnerOptions& o, double v) { o.ppoClip = v; }),
+         numeric(
+             0, 10, false, [](LearnerOptions& o, double v) { o.ppoClip = v; }, Ends::OpenLow),
          [](const LearnerOptions& o) { return exactNumber(o.ppoClip); }},
         {{"entropy-bonus", "PPO entropy weight (default 0)", {}},
          numeric(0, 100, false, [](LearnerOptions& o, double v) { o.entropyBonus = v; }),
          [](const LearnerOptions& o) { return exactNumber(o.entropyBonus); }},
         {{"reinforce-decay", "REINFORCE baseline EMA decay (default 0.9)", {}},
-         numeric(0, 1, false, [](LearnerOptions& o, double v) { o.reinforceBaselineDecay = v; }),
+         numeric(
+             0, 1, false, [](LearnerOptions& o, double v) { o.reinforceBaselineDecay = v; }, Ends::OpenHigh),
          [](const LearnerOptions& o) { return exactNumber(o.reinforceBaselineDecay); }},
         {{"lr", "Adam learning rate on the logits (default 0.05)", {}},
          numeric(1e-9, 100, false, [](LearnerOptions& o, double v) { o.adam.learningRate = v; }),

@@ -17,10 +17,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 namespace post {
 namespace {
@@ -31,6 +33,9 @@ using nlohmann::json;
 constexpr const char* kManifestFormat = "post-sweep/1";
 constexpr const char* kResultFormat = "post-sweep-result/1";
 constexpr int kMaxSamples = 100000000;
+constexpr double kMaxStepTimeMs = 1e15;
+// A result file is a few hundred bytes; anything much larger is not one (refused unread).
+constexpr std::size_t kMaxResultBytes = 1 << 20;
 
 // Strict JSON (core/io/json): syntax errors at "line L, column C", repeated keys refused.
 json parseJson(const std::string& text, const std::string& source) { return JsonInput(source).parse(text); }
@@ -77,6 +82,52 @@ template <class T> T field(const json& j, const char* key, const std::string& so
     } catch (const json::exception&) {
         failField(source, key, std::string("must be ") + what);
     }
+}
+
+// An integer from `low` to `high`: 1.5, 2^32 + 1 and -1 (for a count) are refused, never
+// truncated or wrapped by a cast.
+std::int64_t integerField(const json& j, const char* key, const std::string& source, std::int64_t low, std::int64_t high)
+{
+    const std::string range = "an integer from " + std::to_string(low) + " to " + std::to_string(high);
+    if (!j.contains(key))
+        failField(source, key, "missing (" + range + ")");
+    const json& v = j.at(key);
+    const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(high)
+                                             : v.is_number_integer() && v.get<std::int64_t>() <= high;
+    if (!fits || v.get<std::int64_t>() < low)
+        failField(source, key, "must be " + range + ", got " + v.dump());
+    return v.get<std::int64_t>();
+}
+
+// A value listed twice would make a job twice (and count as two runs): refused, naming both.
+template <class T, class Key>
+void rejectRepeats(const std::vector<T>& values, const std::string& field, const std::string& source, Key keyOf)
+{
+    std::map<decltype(keyOf(values.front())), size_t> first;
+    for (size_t k = 0; k < values.size(); ++k) {
+        const auto [it, fresh] = first.emplace(keyOf(values[k]), k);
+        if (!fresh) {
+            std::string shown;
+            if constexpr (std::is_same_v<T, std::string>)
+                shown = "\"" + values[k] + "\"";
+            else
+                shown = std::to_string(values[k]);
+            failField(source, field + "[" + std::to_string(k) + "]",
+                      shown + " is listed twice (also " + field + "[" + std::to_string(it->second)
+                          + "]): its jobs would run twice and count as two runs");
+        }
+    }
+}
+
+// graphs x clusters x precisions x (seeds for a seeded algorithm, else 1), without making them.
+std::uint64_t jobCountOf(const SweepManifest& m)
+{
+    std::uint64_t perCell = 0;
+    for (const std::string& a : m.algorithms)
+        perCell += placerUsesSeed(a) ? m.seeds.size() : 1;
+    const std::uint64_t precisions = m.precisions.empty() ? 1 : m.precisions.size();
+    // Each factor is at most a few million (a 16 MB manifest), so the product fits 64 bits.
+    return static_cast<std::uint64_t>(m.graphs.size()) * m.clusters.size() * precisions * perCell;
 }
 
 } // namespace
@@ -171,12 +222,19 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
             m.seeds.push_back(seeds[k].get<std::uint64_t>());
         }
     }
-    if (j.contains("samples")) {
-        const json& s = j.at("samples");
-        if (!s.is_number_integer() || s.get<std::int64_t>() < 1 || s.get<std::int64_t>() > kMaxSamples)
-            failField(source, "samples", "must be an integer from 1 to " + std::to_string(kMaxSamples));
-        m.samples = s.get<int>();
-    }
+    if (j.contains("samples"))
+        m.samples = static_cast<int>(integerField(j, "samples", source, 1, kMaxSamples));
+    // The job's identity is (graph, cluster, precision, algorithm, seed): each listed once.
+    rejectRepeats(m.graphs, "graphs", source, [&](const std::string& g) { return resolve(g, source); });
+    rejectRepeats(m.clusters, "clusters", source,
+                  [&](const std::string& c) { return looksLikePath(c) ? resolve(c, source) : c; });
+    rejectRepeats(m.algorithms, "algorithms", source, [](const std::string& a) { return a; });
+    rejectRepeats(m.seeds, "seeds", source, [](std::uint64_t seed) { return seed; });
+    if (const std::uint64_t jobs = jobCountOf(m); jobs > static_cast<std::uint64_t>(kMaxSweepJobs))
+        throw InputError(source, "jobs",
+                         std::to_string(m.graphs.size()) + " graphs x " + std::to_string(m.clusters.size())
+                             + " clusters x ... make " + std::to_string(jobs) + " jobs; at most "
+                             + std::to_string(kMaxSweepJobs) + " per manifest (split it into several)");
     return m;
 }
 
@@ -281,11 +339,18 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
         throw InputError(source, "top level", "a sweep result is a JSON object");
     if (!j.contains("format") || j.at("format") != kResultFormat)
         failField(source, "format", std::string("must be \"") + kResultFormat + "\"");
+    static const std::set<std::string> known{
+        "format",       "job",   "jobs",    "graph", "cluster",           "algo",
+        "precision",    "seed",  "samples", "ops",   "best_step_time_ms", "feasible",
+        "samples_used", "wall_s"};
+    for (const auto& [key, value] : j.items())
+        if (!known.count(key) && !key.starts_with("x-"))
+            failField(source, key,
+                      "unknown field (known: format, job, jobs, graph, cluster, algo, precision, seed, samples, ops, "
+                      "best_step_time_ms, feasible, samples_used, wall_s)");
     SweepResult r;
-    r.index = field<int>(j, "job", source, "an integer");
-    r.jobCount = field<int>(j, "jobs", source, "an integer");
-    if (r.index < 0 || r.jobCount < 1 || r.index >= r.jobCount)
-        failField(source, "job", "must be from 0 to jobs - 1");
+    r.jobCount = static_cast<int>(integerField(j, "jobs", source, 1, kMaxSweepJobs));
+    r.index = static_cast<int>(integerField(j, "job", source, 0, r.jobCount - 1));
     r.graph = field<std::string>(j, "graph", source, "a string");
     r.cluster = field<std::string>(j, "cluster", source, "a string");
     r.algorithm = field<std::string>(j, "algo", source, "a string");
@@ -294,15 +359,42 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
         if (!parsePrecisionMode(r.precision))
             failField(source, "precision", "must be \"fp32\", \"tf32\" or \"amp\"");
     }
-    r.seed = field<std::uint64_t>(j, "seed", source, "an integer >= 0");
-    r.samples = field<int>(j, "samples", source, "an integer");
-    r.ops = field<int>(j, "ops", source, "an integer");
+    if (!j.contains("seed") || !j.at("seed").is_number_unsigned())
+        failField(source, "seed", "must be an integer >= 0" + (j.contains("seed") ? ", got " + j.at("seed").dump() : ""));
+    r.seed = j.at("seed").get<std::uint64_t>();
+    r.samples = static_cast<int>(integerField(j, "samples", source, 1, kMaxSamples));
+    r.ops = static_cast<int>(integerField(j, "ops", source, 0, std::numeric_limits<int>::max()));
     r.bestStepTimeMs = field<double>(j, "best_step_time_ms", source, "a number");
-    if (!std::isfinite(r.bestStepTimeMs) || r.bestStepTimeMs < 0.0)
-        failField(source, "best_step_time_ms", "must be a number >= 0");
+    // The simulator's bound on an op's time; a mean and standard deviation of such numbers stay finite.
+    if (!std::isfinite(r.bestStepTimeMs) || r.bestStepTimeMs < 0.0 || r.bestStepTimeMs > kMaxStepTimeMs)
+        failField(source, "best_step_time_ms", "must be a number from 0 to 1e15");
     r.feasible = field<bool>(j, "feasible", source, "true or false");
-    r.samplesUsed = field<int>(j, "samples_used", source, "an integer");
+    r.samplesUsed = static_cast<int>(integerField(j, "samples_used", source, 0, std::numeric_limits<int>::max()));
     r.wallSeconds = field<double>(j, "wall_s", source, "a number");
+    if (!std::isfinite(r.wallSeconds) || r.wallSeconds < 0.0 || r.wallSeconds > 1e12)
+        failField(source, "wall_s", "must be a number from 0 to 1e12");
+    return r;
+}
+
+std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, std::string* problem)
+{
+    SweepResult r;
+    try {
+        r = parseSweepResult(readFileText(path, kMaxResultBytes), path);
+    } catch (const InputError& e) {
+        if (problem)
+            *problem = e.what();
+        return std::nullopt;
+    }
+    const bool same = r.index == job.index && r.jobCount == job.jobCount && r.graph == job.graph
+        && r.cluster == job.cluster && r.precision == job.precision && r.algorithm == job.algorithm
+        && r.seed == job.seed && r.samples == job.samples;
+    if (!same)
+        throw InputError(path, "job",
+                         "is the result of another job (" + r.graph + ", " + r.cluster + ", " + r.algorithm + ", seed "
+                             + std::to_string(r.seed) + ", job " + std::to_string(r.index) + " of "
+                             + std::to_string(r.jobCount) + "), not of this manifest's job " + std::to_string(job.index)
+                             + " of " + std::to_string(job.jobCount) + ": give each manifest its own --out folder");
     return r;
 }
 
@@ -322,7 +414,7 @@ SweepTable mergeSweepResults(const std::string& dir)
     std::sort(files.begin(), files.end());
     std::vector<SweepResult> results;
     for (const fs::path& f : files) {
-        SweepResult r = parseSweepResult(readFileText(f.string(), 16 << 20), f.string());
+        SweepResult r = parseSweepResult(readFileText(f.string(), kMaxResultBytes), f.string());
         SweepJob named;
         named.index = r.index;
         if (named.fileName() != f.filename().string())
@@ -362,6 +454,13 @@ SweepTable sweepTable(std::vector<SweepResult> results)
             table.rows.push_back(std::move(row));
         }
         SweepTableRow& row = table.rows[it->second];
+        if (std::find(row.seeds.begin(), row.seeds.end(), r.seed) != row.seeds.end()) {
+            SweepJob named;
+            named.index = r.index;
+            throw InputError(named.fileName(), "field seed",
+                             "seed " + std::to_string(r.seed) + " of " + r.graph + ", " + r.cluster + ", " + r.algorithm
+                                 + " has two results (a manifest that lists it twice): one run counts once");
+        }
         row.seeds.push_back(r.seed);
         row.stepTimesMs.push_back(r.bestStepTimeMs);
         row.feasibleRuns += r.feasible ? 1 : 0;

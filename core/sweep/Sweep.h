@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,14 @@ struct SweepTable {
     double wallSeconds = 0.0; // placer time of all results (not part of the table proper)
 };
 
-// Reads and checks a manifest; throws InputError naming the file and the field at fault.
+// At most this many jobs in a manifest (and in a result's "jobs"): counted before any job is
+// made, so a short manifest that multiplies out to millions is refused, --dry-run too, and a
+// result file claiming 2^31 jobs allocates nothing (docs/sweeps.md).
+inline constexpr int kMaxSweepJobs = 100000;
+
+// Reads and checks a manifest; throws InputError naming the file and the field at fault: a
+// value listed twice (a graph, cluster, algorithm or seed: a job would run twice and count
+// as two runs) and more than kMaxSweepJobs jobs among them.
 SweepManifest readSweepManifest(const std::string& path);
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source);
 
@@ -85,8 +93,15 @@ std::string sweepResultJson(const SweepResult& result);
 // Throws InputError naming the file and the field.
 SweepResult parseSweepResult(const std::string& text, const std::string& source);
 
+// The result file at `path` when it is the complete result of `job`; nullopt (and the reason
+// in `problem`) when it cannot be read or parsed (truncated by a kill or a full disk: the job
+// runs again). Throws InputError naming the file when it is a valid result of another job
+// (another manifest's folder), which a rerun must not replace.
+std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, std::string* problem);
+
 // Reads every job-*.json in `dir` and builds the table; throws InputError for a bad file or
-// results of different manifests (different job counts, two results for one index).
+// results of different manifests (different job counts, two results for one index, two
+// results of one graph, cluster, precision, algorithm and seed).
 SweepTable mergeSweepResults(const std::string& dir);
 SweepTable sweepTable(std::vector<SweepResult> results);
 

@@ -103,7 +103,14 @@ ShapedGraph ZooRegistry::forwardGraph(const std::string& name, int batch, int st
 Graph ZooRegistry::generate(const std::string& name, int batch, const CostModelOptions& options, CostReport* report,
                             int steps)
 {
-    Graph training = buildTrainingGraph(forwardGraph(name, batch, steps), options, report);
+    ShapedGraph forward = forwardGraph(name, batch, steps);
+    if (forward.ops.size() > kMaxForwardOps)
+        throw std::invalid_argument(name + (steps > 0 ? " with " + std::to_string(steps) + " steps" : std::string())
+                                    + " has " + std::to_string(forward.ops.size()) + " forward ops; at most "
+                                    + std::to_string(kMaxForwardOps)
+                                    + " (its training step would take over 1 GB to build and give a file over the "
+                                      "160 MB a graph file may have; nmt-8 reaches it at about 400 steps)");
+    Graph training = buildTrainingGraph(std::move(forward), options, report);
     if (!findEntry(name)->info.optimizerUpdates)
         return training;
     Graph withUpdates = withAdamUpdates(training, options);

@@ -30,13 +30,18 @@ public:
     static std::string joinedNames();
 
     static constexpr int kMaxSteps = 1000;
+    // The largest forward graph generate() builds a training step from (docs/zoo.md): more
+    // would take over 1 GB to build and write, and give a post-graph file over the 160 MB
+    // every reader accepts (core/io/GraphFile's kMaxTextGraphBytes): nmt-8 up to about 400 steps.
+    static constexpr std::size_t kMaxForwardOps = 110000;
 
     // The forward graph; batch <= 0 means the model's default batch, steps <= 0 its default
     // unroll. Throws std::invalid_argument for an unknown name, for steps > 0 on a model
     // without time steps and for steps > kMaxSteps.
     static ShapedGraph forwardGraph(const std::string& name, int batch = 0, int steps = 0);
     // One training step with costs from the shape-based cost model (and, for models with
-    // optimizerUpdates, the Adam update ops of withAdamUpdates).
+    // optimizerUpdates, the Adam update ops of withAdamUpdates). Throws std::invalid_argument,
+    // before building it, for a forward graph over kMaxForwardOps.
     static Graph generate(const std::string& name, int batch = 0, const CostModelOptions& options = {},
                           CostReport* report = nullptr, int steps = 0);
 };

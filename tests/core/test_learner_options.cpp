@@ -23,10 +23,14 @@ private slots:
         QCOMPARE(o.adam.learningRate, 1e-3);
         QVERIFY(o.grouping.strategy == GroupingStrategy::Chunks);
         QVERIFY(o.penalty.kind == InfeasiblePenalty::Fixed);
-        // Every listed key is accepted by the setter (with some valid value).
+        // Every listed key is accepted by the setter (with some valid value: 1 is the open end
+        // of reinforce-decay's [0, 1)).
         for (const LearnerOptionInfo& k : learnerOptionKeys()) {
             LearnerOptions fresh;
-            const char* value = k.key == "grouping" ? "none" : k.key == "penalty" ? "growing" : "1";
+            const char* value = k.key == "grouping" ? "none"
+                : k.key == "penalty"                ? "growing"
+                : k.key == "reinforce-decay"        ? "0.5"
+                                                    : "1";
             QVERIFY2(!setLearnerOption(fresh, k.key, value), k.key.c_str());
         }
     }

@@ -135,6 +135,34 @@ private slots:
             QVERIFY2(!settings.readAll().contains("broken-cluster"), "the bad cluster was kept in the settings");
     }
 
+    // Issue 31: a --diff with a file that cannot be read (truncated) ends non-zero, naming it,
+    // although the screenshot is written.
+    void aDiffThatCannotBeReadExitsNonZero()
+    {
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString placed = config_.filePath(QStringLiteral("placed.json"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("POST_CLI"),
+                  {QStringLiteral("place"), graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                   QStringLiteral("--algo"), QStringLiteral("m-topo"), QStringLiteral("--out"), placed});
+        QVERIFY(cli.waitForFinished(60000) && cli.exitCode() == 0);
+        QFile whole(placed);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray text = whole.readAll();
+        const QString cut = config_.filePath(QStringLiteral("cut-placement.json"));
+        QFile truncated(cut);
+        QVERIFY(truncated.open(QIODevice::WriteOnly));
+        truncated.write(text.left(text.size() / 2));
+        truncated.close();
+        const QString shot = config_.filePath(QStringLiteral("diff.png"));
+        const Run run = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                                   QStringLiteral("--placement"), placed, QStringLiteral("--diff"), cut,
+                                   QStringLiteral("--screenshot"), shot},
+                                  config_.path(), true);
+        QVERIFY2(run.exitCode == 1, qPrintable(QString::number(run.exitCode) + ": " + run.err));
+        QVERIFY2(run.err.contains(cut), qPrintable(run.err));
+    }
+
 private:
     QTemporaryDir config_;
 };

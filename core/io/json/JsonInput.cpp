@@ -291,6 +291,13 @@ std::string JsonInput::string(const json& value, const std::string& path) const
     return value.get<std::string>();
 }
 
+std::string JsonInput::stringOr(const json& object, std::string_view key, const std::string& path,
+                                std::string_view fallback) const
+{
+    const json* value = object.is_object() ? find(object, key) : nullptr;
+    return value ? string(*value, member(path, key)) : std::string(fallback);
+}
+
 std::string JsonInput::nonEmptyString(const json& value, const std::string& path) const
 {
     std::string text = string(value, path);

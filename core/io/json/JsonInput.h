@@ -44,6 +44,12 @@ public:
                            const std::string& path) const;
 
     std::string string(const nlohmann::json& value, const std::string& path) const;
+    // The member `key` of `object` when it is a string, `fallback` when absent (or `object` is
+    // not an object); any other value fails naming path.key. For optional fields such as a
+    // trace event's "ph" and "cat", where nlohmann's value(key, fallback) throws a bare
+    // type_error that names neither the file nor the field.
+    std::string stringOr(const nlohmann::json& object, std::string_view key, const std::string& path,
+                         std::string_view fallback) const;
     std::string nonEmptyString(const nlohmann::json& value, const std::string& path) const;
     bool boolean(const nlohmann::json& value, const std::string& path) const;
     double number(const nlohmann::json& value, const std::string& path) const; // finite

@@ -171,10 +171,15 @@ Graph parseNativeGraph(std::string_view text, const std::string& source, const I
 std::string nativeGraphJson(const Graph& graph)
 {
     using nlohmann::ordered_json;
-    ordered_json root;
-    root["format"] = std::string(kFamily) + "/" + std::to_string(kVersion);
-    root["name"] = graph.name();
-    ordered_json ops = ordered_json::array();
+    // JsonOutput::document's layout, written line by line: a tree of the whole graph first
+    // took about 5 KB per op (2.6 GB for `zoo generate nmt-8 --steps 1000`).
+    std::string text = "{\n  \"format\": " + JsonOutput::inlineText(std::string(kFamily) + "/" + std::to_string(kVersion))
+        + ",\n  \"name\": " + JsonOutput::inlineText(graph.name()) + ",\n  \"ops\": ";
+    const auto element = [&text](std::size_t i, std::size_t count, const ordered_json& value) {
+        text += (i == 0 ? "[\n    " : "    ") + JsonOutput::inlineText(value) + (i + 1 < count ? ",\n" : "\n  ]");
+    };
+    if (graph.ops().empty())
+        text += "[]";
     for (const Op& op : graph.ops()) {
         ordered_json o;
         o["name"] = op.name;
@@ -212,19 +217,20 @@ std::string nativeGraphJson(const Graph& graph)
                     kinds.push_back(std::string(toString(kind)));
             o["measured"] = std::move(kinds);
         }
-        ops.push_back(std::move(o));
+        element(static_cast<std::size_t>(&op - graph.ops().data()), graph.ops().size(), o);
     }
-    ordered_json edges = ordered_json::array();
-    for (const Edge& e : graph.edges()) {
+    text += ",\n  \"edges\": ";
+    if (graph.edges().empty())
+        text += "[]";
+    for (std::size_t i = 0; i < graph.edges().size(); ++i) {
+        const Edge& e = graph.edges()[i];
         ordered_json o;
         o["from"] = graph.op(e.from).name;
         o["to"] = graph.op(e.to).name;
         o["bytes"] = JsonOutput::number(e.bytes);
-        edges.push_back(std::move(o));
+        element(i, graph.edges().size(), o);
     }
-    root["ops"] = std::move(ops);
-    root["edges"] = std::move(edges);
-    return JsonOutput::document(root);
+    return text + "\n}\n";
 }
 
 } // namespace post
