@@ -117,13 +117,18 @@ void refuseUnresolvedDims(const ImportedGraph& imported)
 }
 
 namespace {
-std::string costsPath; // --costs of the one subcommand that runs
+std::string costsPath;     // --costs of the one subcommand that runs
+bool costsPartial = false; // --costs-partial
 } // namespace
 
 void addCostsOption(CLI::App& cmd)
 {
     cmd.add_option("--costs", costsPath,
-                   "Measured op times: post_torch's .costs.json or a torch.profiler Chrome trace (docs/pytorch.md)");
+                   "Measured op times: a torch.profiler trace (.pt.trace.json[.gz], CPU or GPU; PyTorch 1.8 or 2.x) "
+                   "or post_torch's .costs.json (docs/pytorch.md)");
+    cmd.add_flag("--costs-partial", costsPartial,
+                 "Take a --costs trace that covers too little of the graph or whose operators are not this model's "
+                 "(refused otherwise)");
 }
 
 GraphFormat graphFormatArg(const std::string& format)
@@ -166,6 +171,7 @@ std::string readGraphArgText(const std::string& path, const std::string& format)
     }
     if (std::ferror(stdin))
         throw InputError(kStdinSource, {}, "read error");
+    text = gunzipIfCompressed(std::move(text), kStdinSource, kMaxBytes); // as readFileText
     cached = text;
     return text;
 }
@@ -186,15 +192,10 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         std::cerr << "post-cli: note: " << source << ": " << note << "\n";
     if (!costsPath.empty()) {
         MeasuredCostsReport report;
-        imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report);
-        std::cerr << "post-cli: note: " << costsPath << ": measured CPU times for " << report.matched << " of "
-                  << report.forwardOps << " forward ops";
-        if (!report.unmatched.empty()) {
-            std::cerr << "; not matched (estimated times kept):";
-            for (std::size_t i = 0; i < report.unmatched.size(); ++i)
-                std::cerr << (i == 0 ? " " : ", ") << report.unmatched[i];
-        }
-        std::cerr << "\n";
+        imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report, {.partial = costsPartial});
+        std::cerr << "post-cli: note: " << costsPath << ": " << describeMeasuredCosts(report) << "\n";
+    } else if (costsPartial) {
+        throw UsageError{"--costs-partial needs --costs TRACE"};
     }
     if (!imported.unshapedTensors.empty() && imported.unresolvedDims.empty())
         std::cerr << "post-cli: note: " << source << ": " << imported.unshapedTensors.size()

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <set>
 
 namespace post::cli {
 namespace {
@@ -21,7 +23,62 @@ struct InfoOptions {
     std::int64_t batch = 1;
     GraphShapeArgs shapes;
     bool json = false;
+    bool listOps = false;
 };
+
+// Where an op's time on devices of `kind` comes from: "measured" (--costs), "estimated" by
+// the cost model from shapes, or "given" by the file (a PipeDream or MSR profile, a post-graph).
+const char* timeSource(const Op& op, DeviceKind kind)
+{
+    if (op.measured(kind))
+        return "measured";
+    return op.flops > 0.0 || op.memoryBytes > 0.0 ? "estimated" : "given";
+}
+
+// "GPU: 340 measured (trace.json.gz), 10 estimated; CPU: 350 estimated"
+std::string timeSourceSummary(const Graph& g)
+{
+    std::string text;
+    for (DeviceKind kind : {DeviceKind::Gpu, DeviceKind::Cpu}) {
+        std::map<std::string, int> counts;
+        std::set<std::string> files;
+        for (const Op& op : g.ops()) {
+            ++counts[timeSource(op, kind)];
+            if (op.measured(kind) && !op.measuredBy.empty())
+                files.insert(op.measuredBy);
+        }
+        text += text.empty() ? "" : "; ";
+        text += kind == DeviceKind::Gpu ? "GPU:" : "CPU:";
+        bool first = true;
+        for (const char* source : {"measured", "estimated", "given"}) {
+            if (!counts.count(source))
+                continue;
+            text += std::string(first ? " " : ", ") + std::to_string(counts[source]) + " " + source;
+            first = false;
+            if (std::string_view(source) == "measured" && !files.empty()) {
+                text += " (";
+                for (const std::string& f : files)
+                    text += (f == *files.begin() ? "" : ", ") + f;
+                text += ")";
+            }
+        }
+    }
+    return text;
+}
+
+nlohmann::json opTimesJson(const Graph& g)
+{
+    nlohmann::json ops = nlohmann::json::array();
+    for (const Op& op : g.ops())
+        ops.push_back({{"name", op.name},
+                       {"type", op.type},
+                       {"gpu_us", op.time(DeviceKind::Gpu)},
+                       {"cpu_us", op.time(DeviceKind::Cpu)},
+                       {"gpu_time", timeSource(op, DeviceKind::Gpu)},
+                       {"cpu_time", timeSource(op, DeviceKind::Cpu)},
+                       {"measured_by", op.measuredBy.empty() ? nlohmann::json() : nlohmann::json(op.measuredBy)}});
+    return ops;
+}
 
 int runInfo(const InfoOptions& o)
 {
@@ -65,6 +122,7 @@ int runInfo(const InfoOptions& o)
                             {"name", d.symbol.empty() ? nlohmann::json() : nlohmann::json(d.symbol)}});
         j["unresolved_dims"] = dims;
         j["unshaped_tensors"] = imported.unshapedTensors;
+        j["op_times"] = opTimesJson(g);
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -77,7 +135,8 @@ int runInfo(const InfoOptions& o)
               << "parameters         " << formatBytes(g.totalParamBytes()) << "\n";
     if (g.totalResidentBytes() != 0.0) // only some sources (MSR) give it; keep other listings short
         std::cout << "resident memory    " << formatBytes(g.totalResidentBytes()) << "\n";
-    std::cout << "outputs            " << formatBytes(outputBytes) << "\n"
+    std::cout << "op times           " << timeSourceSummary(g) << "\n"
+              << "outputs            " << formatBytes(outputBytes) << "\n"
               << "critical path      " << formatMs(path.lengthUs) << " on a speed-1 GPU, " << path.ops.size() << " ops";
     if (!path.ops.empty())
         std::cout << " ('" << g.op(path.ops.front()).name << "' .. '" << g.op(path.ops.back()).name << "')";
@@ -104,6 +163,15 @@ int runInfo(const InfoOptions& o)
         std::cout << (shown < imported.unshapedTensors.size() ? " ..." : "")
                   << (imported.unresolvedDims.empty() ? "" : " (the unresolved dimensions leave them unknown)") << "\n";
     }
+    if (o.listOps)
+        for (const Op& op : g.ops()) {
+            std::cout << "  " << op.name << "  " << op.type << "  GPU " << formatMs(op.time(DeviceKind::Gpu)) << " "
+                      << timeSource(op, DeviceKind::Gpu) << ", CPU " << formatMs(op.time(DeviceKind::Cpu)) << " "
+                      << timeSource(op, DeviceKind::Cpu);
+            if (!op.measuredBy.empty())
+                std::cout << " (measured by " << op.measuredBy << ")";
+            std::cout << "\n";
+        }
     return kExitOk;
 }
 
@@ -120,6 +188,9 @@ void addInfoCommand(CLI::App& app, int& exitCode)
         ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_flag("--json", opts->json, "Print one JSON object");
+    cmd->add_flag("--ops", opts->listOps,
+                  "List every op with its GPU and CPU time and where each comes from: measured (which --costs file), "
+                  "estimated from shapes, or given by the file");
     cmd->callback([opts, &exitCode] { exitCode = runInfo(*opts); });
 }
 

@@ -36,6 +36,9 @@ struct Op {
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;
+    // Where the measured times come from (the --costs file: a torch.profiler trace or a
+    // post-costs/1 file); empty when nothing is measured. The inspector and `info` show it.
+    std::string measuredBy;
     // A control-flow op (ONNX If / Loop / Scan): its bodies and how their cost was counted,
     // e.g. "body: 12 ops, x 30 iterations" (docs/cost-model.md); empty for other ops.
     std::string body;

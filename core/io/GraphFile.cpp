@@ -6,6 +6,7 @@
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
+#include "core/io/torch/KinetoTrace.h"
 #include "core/util/FilePrefix.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -152,6 +153,7 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
     const std::string_view text = skipBlanksAndBom(content);
     if (text.empty())
         throw InputError(file, {}, "file is empty");
+    refuseProfilerTraceAsGraph(text, file); // measured times: --costs, not a graph
     // A binary .onnx file goes to the ONNX reader even when broken: it names the problem.
     if (looksBinary(content) && (endsWith(path, ".onnx") || looksLikeOnnxModel(content)))
         return GraphFormat::Onnx;

@@ -3,6 +3,7 @@
 // post-cluster/1 presets, post-placement/1 from place --out, post-session/1), and files
 // that break a rule, which must fail. The check runs tests/schemas/validate.py with
 // python3-jsonschema; without it the tests skip (docs/testing.md).
+#include "tests/support/KinetoTraces.h"
 #include "tests/support/RunProgram.h"
 #include "tests/support/TestData.h"
 
@@ -101,6 +102,18 @@ private slots:
         int k = 0;
         for (const auto& [schema, args] : cases)
             add(schema, cliOutput(QString("out%1.json").arg(k++), args));
+        // Measured times (--costs TRACE): info's op_times and a saved graph's measured_by.
+        const QString toy = testdata::writeFile(dir_, "toy.json", R"({"format": "post-graph/1", "name": "toy",
+            "ops": [{"name": "/conv/Conv", "type": "Conv", "time_us": {"gpu": 10, "cpu": 100}, "flops": 1e6},
+                    {"name": "/conv/Conv/grad", "type": "Conv", "time_us": {"gpu": 20, "cpu": 200}}],
+            "edges": [{"from": "/conv/Conv", "to": "/conv/Conv/grad"}]})");
+        testdata::KinetoTraceWriter trace(testdata::KinetoLayout::PyTorch2);
+        trace.op("aten::conv2d", 30, 1).backward("ConvolutionBackward", 60, 1);
+        const QString traceFile = testdata::writeFile(dir_, "toy.pt.trace.json", QByteArray::fromStdString(trace.text()));
+        add("post-info-1", cliOutput("measured-info.json", {"info", toy, "--costs", traceFile, "--json"}));
+        const QString measured = dir_.filePath("measured-graph.json");
+        QCOMPARE(run(testdata::cliPath(), {"convert", toy, "--costs", traceFile, "--out", measured}).exitCode, 0);
+        add("post-graph-1", measured);
         // post-graph/1: the samples (the zoo's output) and what a session embeds (below).
         for (const QString& f : QDir(testdata::sourceDir() + "/samples/graphs").entryList({"*.json"}))
             add("post-graph-1", testdata::sourceDir() + "/samples/graphs/" + f);

@@ -279,14 +279,22 @@ private slots:
             "ops": [{"name": "measured", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6, "measured": ["cpu"]},
                     {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6},
                     {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50},
-                     "body": "body: 2 ops, x 7 iterations", "fused_into": "shaped"}],
-            "edges": [{"from": "measured", "to": "shaped"}, {"from": "shaped", "to": "profiled"}]})"));
+                     "body": "body: 2 ops, x 7 iterations", "fused_into": "shaped"},
+                    {"name": "traced", "time_us": {"gpu": 7, "cpu": 50}, "flops": 1e6, "measured": ["gpu"],
+                     "measured_by": "run.pt.trace.json.gz"}],
+            "edges": [{"from": "measured", "to": "shaped"}, {"from": "shaped", "to": "profiled"},
+                      {"from": "profiled", "to": "traced"}]})"));
         QVERIFY(shown.wait(kWaitMs));
         const Graph& g = *window.hub()->document()->graph;
         auto* inspector = window.findChild<InspectorPanel*>();
         inspector->showOp(*g.find("measured"));
         QVERIFY2(inspector->html().contains(QStringLiteral("(measured)")), qPrintable(inspector->html()));
         QVERIFY(inspector->html().contains(QStringLiteral("(estimated)"))); // its GPU time
+        // A time measured by a trace names it (issue 27: which trace, or estimated).
+        inspector->showOp(*g.find("traced"));
+        QVERIFY2(inspector->html().contains(QStringLiteral("(measured: run.pt.trace.json.gz)")),
+                 qPrintable(inspector->html()));
+        QVERIFY(inspector->html().contains(QStringLiteral("(estimated)"))); // its CPU time
         inspector->showOp(*g.find("shaped"));
         QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
         QVERIFY(inspector->html().contains(QStringLiteral("(estimated)")));

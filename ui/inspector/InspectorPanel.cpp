@@ -158,7 +158,9 @@ void InspectorPanel::render(bool force)
     // from shapes, or (nothing said) as the file gives it, e.g. a PipeDream profile.
     const bool costed = op.flops > 0.0 || op.memoryBytes > 0.0;
     const auto source = [&](DeviceKind kind) {
-        return op.measured(kind) ? tr(" (measured)") : costed ? tr(" (estimated)") : QString();
+        if (op.measured(kind))
+            return op.measuredBy.empty() ? tr(" (measured)") : tr(" (measured: %1)").arg(esc(op.measuredBy));
+        return costed ? tr(" (estimated)") : QString();
     };
     h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)) + source(DeviceKind::Gpu));
     h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)) + source(DeviceKind::Cpu));

@@ -50,7 +50,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "body", "fused_into"},
+                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "measured_by", "body",
+                          "fused_into"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -101,6 +102,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
             op.measuredKinds |= 1U << static_cast<int>(*kind);
         }
     }
+    if (const json* by = in.find(value, "measured_by"))
+        op.measuredBy = in.nonEmptyString(*by, JsonInput::member(path, "measured_by"));
     return op;
 }
 
@@ -217,6 +220,8 @@ std::string nativeGraphJson(const Graph& graph)
                     kinds.push_back(std::string(toString(kind)));
             o["measured"] = std::move(kinds);
         }
+        if (!op.measuredBy.empty())
+            o["measured_by"] = op.measuredBy;
         element(static_cast<std::size_t>(&op - graph.ops().data()), graph.ops().size(), o);
     }
     text += ",\n  \"edges\": ";

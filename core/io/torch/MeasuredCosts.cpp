@@ -2,6 +2,8 @@
 
 #include "core/graph/GraphBuilder.h"
 #include "core/io/json/JsonInput.h"
+#include "core/io/torch/KinetoTrace.h"
+#include "core/io/torch/TraceSteps.h"
 #include "core/util/EmbeddedText.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -11,6 +13,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -19,9 +24,13 @@ namespace post {
 namespace {
 
 constexpr std::string_view kGradSuffix = "/grad";
-constexpr int kCpu = static_cast<int>(DeviceKind::Cpu);
 // The alignment keeps a byte per (operator, op) pair: 200 MB at most.
 constexpr std::size_t kMaxAlignmentCells = 200'000'000;
+// The checks of an honest match (docs/pytorch.md): the share of the graph's matchable
+// forward ops the trace matches, and the share of the step's time that lands on the graph.
+constexpr double kMinOpShare = 0.9;
+constexpr double kMinTimeShare = 0.8;
+const double kAbsent = std::numeric_limits<double>::quiet_NaN();
 
 using AtenTable = std::unordered_map<std::string, std::set<std::string, std::less<>>>;
 
@@ -42,7 +51,20 @@ const AtenTable& atenOfOnnx()
     return table;
 }
 
-bool isForward(const Op& op) { return !std::string_view(op.name).ends_with(kGradSuffix); }
+// Every operator name the table lists: an operator of a kind some ONNX op comes from.
+const std::set<std::string, std::less<>>& knownOperators()
+{
+    static const std::set<std::string, std::less<>> names = [] {
+        std::set<std::string, std::less<>> all;
+        for (const auto& [type, atens] : atenOfOnnx())
+            all.insert(atens.begin(), atens.end());
+        return all;
+    }();
+    return names;
+}
+
+bool isGrad(const Op& op) { return std::string_view(op.name).ends_with(kGradSuffix); }
+bool isForward(const Op& op) { return !isGrad(op) && !isOptimizerOp(op); }
 
 // post-costs/1: {"format": "post-costs/1", "device": "cpu", "forward_us": {op: us}, ...}.
 std::unordered_map<std::string, double> readPostCosts(const JsonInput& in, const nlohmann::json& root)
@@ -58,79 +80,29 @@ std::unordered_map<std::string, double> readPostCosts(const JsonInput& in, const
     return times;
 }
 
-struct TraceOp {
-    std::string name;
-    double ts = 0.0;
-    double dur = 0.0;
-    double tid = 0.0;
-};
-
-// The top-level CPU operators of a torch.profiler Chrome trace, in time order: "X" events of
-// category "cpu_op" (PyTorch 2.x: {"traceEvents": [...]}) or, without a category, named
-// "aten::..." (PyTorch 1.13: a bare array), not inside another such event of the same thread.
-std::vector<TraceOp> topLevelOperators(const JsonInput& in, const nlohmann::json& root)
+// The longest common subsequence of `names` (operators in time order) and `ops` (the graph's
+// matchable forward ops in graph order), where an operator and an op match when the op's
+// kind lists the operator: per operator, the op it is matched with, or -1. (Greedy matching
+// would let a stray operator, such as BatchNorm's counter increment in training mode, take a
+// later Add and leave everything in between unmatched.)
+std::vector<OpId> alignByKind(const Graph& graph, const std::vector<std::string_view>& names,
+                              const std::vector<OpId>& ops, const std::string& source)
 {
-    const nlohmann::json& events = in.array(root.is_array() ? root : in.require(root, "traceEvents", {}), "traceEvents");
-    std::vector<TraceOp> ops;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        const nlohmann::json& e = events[i];
-        if (!e.is_object() || e.value("ph", "") != "X")
-            continue;
-        const bool cpuOp = e.contains("cat") ? e.value("cat", "") == "cpu_op"
-                                             : std::string_view(e.value("name", "")).starts_with("aten::");
-        if (!cpuOp)
-            continue;
-        const std::string path = JsonInput::element("traceEvents", i);
-        TraceOp op;
-        op.name = in.string(in.require(e, "name", path), JsonInput::member(path, "name"));
-        op.ts = in.number(in.require(e, "ts", path), JsonInput::member(path, "ts"));
-        op.dur = in.within(in.require(e, "dur", path), JsonInput::member(path, "dur"), 0.0, GraphBuilder::kMaxTimeUs);
-        if (const nlohmann::json* tid = in.find(e, "tid"); tid && tid->is_number())
-            op.tid = tid->get<double>();
-        ops.push_back(std::move(op));
-    }
-    std::stable_sort(ops.begin(), ops.end(), [](const TraceOp& a, const TraceOp& b) {
-        return a.tid != b.tid ? a.tid < b.tid : a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur;
-    });
-    std::vector<TraceOp> top;
-    double openEnd = -1.0, openTid = 0.0;
-    for (TraceOp& op : ops) {
-        if (!top.empty() && op.tid == openTid && op.ts < openEnd)
-            continue; // nested inside the last top-level operator
-        openEnd = op.ts + op.dur;
-        openTid = op.tid;
-        top.push_back(std::move(op));
-    }
-    std::stable_sort(top.begin(), top.end(), [](const TraceOp& a, const TraceOp& b) { return a.ts < b.ts; });
-    return top;
-}
-
-// The matching rule of python/post_torch/profile.py, over the whole graph: the longest common
-// subsequence of the operators and the forward ops, where an operator and an op match when the
-// op's kind lists the operator; an operator left out adds its time to the op matched before it.
-// (Greedy matching would let a stray operator, such as BatchNorm's counter increment in
-// training mode, an aten::add_, take a later Add and leave everything in between unmatched.)
-std::unordered_map<std::string, double> matchTrace(const Graph& graph, const std::vector<TraceOp>& operators,
-                                                   const std::string& source)
-{
-    std::vector<OpId> forward;
-    const AtenTable& table = atenOfOnnx();
-    for (OpId op = 0; op < graph.opCount(); ++op)
-        if (isForward(graph.op(op)) && table.count(graph.op(op).type))
-            forward.push_back(op); // ops of a kind no operator comes from cannot match
-    const std::size_t n = operators.size(), m = forward.size();
+    const std::size_t n = names.size(), m = ops.size();
+    std::vector<OpId> result(n, -1);
     if (n == 0 || m == 0)
-        return {};
+        return result;
     if (n * m > kMaxAlignmentCells)
         throw InputError(source, {},
-                         "the trace has " + std::to_string(n) + " operators for " + std::to_string(m)
+                         "a step of the trace has " + std::to_string(n) + " operators for " + std::to_string(m)
                              + " ops: too many to align (at most " + std::to_string(kMaxAlignmentCells)
-                             + " pairs); profile fewer steps");
+                             + " pairs); profile fewer steps or mark them with torch.profiler's schedule");
+    const AtenTable& table = atenOfOnnx();
     const auto matches = [&](std::size_t i, std::size_t j) {
-        return table.at(graph.op(forward[j]).type).count(operators[i].name) > 0;
+        return table.at(graph.op(ops[j]).type).count(names[i]) > 0;
     };
-    // length[i][j]: LCS of operators[i..] and forward[j..], two rows at a time; the choices are
-    // kept as one byte a cell (0: match, 1: skip the operator, 2: skip the op).
+    // length[i][j]: LCS of names[i..] and ops[j..], two rows at a time; the choices are kept
+    // as one byte a cell (0: match, 1: skip the operator, 2: skip the op).
     std::vector<std::uint8_t> choice(n * m);
     std::vector<std::uint32_t> below(m + 1, 0), row(m + 1, 0);
     for (std::size_t i = n; i-- > 0;) {
@@ -151,81 +123,394 @@ std::unordered_map<std::string, double> matchTrace(const Graph& graph, const std
         }
         std::swap(row, below);
     }
-    std::unordered_map<std::string, double> times;
-    std::optional<OpId> last;
     for (std::size_t i = 0, j = 0; i < n;) {
         const std::uint8_t c = j < m ? choice[i * m + j] : 1;
-        if (c == 0) {
-            last = forward[j];
-            times[graph.op(*last).name] += operators[i].dur;
+        if (c == 0)
+            result[i++] = ops[j++];
+        else if (c == 1)
             ++i;
+        else
             ++j;
-        } else if (c == 1) {
-            if (last)
-                times[graph.op(*last).name] += operators[i].dur;
-            ++i;
-        } else {
-            ++j;
+    }
+    return result;
+}
+
+// The graph's ops by role.
+struct GraphRoles {
+    std::vector<OpId> matchable;           // forward ops of a kind the table lists, graph order
+    std::unordered_map<OpId, OpId> gradOf; // forward op -> its "X/grad"
+    std::vector<OpId> optimizer;           // optimizer update ops
+    std::vector<double> optimizerShare;    // each one's share of the optimizer's time
+};
+
+GraphRoles graphRoles(const Graph& graph)
+{
+    GraphRoles r;
+    const AtenTable& table = atenOfOnnx();
+    double paramBytes = 0.0;
+    for (OpId id = 0; id < graph.opCount(); ++id) {
+        const Op& op = graph.op(id);
+        if (isOptimizerOp(op)) {
+            r.optimizer.push_back(id);
+            paramBytes += op.paramBytes;
+        } else if (isGrad(op)) {
+            std::string_view forward = op.name;
+            forward.remove_suffix(kGradSuffix.size());
+            if (const auto f = graph.find(forward))
+                r.gradOf[*f] = id;
+        } else if (table.count(op.type)) {
+            r.matchable.push_back(id); // ops of a kind no operator comes from cannot match
         }
     }
-    return times;
+    // The optimizer's kernels (foreach, fused) cannot be told apart per parameter: the total
+    // is split by the parameter bytes each update op owns (equally when none says).
+    for (OpId id : r.optimizer)
+        r.optimizerShare.push_back(paramBytes > 0.0 ? graph.op(id).paramBytes / paramBytes
+                                                    : 1.0 / static_cast<double>(r.optimizer.size()));
+    return r;
+}
+
+// One step's measured time per graph op (kAbsent: none) and what did not land.
+struct StepTimes {
+    std::vector<double> us;
+    double total = 0.0, mapped = 0.0;
+    std::map<std::string, double> unattributed;
+    bool backward = false; // the step has backward operators
+};
+
+void addTime(StepTimes& t, OpId op, double us)
+{
+    double& slot = t.us[static_cast<std::size_t>(op)];
+    slot = std::isnan(slot) ? us : slot + us;
+    t.mapped += us;
+}
+
+// Forward operators: aligned by kind; an operator left out between two matched ones adds
+// its time to the one before it (views, copies, allocations: part of that op's work) unless
+// it is of a kind the graph could have matched (then it is not this graph's: unattributed);
+// before the first and after the last match it is unattributed (the input copy, the loss).
+// Returns, per autograd sequence number, the graph op of the forward operator carrying it.
+std::unordered_map<std::int64_t, OpId> attributeForward(const Graph& graph, const KinetoTrace& trace,
+                                                        const TraceStep& step, const GraphRoles& roles, bool gpu,
+                                                        StepTimes& t)
+{
+    std::vector<const StepOperator*> forward;
+    std::vector<std::string_view> names;
+    for (const StepOperator& op : step.ops)
+        if (op.role == OperatorRole::Forward) {
+            forward.push_back(&op);
+            names.push_back(trace.operators[static_cast<std::size_t>(op.index)].name);
+        }
+    const std::vector<OpId> match = alignByKind(graph, names, roles.matchable, trace.source);
+    const auto first = std::find_if(match.begin(), match.end(), [](OpId id) { return id >= 0; }) - match.begin();
+    const auto last = std::find_if(match.rbegin(), match.rend(), [](OpId id) { return id >= 0; }).base() - match.begin();
+    std::unordered_map<std::int64_t, OpId> bySequence;
+    OpId previous = -1;
+    for (std::size_t i = 0; i < forward.size(); ++i) {
+        const double us = gpu ? forward[i]->gpuUs : forward[i]->cpuUs;
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (match[i] >= 0) {
+            addTime(t, match[i], us);
+            previous = match[i];
+        } else if (at > first && at < last && !knownOperators().count(names[i])) {
+            addTime(t, previous, us);
+        } else if (us > 0.0) {
+            t.unattributed[std::string(names[i])] += us;
+        }
+        // Autograd numbers a node with the counter's value when it is created; operators that
+        // create none carry the next node's number, so the last operator carrying a number is
+        // the one whose node it is.
+        for (std::int64_t seq : forward[i]->sequences)
+            bySequence[seq] = match[i] >= 0 ? match[i] : -1;
+    }
+    return bySequence;
+}
+
+StepTimes attributeStep(const Graph& graph, const KinetoTrace& trace, const TraceStep& step, const GraphRoles& roles,
+                        bool gpu)
+{
+    StepTimes t;
+    t.us.assign(static_cast<std::size_t>(graph.opCount()), kAbsent);
+    t.total = gpu ? step.gpuUs : step.cpuUs;
+    const auto bySequence = attributeForward(graph, trace, step, roles, gpu, t);
+    double optimizerUs = 0.0;
+    OpId lastGrad = -1; // the grad op of the last backward node: it gets what runs after it
+    for (const StepOperator& op : step.ops) {
+        const double us = gpu ? op.gpuUs : op.cpuUs;
+        if (op.role == OperatorRole::Optimizer) {
+            optimizerUs += us;
+        } else if (op.betweenNodes) {
+            if (lastGrad >= 0)
+                addTime(t, lastGrad, us);
+            else if (us > 0.0)
+                t.unattributed[trace.operators[static_cast<std::size_t>(op.index)].name + " (backward pass)"] += us;
+        } else if (op.role == OperatorRole::Backward) {
+            // Autograd's sequence number names the forward operator this one differentiates.
+            t.backward = true;
+            const auto forward = op.sequence >= 0 ? bySequence.find(op.sequence) : bySequence.end();
+            const auto grad = forward != bySequence.end() && forward->second >= 0 ? roles.gradOf.find(forward->second)
+                                                                                  : roles.gradOf.end();
+            lastGrad = grad != roles.gradOf.end() ? grad->second : -1;
+            if (grad != roles.gradOf.end())
+                addTime(t, grad->second, us);
+            else if (us > 0.0)
+                t.unattributed[trace.operators[static_cast<std::size_t>(op.index)].name
+                               + " (backward of an operator not in the graph)"] += us;
+        }
+    }
+    if (roles.optimizer.empty()) {
+        if (optimizerUs > 0.0)
+            t.unattributed["optimizer (Optimizer.step, zero_grad, AccumulateGrad): the graph has no optimizer ops"] +=
+                optimizerUs;
+    } else {
+        for (std::size_t k = 0; k < roles.optimizer.size(); ++k)
+            addTime(t, roles.optimizer[k], optimizerUs * roles.optimizerShare[k]);
+    }
+    return t;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return kAbsent;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+struct Measured {
+    std::unordered_map<OpId, double> us;
+    DeviceKind kind = DeviceKind::Cpu;
+    bool scaleBackward = false; // no backward in the trace: "X/grad" = measured X x estimated ratio
+};
+
+// The trace's times per graph op: the median over the steady steps.
+Measured measureTrace(const Graph& graph, const KinetoTrace& trace, MeasuredCostsReport& r)
+{
+    const TraceSteps split = splitTraceSteps(trace);
+    const bool gpu = split.hasGpuWork;
+    const GraphRoles roles = graphRoles(graph);
+    r.kind = gpu ? "GPU" : "CPU";
+    r.gpuName = trace.gpuName();
+    r.steps = static_cast<int>(split.steps.size());
+    r.stepsFrom = split.stepsFrom;
+    // Steady state: the first profiled step pays for warm-up (cuDNN's algorithm search, the
+    // caching allocator's first allocations), so it is left out when there are others.
+    const std::size_t firstUsed = split.steps.size() >= 2 ? 1 : 0;
+    std::vector<StepTimes> steps;
+    for (std::size_t s = firstUsed; s < split.steps.size(); ++s) {
+        steps.push_back(attributeStep(graph, trace, split.steps[s], roles, gpu));
+        r.stepsUsed.push_back(split.steps[s].name);
+    }
+    Measured m;
+    m.kind = gpu ? DeviceKind::Gpu : DeviceKind::Cpu;
+    if (steps.empty())
+        return m;
+    std::vector<double> totals, mapped, spans;
+    std::map<std::string, std::vector<double>> lost;
+    bool backward = false;
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        totals.push_back(steps[k].total);
+        mapped.push_back(steps[k].mapped);
+        spans.push_back(split.steps[firstUsed + k].gpuSpanUs);
+        backward = backward || steps[k].backward;
+        for (const auto& [what, us] : steps[k].unattributed)
+            lost[what].push_back(us);
+    }
+    r.stepUs = median(totals);
+    r.mappedUs = median(mapped);
+    if (split.unlaunchedGpuUs > 0.0) {
+        // GPU work no launch could be found for (no correlation, flow or external id): part of
+        // the trace's time all the same, spread over the steps.
+        const double perStep = split.unlaunchedGpuUs / static_cast<double>(split.steps.size());
+        r.stepUs += perStep;
+        lost["GPU work without a known launch"].assign(steps.size(), perStep);
+    }
+    r.gpuSpanUs = median(spans);
+    for (auto& [what, values] : lost) {
+        values.resize(steps.size(), 0.0); // absent from a step: nothing lost there
+        r.unattributed.emplace_back(what, median(values));
+    }
+    std::stable_sort(r.unattributed.begin(), r.unattributed.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    // An op is measured when most steps measured it; its time is the median of those.
+    for (OpId id = 0; id < graph.opCount(); ++id) {
+        std::vector<double> values;
+        for (const StepTimes& t : steps)
+            if (!std::isnan(t.us[static_cast<std::size_t>(id)]))
+                values.push_back(t.us[static_cast<std::size_t>(id)]);
+        if (2 * values.size() > steps.size())
+            m.us[id] = median(std::move(values));
+    }
+    m.scaleBackward = !backward;
+    return m;
+}
+
+std::string formatMs(double us)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, us >= 10'000.0 ? "%.1f ms" : "%.2f ms", us / 1000.0);
+    return text;
+}
+
+std::string percent(double share)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
+    return text;
+}
+
+// Refuses a trace that is not this graph's (docs/pytorch.md, "Honest matching").
+void checkCoverage(const Graph& graph, MeasuredCostsReport& r, const MeasuredCostsOptions& options)
+{
+    const std::string what = "the trace (" + r.kind + " times, " + r.layout + ")";
+    if (r.measuredOps == 0)
+        throw InputError(r.source, {},
+                         "no op of graph \"" + graph.name() + "\" matches an operator of " + what + " ("
+                             + std::to_string(r.matchableOps) + " forward ops could have): not this model's trace");
+    if (r.stepUs > 0.0 && r.mappedUs <= 0.0)
+        throw InputError(r.source, {},
+                         "none of the step's " + r.kind + " time (" + formatMs(r.stepUs) + ") in " + what
+                             + " lands on graph \"" + graph.name() + "\""
+                             + (r.unattributed.empty() ? std::string() : ": " + r.unattributed.front().first));
+    std::string problem;
+    if (r.matchableOps > 0 && r.matched < kMinOpShare * r.matchableOps)
+        problem = "its operators match only " + std::to_string(r.matched) + " of the " + std::to_string(r.matchableOps)
+            + " forward ops of graph \"" + graph.name() + "\" (" + percent(double(r.matched) / r.matchableOps)
+            + ", at least " + percent(kMinOpShare) + " needed): the operator sequence is not this model's";
+    else if (r.stepUs > 0.0 && r.mappedUs < kMinTimeShare * r.stepUs)
+        problem = "only " + percent(r.mappedUs / r.stepUs) + " of the step's " + r.kind + " time ("
+            + formatMs(r.mappedUs) + " of " + formatMs(r.stepUs) + ") maps onto graph \"" + graph.name()
+            + "\" (at least " + percent(kMinTimeShare) + " needed)"
+            + (r.unattributed.empty() ? std::string() : "; the most not in the graph: " + r.unattributed.front().first);
+    if (problem.empty())
+        return;
+    if (!options.partial)
+        throw InputError(r.source, {}, what + ": " + problem + " (--costs-partial takes it anyway)");
+    r.partial = true;
 }
 
 } // namespace
 
-Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCostsReport* report)
+bool isOptimizerOp(const Op& op)
 {
+    const std::string_view type = op.type;
+    return type.starts_with("Apply") || type.starts_with("ResourceApply");
+}
+
+void setMeasuredTime(Op& op, DeviceKind kind, double us, const std::string& source)
+{
+    op.timeUs[static_cast<std::size_t>(kind)] = us;
+    op.measuredKinds |= 1U << static_cast<unsigned>(kind);
+    op.measuredBy = source;
+}
+
+Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCostsReport* report,
+                         const MeasuredCostsOptions& options)
+{
+    MeasuredCostsReport local;
+    MeasuredCostsReport& r = report ? *report : local;
+    r = {};
+    r.source = path;
     const JsonInput in(path);
     const nlohmann::json root = in.parse(readFileText(path));
     const bool isTrace = root.is_array() || (root.is_object() && root.contains("traceEvents"));
     if (!isTrace && !(root.is_object() && root.contains("format")))
         in.fail({}, "neither a post-costs/1 file nor a Chrome trace (no \"format\" and no \"traceEvents\")");
-    const std::unordered_map<std::string, double> measured = isTrace
-        ? matchTrace(graph, topLevelOperators(in, root), path)
-        : readPostCosts(in, root);
-    if (!isTrace)
-        for (const auto& [name, us] : measured)
-            if (!graph.find(name))
+    Measured measured;
+    if (isTrace) {
+        const KinetoTrace trace = kinetoTraceFromJson(root, path);
+        r.layout = trace.layout;
+        measured = measureTrace(graph, trace, r);
+    } else {
+        r.layout = "post-costs/1";
+        r.kind = "CPU";
+        measured.scaleBackward = true;
+        for (const auto& [name, us] : readPostCosts(in, root)) {
+            const auto id = graph.find(name);
+            if (!id)
                 in.fail(JsonInput::member("forward_us", name),
                         "op \"" + name + "\" is not in graph \"" + graph.name() + "\"");
+            measured.us[*id] = us;
+        }
+    }
+    const auto kind = static_cast<std::size_t>(measured.kind);
 
-    MeasuredCostsReport local;
-    MeasuredCostsReport& r = report ? *report : local;
-    r = {};
-    r.source = path;
     GraphBuilder builder(graph.name());
     builder.reserve(static_cast<size_t>(graph.opCount()), static_cast<size_t>(graph.edgeCount()));
+    r.graphOps = graph.opCount();
     for (OpId id = 0; id < graph.opCount(); ++id) {
         Op op = graph.op(id);
-        std::string_view forwardName = op.name;
-        const bool grad = forwardName.ends_with(kGradSuffix);
-        if (grad)
-            forwardName.remove_suffix(kGradSuffix.size());
-        const auto it = measured.find(std::string(forwardName));
-        if (!grad) {
+        std::optional<double> us;
+        if (const auto it = measured.us.find(id); it != measured.us.end())
+            us = it->second;
+        if (isForward(op)) {
             ++r.forwardOps;
-            if (it == measured.end())
-                r.unmatched.push_back(op.name);
-            else
+            r.matchableOps += atenOfOnnx().count(op.type) > 0 ? 1 : 0;
+            if (us)
                 ++r.matched;
+            else
+                r.unmatched.push_back(op.name);
+        } else if (!us && measured.scaleBackward && isGrad(op)) {
+            // No backward in the measurement: the estimated backward/forward ratio.
+            std::string_view forwardName = op.name;
+            forwardName.remove_suffix(kGradSuffix.size());
+            const auto forward = graph.find(forwardName);
+            if (forward && measured.us.count(*forward)) {
+                const double estimated = graph.op(*forward).timeUs[kind];
+                us = estimated > 0.0 ? measured.us.at(*forward) * (op.timeUs[kind] / estimated) : op.timeUs[kind];
+            }
         }
-        if (it != measured.end()) {
-            double us = it->second;
-            if (grad) {
-                const auto forward = graph.find(forwardName);
-                const double estimated = forward ? graph.op(*forward).timeUs[kCpu] : 0.0;
-                us = estimated > 0.0 ? it->second * (op.timeUs[kCpu] / estimated) : op.timeUs[kCpu];
-            }
-            if (std::isfinite(us)) {
-                op.timeUs[kCpu] = us;
-                op.measuredKinds |= 1U << kCpu;
-            }
+        if (us && std::isfinite(*us)) {
+            setMeasuredTime(op, measured.kind, std::min(*us, GraphBuilder::kMaxTimeUs), path);
+            ++r.measuredOps;
         }
         builder.addOp(std::move(op));
     }
     for (EdgeId e = 0; e < graph.edgeCount(); ++e)
         builder.addEdge(graph.edge(e).from, graph.edge(e).to, graph.edge(e).bytes);
+    if (!isTrace && r.measuredOps == 0)
+        throw InputError(path, {}, "measures no op of graph \"" + graph.name() + "\" (forward_us is empty)");
+    if (isTrace)
+        checkCoverage(graph, r, options);
     return std::move(builder).build();
+}
+
+std::string describeMeasuredCosts(const MeasuredCostsReport& r)
+{
+    std::string text = "measured " + r.kind + " times for " + std::to_string(r.matched) + " of "
+        + std::to_string(r.forwardOps) + " forward ops";
+    if (r.layout != "post-costs/1") {
+        text += " (" + (r.gpuName.empty() ? std::string() : r.gpuName + ", ") + r.layout + " trace";
+        if (r.steps > 1)
+            text += "; median of " + std::to_string(r.stepsUsed.size()) + " steady steps " + r.stepsUsed.front() + ".."
+                + r.stepsUsed.back() + ", the first of " + std::to_string(r.steps) + " steps (" + r.stepsFrom
+                + ") left out as warm-up";
+        text += ")";
+        if (r.stepUs > 0.0)
+            text += ": " + percent(r.mappedUs / r.stepUs) + " of the step's " + r.kind + " time ("
+                + formatMs(r.mappedUs) + " of " + formatMs(r.stepUs) + ") mapped onto " + std::to_string(r.measuredOps)
+                + " of " + std::to_string(r.graphOps) + " ops";
+        if (r.gpuSpanUs > 0.0)
+            text += "; GPU busy span " + formatMs(r.gpuSpanUs) + " per step";
+        if (!r.unattributed.empty()) {
+            text += "; not in the graph:";
+            for (std::size_t i = 0; i < r.unattributed.size() && i < 4; ++i)
+                text += (i == 0 ? " " : ", ") + r.unattributed[i].first + " " + formatMs(r.unattributed[i].second);
+            if (r.unattributed.size() > 4)
+                text += ", ...";
+        }
+        if (r.partial)
+            text += " (taken under --costs-partial)";
+    }
+    if (!r.unmatched.empty()) {
+        text += "; not matched (estimated times kept):";
+        for (std::size_t i = 0; i < r.unmatched.size() && i < 12; ++i)
+            text += (i == 0 ? " " : ", ") + r.unmatched[i];
+        if (r.unmatched.size() > 12)
+            text += ", ... (" + std::to_string(r.unmatched.size()) + " in all)";
+    }
+    return text;
 }
 
 } // namespace post
