@@ -3,12 +3,14 @@
 #include "core/util/FileKind.h"
 #include "core/util/InputError.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace post {
 
@@ -45,7 +47,82 @@ std::string readFileText(const std::string& path, std::size_t maxBytes)
         done += static_cast<std::size_t>(n);
     }
     text.resize(done);
-    return text;
+    return gunzipIfCompressed(std::move(text), path, maxBytes);
+}
+
+bool isGzip(std::string_view bytes)
+{
+    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f
+        && static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+namespace {
+
+struct Inflater {
+    z_stream z{};
+    Inflater(const std::string& source)
+    {
+        // 16 + MAX_WBITS: gzip framing only (header and CRC checked), not zlib or raw.
+        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+            throw InputError(source, {}, "cannot start the gzip decompressor");
+    }
+    ~Inflater() { inflateEnd(&z); }
+    Inflater(const Inflater&) = delete;
+    Inflater& operator=(const Inflater&) = delete;
+};
+
+std::string gzipError(const z_stream& z, int rc)
+{
+    std::string what = rc == Z_MEM_ERROR ? "out of memory" : "corrupt data";
+    if (z.msg != nullptr)
+        what += std::string(" (") + z.msg + ")";
+    return "gzip: " + what;
+}
+
+} // namespace
+
+std::string gunzipIfCompressed(std::string bytes, const std::string& source, std::size_t maxBytes)
+{
+    if (!isGzip(bytes))
+        return bytes;
+    Inflater inflater(source);
+    z_stream& z = inflater.z;
+    std::string out;
+    std::size_t consumed = 0;
+    constexpr std::size_t kChunk = std::size_t(1) << 20;
+    for (;;) {
+        // zlib counts in uInt: feed the input a gigabyte at a time.
+        const std::size_t inLeft = bytes.size() - consumed;
+        const auto inNow = static_cast<uInt>(std::min<std::size_t>(inLeft, std::size_t(1) << 30));
+        z.next_in = reinterpret_cast<Bytef*>(bytes.data() + consumed);
+        z.avail_in = inNow;
+        // The output grows a chunk at a time, one byte past the limit at most.
+        const std::size_t room = std::min(kChunk, maxBytes + 1 - out.size());
+        const std::size_t before = out.size();
+        out.resize(before + room);
+        z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
+        z.avail_out = static_cast<uInt>(room);
+        const int rc = inflate(&z, Z_NO_FLUSH);
+        out.resize(before + (room - z.avail_out));
+        consumed += inNow - z.avail_in;
+        if (out.size() > maxBytes)
+            throw InputError(source, {},
+                             "gzip: decompresses to more than " + std::to_string(maxBytes)
+                                 + " bytes (the input limit); refused as a possible gzip bomb");
+        if (rc == Z_STREAM_END) {
+            // Another member follows (concatenated gzip files), or trailing zero padding.
+            const bool more = consumed < bytes.size() && isGzip(std::string_view(bytes).substr(consumed));
+            if (!more)
+                break;
+            inflateReset(&z);
+            continue;
+        }
+        if (rc == Z_BUF_ERROR && z.avail_in == 0 && consumed == bytes.size())
+            throw InputError(source, {}, "gzip: the file is truncated (the stream ends early)");
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            throw InputError(source, {}, gzipError(z, rc));
+    }
+    return out;
 }
 
 } // namespace post

@@ -1,12 +1,28 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace post {
 
+// The limit on a file's text, read or decompressed: 2 GiB.
+inline constexpr std::size_t kMaxFileTextBytes = std::size_t(2) << 30;
+
 // Reads a whole file; throws InputError naming the file when it cannot be read, is not a
 // regular file (a directory, FIFO, device or socket: refused before any open() that could
-// block), or is larger than `maxBytes`.
-std::string readFileText(const std::string& path, std::size_t maxBytes = std::size_t(2) << 30);
+// block), or is larger than `maxBytes`. A gzip file (it starts with the magic bytes 1f 8b,
+// as PyTorch's `.pt.trace.json.gz` do) is decompressed transparently: `maxBytes` bounds
+// the decompressed text as well, so a "gzip bomb" is refused naming the file, and a corrupt
+// or truncated stream is an InputError naming the file.
+std::string readFileText(const std::string& path, std::size_t maxBytes = kMaxFileTextBytes);
+
+// True when `bytes` starts with the gzip magic bytes (1f 8b).
+bool isGzip(std::string_view bytes);
+
+// `bytes` decompressed when it is gzip (isGzip; concatenated members are joined, as gzip -d
+// does), returned unchanged otherwise. Throws InputError naming `source` for a corrupt or
+// truncated stream and for decompressed text over `maxBytes`.
+std::string gunzipIfCompressed(std::string bytes, const std::string& source, std::size_t maxBytes = kMaxFileTextBytes);
 
 } // namespace post
