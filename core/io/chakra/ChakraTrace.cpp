@@ -38,9 +38,9 @@ struct ChakraNode {
     std::string location;                 // "workload_graph[12]" or "node 12 (byte 345)"
 };
 
-constexpr std::string_view kCommTypes[] = {"AllReduce", "Reduce",        "AllGather",          "Gather",
-                                           "Scatter",   "Broadcast",     "AllToAll",           "ReduceScatter",
-                                           "ReduceScatterBlock", "Barrier"};
+constexpr std::string_view kCommTypes[] = {
+    "AllReduce", "Reduce",        "AllGather",          "Gather", "Scatter", "Broadcast",
+    "AllToAll",  "ReduceScatter", "ReduceScatterBlock", "Barrier"};
 
 std::string lower(std::string_view s)
 {
@@ -58,12 +58,19 @@ std::string opType(const ChakraNode& n)
         if (n.commType && *n.commType >= 0 && *n.commType < std::int64_t(std::size(kCommTypes)))
             return std::string(kCommTypes[static_cast<std::size_t>(*n.commType)]);
         // By name, the longer kinds first ("allreduce" also contains "reduce").
-        static const std::pair<std::string_view, std::string_view> byName[] = {
-            {"reducescatter", "ReduceScatter"}, {"reduce_scatter", "ReduceScatter"}, {"allreduce", "AllReduce"},
-            {"all_reduce", "AllReduce"},        {"allgather", "AllGather"},          {"all_gather", "AllGather"},
-            {"alltoall", "AllToAll"},           {"all_to_all", "AllToAll"},          {"broadcast", "Broadcast"},
-            {"barrier", "Barrier"},             {"reduce", "Reduce"},                {"gather", "Gather"},
-            {"scatter", "Scatter"}};
+        static const std::pair<std::string_view, std::string_view> byName[] = {{"reducescatter", "ReduceScatter"},
+                                                                               {"reduce_scatter", "ReduceScatter"},
+                                                                               {"allreduce", "AllReduce"},
+                                                                               {"all_reduce", "AllReduce"},
+                                                                               {"allgather", "AllGather"},
+                                                                               {"all_gather", "AllGather"},
+                                                                               {"alltoall", "AllToAll"},
+                                                                               {"all_to_all", "AllToAll"},
+                                                                               {"broadcast", "Broadcast"},
+                                                                               {"barrier", "Barrier"},
+                                                                               {"reduce", "Reduce"},
+                                                                               {"gather", "Gather"},
+                                                                               {"scatter", "Scatter"}};
         const std::string name = lower(n.name);
         for (const auto& [pattern, kind] : byName)
             if (name.find(pattern) != std::string::npos)
@@ -116,7 +123,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
     r.nodes = static_cast<int>(nodes.size());
     for (const ChakraNode& n : nodes) {
         Op op;
-        op.name = n.name.empty() ? "node " + std::to_string(n.id)
+        op.name = n.name.empty()    ? "node " + std::to_string(n.id)
             : nameCount[n.name] > 1 ? n.name + " #" + std::to_string(n.id)
                                     : n.name;
         op.type = opType(n);
@@ -189,14 +196,13 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
                                  + " communication node(s) are ops of their measured runtime: the other ranks they "
                                    "talk to are not in this graph (docs/importers.md, \"Chakra traces\")");
     if (r.withoutRuntime > 0)
-        imported.warnings.push_back(std::to_string(r.withoutRuntime)
-                                    + " node(s) have no runtime and take 0 us (first: '"
-                                    + [&] {
-                                          for (const ChakraNode& n : nodes)
-                                              if (!n.runtimeUs)
-                                                  return n.name;
-                                          return std::string();
-                                      }()
+        imported.warnings.push_back(std::to_string(r.withoutRuntime) + " node(s) have no runtime and take 0 us (first: '" +
+                                    [&] {
+                                        for (const ChakraNode& n : nodes)
+                                            if (!n.runtimeUs)
+                                                return n.name;
+                                        return std::string();
+                                    }()
                                     + "')");
     if (r.droppedCtrlDeps > 0)
         imported.warnings.push_back(std::to_string(r.droppedCtrlDeps)
@@ -355,8 +361,9 @@ ImportedGraph parseChakraEt(std::string_view bytes, const std::string& source, c
     std::vector<ChakraNode> nodes;
     for (std::size_t message = 0; stream.CurrentPosition() < static_cast<int>(bytes.size()); ++message) {
         const int at = stream.CurrentPosition();
-        const std::string where = message == 0 ? "global metadata (byte 0)"
-                                               : "node " + std::to_string(message) + " (byte " + std::to_string(at) + ")";
+        const std::string where = message == 0
+            ? "global metadata (byte 0)"
+            : "node " + std::to_string(message) + " (byte " + std::to_string(at) + ")";
         std::uint32_t size = 0;
         if (!stream.ReadVarint32(&size))
             throw InputError(source, where, "truncated: the message length (a varint) is cut off");

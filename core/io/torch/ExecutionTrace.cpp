@@ -75,14 +75,15 @@ std::int64_t integer(const JsonInput& in, const json& value, const std::string& 
 {
     if (!value.is_number_integer())
         in.fail(path, "must be an integer");
-    return value.is_number_unsigned() && value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())
+    return value.is_number_unsigned()
+            && value.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())
         ? std::numeric_limits<std::int64_t>::max()
         : value.get<std::int64_t>();
 }
 
 // values / shapes / types of one side ("inputs" or "outputs"), checked to be parallel arrays.
-void readArgs(const JsonInput& in, const json& node, const std::string& path, std::string_view side, const json*& values,
-              const json*& shapes)
+void readArgs(const JsonInput& in, const json& node, const std::string& path, std::string_view side,
+              const json*& values, const json*& shapes)
 {
     const json* types = nullptr;
     const json& io = in.require(node, side, path);
@@ -98,8 +99,9 @@ void readArgs(const JsonInput& in, const json& node, const std::string& path, st
         types = &in.array(in.require(node, prefix + "_types", path), JsonInput::member(path, prefix + "_types"));
     }
     if (shapes->size() != values->size() || types->size() != values->size())
-        in.fail(ioPath, "has " + std::to_string(values->size()) + " values but " + std::to_string(shapes->size())
-                            + " shapes and " + std::to_string(types->size()) + " types");
+        in.fail(ioPath,
+                "has " + std::to_string(values->size()) + " values but " + std::to_string(shapes->size())
+                    + " shapes and " + std::to_string(types->size()) + " types");
 }
 
 std::vector<Node> readNodes(const JsonInput& in, const json& nodes)
@@ -135,8 +137,9 @@ std::optional<TensorRef> tensorOf(const JsonInput& in, const json& value, const 
         return std::nullopt;
     for (int k = 2; k < 5; ++k)
         if (!value[static_cast<std::size_t>(k)].is_number_integer())
-            in.fail(path, "a tensor is [tensor_id, storage_id, offset, numel, itemsize, device]; element "
-                              + std::to_string(k) + " is not an integer");
+            in.fail(path,
+                    "a tensor is [tensor_id, storage_id, offset, numel, itemsize, device]; element " + std::to_string(k)
+                        + " is not an integer");
     const auto tensorId = value[0].get<std::int64_t>(), storageId = value[1].get<std::int64_t>();
     if (tensorId == 0 && storageId == 0)
         return std::nullopt; // an undefined tensor
@@ -501,7 +504,8 @@ Graph buildGraph(const Trace& trace, const Selection& sel, const std::string& so
         op.name = std::string(kPhaseNames[static_cast<int>(unit.phase)]) + "/" + n.name + "#" + std::to_string(n.id);
         op.type = n.name;
         for (int k = 0; k < kDeviceKindCount; ++k)
-            op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(c.cost, costOptions.reference[static_cast<std::size_t>(k)]);
+            op.timeUs[static_cast<std::size_t>(k)] = rooflineTimeUs(c.cost,
+                                                                    costOptions.reference[static_cast<std::size_t>(k)]);
         op.flops = c.cost.flops;
         op.memoryBytes = c.cost.bytesRead + c.cost.bytesWritten;
         op.matrixOp = c.cost.matrix;
@@ -527,8 +531,9 @@ Graph buildGraph(const Trace& trace, const Selection& sel, const std::string& so
         report.totalFlops += op.flops;
         if (unit.phase == Phase::Forward)
             report.forwardFlops += op.flops;
-        (unit.phase == Phase::Forward ? report.forwardOps
-                                      : unit.phase == Phase::Backward ? report.backwardOps : report.optimizerOps)++;
+        (unit.phase == Phase::Forward        ? report.forwardOps
+             : unit.phase == Phase::Backward ? report.backwardOps
+                                             : report.optimizerOps)++;
         report.collectiveOps += isCollectiveName(n.name) ? 1 : 0;
         builder.addOp(std::move(op));
         for (const auto& [from, bytes] : bytesFrom) {
@@ -589,8 +594,9 @@ ImportedGraph parseExecutionTrace(std::string_view text, const std::string& sour
     trace.tree = buildTree(in, trace.nodes);
     const Selection sel = selectUnits(trace, options);
     if (sel.units.empty())
-        in.fail("nodes", "no operator in " + (sel.step.empty() ? std::string("the trace") : sel.step)
-                             + " computes anything (only views, allocations and labels)");
+        in.fail("nodes",
+                "no operator in " + (sel.step.empty() ? std::string("the trace") : sel.step)
+                    + " computes anything (only views, allocations and labels)");
     local.traceNodes = static_cast<int>(nodes.size());
     local.profilerSteps = sel.steps;
     local.step = sel.step;

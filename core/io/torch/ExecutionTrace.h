@@ -10,14 +10,14 @@ namespace post {
 
 // What reading an execution trace found, for tests, notes and the docs' figures.
 struct ExecutionTraceReport {
-    std::string schema;       // the trace's "schema" ("1.0.1", "1.1.0-chakra.0.0.4")
-    int traceNodes = 0;       // nodes in the file
-    int profilerSteps = 0;    // ProfilerStep#N nodes; the graph is the last one's
-    std::string step;         // the step read ("ProfilerStep#8"), empty when the trace has none
-    int forwardOps = 0;       // ops of the graph by phase
-    int backwardOps = 0;      // inside autograd::engine::evaluate_function
-    int optimizerOps = 0;     // inside Optimizer.step / Optimizer.zero_grad
-    int collectiveOps = 0;    // c10d collectives (each also counted in its phase)
+    std::string schema;        // the trace's "schema" ("1.0.1", "1.1.0-chakra.0.0.4")
+    int traceNodes = 0;        // nodes in the file
+    int profilerSteps = 0;     // ProfilerStep#N nodes; the graph is the last one's
+    std::string step;          // the step read ("ProfilerStep#8"), empty when the trace has none
+    int forwardOps = 0;        // ops of the graph by phase
+    int backwardOps = 0;       // inside autograd::engine::evaluate_function
+    int optimizerOps = 0;      // inside Optimizer.step / Optimizer.zero_grad
+    int collectiveOps = 0;     // c10d collectives (each also counted in its phase)
     int foldedBookkeeping = 0; // views, allocations, detach, no-op copies folded away
     int nestedOps = 0;         // operators inside an op of the graph, counted with it
     int dataEdges = 0;
