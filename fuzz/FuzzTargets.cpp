@@ -1,6 +1,7 @@
 #include "fuzz/FuzzTargets.h"
 
 #include "core/io/GraphFile.h"
+#include "core/io/chakra/ChakraTrace.h"
 #include "core/io/dot/DotReader.h"
 #include "core/io/msr/MsrReader.h"
 #include "core/io/native/ClusterFile.h"
@@ -10,6 +11,7 @@
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
+#include "core/io/torch/ExecutionTrace.h"
 
 namespace post::fuzz {
 
@@ -34,6 +36,9 @@ const std::vector<FuzzTarget>& fuzzTargets()
          }},
         {"onnx", [](std::string_view b) { parseOnnxGraph(b, "fuzz.onnx", {}); }},
         {"pbtxt", [](std::string_view b) { parsePbtxtGraph(b, "fuzz.pbtxt", {}); }},
+        {"pytorch-et", [](std::string_view b) { parseExecutionTrace(b, "fuzz_et.json", {}); }},
+        {"chakra-json", [](std::string_view b) { parseChakraJson(b, "fuzz_chakra.json", {}); }},
+        {"chakra-et", [](std::string_view b) { parseChakraEt(b, "fuzz.et", {}); }},
     };
     return targets;
 }

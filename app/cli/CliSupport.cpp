@@ -26,7 +26,7 @@ namespace post::cli {
 
 void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch, GraphShapeArgs& shapes)
 {
-    cmd.add_option("--format", format, "Input format: auto, post-graph, pipedream, msr, dot, onnx, pbtxt")
+    cmd.add_option("--format", format, "Input format: " + formatNamesText() + " (post-cli --help lists them)")
         ->capture_default_str();
     cmd.add_option("--batch", batch,
                    "ONNX, pbtxt: batch size given to the leading symbolic dimension of the inputs (other formats "
@@ -131,11 +131,28 @@ void addCostsOption(CLI::App& cmd)
                  "(refused otherwise)");
 }
 
+std::string graphFormatsHelp()
+{
+    std::string text = "Graph formats (--format NAME; auto sniffs the content):";
+    for (const ImporterRow& row : importerTable()) {
+        std::string extensions;
+        for (std::string_view e : row.extensions)
+            extensions.append(extensions.empty() ? "" : " ").append(e);
+        text.append("\n  ").append(toString(row.format));
+        text.append(std::max<std::size_t>(2, 13 - toString(row.format).size()), ' ');
+        text.append(row.title).append(" (").append(extensions).append(")");
+        if (!row.options.empty())
+            text.append("; options: ").append(row.options);
+        text.append("; docs/importers.md#").append(row.docsAnchor);
+    }
+    return text;
+}
+
 GraphFormat graphFormatArg(const std::string& format)
 {
     auto parsed = parseGraphFormat(format);
     if (!parsed)
-        throw UsageError{"--format: unknown format '" + format + "' (auto, post-graph, pipedream, msr, dot, onnx, pbtxt)"};
+        throw UsageError{"--format: unknown format '" + format + "' (" + formatNamesText() + ")"};
     return *parsed;
 }
 

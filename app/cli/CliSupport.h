@@ -46,6 +46,9 @@ enum class UnresolvedDims { List, Refuse };
 void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch, GraphShapeArgs& shapes);
 // --costs FILE (measured op times, docs/pytorch.md): one per process, read by loadGraphArg.
 void addCostsOption(CLI::App& cmd);
+// The formats of the importer table (core/io/ImporterTable), one line each: name, title,
+// extensions, options, docs. post-cli --help shows it.
+std::string graphFormatsHelp();
 GraphFormat graphFormatArg(const std::string& format);
 // The import options the arguments give; a UsageError for a malformed --dim or --input-shape.
 ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes);

@@ -22,6 +22,7 @@ int main(int argc, char** argv)
     CLI::App app{"post-cli: find fast device placements for neural-network training"};
     app.set_version_flag("--version", std::string("post-cli ") + POST_VERSION);
     app.require_subcommand(1);
+    app.footer(graphFormatsHelp());
     int exitCode = kExitOk;
     addInfoCommand(app, exitCode);
     addSimulateCommand(app, exitCode);

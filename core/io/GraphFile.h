@@ -4,6 +4,7 @@
 #include "core/io/GraphFormat.h"
 #include "core/io/ImportOptions.h"
 #include "core/io/ImportedGraph.h"
+#include "core/io/ImporterTable.h"
 
 #include <cstddef>
 #include <string>

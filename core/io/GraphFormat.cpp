@@ -19,6 +19,14 @@ std::string_view toString(GraphFormat format)
         return "pbtxt";
     case GraphFormat::Onnx:
         return "onnx";
+    case GraphFormat::TorchEt:
+        return "pytorch-et";
+    case GraphFormat::ChakraJson:
+        return "chakra-json";
+    case GraphFormat::ChakraEt:
+        return "chakra-et";
+    case GraphFormat::Kineto:
+        return "kineto";
     }
     return "auto";
 }
@@ -26,7 +34,8 @@ std::string_view toString(GraphFormat format)
 std::optional<GraphFormat> parseGraphFormat(std::string_view text)
 {
     for (GraphFormat f : {GraphFormat::Auto, GraphFormat::PostGraph, GraphFormat::PipeDream, GraphFormat::Msr,
-                          GraphFormat::Dot, GraphFormat::TfPbtxt, GraphFormat::Onnx})
+                          GraphFormat::Dot, GraphFormat::TfPbtxt, GraphFormat::Onnx, GraphFormat::TorchEt,
+                          GraphFormat::ChakraJson, GraphFormat::ChakraEt, GraphFormat::Kineto})
         if (toString(f) == text)
             return f;
     return std::nullopt;

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace post {
@@ -28,6 +30,10 @@ struct ImportOptions {
     // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"); false costs
     // every op as its own kernel (`--no-fusion`).
     bool fuseElementwise = true;
+    // Called now and then while a large file is read (execution traces, Chakra traces):
+    // what is being done and the fraction done so far (0 to 1). From the reading thread;
+    // empty: nobody listens.
+    std::function<void(std::string_view stage, double fraction)> progress;
 };
 
 // The cost options a shape-based import (ONNX, pbtxt) builds its training graph with.

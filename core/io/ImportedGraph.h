@@ -6,6 +6,7 @@
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,11 @@ struct ImportedGraph {
     std::vector<UnresolvedDim> unresolvedDims;
     // Activations whose shape could not be inferred (an op without a shape rule upstream).
     std::vector<std::string> unshapedTensors;
+    // PyTorch execution traces: per OpId, the record-function ids (`rf_id`) of the trace
+    // nodes the op stands for (its operator and the operators nested in it), in trace order.
+    // A Kineto trace of the same run names them in its CPU operators' "Record function id"
+    // (args), which links measured kernel times to ops (--costs). Empty for other formats.
+    std::vector<std::vector<std::uint64_t>> recordFunctionIds;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };

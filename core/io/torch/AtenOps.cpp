@@ -1,0 +1,208 @@
+#include "core/io/torch/AtenOps.h"
+
+#include "core/util/EmbeddedText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace post {
+namespace {
+
+using RuleTable = std::unordered_map<std::string, AtenCostRule>;
+
+// Operators whose arguments are not the ONNX op's, or that no ONNX op is exported from.
+void addOwnRules(RuleTable& t)
+{
+    const auto rule = [&t](std::initializer_list<std::string_view> names, const AtenCostRule& r) {
+        for (std::string_view name : names)
+            t.insert_or_assign(std::string(name), r);
+    };
+    // Convolutions (input, weight, bias, stride, padding, dilation, groups); aten::convolution
+    // and _convolution put `transposed` and `output_padding` before groups.
+    rule({"aten::conv1d", "aten::conv2d", "aten::conv3d"}, {"Conv", {0, 1, 2}, {}, false, 1.0, {{"group", 6}}});
+    rule({"aten::convolution", "aten::_convolution", "aten::cudnn_convolution"},
+         {"Conv", {0, 1, 2}, {}, false, 1.0, {{"group", 8}}});
+    // Backward: the input and the weight gradient, each about one forward convolution
+    // (grad_output, input, weight, ..., groups at 9).
+    rule({"aten::convolution_backward"}, {"Conv", {1, 2}, {0}, true, 2.0, {{"group", 9}}});
+    // Matrix products: out = A x B (the output's shape gives M and N, A's last dim K).
+    rule({"aten::mm", "aten::bmm", "aten::matmul"}, {"MatMul", {0, 1}, {}, false, 1.0, {}});
+    rule({"aten::linear"}, {"MatMul", {0, 1}, {}, false, 1.0, {}});
+    rule({"aten::addmm", "aten::baddbmm", "aten::addbmm"}, {"MatMul", {1, 2}, {}, false, 1.0, {}});
+    // Pools: the window from kernel_size (argument 1); backward (grad_output, self, kernel_size, ...)
+    // compares or spreads each gradient element over its window.
+    rule({"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::max_pool2d_with_indices",
+          "aten::max_pool3d_with_indices"},
+         {"MaxPool", {0}, {0}, false, 1.0, {{"kernel_shape", 1}}});
+    rule({"aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d"},
+         {"AveragePool", {0}, {0}, false, 1.0, {{"kernel_shape", 1}}});
+    rule({"aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool3d",
+          "aten::_adaptive_avg_pool2d"},
+         {"AveragePool", {0}, {0}, false, 1.0, {}});
+    rule({"aten::max_pool2d_with_indices_backward", "aten::max_pool3d_with_indices_backward"},
+         {"MaxPool", {1}, {0}, true, 1.0, {{"kernel_shape", 2}}});
+    rule({"aten::avg_pool2d_backward", "aten::avg_pool3d_backward"},
+         {"AveragePool", {1}, {0}, true, 1.0, {{"kernel_shape", 2}}});
+    rule({"aten::_adaptive_avg_pool2d_backward"}, {"AveragePool", {1}, {0}, true, 1.0, {}});
+    // Gradients of activations and normalisations, per element of the incoming gradient.
+    rule({"aten::threshold_backward", "aten::hardtanh_backward", "aten::leaky_relu_backward"},
+         {"ReluGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::sigmoid_backward", "aten::tanh_backward"}, {"SigmoidGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::gelu_backward", "aten::silu_backward"}, {"GeluGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::native_batch_norm_backward", "aten::cudnn_batch_norm_backward", "aten::miopen_batch_norm_backward"},
+         {"FusedBatchNormGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::native_layer_norm_backward"}, {"LayerNormGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"}, {"Softmax", {0}, {}, false, 1.0, {}});
+    rule({"aten::nll_loss_backward", "aten::nll_loss2d_backward"}, {"Mul", {0}, {}, false, 1.0, {}});
+    rule({"aten::embedding_dense_backward", "aten::embedding_backward"}, {"Add", {0}, {}, false, 1.0, {}});
+    // Forward operators the ONNX table does not list.
+    rule({"aten::native_batch_norm", "aten::cudnn_batch_norm", "aten::_batch_norm_impl_index"},
+         {"BatchNormalization", {0}, {0}, false, 1.0, {}});
+    rule({"aten::native_layer_norm"}, {"LayerNormalization", {0}, {0}, false, 1.0, {}});
+    rule({"aten::gelu"}, {"Gelu", {}, {}, false, 1.0, {}});
+    rule({"aten::clamp_min", "aten::clamp_min_"}, {"Relu", {0}, {}, false, 1.0, {}});
+    rule({"aten::cross_entropy_loss", "aten::nll_loss", "aten::nll_loss_nd", "aten::nll_loss2d"},
+         {"SoftmaxCrossEntropyLoss", {0}, {}, false, 1.0, {}});
+    rule({"aten::log_softmax", "aten::_log_softmax"}, {"LogSoftmax", {0}, {}, false, 1.0, {}});
+    rule({"aten::neg", "aten::neg_"}, {"Neg", {}, {}, false, 1.0, {}});
+    rule({"aten::sqrt", "aten::sqrt_"}, {"Sqrt", {}, {}, false, 1.0, {}});
+    rule({"aten::rsqrt", "aten::rsqrt_"}, {"Rsqrt", {}, {}, false, 1.0, {}});
+    rule({"aten::exp", "aten::exp_"}, {"Exp", {}, {}, false, 1.0, {}});
+    rule({"aten::addcmul_", "aten::addcdiv_", "aten::lerp_"}, {"Mul", {0}, {}, false, 2.0, {}});
+    rule({"aten::sum", "aten::sum_to_size"}, {"ReduceSum", {0}, {}, false, 1.0, {}});
+    rule({"aten::mean"}, {"ReduceMean", {0}, {}, false, 1.0, {}});
+    rule({"aten::native_dropout", "aten::dropout", "aten::dropout_"}, {"Dropout", {0}, {}, false, 1.0, {}});
+    // Copies and fills: memory traffic.
+    rule({"aten::copy_", "aten::to", "aten::_to_copy", "aten::clone", "aten::contiguous", "aten::reshape",
+          "aten::flatten", "aten::type_as", "aten::index_put_"},
+         {"Copy", {}, {}, false, 1.0, {}});
+    rule({"aten::cat", "aten::flatten_dense_tensors", "aten::stack"}, {"Concat", {}, {}, false, 1.0, {}});
+    rule({"aten::fill_", "aten::zero_", "aten::zeros", "aten::ones", "aten::full", "aten::zeros_like",
+          "aten::ones_like", "aten::full_like", "aten::normal_", "aten::uniform_", "aten::bernoulli_"},
+         {"Fill", {}, {}, false, 1.0, {}});
+}
+
+// The cost type names outlive the parsed table they come from.
+std::string_view internType(std::string_view type)
+{
+    static std::unordered_set<std::string> names;
+    return *names.insert(std::string(type)).first;
+}
+
+RuleTable buildRules()
+{
+    RuleTable t;
+    // python/post_torch/aten_of_onnx.json (compiled in): ONNX type -> the aten operators it is
+    // exported from. Where an operator is listed under several types the first in the
+    // table's (alphabetical) order wins; the project's own rules replace it.
+    for (const EmbeddedText& file : embeddedTorchTables())
+        if (file.name == "aten_of_onnx") {
+            const nlohmann::json doc = nlohmann::json::parse(file.text);
+            for (const auto& [type, atens] : doc.at("table").items())
+                for (const auto& aten : atens)
+                    t.try_emplace(aten.get<std::string>(), AtenCostRule{internType(type), {}, {}, false, 1.0, {}});
+        }
+    addOwnRules(t);
+    return t;
+}
+
+} // namespace
+
+const AtenCostRule* atenCostRule(std::string_view aten)
+{
+    static const RuleTable table = buildRules();
+    const auto it = table.find(std::string(aten));
+    if (it == table.end()) {
+        // Foreach kernels of the optimizers (_foreach_add_, _foreach_mul_, ...): one
+        // element-wise pass over every tensor of the first list argument.
+        static const AtenCostRule foreachRule{"Add", {}, {0}, true, 1.0, {}};
+        if (aten.starts_with("aten::_foreach_"))
+            return &foreachRule;
+        static const AtenCostRule collectiveRule{"Copy", {}, {0}, true, 1.0, {}};
+        if (isCollectiveName(aten))
+            return &collectiveRule;
+        return nullptr;
+    }
+    return &it->second;
+}
+
+bool isBookkeepingAten(std::string_view aten)
+{
+    static const std::unordered_set<std::string_view> names = {
+        "aten::view",
+        "aten::_unsafe_view",
+        "aten::_reshape_alias",
+        "aten::as_strided",
+        "aten::as_strided_",
+        "aten::t",
+        "aten::t_",
+        "aten::transpose",
+        "aten::transpose_",
+        "aten::permute",
+        "aten::expand",
+        "aten::expand_as",
+        "aten::view_as",
+        "aten::detach",
+        "aten::detach_",
+        "aten::alias",
+        "aten::slice",
+        "aten::narrow",
+        "aten::select",
+        "aten::unsqueeze",
+        "aten::unsqueeze_",
+        "aten::squeeze",
+        "aten::squeeze_",
+        "aten::split",
+        "aten::split_with_sizes",
+        "aten::chunk",
+        "aten::unbind",
+        "aten::unflatten",
+        "aten::unflatten_dense_tensors",
+        "aten::diagonal",
+        "aten::numpy_T",
+        "aten::empty",
+        "aten::empty_like",
+        "aten::empty_strided",
+        "aten::new_empty",
+        "aten::new_empty_strided",
+        "aten::resize_",
+        "aten::resize_as_",
+        "aten::set_",
+        "aten::result_type",
+        "aten::lift",
+        "aten::lift_fresh",
+        "aten::resolve_conj",
+        "aten::resolve_neg",
+        "aten::size",
+        "aten::stride",
+        "aten::dim",
+        "aten::is_same_size",
+        "aten::record_stream",
+        "aten::_has_compatible_shallow_copy_type",
+        "aten::requires_grad_",
+        "aten::retain_grad",
+        "aten::_version",
+        "aten::is_nonzero",
+        "aten::item",
+        "aten::_local_scalar_dense",
+        "aten::output_nr",
+        "aten::_nested_tensor_from_mask_left_aligned",
+    };
+    return names.count(aten) > 0;
+}
+
+bool isMaybeAliasAten(std::string_view aten)
+{
+    return aten == "aten::to" || aten == "aten::contiguous" || aten == "aten::reshape" || aten == "aten::flatten"
+        || aten == "aten::type_as";
+}
+
+bool isCollectiveName(std::string_view name)
+{
+    return name.starts_with("c10d::") || name.starts_with("nccl:") || name == "record_param_comms";
+}
+
+} // namespace post

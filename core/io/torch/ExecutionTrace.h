@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/io/ImportOptions.h"
+#include "core/io/ImportedGraph.h"
+
+#include <string>
+#include <string_view>
+
+namespace post {
+
+// What reading an execution trace found, for tests, notes and the docs' figures.
+struct ExecutionTraceReport {
+    std::string schema;        // the trace's "schema" ("1.0.1", "1.1.0-chakra.0.0.4")
+    int traceNodes = 0;        // nodes in the file
+    int profilerSteps = 0;     // ProfilerStep#N nodes; the graph is the last one's
+    std::string step;          // the step read ("ProfilerStep#8"), empty when the trace has none
+    int forwardOps = 0;        // ops of the graph by phase
+    int backwardOps = 0;       // inside autograd::engine::evaluate_function
+    int optimizerOps = 0;      // inside Optimizer.step / Optimizer.zero_grad
+    int collectiveOps = 0;     // c10d collectives (each also counted in its phase)
+    int foldedBookkeeping = 0; // views, allocations, detach, no-op copies folded away
+    int nestedOps = 0;         // operators inside an op of the graph, counted with it
+    int dataEdges = 0;
+    double forwardFlops = 0.0;
+    double totalFlops = 0.0;
+};
+
+// A PyTorch execution trace (torch.profiler.ExecutionTraceObserver, ExecutionGraphObserver
+// in torch 1.13; JSON with "schema" and "nodes") as a training step, op for op:
+// docs/importers.md "PyTorch execution traces". Each op is the outermost operator that
+// computes (its nested operators are its implementation and counted with it); views,
+// allocations and other bookkeeping are folded away; data edges follow tensor storages from
+// the operator that last wrote one to each reader; forward, backward and optimizer ops are
+// told apart; costs come from the recorded shapes and types through the cost model's
+// formulas. `imported.recordFunctionIds` gives each op's rf_ids for a Kineto trace of the same
+// run. Throws InputError naming the file and the field.
+ImportedGraph parseExecutionTrace(std::string_view text, const std::string& source, const ImportOptions& options,
+                                  ExecutionTraceReport* report = nullptr);
+
+// The sniffer's test: a JSON object with "schema" and "nodes" among its first keys.
+bool looksLikeExecutionTrace(std::string_view text);
+
+} // namespace post

@@ -1,0 +1,679 @@
+// PyTorch execution traces and Chakra traces (docs/importers.md "PyTorch execution traces",
+// "Chakra traces"): small traces written here for each rule, the real traces of
+// ../shared/data read in place, the trace recorded by Debian's torch 1.13 in a set-up step, and
+// the importer table against the docs.
+#include "tests/support/TestData.h"
+
+#include "core/io/GraphFile.h"
+#include "core/io/chakra/ChakraTrace.h"
+#include "core/io/torch/ExecutionTrace.h"
+#include "core/util/FileText.h"
+#include "core/util/InputError.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+using namespace post;
+
+namespace {
+
+// A tensor argument of a small trace: [tensor id, storage id, offset, numel, itemsize, device].
+struct T {
+    int id;
+    int storage;
+    std::vector<int> shape;
+};
+
+struct N {
+    int id;
+    std::string name;
+    int parent;
+    bool op = true; // has an op_schema
+    std::vector<T> in;
+    std::vector<T> out;
+};
+
+// Strings are built with append(): GCC 12's -Wrestrict misfires on "literal" + std::string at -O3.
+std::string tensorValue(const T& t)
+{
+    long long numel = 1;
+    for (int d : t.shape)
+        numel *= d;
+    std::string v("[");
+    v.append(std::to_string(t.id)).append(",").append(std::to_string(t.storage)).append(",0,");
+    return v.append(std::to_string(numel)).append(",4,\"cpu\"]");
+}
+
+std::string shapeOf(const T& t)
+{
+    std::string s("[");
+    for (std::size_t i = 0; i < t.shape.size(); ++i)
+        s.append(i ? "," : "").append(std::to_string(t.shape[i]));
+    return s.append("]");
+}
+
+std::string side(const std::vector<T>& ts)
+{
+    std::string v("["), s("["), y("[");
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        v.append(i ? "," : "").append(tensorValue(ts[i]));
+        s.append(i ? "," : "").append(shapeOf(ts[i]));
+        y.append(i ? "," : "").append("\"Tensor(float)\"");
+    }
+    std::string out("{\"values\": ");
+    return out.append(v).append("], \"shapes\": ").append(s).append("], \"types\": ").append(y).append("]}");
+}
+
+// A 1.1.x trace (ctrl_deps, inputs/outputs objects, attrs) of process 1 and thread 2 plus `nodes`.
+std::string trace(const std::vector<N>& nodes, bool secondThread = false)
+{
+    std::vector<N> all = {{1, "[pytorch|profiler|execution_trace|process]", 1, false, {}, {}},
+                          {2, "[pytorch|profiler|execution_trace|thread]", 1, false, {}, {}}};
+    if (secondThread)
+        all.push_back({900, "[pytorch|profiler|execution_trace|thread]", 1, false, {}, {}});
+    all.insert(all.end(), nodes.begin(), nodes.end());
+    std::string text("{\"schema\": \"1.1.0-chakra.0.0.4\", \"pid\": 1, \"nodes\": [");
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const N& n = all[i];
+        text.append(i ? ",\n" : "\n").append("{\"id\": ").append(std::to_string(n.id));
+        text.append(", \"name\": \"").append(n.name).append("\", \"ctrl_deps\": ").append(std::to_string(n.parent));
+        text.append(", \"inputs\": ").append(side(n.in)).append(", \"outputs\": ").append(side(n.out));
+        text.append(", \"attrs\": [{\"name\": \"rf_id\", \"type\": \"uint64\", \"value\": ");
+        text.append(std::to_string(n.id * 10)).append("}, {\"name\": \"op_schema\", \"type\": \"string\", \"value\": \"");
+        text.append(n.op ? n.name : std::string()).append(n.op ? "(...)" : "").append("\"}]}");
+    }
+    return text.append("]}");
+}
+
+ImportedGraph readEt(const std::string& text, ExecutionTraceReport* report = nullptr)
+{
+    return parseExecutionTrace(text, "small_et.json", {}, report);
+}
+
+// `text` with the first `from` replaced by `to` (a test's way to break a good trace).
+std::string replaced(const std::string& text, const std::string& from, const std::string& to)
+{
+    const auto at = text.find(from);
+    if (at == std::string::npos)
+        qFatal("'%s' is not in the text", from.c_str());
+    std::string out = text.substr(0, at);
+    return out.append(to).append(text.substr(at + from.size()));
+}
+
+QString fmt(GraphFormat f) { return QString::fromUtf8(post::toString(f).data()); }
+QString fmt(std::optional<GraphFormat> f) { return f ? fmt(*f) : QStringLiteral("none"); }
+
+const Op* opOfType(const Graph& g, const std::string& type)
+{
+    for (const Op& op : g.ops())
+        if (op.type == type)
+            return &op;
+    return nullptr;
+}
+
+bool hasEdge(const Graph& g, const std::string& fromType, const std::string& toType, double* bytes = nullptr)
+{
+    for (const Edge& e : g.edges())
+        if (g.op(e.from).type == fromType && g.op(e.to).type == toType) {
+            if (bytes)
+                *bytes = e.bytes;
+            return true;
+        }
+    return false;
+}
+
+// Catches the InputError `f` throws; fails when it throws none.
+InputError errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e;
+    }
+    return InputError("", "", "no error");
+}
+
+// Protobuf wire format, written by hand (not by the reader's generated code): varints,
+// length-delimited fields. For .et files.
+void varint(std::string& out, std::uint64_t v)
+{
+    while (v >= 0x80) {
+        out.push_back(static_cast<char>((v & 0x7F) | 0x80));
+        v >>= 7;
+    }
+    out.push_back(static_cast<char>(v));
+}
+void key(std::string& out, int field, int wire) { varint(out, static_cast<std::uint64_t>(field << 3 | wire)); }
+void bytesField(std::string& out, int field, const std::string& value)
+{
+    key(out, field, 2);
+    varint(out, value.size());
+    out += value;
+}
+void varintField(std::string& out, int field, std::uint64_t value)
+{
+    key(out, field, 0);
+    varint(out, value);
+}
+
+struct EtNodeSpec {
+    std::uint64_t id;
+    std::string name;
+    int type;
+    std::uint64_t durationUs;
+    bool cpu;
+    std::vector<std::uint64_t> dataDeps;
+    int commType = -1;
+};
+
+// A Chakra .et file: GlobalMetadata{version}, then Node messages, each length-prefixed.
+std::string etFile(const std::vector<EtNodeSpec>& nodes)
+{
+    std::string file, meta;
+    bytesField(meta, 1, "0.0.4");
+    varint(file, meta.size());
+    file += meta;
+    for (const EtNodeSpec& n : nodes) {
+        std::string m;
+        varintField(m, 1, n.id);
+        bytesField(m, 2, n.name);
+        varintField(m, 3, static_cast<std::uint64_t>(n.type));
+        if (!n.dataDeps.empty()) { // packed repeated uint64
+            std::string packed;
+            for (std::uint64_t d : n.dataDeps)
+                varint(packed, d);
+            bytesField(m, 5, packed);
+        }
+        varintField(m, 7, n.durationUs);
+        std::string attr;
+        bytesField(attr, 1, "is_cpu_op");
+        varintField(attr, 27, n.cpu ? 1 : 0); // bool_val
+        bytesField(m, 10, attr);
+        if (n.commType >= 0) {
+            std::string comm;
+            bytesField(comm, 1, "comm_type");
+            varintField(comm, 9, static_cast<std::uint64_t>(n.commType)); // int64_val
+            bytesField(m, 10, comm);
+        }
+        varint(file, m.size());
+        file += m;
+    }
+    return file;
+}
+
+QString chakraDir()
+{
+    const QString dir = qEnvironmentVariable("POST_CHAKRA_DIR");
+    return QFile::exists(dir + "/jsonData/chakra.0.json") ? dir : QString();
+}
+
+} // namespace
+
+class TestTraceImporters : public QObject {
+    Q_OBJECT
+
+private slots:
+    // --- PyTorch execution traces: one small trace per rule ---
+
+    void viewsAreFoldedAndDataFlowsThroughThem()
+    {
+        ExecutionTraceReport r;
+        const ImportedGraph g = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {2, 8}}}, {{2, 2, {2, 8}}}},
+                                              {4, "aten::view", 2, true, {{2, 2, {2, 8}}}, {{3, 2, {16}}}},
+                                              {5, "aten::empty", 2, true, {}, {{4, 4, {16}}}},
+                                              {6, "aten::sigmoid", 2, true, {{3, 2, {16}}}, {{5, 5, {16}}}}}),
+                                       &r);
+        QCOMPARE(g.graph.opCount(), 2);
+        QCOMPARE(r.foldedBookkeeping, 2);
+        double bytes = 0.0;
+        QVERIFY(hasEdge(g.graph, "aten::relu", "aten::sigmoid", &bytes));
+        QCOMPARE(bytes, 16.0 * 4); // the view's shape, float32
+        QCOMPARE(g.graph.edgeCount(), 1);
+        QCOMPARE(fmt(g.format), fmt(GraphFormat::Auto)); // set by GraphFile, not by the reader
+    }
+
+    void nestedOperatorsAreCountedOnce()
+    {
+        ExecutionTraceReport r;
+        const T x{1, 1, {1, 3, 8, 8}}, w{2, 2, {4, 3, 3, 3}}, y{3, 3, {1, 4, 8, 8}};
+        const ImportedGraph g = readEt(trace({{3, "aten::conv2d", 2, true, {x, w}, {y}},
+                                              {4, "aten::convolution", 3, true, {x, w}, {y}},
+                                              {5, "aten::_convolution", 4, true, {x, w}, {y}},
+                                              {6, "aten::cudnn_convolution", 5, true, {x, w}, {y}},
+                                              {7, "aten::empty", 6, true, {}, {y}}}),
+                                       &r);
+        QCOMPARE(g.graph.opCount(), 1);
+        QCOMPARE(r.nestedOps, 4);
+        const Op& conv = g.graph.op(0);
+        QCOMPARE(conv.type, std::string("aten::conv2d"));
+        QCOMPARE(conv.name, std::string("forward/aten::conv2d#3"));
+        QCOMPARE(conv.flops, 2.0 * (4 * 8 * 8) * (3 * 3 * 3)); // the ONNX Conv formula
+        QVERIFY(conv.matrixOp);
+        QVERIFY(conv.time(DeviceKind::Gpu) > 0.0);
+        // The rf_ids of the op and of everything folded into it, for a Kineto trace.
+        QCOMPARE(g.recordFunctionIds.size(), std::size_t(1));
+        QCOMPARE(g.recordFunctionIds[0], (std::vector<std::uint64_t>{30, 40, 50, 60, 70}));
+    }
+
+    void storagesLinkWritersToReaders()
+    {
+        // b = relu(a); b.add_(c) in place; d = sigmoid(b): d reads what add_ wrote last.
+        const ImportedGraph g
+            = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                            {4, "aten::add_", 2, true, {{2, 2, {4}}, {5, 5, {4}}}, {{2, 2, {4}}}},
+                            {6, "aten::sigmoid", 2, true, {{2, 2, {4}}}, {{7, 7, {4}}}},
+                            // storage id 0: the tensor id links (tensor 8 written, then read)
+                            {7, "aten::neg", 2, true, {{7, 7, {4}}}, {{8, 0, {4}}}},
+                            {8, "aten::exp", 2, true, {{8, 0, {4}}}, {{9, 9, {4}}}}}));
+        QCOMPARE(g.graph.opCount(), 5);
+        QVERIFY(hasEdge(g.graph, "aten::relu", "aten::add_"));
+        QVERIFY(hasEdge(g.graph, "aten::add_", "aten::sigmoid"));
+        QVERIFY(!hasEdge(g.graph, "aten::relu", "aten::sigmoid")); // add_ wrote it since
+        QVERIFY(hasEdge(g.graph, "aten::neg", "aten::exp"));
+        QCOMPARE(g.graph.edgeCount(), 4);
+    }
+
+    void phasesAreToldApart()
+    {
+        ExecutionTraceReport r;
+        const T w{1, 1, {8, 8}}, x{2, 2, {4, 8}}, y{3, 3, {4, 8}}, gy{4, 4, {4, 8}}, gw{5, 5, {8, 8}};
+        const ImportedGraph g = readEt(
+            trace({{3, "aten::mm", 2, true, {x, w}, {y}},
+                   {4, "autograd::engine::evaluate_function: MmBackward0", 2, false, {}, {}},
+                   {5, "MmBackward0", 4, false, {}, {}},
+                   {6, "aten::mm", 5, true, {y, x}, {gw}},
+                   {7, "Optimizer.step#SGD.step", 2, false, {}, {}},
+                   {8, "aten::add_", 7, true, {w, gw}, {w}},
+                   // The second thread is an autograd thread: backward without the label.
+                   {901, "aten::copy_", 900, true, {gy, y}, {gy}}},
+                  true),
+            &r);
+        QCOMPARE(r.forwardOps, 1);
+        QCOMPARE(r.backwardOps, 2);
+        QCOMPARE(r.optimizerOps, 1);
+        QVERIFY(g.graph.find("backward/aten::mm#6"));
+        QVERIFY(g.graph.find("optimizer/aten::add_#8"));
+        QVERIFY(g.graph.find("backward/aten::copy_#901"));
+        // w: read by the forward pass, updated by the optimizer: a parameter of its first reader.
+        QCOMPARE(g.graph.op(*g.graph.find("forward/aten::mm#3")).paramBytes, 8.0 * 8 * 4);
+        QCOMPARE(g.graph.totalParamBytes(), 8.0 * 8 * 4);
+        QVERIFY(hasEdge(g.graph, "aten::mm", "aten::add_")); // the weight gradient
+    }
+
+    void theLastProfilerStepIsRead()
+    {
+        ExecutionTraceReport r;
+        const ImportedGraph g = readEt(trace({{3, "ProfilerStep#1", 2, false, {}, {}},
+                                              {4, "aten::relu", 3, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                                              {5, "ProfilerStep#2", 2, false, {}, {}},
+                                              {6, "aten::relu", 5, true, {{1, 1, {4}}}, {{3, 3, {4}}}},
+                                              {7, "aten::tanh", 5, true, {{3, 3, {4}}}, {{4, 4, {4}}}},
+                                              {910, "aten::neg", 900, true, {{4, 4, {4}}}, {{5, 5, {4}}}},
+                                              {920, "aten::neg", 900, true, {{4, 4, {4}}}, {{5, 5, {4}}}}},
+                                             true),
+                                       &r);
+        // Step 2 spans ids 5..7: the autograd thread's nodes 910 and 920 come after it.
+        QCOMPARE(r.profilerSteps, 2);
+        QCOMPARE(r.step, std::string("ProfilerStep#2"));
+        QCOMPARE(g.graph.opCount(), 2);
+        QVERIFY(g.graph.find("forward/aten::relu#6"));
+        QVERIFY(!g.graph.find("forward/aten::relu#4"));
+        QVERIFY(g.notes.front().find("ProfilerStep#2 (the last of 2 profiler steps)") != std::string::npos);
+    }
+
+    void maybeAliasOperatorsFoldUnlessTheyCopy()
+    {
+        ExecutionTraceReport r;
+        const ImportedGraph g
+            = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                            {4, "aten::to", 2, true, {{2, 2, {4}}}, {{2, 2, {4}}}},       // returns self
+                            {5, "aten::contiguous", 2, true, {{2, 2, {4}}}, {{3, 3, {4}}}}, // a fresh copy
+                            {6, "aten::reshape", 2, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
+                            {7, "aten::view", 6, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
+                            {8, "aten::tanh", 2, true, {{4, 3, {2, 2}}}, {{5, 5, {2, 2}}}}}),
+                     &r);
+        QCOMPARE(g.graph.opCount(), 3); // relu, contiguous (a copy), tanh
+        QVERIFY(opOfType(g.graph, "aten::contiguous"));
+        QVERIFY(!opOfType(g.graph, "aten::to"));
+        QVERIFY(hasEdge(g.graph, "aten::relu", "aten::contiguous"));
+        QVERIFY(hasEdge(g.graph, "aten::contiguous", "aten::tanh"));
+        QCOMPARE(r.foldedBookkeeping, 3); // to, reshape and its view
+    }
+
+    void theOldLayoutReadsToo()
+    {
+        // Schema 1.0.1 (torch 1.13 to 2.0): parent, inputs as an array, input_shapes, input_types.
+        const std::string text = R"json({"schema": "1.0.1", "nodes": [
+            {"name": "[pytorch|profiler|execution_graph|thread]", "id": 2, "rf_id": 0, "parent": 1, "op_schema": "",
+             "inputs": [], "input_shapes": [], "input_types": [], "outputs": [], "output_shapes": [], "output_types": []},
+            {"name": "aten::relu", "id": 3, "rf_id": 1, "parent": 2, "op_schema": "aten::relu(Tensor self) -> Tensor",
+             "inputs": [[1,1,0,4,4,"cpu"]], "input_shapes": [[4]], "input_types": ["Tensor(float)"],
+             "outputs": [[2,2,0,4,4,"cpu"]], "output_shapes": [[4]], "output_types": ["Tensor(float)"]},
+            {"name": "aten::neg", "id": 4, "rf_id": 2, "parent": 2, "op_schema": "aten::neg(Tensor self) -> Tensor",
+             "inputs": [[2,2,0,4,4,"cpu"]], "input_shapes": [[4]], "input_types": ["Tensor(float)"],
+             "outputs": [[3,3,0,4,4,"cpu"]], "output_shapes": [[4]], "output_types": ["Tensor(float)"]}]})json";
+        const ImportedGraph g = parseGraphWithPlacement(text, "old_et.json");
+        QCOMPARE(fmt(g.format), fmt(GraphFormat::TorchEt));
+        QCOMPARE(g.graph.opCount(), 2);
+        QVERIFY(hasEdge(g.graph, "aten::relu", "aten::neg"));
+        QCOMPARE(g.recordFunctionIds[1], (std::vector<std::uint64_t>{2}));
+    }
+
+    void wrongTracesNameTheField_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("location");
+        QTest::addColumn<QString>("message");
+        const std::string good = trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}}});
+        QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "line" << "syntax error";
+        const std::string noName = replaced(good, "\"name\": \"aten::relu\", ", "");
+        QTest::newRow("missing name") << QString::fromStdString(noName) << "nodes[2].name" << "missing";
+        const std::string shapes = replaced(good, "\"shapes\": [[4]]", "\"shapes\": []");
+        QTest::newRow("shapes not parallel") << QString::fromStdString(shapes) << "nodes[2].inputs" << "1 values but 0 shapes";
+        const std::string tensor = replaced(good, "[1,1,0,4,4,\"cpu\"]", "[1,1,0,\"4\",4,\"cpu\"]");
+        QTest::newRow("bad tensor") << QString::fromStdString(tensor) << "nodes[2].inputs.values[0]" << "not an integer";
+        const std::string ids = replaced(good, "\"id\": 3", "\"id\": 2");
+        QTest::newRow("duplicate id") << QString::fromStdString(ids) << "nodes[2].id" << "earlier node";
+        QTest::newRow("no nodes") << R"({"schema": "1.0.1", "nodes": []})" << "nodes" << "no nodes";
+        QTest::newRow("only views")
+            << QString::fromStdString(trace({{3, "aten::view", 2, true, {{1, 1, {4}}}, {{2, 1, {2, 2}}}}})) << "nodes"
+            << "computes anything";
+        QTest::newRow("schema not a string") << R"({"schema": 1, "nodes": [{}]})" << "schema" << "string";
+    }
+
+    void wrongTracesNameTheField()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, location);
+        QFETCH(QString, message);
+        const InputError e = errorOf([&] { parseGraph(text.toStdString(), "bad_et.json", GraphFormat::TorchEt); });
+        QCOMPARE(e.file(), std::string("bad_et.json"));
+        QVERIFY2(QString::fromStdString(e.location()).contains(location), e.what());
+        QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+    }
+
+    // Every prefix of a small trace either reads or fails with InputError (never a crash).
+    void everyPrefixReadsOrFailsCleanly()
+    {
+        const std::string good = trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                                        {4, "aten::neg", 2, true, {{2, 2, {4}}}, {{3, 3, {4}}}}});
+        for (std::size_t n = 0; n < good.size(); n += 7)
+            try {
+                parseExecutionTrace(good.substr(0, n), "prefix.json", {});
+            } catch (const InputError&) {
+            }
+        const std::string et = etFile({{1, "a", 4, 10, false, {}}, {2, "b", 4, 10, false, {1}}});
+        for (std::size_t n = 0; n < et.size(); ++n)
+            try {
+                parseChakraEt(et.substr(0, n), "prefix.et", {});
+            } catch (const InputError&) {
+            }
+    }
+
+    // --- the real traces in ../shared/data/traces/param, read in place (gzip) ---
+
+    void realResnetTrace()
+    {
+        REQUIRE_SHARED_DATA(dir);
+        const std::string path = (dir + "/traces/param/resnet_et.json.gz").toStdString();
+        QCOMPARE(fmt(readGraphFileWithPlacement(path).format), fmt(GraphFormat::TorchEt)); // sniffed through gzip
+        ExecutionTraceReport r;
+        ImportOptions options;
+        std::vector<double> progress;
+        options.progress = [&](std::string_view, double fraction) { progress.push_back(fraction); };
+        const ImportedGraph g = parseExecutionTrace(readFileText(path), path, options, &r);
+        QCOMPARE(r.traceNodes, 14392);
+        QCOMPARE(r.schema, std::string("1.1.0-chakra.0.0.4"));
+        QCOMPARE(r.profilerSteps, 3);
+        QCOMPARE(r.step, std::string("ProfilerStep#8"));
+        // ResNet-50 under DDP, one step: 53 convolutions, 53 batch norms, 49 ReLUs, the head;
+        // DDP's bucket copies; 53 + 53 + 49 backward kernels, AccumulateGrad's, allreduces;
+        // SGD's foreach updates.
+        QCOMPARE(r.forwardOps, 392);
+        QCOMPARE(r.backwardOps, 507);
+        QCOMPARE(r.optimizerOps, 3);
+        QCOMPARE(r.collectiveOps, 7);
+        QCOMPARE(g.graph.opCount(), 902);
+        int convs = 0, convBackward = 0, batchNorms = 0;
+        for (const Op& op : g.graph.ops()) {
+            convs += op.type == "aten::conv2d";
+            convBackward += op.type == "aten::convolution_backward";
+            batchNorms += op.type == "aten::batch_norm";
+        }
+        QCOMPARE(convs, 53);
+        QCOMPARE(convBackward, 53);
+        QCOMPARE(batchNorms, 53);
+        // Batch 32 at 224x224: ResNet-50 is 4.1 G multiply-adds an image, 262 GFLOP a batch; the
+        // backward pass about twice that; 25.6 M float parameters.
+        QVERIFY2(r.forwardFlops > 240e9 && r.forwardFlops < 290e9, qPrintable(QString::number(r.forwardFlops)));
+        QVERIFY2(r.totalFlops > 2.7 * r.forwardFlops && r.totalFlops < 3.3 * r.forwardFlops,
+                 qPrintable(QString::number(r.totalFlops / r.forwardFlops)));
+        QVERIFY2(g.graph.totalParamBytes() > 100e6 && g.graph.totalParamBytes() < 104e6,
+                 qPrintable(QString::number(g.graph.totalParamBytes())));
+        QCOMPARE(g.forwardFlops, r.forwardFlops);
+        QCOMPARE(g.recordFunctionIds.size(), std::size_t(902));
+        QVERIFY(!progress.empty() && progress.back() == 1.0);
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QVERIFY(!g.warnings.empty()); // the collectives
+    }
+
+    void realLinearTrace()
+    {
+        REQUIRE_SHARED_DATA(dir);
+        const std::string path = (dir + "/traces/param/linear_et.json.gz").toStdString();
+        ExecutionTraceReport r;
+        const ImportedGraph g = parseExecutionTrace(readFileText(path), path, {}, &r);
+        QCOMPARE(r.schema, std::string("1.0.1"));
+        QCOMPARE(r.profilerSteps, 0);
+        QCOMPARE(g.graph.opCount(), r.forwardOps + r.backwardOps + r.optimizerOps);
+        QVERIFY(r.forwardOps > 0 && r.backwardOps > 0 && r.optimizerOps > 0);
+        QVERIFY(opOfType(g.graph, "aten::linear"));
+    }
+
+    // --- the trace Debian's torch 1.13 records in the set-up step (fixtures/record-torch-trace) ---
+
+    void recordedTorch113Trace()
+    {
+        const QString file = qEnvironmentVariable("POST_TORCH_TRACE_DIR") + "/tiny_et.json";
+        if (!QFile::exists(file))
+            QSKIP("no trace recorded (python3-torch missing? see fixtures/record-torch-trace's output)");
+        ExecutionTraceReport r;
+        const ImportedGraph g = parseExecutionTrace(readFileText(file.toStdString()), file.toStdString(), {}, &r);
+        QCOMPARE(r.schema, std::string("1.0.1"));
+        // Conv2d(3, 8, 3, padding 1) on [4, 3, 8, 8]: 4 x 8 x 8 x 8 outputs, 27 multiply-adds each,
+        // plus the bias; its backward computes the input and the weight gradients (no bias).
+        const Op* conv = opOfType(g.graph, "aten::conv2d");
+        QVERIFY(conv);
+        QCOMPARE(conv->flops, 2.0 * (4 * 8 * 8 * 8) * 27 + (4 * 8 * 8 * 8));
+        const Op* convBackward = opOfType(g.graph, "aten::convolution_backward");
+        QVERIFY(convBackward);
+        QCOMPARE(convBackward->flops, 2.0 * 2.0 * (4 * 8 * 8 * 8) * 27);
+        QVERIFY(hasEdge(g.graph, "aten::conv2d", "aten::batch_norm"));
+        QVERIFY(hasEdge(g.graph, "aten::batch_norm", "aten::relu"));
+        QVERIFY(r.backwardOps >= 5);
+        QVERIFY(r.optimizerOps >= 4); // SGD with momentum: one update per parameter at least
+        // Conv (8x3x3x3 + 8), BatchNorm (8 + 8), Linear (10x512 + 10) parameters.
+        QCOMPARE(g.graph.totalParamBytes(), 4.0 * (8 * 27 + 8 + 8 + 8 + 10 * 512 + 10));
+    }
+
+    // --- Chakra traces ---
+
+    void realChakraJson()
+    {
+        const QString dir = chakraDir();
+        if (dir.isEmpty())
+            QSKIP("no Chakra trace extracted (../shared/data absent? see fixtures/extract-chakra)");
+        ChakraReport r;
+        const std::string path = (dir + "/jsonData/chakra.0.json").toStdString();
+        QCOMPARE(fmt(readGraphFileWithPlacement(path).format), fmt(GraphFormat::ChakraJson));
+        const ImportedGraph g = parseChakraJson(readFileText(path), path, {}, &r);
+        QCOMPARE(g.graph.opCount(), 3664);
+        QCOMPARE(r.collectives, 21);
+        QCOMPARE(r.cpuOps, 2448);
+        QCOMPARE(r.gpuOps, 1216);
+        QCOMPARE(r.dataDeps, 181878);
+        QCOMPARE(g.graph.edgeCount(), 181878); // no data dependency is listed twice
+        QCOMPARE(r.withoutRuntime, 157);
+        // Node 216 "aten::flatten_dense_tensors(0)": a CPU operator of 318 us.
+        const Op& first = g.graph.op(*g.graph.find("aten::flatten_dense_tensors(0) #216"));
+        QCOMPARE(first.time(DeviceKind::Cpu), 318.0);
+        QVERIFY(first.measured(DeviceKind::Cpu));
+        QVERIFY(first.cpuOnly);
+        QCOMPARE(first.type, std::string("aten::flatten_dense_tensors"));
+        int allReduces = 0, broadcasts = 0;
+        for (const Op& op : g.graph.ops()) {
+            allReduces += op.type == "AllReduce";
+            broadcasts += op.type == "Broadcast";
+        }
+        QCOMPARE(allReduces + broadcasts, 21);
+        QCOMPARE(broadcasts, 6);
+        QCOMPARE(r.cpuUs, 52252.0);
+        QCOMPARE(r.gpuUs, 329543.0);
+    }
+
+    void realChakraJsonAsEt()
+    {
+        const QString dir = chakraDir();
+        if (dir.isEmpty())
+            QSKIP("no Chakra trace extracted (../shared/data absent? see fixtures/extract-chakra)");
+        // The same trace in the protobuf form, written with this test's own encoder.
+        QFile file(dir + "/jsonData/chakra.0.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray nodes = QJsonDocument::fromJson(file.readAll()).object()["workload_graph"].toArray();
+        std::vector<EtNodeSpec> specs;
+        for (const QJsonValue& v : nodes) {
+            const QJsonObject o = v.toObject();
+            EtNodeSpec s{static_cast<std::uint64_t>(o["Id"].toInteger()), o["Name"].toString().toStdString(),
+                         o["NodeType"].toInt(), static_cast<std::uint64_t>(o["runtime"].toInteger()),
+                         o["is_cpu_op"].toBool(), {}};
+            for (const QJsonValue& d : o["data_deps"].toArray())
+                s.dataDeps.push_back(static_cast<std::uint64_t>(d.toInteger()));
+            specs.push_back(std::move(s));
+        }
+        const std::string et = etFile(specs);
+        QCOMPARE(fmt(sniffGraphFormat(et, "chakra.0.et")), fmt(GraphFormat::ChakraEt));
+        QCOMPARE(fmt(sniffGraphFormat(et, "no-extension")), fmt(GraphFormat::ChakraEt));
+        ChakraReport r;
+        const ImportedGraph g = parseChakraEt(et, "chakra.0.et", {}, &r);
+        QCOMPARE(g.graph.opCount(), 3664);
+        QCOMPARE(g.graph.edgeCount(), 181878);
+        QCOMPARE(r.collectives, 21);
+        QCOMPARE(r.cpuOps, 2448);
+        QCOMPARE(r.gpuUs, 329543.0);
+    }
+
+    void smallEtWithCommTypes()
+    {
+        const std::string et = etFile({{10, "load", 4, 5, true, {}},
+                                       {11, "gemm", 4, 40, false, {10}},
+                                       {12, "allreduce grads", 7, 100, false, {11}, 0},
+                                       {13, "step", 4, 7, false, {12}}});
+        ChakraReport r;
+        const ImportedGraph g = parseGraphWithPlacement(et, "step.et");
+        QCOMPARE(fmt(g.format), fmt(GraphFormat::ChakraEt));
+        QCOMPARE(g.graph.opCount(), 4);
+        QCOMPARE(g.graph.edgeCount(), 3);
+        const Op& coll = g.graph.op(*g.graph.find("allreduce grads"));
+        QCOMPARE(coll.type, std::string("AllReduce")); // from comm_type 0
+        QCOMPARE(coll.time(DeviceKind::Gpu), 100.0);
+        QVERIFY(coll.measured(DeviceKind::Gpu));
+        QCOMPARE(coll.time(DeviceKind::Cpu), 100.0 * ImportOptions{}.cpuSlowdown); // an estimate
+        QVERIFY(!coll.measured(DeviceKind::Cpu));
+        QVERIFY(g.graph.op(*g.graph.find("load")).cpuOnly);
+    }
+
+    void wrongChakraTracesNameTheNode()
+    {
+        const std::string et = etFile({{1, "a", 4, 10, false, {}}, {2, "b", 4, 10, false, {1}}});
+        InputError e = errorOf([&] { parseChakraEt(et.substr(0, et.size() - 3), "cut.et", {}); });
+        QCOMPARE(e.file(), std::string("cut.et"));
+        QVERIFY2(e.location().starts_with("node 2 (byte "), e.what());
+        QVERIFY2(e.message().find("truncated") != std::string::npos, e.what());
+        e = errorOf([&] { parseGraph("\x01\x02\x03 not a trace", "x.et"); });
+        QVERIFY2(e.message().find("GlobalMetadata") != std::string::npos, e.what());
+        e = errorOf([&] { parseChakraEt(etFile({{1, "a", 4, 1, false, {7}}}), "dangling.et", {}); });
+        QVERIFY2(e.location() == "node 1 (byte 8).data_deps", e.what());
+        QVERIFY2(e.message().find("node 7, which the trace does not have") != std::string::npos, e.what());
+        const std::string json = R"({"workload_graph": [{"Id": 1, "Name": "a", "NodeType": 4, "data_deps": [2]},
+                                                          {"Id": 2, "NodeType": 4, "data_deps": []}]})";
+        e = errorOf([&] { parseGraph(json, "c.json"); });
+        QVERIFY2(e.location().find("workload_graph[1].Name") != std::string::npos, e.what());
+        const std::string cyclic = R"({"workload_graph": [{"Id": 1, "Name": "a", "NodeType": 4, "data_deps": [2]},
+                                                            {"Id": 2, "Name": "b", "NodeType": 4, "data_deps": [1]}]})";
+        e = errorOf([&] { parseGraph(cyclic, "c.json"); });
+        QVERIFY2(e.message().find("cycle") != std::string::npos, e.what());
+    }
+
+    void smallChakraDropsDanglingControlDependencies()
+    {
+        const QString dir = chakraDir();
+        if (dir.isEmpty())
+            QSKIP("no Chakra trace extracted");
+        ChakraReport r;
+        const std::string path = (dir + "/jsonData/small_chakra.0.json").toStdString();
+        const ImportedGraph g = parseChakraJson(readFileText(path), path, {}, &r);
+        QCOMPARE(g.graph.opCount(), 7);
+        QCOMPARE(r.droppedCtrlDeps, 7); // "ctrlDeps": [3] and [429]: nodes the excerpt does not have
+        QCOMPARE(g.warnings.size(), std::size_t(1));
+    }
+
+    // --- the importer table ---
+
+    void everyRowHasItsDocsSection()
+    {
+        QFile file(testdata::sourceDir() + "/docs/importers.md");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString docs = QString::fromUtf8(file.readAll());
+        std::set<std::string> names;
+        for (const ImporterRow& row : importerTable()) {
+            const QString name = QString::fromUtf8(toString(row.format).data());
+            QVERIFY2(names.insert(std::string(toString(row.format))).second, qPrintable(name + " twice"));
+            QVERIFY2(docs.contains("<a id=\"" + QString::fromUtf8(row.docsAnchor.data(), row.docsAnchor.size()) + "\">"),
+                     qPrintable(name + ": no anchor " + QString::fromUtf8(row.docsAnchor.data())));
+            QVERIFY2(docs.contains("| `" + name + "` |"), qPrintable(name + " is not in the docs' format table"));
+            QCOMPARE(fmt(parseGraphFormat(toString(row.format))), fmt(row.format));
+            QVERIFY(!row.extensions.empty());
+        }
+    }
+
+    void newFormatsAreSniffed_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("format");
+        QTest::newRow("et") << QByteArray(R"({"schema": "1.0.1", "pid": 1, "nodes": [)") << "x.json" << "pytorch-et";
+        QTest::newRow("chakra json") << QByteArray(R"({"workload_graph": [)") << "x.json" << "chakra-json";
+        QTest::newRow("kineto 2.x") << QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") << "x.json" << "kineto";
+        QTest::newRow("kineto 1.x array") << QByteArray(R"([{"ph": "X", "ts": 1, "name": "a"}])") << "x.json" << "kineto";
+        QTest::newRow("text .et by name") << QByteArray("hello") << "x.et" << "chakra-et";
+    }
+
+    void newFormatsAreSniffed()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, path);
+        QFETCH(QString, format);
+        QCOMPARE(QString::fromUtf8(toString(sniffGraphFormat(content.toStdString(), path.toStdString())).data()), format);
+    }
+
+    void aKinetoTraceIsRefusedWithAHint()
+    {
+        const InputError e = errorOf([] { parseGraph(R"({"traceEvents": []})", "run.pt.trace.json"); });
+        QCOMPARE(e.file(), std::string("run.pt.trace.json"));
+        QVERIFY2(e.message().find("--costs") != std::string::npos, e.what());
+        const InputError other = errorOf([] { parseGraph(R"({"a": 1})", "x.json"); });
+        QVERIFY2(other.message().find("PyTorch execution trace (") != std::string::npos, other.what());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTraceImporters)
+#include "test_trace_importers.moc"
