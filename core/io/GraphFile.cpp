@@ -190,17 +190,7 @@ ImportedGraph parseGraphWithPlacement(std::string_view content, const std::strin
     if (format == GraphFormat::TfPbtxt) {
         imported = parsePbtxtGraph(content, source, options);
     } else if (format == GraphFormat::Onnx) {
-        CostReport report;
-        imported.graph = parseOnnxGraph(content, source, options, &report);
-        if (report.weightInputs > 0)
-            imported.notes.push_back(std::to_string(report.weightInputs)
-                                     + " graph input(s) taken as the model's weights: the file has no initializers "
-                                       "(exported without its weights, e.g. export_params=False)");
-        imported.source = source;
-        imported.unknownOpTypes = std::move(report.unknownTypes);
-        imported.forwardFlops = report.totalForwardFlops;
-        imported.unresolvedDims = std::move(report.unresolved);
-        imported.unshapedTensors = std::move(report.unshapedTensors);
+        imported = importOnnxGraph(content, source, options);
     } else {
         imported.graph = parseGraph(content, source, format, options);
         imported.source = source;

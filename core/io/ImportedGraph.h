@@ -40,6 +40,9 @@ struct ImportedGraph {
     std::vector<UnresolvedDim> unresolvedDims;
     // Activations whose shape could not be inferred (an op without a shape rule upstream).
     std::vector<std::string> unshapedTensors;
+    // Where the first of them is made ("node 12 'x' (Mod), tensor 'y'"), where the reader
+    // knows it (ONNX); the CLI names it when it refuses to time such a graph.
+    std::string unshapedFrom;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };
