@@ -71,7 +71,10 @@ public:
             t->add_int64_data(v);
         return *this;
     }
-    Model& ints(const std::string& name, const Shape& values) { return ints(name, values, {Shape::value_type(values.size())}); }
+    Model& ints(const std::string& name, const Shape& values)
+    {
+        return ints(name, values, {Shape::value_type(values.size())});
+    }
 
     // A float initializer of `dims`, zeros.
     Model& floats(const std::string& name, const Shape& dims)
@@ -221,7 +224,7 @@ private slots:
         // Range, Expand, Tile of integer tensors.
         m.ints("zero_s", {0}, {}).ints("three_s", {3}, {}).ints("one_s", {1}, {});
         m.node("Range", {"zero_s", "three_s", "one_s"}, {"range"}); // [0, 1, 2]
-        m.node("Add", {"range", "i2"}, {"range2"});    // [2, 3, 4]
+        m.node("Add", {"range", "i2"}, {"range2"});                 // [2, 3, 4]
         expand("range2", {2, 3, 4});
         m.node("Expand", {"i2", "i2"}, {"twos"}); // [2, 2]
         expand("twos", {2, 2});
@@ -337,7 +340,8 @@ private slots:
         QCOMPARE(fromGenerators.opCount(), fromInitializers.opCount()); // MatMul, Add, Relu and their gradients
         QCOMPARE(fromGenerators.opCount(), 6);
         for (const Op& op : fromGenerators.ops())
-            QVERIFY2(op.type.find("ConstantOfShape") == std::string::npos && op.type.find("Transpose") == std::string::npos,
+            QVERIFY2(op.type.find("ConstantOfShape") == std::string::npos
+                         && op.type.find("Transpose") == std::string::npos,
                      op.name.c_str());
         QCOMPARE(fromGenerators.totalParamBytes(), fromInitializers.totalParamBytes());
         const ShapedGraph g = readOnnxShapedGraph(build(true), "generated.onnx", options);

@@ -107,8 +107,7 @@ Scalar power(std::int64_t base, std::int64_t exponent)
 }
 
 // Binary and variadic element-wise ops: the function and whether the result is bool.
-const std::unordered_map<std::string, std::pair<std::function<Scalar(const onnx::NodeProto&, const Args&)>, bool>>&
-elementOps()
+const std::unordered_map<std::string, std::pair<std::function<Scalar(const onnx::NodeProto&, const Args&)>, bool>>& elementOps()
 {
     using F = std::function<Scalar(const onnx::NodeProto&, const Args&)>;
     static const std::unordered_map<std::string, std::pair<F, bool>> ops = {
@@ -145,7 +144,10 @@ const std::unordered_map<std::string, std::function<Scalar(std::int64_t)>>& unar
 {
     static const std::unordered_map<std::string, std::function<Scalar(std::int64_t)>> ops = {
         {"Neg", [](std::int64_t v) { return v == std::numeric_limits<std::int64_t>::min() ? std::nullopt : Scalar(-v); }},
-        {"Abs", [](std::int64_t v) { return v == std::numeric_limits<std::int64_t>::min() ? std::nullopt : Scalar(v < 0 ? -v : v); }},
+        {"Abs",
+         [](std::int64_t v) {
+             return v == std::numeric_limits<std::int64_t>::min() ? std::nullopt : Scalar(v < 0 ? -v : v);
+         }},
         {"Sign", [](std::int64_t v) { return Scalar((v > 0) - (v < 0)); }},
         {"Not", [](std::int64_t v) { return Scalar(v == 0); }},
         // On an integer tensor (a float one is never known here): the value itself.
@@ -200,8 +202,7 @@ Result foldWhere(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
     const OnnxIntTensor* y = valueAt(in, 2);
     if (!c || !x || !y)
         return std::nullopt;
-    return foldBroadcast({c, x, y}, x->dataType, maxElements,
-                         [](const Args& v) -> Scalar { return v[0] ? v[1] : v[2]; });
+    return foldBroadcast({c, x, y}, x->dataType, maxElements, [](const Args& v) -> Scalar { return v[0] ? v[1] : v[2]; });
 }
 
 // ReduceProd, ReduceSum, ReduceMin, ReduceMax over the given axes (all when none), keepdims.
@@ -294,8 +295,7 @@ std::optional<Dims> axesOf(const onnx::NodeProto& node, const std::vector<OnnxFo
     return std::nullopt;
 }
 
-Result foldOnnxMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset,
-                    std::size_t maxElements)
+Result foldOnnxMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset, std::size_t maxElements)
 {
     const std::string& type = node.op_type();
     if (const auto it = elementOps().find(type); it != elementOps().end()) {

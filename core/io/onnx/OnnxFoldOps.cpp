@@ -286,7 +286,8 @@ Result foldExpandOrTile(const onnx::NodeProto& node, const std::vector<OnnxFoldI
     Dims from(rank, 1), out(rank, 1);
     std::copy(data->dims.begin(), data->dims.end(), from.begin() + static_cast<std::ptrdiff_t>(rank - data->dims.size()));
     for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t want = arg->values[i - (rank - arg->values.size())];
+        const std::size_t lead = rank - arg->values.size(); // a shorter shape counts as 1s in front
+        const std::int64_t want = i < lead ? 1 : arg->values[i - lead];
         if (want < 0 || (!tile && from[i] != 1 && want != 1 && want != from[i]))
             return std::nullopt;
         if (tile && __builtin_mul_overflow(from[i], want, &out[i]))

@@ -148,8 +148,8 @@ void checkOnnxConstantReshapes(const onnx::GraphProto& graph, const std::vector<
             continue;
         throw InputError(
             source, onnxNodeLocation(fileIndex[static_cast<std::size_t>(i)], node),
-            "reshapes " + dimsText(data->second) + " (" + std::to_string(*elements) + " elements) to the constant shape "
-                + dimsText(wanted->values) + ", which cannot hold them"
+            "reshapes " + dimsText(data->second) + " (" + std::to_string(*elements)
+                + " elements) to the constant shape " + dimsText(wanted->values) + ", which cannot hold them"
                 + (optionsChangedShapes
                        ? ": the file fixes this shape for the input shape it was exported with, so --batch, --dim "
                          "and --input-shape cannot change it; export the model with dynamic axes "

@@ -23,7 +23,8 @@ struct OnnxConstantChains {
     std::unordered_set<int> nodes;           // indices into graph.node()
     std::unordered_set<std::string> outputs; // what they make
 };
-OnnxConstantChains findOnnxConstantChains(const onnx::GraphProto& graph, const std::unordered_set<std::string>& constants);
+OnnxConstantChains findOnnxConstantChains(const onnx::GraphProto& graph,
+                                          const std::unordered_set<std::string>& constants);
 
 // Refuses a Reshape whose target is a constant of the file and whose input's element count
 // it does not hold (a classifier's Reshape to [1, 2048] after --batch 32 or --input-shape),
