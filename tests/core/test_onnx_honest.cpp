@@ -244,6 +244,9 @@ private slots:
         m.node("Transpose", {"grid"}, {"grid_t"}); // [[2, 4], [3, 5]]
         m.node("Reshape", {"grid_t", "flat"}, {"grid_t_flat"});
         expand("grid_t_flat", {2, 4, 3, 5});
+        m.node("Expand", {"grid", "i2"}, {"grid_e"}); // a shape shorter than the data's rank: [[2, 3], [4, 5]]
+        m.node("Reshape", {"grid_e", "flat"}, {"grid_e_flat"});
+        expand("grid_e_flat", {2, 3, 4, 5});
         intAttr(m.node("Concat", {"grid", "grid_t"}, {"wide"}), "axis", 1); // [[2, 3, 2, 4], [4, 5, 3, 5]]
         m.node("Reshape", {"wide", "flat"}, {"wide_flat"});
         expand("wide_flat", {2, 3, 2, 4, 4, 5, 3, 5});
