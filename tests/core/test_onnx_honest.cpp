@@ -468,14 +468,42 @@ private slots:
                      && QString::fromStdString(eval.notes[0]).contains("training=torch.onnx.TrainingMode.TRAINING"),
                  eval.notes[0].c_str());
         QVERIFY(importOnnxGraph(build(true), "train.onnx", {}).notes.empty());
-        // Without batch norm or dropout: noted only for a PyTorch export (its eval mode folds them).
-        Model plain;
-        plain.input("x", {"1", "4"});
-        plain.node("Relu", {"x"}, {"y"});
-        plain.output("y");
-        QVERIFY(importOnnxGraph(plain.bytes(), "plain.onnx", {}).notes.empty());
-        plain.proto().set_producer_name("pytorch");
-        QCOMPARE(importOnnxGraph(plain.bytes(), "plain.onnx", {}).notes.size(), std::size_t(1));
+        // Without batch norm or dropout: noted only for a PyTorch export with convolutions
+        // (its eval mode folds batch norms into them); an MLP has nothing to fold.
+        Model conv;
+        conv.input("x", {"1", "4", "8", "8"});
+        conv.floats("w", {4, 4, 3, 3});
+        conv.node("Conv", {"x", "w"}, {"y"});
+        conv.output("y");
+        QVERIFY(importOnnxGraph(conv.bytes(), "conv.onnx", {}).notes.empty());
+        conv.proto().set_producer_name("pytorch");
+        QCOMPARE(importOnnxGraph(conv.bytes(), "conv.onnx", {}).notes.size(), std::size_t(1));
+        Model mlp;
+        mlp.proto().set_producer_name("pytorch");
+        mlp.input("x", {"1", "4"});
+        mlp.node("Relu", {"x"}, {"y"});
+        mlp.output("y");
+        QVERIFY(importOnnxGraph(mlp.bytes(), "mlp.onnx", {}).notes.empty());
+        // Dropout in training form (training_mode true) is a training export.
+        Model dropout;
+        dropout.proto().set_producer_name("pytorch");
+        dropout.input("x", {"1", "4", "8", "8"});
+        dropout.floats("w", {4, 4, 3, 3});
+        auto* ratio = dropout.graph().add_initializer();
+        ratio->set_name("ratio");
+        ratio->set_data_type(onnx::TensorProto::FLOAT);
+        ratio->add_float_data(0.1f);
+        auto* train = dropout.graph().add_initializer();
+        train->set_name("train");
+        train->set_data_type(onnx::TensorProto::BOOL);
+        train->add_int32_data(1);
+        dropout.node("Conv", {"x", "w"}, {"c"});
+        dropout.node("Dropout", {"c", "ratio", "train"}, {"y", "mask"});
+        dropout.output("y");
+        QVERIFY(importOnnxGraph(dropout.bytes(), "dropout.onnx", {}).notes.empty());
+        train->clear_int32_data();
+        train->add_int32_data(0);
+        QCOMPARE(importOnnxGraph(dropout.bytes(), "dropout.onnx", {}).notes.size(), std::size_t(1));
     }
 };
 

@@ -6,7 +6,6 @@
 #include "core/io/onnx/OnnxTensorData.h"
 #include "core/util/InputError.h"
 
-#include <cstring>
 #include <unordered_map>
 
 namespace post {
@@ -67,23 +66,6 @@ std::optional<std::int64_t> boolConstant(const onnx::GraphProto& graph, const st
             return t && t->values.size() == 1 ? std::optional(t->values[0]) : std::nullopt;
         }
     return std::nullopt;
-}
-
-// A float scalar initializer holding 0 (Dropout's ratio).
-bool zeroConstant(const onnx::GraphProto& graph, const std::string& name)
-{
-    for (const auto& init : graph.initializer())
-        if (init.name() == name) {
-            if (init.data_type() == onnx::TensorProto::FLOAT && init.float_data_size() == 1)
-                return init.float_data(0) == 0.0f;
-            if (init.data_type() == onnx::TensorProto::FLOAT && init.raw_data().size() == sizeof(float)) {
-                float v = 1.0f;
-                std::memcpy(&v, init.raw_data().data(), sizeof v);
-                return v == 0.0f;
-            }
-            return false;
-        }
-    return false;
 }
 
 } // namespace
@@ -162,9 +144,11 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
 {
     const onnx::GraphProto& graph = model.graph();
     bool inferenceForm = false;
+    bool convolutions = false;
     for (const auto& node : graph.node()) {
         if (!isOnnxDefaultDomain(node.domain()))
             continue;
+        convolutions = convolutions || node.op_type() == "Conv";
         if (node.op_type() == "BatchNormalization") {
             int outputs = 0;
             for (const auto& out : node.output())
@@ -176,10 +160,6 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
                 return std::nullopt;
             inferenceForm = true;
         } else if (node.op_type() == "Dropout") {
-            // A ratio of 0 drops nothing in either mode (torchvision 0.14's Swin-T calls
-            // dropout with train=True and p=0 in eval mode): no evidence either way.
-            if (node.input_size() > 1 && !node.input(1).empty() && zeroConstant(graph, node.input(1)))
-                continue;
             bool training = false;
             for (const auto& a : node.attribute())
                 training = training || (a.name() == "is_test" && a.i() == 0); // opset < 7
@@ -192,7 +172,8 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
             inferenceForm = true;
         }
     }
-    if (!inferenceForm && model.producer_name() != "pytorch")
+    // Without any: a PyTorch export of a convolutional network, whose eval mode folded them.
+    if (!inferenceForm && !(model.producer_name() == "pytorch" && convolutions))
         return std::nullopt;
     return std::string("this is an inference export (no BatchNormalization or Dropout in training form")
         + (inferenceForm ? "" : "; PyTorch's eval mode folds batch norms into the convolutions")

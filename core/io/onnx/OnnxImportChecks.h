@@ -33,8 +33,8 @@ void checkOnnxConstantReshapes(const onnx::GraphProto& graph, const std::vector<
                                const std::string& source, bool optionsChangedShapes);
 
 // A note for a model exported for inference (no BatchNormalization or Dropout in training
-// form, and either some in inference form or a PyTorch export, whose eval mode folds batch
-// norms into the convolutions): its training step lacks them. nullopt for a training export.
+// form, and either some in inference form or a PyTorch export with convolutions, whose eval
+// mode folds batch norms into them): its training step lacks them. nullopt otherwise.
 std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model);
 
 // True for graph names exporters give every model (torch_jit, main_graph, torch-jit-export,
