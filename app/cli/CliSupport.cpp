@@ -116,6 +116,19 @@ void refuseUnresolvedDims(const ImportedGraph& imported)
     throw InputError(imported.source, "input dimensions", text);
 }
 
+void refuseUnshapedTensors(const ImportedGraph& imported)
+{
+    if (imported.unshapedTensors.empty())
+        return;
+    const std::string first = imported.unshapedFrom.empty() ? "tensor '" + imported.unshapedTensors.front() + "'"
+                                                            : imported.unshapedFrom;
+    throw InputError(imported.source, "tensor shapes",
+                     std::to_string(imported.unshapedTensors.size())
+                         + " tensor(s) on the compute path have no inferred shape, the first made at " + first
+                         + ", so every cost that depends on them would be a guess (each unknown dimension counting "
+                           "as 1); post-cli info lists them");
+}
+
 namespace {
 std::string costsPath;     // --costs of the one subcommand that runs
 bool costsPartial = false; // --costs-partial
@@ -197,8 +210,10 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
                               const ImportOptions& options, UnresolvedDims unresolved)
 {
     ImportedGraph imported = parseGraphWithPlacement(text, source, format, options);
-    if (unresolved == UnresolvedDims::Refuse)
+    if (unresolved == UnresolvedDims::Refuse) {
         refuseUnresolvedDims(imported);
+        refuseUnshapedTensors(imported);
+    }
     // Costs that are guesses should not pass unnoticed (stderr: --json output stays clean).
     for (const auto& [type, count] : imported.unknownOpTypes)
         std::cerr << "post-cli: note: " << source << ": " << count << " " << type
@@ -215,9 +230,11 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         throw UsageError{"--costs-partial needs --costs TRACE"};
     }
     if (!imported.unshapedTensors.empty() && imported.unresolvedDims.empty())
-        std::cerr << "post-cli: note: " << source << ": " << imported.unshapedTensors.size()
-                  << " tensor(s) have no inferred shape (first: '" << imported.unshapedTensors.front()
-                  << "'); their unknown dimensions count as 1 (post-cli info lists them)\n";
+        std::cerr << "post-cli: warning: " << source << ": " << imported.unshapedTensors.size()
+                  << " tensor(s) have no inferred shape (the first made at "
+                  << (imported.unshapedFrom.empty() ? "'" + imported.unshapedTensors.front() + "'" : imported.unshapedFrom)
+                  << "); their unknown dimensions count as 1, and simulate, place, compare and convert refuse the "
+                     "graph (post-cli info lists them)\n";
     return imported;
 }
 

@@ -71,6 +71,9 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
 void requireSomeCompute(const Graph& graph, const std::string& source);
 // Throws InputError naming every unresolved dimension of `imported` and how to set it.
 void refuseUnresolvedDims(const ImportedGraph& imported);
+// Throws InputError naming how many tensors have no inferred shape and where the first is
+// made: the commands that time a graph refuse it as they refuse unresolved dimensions.
+void refuseUnshapedTensors(const ImportedGraph& imported);
 // "input 'x' dimension 2 ('height')" for messages and listings.
 std::string describeUnresolvedDim(const UnresolvedDim& d);
 // The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp") replaces the

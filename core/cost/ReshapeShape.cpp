@@ -23,4 +23,16 @@ std::optional<std::vector<std::int64_t>> reshapeTarget(std::vector<std::int64_t>
     return dims;
 }
 
+bool reshapeHolds(const std::vector<std::int64_t>& dims, std::int64_t elements)
+{
+    const auto target = reshapeTarget(dims, elements);
+    if (!target || elements < 0)
+        return false;
+    std::int64_t product = 1;
+    for (std::int64_t d : *target)
+        if (d < 0 || __builtin_mul_overflow(product, d, &product))
+            return false;
+    return product == elements;
+}
+
 } // namespace post

@@ -14,4 +14,9 @@ namespace post {
 // not divide it. nullopt when the request is invalid: more than one -1, or another negative.
 std::optional<std::vector<std::int64_t>> reshapeTarget(std::vector<std::int64_t> dims, std::int64_t elements);
 
+// Whether a Reshape to `dims` (ONNX `0`s already replaced) can hold `elements` (>= 0): the
+// product of the sizes is `elements`, or with one -1 divides it. False for an invalid request
+// (more than one -1, another negative) and for a product that overflows int64.
+bool reshapeHolds(const std::vector<std::int64_t>& dims, std::int64_t elements);
+
 } // namespace post

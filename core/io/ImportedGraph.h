@@ -46,6 +46,9 @@ struct ImportedGraph {
     // A Kineto trace of the same run names them in its CPU operators' "Record function id"
     // (args), which links measured kernel times to ops (--costs). Empty for other formats.
     std::vector<std::vector<std::uint64_t>> recordFunctionIds;
+    // Where the first of them is made ("node 12 'x' (Mod), tensor 'y'"), where the reader
+    // knows it (ONNX); the CLI names it when it refuses to time such a graph.
+    std::string unshapedFrom;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
 };

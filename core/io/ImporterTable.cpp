@@ -165,17 +165,7 @@ ImportedGraph graphOnly(Graph graph, const std::string& source)
 
 ImportedGraph readOnnx(std::string_view content, const std::string& source, const ImportOptions& options)
 {
-    CostReport report;
-    ImportedGraph imported = graphOnly(parseOnnxGraph(content, source, options, &report), source);
-    if (report.weightInputs > 0)
-        imported.notes.push_back(std::to_string(report.weightInputs)
-                                 + " graph input(s) taken as the model's weights: the file has no initializers "
-                                   "(exported without its weights, e.g. export_params=False)");
-    imported.unknownOpTypes = std::move(report.unknownTypes);
-    imported.forwardFlops = report.totalForwardFlops;
-    imported.unresolvedDims = std::move(report.unresolved);
-    imported.unshapedTensors = std::move(report.unshapedTensors);
-    return imported;
+    return importOnnxGraph(content, source, options);
 }
 
 ImportedGraph readDot(std::string_view content, const std::string& source, const ImportOptions& options)

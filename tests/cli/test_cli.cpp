@@ -414,6 +414,38 @@ private slots:
         QVERIFY2(r.err.contains("no symbolic dimension 'heigth'"), qPrintable(r.err));
     }
 
+    // Tensors without an inferred shape are refused by every command that times the graph,
+    // naming how many and the node that makes the first; info shows the graph with a warning.
+    // A --batch the export's fixed batch cannot take is refused too, naming the input.
+    void unshapedTensorsAndFixedBatchesAreRefused()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/unknown_new_op.onnx";
+        Run r = runCli({"info", model, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["unshaped_tensors"].toArray().size(), 2);
+        QVERIFY2(r.err.contains("warning") && r.err.contains("node 0 'crop' (CenterCropPad)"), qPrintable(r.err));
+        for (const QString command : {"simulate", "place", "compare", "convert"}) {
+            QStringList args{command, model, "--cluster", "k80x4"};
+            if (command == "simulate")
+                args << "--all-on"
+                     << "/device:GPU:0";
+            if (command == "convert")
+                args = QStringList{command, model, "--out", dir_.filePath("unshaped.json")};
+            r = runCli(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains("tensor shapes: 2 tensor(s) on the compute path have no inferred shape")
+                         && r.err.contains("node 0 'crop' (CenterCropPad), tensor 'cropped'"),
+                     qPrintable(command + ": " + r.err));
+        }
+        QVERIFY(!QFile::exists(dir_.filePath("unshaped.json")));
+
+        r = runCli({"info", model, "--batch", "8"}); // x is [2, 3]: the batch goes nowhere
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("batch 8 changes nothing") && r.err.contains("'x' (2)")
+                     && r.err.contains("--input-shape x=8,3"),
+                 qPrintable(r.err));
+    }
+
     void convertWritesPostGraph()
     {
         const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";

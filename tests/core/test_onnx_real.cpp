@@ -7,6 +7,7 @@
 #include "core/io/GraphFile.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/util/FileText.h"
+#include "core/util/InputError.h"
 
 #include <QDir>
 #include <QFile>
@@ -80,6 +81,86 @@ private slots:
         QVERIFY(report.unknownTypes.empty());
         QVERIFY(report.unresolved.empty());
         QVERIFY(report.unshapedTensors.empty());
+        QCOMPARE(g.name, std::string("resnet50")); // PyTorch names every graph torch_jit: the file's name
+    }
+
+    // Exported at batch 1 without a dynamic axis: --batch 32 cannot change anything and is
+    // refused, naming the input; its whole shape through --input-shape is taken (the flatten
+    // is a Flatten, not a Reshape to a constant), 32 times the FLOPs.
+    void fixedBatchExportSaysSo()
+    {
+        REQUIRE_FILE(path, "POST_TORCHVISION_DIR", "resnet50.onnx");
+        ImportOptions batch;
+        batch.batch = 32;
+        try {
+            (void)readGraphFileWithPlacement(path, GraphFormat::Auto, batch);
+            QFAIL("--batch 32 on a fixed batch was taken");
+        } catch (const InputError& e) {
+            const QString text = e.what();
+            QVERIFY2(text.contains("batch 32 changes nothing") && text.contains("'input' (1)")
+                         && text.contains("--input-shape input=32,3,224,224"),
+                     e.what());
+        }
+        ImportOptions shape;
+        shape.inputShapes["input"] = {32, 3, 224, 224};
+        const ImportedGraph one = readGraphFileWithPlacement(path);
+        const ImportedGraph many = readGraphFileWithPlacement(path, GraphFormat::Auto, shape);
+        QVERIFY(within(many.forwardFlops, 32 * one.forwardFlops) < 1e-6);
+    }
+
+    // torchvision's Swin-T (Liu et al. 2021; torchvision's model card: 4.49 GFLOPS, i.e. G
+    // multiply-adds, and 28.29 M parameters). Its shifted-window padding is integer shape
+    // arithmetic on the activations' shapes (Mod, Sub, Where, Range, Expand, ...) and its
+    // attention mask a chain of constant ops (ConstantOfShape, ScatterND, ...): all folded or
+    // made constants, so every activation has its shape and nothing collapses.
+    void swinTMatchesPublishedFigures()
+    {
+        REQUIRE_FILE(path, "POST_TORCHVISION_DIR", "swin_t.onnx");
+        const ShapedGraph g = readOnnxShapedGraph(readFileText(path), path);
+        CostReport report;
+        (void)buildTrainingGraph(g, {}, &report);
+        QVERIFY2(report.unshapedTensors.empty(),
+                 qPrintable(QString("%1 unshaped, the first '%2'")
+                                .arg(report.unshapedTensors.size())
+                                .arg(report.unshapedTensors.empty() ? "" : report.unshapedTensors[0].c_str())));
+        const double macs = convAndGemmFlops(g) / 2.0;
+        const double total = report.totalForwardFlops / 2.0;
+        qInfo("swin_t: %.4g G multiply-adds in Conv/MatMul/Gemm, %.4g G counting every op, %.4g M parameters, %zu "
+              "forward ops",
+              macs / 1e9, total / 1e9, report.parameterBytes / 4e6, g.ops.size());
+        QVERIFY2(within(macs, 4.49e9) < 0.02, qPrintable(QString::number(macs)));
+        QVERIFY2(within(total, 4.49e9) < 0.03, qPrintable(QString::number(total)));
+        // 28.77 M: the file also holds each block's relative-position index (int64) and the
+        // shifted blocks' attention masks (made from constants: parameters).
+        QVERIFY2(within(report.parameterBytes, 4.0 * 28.288354e6) < 0.025,
+                 qPrintable(QString::number(report.parameterBytes)));
+        for (const ShapedOp& op : g.ops)
+            QVERIFY2(op.type != "Mod" && op.type != "ScatterND" && op.type != "ConstantOfShape" && op.type != "Range",
+                     op.location.c_str());
+        QVERIFY(report.unknownTypes.empty());
+        QCOMPARE(g.name, std::string("swin_t"));
+    }
+
+    // A default (eval-mode) export has its batch norms folded into the convolutions: the
+    // training step is short of them, and the import says so; a training export
+    // (training=TrainingMode.TRAINING) keeps them, and is not noted.
+    void inferenceExportIsNoted()
+    {
+        REQUIRE_FILE(eval, "POST_TORCHVISION_DIR", "resnet18_dynamic.onnx");
+        REQUIRE_FILE(train, "POST_TORCHVISION_DIR", "resnet18_train.onnx");
+        ImportOptions options;
+        options.dims = {{"height", 224}, {"width", 224}};
+        const ImportedGraph inference = readGraphFileWithPlacement(eval, GraphFormat::Auto, options);
+        const ImportedGraph training = readGraphFileWithPlacement(train);
+        QCOMPARE(inference.notes.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(inference.notes[0]).contains("inference export"), inference.notes[0].c_str());
+        QVERIFY(training.notes.empty());
+        QVERIFY(training.unshapedTensors.empty());
+        const double evalMs = inference.graph.totalTimeUs(DeviceKind::Gpu) / 1e3;
+        const double trainMs = training.graph.totalTimeUs(DeviceKind::Gpu) / 1e3;
+        qInfo("resnet18 training step on the reference GPU: eval export %.3f ms, training export %.3f ms (+%.1f%%)",
+              evalMs, trainMs, 100.0 * (trainMs / evalMs - 1.0));
+        QVERIFY(trainMs > evalMs);
     }
 
     // MobileNetV2 (1.0, 224): 300 M multiply-adds, 3.4 M parameters (Sandler et al. 2018,
@@ -111,9 +192,12 @@ private slots:
         QCOMPARE(b.graph.totalParamBytes(), a.graph.totalParamBytes());
         QCOMPARE(b.forwardFlops, a.forwardFlops);
         QCOMPARE(b.graph.opCount(), a.graph.opCount());
-        QVERIFY(a.notes.empty());
-        QCOMPARE(b.notes.size(), size_t(1));
-        QVERIFY2(QString::fromStdString(b.notes[0]).contains("taken as the model's weights"), b.notes[0].c_str());
+        // Both are eval-mode exports (noted); the one without weights says where they came from.
+        QCOMPARE(a.notes.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(a.notes[0]).contains("inference export"), a.notes[0].c_str());
+        QCOMPARE(b.notes.size(), size_t(2));
+        QCOMPARE(b.notes[0], a.notes[0]);
+        QVERIFY2(QString::fromStdString(b.notes[1]).contains("taken as the model's weights"), b.notes[1].c_str());
     }
 
     // Exported with dynamic batch, height and width: listed until given, then 1.81 G

@@ -9,6 +9,10 @@ parameter counts depend only on the architecture.
   resnet18_dynamic.onnx     ResNet-18 with symbolic batch, height and width (dynamic_axes)
   mobilenet_v2_noweights.onnx  MobileNetV2 exported without its weights (export_params=False:
                             every parameter a graph input, no initializer)
+  resnet18_train.onnx       ResNet-18 exported for training (training=TrainingMode.TRAINING:
+                            batch norms in training form, nothing folded), ~1 s
+  swin_t.onnx               torchvision Swin-T, 1x3x224x224, opset 17: its window padding is
+                            integer shape arithmetic (Mod, Where, Range, ScatterND, ...), ~15 s
 
 Exits 0 with a message and writes SKIPPED when torch or torchvision is missing, so the
 test can say why it skips.
@@ -30,17 +34,21 @@ except Exception as e:  # noqa: BLE001 - any import failure means: skip
 torch.manual_seed(0)
 
 
-def export(model, name, shape, dynamic=None, params=True):
+def export(model, name, shape, dynamic=None, params=True, training=False):
     path = os.path.join(out, name)
     if os.path.exists(path):
         return
-    model.eval()
     x = torch.randn(*shape)
     kwargs = {}
     if dynamic:
         kwargs["dynamic_axes"] = dynamic
+    if training:
+        model.train()
+        kwargs["training"] = torch.onnx.TrainingMode.TRAINING
+    else:
+        model.eval()
     torch.onnx.export(model, x, path + ".tmp", opset_version=17, input_names=["input"],
-                      output_names=["logits"], do_constant_folding=True, export_params=params, **kwargs)
+                      output_names=["logits"], do_constant_folding=not training, export_params=params, **kwargs)
     os.replace(path + ".tmp", path)
 
 
@@ -50,4 +58,7 @@ export(torchvision.models.resnet18(weights=None), "resnet18_dynamic.onnx", (1, 3
        {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}})
 export(torchvision.models.mobilenet_v2(weights=None), "mobilenet_v2_noweights.onnx", (1, 3, 224, 224),
        params=False)
+export(torchvision.models.resnet18(weights=None), "resnet18_train.onnx", (1, 3, 224, 224), training=True)
+if hasattr(torchvision.models, "swin_t"):  # torchvision >= 0.13
+    export(torchvision.models.swin_t(weights=None), "swin_t.onnx", (1, 3, 224, 224))
 print("exported to", out)

@@ -85,6 +85,7 @@ bool OnnxConstantFolder::foldConstantNode(const onnx::NodeProto& node)
     if (auto ints = decodeOnnxIntTensor(t, kOnnxMaxFoldElements))
         known_[name] = std::move(*ints);
     *graph_.add_initializer() = std::move(t);
+    constantNodes_.insert(name);
     return true; // a constant of the file: a weight where an op reads it (not in folded_)
 }
 

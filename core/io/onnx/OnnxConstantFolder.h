@@ -26,6 +26,8 @@ public:
     // Names of the tensors shape arithmetic computed (constants, never parameters); the
     // initializers that Constant nodes became are not among them.
     const std::unordered_set<std::string>& foldedNames() const { return folded_; }
+    // Names of the initializers the file's Constant nodes became.
+    const std::unordered_set<std::string>& constantNodeNames() const { return constantNodes_; }
 
 private:
     void collectShapes();
@@ -37,6 +39,7 @@ private:
     std::unordered_map<std::string, OnnxIntTensor> known_;
     std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
     std::unordered_set<std::string> folded_;
+    std::unordered_set<std::string> constantNodes_;
     std::size_t computedElements_ = 0; // of all tensors foldOnnxNode made, for kOnnxMaxComputedElements
 };
 

@@ -1,64 +1,28 @@
+// Data movement of shape computations, folded (docs/importers.md, "Infer shapes and fold
+// constants"); the element-wise folds are in OnnxFoldMath.cpp.
 #include "core/io/onnx/OnnxFoldOps.h"
 
 #include "core/cost/ReshapeShape.h"
+#include "core/io/onnx/OnnxFoldSupport.h"
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 
 namespace post {
 namespace {
 
-using Dims = std::vector<std::int64_t>;
+using namespace onnxfold;
 using TP = onnx::TensorProto;
-using Result = std::optional<OnnxIntTensor>;
 
-const onnx::AttributeProto* findAttr(const onnx::NodeProto& node, const std::string& name)
+// Row-major strides of `dims`.
+Dims stridesOf(const Dims& dims)
 {
-    for (const auto& a : node.attribute())
-        if (a.name() == name)
-            return &a;
-    return nullptr;
-}
-
-std::int64_t intAttr(const onnx::NodeProto& node, const std::string& name, std::int64_t fallback)
-{
-    const auto* a = findAttr(node, name);
-    return a && a->type() == onnx::AttributeProto::INT ? a->i() : fallback;
-}
-
-std::optional<Dims> intsAttr(const onnx::NodeProto& node, const std::string& name)
-{
-    const auto* a = findAttr(node, name);
-    if (!a || a->type() != onnx::AttributeProto::INTS)
-        return std::nullopt;
-    return Dims(a->ints().begin(), a->ints().end());
-}
-
-const OnnxIntTensor* valueAt(const std::vector<OnnxFoldInput>& in, std::size_t i)
-{
-    return i < in.size() ? in[i].value : nullptr;
-}
-
-bool presentAt(const std::vector<OnnxFoldInput>& in, std::size_t i) { return i < in.size() && in[i].present; }
-
-std::optional<std::int64_t> normalizedAxis(std::int64_t axis, std::int64_t rank)
-{
-    if (axis < 0)
-        axis += rank;
-    if (axis < 0 || axis >= rank)
-        return std::nullopt;
-    return axis;
-}
-
-Result make(int type, Dims dims, std::vector<std::int64_t> values)
-{
-    const auto n = onnxElementCount(dims);
-    if (!n || static_cast<std::size_t>(*n) != values.size() || values.size() > kOnnxMaxFoldElements)
-        return std::nullopt;
-    return OnnxIntTensor{type, std::move(dims), std::move(values)};
+    Dims strides(dims.size(), 1);
+    for (std::size_t i = dims.size(); i-- > 1;)
+        strides[i - 1] = strides[i] * dims[i];
+    return strides;
 }
 
 Result foldShape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
@@ -91,29 +55,37 @@ Result foldGather(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>&
 {
     const OnnxIntTensor* data = valueAt(in, 0);
     const OnnxIntTensor* indices = valueAt(in, 1);
-    // Shape chains gather from a 1-D shape vector; other gathers are real data movement.
-    if (!data || !indices || data->dims.size() != 1 || intAttr(node, "axis", 0) != 0)
+    if (!data || !indices || data->dims.empty())
         return std::nullopt;
-    const auto size = static_cast<std::int64_t>(data->values.size());
+    const auto rank = static_cast<std::int64_t>(data->dims.size());
+    const auto axis = normalizedAxis(intAttr(node, "axis", 0), rank);
+    if (!axis)
+        return std::nullopt;
+    const auto a = static_cast<std::size_t>(*axis);
+    const std::int64_t size = data->dims[a];
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t i = 0; i < a; ++i)
+        outer *= data->dims[i];
+    for (std::size_t i = a + 1; i < data->dims.size(); ++i)
+        inner *= data->dims[i];
+    // At most the data's size times the indices' count: checked before any work.
+    if (static_cast<double>(outer) * static_cast<double>(indices->values.size()) * static_cast<double>(inner)
+        > static_cast<double>(kOnnxMaxFoldElements))
+        return std::nullopt;
     std::vector<std::int64_t> values;
-    for (std::int64_t i : indices->values) {
-        const auto k = normalizedAxis(i, size);
-        if (!k)
-            return std::nullopt;
-        values.push_back(data->values[static_cast<std::size_t>(*k)]);
-    }
-    return make(data->dataType, indices->dims, std::move(values));
-}
-
-std::optional<Dims> axesOf(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset)
-{
-    if (opset < 13)
-        return intsAttr(node, "axes");
-    if (!presentAt(in, 1))
-        return std::nullopt;
-    if (const OnnxIntTensor* axes = valueAt(in, 1))
-        return axes->values;
-    return std::nullopt;
+    for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i : indices->values) {
+            const auto k = normalizedAxis(i, size);
+            if (!k)
+                return std::nullopt;
+            const auto at = static_cast<std::size_t>((o * size + *k) * inner);
+            values.insert(values.end(), data->values.begin() + static_cast<std::ptrdiff_t>(at),
+                          data->values.begin() + static_cast<std::ptrdiff_t>(at + static_cast<std::size_t>(inner)));
+        }
+    Dims dims(data->dims.begin(), data->dims.begin() + static_cast<std::ptrdiff_t>(a));
+    dims.insert(dims.end(), indices->dims.begin(), indices->dims.end());
+    dims.insert(dims.end(), data->dims.begin() + static_cast<std::ptrdiff_t>(a + 1), data->dims.end());
+    return make(data->dataType, std::move(dims), std::move(values));
 }
 
 Result foldUnsqueeze(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset)
@@ -166,22 +138,40 @@ Result foldSqueeze(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>
     return make(data->dataType, std::move(dims), data->values);
 }
 
-Result foldConcat(const std::vector<OnnxFoldInput>& in)
+Result foldConcat(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
 {
-    // Shape vectors are 1-D, so only 1-D concatenation is folded.
-    std::vector<std::int64_t> values;
-    int type = TP::INT64;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const OnnxIntTensor* t = in[i].value;
-        if (!t || t->dims.size() != 1)
-            return std::nullopt;
-        type = i == 0 ? t->dataType : type;
-        values.insert(values.end(), t->values.begin(), t->values.end());
-    }
-    if (in.empty())
+    if (in.empty() || !in[0].value || in[0].value->dims.empty())
         return std::nullopt;
-    const auto size = static_cast<std::int64_t>(values.size());
-    return make(type, {size}, std::move(values));
+    const Dims& first = in[0].value->dims;
+    const auto axis = normalizedAxis(intAttr(node, "axis", 0), static_cast<std::int64_t>(first.size()));
+    if (!axis)
+        return std::nullopt;
+    const auto a = static_cast<std::size_t>(*axis);
+    std::int64_t outer = 1;
+    for (std::size_t i = 0; i < a; ++i)
+        outer *= first[i];
+    Dims dims = first;
+    dims[a] = 0;
+    for (const OnnxFoldInput& i : in) {
+        const OnnxIntTensor* t = i.value;
+        if (!t || t->dims.size() != first.size())
+            return std::nullopt;
+        for (std::size_t d = 0; d < first.size(); ++d)
+            if (d != a && t->dims[d] != first[d])
+                return std::nullopt;
+        dims[a] += t->dims[a];
+    }
+    // Each input gives, per outer index, its block of dims[axis..] elements in turn.
+    std::vector<std::int64_t> values;
+    for (std::int64_t o = 0; o < outer; ++o)
+        for (const OnnxFoldInput& i : in) {
+            const OnnxIntTensor* t = i.value;
+            const auto block = outer == 0 ? std::size_t{0} : t->values.size() / static_cast<std::size_t>(outer);
+            const auto at = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(o) * block);
+            values.insert(values.end(), t->values.begin() + at,
+                          t->values.begin() + at + static_cast<std::ptrdiff_t>(block));
+        }
+    return make(in[0].value->dataType, std::move(dims), std::move(values));
 }
 
 Result foldReshape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
@@ -208,47 +198,11 @@ Result foldReshape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>
     return make(data->dataType, std::move(*target), data->values);
 }
 
-Result foldCast(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
-{
-    const OnnxIntTensor* data = valueAt(in, 0);
-    const auto to = static_cast<int>(intAttr(node, "to", 0));
-    if (!data || !isOnnxIntegerType(to))
-        return std::nullopt;
-    std::vector<std::int64_t> values = data->values;
-    for (std::int64_t& v : values) {
-        switch (to) {
-        case TP::BOOL:
-            v = v != 0;
-            break;
-        case TP::INT32:
-            v = static_cast<std::int32_t>(v);
-            break;
-        case TP::UINT32:
-            v = static_cast<std::uint32_t>(v);
-            break;
-        case TP::INT16:
-            v = static_cast<std::int16_t>(v);
-            break;
-        case TP::UINT16:
-            v = static_cast<std::uint16_t>(v);
-            break;
-        case TP::INT8:
-            v = static_cast<std::int8_t>(v);
-            break;
-        case TP::UINT8:
-            v = static_cast<std::uint8_t>(v);
-            break;
-        default:
-            break;
-        }
-    }
-    return make(to, data->dims, std::move(values));
-}
-
+// Slice over any axes of a known tensor (opset 10: starts, ends, axes, steps as inputs).
 Result foldSlice(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset)
 {
     const OnnxIntTensor* data = valueAt(in, 0);
-    if (!data || data->dims.size() != 1)
+    if (!data || data->dims.empty())
         return std::nullopt;
     std::optional<Dims> starts, ends, axes, steps;
     if (opset < 10) {
@@ -268,128 +222,135 @@ Result foldSlice(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& 
         if (presentAt(in, 4) && !(steps = input(4)))
             return std::nullopt;
     }
-    if (!starts || !ends || starts->size() != 1 || ends->size() != 1)
+    const auto rank = static_cast<std::int64_t>(data->dims.size());
+    if (!starts || !ends || starts->size() != ends->size() || (axes && axes->size() != starts->size())
+        || (steps && steps->size() != starts->size()))
         return std::nullopt;
-    if (axes && (axes->size() != 1 || !normalizedAxis((*axes)[0], 1)))
-        return std::nullopt;
-    const std::int64_t step = steps ? (steps->size() == 1 ? (*steps)[0] : 0) : 1;
-    if (step == 0)
-        return std::nullopt;
-    const auto dim = static_cast<std::int64_t>(data->values.size());
-    auto clampTo = [dim](std::int64_t v, std::int64_t lo, std::int64_t hi) {
-        if (v < 0)
-            v = v < std::numeric_limits<std::int64_t>::min() + dim ? lo : v + dim;
-        return std::clamp(v, lo, hi);
-    };
-    std::int64_t start = 0, end = 0;
-    if (step > 0) {
-        start = clampTo((*starts)[0], 0, dim);
-        end = clampTo((*ends)[0], 0, dim);
-    } else {
-        start = clampTo((*starts)[0], -1, dim - 1);
-        end = clampTo((*ends)[0], -1, dim - 1);
+    Dims first(data->dims.size(), 0), step(data->dims.size(), 1), outDims = data->dims;
+    std::vector<bool> seen(data->dims.size(), false);
+    for (std::size_t k = 0; k < starts->size(); ++k) {
+        const auto axis = normalizedAxis(axes ? (*axes)[k] : static_cast<std::int64_t>(k), rank);
+        if (!axis || seen[static_cast<std::size_t>(*axis)])
+            return std::nullopt;
+        const auto a = static_cast<std::size_t>(*axis);
+        seen[a] = true;
+        const std::int64_t s = steps ? (*steps)[k] : 1;
+        if (s == 0)
+            return std::nullopt;
+        const std::int64_t dim = data->dims[a];
+        auto clampTo = [dim](std::int64_t v, std::int64_t lo, std::int64_t hi) {
+            if (v < 0)
+                v = v < std::numeric_limits<std::int64_t>::min() + dim ? lo : v + dim;
+            return std::clamp(v, lo, hi);
+        };
+        const std::int64_t start = s > 0 ? clampTo((*starts)[k], 0, dim) : clampTo((*starts)[k], -1, dim - 1);
+        const std::int64_t end = s > 0 ? clampTo((*ends)[k], 0, dim) : clampTo((*ends)[k], -1, dim - 1);
+        // ceil((end - start) / step), never negative; within [0, dim], so no overflow.
+        const std::int64_t span = s > 0 ? end - start : start - end;
+        const std::int64_t magnitude = s > 0 ? s : (s == std::numeric_limits<std::int64_t>::min() ? dim + 1 : -s);
+        outDims[a] = span <= 0 ? 0 : 1 + (span - 1) / magnitude;
+        first[a] = start;
+        step[a] = s > 0 ? std::min(s, dim + 1) : -std::min(magnitude, dim + 1);
     }
-    std::vector<std::int64_t> values;
-    for (std::int64_t i = start; step > 0 ? i < end : i > end;) {
-        values.push_back(data->values[static_cast<std::size_t>(i)]);
-        if (__builtin_add_overflow(i, step, &i)) // a step beyond the data ends the slice
-            break;
+    const auto count = onnxElementCount(outDims);
+    if (!count)
+        return std::nullopt;
+    const Dims strides = stridesOf(data->dims);
+    std::vector<std::int64_t> values(static_cast<std::size_t>(*count));
+    Dims index(outDims.size(), 0);
+    for (std::int64_t& v : values) {
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < index.size(); ++i)
+            at += (first[i] + index[i] * step[i]) * strides[i];
+        v = data->values[static_cast<std::size_t>(at)];
+        for (std::size_t i = index.size(); i-- > 0;) {
+            if (++index[i] < outDims[i])
+                break;
+            index[i] = 0;
+        }
     }
-    const auto size = static_cast<std::int64_t>(values.size());
-    return make(data->dataType, {size}, std::move(values));
+    return make(data->dataType, std::move(outDims), std::move(values));
 }
 
-// NumPy broadcasting of `operands` (all known), `op` applied per output element.
-Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type, std::size_t maxElements,
-                     const std::function<std::optional<std::int64_t>(const std::vector<std::int64_t>&)>& op)
+// Expand (bidirectional broadcast to a shape) and Tile (repeats per axis) of a known tensor.
+Result foldExpandOrTile(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 {
-    std::size_t rank = 0;
-    for (const OnnxIntTensor* t : operands)
-        rank = std::max(rank, t->dims.size());
-    Dims out(rank, 1);
-    for (const OnnxIntTensor* t : operands) {
-        const std::size_t offset = rank - t->dims.size();
-        for (std::size_t i = 0; i < t->dims.size(); ++i) {
-            const std::int64_t d = t->dims[i];
-            std::int64_t& o = out[offset + i];
-            if (d != 1 && o != 1 && d != o)
-                return std::nullopt;
-            if (d != 1)
-                o = d;
-        }
+    const OnnxIntTensor* data = valueAt(in, 0);
+    const OnnxIntTensor* arg = valueAt(in, 1);
+    if (!data || !arg || arg->dims.size() != 1)
+        return std::nullopt;
+    const bool tile = node.op_type() == "Tile";
+    if (tile && arg->values.size() != data->dims.size())
+        return std::nullopt;
+    const std::size_t rank = std::max(data->dims.size(), arg->values.size());
+    Dims from(rank, 1), out(rank, 1);
+    std::copy(data->dims.begin(), data->dims.end(), from.begin() + static_cast<std::ptrdiff_t>(rank - data->dims.size()));
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::size_t lead = rank - arg->values.size(); // a shorter shape counts as 1s in front
+        const std::int64_t want = i < lead ? 1 : arg->values[i - lead];
+        if (want < 0 || (!tile && from[i] != 1 && want != 1 && want != from[i]))
+            return std::nullopt;
+        if (tile && __builtin_mul_overflow(from[i], want, &out[i]))
+            return std::nullopt;
+        if (!tile)
+            out[i] = from[i] == 1 ? want : from[i];
     }
     const auto count = onnxElementCount(out);
     if (!count || static_cast<std::size_t>(*count) > maxElements)
         return std::nullopt;
+    const Dims strides = stridesOf(from);
     std::vector<std::int64_t> values(static_cast<std::size_t>(*count));
-    std::vector<std::int64_t> args(operands.size());
     Dims index(rank, 0);
-    for (std::size_t flat = 0; flat < values.size(); ++flat) {
-        for (std::size_t k = 0; k < operands.size(); ++k) {
-            const OnnxIntTensor* t = operands[k];
-            const std::size_t offset = rank - t->dims.size();
-            std::int64_t at = 0;
-            for (std::size_t i = 0; i < t->dims.size(); ++i)
-                at = at * t->dims[i] + (t->dims[i] == 1 ? 0 : index[offset + i]);
-            args[k] = t->values[static_cast<std::size_t>(at)];
-        }
-        const auto v = op(args);
-        if (!v)
-            return std::nullopt;
-        values[flat] = *v;
-        for (std::size_t i = rank; i-- > 0;) { // odometer over the output index
+    for (std::int64_t& v : values) {
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < rank; ++i)
+            at += (from[i] == 1 ? 0 : index[i] % from[i]) * strides[i];
+        v = data->values[static_cast<std::size_t>(at)];
+        for (std::size_t i = rank; i-- > 0;) {
             if (++index[i] < out[i])
                 break;
             index[i] = 0;
         }
     }
-    return make(type, std::move(out), std::move(values));
+    return make(data->dataType, std::move(out), std::move(values));
 }
 
-Result foldArithmetic(const std::string& type, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
+Result foldTranspose(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
 {
-    const OnnxIntTensor* a = valueAt(in, 0);
-    const OnnxIntTensor* b = valueAt(in, 1);
-    if (!a || !b || in.size() != 2)
+    const OnnxIntTensor* data = valueAt(in, 0);
+    if (!data)
         return std::nullopt;
-    using Args = std::vector<std::int64_t>;
-    if (type == "Add")
-        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
-            std::int64_t r = 0;
-            return __builtin_add_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
-        });
-    if (type == "Sub")
-        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
-            std::int64_t r = 0;
-            return __builtin_sub_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
-        });
-    if (type == "Mul")
-        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
-            std::int64_t r = 0;
-            return __builtin_mul_overflow(x[0], x[1], &r) ? std::nullopt : std::optional(r);
-        });
-    if (type == "Div")
-        return foldBroadcast({a, b}, a->dataType, maxElements, [](const Args& x) -> std::optional<std::int64_t> {
-            if (x[1] == 0 || (x[1] == -1 && x[0] == std::numeric_limits<std::int64_t>::min()))
-                return std::nullopt;
-            return x[0] / x[1];
-        });
-    if (type == "Equal")
-        return foldBroadcast({a, b}, TP::BOOL, maxElements,
-                             [](const Args& x) -> std::optional<std::int64_t> { return x[0] == x[1]; });
-    return std::nullopt;
-}
-
-Result foldWhere(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
-{
-    const OnnxIntTensor* c = valueAt(in, 0);
-    const OnnxIntTensor* x = valueAt(in, 1);
-    const OnnxIntTensor* y = valueAt(in, 2);
-    if (!c || !x || !y)
+    const std::size_t rank = data->dims.size();
+    Dims perm(rank);
+    for (std::size_t i = 0; i < rank; ++i)
+        perm[i] = static_cast<std::int64_t>(rank - 1 - i); // default: reversed
+    if (const auto given = intsAttr(node, "perm"))
+        perm = *given;
+    std::vector<bool> used(rank, false);
+    if (perm.size() != rank)
         return std::nullopt;
-    return foldBroadcast(
-        {c, x, y}, x->dataType, maxElements,
-        [](const std::vector<std::int64_t>& v) -> std::optional<std::int64_t> { return v[0] ? v[1] : v[2]; });
+    Dims out(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+        if (perm[i] < 0 || perm[i] >= static_cast<std::int64_t>(rank) || used[static_cast<std::size_t>(perm[i])])
+            return std::nullopt;
+        used[static_cast<std::size_t>(perm[i])] = true;
+        out[i] = data->dims[static_cast<std::size_t>(perm[i])];
+    }
+    const Dims strides = stridesOf(data->dims);
+    std::vector<std::int64_t> values(data->values.size());
+    Dims index(rank, 0);
+    for (std::int64_t& v : values) {
+        std::int64_t at = 0;
+        for (std::size_t i = 0; i < rank; ++i)
+            at += index[i] * strides[static_cast<std::size_t>(perm[i])];
+        v = data->values[static_cast<std::size_t>(at)];
+        for (std::size_t i = rank; i-- > 0;) {
+            if (++index[i] < out[i])
+                break;
+            index[i] = 0;
+        }
+    }
+    return make(data->dataType, std::move(out), std::move(values));
 }
 
 Result foldConstantOfShape(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
@@ -458,22 +419,20 @@ Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>&
     if (type == "Squeeze")
         return foldSqueeze(node, inputs, opset);
     if (type == "Concat")
-        return foldConcat(inputs);
+        return foldConcat(node, inputs);
     if (type == "Reshape")
         return foldReshape(node, inputs);
-    if (type == "Cast")
-        return foldCast(node, inputs);
     if (type == "Slice")
         return foldSlice(node, inputs, opset);
-    if (type == "Add" || type == "Sub" || type == "Mul" || type == "Div" || type == "Equal")
-        return foldArithmetic(type, inputs, maxElements);
-    if (type == "Where")
-        return foldWhere(inputs, maxElements);
+    if (type == "Expand" || type == "Tile")
+        return foldExpandOrTile(node, inputs, maxElements);
+    if (type == "Transpose")
+        return foldTranspose(node, inputs);
     if (type == "ConstantOfShape")
         return foldConstantOfShape(node, inputs, maxElements);
     if (type == "Range")
         return foldRange(inputs, maxElements);
-    return std::nullopt;
+    return foldOnnxMath(node, inputs, opset, maxElements);
 }
 
 } // namespace

@@ -25,9 +25,11 @@ inline constexpr std::size_t kOnnxMaxFoldElements = 1 << 16;
 // nodes stay ops.
 inline constexpr std::size_t kOnnxMaxComputedElements = 1 << 20;
 
-// The output of a single-output shape-arithmetic node (Shape, Size, Gather, Unsqueeze,
-// Squeeze, Concat, Reshape, Identity, Cast, Slice, Add, Sub, Mul, Div, Equal, Where,
-// ConstantOfShape, Range) computed from its inputs; nullopt when it cannot be folded or
+// The output of a single-output shape-arithmetic node (Shape, Size; data movement: Identity,
+// Gather, Unsqueeze, Squeeze, Concat, Reshape, Slice, Expand, Tile, Transpose; element-wise:
+// Cast, Add, Sub, Mul, Div, Mod, Pow, Min, Max, Neg, Abs, Sign, Equal, Less(OrEqual),
+// Greater(OrEqual), Not, And, Or, Xor, Where; ReduceProd/Sum/Min/Max; ConstantOfShape, Range)
+// computed from its inputs; nullopt when it cannot be folded or
 // would hold more than `maxElements` (at most kOnnxMaxFoldElements) elements.
 std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs,
                                           int opset, std::size_t maxElements = kOnnxMaxFoldElements);

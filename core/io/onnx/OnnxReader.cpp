@@ -2,6 +2,7 @@
 
 #include "core/graph/TopologicalSort.h"
 #include "core/io/onnx/OnnxConstantFolder.h"
+#include "core/io/onnx/OnnxImportChecks.h"
 #include "core/io/onnx/OnnxModelCheck.h"
 #include "core/io/onnx/OnnxNodeLocation.h"
 #include "core/io/onnx/OnnxOpsetCompat.h"
@@ -76,12 +77,63 @@ std::unordered_set<std::string> weightInputs(const onnx::GraphProto& graph, cons
     return out;
 }
 
+std::string shapeText(const onnx::TensorShapeProto& shape, std::int64_t first)
+{
+    std::string text;
+    for (int i = 0; i < shape.dim_size(); ++i) {
+        const auto& d = shape.dim(i);
+        text += (i ? "," : "")
+            + (i == 0                  ? std::to_string(first)
+                   : d.has_dim_value() ? std::to_string(d.dim_value())
+                                       : d.dim_param());
+    }
+    return text;
+}
+
+// The batch (options.batch, when not 1) goes nowhere on an input whose leading dimension the
+// export fixed: a warning names each such input, and when no input takes the batch at all
+// nothing could change, so the import is refused (docs/importers.md, "Dimensions").
+void checkFixedBatch(const std::vector<onnx::ValueInfoProto*>& inputs, int batchTaken, const ImportOptions& options,
+                     const std::string& source, std::vector<std::string>& warnings)
+{
+    if (options.batch == 1)
+        return;
+    std::vector<std::string> fixed;
+    std::string example;
+    for (const auto* input : inputs) {
+        const auto& tt = input->type().tensor_type();
+        if (options.inputShapes.count(input->name()) || !tt.has_shape() || tt.shape().dim_size() == 0)
+            continue;
+        const auto& first = tt.shape().dim(0);
+        if (!first.has_dim_value() || first.dim_value() == options.batch)
+            continue;
+        fixed.push_back("'" + input->name() + "' (" + std::to_string(first.dim_value()) + ")");
+        if (example.empty())
+            example = input->name() + "=" + shapeText(tt.shape(), options.batch);
+    }
+    if (fixed.empty())
+        return;
+    const std::string batch = std::to_string(options.batch);
+    const std::string what = "the export fixed the leading dimension of input(s) " + joined(fixed)
+        + " (no dynamic batch axis), so batch " + batch + " does not apply to them";
+    const std::string how = "export with torch.onnx.export(..., dynamic_axes={...: {0: 'batch'}}), or give the "
+                            "whole shape with --input-shape "
+        + example;
+    if (batchTaken == 0)
+        throw InputError(source, "option batch",
+                         "batch " + batch + " changes nothing: " + what + "; " + how
+                             + " (a Reshape to a constant shape may still refuse it)");
+    warnings.push_back(what + ": their costs are for the fixed size; " + how);
+}
+
 // Gives the graph inputs their dimensions (docs/importers.md, "Dimensions"):
 // --input-shape sets a whole input; --dim NAME sets a symbolic dimension wherever it
 // appears; the batch goes to the leading dimension of every input where it is symbolic
 // (and to every dim sharing that dim_param). What is left symbolic on an input is
-// returned: nothing counts as 1 silently.
-std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions& options, const std::string& source)
+// returned: nothing counts as 1 silently. The model's weights given as inputs
+// (`weights`) are not data and take none of it.
+std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions& options, const std::string& source,
+                                   const std::unordered_set<std::string>& weights, std::vector<std::string>& warnings)
 {
     std::unordered_set<std::string> initializers;
     for (const auto& init : graph.initializer())
@@ -89,7 +141,7 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
     std::vector<onnx::ValueInfoProto*> inputs;
     std::vector<std::string> inputNames;
     for (auto& input : *graph.mutable_input())
-        if (!initializers.count(input.name()) && input.type().has_tensor_type()) {
+        if (!initializers.count(input.name()) && !weights.count(input.name()) && input.type().has_tensor_type()) {
             inputs.push_back(&input);
             inputNames.push_back("'" + input.name() + "'");
         }
@@ -106,6 +158,7 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
     collect(graph.output());
     collect(graph.value_info());
 
+    bool refixed = false; // --input-shape changed a dimension the export fixed
     for (const auto& entry : options.inputShapes) {
         const std::string& name = entry.first; // not a structured binding: the lambda captures it
         const std::vector<std::int64_t>& dims = entry.second;
@@ -129,6 +182,7 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
             auto* d = shape->mutable_dim(static_cast<int>(i));
             if (d->has_dim_param())
                 symbols.emplace(d->dim_param(), dims[i]); // the same name elsewhere gets it too
+            refixed = refixed || (d->has_dim_value() && d->dim_value() != dims[i]);
             d->set_dim_value(dims[i]);
         }
     }
@@ -145,22 +199,35 @@ std::vector<UnresolvedDim> pinDims(onnx::GraphProto& graph, const ImportOptions&
             throw InputError(source, "option dim", "'" + name + "' must be >= 1, got " + std::to_string(value));
         symbols[name] = value;
     }
+    int batchTaken = 0;
     for (auto* input : inputs) {
         auto& tt = *input->mutable_type()->mutable_tensor_type();
         if (!tt.has_shape() || tt.shape().dim_size() == 0)
             continue;
         auto* first = tt.mutable_shape()->mutable_dim(0);
-        if (first->has_dim_param())
-            symbols.emplace(first->dim_param(), options.batch);
-        else if (!first->has_dim_value())
+        if (first->has_dim_param()) {
+            const auto [it, added] = symbols.emplace(first->dim_param(), options.batch);
+            batchTaken += added || it->second == options.batch ? 1 : 0;
+        } else if (!first->has_dim_value()) {
             first->set_dim_value(options.batch);
+            ++batchTaken;
+        }
     }
+    checkFixedBatch(inputs, batchTaken, options, source, warnings);
     for (auto& vi : *graph.mutable_input())
         setSymbols(vi.mutable_type(), symbols);
     for (auto& vi : *graph.mutable_output())
         setSymbols(vi.mutable_type(), symbols);
     for (auto& vi : *graph.mutable_value_info())
         setSymbols(vi.mutable_type(), symbols);
+    if (refixed) {
+        // The shapes the exporter wrote for the outputs and intermediate values follow the
+        // input shape it traced with: stale now, so inference works them out again.
+        for (auto* infos : {graph.mutable_output(), graph.mutable_value_info()})
+            for (auto& vi : *infos)
+                if (vi.type().has_tensor_type())
+                    vi.mutable_type()->mutable_tensor_type()->clear_shape();
+    }
 
     std::vector<UnresolvedDim> unresolved;
     for (auto* input : inputs) {
@@ -286,11 +353,14 @@ void sortNodes(onnx::GraphProto& graph, std::vector<int>& fileIndex, const std::
     fileIndex = std::move(index);
 }
 
+// The graph's own name, or the file's stem where the exporter gives every model the same
+// one (torch_jit, main_graph, ...).
 std::string graphName(const onnx::GraphProto& graph, const std::string& source)
 {
-    if (!graph.name().empty())
+    if (!isGenericOnnxGraphName(graph.name()))
         return graph.name();
-    return std::filesystem::path(source).stem().string();
+    const std::string stem = std::filesystem::path(source).stem().string();
+    return stem.empty() ? graph.name() : stem;
 }
 
 std::string flopText(double flops)
@@ -304,11 +374,13 @@ std::string flopText(double flops)
 class ShapedGraphWriter {
 public:
     ShapedGraphWriter(const onnx::GraphProto& graph, const std::unordered_set<std::string>& folded,
-                      const ShapedGraphWriter* outer = nullptr, const std::unordered_set<std::string>* weights = nullptr)
+                      const ShapedGraphWriter* outer = nullptr, const std::unordered_set<std::string>* weights = nullptr,
+                      const OnnxConstantChains* chains = nullptr)
         : graph_(graph)
         , folded_(folded)
         , outer_(outer)
         , weights_(weights)
+        , chains_(chains)
     {
         for (const auto& vi : graph.input())
             types_[vi.name()] = &vi.type();
@@ -326,6 +398,8 @@ public:
         out_.source = source;
         std::unordered_set<std::string> opNames;
         for (int i = 0; i < graph_.node_size(); ++i) {
+            if (chains_ && chains_->nodes.count(i))
+                continue; // computed from constants alone: its result is a tensor, not an op
             const auto& node = graph_.node(i);
             const int at = fileIndex.empty() ? i : fileIndex[static_cast<std::size_t>(i)];
             ShapedOp op;
@@ -402,6 +476,12 @@ private:
             if (weights_ != nullptr && weights_->count(name)) {
                 t.isParameter = true;
                 ++out_.weightInputs;
+            }
+            if (chains_ != nullptr && chains_->outputs.count(name)) {
+                // Made from constants (a ConstantOfShape weight, a mask): a float one is a
+                // weight the model holds, an integer one an index table.
+                t.isParameter = isOnnxFloatType(tt.elem_type());
+                t.isConstant = !t.isParameter;
             }
         } else {
             t.shape = {-1}; // no type inferred (an op of an unknown domain, a sequence, ...)
@@ -531,6 +611,7 @@ private:
     const std::unordered_set<std::string>& folded_;
     const ShapedGraphWriter* outer_;
     const std::unordered_set<std::string>* weights_; // graph inputs that are weights (weightInputs)
+    const OnnxConstantChains* chains_;               // nodes computed from constants (top level only)
     std::unordered_map<std::string, const onnx::TypeProto*> types_;
     std::unordered_map<std::string, const onnx::TensorProto*> initializers_;
     std::unordered_map<std::string, int> index_;
@@ -553,12 +634,18 @@ void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std
     }
 }
 
-} // namespace
+// What one read of a model gives: the shaped graph, and what the user should be told.
+struct OnnxRead {
+    ShapedGraph shaped;
+    std::vector<std::string> warnings;
+    std::vector<std::string> notes;
+};
 
-ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& source, const ImportOptions& options)
+OnnxRead readOnnx(std::string_view content, const std::string& source, const ImportOptions& options)
 {
     if (options.batch < 1 || options.batch > INT_MAX)
         throw InputError(source, "option batch", "must be an integer >= 1, got " + std::to_string(options.batch));
+    OnnxRead read;
     onnx::ModelProto model = parseOnnxModel(content, source);
     const int opset = readOnnxOpset(model, source);
     onnx::GraphProto& graph = *model.mutable_graph();
@@ -568,17 +655,68 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
     downgradeOnnxModel(model, opset);
     checkOnnxModel(model, source, fileIndex);
     const std::unordered_set<std::string> weights = weightInputs(graph, options);
-    std::vector<UnresolvedDim> unresolved = pinDims(graph, options, source);
+    std::vector<UnresolvedDim> unresolved = pinDims(graph, options, source, weights, read.warnings);
     OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset));
     inferAndFold(model, folder, source, fileIndex);
-    ShapedGraph shaped = ShapedGraphWriter(graph, folder.foldedNames(), nullptr, &weights).write(source, fileIndex);
-    shaped.unresolved = std::move(unresolved);
-    return shaped;
+    const bool optionsChangedShapes = options.batch != 1 || !options.dims.empty() || !options.inputShapes.empty();
+    checkOnnxConstantReshapes(graph, fileIndex, source, optionsChangedShapes);
+    if (auto note = onnxInferenceExportNote(model))
+        read.notes.push_back(std::move(*note));
+    std::unordered_set<std::string> constants = folder.foldedNames();
+    constants.insert(folder.constantNodeNames().begin(), folder.constantNodeNames().end());
+    const OnnxConstantChains chains = findOnnxConstantChains(graph, constants);
+    read.shaped = ShapedGraphWriter(graph, folder.foldedNames(), nullptr, &weights, &chains).write(source, fileIndex);
+    read.shaped.unresolved = std::move(unresolved);
+    return read;
+}
+
+// Where the first activation without a full shape is made ("node 12 'x' (Mod)"), or empty.
+std::string firstUnshapedOp(const ShapedGraph& g)
+{
+    for (const ShapedOp& op : g.ops)
+        for (int t : op.outputs) {
+            const ShapedTensor& tensor = g.tensors[static_cast<std::size_t>(t)];
+            if (tensor.isActivation()
+                && std::any_of(tensor.shape.begin(), tensor.shape.end(), [](std::int64_t d) { return d < 0; }))
+                return op.location + ", tensor '" + tensor.name + "'";
+        }
+    return {};
+}
+
+} // namespace
+
+ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& source, const ImportOptions& options)
+{
+    return readOnnx(content, source, options).shaped;
 }
 
 Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options, CostReport* report)
 {
     return buildTrainingGraph(readOnnxShapedGraph(content, source, options), importCostOptions(options), report);
+}
+
+ImportedGraph importOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options)
+{
+    OnnxRead read = readOnnx(content, source, options);
+    ImportedGraph imported;
+    imported.unshapedFrom = firstUnshapedOp(read.shaped);
+    CostReport report;
+    imported.graph = buildTrainingGraph(read.shaped, importCostOptions(options), &report);
+    imported.source = source;
+    imported.format = GraphFormat::Onnx;
+    imported.warnings = std::move(read.warnings);
+    imported.notes = std::move(read.notes);
+    if (report.weightInputs > 0)
+        imported.notes.push_back(std::to_string(report.weightInputs)
+                                 + " graph input(s) taken as the model's weights: the file has no initializers "
+                                   "(exported without its weights, e.g. export_params=False)");
+    imported.unknownOpTypes = std::move(report.unknownTypes);
+    imported.forwardFlops = report.totalForwardFlops;
+    imported.unresolvedDims = std::move(report.unresolved);
+    imported.unshapedTensors = std::move(report.unshapedTensors);
+    if (imported.unshapedTensors.empty())
+        imported.unshapedFrom.clear();
+    return imported;
 }
 
 bool looksLikeOnnxModel(std::string_view content)
