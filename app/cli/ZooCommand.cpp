@@ -24,6 +24,7 @@ struct ZooOptions {
     std::string out;
     bool force = false;
     bool noFusion = false;
+    std::string optimizer = "sgd";
 };
 
 int runList(const ZooOptions& o)
@@ -54,6 +55,7 @@ int runGenerate(const ZooOptions& o)
     CostReport report;
     CostModelOptions costOptions;
     costOptions.fuseElementwise = !o.noFusion;
+    costOptions.optimizer = *parseOptimizerKind(o.optimizer);
     const Graph g = ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
     const std::string text = nativeGraphJson(g);
     // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
@@ -93,6 +95,11 @@ void addZooCommand(CLI::App& app, int& exitCode)
     gen->add_flag("--no-fusion", opts->noFusion,
                   "Cost every element-wise op as its own kernel (no kernel fusion: the model before it was "
                   "modelled, docs/cost-model.md)");
+    gen->add_option("--optimizer", opts->optimizer,
+                    "The update ops of the step: sgd (with momentum), adam, none; the GPT models always use adam "
+                    "(unless none)")
+        ->check(CLI::IsMember({"sgd", "adam", "none"}))
+        ->capture_default_str();
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });

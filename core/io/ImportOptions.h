@@ -28,6 +28,9 @@ struct ImportOptions {
     // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"); false costs
     // every op as its own kernel (`--no-fusion`).
     bool fuseElementwise = true;
+    // ONNX and TF forward graphs: the optimizer whose update ops the training step gets
+    // (CostModelOptions::optimizer, `--optimizer sgd|adam|none`).
+    OptimizerKind optimizer = OptimizerKind::Sgd;
 };
 
 // The cost options a shape-based import (ONNX, pbtxt) builds its training graph with.
@@ -35,6 +38,7 @@ inline CostModelOptions importCostOptions(const ImportOptions& options)
 {
     CostModelOptions cost;
     cost.fuseElementwise = options.fuseElementwise;
+    cost.optimizer = options.optimizer;
     return cost;
 }
 
