@@ -13,6 +13,7 @@
 #include "core/util/TextNumber.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -40,6 +41,11 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
                    "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
     cmd.add_flag("--no-fusion", shapes.noFusion,
                  "ONNX, pbtxt: cost every element-wise op as its own kernel (no kernel fusion, docs/cost-model.md)");
+    cmd.add_option("--optimizer", shapes.optimizer,
+                   "ONNX, pbtxt: the optimizer whose update ops the training step gets: sgd (with momentum), adam, "
+                   "none (docs/cost-model.md)")
+        ->check(CLI::IsMember({"sgd", "adam", "none"}))
+        ->capture_default_str();
     addCostsOption(cmd);
 }
 
@@ -66,6 +72,10 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
     ImportOptions options;
     options.batch = batch;
     options.fuseElementwise = !shapes.noFusion;
+    const auto optimizer = parseOptimizerKind(shapes.optimizer);
+    if (!optimizer)
+        throw UsageError{"--optimizer: unknown optimizer '" + shapes.optimizer + "' (sgd, adam or none)"};
+    options.optimizer = *optimizer;
     for (const std::string& item : shapes.dims) {
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0)
@@ -248,14 +258,41 @@ void requireSomeCompute(const Graph& graph, const std::string& source)
                      "placement takes the same time and none can be chosen; give the ops costs (docs/importers.md)");
 }
 
-Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision)
+namespace {
+
+// Whether a cluster file (not a preset) gives its own "precision".
+bool clusterFileGivesPrecision(const std::string& nameOrPath)
+{
+    if (clusterPresetJson(nameOrPath))
+        return false; // presets leave it to the default
+    try {
+        const nlohmann::json root = nlohmann::json::parse(readFileText(nameOrPath));
+        return root.is_object() && root.contains("precision");
+    } catch (const std::exception&) {
+        return false; // loadCluster read it already; nothing more to learn here
+    }
+}
+
+} // namespace
+
+Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision, const ImportedGraph* graph)
 {
     Cluster cluster = loadCluster(nameOrPath);
     if (!precision.empty()) {
         const auto mode = parsePrecisionMode(precision);
         if (!mode)
-            throw UsageError{"--precision: unknown mode '" + precision + "' (expected fp32, tf32 or amp)"};
+            throw UsageError{"--precision: unknown mode '" + precision + "' (expected "
+                             + std::string(kPrecisionModeNames) + ")"};
         cluster.setPrecision(*mode);
+    } else if (graph && graph->frameworkPrecision() != cluster.precision() && !clusterFileGivesPrecision(nameOrPath)) {
+        cluster.setPrecision(graph->frameworkPrecision());
+        const bool matters = std::any_of(cluster.devices().begin(), cluster.devices().end(),
+                                         [](const Device& d) { return d.peakTf32Flops > 0.0; });
+        if (matters)
+            std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
+                      << toString(graph->format)
+                      << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
+                         "runs every matrix product in TF32\n";
     }
     return cluster;
 }
@@ -264,9 +301,10 @@ void addPrecisionOption(CLI::App& cmd, std::string& precision)
 {
     cmd.add_option("--precision", precision,
                    "How FP32 matrix products and convolutions run: fp32 (no tensor cores), tf32 (TF32 tensor cores "
-                   "where the GPU has them, the frameworks' default), amp (mixed precision, FP16 tensor cores); "
-                   "default: the cluster's \"precision\", else tf32")
-        ->check(CLI::IsMember({"fp32", "tf32", "amp"}));
+                   "for all of them where the GPU has them, TensorFlow's default), pytorch (PyTorch's default: "
+                   "convolutions in TF32, matrix products in FP32), amp (mixed precision, FP16 tensor cores); "
+                   "default: the cluster's \"precision\", else pytorch for ONNX graphs and tf32 for the rest")
+        ->check(CLI::IsMember({"fp32", "tf32", "amp", "pytorch"}));
 }
 
 DeviceId deviceArg(const Cluster& cluster, const std::string& name)

@@ -34,7 +34,8 @@ struct UsageError {
 struct GraphShapeArgs {
     std::vector<std::string> dims;
     std::vector<std::string> inputShapes;
-    bool noFusion = false; // --no-fusion: ImportOptions::fuseElementwise off
+    bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off
+    std::string optimizer = "sgd"; // --optimizer: ImportOptions::optimizer
 };
 
 // Whether a command may go on with graph-input dimensions nothing gave a value: `info`
@@ -76,10 +77,13 @@ void refuseUnresolvedDims(const ImportedGraph& imported);
 void refuseUnshapedTensors(const ImportedGraph& imported);
 // "input 'x' dimension 2 ('height')" for messages and listings.
 std::string describeUnresolvedDim(const UnresolvedDim& d);
-// The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp") replaces the
-// cluster's precision mode (docs/cost-model.md, "Precision").
-Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {});
-// --precision fp32|tf32|amp into `precision`.
+// The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp", "pytorch")
+// replaces the cluster's precision mode (docs/cost-model.md, "Precision"). Without one, a
+// cluster whose file gives no "precision" (every preset) takes `graph`'s framework default
+// (pytorch for ONNX exports), said on stderr where it matters (a GPU with TF32 peaks).
+Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {},
+                       const ImportedGraph* graph = nullptr);
+// --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.

@@ -67,12 +67,13 @@ int runPlace(const PlaceOptions& o)
                              + std::string(toString(format))};
     }
     const auto pbtxtGraph = [&] {
-        return std::move(
-            importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes)).graph);
+        return importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes));
     };
-    const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
+    const ImportedGraph imported = o.pbtxtOut.empty() ? loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes)
+                                                      : pbtxtGraph();
+    const Graph& g = imported.graph;
     requireSomeCompute(g, source);
-    const Cluster c = loadClusterArg(o.cluster, o.precision);
+    const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
     // Read before the search too: a missing or broken sidecar fails now, not after the budget.
     // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
     OpModules modules;

@@ -2,6 +2,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
+#include "core/cost/OpTime.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/LowerBound.h"
@@ -30,6 +31,7 @@ struct SimulateOptions {
     std::string allOn;
     bool given = false;
     std::string trace;
+    std::string opsCsv;
     double optimizerFactor = SimOptions{}.optimizerStateFactor;
     bool json = false;
     bool force = false;
@@ -75,6 +77,35 @@ nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, 
     return j;
 }
 
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char ch : text)
+        quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return quoted + "\"";
+}
+
+// One line per op: where it ran and how long it took there (opTimeUs: the simulator's own
+// durations), with the cost that gave the time.
+std::string opsCsv(const Graph& g, const Cluster& c, const Placement& placement)
+{
+    std::string out = "name,type,device,time_us,flops,memory_bytes,measured,fused_into\n";
+    char number[64];
+    for (OpId id = 0; id < g.opCount(); ++id) {
+        const Op& op = g.op(id);
+        const Device& d = c.device(placement[static_cast<size_t>(id)]);
+        out += csvField(op.name) + "," + csvField(op.type) + "," + csvField(d.name);
+        for (double v : {opTimeUs(op, d), op.flops, op.memoryBytes}) {
+            std::snprintf(number, sizeof number, ",%.17g", v);
+            out += number;
+        }
+        out += std::string(",") + (op.measured(d.kind) ? "1" : "0") + "," + csvField(op.fusedInto) + "\n";
+    }
+    return out;
+}
+
 void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
@@ -111,10 +142,10 @@ int runSimulate(const SimulateOptions& o)
 {
     if (int(!o.placement.empty()) + int(!o.allOn.empty()) + int(o.given) != 1)
         throw UsageError{"give exactly one of --placement FILE, --all-on DEVICE or --given-placement"};
-    checkOutputArgs({{"--trace", o.trace}}, {o.graph, o.cluster, o.placement}, o.force);
+    checkOutputArgs({{"--trace", o.trace}, {"--ops-csv", o.opsCsv}}, {o.graph, o.cluster, o.placement}, o.force);
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
-    const Cluster c = loadClusterArg(o.cluster, o.precision);
+    const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
     Placement placement;
     if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
@@ -137,6 +168,8 @@ int runSimulate(const SimulateOptions& o)
     const LowerBound lb = lowerBound(g, c);
     if (!o.trace.empty())
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
+    if (!o.opsCsv.empty())
+        writeFileAtomically(o.opsCsv, opsCsv(g, c, placement), o.force);
     if (o.json)
         std::cout << resultJson(g, c, r, lb).dump(2) << "\n";
     else
@@ -159,6 +192,9 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     cmd->add_flag("--given-placement", opts->given,
                   "Simulate the placement the graph file gives (TensorFlow .pbtxt device fields)");
     cmd->add_option("--trace", opts->trace, "Write the simulated step as Chrome trace-event JSON (opens in Perfetto)");
+    cmd->add_option("--ops-csv", opts->opsCsv,
+                    "Write one CSV line per op: name, type, device, time_us (as simulated there), flops, "
+                    "memory_bytes, measured, fused_into");
     cmd->add_option("--optimizer-factor", opts->optimizerFactor,
                     "Parameter memory = param bytes x this (weights, gradients, optimizer state)")
         ->capture_default_str()

@@ -25,6 +25,7 @@ struct ZooOptions {
     std::string out;
     bool force = false;
     bool noFusion = false;
+    std::string optimizer = "sgd";
 };
 
 int runList(const ZooOptions& o)
@@ -55,6 +56,7 @@ int runGenerate(const ZooOptions& o)
     CostReport report;
     CostModelOptions costOptions;
     costOptions.fuseElementwise = !o.noFusion;
+    costOptions.optimizer = *parseOptimizerKind(o.optimizer);
     const Graph g = [&] {
         try {
             return ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
@@ -100,6 +102,11 @@ void addZooCommand(CLI::App& app, int& exitCode)
     gen->add_flag("--no-fusion", opts->noFusion,
                   "Cost every element-wise op as its own kernel (no kernel fusion: the model before it was "
                   "modelled, docs/cost-model.md)");
+    gen->add_option("--optimizer", opts->optimizer,
+                    "The update ops of the step: sgd (with momentum), adam, none; the GPT models always use adam "
+                    "(unless none)")
+        ->check(CLI::IsMember({"sgd", "adam", "none"}))
+        ->capture_default_str();
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });

@@ -47,6 +47,10 @@ double tfOutputElements(const OpView& v, const ShapedTensor* x, double channels)
 
 } // namespace
 
+// cuDNN's kernels for a convolution over this few input channels per group (an RGB image's
+// 3) are FP32 ones, whatever TF32 allows (docs/cost-model.md, "Precision").
+constexpr double kNarrowInputChannels = 4.0;
+
 OpCost ioCost(const OpView& v, double flops)
 {
     OpCost c;
@@ -74,7 +78,9 @@ OpCost convOnnx(const OpView& v)
             outElements *= onnxOutputExtent(v, x, i, spatial, onnxKernelExtent(v, w, i));
     }
     const double bias = v.input(2) ? outElements : 0.0;
-    return ioCost(v, 2.0 * outElements * inPerGroup * kernel + bias);
+    OpCost c = ioCost(v, 2.0 * outElements * inPerGroup * kernel + bias);
+    c.narrow = inPerGroup <= kNarrowInputChannels;
+    return c;
 }
 
 OpCost convTransposeOnnx(const OpView& v)
@@ -98,7 +104,9 @@ OpCost convTf(const OpView& v)
     const double macsPerOutput = OpView::dims(f, 0, -1); // k... x Cin/group
     const double outElements = OpView::rank(y) > 0 ? OpView::elements(y)
                                                    : tfOutputElements(v, v.input(0), OpView::dim(f, -1));
-    return ioCost(v, 2.0 * outElements * macsPerOutput);
+    OpCost c = ioCost(v, 2.0 * outElements * macsPerOutput);
+    c.narrow = OpView::rank(f) >= 2 && OpView::dim(f, -2) <= kNarrowInputChannels;
+    return c;
 }
 
 OpCost depthwiseConvTf(const OpView& v)

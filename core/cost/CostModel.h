@@ -7,18 +7,36 @@
 #include "core/graph/Graph.h"
 
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace post {
+
+// The optimizer whose update ops a training step gets (docs/cost-model.md, "Optimizer").
+enum class OptimizerKind : std::uint8_t { None, Sgd, Adam };
+std::string_view toString(OptimizerKind kind);
+// "none", "sgd", "adam"; nullopt for anything else.
+std::optional<OptimizerKind> parseOptimizerKind(std::string_view text);
 
 // Options of the shape-based cost model (documented in docs/cost-model.md).
 struct CostModelOptions {
     // The reference device of each kind (speed 1.0 in the cluster presets: a V100 for
     // GPUs, the notional CPU of docs/clusters.md), indexed by DeviceKind.
     std::array<DeviceSpec, kDeviceKindCount> reference = defaultReferenceDevices();
-    // Backward FLOPs and bytes = forward x this (gradients w.r.t. inputs and weights).
+    // Backward FLOPs and bytes of a matrix product, convolution or normalisation = forward x
+    // this (gradients w.r.t. inputs and weights; half of it where no input needs a gradient).
+    // Element-wise, pass-through and data-movement ops have their own rules
+    // (docs/cost-model.md, "Training step").
     double backwardFactor = 2.0;
+    // Update ops per op that owns parameters, after its backward op (SGD with momentum by
+    // default; None: no update ops, as before).
+    OptimizerKind optimizer = OptimizerKind::Sgd;
+    // A host-to-device copy op per graph input (an activation no op writes): the batch over
+    // PCIe before the forward pass (docs/cost-model.md, "Input copy").
+    bool inputCopy = true;
     // Kernel fusion (docs/cost-model.md, "Kernel fusion"): chains of element-wise and
     // normalisation ops are costed as one kernel and colocated (cost/Fusion.h). false: every
     // op is its own kernel, as before fusion was modelled.
@@ -45,7 +63,23 @@ struct CostReport {
     // ops, and how many forward ops they hold.
     int fusionGroups = 0;
     int fusedOps = 0;
+    // Ops added by the training step: optimizer updates, input copies; forward ops that get
+    // no backward op (no gradient reaches them: moving averages, shape arithmetic on inputs).
+    int optimizerOps = 0;
+    int inputCopies = 0;
+    int opsWithoutGradient = 0;
 };
+
+// How the backward pass of an op type is costed (docs/cost-model.md, "Training step").
+enum class BackwardClass : std::uint8_t {
+    Matrix,      // products, convolutions: data gradient + weight gradient (backwardFactor)
+    PassThrough, // Add: the gradient goes to every input unchanged, no kernel
+    Elementwise, // one pass: reads the incoming gradient and what the forward read, writes the input gradients
+    Movement,    // data movement, reductions: the inverse movement, as much traffic as the forward
+    Free,        // metadata only
+    Other,       // normalisation, softmax, pooling, unknown types: backwardFactor x forward
+};
+BackwardClass backwardClassOf(std::string_view type);
 
 // FLOPs and bytes of one forward op from its shapes; unknown types fall back to an
 // element-wise estimate over the outputs and are marked known = false.

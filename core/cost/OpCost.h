@@ -10,6 +10,8 @@ struct OpCost {
     bool known = true;         // false: the op type is unknown and a fallback was used
     bool matrix = false;       // a matrix product or convolution: tensor-core work
     int elementBytes = 4;      // of the op's first input: its compute precision (Precision.h)
+    bool convolution = false;  // a matrix op that is a convolution (Op::convolution)
+    bool narrow = false;       // a convolution over <= 4 input channels per group (Op::narrowConvolution)
 };
 
 } // namespace post

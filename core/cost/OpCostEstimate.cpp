@@ -346,6 +346,29 @@ void requireShapesFit(const ShapedGraph& graph, const ShapedOp& op)
 
 } // namespace
 
+BackwardClass backwardClassOf(std::string_view type)
+{
+    if (isMatrixType(type))
+        return BackwardClass::Matrix;
+    if (type == "Add" || type == "AddV2")
+        return BackwardClass::PassThrough;
+    const auto& table = rules();
+    const auto it = table.find(type);
+    if (it == table.end())
+        return BackwardClass::Other;
+    switch (it->second.family) {
+    case Family::Free:
+        return BackwardClass::Free;
+    case Family::Copy:
+    case Family::Reduce:
+        return BackwardClass::Movement;
+    case Family::Elementwise:
+        return BackwardClass::Elementwise;
+    default:
+        return BackwardClass::Other;
+    }
+}
+
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {
     if (op.bodyCost)
@@ -354,6 +377,9 @@ OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
     requireShapesFit(graph, op);
     OpCost c = formulaCost(v, op);
     c.matrix = isMatrixType(op.type);
+    c.convolution = c.matrix && (op.type.find("Conv") != std::string::npos);
+    if (!c.convolution)
+        c.narrow = false;
     if (const ShapedTensor* first = v.input(0))
         c.elementBytes = first->elementBytes;
     return c;

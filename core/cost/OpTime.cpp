@@ -34,13 +34,19 @@ double rooflinePeakFlops(const Op& op, const Device& device)
     case ElementPrecision::Fp32:
         break;
     }
+    if (device.precision == PrecisionMode::Amp)
+        return firstPositive(device.peakFp16Flops, device.peakTf32Flops, device.peakFlops);
+    // cuDNN runs a convolution over <= 4 input channels per group on FP32 kernels.
+    if (op.narrowConvolution)
+        return device.peakFlops;
     switch (device.precision) {
     case PrecisionMode::Fp32:
+    case PrecisionMode::Amp:
         return device.peakFlops;
     case PrecisionMode::Tf32:
         return firstPositive(device.peakTf32Flops, 0.0, device.peakFlops);
-    case PrecisionMode::Amp:
-        return firstPositive(device.peakFp16Flops, device.peakTf32Flops, device.peakFlops);
+    case PrecisionMode::Pytorch: // convolutions in TF32, matrix products in FP32
+        return op.convolution ? firstPositive(device.peakTf32Flops, 0.0, device.peakFlops) : device.peakFlops;
     }
     return device.peakFlops;
 }

@@ -20,9 +20,11 @@ bool usesRoofline(const Op& op, const Device& device);
 
 // The peak FLOP/s the roofline gives `op` on `device` (docs/cost-model.md, "Precision"):
 // matrix products and convolutions of fp16/bf16 or int8 type at the device's FP16 or INT8
-// tensor-core peak; FP32 ones at the TF32 peak (mode tf32) or FP16 peak (mode amp), or the
-// FP32 peak (mode fp32); a peak the device lacks falls back to the next lower one it has
-// and finally to the FP32 peak. Every other op runs at the FP32 peak.
+// tensor-core peak; FP32 ones at the TF32 peak (mode tf32; mode pytorch for convolutions
+// only) or FP16 peak (mode amp), or the FP32 peak (mode fp32, and pytorch's matrix
+// products); a narrow convolution (Op::narrowConvolution) at the FP32 peak in every mode
+// but amp; a peak the device lacks falls back to the next lower one it has and finally to
+// the FP32 peak. Every other op runs at the FP32 peak.
 double rooflinePeakFlops(const Op& op, const Device& device);
 
 // Memory traffic under automatic mixed precision, relative to FP32.

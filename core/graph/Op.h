@@ -33,6 +33,11 @@ struct Op {
     // in: they pick the device's peak for the roofline (cost/OpTime.h, docs/cost-model.md).
     bool matrixOp = false;
     ElementPrecision precision = ElementPrecision::Fp32;
+    // A matrix op that is a convolution: PrecisionMode::Pytorch runs these in TF32 and other
+    // matrix products in FP32. Narrow: <= 4 input channels per group (an image network's
+    // first layer), which cuDNN runs on an FP32 kernel in every mode but amp.
+    bool convolution = false;
+    bool narrowConvolution = false;
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;

@@ -34,6 +34,9 @@ struct ImportOptions {
     // what is being done and the fraction done so far (0 to 1). From the reading thread;
     // empty: nobody listens.
     std::function<void(std::string_view stage, double fraction)> progress;
+    // ONNX and TF forward graphs: the optimizer whose update ops the training step gets
+    // (CostModelOptions::optimizer, `--optimizer sgd|adam|none`).
+    OptimizerKind optimizer = OptimizerKind::Sgd;
 };
 
 // The cost options a shape-based import (ONNX, pbtxt) builds its training graph with.
@@ -41,6 +44,7 @@ inline CostModelOptions importCostOptions(const ImportOptions& options)
 {
     CostModelOptions cost;
     cost.fuseElementwise = options.fuseElementwise;
+    cost.optimizer = options.optimizer;
     return cost;
 }
 

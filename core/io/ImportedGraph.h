@@ -51,6 +51,13 @@ struct ImportedGraph {
     std::string unshapedFrom;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
+    // The precision mode of the framework that wrote the file, used where neither the user
+    // nor the cluster file chooses one (docs/cost-model.md, "Precision"): pytorch for ONNX
+    // exports (PyTorch writes most of them), tf32 (TensorFlow's default) for the rest.
+    PrecisionMode frameworkPrecision() const
+    {
+        return format == GraphFormat::Onnx ? PrecisionMode::Pytorch : PrecisionMode::Tf32;
+    }
 };
 
 // The given placement on `cluster`. An op without a device takes its colocation group's

@@ -196,7 +196,8 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
                 m.precisions.push_back(p[k].get<std::string>());
             }
         } else {
-            failField(source, "precision", "must be \"fp32\", \"tf32\", \"amp\" or a non-empty list of them");
+            failField(source, "precision",
+                      "must be \"fp32\", \"tf32\", \"amp\", \"pytorch\" or a non-empty list of them");
         }
         for (size_t k = 0; k < m.precisions.size(); ++k) {
             const std::string at = p.is_string() ? std::string("precision") : "precision[" + std::to_string(k) + "]";
@@ -283,7 +284,8 @@ SweepResult runSweepJob(const SweepJob& job, int threads)
     if (!job.precision.empty()) {
         const auto mode = parsePrecisionMode(job.precision);
         if (!mode)
-            throw InputError(job.precision, "precision", "unknown precision mode (expected fp32, tf32 or amp)");
+            throw InputError(job.precision, "precision",
+                             "unknown precision mode (expected " + std::string(kPrecisionModeNames) + ")");
         cluster.setPrecision(*mode); // as post-cli place --precision
     }
     std::unique_ptr<Placer> placer = makePlacer(job.algorithm);
@@ -355,9 +357,9 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
     r.cluster = field<std::string>(j, "cluster", source, "a string");
     r.algorithm = field<std::string>(j, "algo", source, "a string");
     if (j.contains("precision")) {
-        r.precision = field<std::string>(j, "precision", source, "\"fp32\", \"tf32\" or \"amp\"");
+        r.precision = field<std::string>(j, "precision", source, "\"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
         if (!parsePrecisionMode(r.precision))
-            failField(source, "precision", "must be \"fp32\", \"tf32\" or \"amp\"");
+            failField(source, "precision", "must be \"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
     }
     if (!j.contains("seed") || !j.at("seed").is_number_unsigned())
         failField(source, "seed", "must be an integer >= 0" + (j.contains("seed") ? ", got " + j.at("seed").dump() : ""));

@@ -1,6 +1,5 @@
 #include "core/zoo/ZooRegistry.h"
 
-#include "core/zoo/OptimizerUpdates.h"
 #include "core/zoo/ZooModels.h"
 
 #include <functional>
@@ -38,7 +37,8 @@ const std::vector<Entry>& entries()
         {{"nmt-8", "GNMT translation, 8+8 LSTM layers of 1024, attention, 30+30 steps (Wu et al. 2016)", 64, 30},
          [](int b, int steps) { return buildNmt(b, 8, steps); }},
         // Its "steps" are the sequence's tokens (--steps 384: SQuAD fine-tuning's length).
-        {{"bert-base", "BERT-base pre-training, 12 layers, hidden 768, sequence 128 (Devlin et al. 2019)", 32, 128},
+        {{"bert-base", "BERT-base pre-training, 12 layers, hidden 768, sequence 128, Adam (Devlin et al. 2019)", 32,
+          128, true},
          [](int b, int seq) { return buildBertBase(b, seq); }},
         {{"gpt2", "GPT-2 124M decoder, 12 layers, hidden 768, sequence 1024, Adam (Radford et al. 2019)", 8, 0, true},
          gpt("gpt2", 12, 768)},
@@ -110,13 +110,12 @@ Graph ZooRegistry::generate(const std::string& name, int batch, const CostModelO
                                     + std::to_string(kMaxForwardOps)
                                     + " (its training step would take over 1 GB to build and give a file over the "
                                       "160 MB a graph file may have; nmt-8 reaches it at about 400 steps)");
-    Graph training = buildTrainingGraph(std::move(forward), options, report);
-    if (!findEntry(name)->info.optimizerUpdates)
-        return training;
-    Graph withUpdates = withAdamUpdates(training, options);
-    if (report)
-        report->opCount = withUpdates.opCount();
-    return withUpdates;
+    // The step's update ops come from the cost model (CostModelOptions::optimizer): models
+    // trained with Adam get Adam's, the others the options' (SGD with momentum by default).
+    CostModelOptions step = options;
+    if (findEntry(name)->info.optimizerUpdates && step.optimizer != OptimizerKind::None)
+        step.optimizer = OptimizerKind::Adam;
+    return buildTrainingGraph(std::move(forward), step, report);
 }
 
 } // namespace post

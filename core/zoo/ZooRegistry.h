@@ -16,7 +16,8 @@ struct ZooModelInfo {
     int defaultBatch = 1;
     // Unrolled time steps of a recurrent model (`--steps`); 0 = the model has none.
     int defaultSteps = 0;
-    // The training step includes the optimizer's update ops (ApplyAdam per parameter owner).
+    // Trained with Adam: the step's update ops are ApplyAdam (CostModelOptions::optimizer),
+    // the others get the options' optimizer (SGD with momentum by default).
     bool optimizerUpdates = false;
 };
 
@@ -40,8 +41,8 @@ public:
     // without time steps and for steps > kMaxSteps.
     static ShapedGraph forwardGraph(const std::string& name, int batch = 0, int steps = 0);
     // One training step with costs from the shape-based cost model (and, for models with
-    // optimizerUpdates, the Adam update ops of withAdamUpdates). Throws std::invalid_argument,
-    // before building it, for a forward graph over kMaxForwardOps.
+    // optimizerUpdates, Adam's update ops instead of the options' optimizer). Throws
+    // std::invalid_argument, before building it, for a forward graph over kMaxForwardOps.
     static Graph generate(const std::string& name, int batch = 0, const CostModelOptions& options = {},
                           CostReport* report = nullptr, int steps = 0);
 };

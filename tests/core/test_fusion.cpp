@@ -23,7 +23,9 @@ namespace {
 using testgraphs::Shaped;
 
 // x [1000] -> r Relu -> t1 -> m Mul(t1, scale) -> t2 -> s Sigmoid -> t3 -> fc MatMul(t3 [1, 1000], W) -> y
-// (shapes kept 2-D for the product: every activation is [1, 1000]).
+// (shapes kept 2-D for the product: every activation is [1, 1000]). x needs no gradient (a
+// graph input), so the chain's backward is free unless `x` is made an op's output
+// (chainAfterAProduct).
 Shaped chain()
 {
     Shaped s;
@@ -38,6 +40,22 @@ Shaped chain()
     s.op("m", "Mul", {t1, scale}, {t2});
     s.op("s", "Sigmoid", {t2}, {t3});
     s.op("fc", "MatMul", {t3, w}, {y});
+    return s;
+}
+
+// The chain fed by a product: x = in [1, 10] x V [10, 1000], so a gradient w.r.t. x is needed.
+Shaped chainAfterAProduct()
+{
+    Shaped s = chain();
+    const int in = s.tensor("in", {1, 10});
+    const int v = s.tensor("V", {10, 1000}, true);
+    ShapedOp first;
+    first.name = "p";
+    first.type = "MatMul";
+    first.inputs = {in, v};
+    first.outputs = {0}; // x
+    first.location = "node 4";
+    s.g.ops.push_back(first);
     return s;
 }
 
@@ -117,9 +135,14 @@ private slots:
         const double unfusedUs = rooflineTimeUs(s.cost(0), ref[0]) + rooflineTimeUs(s.cost(1), ref[0])
             + rooflineTimeUs(s.cost(2), ref[0]);
         QVERIFY(root.time(DeviceKind::Gpu) < unfusedUs - 2.0 * ref[0].launchOverheadUs);
-        // The gradient kernel is backwardFactor x the fused kernel.
-        QCOMPARE(opNamed(g, "s/grad").flops, 12000.0);
-        QCOMPARE(opNamed(g, "s/grad").memoryBytes, 2.0 * 8004.0);
+        // x is a graph input: no gradient to compute, the group's backward is free.
+        QCOMPARE(opNamed(g, "s/grad").memoryBytes, 0.0);
+        // Fed by a product, the group's gradient is one element-wise pass over the fused kernel:
+        // the incoming gradient (t3) and what the group read (x, the scale) read, x's gradient
+        // written; the FLOPs of the fused kernel.
+        const Graph after = buildTrainingGraph(chainAfterAProduct().g);
+        QCOMPARE(opNamed(after, "s/grad").flops, 6000.0);
+        QCOMPARE(opNamed(after, "s/grad").memoryBytes, 4000.0 + 4004.0 + 4000.0);
 
         // The members are still ops of the graph, at no cost (no kernel: no launch either).
         for (const char* name : {"r", "m", "r/grad", "m/grad"}) {
@@ -264,7 +287,7 @@ private slots:
     // With the option off every op is costed alone, exactly as before fusion was modelled.
     void optionOffReproducesUnfusedTimes()
     {
-        Shaped s = chain();
+        Shaped s = chainAfterAProduct();
         CostReport report;
         const Graph g = buildTrainingGraph(s.g, unfused(), &report);
         QCOMPARE(report.fusionGroups, 0);
@@ -277,7 +300,9 @@ private slots:
             const Op& backward = opNamed(g, o.name + "/grad");
             QCOMPARE(forward.flops, c.flops);
             QCOMPARE(forward.memoryBytes, c.bytesRead + c.bytesWritten);
-            QCOMPARE(backward.flops, 2.0 * c.flops);
+            // Products: data and weight gradients (p reads a graph input: the weight gradient
+            // alone); element-wise ops one pass.
+            QCOMPARE(backward.flops, (o.type == "MatMul" ? (o.name == "p" ? 1.0 : 2.0) : 1.0) * c.flops);
             QCOMPARE(forward.colocate, o.name);
             QCOMPARE(backward.colocate, o.name);
             for (int k = 0; k < kDeviceKindCount; ++k)
@@ -288,7 +313,7 @@ private slots:
 
     // The zoo's BERT-base: fusion merges each layer norm with its residual add, bias + GELU,
     // and the attention's scale + mask + softmax, and the step is faster by the share
-    // docs/cost-model.md states ("Kernel fusion": the fused step takes 52 % of the unfused
+    // docs/cost-model.md states ("Kernel fusion": the fused step takes 60 % of the unfused
     // one at sequence 128, batch 32, on one A100 in TF32).
     void bertBaseStepIsFasterByTheDocumentedShare()
     {
@@ -297,7 +322,15 @@ private slots:
         const Graph plain = ZooRegistry::generate("bert-base", 32, unfused(), &plainReport);
         QCOMPARE(fused.opCount(), plain.opCount());
         QCOMPARE(fusedReport.totalForwardFlops, plainReport.totalForwardFlops);
-        QVERIFY(std::fabs(sumOf(fused, &Op::flops) / sumOf(plain, &Op::flops) - 1.0) < 1e-12); // no work lost
+        double fusedForward = 0.0, plainForward = 0.0;
+        for (OpId id = 0; id < fusedReport.forwardOpCount; ++id) {
+            fusedForward += fused.op(id).flops;
+            plainForward += plain.op(id).flops;
+        }
+        QVERIFY(std::fabs(fusedForward / plainForward - 1.0) < 1e-12); // no work lost
+        // Backward: an element-wise op fed only by inputs that need no gradient (the attention
+        // mask's arithmetic) is free alone but is counted in the one pass of its group.
+        QVERIFY(std::fabs(sumOf(fused, &Op::flops) / sumOf(plain, &Op::flops) - 1.0) < 0.01);
         QVERIFY(sumOf(fused, &Op::memoryBytes) < 0.5 * sumOf(plain, &Op::memoryBytes));
         QCOMPARE(plainReport.fusionGroups, 0);
         QVERIFY(fusedReport.fusionGroups > 12 * 4);
@@ -322,7 +355,7 @@ private slots:
         const SimResult fusedStep = stepOnOneGpu(fused, a100);
         const SimResult plainStep = stepOnOneGpu(plain, a100);
         const double ratio = fusedStep.stepTimeUs / plainStep.stepTimeUs;
-        QVERIFY2(std::fabs(ratio - 0.52) < 0.01, qPrintable(QString::number(ratio)));
+        QVERIFY2(std::fabs(ratio - 0.60) < 0.01, qPrintable(QString::number(ratio)));
         // Intermediates fused kernels never write are not held either.
         QVERIFY(fusedStep.peakMemoryBytes[1] < plainStep.peakMemoryBytes[1]);
     }

@@ -284,13 +284,16 @@ private slots:
     }
 
     // The GPT training step carries Adam: one ApplyAdam per parameter owner, fed by the
-    // owner's backward op with the weight gradient, colocated with the owner, 7 x 4 bytes of
-    // memory traffic per parameter; nothing else of the training graph changes.
+    // owner's backward op with the weight gradient, colocated with the owner, 11 x 4 bytes of
+    // memory traffic per parameter (Adam's 7, the gradient's zero_grad and AccumulateGrad 4);
+    // nothing else of the training graph changes.
     void gptTrainingStepHasAdamUpdates()
     {
         CostReport report;
         const Graph g = ZooRegistry::generate("gpt2", 1, {}, &report);
-        const Graph plain = buildTrainingGraph(ZooRegistry::forwardGraph("gpt2", 1));
+        CostModelOptions noUpdates;
+        noUpdates.optimizer = OptimizerKind::None;
+        const Graph plain = buildTrainingGraph(ZooRegistry::forwardGraph("gpt2", 1), noUpdates);
         QCOMPARE(report.opCount, g.opCount());
         int owners = 0, updates = 0;
         double updated = 0.0, traffic = 0.0;
@@ -321,10 +324,17 @@ private slots:
         QCOMPARE(g.edgeCount(), plain.edgeCount() + updates);
         QCOMPARE(updated, 4.0 * 124439808);
         QCOMPARE(g.totalParamBytes(), 4.0 * 124439808);
-        QCOMPARE(traffic, 7.0 * updated);
-        // The LSTM and CNN models keep the training graph of the cost model alone.
-        QCOMPARE(ZooRegistry::generate("rnnlm-2", 1).opCount(),
-                 2 * static_cast<int>(ZooRegistry::forwardGraph("rnnlm-2", 1).ops.size()));
+        QCOMPARE(traffic, 11.0 * updated);
+        QCOMPARE(ZooRegistry::generate("gpt2", 1, noUpdates).opCount(), plain.opCount());
+        // The other models get the options' optimizer: SGD with momentum by default.
+        const Graph rnnlm = ZooRegistry::generate("rnnlm-2", 1);
+        int momentum = 0;
+        for (const Op& op : rnnlm.ops()) {
+            QVERIFY(op.type != "ApplyAdam");
+            momentum += op.type == "ApplyMomentum" ? 1 : 0;
+        }
+        QVERIFY(momentum > 0);
+        QCOMPARE(rnnlm.opCount(), 2 * static_cast<int>(ZooRegistry::forwardGraph("rnnlm-2", 1).ops.size()) + momentum);
     }
 
     // Forward op counts (docs/zoo.md): the training graph doubles them and adds updates.
@@ -381,16 +391,31 @@ private slots:
         }
     }
 
-    // Through the cost model: one backward op per forward op, fp32 parameter bytes, and the
-    // forward FLOPs of ResNet-50 at 2 x 4.09 G multiply-adds per image plus the element-wise
-    // work (batch norm 8 FLOPs an element, ReLU, additions: under 4% more).
+    // Through the cost model: one backward op per forward op that a gradient reaches (not the
+    // batch norms' moving-average updates: state, not gradients), one momentum update per
+    // parameter owner, fp32 parameter bytes, and the forward FLOPs of ResNet-50 at 2 x 4.09 G
+    // multiply-adds per image plus the element-wise work (batch norm 8 FLOPs an element, ReLU,
+    // additions: under 4% more).
     void trainingGraphThroughTheCostModel()
     {
         const ShapedGraph forward = ZooRegistry::forwardGraph("resnet-50", 32);
         CostReport report;
         const Graph g = ZooRegistry::generate("resnet-50", 32, {}, &report);
         QCOMPARE(report.forwardOpCount, static_cast<int>(forward.ops.size()));
-        QCOMPARE(g.opCount(), 2 * static_cast<int>(forward.ops.size()));
+        int movingAverageOps = 0, owners = 0;
+        for (const ShapedOp& o : forward.ops) {
+            movingAverageOps += o.name.find("AssignMovingAvg") != std::string::npos ? 1 : 0;
+        }
+        for (const Op& op : g.ops()) {
+            owners += op.paramBytes > 0.0 ? 1 : 0;
+            // No moving-average "gradients": the updates and their arithmetic get no backward op.
+            QVERIFY2(!(op.name.find("AssignMovingAvg") != std::string::npos && op.name.ends_with("/grad")),
+                     op.name.c_str());
+        }
+        QCOMPARE(movingAverageOps, 53 * 2 * 3); // per batch norm: mean and variance, sub, mul, AssignSub
+        QCOMPARE(report.opsWithoutGradient, movingAverageOps);
+        QCOMPARE(report.optimizerOps, owners);
+        QCOMPARE(g.opCount(), 2 * static_cast<int>(forward.ops.size()) - movingAverageOps + owners);
         QCOMPARE(g.totalParamBytes(), 4.0 * 25557032);
         const double perImage = report.totalForwardFlops / 32;
         QVERIFY2(perImage >= 2 * multiplyAdds(ZooRegistry::forwardGraph("resnet-50", 1)) && perImage < 8.5e9,

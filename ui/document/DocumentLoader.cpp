@@ -87,6 +87,8 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     Cluster cluster = loadCluster(clusterName.toStdString());
     if (precision)
         cluster.setPrecision(*precision);
+    else if (cluster.precision() == PrecisionMode::Tf32) // the cluster's default: the graph's framework's
+        cluster.setPrecision(imported.frameworkPrecision());
     doc->cluster = std::make_shared<const Cluster>(std::move(cluster));
     if (!imported.unknownOpTypes.empty())
         doc->notes << unknownTypesNote(imported.unknownOpTypes);

@@ -72,7 +72,8 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     cluster_->setObjectName(QStringLiteral("cluster"));
     cluster_->setToolTip(tr("The devices and links to place on (the same choice as File ▸ Cluster)"));
     connect(cluster_, &QComboBox::activated, this, &LearnerPanel::chooseCluster);
-    for (const PrecisionMode mode : {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Amp}) {
+    for (const PrecisionMode mode :
+         {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Pytorch, PrecisionMode::Amp}) {
         precision_->addItem(precisionName(mode), static_cast<int>(mode));
         precision_->setItemData(precision_->count() - 1, describePrecision(mode), Qt::ToolTipRole);
     }

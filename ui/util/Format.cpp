@@ -51,8 +51,11 @@ QString describePrecision(PrecisionMode mode)
     case PrecisionMode::Fp32:
         return QObject::tr("fp32: plain FP32 units, no tensor cores");
     case PrecisionMode::Tf32:
-        return QObject::tr("tf32: TF32 tensor cores where the GPU has them (Ampere and later), the frameworks' "
-                           "default; plain FP32 elsewhere");
+        return QObject::tr("tf32: TF32 tensor cores for every matrix product and convolution where the GPU has "
+                           "them (Ampere and later), TensorFlow's default; plain FP32 elsewhere");
+    case PrecisionMode::Pytorch:
+        return QObject::tr("pytorch: PyTorch's default, convolutions in TF32 and matrix products in FP32 (the "
+                           "default for ONNX graphs)");
     case PrecisionMode::Amp:
         return QObject::tr("amp: automatic mixed precision, FP16 tensor cores and 16-bit activations");
     }

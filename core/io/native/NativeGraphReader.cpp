@@ -50,8 +50,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "matrix", "precision", "measured", "measured_by", "body",
-                          "fused_into"},
+                          "cpu_only", "flops", "memory_bytes", "matrix", "convolution", "narrow_convolution",
+                          "precision", "measured", "measured_by", "body", "fused_into"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -79,6 +79,12 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.memoryBytes = in.nonNegative(*bytes, JsonInput::member(path, "memory_bytes"));
     if (const json* matrix = in.find(value, "matrix"))
         op.matrixOp = in.boolean(*matrix, JsonInput::member(path, "matrix"));
+    // Files written before "convolution" existed: a matrix op whose type names a convolution.
+    op.convolution = op.matrixOp && op.type.find("Conv") != std::string::npos;
+    if (const json* conv = in.find(value, "convolution"))
+        op.convolution = in.boolean(*conv, JsonInput::member(path, "convolution"));
+    if (const json* narrow = in.find(value, "narrow_convolution"))
+        op.narrowConvolution = in.boolean(*narrow, JsonInput::member(path, "narrow_convolution"));
     if (const json* precision = in.find(value, "precision")) {
         const std::string field = JsonInput::member(path, "precision");
         const std::string text = in.string(*precision, field);
@@ -209,6 +215,10 @@ std::string nativeGraphJson(const Graph& graph)
             o["memory_bytes"] = JsonOutput::number(op.memoryBytes);
         if (op.matrixOp)
             o["matrix"] = true;
+        if (op.convolution)
+            o["convolution"] = true;
+        if (op.narrowConvolution)
+            o["narrow_convolution"] = true;
         if (op.precision == ElementPrecision::Half)
             o["precision"] = "fp16";
         else if (op.precision == ElementPrecision::Int8)

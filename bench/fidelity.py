@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Fidelity of the cost model against measured GPU traces (docs/cost-model.md,
+"Fidelity against measured traces").
+
+For each torch.profiler (Kineto) trace given, prints the measured GPU time per op class and per
+training step next to the model's prediction for the same network (a torchvision export
+simulated by post-cli on one GPU of the matching cluster) and, where `post-cli simulate --costs
+TRACE` takes GPU kernel times, the replayed step.
+
+    bench/fidelity.py --post-cli build/release/app/cli/post-cli --out build/release/fidelity \
+        /work/shared/data/traces/kineto/*.pt.trace.json.gz /work/shared/data/traces/param/resnet_kineto.json.gz
+
+Measured side: every GPU kernel, memcpy and memset is attributed to the CPU operator that
+launched it (PyTorch 1.8: the kernel's args["external id"] = the operator's "External id";
+2.x: args["External id"] on both), and through that operator's enclosing operators (same
+thread, by time) to an op class. Steps are `ProfilerStep#N` (1.8) or, where the trace has no
+step annotations (the 2.x param trace), the spans between successive data-loader
+`__next__` annotations; the first step is dropped (warm-up) and the median of the others is
+taken. The measured step is the profiled step where the GPU is the bottleneck (busy >= 90 %
+of it) and the GPU's busy time (the union of its kernel, memcpy and memset intervals) where
+something else (data loading) stalls it; the report says which.
+
+Predicted side: torchvision's resnet50 (or resnet18: the model is recognised from the number of
+convolution backward ops per step) exported with training=TRAINING at the traced batch (from the
+input copy's bytes) by /usr/bin/python3 with torch, then `post-cli simulate --json --ops-csv`
+with every op on /device:GPU:0 of the cluster; each op of the training step is classified by its
+type and name.
+"""
+import argparse
+import collections
+import csv
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+CLASSES = ["conv fwd", "conv bwd", "bn fwd", "bn bwd", "relu fwd", "relu bwd", "add", "pool", "linear",
+           "optimizer", "memcpy", "other"]
+
+GPU_CATS = {"Kernel", "Memcpy", "Memset", "kernel", "gpu_memcpy", "gpu_memset"}
+CPU_CATS = {"Operator", "cpu_op", "user_annotation"}
+
+
+def load_trace(path):
+    with open(path, "rb") as f:
+        head = f.read(2)
+    opener = gzip.open if head == b"\x1f\x8b" else open
+    with opener(path, "rt") as f:
+        return json.load(f)
+
+
+def classify_measured(chain):
+    """Op class of a GPU event from the names of its launching operator and its enclosing
+    operators (outermost first)."""
+    names = [n.lower() for n in chain]
+    joined = " | ".join(names)
+    if "optimizer." in joined or "accumulategrad" in joined:
+        return "optimizer"
+    backward = any("backward" in n or "autograd::engine" in n for n in names)
+    if "convolution" in joined or "conv2d" in joined:
+        return "conv bwd" if backward else "conv fwd"
+    if "batch_norm" in joined or "batchnorm" in joined:
+        return "bn bwd" if backward else "bn fwd"
+    if "relu" in joined or "threshold" in joined:
+        return "relu bwd" if backward else "relu fwd"
+    if "pool" in joined or "meanbackward" in joined:
+        return "pool"
+    if "addmm" in joined or "linear" in joined or "aten::mm" in joined or "tbackward" in joined:
+        return "linear"
+    if "addbackward" in joined or "aten::add" in joined:
+        # the residual add forward, and in backward the accumulation add where a tensor fans out
+        return "add"
+    return "other"
+
+
+class Measured:
+    def __init__(self, path):
+        self.path = path
+        trace = load_trace(path)
+        self.device = ", ".join(sorted({d.get("name", "?") for d in trace.get("deviceProperties", [])})) or "?"
+        events = trace["traceEvents"]
+        cpu = [e for e in events if e.get("cat") in CPU_CATS and e.get("ph") == "X"]
+        gpu = [e for e in events if e.get("cat") in GPU_CATS and e.get("ph") == "X"]
+        self.layout = "PyTorch 1.8" if any(e.get("cat") == "Operator" for e in cpu) else "PyTorch 2.x"
+        runtime = {}
+        for e in events:
+            if e.get("cat") in ("Runtime", "cuda_runtime") and e.get("ph") == "X":
+                corr = e.get("args", {}).get("correlation")
+                if corr is not None:
+                    runtime[corr] = e
+        chains = self._chains(cpu, runtime.values())
+        self.steps = self._steps(cpu)
+        self.batch = None
+        self.conv_bwd_ops = sum(1 for e in cpu if e["name"] in ("CudnnConvolutionBackward", "ConvolutionBackward0"))
+        per_step = [collections.Counter() for _ in self.steps]
+        intervals = [[] for _ in self.steps]
+        unattributed = 0.0
+        for k in gpu:
+            args = k.get("args", {})
+            launch = runtime.get(args.get("correlation"))
+            if "Memcpy HtoD" in k["name"] and args.get("bytes", 0) > 1 << 20:
+                self.batch = self.batch or args["bytes"] // (3 * 224 * 224 * 4)
+            step = self._step_of(launch["ts"] if launch else k["ts"])
+            if step is None:
+                continue
+            chain = chains.get(id(launch), []) if launch else []
+            if "Memcpy" in k["name"]:
+                cls = "memcpy"
+            elif not chain:
+                unattributed += k["dur"]
+                cls = "other"
+            else:
+                cls = classify_measured(chain)
+            per_step[step][cls] += k["dur"] / 1000.0
+            intervals[step].append((k["ts"], k["ts"] + k["dur"]))
+        self.unattributed_ms = unattributed / 1000.0
+        self.per_step = per_step
+        self.busy = [union_ms(iv) for iv in intervals]
+        self.wall = [(b - a) / 1000.0 for a, b in self.steps]
+
+    def _steps(self, cpu):
+        marks = sorted((e for e in cpu if e["name"].startswith("ProfilerStep#")), key=lambda e: e["ts"])
+        if marks:
+            self.step_source = "ProfilerStep#N"
+            return [(e["ts"], e["ts"] + e["dur"]) for e in marks]
+        loads = sorted((e for e in cpu if e["name"].startswith("enumerate(DataLoader)")), key=lambda e: e["ts"])
+        self.step_source = "between data-loader __next__ annotations"
+        return [(a["ts"], b["ts"]) for a, b in zip(loads, loads[1:])]
+
+    def _step_of(self, ts):
+        for i, (a, b) in enumerate(self.steps):
+            if a <= ts < b:
+                return i
+        return None
+
+    @staticmethod
+    def _chains(cpu, launches):
+        """Per launch event (by id): the names of the CPU operators enclosing it on its thread,
+        outermost first (operators nest on a thread, so one sweep with a stack finds them)."""
+        by_tid = collections.defaultdict(list)
+        for e in cpu:
+            if not e["name"].startswith("ProfilerStep#") and e.get("cat") != "user_annotation" \
+                    or e["name"].startswith("Optimizer."):
+                by_tid[str(e["tid"])].append((e["ts"], 0, -e["dur"], e))
+        for e in launches:
+            by_tid[str(e["tid"])].append((e["ts"], 1, 0, e))
+        chains = {}
+        for items in by_tid.values():
+            items.sort(key=lambda x: (x[0], x[1], x[2]))
+            stack = []
+            for ts, kind, _, e in items:
+                while stack and stack[-1]["ts"] + stack[-1]["dur"] <= ts:
+                    stack.pop()
+                if kind == 0:
+                    stack.append(e)
+                else:
+                    chains[id(e)] = [o["name"] for o in stack]
+        return chains
+
+    def steady(self):
+        """Median over the steps after the first, per class and per step."""
+        keep = range(1, len(self.steps)) if len(self.steps) > 1 else range(len(self.steps))
+        classes = {c: statistics.median(self.per_step[i][c] for i in keep) for c in CLASSES}
+        busy = statistics.median(self.busy[i] for i in keep)
+        wall = statistics.median(self.wall[i] for i in keep)
+        return classes, busy, wall
+
+
+def union_ms(intervals):
+    total, end = 0.0, None
+    for a, b in sorted(intervals):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total / 1000.0
+
+
+# --- predicted side ------------------------------------------------------------------------
+
+EXPORT_SCRIPT = r"""
+import sys, torch, torchvision
+name, batch, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+model = getattr(torchvision.models, name)()
+model.train()
+x = torch.randn(batch, 3, 224, 224)
+torch.onnx.export(model, x, out, training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False,
+                  input_names=["input"], output_names=["logits"], opset_version=13)
+"""
+
+
+def export_model(name, batch, out_dir):
+    path = os.path.join(out_dir, "%s_b%d_train.onnx" % (name, batch))
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/python3", "-c", EXPORT_SCRIPT, name, str(batch), path], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return path
+
+
+def classify_predicted(op_type):
+    t = op_type
+    backward = t.endswith("Grad") and t not in ("ApplyMomentum", "ApplyAdam")
+    base = t[:-4] if backward else t
+    if t in ("ApplyMomentum", "ApplyAdam"):
+        return "optimizer"
+    if t == "MemcpyHtoD":
+        return "memcpy"
+    if base in ("Conv", "ConvTranspose"):
+        return "conv bwd" if backward else "conv fwd"
+    if base == "BatchNormalization":
+        return "bn bwd" if backward else "bn fwd"
+    if base == "Relu":
+        return "relu bwd" if backward else "relu fwd"
+    if base in ("Add", "Sum"):
+        return "add"
+    if "Pool" in base:
+        return "pool"
+    if base in ("Gemm", "MatMul"):
+        return "linear"
+    return "other"
+
+
+def simulate(post_cli, graph, cluster, extra, csv_path):
+    cmd = [post_cli, "simulate", graph, "--cluster", cluster, "--all-on", "/device:GPU:0", "--json"] + extra
+    if csv_path:
+        cmd += ["--ops-csv", csv_path, "--force"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        message = (r.stderr.strip().splitlines() or ["no message"])[-1]
+        return None, "n/a (exit %d, %s)" % (r.returncode, message[:160])
+    per_class = collections.Counter()
+    if csv_path:
+        with open(csv_path, newline="") as f:
+            for row in csv.DictReader(f):
+                per_class[classify_predicted(row["type"])] += float(row["time_us"]) / 1000.0
+    return (json.loads(r.stdout)["step_time_ms"], per_class), None
+
+
+def ratio(model, measured):
+    return "%.2fx" % (model / measured) if measured > 0 else "-"
+
+
+def report(path, args):
+    m = Measured(path)
+    measured, busy, wall = m.steady()
+    gpu_bound = busy >= 0.9 * wall
+    step = wall if gpu_bound else busy
+    model_name = "resnet50" if m.conv_bwd_ops and m.conv_bwd_ops % 53 == 0 else "resnet18"
+    batch = m.batch or 32
+    cluster = args.v100_cluster if "V100" in m.device else args.rtx_cluster
+    onnx = export_model(model_name, batch, args.out)
+    base = os.path.join(args.out, os.path.basename(path).split(".")[0])
+    fused, err = simulate(args.post_cli, onnx, cluster, [], base + ".ops.csv")
+    unfused, err2 = simulate(args.post_cli, onnx, cluster, ["--no-fusion"], base + ".unfused.ops.csv")
+    replayed, why = simulate(args.post_cli, onnx, cluster, ["--costs", path], None)
+    print("## %s" % os.path.basename(path))
+    print("%s, %s; torchvision %s, batch %d; cluster %s, one GPU" % (m.device, m.layout, model_name, batch,
+                                                                      os.path.basename(cluster)))
+    print("steps: %d (%s); medians over steps 2-%d: wall %.1f ms, GPU busy %.1f ms (%.0f %%): "
+          "measured step = %s" % (len(m.steps), m.step_source, len(m.steps), wall, busy, 100.0 * busy / wall,
+                                  "the profiled step (GPU-bound)" if gpu_bound
+                                  else "the GPU busy time (data loading stalls the step)"))
+    if err or err2:
+        print("model failed: %s %s" % (err or "", err2 or ""))
+        return
+    print()
+    print("| class | measured ms | share | model ms | model / measured | model, --no-fusion | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for c in CLASSES:
+        mine, nof = fused[1][c], unfused[1][c]
+        share = measured[c] / step * 100.0
+        print("| %s | %.2f | %.1f %% | %.2f | %s | %.2f | %s |" % (c, measured[c], share, mine, ratio(mine, measured[c]),
+                                                                 nof, ratio(nof, measured[c])))
+    replay = "%.1f ms (%s)" % (replayed[0], ratio(replayed[0], step)) if replayed else why
+    print("| **step** | **%.1f** | | **%.1f** | **%s** | **%.1f** | **%s** |" % (
+        step, fused[0], ratio(fused[0], step), unfused[0], ratio(unfused[0], step)))
+    print("\nreplayed (simulate --costs TRACE): %s\n" % replay)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("traces", nargs="+", help="torch.profiler traces (.pt.trace.json[.gz])")
+    p.add_argument("--post-cli", default=os.path.join(here, "..", "build", "release", "app", "cli", "post-cli"))
+    p.add_argument("--out", default=os.path.join(here, "..", "build", "release", "fidelity"),
+                   help="folder for the exports and per-op CSVs")
+    p.add_argument("--v100-cluster", default="v100x4-nvlink")
+    p.add_argument("--rtx-cluster", default=os.path.join(here, "rtx2080ti.json"))
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for path in args.traces:
+        report(path, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
