@@ -70,6 +70,9 @@ std::string describeUnresolvedDim(const UnresolvedDim& d);
 // The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp") replaces the
 // cluster's precision mode (docs/cost-model.md, "Precision").
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {});
+// A note on stderr when the graph's per-type times and the cluster's device types do not
+// match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
+void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // --precision fp32|tf32|amp into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);

@@ -70,6 +70,7 @@ int runPlace(const PlaceOptions& o)
     const Graph g = o.pbtxtOut.empty() ? loadGraphArg(o.graph, o.format, o.batch, o.shapes) : pbtxtGraph();
     requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster, o.precision);
+    noteDeviceTypes(g, c);
 
     RunLog log;
     PlaceContext ctx{g, c, SimOptions{}};
