@@ -16,7 +16,9 @@ std::optional<DeviceKind> parseDeviceKind(std::string_view text)
 std::string deviceTypeProblem(std::string_view text)
 {
     constexpr size_t kMaxLength = 64;
-    const std::string quoted = "\"" + std::string(text.substr(0, kMaxLength)) + "\"";
+    std::string quoted(1, '"');
+    quoted.append(text.substr(0, kMaxLength));
+    quoted.push_back('"');
     if (text.empty())
         return "a device type must not be empty";
     if (text.size() > kMaxLength)

@@ -124,9 +124,9 @@ private slots:
         QCOMPARE(c.device(1).type, std::string("xeon-8380"));
         QCOMPARE(c.device(2).type, std::string());
         for (const char* bad : {"gpu", "cpu", "V100", "x-t4", "t4 pcie", "", "-t4"}) {
-            const std::string text =
-                std::string(R"({"format": "post-cluster/1", "devices": [{"name": "a", "kind": "gpu", "type": ")") + bad
-                + R"("}]})";
+            const std::string text = std::string("{\"format\": \"post-cluster/1\", \"devices\": [{\"name\": \"a\", "
+                                                 "\"kind\": \"gpu\", \"type\": \"")
+                + bad + "\"}]}";
             try {
                 (void)parseCluster(text, "bad.json");
                 QFAIL(qPrintable(QString("type \"%1\" was accepted").arg(bad)));
@@ -135,9 +135,11 @@ private slots:
             }
         }
         // Every preset names the type of each device; the mixed one has three.
-        for (const std::string& name : clusterPresetNames())
-            for (const Device& d : loadCluster(name).devices())
+        for (const std::string& name : clusterPresetNames()) {
+            const Cluster preset = loadCluster(name);
+            for (const Device& d : preset.devices())
                 QVERIFY2(!d.type.empty(), (name + " " + d.name).c_str());
+        }
         const Cluster mixed = loadCluster("mixed-v100-t4-cpu");
         std::vector<std::string> types;
         for (const Device& d : mixed.devices())

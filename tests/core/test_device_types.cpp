@@ -125,7 +125,7 @@ private slots:
         QCOMPARE(opTimeUs(op, plain), 100.0); // 4. time_us[gpu] / speed
         QVERIFY(usesKindTime(op, plain));
         op.measuredKinds = 1U << static_cast<int>(DeviceKind::Gpu);
-        QCOMPARE(opTimeUs(op, t4), 800.0); // 2. the measured kind time / speed, before the roofline
+        QCOMPARE(opTimeUs(op, t4), 800.0);   // 2. the measured kind time / speed, before the roofline
         QCOMPARE(opTimeUs(op, v100), 120.0); // the type's time still first
         // An empty type never matches, and setTypedTime replaces rather than adds.
         op.setTypedTime("v100", 90.0, true);
@@ -229,8 +229,8 @@ private slots:
         const Cluster c("c", {typedDevice("a", DeviceKind::Gpu, "t4"), typedDevice("b", DeviceKind::Gpu, "v100")},
                         Link{});
         Simulator sim(m, c);
-        QCOMPARE(sim.run({0, 0}).stepTimeUs, 100.0); // 70 + 30 on the T4
-        QCOMPARE(sim.run({1, 1}).stepTimeUs, 200.0); // the V100 has no time: time_us.gpu
+        QCOMPARE(sim.run({0, 0}).stepTimeUs, 100.0);                         // 70 + 30 on the T4
+        QCOMPARE(sim.run({1, 1}).stepTimeUs, 200.0);                         // the V100 has no time: time_us.gpu
         const Graph reread = parseNativeGraph(nativeGraphJson(m), "m.json"); // "measured": ["t4"]
         QVERIFY(reread.op(1).typedTime("t4")->measured);
         QCOMPARE(reread.op(1).typedTime("t4")->us, 30.0);
@@ -243,10 +243,10 @@ private slots:
         // The note for times and devices that do not meet.
         QCOMPARE(deviceTypeNote(g, c), std::string()); // no per-type times: nothing to say
         const std::string note = deviceTypeNote(m, loadCluster("v100x4-nvlink"));
-        QVERIFY2(note.find("t4 are unused") != std::string::npos && note.find("v100") != std::string::npos,
-                 note.c_str());
-        QCOMPARE(deviceTypeNote(m, c), std::string("devices of type v100 take the per-kind time (or the roofline): the "
-                                                   "graph has no times for that type"));
+        QVERIFY2(note.find("t4 are unused") != std::string::npos && note.find("v100") != std::string::npos, note.c_str());
+        QCOMPARE(deviceTypeNote(m, c),
+                 std::string("devices of type v100 take the per-kind time (or the roofline): the "
+                             "graph has no times for that type"));
     }
 
     // The simulator and the incremental simulator take each op's own time on each device.
@@ -319,6 +319,39 @@ private slots:
         QVERIFY(ratioMin > 0.0);
     }
 
+    // The ancestry windows milp builds on (opWindows) hold for every placement's schedule: no
+    // op starts before its head, and the step lasts at least its tail after it starts.
+    void windowsHoldOnEverySchedule()
+    {
+        for (unsigned seed = 1; seed <= 150; ++seed) {
+            const testdata::SmallCase c = mixedCase(seed);
+            const OpWindows w = opWindows(c.graph, c.cluster);
+            Simulator sim(c.graph, c.cluster);
+            const auto n = static_cast<size_t>(c.graph.opCount());
+            Placement p(n, 0);
+            for (;;) {
+                const SimResult& r = sim.run(p, true);
+                for (const OpSpan& span : r.timeline.ops) {
+                    const auto op = static_cast<size_t>(span.op);
+                    const QString what = QString("seed %1, op %2: start %3, head %4, tail %5, step %6")
+                                             .arg(seed)
+                                             .arg(span.op)
+                                             .arg(span.startUs)
+                                             .arg(w.headUs[op])
+                                             .arg(w.tailUs[op])
+                                             .arg(r.stepTimeUs);
+                    QVERIFY2(span.startUs >= w.headUs[op] - 1e-9, qPrintable(what));
+                    QVERIFY2(r.stepTimeUs >= span.startUs + w.tailUs[op] - 1e-9, qPrintable(what));
+                }
+                size_t i = 0;
+                while (i < n && ++p[i] == c.cluster.deviceCount())
+                    p[i++] = 0;
+                if (i == n)
+                    break;
+            }
+        }
+    }
+
     // The throughput weighting: on a mixed cluster where the speeds say nothing (all 1.0) and
     // one device is 4x slower on every op, the work bound counts it as a quarter of a device.
     void workBoundWeighsDevicesByThroughput()
@@ -375,8 +408,10 @@ private slots:
     // never above it.
     void milpOptimalOnMixedClusters()
     {
-        for (unsigned seed = 1; seed <= 10; ++seed) {
-            const testdata::SmallCase c = mixedCase(100 + seed);
+        // Seeds 10, 20, 25, 42 and 60 of 60 were "proven optimal" 2-29% above the optimum before
+        // solveMilp left devices where an op alone outlasts the horizon out of the model.
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            const testdata::SmallCase c = mixedCase(seed);
             const double best = testdata::enumeratedOptimumAnyDevices(c.graph, c.cluster);
             MilpPlacer milp;
             PlaceContext context{c.graph, c.cluster, SimOptions{}};
