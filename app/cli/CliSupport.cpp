@@ -1,5 +1,6 @@
 #include "app/cli/CliSupport.h"
 
+#include "core/cluster/DeviceTypes.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/MeasuredCosts.h"
@@ -251,7 +252,8 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
 void requireSomeCompute(const Graph& graph, const std::string& source)
 {
     for (const Op& op : graph.ops())
-        if (op.time(DeviceKind::Gpu) > 0.0 || op.time(DeviceKind::Cpu) > 0.0 || op.flops > 0.0 || op.memoryBytes > 0.0)
+        if (op.time(DeviceKind::Gpu) > 0.0 || op.time(DeviceKind::Cpu) > 0.0 || op.flops > 0.0 || op.memoryBytes > 0.0
+            || std::any_of(op.typedTimes.begin(), op.typedTimes.end(), [](const TypedTime& t) { return t.us > 0.0; }))
             return;
     throw InputError(source, {},
                      "the graph's total compute is zero (no op has a time, FLOPs or memory traffic), so every "
@@ -295,6 +297,12 @@ Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precisi
                          "runs every matrix product in TF32\n";
     }
     return cluster;
+}
+
+void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
+{
+    if (const std::string note = deviceTypeNote(graph, cluster); !note.empty())
+        std::cerr << "post-cli: note: " << note << "\n";
 }
 
 void addPrecisionOption(CLI::App& cmd, std::string& precision)

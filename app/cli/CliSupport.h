@@ -83,6 +83,9 @@ std::string describeUnresolvedDim(const UnresolvedDim& d);
 // (pytorch for ONNX exports), said on stderr where it matters (a GPU with TF32 peaks).
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {},
                        const ImportedGraph* graph = nullptr);
+// A note on stderr when the graph's per-type times and the cluster's device types do not
+// match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
+void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);

@@ -72,6 +72,7 @@ int runCompare(const CompareOptions& o)
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
+    noteDeviceTypes(g, c);
     const LowerBound bound = lowerBound(g, c);
     // Placers that cannot run on this cluster are left out with a note, not run to fail
     // after the others have run (and the whole table is lost).

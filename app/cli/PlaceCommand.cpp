@@ -74,6 +74,7 @@ int runPlace(const PlaceOptions& o)
     const Graph& g = imported.graph;
     requireSomeCompute(g, source);
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
+    noteDeviceTypes(g, c);
     // Read before the search too: a missing or broken sidecar fails now, not after the budget.
     // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
     OpModules modules;

@@ -146,6 +146,7 @@ int runSimulate(const SimulateOptions& o)
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
+    noteDeviceTypes(g, c);
     Placement placement;
     if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));

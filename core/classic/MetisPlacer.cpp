@@ -27,7 +27,7 @@ struct UnitGraph {
     std::vector<std::map<int, double>> neighbours;
 };
 
-UnitGraph buildUnitGraph(const Graph& graph, const OpGroups& units, DeviceKind kind)
+UnitGraph buildUnitGraph(const Graph& graph, const OpGroups& units, const Device& reference)
 {
     const int n = units.unitCount();
     UnitGraph u;
@@ -37,8 +37,9 @@ UnitGraph buildUnitGraph(const Graph& graph, const OpGroups& units, DeviceKind k
     double totalCompute = 0.0;
     double totalBytes = 0.0;
     for (OpId op = 0; op < graph.opCount(); ++op) {
-        compute[static_cast<size_t>(units.unitOf(op))] += graph.op(op).time(kind);
-        totalCompute += graph.op(op).time(kind);
+        const double us = balanceWeightUs(graph.op(op), reference);
+        compute[static_cast<size_t>(units.unitOf(op))] += us;
+        totalCompute += us;
     }
     for (const Edge& e : graph.edges()) {
         const int a = units.unitOf(e.from);
@@ -166,8 +167,7 @@ Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions
     const OpGroups units(graph);
     const int n = units.unitCount();
     const int k = static_cast<int>(devices.primary.size());
-    const DeviceKind kind = cluster.device(devices.primary.front()).kind;
-    const UnitGraph unitGraph = buildUnitGraph(graph, units, kind);
+    const UnitGraph unitGraph = buildUnitGraph(graph, units, cluster.device(devices.primary.front()));
 
     std::vector<DeviceId> unitDevice(static_cast<size_t>(n), devices.primary.front());
     if (k > 1 && n > k) {
@@ -177,11 +177,8 @@ Placement MetisPlacer::partition(const PlaceContext& context, const MetisOptions
         idx_t cut = 0;
         std::vector<idx_t> part(static_cast<size_t>(n), 0);
         std::vector<real_t> targetShare;
-        double totalSpeed = 0.0;
-        for (DeviceId d : devices.primary)
-            totalSpeed += cluster.device(d).speed;
-        for (DeviceId d : devices.primary)
-            targetShare.push_back(static_cast<real_t>(cluster.device(d).speed / totalSpeed));
+        for (double share : workShares(graph, cluster, devices.primary))
+            targetShare.push_back(static_cast<real_t>(share));
         idx_t metisOptions[METIS_NOPTIONS];
         METIS_SetDefaultOptions(metisOptions);
         metisOptions[METIS_OPTION_SEED] = options.seed;

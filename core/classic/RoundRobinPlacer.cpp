@@ -18,15 +18,17 @@ Placement RoundRobinPlacer::split(const PlaceContext& context, const std::vector
     const PlacerDevices devices = placerDevices(context.cluster);
     const auto& chunkDevice = devices.primary;
     const int k = static_cast<int>(chunkDevice.size());
-    const DeviceKind kind = context.cluster.device(chunkDevice.front()).kind;
+    const Device& reference = context.cluster.device(chunkDevice.front());
     const OpGroups units(graph);
 
     // Units without any compute (e.g. all-zero profiles) are balanced by op count instead.
-    const double totalUs = graph.totalTimeUs(kind);
+    double totalUs = 0.0;
+    for (const Op& op : graph.ops())
+        totalUs += balanceWeightUs(op, reference);
     std::vector<double> weight(static_cast<size_t>(units.unitCount()), 0.0);
     for (int u = 0; u < units.unitCount(); ++u)
         for (OpId op : units.ops(u))
-            weight[static_cast<size_t>(u)] += totalUs > 0.0 ? graph.op(op).time(kind) : 1.0;
+            weight[static_cast<size_t>(u)] += totalUs > 0.0 ? balanceWeightUs(graph.op(op), reference) : 1.0;
     const double total = totalUs > 0.0 ? totalUs : static_cast<double>(graph.opCount());
 
     // Chunks are decided per unit, in the order of the units' first ops.

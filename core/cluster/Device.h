@@ -11,7 +11,7 @@ namespace post {
 struct Device {
     std::string name; // TensorFlow style, e.g. "/device:GPU:0"
     DeviceKind kind = DeviceKind::Gpu;
-    double speed = 1.0; // an op takes time_us[kind] / speed here
+    double speed = 1.0; // an op without a time for `type` takes time_us[kind] / speed here
     double memoryBytes = std::numeric_limits<double>::infinity();
     // Roofline figures (0 = unknown). When both are known and an op carries its FLOPs or
     // memory bytes, the op's time here is its roofline time (opTimeUs in cost/OpTime.h)
@@ -24,6 +24,10 @@ struct Device {
     double peakInt8Ops = 0.0;   // INT8 tensor-core operations/s (dense)
     // How FP32 matrix products and convolutions run here (the cluster's "precision").
     PrecisionMode precision = PrecisionMode::Tf32;
+    // The device's model ("v100", "t4", "xeon-8380"; empty = none): an op with a time for this
+    // type (Op::typedTimes, time_us["v100"]) takes exactly that here (cost/OpTime.h). Last, so
+    // that positional initialisers of the fields above keep working.
+    std::string type{};
 };
 
 } // namespace post

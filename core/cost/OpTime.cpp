@@ -16,10 +16,17 @@ double firstPositive(double a, double b, double c)
 
 } // namespace
 
+bool usesTypedTime(const Op& op, const Device& device) { return op.typedTime(device.type) != nullptr; }
+
+bool usesKindTime(const Op& op, const Device& device)
+{
+    return !usesTypedTime(op, device) && !usesRoofline(op, device);
+}
+
 bool usesRoofline(const Op& op, const Device& device)
 {
-    return !op.measured(device.kind) && (op.flops > 0.0 || op.memoryBytes > 0.0) && device.peakFlops > 0.0
-        && device.memoryBandwidth > 0.0;
+    return !op.measured(device.kind) && !usesTypedTime(op, device) && (op.flops > 0.0 || op.memoryBytes > 0.0)
+        && device.peakFlops > 0.0 && device.memoryBandwidth > 0.0;
 }
 
 double rooflinePeakFlops(const Op& op, const Device& device)
@@ -53,6 +60,8 @@ double rooflinePeakFlops(const Op& op, const Device& device)
 
 double opTimeUs(const Op& op, const Device& device)
 {
+    if (const TypedTime* typed = op.typedTime(device.type))
+        return typed->us;
     if (usesRoofline(op, device)) {
         static const auto reference = CostModelOptions::defaultReferenceDevices();
         DeviceSpec spec = reference[static_cast<size_t>(device.kind)];

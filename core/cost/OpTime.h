@@ -5,7 +5,15 @@ namespace post {
 struct Op;
 struct Device;
 
-// Microseconds `op` takes on `device`. The roofline time on the device's own figures when
+// Microseconds `op` takes on `device`, from the first source that applies
+// (docs/clusters.md, "Device types"):
+//  1. the op's time for the device's type (Op::typedTimes: time_us["v100"]), as is;
+//  2. its measured time for the device's kind (Op::measuredKinds), / speed;
+//  3. the roofline estimate (below);
+//  4. time_us[kind] / speed.
+// Every consumer that times an op on a device calls this (or reads a table built by it once
+// per graph and cluster: the simulator's SimWork, the list schedulers, the lower bound).
+// The roofline time on the device's own figures when
 // both are known (the op's flops or memoryBytes > 0, the device's peakFlops and
 // memoryBandwidth > 0), with the efficiencies and launch overhead of the cost model's
 // reference device of that kind; otherwise (and always where the op's time on that kind of
@@ -15,8 +23,15 @@ struct Device;
 // op's memory traffic is kAmpBytesFactor of its FP32 bytes (activations in 16 bits).
 double opTimeUs(const Op& op, const Device& device);
 
+// Whether opTimeUs uses the op's time for the device's type for this pair.
+bool usesTypedTime(const Op& op, const Device& device);
+
 // Whether opTimeUs uses the roofline for this pair.
 bool usesRoofline(const Op& op, const Device& device);
+
+// Whether opTimeUs is time_us[kind] / speed for this pair (steps 2 and 4 above): the same
+// for every device of that kind up to its speed.
+bool usesKindTime(const Op& op, const Device& device);
 
 // The peak FLOP/s the roofline gives `op` on `device` (docs/cost-model.md, "Precision"):
 // matrix products and convolutions of fp16/bf16 or int8 type at the device's FP16 or INT8

@@ -239,6 +239,17 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
         if (chunksOfCluster[cl] > 1)
             op.colocate = "cluster " + std::to_string(cl);
     }
+    // Each device type the graph has times for: its first device's times, as the coarse op's
+    // time for that type (a mixed cluster, docs/clusters.md "Device types").
+    std::vector<int> firstOfType;
+    for (int d = 0; d < cluster.deviceCount(); ++d) {
+        const std::string& type = cluster.device(d).type;
+        bool seen = !std::binary_search(graph.deviceTypes().begin(), graph.deviceTypes().end(), type);
+        for (int f : firstOfType)
+            seen = seen || cluster.device(f).type == type;
+        if (!seen)
+            firstOfType.push_back(d);
+    }
     for (OpId o = 0; o < n; ++o) {
         const Op& src = graph.op(o);
         Op& op = ops[static_cast<size_t>(c.chunkOf[static_cast<size_t>(o)])];
@@ -246,6 +257,11 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
             const int d = firstOfKind[static_cast<size_t>(kind)];
             op.timeUs[static_cast<size_t>(kind)] += d < 0 ? src.timeUs[static_cast<size_t>(kind)]
                                                           : opTimeUs(src, cluster.device(d)) * cluster.device(d).speed;
+        }
+        for (int d : firstOfType) {
+            const std::string& type = cluster.device(d).type;
+            const TypedTime* sum = op.typedTime(type);
+            op.setTypedTime(type, (sum ? sum->us : 0.0) + opTimeUs(src, cluster.device(d)), true);
         }
         // Only tensors that leave the chunk (or end the step) outlive it; the ones its own ops
         // consume are left out, since a coarse op's output lives for its whole run.

@@ -26,7 +26,9 @@ class Cluster;
 //
 // A coarse op takes, on a device of each kind present in the cluster, the sum of its ops'
 // times on the first device of that kind (measured, so time / speed on the others: exact when
-// the cluster's devices of one kind differ only by speed), holds the sum of their parameters
+// the cluster's devices of one kind differ only by speed) and, for each device type the graph
+// has times for (Op::typedTimes), the sum of its ops' times on the first device of that type
+// (exact when devices of one type are alike), holds the sum of their parameters
 // and resident bytes, outputs the sum of the tensors that leave the chunk or end the step
 // (those consumed inside it are left out), and waits for all of its inputs; an edge between two chunks
 // carries, per producer, the largest tensor it sends into the other chunk. The grouped

@@ -315,12 +315,25 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
 
     Columns cols;
     std::vector<int> x(static_cast<size_t>(U) * static_cast<size_t>(D));
+    // A unit may go to d only when each of its ops ends within the horizon there: one that
+    // does not (a CPU, or a slow device type of a mixed cluster) cannot be in any placement
+    // the model looks for, and its duration, beyond the big-M, would make the one-op-a-time
+    // rows of other placements infeasible.
+    std::vector<char> fits(static_cast<size_t>(U) * static_cast<size_t>(D), 1);
+    for (int o = 0; o < n; ++o)
+        for (int d = 0; d < D; ++d)
+            if (m.duration(o, d) * scale > H)
+                fits[at(m.unitOf[static_cast<size_t>(o)], d, D)] = 0;
     for (int u = 0; u < U; ++u)
         for (int d = 0; d < D; ++d) {
             bool ok = m.unitAllowed[static_cast<size_t>(u)][static_cast<size_t>(d)] != 0
-                && m.unitStaticBytes[static_cast<size_t>(u)] <= m.deviceMemoryBytes[static_cast<size_t>(d)];
+                && m.unitStaticBytes[static_cast<size_t>(u)] <= m.deviceMemoryBytes[static_cast<size_t>(d)]
+                && fits[at(u, d, D)] != 0;
             x[at(u, d, D)] = cols.add(0.0, ok ? 1.0 : 0.0, true);
         }
+    auto allowed = [&](int op, int d) {
+        return cols.hi[static_cast<size_t>(x[at(m.unitOf[static_cast<size_t>(op)], d, D)])] > 0.0;
+    };
     auto X = [&](int op, int d) { return x[at(m.unitOf[static_cast<size_t>(op)], d, D)]; };
     std::vector<int> S(static_cast<size_t>(n));
     // The windows and the bound are loosened by a millionth of the horizon: a model they
@@ -500,6 +513,8 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     for (size_t p = 0; p < qPairs.size(); ++p) {
         const auto [i, j] = qPairs[p];
         for (int d = 0; d < D; ++d) {
+            if (!allowed(i, d) || !allowed(j, d))
+                continue; // never both on d
             rows.begin();
             rows.add(S[static_cast<size_t>(j)], 1.0);
             rows.add(S[static_cast<size_t>(i)], -1.0);

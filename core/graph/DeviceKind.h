@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace post {
@@ -14,5 +15,12 @@ inline constexpr int kDeviceKindCount = 2;
 
 std::string_view toString(DeviceKind kind);
 std::optional<DeviceKind> parseDeviceKind(std::string_view text);
+
+// A device type names one model of device ("v100", "t4", "xeon-8380": docs/clusters.md, "Device
+// types"): lower-case letters, digits, '.', '_' and '-', starting with a letter or digit, at most
+// 64 characters, and neither a kind name ("cpu", "gpu") nor an "x-" extension key, since an
+// op's time_us holds times per type and per kind side by side. Returns why `text` is not one
+// (empty when it is).
+std::string deviceTypeProblem(std::string_view text);
 
 } // namespace post

@@ -49,6 +49,11 @@ public:
     std::span<const OpId> cpuPinnedOps() const { return pinned_; }
     bool isCpuPinned(OpId id) const { return pinnedFlag_[static_cast<size_t>(id)] != 0; }
 
+    // The device types some op has a time for (Op::typedTimes), sorted; empty for a graph
+    // timed per kind only.
+    std::span<const std::string> deviceTypes() const { return deviceTypes_; }
+    bool hasTypedTimes() const { return !deviceTypes_.empty(); }
+
     double totalTimeUs(DeviceKind kind) const;
     double totalParamBytes() const;
     double totalResidentBytes() const;
@@ -66,6 +71,7 @@ private:
     std::vector<std::string> groupNames_;
     std::vector<OpId> pinned_;
     std::vector<char> pinnedFlag_;
+    std::vector<std::string> deviceTypes_;
 };
 
 } // namespace post

@@ -48,6 +48,16 @@ OpId GraphBuilder::addOp(Op op)
         const std::string field = "time_us." + std::string(toString(static_cast<DeviceKind>(k)));
         requireCost(op.timeUs[static_cast<size_t>(k)], kMaxTimeUs, op.name, field.c_str());
     }
+    std::sort(op.typedTimes.begin(), op.typedTimes.end(),
+              [](const TypedTime& a, const TypedTime& b) { return a.type < b.type; });
+    for (size_t i = 0; i < op.typedTimes.size(); ++i) {
+        const TypedTime& t = op.typedTimes[i];
+        if (std::string problem = deviceTypeProblem(t.type); !problem.empty())
+            throw GraphError("op '" + op.name + "': " + problem);
+        if (i > 0 && op.typedTimes[i - 1].type == t.type)
+            throw GraphError("op '" + op.name + "': two times for device type \"" + t.type + "\"");
+        requireCost(t.us, kMaxTimeUs, op.name, ("time_us." + t.type).c_str());
+    }
     requireCost(op.outputBytes, kMaxBytes, op.name, "output_bytes");
     requireCost(op.paramBytes, kMaxBytes, op.name, "param_bytes");
     requireCost(op.residentBytes, kMaxBytes, op.name, "resident_bytes");
@@ -97,7 +107,19 @@ Graph GraphBuilder::build() &&
     buildAdjacency();
     buildTopologicalOrder();
     buildColocationGroups();
+    buildDeviceTypes();
     return std::move(graph_);
+}
+
+void GraphBuilder::buildDeviceTypes()
+{
+    std::vector<std::string>& types = graph_.deviceTypes_;
+    types.clear();
+    for (const Op& op : graph_.ops_)
+        for (const TypedTime& t : op.typedTimes)
+            types.push_back(t.type);
+    std::sort(types.begin(), types.end());
+    types.erase(std::unique(types.begin(), types.end()), types.end());
 }
 
 void GraphBuilder::buildAdjacency()

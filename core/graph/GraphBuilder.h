@@ -37,6 +37,7 @@ private:
     void buildAdjacency();
     void buildTopologicalOrder();
     void buildColocationGroups();
+    void buildDeviceTypes();
 
     Graph graph_;
 };

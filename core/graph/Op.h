@@ -5,8 +5,17 @@
 
 #include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace post {
+
+// An op's time on every device of one type (Device::type, docs/clusters.md "Device types").
+struct TypedTime {
+    std::string type;      // e.g. "v100": a valid deviceTypeProblem() name
+    double us = 0.0;       // microseconds on such a device; its speed does not apply
+    bool measured = false; // taken from a trace (e.g. --costs v100=trace.json.gz), not given by hand
+};
 
 // One operation of a training step.
 struct Op {
@@ -44,6 +53,10 @@ struct Op {
     // Where the measured times come from (the --costs file: a torch.profiler trace or a
     // post-costs/1 file); empty when nothing is measured. The inspector and `info` show it.
     std::string measuredBy;
+    // Times per device type, sorted by type, one per type (setTypedTime keeps them so). On a
+    // device whose type has one it is the op's time there, before every other source
+    // (cost/OpTime.h); devices of other types (or none) take the kind's time as above.
+    std::vector<TypedTime> typedTimes;
     // A control-flow op (ONNX If / Loop / Scan): its bodies and how their cost was counted,
     // e.g. "body: 12 ops, x 30 iterations" (docs/cost-model.md); empty for other ops.
     std::string body;
@@ -54,6 +67,29 @@ struct Op {
 
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
     bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }
+    // The time for devices of `type`, or nullptr (also for an empty type).
+    const TypedTime* typedTime(std::string_view type) const
+    {
+        if (type.empty())
+            return nullptr;
+        for (const TypedTime& t : typedTimes)
+            if (t.type == type)
+                return &t;
+        return nullptr;
+    }
+    // This op takes `us` on every device of `type`, replacing an earlier time for that type;
+    // `measured`: it comes from a trace. The one entry point for per-type times (readers,
+    // measured costs); GraphBuilder::addOp validates the type name and the value.
+    void setTypedTime(std::string_view type, double us, bool measured = false)
+    {
+        auto it = typedTimes.begin();
+        while (it != typedTimes.end() && it->type < type)
+            ++it;
+        if (it != typedTimes.end() && it->type == type)
+            *it = TypedTime{std::string(type), us, measured};
+        else
+            typedTimes.insert(it, TypedTime{std::string(type), us, measured});
+    }
 };
 
 } // namespace post

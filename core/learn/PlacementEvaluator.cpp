@@ -22,7 +22,8 @@ double PlacementEvaluator::referenceTimeUs(const Graph& graph, const Cluster& cl
 {
     double best = std::numeric_limits<double>::infinity();
     for (const Device& device : cluster.devices()) {
-        if (device.peakFlops > 0.0 && device.memoryBandwidth > 0.0) { // ops may use the roofline here
+        // Ops may use the roofline or their time for the device's type here.
+        if ((device.peakFlops > 0.0 && device.memoryBandwidth > 0.0) || !device.type.empty()) {
             double total = 0.0;
             for (const Op& op : graph.ops())
                 total += opTimeUs(op, device);

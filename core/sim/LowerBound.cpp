@@ -607,58 +607,99 @@ private:
     std::vector<double> local_, durations_, single_, shortest_, pair_; // per subset of rel_
 };
 
-// Per op, its fastest duration on the cluster and its least work in speed-1 microseconds.
+// One weighting of the devices for the work and device-windows bounds: device d busy for t_d
+// does w_d x t_d of "work", so a step of T does at most T x (sum of w_d), whatever the
+// placement, and each op does at least min over d of w_d x (its time on d). Any positive
+// weights give a valid bound; the speeds suit clusters timed per kind (an op's time is
+// time_us[kind] / speed), the throughputs (below) clusters whose devices differ per op.
+struct Weighting {
+    std::vector<double> perDevice;
+    std::vector<double> opWorkUs; // per op: its least weighted work
+    double totalWork = 0.0;       // summed in topological order
+    double weightSum = 0.0;
+    double workBoundUs() const { return weightSum > 0.0 ? totalWork / weightSum : 0.0; }
+};
+
+// Per op, its fastest duration on the cluster; and the weightings of the devices.
 struct OpFloors {
     std::vector<double> fastestUs;
-    std::vector<double> workUs;
+    std::vector<Weighting> weightings; // [0]: by speed; [1] where device types apply: by throughput
 };
+
+Weighting weighted(const Graph& graph, std::vector<double> weights, const std::vector<double>& times,
+                   const std::function<double(OpId, DeviceId)>& work)
+{
+    const auto devices = weights.size();
+    Weighting w;
+    w.opWorkUs.assign(static_cast<size_t>(graph.opCount()), 0.0);
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        double least = kInf;
+        for (size_t d = 0; d < devices; ++d)
+            least = std::min(least,
+                             work ? work(op, static_cast<DeviceId>(d))
+                                  : times[static_cast<size_t>(op) * devices + d] * weights[d]);
+        w.opWorkUs[static_cast<size_t>(op)] = least;
+    }
+    for (OpId op : graph.topologicalOrder())
+        w.totalWork += w.opWorkUs[static_cast<size_t>(op)];
+    for (double x : weights)
+        w.weightSum += x;
+    w.perDevice = std::move(weights);
+    return w;
+}
 
 OpFloors opFloors(const Graph& graph, const Cluster& cluster)
 {
-    // Highest speed per kind (0 when the cluster has no device of that kind): without
-    // roofline figures an op's fastest time is min over kinds present of time[kind] / that speed.
-    std::array<double, kDeviceKindCount> bestSpeed{};
-    bool roofline = false;
-    for (const Device& d : cluster.devices()) {
-        double& s = bestSpeed[static_cast<size_t>(d.kind)];
-        s = std::max(s, d.speed);
-        roofline = roofline || (d.peakFlops > 0.0 && d.memoryBandwidth > 0.0);
-    }
+    const auto n = static_cast<size_t>(graph.opCount());
+    const auto devices = static_cast<size_t>(cluster.deviceCount());
+    // Every op's time on every device (cost/OpTime.h: its type's time, measured, roofline or
+    // time_us[kind] / speed); the fastest of them is the op's floor.
+    std::vector<double> times(n * devices);
     OpFloors floors;
-    floors.fastestUs.assign(static_cast<size_t>(graph.opCount()), 0.0);
-    floors.workUs.assign(static_cast<size_t>(graph.opCount()), 0.0);
-    for (OpId op = 0; op < graph.opCount(); ++op) {
-        const Op& o = graph.op(op);
-        double fastest = kInf;
-        // Work in "speed-1 microseconds": device d busy for t_d does t_d x speed_d of it, so
-        // a step of T on devices of total speed S does at most T x S, whatever the placement.
-        double work = kInf;
-        if (roofline && (o.flops > 0.0 || o.memoryBytes > 0.0)) {
-            for (const Device& d : cluster.devices()) {
-                const double t = opTimeUs(o, d);
-                fastest = std::min(fastest, t);
-                work = std::min(work, usesRoofline(o, d) ? t * d.speed : o.time(d.kind));
-            }
-        } else {
-            for (int k = 0; k < kDeviceKindCount; ++k) {
-                const double speed = bestSpeed[static_cast<size_t>(k)];
-                if (speed <= 0.0)
-                    continue;
-                const double t = o.timeUs[static_cast<size_t>(k)];
-                fastest = std::min(fastest, t / speed);
-                work = std::min(work, t);
-            }
+    floors.fastestUs.assign(n, kInf);
+    for (size_t op = 0; op < n; ++op)
+        for (size_t d = 0; d < devices; ++d) {
+            const double t = opTimeUs(graph.op(static_cast<OpId>(op)), cluster.device(static_cast<DeviceId>(d)));
+            times[op * devices + d] = t;
+            floors.fastestUs[op] = std::min(floors.fastestUs[op], t);
         }
-        floors.fastestUs[static_cast<size_t>(op)] = fastest;
-        floors.workUs[static_cast<size_t>(op)] = work;
+    // By speed: an op timed per kind does time_us[kind] of work on any device of that kind.
+    std::vector<double> speeds;
+    for (const Device& d : cluster.devices())
+        speeds.push_back(d.speed);
+    floors.weightings.push_back(weighted(graph, speeds, times, [&](OpId op, DeviceId d) {
+        const Op& o = graph.op(op);
+        const Device& dev = cluster.device(d);
+        return usesKindTime(o, dev) ? o.time(dev.kind)
+                                    : times[static_cast<size_t>(op) * devices + static_cast<size_t>(d)] * dev.speed;
+    }));
+    // By throughput, where some device's type has op times (the speeds then say nothing about
+    // those ops): w_d = the fastest device's total time over d's, so each device's weighted
+    // total is the same.
+    bool typed = false;
+    for (const Device& d : cluster.devices())
+        typed = typed || std::binary_search(graph.deviceTypes().begin(), graph.deviceTypes().end(), d.type);
+    if (typed) {
+        std::vector<double> totals(devices, 0.0);
+        for (size_t op = 0; op < n; ++op)
+            for (size_t d = 0; d < devices; ++d)
+                totals[d] += times[op * devices + d];
+        const double least = *std::min_element(totals.begin(), totals.end());
+        if (least > 0.0) {
+            std::vector<double> throughput;
+            for (double total : totals)
+                throughput.push_back(least / total);
+            floors.weightings.push_back(weighted(graph, std::move(throughput), times, nullptr));
+        }
     }
     return floors;
 }
 
 // The device-windows bound (docs/simulator.md): every device a placement uses is busy, within
-// [its first op's start, the step's end - its last op's remaining tail], for its work / speed.
-double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& floors, double totalWork,
-                    const std::vector<double>& head, const std::vector<double>& tail,
+// [its first op's start, the step's end - its last op's remaining tail], for its weighted work /
+// its weight.
+double windowsBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
+                    const Weighting& weighting, const std::vector<double>& head, const std::vector<double>& tail,
                     const std::vector<double>& arrivalUs, const std::vector<double>& departureUs)
 {
     const int devices = cluster.deviceCount();
@@ -678,7 +719,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
             for (EdgeId e : graph.inEdges(op)) {
                 const Edge& edge = graph.edge(e);
                 const auto u = static_cast<size_t>(edge.from);
-                r = std::max(r, head[u] + floors.fastestUs[u] + link.transferUs(edge.bytes));
+                r = std::max(r, head[u] + fastestUs[u] + link.transferUs(edge.bytes));
             }
             releases.push_back(r);
         }
@@ -699,7 +740,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
     // the fastest min(sinks, k) end with the step; each other one waits for its own first op
     // (a different op on each device, so the smallest releases, the smallest to the fastest
     // device) and stops before its own last op's remaining tail. Sum over used d of
-    // speed_d (C - delays_d) >= total work gives C.
+    // w_d (C - delays_d) >= total weighted work gives C (weights w_d: speeds or throughputs).
     auto nth = [](const std::vector<double>& v, size_t k) { return k < v.size() ? v[k] : 0.0; };
     double best = kInf;
     std::vector<double> speeds;
@@ -707,7 +748,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
         speeds.clear();
         for (int d = 0; d < devices; ++d)
             if (mask >> d & 1U)
-                speeds.push_back(cluster.device(d).speed);
+                speeds.push_back(weighting.perDevice[static_cast<size_t>(d)]);
         std::sort(speeds.begin(), speeds.end(), std::greater<>());
         double speedSum = 0.0, delayed = 0.0;
         for (size_t k = 0; k < speeds.size(); ++k) {
@@ -716,7 +757,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const OpFloors& 
             delayed += speeds[k] * ((k < s ? 0.0 : nth(releases, k - s)) + (k < z ? 0.0 : nth(afters, k - z)));
         }
         if (speedSum > 0.0)
-            best = std::min(best, (totalWork + delayed) / speedSum);
+            best = std::min(best, (weighting.totalWork + delayed) / speedSum);
     }
     return std::isfinite(best) ? best : 0.0;
 }
@@ -733,7 +774,6 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
 
     const OpFloors floors = opFloors(graph, cluster);
     std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
-    double totalWork = 0.0;
     for (OpId op : graph.topologicalOrder()) {
         const double fastest = floors.fastestUs[static_cast<size_t>(op)];
         double start = 0.0;
@@ -741,13 +781,15 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
             start = std::max(start, finish[static_cast<size_t>(graph.edge(e).from)]);
         finish[static_cast<size_t>(op)] = start + fastest;
         bound.criticalPathUs = std::max(bound.criticalPathUs, start + fastest);
-        totalWork += floors.workUs[static_cast<size_t>(op)];
     }
-    bound.workUs = totalWork / cluster.totalSpeed();
+    for (const Weighting& w : floors.weightings)
+        bound.workUs = std::max(bound.workUs, w.workBoundUs());
     std::vector<double> head, tail, arrival, departure;
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
     bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
-    bound.windowsUs = windowsBound(graph, cluster, floors, totalWork, head, tail, arrival, departure);
+    for (const Weighting& w : floors.weightings)
+        bound.windowsUs = std::max(bound.windowsUs,
+                                   windowsBound(graph, cluster, floors.fastestUs, w, head, tail, arrival, departure));
     return bound;
 }
 

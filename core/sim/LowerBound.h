@@ -8,8 +8,13 @@ class Graph;
 class Cluster;
 
 struct LowerBound {
+    // Each op's duration below is its least over the cluster's devices (cost/OpTime.h: its time
+    // for the device's type, measured, roofline or time_us[kind] / speed), so every component
+    // holds when devices differ per op (mixed clusters, docs/simulator.md).
     double criticalPathUs = 0.0; // longest path with every op on its fastest device, no transfers
-    double workUs = 0.0;         // sum over ops of the least time x speed over devices / total speed
+    // Sum over ops of the least time x weight over devices / total weight: weights the speeds,
+    // and where device types apply also the throughputs on this graph (the larger bound).
+    double workUs = 0.0;
     // Heads and tails priced at joins and forks: an op's inputs either share its device (and
     // run one after another there) or pay a transfer; likewise its consumers (docs/simulator.md).
     double forkJoinUs = 0.0;

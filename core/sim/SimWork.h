@@ -39,8 +39,8 @@ struct SimWork {
     Index opCount = 0;
     Index edgeCount = 0;
     // Durations. Usually opCount x kDeviceKindCount times for speed 1.0, divided by the device's
-    // speed when used; when some op takes its roofline time on some device (cost/OpTime.h),
-    // opCount x deviceCount finished durations instead. Graphs without costs keep the small
+    // speed when used; when some op takes its roofline time or its time for the device's type
+    // on some device (cost/OpTime.h), opCount x deviceCount finished durations instead. Graphs without costs keep the small
     // table (4x smaller on 8 GPUs) and the exact arithmetic they always had.
     bool perDeviceTimes = false;
     std::vector<double> opTime;

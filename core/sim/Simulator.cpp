@@ -25,7 +25,7 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     const auto d = static_cast<size_t>(deviceCount);
     for (Index op = 0; op < opCount && !perDeviceTimes; ++op)
         for (const Device& dev : cluster.devices())
-            perDeviceTimes = perDeviceTimes || usesRoofline(graph.op(op), dev);
+            perDeviceTimes = perDeviceTimes || !usesKindTime(graph.op(op), dev);
     const size_t columns = perDeviceTimes ? d : static_cast<size_t>(kDeviceKindCount);
     opTime.resize(n * columns);
     outputBytes.resize(n);

@@ -119,7 +119,7 @@ private slots:
             add("post-graph-1", testdata::sourceDir() + "/samples/graphs/" + f);
         // post-cluster/1: every preset.
         const QStringList presets = QDir(testdata::sourceDir() + "/resources/clusters").entryList({"*.json"});
-        QCOMPARE(presets.size(), 5);
+        QCOMPARE(presets.size(), 6);
         for (const QString& f : presets)
             add("post-cluster-1", testdata::sourceDir() + "/resources/clusters/" + f);
         // post-placement/1: what place --out writes.

@@ -39,6 +39,7 @@ private:
         for (DeviceId d = 0; d < a.deviceCount(); ++d) {
             QCOMPARE(a.device(d).name, b.device(d).name);
             QVERIFY(a.device(d).kind == b.device(d).kind);
+            QCOMPARE(a.device(d).type, b.device(d).type);
             QVERIFY(a.device(d).speed == b.device(d).speed);
             QVERIFY(a.device(d).memoryBytes == b.device(d).memoryBytes);
         }
@@ -96,6 +97,7 @@ private slots:
         std::vector<Device> devices = {{"/device:CPU:0", DeviceKind::Cpu, 0.844, 137438953472.0},
                                        {"/device:GPU:0", DeviceKind::Gpu, 0.1 + 0.2, 12e9},
                                        {"/device:GPU:1", DeviceKind::Gpu, 1.0, std::numeric_limits<double>::infinity()}};
+        devices[1].type = "t4"; // device types round-trip; a device without one writes none
         Cluster c("round \"trip\"", devices, Link{12600.0, 10.0});
         c.setLink(1, 2, Link{40000.0, 5.0});
         c.setLink(2, 1, Link{40000.0, 5.0});
@@ -107,6 +109,76 @@ private slots:
         const QString q = QString::fromStdString(text);
         QVERIFY2(q.contains(R"("bidirectional": true)"), text.c_str());
         QCOMPARE(q.count("\"from\""), 2); // the symmetric pair once, the one-way link once
+        QCOMPARE(q.count("\"type\""), 1);
+    }
+
+    // A device's "type" (docs/clusters.md, "Device types"): kept as given; a kind name, an
+    // "x-" key, upper case or other characters are refused naming the field.
+    void deviceTypes()
+    {
+        const Cluster c = parseCluster(R"({"format": "post-cluster/1", "devices": [
+            {"name": "a", "kind": "gpu", "type": "v100"}, {"name": "b", "kind": "cpu", "type": "xeon-8380"},
+            {"name": "c", "kind": "gpu"}]})",
+                                       "typed.json");
+        QCOMPARE(c.device(0).type, std::string("v100"));
+        QCOMPARE(c.device(1).type, std::string("xeon-8380"));
+        QCOMPARE(c.device(2).type, std::string());
+        for (const char* bad : {"gpu", "cpu", "V100", "x-t4", "t4 pcie", "", "-t4"}) {
+            const std::string text = std::string("{\"format\": \"post-cluster/1\", \"devices\": [{\"name\": \"a\", "
+                                                 "\"kind\": \"gpu\", \"type\": \"")
+                + bad + "\"}]}";
+            try {
+                (void)parseCluster(text, "bad.json");
+                QFAIL(qPrintable(QString("type \"%1\" was accepted").arg(bad)));
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).contains("devices[0].type"), e.what());
+            }
+        }
+        // Every preset names the type of each device; the mixed one has three.
+        for (const std::string& name : clusterPresetNames()) {
+            const Cluster preset = loadCluster(name);
+            for (const Device& d : preset.devices())
+                QVERIFY2(!d.type.empty(), (name + " " + d.name).c_str());
+        }
+        const Cluster mixed = loadCluster("mixed-v100-t4-cpu");
+        std::vector<std::string> types;
+        for (const Device& d : mixed.devices())
+            types.push_back(d.type);
+        QCOMPARE(types, (std::vector<std::string>{"xeon-8380", "v100", "v100", "t4", "t4"}));
+        QCOMPARE(loadCluster("v100x4-nvlink").device(1).type, std::string("v100"));
+    }
+
+    // The mixed preset's data-sheet figures (docs/clusters.md): T4 8.1 TFLOP/s FP32, 65 FP16
+    // tensor, 130 INT8, 320 GB/s; V100 SXM2 15.7 / 125 / 900 GB/s; Xeon Platinum 8380 40 cores x
+    // 2.3 GHz x 32 FLOP, 8 channels of DDR4-3200; the V100 pair on NVLink 2, the rest on PCIe 3.0.
+    void mixedPresetMatchesItsDocumentedFigures()
+    {
+        const Cluster c = loadCluster("mixed-v100-t4-cpu");
+        QCOMPARE(c.deviceCount(), 5);
+        QVERIFY(c.device(0).kind == DeviceKind::Cpu);
+        QCOMPARE(c.device(0).peakFlops, 2.944e12);
+        QVERIFY(near(c.device(0).speed, cpuSpeed(40 * 2.3 * 32 / 1e3), 5e-4));
+        QCOMPARE(c.device(0).memoryBandwidth, 204.8e9);
+        for (DeviceId g : {1, 2}) {
+            QCOMPARE(c.device(g).peakFlops, 15.7e12);
+            QCOMPARE(c.device(g).peakFp16Flops, 125e12);
+            QCOMPARE(c.device(g).memoryBandwidth, 900e9);
+            QCOMPARE(c.device(g).speed, 1.0);
+        }
+        for (DeviceId g : {3, 4}) {
+            QCOMPARE(c.device(g).peakFlops, 8.1e12);
+            QCOMPARE(c.device(g).peakFp16Flops, 65e12);
+            QCOMPARE(c.device(g).peakInt8Ops, 130e12);
+            QCOMPARE(c.device(g).memoryBandwidth, 320e9);
+            QVERIFY(near(c.device(g).speed, gpuSpeed(8.1), 5e-4));
+            QCOMPARE(c.device(g).memoryBytes, 16.0 * (1 << 30));
+        }
+        QVERIFY(near(c.link(1, 2).bytesPerUs, effectiveBytesPerUs(50), 0.051e3));
+        QVERIFY(near(c.link(2, 1).bytesPerUs, effectiveBytesPerUs(50), 0.051e3));
+        for (DeviceId a = 0; a < 5; ++a)
+            for (DeviceId b = 0; b < 5; ++b)
+                if (a != b && !((a == 1 && b == 2) || (a == 2 && b == 1)))
+                    QVERIFY(near(c.link(a, b).bytesPerUs, effectiveBytesPerUs(15.75), 0.051e3));
     }
 
     void presetsMatchTheirDocumentedFigures_data()
@@ -175,7 +247,9 @@ private slots:
                 onDisk.push_back(entry.path().stem().string());
         std::sort(onDisk.begin(), onDisk.end());
         QCOMPARE(clusterPresetNames(), onDisk);
-        QCOMPARE(onDisk, (std::vector<std::string>{"a100x8-nvlink", "h100x8-nvlink", "k80x2", "k80x4", "v100x4-nvlink"}));
+        QCOMPARE(onDisk,
+                 (std::vector<std::string>{"a100x8-nvlink", "h100x8-nvlink", "k80x2", "k80x4", "mixed-v100-t4-cpu",
+                                           "v100x4-nvlink"}));
         for (const std::string& name : onDisk)
             QCOMPARE(*clusterPresetJson(name), readFileText((dir / (name + ".json")).string()));
         QVERIFY(!clusterPresetJson("nope"));

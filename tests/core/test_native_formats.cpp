@@ -216,8 +216,12 @@ private slots:
         row("name not a string", head + R"([{"name": 7}]})", {"field ops[0].name", "must be a string"});
         row("missing name", head + R"([{"name": "a"}, {"type": "x"}]})", {"field ops[1].name", "missing"});
         row("empty name", head + R"([{"name": ""}]})", {"field ops[0].name", "empty"});
-        row("unknown kind", head + R"([{"name": "a", "time_us": {"tpu": 3}}]})",
-            {"field ops[0].time_us.tpu", "unknown device kind"});
+        // A key other than a kind names a device type (docs/clusters.md): one that cannot be a
+        // type is refused, and a type's time needs a kind's beside it.
+        row("unknown kind", head + R"([{"name": "a", "time_us": {"TPU": 3}}]})",
+            {"field ops[0].time_us.TPU", "neither a device kind"});
+        row("type without kind", head + R"([{"name": "a", "time_us": {"tpu": 3}}]})",
+            {"field ops[0].time_us.tpu", "needs one for a device kind"});
         row("time_us not object", head + R"([{"name": "a", "time_us": 3}]})", {"field ops[0].time_us", "object"});
         row("colocate not string", head + R"([{"name": "a", "colocate": 1}]})", {"field ops[0].colocate", "string"});
         row("unknown field", head + R"([{"name": "a", "time_ms": {"gpu": 1}}]})",

@@ -164,6 +164,10 @@ void InspectorPanel::render(bool force)
     };
     h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)) + source(DeviceKind::Gpu));
     h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)) + source(DeviceKind::Cpu));
+    // Times per device type (docs/clusters.md, "Device types"): used as they are on such devices.
+    for (const TypedTime& t : op.typedTimes)
+        h += row(tr("Time on %1").arg(esc(t.type)),
+                 formatMicroseconds(t.us) + (t.measured ? tr(" (measured)") : tr(" (given)")));
     if (device != kNoDevice)
         h += row(tr("On its device"), formatMicroseconds(document_->placedTimeUs(op_)));
     h += row(tr("Output"), formatBytes(op.outputBytes));

@@ -53,7 +53,7 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
 {
     in.object(value, path);
     in.rejectUnknownKeys(value,
-                         {"name", "kind", "speed", "memory_bytes", "peak_tflops", "peak_tf32_tflops",
+                         {"name", "kind", "type", "speed", "memory_bytes", "peak_tflops", "peak_tf32_tflops",
                           "peak_fp16_tflops", "peak_int8_tops", "memory_bandwidth_GBps"},
                          path);
     Device d;
@@ -64,6 +64,12 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
     if (!kind || kindText != toString(*kind))
         in.fail(kindPath, "unknown device kind \"" + kindText + "\" (expected \"cpu\" or \"gpu\")");
     d.kind = *kind;
+    if (const json* type = in.find(value, "type")) {
+        const std::string field = JsonInput::member(path, "type");
+        d.type = in.string(*type, field);
+        if (std::string problem = deviceTypeProblem(d.type); !problem.empty())
+            in.fail(field, problem);
+    }
     if (const json* speed = in.find(value, "speed")) {
         in.positive(*speed, JsonInput::member(path, "speed"));
         d.speed = in.within(*speed, JsonInput::member(path, "speed"), kMinSpeed, kMaxSpeed);
@@ -207,6 +213,8 @@ std::string clusterJson(const Cluster& cluster)
         ordered_json o;
         o["name"] = d.name;
         o["kind"] = std::string(toString(d.kind));
+        if (!d.type.empty())
+            o["type"] = d.type;
         o["speed"] = JsonOutput::number(d.speed);
         if (std::isfinite(d.memoryBytes))
             o["memory_bytes"] = JsonOutput::number(d.memoryBytes);

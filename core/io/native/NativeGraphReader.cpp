@@ -23,22 +23,37 @@ constexpr int kVersion = 1;
 
 std::string defaultName(const std::string& source) { return std::filesystem::path(source).stem().string(); }
 
+// time_us: times per device kind ("gpu", "cpu") and per device type ("v100": docs/formats.md).
+// A missing kind is derived from the other one; a type alone is refused, since devices of
+// every other type (or none) need a kind's time.
 void readTimes(const JsonInput& in, const json& times, const std::string& path, const ImportOptions& options, Op& op)
 {
     in.object(times, path);
     bool given[kDeviceKindCount] = {};
+    std::string firstType;
     for (auto it = times.begin(); it != times.end(); ++it) {
         const std::string field = JsonInput::member(path, it.key());
         if (it.key().starts_with("x-"))
             continue;
         const auto kind = parseDeviceKind(it.key());
-        if (!kind || it.key() != toString(*kind))
-            in.fail(field, "unknown device kind \"" + it.key() + "\" (expected \"cpu\" or \"gpu\")");
-        op.timeUs[static_cast<size_t>(*kind)] = in.nonNegative(it.value(), field);
-        given[static_cast<size_t>(*kind)] = true;
+        if (kind && it.key() == toString(*kind)) {
+            op.timeUs[static_cast<size_t>(*kind)] = in.nonNegative(it.value(), field);
+            given[static_cast<size_t>(*kind)] = true;
+            continue;
+        }
+        if (std::string problem = deviceTypeProblem(it.key()); !problem.empty())
+            in.fail(field,
+                    "\"" + it.key() + "\" is neither a device kind (\"cpu\", \"gpu\") nor a device type: " + problem);
+        op.setTypedTime(it.key(), in.nonNegative(it.value(), field));
+        if (firstType.empty())
+            firstType = it.key();
     }
     const auto cpu = static_cast<size_t>(DeviceKind::Cpu);
     const auto gpu = static_cast<size_t>(DeviceKind::Gpu);
+    if (!firstType.empty() && !given[cpu] && !given[gpu])
+        in.fail(JsonInput::member(path, firstType),
+                "a time for device type \"" + firstType
+                    + "\" needs one for a device kind too (\"gpu\" or \"cpu\"): devices of other types take it");
     if (given[gpu] && !given[cpu])
         op.timeUs[cpu] = op.timeUs[gpu] * options.cpuSlowdown;
     else if (given[cpu] && !given[gpu])
@@ -103,9 +118,15 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         for (std::size_t i = 0; i < kinds.size(); ++i) {
             const std::string name = in.string(kinds[i], JsonInput::element(at, i));
             const auto kind = parseDeviceKind(name);
-            if (!kind)
-                in.fail(JsonInput::element(at, i), "unknown device kind \"" + name + "\" (cpu or gpu)");
-            op.measuredKinds |= 1U << static_cast<int>(*kind);
+            if (kind) {
+                op.measuredKinds |= 1U << static_cast<int>(*kind);
+                continue;
+            }
+            const TypedTime* typed = op.typedTime(name);
+            if (!typed)
+                in.fail(JsonInput::element(at, i),
+                        "unknown device kind \"" + name + "\" (cpu or gpu), nor a device type time_us gives");
+            op.setTypedTime(name, typed->us, true);
         }
     }
     if (const json* by = in.find(value, "measured_by"))
@@ -196,6 +217,8 @@ std::string nativeGraphJson(const Graph& graph)
             o["type"] = op.type;
         o["time_us"]["gpu"] = JsonOutput::number(op.time(DeviceKind::Gpu));
         o["time_us"]["cpu"] = JsonOutput::number(op.time(DeviceKind::Cpu));
+        for (const TypedTime& t : op.typedTimes)
+            o["time_us"][t.type] = JsonOutput::number(t.us);
         o["output_bytes"] = JsonOutput::number(op.outputBytes);
         if (op.paramBytes != 0.0)
             o["param_bytes"] = JsonOutput::number(op.paramBytes);
@@ -223,13 +246,15 @@ std::string nativeGraphJson(const Graph& graph)
             o["precision"] = "fp16";
         else if (op.precision == ElementPrecision::Int8)
             o["precision"] = "int8";
-        if (op.measuredKinds != 0) {
-            ordered_json kinds = ordered_json::array();
-            for (DeviceKind kind : {DeviceKind::Cpu, DeviceKind::Gpu})
-                if (op.measured(kind))
-                    kinds.push_back(std::string(toString(kind)));
-            o["measured"] = std::move(kinds);
-        }
+        ordered_json measured = ordered_json::array();
+        for (DeviceKind kind : {DeviceKind::Cpu, DeviceKind::Gpu})
+            if (op.measured(kind))
+                measured.push_back(std::string(toString(kind)));
+        for (const TypedTime& t : op.typedTimes)
+            if (t.measured)
+                measured.push_back(t.type);
+        if (!measured.empty())
+            o["measured"] = std::move(measured);
         if (!op.measuredBy.empty())
             o["measured_by"] = op.measuredBy;
         element(static_cast<std::size_t>(&op - graph.ops().data()), graph.ops().size(), o);

@@ -1,0 +1,70 @@
+#include "core/cluster/DeviceTypes.h"
+
+#include "core/graph/GraphBuilder.h"
+#include "core/graph/GraphError.h"
+
+#include <algorithm>
+
+namespace post {
+
+Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times)
+{
+    if (std::string problem = deviceTypeProblem(type); !problem.empty())
+        throw GraphError(problem);
+    std::vector<Op> ops(graph.ops().begin(), graph.ops().end());
+    for (const MeasuredTypeTime& t : times) {
+        if (t.op < 0 || t.op >= graph.opCount())
+            throw GraphError("measured time for op #" + std::to_string(t.op) + " of a graph of "
+                             + std::to_string(graph.opCount()) + " ops");
+        ops[static_cast<size_t>(t.op)].setTypedTime(type, t.us, true);
+    }
+    GraphBuilder builder(graph.name());
+    builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));
+    for (Op& op : ops)
+        builder.addOp(std::move(op)); // validates the times
+    for (const Edge& e : graph.edges())
+        builder.addEdge(e.from, e.to, e.bytes);
+    return std::move(builder).build();
+}
+
+DeviceTypeMismatch deviceTypeMismatch(const Graph& graph, const Cluster& cluster)
+{
+    DeviceTypeMismatch m;
+    if (!graph.hasTypedTimes())
+        return m;
+    const auto timed = graph.deviceTypes();
+    for (const std::string& type : timed) {
+        const auto devices = cluster.devices();
+        if (std::none_of(devices.begin(), devices.end(), [&](const Device& d) { return d.type == type; }))
+            m.timedWithoutDevice.push_back(type);
+    }
+    for (const Device& d : cluster.devices())
+        if (!d.type.empty() && !std::binary_search(timed.begin(), timed.end(), d.type)
+            && std::find(m.devicesWithoutTimes.begin(), m.devicesWithoutTimes.end(), d.type)
+                == m.devicesWithoutTimes.end())
+            m.devicesWithoutTimes.push_back(d.type);
+    return m;
+}
+
+std::string deviceTypeNote(const Graph& graph, const Cluster& cluster)
+{
+    const DeviceTypeMismatch m = deviceTypeMismatch(graph, cluster);
+    auto list = [](const std::vector<std::string>& names) {
+        std::string text;
+        for (const std::string& n : names)
+            text += (text.empty() ? "" : ", ") + n;
+        return text;
+    };
+    std::string note;
+    if (!m.timedWithoutDevice.empty())
+        note = "the graph's times for device type" + std::string(m.timedWithoutDevice.size() > 1 ? "s " : " ")
+            + list(m.timedWithoutDevice) + " are unused: no device of cluster " + cluster.name() + " has "
+            + (m.timedWithoutDevice.size() > 1 ? "those types" : "that type");
+    if (!m.devicesWithoutTimes.empty())
+        note += (note.empty() ? "" : "; ") + std::string("devices of type ") + list(m.devicesWithoutTimes)
+            + " take the per-kind time (or the roofline): the graph has no times for "
+            + (m.devicesWithoutTimes.size() > 1 ? "those types" : "that type");
+    return note;
+}
+
+} // namespace post

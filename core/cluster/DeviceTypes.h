@@ -1,0 +1,47 @@
+#pragma once
+// Device types (docs/clusters.md, "Device types"): what a graph's per-type times and a
+// cluster's typed devices have to do with each other, and the one entry point for measured
+// times per type.
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace post {
+
+// One op's measured time on devices of a type.
+struct MeasuredTypeTime {
+    OpId op = kNoOp;
+    double us = 0.0;
+};
+
+// A copy of `graph` where each listed op takes `us` on every device of `type` (Device::type),
+// marked measured (Op::TypedTime::measured: post-graph/1 lists the type under "measured");
+// an earlier time of that op for that type is replaced, other types and the kind times stay.
+// This is how a trace of a run on one device type becomes costs (e.g. --costs v100=trace.json):
+// such a time then comes before the measured kind time, the roofline and time_us[kind] / speed
+// on devices of that type (cost/OpTime.h). Throws GraphError for an invalid type name
+// (deviceTypeProblem), an op id out of range, or a negative, non-finite or too large time.
+Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times);
+
+// Types that one side names and the other never uses, for a note (empty when they match):
+// the graph has times for types no device of the cluster has (those times go unused), or the
+// cluster has typed devices while the graph has per-type times for none of their types.
+struct DeviceTypeMismatch {
+    std::vector<std::string> timedWithoutDevice;  // in Graph::deviceTypes(), on no device
+    std::vector<std::string> devicesWithoutTimes; // typed devices no op has a time for
+    bool empty() const { return timedWithoutDevice.empty() && devicesWithoutTimes.empty(); }
+};
+DeviceTypeMismatch deviceTypeMismatch(const Graph& graph, const Cluster& cluster);
+
+// One line saying what deviceTypeMismatch found ("" when the graph has no per-type times or
+// every type matches), e.g. "the graph's times for device type a100 are unused: no device of
+// cluster k80x4 has that type".
+std::string deviceTypeNote(const Graph& graph, const Cluster& cluster);
+
+} // namespace post
