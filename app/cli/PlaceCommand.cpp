@@ -9,6 +9,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/run/RunLog.h"
 #include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileText.h"
 
@@ -86,7 +87,9 @@ int runPlace(const PlaceOptions& o)
     if (!o.out.empty()) {
         // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
         const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules;
-        writeFileAtomically(o.out, placementJson(g, c, r.best, sidecar ? readOpModules(*sidecar, g) : OpModules{}),
+        // What made it, as Post Studio's export of the same placement writes it (byte for byte).
+        PlacementProvenance made{o.algo, o.seed, Simulator(g, c).run(r.best).stepTimeUs};
+        writeFileAtomically(o.out, placementJson(g, c, r.best, sidecar ? readOpModules(*sidecar, g) : OpModules{}, made),
                             o.force);
     }
     if (!o.log.empty())
