@@ -908,6 +908,7 @@ void MainWindow::showShortcuts()
     row(tr("Timeline: fit, zoom in, zoom out"), tr("F, +, -"));
     row(tr("Timeline: critical path"), tr("C"));
     row(tr("Timeline: pan time, scroll lanes"), tr("Shift+Wheel, Ctrl+Wheel"));
+    row(tr("Learning chart: show best, log axis, reset zoom"), tr("B, L, Escape"));
     html += QStringLiteral("</table>");
     auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), html, QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("shortcutsDialog"));

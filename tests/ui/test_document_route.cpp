@@ -132,7 +132,7 @@ private slots:
         answerDialogs(QMessageBox::Cancel, {}, question);
         QVERIFY(!window->openFile(sample("inception-block.json")));
         QVERIFY2(question->contains(QStringLiteral("inception-block.json")), qPrintable(*question));
-        QVERIFY2(question->contains(QStringLiteral("(40 sample")), qPrintable(*question));
+        QVERIFY2(question->contains(QStringLiteral("(40 samples)")), qPrintable(*question));
         QVERIFY(!window->hub()->isLoading());
         QCOMPARE(window->hub()->document(), before);
         QVERIFY(session(*window)->hasUnsavedRun());

@@ -445,7 +445,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 
 void LearnerPanel::showStatus(const QString& prefix)
 {
-    QString text = tr("%1: %2 samples").arg(prefix).arg(samplesDone_);
+    QString text = tr("%1: %2 %3").arg(prefix).arg(samplesDone_).arg(samplesDone_ == 1 ? tr("sample") : tr("samples"));
     if (bestMs_ > 0.0)
         text += tr(", best %1 ms").arg(bestMs_, 0, 'g', 4);
     if (entropy_ >= 0.0)

@@ -368,10 +368,12 @@ bool SessionController::confirmReplace(Replace reason, const QString& what)
     QMessageBox box(QMessageBox::Warning, tr("Post Studio"), question,
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
     box.setObjectName(QStringLiteral("unsavedRunQuestion"));
-    box.setInformativeText(tr("The %1 run (%n sample(s)) is in no session file; %2. Until you answer, it is kept in "
-                              "the autosave.",
-                              nullptr, static_cast<int>(recorder_->samples().size()))
-                               .arg(QString::fromStdString(recorder_->learner().algorithm), replacedBy));
+    // (No %n: without a translation loaded Qt prints "sample(s)".)
+    const auto samples = static_cast<qlonglong>(recorder_->samples().size());
+    box.setInformativeText(tr("The %1 run (%2 %3) is in no session file; %4. Until you answer, it is kept in the "
+                              "autosave.")
+                               .arg(QString::fromStdString(recorder_->learner().algorithm), QLocale().toString(samples),
+                                    samples == 1 ? tr("sample") : tr("samples"), replacedBy));
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
     case QMessageBox::Save: {
