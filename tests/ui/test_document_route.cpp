@@ -29,6 +29,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QUrl>
 #include <QtTest>
 
@@ -252,7 +253,22 @@ private slots:
         QVERIFY(!session(*window)->isOpening());
         QCOMPARE(window->hub()->document(), before);
 
+        // Reading it shows as work in progress, with Cancel (a long run's autosave is many MB).
         QSignalSpy restored(session(*window), &SessionController::restored);
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(window->openFile(path));
+        QVERIFY2(window->statusMessage().startsWith(QStringLiteral("Reading session other.session.json (")),
+                 qPrintable(window->statusMessage()));
+        auto* cancel = window->findChild<QToolButton*>(QStringLiteral("statusCancel"));
+        QVERIFY(cancel && cancel->isVisibleTo(window.get()));
+        cancel->click();
+        QTest::qWait(300);
+        QVERIFY(restored.isEmpty());
+        QCOMPARE(window->hub()->document(), before); // nothing replaced: the run stays
+        QCOMPARE(window->statusMessage(), QStringLiteral("Reading cancelled"));
+        QVERIFY(!cancel->isVisibleTo(window.get()));
+        QVERIFY(session(*window)->hasUnsavedRun());
+
         answerDialogs(QMessageBox::Discard);
         QVERIFY(window->openFile(path));
         QVERIFY(restored.wait(kWaitMs));

@@ -194,7 +194,6 @@ void SessionController::forgetRun()
 
 void SessionController::open(const QString& path)
 {
-    emit opening(path);
     read_->start([path] { return std::make_shared<const Session>(readSessionFile(path.toStdString())); },
                  [this, path](const ReadOutcome<std::shared_ptr<const Session>>& outcome) {
                      if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome)) {
@@ -211,6 +210,7 @@ void SessionController::open(const QString& path)
                          emit failed(path, std::get<QString>(outcome));
                      }
                  });
+    emit opening(path); // isOpening() from here on
 }
 
 void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
