@@ -551,7 +551,8 @@ void MainWindow::documentArriving(const DocumentPtr& document)
         return; // another placement or cluster of the graph shown
     // Another graph (or none): nothing of the previous one's run stays on show.
     learningChart_->reset();
-    learningChart_->chart()->setTitle(tr("Learning curve"));
+    learningChart_->chart()->setTitle(document ? tr("Learning curve: no run on %1 yet").arg(displayName(document->path))
+                                               : tr("Learning curve"));
     closeAction_->setEnabled(document != nullptr);
     if (!document) {
         shownGraphId_ = 0;

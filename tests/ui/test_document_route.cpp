@@ -357,7 +357,7 @@ private slots:
         QVERIFY(shown.wait(kWaitMs));
         QCOMPARE(chart(*window)->sampleCount(), 0);
         QCOMPARE(chart(*window)->lowerBoundMs(), 0.0);
-        QCOMPARE(chart(*window)->chart()->title(), QStringLiteral("Learning curve"));
+        QCOMPARE(chart(*window)->chart()->title(), QStringLiteral("Learning curve: no run on inception-block.json yet"));
         QCOMPARE(learner(*window)->statusText(), QStringLiteral("Ready."));
         QCOMPARE(compare->model()->rowCount(), 0);
         QVERIFY(compare->boundText().isEmpty());
