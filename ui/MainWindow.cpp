@@ -19,6 +19,7 @@
 #include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
 #include "ui/timeline/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
@@ -44,6 +45,7 @@
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -60,6 +62,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 namespace post {
@@ -97,7 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
             hub_->setClusterName(cluster);
         } else { // e.g. a cluster file edited or deleted since: not every launch should fail
             settings.remove(QStringLiteral("cluster"));
-            statusText_->setText(tr("The cluster kept from last time cannot be read: %1").arg(problem));
+            setStatus(tr("The cluster kept from last time cannot be read: %1").arg(problem));
         }
     }
     learner_->setClusterName(hub_->clusterName());
@@ -154,7 +157,7 @@ void MainWindow::createPanels()
         reportError(hub_->document() ? hub_->document()->path : QString(), tr("layout failed: %1").arg(message));
         emit layoutFailed(message);
     });
-    connect(graphPanel_, &GraphPanel::layoutCancelled, this, [this] { statusText_->setText(tr("Layout cancelled")); });
+    connect(graphPanel_, &GraphPanel::layoutCancelled, this, [this] { setStatus(tr("Layout cancelled")); });
 }
 
 void MainWindow::followDocuments()
@@ -162,6 +165,7 @@ void MainWindow::followDocuments()
     // In this order: the window's title and colour mode, the central panels, then the
     // status bar (which reads what the graph panel started). Panels created later
     // (learner, timeline, cluster editor, comparison, session) connect after these.
+    connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::expireStatus);
     connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::documentArriving);
     connect(hub_, &DocumentHub::documentChanged, graphPanel_, &GraphPanel::showDocument);
     connect(hub_, &DocumentHub::documentChanged, opTable_, &OpTablePanel::setDocument);
@@ -187,10 +191,20 @@ void MainWindow::createActions()
     batchAction_->setEnabled(false);
     connect(batchAction_, &QAction::triggered, this, &MainWindow::batchDialog);
     dimensionsPrompt_ = new InputDimensionsPrompt(hub_, this); // asks when a model leaves input dimensions open
-    connect(dimensionsPrompt_, &InputDimensionsPrompt::reopenRequested, this,
-            [this](const QString& path) { openFile(path); });
+    connect(dimensionsPrompt_, &InputDimensionsPrompt::reopenRequested, this, [this](const QString& path) {
+        if (session_->confirmReplace(SessionController::Replace::Reread, tr("with the input dimensions given")))
+            readFile(path);
+    });
+
+    closeAction_ = new QAction(tr("&Close"), this);
+    closeAction_->setObjectName(QStringLiteral("closeDocument"));
+    closeAction_->setShortcut(Qt::CTRL | Qt::Key_W);
+    closeAction_->setToolTip(tr("Close the graph (asks first when its learning run is in no session file)"));
+    closeAction_->setEnabled(false);
+    connect(closeAction_, &QAction::triggered, this, &MainWindow::closeDocument);
 
     quitAction_ = new QAction(tr("&Quit"), this);
+    quitAction_->setObjectName(QStringLiteral("quit"));
     quitAction_->setShortcut(QKeySequence::Quit);
     quitAction_->setMenuRole(QAction::QuitRole);
     connect(quitAction_, &QAction::triggered, this, &QWidget::close);
@@ -276,6 +290,7 @@ void MainWindow::createMenus()
     exportMenu_ = file->addMenu(tr("&Export"));
     exportMenu_->setObjectName(QStringLiteral("exportMenu"));
     file->addSeparator();
+    file->addAction(closeAction_);
     file->addAction(quitAction_);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -304,6 +319,9 @@ void MainWindow::createMenus()
         panelsMenu_->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setObjectName(QStringLiteral("keyboardShortcuts"));
+    keys->setShortcut(Qt::CTRL | Qt::Key_Slash);
     help->addAction(tr("&About Post Studio"), this, [this] {
         QMessageBox::about(this, tr("About Post Studio"),
                            tr("<b>Post Studio %1</b><p>Finds fast device placements for neural-network training "
@@ -433,20 +451,41 @@ bool MainWindow::openPlacement(const QString& path)
     }
     if (!userChoseColourMode_)
         setColourMode(ColourMode::Device);
-    statusText_->setText(tr("Showing placement %1").arg(QFileInfo(path).fileName()));
+    setStatus(tr("Showing placement %1").arg(QFileInfo(path).fileName()), StatusScope::Placement);
     return true;
 }
 
-void MainWindow::openFile(const QString& path)
+bool MainWindow::openFile(const QString& path)
+{
+    const bool session = SessionController::isSessionFile(path);
+    if (!session_->confirmReplace(session ? SessionController::Replace::OpenSession : SessionController::Replace::Open,
+                                  displayName(path)))
+        return false;
+    readFile(path);
+    return true;
+}
+
+void MainWindow::readFile(const QString& path)
 {
     if (SessionController::isSessionFile(path)) {
-        statusText_->setText(tr("Reading session %1…").arg(QFileInfo(path).fileName()));
-        session_->open(path);
+        session_->open(path); // the status bar follows SessionController::opening
         return;
     }
-    statusText_->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    setStatus(tr("Reading %1…").arg(displayName(path)));
     hub_->load(path);
     updateBusy();
+}
+
+bool MainWindow::closeDocument()
+{
+    const DocumentPtr document = hub_->document();
+    if (!document && !hub_->isLoading())
+        return true;
+    if (!session_->confirmReplace(SessionController::Replace::CloseDocument, documentName()))
+        return false;
+    hub_->close();
+    updateBusy();
+    return true;
 }
 
 bool MainWindow::setClusterName(const QString& nameOrPath)
@@ -459,21 +498,31 @@ bool MainWindow::setClusterName(const QString& nameOrPath)
         learner_->setClusterName(hub_->clusterName()); // its picker goes back to the cluster in use
         return false;
     }
+    // The graph is read again on it: a run of the graph on show goes with it.
+    const QString cluster = QFileInfo::exists(nameOrPath) ? QFileInfo(nameOrPath).fileName() : nameOrPath;
+    if (hub_->document()
+        && !session_->confirmReplace(SessionController::Replace::Reread, tr("on cluster %1").arg(cluster))) {
+        learner_->setClusterName(hub_->clusterName());
+        return false;
+    }
     hub_->setClusterName(nameOrPath); // the learner's picker follows clusterNameChanged
     QSettings().setValue(QStringLiteral("cluster"), nameOrPath);
     // Devices change under the graph: read it again (any placement no longer applies).
     if (hub_->document())
-        openFile(hub_->document()->path);
+        readFile(hub_->document()->path);
     return true;
 }
 
 void MainWindow::setBatch(std::int64_t batch)
 {
-    if (!hub_->setBatch(batch))
+    const bool reread = hub_->document() && hub_->document()->format == GraphFormat::Onnx;
+    if (batch < 1 || batch == hub_->batch()
+        || (reread && !session_->confirmReplace(SessionController::Replace::Reread, tr("batch %1").arg(batch))))
         return;
+    hub_->setBatch(batch);
     // Shapes, and so every cost, change with the batch: read the model again.
-    if (hub_->document() && hub_->document()->format == GraphFormat::Onnx)
-        openFile(hub_->document()->path);
+    if (reread)
+        readFile(hub_->document()->path);
 }
 
 void MainWindow::setPrecision(PrecisionMode mode)
@@ -481,7 +530,7 @@ void MainWindow::setPrecision(PrecisionMode mode)
     QSettings().setValue(QStringLiteral("precision"), precisionName(mode));
     learner_->setPrecision(mode);
     if (hub_->setPrecision(mode) && hub_->document())
-        statusText_->setText(tr("Precision %1: the step is timed again").arg(precisionName(mode)));
+        setStatus(tr("Precision %1: the step is timed again").arg(precisionName(mode)), StatusScope::Placement);
 }
 
 void MainWindow::batchDialog()
@@ -498,10 +547,25 @@ void MainWindow::batchDialog()
 
 void MainWindow::documentArriving(const DocumentPtr& document)
 {
-    if (!document || document->graphId == shownGraphId_)
+    if (document && document->graphId == shownGraphId_)
         return; // another placement or cluster of the graph shown
+    // Another graph (or none): nothing of the previous one's run stays on show.
+    learningChart_->reset();
+    learningChart_->chart()->setTitle(document ? tr("Learning curve: no run on %1 yet").arg(displayName(document->path))
+                                               : tr("Learning curve"));
+    closeAction_->setEnabled(document != nullptr);
+    if (!document) {
+        shownGraphId_ = 0;
+        setWindowTitle(tr("Post Studio"));
+        setWindowFilePath(QString());
+        openPlacementAction_->setEnabled(false);
+        batchAction_->setEnabled(false);
+        setStatus(tr("No graph open"));
+        updateSummary();
+        return;
+    }
     RecentFiles::add(document->path);
-    setWindowTitle(tr("%1 — Post Studio").arg(QFileInfo(document->path).fileName()));
+    setWindowTitle(tr("%1 — Post Studio").arg(displayName(document->path)));
     setWindowFilePath(document->path);
     if (!userChoseColourMode_)
         setColourMode(document->isPlaced() ? ColourMode::Device : ColourMode::OpType);
@@ -514,7 +578,7 @@ void MainWindow::documentArrived()
     const DocumentPtr& document = hub_->document();
     if (document && document->graphId != shownGraphId_) {
         shownGraphId_ = document->graphId;
-        statusText_->setText(tr("Laying out %1…").arg(QFileInfo(document->path).fileName()));
+        setStatus(tr("Laying out %1…").arg(displayName(document->path)));
         updateSummary();
         updateBusy();
         return;
@@ -527,17 +591,37 @@ void MainWindow::createSession()
     session_ = new SessionController(hub_, learner_, learningChart_, this);
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->openAction());
     fileMenu_->insertAction(clusterMenu_->menuAction(), session_->saveAction());
+    fileMenu_->insertAction(clusterMenu_->menuAction(), session_->saveAsAction());
     connect(session_, &SessionController::failed, this, &MainWindow::reportError);
     connect(session_, &SessionController::saved, this, [this](const QString& path) {
-        statusText_->setText(tr("Saved session %1").arg(QFileInfo(path).fileName()));
+        setStatus(tr("Saved session %1").arg(QFileInfo(path).fileName()), StatusScope::Placement);
     });
+    // A session read (an autosave of a long run: many MB) shows as busy, with Cancel.
+    connect(session_, &SessionController::opening, this, [this](const QString& path) {
+        const QFileInfo file(path);
+        const QString size = QLocale().formattedDataSize(file.size());
+        setStatus(file == QFileInfo(session_->autosave()->path())
+                      ? tr("Restoring the autosave (%1)…").arg(size)
+                      : tr("Reading session %1 (%2)…").arg(displayName(path), size));
+        updateBusy();
+    });
+    connect(session_, &SessionController::restored, this, &MainWindow::updateBusy);
 }
 
-void MainWindow::showPlacement(Placement placement)
+void MainWindow::showPlacement(Placement placement, PlacementProvenance made)
 {
     if (!userChoseColourMode_)
         setColourMode(ColourMode::Device);
-    hub_->setPlacement(std::move(placement));
+    hub_->setPlacement(std::move(placement), std::move(made));
+}
+
+PlacementProvenance MainWindow::runProvenance() const
+{
+    PlacementProvenance made;
+    made.algorithm = runAlgorithm_.toStdString();
+    if (!runAlgorithm_.isEmpty() && runSeedKnown_)
+        made.seed = runSeed_;
+    return made;
 }
 
 void MainWindow::setInteractiveErrors(bool on)
@@ -549,9 +633,9 @@ void MainWindow::setInteractiveErrors(bool on)
 
 void MainWindow::reportError(const QString& path, const QString& message)
 {
+    const QString file = path.isEmpty() ? tr("the graph") : displayName(path);
+    setStatus(tr("Could not open %1").arg(file));
     updateBusy();
-    const QString file = path.isEmpty() ? tr("the graph") : QFileInfo(path).fileName();
-    statusText_->setText(tr("Could not open %1").arg(file));
     if (!path.isEmpty() && !QFileInfo::exists(path))
         RecentFiles::remove(path);
     emit loadFailed(path, message);
@@ -568,24 +652,52 @@ void MainWindow::reportError(const QString& path, const QString& message)
 void MainWindow::updateBusy()
 {
     const bool laying = graphPanel_->isLayoutBusy();
-    const bool reading = hub_->isLoading();
+    const bool reading = hub_->isLoading() || (session_ && session_->isOpening());
     busyBar_->setVisible(laying || reading);
     cancelButton_->setVisible(laying || reading);
     const DocumentPtr& document = hub_->document();
-    if (!laying && !reading && document && graphPanel_->scene()->nodeItemCount() > 0) {
+    if (!laying && !reading && document && graphPanel_->scene()->nodeItemCount() > 0
+        && statusText_->text().endsWith(QStringLiteral("…"))) {
         // What the import decided (a placement from the file, op types without a cost
         // formula) stays in view rather than flashing past while the layout runs.
-        statusText_->setText(document->notes.isEmpty() ? tr("Ready") : document->notes.join(QStringLiteral(" · ")));
+        setStatus(idleStatus());
         statusText_->setToolTip(document->notes.join(QLatin1Char('\n')));
     }
+}
+
+QString MainWindow::idleStatus() const
+{
+    const DocumentPtr& document = hub_->document();
+    if (!document)
+        return tr("No graph open");
+    return document->notes.isEmpty() ? tr("Ready") : document->notes.join(QStringLiteral(" · "));
+}
+
+void MainWindow::setStatus(const QString& text, StatusScope scope)
+{
+    statusText_->setText(text);
+    statusText_->setToolTip(QString());
+    statusScope_ = scope;
+    statusDocument_ = hub_->document();
+    statusGraphId_ = hub_->document() ? hub_->document()->graphId : 0;
+}
+
+void MainWindow::expireStatus(const DocumentPtr& document)
+{
+    // A message about a placement goes with it; one about a graph with the graph.
+    const bool expired = statusScope_ == StatusScope::Placement ? statusDocument_.lock() != document
+                                                                : (document ? document->graphId : 0) != statusGraphId_;
+    if (expired && !statusText_->text().endsWith(QStringLiteral("…"))) // work in progress says so itself
+        setStatus(idleStatus());
 }
 
 void MainWindow::cancelBusy()
 {
     // The newer job first: a file being read replaces whatever is being laid out.
-    if (hub_->isLoading()) {
+    if (hub_->isLoading() || session_->isOpening()) {
         hub_->cancelLoad(); // the pool thread finishes the read; its result is dropped
-        statusText_->setText(tr("Reading cancelled"));
+        session_->cancelOpen();
+        setStatus(tr("Reading cancelled"));
         updateBusy();
         return;
     }
@@ -666,9 +778,13 @@ void MainWindow::createLearner()
     connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
+        // A continued run's learner and seed are not the panel's (LearnerPanel::start): no seed then.
+        runAlgorithm_ = learner_->algorithm();
+        runSeed_ = learner_->seed();
+        runSeedKnown_ = learner_->continuedFrom() == 0;
         if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
             learningChart_->continueRun(samples);
-            statusText_->setText(learner_->continuationNote());
+            setStatus(learner_->continuationNote());
             statusText_->setToolTip(tr("Sessions do not keep the learner's policy, so a restored run cannot resume "
                                        "exactly: its learner starts again from the restored best placement"));
         } else {
@@ -693,12 +809,23 @@ void MainWindow::createLearner()
         action->setShortcut(key);
         action->setObjectName(QStringLiteral("run-") + QLatin1String(name));
     }
+    mirrorRunActions(run);
     run->addSeparator();
     QAction* best = run->addAction(tr("Show &Best"), learningChart_, &LearningChart::showBest);
     best->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     best->setToolTip(tr("Show the run's best placement and mark it on the learning chart"));
     best->setObjectName(QStringLiteral("run-show-best"));
+    connect(learner_, &LearnerPanel::preparing, this, [this](const QString& what) {
+        if (!what.isEmpty())
+            setStatus(tr("Preparing the run: %1…").arg(what));
+        else if (statusText_->text().startsWith(tr("Preparing the run")))
+            setStatus(idleStatus());
+    });
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
+        if (statusText_->text().startsWith(tr("Preparing the run"))) // stopped before its placer started
+            setStatus(idleStatus());
+        if (!hub_->document() || hub_->document()->graphId != learner_->runGraphId())
+            return; // a run of another graph, stopped when this one came: the chart shows this one
         if (outcome.error.isEmpty() && outcome.result.feasible)
             learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
         const PlaceResult& r = outcome.result;
@@ -711,7 +838,7 @@ void MainWindow::createLearner()
     connect(learner_, &LearnerPanel::bestPlacement, bestFeed_, &PlacementCoalescer::offer);
     connect(bestFeed_, &PlacementCoalescer::apply, this, [this](const Placement& placement) {
         const QScopedValueRollback applying(applyingBest_, true);
-        showPlacement(placement);
+        showPlacement(placement, runProvenance());
     });
     // Another document from elsewhere (a chart click, a comparison row, another graph) is
     // newer than a best still waiting.
@@ -719,6 +846,76 @@ void MainWindow::createLearner()
         if (!applyingBest_)
             bestFeed_->drop();
     });
+}
+
+void MainWindow::mirrorRunActions(QMenu* run)
+{
+    // Each Run entry is enabled exactly when its button is (a disabled entry says at a
+    // glance that nothing runs): the buttons' EnabledChange events drive the entries.
+    class Mirror : public QObject {
+    public:
+        Mirror(QPushButton* button, QAction* action)
+            : QObject(action)
+            , action_(action)
+        {
+            button->installEventFilter(this);
+            action->setEnabled(button->isEnabled());
+        }
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::EnabledChange)
+                action_->setEnabled(static_cast<QWidget*>(watched)->isEnabled());
+            return false;
+        }
+
+    private:
+        QAction* action_;
+    };
+    for (QAction* action : run->actions()) {
+        const QString name = action->objectName();
+        if (!name.startsWith(QStringLiteral("run-")) || name == QStringLiteral("run-show-best"))
+            continue;
+        if (auto* button = learner_->findChild<QPushButton*>(name.mid(4)))
+            new Mirror(button, action);
+    }
+}
+
+void MainWindow::showShortcuts()
+{
+    // Built from the menus, so it cannot fall behind them; then the keys of the views.
+    QString html = QStringLiteral("<table cellspacing=4>");
+    const auto row = [&html](const QString& what, const QString& keys) {
+        html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>").arg(what.toHtmlEscaped(), keys.toHtmlEscaped());
+    };
+    std::function<void(QMenu*, const QString&)> walk = [&](QMenu* menu, const QString& path) {
+        for (QAction* action : menu->actions()) {
+            const QString text = action->text().remove(QLatin1Char('&'));
+            if (action->menu())
+                walk(action->menu(), path + text + QStringLiteral(" ▸ "));
+            else if (!action->shortcuts().isEmpty()) {
+                QStringList keys;
+                for (const QKeySequence& key : action->shortcuts())
+                    keys << key.toString(QKeySequence::NativeText);
+                row(path + text, keys.join(QStringLiteral(", ")));
+            }
+        }
+    };
+    for (QAction* top : menuBar()->actions())
+        if (top->menu())
+            walk(top->menu(), top->text().remove(QLatin1Char('&')) + QStringLiteral(" ▸ "));
+    html += QStringLiteral("<tr><td colspan=2><br><i>%1</i></td></tr>").arg(tr("In the views"));
+    row(tr("Graph: open / close the selected scope"), tr("Return, Backspace"));
+    row(tr("Graph: zoom, pan"), tr("Wheel, drag"));
+    row(tr("Timeline: fit, zoom in, zoom out"), tr("F, +, -"));
+    row(tr("Timeline: critical path"), tr("C"));
+    row(tr("Timeline: pan time, scroll lanes"), tr("Shift+Wheel, Ctrl+Wheel"));
+    row(tr("Learning chart: show best, log axis, reset zoom"), tr("B, L, Escape"));
+    html += QStringLiteral("</table>");
+    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), html, QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("shortcutsDialog"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::showCentralTab(int index) { tabs_->setCurrentIndex(index); }

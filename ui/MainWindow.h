@@ -51,8 +51,12 @@ public:
     DocumentHub* hub() const { return hub_; }
 
     // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
-    // (post-session files) are restored whole.
-    void openFile(const QString& path);
+    // (post-session files) are restored whole. A document holding an unsaved run is
+    // replaced only after Save / Discard / Cancel (SessionController::confirmReplace):
+    // false when the answer was Cancel (nothing read).
+    bool openFile(const QString& path);
+    // File ▸ Close (Ctrl+W): the window goes empty, after the same question. False: Cancel.
+    bool closeDocument();
     // The cluster of the files read from now on (kept in the settings); the open graph is
     // read again on it. A cluster that cannot be read is reported (naming its file),
     // neither used nor kept: false.
@@ -81,8 +85,10 @@ public:
     PlacementDiffDialog* activeDiff() const;
     // The other open Post Studio windows, in the order they were opened.
     QList<MainWindow*> otherWindows() const;
-    // The name the window's document goes by: its file name ("" when nothing is open).
+    // The name the window's document goes by: its file name ("" when nothing is open), with
+    // its folder when the name says nothing (PipeDream's graph.txt: "resnet50/graph.txt").
     QString documentName() const;
+    static QString displayName(const QString& path);
     // File ▸ New Window: another window on its own (errors as interactive as this one's).
     MainWindow* newWindow();
     // View ▸ Show Critical Path: the simulated step's critical path on the graph view (set
@@ -140,11 +146,20 @@ private:
     void createSession();
     void createClusterTools(); // MainWindowCluster.cpp: cluster editor, comparison, chart clicks
     void rebuildRecentMenu();
-    void followDocuments(); // the window's and the central panels' part of the document route
+    void readFile(const QString& path); // openFile without the question
+    // What the status bar's message is about: it is cleared when that changes.
+    enum class StatusScope { Placement, Graph };
+    void setStatus(const QString& text, StatusScope scope = StatusScope::Graph);
+    void expireStatus(const DocumentPtr& document); // documentChanged: a message about the old one goes
+    QString idleStatus() const;
+    void showShortcuts();
+    void mirrorRunActions(QMenu* run); // Run ▸ Start, Pause, … enabled as the learner's buttons
+    void followDocuments();            // the window's and the central panels' part of the document route
     void documentArriving(const DocumentPtr& document);
     void documentArrived();
     // A placement chosen in a panel: shown coloured by device (unless the user chose a mode).
-    void showPlacement(Placement placement);
+    void showPlacement(Placement placement, PlacementProvenance made = {});
+    PlacementProvenance runProvenance() const; // the learner run on the chart: its placer and seed
     void reportError(const QString& path, const QString& message);
     void updateBusy();
     void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
@@ -182,6 +197,9 @@ private:
     LearnerPanel* learner_ = nullptr;
     PlacementCoalescer* bestFeed_ = nullptr; // the learner's new bests, latest wins
     bool applyingBest_ = false;              // bestFeed_'s best is being shown
+    QString runAlgorithm_;                   // the latest run's placer and seed (exports name them)
+    std::uint64_t runSeed_ = 0;
+    bool runSeedKnown_ = false;
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
     TimelinePanel* timeline_ = nullptr;
@@ -209,6 +227,10 @@ private:
     QComboBox* colourCombo_ = nullptr;
 
     QLabel* statusText_ = nullptr;
+    StatusScope statusScope_ = StatusScope::Graph;
+    std::weak_ptr<const GraphDocument> statusDocument_; // the document the message is about
+    std::uint64_t statusGraphId_ = 0;
+    QAction* closeAction_ = nullptr;
     QAction* batchAction_ = nullptr;
     InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;

@@ -60,19 +60,22 @@ void MainWindow::createClusterTools()
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
                 hub_->setCluster(std::move(cluster), placement);
                 const double us = clusterEditor_->shownStepUs();
-                statusText_->setText(!std::isnan(us)
-                                         ? tr("Cluster edited: shown placement %1%2")
-                                               .arg(formatMicroseconds(us),
-                                                    clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
-                                         : tr("Cluster edited"));
+                setStatus(!std::isnan(us) ? tr("Cluster edited: shown placement %1%2")
+                                                .arg(formatMicroseconds(us),
+                                                     clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
+                                          : tr("Cluster edited"),
+                          StatusScope::Placement);
             });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
-    connect(comparisonView_, &ComparisonView::placementRequested, this, [this](const Placement& placement) {
-        showPlacement(placement);
-        showCentralTab(0);
-    });
+    connect(comparisonView_, &ComparisonView::placementRequested, this,
+            [this](const Placement& placement, const QString& algorithm) {
+                PlacementProvenance made;
+                made.algorithm = algorithm.toStdString(); // the best of its seeds: no one seed
+                showPlacement(placement, std::move(made));
+                showCentralTab(0);
+            });
     // File ▸ Diff Placement with File…, after Open Placement.
     auto* diffFile = new QAction(tr("Di&ff Placement with File…"), this);
     diffFile->setToolTip(tr("Which ops move between the shown placement and a placement or session file"));
@@ -111,24 +114,24 @@ void MainWindow::createClusterTools()
         const Placement& best = session_->recorder()->extras().best;
         const DocumentPtr& document = hub_->document();
         if (best.empty() || !document || best.size() != static_cast<size_t>(document->opCount())) {
-            statusText_->setText(tr("The best placement is not known yet (it is shown when the run ends)"));
+            setStatus(tr("The best placement is not known yet (it is shown when the run ends)"), StatusScope::Placement);
             return;
         }
-        showPlacement(best);
-        statusText_->setText(tr("Showing the run's best placement"));
+        showPlacement(best, runProvenance());
+        setStatus(tr("Showing the run's best placement"), StatusScope::Placement);
     });
     connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
         int shown = -1;
         Placement placement = learner_->samplePlacement(index, &shown);
         const DocumentPtr& document = hub_->document();
         if (placement.empty() || !document || placement.size() != static_cast<size_t>(document->opCount())) {
-            statusText_->setText(tr("Sample %1's placement was not kept").arg(index));
+            setStatus(tr("Sample %1's placement was not kept").arg(index), StatusScope::Placement);
             return;
         }
-        showPlacement(std::move(placement));
-        statusText_->setText(shown == index
-                                 ? tr("Showing sample %1's placement").arg(index)
-                                 : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index));
+        showPlacement(std::move(placement), runProvenance());
+        setStatus(shown == index ? tr("Showing sample %1's placement").arg(index)
+                                 : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index),
+                  StatusScope::Placement);
     });
 }
 

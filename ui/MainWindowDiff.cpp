@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
@@ -100,7 +101,20 @@ QList<MainWindow*> MainWindow::otherWindows() const
 QString MainWindow::documentName() const
 {
     const DocumentPtr& document = hub_->document();
-    return document ? QFileInfo(document->path).fileName() : QString();
+    return document ? displayName(document->path) : QString();
+}
+
+QString MainWindow::displayName(const QString& path)
+{
+    // Names every model of a kind has (PipeDream's profiles are all graph.txt, exports are
+    // often model.onnx): the folder tells them apart.
+    static const QStringList kGeneric = {QStringLiteral("graph.txt"), QStringLiteral("model.onnx"),
+                                         QStringLiteral("graph.pbtxt"), QStringLiteral("graph.json")};
+    const QFileInfo file(path);
+    const QString folder = file.dir().dirName();
+    if (kGeneric.contains(file.fileName(), Qt::CaseInsensitive) && !folder.isEmpty() && folder != QStringLiteral("."))
+        return folder + QLatin1Char('/') + file.fileName();
+    return file.fileName();
 }
 
 MainWindow* MainWindow::newWindow()
@@ -178,7 +192,7 @@ Placement MainWindow::placementFromWindow(const MainWindow& other, QString* prob
 
 void MainWindow::refuseDiff(const QString& message)
 {
-    statusText_->setText(message);
+    setStatus(message);
     emit diffRefused(message);
     if (!interactiveErrors_)
         return;
@@ -260,7 +274,7 @@ void MainWindow::closeDiff(const QString& why)
     diff_ = ActiveDiff{};
     graphPanel_->scene()->setMovedOps(0, {});
     if (!why.isEmpty())
-        statusText_->setText(why);
+        setStatus(why);
 }
 
 void MainWindow::updateDiff()

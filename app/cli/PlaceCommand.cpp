@@ -9,6 +9,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/run/RunLog.h"
 #include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileText.h"
 
@@ -106,7 +107,9 @@ int runPlace(const PlaceOptions& o)
     const ReportedBound lb = largestBound(polynomial, r.solverBoundUs, r.solverBoundOpLevel);
 
     if (!o.out.empty()) {
-        writeFileAtomically(o.out, placementJson(g, c, r.best, modules), o.force);
+        // What made it, as Post Studio's export of the same placement writes it (byte for byte).
+        PlacementProvenance made{o.algo, o.seed, Simulator(g, c).run(r.best).stepTimeUs};
+        writeFileAtomically(o.out, placementJson(g, c, r.best, modules, made), o.force);
     }
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv(), o.force);

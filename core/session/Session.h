@@ -20,6 +20,7 @@ struct SessionLearner {
     std::string algorithm = "post";
     int samples = 2400;     // the planned budget
     std::uint64_t seed = 1; // at most 2^53 (exact in JSON)
+    double seconds = 0.0;   // the time limit (post-cli --time), 0: none
 };
 
 enum class SessionRunState : std::uint8_t { None, Running, Paused, Stopped, Done };

@@ -105,7 +105,7 @@ SessionLearner readLearner(const JsonInput& in, const json& value)
 {
     const std::string path = "learner";
     in.object(value, path);
-    in.rejectUnknownKeys(value, {"algorithm", "samples", "seed"}, path);
+    in.rejectUnknownKeys(value, {"algorithm", "samples", "seed", "seconds"}, path);
     SessionLearner learner;
     const std::string algoPath = JsonInput::member(path, "algorithm");
     learner.algorithm = in.nonEmptyString(in.require(value, "algorithm", path), algoPath);
@@ -115,6 +115,8 @@ SessionLearner readLearner(const JsonInput& in, const json& value)
         wholeNumber(in, in.require(value, "samples", path), JsonInput::member(path, "samples"), 1, 2147483647.0));
     learner.seed = static_cast<std::uint64_t>(
         wholeNumber(in, in.require(value, "seed", path), JsonInput::member(path, "seed"), 0, kMaxSeed));
+    if (const json* seconds = in.find(value, "seconds"))
+        learner.seconds = in.nonNegative(*seconds, JsonInput::member(path, "seconds"));
     return learner;
 }
 
@@ -439,6 +441,8 @@ std::string sessionJson(const Session& session)
     learner["algorithm"] = session.learner.algorithm;
     learner["samples"] = session.learner.samples;
     learner["seed"] = session.learner.seed;
+    if (session.learner.seconds > 0.0) // absent: no time limit (files before it had none)
+        learner["seconds"] = JsonOutput::number(session.learner.seconds);
     out += ",\n  \"learner\": " + JsonOutput::inlineText(learner);
     nlohmann::ordered_json run;
     run["state"] = std::string(toString(session.run.state));

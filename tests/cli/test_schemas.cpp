@@ -135,7 +135,7 @@ private slots:
         s.graph = std::make_shared<const post::Graph>(post::readGraphFile(pbtxt.toStdString()));
         s.cluster = std::make_shared<const post::Cluster>(post::loadCluster("k80x4"));
         s.placement.assign(static_cast<std::size_t>(s.graph->opCount()), 0);
-        s.learner = {"ce", 100, 7};
+        s.learner = {"ce", 100, 7, 2.5}; // with a time limit
         s.run.state = post::SessionRunState::Done;
         s.run.lowerBoundUs = 12.5;
         s.samples = {{0, 130.25, true, nullptr}, {1, 9e9, false, nullptr}};

@@ -68,6 +68,28 @@ private slots:
                              "}\n"));
     }
 
+    // What made a placement goes after "cluster"; a reader checks it and ignores it.
+    void namesWhatMadeIt()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        const std::string text = placementJson(g, c, p, {}, PlacementProvenance{"post", 7, 1234.5});
+        QVERIFY(text.find("  \"cluster\": \"box\",\n  \"algorithm\": \"post\",\n  \"seed\": 7,\n"
+                          "  \"step_time_us\": 1234.5,\n  \"placement\": {")
+                != std::string::npos);
+        QCOMPARE(parsePlacement(text, "made.json", g, c), p);
+        // The step time alone (a placement no run made), and nothing at all by default.
+        const std::string stepOnly = placementJson(g, c, p, {}, PlacementProvenance{{}, 7, 10.0});
+        QVERIFY(stepOnly.find("\"seed\"") == std::string::npos);
+        QVERIFY(stepOnly.find("\"step_time_us\": 10,") != std::string::npos);
+        QVERIFY(placementJson(g, c, p).find("step_time_us") == std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 parsePlacement(R"({"format": "post-placement/1", "seed": -1,
+            "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})",
+                                                "bad.json", g, c));
+    }
+
     void readsAFile()
     {
         QTemporaryDir dir;

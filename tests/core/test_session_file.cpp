@@ -97,6 +97,11 @@ private slots:
         QCOMPARE(back.learner.algorithm, std::string("ce"));
         QCOMPARE(back.learner.samples, 500);
         QCOMPARE(back.learner.seed, std::uint64_t(42));
+        QCOMPARE(back.learner.seconds, 0.0); // no time limit: none written
+        QVERIFY(text.find("\"seconds\"") == std::string::npos);
+        Session limited = s;
+        limited.learner.seconds = 2.5;
+        QCOMPARE(parseSession(sessionJson(limited), "s.json").learner.seconds, 2.5);
         QVERIFY(back.run.state == SessionRunState::Stopped);
         QCOMPARE(back.run.lowerBoundUs, 12.5);
         QVERIFY(std::isnan(back.run.singleDeviceUs));
@@ -296,6 +301,9 @@ private slots:
             << "\"seed\": 42"
             << "\"seed\": 4.5"
             << "s.json: field learner.seed: must be a whole number from 0 to 9007199254740992, got 4.5";
+        QTest::newRow("time limit") << "\"seed\": 42"
+                                    << "\"seed\": 42, \"seconds\": -1"
+                                    << "s.json: field learner.seconds: must be >= 0, got -1";
         QTest::newRow("state") << "\"stopped\""
                                << "\"asleep\""
                                << "s.json: field run.state: unknown run state \"asleep\" (expected none, running, "

@@ -318,7 +318,7 @@ private slots:
                 ++entries;
                 QVERIFY2(!action->isEnabled(), qPrintable(action->text())); // nothing open
             }
-        QCOMPARE(entries, 7);
+        QCOMPARE(entries, 8); // JSON, CSV, TF devices, placed .pbtxt, SVG, PNG, DOT, Chrome trace
     }
 
     void learningChartSavesSvgAndPng()

@@ -6,6 +6,7 @@
 #include "core/sim/Simulator.h"
 #include "core/zoo/ZooRegistry.h"
 #include "tests/support/ScratchSettings.h"
+#include "tests/ui/AnswerDialogs.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
@@ -40,6 +41,7 @@
 #include <memory>
 
 using namespace post;
+using uitest::answerDialogs;
 
 namespace {
 
@@ -70,36 +72,6 @@ bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
     window.findChild<LearnerPanel*>()->setSeed(static_cast<std::uint64_t>(seed));
     window.findChild<LearnerPanel*>()->start();
     return finished.wait(kWaitMs);
-}
-
-// Answers the modal dialogs that open next: the close question with `button`, then (after
-// Save) the file dialog with `path`.
-void answerDialogs(QMessageBox::StandardButton button, const QString& path = {})
-{
-    auto* timer = new QTimer;
-    timer->setInterval(20);
-    auto answered = std::make_shared<bool>(false);
-    QObject::connect(timer, &QTimer::timeout, [timer, answered, button, path] {
-        QWidget* modal = QApplication::activeModalWidget();
-        if (auto* box = qobject_cast<QMessageBox*>(modal); box && !*answered) {
-            *answered = true;
-            if (path.isEmpty()) {
-                timer->stop();
-                timer->deleteLater();
-            }
-            box->button(button)->click();
-        } else if (auto* files = qobject_cast<QFileDialog*>(modal); files && *answered) {
-            timer->stop();
-            timer->deleteLater();
-            // Typed into the name field, as a user would: selectFile() alone can be overtaken by
-            // the dialog's own default name when its directory loads late on a busy machine.
-            files->selectFile(path);
-            if (auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
-                name->setText(path);
-            static_cast<QDialog*>(files)->accept(); // QFileDialog::accept, protected there
-        }
-    });
-    timer->start();
 }
 
 QStringList autosaves(const QString& dir)

@@ -168,9 +168,22 @@ bool ComparisonView::setAlgorithms(const QString& list)
 
 void ComparisonView::setDocument(DocumentPtr document)
 {
-    // A new placement of the same graph (from this view or the learner) keeps the run.
-    if (run_.isBusy() && (!document || document->graphId != runGraphId_))
-        cancel();
+    // A new placement of the same graph (from this view or the learner) keeps the run and
+    // the table; another graph (or none) empties them: no row, bound or gap of another graph
+    // stays on show (a session's table is restored after its document).
+    const bool anotherGraph = !document || document->graphId != runGraphId_;
+    if (anotherGraph && (run_.isBusy() || model_->rowCount() > 0 || !bound_->text().isEmpty())) {
+        if (stop_)
+            stop_->store(true);
+        run_.drop(); // reports of a run still going no longer land here
+        stop_.reset();
+        runGraphId_ = 0;
+        runCluster_.reset();
+        model_->clear();
+        updateBound();
+        progress_->setValue(0);
+        status_->setText(tr("Runs every algorithm on the open graph and cluster, like post-cli compare."));
+    }
     document_ = std::move(document);
     updateButtons();
 }
@@ -266,7 +279,7 @@ void ComparisonView::showRow(int row)
     if (best.size() != static_cast<size_t>(document_->opCount()))
         return;
     status_->setText(tr("Showing %1's best placement").arg(QString::fromStdString(model_->row(row).algorithm)));
-    emit placementRequested(best);
+    emit placementRequested(best, QString::fromStdString(model_->row(row).algorithm));
 }
 
 bool ComparisonView::diffRows(int first, int second)

@@ -62,7 +62,7 @@ public slots:
     bool diffRows(int first, int second = -1);
 
 signals:
-    void placementRequested(const post::Placement& placement);
+    void placementRequested(const post::Placement& placement, const QString& algorithm);
     void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
                        const QString& toName);
     void runFinished(bool cancelled);

@@ -77,12 +77,19 @@ void DocumentHub::open(DocumentPtr document)
     publish(std::move(document));
 }
 
-void DocumentHub::setPlacement(Placement placement)
+void DocumentHub::close()
+{
+    loader_->cancel();
+    publish(nullptr);
+}
+
+void DocumentHub::setPlacement(Placement placement, PlacementProvenance made)
 {
     if (!document_)
         return;
     auto next = std::make_shared<GraphDocument>(*document_); // the same graphId
     next->placement = std::move(placement);
+    next->made = std::move(made);
     publish(std::move(next));
 }
 
@@ -93,6 +100,7 @@ void DocumentHub::setCluster(std::shared_ptr<const Cluster> cluster, Placement p
     auto next = std::make_shared<GraphDocument>(*document_);
     next->cluster = std::move(cluster);
     next->placement = std::move(placement);
+    next->made = {}; // mapped onto other devices: no placer's result as such
     publish(std::move(next));
 }
 

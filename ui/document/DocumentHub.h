@@ -50,8 +50,11 @@ public:
     // Shows a new document (read, or restored from a session); a read still running is
     // dropped so it cannot replace it.
     void open(DocumentPtr document);
-    // Another placement of the current graph on its cluster (e.g. from a learner).
-    void setPlacement(Placement placement);
+    // No document (File ▸ Close): a read in progress is dropped, documentChanged(nullptr) follows.
+    void close();
+    // Another placement of the current graph on its cluster (e.g. from a learner), and what
+    // made it when known (exports write it).
+    void setPlacement(Placement placement, PlacementProvenance made = {});
     // The current graph on an edited cluster with `placement` (mapped onto its devices, or empty).
     void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
 

@@ -5,6 +5,7 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
+#include "core/io/native/PlacementFile.h"
 
 #include <QMetaType>
 #include <QString>
@@ -34,6 +35,7 @@ struct GraphDocument {
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const Cluster> cluster;
     Placement placement;                    // empty when nothing is placed yet
+    PlacementProvenance made;               // what made `placement` (a run's placer and seed), when known
     GraphFormat format = GraphFormat::Auto; // as read
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits

@@ -38,6 +38,9 @@ ExportMenu::ExportMenu(QMenu* menu, DocumentHub* hub, GraphPanel* graph, StepSim
     add(tr("Placement as &JSON…"), What::PlacementJson);
     add(tr("Placement as &CSV…"), What::PlacementCsv);
     add(tr("Placement as &TensorFlow Devices…"), What::PlacementTensorFlow);
+    add(tr("Placed TensorFlow &GraphDef (.pbtxt)…"), What::PlacementPbtxt)
+        ->setToolTip(tr("The .pbtxt the graph was read from with every node's device set (post-cli place "
+                        "--pbtxt-out)"));
     menu_->addSeparator();
     add(tr("Graph as &SVG…"), What::GraphSvg);
     add(tr("Graph as &PNG…"), What::GraphPng);
@@ -71,6 +74,9 @@ void ExportMenu::updateEnabled()
         case What::GraphDot:
             action->setEnabled(document != nullptr);
             break;
+        case What::PlacementPbtxt:
+            action->setEnabled(placed && document->format == GraphFormat::TfPbtxt);
+            break;
         default:
             action->setEnabled(placed);
         }
@@ -85,7 +91,8 @@ void ExportMenu::exportTo(What what)
                                   {".svg", "SVG images (*.svg)"},
                                   {".png", "PNG images (*.png)"},
                                   {"-placed.dot", "Graphviz DOT (*.dot *.gv)"},
-                                  {"-trace.json", "Chrome traces (*.json)"}};
+                                  {"-trace.json", "Chrome traces (*.json)"},
+                                  {"-placed.pbtxt", "TensorFlow GraphDefs (*.pbtxt)"}};
     const Kind& kind = kKinds[static_cast<int>(what)];
     const DocumentPtr& document = hub_->document();
     if (!document)
@@ -113,6 +120,9 @@ void ExportMenu::exportFile(What what, const QString& path)
             break;
         case What::PlacementTensorFlow:
             GuiExporter::placementTensorFlow(*document, path);
+            break;
+        case What::PlacementPbtxt:
+            GuiExporter::placementPbtxt(*document, path);
             break;
         case What::GraphSvg:
             GuiExporter::graphSvg(*graph_->scene(), path);

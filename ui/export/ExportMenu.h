@@ -26,7 +26,16 @@ public:
     ExportMenu(QMenu* menu, DocumentHub* hub, GraphPanel* graph, StepSimulation* simulation, QStatusBar* status);
 
 private:
-    enum class What { PlacementJson, PlacementCsv, PlacementTensorFlow, GraphSvg, GraphPng, GraphDot, ChromeTrace };
+    enum class What {
+        PlacementJson,
+        PlacementCsv,
+        PlacementTensorFlow,
+        GraphSvg,
+        GraphPng,
+        GraphDot,
+        ChromeTrace,
+        PlacementPbtxt
+    };
     QAction* add(const QString& label, What what);
     void updateEnabled();
     void exportTo(What what);

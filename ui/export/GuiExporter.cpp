@@ -7,12 +7,15 @@
 #include "core/graph/Placement.h"
 #include "core/io/native/PlacementExport.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/io/tf/PbtxtExport.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <QBuffer>
+#include <QFileInfo>
 #include <QGraphicsItem>
 #include <QImage>
 #include <QPainter>
@@ -94,7 +97,29 @@ void render(GraphScene& scene, QPainter& painter, const Picture& picture)
 void GuiExporter::placementJson(const GraphDocument& document, const QString& path)
 {
     const GraphDocument& d = placed(document, path);
-    write(path, post::placementJson(*d.graph, *d.cluster, d.placement));
+    // What made it (a run's placer and seed) and its step time, as post-cli place --out writes them.
+    PlacementProvenance made = d.made;
+    made.stepTimeUs = Simulator(*d.graph, *d.cluster).run(d.placement).stepTimeUs;
+    write(path, post::placementJson(*d.graph, *d.cluster, d.placement, {}, made));
+}
+
+void GuiExporter::placementPbtxt(const GraphDocument& document, const QString& path)
+{
+    const GraphDocument& d = placed(document, path);
+    if (d.format != GraphFormat::TfPbtxt)
+        throw InputError(path.toStdString(), {},
+                         "a placed .pbtxt needs a graph read from a TensorFlow GraphDef .pbtxt; "
+                             + QFileInfo(d.path).fileName().toStdString() + " is " + std::string(toString(d.format)));
+    const std::string source = d.path.toStdString();
+    std::string text;
+    try {
+        text = pbtxtWithPlacement(readFileText(source), source, *d.graph, *d.cluster, d.placement);
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) { // the file changed since it was read: its nodes are not this graph's
+        throw InputError(source, {}, std::string("cannot write its placement back: ") + e.what());
+    }
+    write(path, text);
 }
 
 void GuiExporter::placementCsv(const GraphDocument& document, const QString& path)

@@ -16,6 +16,10 @@ struct GuiExporter {
     static void placementJson(const GraphDocument& document, const QString& path);
     static void placementCsv(const GraphDocument& document, const QString& path);
     static void placementTensorFlow(const GraphDocument& document, const QString& path);
+    // The TensorFlow GraphDef the document was read from, every node's device set from the
+    // shown placement: core's pbtxtWithPlacement, as post-cli place --pbtxt-out writes it.
+    // InputError when the document is no .pbtxt or its file no longer gives this graph.
+    static void placementPbtxt(const GraphDocument& document, const QString& path);
 
     // The drawn graph as it looks on screen (boxes, edges, labels), on the view's background,
     // under a caption band with the file, the cluster, the shown placement's step time and

@@ -18,6 +18,13 @@ LearnerController::LearnerController(QObject* parent)
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &LearnerWorker::snapshotReady, this, &LearnerController::deliverSnapshot, Qt::QueuedConnection);
     connect(worker_, &LearnerWorker::finished, this, &LearnerController::deliverFinished, Qt::QueuedConnection);
+    connect(
+        worker_, &LearnerWorker::preparing, this,
+        [this](quint64 runId, const QString& what) {
+            if (run_.isCurrent(runId))
+                emit preparing(what);
+        },
+        Qt::QueuedConnection);
     runAtBackgroundPriority(thread_);
     thread_.start();
 }

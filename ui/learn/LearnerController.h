@@ -38,6 +38,8 @@ public:
 
 signals:
     void snapshot(const post::LearnerSnapshot& snapshot);
+    // The current run's work before its placer starts (LearnerWorker::preparing).
+    void preparing(const QString& what);
     void finished(const post::LearnerOutcome& outcome);
     void stateChanged(post::LearnerController::State state);
 

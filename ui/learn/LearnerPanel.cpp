@@ -108,8 +108,9 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     time_->setSuffix(tr(" s"));
     time_->setValue(2.0);
     time_->setObjectName(QStringLiteral("time"));
-    time_->setToolTip(tr("Wall-time budget (post-cli --time); the run ends at whichever of samples and time ends "
-                         "first"));
+    time_->setToolTip(tr("Wall-time budget of the placer (post-cli --time); the run ends at whichever of samples and "
+                         "time ends first. The chart's reference lines (lower bound, single GPU, classical placers) "
+                         "are computed before its clock starts: seconds on graphs of thousands of ops."));
     seed_->setRange(0, 1000000000);
     seed_->setValue(1);
     algorithm_->setObjectName(QStringLiteral("algorithm"));
@@ -155,6 +156,14 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     connect(resetButton_, &QPushButton::clicked, this, &LearnerPanel::reset);
     connect(controller_, &LearnerController::snapshot, this, &LearnerPanel::onSnapshot);
     connect(controller_, &LearnerController::finished, this, &LearnerPanel::onFinished);
+    connect(controller_, &LearnerController::preparing, this, [this](const QString& what) {
+        if (what.isEmpty()) {
+            showStatus(tr("Running"));
+        } else {
+            status_->setText(tr("Preparing: %1… (before the run's clock starts)").arg(what));
+        }
+        emit preparing(what);
+    });
     connect(controller_, &LearnerController::stateChanged, this, [this](LearnerController::State state) {
         if (state == LearnerController::State::Paused)
             showStatus(tr("Paused"));
@@ -287,22 +296,42 @@ QString LearnerPanel::continuationLearner(const QString& algorithm)
 
 void LearnerPanel::setDocument(DocumentPtr document)
 {
+    const bool anotherGraph = !document || document->graphId != runGraphId_;
     // A new placement of the same graph (our own best, say) keeps the run going.
-    if (controller_->isActive() && (!document || document->graphId != runGraphId_))
+    if (controller_->isActive() && anotherGraph)
         controller_->stop();
     if (restored_ && (!document || document->graphId != restored_->graphId))
         restored_.reset();
+    // The status line is about the run's graph: another graph's shows no run's figures.
+    if (anotherGraph && (!document_ || !document || document_->graphId != document->graphId))
+        forgetRunData();
     document_ = std::move(document);
     if (document_ && document_->cluster)
         setPrecision(document_->cluster->precision());
-    if (!haveData_ && !controller_->isActive())
+    if (!haveData_) // (a run of another graph being stopped shows nothing of itself)
         status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
     updateButtons();
 }
 
+void LearnerPanel::forgetRunData()
+{
+    samplesDone_ = 0;
+    bestMs_ = 0.0;
+    entropy_ = -1.0;
+    haveData_ = false;
+    continuedFrom_ = 0;
+    continuationNote_.clear();
+}
+
+QString LearnerPanel::statusText() const { return status_->text(); }
+
 void LearnerPanel::start()
 {
     if (!document_ || !document_->graph || !document_->cluster)
+        return;
+    const bool continues = restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0
+        && !continuationLearner(algorithm()).isEmpty();
+    if (!continues && replaceGuard_ && !replaceGuard_(false))
         return;
     LearnerRequest request;
     request.document = document_;
@@ -356,7 +385,7 @@ void LearnerPanel::start()
 
 void LearnerPanel::reset()
 {
-    if (controller_->isActive())
+    if (controller_->isActive() || (replaceGuard_ && !replaceGuard_(true)))
         return;
     restored_.reset();
     samplesDone_ = 0;
@@ -370,6 +399,8 @@ void LearnerPanel::reset()
 
 void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
 {
+    if (!document_ || document_->graphId != runGraphId_)
+        return; // a stopped run of another graph: its last points belong to no panel now
     samplesDone_ = snapshot.samplesDone;
     if (std::isfinite(snapshot.bestMs))
         bestMs_ = snapshot.bestMs;
@@ -384,6 +415,12 @@ void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
 void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 {
     updateButtons();
+    if (!document_ || document_->graphId != runGraphId_) {
+        // Stopped because another graph came: nothing of it is shown (listeners check runGraphId).
+        status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
+        emit finished(outcome);
+        return;
+    }
     if (!outcome.error.isEmpty()) {
         status_->setText(tr("%1 failed: %2").arg(outcome.algorithm, outcome.error));
         emit finished(outcome);
@@ -398,6 +435,10 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
     if (better && !r.best.empty() && document_ && document_->graphId == runGraphId_)
         emit bestPlacement(r.best);
     showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 2));
+    // The time limit is the placer's, as post-cli's: what ran before it is said apart.
+    if (outcome.referenceSeconds >= 0.1)
+        status_->setText(status_->text()
+                         + tr(" (+%1 s computing the reference lines first)").arg(outcome.referenceSeconds, 0, 'f', 1));
     if (!r.feasible)
         status_->setText(status_->text() + tr("; no placement fits in memory"));
     emit finished(outcome);
@@ -405,7 +446,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 
 void LearnerPanel::showStatus(const QString& prefix)
 {
-    QString text = tr("%1: %2 samples").arg(prefix).arg(samplesDone_);
+    QString text = tr("%1: %2 %3").arg(prefix).arg(samplesDone_).arg(samplesDone_ == 1 ? tr("sample") : tr("samples"));
     if (bestMs_ > 0.0)
         text += tr(", best %1 ms").arg(bestMs_, 0, 'g', 4);
     if (entropy_ >= 0.0)

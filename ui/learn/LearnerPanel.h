@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -67,6 +68,12 @@ public:
     QString continuationNote() const { return continuationNote_; }
     // The learner Start runs to continue a run of `algorithm`, or empty when it starts afresh.
     static QString continuationLearner(const QString& algorithm);
+    // Asked before Start replaces a run (one it does not continue) and before Reset; false
+    // leaves everything as it is. The window's session controller asks about an unsaved
+    // restored run here (SessionController::confirmReplace).
+    void setReplaceGuard(std::function<bool(bool reset)> guard) { replaceGuard_ = std::move(guard); }
+    // The status line ("Running: 120 samples, best 3.2 ms", "Computing the reference placers…").
+    QString statusText() const;
     LearnerOptionsEditor* optionsEditor() const { return options_; }
     // Unfolds (or folds) the hyperparameters.
     void showOptions(bool show);
@@ -101,6 +108,9 @@ signals:
     void bestPlacement(const post::Placement& placement);
     void finished(const post::LearnerOutcome& outcome);
     void resetRequested();
+    // What the run computes before its placer starts ("computing the reference placers:
+    // m-etf 5/7"); empty once the placer runs.
+    void preparing(const QString& what);
     // The user picked a preset or a cluster file in the picker.
     void clusterChosen(const QString& nameOrPath);
     // The user picked a precision mode.
@@ -111,6 +121,7 @@ private:
     void onFinished(const post::LearnerOutcome& outcome);
     void updateButtons();
     void showStatus(const QString& prefix);
+    void forgetRunData(); // the status line of a run of another graph
 
     LearnerController* controller_;
     DocumentPtr document_;
@@ -140,6 +151,7 @@ private:
     std::optional<RestoredRun> restored_;
     int continuedFrom_ = 0;
     QString continuationNote_;
+    std::function<bool(bool reset)> replaceGuard_;
 };
 
 } // namespace post

@@ -48,7 +48,8 @@ struct LearnerOutcome {
     quint64 runId = 0;
     QString algorithm;
     PlaceResult result;
-    QString error; // non-empty when the placer threw
+    QString error;                 // non-empty when the placer threw
+    double referenceSeconds = 0.0; // the reference lines computed before the placer's clock started
 };
 
 } // namespace post

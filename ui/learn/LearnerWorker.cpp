@@ -34,12 +34,17 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster)
 // The fastest feasible classical placement (the line a learner should get below); the
 // placers are deterministic, so seed and budget do not matter. Stops early on `stop`.
 // `warmStarter` (a classical placer, or empty) also sets out.warmStartMs.
+// `step(name, i, n)` is called before each placer (the window shows what runs).
+template <class Step>
 void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop,
-                   const std::string& warmStarter, LearnerSnapshot& out)
+                   const std::string& warmStarter, LearnerSnapshot& out, const Step& step)
 {
-    for (const std::string& name : classicalPlacerNames()) {
+    const std::vector<std::string> names = classicalPlacerNames();
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string& name = names[i];
         if (stop && stop->load())
             return;
+        step(name, static_cast<int>(i) + 1, static_cast<int>(names.size()));
         auto placer = makeClassicalPlacer(name);
         PlaceContext context{graph, cluster, SimOptions{}};
         context.stop = stop;
@@ -169,18 +174,32 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
+        // The reference lines come before the placer's clock starts (its time budget is its
+        // own, as post-cli's): the window says what runs and how long it took.
+        const Clock::time_point referencesStart = Clock::now();
+        const auto preparing = [&](const QString& what) { emit this->preparing(request.runId, what); };
         LearnerSnapshot prototype;
         prototype.runId = request.runId;
         prototype.bestMs = request.bestBeforeMs;
+        preparing(tr("computing the lower bound"));
         const LowerBound bound = lowerBound(graph, cluster);
         prototype.lowerBoundMs = bound.valueUs() / 1000.0;
         prototype.lowerBoundSource = QString::fromLatin1(bound.source());
+        preparing(tr("timing every op on one GPU"));
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
         const std::string starter = warmStarterOf(request.algorithm);
-        if (request.classicalReference)
-            bestClassical(graph, cluster, control->stopFlag(), starter, prototype); // goes out with the first samples
-        else if (!starter.empty())
+        if (request.classicalReference) // goes out with the first samples
+            bestClassical(
+                graph, cluster, control->stopFlag(), starter, prototype, [&](const std::string& name, int i, int n) {
+                    preparing(
+                        tr("computing the reference placers: %1 %2/%3").arg(QString::fromStdString(name)).arg(i).arg(n));
+                });
+        else if (!starter.empty()) {
+            preparing(tr("computing the warm start: %1").arg(QString::fromStdString(starter)));
             prototype.warmStartMs = warmStartMs(graph, cluster, control->stopFlag(), starter);
+        }
+        outcome.referenceSeconds = std::chrono::duration<double>(Clock::now() - referencesStart).count();
+        preparing(QString()); // the placer starts
         if (request.samplePlacements)
             request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
         SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get(),

@@ -28,6 +28,9 @@ public:
 
 signals:
     void snapshotReady(const post::LearnerSnapshot& snapshot);
+    // What the run computes before its placer starts (the reference lines); empty when the
+    // placer starts.
+    void preparing(quint64 runId, const QString& what);
     void finished(const post::LearnerOutcome& outcome);
     void queued(); // internal: wakes the worker's thread for the next job
 

@@ -56,7 +56,16 @@ OpTablePanel::OpTablePanel(QWidget* parent)
     });
 }
 
-void OpTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }
+void OpTablePanel::setDocument(DocumentPtr document)
+{
+    // A filter typed for one graph would hide another's ops without a word: it goes with the graph.
+    const std::uint64_t graphId = document ? document->graphId : 0;
+    if (graphId != graphId_) {
+        graphId_ = graphId;
+        filter_->clear();
+    }
+    model_->setDocument(std::move(document));
+}
 
 void OpTablePanel::selectOp(OpId op)
 {

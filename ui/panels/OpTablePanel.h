@@ -37,6 +37,7 @@ private:
     QTableView* table_;
     QLineEdit* filter_;
     bool selectingFromCode_ = false;
+    std::uint64_t graphId_ = 0; // the graph the filter was typed for
 };
 
 } // namespace post

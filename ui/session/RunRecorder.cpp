@@ -60,6 +60,7 @@ void RunRecorder::onStarted(int plannedSamples)
     learner_.algorithm = panel_->algorithm().toStdString();
     learner_.samples = plannedSamples;
     learner_.seed = panel_->seed();
+    learner_.seconds = panel_->timeLimit();
     run_.state = SessionRunState::Running;
     samples_.reserve(static_cast<size_t>(std::min(plannedSamples, 100000)));
 }

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLockFile>
 #include <QStandardPaths>
@@ -190,6 +191,16 @@ QString SessionAutosave::setAside()
         return {};
     writes_ = 0; // nothing of this instance's is left at path_ to remove
     return aside;
+}
+
+void SessionAutosave::remove()
+{
+    if (abandoned_)
+        return;
+    queued_.reset();
+    watcher_.waitForFinished();
+    QFile::remove(path_);
+    sinceWrite_.invalidate(); // the next run's first offer is written at once
 }
 
 void SessionAutosave::simulateCrash()

@@ -59,6 +59,9 @@ public:
     // longer offered for restoring, never removed). The new path, or empty on failure.
     QString setAside();
 
+    // Removes the file now (the run it held is gone from the window); later offers write it again.
+    void remove();
+
     // Tests: forget the file without removing it, as a killed process would.
     void simulateCrash();
 

@@ -37,24 +37,48 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     , window_(window)
     , recorder_(new RunRecorder(learner, this))
     , autosave_(new SessionAutosave(this))
-    , saveAction_(new QAction(tr("&Save Session…"), this))
+    , saveAction_(new QAction(tr("&Save Session"), this))
+    , saveAsAction_(new QAction(tr("Save Session &As…"), this))
     , openAction_(new QAction(tr("Open &Session…"), this))
     , read_(std::make_unique<LatestRead<std::shared_ptr<const Session>>>(this))
 {
     saveAction_->setShortcut(QKeySequence::Save);
-    saveAction_->setToolTip(tr("Save the graph, cluster, placement and learning run in one file"));
+    saveAction_->setObjectName(QStringLiteral("saveSession"));
+    saveAction_->setToolTip(tr("Save the graph, cluster, placement and learning run in one file (the session file "
+                               "on show, else a new one)"));
     saveAction_->setEnabled(false);
+    saveAsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveAsAction_->setObjectName(QStringLiteral("saveSessionAs"));
+    saveAsAction_->setToolTip(tr("Save the session in a new file"));
+    saveAsAction_->setEnabled(false);
     openAction_->setToolTip(tr("Reopen a saved session"));
-    connect(saveAction_, &QAction::triggered, this, &SessionController::saveDialog);
+    openAction_->setObjectName(QStringLiteral("openSession"));
+    connect(saveAction_, &QAction::triggered, this, [this] { saveDialog(false); });
+    connect(saveAsAction_, &QAction::triggered, this, [this] { saveDialog(true); });
     connect(openAction_, &QAction::triggered, this, &SessionController::openDialog);
     connect(hub, &DocumentHub::documentChanged, this, [this](const DocumentPtr& doc) {
         saveAction_->setEnabled(doc != nullptr);
+        saveAsAction_->setEnabled(doc != nullptr);
         // Another graph: the recorded run is not about it (a new placement of the same graph is).
-        if (!doc || doc->graphId != runGraphId_)
+        if (!doc || doc->graphId != runGraphId_) {
+            if (recorder_->hasRun())
+                forgetRun();
             recorder_->clear();
+            if (!restoredDocument_ || !doc || doc->graphId != restoredDocument_->graphId)
+                sessionPath_.clear(); // another document: Save asks for a file
+        }
     });
-    connect(learner, &LearnerPanel::runStarted, this,
-            [this] { runGraphId_ = hub_->document() ? hub_->document()->graphId : 0; });
+    connect(learner, &LearnerPanel::runStarted, this, [this] {
+        runGraphId_ = hub_->document() ? hub_->document()->graphId : 0;
+        if (learner_->continuedFrom() == 0)
+            restoredUnsaved_ = false; // a run of its own: the restored one is gone (asked before Start)
+    });
+    // Reset forgets the run (asked before, when it was a restored unsaved one).
+    connect(learner, &LearnerPanel::resetRequested, this, [this] { forgetRun(); });
+    // Start and Reset over a restored run nobody saved ask first (the panel calls this).
+    learner->setReplaceGuard([this](bool reset) {
+        return !hasRestoredUnsavedRun() || confirmReplace(Replace::NewRun, reset ? tr("Reset") : tr("Start"));
+    });
     connect(recorder_, &RunRecorder::changed, this, [this] {
         unsaved_ = true;
         autosaveNow(false);
@@ -89,6 +113,8 @@ void SessionController::setComparison(ComparisonView* view)
 }
 
 bool SessionController::isOpening() const { return read_->isBusy(); }
+
+void SessionController::cancelOpen() { read_->cancel(); }
 
 SessionController::RestorePolicy SessionController::policyFromEnvironment()
 {
@@ -132,7 +158,7 @@ Session SessionController::currentSession() const
         s.studio = recorder_->extras();
     } else {
         const LearnerPanel* panel = learner_;
-        s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed()};
+        s.learner = {panel->algorithm().toStdString(), panel->plannedSamples(), panel->seed(), panel->timeLimit()};
     }
     // What the window calls the document (an autosave restores under this name, not its own).
     s.studio.document = doc->path.toStdString();
@@ -152,8 +178,18 @@ bool SessionController::save(const QString& path)
         return false;
     }
     unsaved_ = false;
+    restoredUnsaved_ = false;
+    sessionPath_ = path;
     emit saved(path);
     return true;
+}
+
+void SessionController::forgetRun()
+{
+    // The run is gone from the window (replaced after the question, or reset): so is its autosave.
+    unsaved_ = false;
+    restoredUnsaved_ = false;
+    autosave_->remove();
 }
 
 void SessionController::open(const QString& path)
@@ -174,6 +210,7 @@ void SessionController::open(const QString& path)
                          emit failed(path, std::get<QString>(outcome));
                      }
                  });
+    emit opening(path); // isOpening() from here on
 }
 
 void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
@@ -204,15 +241,18 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     doc->placement = session->placement;
     source_ = QString::fromStdString(session->source);
     restoredDocument_ = doc;
+    sessionPath_ = isAutosave ? QString() : doc->path;
 
     panel->setAlgorithm(QString::fromStdString(session->learner.algorithm));
     panel->setSamples(session->learner.samples);
+    panel->setTimeLimit(session->learner.seconds); // after setSamples, which clears it
     panel->setSeed(session->learner.seed);
     hub_->open(doc);
     runGraphId_ = doc->graphId;
     recorder_->restore(*session);
     // A session file holds the run; a crashed instance's autosave (taken over as ours) does not.
     unsaved_ = recorder_->hasRun() && isAutosave;
+    restoredUnsaved_ = unsaved_;
 
     LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
@@ -259,6 +299,8 @@ void SessionController::checkForAutosave(RestorePolicy policy)
         return;
     const QString orphan = orphans.first();
     auto restore = [this, orphan] {
+        if (!confirmReplace(Replace::OpenSession, tr("the autosave"))) // a run made before the answer
+            return;
         const QString adopted = autosave_->adopt(orphan);
         if (adopted.isEmpty())
             emit failed(orphan, tr("could not take over the autosave file"));
@@ -292,36 +334,67 @@ void SessionController::checkForAutosave(RestorePolicy policy)
 
 bool SessionController::hasUnsavedRun() const { return recorder_->hasRun() && unsaved_; }
 
-bool SessionController::confirmClose()
+bool SessionController::confirmClose() { return confirmReplace(Replace::Close); }
+
+bool SessionController::confirmReplace(Replace reason, const QString& what)
 {
     if (!interactive_ || !hasUnsavedRun())
         return true;
-    QMessageBox box(QMessageBox::Warning, tr("Post Studio"), tr("Save the learning run before closing?"),
+    QString question;
+    QString replacedBy;
+    switch (reason) {
+    case Replace::Close:
+        question = tr("Save the learning run before closing?");
+        replacedBy = tr("closing the window ends it");
+        break;
+    case Replace::Open:
+    case Replace::OpenSession:
+        question = tr("Save the learning run before opening %1?").arg(what);
+        replacedBy = tr("opening %1 replaces it").arg(what);
+        break;
+    case Replace::CloseDocument:
+        question = tr("Save the learning run before closing %1?").arg(what);
+        replacedBy = tr("closing the document ends it");
+        break;
+    case Replace::Reread:
+        question = tr("Save the learning run before reading the graph again?");
+        replacedBy = tr("reading the graph again (%1) replaces it").arg(what);
+        break;
+    case Replace::NewRun:
+        question = tr("Save the restored learning run first?");
+        replacedBy = tr("%1 replaces it").arg(what);
+        break;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Post Studio"), question,
                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
-    box.setInformativeText(tr("The %1 run (%n sample(s)) is in no session file. Until you answer, it is kept in "
-                              "the autosave.",
-                              nullptr, static_cast<int>(recorder_->samples().size()))
-                               .arg(QString::fromStdString(recorder_->learner().algorithm)));
+    box.setObjectName(QStringLiteral("unsavedRunQuestion"));
+    // (No %n: without a translation loaded Qt prints "sample(s)".)
+    const auto samples = static_cast<qlonglong>(recorder_->samples().size());
+    box.setInformativeText(tr("The %1 run (%2 %3) is in no session file; %4. Until you answer, it is kept in the "
+                              "autosave.")
+                               .arg(QString::fromStdString(recorder_->learner().algorithm), QLocale().toString(samples),
+                                    samples == 1 ? tr("sample") : tr("samples"), replacedBy));
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
     case QMessageBox::Save: {
-        const QString path = askSavePath();
+        const QString path = sessionPath_.isEmpty() ? askSavePath() : sessionPath_;
         if (path.isEmpty() || !save(path))
-            return false; // nothing saved: stay open, the autosave stays too
-        answered_ = true;
+            return false; // nothing saved: nothing replaced, the autosave stays too
+        answered_ = reason == Replace::Close;
         return true;
     }
     case QMessageBox::Discard:
-        answered_ = true;
+        // The autosave goes when the run does (forgetRun): a read that fails replaces nothing.
+        answered_ = reason == Replace::Close;
         return true;
     default:
         return false;
     }
 }
 
-void SessionController::saveDialog()
+void SessionController::saveDialog(bool askPath)
 {
-    const QString path = askSavePath();
+    const QString path = askPath || sessionPath_.isEmpty() ? askSavePath() : sessionPath_;
     if (!path.isEmpty())
         save(path);
 }
@@ -346,7 +419,7 @@ void SessionController::openDialog()
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
     const QString path = QFileDialog::getOpenFileName(window_, tr("Open Session"), dir,
                                                       tr("Post Studio sessions (*.session.json);;All files (*)"));
-    if (!path.isEmpty())
+    if (!path.isEmpty() && confirmReplace(Replace::OpenSession, QFileInfo(path).fileName()))
         open(path);
 }
 

@@ -38,8 +38,13 @@ public:
     SessionController(DocumentHub* hub, LearnerPanel* learner, LearningChart* chart, QWidget* window);
     ~SessionController() override;
 
+    // File ▸ Save Session (to the session file on show, else asks for one), Save Session
+    // As… (always asks), Open Session….
     QAction* saveAction() const { return saveAction_; }
+    QAction* saveAsAction() const { return saveAsAction_; }
     QAction* openAction() const { return openAction_; }
+    // The session file the document was last saved to or opened from (empty: none).
+    QString sessionPath() const { return sessionPath_; }
     RunRecorder* recorder() const { return recorder_; }
     SessionAutosave* autosave() const { return autosave_; }
     // The Compare tab whose table sessions keep and restore (none: not kept).
@@ -53,6 +58,8 @@ public:
     // restored() or failed() follows.
     void open(const QString& path);
     bool isOpening() const;
+    // Drops the session read in progress (its result is never shown).
+    void cancelOpen();
 
     // Dialogs may be shown (the window's setInteractiveErrors).
     void setInteractive(bool on) { interactive_ = on; }
@@ -62,16 +69,30 @@ public:
 
     // A learning run (or a restored autosave's) that is in no session file yet.
     bool hasUnsavedRun() const;
-    // Before the window closes: with an unsaved run (and dialogs allowed) asks Save /
-    // Discard / Cancel. False: stay open (Cancel, or the save did not happen). The
-    // autosave is removed only after Save or Discard; a window that goes without that
-    // answer (destroyed, the application quit) keeps it for the next start to offer.
+    // Whether that run came from a crashed instance's autosave (never saved since).
+    bool hasRestoredUnsavedRun() const { return hasUnsavedRun() && restoredUnsaved_; }
+
+    // What would take the run away from its document.
+    enum class Replace { Close, Open, OpenSession, CloseDocument, Reread, NewRun };
+    // The one question before anything replaces a document holding an unsaved run (every
+    // route: closing the window, File ▸ Open, a drop, Open Recent, Open Session, File ▸
+    // Close, reading the graph again on another cluster or batch, Start or Reset over a
+    // restored run): Save / Discard / Cancel, when dialogs are allowed. True: go ahead
+    // (nothing unsaved, saved, or discarded); false: leave everything as it is (Cancel, or
+    // the save did not happen). The autosave stays until the run is actually replaced
+    // after Save or Discard (a read that then fails replaces nothing and asks again next
+    // time); a window that goes without an answer keeps it for the next start to offer.
+    // `what` names what replaces the run ("resnet50.onnx"), for the question's text.
+    bool confirmReplace(Replace reason, const QString& what = {});
+    // confirmReplace(Replace::Close): before the window closes.
     bool confirmClose();
 
     // Cheap sniff used by MainWindow::openFile: does the file start like a session?
     static bool isSessionFile(const QString& path);
 
 signals:
+    // A session read has started (restore() or open()): the window shows it as busy.
+    void opening(const QString& path);
     void restored(const QString& path);
     void saved(const QString& path);
     void failed(const QString& path, const QString& message);
@@ -79,7 +100,8 @@ signals:
 private:
     void apply(const QString& path, std::shared_ptr<const Session> session);
     void autosaveNow(bool now);
-    void saveDialog();
+    void saveDialog(bool askPath);
+    void forgetRun();      // the recorded run was replaced: its autosave goes
     QString askSavePath(); // empty when the user cancels
     void openDialog();
 
@@ -89,12 +111,15 @@ private:
     QWidget* window_;
     ComparisonView* comparison_ = nullptr;
     bool interactive_ = true;
-    bool unsaved_ = false;  // the recorded run changed since it was last saved or opened
-    bool answered_ = false; // the close question was answered Save or Discard
+    bool unsaved_ = false;         // the recorded run changed since it was last saved or opened
+    bool answered_ = false;        // the close question was answered Save or Discard
+    bool restoredUnsaved_ = false; // the recorded run is a crashed instance's autosave, never saved
     RunRecorder* recorder_;
     SessionAutosave* autosave_;
     QAction* saveAction_;
+    QAction* saveAsAction_;
     QAction* openAction_;
+    QString sessionPath_;
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
     std::uint64_t runGraphId_ = 0;                                     // the graph the recorded run belongs to

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace post {
@@ -43,13 +44,21 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
     const JsonInput in(source);
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "graph", "cluster", "placement", "modules"}, {});
+    in.rejectUnknownKeys(
+        root, {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "placement", "modules"}, {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
     if (const json* g = in.find(root, "graph"))
         in.string(*g, "graph");
     if (const json* c = in.find(root, "cluster"))
         in.string(*c, "cluster");
+    // What made it: informational as well, checked for type.
+    if (const json* a = in.find(root, "algorithm"))
+        in.string(*a, "algorithm");
+    if (const json* seed = in.find(root, "seed"))
+        in.nonNegative(*seed, "seed");
+    if (const json* step = in.find(root, "step_time_us"))
+        in.nonNegative(*step, "step_time_us");
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {
@@ -98,7 +107,7 @@ Placement readPlacementFile(const std::string& path, const Graph& graph, const C
 }
 
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
-                          const std::vector<std::optional<std::string>>& modules)
+                          const std::vector<std::optional<std::string>>& modules, const PlacementProvenance& made)
 {
     if (!modules.empty() && static_cast<int>(modules.size()) != graph.opCount())
         throw std::invalid_argument("placementJson: module list size does not match the graph");
@@ -109,6 +118,13 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
     root["format"] = std::string(kFamily) + "/" + std::to_string(kVersion);
     root["graph"] = graph.name();
     root["cluster"] = cluster.name();
+    if (!made.algorithm.empty()) {
+        root["algorithm"] = made.algorithm;
+        if (made.seed)
+            root["seed"] = *made.seed;
+    }
+    if (made.stepTimeUs && std::isfinite(*made.stepTimeUs))
+        root["step_time_us"] = JsonOutput::number(*made.stepTimeUs);
     std::string text = JsonOutput::document(root);
     // The op map is written by hand: ordered_json's object lookups are linear, which is
     // quadratic for graphs with thousands of ops.

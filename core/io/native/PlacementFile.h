@@ -4,6 +4,7 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,10 +18,21 @@ namespace post {
 Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster);
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
 
+// What made a placement, written with it when known (informational, like "graph"): the
+// placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs).
+struct PlacementProvenance {
+    std::string algorithm; // empty: not written (nor the seed)
+    std::optional<std::uint64_t> seed;
+    std::optional<double> stepTimeUs;
+};
+
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
 // `modules`, when not empty, holds each op's PyTorch module path (none for some ops) and is
-// written as the optional "modules" object (docs/pytorch.md).
+// written as the optional "modules" object (docs/pytorch.md). `made`'s known fields are
+// written after "cluster" as "algorithm", "seed" and "step_time_us" (post-cli place --out and
+// Post Studio's File ▸ Export write the same bytes for the same placement).
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
-                          const std::vector<std::optional<std::string>>& modules = {});
+                          const std::vector<std::optional<std::string>>& modules = {},
+                          const PlacementProvenance& made = {});
 
 } // namespace post
