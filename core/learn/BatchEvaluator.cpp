@@ -1,6 +1,7 @@
 #include "core/learn/BatchEvaluator.h"
 
 #include "core/learn/PlacementEvaluator.h"
+#include "core/util/VectorState.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -40,6 +41,9 @@ void BatchEvaluator::evaluate(std::span<const Placement> placements, std::span<E
 {
     if (results.size() < placements.size())
         throw std::invalid_argument("BatchEvaluator: fewer result slots than placements");
+    // The caller's thread may carry a dirty upper AVX state (a GUI thread's, inherited):
+    // every SSE instruction of the simulation would pay for it (core/util/VectorState.h).
+    clearUpperVectorState();
     // Waking workers costs more than it saves for a single placement.
     if (workers_.empty() || placements.size() < 2) {
         for (size_t i = 0; i < placements.size(); ++i)
@@ -88,6 +92,7 @@ void BatchEvaluator::drain(size_t evaluator)
 
 void BatchEvaluator::workerLoop(size_t evaluator)
 {
+    clearUpperVectorState(); // a new thread starts with its creator's vector state
     std::uint64_t seen = 0;
     for (;;) {
         {

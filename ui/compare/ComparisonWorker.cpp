@@ -3,6 +3,7 @@
 #include "core/run/GivenPlacementRow.h"
 #include "core/sim/LowerBound.h"
 #include "core/util/InputError.h"
+#include "core/util/VectorState.h"
 
 #include <chrono>
 #include <exception>
@@ -30,6 +31,7 @@ void ComparisonWorker::runNext()
 void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std::atomic<bool>> stop)
 {
     QString error;
+    clearUpperVectorState(); // as the learner's worker does (core/util/VectorState.h)
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
@@ -46,8 +48,12 @@ void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std
             last = now;
             lastAlgorithm = p.algorithm;
             emit progress(request.runId, p.fraction, QString::fromStdString(p.algorithm));
+            clearUpperVectorState();
         };
-        auto onRow = [&](const ComparisonRow& row) { emit rowReady(request.runId, row); };
+        auto onRow = [&](const ComparisonRow& row) {
+            emit rowReady(request.runId, row);
+            clearUpperVectorState();
+        };
         runner.run(onProgress, onRow, stop.get());
         // The placement the file gives, as a reference row (when it still fits the cluster,
         // which the cluster editor may have changed since the file was read).

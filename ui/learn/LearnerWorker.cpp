@@ -3,6 +3,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
+#include "core/util/VectorState.h"
 #include "ui/learn/SamplePlacements.h"
 
 #include <chrono>
@@ -132,6 +133,7 @@ public:
         if (pending_.samples.empty() && pending_.updates.empty() && pending_.bestPlacement.empty())
             return;
         emit worker_.snapshotReady(pending_);
+        clearUpperVectorState(); // after Qt's code (the queued signal's copy and post)
         pending_.samples.clear();
         pending_.updates.clear();
         pending_.bestPlacement.clear();
@@ -171,6 +173,10 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
     LearnerOutcome outcome;
     outcome.runId = request.runId;
     outcome.algorithm = QString::fromStdString(request.algorithm);
+    // This thread was started by the GUI thread, whose upper AVX state Qt leaves dirty, and
+    // runs Qt's code between jobs: the search's SSE arithmetic must not run in that state
+    // (core/util/VectorState.h, docs/performance.md "The GUI learner against the CLI").
+    clearUpperVectorState();
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;

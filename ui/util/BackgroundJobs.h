@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/util/VectorState.h"
 #include "ui/util/BackgroundPriority.h"
 
 #include <QThread>
@@ -25,6 +26,7 @@ template <class Job> auto runInBackground(Job job)
     return QtConcurrent::run(&backgroundPool(), [job = std::move(job), caller = QThread::currentThread()]() mutable {
         if (QThread::currentThread() != caller)
             lowerCurrentThreadPriorityOnce();
+        clearUpperVectorState(); // a pool thread runs Qt's code between jobs (core/util/VectorState.h)
         return job();
     });
 }
