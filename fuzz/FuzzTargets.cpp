@@ -10,6 +10,8 @@
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
+#include "core/io/torch/KinetoTrace.h"
+#include "core/io/torch/TraceSteps.h"
 
 namespace post::fuzz {
 
@@ -34,6 +36,7 @@ const std::vector<FuzzTarget>& fuzzTargets()
          }},
         {"onnx", [](std::string_view b) { parseOnnxGraph(b, "fuzz.onnx", {}); }},
         {"pbtxt", [](std::string_view b) { parsePbtxtGraph(b, "fuzz.pbtxt", {}); }},
+        {"kineto", [](std::string_view b) { splitTraceSteps(parseKinetoTrace(b, "fuzz.pt.trace.json")); }},
     };
     return targets;
 }
