@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -155,6 +156,26 @@ private slots:
         QVERIFY2(r.err.contains("a torch.profiler (Chrome/Kineto) trace, not a graph")
                      && r.err.contains("--costs " + trace),
                  qPrintable(r.err));
+    }
+
+    // Standard input is decompressed like a file: a gzip graph piped in is read.
+    void gzipOnStandardInputIsRead()
+    {
+        QProcess gzip;
+        gzip.start("gzip", {"-c"});
+        QVERIFY(gzip.waitForStarted());
+        gzip.write(kToyGraph);
+        gzip.closeWriteChannel();
+        QVERIFY(gzip.waitForFinished());
+        const QByteArray packed = gzip.readAllStandardOutput();
+        QVERIFY(packed.startsWith("\x1f\x8b"));
+        Run r = runCli({"info", "-"}, &packed);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("ops                6"), qPrintable(r.out));
+        const QByteArray broken = packed.left(packed.size() / 2);
+        r = runCli({"info", "-"}, &broken);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("<stdin>: gzip: the file is truncated"), qPrintable(r.err));
     }
 
     // The real V100 trace replayed: simulate on one V100 with the trace as --costs.
