@@ -12,6 +12,8 @@
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
 #include "core/io/torch/ExecutionTrace.h"
+#include "core/io/torch/KinetoTrace.h"
+#include "core/io/torch/TraceSteps.h"
 
 namespace post::fuzz {
 
@@ -39,6 +41,7 @@ const std::vector<FuzzTarget>& fuzzTargets()
         {"pytorch-et", [](std::string_view b) { parseExecutionTrace(b, "fuzz_et.json", {}); }},
         {"chakra-json", [](std::string_view b) { parseChakraJson(b, "fuzz_chakra.json", {}); }},
         {"chakra-et", [](std::string_view b) { parseChakraEt(b, "fuzz.et", {}); }},
+        {"kineto", [](std::string_view b) { splitTraceSteps(parseKinetoTrace(b, "fuzz.pt.trace.json")); }},
     };
     return targets;
 }

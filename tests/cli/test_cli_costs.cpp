@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -60,7 +61,10 @@ class TestCliCosts : public QObject {
     QString write(const QString& name, const QByteArray& content) { return testdata::writeFile(dir_, name, content); }
 
 private slots:
-    void initTestCase() { QVERIFY2(QFileInfo::exists(testdata::cliPath()), "POST_CLI must point at the built post-cli"); }
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo::exists(testdata::cliPath()), "POST_CLI must point at the built post-cli");
+    }
 
     // The note reports coverage as time; simulate uses the measured GPU times.
     void traceCostsAreReportedAsTime()
@@ -71,10 +75,12 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("measured GPU times for 3 of 3 forward ops (Tesla V100-SXM2-16GB, PyTorch 1.8 trace)"),
                  qPrintable(r.err));
-        QVERIFY2(r.err.contains("99% of the step's GPU time (1.13 ms of 1.14 ms) mapped onto 6 of 6 ops"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("99% of the step's GPU time (1.13 ms of 1.14 ms) mapped onto 6 of 6 ops"),
+                 qPrintable(r.err));
         QVERIFY2(r.err.contains("not in the graph: aten::to 0.01 ms"), qPrintable(r.err));
-        QVERIFY2(r.out.contains(QRegularExpression("op times +GPU: 6 measured \\(.*toy.pt.trace.json\\); CPU: 6 estimated")),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QRegularExpression("op times +GPU: 6 measured \\(.*toy.pt.trace.json\\); CPU: 6 estimated")),
+            qPrintable(r.out));
         // The simulated step on one GPU is the measured one: 300 + 50 + 40 + 80 + 60 + 600.
         const QString cluster = write("one.json", R"({"format": "post-cluster/1", "name": "one",
             "devices": [{"name": "/device:GPU:0", "kind": "gpu", "speed": 1.0, "memory_bytes": 1e9}]})");
@@ -122,7 +128,8 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("match only 1 of the 3 forward ops of graph \"toy\" (33%, at least 90% needed)"),
                  qPrintable(r.err));
-        r = runCli({"simulate", graph, "--cluster", "k80x2", "--all-on", "/device:GPU:0", "--costs", trace, "--costs-partial"});
+        r = runCli({"simulate", graph, "--cluster", "k80x2", "--all-on", "/device:GPU:0", "--costs", trace,
+                    "--costs-partial"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("taken under --costs-partial"), qPrintable(r.err));
     }
@@ -146,8 +153,29 @@ private slots:
         const QString trace = write("resnet.pt.trace.json", QByteArray::fromStdString(toyTrace()));
         Run r = runCli({"info", trace});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("a torch.profiler (Chrome/Kineto) trace, not a graph") && r.err.contains("--costs " + trace),
+        QVERIFY2(r.err.contains("a torch.profiler (Chrome/Kineto) trace, not a graph")
+                     && r.err.contains("--costs " + trace),
                  qPrintable(r.err));
+    }
+
+    // Standard input is decompressed like a file: a gzip graph piped in is read.
+    void gzipOnStandardInputIsRead()
+    {
+        QProcess gzip;
+        gzip.start("gzip", {"-c"});
+        QVERIFY(gzip.waitForStarted());
+        gzip.write(kToyGraph);
+        gzip.closeWriteChannel();
+        QVERIFY(gzip.waitForFinished());
+        const QByteArray packed = gzip.readAllStandardOutput();
+        QVERIFY(packed.startsWith("\x1f\x8b"));
+        Run r = runCli({"info", "-"}, &packed);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("ops                6"), qPrintable(r.out));
+        const QByteArray broken = packed.left(packed.size() / 2);
+        r = runCli({"info", "-"}, &broken);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("<stdin>: gzip: the file is truncated"), qPrintable(r.err));
     }
 
     // The real V100 trace replayed: simulate on one V100 with the trace as --costs.

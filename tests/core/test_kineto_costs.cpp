@@ -117,7 +117,7 @@ void checkToyAttribution(const Graph& m, const MeasuredCostsReport& r, const std
     QCOMPARE(gpuUs(m, "/conv/Conv"), 300.0);
     QCOMPARE(gpuUs(m, "/bn/BatchNormalization"), 100.0); // not the counter's 2 µs
     QCOMPARE(gpuUs(m, "/relu/Relu"), 50.0);
-    QCOMPARE(gpuUs(m, "/Flatten"), 0.0); // a view: measured, no kernel
+    QCOMPARE(gpuUs(m, "/Flatten"), 0.0);  // a view: measured, no kernel
     QCOMPARE(gpuUs(m, "/fc/Gemm"), 40.0); // not the loss after it
     QCOMPARE(gpuUs(m, "/fc/Gemm/grad"), 80.0);
     QCOMPARE(gpuUs(m, "/relu/Relu/grad"), 67.0); // + the accumulation add after it
@@ -146,7 +146,7 @@ void checkToyAttribution(const Graph& m, const MeasuredCostsReport& r, const std
 // A shared-data file, or a skip.
 #define REQUIRE_TRACE(var, relative)                                                                                   \
     REQUIRE_SHARED_DATA(shared_##var);                                                                                 \
-    const std::string var = (shared_##var + "/traces/" + relative).toStdString();                                     \
+    const std::string var = (shared_##var + "/traces/" + relative).toStdString();                                      \
     if (!QFile::exists(QString::fromStdString(var)))                                                                   \
     QSKIP(qPrintable(QString("%1 is absent: real-trace test skipped").arg(QString::fromStdString(var))))
 
@@ -350,8 +350,7 @@ private slots:
             .op("aten::flatten", 0, 4, KinetoTraceWriter::kMainThread, 10)
             .op("aten::linear", 0, 5, KinetoTraceWriter::kMainThread, 200)
             .op("autograd::engine::evaluate_function: AddmmBackward0", 0, 5, KinetoTraceWriter::kMainThread, 400)
-            .op("autograd::engine::evaluate_function: ConvolutionBackward0", 0, 1, KinetoTraceWriter::kMainThread,
-                6000);
+            .op("autograd::engine::evaluate_function: ConvolutionBackward0", 0, 1, KinetoTraceWriter::kMainThread, 6000);
         const std::string path = writeTrace(dir, "cpu.json", w.text());
         MeasuredCostsReport r;
         const Graph m = applyMeasuredCosts(toyTrainingStep(), path, &r);
@@ -464,7 +463,8 @@ private slots:
             }
             QVERIFY2(convForward > 15'000 && convForward < 30'000, qPrintable(QString::number(convForward)));
             // The per-op medians add up to the median step's mapped time (within 2%).
-            QVERIFY2(std::abs(measuredTotal - r.mappedUs) < 0.02 * r.mappedUs, qPrintable(QString::number(measuredTotal)));
+            QVERIFY2(std::abs(measuredTotal - r.mappedUs) < 0.02 * r.mappedUs,
+                     qPrintable(QString::number(measuredTotal)));
         }
     }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -90,8 +91,10 @@ private:
 
     nlohmann::json cpuEvent(const std::string& name, int thread, double ts, double dur, nlohmann::json args) const
     {
-        return {{"ph", "X"},       {"cat", v18() ? "Operator" : "cpu_op"}, {"name", name}, {"pid", 1},
-                {"tid", tid(thread)}, {"ts", ts}, {"dur", dur}, {"args", std::move(args)}};
+        return {{"ph", "X"},          {"cat", v18() ? "Operator" : "cpu_op"},
+                {"name", name},       {"pid", 1},
+                {"tid", tid(thread)}, {"ts", ts},
+                {"dur", dur},         {"args", std::move(args)}};
     }
 
     void launch(int thread, double ts, std::int64_t external, double gpuUs)
@@ -123,10 +126,21 @@ private:
                            {"dur", gpuUs},
                            {"args", kernelArgs}});
         if (!v18()) {
-            events_.push_back({{"ph", "s"}, {"cat", "ac2g"}, {"name", "ac2g"}, {"id", correlation}, {"pid", 1},
-                               {"tid", tid(thread)}, {"ts", ts}});
-            events_.push_back({{"ph", "f"}, {"cat", "ac2g"}, {"name", "ac2g"}, {"id", correlation}, {"pid", 0},
-                               {"tid", stream}, {"ts", gpuTime_}, {"bp", "e"}});
+            events_.push_back({{"ph", "s"},
+                               {"cat", "ac2g"},
+                               {"name", "ac2g"},
+                               {"id", correlation},
+                               {"pid", 1},
+                               {"tid", tid(thread)},
+                               {"ts", ts}});
+            events_.push_back({{"ph", "f"},
+                               {"cat", "ac2g"},
+                               {"name", "ac2g"},
+                               {"id", correlation},
+                               {"pid", 0},
+                               {"tid", stream},
+                               {"ts", gpuTime_},
+                               {"bp", "e"}});
         }
         gpuTime_ += gpuUs;
     }

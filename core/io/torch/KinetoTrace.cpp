@@ -22,12 +22,18 @@ EventKind kindOf(const json& event, std::string_view name, int& layout)
     if (cat == event.end() || !cat->is_string())
         return name.starts_with("aten::") ? EventKind::Operator : EventKind::Ignored; // 1.13 bare array
     static const std::unordered_map<std::string_view, std::pair<EventKind, int>> kinds = {
-        {"Operator", {EventKind::Operator, 1}},      {"cpu_op", {EventKind::Operator, 2}},
-        {"user_annotation", {EventKind::Annotation, 2}}, {"Runtime", {EventKind::Launch, 1}},
-        {"cuda_runtime", {EventKind::Launch, 2}},    {"cuda_driver", {EventKind::Launch, 2}},
-        {"Kernel", {EventKind::Kernel, 1}},          {"kernel", {EventKind::Kernel, 2}},
-        {"Memcpy", {EventKind::Memcpy, 1}},          {"gpu_memcpy", {EventKind::Memcpy, 2}},
-        {"Memset", {EventKind::Memset, 1}},          {"gpu_memset", {EventKind::Memset, 2}},
+        {"Operator", {EventKind::Operator, 1}},
+        {"cpu_op", {EventKind::Operator, 2}},
+        {"user_annotation", {EventKind::Annotation, 2}},
+        {"Runtime", {EventKind::Launch, 1}},
+        {"cuda_runtime", {EventKind::Launch, 2}},
+        {"cuda_driver", {EventKind::Launch, 2}},
+        {"Kernel", {EventKind::Kernel, 1}},
+        {"kernel", {EventKind::Kernel, 2}},
+        {"Memcpy", {EventKind::Memcpy, 1}},
+        {"gpu_memcpy", {EventKind::Memcpy, 2}},
+        {"Memset", {EventKind::Memset, 1}},
+        {"gpu_memset", {EventKind::Memset, 2}},
     };
     const auto it = kinds.find(cat->get_ref<const std::string&>());
     if (it == kinds.end())
@@ -73,12 +79,15 @@ private:
     std::int64_t intArg(const json& args, std::initializer_list<const char*> keys, const std::string& path) const
     {
         for (const char* key : keys)
-            if (const auto it = args.find(key); it != args.end()) {
-                if (!it->is_number())
-                    in_.fail(JsonInput::member(JsonInput::member(path, "args"), key), "must be a number");
-                return static_cast<std::int64_t>(it->get<double>());
-            }
+            if (const auto it = args.find(key); it != args.end())
+                return id(*it, JsonInput::member(JsonInput::member(path, "args"), key));
         return -1;
+    }
+    // An id: an integer (the trace's ids are below 2^63; a double past that has no int64).
+    std::int64_t id(const json& value, const std::string& path) const
+    {
+        const double number = in_.within(value, path, -9.2e18, 9.2e18);
+        return static_cast<std::int64_t>(number);
     }
 
     const JsonInput& in_;
@@ -101,7 +110,7 @@ void EventReader::read(const json& e, std::size_t index)
         if (cat != "ac2g" && !(cat == "async" && e.value("name", "") == "launch"))
             return;
         TraceFlow flow;
-        flow.id = static_cast<std::int64_t>(in_.number(in_.require(e, "id", path), JsonInput::member(path, "id")));
+        flow.id = id(in_.require(e, "id", path), JsonInput::member(path, "id"));
         flow.start = phase == "s";
         flow.thread = thread(e);
         flow.ts = in_.number(in_.require(e, "ts", path), JsonInput::member(path, "ts"));
@@ -167,9 +176,9 @@ void readDeviceNames(const json& root, KinetoTrace& trace)
         if (!p.is_object() || !p.contains("name") || !p["name"].is_string())
             continue;
         const json id = p.value("id", json(static_cast<int>(trace.deviceNames.size())));
-        if (!id.is_number_integer() || id.get<int>() < 0 || id.get<int>() > 4096)
+        if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() > 4096)
             continue;
-        const auto i = static_cast<std::size_t>(id.get<int>());
+        const auto i = static_cast<std::size_t>(id.get<std::int64_t>());
         if (trace.deviceNames.size() <= i)
             trace.deviceNames.resize(i + 1);
         trace.deviceNames[i] = p["name"].get<std::string>();
@@ -233,7 +242,8 @@ bool looksLikeProfilerTrace(std::string_view text)
     text = skipBlanks(text);
     const std::string_view head = text.substr(0, 64 << 10);
     if (text.starts_with("{"))
-        return head.find("\"traceEvents\"") != std::string_view::npos && head.find("post-graph") == std::string_view::npos;
+        return head.find("\"traceEvents\"") != std::string_view::npos
+            && head.find("post-graph") == std::string_view::npos;
     if (text.starts_with("[")) {
         const std::string_view first = skipBlanks(text.substr(1));
         const std::size_t end = first.find('}');
@@ -249,7 +259,7 @@ void refuseProfilerTraceAsGraph(std::string_view text, const std::string& source
         throw InputError(source, {},
                          "a torch.profiler (Chrome/Kineto) trace, not a graph: it holds measured op times; give the "
                          "model's graph as the graph and this file as --costs "
-                         + source + " (docs/pytorch.md, \"Measured costs\")");
+                             + source + " (docs/pytorch.md, \"Measured costs\")");
 }
 
 } // namespace post

@@ -55,7 +55,7 @@ struct TraceFlow { // one end of a launch -> GPU work flow arrow ("ac2g", 1.8's 
 
 struct KinetoTrace {
     std::string source;
-    std::string layout; // "PyTorch 1.8", "PyTorch 2.x" or "CPU-only (no categories)"
+    std::string layout;               // "PyTorch 1.8", "PyTorch 2.x" or "CPU-only (no categories)"
     std::vector<std::string> threads; // "pid/tid"
     std::vector<TraceOperator> operators;
     std::vector<TraceLaunch> launches;

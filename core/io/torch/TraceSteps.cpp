@@ -26,8 +26,8 @@ bool isBackwardName(std::string_view name)
 
 // The top-level operators of each thread, and for every operator the top-level one it is in.
 struct TopLevel {
-    std::vector<int> topOf;                     // per operator: its top-level operator, or -1 (annotations)
-    std::vector<std::vector<int>> byThread;     // per thread: top-level operators in time order
+    std::vector<int> topOf;                 // per operator: its top-level operator, or -1 (annotations)
+    std::vector<std::vector<int>> byThread; // per thread: top-level operators in time order
     std::unordered_map<int, std::vector<std::int64_t>> seqs; // top-level operator -> numbers, its own first
 };
 
@@ -85,7 +85,7 @@ std::vector<int> launchers(const KinetoTrace& trace, const TopLevel& top)
     for (const TraceLaunch& l : trace.launches)
         if (l.correlation >= 0)
             byCorrelation.emplace(l.correlation, &l);
-    std::map<std::pair<int, double>, std::int64_t> flowEnds;          // (thread, ts) of an "f" -> id
+    std::map<std::pair<int, double>, std::int64_t> flowEnds;       // (thread, ts) of an "f" -> id
     std::unordered_map<std::int64_t, const TraceFlow*> flowStarts; // id -> its "s"
     for (const TraceFlow& f : trace.flows) {
         if (f.start)

@@ -36,7 +36,7 @@ struct StepOperator {
 };
 
 struct TraceStep {
-    std::string name; // "ProfilerStep#6", or "step 3" where steps are cut at Optimizer.step
+    std::string name;              // "ProfilerStep#6", or "step 3" where steps are cut at Optimizer.step
     std::vector<StepOperator> ops; // time order
     double gpuUs = 0.0;            // all GPU work launched in the step
     double cpuUs = 0.0;            // all top-level operator time of the step
