@@ -230,6 +230,28 @@ private slots:
         QCOMPARE(o["lower_bound_ancestry_ms"].toDouble(), 0.175);
     }
 
+    // A graph timed per device type (docs/clusters.md, "Device types") on the mixed preset: each
+    // device takes its type's times; on a cluster without those types a note says they go
+    // unused, and a placer's result simulates to the time it reports.
+    void deviceTypesOnTheMixedPreset()
+    {
+        const QString g = write("typed.json", R"({"format": "post-graph/1", "ops": [
+            {"name": "a", "time_us": {"v100": 120, "t4": 310, "xeon-8380": 2400, "gpu": 150}},
+            {"name": "b", "time_us": {"v100": 80, "t4": 100, "xeon-8380": 90, "gpu": 80}}],
+            "edges": [{"from": "a", "to": "b", "bytes": 0}]})");
+        Run r = runCli({"simulate", g, "--cluster", "mixed-v100-t4-cpu", "--all-on", "/device:GPU:2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.41); // 310 + 100 on a T4
+        QVERIFY2(!r.err.contains("note"), qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", "v100x4-nvlink", "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.2); // the V100's own times
+        QVERIFY2(r.err.contains("note: the graph's times for device types t4, xeon-8380 are unused"), qPrintable(r.err));
+        r = runCli({"place", g, "--cluster", "mixed-v100-t4-cpu", "--algo", "m-etf", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), 0.2);
+    }
+
     // place --algo milp: its proven bound becomes lower_bound_ms when it is the largest, and
     // compare runs it only when named, with its bound in its row; on a bigger graph its
     // grouped bound is reported as such.

@@ -122,6 +122,17 @@ private slots:
         QCOMPARE(presets.size(), 6);
         for (const QString& f : presets)
             add("post-cluster-1", testdata::sourceDir() + "/resources/clusters/" + f);
+        // post-graph/1 with times per device type and measured types, as convert writes it
+        // (docs/clusters.md, "Device types").
+        const QString typed = write("typed.json", R"({"format": "post-graph/1", "ops": [
+            {"name": "a", "time_us": {"v100": 120, "t4": 310, "cpu": 2400}, "measured": ["t4"]}]})");
+        const QString converted = dir_.filePath("typed-out.json");
+        QCOMPARE(run(testdata::cliPath(), {"convert", typed, "--out", converted}).exitCode, 0);
+        QFile convertedFile(converted);
+        QVERIFY(convertedFile.open(QIODevice::ReadOnly));
+        QVERIFY(convertedFile.readAll().contains("\"t4\": 310"));
+        add("post-graph-1", typed);
+        add("post-graph-1", converted);
         // post-placement/1: what place --out writes.
         const QString placement = dir_.filePath("best.json");
         QCOMPARE(
@@ -169,6 +180,8 @@ private slots:
             {"graph: misspelt field", "post-graph-1", QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_ms": {"gpu": 1}}]})"), "time_ms"},
             {"graph: negative time", "post-graph-1", QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": -1}}]})"), "-1"},
             {"cluster: no devices", "post-cluster-1", QByteArray(R"({"format": "post-cluster/1", "devices": []})"), "devices"},
+            {"cluster: kind as type", "post-cluster-1", QByteArray(R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "type": "gpu"}]})"), "type"},
+            {"graph: upper-case type", "post-graph-1", QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 1, "V100": 2}}]})"), "V100"},
             {"placement: version 2", "post-placement-1", QByteArray(R"({"format": "post-placement/2", "placement": {}})"), "format"},
             {"info: no format tag", "post-info-1", QByteArray(R"({"name": "g", "ops": 1})"), "format"},
             {"compare: row without algo", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "samples": 1, "seeds": 1,

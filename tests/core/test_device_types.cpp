@@ -13,6 +13,7 @@
 #include "core/graph/Placement.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/NativeGraphReader.h"
+#include "core/learn/DeviceSymmetry.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/IncrementalSimulator.h"
 #include "core/sim/LowerBound.h"
@@ -429,6 +430,22 @@ private slots:
             QVERIFY2(r.provenOptimal, qPrintable(what));
             QVERIFY2(std::abs(r.bestStepTimeUs - best) <= 1e-6 * std::max(1.0, best), qPrintable(what));
         }
+    }
+
+    // The learners' symmetry breaking exchanges only devices of one type: two devices alike
+    // in every figure but their type take different per-op times.
+    void symmetryKeepsTypesApart()
+    {
+        const DeviceSymmetry mixed(loadCluster("mixed-v100-t4-cpu"));
+        QCOMPARE(mixed.classOf(3), mixed.classOf(4)); // the T4s
+        QCOMPARE(mixed.classOf(1), mixed.classOf(2)); // the V100s (NVLink between them)
+        QVERIFY(mixed.classOf(1) != mixed.classOf(3));
+        const DeviceSymmetry alike(
+            Cluster("c", {typedDevice("a", DeviceKind::Gpu, "t4"), typedDevice("b", DeviceKind::Gpu, "t4")}, Link{}));
+        QVERIFY(!alike.trivial());
+        const DeviceSymmetry typed(
+            Cluster("c", {typedDevice("a", DeviceKind::Gpu, "t4"), typedDevice("b", DeviceKind::Gpu, "v100")}, Link{}));
+        QVERIFY(typed.trivial());
     }
 
     // The mixed preset on a graph timed per type: the V100s run a matrix-heavy op faster than

@@ -277,7 +277,7 @@ private slots:
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.openFile(writeFile(dir_, QStringLiteral("sources.json"), R"({"format": "post-graph/1", "name": "g",
             "ops": [{"name": "measured", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6, "measured": ["cpu"]},
-                    {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50}, "flops": 1e6},
+                    {"name": "shaped", "time_us": {"gpu": 5, "cpu": 50, "t4": 9}, "flops": 1e6},
                     {"name": "profiled", "time_us": {"gpu": 5, "cpu": 50},
                      "body": "body: 2 ops, x 7 iterations", "fused_into": "shaped"},
                     {"name": "traced", "time_us": {"gpu": 7, "cpu": 50}, "flops": 1e6, "measured": ["gpu"],
@@ -299,7 +299,12 @@ private slots:
         QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
         QVERIFY(inspector->html().contains(QStringLiteral("(estimated)")));
         QVERIFY(!inspector->html().contains(QStringLiteral("Body")));
+        // A time for a device type (docs/clusters.md, "Device types"), given in the file.
+        QVERIFY2(inspector->html().contains(QStringLiteral("Time on t4"))
+                     && inspector->html().contains(QStringLiteral("(given)")),
+                 qPrintable(inspector->html()));
         inspector->showOp(*g.find("profiled"));
+        QVERIFY(!inspector->html().contains(QStringLiteral("Time on")));
         QVERIFY(!inspector->html().contains(QStringLiteral("(measured)")));
         QVERIFY(!inspector->html().contains(QStringLiteral("(estimated)")));
         // A control-flow op lists its body and how it was costed (issue 17: If / Loop / Scan).
