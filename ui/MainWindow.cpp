@@ -674,7 +674,7 @@ void MainWindow::createLearner()
         } else {
             learningChart_->reset(samples);
         }
-        learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
+        learningChart_->setRunTitle(learner_->algorithm(), samples);
         showCentralTab(chartTab);
         learnerDock_->raise();
     });
