@@ -60,6 +60,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 namespace post {
@@ -699,8 +700,9 @@ void MainWindow::createLearner()
     best->setToolTip(tr("Show the run's best placement and mark it on the learning chart"));
     best->setObjectName(QStringLiteral("run-show-best"));
     connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
-        if (outcome.error.isEmpty() && outcome.result.feasible)
-            learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
+        const bool placed = outcome.error.isEmpty() && outcome.result.feasible;
+        learningChart_->finishRun(placed ? outcome.result.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
+                                         : std::numeric_limits<double>::quiet_NaN());
         const PlaceResult& r = outcome.result;
         if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
             learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,

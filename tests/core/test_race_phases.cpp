@@ -62,7 +62,7 @@ private slots:
             QVERIFY(r.phases[i].label.find("Post run " + std::to_string(r.phases[i].run + 1)) == 0);
             runs.insert(r.phases[i].run);
         }
-        QVERIFY(runs.size() >= 2); // a race
+        QVERIFY(runs.size() >= 2);                                    // a race
         QVERIFY(r.phases[2].label.find("warm") != std::string::npos); // the climbed placement's run first
     }
 

@@ -90,7 +90,8 @@ private slots:
         const QRectF plot = chart.mapFromScene(chart.chart()->mapToScene(chart.chart()->plotArea())).boundingRect();
         const auto oom = chart.samplePosition(60);
         QVERIFY(oom.has_value());
-        QVERIFY2(std::abs(oom->y() - plot.top()) <= 8, qPrintable(QStringLiteral("%1 vs %2").arg(oom->y()).arg(plot.top())));
+        QVERIFY2(std::abs(oom->y() - plot.top()) <= 8,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(oom->y()).arg(plot.top())));
         QVERIFY(oom->y() < chart.samplePosition(0)->y());
         // Zoomed into the band of the best, they follow the top edge.
         chart.zoomTo(0, 63, 20000, 22000);
@@ -143,10 +144,12 @@ private slots:
         s.phases = {{0, PhaseKind::ClassicalStarts, -1, QStringLiteral("classical starts")},
                     {20, PhaseKind::LocalSearch, -1, QStringLiteral("local search")}};
         chart.addSnapshot(s);
-        QCOMPARE(chart.title(), QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts, local search"));
+        QCOMPARE(chart.title(),
+                 QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts, local search"));
         chart.finishRun(850.0);
-        QCOMPARE(chart.title(), QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts and local "
-                                               "search only (the budget ran out before any learning)"));
+        QCOMPARE(chart.title(),
+                 QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts and local "
+                                "search only (the budget ran out before any learning)"));
         chart.reset(100); // a new run names itself
         QCOMPARE(chart.title(), QStringLiteral("Learning curve"));
     }

@@ -593,18 +593,18 @@ void LearningChart::finishRun(double bestMs)
 {
     finished_ = true;
     updateTitle(); // a run that never reached its learning says so now
-    if (!known(bestMs) || (haveBest_ && !(bestMs < bestMs_)))
-        return;
-    // Found by evaluations that were not samples (a learner's final pick): a last step down
-    // at the end of the run, so the line ends at the run's result.
-    const double x = std::max(lastIndex_, 0);
-    if (haveBest_)
-        best_.append(QPointF(x, bestMs_));
-    best_.append(QPointF(x, bestMs));
-    bestMs_ = bestMs;
-    haveBest_ = true;
-    bestFromSample_ = false;
-    scheduleRefresh();
+    if (known(bestMs) && !(haveBest_ && !(bestMs < bestMs_))) {
+        // Found by evaluations that were not samples (a learner's final pick): a last step
+        // down at the end of the run, so the line ends at the run's result.
+        const double x = std::max(lastIndex_, 0);
+        if (haveBest_)
+            best_.append(QPointF(x, bestMs_));
+        best_.append(QPointF(x, bestMs));
+        bestMs_ = bestMs;
+        haveBest_ = true;
+        bestFromSample_ = false;
+    }
+    refresh(); // the whole run at once, not at the next throttled refill
 }
 
 QStringList LearningChart::legendNames() const
@@ -951,6 +951,7 @@ void LearningChart::paintPhaseMarks(QPainter* painter) const
     QFont font = painter->font();
     font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.8));
     painter->save();
+    painter->setClipping(false); // the entropy strip leaves its clip set
     painter->setFont(font);
     painter->setRenderHint(QPainter::Antialiasing, false);
     const QFontMetricsF metrics(font);
