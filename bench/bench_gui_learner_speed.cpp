@@ -106,9 +106,9 @@ double loadAverage()
 }
 
 struct Figures {
-    double wallS = 0.0;   // the placer's own wall time (PlaceResult::wallSeconds)
-    double jobS = 0.0;    // the whole job (GUI: reference lines included)
-    double cpuS = 0.0;    // the process's CPU time over the job
+    double wallS = 0.0; // the placer's own wall time (PlaceResult::wallSeconds)
+    double jobS = 0.0;  // the whole job (GUI: reference lines included)
+    double cpuS = 0.0;  // the process's CPU time over the job
     int samples = 0;
     double bestMs = 0.0;
     std::size_t bestHash = 0;
@@ -300,7 +300,9 @@ int main(int argc, char* argv[])
     std::printf("%s: %d ops on %s; %s, %d samples, seed %llu; %d cores, GUI thread's upper AVX state %s\n",
                 qPrintable(a.graph), graph.opCount(), cluster.name().c_str(), a.algo.c_str(), a.samples,
                 static_cast<unsigned long long>(a.seed), QThread::idealThreadCount(),
-                !canReadVectorState() ? "unknown" : upperVectorStateDirty() ? "dirty" : "clean");
+                !canReadVectorState()         ? "unknown"
+                    : upperVectorStateDirty() ? "dirty"
+                                              : "clean");
     for (int round = 0; round < a.rounds; ++round) {
         std::map<std::string, double> threads;
         Figures cli, gui;

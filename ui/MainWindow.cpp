@@ -63,6 +63,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <tuple>
 
 namespace post {
@@ -790,7 +791,7 @@ void MainWindow::createLearner()
         } else {
             learningChart_->reset(samples);
         }
-        learningChart_->chart()->setTitle(tr("Learning curve: %1, %2 samples").arg(learner_->algorithm()).arg(samples));
+        learningChart_->setRunTitle(learner_->algorithm(), samples);
         showCentralTab(chartTab);
         learnerDock_->raise();
     });
@@ -826,8 +827,9 @@ void MainWindow::createLearner()
             setStatus(idleStatus());
         if (!hub_->document() || hub_->document()->graphId != learner_->runGraphId())
             return; // a run of another graph, stopped when this one came: the chart shows this one
-        if (outcome.error.isEmpty() && outcome.result.feasible)
-            learningChart_->finishRun(outcome.result.bestStepTimeUs / 1000.0);
+        const bool placed = outcome.error.isEmpty() && outcome.result.feasible;
+        learningChart_->finishRun(placed ? outcome.result.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
+                                         : std::numeric_limits<double>::quiet_NaN());
         const PlaceResult& r = outcome.result;
         if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
             learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,

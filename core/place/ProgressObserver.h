@@ -3,6 +3,7 @@
 #include "core/graph/Placement.h"
 
 #include <cstdint>
+#include <string>
 
 namespace post {
 
@@ -25,6 +26,18 @@ struct UpdateEvent {
     double entropy = 0.0;          // mean entropy / log(#devices), 0..1
 };
 
+// What a placer made of several searches (post@best, local-search) does from sample
+// `firstSample` on, so a chart can tell its parts apart: the classical placers' starts, the
+// hill climb, and each run of a race (a run's later rounds are new phases with its `run`).
+enum class PhaseKind : std::uint8_t { ClassicalStarts, LocalSearch, LearnerRun };
+
+struct PhaseEvent {
+    int firstSample = 0; // samples drawn before the phase
+    PhaseKind kind = PhaseKind::LearnerRun;
+    int run = -1;      // LearnerRun: which run of the race (0-based); -1 otherwise
+    std::string label; // "classical starts", "local search", "Post run 2 (warm: m-sct)", ...
+};
+
 // Receives progress from a placer. Called on the placer's thread, in sample order;
 // keep it cheap (the GUI throttles before touching widgets).
 class ProgressObserver {
@@ -32,6 +45,8 @@ public:
     virtual ~ProgressObserver() = default;
     virtual void onSample(const SampleEvent& event) = 0;
     virtual void onUpdate(const UpdateEvent& event) = 0;
+    // A new phase starts (placers that have none never call it).
+    virtual void onPhase(const PhaseEvent& /*event*/) { }
 };
 
 } // namespace post

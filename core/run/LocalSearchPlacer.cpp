@@ -10,6 +10,7 @@
 #include "core/learn/Grouping.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/learn/PostSearch.h"
+#include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
 
 #include <algorithm>
@@ -20,8 +21,15 @@
 
 namespace post {
 
+void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int run)
+{
+    if (ProgressObserver* observer = budget.observer())
+        observer->onPhase(PhaseEvent{budget.used(), kind, run, std::move(label)});
+}
+
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)
 {
+    notePhase(budget, PhaseKind::ClassicalStarts, "classical starts");
     std::vector<ClassicalStart> starts;
     for (const std::string& name : classicalPlacerNames()) {
         // A placer runs to its end once started; the next one only while time is left (the
@@ -56,6 +64,7 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
 LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
                                    EvaluationBudget& budget, const PenaltyOptions& penalty)
 {
+    notePhase(budget, PhaseKind::LocalSearch, "local search");
     LocalSearchOutcome out;
     GroupingOptions colocation;
     colocation.strategy = GroupingStrategy::None;

@@ -3,6 +3,7 @@
 #include "core/learn/Evaluation.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/place/Placer.h"
+#include "core/place/ProgressObserver.h"
 
 #include <string>
 #include <vector>
@@ -11,6 +12,9 @@ namespace post {
 
 class EvaluationBudget;
 class GroupLocalSearch;
+
+// Tells the budget's observer that a phase starts now (ProgressObserver::onPhase).
+void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int run = -1);
 
 // A classical placer's result, for the searches that start from them.
 struct ClassicalStart {

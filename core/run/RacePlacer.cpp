@@ -64,11 +64,14 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
         // 2. The race: warm runs from the climbed placement and the other distinct
         //    classical placements, and cold runs.
         std::vector<Placement> warmStarts{climbed.result.best};
+        std::vector<std::string> armLabels{"warm: local search's best"};
         for (const ClassicalStart& s : starts) {
             if (static_cast<int>(warmStarts.size()) >= kWarmRuns)
                 break;
-            if (std::find(warmStarts.begin(), warmStarts.end(), s.result.best) == warmStarts.end())
+            if (std::find(warmStarts.begin(), warmStarts.end(), s.result.best) == warmStarts.end()) {
                 warmStarts.push_back(s.result.best);
+                armLabels.push_back("warm: " + s.name);
+            }
         }
         std::vector<LearnerOptions> armOptions;
         for (const Placement& p : warmStarts) {
@@ -76,8 +79,10 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
             o.warmStart = p;
             armOptions.push_back(std::move(o));
         }
-        for (int i = 0; i < kColdRuns; ++i)
+        for (int i = 0; i < kColdRuns; ++i) {
             armOptions.push_back(options_);
+            armLabels.emplace_back("cold");
+        }
         std::vector<std::unique_ptr<PostSearchRun>> arms;
         for (size_t i = 0; i < armOptions.size() && !budget.exhausted(); ++i) {
             budget.allow();
@@ -107,6 +112,8 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
                 if (budget.timeUp() || budget.stopRequested())
                     break;
                 budget.allow();
+                notePhase(budget, PhaseKind::LearnerRun,
+                          "Post run " + std::to_string(a + 1) + " (" + armLabels[static_cast<size_t>(a)] + ")", a);
                 arms[static_cast<size_t>(a)]->advance(last ? std::numeric_limits<int>::max() : share);
                 if (last)
                     break; // the survivor takes everything that is left

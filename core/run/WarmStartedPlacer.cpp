@@ -29,6 +29,12 @@ public:
         e.afterSample += offset_;
         target_->onUpdate(e);
     }
+    void onPhase(const PhaseEvent& event) override
+    {
+        PhaseEvent e = event;
+        e.firstSample += offset_;
+        target_->onPhase(e);
+    }
 
 private:
     ProgressObserver* target_;

@@ -13,8 +13,8 @@ namespace post {
 namespace {
 
 struct VectorFeatures {
-    bool avx = false;     // AVX and the OS saves the YMM state (XCR0 bits 1 and 2)
-    bool xinuse = false;  // XGETBV with ECX=1 reports XINUSE
+    bool avx = false;    // AVX and the OS saves the YMM state (XCR0 bits 1 and 2)
+    bool xinuse = false; // XGETBV with ECX=1 reports XINUSE
 };
 
 std::uint64_t readXcr(std::uint32_t index)

@@ -370,7 +370,7 @@ void TestLearner::chartFollowsPalette()
     LearningChart chart;
     QVERIFY(!chart.isDarkTheme());
     const QColor lightSampled = chart.chart()->series().at(0)->property("color").value<QColor>();
-    QCOMPARE(lightSampled, QColor(70, 130, 200, 110));
+    QCOMPARE(lightSampled, QColor(40, 80, 220, 120)); // ChartColours, translucent
 
     QPalette dark(QColor(45, 45, 48), QColor(30, 30, 32));
     dark.setColor(QPalette::Base, QColor(30, 30, 32));
@@ -383,7 +383,7 @@ void TestLearner::chartFollowsPalette()
     QVERIFY(chart.chart()->titleBrush().color().lightness() > 128); // light text on dark
     const auto* sampled = qobject_cast<QLineSeries*>(chart.chart()->series().at(0));
     QCOMPARE(sampled->pen().style(), Qt::NoPen); // still points only
-    QCOMPARE(sampled->color(), QColor(110, 170, 240, 130));
+    QCOMPARE(sampled->color(), QColor(120, 170, 255, 140));
     QCOMPARE(sampled->lightMarker().size(), QSize(3, 3));
 
     chart.setPalette(QPalette(QColor(240, 240, 240)));

@@ -53,9 +53,10 @@ private slots:
             const auto g = learnerOptionValue(gui, info.key);
             const auto c = learnerOptionValue(cli, info.key);
             QVERIFY2(g && c, info.key.c_str());
-            QVERIFY2(*g == *c, qPrintable(QStringLiteral("%1: GUI %2, CLI %3")
-                                              .arg(QString::fromStdString(info.key), QString::fromStdString(*g),
-                                                   QString::fromStdString(*c))));
+            QVERIFY2(*g == *c,
+                     qPrintable(QStringLiteral("%1: GUI %2, CLI %3")
+                                    .arg(QString::fromStdString(info.key), QString::fromStdString(*g),
+                                         QString::fromStdString(*c))));
         }
     }
 

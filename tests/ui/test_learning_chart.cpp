@@ -2,8 +2,10 @@
 // over the sampled points), Show Best, panning, and a linear or logarithmic step-time axis.
 #include "tests/support/ScratchSettings.h"
 #include "ui/MainWindow.h"
+#include "ui/charts/ChartColours.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/graphview/ColourDifference.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QAction>
@@ -111,7 +113,10 @@ private slots:
         bool found = false;
         for (int dy = -3; dy <= 3 && !found; ++dy) {
             const QColor c = image.pixelColor(QPoint(qRound(mid.x()), qRound(mid.y()) + dy) * image.devicePixelRatio());
-            found = c.blue() > c.red() + 40 && c.blue() > c.green() + 40;
+            // Antialiased over two pixels: a pixel well off the background, towards the line's colour.
+            const QColor line = ChartColours::forTheme(chart.isDarkTheme()).entropy;
+            const QColor back = chart.palette().color(QPalette::Base);
+            found = colourDifference(c, back) > 25.0 && colourDifference(c, line) < colourDifference(back, line);
         }
         QVERIFY2(found, "no entropy line where the strip should show it");
         // The main chart holds no entropy series; its legend does not list one.

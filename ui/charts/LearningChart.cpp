@@ -2,7 +2,10 @@
 
 #include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
+#include "ui/charts/ChartColours.h"
+#include "ui/charts/ChartTicks.h"
 #include "ui/graphview/ViewTheme.h"
+#include "ui/util/Format.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -14,6 +17,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
@@ -43,6 +47,46 @@ bool known(double v) { return std::isfinite(v) && v > 0.0; }
 constexpr int kMaxDrawnSamples = 5000;
 
 constexpr int kMarkerSize = 3;
+
+// Snapshots come every 50 ms; the chart is refilled and repainted at most this often while
+// they stream (each refill re-lays out every drawn point: the GUI thread's largest share of
+// a run, which a 2-core machine takes from the search; docs/performance.md).
+constexpr qint64 kMinRefreshMs = 200;
+
+// Round ticks for a span: samples 1, 2 or 5 apart at least (ChartTicks).
+double tickStep(double span, bool integral)
+{
+    double step = niceTickStep(span);
+    if (integral && step < 10.0)
+        step = step < 1.5 ? 1.0 : step < 3.0 ? 2.0 : 5.0;
+    return step;
+}
+
+void setTicks(QValueAxis* axis, double step, bool integral)
+{
+    if (axis->tickType() != QValueAxis::TicksDynamic)
+        axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    const QString format = integral ? QStringLiteral("%.0f") : tickLabelFormat(step);
+    if (axis->labelFormat() != format)
+        axis->setLabelFormat(format);
+}
+
+// A new range with ticks that fit it. The axis lays its ticks out for the new range with the
+// interval it has: a 30x wider range at the old interval would make 30x the tick items (tens
+// of thousands going from an empty chart to a run's range), so the interval changes first
+// when it grows and after the range when it shrinks.
+void setRangeWithTicks(QValueAxis* axis, double lo, double hi, bool integral)
+{
+    const double step = tickStep(hi - lo, integral);
+    const bool grows = step >= axis->tickInterval();
+    if (grows)
+        setTicks(axis, step, integral);
+    axis->setRange(lo, hi);
+    if (!grows)
+        setTicks(axis, step, integral);
+}
 
 QImage dotImage(const QColor& colour, int size)
 {
@@ -80,6 +124,8 @@ LearningChart::LearningChart(QWidget* parent)
     chart->setTitle(tr("Learning curve"));
     chart->legend()->setAlignment(Qt::AlignTop);
     chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setLocalizeNumbers(true);
+    chart->setLocale(numberLocale());
 
     xAxis_ = new QValueAxis;
     xAxis_->setTitleText(tr("sample"));
@@ -89,7 +135,7 @@ LearningChart::LearningChart(QWidget* parent)
     yAxis_->setLabelFormat(QStringLiteral("%g"));
     yLogAxis_ = new QLogValueAxis;
     yLogAxis_->setTitleText(tr("step time (ms, log)"));
-    yLogAxis_->setLabelFormat(QStringLiteral("%g"));
+    yLogAxis_->setLabelFormat(QStringLiteral("%.12g")); // 20,230 rather than 2.023e+04
     yLogAxis_->setBase(10.0);
     yLogAxis_->setMinorTickCount(-1); // 2..9 between the decades
     chart->addAxis(xAxis_, Qt::AlignBottom);
@@ -97,6 +143,18 @@ LearningChart::LearningChart(QWidget* parent)
     // The strip is painted over the view: it follows the plot and the sample axis.
     connect(xAxis_, &QValueAxis::rangeChanged, viewport(), qOverload<>(&QWidget::update));
     connect(chart, &QChart::plotAreaChanged, viewport(), qOverload<>(&QWidget::update));
+    // Round ticks for whatever range is shown (fitted, zoomed, panned); out-of-memory points
+    // follow the top edge.
+    connect(xAxis_, &QValueAxis::rangeChanged, this, &LearningChart::applyTicks);
+    connect(yAxis_, &QValueAxis::rangeChanged, this, [this] {
+        applyTicks();
+        if (!infeasible_.isEmpty())
+            scheduleRefresh();
+    });
+    connect(yLogAxis_, &QLogValueAxis::rangeChanged, this, [this] {
+        if (!infeasible_.isEmpty())
+            scheduleRefresh();
+    });
 
     auto add = [chart](QLineSeries*& series, const QString& name) {
         series = new QLineSeries;
@@ -112,6 +170,7 @@ LearningChart::LearningChart(QWidget* parent)
     add(singleDeviceSeries_, tr("best single GPU"));
     add(classicalSeries_, tr("best classical placer"));
     add(selectedSeries_, tr("shown sample"));
+    eliteSegments_ = {eliteSeries_};
     for (QAbstractSeries* s : chart->series()) {
         s->attachAxis(xAxis_);
         s->attachAxis(yAxis_);
@@ -122,6 +181,7 @@ LearningChart::LearningChart(QWidget* parent)
     connect(refreshTimer_, &QTimer::timeout, this, &LearningChart::refresh);
     applyTheme();
     reset();
+    applyTicks();
 }
 
 LearningChart::~LearningChart()
@@ -178,6 +238,7 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
     // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
     painter->resetTransform();
     paintEntropyStrip(painter);
+    paintPhaseMarks(painter);
     // The certified gap and any grouped bound, in the plot's top right corner.
     const QString note = boundNote();
     if (!note.isEmpty()) {
@@ -240,23 +301,35 @@ void LearningChart::paintEntropyStrip(QPainter* painter) const
     // The points within the shown samples, at most about two per pixel.
     const double lo = xAxis_->min();
     const double hi = xAxis_->max();
-    QPolygonF line;
+    // One polyline per phase: a race's runs each have their own policy, never joined.
+    QList<QPolygonF> line;
+    int segment = -1;
+    const auto append = [&](const QPointF& p) {
+        const int s = phases_.segmentOf(p.x());
+        if (s != segment || line.isEmpty()) {
+            line.append(QPolygonF{});
+            segment = s;
+        }
+        line.back() << entropyPosition(p.x(), p.y());
+    };
     const qsizetype stride = std::max<qsizetype>(
         1, entropy_.size() / std::max<qsizetype>(1, 2 * static_cast<qsizetype>(strip.width())));
     for (qsizetype i = 0; i < entropy_.size(); i += stride) {
         const QPointF& p = entropy_[i];
         if (p.x() >= lo && p.x() <= hi)
-            line << entropyPosition(p.x(), p.y());
+            append(p);
     }
     if (entropy_.back().x() >= lo && entropy_.back().x() <= hi && (entropy_.size() - 1) % stride != 0)
-        line << entropyPosition(entropy_.back().x(), entropy_.back().y());
+        append(entropy_.back());
     painter->setClipRect(strip.adjusted(0, -1, 0, 1));
     painter->setRenderHint(QPainter::Antialiasing, true);
-    painter->setPen(QPen(dark_ ? QColor(150, 150, 230) : QColor(100, 100, 200), 1.2));
-    if (line.size() == 1)
-        painter->drawEllipse(line.front(), 1.5, 1.5);
-    else
-        painter->drawPolyline(line);
+    painter->setPen(QPen(ChartColours::forTheme(dark_).entropy, 1.2));
+    for (const QPolygonF& part : line) {
+        if (part.size() == 1)
+            painter->drawEllipse(part.front(), 1.5, 1.5);
+        else
+            painter->drawPolyline(part);
+    }
 }
 
 QAbstractAxis* LearningChart::stepAxis() const
@@ -273,7 +346,7 @@ void LearningChart::setStepRange(double lo, double hi)
     if (log_)
         yLogAxis_->setRange(lo, hi);
     else
-        yAxis_->setRange(lo, hi);
+        setRangeWithTicks(yAxis_, lo, hi, false);
 }
 
 void LearningChart::setLogScale(bool on)
@@ -293,7 +366,7 @@ void LearningChart::setLogScale(bool on)
     log_ = on;
     applyTheme(); // the new axis takes the chart's theme
     zoomed_ = false;
-    xAxis_->setRange(0, fittedXMax_);
+    setRangeWithTicks(xAxis_, 0, fittedXMax_, true);
     updateAxes(true);
     refresh();
 }
@@ -309,8 +382,13 @@ void LearningChart::applyTheme()
 
 void LearningChart::styleSeries()
 {
-    // Mid-tone colours read on both backgrounds; the neutral ones follow the palette.
-    const QColor neutral = dark_ ? QColor(170, 170, 170) : QColor(90, 90, 90);
+    // One colour per series, distinct from each other and from the device colours in both
+    // themes (ChartColours, tests/ui/test_colours).
+    const ChartColours colours = ChartColours::forTheme(dark_);
+    const auto translucent = [](QColor c, int alpha) {
+        c.setAlpha(alpha);
+        return c;
+    };
     auto points = [](QLineSeries* series, const QColor& colour, int size) {
         QPen pen(colour, 0);
         pen.setStyle(Qt::NoPen); // markers only, no connecting line
@@ -324,15 +402,16 @@ void LearningChart::styleSeries()
     auto line = [](QLineSeries* series, const QColor& colour, qreal width, Qt::PenStyle style = Qt::SolidLine) {
         series->setPen(QPen(colour, width, style));
     };
-    points(feasibleSeries_, dark_ ? QColor(110, 170, 240, 130) : QColor(70, 130, 200, 110), kMarkerSize);
-    points(infeasibleSeries_, QColor(230, 90, 70, 140), kMarkerSize);
-    line(eliteSeries_, QColor(230, 150, 20), 1.5);
-    line(bestSeries_, dark_ ? QColor(70, 200, 100) : QColor(30, 150, 60), 2.5);
-    line(lowerBoundSeries_, neutral, 1.2, Qt::DashLine);
-    line(groupedBoundSeries_, dark_ ? QColor(120, 200, 210) : QColor(40, 140, 150), 1.2, Qt::DotLine);
-    line(singleDeviceSeries_, dark_ ? QColor(200, 120, 210) : QColor(160, 60, 160), 1.2, Qt::DashLine);
-    line(classicalSeries_, QColor(210, 130, 50), 1.2, Qt::DashDotLine);
-    points(selectedSeries_, QColor(240, 50, 50), 9);
+    points(feasibleSeries_, translucent(colours.sampled, dark_ ? 140 : 120), kMarkerSize);
+    points(infeasibleSeries_, translucent(colours.outOfMemory, 160), kMarkerSize);
+    for (QLineSeries* segment : eliteSegments_)
+        line(segment, colours.elite, 1.5);
+    line(bestSeries_, colours.best, 2.5);
+    line(lowerBoundSeries_, colours.lowerBound, 1.2, Qt::DashLine);
+    line(groupedBoundSeries_, colours.groupedBound, 1.2, Qt::DotLine);
+    line(singleDeviceSeries_, colours.singleDevice, 1.2, Qt::DashLine);
+    line(classicalSeries_, colours.classical, 1.4, Qt::DashDotLine);
+    points(selectedSeries_, colours.selected, 9);
     updateLegend();
     viewport()->update(); // the entropy strip takes the palette's colours
 }
@@ -351,6 +430,10 @@ void LearningChart::reset(int plannedSamples)
     best_.clear();
     elite_.clear();
     entropy_.clear();
+    phases_.clear();
+    finished_ = false;
+    titleAlgorithm_.clear(); // setRunTitle names the next run
+    titleRestored_ = false;
     haveBest_ = false;
     bestMs_ = 0.0;
     bestSample_ = -1;
@@ -372,6 +455,7 @@ void LearningChart::reset(int plannedSamples)
     lastIndex_ = -1;
     zoomed_ = false; // a new run is followed from its start
     refresh();
+    updateTitle();
 }
 
 void LearningChart::continueRun(int plannedSamples)
@@ -493,6 +577,10 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
             bestFromSample_ = true;
         }
     }
+    for (const LearnerPhase& phase : snapshot.phases)
+        phases_.add(phase);
+    if (!snapshot.phases.empty())
+        updateTitle();
     for (const LearnerUpdate& u : snapshot.updates) {
         if (u.kind == UpdateKind::CrossEntropy && std::isfinite(u.eliteThresholdMs))
             elite_.append(QPointF(u.afterSample, u.eliteThresholdMs));
@@ -503,18 +591,20 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 
 void LearningChart::finishRun(double bestMs)
 {
-    if (!known(bestMs) || (haveBest_ && !(bestMs < bestMs_)))
-        return;
-    // Found by evaluations that were not samples (a learner's final pick): a last step down
-    // at the end of the run, so the line ends at the run's result.
-    const double x = std::max(lastIndex_, 0);
-    if (haveBest_)
-        best_.append(QPointF(x, bestMs_));
-    best_.append(QPointF(x, bestMs));
-    bestMs_ = bestMs;
-    haveBest_ = true;
-    bestFromSample_ = false;
-    scheduleRefresh();
+    finished_ = true;
+    updateTitle(); // a run that never reached its learning says so now
+    if (known(bestMs) && !(haveBest_ && !(bestMs < bestMs_))) {
+        // Found by evaluations that were not samples (a learner's final pick): a last step
+        // down at the end of the run, so the line ends at the run's result.
+        const double x = std::max(lastIndex_, 0);
+        if (haveBest_)
+            best_.append(QPointF(x, bestMs_));
+        best_.append(QPointF(x, bestMs));
+        bestMs_ = bestMs;
+        haveBest_ = true;
+        bestFromSample_ = false;
+    }
+    refresh(); // the whole run at once, not at the next throttled refill
 }
 
 QStringList LearningChart::legendNames() const
@@ -532,7 +622,9 @@ void LearningChart::updateLegend()
     // reference, no out-of-memory sample) has no legend entry.
     bool changed = false;
     for (QAbstractSeries* series : chart()->series()) {
-        const bool drawn = series != selectedSeries_ && static_cast<QLineSeries*>(series)->count() > 0;
+        // The elite threshold's later phases are drawn without a legend entry of their own.
+        const bool extraElite = series != eliteSeries_ && eliteSegments_.contains(series);
+        const bool drawn = series != selectedSeries_ && !extraElite && static_cast<QLineSeries*>(series)->count() > 0;
         for (QLegendMarker* marker : chart()->legend()->markers(series))
             if (marker->isVisible() != drawn) {
                 marker->setVisible(drawn);
@@ -546,8 +638,10 @@ void LearningChart::updateLegend()
 
 void LearningChart::scheduleRefresh()
 {
-    if (!refreshTimer_->isActive())
-        refreshTimer_->start();
+    if (refreshTimer_->isActive())
+        return;
+    const qint64 since = sinceRefresh_.isValid() ? sinceRefresh_.elapsed() : kMinRefreshMs;
+    refreshTimer_->start(static_cast<int>(std::max<qint64>(0, kMinRefreshMs - since)));
 }
 
 void LearningChart::flush()
@@ -559,19 +653,34 @@ void LearningChart::flush()
 void LearningChart::refresh()
 {
     refreshTimer_->stop();
+    sinceRefresh_.restart();
     updateAxes();
-    const double top = fittedYMax_;
-    // Out-of-memory samples carry a penalty, not a time: pin them to the top edge.
+    // Out-of-memory samples carry a penalty, not a time: all of them at the top edge, as the
+    // legend says (however fast their penalised value would look).
+    const double top = outOfMemoryY();
     QVector<QPointF> pinned = thinned(infeasible_);
     for (QPointF& p : pinned)
-        p.setY(std::min(p.y(), top));
+        p.setY(top);
     QVector<QPointF> best = best_;
     if (haveBest_ && lastIndex_ > best.back().x())
         best.append(QPointF(lastIndex_, bestMs_));
     feasibleSeries_->replace(thinned(feasible_));
     infeasibleSeries_->replace(pinned);
     bestSeries_->replace(best);
-    eliteSeries_->replace(elite_);
+    const QList<QVector<QPointF>> eliteParts = phases_.split(elite_);
+    while (eliteSegments_.size() < eliteParts.size()) {
+        auto* segment = new QLineSeries;
+        segment->setName(eliteSeries_->name());
+        chart()->addSeries(segment);
+        segment->attachAxis(xAxis_);
+        segment->attachAxis(stepAxis());
+        segment->setPen(eliteSeries_->pen());
+        eliteSegments_.append(segment);
+        // The legend makes the new series' marker in a later pass: hide it then too.
+        QTimer::singleShot(0, this, &LearningChart::updateLegend);
+    }
+    for (qsizetype i = 0; i < eliteSegments_.size(); ++i)
+        eliteSegments_[i]->replace(i < eliteParts.size() ? eliteParts[i] : QVector<QPointF>{});
     viewport()->update(); // the entropy strip
     const double xEnd = fittedXMax_;
     auto reference = [xEnd](QLineSeries* series, double ms) {
@@ -596,7 +705,7 @@ void LearningChart::refresh()
         for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
             for (const QPointF& p : *points)
                 if (static_cast<int>(p.x()) == selected_)
-                    selected.append(QPointF(p.x(), std::min(p.y(), top)));
+                    selected.append(QPointF(p.x(), points == &infeasible_ ? top : std::min(p.y(), stepAxisMax())));
     }
     selectedSeries_->replace(selected);
     updateLegend();
@@ -610,14 +719,15 @@ int LearningChart::sampleAt(const QPoint& viewPos)
     const QPointF chartPos = chart()->mapFromScene(scenePos);
     if (!chart()->plotArea().adjusted(-kPickPixels, -kPickPixels, kPickPixels, kPickPixels).contains(chartPos))
         return -1;
-    const double top = fittedYMax_;
+    const double top = outOfMemoryY();
     int best = -1;
     qreal bestDistance = kPickPixels * kPickPixels;
     // Only points drawn can be picked: the same stride as refresh().
     for (const QVector<QPointF>* points : {&feasible_, &infeasible_}) {
         const QVector<QPointF> drawn = thinned(*points);
         for (const QPointF& p : drawn) {
-            const QPointF at = chart()->mapToPosition(QPointF(p.x(), std::min(p.y(), top)), feasibleSeries_);
+            const QPointF at = chart()->mapToPosition(
+                QPointF(p.x(), points == &infeasible_ ? top : std::min(p.y(), stepAxisMax())), feasibleSeries_);
             const QPointF d = at - chartPos;
             const qreal distance = d.x() * d.x() + d.y() * d.y();
             if (distance <= bestDistance) {
@@ -632,11 +742,13 @@ int LearningChart::sampleAt(const QPoint& viewPos)
 std::optional<QPoint> LearningChart::samplePosition(int index)
 {
     flush();
-    const double top = fittedYMax_;
+    const double top = outOfMemoryY();
     for (const QVector<QPointF>* points : {&feasible_, &infeasible_})
         for (const QPointF& p : *points)
             if (static_cast<int>(p.x()) == index) {
-                const QPointF at = chart()->mapToPosition(QPointF(p.x(), std::min(p.y(), top)), feasibleSeries_);
+                // A far outlier above the shown range counts as at the top edge.
+                const QPointF at = chart()->mapToPosition(
+                    QPointF(p.x(), points == &infeasible_ ? top : std::min(p.y(), stepAxisMax())), feasibleSeries_);
                 return mapFromScene(chart()->mapToScene(at));
             }
     return std::nullopt;
@@ -710,7 +822,7 @@ void LearningChart::updateAxes(bool force)
     // Every range change makes each series recompute its geometry: change only when needed.
     fittedXMax_ = std::max({plannedSamples_, lastIndex_ + 1, 10});
     if (!zoomed_ && (xAxis_->max() != fittedXMax_ || xAxis_->min() != 0.0))
-        xAxis_->setRange(0, fittedXMax_);
+        setRangeWithTicks(xAxis_, 0, fittedXMax_, true);
     double lo = std::numeric_limits<double>::infinity();
     double hi = 0.0;
     for (const QPointF& p : feasible_) {
@@ -763,9 +875,108 @@ void LearningChart::updateAxes(bool force)
         return;
     }
     const double pad = std::max((hi - lo) * 0.06, hi * 0.01);
-    yAxis_->setRange(std::max(0.0, lo - pad), hi + pad);
-    yAxis_->applyNiceNumbers(); // round tick labels
+    // Ends on ticks: rounded out to the spacing of the range they make (rounding can widen
+    // it into the next spacing, so twice).
+    double bottom = std::max(0.0, lo - pad);
+    double top = hi + pad;
+    for (int i = 0; i < 2; ++i) {
+        const double step = tickStep(top - bottom, false);
+        bottom = std::max(0.0, std::floor(bottom / step) * step);
+        top = std::ceil(top / step) * step;
+    }
+    setRangeWithTicks(yAxis_, bottom, top, false);
     fittedYMax_ = yAxis_->max();
+}
+
+void LearningChart::applyTicks()
+{
+    // After a range change made elsewhere (QChartView's rubber band, scroll): those keep or
+    // shrink the span, so the ticks laid out meanwhile were never more than now.
+    setTicks(xAxis_, tickStep(xAxis_->max() - xAxis_->min(), true), true);
+    if (!log_)
+        setTicks(yAxis_, tickStep(yAxis_->max() - yAxis_->min(), false), false);
+}
+
+double LearningChart::outOfMemoryY() const
+{
+    const double lo = stepAxisMin();
+    const double hi = stepAxisMax();
+    if (log_ && lo > 0.0 && hi > lo)
+        return hi / std::pow(hi / lo, 0.015);
+    return hi - 0.015 * (hi - lo);
+}
+
+QList<QLineSeries*> LearningChart::eliteSeries() const { return eliteSegments_; }
+
+void LearningChart::setRunTitle(const QString& algorithm, int samples, bool restored)
+{
+    titleAlgorithm_ = algorithm;
+    titleSamples_ = samples;
+    titleRestored_ = restored;
+    updateTitle();
+}
+
+QString LearningChart::title() const
+{
+    if (titleAlgorithm_.isEmpty())
+        return tr("Learning curve");
+    const QString base = (titleRestored_ ? tr("Learning curve: %1, %2 samples (restored)")
+                                         : tr("Learning curve: %1, %2 samples"))
+                             .arg(titleAlgorithm_, numberLocale().toString(titleSamples_));
+    const QString did = phases_.describe(finished_);
+    return did.isEmpty() ? base : base + QStringLiteral(" — ") + did;
+}
+
+void LearningChart::updateTitle()
+{
+    if (chart()->title() != title())
+        chart()->setTitle(title());
+}
+
+void LearningChart::paintPhaseMarks(QPainter* painter) const
+{
+    if (phases_.empty())
+        return;
+    const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+    const QRectF strip = entropyStripRect();
+    const double lo = xAxis_->min();
+    const double hi = xAxis_->max();
+    if (!(hi > lo) || plot.width() < 8.0)
+        return;
+    const auto xOf = [&](double sample) { return plot.left() + (sample - lo) / (hi - lo) * plot.width(); };
+    QColor line = palette().color(QPalette::Text);
+    line.setAlpha(90);
+    QColor text = palette().color(QPalette::Text);
+    text.setAlpha(190);
+    QFont font = painter->font();
+    font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.8));
+    painter->save();
+    painter->setClipping(false); // the entropy strip leaves its clip set
+    painter->setFont(font);
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    const QFontMetricsF metrics(font);
+    const auto& phases = phases_.phases();
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const double start = phases[i].firstSample;
+        const double end = i + 1 < phases.size() ? phases[i + 1].firstSample : hi;
+        if (end < lo || start > hi)
+            continue;
+        const double x = xOf(std::max(start, lo));
+        if (start > lo) { // where a phase begins: a dashed line through the plot and the strip
+            painter->setPen(QPen(line, 1, Qt::DashLine));
+            painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+            if (!strip.isEmpty())
+                painter->drawLine(QPointF(x, strip.top()), QPointF(x, strip.bottom()));
+        }
+        const QString label = phases[i].kind == PhaseKind::LearnerRun ? tr("run %1").arg(phases[i].run + 1)
+                                                                      : phases[i].label;
+        const double room = xOf(std::min(end, hi)) - x - 6.0;
+        if (metrics.horizontalAdvance(label) <= room) {
+            painter->setPen(text);
+            painter->drawText(QPointF(x + 3.0, plot.top() + metrics.ascent() + 2.0), label);
+        }
+    }
+    painter->restore();
 }
 
 void LearningChart::zoomTo(double firstSample, double lastSample, double lowMs, double highMs)
@@ -774,7 +985,7 @@ void LearningChart::zoomTo(double firstSample, double lastSample, double lowMs, 
         return;
     flush();
     zoomed_ = true;
-    xAxis_->setRange(firstSample, lastSample);
+    setRangeWithTicks(xAxis_, firstSample, lastSample, true);
     setStepRange(lowMs, highMs);
 }
 
@@ -783,7 +994,7 @@ void LearningChart::resetZoom()
     if (!zoomed_)
         return;
     zoomed_ = false;
-    xAxis_->setRange(0, fittedXMax_);
+    setRangeWithTicks(xAxis_, 0, fittedXMax_, true);
     updateAxes(true);
     refresh();
 }
@@ -828,7 +1039,8 @@ void LearningChart::wheelEvent(QWheelEvent* event)
     const QPointF at = chart()->mapToValue(chartPos, feasibleSeries_);
     const double factor = std::pow(0.8, steps);
     zoomed_ = true;
-    xAxis_->setRange(at.x() - (at.x() - xAxis_->min()) * factor, at.x() + (xAxis_->max() - at.x()) * factor);
+    setRangeWithTicks(xAxis_, at.x() - (at.x() - xAxis_->min()) * factor, at.x() + (xAxis_->max() - at.x()) * factor,
+                      true);
     if (log_) { // the same in decades
         const double about = std::max(at.y(), 1e-300);
         setStepRange(about / std::pow(about / stepAxisMin(), factor), about * std::pow(stepAxisMax() / about, factor));
@@ -906,6 +1118,7 @@ void LearningChart::saveSvg(const QString& path)
         // The scene, not the widget: vector output rather than a pixmap of the screen.
         scene()->render(&painter, QRectF(QPoint(0, 0), size()), sceneRect());
         paintEntropyStrip(&painter); // the view's foreground, which scene()->render() leaves out
+        paintPhaseMarks(&painter);
     }
     const QByteArray& bytes = buffer.data();
     writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));

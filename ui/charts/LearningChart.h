@@ -1,8 +1,10 @@
 #pragma once
 
+#include "ui/charts/RunPhases.h"
 #include "ui/learn/LearnerSnapshot.h"
 
 #include <QChartView>
+#include <QElapsedTimer>
 #include <QPointF>
 #include <QStringList>
 #include <QVector>
@@ -36,6 +38,12 @@ public:
 
     // Empties the chart for a run of `plannedSamples`.
     void reset(int plannedSamples = 0);
+    // The title: "Learning curve: ALGORITHM, N samples" (restored: so marked), followed by what
+    // the run did once its phases are known ("classical starts, local search, race of 5 Post
+    // runs", or "... only (the budget ran out before any learning)" when it never learned).
+    void setRunTitle(const QString& algorithm, int samples, bool restored = false);
+    QString title() const;
+    const RunPhases& phases() const { return phases_; }
     void addSnapshot(const post::LearnerSnapshot& snapshot);
     // A restored run goes on (LearnerPanel::continuedFrom): its points and lines stay, the
     // sample axis now runs to `plannedSamples`.
@@ -74,6 +82,14 @@ public:
     double classicalMs() const { return classicalMs_; }
     QString classicalName() const { return classicalName_; }
     QLineSeries* classicalSeries() const { return classicalSeries_; }
+
+    // Out-of-memory samples carry a penalty, not a time: they are drawn at this step time,
+    // the top edge of the plot as shown (a hair below it, so the markers stay whole).
+    double outOfMemoryY() const;
+    // The elite threshold's series: one per phase of the run (a race's runs are never
+    // joined), the first carrying the legend entry.
+    QList<QLineSeries*> eliteSeries() const;
+    QLineSeries* infeasibleSeries() const { return infeasibleSeries_; }
 
     // The sample drawn nearest to `viewPos` (within a few pixels), or -1.
     int sampleAt(const QPoint& viewPos);
@@ -165,6 +181,10 @@ private:
     void layoutStrip();
     void paintEntropyStrip(QPainter* painter) const;
     void setStepRange(double lo, double hi);
+    // Round ticks (ChartTicks) on the linear axes for the range as shown.
+    void applyTicks();
+    void updateTitle();
+    void paintPhaseMarks(QPainter* painter) const;
     // The polynomial bound of the run; the line shows it or a larger proven one.
     void setLowerBound(double polynomialMs, const QString& source);
 
@@ -191,6 +211,13 @@ private:
     QVector<QPointF> best_;
     QVector<QPointF> elite_;
     QVector<QPointF> entropy_;
+    RunPhases phases_;
+    QList<QLineSeries*> eliteSegments_; // eliteSeries_ and one more per further phase
+    QString titleAlgorithm_;
+    int titleSamples_ = 0;
+    bool titleRestored_ = false;
+    bool finished_ = false;
+    QElapsedTimer sinceRefresh_;
     double bestMs_ = 0.0;
     bool haveBest_ = false;
     int bestSample_ = -1;

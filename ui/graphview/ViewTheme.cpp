@@ -40,7 +40,7 @@ ViewTheme ViewTheme::light()
     t.selection = QColor(0x1f, 0x6f, 0xd6);
     t.searchHit = QColor(0xf5, 0x9e, 0x0b);
     t.unplaced = QColor(0xa3, 0xa8, 0xb0);
-    t.critical = QColor(215, 30, 30);
+    t.critical = QColor(190, 0, 190); // magenta: no device colour is near (ColourDifference)
     t.panel = QColor(255, 255, 255, 230);
     t.panelBorder = QColor(0xd0, 0xd4, 0xda);
     return t;
@@ -58,7 +58,7 @@ ViewTheme ViewTheme::darkTheme()
     t.selection = QColor(0x5d, 0xa9, 0xff);
     t.searchHit = QColor(0xfb, 0xbf, 0x24);
     t.unplaced = QColor(0x7c, 0x82, 0x8c);
-    t.critical = QColor(255, 110, 100);
+    t.critical = QColor(255, 60, 255); // was coral, GPU:2's colour
     t.panel = QColor(0x2a, 0x2d, 0x33, 235);
     t.panelBorder = QColor(0x45, 0x4a, 0x52);
     return t;

@@ -18,8 +18,11 @@ struct ViewTheme {
     QColor selection;
     QColor searchHit;
     QColor unplaced;
-    QColor critical; // the simulated critical path (as on the timeline)
-    QColor panel;    // overlays (legend, search) drawn over the graph
+    // The simulated critical path, on the graph and the timeline: magenta, at least
+    // kDistinctFromDevices from every device colour, their borders and the selection and
+    // search colours in both themes (tests/ui/test_colours).
+    QColor critical;
+    QColor panel; // overlays (legend, search) drawn over the graph
     QColor panelBorder;
 
     static bool isDark(const QPalette& palette);

@@ -363,11 +363,11 @@ void LearnerPanel::start()
             request.bestBeforeMs = restored_->bestMs;
         planned = done + more;
         continuedFrom_ = done;
-        continuationNote_ = warm ? tr("Continued %1 from sample %2: %3 warm-started from the best (%4 ms)")
+        continuationNote_ = warm ? tr("Continued %1 from sample %2: %3 warm-started from the best (%4)")
                                        .arg(algorithm())
                                        .arg(done)
                                        .arg(learner)
-                                       .arg(restored_->bestMs, 0, 'g', 4)
+                                       .arg(formatMilliseconds(restored_->bestMs))
                                  : tr("Continued %1 from sample %2: %3 from scratch (no placement to warm-start from)")
                                        .arg(algorithm())
                                        .arg(done)
@@ -448,7 +448,7 @@ void LearnerPanel::showStatus(const QString& prefix)
 {
     QString text = tr("%1: %2 %3").arg(prefix).arg(samplesDone_).arg(samplesDone_ == 1 ? tr("sample") : tr("samples"));
     if (bestMs_ > 0.0)
-        text += tr(", best %1 ms").arg(bestMs_, 0, 'g', 4);
+        text += tr(", best %1").arg(formatMilliseconds(bestMs_));
     if (entropy_ >= 0.0)
         text += tr(", entropy %1").arg(entropy_, 0, 'f', 2);
     status_->setText(text);

@@ -26,11 +26,20 @@ struct LearnerUpdate {
     double entropy = 0.0; // 0..1
 };
 
+// A part of a run that starts at `firstSample` (core's PhaseEvent): the chart separates them.
+struct LearnerPhase {
+    int firstSample = 0;
+    PhaseKind kind = PhaseKind::LearnerRun;
+    int run = -1; // which run of a race, -1 for the other phases
+    QString label;
+};
+
 // What a learner did since the previous snapshot of the same run (throttled batches).
 struct LearnerSnapshot {
     quint64 runId = 0;
     std::vector<LearnerSample> samples;
     std::vector<LearnerUpdate> updates;
+    std::vector<LearnerPhase> phases; // phases that started since the previous snapshot
     int samplesDone = 0;
     double bestMs = std::numeric_limits<double>::infinity(); // best feasible so far
     Placement bestPlacement;                                 // only when the best improved since the previous snapshot

@@ -127,15 +127,23 @@ public:
                                     event.bestStepTimeUs / 1000.0, event.entropy});
     }
 
+    void onPhase(const PhaseEvent& event) override
+    {
+        pending_.phases.push_back(
+            {event.firstSample + offset_, event.kind, event.run, QString::fromStdString(event.label)});
+    }
+
     void flush()
     {
         lastFlush_ = Clock::now();
-        if (pending_.samples.empty() && pending_.updates.empty() && pending_.bestPlacement.empty())
+        if (pending_.samples.empty() && pending_.updates.empty() && pending_.bestPlacement.empty()
+            && pending_.phases.empty())
             return;
         emit worker_.snapshotReady(pending_);
         clearUpperVectorState(); // after Qt's code (the queued signal's copy and post)
         pending_.samples.clear();
         pending_.updates.clear();
+        pending_.phases.clear();
         pending_.bestPlacement.clear();
     }
 

@@ -265,9 +265,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
             bestMs = session->studio.bestUs / 1000.0;
             chart->finishRun(bestMs); // the run's result was a final pick, not a sample
         }
-        chart->chart()->setTitle(tr("Learning curve: %1, %2 samples (restored)")
-                                     .arg(QString::fromStdString(session->learner.algorithm))
-                                     .arg(snapshot.samplesDone));
+        chart->setRunTitle(QString::fromStdString(session->learner.algorithm), snapshot.samplesDone, true);
         panel->showRestoredRun(snapshot.samplesDone, std::isfinite(bestMs) ? bestMs : 0.0);
         // Start continues it, warm-started from its best (or the placement on show).
         LearnerPanel::RestoredRun run;

@@ -339,7 +339,7 @@ void TimelineView::paintLane(QPainter& painter, int laneIndex, double top)
     flushRun();
     if (!critical.empty()) {
         painter.setRenderHint(QPainter::Antialiasing, true);
-        painter.setPen(QPen(theme_.dark ? QColor(255, 110, 100) : QColor(215, 30, 30), 2));
+        painter.setPen(QPen(theme_.critical, 2));
         painter.setBrush(Qt::NoBrush);
         for (const QRectF& r : critical)
             painter.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));

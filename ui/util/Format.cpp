@@ -2,6 +2,8 @@
 
 #include <QObject>
 
+#include <cmath>
+
 namespace post {
 
 namespace {
@@ -24,6 +26,21 @@ QString formatMicroseconds(double us)
     if (us >= 1e3)
         return threeDigits(us / 1e3) + QStringLiteral(" ms");
     return threeDigits(us) + QStringLiteral(" µs");
+}
+
+QLocale numberLocale()
+{
+    const QLocale locale;
+    return locale.language() == QLocale::C ? QLocale(QLocale::English, QLocale::UnitedStates) : locale;
+}
+
+QString formatMilliseconds(double ms)
+{
+    if (!std::isfinite(ms))
+        return QObject::tr("none");
+    const double size = std::abs(ms);
+    const int decimals = size >= 1000 ? 0 : size >= 100 ? 1 : size >= 10 ? 2 : size >= 1 ? 3 : 4;
+    return numberLocale().toString(ms, 'f', decimals) + QStringLiteral(" ms");
 }
 
 QString formatBytes(double bytes)

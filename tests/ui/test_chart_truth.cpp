@@ -1,0 +1,205 @@
+// The learning chart tells what happened (issue 28 item 4): out-of-memory samples at the top
+// whatever their penalised value, a race's runs never joined into one line, round ticks and
+// numbers written out ("20,230"), and a title that says what the run did.
+#include "tests/support/ScratchSettings.h"
+#include "ui/charts/ChartTicks.h"
+#include "ui/charts/LearningChart.h"
+#include "ui/util/Format.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QLocale>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+
+using namespace post;
+
+namespace {
+
+// Whether `v` is a whole multiple of a step of 1, 2, 2.5 or 5 times a power of ten.
+bool isRoundStep(double step)
+{
+    const double decade = std::pow(10.0, std::floor(std::log10(step)));
+    const double m = step / decade;
+    return std::abs(m - 1) < 1e-9 || std::abs(m - 2) < 1e-9 || std::abs(m - 2.5) < 1e-9 || std::abs(m - 5) < 1e-9;
+}
+
+bool isMultiple(double v, double step) { return std::abs(v / step - std::round(v / step)) < 1e-6; }
+
+// A NASNet-like run: feasible samples between 20,230 and 26,000 ms, and out-of-memory ones
+// whose penalised values (6,351 ms among them) are lower than the best.
+LearnerSnapshot runWithOutOfMemory()
+{
+    LearnerSnapshot s;
+    for (int i = 0; i < 60; ++i)
+        s.samples.push_back({i, 26000.0 - i * 96.0, true});
+    s.samples.push_back({60, 6351.0, false});
+    s.samples.push_back({61, 30000.0, false});
+    s.samples.push_back({62, 20230.0, true});
+    s.samplesDone = 63;
+    return s;
+}
+
+// post@best's phases: classical starts, local search, then a race: run 1, run 2, run 1 again.
+LearnerSnapshot raceRun()
+{
+    LearnerSnapshot s;
+    for (int i = 0; i < 120; ++i)
+        s.samples.push_back({i, 100.0 - i * 0.2, true});
+    s.phases = {{0, PhaseKind::ClassicalStarts, -1, QStringLiteral("classical starts")},
+                {10, PhaseKind::LocalSearch, -1, QStringLiteral("local search")},
+                {30, PhaseKind::LearnerRun, 0, QStringLiteral("Post run 1 (warm: local search's best)")},
+                {60, PhaseKind::LearnerRun, 1, QStringLiteral("Post run 2 (cold)")},
+                {90, PhaseKind::LearnerRun, 0, QStringLiteral("Post run 1 (warm: local search's best)")}};
+    for (int after : {40, 50, 60, 70, 80, 90, 100, 110, 120})
+        s.updates.push_back({after, UpdateKind::CrossEntropy, 100.0 - after * 0.1, 90.0, after < 60 ? 0.9 : 0.3});
+    s.samplesDone = 120;
+    return s;
+}
+
+} // namespace
+
+class TestChartTruth : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        testsupport::useScratchSettings();
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
+    void outOfMemorySamplesAreAtTheTop()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(100);
+        chart.addSnapshot(runWithOutOfMemory());
+        chart.flush();
+        const QList<QPointF> pinned = chart.infeasibleSeries()->points();
+        QCOMPARE(pinned.size(), 2);
+        for (const QPointF& p : pinned)
+            QCOMPARE(p.y(), chart.outOfMemoryY());
+        QVERIFY(chart.outOfMemoryY() > 0.98 * chart.stepAxisMax());
+        // On screen: at the plot's top edge, above every feasible sample (the 6,351 ms one
+        // no longer looks three times faster than the best).
+        const QRectF plot = chart.mapFromScene(chart.chart()->mapToScene(chart.chart()->plotArea())).boundingRect();
+        const auto oom = chart.samplePosition(60);
+        QVERIFY(oom.has_value());
+        QVERIFY2(std::abs(oom->y() - plot.top()) <= 8,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(oom->y()).arg(plot.top())));
+        QVERIFY(oom->y() < chart.samplePosition(0)->y());
+        // Zoomed into the band of the best, they follow the top edge.
+        chart.zoomTo(0, 63, 20000, 22000);
+        chart.flush();
+        QCOMPARE(chart.infeasibleSeries()->points().front().y(), chart.outOfMemoryY());
+        QVERIFY(chart.outOfMemoryY() > 21900 && chart.outOfMemoryY() < 22000);
+    }
+
+    void raceRunsAreNeverJoined()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(120);
+        chart.setRunTitle(QStringLiteral("post@best"), 120);
+        chart.addSnapshot(raceRun());
+        chart.flush();
+        // Elite threshold: one series per phase it has points in, each within its phase.
+        QList<QLineSeries*> parts;
+        for (QLineSeries* s : chart.eliteSeries())
+            if (s->count() > 0)
+                parts << s;
+        QCOMPARE(parts.size(), 3); // run 1, run 2, run 1 again
+        const QList<std::pair<double, double>> phaseRanges = {{30, 60}, {60, 90}, {90, 120}};
+        for (qsizetype i = 0; i < parts.size(); ++i)
+            for (const QPointF& p : parts[i]->points())
+                QVERIFY(p.x() > phaseRanges[i].first && p.x() <= phaseRanges[i].second);
+        QTest::qWait(50); // the legend lays out the markers of the series added for the phases
+        QCOMPARE(chart.legendNames().count(QStringLiteral("elite threshold")), 1);
+
+        // Entropy: the strip draws one line per phase (never across the jump at sample 60).
+        const QList<QVector<QPointF>> entropy = chart.phases().split(chart.entropyPoints());
+        QCOMPARE(entropy.size(), 3);
+        QCOMPARE(entropy[1].front().x(), 70.0);
+        QVERIFY(chart.title().contains(QStringLiteral("race of 2 Post runs")));
+        QVERIFY(chart.title().startsWith(QStringLiteral("Learning curve: post@best, 120 samples")));
+    }
+
+    // At NASNet's 2,400 samples the default run never gets past its local search: the title
+    // says so once the run is over, rather than calling it learning.
+    void titleSaysWhenNothingWasLearned()
+    {
+        LearningChart chart;
+        chart.reset(2400);
+        chart.setRunTitle(QStringLiteral("post@best"), 2400);
+        LearnerSnapshot s;
+        for (int i = 0; i < 50; ++i)
+            s.samples.push_back({i, 900.0 - i, true});
+        s.phases = {{0, PhaseKind::ClassicalStarts, -1, QStringLiteral("classical starts")},
+                    {20, PhaseKind::LocalSearch, -1, QStringLiteral("local search")}};
+        chart.addSnapshot(s);
+        QCOMPARE(chart.title(),
+                 QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts, local search"));
+        chart.finishRun(850.0);
+        QCOMPARE(chart.title(),
+                 QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts and local "
+                                "search only (the budget ran out before any learning)"));
+        chart.reset(100); // a new run names itself
+        QCOMPARE(chart.title(), QStringLiteral("Learning curve"));
+    }
+
+    void ticksAreRound()
+    {
+        QCOMPARE(niceTickStep(54.76), 10.0);
+        QCOMPARE(niceTickStep(13000), 2500.0);
+        QCOMPARE(niceTickStep(11000), 2000.0);
+        QCOMPARE(niceTickStep(0.9), 0.2);
+        QCOMPARE(tickLabelFormat(500), QStringLiteral("%.0f"));
+        QCOMPARE(tickLabelFormat(2.5), QStringLiteral("%.1f"));
+        QCOMPARE(tickLabelFormat(0.05), QStringLiteral("%.2f"));
+
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.reset(2400);
+        LearnerSnapshot s;
+        for (int i = 0; i < 2400; ++i)
+            s.samples.push_back({i, 867.11 + std::fmod(i * 7.3, 54.76), true});
+        chart.addSnapshot(s);
+        chart.flush();
+        const auto check = [&](const char* what) {
+            auto* y = qobject_cast<QValueAxis*>(chart.stepAxis());
+            QVERIFY(y);
+            QCOMPARE(y->tickType(), QValueAxis::TicksDynamic);
+            QVERIFY2(isRoundStep(y->tickInterval()), what);
+            QCOMPARE(y->tickAnchor(), 0.0);
+            QCOMPARE(y->labelFormat(), tickLabelFormat(y->tickInterval()));
+            QValueAxis* x = chart.sampleAxis();
+            QCOMPARE(x->tickType(), QValueAxis::TicksDynamic);
+            QVERIFY2(isRoundStep(x->tickInterval()) && x->tickInterval() >= 1.0, what);
+            QVERIFY(chart.chart()->localizeNumbers()); // "20,230", never "2.023e+04"
+        };
+        check("fitted");
+        auto* y = qobject_cast<QValueAxis*>(chart.stepAxis());
+        QVERIFY(isMultiple(y->min(), y->tickInterval()) && isMultiple(y->max(), y->tickInterval()));
+        chart.zoomTo(13.7, 977.3, 867.11, 921.87); // the issue's range: ticks stay round
+        check("zoomed");
+        QCOMPARE(numberLocale().toString(20230.0, 'f', 0), QStringLiteral("20,230"));
+    }
+
+    void stepTimesAreWrittenOut()
+    {
+        QCOMPARE(formatMilliseconds(20230.0), QStringLiteral("20,230 ms"));
+        QCOMPARE(formatMilliseconds(1097.4), QStringLiteral("1,097 ms"));
+        QCOMPARE(formatMilliseconds(921.87), QStringLiteral("921.9 ms"));
+        QCOMPARE(formatMilliseconds(0.85249), QStringLiteral("0.8525 ms"));
+    }
+};
+
+QTEST_MAIN(TestChartTruth)
+#include "test_chart_truth.moc"
