@@ -395,6 +395,21 @@ private slots:
         QVERIFY2(r.err.contains(junk) && r.err.contains(message), qPrintable(r.err));
     }
 
+    // The other side of judging by the start: an ONNX model over 64 KiB whose name says
+    // nothing (its start alone does not parse) is still read.
+    void aLargeOnnxModelWithoutItsSuffixIsRead()
+    {
+        QByteArray model = readAll(testdata::sourceDir() + "/tests/data/onnx/cnn.onnx");
+        QVERIFY(!model.isEmpty() && model.size() < 60000);
+        // A 100,000-byte doc_string (field 6, tag 0x32, length as a varint) appended: still
+        // one valid ModelProto, now over the 64 KiB the format is judged by.
+        model.append("\x32\xa0\x8d\x06", 4).append(QByteArray(100000, 'x'));
+        const QString file = write("model.bin", model);
+        const Run r = runCli({"info", file});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("ops"), qPrintable(r.out));
+    }
+
     void mergeResultClaimingBillionsOfJobsIsRefused()
     {
         const QString out = path("huge-out");
