@@ -55,7 +55,8 @@ FavouriteChildLp::FavouriteChildLp(const Graph& graph, const Cluster& cluster, i
             c /= pairs;
 }
 
-bool FavouriteChildLp::solveWindow(const std::vector<OpId>& windowOps, std::vector<double>& x)
+bool FavouriteChildLp::solveWindow(const std::vector<OpId>& windowOps, std::vector<double>& x,
+                                   std::chrono::steady_clock::time_point deadline)
 {
     const Graph& g = graph_;
     const int w = window_[static_cast<size_t>(windowOps.front())];
@@ -145,6 +146,14 @@ bool FavouriteChildLp::solveWindow(const std::vector<OpId>& windowOps, std::vect
     parameters.meth = GLP_DUALP;
     parameters.pricing = GLP_PT_PSE;
     parameters.tm_lim = kWindowTimeLimitMs;
+    // Never past the caller's deadline: one window's simplex on a dense graph can take seconds.
+    if (deadline != std::chrono::steady_clock::time_point::max()) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline
+                                                                                - std::chrono::steady_clock::now());
+        if (left.count() <= 0)
+            return false;
+        parameters.tm_lim = static_cast<int>(std::min<long long>(parameters.tm_lim, left.count()));
+    }
     const int previousOutput = glp_term_out(GLP_OFF);
     const int code = glp_simplex(lp.get(), &parameters);
     glp_term_out(previousOutput);
@@ -172,7 +181,7 @@ std::vector<OpId> FavouriteChildLp::solve(std::chrono::steady_clock::time_point 
         const int w = window_[static_cast<size_t>(windowOps.front())];
         if (std::chrono::steady_clock::now() >= deadline) {
             ++windowsSkipped_;
-        } else if (solveWindow(windowOps, x)) {
+        } else if (solveWindow(windowOps, x, deadline)) {
             ++windowsSolved_;
             continue;
         } else {

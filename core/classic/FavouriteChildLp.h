@@ -45,7 +45,8 @@ public:
 
 private:
     // x per edge of the window (1 for edges not in it); false when GLPK failed.
-    bool solveWindow(const std::vector<OpId>& windowOps, std::vector<double>& x);
+    bool solveWindow(const std::vector<OpId>& windowOps, std::vector<double>& x,
+                     std::chrono::steady_clock::time_point deadline);
 
     const Graph& graph_;
     std::vector<double> opUs_;   // p_i

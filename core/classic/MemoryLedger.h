@@ -74,6 +74,10 @@ private:
     std::vector<DeviceId> device_, groupDevice_;
     std::vector<int> unplacedConsumers_; // per op: outgoing edges whose consumer is not placed
     std::vector<char> hasCopy_;          // per (producer, device)
+    // Scratch of newTensors (a ledger is used by one thread, like place()): per op, the
+    // stamp of the last call that counted it as a producer.
+    mutable std::vector<unsigned> seenAt_;
+    mutable unsigned stamp_ = 0;
 };
 
 } // namespace post

@@ -5,6 +5,7 @@
 #include "core/graph/GraphError.h"
 #include "core/util/InputError.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -124,6 +125,15 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
         }
         local.opCount = builder.opCount();
         local.forwardOpCount = builder.opCount();
+        // Unknown sizes left on the step's tensors make every cost that reads them a guess:
+        // the commands that time a step refuse them, like a forward graph's (CliSupport).
+        local.unresolved = graph.unresolved;
+        for (const ShapedOp& s : graph.ops)
+            for (int t : s.outputs) {
+                const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
+                if (std::any_of(tensor.shape.begin(), tensor.shape.end(), [](std::int64_t d) { return d < 0; }))
+                    local.unshapedTensors.push_back(tensor.name);
+            }
         for (const auto& [type, count] : unknown)
             local.unknownTypes.emplace_back(type, count);
         Graph result = std::move(builder).build();

@@ -3,6 +3,7 @@
 #include "core/graph/Graph.h"
 
 #include <algorithm>
+#include <limits>
 #include <queue>
 #include <string_view>
 #include <unordered_map>
@@ -48,6 +49,74 @@ std::string ScopeTree::numberPattern(std::string_view name)
         }
     }
     return out;
+}
+
+namespace {
+
+// The digit runs of a name, in order.
+std::vector<std::string_view> digitRuns(std::string_view name)
+{
+    std::vector<std::string_view> runs;
+    for (std::size_t i = 0; i < name.size();) {
+        if (name[i] < '0' || name[i] > '9') {
+            ++i;
+            continue;
+        }
+        std::size_t e = i;
+        while (e < name.size() && name[e] >= '0' && name[e] <= '9')
+            ++e;
+        runs.push_back(name.substr(i, e - i));
+        i = e;
+    }
+    return runs;
+}
+
+long long runValue(std::string_view run)
+{
+    long long v = 0;
+    for (const char c : run)
+        v = v > (std::numeric_limits<long long>::max() - 9) / 10 ? v : v * 10 + (c - '0');
+    return v;
+}
+
+} // namespace
+
+std::string ScopeTree::seriesTitle(std::span<const std::string_view> names)
+{
+    if (names.empty())
+        return {};
+    const std::vector<std::string_view> first = digitRuns(names.front());
+    std::vector<char> varies(first.size(), 0);
+    std::vector<long long> lo(first.size(), std::numeric_limits<long long>::max()), hi(first.size(), -1);
+    for (std::string_view name : names) {
+        const std::vector<std::string_view> runs = digitRuns(name);
+        for (std::size_t k = 0; k < first.size() && k < runs.size(); ++k) {
+            varies[k] = varies[k] || runs[k] != first[k];
+            lo[k] = std::min(lo[k], runValue(runs[k]));
+            hi[k] = std::max(hi[k], runValue(runs[k]));
+        }
+    }
+    std::string title;
+    std::string_view rest = names.front();
+    bool rangeShown = false;
+    for (std::size_t k = 0; k < first.size(); ++k) {
+        const std::size_t at = static_cast<std::size_t>(first[k].data() - rest.data());
+        title.append(rest.substr(0, at));
+        if (!varies[k])
+            title.append(first[k]);
+        else if (!rangeShown) {
+            title.push_back('[');
+            title.append(std::to_string(lo[k]));
+            title.append("\u2013"); // en dash
+            title.append(std::to_string(hi[k]));
+            title.push_back(']');
+            rangeShown = true;
+        } else
+            title.push_back('*');
+        rest.remove_prefix(at + first[k].size());
+    }
+    title.append(rest);
+    return title;
 }
 
 ScopeTree ScopeTree::build(const Graph& graph)

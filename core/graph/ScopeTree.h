@@ -77,6 +77,10 @@ public:
     // A name with every run of digits replaced by '#' ("layer_12" -> "layer_#"): names that
     // differ only in numbers have the same pattern.
     static std::string numberPattern(std::string_view name);
+    // The title of a series of names that share one numberPattern: digit runs equal in every
+    // name are kept ("p2o" stays "p2o"), the first run that varies becomes its range
+    // ("p2o.Conv.[0–61]"), later varying runs '*' ("cell_[0–3]/t*"). Empty for no names.
+    static std::string seriesTitle(std::span<const std::string_view> names);
 
     // Boxes a view shows when `open` (sorted scope ids, the root included) are open.
     int visibleCount(const std::vector<int>& open) const;

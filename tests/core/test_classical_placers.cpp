@@ -142,6 +142,29 @@ private slots:
         QCOMPARE(MemoryLedger::placementPeaks(g, c, SimOptions{}, Placement{0, 0, 0}), (std::vector<double>{200.0, 0.0}));
     }
 
+    // Several edges from one producer need one copy of its output on another device, and
+    // asking again (peakAfter twice, another device) counts the same: the per-call marks of
+    // the linear in-degree scan never leak between calls.
+    void ledgerCountsOneCopyPerRemoteProducer()
+    {
+        GraphBuilder b;
+        b.addOp(makeOp("a", 1, 100, 0));
+        b.addOp(makeOp("x", 1, 40, 0));
+        b.addOp(makeOp("sink", 1, 10, 0));
+        b.addEdge("a", "sink", 100);
+        b.addEdge("a", "sink", 100); // a parallel edge: still one copy of a's output
+        b.addEdge("x", "sink", 40);
+        const Graph g = std::move(b).build();
+        const Cluster c = makeCluster(3, 1e9, fastLink(), false);
+        MemoryLedger ledger(g, c, SimOptions{});
+        ledger.place(0, 0);
+        ledger.place(1, 1);
+        QCOMPARE(ledger.peakAfter(2, 2), 150.0); // 10 + one copy of a (100) + one of x (40)
+        QCOMPARE(ledger.peakAfter(2, 2), 150.0);
+        QCOMPARE(ledger.peakAfter(2, 0), 150.0); // 100 + 40 (copy of x) + 10 on a's device
+        QCOMPARE(ledger.peakAfter(2, 1), 150.0); // 40 + 100 (copy of a) + 10
+    }
+
     void ledgerReservesAGroupsParametersWhole()
     {
         GraphBuilder b;

@@ -737,6 +737,62 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
         QVERIFY_THROWS_EXCEPTION(InputError, parseGraphWithPlacement(text, "det.pbtxt", GraphFormat::TfPbtxt, named));
     }
 
+    // A TF1 training step whose placeholder and every op's _output_shapes keep -1 (a
+    // VGG-style graph written with an unknown batch and image size): its dimensions are
+    // listed as unresolved (info, the Input Dimensions dialog) and, once given, reach every
+    // op through the forward and gradient ops, not only the placeholder (issue 28 item 5).
+    void trainingGraphUnknownSizesAreResolvedThroughEveryOp()
+    {
+        const std::string text = R"(node { name: "images" op: "Placeholder"
+  attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 3 } } } }
+  attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 3 } } } } } }
+node { name: "w" op: "VariableV2" attr { key: "shape" value { shape { dim { size: 3 } dim { size: 3 } dim { size: 3 } dim { size: 8 } } } } }
+node { name: "conv" op: "Conv2D" input: "images" input: "w"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } }
+  attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 8 } } } } } }
+node { name: "relu" op: "Relu" input: "conv"
+  attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 8 } } } } } }
+node { name: "gradients/relu_grad/ReluGrad" op: "ReluGrad" input: "relu" input: "relu"
+  attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: 8 } } } } } }
+node { name: "gradients/conv_grad/Shape" op: "Shape" input: "w"
+  attr { key: "_output_shapes" value { list { shape { dim { size: 4 } } } } } }
+node { name: "gradients/conv_grad/Conv2DBackpropFilter" op: "Conv2DBackpropFilter"
+  input: "images" input: "gradients/conv_grad/Shape" input: "gradients/relu_grad/ReluGrad"
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } }
+  attr { key: "padding" value { s: "SAME" } }
+  attr { key: "_output_shapes" value { list { shape { dim { size: -1 } dim { size: -1 } dim { size: -1 } dim { size: -1 } } } } } }
+node { name: "lr" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 0.1 } } } }
+node { name: "update" op: "ApplyGradientDescent" input: "w" input: "lr" input: "gradients/conv_grad/Conv2DBackpropFilter" }
+)";
+        ImportOptions batch;
+        batch.batch = 4;
+        const ImportedGraph open = parseGraphWithPlacement(text, "dyn.pbtxt", GraphFormat::TfPbtxt, batch);
+        QCOMPARE(open.unresolvedDims.size(), size_t(2));
+        QCOMPARE(open.unresolvedDims[0].axis, 1);
+        QCOMPARE(open.unresolvedDims[1].axis, 2);
+        QVERIFY(!open.unshapedTensors.empty()); // conv's height and width wait for them
+
+        ImportOptions given;
+        given.inputShapes = {{"images", {2, 64, 32, 3}}};
+        const ImportedGraph resolved = parseGraphWithPlacement(text, "dyn.pbtxt", GraphFormat::TfPbtxt, given);
+        QVERIFY(resolved.unresolvedDims.empty());
+        QCOMPARE(resolved.unshapedTensors, std::vector<std::string>{});
+        const Graph& g = resolved.graph;
+        // Every op sees the given size: conv's output [2, 64, 32, 8] (2 x 27 FLOPs an element),
+        // the ReLU gradient as large as the ReLU, the filter gradient [3, 3, 3, 8] from Shape.
+        const Op& conv = g.op(*g.find("conv"));
+        QCOMPARE(conv.flops, 2.0 * 27 * 2 * 64 * 32 * 8);
+        QCOMPARE(conv.outputBytes, 2.0 * 64 * 32 * 8 * 4);
+        QCOMPARE(g.op(*g.find("gradients/relu_grad/ReluGrad")).outputBytes, 2.0 * 64 * 32 * 8 * 4);
+        QCOMPARE(g.op(*g.find("gradients/conv_grad/Conv2DBackpropFilter")).outputBytes, 3.0 * 3 * 3 * 8 * 4);
+        // Before, the -1 sizes counted as 1: the step was a few hundred FLOPs.
+        const Op& openConv = open.graph.op(*open.graph.find("conv"));
+        QVERIFY(conv.flops > 1000.0 * openConv.flops);
+    }
+
     void cyclesAreNamed()
     {
         const std::string text = "node { name: \"a\" op: \"Relu\" input: \"c\" }\n"

@@ -237,6 +237,19 @@ private slots:
         QCOMPARE(ScopeTree::numberPattern("cell_12/t7x"), std::string("cell_#/t#x"));
     }
 
+    // A number every member shares is part of the series' name: PaddlePaddle's ONNX names
+    // p2o.Conv.0 ... p2o.Conv.61 were titled "p[2–2]o.Conv.*".
+    void seriesTitlesKeepSharedNumbers()
+    {
+        const std::vector<std::string_view> p2o = {"p2o.Conv.0", "p2o.Conv.17", "p2o.Conv.61"};
+        QCOMPARE(ScopeTree::seriesTitle(p2o), std::string("p2o.Conv.[0\u201361]"));
+        const std::vector<std::string_view> cells = {"cell_0/t3", "cell_3/t9", "cell_1/t3"};
+        QCOMPARE(ScopeTree::seriesTitle(cells), std::string("cell_[0\u20133]/t*"));
+        const std::vector<std::string_view> steps = {"t10", "t2", "t199"};
+        QCOMPARE(ScopeTree::seriesTitle(steps), std::string("t[2\u2013199]"));
+        QCOMPARE(ScopeTree::seriesTitle({}), std::string());
+    }
+
     void namesWithoutScopesStayAtTheRoot()
     {
         GraphBuilder b("flat");

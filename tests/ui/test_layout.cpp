@@ -142,6 +142,12 @@ private slots:
         QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kPlainDotMaxCost + 1) == LayoutEngine::FastDot);
         QVERIFY(LayoutPolicy::engineFor(100, LayoutPolicy::kFastDotMaxCost + 1) == LayoutEngine::Sfdp);
         QVERIFY(LayoutPolicy::engineFor(LayoutPolicy::kFastDotMaxNodes + 1, 0) == LayoutEngine::Sfdp);
+        // Asked for by hand (Every Op, an expanded group): layered up to three times the cost.
+        QVERIFY(LayoutPolicy::engineForAsked(660, LayoutPolicy::kFastDotMaxCost + 1) == LayoutEngine::FastDot);
+        QVERIFY(LayoutPolicy::engineForAsked(660, LayoutPolicy::kAskedFastDotMaxCost) == LayoutEngine::FastDot);
+        QVERIFY(LayoutPolicy::engineForAsked(660, LayoutPolicy::kAskedFastDotMaxCost + 1) == LayoutEngine::Sfdp);
+        QVERIFY(LayoutPolicy::engineForAsked(LayoutPolicy::kFastDotMaxNodes + 1, 0) == LayoutEngine::Sfdp);
+        QVERIFY(LayoutPolicy::engineForAsked(10, 10) == LayoutEngine::Dot);
     }
 
     void autoGroupingWhenLongEdgesDominate()
@@ -210,6 +216,26 @@ private slots:
         QVERIFY(!forcedOps.view.grouped);
         QVERIFY(forcedOps.cost > LayoutPolicy::kPlainDotMaxCost);
         QVERIFY(forcedOps.engine != LayoutEngine::Dot);
+
+        // Every Op on a 200-op ladder (cost about 10,000, over fast dot's automatic limit)
+        // stays layered, as the user asked for it; expanding one layer of its grouped view,
+        // drawn with dot, keeps the drawing layered as well.
+        const Graph ladder100 = ladder(100);
+        const LayoutPlan every = LayoutPolicy::plan(ladder100, Grouping::Ops);
+        QVERIFY(every.cost > LayoutPolicy::kFastDotMaxCost);
+        QVERIFY(LayoutPolicy::engineFor(every.view.nodeCount(), every.cost) == LayoutEngine::Sfdp);
+        QVERIFY(every.engine == LayoutEngine::FastDot);
+        const LayoutPlan layers = LayoutPolicy::plan(ladder100, Grouping::Auto);
+        QVERIFY(layers.view.grouped);
+        QVERIFY(layers.engine != LayoutEngine::Sfdp);
+        QSet<QString> one;
+        for (const ViewNode& n : layers.view.nodes)
+            if (!n.key.isEmpty() && one.isEmpty())
+                one.insert(n.key);
+        QCOMPARE(one.size(), 1);
+        const LayoutPlan expanded = LayoutPolicy::plan(ladder100, Grouping::Auto, one);
+        QCOMPARE(expanded.view.nodeCount(), layers.view.nodeCount() + 1); // the layer's two ops
+        QVERIFY(expanded.engine != LayoutEngine::Sfdp);
     }
 
     void controllerDeliversOnlyTheNewestRequest()

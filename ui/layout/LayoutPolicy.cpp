@@ -37,6 +37,14 @@ LayoutEngine LayoutPolicy::engineFor(int nodeCount, long long cost)
     return LayoutEngine::Sfdp;
 }
 
+LayoutEngine LayoutPolicy::engineForAsked(int nodeCount, long long cost)
+{
+    const LayoutEngine engine = engineFor(nodeCount, cost);
+    if (engine == LayoutEngine::Sfdp && nodeCount <= kFastDotMaxNodes && cost <= kAskedFastDotMaxCost)
+        return LayoutEngine::FastDot;
+    return engine;
+}
+
 LayoutEngine LayoutPolicy::engineFor(const ViewGraph& view) { return engineFor(view.nodeCount(), costOf(view)); }
 
 bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
@@ -63,8 +71,11 @@ LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping)
 {
     if (grouping == Grouping::Groups || grouping == Grouping::Scopes)
         return makePlan(ViewGraphBuilder::grouped(graph));
-    if (grouping == Grouping::Ops || graph.opCount() == 0)
-        return makePlan(ViewGraphBuilder::opLevel(graph));
+    if (grouping == Grouping::Ops || graph.opCount() == 0) {
+        LayoutPlan plan = makePlan(ViewGraphBuilder::opLevel(graph));
+        plan.engine = engineForAsked(plan.view.nodeCount(), plan.cost); // "Every Op", asked for
+        return plan;
+    }
     if (graph.opCount() <= kGroupAboveOps) {
         LayoutPlan ops = makePlan(ViewGraphBuilder::opLevel(graph));
         if (ops.engine == LayoutEngine::Dot
@@ -84,7 +95,12 @@ LayoutPlan LayoutPolicy::plan(const Graph& graph, Grouping grouping, const QSet<
     LayoutPlan plan = LayoutPolicy::plan(graph, grouping);
     if (!plan.view.grouped || expanded.isEmpty())
         return plan;
-    return makePlan(ViewGraphBuilder::grouped(graph, expanded));
+    LayoutPlan open = makePlan(ViewGraphBuilder::grouped(graph, expanded));
+    // Expanding a group of a layered drawing keeps it layered (a 2-op group expanded in a
+    // 2,501-op graph switched the whole drawing to sfdp).
+    if (plan.engine != LayoutEngine::Sfdp)
+        open.engine = engineForAsked(open.view.nodeCount(), open.cost);
+    return open;
 }
 
 } // namespace post

@@ -56,6 +56,11 @@ struct LayoutPolicy {
     static constexpr int kScopeBudget = 40;
 
     static LayoutEngine engineFor(int nodeCount, long long cost);
+    // What the user asked for by hand (Every Op, a group expanded) keeps a layered drawing up
+    // to this cost (about 4-5 s of fast dot): sfdp's hairball loses the dataflow the user
+    // wanted to see, and a wait of a few seconds is what the request costs.
+    static constexpr long long kAskedFastDotMaxCost = 3 * kFastDotMaxCost;
+    static LayoutEngine engineForAsked(int nodeCount, long long cost);
     static LayoutEngine engineFor(const ViewGraph& view);
     // Whether Auto draws the graph by name scope.
     static bool prefersScopes(const Graph& graph, const ScopeTree& scopes);

@@ -250,21 +250,13 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
                 continue;
             const QString key = QStringLiteral("series:") + QString::fromStdString(tree.scope(s).path)
                 + QStringLiteral("/") + QString::fromStdString(pattern);
-            // "t[0–199]": the range of the first number.
-            long long lo = std::numeric_limits<long long>::max(), hi = -1;
+            // "t[0–199]": the range of the first number that varies ("p2o.Conv.[0–61]": a
+            // number every member shares is part of the name).
+            std::vector<std::string> names;
             std::vector<int> memberScopes;
             std::vector<OpId> ops;
             for (size_t i : members) {
-                const QString& label = items[i].label;
-                int d = 0;
-                while (d < label.size() && !label[d].isDigit())
-                    ++d;
-                int e = d;
-                while (e < label.size() && label[e].isDigit())
-                    ++e;
-                const long long number = label.mid(d, e - d).toLongLong();
-                lo = std::min(lo, number);
-                hi = std::max(hi, number);
+                names.push_back(items[i].label.toStdString());
                 if (items[i].scope >= 0) {
                     memberScopes.push_back(items[i].scope);
                     const std::span<const OpId> below = tree.opsBelow(items[i].scope);
@@ -273,9 +265,8 @@ ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, st
                     ops.push_back(items[i].op);
                 }
             }
-            QString title = QString::fromStdString(pattern);
-            title.replace(title.indexOf(QLatin1Char('#')), 1, QStringLiteral("[%1–%2]").arg(lo).arg(hi));
-            title.replace(QLatin1Char('#'), QLatin1Char('*'));
+            const std::vector<std::string_view> views(names.begin(), names.end());
+            const QString title = QString::fromStdString(ScopeTree::seriesTitle(views));
             double us = 0.0, cpuUs = 0.0;
             for (OpId op : ops) {
                 us += graph.op(op).time(DeviceKind::Gpu);

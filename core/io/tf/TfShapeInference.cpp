@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
 namespace post {
 namespace {
@@ -198,6 +199,114 @@ std::optional<Shape> concat(const std::vector<TfInputInfo>& inputs)
     return out;
 }
 
+// Gradient ops whose output has the shape of one of their inputs (the forward tensor or the
+// incoming gradient), with that input's index.
+constexpr std::array<std::pair<std::string_view, std::size_t>, 20> kGradientLikeInput = {{
+    {"ReluGrad", 0},
+    {"Relu6Grad", 0},
+    {"EluGrad", 0},
+    {"SeluGrad", 0},
+    {"LeakyReluGrad", 0},
+    {"SoftplusGrad", 0},
+    {"SoftsignGrad", 0},
+    {"SigmoidGrad", 0},
+    {"TanhGrad", 0},
+    {"SqrtGrad", 0},
+    {"RsqrtGrad", 0},
+    {"ReciprocalGrad", 0},
+    {"MaxPoolGrad", 0},
+    {"MaxPoolGradV2", 0},
+    {"LRNGrad", 0},
+    {"FusedBatchNormGrad", 0},
+    {"FusedBatchNormGradV2", 0},
+    {"FusedBatchNormGradV3", 0},
+    {"SoftmaxGrad", 0},
+    {"BiasAddGradV1", 0},
+}};
+
+// The shape held as values by an integer input (a Const, or a Shape op's result).
+std::optional<Shape> shapeFromValues(const std::vector<TfInputInfo>& inputs, std::size_t index)
+{
+    if (inputs.size() <= index || !inputs[index].constValues)
+        return std::nullopt;
+    return *inputs[index].constValues;
+}
+
+// Sum, Mean, Max, Min, Prod over constant axes, with or without keep_dims.
+std::optional<Shape> reduction(const TfAttrs& attrs, const std::vector<TfInputInfo>& inputs)
+{
+    if (inputs.size() < 2 || !inputs[0].shape || !inputs[1].constValues)
+        return std::nullopt;
+    const Shape& in = *inputs[0].shape;
+    const auto rank = static_cast<std::int64_t>(in.size());
+    std::vector<char> reduced(in.size(), 0);
+    for (std::int64_t axis : *inputs[1].constValues) {
+        if (axis < 0)
+            axis += rank;
+        if (axis < 0 || axis >= rank)
+            return std::nullopt;
+        reduced[static_cast<std::size_t>(axis)] = 1;
+    }
+    const bool keep = attrs.boolean("keep_dims").value_or(attrs.boolean("keepdims").value_or(false));
+    Shape out;
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (!reduced[i])
+            out.push_back(in[i]);
+        else if (keep)
+            out.push_back(1);
+    return out;
+}
+
+std::optional<Shape> tile(const std::vector<TfInputInfo>& inputs)
+{
+    if (inputs.size() < 2 || !inputs[0].shape || !inputs[1].constValues
+        || inputs[1].constValues->size() != inputs[0].shape->size())
+        return std::nullopt;
+    Shape out = *inputs[0].shape;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::int64_t m = (*inputs[1].constValues)[i];
+        out[i] = out[i] < 0 || m < 0 ? -1 : product(out[i], m);
+    }
+    return out;
+}
+
+std::optional<Shape> biasAddGrad(const TfAttrs& attrs, const std::vector<TfInputInfo>& inputs)
+{
+    if (inputs.empty() || !inputs[0].shape || inputs[0].shape->empty())
+        return std::nullopt;
+    const Shape& in = *inputs[0].shape;
+    const bool nchw = attrs.string("data_format").value_or("NHWC") == "NCHW";
+    return Shape{nchw && in.size() >= 2 ? in[1] : in.back()};
+}
+
+// The first output of a gradient or bookkeeping op of a TF1 training graph, from its inputs.
+std::optional<Shape> gradientOp(const TfNode& node, const TfAttrs& attrs, const std::vector<TfInputInfo>& inputs)
+{
+    const std::string_view op = node.op;
+    for (const auto& [name, index] : kGradientLikeInput)
+        if (op == name)
+            return inputs.size() > index && inputs[index].shape ? std::optional<Shape>(*inputs[index].shape)
+                                                                : std::nullopt;
+    if (op == "Conv2DBackpropInput" || op == "DepthwiseConv2dNativeBackpropInput" || op == "AvgPoolGrad")
+        return shapeFromValues(inputs, 0);
+    if (op == "Conv2DBackpropFilter" || op == "DepthwiseConv2dNativeBackpropFilter")
+        return shapeFromValues(inputs, 1);
+    if (op == "BiasAddGrad")
+        return biasAddGrad(attrs, inputs);
+    if (op == "Sum" || op == "Mean" || op == "Max" || op == "Min" || op == "Prod")
+        return reduction(attrs, inputs);
+    if (op == "Tile")
+        return tile(inputs);
+    if (op == "Shape")
+        return inputs.empty() || !inputs[0].shape
+            ? std::nullopt
+            : std::optional<Shape>(Shape{static_cast<std::int64_t>(inputs[0].shape->size())});
+    if ((op == "SparseSoftmaxCrossEntropyWithLogits" || op == "SoftmaxCrossEntropyWithLogits") && !inputs.empty()
+        && inputs[0].shape && !inputs[0].shape->empty())
+        return Shape{inputs[0].shape->front()};
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<Shape> inferTfOutputShape(const TfNode& node, const TfAttrs& attrs, const std::vector<TfInputInfo>& inputs)
@@ -222,7 +331,7 @@ std::optional<Shape> inferTfOutputShape(const TfNode& node, const TfAttrs& attrs
         return reshape(inputs);
     if (op == "ConcatV2")
         return concat(inputs);
-    return std::nullopt;
+    return gradientOp(node, attrs, inputs);
 }
 
 } // namespace post

@@ -312,28 +312,17 @@ private:
                 first = attrs.shapeAttr("shape");
                 firstKnown = first.has_value();
             }
-            if (!firstKnown && !listed.empty()) {
+            // A listed shape with unknown sizes (-1, as TF writes for a placeholder of
+            // unknown batch or image size) is completed from the inputs' shapes, so that
+            // --input-shape reaches every op, not only the placeholder (docs/importers.md).
+            if (!firstKnown && !listed.empty() && fullyKnown(listed[0])) {
                 first = listed[0];
                 firstKnown = true;
             }
             if (!firstKnown) {
-                std::vector<TfInputInfo> infos;
-                for (const InputRef& r : inputs_[k]) {
-                    if (r.control)
-                        continue;
-                    TfInputInfo info;
-                    if (role_[static_cast<std::size_t>(r.node)] != Role::NonStep) {
-                        const int t = tensorOf(r);
-                        info.shape = shapeKnown_[static_cast<std::size_t>(t)]
-                            ? &g.tensors[static_cast<std::size_t>(t)].shape
-                            : nullptr;
-                        const auto& cv = constValues_[static_cast<std::size_t>(t)];
-                        info.constValues = cv ? &*cv : nullptr;
-                    }
-                    infos.push_back(info);
-                }
-                first = inferTfOutputShape(node, attrs, infos);
-                if (first)
+                first = completed(listed.empty() ? std::nullopt : listed[0],
+                                  inferTfOutputShape(node, attrs, inputInfos(g, k)));
+                if (first && listed.empty())
                     count = std::max(count, 1);
             }
             if (role_[k] == Role::Input)
@@ -350,7 +339,59 @@ private:
             }
             if (role_[k] == Role::Constant && count > 0)
                 constValues_[static_cast<std::size_t>(tensorsOf_[k][0])] = attrs.constInts();
+            if ((node.op == "Shape" || node.op == "ShapeN") && role_[k] == Role::Op)
+                recordShapeValues(g, k);
         }
+    }
+
+    static bool fullyKnown(const std::optional<TfAttrs::Shape>& shape)
+    {
+        return shape && std::all_of(shape->begin(), shape->end(), [](std::int64_t d) { return d >= 0; });
+    }
+
+    // The listed shape with its unknown sizes taken from the inferred one (same rank), or the
+    // inferred shape when nothing is listed; a size the file gives is kept.
+    static std::optional<TfAttrs::Shape> completed(std::optional<TfAttrs::Shape> listed,
+                                                   std::optional<TfAttrs::Shape> inferred)
+    {
+        if (!listed)
+            return inferred;
+        if (!inferred || inferred->size() != listed->size())
+            return listed;
+        for (std::size_t i = 0; i < listed->size(); ++i)
+            if ((*listed)[i] < 0)
+                (*listed)[i] = (*inferred)[i];
+        return listed;
+    }
+
+    // What shape inference knows of node k's data inputs.
+    std::vector<TfInputInfo> inputInfos(const ShapedGraph& g, std::size_t k) const
+    {
+        std::vector<TfInputInfo> infos;
+        for (const InputRef& r : inputs_[k]) {
+            if (r.control)
+                continue;
+            TfInputInfo info;
+            if (role_[static_cast<std::size_t>(r.node)] != Role::NonStep) {
+                const int t = tensorOf(r);
+                info.shape = shapeKnown_[static_cast<std::size_t>(t)] ? &g.tensors[static_cast<std::size_t>(t)].shape
+                                                                      : nullptr;
+                const auto& cv = constValues_[static_cast<std::size_t>(t)];
+                info.constValues = cv ? &*cv : nullptr;
+            }
+            infos.push_back(info);
+        }
+        return infos;
+    }
+
+    // A Shape (ShapeN) op of fully known inputs holds their sizes as values, which a
+    // Reshape, Tile or Conv2DBackpropInput downstream reads like a constant.
+    void recordShapeValues(const ShapedGraph& g, std::size_t k)
+    {
+        const std::vector<TfInputInfo> infos = inputInfos(g, k);
+        for (std::size_t p = 0; p < infos.size() && p < tensorsOf_[k].size(); ++p)
+            if (infos[p].shape && fullyKnown(*infos[p].shape))
+                constValues_[static_cast<std::size_t>(tensorsOf_[k][p])] = *infos[p].shape;
     }
 
     // A placeholder's shape with the options applied (--input-shape, --batch); what stays
