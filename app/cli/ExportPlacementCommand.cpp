@@ -1,6 +1,7 @@
 #include "app/cli/ExportPlacementCommand.h"
 
 #include "app/cli/CliSupport.h"
+#include "core/io/json/JsonInput.h"
 #include "core/io/torch/TorchModules.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileText.h"
@@ -24,7 +25,7 @@ int runExport(const ExportOptions& o)
 {
     if (!o.out.empty() && o.out != "-")
         checkOutputArgs({{"--out", o.out}}, {o.placement}, o.force);
-    const std::string text = torchMapJson(readFileText(o.placement), o.placement);
+    const std::string text = torchMapJson(JsonInput::readFile(o.placement, JsonInput::kMaxPlacementBytes), o.placement);
     if (o.out.empty() || o.out == "-") {
         std::cout << text;
         return kExitOk;

@@ -95,8 +95,22 @@ std::string readGraphText(const std::string& path, GraphFormat format)
     // JSON's "format" tag may come after 64 KiB of ops (keys sorted), so JSON is told by its
     // first character; the other formats by their first lines, as a whole file would be.
     const std::string_view text = skipBlanksAndBom(head.bytes);
-    if (format == GraphFormat::Auto && !gzip && !text.empty() && text.front() != '{')
+    const bool partial = head.bytes.size() < head.size;
+    const bool json = !text.empty() && text.front() == '{';
+    if (format == GraphFormat::Auto && !gzip && !json && partial && looksBinary(head.bytes)) {
+        // An ONNX model's start does not parse on its own: judged by its first byte, which
+        // is the tag of a ModelProto field (ir_version 0x08, producer_name 0x12, producer_version
+        // 0x1a, domain 0x22, model_version 0x28, doc_string 0x32, graph 0x3a, opset_import
+        // 0x42, metadata_props 0x72, training_info 0xa2, functions 0xca).
+        constexpr std::string_view kModelTags = "\x08\x12\x1a\x22\x28\x32\x3a\x42\x72\xa2\xca";
+        if (kModelTags.find(head.bytes.front()) == std::string_view::npos && !endsWith(path, ".onnx"))
+            throw InputError(path, {},
+                             "unrecognized graph format (binary, and not the start of an ONNX model); "
+                                 + std::string(kSupported));
+        format = GraphFormat::Onnx;
+    } else if (format == GraphFormat::Auto && !gzip && !json && !text.empty()) {
         format = sniffGraphFormat(head.bytes, path);
+    }
     const std::size_t limit = format == GraphFormat::Onnx ? kMaxOnnxGraphBytes : kMaxTextGraphBytes;
     if (!gzip && head.size > limit)
         throw InputError(path, {},

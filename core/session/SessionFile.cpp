@@ -428,7 +428,10 @@ Session parseSession(std::string_view text, const std::string& source)
     return session;
 }
 
-Session readSessionFile(const std::string& path) { return parseSession(readFileText(path), path); }
+Session readSessionFile(const std::string& path)
+{
+    return parseSession(JsonInput::readFile(path, JsonInput::kMaxSessionBytes), path);
+}
 
 std::string sessionJson(const Session& session)
 {

@@ -164,7 +164,7 @@ double SweepTableRow::minMs() const
 
 SweepManifest readSweepManifest(const std::string& path)
 {
-    return parseSweepManifest(readFileText(path, 16 << 20), path);
+    return parseSweepManifest(JsonInput::readFile(path, std::size_t(16) << 20), path);
 }
 
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source)
@@ -382,7 +382,7 @@ std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJ
 {
     SweepResult r;
     try {
-        r = parseSweepResult(readFileText(path, kMaxResultBytes), path);
+        r = parseSweepResult(JsonInput::readFile(path, kMaxResultBytes), path);
     } catch (const InputError& e) {
         if (problem)
             *problem = e.what();
@@ -416,7 +416,7 @@ SweepTable mergeSweepResults(const std::string& dir)
     std::sort(files.begin(), files.end());
     std::vector<SweepResult> results;
     for (const fs::path& f : files) {
-        SweepResult r = parseSweepResult(readFileText(f.string(), kMaxResultBytes), f.string());
+        SweepResult r = parseSweepResult(JsonInput::readFile(f.string(), kMaxResultBytes), f.string());
         SweepJob named;
         named.index = r.index;
         if (named.fileName() != f.filename().string())

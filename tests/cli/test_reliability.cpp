@@ -354,6 +354,62 @@ private slots:
         QFile::remove(junk);
     }
 
+    // The JSON files of our own formats (cluster, placement, sidecar, session, manifest) are
+    // judged by their first byte and size before they are read whole.
+    void jsonInputsAreJudgedBeforeReading_data()
+    {
+        QTest::addColumn<QString>("option"); // where the file goes
+        QTest::addColumn<QByteArray>("head");
+        QTest::addColumn<QString>("message");
+        const QByteArray elf("\x7f"
+                             "ELF\x02\x01\x01\x00 junk",
+                             12);
+        const QByteArray json("{\"format\": \"post-x/1\", \"x\": [");
+        QTest::newRow("--cluster junk") << "--cluster" << elf << "does not start with '{'";
+        QTest::newRow("--cluster too large") << "--cluster" << json << "at most 16 MiB";
+        QTest::newRow("--placement junk") << "--placement" << elf << "does not start with '{'";
+        QTest::newRow("--placement too large") << "--placement" << json << "at most 64 MiB";
+        QTest::newRow("export-placement too large") << "export-placement" << json << "at most 64 MiB";
+        QTest::newRow("sweep manifest junk") << "sweep" << elf << "does not start with '{'";
+    }
+    void jsonInputsAreJudgedBeforeReading()
+    {
+        QFETCH(QString, option);
+        QFETCH(QByteArray, head);
+        QFETCH(QString, message);
+        const QString g = graph();
+        const QString junk = write("junk-input.json", head);
+        QVERIFY(::truncate(qPrintable(junk), off_t(1536) << 20) == 0); // 1.5 GB, sparse
+        QStringList args;
+        if (option == "export-placement")
+            args = QStringList{"export-placement", junk};
+        else if (option == "sweep")
+            args = QStringList{"sweep", junk, "--dry-run"};
+        else if (option == "--cluster")
+            args = QStringList{"simulate", g, "--cluster", junk, "--all-on", "/device:GPU:0"};
+        else
+            args = QStringList{"simulate", g, "--cluster", "k80x2", "--placement", junk};
+        const Run r = runCliLimited(args, 700 * 1024);
+        QFile::remove(junk);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(junk) && r.err.contains(message), qPrintable(r.err));
+    }
+
+    // The other side of judging by the start: an ONNX model over 64 KiB whose name says
+    // nothing (its start alone does not parse) is still read.
+    void aLargeOnnxModelWithoutItsSuffixIsRead()
+    {
+        QByteArray model = readAll(testdata::sourceDir() + "/tests/data/onnx/cnn.onnx");
+        QVERIFY(!model.isEmpty() && model.size() < 60000);
+        // A 100,000-byte doc_string (field 6, tag 0x32, length as a varint) appended: still
+        // one valid ModelProto, now over the 64 KiB the format is judged by.
+        model.append("\x32\xa0\x8d\x06", 4).append(QByteArray(100000, 'x'));
+        const QString file = write("model.bin", model);
+        const Run r = runCli({"info", file});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("ops"), qPrintable(r.out));
+    }
+
     void mergeResultClaimingBillionsOfJobsIsRefused()
     {
         const QString out = path("huge-out");

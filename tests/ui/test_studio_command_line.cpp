@@ -155,12 +155,21 @@ private slots:
         truncated.write(text.left(text.size() / 2));
         truncated.close();
         const QString shot = config_.filePath(QStringLiteral("diff.png"));
-        const Run run = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
-                                   QStringLiteral("--placement"), placed, QStringLiteral("--diff"), cut,
-                                   QStringLiteral("--screenshot"), shot},
-                                  config_.path(), true);
-        QVERIFY2(run.exitCode == 1, qPrintable(QString::number(run.exitCode) + ": " + run.err));
-        QVERIFY2(run.err.contains(cut), qPrintable(run.err));
+        // With the placement shown, and without one (then nothing is read: still no diff).
+        for (const bool withPlacement : {true, false}) {
+            QStringList args{graph,
+                             QStringLiteral("--cluster"),
+                             QStringLiteral("k80x2"),
+                             QStringLiteral("--diff"),
+                             cut,
+                             QStringLiteral("--screenshot"),
+                             shot};
+            if (withPlacement)
+                args << QStringLiteral("--placement") << placed;
+            const Run run = runStudio(args, config_.path(), true);
+            QVERIFY2(run.exitCode == 1, qPrintable(QString::number(run.exitCode) + ": " + run.err));
+            QVERIFY2(run.err.contains(cut), qPrintable(run.err));
+        }
     }
 
 private:

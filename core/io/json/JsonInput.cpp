@@ -1,5 +1,7 @@
 #include "core/io/json/JsonInput.h"
 
+#include "core/util/FilePrefix.h"
+#include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <nlohmann/json.hpp>
@@ -193,6 +195,25 @@ void JsonInput::checkNesting(std::string_view text, const std::string& source)
             --depth; // unbalanced brackets are the parser's to report
         }
     }
+}
+
+std::string JsonInput::readFile(const std::string& path, std::size_t maxBytes)
+{
+    const FilePrefix head = readFilePrefix(path);
+    const bool gzip = head.bytes.size() >= 2 && head.bytes[0] == '\x1f' && head.bytes[1] == '\x8b';
+    if (!gzip) {
+        std::string_view text = head.bytes;
+        if (text.starts_with("\xEF\xBB\xBF"))
+            text.remove_prefix(3);
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first != std::string_view::npos && text[first] != '{')
+            throw InputError(path, "line 1", "not a JSON document of Post Studio (it does not start with '{')");
+        if (head.size > maxBytes)
+            throw InputError(path, {},
+                             "file is too large (" + std::to_string(head.size) + " bytes; at most "
+                                 + std::to_string(maxBytes >> 20) + " MiB for this format)");
+    }
+    return readFileText(path, maxBytes);
 }
 
 json JsonInput::parse(std::string_view text) const

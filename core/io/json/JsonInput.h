@@ -2,6 +2,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -27,6 +28,16 @@ public:
     // bracket past the limit. For readers that parse JSON by other means (MSR).
     static constexpr int kMaxNesting = 256;
     static void checkNesting(std::string_view text, const std::string& source);
+
+    // The text of a JSON file of ours, judged before it is read whole: a file over `maxBytes`
+    // (its format's limit, docs/formats.md) or whose first non-blank byte is not '{' (junk, a
+    // binary) is refused by its size and first 64 KiB, not after reading up to 2 GiB of it.
+    // A gzip file is left to readFileText, which bounds what it decompresses by `maxBytes`.
+    static std::string readFile(const std::string& path, std::size_t maxBytes);
+    // The limits of readFile: clusters, placements, sidecars and sessions.
+    static constexpr std::size_t kMaxClusterBytes = std::size_t(16) << 20;
+    static constexpr std::size_t kMaxPlacementBytes = std::size_t(64) << 20; // 200k ops with modules: 20 MB
+    static constexpr std::size_t kMaxSessionBytes = std::size_t(160) << 20;  // a graph's 160 MB
 
     // Checks the top-level "format" tag is "<family>/<version>" (e.g. "post-graph/1").
     void requireFormat(const nlohmann::json& root, std::string_view family, int version) const;

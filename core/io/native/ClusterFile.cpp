@@ -198,7 +198,10 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     return cluster;
 }
 
-Cluster readClusterFile(const std::string& path) { return parseCluster(readFileText(path), path); }
+Cluster readClusterFile(const std::string& path)
+{
+    return parseCluster(JsonInput::readFile(path, JsonInput::kMaxClusterBytes), path);
+}
 
 std::string clusterJson(const Cluster& cluster)
 {

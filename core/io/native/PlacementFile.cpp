@@ -103,7 +103,7 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
 
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster)
 {
-    return parsePlacement(readFileText(path), path, graph, cluster);
+    return parsePlacement(JsonInput::readFile(path, JsonInput::kMaxPlacementBytes), path, graph, cluster);
 }
 
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,

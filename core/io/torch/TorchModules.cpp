@@ -78,7 +78,7 @@ std::vector<std::string> placementKeysInFileOrder(std::string_view text)
 OpModules readOpModules(const std::string& sidecarPath, const Graph& graph)
 {
     const JsonInput in(sidecarPath);
-    const nlohmann::json root = in.parse(readFileText(sidecarPath));
+    const nlohmann::json root = in.parse(JsonInput::readFile(sidecarPath, JsonInput::kMaxPlacementBytes));
     in.requireFormat(root, "post-torch-modules", 1);
     in.rejectUnknownKeys(root, {"format", "model", "modules"}, {});
     if (const nlohmann::json* model = in.find(root, "model"))
