@@ -106,8 +106,8 @@ void EventReader::read(const json& e, std::size_t index)
     const std::string& phase = ph->get_ref<const std::string&>();
     const std::string path = JsonInput::element("traceEvents", index);
     if (phase == "s" || phase == "f") {
-        const std::string cat = e.value("cat", "");
-        if (cat != "ac2g" && !(cat == "async" && e.value("name", "") == "launch"))
+        const std::string cat = in_.stringOr(e, "cat", path, "");
+        if (cat != "ac2g" && !(cat == "async" && in_.stringOr(e, "name", path, "") == "launch"))
             return;
         TraceFlow flow;
         flow.id = id(in_.require(e, "id", path), JsonInput::member(path, "id"));
