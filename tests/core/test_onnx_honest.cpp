@@ -104,6 +104,18 @@ public:
         return *n;
     }
 
+    // A Constant node holding a float scalar (a literal scale, as exporters write them).
+    Model& constant(const std::string& name, float value)
+    {
+        auto& n = node("Constant", {}, {name});
+        auto* a = n.add_attribute();
+        a->set_name("value");
+        a->set_type(onnx::AttributeProto::TENSOR);
+        a->mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+        a->mutable_t()->add_float_data(value);
+        return *this;
+    }
+
     std::string bytes() const { return model_.SerializeAsString(); }
     onnx::GraphProto& graph() { return *model_.mutable_graph(); }
     onnx::ModelProto& proto() { return model_; }
@@ -264,6 +276,42 @@ private slots:
         CostReport report;
         (void)buildTrainingGraph(g, {}, &report);
         QVERIFY(report.unshapedTensors.empty());
+    }
+
+    // Sizes computed through float scales (an upsampling's floor(H * 1.5), a ceil(W / 2)):
+    // Cast to float, Mul, Div, Floor, Ceil, Round and the Cast back fold; a float initializer
+    // (a weight) is never read as a value.
+    void floatScalesOfSizesFold()
+    {
+        Model m;
+        m.input("x", {"1", "3", "10", "13"});
+        intAttr(m.node("ReduceSum", {"x"}, {"r"}), "keepdims", 0);
+        m.ints("i2", {2}).ints("i3", {3}).ints("i4", {4});
+        m.node("Shape", {"x"}, {"s"});
+        m.node("Slice", {"s", "i2", "i3"}, {"h"});
+        m.node("Slice", {"s", "i3", "i4"}, {"w"});
+        intAttr(m.node("Cast", {"h"}, {"hf"}), "to", onnx::TensorProto::FLOAT);
+        intAttr(m.node("Cast", {"w"}, {"wf"}), "to", onnx::TensorProto::FLOAT);
+        m.constant("scale", 1.5f).constant("two", 2.0f).constant("half", 0.5f);
+        m.node("Mul", {"hf", "scale"}, {"h15"});
+        m.node("Floor", {"h15"}, {"h_floor"}); // 15
+        m.node("Div", {"wf", "two"}, {"w2"});
+        m.node("Ceil", {"w2"}, {"w_ceil"}); // 7
+        m.node("Add", {"two", "half"}, {"two_half"});
+        m.node("Round", {"two_half"}, {"rounded"});            // 2: half to even
+        for (const char* f : {"h_floor", "w_ceil", "rounded"}) // back to integers, as exporters do
+            intAttr(m.node("Cast", {f}, {std::string(f) + "_i"}), "to", onnx::TensorProto::INT64);
+        m.ints("axes0", {0});
+        m.node("Unsqueeze", {"rounded_i", "axes0"}, {"rounded_1"}); // a scalar: made 1-D
+        intAttr(m.node("Concat", {"h_floor_i", "w_ceil_i", "rounded_1"}, {"sizes"}), "axis", 0);
+        m.node("Expand", {"r", "sizes"}, {"out"});
+        m.floats("w_init", {1});
+        m.node("Mul", {"hf", "w_init"}, {"weighted"}, "weighted"); // a weight: stays an op
+        m.output("out").output("weighted");
+        const ShapedGraph g = readOnnxShapedGraph(m.bytes(), "scales.onnx", {});
+        QCOMPARE(findTensor(g, "out")->shape, (Shape{15, 7, 2}));
+        QVERIFY(std::any_of(g.ops.begin(), g.ops.end(), [](const ShapedOp& op) { return op.name == "weighted"; }));
+        QVERIFY(!hasOpOfType(g, "Floor") && !hasOpOfType(g, "Ceil") && !hasOpOfType(g, "Round"));
     }
 
     // Swin's window padding end to end: the pads of a Pad come from Mod arithmetic on the

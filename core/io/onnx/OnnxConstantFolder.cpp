@@ -84,6 +84,8 @@ bool OnnxConstantFolder::foldConstantNode(const onnx::NodeProto& node)
     t.set_name(name);
     if (auto ints = decodeOnnxIntTensor(t, kOnnxMaxFoldElements))
         known_[name] = std::move(*ints);
+    else if (auto reals = decodeOnnxRealTensor(t, kOnnxMaxRealElements)) // a literal scale, never a weight
+        known_[name] = std::move(*reals);
     *graph_.add_initializer() = std::move(t);
     constantNodes_.insert(name);
     return true; // a constant of the file: a weight where an op reads it (not in folded_)
@@ -113,7 +115,7 @@ int OnnxConstantFolder::foldPass()
                     in.shape = &it->second;
             }
             if (auto value = foldOnnxNode(node, inputs, opset_, kOnnxMaxComputedElements - computedElements_)) {
-                computedElements_ += value->values.size();
+                computedElements_ += value->size();
                 const std::string& name = node.output(0);
                 *graph_.add_initializer() = encodeOnnxIntTensor(*value, name);
                 shapes_[name] = value->dims;

@@ -4,6 +4,7 @@
 #include "core/io/onnx/OnnxFoldSupport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -17,51 +18,184 @@ using Args = std::vector<std::int64_t>;
 using Scalar = std::optional<std::int64_t>;
 using ElementOp = std::function<Scalar(const Args&)>;
 
-// NumPy broadcasting of `operands` (all known), `op` applied per output element.
-Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type, std::size_t maxElements,
-                     const ElementOp& op)
+// NumPy broadcasting of `operands` (all known): the output's dims, and `f(flat, at)` called
+// per output element with each operand's flat index in `at`. False when they do not
+// broadcast, the output would exceed `maxElements`, or `f` fails.
+template <typename F>
+bool forEachBroadcast(const std::vector<const OnnxIntTensor*>& operands, std::size_t maxElements, Dims& out, F&& f)
 {
     std::size_t rank = 0;
     for (const OnnxIntTensor* t : operands)
         rank = std::max(rank, t->dims.size());
-    Dims out(rank, 1);
+    out.assign(rank, 1);
     for (const OnnxIntTensor* t : operands) {
         const std::size_t offset = rank - t->dims.size();
         for (std::size_t i = 0; i < t->dims.size(); ++i) {
             const std::int64_t d = t->dims[i];
             std::int64_t& o = out[offset + i];
             if (d != 1 && o != 1 && d != o)
-                return std::nullopt;
+                return false;
             if (d != 1)
                 o = d;
         }
     }
     const auto count = onnxElementCount(out);
     if (!count || static_cast<std::size_t>(*count) > maxElements)
-        return std::nullopt;
-    std::vector<std::int64_t> values(static_cast<std::size_t>(*count));
-    std::vector<std::int64_t> args(operands.size());
+        return false;
+    std::vector<std::size_t> at(operands.size());
     Dims index(rank, 0);
-    for (std::size_t flat = 0; flat < values.size(); ++flat) {
+    for (std::size_t flat = 0; flat < static_cast<std::size_t>(*count); ++flat) {
         for (std::size_t k = 0; k < operands.size(); ++k) {
             const OnnxIntTensor* t = operands[k];
             const std::size_t offset = rank - t->dims.size();
-            std::int64_t at = 0;
+            std::int64_t a = 0;
             for (std::size_t i = 0; i < t->dims.size(); ++i)
-                at = at * t->dims[i] + (t->dims[i] == 1 ? 0 : index[offset + i]);
-            args[k] = t->values[static_cast<std::size_t>(at)];
+                a = a * t->dims[i] + (t->dims[i] == 1 ? 0 : index[offset + i]);
+            at[k] = static_cast<std::size_t>(a);
         }
-        const auto v = op(args);
-        if (!v)
-            return std::nullopt;
-        values[flat] = *v;
+        if (!f(flat, at))
+            return false;
         for (std::size_t i = rank; i-- > 0;) { // odometer over the output index
             if (++index[i] < out[i])
                 break;
             index[i] = 0;
         }
     }
+    return true;
+}
+
+// Integer operands (all of `values` known), `op` applied per output element.
+Result foldBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type, std::size_t maxElements,
+                     const ElementOp& op)
+{
+    for (const OnnxIntTensor* t : operands)
+        if (t->isReal())
+            return std::nullopt;
+    Dims out;
+    std::vector<std::int64_t> values;
+    std::vector<std::int64_t> args(operands.size());
+    const bool ok = forEachBroadcast(operands, maxElements, out, [&](std::size_t, const std::vector<std::size_t>& at) {
+        for (std::size_t k = 0; k < operands.size(); ++k)
+            args[k] = operands[k]->values[at[k]];
+        const auto v = op(args);
+        if (v)
+            values.push_back(*v);
+        return v.has_value();
+    });
+    if (!ok)
+        return std::nullopt;
     return make(type, std::move(out), std::move(values));
+}
+
+double realAt(const OnnxIntTensor& t, std::size_t i)
+{
+    return t.isReal() ? t.reals[i] : static_cast<double>(t.values[i]);
+}
+
+// Operands of which some are float: computed in double; a bool result is an integer tensor.
+Result foldRealBroadcast(const std::vector<const OnnxIntTensor*>& operands, int type, std::size_t maxElements,
+                         const std::function<std::optional<double>(const std::vector<double>&)>& op)
+{
+    Dims out;
+    std::vector<double> reals;
+    std::vector<double> args(operands.size());
+    const bool ok = forEachBroadcast(operands, maxElements, out, [&](std::size_t, const std::vector<std::size_t>& at) {
+        for (std::size_t k = 0; k < operands.size(); ++k)
+            args[k] = realAt(*operands[k], at[k]);
+        const auto v = op(args);
+        if (v)
+            reals.push_back(*v);
+        return v.has_value();
+    });
+    if (!ok)
+        return std::nullopt;
+    if (type != TP::BOOL)
+        return makeReal(type, std::move(out), std::move(reals));
+    std::vector<std::int64_t> values(reals.begin(), reals.end());
+    return make(type, std::move(out), std::move(values));
+}
+
+using RealOp = std::function<std::optional<double>(const std::vector<double>&)>;
+
+// The element-wise ops folded on float values: the function and whether the result is bool.
+const std::unordered_map<std::string, std::pair<RealOp, bool>>& realOps()
+{
+    using V = std::vector<double>;
+    static const std::unordered_map<std::string, std::pair<RealOp, bool>> ops = {
+        {"Add", {[](const V& x) { return std::optional(x[0] + x[1]); }, false}},
+        {"Sub", {[](const V& x) { return std::optional(x[0] - x[1]); }, false}},
+        {"Mul", {[](const V& x) { return std::optional(x[0] * x[1]); }, false}},
+        {"Div", {[](const V& x) { return x[1] == 0.0 ? std::nullopt : std::optional(x[0] / x[1]); }, false}},
+        {"Min", {[](const V& x) { return std::optional(*std::min_element(x.begin(), x.end())); }, false}},
+        {"Max", {[](const V& x) { return std::optional(*std::max_element(x.begin(), x.end())); }, false}},
+        {"Equal", {[](const V& x) { return std::optional(x[0] == x[1] ? 1.0 : 0.0); }, true}},
+        {"Less", {[](const V& x) { return std::optional(x[0] < x[1] ? 1.0 : 0.0); }, true}},
+        {"LessOrEqual", {[](const V& x) { return std::optional(x[0] <= x[1] ? 1.0 : 0.0); }, true}},
+        {"Greater", {[](const V& x) { return std::optional(x[0] > x[1] ? 1.0 : 0.0); }, true}},
+        {"GreaterOrEqual", {[](const V& x) { return std::optional(x[0] >= x[1] ? 1.0 : 0.0); }, true}},
+        {"Floor", {[](const V& x) { return std::optional(std::floor(x[0])); }, false}},
+        {"Ceil", {[](const V& x) { return std::optional(std::ceil(x[0])); }, false}},
+        {"Round", {[](const V& x) { return std::optional(std::nearbyint(x[0])); }, false}}, // half to even
+        {"Neg", {[](const V& x) { return std::optional(-x[0]); }, false}},
+        {"Abs", {[](const V& x) { return std::optional(std::fabs(x[0])); }, false}},
+        {"Sqrt", {[](const V& x) { return x[0] < 0.0 ? std::nullopt : std::optional(std::sqrt(x[0])); }, false}},
+        {"Pow", {[](const V& x) { return std::optional(std::pow(x[0], x[1])); }, false}}, // NaN, inf: not folded
+    };
+    return ops;
+}
+
+// Where some input is float: the ops of realOps, Where, and Cast (to an integer type
+// truncating, as runtimes do; to float or double).
+Result foldRealMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
+{
+    const std::string& type = node.op_type();
+    std::vector<const OnnxIntTensor*> operands;
+    for (const OnnxFoldInput& i : in) {
+        if (!i.value)
+            return std::nullopt;
+        operands.push_back(i.value);
+    }
+    if (operands.empty())
+        return std::nullopt;
+    if (type == "Cast") {
+        const auto to = static_cast<int>(intAttr(node, "to", 0));
+        const OnnxIntTensor& x = *operands[0];
+        if (to == TP::FLOAT || to == TP::DOUBLE)
+            return foldRealBroadcast({&x}, to, maxElements,
+                                     [](const std::vector<double>& v) { return std::optional(v[0]); });
+        if (!isOnnxIntegerType(to) || !x.isReal())
+            return std::nullopt;
+        OnnxIntTensor truncated{TP::INT64, x.dims, {}, {}};
+        for (double v : x.reals) {
+            if (!(v > -9.2e18 && v < 9.2e18)) // NaN, infinite or beyond int64
+                return std::nullopt;
+            truncated.values.push_back(static_cast<std::int64_t>(v));
+        }
+        OnnxFoldInput cast;
+        cast.present = true;
+        cast.value = &truncated;
+        return foldOnnxMath(node, {cast}, 17, maxElements); // the integer Cast narrows to `to`
+    }
+    if (type == "Where") {
+        if (operands.size() != 3 || operands[0]->isReal() || operands[1]->dataType != operands[2]->dataType)
+            return std::nullopt;
+        return foldRealBroadcast(operands, operands[1]->dataType, maxElements,
+                                 [](const std::vector<double>& v) { return std::optional(v[0] != 0.0 ? v[1] : v[2]); });
+    }
+    const auto it = realOps().find(type);
+    if (it == realOps().end())
+        return std::nullopt;
+    const bool unary = type == "Floor" || type == "Ceil" || type == "Round" || type == "Neg" || type == "Abs"
+        || type == "Sqrt";
+    const bool variadic = type == "Min" || type == "Max";
+    if (unary ? operands.size() != 1 : (!variadic && operands.size() != 2))
+        return std::nullopt;
+    int resultType = operands[0]->dataType;
+    for (const OnnxIntTensor* t : operands)
+        if (t->isReal())
+            resultType = t->dataType; // ONNX asks for one type; the float one if they differ
+    return foldRealBroadcast(operands, it->second.second ? static_cast<int>(TP::BOOL) : resultType, maxElements,
+                             it->second.first);
 }
 
 Scalar add(std::int64_t a, std::int64_t b)
@@ -150,10 +284,6 @@ const std::unordered_map<std::string, std::function<Scalar(std::int64_t)>>& unar
          }},
         {"Sign", [](std::int64_t v) { return Scalar((v > 0) - (v < 0)); }},
         {"Not", [](std::int64_t v) { return Scalar(v == 0); }},
-        // On an integer tensor (a float one is never known here): the value itself.
-        {"Floor", [](std::int64_t v) { return Scalar(v); }},
-        {"Ceil", [](std::int64_t v) { return Scalar(v); }},
-        {"Round", [](std::int64_t v) { return Scalar(v); }},
     };
     return ops;
 }
@@ -298,6 +428,13 @@ std::optional<Dims> axesOf(const onnx::NodeProto& node, const std::vector<OnnxFo
 Result foldOnnxMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset, std::size_t maxElements)
 {
     const std::string& type = node.op_type();
+    for (const OnnxFoldInput& i : in)
+        if (i.value && i.value->isReal())
+            return foldRealMath(node, in, maxElements);
+    if (type == "Cast"
+        && (static_cast<int>(intAttr(node, "to", 0)) == TP::FLOAT
+            || static_cast<int>(intAttr(node, "to", 0)) == TP::DOUBLE))
+        return foldRealMath(node, in, maxElements); // an integer made float (a size scaled next)
     if (const auto it = elementOps().find(type); it != elementOps().end()) {
         const bool variadic = type == "Min" || type == "Max";
         if (in.empty() || (!variadic && in.size() != 2))

@@ -403,13 +403,18 @@ Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>&
     // Checked before any work: the folds below make at most as many elements as their
     // largest known input (Concat: all of them) holds, or check `maxElements` themselves.
     std::size_t largest = 0, total = 0;
+    bool real = false;
     for (const OnnxFoldInput& in : inputs)
         if (in.value) {
-            largest = std::max(largest, in.value->values.size());
-            total += in.value->values.size();
+            largest = std::max(largest, in.value->size());
+            total += in.value->size();
+            real = real || in.value->isReal();
         }
     if ((type == "Concat" ? total : largest) > maxElements)
         return std::nullopt;
+    // Float values (a scale) fold only through element-wise arithmetic (OnnxFoldMath.cpp).
+    if (real && type != "Identity")
+        return foldOnnxMath(node, inputs, opset, maxElements);
     if (type == "Identity")
         return inputs[0].value ? std::optional<OnnxIntTensor>(*inputs[0].value) : std::nullopt;
     if (type == "Gather")
@@ -444,7 +449,7 @@ std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std
         return std::nullopt;
     maxElements = std::min(maxElements, kOnnxMaxFoldElements);
     Result result = foldByType(node, inputs, opset, maxElements);
-    if (result && result->values.size() > maxElements)
+    if (result && result->size() > maxElements)
         return std::nullopt;
     return result;
 }

@@ -24,12 +24,16 @@ inline constexpr std::size_t kOnnxMaxFoldElements = 1 << 16;
 // gigabyte of int64 and more in protobuf copies (fuzz-regressions/onnx). Past the budget
 // nodes stay ops.
 inline constexpr std::size_t kOnnxMaxComputedElements = 1 << 20;
+// Float values are folded only from the file's Constant nodes of at most this many elements
+// (literal scales; float initializers are weights) and what is computed from them.
+inline constexpr std::size_t kOnnxMaxRealElements = 64;
 
 // The output of a single-output shape-arithmetic node (Shape, Size; data movement: Identity,
 // Gather, Unsqueeze, Squeeze, Concat, Reshape, Slice, Expand, Tile, Transpose; element-wise:
 // Cast, Add, Sub, Mul, Div, Mod, Pow, Min, Max, Neg, Abs, Sign, Equal, Less(OrEqual),
-// Greater(OrEqual), Not, And, Or, Xor, Where; ReduceProd/Sum/Min/Max; ConstantOfShape, Range)
-// computed from its inputs; nullopt when it cannot be folded or
+// Greater(OrEqual), Not, And, Or, Xor, Where; ReduceProd/Sum/Min/Max; ConstantOfShape, Range;
+// on float values: Cast, Add, Sub, Mul, Div, Min, Max, Pow, Sqrt, Floor, Ceil, Round, Neg,
+// Abs, comparisons, Where) computed from its inputs; nullopt when it cannot be folded or
 // would hold more than `maxElements` (at most kOnnxMaxFoldElements) elements.
 std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs,
                                           int opset, std::size_t maxElements = kOnnxMaxFoldElements);

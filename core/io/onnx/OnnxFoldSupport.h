@@ -4,6 +4,7 @@
 // data movement and of element-wise arithmetic share.
 #include "core/io/onnx/OnnxFoldOps.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,7 +58,23 @@ inline Result make(int type, Dims dims, std::vector<std::int64_t> values)
     const auto n = onnxElementCount(dims);
     if (!n || static_cast<std::size_t>(*n) != values.size() || values.size() > kOnnxMaxFoldElements)
         return std::nullopt;
-    return OnnxIntTensor{type, std::move(dims), std::move(values)};
+    return OnnxIntTensor{type, std::move(dims), std::move(values), {}};
+}
+
+// A float tensor of `dims` holding `reals`; nullopt when they do not match or it is too large.
+inline Result makeReal(int type, Dims dims, std::vector<double> reals)
+{
+    const auto n = onnxElementCount(dims);
+    if (!n || static_cast<std::size_t>(*n) != reals.size() || reals.size() > kOnnxMaxFoldElements)
+        return std::nullopt;
+    for (double& v : reals) {
+        if (!std::isfinite(v))
+            return std::nullopt; // a division by zero, an overflow: nothing a shape can use
+        if (type == onnx::TensorProto::FLOAT)
+            v = static_cast<float>(v); // what a runtime computes in float32
+    }
+    OnnxIntTensor t{type, std::move(dims), {}, std::move(reals)};
+    return t;
 }
 
 // The axes of a node that takes them as an attribute before `inputFrom` and as input 1 since
@@ -65,8 +82,9 @@ inline Result make(int type, Dims dims, std::vector<std::int64_t> values)
 std::optional<Dims> axesOf(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset,
                            int inputFrom = 13);
 
-// Element-wise arithmetic, comparisons, logic, Where, Cast, reductions (OnnxFoldMath.cpp);
-// nullopt for any other type.
+// Element-wise arithmetic, comparisons, logic, Where, Cast, reductions (OnnxFoldMath.cpp),
+// of integer tensors, and of float ones where an input is float (Cast, Add, Sub, Mul, Div,
+// Min, Max, comparisons, Where, Floor, Ceil, Round, Neg, Abs); nullopt for any other type.
 Result foldOnnxMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset,
                     std::size_t maxElements);
 

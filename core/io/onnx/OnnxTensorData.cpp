@@ -237,6 +237,43 @@ std::optional<OnnxIntTensor> decodeOnnxIntTensor(const onnx::TensorProto& tensor
     return out;
 }
 
+std::optional<OnnxIntTensor> decodeOnnxRealTensor(const onnx::TensorProto& tensor, std::size_t maxElements)
+{
+    const int type = tensor.data_type();
+    if ((type != TP::FLOAT && type != TP::DOUBLE) || tensor.data_location() == TP::EXTERNAL)
+        return std::nullopt;
+    OnnxIntTensor out;
+    out.dataType = type;
+    out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    const auto count = onnxElementCount(out.dims);
+    if (!count || static_cast<std::uint64_t>(*count) > maxElements)
+        return std::nullopt;
+    const auto n = static_cast<std::size_t>(*count);
+    const std::size_t width = type == TP::FLOAT ? sizeof(float) : sizeof(double);
+    if (tensor.has_raw_data()) {
+        if (tensor.raw_data().size() != n * width)
+            return std::nullopt;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (type == TP::FLOAT) {
+                float v = 0; // little-endian, like the hosts this builds for
+                std::memcpy(&v, tensor.raw_data().data() + i * width, width);
+                out.reals.push_back(v);
+            } else {
+                double v = 0;
+                std::memcpy(&v, tensor.raw_data().data() + i * width, width);
+                out.reals.push_back(v);
+            }
+        }
+    } else if (type == TP::FLOAT && static_cast<std::size_t>(tensor.float_data_size()) == n) {
+        out.reals.assign(tensor.float_data().begin(), tensor.float_data().end());
+    } else if (type == TP::DOUBLE && static_cast<std::size_t>(tensor.double_data_size()) == n) {
+        out.reals.assign(tensor.double_data().begin(), tensor.double_data().end());
+    } else {
+        return std::nullopt;
+    }
+    return out;
+}
+
 onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::string& name)
 {
     onnx::TensorProto t;
@@ -244,6 +281,12 @@ onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::st
     t.set_data_type(tensor.dataType);
     for (std::int64_t d : tensor.dims)
         t.add_dims(d);
+    for (double v : tensor.reals) {
+        if (tensor.dataType == TP::DOUBLE)
+            t.add_double_data(v);
+        else
+            t.add_float_data(static_cast<float>(v));
+    }
     for (std::int64_t v : tensor.values) {
         switch (tensor.dataType) {
         case TP::INT64:

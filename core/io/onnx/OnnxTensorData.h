@@ -25,17 +25,25 @@ std::optional<std::int64_t> onnxElementCount(const std::vector<std::int64_t>& di
 // is in an external file, and for types without a fixed element size (strings).
 std::optional<std::string> onnxTensorDataProblem(const onnx::TensorProto& tensor);
 
-// A small integer tensor known at import time (shape arithmetic being folded).
+// A small integer tensor known at import time (shape arithmetic being folded), or a float
+// one (a scale a size is multiplied by before Floor/Ceil and a Cast back: `reals`).
 struct OnnxIntTensor {
     int dataType = onnx::TensorProto::INT64;
     std::vector<std::int64_t> dims;
-    std::vector<std::int64_t> values; // row-major
+    std::vector<std::int64_t> values; // row-major; empty for a floating-point dataType
+    std::vector<double> reals;        // row-major, for a floating-point dataType only
+
+    bool isReal() const { return isOnnxFloatType(dataType); }
+    std::size_t size() const { return isReal() ? reals.size() : values.size(); }
 };
 
 // The values of an integer (or bool) tensor whose data is in the file; nullopt for other
 // types, external data, a data length that does not match the dims, or more than
 // `maxElements` elements.
 std::optional<OnnxIntTensor> decodeOnnxIntTensor(const onnx::TensorProto& tensor, std::size_t maxElements);
+// The values of a float or double tensor whose data is in the file (a Constant node's
+// scale), as OnnxIntTensor::reals; nullopt otherwise or beyond `maxElements`.
+std::optional<OnnxIntTensor> decodeOnnxRealTensor(const onnx::TensorProto& tensor, std::size_t maxElements);
 onnx::TensorProto encodeOnnxIntTensor(const OnnxIntTensor& tensor, const std::string& name);
 
 } // namespace post
