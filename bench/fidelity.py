@@ -253,7 +253,10 @@ def report(path, args):
     batch = m.batch or 32
     cluster = args.v100_cluster if "V100" in m.device else args.rtx_cluster
     onnx = export_model(model_name, batch, args.out)
-    base = os.path.join(args.out, os.path.basename(path).split(".")[0])
+    name = os.path.basename(path)
+    for suffix in (".gz", ".json", ".pt.trace"):
+        name = name[:-len(suffix)] if name.endswith(suffix) else name
+    base = os.path.join(args.out, name)
     fused, err = simulate(args.post_cli, onnx, cluster, [], base + ".ops.csv")
     unfused, err2 = simulate(args.post_cli, onnx, cluster, ["--no-fusion"], base + ".unfused.ops.csv")
     replayed, why = simulate(args.post_cli, onnx, cluster, ["--costs", path], None)

@@ -81,6 +81,13 @@ enum class BackwardClass : std::uint8_t {
 };
 BackwardClass backwardClassOf(std::string_view type);
 
+// Whether ops of this type run a streaming element-wise kernel (one read of each input, one
+// write: DeviceSpec::streamingMemoryEfficiency): the cost model's element-wise types (Add,
+// Relu, Mul, Sigmoid, ...) and their gradients ("ReluGrad", "AddGrad", TF's "ReluGrad"), also
+// as the root of a fusion group. Not normalisation, softmax, pooling, reductions, data
+// movement or optimizer updates (docs/cost-model.md, "Reference devices").
+bool isStreamingOpType(std::string_view type);
+
 // FLOPs and bytes of one forward op from its shapes; unknown types fall back to an
 // element-wise estimate over the outputs and are marked known = false.
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op);

@@ -12,6 +12,7 @@ struct OpCost {
     int elementBytes = 4;      // of the op's first input: its compute precision (Precision.h)
     bool convolution = false;  // a matrix op that is a convolution (Op::convolution)
     bool narrow = false;       // a convolution over <= 4 input channels per group (Op::narrowConvolution)
+    bool streaming = false;    // an element-wise kernel: DeviceSpec::streamingMemoryEfficiency (isStreamingOpType)
 };
 
 } // namespace post

@@ -369,6 +369,16 @@ BackwardClass backwardClassOf(std::string_view type)
     }
 }
 
+bool isStreamingOpType(std::string_view type)
+{
+    if (type.ends_with("Grad"))
+        type.remove_suffix(4);
+    const auto& table = rules();
+    const auto it = table.find(type);
+    return it != table.end() && it->second.family == Family::Elementwise && type != "Range" && type != "Fill"
+        && type != "ConstantOfShape";
+}
+
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)
 {
     if (op.bodyCost)

@@ -81,7 +81,8 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
             op.cpuOnly = s.cpuOnly;
             op.paramBytes = colocatedParamBytes[index];
             op.body = s.bodySummary;
-            const OpCost cost = gradientAwareCost(graph, s);
+            OpCost cost = gradientAwareCost(graph, s);
+            cost.streaming = isStreamingOpType(s.type); // as opTimeUs sees the op
             if (!cost.known)
                 ++unknown[s.type];
             local.totalForwardFlops += cost.flops;

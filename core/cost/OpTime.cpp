@@ -70,6 +70,7 @@ double opTimeUs(const Op& op, const Device& device)
             spec.computeEfficiency = spec.tensorCoreEfficiency; // a tensor-core peak
         spec.memoryBandwidth = device.memoryBandwidth;
         OpCost cost;
+        cost.streaming = isStreamingOpType(op.type);
         cost.flops = op.flops;
         cost.bytesRead = op.memoryBytes;
         if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0 && op.precision == ElementPrecision::Fp32)

@@ -22,6 +22,10 @@ constexpr double kNotionalCpuBandwidth = 90e9;    // one tenth too: CPU time = 1
 constexpr double kComputeEfficiency = 0.7;
 constexpr double kTensorCoreEfficiency = 0.5;
 constexpr double kMemoryEfficiency = 0.6;
+// Streaming element-wise kernels (ReLU, the residual add, their gradients, the accumulation of
+// gradients): PyTorch's on a V100 move 0.88-0.94 of the HBM2 bandwidth (docs/cost-model.md,
+// "Fidelity against measured traces").
+constexpr double kStreamingMemoryEfficiency = 0.9;
 // Fixed cost per op: kernel launch plus the framework's dispatch (asynchronous launches
 // overlap most of it with the previous kernel).
 constexpr double kGpuLaunchUs = 2.0;
@@ -38,6 +42,7 @@ std::array<DeviceSpec, kDeviceKindCount> CostModelOptions::defaultReferenceDevic
     gpu.computeEfficiency = kComputeEfficiency;
     gpu.tensorCoreEfficiency = kTensorCoreEfficiency;
     gpu.memoryEfficiency = kMemoryEfficiency;
+    gpu.streamingMemoryEfficiency = kStreamingMemoryEfficiency;
     gpu.launchOverheadUs = kGpuLaunchUs;
     DeviceSpec& cpu = specs[static_cast<size_t>(DeviceKind::Cpu)];
     cpu.peakFlops = kNotionalCpuPeakFlops;
@@ -45,6 +50,7 @@ std::array<DeviceSpec, kDeviceKindCount> CostModelOptions::defaultReferenceDevic
     cpu.computeEfficiency = kComputeEfficiency;
     cpu.tensorCoreEfficiency = kTensorCoreEfficiency;
     cpu.memoryEfficiency = kMemoryEfficiency;
+    cpu.streamingMemoryEfficiency = kStreamingMemoryEfficiency;
     cpu.launchOverheadUs = kCpuLaunchUs;
     return specs;
 }
@@ -55,7 +61,8 @@ double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device)
     if (cost.flops <= 0.0 && bytes <= 0.0)
         return 0.0; // nothing runs: no kernel, no launch (Reshape and friends)
     const double flopRate = device.peakFlops * device.computeEfficiency;
-    const double byteRate = device.memoryBandwidth * device.memoryEfficiency;
+    const double byteRate = device.memoryBandwidth
+        * (cost.streaming ? device.streamingMemoryEfficiency : device.memoryEfficiency);
     if (!(flopRate > 0.0) || !(byteRate > 0.0))
         throw std::invalid_argument(
             "rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");

@@ -124,8 +124,9 @@ OpCost scaled(OpCost c, double factor)
     return c;
 }
 
-Op costedOp(std::string name, std::string type, const OpCost& cost, const CostModelOptions& options)
+Op costedOp(std::string name, std::string type, OpCost cost, const CostModelOptions& options)
 {
+    cost.streaming = isStreamingOpType(type);
     Op op;
     op.name = std::move(name);
     op.type = std::move(type);

@@ -279,7 +279,8 @@ std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int 
 
 SweepResult runSweepJob(const SweepJob& job, int threads)
 {
-    const Graph graph = readGraphFile(job.graphPath);
+    const ImportedGraph imported = readGraphFileWithPlacement(job.graphPath);
+    const Graph& graph = imported.graph;
     Cluster cluster = loadCluster(job.clusterPath);
     if (!job.precision.empty()) {
         const auto mode = parsePrecisionMode(job.precision);
@@ -287,6 +288,8 @@ SweepResult runSweepJob(const SweepJob& job, int threads)
             throw InputError(job.precision, "precision",
                              "unknown precision mode (expected " + std::string(kPrecisionModeNames) + ")");
         cluster.setPrecision(*mode); // as post-cli place --precision
+    } else if (cluster.precision() == PrecisionMode::Tf32) {
+        cluster.setPrecision(imported.frameworkPrecision()); // the cluster's default: the graph's framework's
     }
     std::unique_ptr<Placer> placer = makePlacer(job.algorithm);
     if (!placer)

@@ -841,14 +841,15 @@ private slots:
         const Graph eg = buildTrainingGraph(e.g);
         QVERIFY(!eg.op(0).matrixOp);
         QVERIFY(eg.op(1).matrixOp);
-        for (const PrecisionMode mode : {PrecisionMode::Fp32, PrecisionMode::Tf32}) {
+        // (The ReLU streams: 0.9 of the bandwidth; the product's kernel 0.6.)
+        for (const PrecisionMode mode : {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Pytorch}) {
             a100.setPrecision(mode);
-            QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, eg.op(0).memoryBytes / (1555e9 * 0.6) * 1e6));
+            QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, eg.op(0).memoryBytes / (1555e9 * 0.9) * 1e6));
             QVERIFY(near(opTimeUs(eg.op(1), a100.device(1)) - launch, eg.op(1).memoryBytes / (1555e9 * 0.6) * 1e6));
         }
         // Under amp the memory traffic is half (activations in 16 bits).
         a100.setPrecision(PrecisionMode::Amp);
-        QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, 0.5 * eg.op(0).memoryBytes / (1555e9 * 0.6) * 1e6));
+        QVERIFY(near(opTimeUs(eg.op(0), a100.device(1)) - launch, 0.5 * eg.op(0).memoryBytes / (1555e9 * 0.9) * 1e6));
 
         // No tensor cores (K80), no TF32 (V100): every mode but V100's amp gives the FP32 time.
         Cluster k80 = loadCluster("k80x4");

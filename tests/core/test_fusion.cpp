@@ -127,7 +127,8 @@ private slots:
         QCOMPARE(root.flops, s.cost(0).flops + s.cost(1).flops + s.cost(2).flops);
         QCOMPARE(root.flops, 6000.0);
         QCOMPARE(root.memoryBytes, 4000.0 + 4.0 + 4000.0);
-        const OpCost kernel{6000.0, 4004.0, 4000.0, true};
+        OpCost kernel{6000.0, 4004.0, 4000.0, true};
+        kernel.streaming = true; // an element-wise kernel (isStreamingOpType)
         const auto ref = CostModelOptions::defaultReferenceDevices();
         for (int k = 0; k < kDeviceKindCount; ++k)
             QCOMPARE(root.timeUs[static_cast<size_t>(k)], rooflineTimeUs(kernel, ref[static_cast<size_t>(k)]));
@@ -305,15 +306,17 @@ private slots:
             QCOMPARE(backward.flops, (o.type == "MatMul" ? (o.name == "p" ? 1.0 : 2.0) : 1.0) * c.flops);
             QCOMPARE(forward.colocate, o.name);
             QCOMPARE(backward.colocate, o.name);
+            OpCost timed = c;
+            timed.streaming = isStreamingOpType(o.type);
             for (int k = 0; k < kDeviceKindCount; ++k)
-                QCOMPARE(forward.timeUs[static_cast<size_t>(k)], rooflineTimeUs(c, ref[static_cast<size_t>(k)]));
+                QCOMPARE(forward.timeUs[static_cast<size_t>(k)], rooflineTimeUs(timed, ref[static_cast<size_t>(k)]));
         }
         QCOMPARE(opNamed(g, "r").outputBytes, 4000.0);
     }
 
     // The zoo's BERT-base: fusion merges each layer norm with its residual add, bias + GELU,
     // and the attention's scale + mask + softmax, and the step is faster by the share
-    // docs/cost-model.md states ("Kernel fusion": the fused step takes 60 % of the unfused
+    // docs/cost-model.md states ("Kernel fusion": the fused step takes 67 % of the unfused
     // one at sequence 128, batch 32, on one A100 in TF32).
     void bertBaseStepIsFasterByTheDocumentedShare()
     {
@@ -331,7 +334,10 @@ private slots:
         // Backward: an element-wise op fed only by inputs that need no gradient (the attention
         // mask's arithmetic) is free alone but is counted in the one pass of its group.
         QVERIFY(std::fabs(sumOf(fused, &Op::flops) / sumOf(plain, &Op::flops) - 1.0) < 0.01);
-        QVERIFY(sumOf(fused, &Op::memoryBytes) < 0.5 * sumOf(plain, &Op::memoryBytes));
+        // Under 60 % of the memory traffic (under half before the element-wise backward became
+        // one pass, which made the unfused step's traffic smaller too).
+        const double traffic = sumOf(fused, &Op::memoryBytes) / sumOf(plain, &Op::memoryBytes);
+        QVERIFY2(traffic < 0.6, qPrintable(QString::number(traffic)));
         QCOMPARE(plainReport.fusionGroups, 0);
         QVERIFY(fusedReport.fusionGroups > 12 * 4);
 
@@ -355,7 +361,7 @@ private slots:
         const SimResult fusedStep = stepOnOneGpu(fused, a100);
         const SimResult plainStep = stepOnOneGpu(plain, a100);
         const double ratio = fusedStep.stepTimeUs / plainStep.stepTimeUs;
-        QVERIFY2(std::fabs(ratio - 0.60) < 0.01, qPrintable(QString::number(ratio)));
+        QVERIFY2(std::fabs(ratio - 0.67) < 0.01, qPrintable(QString::number(ratio)));
         // Intermediates fused kernels never write are not held either.
         QVERIFY(fusedStep.peakMemoryBytes[1] < plainStep.peakMemoryBytes[1]);
     }

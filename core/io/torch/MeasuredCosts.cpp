@@ -64,7 +64,10 @@ const std::set<std::string, std::less<>>& knownOperators()
 }
 
 bool isGrad(const Op& op) { return std::string_view(op.name).ends_with(kGradSuffix); }
-bool isForward(const Op& op) { return !isGrad(op) && !isOptimizerOp(op); }
+// The step's host-to-device input copy (docs/cost-model.md, "Training step") is no forward op:
+// a profile has no operator for it, and it keeps its estimate.
+bool isInputCopy(const Op& op) { return op.type == "MemcpyHtoD"; }
+bool isForward(const Op& op) { return !isGrad(op) && !isOptimizerOp(op) && !isInputCopy(op); }
 
 // post-costs/1: {"format": "post-costs/1", "device": "cpu", "forward_us": {op: us}, ...}.
 std::unordered_map<std::string, double> readPostCosts(const JsonInput& in, const nlohmann::json& root)
