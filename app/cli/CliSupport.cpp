@@ -1,6 +1,7 @@
 #include "app/cli/CliSupport.h"
 
 #include "core/cluster/DeviceTypes.h"
+#include "core/graph/GraphError.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/MeasuredCosts.h"
@@ -141,15 +142,55 @@ void refuseUnshapedTensors(const ImportedGraph& imported)
 }
 
 namespace {
-std::string costsPath;     // --costs of the one subcommand that runs
-bool costsPartial = false; // --costs-partial
+std::vector<std::string> costsArgs; // --costs of the one subcommand that runs, in order
+bool costsPartial = false;          // --costs-partial
+
+// One --costs value: "PATH", or "TYPE=PATH" for the times of devices of one type (v100=a.json.gz).
+struct CostsArg {
+    std::string type; // empty: the trace's device kind (every GPU, or every CPU)
+    std::string path;
+};
+
+CostsArg costsArg(const std::string& value)
+{
+    const std::size_t eq = value.find('=');
+    if (eq != std::string::npos && eq > 0 && eq + 1 < value.size()) {
+        const std::string type = value.substr(0, eq);
+        if (type.find('/') == std::string::npos && deviceTypeProblem(type).empty())
+            return {type, value.substr(eq + 1)};
+    }
+    return {{}, value};
+}
+
+// The measured times `path` gave (applyMeasuredCosts marked them with it) as times of devices of
+// `type` on `before`: the kind times stay the estimates, the type's devices take the measurement.
+Graph asTypeTimes(const Graph& before, const Graph& measured, const std::string& type, const std::string& path)
+{
+    std::vector<MeasuredTypeTime> times;
+    for (OpId id = 0; id < measured.opCount(); ++id) {
+        const Op& op = measured.op(id);
+        if (op.measuredBy != path)
+            continue;
+        for (DeviceKind kind : {DeviceKind::Gpu, DeviceKind::Cpu})
+            if (op.measured(kind) && !before.op(id).measured(kind)) {
+                times.push_back({id, op.time(kind)});
+                break;
+            }
+    }
+    try {
+        return withMeasuredTypeTimes(before, type, times);
+    } catch (const GraphError& e) {
+        throw InputError(path, "--costs " + type + "=", e.what());
+    }
+}
 } // namespace
 
 void addCostsOption(CLI::App& cmd)
 {
-    cmd.add_option("--costs", costsPath,
+    cmd.add_option("--costs", costsArgs,
                    "Measured op times: a torch.profiler trace (.pt.trace.json[.gz], CPU or GPU; PyTorch 1.8 or 2.x) "
-                   "or post_torch's .costs.json (docs/pytorch.md)");
+                   "or post_torch's .costs.json (docs/pytorch.md); TYPE=FILE gives the times of the cluster's "
+                   "devices of that type (--costs v100=a.pt.trace.json.gz --costs t4=b.pt.trace.json.gz)");
     cmd.add_flag("--costs-partial", costsPartial,
                  "Take a --costs trace that covers too little of the graph or whose operators are not this model's "
                  "(refused otherwise)");
@@ -233,11 +274,16 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         std::cerr << "post-cli: warning: " << source << ": " << warning << "\n";
     for (const std::string& note : imported.notes)
         std::cerr << "post-cli: note: " << source << ": " << note << "\n";
-    if (!costsPath.empty()) {
+    for (const std::string& value : costsArgs) {
+        const CostsArg costs = costsArg(value);
         MeasuredCostsReport report;
-        imported.graph = applyMeasuredCosts(imported.graph, costsPath, &report, {.partial = costsPartial});
-        std::cerr << "post-cli: note: " << costsPath << ": " << describeMeasuredCosts(report) << "\n";
-    } else if (costsPartial) {
+        Graph measured = applyMeasuredCosts(imported.graph, costs.path, &report, {.partial = costsPartial});
+        std::cerr << "post-cli: note: " << costs.path << ": " << describeMeasuredCosts(report)
+                  << (costs.type.empty() ? "" : " (as the times of device type " + costs.type + ")") << "\n";
+        imported.graph = costs.type.empty() ? std::move(measured)
+                                            : asTypeTimes(imported.graph, measured, costs.type, costs.path);
+    }
+    if (costsArgs.empty() && costsPartial) {
         throw UsageError{"--costs-partial needs --costs TRACE"};
     }
     if (!imported.unshapedTensors.empty() && imported.unresolvedDims.empty())
@@ -349,8 +395,8 @@ std::string learnerOptionsHelp()
 std::vector<std::string> implicitInputsOf(const std::vector<std::string>& inputs)
 {
     std::vector<std::string> implicit;
-    if (!costsPath.empty())
-        implicit.push_back(costsPath);
+    for (const std::string& value : costsArgs)
+        implicit.push_back(costsArg(value).path);
     for (const std::string& input : inputs)
         if (!input.empty() && input != "-")
             if (std::optional<std::string> sidecar = moduleSidecarOf(input))

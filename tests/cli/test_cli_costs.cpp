@@ -89,6 +89,36 @@ private slots:
         QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 1.13);
     }
 
+    // --costs TYPE=FILE: the trace's times go to the devices of that type only (issue 27 item
+    // 3); the other type keeps the estimates, and the graph says which type was measured.
+    void typedCostsGoToTheirDevicesOnly()
+    {
+        const QString graph = write("typed.json", kToyGraph);
+        const QString trace = write("typed.pt.trace.json", QByteArray::fromStdString(toyTrace()));
+        const QString cluster = write("two.json", R"({"format": "post-cluster/1", "name": "two",
+            "devices": [{"name": "/device:GPU:0", "kind": "gpu", "type": "v100", "speed": 1.0, "memory_bytes": 1e9},
+                        {"name": "/device:GPU:1", "kind": "gpu", "type": "t4", "speed": 1.0, "memory_bytes": 1e9}]})");
+        Run r = runCli({"simulate", graph, "--cluster", cluster, "--all-on", "/device:GPU:0", "--costs",
+                        "v100=" + trace, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("as the times of device type v100"), qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 1.13); // measured, on the v100
+        r = runCli({"simulate", graph, "--cluster", cluster, "--all-on", "/device:GPU:1", "--costs", "v100=" + trace,
+                    "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 9.0); // the estimates, on the t4
+        const QString saved = dir_.filePath("typed-out.json");
+        QCOMPARE(runCli({"convert", graph, "--costs", "v100=" + trace, "--out", saved}).exitCode, 0);
+        QFile file(saved);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject conv = parseObject(QString::fromUtf8(file.readAll()))["ops"].toArray()[0].toObject();
+        QCOMPARE(conv["time_us"].toObject()["v100"].toDouble(), 300.0);
+        QCOMPARE(conv["time_us"].toObject()["gpu"].toDouble(), 1000.0);
+        QVERIFY(conv["measured"].toArray().contains(QJsonValue("v100")));
+        // A bad type name is a path like any other: "V100=x" names a file that is not there.
+        QCOMPARE(runCli({"info", graph, "--costs", "V100=" + trace}).exitCode, 1);
+    }
+
     // info --json and --ops name, for each op, where its times come from.
     void infoSaysWhatIsMeasured()
     {
