@@ -264,16 +264,39 @@ private slots:
         QCOMPARE(g.recordFunctionIds[0], (std::vector<std::uint64_t>{30, 40, 50, 60, 70}));
     }
 
+    // The hook for --costs: kernel times by rf_id (what a Kineto trace of the same run gives).
+    void measuredTimesByRecordFunctionId()
+    {
+        const T x{1, 1, {1, 3, 8, 8}}, w{2, 2, {4, 3, 3, 3}}, y{3, 3, {1, 4, 8, 8}};
+        const ImportedGraph g = readEt(trace({{3, "aten::conv2d", 2, true, {x, w}, {y}},
+                                              {4, "aten::cudnn_convolution", 3, true, {x, w}, {y}},
+                                              {5, "aten::relu", 2, true, {y}, {{4, 4, {1, 4, 8, 8}}}},
+                                              {6, "aten::neg", 2, true, {y}, {{5, 5, {1, 4, 8, 8}}}}}));
+        RecordFunctionTimes times;
+        times.cpuUs = {{30, 12.0}, {40, 9.0}, {50, 3.0}};
+        times.gpuUs = {{40, 70.0}, {50, 5.0}, {999, 1.0}}; // the conv's kernel is launched by its nested operator
+        int matched = 0;
+        const Graph measured = applyRecordFunctionTimes(g, times, &matched);
+        QCOMPARE(matched, 2);
+        const Op& conv = measured.op(*measured.find("forward/aten::conv2d#3"));
+        QCOMPARE(conv.time(DeviceKind::Gpu), 70.0);
+        QCOMPARE(conv.time(DeviceKind::Cpu), 12.0); // its own operator's duration, not the nested one's
+        QVERIFY(conv.measured(DeviceKind::Gpu) && conv.measured(DeviceKind::Cpu));
+        const Op& neg = measured.op(*measured.find("forward/aten::neg#6"));
+        QVERIFY(!neg.measured(DeviceKind::Gpu));
+        QCOMPARE(neg.time(DeviceKind::Gpu), g.graph.op(*g.graph.find("forward/aten::neg#6")).time(DeviceKind::Gpu));
+        QCOMPARE(measured.edgeCount(), g.graph.edgeCount());
+    }
+
     void storagesLinkWritersToReaders()
     {
         // b = relu(a); b.add_(c) in place; d = sigmoid(b): d reads what add_ wrote last.
-        const ImportedGraph g
-            = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
-                            {4, "aten::add_", 2, true, {{2, 2, {4}}, {5, 5, {4}}}, {{2, 2, {4}}}},
-                            {6, "aten::sigmoid", 2, true, {{2, 2, {4}}}, {{7, 7, {4}}}},
-                            // storage id 0: the tensor id links (tensor 8 written, then read)
-                            {7, "aten::neg", 2, true, {{7, 7, {4}}}, {{8, 0, {4}}}},
-                            {8, "aten::exp", 2, true, {{8, 0, {4}}}, {{9, 9, {4}}}}}));
+        const ImportedGraph g = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                                              {4, "aten::add_", 2, true, {{2, 2, {4}}, {5, 5, {4}}}, {{2, 2, {4}}}},
+                                              {6, "aten::sigmoid", 2, true, {{2, 2, {4}}}, {{7, 7, {4}}}},
+                                              // storage id 0: the tensor id links (tensor 8 written, then read)
+                                              {7, "aten::neg", 2, true, {{7, 7, {4}}}, {{8, 0, {4}}}},
+                                              {8, "aten::exp", 2, true, {{8, 0, {4}}}, {{9, 9, {4}}}}}));
         QCOMPARE(g.graph.opCount(), 5);
         QVERIFY(hasEdge(g.graph, "aten::relu", "aten::add_"));
         QVERIFY(hasEdge(g.graph, "aten::add_", "aten::sigmoid"));
@@ -286,17 +309,16 @@ private slots:
     {
         ExecutionTraceReport r;
         const T w{1, 1, {8, 8}}, x{2, 2, {4, 8}}, y{3, 3, {4, 8}}, gy{4, 4, {4, 8}}, gw{5, 5, {8, 8}};
-        const ImportedGraph g = readEt(
-            trace({{3, "aten::mm", 2, true, {x, w}, {y}},
-                   {4, "autograd::engine::evaluate_function: MmBackward0", 2, false, {}, {}},
-                   {5, "MmBackward0", 4, false, {}, {}},
-                   {6, "aten::mm", 5, true, {y, x}, {gw}},
-                   {7, "Optimizer.step#SGD.step", 2, false, {}, {}},
-                   {8, "aten::add_", 7, true, {w, gw}, {w}},
-                   // The second thread is an autograd thread: backward without the label.
-                   {901, "aten::copy_", 900, true, {gy, y}, {gy}}},
-                  true),
-            &r);
+        const ImportedGraph g = readEt(trace({{3, "aten::mm", 2, true, {x, w}, {y}},
+                                              {4, "autograd::engine::evaluate_function: MmBackward0", 2, false, {}, {}},
+                                              {5, "MmBackward0", 4, false, {}, {}},
+                                              {6, "aten::mm", 5, true, {y, x}, {gw}},
+                                              {7, "Optimizer.step#SGD.step", 2, false, {}, {}},
+                                              {8, "aten::add_", 7, true, {w, gw}, {w}},
+                                              // The second thread is an autograd thread: backward without the label.
+                                              {901, "aten::copy_", 900, true, {gy, y}, {gy}}},
+                                             true),
+                                       &r);
         QCOMPARE(r.forwardOps, 1);
         QCOMPARE(r.backwardOps, 2);
         QCOMPARE(r.optimizerOps, 1);
@@ -333,14 +355,13 @@ private slots:
     void maybeAliasOperatorsFoldUnlessTheyCopy()
     {
         ExecutionTraceReport r;
-        const ImportedGraph g
-            = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
-                            {4, "aten::to", 2, true, {{2, 2, {4}}}, {{2, 2, {4}}}},       // returns self
-                            {5, "aten::contiguous", 2, true, {{2, 2, {4}}}, {{3, 3, {4}}}}, // a fresh copy
-                            {6, "aten::reshape", 2, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
-                            {7, "aten::view", 6, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
-                            {8, "aten::tanh", 2, true, {{4, 3, {2, 2}}}, {{5, 5, {2, 2}}}}}),
-                     &r);
+        const ImportedGraph g = readEt(trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                                              {4, "aten::to", 2, true, {{2, 2, {4}}}, {{2, 2, {4}}}}, // returns self
+                                              {5, "aten::contiguous", 2, true, {{2, 2, {4}}}, {{3, 3, {4}}}}, // a fresh copy
+                                              {6, "aten::reshape", 2, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
+                                              {7, "aten::view", 6, true, {{3, 3, {4}}}, {{4, 3, {2, 2}}}},
+                                              {8, "aten::tanh", 2, true, {{4, 3, {2, 2}}}, {{5, 5, {2, 2}}}}}),
+                                       &r);
         QCOMPARE(g.graph.opCount(), 3); // relu, contiguous (a copy), tanh
         QVERIFY(opOfType(g.graph, "aten::contiguous"));
         QVERIFY(!opOfType(g.graph, "aten::to"));
@@ -374,20 +395,30 @@ private slots:
         QTest::addColumn<QString>("location");
         QTest::addColumn<QString>("message");
         const std::string good = trace({{3, "aten::relu", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}}});
-        QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "line" << "syntax error";
+        QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "line"
+                                   << "syntax error";
         const std::string noName = replaced(good, "\"name\": \"aten::relu\", ", "");
-        QTest::newRow("missing name") << QString::fromStdString(noName) << "nodes[2].name" << "missing";
+        QTest::newRow("missing name") << QString::fromStdString(noName) << "nodes[2].name"
+                                      << "missing";
         const std::string shapes = replaced(good, "\"shapes\": [[4]]", "\"shapes\": []");
-        QTest::newRow("shapes not parallel") << QString::fromStdString(shapes) << "nodes[2].inputs" << "1 values but 0 shapes";
+        QTest::newRow("shapes not parallel") << QString::fromStdString(shapes) << "nodes[2].inputs"
+                                             << "1 values but 0 shapes";
         const std::string tensor = replaced(good, "[1,1,0,4,4,\"cpu\"]", "[1,1,0,\"4\",4,\"cpu\"]");
-        QTest::newRow("bad tensor") << QString::fromStdString(tensor) << "nodes[2].inputs.values[0]" << "not an integer";
+        QTest::newRow("bad tensor") << QString::fromStdString(tensor) << "nodes[2].inputs.values[0]"
+                                    << "not an integer";
         const std::string ids = replaced(good, "\"id\": 3", "\"id\": 2");
-        QTest::newRow("duplicate id") << QString::fromStdString(ids) << "nodes[2].id" << "earlier node";
-        QTest::newRow("no nodes") << R"({"schema": "1.0.1", "nodes": []})" << "nodes" << "no nodes";
-        QTest::newRow("only views")
-            << QString::fromStdString(trace({{3, "aten::view", 2, true, {{1, 1, {4}}}, {{2, 1, {2, 2}}}}})) << "nodes"
-            << "computes anything";
-        QTest::newRow("schema not a string") << R"({"schema": 1, "nodes": [{}]})" << "schema" << "string";
+        QTest::newRow("duplicate id") << QString::fromStdString(ids) << "nodes[2].id"
+                                      << "earlier node";
+        QTest::newRow("no nodes") << R"({"schema": "1.0.1", "nodes": []})"
+                                  << "nodes"
+                                  << "no nodes";
+        QTest::newRow("only views") << QString::fromStdString(
+            trace({{3, "aten::view", 2, true, {{1, 1, {4}}}, {{2, 1, {2, 2}}}}}))
+                                    << "nodes"
+                                    << "computes anything";
+        QTest::newRow("schema not a string") << R"({"schema": 1, "nodes": [{}]})"
+                                             << "schema"
+                                             << "string";
     }
 
     void wrongTracesNameTheField()
@@ -552,9 +583,12 @@ private slots:
         std::vector<EtNodeSpec> specs;
         for (const QJsonValue& v : nodes) {
             const QJsonObject o = v.toObject();
-            EtNodeSpec s{static_cast<std::uint64_t>(o["Id"].toInteger()), o["Name"].toString().toStdString(),
-                         o["NodeType"].toInt(), static_cast<std::uint64_t>(o["runtime"].toInteger()),
-                         o["is_cpu_op"].toBool(), {}};
+            EtNodeSpec s{static_cast<std::uint64_t>(o["Id"].toInteger()),
+                         o["Name"].toString().toStdString(),
+                         o["NodeType"].toInt(),
+                         static_cast<std::uint64_t>(o["runtime"].toInteger()),
+                         o["is_cpu_op"].toBool(),
+                         {}};
             for (const QJsonValue& d : o["data_deps"].toArray())
                 s.dataDeps.push_back(static_cast<std::uint64_t>(d.toInteger()));
             specs.push_back(std::move(s));
@@ -650,11 +684,16 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("format");
-        QTest::newRow("et") << QByteArray(R"({"schema": "1.0.1", "pid": 1, "nodes": [)") << "x.json" << "pytorch-et";
-        QTest::newRow("chakra json") << QByteArray(R"({"workload_graph": [)") << "x.json" << "chakra-json";
-        QTest::newRow("kineto 2.x") << QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") << "x.json" << "kineto";
-        QTest::newRow("kineto 1.x array") << QByteArray(R"([{"ph": "X", "ts": 1, "name": "a"}])") << "x.json" << "kineto";
-        QTest::newRow("text .et by name") << QByteArray("hello") << "x.et" << "chakra-et";
+        QTest::newRow("et") << QByteArray(R"({"schema": "1.0.1", "pid": 1, "nodes": [)") << "x.json"
+                            << "pytorch-et";
+        QTest::newRow("chakra json") << QByteArray(R"({"workload_graph": [)") << "x.json"
+                                     << "chakra-json";
+        QTest::newRow("kineto 2.x") << QByteArray(R"({"schemaVersion": 1, "traceEvents": [)") << "x.json"
+                                    << "kineto";
+        QTest::newRow("kineto 1.x array") << QByteArray(R"([{"ph": "X", "ts": 1, "name": "a"}])") << "x.json"
+                                          << "kineto";
+        QTest::newRow("text .et by name") << QByteArray("hello") << "x.et"
+                                          << "chakra-et";
     }
 
     void newFormatsAreSniffed()
