@@ -22,8 +22,9 @@ private slots:
         for (const post::ImporterRow& row : post::importerTable()) {
             const QString name = QString::fromUtf8(post::toString(row.format).data());
             QVERIFY2(r.out.contains("\n  " + name + " "), qPrintable(name));
-            QVERIFY2(r.out.contains("docs/importers.md#" + QString::fromUtf8(row.docsAnchor.data(), row.docsAnchor.size())),
-                     qPrintable(name));
+            QVERIFY2(
+                r.out.contains("docs/importers.md#" + QString::fromUtf8(row.docsAnchor.data(), row.docsAnchor.size())),
+                qPrintable(name));
         }
         const auto bad = runCli({"info", "x", "--format", "chakra"});
         QCOMPARE(bad.exitCode, 2);
@@ -34,7 +35,8 @@ private slots:
     void wrongTracesExitOneNamingFileAndField()
     {
         QTemporaryDir dir;
-        const QString cut = testdata::writeFile(dir, "cut_et.json", "{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 1, \"na" /* cut off */);
+        const QString cut = testdata::writeFile(dir, "cut_et.json",
+                                                "{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 1, \"na" /* cut off */);
         auto r = runCli({"info", cut});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(cut) && r.err.contains("line 1"), qPrintable(r.err));
@@ -43,7 +45,8 @@ private slots:
         r = runCli({"info", noDeps});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(noDeps) && r.err.contains("workload_graph[0].data_deps"), qPrintable(r.err));
-        const QString kineto = testdata::writeFile(dir, "run.pt.trace.json", R"({"schemaVersion": 1, "traceEvents": []})");
+        const QString kineto = testdata::writeFile(dir, "run.pt.trace.json",
+                                                   R"({"schemaVersion": 1, "traceEvents": []})");
         r = runCli({"info", kineto});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(kineto) && r.err.contains("--costs"), qPrintable(r.err));
@@ -52,8 +55,8 @@ private slots:
     void aRealTraceIsPlaced()
     {
         REQUIRE_SHARED_DATA(data);
-        const auto r = runCli({"place", data + "/traces/param/linear_et.json.gz", "--cluster", "v100x4-nvlink", "--algo",
-                               "m-etf", "--json"});
+        const auto r = runCli({"place", data + "/traces/param/linear_et.json.gz", "--cluster", "v100x4-nvlink",
+                               "--algo", "m-etf", "--json"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("\"best_step_time_ms\""), qPrintable(r.out.left(400)));
         QVERIFY2(r.err.contains("execution trace, schema 1.0.1"), qPrintable(r.err));

@@ -15,14 +15,15 @@ QString graphOpenFilters()
             continue;
         QStringList patterns;
         for (std::string_view extension : row.extensions) {
-            const QString pattern = QStringLiteral("*") + QString::fromUtf8(extension.data(), static_cast<qsizetype>(extension.size()));
+            const QString pattern = QStringLiteral("*")
+                + QString::fromUtf8(extension.data(), static_cast<qsizetype>(extension.size()));
             patterns << pattern;
             if (!all.contains(pattern))
                 all << pattern;
         }
-        filters << QStringLiteral("%1 (%2)")
-                       .arg(QString::fromUtf8(row.title.data(), static_cast<qsizetype>(row.title.size())),
-                            patterns.join(QLatin1Char(' ')));
+        filters << QStringLiteral("%1 (%2)").arg(
+            QString::fromUtf8(row.title.data(), static_cast<qsizetype>(row.title.size())),
+            patterns.join(QLatin1Char(' ')));
     }
     filters.prepend(QObject::tr("Graphs and traces (%1)").arg(all.join(QLatin1Char(' '))));
     filters << QObject::tr("All files (*)");
