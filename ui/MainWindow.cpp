@@ -5,6 +5,7 @@
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
+#include "ui/document/GraphFileFilters.h"
 #include "ui/document/RecentFiles.h"
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDiffTools();
 
     connect(hub_, &DocumentHub::loadFailed, this, &MainWindow::reportError);
+    connect(hub_, &DocumentHub::loadProgress, this, &MainWindow::showLoadProgress);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -397,8 +399,8 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::openDialog()
 {
     const QString dir = QSettings().value(QStringLiteral("lastDir")).toString();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Graph"), dir, tr("Graphs (*.json *.onnx *.pbtxt *.txt *.dot *.gv);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Graph"), dir,
+                                                      graphOpenFilters()); // one filter per importer-table row
     if (path.isEmpty())
         return;
     QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
@@ -650,10 +652,27 @@ void MainWindow::reportError(const QString& path, const QString& message)
     box->open(); // window-modal, does not block the event loop
 }
 
+void MainWindow::showLoadProgress(const QString& stage, double fraction)
+{
+    if (!hub_->isLoading())
+        return;
+    busyBar_->setRange(0, 100);
+    busyBar_->setValue(static_cast<int>(fraction * 100.0));
+    busyBar_->show();
+    statusText_->setText(tr("%1… %2%").arg(stage).arg(static_cast<int>(fraction * 100.0)));
+}
+
+int MainWindow::loadProgressPercent() const
+{
+    return hub_->isLoading() && busyBar_->maximum() == 100 ? busyBar_->value() : -1;
+}
+
 void MainWindow::updateBusy()
 {
     const bool laying = graphPanel_->isLayoutBusy();
     const bool reading = hub_->isLoading() || (session_ && session_->isOpening());
+    if (!reading)
+        busyBar_->setRange(0, 0); // back to the busy indicator (layout has no measurable progress)
     busyBar_->setVisible(laying || reading);
     cancelButton_->setVisible(laying || reading);
     const DocumentPtr& document = hub_->document();

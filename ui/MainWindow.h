@@ -98,6 +98,8 @@ public:
 
     // The status bar's message and its graph summary.
     QString statusMessage() const;
+    // The status bar's progress of the file being read (0-100), or -1 while none is shown.
+    int loadProgressPercent() const;
     QString summaryText() const;
     // Brings the graph (0) or another central tab to the front.
     void showCentralTab(int index);
@@ -162,6 +164,7 @@ private:
     PlacementProvenance runProvenance() const; // the learner run on the chart: its placer and seed
     void reportError(const QString& path, const QString& message);
     void updateBusy();
+    void showLoadProgress(const QString& stage, double fraction);
     void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
     void updateSummary();
     void openDialog();

@@ -41,7 +41,8 @@ void addConvertCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<ConvertOptions>();
     CLI::App* cmd = app.add_subcommand("convert", "Write any importable graph as post-graph/1 (its training step)");
     cmd->add_option("graph", opts->graph,
-                    "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt), "
+                    "Graph file in any format post-cli --help lists (ONNX, .pbtxt, DOT, PipeDream, MSR, post-graph, "
+                    "PyTorch execution and Chakra traces), "
                     "or - for standard input")
         ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);

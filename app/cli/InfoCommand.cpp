@@ -181,10 +181,10 @@ void addInfoCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<InfoOptions>();
     CLI::App* cmd = app.add_subcommand("info", "Summarise a graph: ops, edges, compute, parameters, critical path");
-    cmd->add_option(
-           "graph", opts->graph,
-           "Graph file (post-graph JSON, PipeDream graph.txt, MSR JSON, DOT, ONNX, TensorFlow .pbtxt), or - for "
-           "standard input")
+    cmd->add_option("graph", opts->graph,
+                    "Graph file in any format post-cli --help lists (ONNX, .pbtxt, DOT, PipeDream, MSR, post-graph, "
+                    "PyTorch execution and Chakra traces), or - for "
+                    "standard input")
         ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
     cmd->add_flag("--json", opts->json, "Print one JSON object");

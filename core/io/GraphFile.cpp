@@ -106,7 +106,7 @@ std::string readGraphText(const std::string& path, GraphFormat format)
         if (kModelTags.find(head.bytes.front()) == std::string_view::npos && !endsWith(path, ".onnx"))
             throw InputError(path, {},
                              "unrecognized graph format (binary, and not the start of an ONNX model); "
-                                 + std::string(kSupported));
+                                 + supportedFormatsText());
         format = GraphFormat::Onnx;
     } else if (format == GraphFormat::Auto && !gzip && !json && !text.empty()) {
         format = sniffGraphFormat(head.bytes, path);

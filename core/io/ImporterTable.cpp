@@ -116,19 +116,6 @@ bool looksLikePbtxt(std::string_view text)
     return opened && text.find("op:") != std::string_view::npos;
 }
 
-// Text formats are UTF-8; a control byte other than blanks near the start means binary
-// (a serialized ModelProto starts with 0x08, the ir_version field).
-bool looksBinary(std::string_view content)
-{
-    const std::string_view head = content.substr(0, 512);
-    for (char c : head) {
-        const auto b = static_cast<unsigned char>(c);
-        if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') || b == 0x7F)
-            return true;
-    }
-    return false;
-}
-
 bool endsWith(std::string_view path, std::string_view suffix)
 {
     if (path.size() < suffix.size())
@@ -299,6 +286,19 @@ std::vector<ImporterRow> buildTable()
 }
 
 } // namespace
+
+// Text formats are UTF-8; a control byte other than blanks near the start means binary
+// (a serialized ModelProto starts with 0x08, the ir_version field).
+bool looksBinary(std::string_view content)
+{
+    const std::string_view head = content.substr(0, 512);
+    for (char c : head) {
+        const auto b = static_cast<unsigned char>(c);
+        if ((b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') || b == 0x7F)
+            return true;
+    }
+    return false;
+}
 
 std::span<const ImporterRow> importerTable()
 {

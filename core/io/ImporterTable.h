@@ -48,6 +48,8 @@ const ImporterRow& importerRow(GraphFormat format);
 // "supported: post-graph JSON ({"format": "post-graph/1", ...}), MSR JSON (...), ...": the
 // readable formats and what they look like, for error messages.
 std::string supportedFormatsText();
+// Whether the first 512 bytes hold a control byte other than blanks (a binary file: ONNX, .et).
+bool looksBinary(std::string_view content);
 // "auto, post-graph, pipedream, ...": the names --format takes.
 std::string formatNamesText();
 

@@ -264,6 +264,30 @@ private slots:
         QCOMPARE(g.recordFunctionIds[0], (std::vector<std::uint64_t>{30, 40, 50, 60, 70}));
     }
 
+    // The hook for --costs: kernel times by rf_id (what a Kineto trace of the same run gives).
+    void measuredTimesByRecordFunctionId()
+    {
+        const T x{1, 1, {1, 3, 8, 8}}, w{2, 2, {4, 3, 3, 3}}, y{3, 3, {1, 4, 8, 8}};
+        const ImportedGraph g = readEt(trace({{3, "aten::conv2d", 2, true, {x, w}, {y}},
+                                              {4, "aten::cudnn_convolution", 3, true, {x, w}, {y}},
+                                              {5, "aten::relu", 2, true, {y}, {{4, 4, {1, 4, 8, 8}}}},
+                                              {6, "aten::neg", 2, true, {y}, {{5, 5, {1, 4, 8, 8}}}}}));
+        RecordFunctionTimes times;
+        times.cpuUs = {{30, 12.0}, {40, 9.0}, {50, 3.0}};
+        times.gpuUs = {{40, 70.0}, {50, 5.0}, {999, 1.0}}; // the conv's kernel is launched by its nested operator
+        int matched = 0;
+        const Graph measured = applyRecordFunctionTimes(g, times, &matched);
+        QCOMPARE(matched, 2);
+        const Op& conv = measured.op(*measured.find("forward/aten::conv2d#3"));
+        QCOMPARE(conv.time(DeviceKind::Gpu), 70.0);
+        QCOMPARE(conv.time(DeviceKind::Cpu), 12.0); // its own operator's duration, not the nested one's
+        QVERIFY(conv.measured(DeviceKind::Gpu) && conv.measured(DeviceKind::Cpu));
+        const Op& neg = measured.op(*measured.find("forward/aten::neg#6"));
+        QVERIFY(!neg.measured(DeviceKind::Gpu));
+        QCOMPARE(neg.time(DeviceKind::Gpu), g.graph.op(*g.graph.find("forward/aten::neg#6")).time(DeviceKind::Gpu));
+        QCOMPARE(measured.edgeCount(), g.graph.edgeCount());
+    }
+
     void storagesLinkWritersToReaders()
     {
         // b = relu(a); b.add_(c) in place; d = sigmoid(b): d reads what add_ wrote last.

@@ -10,6 +10,7 @@ DocumentHub::DocumentHub(QObject* parent)
 {
     connect(loader_, &DocumentLoader::loaded, this, &DocumentHub::publish);
     connect(loader_, &DocumentLoader::failed, this, &DocumentHub::loadFailed);
+    connect(loader_, &DocumentLoader::progress, this, &DocumentHub::loadProgress);
 }
 
 DocumentHub::~DocumentHub() = default;

@@ -61,6 +61,8 @@ public:
 signals:
     void documentChanged(post::DocumentPtr document);
     void loadFailed(const QString& path, const QString& message);
+    // How far the file being read is (DocumentLoader::progress).
+    void loadProgress(const QString& stage, double fraction);
     void clusterNameChanged(const QString& nameOrPath);
 
 private:

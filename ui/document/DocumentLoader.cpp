@@ -6,7 +6,9 @@
 #include "core/util/InputError.h"
 #include "ui/util/LatestRead.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QPointer>
 #include <QStringList>
 
 #include <algorithm>
@@ -64,7 +66,8 @@ InputDimensions DocumentLoader::dimensions(const QString& path) const
 }
 
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
-                                    const InputDimensions& dimensions, std::optional<PrecisionMode> precision)
+                                    const InputDimensions& dimensions, std::optional<PrecisionMode> precision,
+                                    std::function<void(std::string_view stage, double fraction)> progress)
 {
     auto doc = std::make_shared<GraphDocument>();
     doc->path = QFileInfo(path).absoluteFilePath();
@@ -72,6 +75,7 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     options.batch = batch;
     options.dims = dimensions.dims;
     options.inputShapes = dimensions.inputShapes;
+    options.progress = std::move(progress);
     ImportedGraph imported = readGraphFileWithPlacement(path.toStdString(), GraphFormat::Auto, options);
     doc->format = imported.format;
     doc->batch = batch;
@@ -117,12 +121,33 @@ DocumentLoader::~DocumentLoader() = default;
 
 bool DocumentLoader::isLoading() const { return read_->isBusy(); }
 
-void DocumentLoader::cancel() { read_->cancel(); }
+void DocumentLoader::cancel()
+{
+    ++*generation_;
+    read_->cancel();
+}
 
 void DocumentLoader::load(const QString& path)
 {
-    read_->start([path, cluster = cluster_, batch = batch_, dims = dimensions(path),
-                  precision = precision_] { return loadNow(path, cluster, batch, dims, precision); },
+    const std::uint64_t generation = ++*generation_;
+    // Called on the reading thread: posted to this object's thread, once per percent.
+    auto report = [self = QPointer<DocumentLoader>(this), generations = generation_, generation,
+                   last = std::make_shared<int>(-1)](std::string_view stage, double fraction) {
+        const int percent = static_cast<int>(fraction * 100.0);
+        if (percent == *last || generations->load() != generation)
+            return;
+        *last = percent;
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generations, generation,
+             stage = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())), fraction] {
+                if (self && generations->load() == generation)
+                    emit self->progress(stage, fraction);
+            },
+            Qt::QueuedConnection);
+    };
+    read_->start([path, cluster = cluster_, batch = batch_, dims = dimensions(path), precision = precision_,
+                  report] { return loadNow(path, cluster, batch, dims, precision, report); },
                  [this, path](const ReadOutcome<DocumentPtr>& outcome) {
                      if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
                          emit loaded(*doc);

@@ -7,9 +7,12 @@
 #include <QObject>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace post {
 
@@ -48,9 +51,11 @@ public:
     // cluster (in `precision` when given). Throws InputError naming the file and what is
     // wrong with it. A placement the file gives is shown if it fits the cluster; otherwise a
     // note says why not.
+    // `progress` (on the reading thread) hears a large trace's reader say how far it is.
     static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1,
                                const InputDimensions& dimensions = {},
-                               std::optional<PrecisionMode> precision = std::nullopt);
+                               std::optional<PrecisionMode> precision = std::nullopt,
+                               std::function<void(std::string_view stage, double fraction)> progress = {});
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
     // Why `nameOrPath` cannot be read as a cluster (naming the file and what is wrong),
@@ -60,6 +65,9 @@ public:
 signals:
     void loaded(post::DocumentPtr document);
     void failed(const QString& path, const QString& message);
+    // How far the newest load is (0 to 1), for readers that say so (execution and Chakra
+    // traces), at most once per percent; `stage` says what is being done.
+    void progress(const QString& stage, double fraction);
 
 private:
     QString cluster_ = defaultClusterName();
@@ -67,6 +75,8 @@ private:
     std::optional<PrecisionMode> precision_;
     QHash<QString, InputDimensions> dimensions_;    // by absolute path
     std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
+    // Numbers the loads: progress of a load that is no longer the newest is not reported.
+    std::shared_ptr<std::atomic<std::uint64_t>> generation_ = std::make_shared<std::atomic<std::uint64_t>>(0);
 };
 
 } // namespace post

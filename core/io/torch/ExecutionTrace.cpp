@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -342,8 +343,10 @@ Selection selectUnits(const Trace& trace, const ImportOptions& options)
             options.progress("Reading the execution trace: operators", 0.4 + 0.3 * double(k) / double(order.size()));
     }
     Selection sel;
-    const auto [first, last] = stepRange(trace, sel);
-    const auto inStep = [&](std::size_t i) { return trace.nodes[i].id >= first && trace.nodes[i].id <= last; };
+    const std::pair<std::int64_t, std::int64_t> range = stepRange(trace, sel);
+    const auto inStep = [&](std::size_t i) {
+        return trace.nodes[i].id >= range.first && trace.nodes[i].id <= range.second;
+    };
     // Counts the operators below `top` (and their rf_ids into `unit`).
     const auto below = [&](std::size_t top, Unit* unit) {
         int ops = 0;
@@ -568,6 +571,45 @@ void addNotes(const ExecutionTraceReport& r, ImportedGraph& imported)
 }
 
 } // namespace
+
+Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched)
+{
+    const Graph& g = imported.graph;
+    if (imported.recordFunctionIds.size() != static_cast<std::size_t>(g.opCount()))
+        throw std::invalid_argument("applyRecordFunctionTimes: the graph has no record-function ids");
+    constexpr int kCpu = static_cast<int>(DeviceKind::Cpu), kGpu = static_cast<int>(DeviceKind::Gpu);
+    GraphBuilder builder(g.name());
+    builder.reserve(static_cast<std::size_t>(g.opCount()), static_cast<std::size_t>(g.edgeCount()));
+    int count = 0;
+    for (OpId id = 0; id < g.opCount(); ++id) {
+        Op op = g.op(id);
+        const auto& ids = imported.recordFunctionIds[static_cast<std::size_t>(id)];
+        bool any = false;
+        double gpu = 0.0;
+        for (std::uint64_t rf : ids)
+            if (const auto it = times.gpuUs.find(rf); it != times.gpuUs.end()) {
+                gpu += it->second;
+                any = true;
+            }
+        if (any) {
+            op.timeUs[kGpu] = std::min(gpu, GraphBuilder::kMaxTimeUs);
+            op.measuredKinds |= 1U << kGpu;
+        }
+        if (!ids.empty())
+            if (const auto it = times.cpuUs.find(ids.front()); it != times.cpuUs.end()) {
+                op.timeUs[kCpu] = std::min(it->second, GraphBuilder::kMaxTimeUs);
+                op.measuredKinds |= 1U << kCpu;
+                any = true;
+            }
+        count += any ? 1 : 0;
+        builder.addOp(std::move(op));
+    }
+    for (const Edge& e : g.edges())
+        builder.addEdge(e.from, e.to, e.bytes);
+    if (matched)
+        *matched = count;
+    return std::move(builder).build();
+}
 
 bool looksLikeExecutionTrace(std::string_view text)
 {

@@ -3,8 +3,10 @@
 #include "core/io/ImportOptions.h"
 #include "core/io/ImportedGraph.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace post {
 
@@ -36,6 +38,22 @@ struct ExecutionTraceReport {
 // run. Throws InputError naming the file and the field.
 ImportedGraph parseExecutionTrace(std::string_view text, const std::string& source, const ImportOptions& options,
                                   ExecutionTraceReport* report = nullptr);
+
+// Measured times by record-function id, from a Kineto trace of the same run: per rf_id, the
+// CPU operator's duration and the summed duration of the GPU kernels it launched (its
+// correlation / external id). Reading the Kineto trace is core/io/torch/MeasuredCosts' part.
+struct RecordFunctionTimes {
+    std::unordered_map<std::uint64_t, double> cpuUs;
+    std::unordered_map<std::uint64_t, double> gpuUs;
+};
+
+// The execution trace's graph with measured times where `times` has them: an op's GPU time
+// is the sum of the kernel times of all its rf_ids (its operator's and the nested ones': a
+// kernel is attributed to the innermost operator that launched it), its CPU time the duration
+// of its own operator (its smallest rf_id, which encloses the nested ones); each becomes
+// measured (Op::measuredKinds). `matched` counts the ops that got a time.
+// Throws std::invalid_argument when `imported` has no record-function ids (not a trace).
+Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched = nullptr);
 
 // The sniffer's test: a JSON object with "schema" and "nodes" among its first keys.
 bool looksLikeExecutionTrace(std::string_view text);
