@@ -157,6 +157,8 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     connect(controller_, &LearnerController::snapshot, this, &LearnerPanel::onSnapshot);
     connect(controller_, &LearnerController::finished, this, &LearnerPanel::onFinished);
     connect(controller_, &LearnerController::preparing, this, [this](const QString& what) {
+        preparing_ = !what.isEmpty(); // the reference lines cannot pause: Pause waits for the placer
+        updateButtons();
         if (what.isEmpty()) {
             showStatus(tr("Running"));
         } else {
@@ -414,6 +416,7 @@ void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
 
 void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 {
+    preparing_ = false;
     updateButtons();
     if (!document_ || document_->graphId != runGraphId_) {
         // Stopped because another graph came: nothing of it is shown (listeners check runGraphId).
@@ -461,7 +464,7 @@ void LearnerPanel::updateButtons()
     const bool canRun = document_ && document_->graph && document_->cluster;
     startButton_->setEnabled(idle && canRun && options_->isValid());
     startButton_->setToolTip(options_->isValid() ? tr("Start a run (F5)") : tr("A hyperparameter is not valid"));
-    pauseButton_->setEnabled(state == LearnerController::State::Running);
+    pauseButton_->setEnabled(state == LearnerController::State::Running && !preparing_);
     resumeButton_->setEnabled(state == LearnerController::State::Paused);
     stopButton_->setEnabled(!idle);
     resetButton_->setEnabled(idle && haveData_);
