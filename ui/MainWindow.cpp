@@ -152,6 +152,8 @@ void MainWindow::createPanels()
     connect(inspector_, &InspectorPanel::opActivated, this, [this](OpId op) { selectOp(op, true); });
     connect(graphPanel_, &GraphPanel::layoutBusyChanged, this, &MainWindow::updateBusy);
     connect(graphPanel_, &GraphPanel::layoutApplied, this, [this] {
+        if (statusText_->text() == tr("Layout cancelled")) // a later layout (an expand) made it
+            setStatus(idleStatus());
         updateSummary();
         updateBusy();
         emit documentShown();

@@ -108,9 +108,10 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     time_->setSuffix(tr(" s"));
     time_->setValue(2.0);
     time_->setObjectName(QStringLiteral("time"));
-    time_->setToolTip(tr("Wall-time budget of the placer (post-cli --time); the run ends at whichever of samples and "
+    time_->setToolTip(tr("Wall-time budget of the run (post-cli --time); the run ends at whichever of samples and "
                          "time ends first. The chart's reference lines (lower bound, single GPU, classical placers) "
-                         "are computed before its clock starts: seconds on graphs of thousands of ops."));
+                         "are computed first and count in it (seconds on graphs of thousands of ops); the placer gets "
+                         "what is left, at least a tenth."));
     seed_->setRange(0, 1000000000);
     seed_->setValue(1);
     algorithm_->setObjectName(QStringLiteral("algorithm"));
@@ -157,10 +158,12 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     connect(controller_, &LearnerController::snapshot, this, &LearnerPanel::onSnapshot);
     connect(controller_, &LearnerController::finished, this, &LearnerPanel::onFinished);
     connect(controller_, &LearnerController::preparing, this, [this](const QString& what) {
+        preparing_ = !what.isEmpty(); // the reference lines cannot pause: Pause waits for the placer
+        updateButtons();
         if (what.isEmpty()) {
             showStatus(tr("Running"));
         } else {
-            status_->setText(tr("Preparing: %1… (before the run's clock starts)").arg(what));
+            status_->setText(tr("Preparing: %1…").arg(what));
         }
         emit preparing(what);
     });
@@ -414,6 +417,7 @@ void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
 
 void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 {
+    preparing_ = false;
     updateButtons();
     if (!document_ || document_->graphId != runGraphId_) {
         // Stopped because another graph came: nothing of it is shown (listeners check runGraphId).
@@ -434,11 +438,11 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
         bestMs_ = r.bestStepTimeUs / 1000.0;
     if (better && !r.best.empty() && document_ && document_->graphId == runGraphId_)
         emit bestPlacement(r.best);
-    showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(r.wallSeconds, 0, 'f', 2));
-    // The time limit is the placer's, as post-cli's: what ran before it is said apart.
+    // The run's whole time: the reference lines, then the placer (the time limit covers both).
+    showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(outcome.referenceSeconds + r.wallSeconds, 0, 'f', 2));
     if (outcome.referenceSeconds >= 0.1)
         status_->setText(status_->text()
-                         + tr(" (+%1 s computing the reference lines first)").arg(outcome.referenceSeconds, 0, 'f', 1));
+                         + tr(" (%1 s of it computing the reference lines)").arg(outcome.referenceSeconds, 0, 'f', 1));
     if (!r.feasible)
         status_->setText(status_->text() + tr("; no placement fits in memory"));
     emit finished(outcome);
@@ -461,7 +465,7 @@ void LearnerPanel::updateButtons()
     const bool canRun = document_ && document_->graph && document_->cluster;
     startButton_->setEnabled(idle && canRun && options_->isValid());
     startButton_->setToolTip(options_->isValid() ? tr("Start a run (F5)") : tr("A hyperparameter is not valid"));
-    pauseButton_->setEnabled(state == LearnerController::State::Running);
+    pauseButton_->setEnabled(state == LearnerController::State::Running && !preparing_);
     resumeButton_->setEnabled(state == LearnerController::State::Paused);
     stopButton_->setEnabled(!idle);
     resetButton_->setEnabled(idle && haveData_);

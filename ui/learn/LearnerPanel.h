@@ -152,6 +152,7 @@ private:
     int continuedFrom_ = 0;
     QString continuationNote_;
     std::function<bool(bool reset)> replaceGuard_;
+    bool preparing_ = false; // the run computes its reference lines (LearnerController::preparing)
 };
 
 } // namespace post

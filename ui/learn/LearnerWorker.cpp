@@ -6,6 +6,7 @@
 #include "core/util/VectorState.h"
 #include "ui/learn/SamplePlacements.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <limits>
@@ -188,8 +189,9 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
-        // The reference lines come before the placer's clock starts (its time budget is its
-        // own, as post-cli's): the window says what runs and how long it took.
+        // The reference lines come first and count in the time budget, as post-cli place
+        // --time counts from the command's start: the placer gets what is left (at least a
+        // tenth of it, never 0, which would mean no limit). The window says what runs.
         const Clock::time_point referencesStart = Clock::now();
         const auto preparing = [&](const QString& what) { emit this->preparing(request.runId, what); };
         LearnerSnapshot prototype;
@@ -224,6 +226,8 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         PlaceContext context{graph, cluster, SimOptions{}};
         context.samples = request.samples;
         context.seconds = request.seconds;
+        if (request.seconds > 0.0)
+            context.seconds = std::max(request.seconds - outcome.referenceSeconds, 0.1 * request.seconds);
         context.seed = request.seed;
         context.observer = &observer;
         context.stop = control->stopFlag();
