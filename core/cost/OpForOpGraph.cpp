@@ -128,13 +128,33 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
         local.forwardOpCount = builder.opCount();
         // Unknown sizes left on the step's tensors make every cost that reads them a guess:
         // the commands that time a step refuse them, like a forward graph's (CliSupport).
+        // Sizes an input pipeline makes at run time (a decoded JPEG's height and width, before
+        // a resize fixes them) are no dimension anyone can give: tensors of CPU-only ops
+        // (decoding, queues) and of ops reading only such tensors are not listed.
         local.unresolved = graph.unresolved;
-        for (const ShapedOp& s : graph.ops)
+        std::vector<char> pipeline(graph.tensors.size(), 0);
+        for (const ShapedOp& s : graph.ops) {
+            bool fed = false, onlyPipeline = true;
+            for (int t : s.inputs) {
+                if (t < 0)
+                    continue;
+                const ShapedTensor& in = graph.tensors[static_cast<std::size_t>(t)];
+                if (in.isParameter || in.isConstant)
+                    continue;
+                fed = true;
+                onlyPipeline = onlyPipeline && pipeline[static_cast<std::size_t>(t)];
+            }
+            const bool fromPipeline = s.cpuOnly || (fed && onlyPipeline);
             for (int t : s.outputs) {
                 const ShapedTensor& tensor = graph.tensors[static_cast<std::size_t>(t)];
-                if (std::any_of(tensor.shape.begin(), tensor.shape.end(), [](std::int64_t d) { return d < 0; }))
+                const bool open = std::any_of(tensor.shape.begin(), tensor.shape.end(),
+                                              [](std::int64_t d) { return d < 0; });
+                if (fromPipeline && open)
+                    pipeline[static_cast<std::size_t>(t)] = 1;
+                else if (open)
                     local.unshapedTensors.push_back(tensor.name);
             }
+        }
         for (const auto& [type, count] : unknown)
             local.unknownTypes.emplace_back(type, count);
         Graph result = std::move(builder).build();

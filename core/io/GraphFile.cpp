@@ -1,7 +1,6 @@
 #include "core/io/GraphFile.h"
 
 #include "core/io/ImporterTable.h"
-#include "core/io/torch/KinetoTrace.h"
 #include "core/util/FilePrefix.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -38,7 +37,6 @@ GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
     const std::string_view text = skipBlanksAndBom(content);
     if (text.empty())
         throw InputError(file, {}, "file is empty");
-    refuseProfilerTraceAsGraph(text, file); // measured times: --costs, not a graph
     for (const ImporterRow& row : importerTable())
         if (row.sniff(text, content, path))
             return row.format;

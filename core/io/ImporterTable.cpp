@@ -1,5 +1,7 @@
 #include "core/io/ImporterTable.h"
 
+#include "core/io/torch/KinetoTrace.h"
+
 #include "core/io/chakra/ChakraTrace.h"
 #include "core/io/dot/DotReader.h"
 #include "core/io/msr/MsrReader.h"
@@ -8,6 +10,7 @@
 #include "core/io/pipedream/PipeDreamReader.h"
 #include "core/io/tf/PbtxtReader.h"
 #include "core/io/torch/ExecutionTrace.h"
+#include "core/io/torch/KinetoTrace.h"
 #include "core/util/InputError.h"
 #include "core/util/TextNumber.h"
 
@@ -163,12 +166,13 @@ ImportedGraph readDot(std::string_view content, const std::string& source, const
     return imported;
 }
 
-[[noreturn]] ImportedGraph refuseKineto(std::string_view, const std::string& source, const ImportOptions&)
+[[noreturn]] ImportedGraph refuseKineto(std::string_view content, const std::string& source, const ImportOptions&)
 {
+    refuseProfilerTraceAsGraph(content, source); // the message that names --costs SOURCE
     throw InputError(source, {},
                      "a Kineto trace (torch.profiler's Chrome trace) holds measured times, not a graph: give the "
                      "graph (an execution trace of the same run, or the model) and this trace with --costs "
-                     "(docs/pytorch.md)");
+                         + source + " (docs/pytorch.md)");
 }
 
 std::vector<ImporterRow> buildTable()
@@ -247,7 +251,7 @@ std::vector<ImporterRow> buildTable()
          "Kineto trace (refused: give it with --costs)",
          {".pt.trace.json", ".pt.trace.json.gz"},
          "{\"traceEvents\": [...]}",
-         [](V text, V, V) { return looksLikeKineto(text); },
+         [](V text, V, V) { return looksLikeKineto(text) || looksLikeProfilerTrace(text); },
          false,
          refuseKineto,
          "",
