@@ -9,27 +9,6 @@
 #include <cmath>
 
 namespace post {
-namespace {
-
-std::string_view skipBlanksAndBom(std::string_view text)
-{
-    if (text.starts_with("\xEF\xBB\xBF"))
-        text.remove_prefix(3);
-    const auto start = text.find_first_not_of(" \t\r\n");
-    return start == std::string_view::npos ? std::string_view() : text.substr(start);
-}
-
-bool endsWith(std::string_view path, std::string_view suffix)
-{
-    if (path.size() < suffix.size())
-        return false;
-    for (size_t i = 0; i < suffix.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
-            return false;
-    return true;
-}
-
-} // namespace
 
 GraphFormat sniffGraphFormat(std::string_view content, std::string_view path)
 {

@@ -20,14 +20,6 @@
 namespace post {
 namespace {
 
-std::string_view skipBlanksAndBom(std::string_view text)
-{
-    if (text.starts_with("\xEF\xBB\xBF"))
-        text.remove_prefix(3);
-    const auto start = text.find_first_not_of(" \t\r\n");
-    return start == std::string_view::npos ? std::string_view() : text.substr(start);
-}
-
 // Skips blanks and DOT comments: // and # to the end of the line, /* ... */.
 std::string_view skipDotComments(std::string_view text)
 {
@@ -117,16 +109,6 @@ bool looksLikePbtxt(std::string_view text)
             break;
     }
     return opened && text.find("op:") != std::string_view::npos;
-}
-
-bool endsWith(std::string_view path, std::string_view suffix)
-{
-    if (path.size() < suffix.size())
-        return false;
-    for (size_t i = 0; i < suffix.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
-            return false;
-    return true;
 }
 
 bool json(std::string_view text) { return text.starts_with("{"); }
@@ -290,6 +272,24 @@ std::vector<ImporterRow> buildTable()
 }
 
 } // namespace
+
+std::string_view skipBlanksAndBom(std::string_view text)
+{
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    const auto start = text.find_first_not_of(" \t\r\n");
+    return start == std::string_view::npos ? std::string_view() : text.substr(start);
+}
+
+bool endsWith(std::string_view path, std::string_view suffix)
+{
+    if (path.size() < suffix.size())
+        return false;
+    for (size_t i = 0; i < suffix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
+            return false;
+    return true;
+}
 
 // Text formats are UTF-8; a control byte other than blanks near the start means binary
 // (a serialized ModelProto starts with 0x08, the ir_version field).

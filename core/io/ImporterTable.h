@@ -48,6 +48,10 @@ const ImporterRow& importerRow(GraphFormat format);
 // "supported: post-graph JSON ({"format": "post-graph/1", ...}), MSR JSON (...), ...": the
 // readable formats and what they look like, for error messages.
 std::string supportedFormatsText();
+// The text after a UTF-8 byte-order mark and leading blanks.
+std::string_view skipBlanksAndBom(std::string_view text);
+// Whether `path` ends in `suffix` (lower case), ignoring the path's case.
+bool endsWith(std::string_view path, std::string_view suffix);
 // Whether the first 512 bytes hold a control byte other than blanks (a binary file: ONNX, .et).
 bool looksBinary(std::string_view content);
 // "auto, post-graph, pipedream, ...": the names --format takes.
