@@ -95,21 +95,32 @@ std::string_view internType(std::string_view type)
 RuleTable buildRules()
 {
     RuleTable t;
-    // python/post_torch/aten_of_onnx.json (compiled in): ONNX type -> the aten operators it is
-    // exported from. Where an operator is listed under several types the first in the
+    // The aten<->ONNX table: where an operator is listed under several types the first in the
     // table's (alphabetical) order wins; the project's own rules replace it.
-    for (const EmbeddedText& file : embeddedTorchTables())
-        if (file.name == "aten_of_onnx") {
-            const nlohmann::json doc = nlohmann::json::parse(file.text);
-            for (const auto& [type, atens] : doc.at("table").items())
-                for (const auto& aten : atens)
-                    t.try_emplace(aten.get<std::string>(), AtenCostRule{internType(type), {}, {}, false, 1.0, {}});
-        }
+    for (const auto& [type, atens] : atenOfOnnx())
+        for (const std::string& aten : atens)
+            t.try_emplace(aten, AtenCostRule{internType(type), {}, {}, false, 1.0, {}});
     addOwnRules(t);
     return t;
 }
 
 } // namespace
+
+const AtenOfOnnxTable& atenOfOnnx()
+{
+    static const AtenOfOnnxTable table = [] {
+        AtenOfOnnxTable t;
+        for (const EmbeddedText& file : embeddedTorchTables())
+            if (file.name == "aten_of_onnx") {
+                const nlohmann::json doc = nlohmann::json::parse(file.text); // outlives the loop
+                for (const auto& [type, atens] : doc.at("table").items())
+                    for (const auto& aten : atens)
+                        t[type].insert(aten.get<std::string>());
+            }
+        return t;
+    }();
+    return table;
+}
 
 const AtenCostRule* atenCostRule(std::string_view aten)
 {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <map>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +23,12 @@ struct AtenCostRule {
     // Attributes read from list or int arguments: (attribute name, argument index).
     std::vector<std::pair<std::string_view, int>> attrs;
 };
+
+// python/post_torch/aten_of_onnx.json, compiled in and parsed once: ONNX op type -> the aten
+// operators it is exported from, types in alphabetical order (the file's). The Kineto matcher
+// (MeasuredCosts) and the execution-trace cost rules read this one table.
+using AtenOfOnnxTable = std::map<std::string, std::set<std::string, std::less<>>, std::less<>>;
+const AtenOfOnnxTable& atenOfOnnx();
 
 // The rule for an aten operator ("aten::conv2d"): the project's own rules for operators whose
 // arguments differ from the ONNX op's (matrix products, convolutions, pools, backward

@@ -2,9 +2,9 @@
 
 #include "core/graph/GraphBuilder.h"
 #include "core/io/json/JsonInput.h"
+#include "core/io/torch/AtenOps.h"
 #include "core/io/torch/KinetoTrace.h"
 #include "core/io/torch/TraceSteps.h"
-#include "core/util/EmbeddedText.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
@@ -31,25 +31,6 @@ constexpr std::size_t kMaxAlignmentCells = 200'000'000;
 constexpr double kMinOpShare = 0.9;
 constexpr double kMinTimeShare = 0.8;
 const double kAbsent = std::numeric_limits<double>::quiet_NaN();
-
-using AtenTable = std::unordered_map<std::string, std::set<std::string, std::less<>>>;
-
-// python/post_torch/aten_of_onnx.json, compiled in (core/CMakeLists.txt).
-const AtenTable& atenOfOnnx()
-{
-    static const AtenTable table = [] {
-        AtenTable t;
-        for (const EmbeddedText& file : embeddedTorchTables())
-            if (file.name == "aten_of_onnx") {
-                const nlohmann::json doc = nlohmann::json::parse(file.text); // outlives the loop
-                for (const auto& [type, atens] : doc.at("table").items())
-                    for (const auto& aten : atens)
-                        t[type].insert(aten.get<std::string>());
-            }
-        return t;
-    }();
-    return table;
-}
 
 // Every operator name the table lists: an operator of a kind some ONNX op comes from.
 const std::set<std::string, std::less<>>& knownOperators()
@@ -100,7 +81,7 @@ std::vector<OpId> alignByKind(const Graph& graph, const std::vector<std::string_
                          "a step of the trace has " + std::to_string(n) + " operators for " + std::to_string(m)
                              + " ops: too many to align (at most " + std::to_string(kMaxAlignmentCells)
                              + " pairs); profile fewer steps or mark them with torch.profiler's schedule");
-    const AtenTable& table = atenOfOnnx();
+    const AtenOfOnnxTable& table = atenOfOnnx();
     const auto matches = [&](std::size_t i, std::size_t j) {
         return table.at(graph.op(ops[j]).type).count(names[i]) > 0;
     };
@@ -149,7 +130,7 @@ struct GraphRoles {
 GraphRoles graphRoles(const Graph& graph)
 {
     GraphRoles r;
-    const AtenTable& table = atenOfOnnx();
+    const AtenOfOnnxTable& table = atenOfOnnx();
     double paramBytes = 0.0;
     for (OpId id = 0; id < graph.opCount(); ++id) {
         const Op& op = graph.op(id);
