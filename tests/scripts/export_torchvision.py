@@ -20,36 +20,15 @@ test can say why it skips.
 import os
 import sys
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-try:
-    import torch
-    import torchvision
-except Exception as e:  # noqa: BLE001 - any import failure means: skip
-    with open(os.path.join(out, "SKIPPED"), "w") as f:
-        f.write("python3-torch / python3-torchvision not importable: %s\n" % e)
-    print("skipping the torchvision exports:", e)
-    sys.exit(0)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torchvision_export import export as export_model, import_torch  # noqa: E402
 
-torch.manual_seed(0)
+out = sys.argv[1]
+torch, torchvision = import_torch(out, "exports")
 
 
 def export(model, name, shape, dynamic=None, params=True, training=False):
-    path = os.path.join(out, name)
-    if os.path.exists(path):
-        return
-    x = torch.randn(*shape)
-    kwargs = {}
-    if dynamic:
-        kwargs["dynamic_axes"] = dynamic
-    if training:
-        model.train()
-        kwargs["training"] = torch.onnx.TrainingMode.TRAINING
-    else:
-        model.eval()
-    torch.onnx.export(model, x, path + ".tmp", opset_version=17, input_names=["input"],
-                      output_names=["logits"], do_constant_folding=not training, export_params=params, **kwargs)
-    os.replace(path + ".tmp", path)
+    export_model(torch, out, model, name, shape, dynamic, params, training)
 
 
 export(torchvision.models.resnet50(weights=None), "resnet50.onnx", (1, 3, 224, 224))

@@ -13,30 +13,16 @@ import os
 import sys
 import warnings
 
-out = sys.argv[1]
-os.makedirs(out, exist_ok=True)
-try:
-    import torch
-    import torchvision
-except Exception as e:  # noqa: BLE001 - any import failure means: skip
-    with open(os.path.join(out, "SKIPPED"), "w") as f:
-        f.write("python3-torch / python3-torchvision not importable: %s\n" % e)
-    print("skipping the torchvision training exports:", e)
-    sys.exit(0)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torchvision_export import export as export_model, import_torch  # noqa: E402
 
+out = sys.argv[1]
+torch, torchvision = import_torch(out, "training exports")
 warnings.filterwarnings("ignore")  # one "Removing mutation" warning per BatchNorm
-torch.manual_seed(0)
 
 
 def export(model, name, shape):
-    path = os.path.join(out, name)
-    if os.path.exists(path):
-        return
-    model.train()
-    torch.onnx.export(model, torch.randn(*shape), path + ".tmp", opset_version=17, input_names=["input"],
-                      output_names=["logits"], training=torch.onnx.TrainingMode.TRAINING,
-                      do_constant_folding=False)
-    os.replace(path + ".tmp", path)
+    export_model(torch, out, model, name, shape, training=True)
 
 
 export(torchvision.models.resnet50(weights=None), "resnet50_train_b32.onnx", (32, 3, 224, 224))
