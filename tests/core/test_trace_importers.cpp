@@ -173,6 +173,7 @@ struct EtNodeSpec {
     bool cpu;
     std::vector<std::uint64_t> dataDeps;
     int commType = -1;
+    std::string inputValues = {}, outputValues = {}; // IOInfo values, as the converter writes them (str(list))
 };
 
 // A Chakra .et file: GlobalMetadata{version}, then Node messages, each length-prefixed.
@@ -194,6 +195,12 @@ std::string etFile(const std::vector<EtNodeSpec>& nodes)
             bytesField(m, 5, packed);
         }
         varintField(m, 7, n.durationUs);
+        for (const auto& [field, values] : {std::pair{8, n.inputValues}, std::pair{9, n.outputValues}})
+            if (!values.empty()) {
+                std::string io;
+                bytesField(io, 1, values); // IOInfo.values
+                bytesField(m, field, io);
+            }
         std::string attr;
         bytesField(attr, 1, "is_cpu_op");
         varintField(attr, 27, n.cpu ? 1 : 0); // bool_val
@@ -623,6 +630,48 @@ private slots:
         QCOMPARE(coll.time(DeviceKind::Cpu), 100.0 * ImportOptions{}.cpuSlowdown); // an estimate
         QVERIFY(!coll.measured(DeviceKind::Cpu));
         QVERIFY(g.graph.op(*g.graph.find("load")).cpuOnly);
+    }
+
+    void etTensorSizesBecomeEdgeBytes()
+    {
+        // PyTorch's [tensor_id, storage_id, offset, numel, itemsize, device] per tensor, as
+        // str(list): the conv reads the input (storage 7) and its weight; the relu reads the
+        // conv's output (storage 9) through a view; the step reads a list of tensors.
+        const std::string et = etFile(
+            {{1, "load", 4, 5, false, {}, -1, "", "[[3, 7, 0, 602112, 4, 'cuda:0']]"},
+             {2, "weights", 4, 1, false, {}, -1, "", "[[4, 8, 0, 9408, 4, 'cuda:0']]"},
+             {3, "conv", 4, 40, false, {1, 2}, -1,
+              "[[3, 7, 0, 602112, 4, 'cuda:0'], [4, 8, 0, 9408, 4, 'cuda:0'], None, [2, 2], [3, 3], False, 1]",
+              "[[5, 9, 0, 802816, 4, 'cuda:0']]"},
+             {4, "relu", 4, 10, false, {3}, -1, "[[6, 9, 0, 802816, 4, 'cuda:0']]",
+              "[[6, 9, 0, 802816, 4, 'cuda:0']]"},
+             {5, "step", 4, 3, false, {4, 2}, -1, "[[[6, 9, 0, 802816, 4, 'cuda:0'], [4, 8, 0, 9408, 2, 'cuda:0']], 0.1]",
+              ""},
+             {6, "unsized", 4, 3, false, {5}, -1, "[[1, 2, 3", ""}});
+        ChakraReport r;
+        const ImportedGraph g = parseChakraEt(et, "sized.et", {}, &r);
+        const auto bytes = [&](const char* from, const char* to) {
+            for (EdgeId e : g.graph.outEdges(*g.graph.find(from)))
+                if (g.graph.op(g.graph.edge(e).to).name == to)
+                    return g.graph.edge(e).bytes;
+            return -1.0;
+        };
+        QCOMPARE(bytes("load", "conv"), 602112.0 * 4);
+        QCOMPARE(bytes("weights", "conv"), 9408.0 * 4);
+        QCOMPARE(bytes("conv", "relu"), 802816.0 * 4); // a view of the conv's output storage
+        QCOMPARE(bytes("relu", "step"), 802816.0 * 4); // inside a list of tensors
+        QCOMPARE(bytes("weights", "step"), 9408.0 * 2);
+        QCOMPARE(bytes("step", "unsized"), 0.0);       // values that are no literal: no bytes
+        QCOMPARE(r.sizedDataDeps, 5);
+        QCOMPARE(r.dataDeps, 6);
+        QVERIFY2(g.notes.front().find("5 of 6 data dependencies carry the sizes") != std::string::npos,
+                 g.notes.front().c_str());
+        // The JSON form takes the same values, as text or as a list.
+        const std::string json = R"({"workload_graph": [
+            {"Id": 1, "Name": "a", "NodeType": 4, "data_deps": [], "outputs": {"values": "[[1, 5, 0, 100, 2, 'cuda:0']]"}},
+            {"Id": 2, "Name": "b", "NodeType": 4, "data_deps": [1], "inputs": {"values": [[1, 5, 0, 100, 2, "cuda:0"]]}}]})";
+        const ImportedGraph j = parseChakraJson(json, "sized.json", {});
+        QCOMPARE(j.graph.edge(j.graph.outEdges(*j.graph.find("a")).front()).bytes, 200.0);
     }
 
     void wrongChakraTracesNameTheNode()

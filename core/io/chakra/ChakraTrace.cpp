@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace post {
 namespace {
@@ -26,6 +25,13 @@ constexpr int kCommSendNode = 5;
 constexpr int kCommRecvNode = 6;
 constexpr int kCommCollNode = 7;
 
+// A tensor a node reads or writes, from IOInfo `values`: its storage (views share their base's)
+// and the bytes it spans (numel x itemsize).
+struct ChakraTensor {
+    std::uint64_t key = 0;
+    double bytes = 0.0;
+};
+
 // One node as both forms give it.
 struct ChakraNode {
     std::uint64_t id = 0;
@@ -35,8 +41,113 @@ struct ChakraNode {
     bool cpu = false;
     std::vector<std::uint64_t> dataDeps, ctrlDeps;
     std::optional<std::int64_t> commType; // CollectiveCommType
-    std::string location;                 // "workload_graph[12]" or "node 12 (byte 345)"
+    std::vector<ChakraTensor> inputs, outputs;
+    std::string location; // "workload_graph[12]" or "node 12 (byte 345)"
 };
+
+// IOInfo's `values` is a Python literal (the converter writes str(list)): single-quoted
+// strings, tuples, None/True/False. Rewritten as JSON; nullopt when it is not such a literal.
+std::optional<json> pythonLiteralAsJson(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size() + 16);
+    for (std::size_t i = 0; i < s.size();) {
+        const char c = s[i];
+        if (c == '\'' || c == '"') { // a string, rewritten with double quotes
+            out.push_back('"');
+            for (++i; i < s.size() && s[i] != c; ++i) {
+                if (s[i] == '\\' || static_cast<unsigned char>(s[i]) < 0x20)
+                    return std::nullopt; // escapes: not in device names or type strings
+                if (s[i] == '"')
+                    out.push_back('\\');
+                out.push_back(s[i]);
+            }
+            if (i >= s.size())
+                return std::nullopt;
+            out.push_back('"');
+            ++i;
+        } else if (std::isalpha(static_cast<unsigned char>(c))) {
+            std::size_t end = i;
+            while (end < s.size() && (std::isalnum(static_cast<unsigned char>(s[end])) || s[end] == '_'))
+                ++end;
+            const std::string_view word = s.substr(i, end - i);
+            if (word == "None")
+                out += "null";
+            else if (word == "True")
+                out += "true";
+            else if (word == "False")
+                out += "false";
+            else
+                return std::nullopt;
+            i = end;
+        } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.') { // a number, exponent too
+            while (i < s.size()
+                   && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '-' || s[i] == '+'))
+                out.push_back(s[i++]);
+        } else {
+            out.push_back(c == '(' ? '[' : c == ')' ? ']' : c);
+            ++i;
+        }
+    }
+    json parsed = json::parse(out, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded())
+        return std::nullopt;
+    return parsed;
+}
+
+// The tensors of an IOInfo `values` list: [tensor_id, storage_id, offset, numel, itemsize,
+// device] entries, at the top or inside lists of tensors.
+void collectTensors(const json& value, std::vector<ChakraTensor>& out, int depth = 0)
+{
+    if (!value.is_array() || depth > 3)
+        return;
+    const bool tensor = value.size() >= 5 && std::all_of(value.begin(), value.begin() + 5, [](const json& e) {
+        return e.is_number_integer();
+    });
+    if (!tensor) {
+        for (const json& e : value)
+            collectTensors(e, out, depth + 1);
+        return;
+    }
+    const auto tensorId = value[0].get<std::int64_t>(), storageId = value[1].get<std::int64_t>();
+    const auto numel = value[3].get<std::int64_t>(), itemsize = value[4].get<std::int64_t>();
+    if ((tensorId == 0 && storageId == 0) || numel < 0 || itemsize < 1 || itemsize > 16)
+        return; // an undefined tensor, or sizes that are not sizes
+    ChakraTensor t;
+    t.key = storageId != 0 ? static_cast<std::uint64_t>(storageId)
+                           : (std::uint64_t(1) << 63) | static_cast<std::uint64_t>(tensorId);
+    t.bytes = std::min(double(numel) * double(itemsize), 1e15);
+    out.push_back(t);
+}
+
+std::vector<ChakraTensor> tensorsOfValues(std::string_view values)
+{
+    std::vector<ChakraTensor> tensors;
+    if (values.empty() || values.size() > (std::size_t(1) << 20))
+        return tensors;
+    if (const auto parsed = pythonLiteralAsJson(values))
+        collectTensors(*parsed, tensors);
+    return tensors;
+}
+
+// The bytes a data dependency passes: the consumer's input tensors that the producer writes,
+// each storage once.
+double bytesPassed(const ChakraNode& producer, const ChakraNode& consumer)
+{
+    std::vector<std::pair<std::uint64_t, double>> read;
+    for (const ChakraTensor& in : consumer.inputs)
+        for (const ChakraTensor& out : producer.outputs)
+            if (in.key == out.key) {
+                read.emplace_back(in.key, in.bytes);
+                break;
+            }
+    std::sort(read.begin(), read.end());
+    double bytes = 0.0;
+    for (std::size_t k = 0; k < read.size(); ++k)
+        if (k + 1 == read.size() || read[k + 1].first != read[k].first)
+            bytes += read[k].second; // the largest view of each storage (sorted last)
+    return bytes;
+}
 
 constexpr std::string_view kCommTypes[] = {
     "AllReduce", "Reduce",        "AllGather",          "Gather", "Scatter", "Broadcast",
@@ -152,13 +263,17 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
         }
     }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-        std::unordered_set<std::size_t> from;
+        std::unordered_map<std::size_t, double> from; // producer -> bytes passed (control: 0)
         for (std::uint64_t d : nodes[i].dataDeps) {
             const auto it = byId.find(d);
             if (it == byId.end())
                 throw InputError(source, nodes[i].location + ".data_deps",
                                  "depends on node " + std::to_string(d) + ", which the trace does not have");
-            from.insert(it->second);
+            const double bytes = bytesPassed(nodes[it->second], nodes[i]);
+            if (from.emplace(it->second, bytes).second && bytes > 0.0) {
+                ++r.sizedDataDeps;
+                r.sizedBytes += bytes;
+            }
             ++r.dataDeps;
         }
         for (std::uint64_t d : nodes[i].ctrlDeps) {
@@ -167,15 +282,15 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
                 ++r.droppedCtrlDeps;
                 continue;
             }
-            from.insert(it->second);
+            from.emplace(it->second, 0.0);
             ++r.ctrlDeps;
         }
-        std::vector<std::size_t> sorted(from.begin(), from.end());
+        std::vector<std::pair<std::size_t, double>> sorted(from.begin(), from.end());
         std::sort(sorted.begin(), sorted.end());
-        for (std::size_t f : sorted) {
+        for (const auto& [f, bytes] : sorted) {
             if (f == i)
                 throw InputError(source, nodes[i].location, "node " + std::to_string(nodes[i].id) + " depends on itself");
-            builder.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 0.0);
+            builder.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), bytes);
         }
         if (options.progress && i % 4096 == 0)
             options.progress("Reading the Chakra trace: dependencies", 0.5 + 0.4 * double(i) / double(nodes.size()));
@@ -190,7 +305,13 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
     imported.notes.push_back("Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
                              + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
                              + " GPU kernels and copies, " + std::to_string(r.collectives)
-                             + " collectives); dependencies are edges without bytes (the trace gives no sizes)");
+                             + " collectives); "
+                             + (r.sizedDataDeps == 0
+                                    ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
+                                    : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
+                                          + " data dependencies carry the sizes of the tensors they pass ("
+                                          + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
+                                          + " MB), the others are edges without bytes"));
     if (r.collectives + r.sendRecv > 0)
         imported.notes.push_back(std::to_string(r.collectives + r.sendRecv)
                                  + " communication node(s) are ops of their measured runtime: the other ranks they "
@@ -222,6 +343,21 @@ std::vector<std::uint64_t> idList(const JsonInput& in, const json& value, const 
     return ids;
 }
 
+// A JSON node's "inputs" / "outputs": {"values": ...}, the values a list or its Python text.
+void readJsonTensors(const json& node, std::string_view side, std::vector<ChakraTensor>& tensors)
+{
+    const auto io = node.find(side);
+    if (io == node.end() || !io->is_object())
+        return;
+    const auto values = io->find("values");
+    if (values == io->end())
+        return;
+    if (values->is_string())
+        tensors = tensorsOfValues(values->get_ref<const std::string&>());
+    else
+        collectTensors(*values, tensors);
+}
+
 std::vector<ChakraNode> readJsonNodes(const JsonInput& in, const json& graph, const ImportOptions& options)
 {
     std::vector<ChakraNode> nodes;
@@ -247,6 +383,8 @@ std::vector<ChakraNode> readJsonNodes(const JsonInput& in, const json& graph, co
                 n.ctrlDeps = idList(in, *deps, JsonInput::member(path, key));
         if (const json* comm = in.find(o, "comm_type"))
             n.commType = static_cast<std::int64_t>(in.within(*comm, JsonInput::member(path, "comm_type"), 0, 9));
+        readJsonTensors(o, "inputs", n.inputs);
+        readJsonTensors(o, "outputs", n.outputs);
         nodes.push_back(std::move(n));
         if (options.progress && i % 4096 == 0)
             options.progress("Reading the Chakra trace: nodes", 0.2 + 0.3 * double(i) / double(graph.size()));
@@ -300,6 +438,10 @@ ChakraNode fromProto(const ChakraProtoMsg::Node& p, std::string location)
     n.runtimeUs = static_cast<double>(std::min<std::uint64_t>(p.duration_micros(), std::uint64_t(1) << 50));
     n.dataDeps.assign(p.data_deps().begin(), p.data_deps().end());
     n.ctrlDeps.assign(p.ctrl_deps().begin(), p.ctrl_deps().end());
+    if (p.has_inputs())
+        n.inputs = tensorsOfValues(p.inputs().values());
+    if (p.has_outputs())
+        n.outputs = tensorsOfValues(p.outputs().values());
     for (const auto& a : p.attr()) {
         const auto value = attrNumber(a);
         if (a.name() == "is_cpu_op" && value)

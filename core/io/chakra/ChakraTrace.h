@@ -19,6 +19,8 @@ struct ChakraReport {
     int dataDeps = 0;
     int ctrlDeps = 0;
     int droppedCtrlDeps = 0; // on nodes the trace does not have
+    int sizedDataDeps = 0;   // data dependencies that carry the bytes of the tensors they pass
+    double sizedBytes = 0.0; // and those bytes
     double cpuUs = 0.0;      // total measured runtime of the CPU ops
     double gpuUs = 0.0;      // and of the others
 };
@@ -32,7 +34,10 @@ struct ChakraReport {
 // A CPU operator (is_cpu_op) gets its runtime as a measured CPU time and is pinned to the CPU;
 // any other node its runtime as a measured GPU time (CPU time = that x cpuSlowdown, an
 // estimate). A collective (COMM_COLL_NODE) is one op of its measured runtime: the other ranks
-// it talks to are not in the graph. Dependencies (data and control) are edges without bytes.
+// it talks to are not in the graph. A data dependency carries the bytes of the tensors the
+// consumer reads from the producer's outputs, where both nodes list their tensors (IOInfo
+// `values`: PyTorch's [tensor_id, storage_id, offset, numel, itemsize, device], as the
+// converter writes them); other dependencies, and control dependencies, are edges without bytes.
 // Throws InputError naming the file and the field (JSON) or the node and byte offset (.et).
 ImportedGraph parseChakraJson(std::string_view text, const std::string& source, const ImportOptions& options,
                               ChakraReport* report = nullptr);
