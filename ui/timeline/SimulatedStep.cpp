@@ -1,6 +1,7 @@
 #include "ui/timeline/SimulatedStep.h"
 
 #include "core/graph/Placement.h"
+#include "core/sim/CriticalPath.h"
 #include "core/sim/Simulator.h"
 
 #include <algorithm>
@@ -8,94 +9,6 @@
 #include <map>
 
 namespace post {
-namespace {
-
-// Walks back from the op that ends last: at each op, the input whose arrival is its start
-// (a transfer's end, or the producer's end on the same device), else the op the device ran
-// just before it, if that ended at its start; the input arriving last when nothing matches.
-void findCriticalPath(SimulatedStep& step)
-{
-    const Graph& graph = *step.document->graph;
-    const Timeline& timeline = step.result.timeline;
-    const auto ops = static_cast<size_t>(graph.opCount());
-    step.opOnCriticalPath.assign(ops, false);
-    step.transferOnCriticalPath.assign(timeline.transfers.size(), false);
-    if (timeline.ops.empty())
-        return;
-    std::vector<const OpSpan*> spanOf(ops, nullptr);
-    std::vector<OpId> previousOnDevice(ops, kNoOp);
-    std::map<DeviceId, OpId> lastOnDevice;
-    for (const OpSpan& span : timeline.ops) { // in start order
-        spanOf[static_cast<size_t>(span.op)] = &span;
-        if (auto it = lastOnDevice.find(span.device); it != lastOnDevice.end())
-            previousOnDevice[static_cast<size_t>(span.op)] = it->second;
-        lastOnDevice[span.device] = span.op;
-    }
-    std::map<std::pair<OpId, DeviceId>, int> transferTo;
-    for (size_t i = 0; i < timeline.transfers.size(); ++i)
-        transferTo[{timeline.transfers[i].producer, timeline.transfers[i].to}] = static_cast<int>(i);
-    const OpSpan* last = &*std::max_element(timeline.ops.begin(), timeline.ops.end(),
-                                            [](const OpSpan& a, const OpSpan& b) { return a.endUs < b.endUs; });
-    const double eps = 1e-9 * std::max(1.0, step.result.stepTimeUs);
-    std::vector<OpId> path;
-    std::vector<int> transfers;
-    for (const OpSpan* at = last; at && path.size() < ops;) {
-        path.push_back(at->op);
-        if (at->startUs <= eps)
-            break;
-        const OpSpan* next = nullptr;
-        int via = -1;
-        double latest = -1.0;
-        const OpSpan* latestSpan = nullptr;
-        int latestVia = -1;
-        for (EdgeId e : graph.inEdges(at->op)) {
-            const OpSpan* producer = spanOf[static_cast<size_t>(graph.edge(e).from)];
-            if (!producer)
-                continue;
-            double arrival = producer->endUs;
-            int transfer = -1;
-            if (producer->device != at->device) {
-                const auto it = transferTo.find({producer->op, at->device});
-                if (it == transferTo.end())
-                    continue;
-                transfer = it->second;
-                arrival = timeline.transfers[static_cast<size_t>(transfer)].endUs;
-            }
-            if (arrival > latest) {
-                latest = arrival;
-                latestSpan = producer;
-                latestVia = transfer;
-            }
-            if (!next && std::abs(arrival - at->startUs) <= eps) {
-                next = producer;
-                via = transfer;
-            }
-        }
-        if (!next) {
-            const OpId before = previousOnDevice[static_cast<size_t>(at->op)];
-            const OpSpan* prior = before == kNoOp ? nullptr : spanOf[static_cast<size_t>(before)];
-            if (prior && std::abs(prior->endUs - at->startUs) <= eps) {
-                next = prior;
-            } else {
-                next = latestSpan;
-                via = latestVia;
-            }
-        }
-        if (via >= 0)
-            transfers.push_back(via);
-        at = next;
-    }
-    std::reverse(path.begin(), path.end());
-    std::reverse(transfers.begin(), transfers.end());
-    for (OpId op : path)
-        step.opOnCriticalPath[static_cast<size_t>(op)] = true;
-    for (int t : transfers)
-        step.transferOnCriticalPath[static_cast<size_t>(t)] = true;
-    step.criticalOps = std::move(path);
-    step.criticalTransfers = std::move(transfers);
-}
-
-} // namespace
 
 QString SimulatedStep::shortDeviceName(const std::string& name)
 {
@@ -164,7 +77,11 @@ std::shared_ptr<const SimulatedStep> SimulatedStep::simulate(DocumentPtr documen
         const int lane = laneOfLink[static_cast<size_t>(t.from) * static_cast<size_t>(devices) + static_cast<size_t>(t.to)];
         step->lanes[static_cast<size_t>(lane)].bars.push_back(TimelineBar{t.startUs, t.endUs, static_cast<int>(i)});
     }
-    findCriticalPath(*step);
+    CriticalPath critical = criticalPath(graph, step->result);
+    step->criticalOps = std::move(critical.ops);
+    step->criticalTransfers = std::move(critical.transfers);
+    step->opOnCriticalPath = std::move(critical.opOnPath);
+    step->transferOnCriticalPath = std::move(critical.transferOnPath);
     return step;
 }
 
