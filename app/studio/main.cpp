@@ -9,7 +9,7 @@
 // to completion, then the window is saved showing the learning curve).
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
-#include "ui/AppPalette.h"
+#include "ui/theme/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"

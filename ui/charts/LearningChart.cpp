@@ -4,7 +4,7 @@
 #include "core/util/InputError.h"
 #include "ui/charts/ChartColours.h"
 #include "ui/charts/ChartTicks.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/util/Format.h"
 
 #include <QBuffer>
