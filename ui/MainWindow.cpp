@@ -1,6 +1,6 @@
 #include "ui/MainWindow.h"
 
-#include "ui/AppPalette.h"
+#include "ui/theme/AppPalette.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
@@ -10,7 +10,7 @@
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"

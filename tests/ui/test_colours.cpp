@@ -1,13 +1,13 @@
 // Colours that mark something are told apart (issue 28 items 4 and 7): every series of the
 // learning chart from every other and from the device colours, and the critical path from the
 // device colours (their fills' borders too), the selection and the search hits, in the light
-// and the dark theme, by CIEDE2000 (ui/graphview/ColourDifference).
+// and the dark theme, by CIEDE2000 (ui/theme/ColourDifference).
 #include "tests/support/ScratchSettings.h"
 #include "ui/charts/ChartColours.h"
 #include "ui/charts/LearningChart.h"
-#include "ui/graphview/CategoryPalette.h"
-#include "ui/graphview/ColourDifference.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/CategoryPalette.h"
+#include "ui/theme/ColourDifference.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QLineSeries>
 #include <QPalette>

@@ -8,7 +8,7 @@
 #include "ui/compare/ComparisonView.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/EdgeItem.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/GraphPanel.h"

@@ -11,7 +11,7 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/learn/LearnerController.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/LearnerPanel.h"

@@ -5,7 +5,7 @@
 #include "ui/charts/ChartColours.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
-#include "ui/graphview/ColourDifference.h"
+#include "ui/theme/ColourDifference.h"
 #include "ui/learn/LearnerPanel.h"
 
 #include <QAction>

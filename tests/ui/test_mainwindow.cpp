@@ -6,7 +6,7 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"

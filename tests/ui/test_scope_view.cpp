@@ -4,7 +4,7 @@
 #include "tests/ui/UiTestGraphs.h"
 
 #include "core/graph/ScopeTree.h"
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"

@@ -97,39 +97,15 @@ private slots:
         QVERIFY(qAbs(step->lanes[4].bars[0].startUs - 120.083333) < 1e-3);
     }
 
-    // The critical path is a chain from time 0 to the end of the step: each op or transfer
-    // starts when the one before it ends (an input arriving, or its device freed).
+    // The step carries its critical path (core/sim/CriticalPath, tested in
+    // core/test_critical_path): input -> conv -> relu (GPU:1) -> fc (GPU:0), three transfers.
     void criticalPathRunsFromStartToEnd()
     {
         const DocumentPtr doc = uitest::smallDocument({0, 1, 2, 1}); // input CPU, conv GPU:0, relu GPU:1, fc GPU:0
         const StepPtr step = SimulatedStep::simulate(doc);
         QVERIFY(step);
-        const Timeline& t = step->result.timeline;
-        std::vector<const OpSpan*> span(4, nullptr);
-        for (const OpSpan& s : t.ops)
-            span[static_cast<size_t>(s.op)] = &s;
-        const std::vector<OpId>& path = step->criticalOps;
-        QVERIFY(!path.empty());
-        QCOMPARE(span[static_cast<size_t>(path.front())]->startUs, 0.0);
-        QCOMPARE(span[static_cast<size_t>(path.back())]->endUs, step->result.stepTimeUs);
-        // Here every op waits for the one before: input -> conv -> relu (GPU:1) -> fc (GPU:0),
-        // with the two transfers between the GPUs on it too.
-        QCOMPARE(path, (std::vector<OpId>{0, 1, 2, 3}));
-        QCOMPARE(step->criticalTransfers.size(), size_t(3)); // CPU -> GPU:0, GPU:0 -> GPU:1, GPU:1 -> GPU:0
-        size_t transfer = 0;
-        for (size_t i = 1; i < path.size(); ++i) {
-            const OpSpan& before = *span[static_cast<size_t>(path[i - 1])];
-            const OpSpan& now = *span[static_cast<size_t>(path[i])];
-            double ready = before.endUs;
-            if (before.device != now.device) {
-                const TransferSpan& x = t.transfers[static_cast<size_t>(step->criticalTransfers[transfer++])];
-                QCOMPARE(x.producer, before.op);
-                QCOMPARE(x.to, now.device);
-                QVERIFY(x.startUs >= before.endUs);
-                ready = x.endUs;
-            }
-            QVERIFY2(std::abs(ready - now.startUs) < 1e-9, qPrintable(QStringLiteral("op %1").arg(now.op)));
-        }
+        QCOMPARE(step->criticalOps, (std::vector<OpId>{0, 1, 2, 3}));
+        QCOMPARE(step->criticalTransfers.size(), size_t(3));
         QVERIFY(step->opOnCriticalPath[2]
                 && step->transferOnCriticalPath[static_cast<size_t>(step->criticalTransfers[1])]);
 

@@ -1,6 +1,6 @@
 #include "ui/compare/PlacementDiff.h"
 
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/timeline/SimulatedStep.h"
 
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 #include "ui/export/DotExport.h"
 
-#include "ui/graphview/CategoryPalette.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/CategoryPalette.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <charconv>
 #include <string_view>

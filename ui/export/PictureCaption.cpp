@@ -1,7 +1,7 @@
 #include "ui/export/PictureCaption.h"
 
 #include "core/sim/Simulator.h"
-#include "ui/graphview/GradientScale.h"
+#include "ui/theme/GradientScale.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/util/Format.h"
 

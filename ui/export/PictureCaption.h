@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ui/graphview/Legend.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/Legend.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QFont>
 #include <QRectF>

@@ -1,7 +1,7 @@
 #include "ui/graphview/GraphScene.h"
 
 #include "core/graph/ScopeTree.h"
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/EdgeItem.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/NodeColourer.h"

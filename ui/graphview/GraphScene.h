@@ -2,8 +2,8 @@
 
 #include "ui/document/GraphDocument.h"
 #include "ui/graphview/ColourMode.h"
-#include "ui/graphview/Legend.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/Legend.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/layout/LayoutInput.h"
 #include "ui/layout/LayoutResult.h"
 #include "ui/layout/ViewGraph.h"

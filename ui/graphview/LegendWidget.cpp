@@ -1,6 +1,6 @@
 #include "ui/graphview/LegendWidget.h"
 
-#include "ui/graphview/GradientScale.h"
+#include "ui/theme/GradientScale.h"
 
 #include <QFontMetrics>
 #include <QLinearGradient>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/graphview/Legend.h"
+#include "ui/theme/Legend.h"
 
 #include <QWidget>
 

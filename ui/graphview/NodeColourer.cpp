@@ -1,7 +1,7 @@
 #include "ui/graphview/NodeColourer.h"
 
-#include "ui/graphview/CategoryPalette.h"
-#include "ui/graphview/GradientScale.h"
+#include "ui/theme/CategoryPalette.h"
+#include "ui/theme/GradientScale.h"
 #include "ui/util/Format.h"
 
 #include <QCoreApplication>

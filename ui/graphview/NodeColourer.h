@@ -2,9 +2,9 @@
 
 #include "ui/document/GraphDocument.h"
 #include "ui/graphview/ColourMode.h"
-#include "ui/graphview/Legend.h"
+#include "ui/theme/Legend.h"
 #include "ui/graphview/NodePaint.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/layout/ViewGraph.h"
 
 #include <vector>

@@ -1,6 +1,6 @@
 #include "ui/graphview/NodeItem.h"
 
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

@@ -1,6 +1,6 @@
 #include "ui/models/DeviceTableModel.h"
 
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/util/Format.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #include "ui/models/OpTableModel.h"
 
-#include "ui/graphview/CategoryPalette.h"
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/CategoryPalette.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/util/Format.h"
 
 #include <utility>

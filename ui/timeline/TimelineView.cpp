@@ -1,6 +1,6 @@
 #include "ui/timeline/TimelineView.h"
 
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/timeline/TimeTicks.h"
 #include "ui/util/Format.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/timeline/SimulatedStep.h"
 
 #include <QAbstractScrollArea>

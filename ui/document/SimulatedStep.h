@@ -26,10 +26,8 @@ struct SimulatedStep {
     std::vector<TimelineLane> lanes;
     std::vector<BarRef> barOfOp; // where each op is drawn
     int deviceLaneCount = 0;
-    // The critical path: the chain of ops and transfers that made the step as long as it
-    // is, walked back from the op that ends last; each one's start waited for the one
-    // before it (an input arriving, or the device finishing its previous op). Ops and
-    // indices into result.timeline.transfers, in time order.
+    // The critical path (core/sim/CriticalPath): ops and indices into
+    // result.timeline.transfers, in time order.
     std::vector<OpId> criticalOps;
     std::vector<int> criticalTransfers;
     std::vector<bool> opOnCriticalPath;       // per OpId

@@ -1,4 +1,4 @@
-#include "ui/graphview/ColourDifference.h"
+#include "ui/theme/ColourDifference.h"
 
 #include <cmath>
 #include <numbers>

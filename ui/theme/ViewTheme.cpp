@@ -1,4 +1,4 @@
-#include "ui/graphview/ViewTheme.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QPalette>
 

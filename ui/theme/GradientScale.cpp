@@ -1,4 +1,4 @@
-#include "ui/graphview/GradientScale.h"
+#include "ui/theme/GradientScale.h"
 
 #include <algorithm>
 #include <array>

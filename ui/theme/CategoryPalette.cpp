@@ -1,4 +1,4 @@
-#include "ui/graphview/CategoryPalette.h"
+#include "ui/theme/CategoryPalette.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "ui/AppPalette.h"
+#include "ui/theme/AppPalette.h"
 
 #include <QApplication>
 #include <QPalette>
