@@ -207,7 +207,7 @@ int studio(QCoreApplication& app)
         // A cluster that cannot be read is an error here, and never kept in the settings.
         const QString problem = post::DocumentLoader::clusterProblem(parser.value(clusterOption));
         if (!problem.isEmpty())
-            return fail(QStringLiteral("--cluster: ") + problem, 2);
+            return fail(QStringLiteral("--cluster: ") + problem, 1); // bad input, as post-cli: not usage
         window.setClusterName(parser.value(clusterOption));
     }
     if (parser.isSet(batchOption))
