@@ -343,8 +343,8 @@ int studio(QCoreApplication& app)
         // A cluster that cannot be read is an error here, and never kept in the settings.
         const QString problem = post::DocumentLoader::clusterProblem(parser.value(options.cluster));
         if (!problem.isEmpty())
-            return fail(QStringLiteral("--cluster: ") + problem, 2);
-        window.setClusterName(parser.value(options.cluster));
+            return fail(QStringLiteral("--cluster: ") + problem, 1); // bad input, as post-cli: not usage
+        window.setClusterName(parser.value(clusterOption));
     }
     if (parser.isSet(options.batch))
         window.setBatch(request.batch);

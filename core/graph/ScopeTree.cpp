@@ -1,6 +1,7 @@
 #include "core/graph/ScopeTree.h"
 
 #include "core/graph/Graph.h"
+#include "core/graph/LayerGroups.h"
 
 #include <algorithm>
 #include <limits>
@@ -119,15 +120,42 @@ std::string ScopeTree::seriesTitle(std::span<const std::string_view> names)
     return title;
 }
 
-ScopeTree ScopeTree::build(const Graph& graph)
+ScopeTree ScopeTree::build(const Graph& graph) { return build(graph, {}); }
+
+std::optional<ScopeTree> ScopeTree::buildByLayers(const Graph& graph)
+{
+    const LayerGroups layers = LayerGroups::find(graph);
+    if (layers.layers < 2)
+        return std::nullopt;
+    std::vector<std::string> names(static_cast<size_t>(graph.opCount()));
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const std::string& name = graph.op(op).name;
+        const std::string path = layers.scopeOf(op);
+        if (path.empty()) {
+            names[static_cast<size_t>(op)] = name;
+            continue;
+        }
+        // The op's whole name is its label in the layer: its own '/' become U+2215 (∕).
+        std::string label;
+        for (const char c : name)
+            label += c == '/' ? std::string("\u2215") : std::string(1, c);
+        names[static_cast<size_t>(op)] = path + "/" + label;
+    }
+    return build(graph, std::move(names));
+}
+
+ScopeTree ScopeTree::build(const Graph& graph, std::vector<std::string> names)
 {
     const int n = graph.opCount();
+    ScopeTree tree;
+    tree.names_ = std::move(names);
+    auto nameOf = [&](OpId id) -> std::string_view { return tree.nameOf(graph, id); };
     // Every proper prefix of a name is a scope; a whole name is one when another op is beneath it.
     std::unordered_set<std::string_view> prefixes;
     prefixes.reserve(static_cast<size_t>(n));
     std::vector<size_t> ends;
     for (OpId id = 0; id < n; ++id) {
-        const std::string_view name = graph.op(id).name;
+        const std::string_view name = nameOf(id);
         componentEnds(name, ends);
         // Longest first: a prefix already there has its own prefixes there too.
         for (size_t j = ends.size() - (ends.empty() ? 0 : 1); j-- > 0;)
@@ -140,7 +168,7 @@ ScopeTree ScopeTree::build(const Graph& graph)
     std::unordered_map<std::string_view, int> index;
     index.reserve(prefixes.size());
     for (OpId id : graph.topologicalOrder()) {
-        const std::string_view name = graph.op(id).name;
+        const std::string_view name = nameOf(id);
         componentEnds(name, ends);
         size_t levels = ends.empty() ? 0 : ends.size() - 1;
         if (!ends.empty() && prefixes.count(name) > 0)
@@ -174,7 +202,6 @@ ScopeTree ScopeTree::build(const Graph& graph)
     }
 
     // Depth first from the root, merging chains of scopes without ops of their own.
-    ScopeTree tree;
     tree.scopeOfOp_.assign(static_cast<size_t>(n), kRoot);
     tree.order_.reserve(static_cast<size_t>(n));
     tree.scopes_.reserve(raw.size());
@@ -284,9 +311,14 @@ int ScopeTree::find(const std::string& path) const
     return -1;
 }
 
+std::string_view ScopeTree::nameOf(const Graph& graph, OpId op) const
+{
+    return names_.empty() ? std::string_view(graph.op(op).name) : std::string_view(names_[static_cast<size_t>(op)]);
+}
+
 std::string ScopeTree::opLabel(const Graph& graph, OpId op) const
 {
-    const std::string& name = graph.op(op).name;
+    const std::string_view name = nameOf(graph, op);
     const std::string& path = scope(scopeOf(op)).path;
     std::string_view rest = name;
     if (path.size() < name.size())
@@ -299,7 +331,7 @@ std::string ScopeTree::opLabel(const Graph& graph, OpId op) const
     }
     while (!rest.empty() && rest.front() == '/')
         rest.remove_prefix(1);
-    return rest.empty() ? name : std::string(rest);
+    return std::string(rest.empty() ? name : rest);
 }
 
 std::vector<int> ScopeTree::deviceCounts(int s, const Placement& placement, int deviceCount) const

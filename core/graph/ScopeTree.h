@@ -5,6 +5,7 @@
 #include "core/graph/Placement.h"
 
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,13 @@ public:
     static constexpr int kSeriesMin = 32;
 
     static ScopeTree build(const Graph& graph);
+    // As build, with `names[op]` in place of each op's name (all of them, or none: empty).
+    static ScopeTree build(const Graph& graph, std::vector<std::string> names);
+    // For graphs whose names carry no scopes: the layers LayerGroups finds in the graph's
+    // structure as scopes ("layer 1" … "layer 12", "layer 3 grad", "before layer 1", "after
+    // layer 12"), each op in its layer under its whole name ('/' shown as U+2215); ops in no
+    // group keep their names. nullopt when no layers are found.
+    static std::optional<ScopeTree> buildByLayers(const Graph& graph);
 
     static constexpr int kRoot = 0;
     int scopeCount() const { return static_cast<int>(scopes_.size()); }
@@ -57,6 +65,8 @@ public:
     bool isWithin(int s, int ancestor) const;
     // The scope with this path, or -1.
     int find(const std::string& path) const;
+    // The name the tree groups the op by: its own, or the one build() was given.
+    std::string_view nameOf(const Graph& graph, OpId op) const;
     // The op's name below the scope it lives in ("MatMul"; the last component for an op
     // that is its scope's own name).
     std::string opLabel(const Graph& graph, OpId op) const;
@@ -86,6 +96,7 @@ public:
     int visibleCount(const std::vector<int>& open) const;
 
 private:
+    std::vector<std::string> names_; // empty: the graph's names
     std::vector<Scope> scopes_;
     std::vector<int> scopeOfOp_;
     std::vector<OpId> order_; // ops grouped by scope, depth first

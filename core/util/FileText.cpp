@@ -14,7 +14,7 @@
 
 namespace post {
 
-std::string readFileText(const std::string& path, std::size_t maxBytes)
+FilePrefix readRegularInput(const std::string& path, std::size_t maxBytes, bool refuseLarger)
 {
     // Refused before the open: opening a FIFO waits for a writer, forever.
     requireRegularInput(path);
@@ -31,13 +31,14 @@ std::string readFileText(const std::string& path, std::size_t maxBytes)
         throw InputError(path, {}, std::string("cannot determine the file size: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
         throw InputError(path, {}, "is not a regular file");
-    const auto size = static_cast<std::size_t>(st.st_size);
-    if (size > maxBytes)
-        throw InputError(path, {}, "file is too large (" + std::to_string(static_cast<long long>(size)) + " bytes)");
-    std::string text(size, '\0');
+    FilePrefix head;
+    head.size = static_cast<std::uint64_t>(st.st_size);
+    if (refuseLarger && head.size > maxBytes)
+        throw InputError(path, {}, "file is too large (" + std::to_string(head.size) + " bytes)");
+    head.bytes.resize(static_cast<std::size_t>(std::min<std::uint64_t>(head.size, maxBytes)));
     std::size_t done = 0;
-    while (done < size) {
-        const ssize_t n = ::read(fd, text.data() + done, size - done);
+    while (done < head.bytes.size()) {
+        const ssize_t n = ::read(fd, head.bytes.data() + done, head.bytes.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -46,8 +47,13 @@ std::string readFileText(const std::string& path, std::size_t maxBytes)
             break; // the file shrank while being read: what was there
         done += static_cast<std::size_t>(n);
     }
-    text.resize(done);
-    return gunzipIfCompressed(std::move(text), path, maxBytes);
+    head.bytes.resize(done);
+    return head;
+}
+
+std::string readFileText(const std::string& path, std::size_t maxBytes)
+{
+    return gunzipIfCompressed(readRegularInput(path, maxBytes, true).bytes, path, maxBytes);
 }
 
 bool isGzip(std::string_view bytes)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -8,6 +9,19 @@ namespace post {
 
 // The limit on a file's text, read or decompressed: 2 GiB.
 inline constexpr std::size_t kMaxFileTextBytes = std::size_t(2) << 30;
+
+// The first bytes of a file and its whole size (readRegularInput, readFilePrefix).
+struct FilePrefix {
+    std::string bytes;      // at most the `maxBytes` asked for
+    std::uint64_t size = 0; // of the whole file
+};
+
+// The one open/fstat/read of an input file behind readFileText and readFilePrefix: opens `path`
+// as a regular file and reads up to `maxBytes` of it. Throws InputError naming `path` when it is
+// not a regular file (a directory, FIFO, device or socket: refused before any open() that could
+// block, and by fstat after it), cannot be opened or read, or, with `refuseLarger`, is larger
+// than `maxBytes` (by its size, before anything is read).
+FilePrefix readRegularInput(const std::string& path, std::size_t maxBytes, bool refuseLarger);
 
 // Reads a whole file; throws InputError naming the file when it cannot be read, is not a
 // regular file (a directory, FIFO, device or socket: refused before any open() that could

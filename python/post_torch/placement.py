@@ -1,26 +1,86 @@
 """Reading a Post Studio placement as a module -> device plan, and applying it to a model."""
 
 import json
+import os
+import stat
 from collections import Counter
 
 import torch
 
 PLACEMENT_FORMAT = "post-placement/1"
 TORCH_MAP_FORMAT = "post-torch-map/1"
+# The cap post-cli's readers of post-placement/1 use (200k ops with module paths: 20 MB).
+MAX_FILE_BYTES = 64 << 20
 
 
 class PlacementError(ValueError):
-    """A placement that does not fit the model or the device map; the message names the culprit."""
+    """A placement that does not fit the model or the device map; the message names the file and
+    the culprit (field, module or device)."""
+
+
+def _source(path):
+    try:
+        return os.fsdecode(os.fspath(path))
+    except TypeError:
+        raise PlacementError(f"{path!r}: expected a file path (str or os.PathLike)") from None
+
+
+def _read_bytes(name):
+    """The bytes of a regular file, opened without blocking (a FIFO or a device is refused, not
+    waited on) and read up to MAX_FILE_BYTES."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags)
+    except OSError as e:
+        raise PlacementError(f"{name}: cannot read: {e.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+            raise PlacementError(f"{name}: cannot read: {kind} (a placement is a regular file)")
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as e:
+        raise PlacementError(f"{name}: cannot read: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise PlacementError(f"{name}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a placement may be")
+    return b"".join(chunks)
 
 
 def _read_json(path):
+    name = _source(path)
+    data = _read_bytes(name)
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except OSError as e:
-        raise PlacementError(f"{path}: cannot read: {e.strerror}") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PlacementError(f"{name}: byte {e.start}: not UTF-8") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as e:
-        raise PlacementError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
+        raise PlacementError(f"{name}:{e.lineno}: not JSON: {e.msg}") from None
+    except RecursionError:
+        raise PlacementError(f"{name}: not JSON we read: nested too deeply") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise PlacementError(f"{name}: not JSON we read: {e}") from None
+
+
+def _string_map(doc, field, path, what):
+    """doc[field] as {str: str}, or PlacementError naming the file, the field and the entry."""
+    value = doc.get(field)
+    if not isinstance(value, dict):
+        raise PlacementError(f"{path}: field '{field}' must map {what} to device names")
+    for key, device in value.items():
+        if not isinstance(device, str):
+            raise PlacementError(f"{path}: field '{field}': '{key}' maps to {json.dumps(device)[:40]}, "
+                                 f"expected a device name (a string)")
+    return value
 
 
 def modules_to_devices(placement, modules, source="placement"):
@@ -46,24 +106,26 @@ def load_plan(path):
     """{module path: Post Studio device name} from a post-placement/1 file that carries module
     paths (`post-cli place` of an export with its .modules.json) or a post-torch-map/1 file."""
     doc = _read_json(path)
+    path = _source(path)
     if not isinstance(doc, dict):
         raise PlacementError(f"{path}: expected a JSON object")
     fmt = doc.get("format")
     if fmt == TORCH_MAP_FORMAT:
-        modules = doc.get("modules")
-        if not isinstance(modules, dict) or not all(isinstance(v, str) for v in modules.values()):
-            raise PlacementError(f"{path}: field 'modules' must map module paths to device names")
-        return dict(modules)
+        return dict(_string_map(doc, "modules", path, "module paths"))
     if fmt == PLACEMENT_FORMAT:
-        placement, modules = doc.get("placement"), doc.get("modules")
-        if not isinstance(placement, dict):
-            raise PlacementError(f"{path}: field 'placement' must map op names to device names")
-        if not isinstance(modules, dict):
+        placement = _string_map(doc, "placement", path, "op names")
+        if not isinstance(doc.get("modules"), dict):
             raise PlacementError(
                 f"{path}: field 'modules' is missing: place the export with its .modules.json beside it "
                 "(post_torch.export writes it), or convert with `post-cli export-placement --to torch`")
+        modules = doc["modules"]
+        for op, module in modules.items():
+            if not isinstance(module, str):
+                raise PlacementError(f"{path}: field 'modules': op '{op}' maps to {json.dumps(module)[:40]}, "
+                                     "expected a module path (a string)")
         return modules_to_devices(placement, modules, path)
-    raise PlacementError(f"{path}: field 'format' is {fmt!r}, expected {PLACEMENT_FORMAT!r} or {TORCH_MAP_FORMAT!r}")
+    raise PlacementError(f"{path}: field 'format' is {json.dumps(fmt)[:60]}, "
+                         f"expected {PLACEMENT_FORMAT!r} or {TORCH_MAP_FORMAT!r}")
 
 
 def _move(value, device):
@@ -78,14 +140,34 @@ def _move(value, device):
     return value
 
 
+def _torch_device(name, value, source):
+    """torch.device for device_map[name], refused (PlacementError) where this process cannot
+    hold tensors there: an unknown device string, a CUDA device without CUDA or past the last."""
+    try:
+        device = torch.device(value)
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise PlacementError(f"{source}: device_map['{name}'] = {value!r} is not a torch device: {e}") from None
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise PlacementError(f"{source}: device_map['{name}'] = '{device}': this torch has no CUDA device")
+        if device.index is not None and device.index >= count:
+            raise PlacementError(f"{source}: device_map['{name}'] = '{device}': this machine has CUDA devices "
+                                 f"0 to {count - 1}")
+    return device
+
+
 def resolve(model, plan, device_map, source="placement"):
     """{module path: torch.device} for every module of `model`.
 
     A module the plan names runs on its mapped device; a module it does not name (a container,
     or a module whose ops the export folded into another's) runs where its parent runs; the
-    root, when unnamed, runs where the first named module runs. Raises PlacementError for a
-    module path the model lacks or a device the map lacks.
+    root, when unnamed, runs where the first named module runs. Raises PlacementError, naming
+    `source`, for a module path the model lacks, a device the map lacks, or a mapped device
+    this process cannot use. Changes nothing.
     """
+    if not isinstance(device_map, dict):
+        raise PlacementError(f"{source}: device_map must be a dict of Post Studio device names to torch devices")
     named = dict(model.named_modules())
     for module in plan:
         if module not in named:
@@ -94,10 +176,11 @@ def resolve(model, plan, device_map, source="placement"):
         if device not in device_map:
             raise PlacementError(
                 f"{source}: device '{device}' (of module '{module}') is not in device_map "
-                f"(which maps {', '.join(sorted(device_map)) or 'nothing'})")
-    torch_devices = {name: torch.device(d) for name, d in device_map.items()}
+                f"(which maps {', '.join(sorted(map(str, device_map))) or 'nothing'})")
     if not plan:
         raise PlacementError(f"{source}: the placement names no module of the model")
+    used = set(plan.values())
+    torch_devices = {name: _torch_device(name, d, source) for name, d in device_map.items() if name in used}
     root = plan.get("", next(iter(plan.values())))
     homes = {"": torch_devices[root]}
     for path, _ in model.named_modules():
@@ -106,6 +189,61 @@ def resolve(model, plan, device_map, source="placement"):
         parent = path.rsplit(".", 1)[0] if "." in path else ""
         homes[path] = torch_devices[plan[path]] if path in plan else homes[parent]
     return homes
+
+
+def _stage(model, homes, source):
+    """Every parameter and buffer of `model` copied to its module's device, before the model is
+    touched: [(module, {name: Parameter}, {name: tensor})]. A copy that fails (a device this
+    torch lacks, out of memory) raises PlacementError with the model unchanged."""
+    staged = []
+    for path, module in model.named_modules():
+        device = homes[path]
+        try:
+            params = {name: torch.nn.Parameter(p.data.to(device), requires_grad=p.requires_grad)
+                      for name, p in module.named_parameters(recurse=False) if p.device != device}
+            buffers = {name: b.to(device) for name, b in module.named_buffers(recurse=False) if b.device != device}
+        except Exception as e:  # noqa: BLE001 - torch raises RuntimeError, AssertionError, NotImplementedError...
+            where = f"module '{path}'" if path else "the root module"
+            raise PlacementError(f"{source}: cannot move {where} to '{device}': "
+                                 f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+        staged.append((module, params, buffers))
+    return staged
+
+
+_HOOKS = "_post_torch_hooks"  # a module's hook handles from the last apply, removed by the next
+
+
+def _commit(model, staged, homes, owners):
+    """Puts the staged tensors in place and the hooks on, replacing an earlier apply's hooks; on
+    any exception (an interrupt) it restores every parameter and buffer and removes the new hooks."""
+    old = {path: module.__dict__.get(_HOOKS, []) for path, module in model.named_modules()}
+    undo, new_hooks = [], {}
+    try:
+        for (module, params, buffers), (path, _) in zip(staged, model.named_modules()):
+            for name, param in params.items():
+                undo.append((module, name, module._parameters[name], True))
+                setattr(module, name, param)
+            for name, buf in buffers.items():
+                undo.append((module, name, module._buffers[name], False))
+                module._buffers[name] = buf
+            device = homes[path]
+            hooks = [module.register_forward_pre_hook(lambda _m, args, device=device: _move(args, device))]
+            parent = path.rsplit(".", 1)[0] if "." in path else ""
+            if path != "" and parent in owners:
+                back = homes[parent]
+                hooks.append(module.register_forward_hook(lambda _m, _args, out, back=back: _move(out, back)))
+            new_hooks[path] = (module, hooks)
+    except BaseException:
+        for hooks in new_hooks.values():
+            for handle in hooks[1]:
+                handle.remove()
+        for module, name, value, is_param in reversed(undo):
+            (module._parameters if is_param else module._buffers)[name] = value
+        raise
+    for path, (module, hooks) in new_hooks.items():
+        for handle in old.get(path, []):
+            handle.remove()
+        module.__dict__[_HOOKS] = hooks
 
 
 def apply(model, placement_path, device_map):
@@ -118,20 +256,14 @@ def apply(model, placement_path, device_map):
     block's forward, say) also gets its children's outputs moved back to it, so that its own
     code sees tensors on one device; a pure container does not, so consecutive children on one
     device pass tensors without a round trip. Returns the model.
+
+    All or nothing: every check and every copy to a device is done before the model changes, so
+    when apply raises (always PlacementError, naming the file) the model is as it was. Until
+    then the moved copies and the originals both exist. A later apply replaces this one's hooks.
     """
-    plan = load_plan(placement_path)
-    homes = resolve(model, plan, device_map, str(placement_path))
-    owners = set(plan)  # modules with ops of their own
-    for path, module in model.named_modules():
-        device = homes[path]
-        for name, param in list(module.named_parameters(recurse=False)):
-            moved = torch.nn.Parameter(param.data.to(device), requires_grad=param.requires_grad)
-            setattr(module, name, moved)
-        for name, buf in list(module.named_buffers(recurse=False)):
-            module._buffers[name] = buf.to(device)
-        module.register_forward_pre_hook(lambda _m, args, device=device: _move(args, device))
-        parent = path.rsplit(".", 1)[0] if "." in path else ""
-        if path != "" and parent in owners:
-            back = homes[parent]
-            module.register_forward_hook(lambda _m, _args, out, back=back: _move(out, back))
+    source = _source(placement_path)
+    plan = load_plan(source)
+    homes = resolve(model, plan, device_map, source)
+    staged = _stage(model, homes, source)
+    _commit(model, staged, homes, set(plan))
     return model

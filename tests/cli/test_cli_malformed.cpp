@@ -262,7 +262,8 @@ private slots:
                       {peak, "field devices[0].peak_tflops", "must be between 1e-06 and 1e+09, got 1e-300"});
         const QString msr = write(
             "ids.json", R"({"nodes": [{"id": 18446744073709551615, "name": "a", "fpgaLatency": 1}], "edges": []})");
-        expectRefused(runCli({"info", msr}), {msr, "nodes[0].id", "18446744073709551615"});
+        const Run ids = runCli({"info", msr}); // an MSR id of 2^64-1 is an id like any other
+        QVERIFY2(ids.exitCode == 0, qPrintable(ids.err));
         const QString dot = write("gpu.dot", "digraph { a [time_us_gpu=\"1e16\"] }");
         expectRefused(runCli({"info", dot}), {dot, "node 'a' attribute time_us_gpu", "got 1e16"});
         const QString bomb = testdata::sourceDir() + "/tests/data/fuzz-regressions/dot/limit-reopened-subgraphs.dot";

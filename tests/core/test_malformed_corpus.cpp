@@ -117,9 +117,18 @@ private slots:
         QTest::newRow("msr edge cost past the bound")
             << "msr" << msr(kNodeA, R"({"sourceId": 1, "destId": 2, "cost": 1e300})") << "edges[0].cost"
             << "must be at most";
-        QTest::newRow("msr id 2^64-1 (once wrapped to -1)")
-            << "msr" << msr(QByteArray(kNodeA).replace("\"id\": 1", "\"id\": 18446744073709551615"), "") << "nodes[0].id"
-            << "must be at most 9223372036854775807, got 18446744073709551615";
+        QTest::newRow("msr key twice in one node (nlohmann kept the last)")
+            << "msr" << msr(R"({"id": 1, "name": "a", "fpgaLatency": 0.1, "fpgaLatency": 9})", kEdgeAB)
+            << "field nodes[0]"
+            << "the key \"fpgaLatency\" appears twice";
+        QTest::newRow("msr id past uint64")
+            << "msr" << msr(R"({"id": 18446744073709551616, "fpgaLatency": 0.1})", "") << "nodes[0].id"
+            << "must be an integer, got 1.8446744073709552e+19";
+        QTest::newRow("post-graph gpu time past the bound (once named time_us.cpu)")
+            << "post-graph"
+            << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 2e15}}], "edges": []})")
+            << "field ops[0]"
+            << "time_us.gpu must be at most 1e+15, got 2e+15";
         QTest::newRow("onnx initializer of negative dimension")
             << "onnx" << fileData("fuzz-regressions/onnx/limit-initializer-negative-dim.onnx") << "initializer 'w'"
             << "dims[0] must be >= 0, got -3";
@@ -163,6 +172,24 @@ private slots:
         QTest::newRow("pipedream") << "pipedream"
                                    << kInput + linearWith("forward_compute_time=1.0", "forward_compute_time=5e11");
         QTest::newRow("msr") << "msr" << msr(R"({"id": 1, "name": "a", "fpgaLatency": 5e11})", kEdgeAB);
+        QTest::newRow("post-graph") << "post-graph"
+                                    << QByteArray(R"({"format": "post-graph/1", "ops": [{"name": "a", )"
+                                                  R"("time_us": {"gpu": 5e14}}], "edges": []})");
+    }
+
+    // MSR ids are JSON integers: 2^64-1 and -2^63 are ids like any other (2^64-1 was refused,
+    // and before that wrapped to -1), distinct from each other and from 1.
+    void msrIdsSpanTheIntegers()
+    {
+        const QByteArray text = R"({"nodes": [{"id": 18446744073709551615, "fpgaLatency": 0.1},
+            {"id": -9223372036854775808, "fpgaLatency": 0.2}, {"id": 1, "fpgaLatency": 0.3}],
+            "edges": [{"sourceId": 18446744073709551615, "destId": -9223372036854775808, "cost": 0.1},
+                      {"sourceId": -9223372036854775808, "destId": 1, "cost": 0.1}]})";
+        const Graph g = parseGraph(view(text), "ids.json", GraphFormat::Msr);
+        QCOMPARE(g.opCount(), 3);
+        QCOMPARE(g.op(0).name, std::string("node18446744073709551615"));
+        QCOMPARE(g.op(1).name, std::string("node-9223372036854775808"));
+        QCOMPARE(g.edges().size(), size_t(2));
     }
 
     void derivedCpuTimeIsCapped()

@@ -452,6 +452,48 @@ private slots:
         QVERIFY2(error.contains("dynamic axes"), qPrintable(error));
     }
 
+    // Issue 31: a Tile or Flatten whose inferred shape overflows int64 (it wrapped to a dimension
+    // of 0: 0 B and a 0 ms step, exit 0) is refused naming the node; the same ops in range pass.
+    void shapesOverflowingInInferenceAreRefused()
+    {
+        auto tile = [](const std::string& dim, std::int64_t times) {
+            Model m;
+            m.input("x", {dim});
+            m.ints("reps", {times});
+            m.node("Tile", {"x", "reps"}, {"y"}, "/Tile");
+            m.node("Relu", {"y"}, {"z"});
+            m.output("z");
+            return m.bytes();
+        };
+        const std::int64_t two32 = std::int64_t(1) << 32;
+        QString error = inputErrorOf([&] { (void)readOnnxShapedGraph(tile("4294967296", two32), "tile.onnx", {}); });
+        QVERIFY2(error.startsWith("tile.onnx: node 0 '/Tile' (Tile)"), qPrintable(error));
+        QVERIFY2(error.contains("dimension 0 (4294967296) tiled 4294967296 times is more than 2^63 elements"),
+                 qPrintable(error));
+        error = inputErrorOf([&] { (void)readOnnxShapedGraph(tile("8", -2), "tile.onnx", {}); });
+        QVERIFY2(error.contains("'/Tile' (Tile)") && error.contains("repeats[0] is -2"), qPrintable(error));
+        QVERIFY2(
+            inputErrorOf([&] { (void)readOnnxShapedGraph(tile("2147483648", two32 / 2), "tile.onnx", {}); }).isEmpty(),
+            "2^31 tiled 2^31 times (2^62 elements) fits");
+
+        auto flatten = [](const std::vector<std::string>& dims) {
+            Model m;
+            m.input("x", dims);
+            m.node("Flatten", {"x"}, {"y"}, "/Flatten");
+            m.node("Relu", {"y"}, {"z"});
+            m.output("z");
+            return m.bytes();
+        };
+        error = inputErrorOf([&] {
+            (void)readOnnxShapedGraph(flatten({"2", "4294967296", "4294967296"}), "flatten.onnx", {});
+        });
+        QVERIFY2(error.startsWith("flatten.onnx: node 0 '/Flatten' (Flatten)"), qPrintable(error));
+        QVERIFY2(error.contains("more than 2^63 elements"), qPrintable(error));
+        QVERIFY(inputErrorOf([&] {
+                    (void)readOnnxShapedGraph(flatten({"2", "65536", "65536"}), "flatten.onnx", {});
+                }).isEmpty());
+    }
+
     // --batch on an input whose batch the export fixed: refused when nothing takes it, a
     // warning naming the input when another input does.
     void batchOnAFixedBatchIsSaid()

@@ -27,7 +27,7 @@ constexpr double kMaxMs = GraphBuilder::kMaxTimeUs / kUsPerMs;
 constexpr double kMaxBytes = GraphBuilder::kMaxBytes;
 
 struct MsrNode {
-    long long id = 0;
+    std::string id; // the integer as written, canonical: any of int64 or uint64 (2^64-1 included)
     std::string name;
     std::optional<double> cpuMs; // absent: GPU time x ImportOptions::cpuSlowdown
     double fpgaMs = 0.0;
@@ -105,6 +105,16 @@ public:
         return value.get<long long>();
     }
 
+    // A node id: any JSON integer of int64 or uint64 (the format says integer, and ids up to
+    // 2^64-1 occur), as its canonical text, so that no two ids collide and none wraps.
+    std::string id(const char* key) const
+    {
+        const json& value = require(key);
+        if (!value.is_number_integer())
+            throw InputError(source_, field(key), "must be an integer, got " + value.dump());
+        return value.dump();
+    }
+
     // MSR writes flags as true/false or 1/0.
     bool flag(const char* key, bool fallback) const
     {
@@ -126,43 +136,18 @@ private:
     std::string path_;
 };
 
-std::string lineAt(std::string_view text, size_t offset)
-{
-    offset = std::min(offset, text.size());
-    return "line "
-        + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-std::string withoutExceptionId(std::string message)
-{
-    // "[json.exception.parse_error.101] parse error at ..." -> "parse error at ..."
-    const auto cut = message.find("] ");
-    if (message.starts_with("[json.exception") && cut != std::string::npos)
-        message.erase(0, cut + 2);
-    return message;
-}
-
+// The document through JsonInput, which also refuses a key repeated within one object (nlohmann's
+// DOM keeps the last one silently), naming its path; syntax errors keep this reader's form,
+// "line N" and "invalid JSON: ...".
 json parseJson(std::string_view text, const std::string& source)
 {
-    JsonInput::checkNesting(text, source);
     try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        // e.byte is 1-based: the offending character.
-        throw InputError(source, lineAt(text, e.byte > 0 ? e.byte - 1 : 0),
-                         "invalid JSON: " + withoutExceptionId(e.what()));
-    } catch (const json::out_of_range& e) {
-        // "number overflow parsing '1e999'": locate the quoted literal.
-        std::string message = withoutExceptionId(e.what());
-        std::string location;
-        const auto open = message.find('\'');
-        const auto close = message.rfind('\'');
-        if (open != std::string::npos && close > open + 1) {
-            const auto at = text.find(message.substr(open + 1, close - open - 1));
-            if (at != std::string_view::npos)
-                location = lineAt(text, at);
-        }
-        throw InputError(source, location, "invalid JSON: " + message);
+        return JsonInput(source).parse(text);
+    } catch (const InputError& e) {
+        const std::string& where = e.location();
+        if (!where.starts_with("line "))
+            throw;
+        throw InputError(source, where.substr(0, where.find(',')), "invalid JSON: " + e.message());
     }
 }
 
@@ -179,14 +164,14 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
     for (size_t i = 0; i < nodes.size(); ++i) {
         const FieldReader r(source, nodes[i], "nodes[" + std::to_string(i) + "]");
         MsrNode node;
-        node.id = r.integer("id");
+        node.id = r.id("id");
         if (const json* name = r.find("name")) {
             if (!name->is_string())
                 throw InputError(source, r.field("name"), std::string("must be a string, got ") + name->type_name());
             node.name = name->get<std::string>();
         }
         if (node.name.empty())
-            node.name = "node" + std::to_string(node.id);
+            node.name = "node" + node.id;
         node.fpgaMs = r.amount("fpgaLatency", kMaxMs);
         if (r.find("cpuLatency"))
             node.cpuMs = r.amount("cpuLatency", kMaxMs);
@@ -200,7 +185,8 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
     return result;
 }
 
-std::vector<MsrEdge> readEdges(const json& root, const std::string& source, const std::unordered_map<long long, int>& byId)
+std::vector<MsrEdge> readEdges(const json& root, const std::string& source,
+                               const std::unordered_map<std::string, int>& byId)
 {
     const FieldReader top(source, root, "");
     const json& edges = top.require("edges");
@@ -211,10 +197,10 @@ std::vector<MsrEdge> readEdges(const json& root, const std::string& source, cons
     for (size_t i = 0; i < edges.size(); ++i) {
         const FieldReader r(source, edges[i], "edges[" + std::to_string(i) + "]");
         auto endpoint = [&](const char* key) {
-            const long long id = r.integer(key);
+            const std::string id = r.id(key);
             auto it = byId.find(id);
             if (it == byId.end())
-                throw InputError(source, r.field(key), "no node has id " + std::to_string(id));
+                throw InputError(source, r.field(key), "no node has id " + id);
             return it->second;
         };
         MsrEdge edge;
@@ -236,15 +222,14 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         throw InputError(source, "(top level)", std::string("must be an object, got ") + root.type_name());
 
     std::vector<MsrNode> nodes = readNodes(root, source);
-    std::unordered_map<long long, int> byId;
+    std::unordered_map<std::string, int> byId;
     std::unordered_map<std::string, int> nameCount;
     std::map<long long, int> classSize;
     for (size_t i = 0; i < nodes.size(); ++i) {
         auto [it, inserted] = byId.emplace(nodes[i].id, static_cast<int>(i));
         if (!inserted)
             throw InputError(source, "nodes[" + std::to_string(i) + "].id",
-                             "duplicate id " + std::to_string(nodes[i].id) + " (also nodes["
-                                 + std::to_string(it->second) + "])");
+                             "duplicate id " + nodes[i].id + " (also nodes[" + std::to_string(it->second) + "])");
         ++nameCount[nodes[i].name];
         if (nodes[i].colorClass)
             ++classSize[*nodes[i].colorClass];
@@ -261,7 +246,7 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         const MsrNode& node = nodes[i];
         Op op;
         // Names are labels in these files, ids are the keys: disambiguate repeats by id.
-        op.name = nameCount[node.name] > 1 ? node.name + "#" + std::to_string(node.id) : node.name;
+        op.name = nameCount[node.name] > 1 ? node.name + "#" + node.id : node.name;
         op.type = node.backward ? "backward" : "forward";
         const double gpuUs = node.fpgaMs * kUsPerMs;
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;

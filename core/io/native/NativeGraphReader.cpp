@@ -55,7 +55,7 @@ void readTimes(const JsonInput& in, const json& times, const std::string& path, 
                 "a time for device type \"" + firstType
                     + "\" needs one for a device kind too (\"gpu\" or \"cpu\"): devices of other types take it");
     if (given[gpu] && !given[cpu])
-        op.timeUs[cpu] = op.timeUs[gpu] * options.cpuSlowdown;
+        op.timeUs[cpu] = derivedCpuTimeUs(op.timeUs[gpu], options); // capped: a bad GPU time is named as one
     else if (given[cpu] && !given[gpu])
         op.timeUs[gpu] = op.timeUs[cpu] / options.cpuSlowdown;
 }

@@ -2,8 +2,10 @@
 #include "core/io/onnx/OnnxTensorData.h"
 
 #include <onnx/defs/shape_inference.h>
+#include <onnx/defs/tensor_proto_util.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace post {
 namespace {
@@ -72,9 +74,76 @@ void checkRawData(onnx::InferenceContext& ctx)
                 fail_shape_inference("input ", i, " ('", data->name(), "') ", *problem);
 }
 
+// Tile's inference multiplies each dimension by its repeat unchecked: [2^32] tiled 2^32 times
+// wrapped to a dimension of 0 (0 B, a 0 ms step). Checked first, naming the dimension.
+void checkTile(onnx::InferenceContext& ctx)
+{
+    if (ctx.getNumInputs() < 2 || inputRank(ctx, 0) < 0)
+        return;
+    const onnx::TensorProto* repeats = ctx.getInputData(1);
+    if (!repeats || repeats->data_type() != onnx::TensorProto::INT64)
+        return;
+    const std::vector<std::int64_t> times = onnx::ParseData<std::int64_t>(repeats);
+    const auto& shape = ctx.getInputType(0)->tensor_type().shape();
+    for (int i = 0; i < shape.dim_size() && i < static_cast<int>(times.size()); ++i) {
+        const auto r = times[static_cast<std::size_t>(i)];
+        if (r < 0)
+            fail_shape_inference("repeats[", i, "] is ", r, "; repeats must be >= 0");
+        std::int64_t product = 0;
+        if (shape.dim(i).has_dim_value() && __builtin_mul_overflow(shape.dim(i).dim_value(), r, &product))
+            fail_shape_inference("dimension ", i, " (", shape.dim(i).dim_value(), ") tiled ", r,
+                                 " times is more than 2^63 elements");
+    }
+}
+
+// Whether a shape's known dimensions multiply past int64 (a zero dimension: 0 elements).
+bool elementsOverflow(const onnx::TensorShapeProto& shape)
+{
+    std::int64_t elements = 1;
+    bool overflow = false;
+    for (const auto& dim : shape.dim()) {
+        if (!dim.has_dim_value())
+            continue;
+        if (dim.dim_value() == 0)
+            return false;
+        overflow = overflow || __builtin_mul_overflow(elements, dim.dim_value(), &elements);
+    }
+    return overflow;
+}
+
+// Before any op's inference: no input holds more than 2^63 elements (a Flatten of [2, 2^32, 2^32]
+// multiplies them into one dimension that wraps).
+void checkInputSizes(onnx::InferenceContext& ctx)
+{
+    for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
+        const onnx::TypeProto* type = ctx.getInputType(i);
+        if (type && type->has_tensor_type() && type->tensor_type().has_shape()
+            && elementsOverflow(type->tensor_type().shape()))
+            fail_shape_inference("input ", i, " holds more than 2^63 elements");
+    }
+}
+
+// After any op's inference: every known output dimension >= 0 and each output within 2^63 elements.
+void checkOutputs(onnx::InferenceContext& ctx)
+{
+    for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) {
+        const onnx::TypeProto* type = ctx.getOutputType(i);
+        if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+            continue;
+        const auto& shape = type->tensor_type().shape();
+        for (int d = 0; d < shape.dim_size(); ++d)
+            if (shape.dim(d).has_dim_value() && shape.dim(d).dim_value() < 0)
+                fail_shape_inference("output ", i, " has dimension ", d, " of ", shape.dim(d).dim_value(),
+                                     " (a size that wrapped)");
+        if (elementsOverflow(shape))
+            fail_shape_inference("output ", i, " would hold more than 2^63 elements");
+    }
+}
+
 void checkNode(const std::string& opType, onnx::InferenceContext& ctx)
 {
     checkRawData(ctx);
+    checkInputSizes(ctx);
     if (opType == "Conv" || opType == "ConvInteger" || opType == "ConvTranspose")
         checkConvolution(ctx, 1);
     else if (opType == "QLinearConv")
@@ -83,6 +152,8 @@ void checkNode(const std::string& opType, onnx::InferenceContext& ctx)
         checkShapeInput(ctx, 1);
     else if (opType == "ConstantOfShape")
         checkShapeInput(ctx, 0);
+    else if (opType == "Tile")
+        checkTile(ctx);
 }
 
 bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
@@ -103,6 +174,7 @@ const onnx::OpSchema* OnnxGuardedSchemas::GetSchema(const std::string& key, cons
             [opType = schema->Name(), infer = schema->GetTypeAndShapeInferenceFunction()](onnx::InferenceContext& ctx) {
                 checkNode(opType, ctx);
                 infer(ctx);
+                checkOutputs(ctx);
             });
     }
     return guarded.get();
