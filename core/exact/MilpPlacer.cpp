@@ -1,13 +1,7 @@
 #include "core/exact/MilpPlacer.h"
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/classic/ClassicalReport.h"
-#include "core/classic/CpuPlacer.h"
-#include "core/classic/MEtfPlacer.h"
-#include "core/classic/MSctPlacer.h"
-#include "core/classic/MTopoPlacer.h"
-#include "core/classic/MetisPlacer.h"
-#include "core/classic/RoundRobinPlacer.h"
-#include "core/classic/SingleDevicePlacer.h"
 #include "core/cluster/Cluster.h"
 #include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpModel.h"
@@ -32,32 +26,7 @@ namespace {
 // The best classical placement: the incumbent the search starts from and must beat.
 PlaceResult bestClassical(const PlaceContext& context)
 {
-    std::vector<std::unique_ptr<Placer>> placers;
-    placers.push_back(std::make_unique<MEtfPlacer>());
-    placers.push_back(std::make_unique<MSctPlacer>());
-    placers.push_back(std::make_unique<MTopoPlacer>());
-    placers.push_back(std::make_unique<RoundRobinPlacer>());
-    placers.push_back(std::make_unique<MetisPlacer>());
-    placers.push_back(std::make_unique<SingleDevicePlacer>());
-    placers.push_back(std::make_unique<CpuPlacer>());
-    PlaceContext quiet = context;
-    quiet.observer = nullptr;
-    PlaceResult best;
-    bool any = false;
-    for (auto& placer : placers) {
-        try {
-            PlaceResult r = placer->place(quiet);
-            if (!any || betterResult(r, best)) {
-                best = std::move(r);
-                any = true;
-            }
-        } catch (const std::exception&) {
-            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
-        }
-    }
-    if (!any)
-        throw InputError(context.cluster.name(), "devices", "milp found no classical placement to start from");
-    return best;
+    return bestStart(runClassicalPlacers(context, classicalStartOrder()), context.cluster.name(), "milp").result;
 }
 
 // Hill climb by the simulator over single-unit moves from `unitDevice` (first improvement,
