@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -48,15 +49,15 @@ Placement MilpCoarsening::expand(const Placement& coarsePlacement) const
     return p;
 }
 
-MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int bands, int width)
+namespace {
+
+// Weights: the op's least time over the devices, plus a twentieth of the mean so that runs of
+// free ops (inputs, reshapes) are spread too. `total` is their sum.
+std::vector<double> opWeights(const Graph& graph, const Cluster& cluster, double& total)
 {
     const int n = graph.opCount();
-    bands = std::max(1, std::min(bands, std::max(1, n)));
-    width = std::max(1, width);
-    // Weights: the op's least time over the devices, plus a twentieth of the mean so that runs
-    // of free ops (inputs, reshapes) are spread too.
     std::vector<double> weight(static_cast<size_t>(n), 0.0);
-    double total = 0.0;
+    total = 0.0;
     for (OpId o = 0; o < n; ++o) {
         double least = 0.0;
         for (int d = 0; d < cluster.deviceCount(); ++d) {
@@ -70,10 +71,15 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
     total = 0.0;
     for (double& w : weight)
         total += w += pad;
+    return weight;
+}
 
-    // Bands along the topological order: an op goes to the band its weight's midpoint falls in
-    // (a new band also where the order passes between CPU-pinned and free ops).
-    std::vector<int> bandOf(static_cast<size_t>(n), 0);
+// Bands along the topological order: an op goes to the band its weight's midpoint falls in
+// (a new band also where the order passes between CPU-pinned and free ops). `last` is the
+// last band's index.
+std::vector<int> bandsOf(const Graph& graph, const std::vector<double>& weight, double total, int bands, int& last)
+{
+    std::vector<int> bandOf(static_cast<size_t>(graph.opCount()), 0);
     const double target = total / bands;
     double prefix = 0.0;
     int band = -1;
@@ -90,9 +96,20 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
         bandOf[static_cast<size_t>(o)] = band;
         prefix += w;
     }
-    // Within a band, the parts no edge inside the band joins are packed into at most `width`
-    // bins of about equal weight (largest part first, into the lightest bin). No edge joins two
-    // bins of one band, and edges between bands run forward, so the chunks stay acyclic.
+    last = band;
+    return bandOf;
+}
+
+// The cluster of each op: within a band, the parts no edge inside the band joins are packed
+// into at most `width` bins of about equal weight (largest part first, into the lightest bin);
+// no edge joins two bins of one band, and edges between bands run forward, so the chunks stay
+// acyclic. The cell of an op is its band and bin. A placement unit (a colocation group, or a
+// free op) belongs to the cell of its first op in topological order, and every op to its
+// unit's: the clusters that the coarse graph places (one device each).
+std::vector<int> clustersOf(const Graph& graph, const std::vector<double>& weight, const std::vector<int>& bandOf,
+                            int lastBand, int width)
+{
+    const int n = graph.opCount();
     Sets parts(n);
     for (const Edge& e : graph.edges())
         if (bandOf[static_cast<size_t>(e.from)] == bandOf[static_cast<size_t>(e.to)])
@@ -100,7 +117,7 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
     std::vector<double> partWeight(static_cast<size_t>(n), 0.0);
     for (OpId o = 0; o < n; ++o)
         partWeight[static_cast<size_t>(parts.find(o))] += weight[static_cast<size_t>(o)];
-    std::vector<std::vector<int>> partsOfBand(static_cast<size_t>(band + 1));
+    std::vector<std::vector<int>> partsOfBand(static_cast<size_t>(lastBand + 1));
     for (OpId o = 0; o < n; ++o)
         if (parts.find(o) == o)
             partsOfBand[static_cast<size_t>(bandOf[static_cast<size_t>(o)])].push_back(o);
@@ -116,9 +133,6 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
             load[bin] += partWeight[static_cast<size_t>(part)];
         }
     }
-    // The cell of an op: its band and bin. A placement unit (a colocation group, or a free op)
-    // belongs to the cell of its first op in topological order, and every op to its unit's:
-    // the clusters that the coarse graph places (one device each).
     const auto order = graph.topologicalOrder();
     std::vector<int> cellOf(static_cast<size_t>(n), 0);
     {
@@ -129,28 +143,69 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
         }
     }
     std::vector<int> clusterOf(static_cast<size_t>(n), 0);
-    {
-        std::vector<int> clusterOfGroup(static_cast<size_t>(graph.colocationGroupCount()), -1);
-        for (OpId o : order) {
-            const int g = graph.colocationGroup(o);
-            int cl = cellOf[static_cast<size_t>(o)];
-            if (g >= 0) {
-                int& first = clusterOfGroup[static_cast<size_t>(g)];
-                if (first < 0)
-                    first = cl;
-                cl = first;
-            }
-            clusterOf[static_cast<size_t>(o)] = cl;
+    std::vector<int> clusterOfGroup(static_cast<size_t>(graph.colocationGroupCount()), -1);
+    for (OpId o : order) {
+        const int g = graph.colocationGroup(o);
+        int cl = cellOf[static_cast<size_t>(o)];
+        if (g >= 0) {
+            int& first = clusterOfGroup[static_cast<size_t>(g)];
+            if (first < 0)
+                first = cl;
+            cl = first;
         }
+        clusterOf[static_cast<size_t>(o)] = cl;
     }
-    // Chunks: the ops of one cluster within one band. Edges between bands run forward, so the
-    // chunks are acyclic when each band's are; a band whose chunks form a cycle (a colocated op
-    // whose cluster began earlier, between two ops of another cluster) is halved until none do.
+    return clusterOf;
+}
+
+// Whether the chunks of the ops at positions [lo, hi) of `order` (numbered by `localOf`, `k`
+// of them) are acyclic under the edges inside the range (Kahn).
+bool rangeChunksAcyclic(const Graph& graph, std::span<const OpId> order, const std::vector<int>& position, int lo,
+                        int hi, const std::vector<int>& localOf, int k)
+{
+    std::vector<std::vector<int>> next(static_cast<size_t>(k));
+    std::vector<int> indegree(static_cast<size_t>(k), 0);
+    for (int i = lo; i < hi; ++i)
+        for (EdgeId e : graph.outEdges(order[static_cast<size_t>(i)])) {
+            const int to = position[static_cast<size_t>(graph.edge(e).to)];
+            if (to >= hi)
+                continue;
+            const int a = localOf[static_cast<size_t>(i - lo)];
+            const int b = localOf[static_cast<size_t>(to - lo)];
+            if (a != b) {
+                next[static_cast<size_t>(a)].push_back(b);
+                ++indegree[static_cast<size_t>(b)];
+            }
+        }
+    std::vector<int> ready;
+    for (int a = 0; a < k; ++a)
+        if (indegree[static_cast<size_t>(a)] == 0)
+            ready.push_back(a);
+    int seen = 0;
+    while (!ready.empty()) {
+        const int a = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (int b : next[static_cast<size_t>(a)])
+            if (--indegree[static_cast<size_t>(b)] == 0)
+                ready.push_back(b);
+    }
+    return seen >= k;
+}
+
+// Chunks: the ops of one cluster within one band. Edges between bands run forward, so the
+// chunks are acyclic when each band's are; a band whose chunks form a cycle (a colocated op
+// whose cluster began earlier, between two ops of another cluster) is halved until none do.
+// Fills `chunkOf` and returns the number of chunks.
+int assignChunks(const Graph& graph, const std::vector<int>& bandOf, const std::vector<int>& clusterOf,
+                 std::vector<int>& chunkOf)
+{
+    const int n = graph.opCount();
+    const auto order = graph.topologicalOrder();
     std::vector<int> position(static_cast<size_t>(n), 0);
     for (int i = 0; i < n; ++i)
         position[static_cast<size_t>(order[static_cast<size_t>(i)])] = i;
-    MilpCoarsening c;
-    c.chunkOf.assign(static_cast<size_t>(n), 0);
+    chunkOf.assign(static_cast<size_t>(n), 0);
     int count = 0;
     std::vector<std::pair<int, int>> ranges; // [first, last) positions of each band, in order
     for (int i = 0; i < n;) {
@@ -173,51 +228,32 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
             const int cl = clusterOf[static_cast<size_t>(order[static_cast<size_t>(i)])];
             localOf[static_cast<size_t>(i - lo)] = local.try_emplace(cl, static_cast<int>(local.size())).first->second;
         }
-        // Kahn over the range's chunks with the edges inside the range.
         const int k = static_cast<int>(local.size());
-        std::vector<std::vector<int>> next(static_cast<size_t>(k));
-        std::vector<int> indegree(static_cast<size_t>(k), 0);
-        for (int i = lo; i < hi; ++i)
-            for (EdgeId e : graph.outEdges(order[static_cast<size_t>(i)])) {
-                const int to = position[static_cast<size_t>(graph.edge(e).to)];
-                if (to >= hi)
-                    continue;
-                const int a = localOf[static_cast<size_t>(i - lo)];
-                const int b = localOf[static_cast<size_t>(to - lo)];
-                if (a != b) {
-                    next[static_cast<size_t>(a)].push_back(b);
-                    ++indegree[static_cast<size_t>(b)];
-                }
-            }
-        std::vector<int> ready;
-        for (int a = 0; a < k; ++a)
-            if (indegree[static_cast<size_t>(a)] == 0)
-                ready.push_back(a);
-        int seen = 0;
-        while (!ready.empty()) {
-            const int a = ready.back();
-            ready.pop_back();
-            ++seen;
-            for (int b : next[static_cast<size_t>(a)])
-                if (--indegree[static_cast<size_t>(b)] == 0)
-                    ready.push_back(b);
-        }
-        if (seen < k && hi - lo > 1) {
+        if (!rangeChunksAcyclic(graph, order, position, lo, hi, localOf, k) && hi - lo > 1) {
             const int mid = lo + (hi - lo) / 2;
             stack.emplace_back(mid, hi);
             stack.emplace_back(lo, mid);
             continue;
         }
         for (int i = lo; i < hi; ++i)
-            c.chunkOf[static_cast<size_t>(order[static_cast<size_t>(i)])] = count + localOf[static_cast<size_t>(i - lo)];
+            chunkOf[static_cast<size_t>(order[static_cast<size_t>(i)])] = count + localOf[static_cast<size_t>(i - lo)];
         count += k;
     }
+    return count;
+}
 
+// The coarse ops: one per chunk, its time the sum of its ops' on each kind of device and each
+// device type, its parameters and resident bytes their sum, its output the tensors that leave
+// it; chunks of one cluster are colocated.
+std::vector<Op> coarseOps(const Graph& graph, const Cluster& cluster, const std::vector<int>& chunkOf,
+                          const std::vector<int>& clusterOf, int count)
+{
+    const int n = graph.opCount();
     // Chunks of one cluster are one colocation group of the coarse graph.
     std::vector<int> clusterOfChunk(static_cast<size_t>(count), -1);
     std::map<int, int> chunksOfCluster;
     for (OpId o = 0; o < n; ++o) {
-        int& cl = clusterOfChunk[static_cast<size_t>(c.chunkOf[static_cast<size_t>(o)])];
+        int& cl = clusterOfChunk[static_cast<size_t>(chunkOf[static_cast<size_t>(o)])];
         if (cl < 0) {
             cl = clusterOf[static_cast<size_t>(o)];
             ++chunksOfCluster[cl];
@@ -252,7 +288,7 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
     }
     for (OpId o = 0; o < n; ++o) {
         const Op& src = graph.op(o);
-        Op& op = ops[static_cast<size_t>(c.chunkOf[static_cast<size_t>(o)])];
+        Op& op = ops[static_cast<size_t>(chunkOf[static_cast<size_t>(o)])];
         for (int kind = 0; kind < kDeviceKindCount; ++kind) {
             const int d = firstOfKind[static_cast<size_t>(kind)];
             op.timeUs[static_cast<size_t>(kind)] += d < 0 ? src.timeUs[static_cast<size_t>(kind)]
@@ -267,13 +303,31 @@ MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int ba
         // consume are left out, since a coarse op's output lives for its whole run.
         bool leaves = graph.outEdges(o).empty();
         for (EdgeId e : graph.outEdges(o))
-            leaves = leaves || c.chunkOf[static_cast<size_t>(graph.edge(e).to)] != c.chunkOf[static_cast<size_t>(o)];
+            leaves = leaves || chunkOf[static_cast<size_t>(graph.edge(e).to)] != chunkOf[static_cast<size_t>(o)];
         if (leaves)
             op.outputBytes += src.outputBytes;
         op.paramBytes += src.paramBytes;
         op.residentBytes += src.residentBytes;
         op.cpuOnly = op.cpuOnly || graph.isCpuPinned(o);
     }
+    return ops;
+}
+
+} // namespace
+
+MilpCoarsening coarsenForMilp(const Graph& graph, const Cluster& cluster, int bands, int width)
+{
+    const int n = graph.opCount();
+    bands = std::max(1, std::min(bands, std::max(1, n)));
+    width = std::max(1, width);
+    double total = 0.0;
+    const std::vector<double> weight = opWeights(graph, cluster, total);
+    int lastBand = -1;
+    const std::vector<int> bandOf = bandsOf(graph, weight, total, bands, lastBand);
+    const std::vector<int> clusterOf = clustersOf(graph, weight, bandOf, lastBand, width);
+    MilpCoarsening c;
+    const int count = assignChunks(graph, bandOf, clusterOf, c.chunkOf);
+    std::vector<Op> ops = coarseOps(graph, cluster, c.chunkOf, clusterOf, count);
 
     // Between chunks, per producer, the largest tensor it sends into the other chunk.
     std::map<std::pair<int, int>, double> bytes;

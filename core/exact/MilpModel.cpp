@@ -302,19 +302,55 @@ MilpSize milpSize(const MilpInstance& m)
     return s;
 }
 
-MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
+namespace {
+
+// The model's columns by role (docs/placers.md, "The model"): indices into Columns.
+struct Variables {
+    int D = 0;
+    int P = 0; // producers with a consumer in another unit
+    int C = -1;
+    std::vector<int> x;                      // unit * D + device
+    std::vector<int> S;                      // per op
+    std::vector<int> T, tau;                 // producer * D + device
+    std::vector<int> z;                      // (producer * D + from) * D + to; -1 where from == to
+    std::vector<std::pair<int, int>> qPairs; // op pairs no path orders
+    std::vector<int> q;                      // per pair in qPairs
+    std::vector<int> r;                      // per producer pair k < l and destination
+
+    int X(const MilpInstance& m, int op, int d) const { return x[at(m.unitOf[static_cast<size_t>(op)], d, D)]; }
+    int Z(int k, int e, int d) const
+    {
+        return z[(static_cast<size_t>(k) * static_cast<size_t>(D) + static_cast<size_t>(e)) * static_cast<size_t>(D)
+                 + static_cast<size_t>(d)];
+    }
+    // Producer k's transfer to d goes before producer l's (k < l).
+    int R(int k, int l, int d) const
+    {
+        // index of (k, l) among pairs k < l, row-major
+        const size_t pair = static_cast<size_t>(k) * static_cast<size_t>(P)
+            - static_cast<size_t>(k) * static_cast<size_t>(k + 1) / 2 + static_cast<size_t>(l - k - 1);
+        return r[pair * static_cast<size_t>(D) + static_cast<size_t>(d)];
+    }
+};
+
+// Times are scaled so that the horizon is 1000: big-M terms and tolerances stay relative.
+constexpr double kH = 1000.0;
+constexpr double kM = kH;
+// The windows and the bound are loosened by a millionth of the horizon: a model they pin
+// exactly (the bound equal to the horizon) leaves CBC no room for its tolerances.
+constexpr double kSlack = 1e-6 * kH;
+// How many of its incumbents CBC keeps: each is a placement the simulator times and the next
+// model cuts off.
+constexpr int kSavedSolutions = 16;
+
+Variables addColumns(const MilpInstance& m, double scale, Columns& cols)
 {
     const int n = m.opCount;
     const int D = m.deviceCount;
     const int U = m.unitCount;
-    // Times are scaled so that the horizon is 1000: big-M terms and tolerances stay relative.
-    const double H = 1000.0;
-    const double scale = H / request.horizonUs;
-
-    const double M = H;
-
-    Columns cols;
-    std::vector<int> x(static_cast<size_t>(U) * static_cast<size_t>(D));
+    Variables v;
+    v.D = D;
+    v.x.resize(static_cast<size_t>(U) * static_cast<size_t>(D));
     // A unit may go to d only when each of its ops ends within the horizon there: one that
     // does not (a CPU, or a slow device type of a mixed cluster) cannot be in any placement
     // the model looks for, and its duration, beyond the big-M, would make the one-op-a-time
@@ -322,32 +358,27 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     std::vector<char> fits(static_cast<size_t>(U) * static_cast<size_t>(D), 1);
     for (int o = 0; o < n; ++o)
         for (int d = 0; d < D; ++d)
-            if (m.duration(o, d) * scale > H)
+            if (m.duration(o, d) * scale > kH)
                 fits[at(m.unitOf[static_cast<size_t>(o)], d, D)] = 0;
     for (int u = 0; u < U; ++u)
         for (int d = 0; d < D; ++d) {
             bool ok = m.unitAllowed[static_cast<size_t>(u)][static_cast<size_t>(d)] != 0
                 && m.unitStaticBytes[static_cast<size_t>(u)] <= m.deviceMemoryBytes[static_cast<size_t>(d)]
                 && fits[at(u, d, D)] != 0;
-            x[at(u, d, D)] = cols.add(0.0, ok ? 1.0 : 0.0, true);
+            v.x[at(u, d, D)] = cols.add(0.0, ok ? 1.0 : 0.0, true);
         }
-    auto allowed = [&](int op, int d) {
-        return cols.hi[static_cast<size_t>(x[at(m.unitOf[static_cast<size_t>(op)], d, D)])] > 0.0;
-    };
-    auto X = [&](int op, int d) { return x[at(m.unitOf[static_cast<size_t>(op)], d, D)]; };
-    std::vector<int> S(static_cast<size_t>(n));
-    // The windows and the bound are loosened by a millionth of the horizon: a model they
-    // pin exactly (the bound equal to the horizon) leaves CBC no room for its tolerances.
-    const double slack = 1e-6 * H;
+    v.S.resize(static_cast<size_t>(n));
     for (int o = 0; o < n; ++o) {
-        const double lo = std::max(0.0, m.headUs[static_cast<size_t>(o)] * scale - slack);
-        const double hi = std::max(lo, H - m.tailUs[static_cast<size_t>(o)] * scale + slack);
-        S[static_cast<size_t>(o)] = cols.add(lo, hi, false);
+        const double lo = std::max(0.0, m.headUs[static_cast<size_t>(o)] * scale - kSlack);
+        const double hi = std::max(lo, kH - m.tailUs[static_cast<size_t>(o)] * scale + kSlack);
+        v.S[static_cast<size_t>(o)] = cols.add(lo, hi, false);
     }
-    const int C = cols.add(std::max(0.0, std::min(H, m.lowerBoundUs * scale) - slack), H, false);
+    v.C = cols.add(std::max(0.0, std::min(kH, m.lowerBoundUs * scale) - kSlack), kH, false);
     const auto P = static_cast<int>(m.producers.size());
-    std::vector<int> T(static_cast<size_t>(P) * static_cast<size_t>(D)), tau(T.size()),
-        z(static_cast<size_t>(P) * static_cast<size_t>(D) * static_cast<size_t>(D), -1);
+    v.P = P;
+    v.T.resize(static_cast<size_t>(P) * static_cast<size_t>(D));
+    v.tau.resize(v.T.size());
+    v.z.assign(static_cast<size_t>(P) * static_cast<size_t>(D) * static_cast<size_t>(D), -1);
     for (int k = 0; k < P; ++k) {
         const int u = m.producers[static_cast<size_t>(k)];
         double longest = 0.0;
@@ -357,66 +388,58 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
                     if (a != b)
                         longest = std::max(longest, m.transferUs(a, b, c.bytes));
         for (int d = 0; d < D; ++d) {
-            T[at(k, d, D)] = cols.add(0.0, H, false);
-            tau[at(k, d, D)] = cols.add(0.0, longest * scale, false);
+            v.T[at(k, d, D)] = cols.add(0.0, kH, false);
+            v.tau[at(k, d, D)] = cols.add(0.0, longest * scale, false);
             for (int e = 0; e < D; ++e)
                 if (e != d)
-                    z[(static_cast<size_t>(k) * static_cast<size_t>(D) + static_cast<size_t>(e)) * static_cast<size_t>(D)
-                      + static_cast<size_t>(d)] = cols.add(0.0, 1.0, false);
+                    v.z[(static_cast<size_t>(k) * static_cast<size_t>(D) + static_cast<size_t>(e)) * static_cast<size_t>(D)
+                        + static_cast<size_t>(d)] = cols.add(0.0, 1.0, false);
         }
     }
-    auto Z = [&](int k, int e, int d) {
-        return z[(static_cast<size_t>(k) * static_cast<size_t>(D) + static_cast<size_t>(e)) * static_cast<size_t>(D)
-                 + static_cast<size_t>(d)];
-    };
-    std::vector<std::pair<int, int>> qPairs;
-    std::vector<int> q;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
             if (!m.ordered[static_cast<size_t>(i)][static_cast<size_t>(j)]) {
-                qPairs.emplace_back(i, j);
-                q.push_back(cols.add(0.0, 1.0, true));
+                v.qPairs.emplace_back(i, j);
+                v.q.push_back(cols.add(0.0, 1.0, true));
             }
-    // r[(k, l, d)]: producer k's transfer to d goes before producer l's (k < l).
-    std::vector<int> r;
     for (int k = 0; k < P; ++k)
         for (int l = k + 1; l < P; ++l)
             for (int d = 0; d < D; ++d)
-                r.push_back(cols.add(0.0, 1.0, true));
-    auto R = [&](int k, int l, int d) {
-        // index of (k, l) among pairs k < l, row-major
-        const size_t pair = static_cast<size_t>(k) * static_cast<size_t>(P)
-            - static_cast<size_t>(k) * static_cast<size_t>(k + 1) / 2 + static_cast<size_t>(l - k - 1);
-        return r[pair * static_cast<size_t>(D) + static_cast<size_t>(d)];
-    };
+                v.r.push_back(cols.add(0.0, 1.0, true));
+    return v;
+}
 
-    Rows rows;
+// Placement, makespan, device loads, memory and precedence rows.
+void addPlacementRows(const MilpInstance& m, const Variables& v, double scale, Rows& rows)
+{
+    const int n = m.opCount;
+    const int D = m.deviceCount;
     // Each unit on exactly one device.
-    for (int u = 0; u < U; ++u) {
+    for (int u = 0; u < m.unitCount; ++u) {
         rows.begin();
         for (int d = 0; d < D; ++d)
-            rows.add(x[at(u, d, D)], 1.0);
+            rows.add(v.x[at(u, d, D)], 1.0);
         rows.end(1.0, 1.0);
     }
     // Makespan: after every op's end and its tail.
     for (int o = 0; o < n; ++o) {
         rows.begin();
-        rows.add(C, 1.0);
-        rows.add(S[static_cast<size_t>(o)], -1.0);
+        rows.add(v.C, 1.0);
+        rows.add(v.S[static_cast<size_t>(o)], -1.0);
         for (int d = 0; d < D; ++d)
-            rows.add(X(o, d), -m.duration(o, d) * scale);
+            rows.add(v.X(m, o, d), -m.duration(o, d) * scale);
         rows.end(0.0, kInf);
         rows.begin();
-        rows.add(C, 1.0);
-        rows.add(S[static_cast<size_t>(o)], -1.0);
-        rows.end(m.tailUs[static_cast<size_t>(o)] * scale - slack, kInf);
+        rows.add(v.C, 1.0);
+        rows.add(v.S[static_cast<size_t>(o)], -1.0);
+        rows.end(m.tailUs[static_cast<size_t>(o)] * scale - kSlack, kInf);
     }
     // Device loads.
     for (int d = 0; d < D; ++d) {
         rows.begin();
-        rows.add(C, 1.0);
+        rows.add(v.C, 1.0);
         for (int o = 0; o < n; ++o)
-            rows.add(X(o, d), -m.duration(o, d) * scale);
+            rows.add(v.X(m, o, d), -m.duration(o, d) * scale);
         rows.end(0.0, kInf);
     }
     // Memory: what a device holds for the whole step (a relaxation of the simulator's peak).
@@ -425,30 +448,37 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
         if (!std::isfinite(cap) || cap <= 0.0)
             continue;
         rows.begin();
-        for (int u = 0; u < U; ++u)
-            rows.add(x[at(u, d, D)], m.unitStaticBytes[static_cast<size_t>(u)] / cap);
+        for (int u = 0; u < m.unitCount; ++u)
+            rows.add(v.x[at(u, d, D)], m.unitStaticBytes[static_cast<size_t>(u)] / cap);
         rows.end(-kInf, 1.0);
     }
     // Precedence: a consumer starts after its producer ends (locally or after a transfer).
     for (int u = 0; u < n; ++u)
         for (const auto& c : m.consumers[static_cast<size_t>(u)]) {
             rows.begin();
-            rows.add(S[static_cast<size_t>(c.op)], 1.0);
-            rows.add(S[static_cast<size_t>(u)], -1.0);
+            rows.add(v.S[static_cast<size_t>(c.op)], 1.0);
+            rows.add(v.S[static_cast<size_t>(u)], -1.0);
             for (int d = 0; d < D; ++d)
-                rows.add(X(u, d), -m.duration(u, d) * scale);
+                rows.add(v.X(m, u, d), -m.duration(u, d) * scale);
             rows.end(0.0, kInf);
         }
-    // Transfers.
+}
+
+// Transfers (one per producer and destination, after the producer, before its consumers
+// there) and one transfer at a time per directed link.
+void addTransferRows(const MilpInstance& m, const Variables& v, double scale, Rows& rows)
+{
+    const int D = m.deviceCount;
+    const int P = v.P;
     for (int k = 0; k < P; ++k) {
         const int u = m.producers[static_cast<size_t>(k)];
         for (int d = 0; d < D; ++d) {
             // Requested when the producer ends.
             rows.begin();
-            rows.add(T[at(k, d, D)], 1.0);
-            rows.add(S[static_cast<size_t>(u)], -1.0);
+            rows.add(v.T[at(k, d, D)], 1.0);
+            rows.add(v.S[static_cast<size_t>(u)], -1.0);
             for (int e = 0; e < D; ++e)
-                rows.add(X(u, e), -m.duration(u, e) * scale);
+                rows.add(v.X(m, u, e), -m.duration(u, e) * scale);
             rows.end(0.0, kInf);
         }
         for (const auto& c : m.consumers[static_cast<size_t>(u)]) {
@@ -457,11 +487,11 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
             for (int d = 0; d < D; ++d) {
                 // Arrival before the consumer on d starts.
                 rows.begin();
-                rows.add(S[static_cast<size_t>(c.op)], 1.0);
-                rows.add(T[at(k, d, D)], -1.0);
-                rows.add(tau[at(k, d, D)], -1.0);
-                rows.add(X(c.op, d), -M);
-                rows.end(-M, kInf);
+                rows.add(v.S[static_cast<size_t>(c.op)], 1.0);
+                rows.add(v.T[at(k, d, D)], -1.0);
+                rows.add(v.tau[at(k, d, D)], -1.0);
+                rows.add(v.X(m, c.op, d), -kM);
+                rows.end(-kM, kInf);
                 for (int e = 0; e < D; ++e) {
                     if (e == d)
                         continue;
@@ -470,15 +500,15 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
                     const double cost = m.transferUs(e, d, c.bytes) * scale;
                     if (cost > 0.0) {
                         rows.begin();
-                        rows.add(tau[at(k, d, D)], 1.0);
-                        rows.add(X(u, e), -cost);
-                        rows.add(X(c.op, d), -cost);
+                        rows.add(v.tau[at(k, d, D)], 1.0);
+                        rows.add(v.X(m, u, e), -cost);
+                        rows.add(v.X(m, c.op, d), -cost);
                         rows.end(-cost, kInf);
                     }
                     rows.begin();
-                    rows.add(Z(k, e, d), 1.0);
-                    rows.add(X(u, e), -1.0);
-                    rows.add(X(c.op, d), -1.0);
+                    rows.add(v.Z(k, e, d), 1.0);
+                    rows.add(v.X(m, u, e), -1.0);
+                    rows.add(v.X(m, c.op, d), -1.0);
                     rows.end(-1.0, kInf);
                 }
             }
@@ -493,42 +523,51 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
                         continue;
                     // r = 1: k's transfer first.
                     rows.begin();
-                    rows.add(T[at(l, d, D)], 1.0);
-                    rows.add(T[at(k, d, D)], -1.0);
-                    rows.add(tau[at(k, d, D)], -1.0);
-                    rows.add(R(k, l, d), -M);
-                    rows.add(Z(k, e, d), -M);
-                    rows.add(Z(l, e, d), -M);
-                    rows.end(-3 * M, kInf);
+                    rows.add(v.T[at(l, d, D)], 1.0);
+                    rows.add(v.T[at(k, d, D)], -1.0);
+                    rows.add(v.tau[at(k, d, D)], -1.0);
+                    rows.add(v.R(k, l, d), -kM);
+                    rows.add(v.Z(k, e, d), -kM);
+                    rows.add(v.Z(l, e, d), -kM);
+                    rows.end(-3 * kM, kInf);
                     rows.begin();
-                    rows.add(T[at(k, d, D)], 1.0);
-                    rows.add(T[at(l, d, D)], -1.0);
-                    rows.add(tau[at(l, d, D)], -1.0);
-                    rows.add(R(k, l, d), M);
-                    rows.add(Z(k, e, d), -M);
-                    rows.add(Z(l, e, d), -M);
-                    rows.end(-2 * M, kInf);
+                    rows.add(v.T[at(k, d, D)], 1.0);
+                    rows.add(v.T[at(l, d, D)], -1.0);
+                    rows.add(v.tau[at(l, d, D)], -1.0);
+                    rows.add(v.R(k, l, d), kM);
+                    rows.add(v.Z(k, e, d), -kM);
+                    rows.add(v.Z(l, e, d), -kM);
+                    rows.end(-2 * kM, kInf);
                 }
+}
+
+// One op at a time per device, the symmetry rows and the placements cut off.
+void addOrderRows(const MilpInstance& m, const Variables& v, const Columns& cols, const MilpRequest& request,
+                  double scale, Rows& rows)
+{
+    const int D = m.deviceCount;
+    const int U = m.unitCount;
+    auto allowed = [&](int op, int d) { return cols.hi[static_cast<size_t>(v.X(m, op, d))] > 0.0; };
     // One op at a time per device, for pairs no path orders.
-    for (size_t p = 0; p < qPairs.size(); ++p) {
-        const auto [i, j] = qPairs[p];
+    for (size_t p = 0; p < v.qPairs.size(); ++p) {
+        const auto [i, j] = v.qPairs[p];
         for (int d = 0; d < D; ++d) {
             if (!allowed(i, d) || !allowed(j, d))
                 continue; // never both on d
             rows.begin();
-            rows.add(S[static_cast<size_t>(j)], 1.0);
-            rows.add(S[static_cast<size_t>(i)], -1.0);
-            rows.add(q[p], -M);
-            rows.add(X(i, d), -M);
-            rows.add(X(j, d), -M);
-            rows.end(m.duration(i, d) * scale - 3 * M, kInf);
+            rows.add(v.S[static_cast<size_t>(j)], 1.0);
+            rows.add(v.S[static_cast<size_t>(i)], -1.0);
+            rows.add(v.q[p], -kM);
+            rows.add(v.X(m, i, d), -kM);
+            rows.add(v.X(m, j, d), -kM);
+            rows.end(m.duration(i, d) * scale - 3 * kM, kInf);
             rows.begin();
-            rows.add(S[static_cast<size_t>(i)], 1.0);
-            rows.add(S[static_cast<size_t>(j)], -1.0);
-            rows.add(q[p], M);
-            rows.add(X(i, d), -M);
-            rows.add(X(j, d), -M);
-            rows.end(m.duration(j, d) * scale - 2 * M, kInf);
+            rows.add(v.S[static_cast<size_t>(i)], 1.0);
+            rows.add(v.S[static_cast<size_t>(j)], -1.0);
+            rows.add(v.q[p], kM);
+            rows.add(v.X(m, i, d), -kM);
+            rows.add(v.X(m, j, d), -kM);
+            rows.end(m.duration(j, d) * scale - 2 * kM, kInf);
         }
     }
     // Symmetry: within a class of interchangeable devices, the k-th is used only after the
@@ -538,21 +577,115 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
         for (size_t k = 1; k < cls.size(); ++k)
             for (int u = 0; u < U; ++u) {
                 rows.begin();
-                rows.add(x[at(u, cls[k], D)], 1.0);
-                for (int v = 0; v < u; ++v)
-                    rows.add(x[at(v, cls[k - 1], D)], -1.0);
+                rows.add(v.x[at(u, cls[k], D)], 1.0);
+                for (int w = 0; w < u; ++w)
+                    rows.add(v.x[at(w, cls[k - 1], D)], -1.0);
                 rows.end(-kInf, 0.0);
             }
     // Placements already settled.
     for (const auto& placed : request.excluded) {
         rows.begin();
         for (int u = 0; u < U; ++u)
-            rows.add(x[at(u, placed[static_cast<size_t>(u)], D)], 1.0);
+            rows.add(v.x[at(u, placed[static_cast<size_t>(u)], D)], 1.0);
         rows.end(-kInf, U - 1.0);
     }
+}
 
+// The integer values of a start placement: its devices, and the orders on devices and links
+// read off the simulator's timeline of it.
+std::vector<std::pair<int, double>> startValues(const MilpInstance& m, const Variables& v, const Placement& p,
+                                                const Timeline& timeline)
+{
+    const int n = m.opCount;
+    const int D = m.deviceCount;
+    const int P = v.P;
+    std::vector<std::pair<int, double>> start;
+    const std::vector<int> unitDevice = m.unitDevices(p);
+    for (int u = 0; u < m.unitCount; ++u)
+        for (int d = 0; d < D; ++d)
+            start.emplace_back(v.x[at(u, d, D)], unitDevice[static_cast<size_t>(u)] == d ? 1 : 0);
+    std::vector<int> rank(static_cast<size_t>(n), 0);
+    for (size_t i = 0; i < timeline.ops.size(); ++i)
+        rank[static_cast<size_t>(timeline.ops[i].op)] = static_cast<int>(i);
+    for (size_t k = 0; k < v.qPairs.size(); ++k)
+        start.emplace_back(
+            v.q[k], rank[static_cast<size_t>(v.qPairs[k].first)] < rank[static_cast<size_t>(v.qPairs[k].second)] ? 1 : 0);
+    std::vector<int> producerIndex(static_cast<size_t>(n), -1);
+    for (int k = 0; k < P; ++k)
+        producerIndex[static_cast<size_t>(m.producers[static_cast<size_t>(k)])] = k;
+    // Rank of each producer's transfer to each destination on its link.
+    std::vector<int> transferRank(static_cast<size_t>(P) * static_cast<size_t>(D), -1);
+    const auto& transfers = timeline.transfers;
+    for (size_t i = 0; i < transfers.size(); ++i) {
+        const int k = producerIndex[static_cast<size_t>(transfers[i].producer)];
+        if (k >= 0)
+            transferRank[at(k, transfers[i].to, D)] = static_cast<int>(i);
+    }
+    for (int k = 0; k < P; ++k)
+        for (int l = k + 1; l < P; ++l)
+            for (int d = 0; d < D; ++d) {
+                const int a = transferRank[at(k, d, D)], b = transferRank[at(l, d, D)];
+                start.emplace_back(v.R(k, l, d), a >= 0 && b >= 0 && a < b ? 1 : 0);
+            }
+    return start;
+}
+
+// The device of each unit in a solution of the model.
+std::vector<int> unitDevicesOf(const MilpInstance& m, const Variables& v, const double* solution)
+{
+    const int D = m.deviceCount;
+    std::vector<int> unitDevice(static_cast<size_t>(m.unitCount), 0);
+    for (int u = 0; u < m.unitCount; ++u) {
+        int pick = 0;
+        for (int d = 0; d < D; ++d)
+            if (solution[v.x[at(u, d, D)]] > solution[v.x[at(u, pick, D)]])
+                pick = d;
+        unitDevice[static_cast<size_t>(u)] = pick;
+    }
+    return unitDevice;
+}
+
+// What CBC's branch and bound ended with, in microseconds.
+MilpOutcome readOutcome(const MilpInstance& m, const MilpRequest& request, const Variables& v, CbcModel& model,
+                        double scale)
+{
+    MilpOutcome out;
+    out.stopFlag = request.stop && request.stop->load();
+    const double* best = model.bestSolution();
+    if (best) {
+        out.unitDevice = unitDevicesOf(m, v, best);
+        out.objectiveUs = model.getObjValue() / scale;
+        for (int i = 0; i < model.numberSavedSolutions(); ++i) {
+            std::vector<int> placed = unitDevicesOf(m, v, model.savedSolution(i));
+            if (placed != *out.unitDevice && std::find(out.others.begin(), out.others.end(), placed) == out.others.end())
+                out.others.push_back(std::move(placed));
+        }
+    }
+    const bool finished = !out.stopFlag && !model.isSecondsLimitReached() && model.status() == 0
+        && (model.isProvenOptimal() || model.isProvenInfeasible());
+    if (finished && best) {
+        out.status = MilpOutcome::Status::Optimal;
+        out.bestBoundUs = out.objectiveUs;
+    } else if (finished && (model.isProvenInfeasible() || !best)) {
+        out.status = MilpOutcome::Status::Infeasible;
+        out.bestBoundUs = request.horizonUs;
+    } else {
+        out.status = MilpOutcome::Status::Stopped;
+        const double bound = model.getBestPossibleObjValue();
+        out.bestBoundUs = std::isfinite(bound) && bound < 1e40 ? bound / scale : m.lowerBoundUs;
+        if (best)
+            out.bestBoundUs = std::min(out.bestBoundUs, out.objectiveUs);
+        out.bestBoundUs = std::max(out.bestBoundUs, m.lowerBoundUs);
+    }
+    return out;
+}
+
+// CBC's branch and bound on the built model, from the request's start when it has one.
+MilpOutcome branchAndBound(const MilpInstance& m, const MilpRequest& request, const Variables& v, const Columns& cols,
+                           const Rows& rows, double scale)
+{
     std::vector<double> objective(static_cast<size_t>(cols.count), 0.0);
-    objective[static_cast<size_t>(C)] = 1.0;
+    objective[static_cast<size_t>(v.C)] = 1.0;
 
     MilpOutcome out;
     std::lock_guard lock(cbcMutex());
@@ -582,39 +715,9 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     StopHandler handler(request.stop);
     model.passInEventHandler(&handler);
     if (request.startPlacement && request.startTimeline) {
-        // Integer values of the start; CBC solves for the times.
-        std::vector<std::pair<int, double>> start;
-        const Placement& p = *request.startPlacement;
-        const std::vector<int> unitDevice = m.unitDevices(p);
-        for (int u = 0; u < U; ++u)
-            for (int d = 0; d < D; ++d)
-                start.emplace_back(x[at(u, d, D)], unitDevice[static_cast<size_t>(u)] == d ? 1 : 0);
-        std::vector<int> rank(static_cast<size_t>(n), 0);
-        for (size_t i = 0; i < request.startTimeline->ops.size(); ++i)
-            rank[static_cast<size_t>(request.startTimeline->ops[i].op)] = static_cast<int>(i);
-        for (size_t k = 0; k < qPairs.size(); ++k)
-            start.emplace_back(
-                q[k], rank[static_cast<size_t>(qPairs[k].first)] < rank[static_cast<size_t>(qPairs[k].second)] ? 1 : 0);
-        std::vector<int> producerIndex(static_cast<size_t>(n), -1);
-        for (int k = 0; k < P; ++k)
-            producerIndex[static_cast<size_t>(m.producers[static_cast<size_t>(k)])] = k;
-        // Rank of each producer's transfer to each destination on its link.
-        std::vector<int> transferRank(static_cast<size_t>(P) * static_cast<size_t>(D), -1);
-        const auto& transfers = request.startTimeline->transfers;
-        for (size_t i = 0; i < transfers.size(); ++i) {
-            const int k = producerIndex[static_cast<size_t>(transfers[i].producer)];
-            if (k >= 0)
-                transferRank[at(k, transfers[i].to, D)] = static_cast<int>(i);
-        }
-        for (int k = 0; k < P; ++k)
-            for (int l = k + 1; l < P; ++l)
-                for (int d = 0; d < D; ++d) {
-                    const int a = transferRank[at(k, d, D)], b = transferRank[at(l, d, D)];
-                    start.emplace_back(R(k, l, d), a >= 0 && b >= 0 && a < b ? 1 : 0);
-                }
         // The start's integers fixed, the LP gives its times: CBC's first incumbent.
         OsiClpSolverInterface fixed(solver);
-        for (const auto& [column, value] : start) {
+        for (const auto& [column, value] : startValues(m, v, *request.startPlacement, *request.startTimeline)) {
             fixed.setColLower(column, value);
             fixed.setColUpper(column, value);
         }
@@ -644,39 +747,23 @@ MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
     if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
         clp->getModelPtr()->setMaximumSeconds(-1.0); // node LPs: CBC's own limit below
     model.setMaximumSeconds(left());
+    model.setMaximumSavedSolutions(kSavedSolutions);
     model.branchAndBound();
+    return readOutcome(m, request, v, model, scale);
+}
 
-    out.stopFlag = request.stop && request.stop->load();
-    const double* best = model.bestSolution();
-    if (best) {
-        std::vector<int> unitDevice(static_cast<size_t>(U), 0);
-        for (int u = 0; u < U; ++u) {
-            int pick = 0;
-            for (int d = 0; d < D; ++d)
-                if (best[x[at(u, d, D)]] > best[x[at(u, pick, D)]])
-                    pick = d;
-            unitDevice[static_cast<size_t>(u)] = pick;
-        }
-        out.unitDevice = std::move(unitDevice);
-        out.objectiveUs = model.getObjValue() / scale;
-    }
-    const bool finished = !out.stopFlag && !model.isSecondsLimitReached() && model.status() == 0
-        && (model.isProvenOptimal() || model.isProvenInfeasible());
-    if (finished && best) {
-        out.status = MilpOutcome::Status::Optimal;
-        out.bestBoundUs = out.objectiveUs;
-    } else if (finished && (model.isProvenInfeasible() || !best)) {
-        out.status = MilpOutcome::Status::Infeasible;
-        out.bestBoundUs = request.horizonUs;
-    } else {
-        out.status = MilpOutcome::Status::Stopped;
-        const double bound = model.getBestPossibleObjValue();
-        out.bestBoundUs = std::isfinite(bound) && bound < 1e40 ? bound / scale : m.lowerBoundUs;
-        if (best)
-            out.bestBoundUs = std::min(out.bestBoundUs, out.objectiveUs);
-        out.bestBoundUs = std::max(out.bestBoundUs, m.lowerBoundUs);
-    }
-    return out;
+} // namespace
+
+MilpOutcome solveMilp(const MilpInstance& m, const MilpRequest& request)
+{
+    const double scale = kH / request.horizonUs;
+    Columns cols;
+    const Variables v = addColumns(m, scale, cols);
+    Rows rows;
+    addPlacementRows(m, v, scale, rows);
+    addTransferRows(m, v, scale, rows);
+    addOrderRows(m, v, cols, request, scale, rows);
+    return branchAndBound(m, request, v, cols, rows, scale);
 }
 
 } // namespace post

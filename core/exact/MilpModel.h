@@ -84,9 +84,12 @@ struct MilpOutcome {
     };
     Status status = Status::Stopped;
     std::optional<std::vector<int>> unitDevice; // the incumbent, when there is one
-    double objectiveUs = 0.0;                   // its makespan in the model
-    double bestBoundUs = 0.0;                   // no solution of the model ends sooner
-    bool stopFlag = false;                      // ended by the stop flag
+    // The other placements among CBC's saved solutions (the incumbents it replaced, each
+    // within the horizon), distinct, best first: more placements to time with the simulator.
+    std::vector<std::vector<int>> others;
+    double objectiveUs = 0.0; // its makespan in the model
+    double bestBoundUs = 0.0; // no solution of the model ends sooner
+    bool stopFlag = false;    // ended by the stop flag
 };
 
 // Builds the model of `instance` with `request`'s cuts and horizon and solves it with CBC

@@ -1,13 +1,7 @@
 #include "core/exact/MilpPlacer.h"
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/classic/ClassicalReport.h"
-#include "core/classic/CpuPlacer.h"
-#include "core/classic/MEtfPlacer.h"
-#include "core/classic/MSctPlacer.h"
-#include "core/classic/MTopoPlacer.h"
-#include "core/classic/MetisPlacer.h"
-#include "core/classic/RoundRobinPlacer.h"
-#include "core/classic/SingleDevicePlacer.h"
 #include "core/cluster/Cluster.h"
 #include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpModel.h"
@@ -32,32 +26,7 @@ namespace {
 // The best classical placement: the incumbent the search starts from and must beat.
 PlaceResult bestClassical(const PlaceContext& context)
 {
-    std::vector<std::unique_ptr<Placer>> placers;
-    placers.push_back(std::make_unique<MEtfPlacer>());
-    placers.push_back(std::make_unique<MSctPlacer>());
-    placers.push_back(std::make_unique<MTopoPlacer>());
-    placers.push_back(std::make_unique<RoundRobinPlacer>());
-    placers.push_back(std::make_unique<MetisPlacer>());
-    placers.push_back(std::make_unique<SingleDevicePlacer>());
-    placers.push_back(std::make_unique<CpuPlacer>());
-    PlaceContext quiet = context;
-    quiet.observer = nullptr;
-    PlaceResult best;
-    bool any = false;
-    for (auto& placer : placers) {
-        try {
-            PlaceResult r = placer->place(quiet);
-            if (!any || betterResult(r, best)) {
-                best = std::move(r);
-                any = true;
-            }
-        } catch (const std::exception&) {
-            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
-        }
-    }
-    if (!any)
-        throw InputError(context.cluster.name(), "devices", "milp found no classical placement to start from");
-    return best;
+    return bestStart(runClassicalPlacers(context, classicalStartOrder()), context.cluster.name(), "milp").result;
 }
 
 // Hill climb by the simulator over single-unit moves from `unitDevice` (first improvement,
@@ -88,6 +57,36 @@ bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDe
         }
     }
     return improved;
+}
+
+struct Candidate {
+    std::vector<int> units; // unit -> device
+    double stepUs = 0.0;    // simulated
+};
+
+// Times the placements of a solve not timed before (its incumbent, then the others CBC kept)
+// with the simulator, adds each to `seen` and `excluded`, and returns the fastest feasible one.
+std::optional<Candidate> timeCandidates(const MilpInstance& m, Simulator& simulator, const MilpOutcome& outcome,
+                                        std::set<std::vector<int>>& seen, std::vector<std::vector<int>>& excluded,
+                                        int& samples)
+{
+    std::vector<const std::vector<int>*> placements;
+    if (outcome.unitDevice)
+        placements.push_back(&*outcome.unitDevice);
+    for (const std::vector<int>& other : outcome.others)
+        placements.push_back(&other);
+    std::optional<Candidate> fastest;
+    for (const std::vector<int>* units : placements) {
+        if (seen.contains(*units))
+            continue;
+        const SimResult& run = simulator.run(m.placementOf(*units));
+        ++samples;
+        seen.insert(*units);
+        excluded.push_back(*units);
+        if (run.feasible && (!fastest || run.stepTimeUs < fastest->stepUs))
+            fastest = Candidate{*units, run.stepTimeUs};
+    }
+    return fastest;
 }
 
 bool fitsLimits(const MilpInstance& m)
@@ -200,6 +199,10 @@ PlaceResult placeOpLevel(const PlaceContext& context)
                                  + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
     }
     while (!optimal && upper > 0.0) {
+        if (haveFeasible && bound >= upper * (1 - 1e-9)) {
+            optimal = true; // the incumbent meets a proven bound (a better one found meanwhile)
+            break;
+        }
         const double left = budget - elapsed();
         if (stopRequested()) {
             stopped = true;
@@ -225,18 +228,15 @@ PlaceResult placeOpLevel(const PlaceContext& context)
             optimal = haveFeasible;
             break;
         }
-        if (outcome.unitDevice && !seen.contains(*outcome.unitDevice)) {
-            const Placement p = instance.placementOf(*outcome.unitDevice);
-            const SimResult& run = simulator.run(p, true);
-            ++samples;
-            seen.insert(*outcome.unitDevice);
-            excluded.push_back(*outcome.unitDevice);
-            if (run.feasible && (!haveFeasible || run.stepTimeUs < upper)) {
-                upper = run.stepTimeUs;
+        // The model's placement and the other incumbents CBC kept, each timed by the simulator
+        // and cut off from the next model; then a hill climb from the fastest of them (the
+        // simulator may time a neighbour better than the placement the model schedules best).
+        if (std::optional<Candidate> fastest = timeCandidates(instance, simulator, outcome, seen, excluded, samples)) {
+            climb(instance, simulator, fastest->units, fastest->stepUs, samples, expired);
+            if (!haveFeasible || fastest->stepUs < upper) {
+                upper = fastest->stepUs;
                 haveFeasible = true;
-                std::vector<int> units = *outcome.unitDevice;
-                climb(instance, simulator, units, upper, samples, expired);
-                incumbent.best = instance.placementOf(units);
+                incumbent.best = instance.placementOf(fastest->units);
                 incumbent.bestStepTimeUs = upper;
                 incumbent.feasible = true;
                 startPlacement = incumbent.best;
@@ -254,11 +254,14 @@ PlaceResult placeOpLevel(const PlaceContext& context)
         }
     }
     bound = haveFeasible ? std::min(bound, upper) : bound;
+    optimal = optimal || (haveFeasible && bound >= upper * (1 - 1e-9));
 
     PlaceResult result = reportPlacement(context, incumbent.best, start, samples + 1);
     result.solverBoundUs = std::max(0.0, bound);
     result.solverBoundOpLevel = true;
-    result.provenOptimal = optimal;
+    // Claimed only when the simulator's time of the placement returned meets the proven bound.
+    result.provenOptimal = optimal && result.feasible
+        && result.bestStepTimeUs <= result.solverBoundUs + 1e-5 * std::max(1.0, result.bestStepTimeUs);
     result.stopped = stopped || stopRequested();
     return result;
 }

@@ -30,34 +30,24 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)
 {
     notePhase(budget, PhaseKind::ClassicalStarts, "classical starts");
-    std::vector<ClassicalStart> starts;
-    for (const std::string& name : classicalPlacerNames()) {
-        // A placer runs to its end once started; the next one only while time is left (the
-        // first always, so there is a start).
-        if (budget.stopRequested() || (!starts.empty() && budget.timeUp()))
-            break;
-        PlaceContext quiet = context;
-        quiet.observer = nullptr; // the live views show the search's own evaluations
+    ClassicalRunHooks hooks;
+    // A placer runs to its end once started; the next one only while time is left (the first
+    // always, so there is a start).
+    hooks.mayStart = [&](size_t starts) { return !budget.stopRequested() && (starts == 0 || !budget.timeUp()); };
+    hooks.adjust = [&](PlaceContext& quiet) {
         if (context.seconds > 0.0)
             quiet.seconds = std::max(1e-3, budget.secondsLeft()); // m-SCT's LP stops there
-        try {
-            PlaceResult r = makeClassicalPlacer(name)->place(quiet);
-            // Each of its simulations is a sample of the search: reported as its final placement.
-            Evaluation e;
-            e.stepTimeUs = e.rawStepTimeUs = r.bestStepTimeUs;
-            e.feasible = r.feasible;
-            for (int i = 0; i < r.samplesUsed; ++i)
-                budget.record(r.best, e);
-            starts.push_back({name, std::move(r)});
-        } catch (const std::exception&) {
-            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
-        }
-    }
-    std::stable_sort(starts.begin(), starts.end(), [](const ClassicalStart& a, const ClassicalStart& b) {
-        if (a.result.feasible != b.result.feasible)
-            return a.result.feasible;
-        return a.result.bestStepTimeUs < b.result.bestStepTimeUs;
-    });
+    };
+    hooks.done = [&](const ClassicalStart& start) {
+        // Each of its simulations is a sample of the search: reported as its final placement.
+        Evaluation e;
+        e.stepTimeUs = e.rawStepTimeUs = start.result.bestStepTimeUs;
+        e.feasible = start.result.feasible;
+        for (int i = 0; i < start.result.samplesUsed; ++i)
+            budget.record(start.result.best, e);
+    };
+    std::vector<ClassicalStart> starts = runClassicalPlacers(context, classicalPlacerNames(), hooks);
+    sortStarts(starts);
     return starts;
 }
 

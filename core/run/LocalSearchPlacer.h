@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/learn/Evaluation.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/place/Placer.h"
@@ -15,12 +16,6 @@ class GroupLocalSearch;
 
 // Tells the budget's observer that a phase starts now (ProgressObserver::onPhase).
 void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int run = -1);
-
-// A classical placer's result, for the searches that start from them.
-struct ClassicalStart {
-    std::string name;
-    PlaceResult result;
-};
 
 // The classical placers of the table on `context` (no observer), in the table's order until
 // the time budget is up (each runs to its end once started; the first always runs), best first: feasible

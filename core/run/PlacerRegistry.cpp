@@ -1,12 +1,6 @@
 #include "core/run/PlacerRegistry.h"
 
-#include "core/classic/CpuPlacer.h"
-#include "core/classic/MEtfPlacer.h"
-#include "core/classic/MSctPlacer.h"
-#include "core/classic/MTopoPlacer.h"
-#include "core/classic/MetisPlacer.h"
-#include "core/classic/RoundRobinPlacer.h"
-#include "core/classic/SingleDevicePlacer.h"
+#include "core/classic/ClassicalPlacers.h"
 #include "core/exact/MilpPlacer.h"
 #include "core/learn/CrossEntropyLearner.h"
 #include "core/learn/PostLearner.h"
@@ -50,38 +44,40 @@ bool isKind(std::string_view name, PlacerKind kind)
 
 const std::vector<PlacerInfo>& placerTable()
 {
-    static const std::vector<PlacerInfo> table = {
-        {"post", PlacerKind::Learner, learner<PostSearchLearner>(),
-         "Post Studio's Post: CE + PPO on samples drawn by list scheduling guided by the policy, symmetry breaking, "
-         "local search, restarts"},
-        {"post-alg1", PlacerKind::Learner, learner<PostLearner>(),
-         "Post exactly as the paper's Algorithm 1: CE steps plus PPO on a per-group device policy (Gao et al. 2018)"},
-        {"ce", PlacerKind::Learner, learner<CrossEntropyLearner>(), "Ablation of Algorithm 1: cross-entropy steps only"},
-        {"ppo", PlacerKind::Learner, learner<PpoLearner>(), "Ablation of Algorithm 1: PPO updates only"},
-        {"reinforce", PlacerKind::Learner, learner<ReinforceLearner>(),
-         "REINFORCE with a moving-average baseline (Mirhoseini et al. 2017)"},
-        {"random", PlacerKind::Learner, learner<RandomSearch>(),
-         "Uniform random placements: the floor any learner must beat"},
-        {"post@best", PlacerKind::Race,
-         [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<RacePlacer>(o); },
-         "The default: local search from the best classical placement, then a race of warm and cold Post runs"},
-        {"milp", PlacerKind::Exact,
-         [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<MilpPlacer>(o.milpGroups); },
-         "Exact: CBC solves placement and schedule as a MILP within --time (default 10 s), op-level up to 60 ops "
-         "(proven bound), larger graphs on contiguous chunks (a bound of the grouping only)"},
-        {"local-search", PlacerKind::Baseline, plain<LocalSearchPlacer>(),
-         "Hill climb over colocation groups from the best classical placement (moves, then neighbour swaps)"},
-        {"single", PlacerKind::Classical, plain<SingleDevicePlacer>(), "Every op on the fastest GPU"},
-        {"cpu", PlacerKind::Classical, plain<CpuPlacer>(), "Every op on the CPU"},
-        {"round-robin", PlacerKind::Classical, plain<RoundRobinPlacer>(),
-         "Ops dealt to the GPUs in turn, memory permitting"},
-        {"m-topo", PlacerKind::Classical, plain<MTopoPlacer>(),
-         "Baechi m-TOPO: topological order split into equal-compute runs"},
-        {"m-etf", PlacerKind::Classical, plain<MEtfPlacer>(),
-         "Baechi m-ETF: earliest task first list scheduling, memory-aware"},
-        {"m-sct", PlacerKind::Classical, plain<MSctPlacer>(), "Baechi m-SCT: m-ETF plus favourite children from an LP"},
-        {"metis", PlacerKind::Classical, plain<MetisPlacer>(), "METIS k-way min-cut partition balanced by compute"},
-    };
+    static const std::vector<PlacerInfo> table = [] {
+        std::vector<PlacerInfo> rows = {
+            {"post", PlacerKind::Learner, learner<PostSearchLearner>(),
+             "Post Studio's Post: CE + PPO on samples drawn by list scheduling guided by the policy, "
+             "symmetry breaking, local search, restarts"},
+            {"post-alg1", PlacerKind::Learner, learner<PostLearner>(),
+             "Post exactly as the paper's Algorithm 1: CE steps plus PPO on a per-group device policy "
+             "(Gao et al. 2018)"},
+            {"ce", PlacerKind::Learner, learner<CrossEntropyLearner>(),
+             "Ablation of Algorithm 1: cross-entropy steps only"},
+            {"ppo", PlacerKind::Learner, learner<PpoLearner>(), "Ablation of Algorithm 1: PPO updates only"},
+            {"reinforce", PlacerKind::Learner, learner<ReinforceLearner>(),
+             "REINFORCE with a moving-average baseline (Mirhoseini et al. 2017)"},
+            {"random", PlacerKind::Learner, learner<RandomSearch>(),
+             "Uniform random placements: the floor any learner must beat"},
+            {"post@best", PlacerKind::Race,
+             [](const LearnerOptions& o) -> std::unique_ptr<Placer> { return std::make_unique<RacePlacer>(o); },
+             "The default: local search from the best classical placement, then a race of warm and cold Post runs"},
+            {"milp", PlacerKind::Exact,
+             [](const LearnerOptions& o) -> std::unique_ptr<Placer> {
+                 return std::make_unique<MilpPlacer>(o.milpGroups);
+             },
+             "Exact: CBC solves placement and schedule as a MILP within --time (default 10 s), op-level up to 60 ops "
+             "(proven bound), larger graphs on contiguous chunks (a bound of the grouping only)"},
+            {"local-search", PlacerKind::Baseline, plain<LocalSearchPlacer>(),
+             "Hill climb over colocation groups from the best classical placement (moves, then neighbour swaps)"},
+        };
+        // The classical placers: core/classic's one list.
+        for (const ClassicalPlacerRow& row : classicalPlacerRows())
+            rows.push_back({row.name, PlacerKind::Classical,
+                            [make = row.make](const LearnerOptions&) -> std::unique_ptr<Placer> { return make(); },
+                            row.description});
+        return rows;
+    }();
     return table;
 }
 
@@ -154,9 +150,7 @@ std::unique_ptr<Placer> makePlacer(std::string_view name, const LearnerOptions& 
         return nullptr;
     std::vector<std::string> starters;
     if (starter == "best") {
-        // The memory-aware classical placers; "single" and "cpu" never win a start.
-        for (const char* s : {"m-etf", "m-sct", "m-topo", "round-robin", "metis"})
-            starters.emplace_back(s);
+        starters = warmStartCandidates(); // the memory-aware ones: "single" and "cpu" never win a start
     } else if (isKind(starter, PlacerKind::Classical)) {
         starters.emplace_back(starter);
     } else {

@@ -1,5 +1,7 @@
 #include "core/run/WarmStartedPlacer.h"
 
+#include "core/classic/ClassicalPlacers.h"
+#include "core/cluster/Cluster.h"
 #include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
 
@@ -55,20 +57,14 @@ WarmStartedPlacer::WarmStartedPlacer(std::string learner, std::vector<std::strin
 PlaceResult WarmStartedPlacer::place(const PlaceContext& context)
 {
     const auto began = std::chrono::steady_clock::now();
-    PlaceResult start;
+    ClassicalRunHooks hooks;
+    hooks.skipFailures = false; // a starter that does not apply is an error of this name
+    // The live views show the learner's samples only.
+    const std::vector<ClassicalStart> starts = runClassicalPlacers(context, starters_, hooks);
     int classicalSamples = 0;
-    bool haveStart = false;
-    for (const std::string& starter : starters_) {
-        auto placer = makeClassicalPlacer(starter);
-        PlaceContext quiet = context;
-        quiet.observer = nullptr; // the live views show the learner's samples only
-        PlaceResult r = placer->place(quiet);
-        classicalSamples += r.samplesUsed;
-        if (!haveStart || betterResult(r, start)) {
-            start = std::move(r);
-            haveStart = true;
-        }
-    }
+    for (const ClassicalStart& s : starts)
+        classicalSamples += s.result.samplesUsed;
+    const PlaceResult& start = bestStart(starts, context.cluster.name(), name_).result;
 
     LearnerOptions warmOptions = options_;
     warmOptions.warmStart = start.best;

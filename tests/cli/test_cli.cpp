@@ -659,6 +659,13 @@ private slots:
             // The certified gap: how far this row is, at most, from the best possible step.
             QCOMPARE(a["gap_to_lower_bound"].toDouble(),
                      a["best_step_time_ms"].toDouble() / o["lower_bound_ms"].toDouble() - 1.0);
+            // The certified gap of the row's fastest feasible run, and the bound that certifies it.
+            QVERIFY(!a["feasible"].toBool() || a.contains("certified_gap"));
+            if (a["feasible"].toBool()) {
+                QCOMPARE(a["certified_by"].toString(), o["lower_bound_source"].toString());
+                QVERIFY(a["certified_gap"].toDouble() >= 0.0);
+                QVERIFY(a["certified_gap"].toDouble() <= a["gap_to_lower_bound"].toDouble() + 1e-12);
+            }
             QVERIFY(a.contains("wall_s"));
             QVERIFY(a.contains("speedup_vs_single"));
         }

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/place/Placer.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace post {
+
+// One classical placer: the one list every consumer reads (the placer registry's classical
+// rows, `LEARNER@best`'s starters, the searches' classical starts, milp's incumbent).
+struct ClassicalPlacerRow {
+    std::string name;
+    std::function<std::unique_ptr<Placer>()> make;
+    std::string description; // one line
+    // 0: no start for LEARNER@best ("single" and "cpu" never win one); otherwise the order in
+    // which LEARNER@best tries it (ties between starters go to the earlier one).
+    int warmStartOrder = 0;
+};
+
+// The classical placers, in the order the CLI and GUI list them.
+const std::vector<ClassicalPlacerRow>& classicalPlacerRows();
+// The row called `name`, or nullptr.
+const ClassicalPlacerRow* findClassicalPlacer(const std::string& name);
+// The names of the memory-aware placers LEARNER@best starts from, in their warmStartOrder.
+std::vector<std::string> warmStartCandidates();
+// Every classical name, LEARNER@best's candidates first (in their order), then the others in
+// the table's order: the order in which a search that wants the best of all of them runs them,
+// so that ties go to the memory-aware placers.
+std::vector<std::string> classicalStartOrder();
+
+// A classical placer's result, for the searches that start from them.
+struct ClassicalStart {
+    std::string name;
+    PlaceResult result;
+};
+
+// What runClassicalPlacers() asks its caller (each may be absent).
+struct ClassicalRunHooks {
+    std::function<bool(size_t startsSoFar)> mayStart; // before each placer: run it? (absent: yes)
+    std::function<void(PlaceContext&)> adjust;        // its context, before it runs
+    std::function<void(const ClassicalStart&)> done;  // after it gave a start
+    bool skipFailures = true; // a placer that throws (cpu without a CPU) gives no start; false: rethrow
+};
+
+// Runs the named classical placers on `context` without its observer (the live views show the
+// caller's own evaluations), in the given order, under `hooks`. Results in run order.
+std::vector<ClassicalStart> runClassicalPlacers(const PlaceContext& context, const std::vector<std::string>& names,
+                                                const ClassicalRunHooks& hooks = {});
+// Best first: feasible before infeasible, then by step time (ties keep the run order).
+void sortStarts(std::vector<ClassicalStart>& starts);
+// The best start (feasible first, then the least step time; the earliest among ties); an
+// InputError naming the cluster when there is none.
+const ClassicalStart& bestStart(const std::vector<ClassicalStart>& starts, const std::string& clusterName,
+                                const std::string& who);
+
+} // namespace post
