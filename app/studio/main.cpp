@@ -344,7 +344,7 @@ int studio(QCoreApplication& app)
         const QString problem = post::DocumentLoader::clusterProblem(parser.value(options.cluster));
         if (!problem.isEmpty())
             return fail(QStringLiteral("--cluster: ") + problem, 1); // bad input, as post-cli: not usage
-        window.setClusterName(parser.value(clusterOption));
+        window.setClusterName(parser.value(options.cluster));
     }
     if (parser.isSet(options.batch))
         window.setBatch(request.batch);
