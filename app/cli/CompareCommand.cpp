@@ -5,6 +5,7 @@
 #include "core/run/ComparisonRunner.h"
 #include "core/run/GivenPlacementRow.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/run/WarmStartName.h"
 #include "core/sim/LowerBound.h"
 #include "core/util/InputError.h"
 
@@ -53,7 +54,8 @@ std::vector<std::string> splitNames(const std::string& list)
 std::string notApplicable(const std::string& algo, const Cluster& cluster)
 {
     // The cpu placer puts everything on a CPU; a warm start from it needs one too.
-    if (algo == "cpu" || algo.ends_with("@cpu")) {
+    const std::optional<WarmStartName> warm = splitWarmStartName(algo);
+    if (algo == "cpu" || (warm && warm->starter == "cpu")) {
         for (const Device& d : cluster.devices())
             if (d.kind == DeviceKind::Cpu)
                 return {};

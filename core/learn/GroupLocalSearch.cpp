@@ -228,41 +228,57 @@ GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& groupin
     return st;
 }
 
-bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
-                             EvaluationBudget& budget, int maxEvaluations)
-{
-    const int groups = grouping.groupCount();
-    const int devices = cluster_.deviceCount();
-    if (groups == 0 || devices < 2)
-        return true;
-    // Don't-look bookkeeping, kept per grouping across calls (docs/learners.md, "Local
-    // search"). `version` counts the states seen: a candidate that failed at the current
-    // version fails now (same state) and is never evaluated again; one that failed earlier,
-    // with neither its group(s) nor their neighbours moved since (`touched`), is skipped by a
-    // lazy scan. A lazy scan that skips something and finds nothing is followed by a full
-    // one, so convergence still means that no candidate improves.
-    ClimbState& st = stateFor(grouping);
-    auto touch = [&](int g) {
+struct GroupLocalSearch::Scan {
+    GroupLocalSearch& self;
+    const Grouping& grouping;
+    std::vector<DeviceId>& choice;
+    Evaluation& current;
+    EvaluationBudget& budget;
+    ClimbState& st;
+    int maxEvaluations;
+    int groups;
+    int devices;
+    int spent = 0;
+    std::vector<Candidate> window;
+    std::vector<char> used; // per device: some group is on it
+    bool lazy = true;
+    bool skippedAny = false; // a lazy scan passed over a candidate not known to fail now
+    bool accepted = false;
+    bool stop = false; // stop scanning (accepted or out of budget)
+
+    Scan(GroupLocalSearch& search, const Grouping& g, std::vector<DeviceId>& c, Evaluation& e, EvaluationBudget& b,
+         ClimbState& state, int most)
+        : self(search)
+        , grouping(g)
+        , choice(c)
+        , current(e)
+        , budget(b)
+        , st(state)
+        , maxEvaluations(most)
+        , groups(g.groupCount())
+        , devices(search.cluster_.deviceCount())
+        , used(static_cast<size_t>(devices), 0)
+    {
+    }
+
+    int room() const { return std::min(budget.left(), maxEvaluations - spent); }
+    void touch(int g)
+    {
         st.touched[static_cast<size_t>(g)] = st.version;
         for (int h : st.adjacent[static_cast<size_t>(g)])
             st.touched[static_cast<size_t>(h)] = st.version;
-    };
-    auto moveTo = [&](const std::vector<DeviceId>& next) { // a new state: touch what moved
+    }
+    void moveTo(const std::vector<DeviceId>& next) // a new state: touch what moved
+    {
         ++st.version;
         for (int g = 0; g < groups; ++g)
             if (st.choice.size() != next.size() || st.choice[static_cast<size_t>(g)] != next[static_cast<size_t>(g)])
                 touch(g);
         st.choice = next;
         st.converged = false;
-    };
-    // A choice the state has not seen (a new start) tries the merges first, once: they are
-    // few, and a start with a device too many is common (the learner's samples).
-    bool mergesFirst = st.choice != choice;
-    if (mergesFirst)
-        moveTo(choice);
-    if (st.converged)
-        return true;
-    auto failedSlot = [&](const Candidate& c) -> int& {
+    }
+    int& failedSlot(const Candidate& c)
+    {
         if (c.group < 0)
             return st
                 .mergeFailed[static_cast<size_t>(c.other) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
@@ -270,106 +286,90 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             return st.moveFailed[static_cast<size_t>(c.group) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
         return st.swapFailed[static_cast<std::uint64_t>(c.group) * static_cast<std::uint64_t>(groups)
                              + static_cast<std::uint64_t>(c.other)];
-    };
-    auto lastTouched = [&](const Candidate& c) {
+    }
+    int lastTouched(const Candidate& c) const
+    {
         if (c.group < 0)
             return st.version; // a merge depends on every group
         const int t = st.touched[static_cast<size_t>(c.group)];
         return c.other < 0 ? t : std::max(t, st.touched[static_cast<size_t>(c.other)]);
-    };
-
-    int spent = 0;
-    auto room = [&] { return std::min(budget.left(), maxEvaluations - spent); };
-    std::vector<Candidate> window;
-    std::vector<char> used(static_cast<size_t>(devices), 0);
-    bool lazy = true;
-    while (true) {
-        if (budget.exhausted() || room() < 2)
+    }
+    // Evaluates the window; true: stop scanning (accepted or out of budget).
+    bool flush()
+    {
+        if (window.empty())
             return false;
-        prepareBase(grouping, choice);
-        if (st.orderVersion != st.version) {
-            st.order = searchOrder(grouping, current, budget, spent);
-            st.orderVersion = st.version;
-        }
-        const std::vector<int>& order = st.order;
-        bool skippedAny = false; // a lazy scan passed over a candidate not known to fail now
-        std::fill(used.begin(), used.end(), 0);
-        for (DeviceId d : choice)
-            used[static_cast<size_t>(d)] = 1;
-        bool accepted = false;
-        auto flush = [&]() -> bool { // true: stop scanning (accepted or out of budget)
-            if (window.empty())
-                return false;
-            const int r = room();
-            if (r <= 0 || budget.exhausted()) {
-                window.clear();
-                return true;
-            }
-            if (static_cast<int>(window.size()) > r)
-                window.resize(static_cast<size_t>(r));
-            accepted = tryWindow(grouping, choice, current, window, budget, spent);
-            for (size_t i = 0; i < window.size(); ++i)
-                if (!improved_[i])
-                    failedSlot(window[i]) = st.version;
-            if (accepted)
-                moveTo(choice);
+        const int r = room();
+        if (r <= 0 || budget.exhausted()) {
             window.clear();
-            return accepted || room() <= 0;
-        };
-        // Adds candidate `c` to the window unless it is skipped; true: stop scanning.
-        auto offer = [&](const Candidate& c) -> bool {
-            const int failed = failedSlot(c);
-            if (failed == st.version)
-                return false; // failed in this very state
-            if (lazy && failed >= lastTouched(c)) {
-                skippedAny = true;
-                return false;
-            }
-            window.push_back(c);
-            return static_cast<int>(window.size()) == kWindow && flush();
-        };
-        bool stop = false;
-        auto scanMerges = [&]() {
-            // Merges: every group on device a moved to device b. b is in use, or the first
-            // unused device of a class other than a's (moving all of a to an interchangeable
-            // unused device would only relabel it).
-            for (DeviceId a = 0; a < devices && !stop; ++a) {
-                if (!used[static_cast<size_t>(a)])
+            return true;
+        }
+        if (static_cast<int>(window.size()) > r)
+            window.resize(static_cast<size_t>(r));
+        accepted = self.tryWindow(grouping, choice, current, window, budget, spent);
+        for (size_t i = 0; i < window.size(); ++i)
+            if (!self.improved_[i])
+                failedSlot(window[i]) = st.version;
+        if (accepted)
+            moveTo(choice);
+        window.clear();
+        return accepted || room() <= 0;
+    }
+    // Adds candidate `c` to the window unless it is skipped; true: stop scanning.
+    bool offer(const Candidate& c)
+    {
+        const int failed = failedSlot(c);
+        if (failed == st.version)
+            return false; // failed in this very state
+        if (lazy && failed >= lastTouched(c)) {
+            skippedAny = true;
+            return false;
+        }
+        window.push_back(c);
+        return static_cast<int>(window.size()) == kWindow && flush();
+    }
+    // Merges: every group on device a moved to device b. b is in use, or the first unused
+    // device of a class other than a's (moving all of a to an interchangeable unused device
+    // would only relabel it).
+    void scanMerges()
+    {
+        for (DeviceId a = 0; a < devices && !stop; ++a) {
+            if (!used[static_cast<size_t>(a)])
+                continue;
+            for (DeviceId b = 0; b < devices; ++b) {
+                if (b == a)
                     continue;
-                for (DeviceId b = 0; b < devices; ++b) {
-                    if (b == a)
+                if (!used[static_cast<size_t>(b)]) {
+                    const int cls = self.symmetry_.classOf(b);
+                    if (cls == self.symmetry_.classOf(a))
                         continue;
-                    if (!used[static_cast<size_t>(b)]) {
-                        const int cls = symmetry_.classOf(b);
-                        if (cls == symmetry_.classOf(a))
-                            continue;
-                        bool first = true;
-                        for (DeviceId m : symmetry_.members(cls))
-                            if (m < b && !used[static_cast<size_t>(m)])
-                                first = false;
-                        if (!first)
-                            continue;
-                    }
-                    if ((stop = offer(Candidate{-1, static_cast<int>(a), b})))
-                        break;
+                    bool first = true;
+                    for (DeviceId m : self.symmetry_.members(cls))
+                        if (m < b && !used[static_cast<size_t>(m)])
+                            first = false;
+                    if (!first)
+                        continue;
                 }
+                if ((stop = offer(Candidate{-1, static_cast<int>(a), b})))
+                    break;
             }
-            if (!stop)
-                stop = flush();
-        };
-        if (mergesFirst)
-            scanMerges();
-        // Moves: one group to another device; of interchangeable devices no group uses,
-        // only the first (the others would give the same step).
+        }
+        if (!stop)
+            stop = flush();
+    }
+    // Moves: one group to another device; of interchangeable devices no group uses, only the
+    // first (the others would give the same step).
+    void scanMoves(const std::vector<int>& order)
+    {
         for (int g : order) {
             const DeviceId now = choice[static_cast<size_t>(g)];
             for (DeviceId d = 0; d < devices && !stop; ++d) {
                 if (d == now)
                     continue;
                 if (!used[static_cast<size_t>(d)]) {
-                    const int cls = symmetry_.classOf(d);
+                    const int cls = self.symmetry_.classOf(d);
                     bool firstUnused = true;
-                    for (DeviceId m : symmetry_.members(cls)) {
+                    for (DeviceId m : self.symmetry_.members(cls)) {
                         if (m == d)
                             break;
                         if (!used[static_cast<size_t>(m)] && m != now) {
@@ -387,32 +387,79 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
         }
         if (!stop)
             stop = flush();
-        // Swaps of two neighbouring groups on different devices.
-        if (!stop) {
-            for (int g : order) {
-                for (int h : st.neighbours[static_cast<size_t>(g)]) {
-                    if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
-                        continue;
-                    if ((stop = offer(Candidate{g, h, kNoDevice})))
-                        break;
-                }
-                if (stop)
+    }
+    // Swaps of two neighbouring groups on different devices.
+    void scanSwaps(const std::vector<int>& order)
+    {
+        for (int g : order) {
+            for (int h : st.neighbours[static_cast<size_t>(g)]) {
+                if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
+                    continue;
+                if ((stop = offer(Candidate{g, h, kNoDevice})))
                     break;
             }
-            if (!stop)
-                stop = flush();
+            if (stop)
+                break;
         }
-        if (!stop && !mergesFirst)
-            scanMerges();
+        if (!stop)
+            stop = flush();
+    }
+};
+
+bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
+                             EvaluationBudget& budget, int maxEvaluations)
+{
+    const int groups = grouping.groupCount();
+    const int devices = cluster_.deviceCount();
+    if (groups == 0 || devices < 2)
+        return true;
+    // Don't-look bookkeeping, kept per grouping across calls (docs/learners.md, "Local
+    // search"). `version` counts the states seen: a candidate that failed at the current
+    // version fails now (same state) and is never evaluated again; one that failed earlier,
+    // with neither its group(s) nor their neighbours moved since (`touched`), is skipped by a
+    // lazy scan. A lazy scan that skips something and finds nothing is followed by a full
+    // one, so convergence still means that no candidate improves.
+    ClimbState& st = stateFor(grouping);
+    Scan scan(*this, grouping, choice, current, budget, st, maxEvaluations);
+    // A choice the state has not seen (a new start) tries the merges first, once: they are
+    // few, and a start with a device too many is common (the learner's samples).
+    bool mergesFirst = st.choice != choice;
+    if (mergesFirst)
+        scan.moveTo(choice);
+    if (st.converged)
+        return true;
+    while (true) {
+        if (budget.exhausted() || scan.room() < 2)
+            return false;
+        prepareBase(grouping, choice);
+        if (st.orderVersion != st.version) {
+            st.order = searchOrder(grouping, current, budget, scan.spent);
+            st.orderVersion = st.version;
+        }
+        const std::vector<int>& order = st.order;
+        scan.skippedAny = false;
+        std::fill(scan.used.begin(), scan.used.end(), 0);
+        for (DeviceId d : choice)
+            scan.used[static_cast<size_t>(d)] = 1;
+        scan.accepted = false;
+        scan.stop = false;
+        if (mergesFirst)
+            scan.scanMerges();
+        if (!scan.stop)
+            scan.scanMoves(order);
+        if (!scan.stop)
+            scan.scanSwaps(order);
+        if (!scan.stop && !mergesFirst)
+            scan.scanMerges();
         mergesFirst = false;
-        if (accepted) {
-            lazy = true;
+        if (scan.accepted) {
+            scan.lazy = true;
             continue;
         }
-        if (stop)
+        if (scan.stop)
             return false; // the budget ended mid-scan; what failed stays known for the next call
-        if (lazy && skippedAny) {
-            lazy = false; // a full scan decides whether the climb has converged
+        if (scan.lazy && scan.skippedAny) {
+            scan.lazy = false; // a full scan decides whether the climb has converged
             continue;
         }
         st.converged = true;

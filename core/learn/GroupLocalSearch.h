@@ -83,6 +83,9 @@ private:
     };
     static constexpr size_t kStates = 4;
     ClimbState& stateFor(const Grouping& grouping);
+    // One climb's scanning state: the window of candidates, the don't-look checks, the scans
+    // of merges, moves and swaps (GroupLocalSearch.cpp).
+    struct Scan;
 
     const Graph& graph_;
     const Cluster& cluster_;

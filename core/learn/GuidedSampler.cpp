@@ -94,6 +94,110 @@ void GuidedSampler::setGrouping(const Grouping& grouping)
     decided_.assign(static_cast<size_t>(grouping.groupCount()), 0);
 }
 
+DeviceId GuidedSampler::drawDevice(const Policy& policy, std::mt19937_64& rng, OpId op, int g,
+                                   std::span<double> offsets, double pullScale)
+{
+    const auto D = static_cast<size_t>(devices_);
+    const auto o = static_cast<size_t>(op);
+    const auto gi = static_cast<size_t>(g);
+    const PolicyMatrix& logits = policy.logits();
+    const PolicyMatrix& probabilities = policy.probabilities();
+    const PolicyMatrix& logProbabilities = policy.logProbabilities();
+    DeviceId d = kNoDevice;
+    // Candidates: the accelerators with room, else the other devices with room, else all.
+    int tier = 0;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        const int t = ledger_->fits(op, x) ? (primary_[static_cast<size_t>(x)] ? 2 : 1) : 0;
+        score_[static_cast<size_t>(x)] = t;
+        tier = std::max(tier, t);
+    }
+    double best = kInf;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        double& s = score_[static_cast<size_t>(x)];
+        if (s < tier) {
+            s = -kInf;
+            continue;
+        }
+        end_[static_cast<size_t>(x)] = startOn(op, x) + opUs_[o * D + static_cast<size_t>(x)];
+        best = std::min(best, end_[static_cast<size_t>(x)]);
+    }
+    double entropy = 0.0;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        const double p = probabilities(g, x);
+        if (p > 0.0)
+            entropy -= p * logProbabilities(g, x);
+    }
+    const double undecided = devices_ > 1 && floor_ < 1.0
+        ? std::clamp((entropy / std::log(static_cast<double>(devices_)) - floor_) / (1.0 - floor_), 0.0, 1.0)
+        : 1.0;
+    const double pull = guide_ * pullScale * undecided / scaleUs_;
+    double top = -kInf;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        double& s = score_[static_cast<size_t>(x)];
+        if (s == -kInf)
+            continue;
+        const double offset = -pull * (end_[static_cast<size_t>(x)] - best);
+        offsets[gi * D + static_cast<size_t>(x)] = offset;
+        s = logits(g, x) + offset;
+        top = std::max(top, s);
+    }
+    double total = 0.0;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        double& s = score_[static_cast<size_t>(x)];
+        s = s == -kInf ? 0.0 : std::exp(s - top);
+        total += s;
+    }
+    const double u = uniform01(rng) * total;
+    double acc = 0.0;
+    for (DeviceId x = 0; x < devices_; ++x) {
+        if (score_[static_cast<size_t>(x)] == 0.0)
+            continue;
+        d = x;
+        acc += score_[static_cast<size_t>(x)];
+        if (u < acc)
+            break;
+    }
+    return d;
+}
+
+double GuidedSampler::finishDraw(const Policy& policy, std::span<DeviceId> choice, Placement& placement,
+                                 std::span<double> offsets)
+{
+    const int groups = grouping_->groupCount();
+    const auto D = static_cast<size_t>(devices_);
+    const PolicyMatrix& logits = policy.logits();
+    // Canonical labels: permute choice, placement and each group's offsets alike.
+    if (breakSymmetry_ && !symmetry_.trivial()) {
+        const std::vector<DeviceId> map = symmetry_.canonicalMap(choice);
+        for (DeviceId& x : choice)
+            x = map[static_cast<size_t>(x)];
+        for (DeviceId& x : placement)
+            x = map[static_cast<size_t>(x)];
+        for (int g = 0; g < groups; ++g) {
+            const auto row = static_cast<size_t>(g) * D;
+            for (size_t x = 0; x < D; ++x)
+                score_[static_cast<size_t>(map[x])] = offsets[row + x];
+            std::copy(score_.begin(), score_.end(), offsets.begin() + static_cast<std::ptrdiff_t>(row));
+        }
+    }
+    // log q of the (relabelled) draw under the current logits.
+    double logProb = 0.0;
+    for (int g = 0; g < groups; ++g) {
+        const auto row = static_cast<size_t>(g) * D;
+        double top = -kInf;
+        for (size_t x = 0; x < D; ++x)
+            if (offsets[row + x] != -kInf)
+                top = std::max(top, logits(g, static_cast<int>(x)) + offsets[row + x]);
+        double total = 0.0;
+        for (size_t x = 0; x < D; ++x)
+            if (offsets[row + x] != -kInf)
+                total += std::exp(logits(g, static_cast<int>(x)) + offsets[row + x] - top);
+        const auto a = static_cast<size_t>(choice[static_cast<size_t>(g)]);
+        logProb += logits(g, static_cast<int>(a)) + offsets[row + a] - top - std::log(total);
+    }
+    return logProb;
+}
+
 double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::span<DeviceId> choice,
                              Placement& placement, std::span<double> offsets, double pullScale)
 {
@@ -106,9 +210,6 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
     std::fill(available_.begin(), available_.end(), 0.0);
     std::fill(offsets.begin(), offsets.end(), -kInf);
     ledger_->reset();
-    const PolicyMatrix& logits = policy.logits();
-    const PolicyMatrix& probabilities = policy.probabilities();
-    const PolicyMatrix& logProbabilities = policy.logProbabilities();
 
     auto makeReady = [&](OpId op) {
         double* ready = dataReady_.data() + static_cast<size_t>(op) * D;
@@ -134,10 +235,6 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
             makeReady(op);
     }
     auto pinned = [&](OpId op) { return pinDevice_ != kNoDevice && graph_.isCpuPinned(op); };
-    auto startOn = [&](OpId op, DeviceId d) {
-        return std::max(available_[static_cast<size_t>(d)],
-                        dataReady_[static_cast<size_t>(op) * D + static_cast<size_t>(d)]);
-    };
     // The earliest an op can start (where it must go, else over the accelerators) and on
     // which device, cached per ready op: placing an op on d only delays d, so only the ready
     // ops whose earliest start was on d, and those of a group just decided, change.
@@ -187,59 +284,7 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
         } else if (decided_[gi]) {
             d = choice[gi];
         } else {
-            // Candidates: the accelerators with room, else the other devices with room, else all.
-            int tier = 0;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                const int t = ledger_->fits(op, x) ? (primary_[static_cast<size_t>(x)] ? 2 : 1) : 0;
-                score_[static_cast<size_t>(x)] = t;
-                tier = std::max(tier, t);
-            }
-            double best = kInf;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                double& s = score_[static_cast<size_t>(x)];
-                if (s < tier) {
-                    s = -kInf;
-                    continue;
-                }
-                end_[static_cast<size_t>(x)] = startOn(op, x) + opUs_[o * D + static_cast<size_t>(x)];
-                best = std::min(best, end_[static_cast<size_t>(x)]);
-            }
-            double entropy = 0.0;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                const double p = probabilities(g, x);
-                if (p > 0.0)
-                    entropy -= p * logProbabilities(g, x);
-            }
-            const double undecided = devices_ > 1 && floor_ < 1.0
-                ? std::clamp((entropy / std::log(static_cast<double>(devices_)) - floor_) / (1.0 - floor_), 0.0, 1.0)
-                : 1.0;
-            const double pull = guide_ * pullScale * undecided / scaleUs_;
-            double top = -kInf;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                double& s = score_[static_cast<size_t>(x)];
-                if (s == -kInf)
-                    continue;
-                const double offset = -pull * (end_[static_cast<size_t>(x)] - best);
-                offsets[gi * D + static_cast<size_t>(x)] = offset;
-                s = logits(g, x) + offset;
-                top = std::max(top, s);
-            }
-            double total = 0.0;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                double& s = score_[static_cast<size_t>(x)];
-                s = s == -kInf ? 0.0 : std::exp(s - top);
-                total += s;
-            }
-            const double u = uniform01(rng) * total;
-            double acc = 0.0;
-            for (DeviceId x = 0; x < devices_; ++x) {
-                if (score_[static_cast<size_t>(x)] == 0.0)
-                    continue;
-                d = x;
-                acc += score_[static_cast<size_t>(x)];
-                if (u < acc)
-                    break;
-            }
+            d = drawDevice(policy, rng, op, g, offsets, pullScale);
             choice[gi] = d;
             decided_[gi] = 1;
         }
@@ -264,36 +309,7 @@ double GuidedSampler::sample(const Policy& policy, std::mt19937_64& rng, std::sp
             choice[static_cast<size_t>(g)] = pinDevice_ != kNoDevice ? pinDevice_ : 0;
             offsets[static_cast<size_t>(g) * D + static_cast<size_t>(choice[static_cast<size_t>(g)])] = 0.0;
         }
-    // Canonical labels: permute choice, placement and each group's offsets alike.
-    if (breakSymmetry_ && !symmetry_.trivial()) {
-        const std::vector<DeviceId> map = symmetry_.canonicalMap(choice);
-        for (DeviceId& x : choice)
-            x = map[static_cast<size_t>(x)];
-        for (DeviceId& x : placement)
-            x = map[static_cast<size_t>(x)];
-        for (int g = 0; g < groups; ++g) {
-            const auto row = static_cast<size_t>(g) * D;
-            for (size_t x = 0; x < D; ++x)
-                score_[static_cast<size_t>(map[x])] = offsets[row + x];
-            std::copy(score_.begin(), score_.end(), offsets.begin() + static_cast<std::ptrdiff_t>(row));
-        }
-    }
-    // log q of the (relabelled) draw under the current logits.
-    double logProb = 0.0;
-    for (int g = 0; g < groups; ++g) {
-        const auto row = static_cast<size_t>(g) * D;
-        double top = -kInf;
-        for (size_t x = 0; x < D; ++x)
-            if (offsets[row + x] != -kInf)
-                top = std::max(top, logits(g, static_cast<int>(x)) + offsets[row + x]);
-        double total = 0.0;
-        for (size_t x = 0; x < D; ++x)
-            if (offsets[row + x] != -kInf)
-                total += std::exp(logits(g, static_cast<int>(x)) + offsets[row + x] - top);
-        const auto a = static_cast<size_t>(choice[static_cast<size_t>(g)]);
-        logProb += logits(g, static_cast<int>(a)) + offsets[row + a] - top - std::log(total);
-    }
-    return logProb;
+    return finishDraw(policy, choice, placement, offsets);
 }
 
 void GuidedSampler::canonicalize(std::span<DeviceId> choice) const

@@ -7,6 +7,7 @@
 #include "core/learn/SampleBatch.h"
 #include "core/sim/SimOptions.h"
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <span>
@@ -73,6 +74,18 @@ public:
     void canonicalize(std::span<DeviceId> choice) const;
 
 private:
+    // sample()'s parts: where `op` starts on `d` in the draw so far; the device drawn for the
+    // undecided group `g` of `op` (its offsets written); the canonical relabelling of the draw
+    // and its log-probability.
+    double startOn(OpId op, DeviceId d) const
+    {
+        return std::max(available_[static_cast<size_t>(d)],
+                        dataReady_[static_cast<size_t>(op) * static_cast<size_t>(devices_) + static_cast<size_t>(d)]);
+    }
+    DeviceId drawDevice(const Policy& policy, std::mt19937_64& rng, OpId op, int g, std::span<double> offsets,
+                        double pullScale);
+    double finishDraw(const Policy& policy, std::span<DeviceId> choice, Placement& placement, std::span<double> offsets);
+
     const Graph& graph_;
     const Cluster& cluster_;
     double guide_;

@@ -10,6 +10,7 @@
 #include "core/learn/ReinforceLearner.h"
 #include "core/run/LocalSearchPlacer.h"
 #include "core/run/RacePlacer.h"
+#include "core/run/WarmStartName.h"
 #include "core/run/WarmStartedPlacer.h"
 
 namespace post {
@@ -28,10 +29,9 @@ template <class T> std::function<std::unique_ptr<Placer>(const LearnerOptions&)>
 // "post@m-sct" -> {"post", "m-sct"}; no '@' -> {name, ""}.
 std::pair<std::string_view, std::string_view> splitWarmStart(std::string_view name)
 {
-    const auto at = name.find('@');
-    if (at == std::string_view::npos)
-        return {name, {}};
-    return {name.substr(0, at), name.substr(at + 1)};
+    if (const std::optional<WarmStartName> parts = splitWarmStartName(name))
+        return {parts->learner, parts->starter};
+    return {name, {}};
 }
 
 bool isKind(std::string_view name, PlacerKind kind)

@@ -262,6 +262,11 @@ void TestCompareView::provenAndGroupedBounds()
     QVERIFY(std::abs(model.certifiedGap() - 0.3) < 1e-12);
     QCOMPARE(model.summary(),
              QStringLiteral("Lower bound 0.100 ms (fork-join); best 0.130 ms (m-etf), certified gap 30.0%"));
+    // Every row shows its certified gap and the bound that certifies it.
+    QCOMPARE(model.data(model.index(0, ComparisonModel::CertifiedGap)).toString(), QStringLiteral("30.0% (fork-join)"));
+    QVERIFY(model.data(model.index(0, ComparisonModel::CertifiedGap), Qt::ToolTipRole)
+                .toString()
+                .contains("certified by the fork-join bound"));
     ComparisonRow grouped = etf;
     grouped.algorithm = "milp";
     grouped.bestUs = {140.0};
@@ -285,6 +290,16 @@ void TestCompareView::provenAndGroupedBounds()
     QCOMPARE(model.lowerBoundSource(), QStringLiteral("milp"));
     QVERIFY(std::abs(model.certifiedGap() - 0.04) < 1e-12);
     QCOMPARE(model.data(model.index(0, ComparisonModel::VsLowerBound)).toString(), QStringLiteral("1.04×"));
+    // The proven bound certifies every row now, the grouped row too (its own bound never does).
+    QCOMPARE(model.data(model.index(0, ComparisonModel::CertifiedGap)).toString(), QStringLiteral("4.00% (milp)"));
+    QCOMPARE(model.data(model.index(1, ComparisonModel::CertifiedGap)).toString(), QStringLiteral("12.0% (milp)"));
+    QVERIFY(std::abs(model.rowCertifiedGap(1) - 0.12) < 1e-12);
+    ComparisonRow infeasible = etf;
+    infeasible.algorithm = "single";
+    infeasible.bestFeasible = false;
+    infeasible.feasibleRuns = 0;
+    model.addRow(infeasible);
+    QVERIFY(model.data(model.index(3, ComparisonModel::CertifiedGap)).toString().isEmpty()); // nothing certified
     QCOMPARE(model.data(model.index(2, ComparisonModel::Bound)).toString(), QStringLiteral("0.125"));
     QVERIFY(!model.bestProvenOptimal());
     ComparisonRow optimal = proven;
@@ -292,7 +307,7 @@ void TestCompareView::provenAndGroupedBounds()
     optimal.provenOptimal = true;
     model.addRow(optimal);
     QVERIFY(model.bestProvenOptimal());
-    QCOMPARE(model.data(model.index(3, ComparisonModel::Bound)).toString(), QStringLiteral("0.130 (proven optimal)"));
+    QCOMPARE(model.data(model.index(4, ComparisonModel::Bound)).toString(), QStringLiteral("0.130 (proven optimal)"));
     QVERIFY2(model.summary().startsWith(QStringLiteral(
                  "Lower bound 0.130 ms (milp); best 0.130 ms (m-etf), certified gap 0.00%, proven optimal")),
              qPrintable(model.summary()));

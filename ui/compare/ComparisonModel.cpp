@@ -4,6 +4,7 @@
 #include <QColor>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace post {
@@ -86,6 +87,15 @@ double ComparisonModel::certifiedGap() const
     return std::max(0.0, best - lb) / lb;
 }
 
+double ComparisonModel::rowCertifiedGap(int index) const
+{
+    const ComparisonRow& r = rows_[static_cast<size_t>(index)];
+    const double lb = lowerBoundUs();
+    if (!(lb > 0.0) || !r.bestFeasible || r.bestUs.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::max(0.0, r.bestUsOverRuns - lb) / lb;
+}
+
 bool ComparisonModel::bestProvenOptimal() const
 {
     const double best = bestUs();
@@ -128,6 +138,8 @@ void ComparisonModel::addRow(const ComparisonRow& row)
     beginInsertRows({}, at, at);
     rows_.push_back(row);
     endInsertRows();
+    // A row's proven bound may raise the lower bound every row is measured against.
+    emit dataChanged(index(0, VsLowerBound), index(at, ColumnCount - 1));
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const
@@ -163,6 +175,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return r.wallSeconds;
         case Bound:
             return provesOpLevel(r) ? r.solverBoundUs : r.groupedBoundUs;
+        case CertifiedGap: {
+            const double gap = rowCertifiedGap(index.row());
+            return std::isnan(gap) ? std::numeric_limits<double>::infinity() : gap;
+        }
         default:
             return {};
         }
@@ -190,6 +206,12 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             if (r.groupedBoundUs > 0.0)
                 return tr("%1 grouped (%2 chunks)").arg(r.groupedBoundUs / 1000.0, 0, 'f', 3).arg(r.groupedBoundGroups);
             return QString();
+        case CertifiedGap: {
+            const double gap = rowCertifiedGap(index.row());
+            if (std::isnan(gap))
+                return QString();
+            return tr("%1% (%2)").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1).arg(sourceLabel(lowerBoundSource()));
+        }
         default:
             return {};
         }
@@ -202,6 +224,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return tr("The solver's bound on the graph coarsened into %1 chunks: valid for that grouping only, not a lower "
                   "bound of this graph")
             .arg(r.groupedBoundGroups);
+    if (role == Qt::ToolTipRole && index.column() == CertifiedGap && !std::isnan(rowCertifiedGap(index.row())))
+        return tr("%1's fastest feasible run is at most %2% above the best possible step: certified by the %3 "
+                  "bound, %4 ms")
+            .arg(QString::fromStdString(r.algorithm))
+            .arg(100.0 * rowCertifiedGap(index.row()), 0, 'f', 2)
+            .arg(sourceLabel(lowerBoundSource()))
+            .arg(lowerBound / 1000.0, 0, 'f', 3);
     if (role == Qt::ToolTipRole)
         return tr("Double-click to show %1's best placement in the graph").arg(QString::fromStdString(r.algorithm));
     return {};
@@ -227,6 +256,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Wall time per run");
         case Bound:
             return tr("The bound the row's placer proved (milp): of the graph, or of a grouping only (grouped)");
+        case CertifiedGap:
+            return tr("The fastest feasible run over the largest valid lower bound, minus 1, and the bound that "
+                      "certifies it: the row is at most that far above the best possible step");
         default:
             return {};
         }
@@ -250,6 +282,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Time (s)");
     case Bound:
         return tr("Proven bound (ms)");
+    case CertifiedGap:
+        return tr("Certified gap");
     default:
         return {};
     }

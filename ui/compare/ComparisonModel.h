@@ -10,14 +10,15 @@
 namespace post {
 
 // The comparison table: one row per algorithm with mean / best / std of the best step
-// time over its runs, the mean against the lower bound, feasible runs, time taken and the
-// bound a row's placer proved (milp: op-level, or grouped, which is never the lower bound).
+// time over its runs, the mean against the lower bound, feasible runs, time taken, the
+// bound a row's placer proved (milp: op-level, or grouped, which is never the lower bound),
+// and the row's certified gap with the bound that certifies it.
 // The lower bound is the largest valid one: the polynomial bound or a row's op-level proven one.
 class ComparisonModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Algorithm, Mean, Best, Std, VsLowerBound, Feasible, Time, Bound, ColumnCount };
+    enum Column { Algorithm, Mean, Best, Std, VsLowerBound, Feasible, Time, Bound, CertifiedGap, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     explicit ComparisonModel(QObject* parent = nullptr);
@@ -39,6 +40,9 @@ public:
     double bestUs() const;
     int bestRow() const;
     double certifiedGap() const;
+    // A row's certified gap: its fastest feasible run over lowerBoundUs(), minus 1 (NaN when the
+    // row has no feasible run or there is no bound); lowerBoundSource() certifies it.
+    double rowCertifiedGap(int index) const;
     bool bestProvenOptimal() const;
     // One line for above the table: the lower bound and its source, the best and its gap,
     // "proven optimal", and any grouped bound labelled as valid for its grouping only.

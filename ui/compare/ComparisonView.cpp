@@ -82,6 +82,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Bound, QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::CertifiedGap, QHeaderView::ResizeToContents);
     connect(table_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
