@@ -39,6 +39,14 @@ Op chainOp(const std::string& name, double gpuUs, double residentBytes, double o
     return o;
 }
 
+// "c<i>", built without `"c" + std::to_string(i)` (GCC 12 -Wrestrict false positive).
+std::string chainName(int i)
+{
+    std::string name = "c";
+    name += std::to_string(i);
+    return name;
+}
+
 Cluster gpus(int n, double memoryBytes, Link link, bool withCpu = false)
 {
     std::vector<Device> devices;
@@ -70,7 +78,7 @@ TightCase tightCase(unsigned seed)
         Op o = chainOp("op" + std::to_string(i), uniform(5, 100), 1000.0 * uniform(0, 100),
                        1000.0 * uniform(0, 20));
         if (uniform(0, 4) == 0)
-            o.colocate = "g" + std::to_string(uniform(0, 1));
+            o.colocate = uniform(0, 1) == 0 ? "g0" : "g1";
         total += o.residentBytes;
         largest = std::max(largest, o.residentBytes + o.outputBytes);
         b.addOp(std::move(o));
@@ -120,31 +128,32 @@ class TestMemorySplitBound : public QObject {
     Q_OBJECT
 
 private slots:
-    // A chain of four 10-us ops holding 6 bytes each on GPUs of 12 bytes: at least two segments;
+    // A chain of four 10-us ops holding 600 bytes each on GPUs of 1,300 bytes (two ops and a
+    // received tensor): at least two segments;
     // the cheapest split cuts the middle edge (10 bytes at 10 bytes/us + 1 us latency = 2 us),
     // not the two 100-byte ones. With memory to spare, nothing is forced.
     void chainIsCutWhereMemoryForcesIt()
     {
         GraphBuilder b("chain");
         for (int i = 0; i < 4; ++i)
-            b.addOp(chainOp("c" + std::to_string(i), 10.0, 6.0));
+            b.addOp(chainOp(chainName(i), 10.0, 600.0));
         b.addEdge(0, 1, 100.0);
         b.addEdge(1, 2, 10.0);
         b.addEdge(2, 3, 100.0);
         const Graph g = std::move(b).build();
-        const Cluster tight = gpus(2, 12.0, Link{10.0, 1.0});
+        const Cluster tight = gpus(2, 1300.0, Link{10.0, 1.0});
         LowerBound lb = lowerBound(g, tight);
         QCOMPARE(lb.criticalPathUs, 40.0);
         QCOMPARE(lb.memorySplitUs, 42.0);
         QCOMPARE(lb.valueUs(), 42.0);
         QCOMPARE(std::string(lb.source()), std::string("memory-split"));
         QCOMPARE(feasibleOptimum(g, tight), 42.0); // c0 c1 | c2 c3: the bound is the optimum here
-        QCOMPARE(lowerBound(g, gpus(2, 24.0, Link{10.0, 1.0})).memorySplitUs, 0.0);
-        // Parameters count with the optimizer factor: 2 bytes x 3 = 6 bytes, as resident bytes.
+        QCOMPARE(lowerBound(g, gpus(2, 2400.0, Link{10.0, 1.0})).memorySplitUs, 0.0);
+        // Parameters count with the optimizer factor: 200 bytes x 3 = 600 bytes, as resident bytes.
         GraphBuilder p("params");
         for (int i = 0; i < 4; ++i) {
-            Op o = chainOp("c" + std::to_string(i), 10.0, 0.0);
-            o.paramBytes = 2.0;
+            Op o = chainOp(chainName(i), 10.0, 0.0);
+            o.paramBytes = 200.0;
             p.addOp(std::move(o));
         }
         p.addEdge(0, 1, 100.0);
@@ -152,18 +161,18 @@ private slots:
         p.addEdge(2, 3, 100.0);
         const Graph pg = std::move(p).build();
         QCOMPARE(lowerBound(pg, tight).memorySplitUs, 42.0);
-        QCOMPARE(lowerBound(pg, tight, SimOptions{1.0}).memorySplitUs, 0.0); // 8 bytes fit on one GPU
+        QCOMPARE(lowerBound(pg, tight, SimOptions{1.0}).memorySplitUs, 0.0); // 800 bytes fit on one GPU
     }
 
     // A colocation group spans the chain's ends (c0 with c3, as a layer's forward and backward):
-    // a segment holding c0 also holds c3's bytes. 3 ops of 5 bytes + the group's 10 on GPUs of
-    // 12 bytes: c0's segment holds c0 and c3 (10) and nothing else, so both c0->c1 and the
-    // c2->c3 edge are cut (each 1 + 10/10 = 2 us).
+    // a segment holding c0 also holds c3's bytes. Ops of 500 bytes on GPUs of 1,300: c0's
+    // segment holds c0 and c3 (1,000) and nothing else, so both c0->c1 and the c2->c3 edge are
+    // cut (each 1 + 10/10 = 2 us).
     void colocationGroupsCountWhole()
     {
         GraphBuilder b("mirror");
         for (int i = 0; i < 4; ++i) {
-            Op o = chainOp("c" + std::to_string(i), 10.0, 5.0);
+            Op o = chainOp(chainName(i), 10.0, 500.0);
             if (i == 0 || i == 3)
                 o.colocate = "layer";
             b.addOp(std::move(o));
@@ -171,7 +180,7 @@ private slots:
         for (int i = 0; i < 3; ++i)
             b.addEdge(static_cast<OpId>(i), static_cast<OpId>(i + 1), 10.0);
         const Graph g = std::move(b).build();
-        const Cluster c = gpus(2, 12.0, Link{10.0, 1.0});
+        const Cluster c = gpus(2, 1300.0, Link{10.0, 1.0});
         const LowerBound lb = lowerBound(g, c);
         QCOMPARE(lb.memorySplitUs, 44.0);
         QCOMPARE(feasibleOptimum(g, c), 44.0); // c0 c3 | c1 c2
@@ -185,7 +194,7 @@ private slots:
     {
         GraphBuilder b("offload");
         for (int i = 0; i < 3; ++i)
-            b.addOp(chainOp("c" + std::to_string(i), 10.0, 6.0));
+            b.addOp(chainOp(chainName(i), 10.0, 6.0));
         b.addEdge(0, 1, 1e6);
         b.addEdge(1, 2, 1e6);
         const Graph g = std::move(b).build();
