@@ -32,9 +32,8 @@ std::vector<DeviceClass> deviceClasses(const Graph& graph, const Cluster& cluste
         DeviceClass c;
         c.capacity = device.memoryBytes;
         for (OpId op = 0; op < graph.opCount(); ++op)
-            c.durationUs.push_back(graph.isCpuPinned(op) && device.kind != DeviceKind::Cpu
-                                       ? kInf
-                                       : opTimeUs(graph.op(op), device));
+            c.durationUs.push_back(
+                graph.isCpuPinned(op) && device.kind != DeviceKind::Cpu ? kInf : opTimeUs(graph.op(op), device));
         const bool known = std::any_of(classes.begin(), classes.end(), [&](const DeviceClass& k) {
             return k.capacity == c.capacity && k.durationUs == c.durationUs;
         });
@@ -104,9 +103,12 @@ std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& we
 // while its producer runs); between segments the cheapest transfer of the edge's bytes.
 class PathSplit {
 public:
-    PathSplit(const Graph& graph, const std::vector<DeviceClass>& classes, const Units& units,
-              const CheapestLink& link)
-        : graph_(graph), classes_(classes), units_(units), link_(link), seen_(units.bytes.size(), 0)
+    PathSplit(const Graph& graph, const std::vector<DeviceClass>& classes, const Units& units, const CheapestLink& link)
+        : graph_(graph)
+        , classes_(classes)
+        , units_(units)
+        , link_(link)
+        , seen_(units.bytes.size(), 0)
     {
     }
 

@@ -75,8 +75,7 @@ TightCase tightCase(unsigned seed)
     GraphBuilder b("tight" + std::to_string(seed));
     double total = 0.0, largest = 0.0;
     for (int i = 0; i < ops; ++i) {
-        Op o = chainOp("op" + std::to_string(i), uniform(5, 100), 1000.0 * uniform(0, 100),
-                       1000.0 * uniform(0, 20));
+        Op o = chainOp("op" + std::to_string(i), uniform(5, 100), 1000.0 * uniform(0, 100), 1000.0 * uniform(0, 20));
         if (uniform(0, 4) == 0)
             o.colocate = uniform(0, 1) == 0 ? "g0" : "g1";
         total += o.residentBytes;
