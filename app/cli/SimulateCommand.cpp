@@ -51,6 +51,7 @@ nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, 
     j["lower_bound_fork_join_ms"] = lb.forkJoinUs / 1000.0;
     j["lower_bound_ancestry_ms"] = lb.ancestryUs / 1000.0;
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
+    j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
     j["lower_bound_source"] = lb.source();
     auto& devices = j["devices"] = nlohmann::json::array();
     auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
@@ -111,7 +112,8 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << "\nlower bound  " << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs)
               << ", work " << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
-              << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ")\n\n";
+              << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
+              << formatMs(lb.memorySplitUs) << ")\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];
@@ -166,7 +168,7 @@ int runSimulate(const SimulateOptions& o)
 
     Simulator sim(g, c, SimOptions{o.optimizerFactor});
     const SimResult& r = sim.run(placement, !o.trace.empty());
-    const LowerBound lb = lowerBound(g, c);
+    const LowerBound lb = lowerBound(g, c, SimOptions{o.optimizerFactor});
     if (!o.trace.empty())
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (!o.opsCsv.empty())

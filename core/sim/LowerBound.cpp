@@ -3,6 +3,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
+#include "core/sim/CheapestLink.h"
+#include "core/sim/MemorySplitBound.h"
 
 #include <algorithm>
 #include <array>
@@ -18,7 +20,10 @@
 
 namespace post {
 
-double LowerBound::valueUs() const { return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs}); }
+double LowerBound::valueUs() const
+{
+    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs});
+}
 
 const char* LowerBound::source() const
 {
@@ -33,44 +38,14 @@ const char* LowerBound::source() const
         return "fork-join";
     if (ancestryUs >= v)
         return "ancestry";
-    return "device-windows";
+    if (windowsUs >= v)
+        return "device-windows";
+    return "memory-split";
 }
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// The least time any transfer of `bytes` between two different devices can take: the lower
-// envelope of latency + bytes / bandwidth over the links that no other link beats on both.
-class CheapestLink {
-public:
-    explicit CheapestLink(const Cluster& cluster)
-    {
-        const int n = cluster.deviceCount();
-        for (DeviceId a = 0; a < n; ++a)
-            for (DeviceId b = 0; b < n; ++b)
-                if (a != b)
-                    add(cluster.link(a, b));
-    }
-    double transferUs(double bytes) const
-    {
-        double best = kInf; // one device: no transfer is possible
-        for (const Link& l : links_)
-            best = std::min(best, l.transferUs(bytes));
-        return best;
-    }
-
-private:
-    void add(const Link& l)
-    {
-        for (const Link& k : links_)
-            if (k.latencyUs <= l.latencyUs && k.bytesPerUs >= l.bytesPerUs)
-                return;
-        std::erase_if(links_, [&](const Link& k) { return l.latencyUs <= k.latencyUs && l.bytesPerUs >= k.bytesPerUs; });
-        links_.push_back(l);
-    }
-    std::vector<Link> links_;
-};
 
 // One neighbour of an op at a join or fork: `remoteUs` is the bound if it sits on another
 // device, `releaseUs` / `durationUs` (joins) or `durationUs` / `tailUs` (forks) describe it
@@ -764,13 +739,13 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
 
 } // namespace
 
-LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
+LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptions& options)
 {
     LowerBound bound;
     if (graph.opCount() == 0)
         return bound;
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf, kInf, kInf};
+        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
     std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
@@ -790,6 +765,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster)
     for (const Weighting& w : floors.weightings)
         bound.windowsUs = std::max(bound.windowsUs,
                                    windowsBound(graph, cluster, floors.fastestUs, w, head, tail, arrival, departure));
+    bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, options.optimizerStateFactor);
     return bound;
 }
 

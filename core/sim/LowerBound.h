@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/SimOptions.h"
+
 #include <vector>
 
 namespace post {
@@ -26,14 +28,20 @@ struct LowerBound {
     // inputs all arrive, one hosting no sink ends before its last op's consumers elsewhere
     // (docs/simulator.md).
     double windowsUs = 0.0;
+    // Memory split: a path whose ops (with their colocation groups) fit on no one device is cut
+    // into segments that each fit, each cut paying a transfer (docs/simulator.md). Holds for
+    // every placement that fits in memory, which is every placement a result is ranked by;
+    // 0 when memory forces nothing.
+    double memorySplitUs = 0.0;
     double valueUs() const;
     // The name of the component that gives valueUs(): "critical-path", "work", "fork-join",
-    // "ancestry" or "device-windows" (the first of them on ties, within rounding).
+    // "ancestry", "device-windows" or "memory-split" (the first of them on ties, within rounding).
     const char* source() const;
 };
 
-// No placement on `cluster` can run a step faster than this.
-LowerBound lowerBound(const Graph& graph, const Cluster& cluster);
+// No placement on `cluster` can run a step faster than this (no placement that fits in memory,
+// with `options`' optimizer factor, for the memory-split component).
+LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptions& options = {});
 
 // The largest valid bound of the op-level problem: `bound`, or a bound a placer proved
 // (PlaceResult::solverBoundUs, e.g. milp's) when that one holds for the op-level problem and

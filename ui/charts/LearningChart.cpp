@@ -198,6 +198,8 @@ QString boundSourceLabel(const QString& source)
         return LearningChart::tr("critical path");
     if (source == QLatin1String("device-windows"))
         return LearningChart::tr("device windows");
+    if (source == QLatin1String("memory-split"))
+        return LearningChart::tr("memory split");
     if (source == QLatin1String("milp"))
         return LearningChart::tr("milp, proven");
     return source; // work, fork-join

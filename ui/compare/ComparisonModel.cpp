@@ -38,6 +38,8 @@ QString sourceLabel(const QString& source)
         return ComparisonModel::tr("critical path");
     if (source == QLatin1String("device-windows"))
         return ComparisonModel::tr("device windows");
+    if (source == QLatin1String("memory-split"))
+        return ComparisonModel::tr("memory split");
     return source;
 }
 
