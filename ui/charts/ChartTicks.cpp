@@ -1,5 +1,7 @@
 #include "ui/charts/ChartTicks.h"
 
+#include <QValueAxis>
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,6 +30,36 @@ QString tickLabelFormat(double step)
         ++decimals;
     }
     return QStringLiteral("%.%1f").arg(decimals);
+}
+
+double chartTickStep(double span, bool integral)
+{
+    double step = niceTickStep(span);
+    if (integral && step < 10.0)
+        step = step < 1.5 ? 1.0 : step < 3.0 ? 2.0 : 5.0;
+    return step;
+}
+
+void setChartTicks(QValueAxis* axis, double step, bool integral)
+{
+    if (axis->tickType() != QValueAxis::TicksDynamic)
+        axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(step);
+    const QString format = integral ? QStringLiteral("%.0f") : tickLabelFormat(step);
+    if (axis->labelFormat() != format)
+        axis->setLabelFormat(format);
+}
+
+void setChartRange(QValueAxis* axis, double lo, double hi, bool integral)
+{
+    const double step = chartTickStep(hi - lo, integral);
+    const bool grows = step >= axis->tickInterval();
+    if (grows)
+        setChartTicks(axis, step, integral);
+    axis->setRange(lo, hi);
+    if (!grows)
+        setChartTicks(axis, step, integral);
 }
 
 } // namespace post
