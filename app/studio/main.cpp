@@ -9,12 +9,12 @@
 // to completion, then the window is saved showing the learning curve).
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
-#include "ui/theme/AppPalette.h"
 #include "ui/MainWindow.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/theme/AppPalette.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -24,8 +24,11 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <variant>
 
 namespace {
 
@@ -60,6 +63,250 @@ bool printsOnly(int argc, char* argv[])
     return false;
 }
 
+// The command line's options (QCommandLineParser keeps references to them).
+struct Options {
+    QCommandLineOption cluster{QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."),
+                               QStringLiteral("C")};
+    QCommandLineOption batch{QStringLiteral("batch"),
+                             QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
+                             QStringLiteral("N")};
+    QCommandLineOption palette{QStringLiteral("palette"),
+                               QStringLiteral("Use the Fusion style with a light or dark palette."),
+                               QStringLiteral("light|dark")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("Open FILE, wait for the layout, save the window to OUT.png and exit."),
+        QStringLiteral("OUT.png")};
+    QCommandLineOption select{QStringLiteral("select"),
+                              QStringLiteral("Select (and centre) the op with this name once shown."),
+                              QStringLiteral("OP")};
+    QCommandLineOption colour{QStringLiteral("colour-by"),
+                              QStringLiteral("Node colours: device, type, time or memory."), QStringLiteral("WHAT")};
+    QCommandLineOption placement{QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."),
+                                 QStringLiteral("P")};
+    QCommandLineOption algo{QStringLiteral("algo"),
+                            QStringLiteral("Run this placer (post, ce, ppo, m-etf, ...) once FILE is shown."),
+                            QStringLiteral("A")};
+    QCommandLineOption samples{QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
+                               QStringLiteral("N")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion.")};
+    QCommandLineOption algos{QStringLiteral("algos"),
+                             QStringLiteral("Comma-separated algorithms for --compare (default all)."),
+                             QStringLiteral("LIST")};
+    QCommandLineOption seeds{QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."),
+                             QStringLiteral("N")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QStringLiteral("Central tab to show: graph, learning, timeline or compare."),
+                           QStringLiteral("NAME")};
+    QCommandLineOption dock{
+        QStringLiteral("dock"),
+        QStringLiteral(
+            "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
+        QStringLiteral("NAME")};
+    QCommandLineOption critical{
+        QStringLiteral("critical-path"),
+        QStringLiteral("Show the critical path of the shown placement's simulated step on the graph.")};
+    QCommandLineOption diff{
+        QStringLiteral("diff"),
+        QStringLiteral("Diff the shown placement with this post-placement or session file once FILE is shown."),
+        QStringLiteral("P")};
+
+    QList<QCommandLineOption> all() const
+    {
+        return {cluster, batch,   palette, screenshot, select, colour, placement, algo,
+                samples, compare, algos,   seeds,      tab,    dock,   critical,  diff};
+    }
+};
+
+// What the command line asks for, checked.
+struct Request {
+    QString file; // empty: none
+    QString screenshot;
+    QString algo;
+    int samples = 2400;
+    int seeds = 3;
+    int batch = 1;
+    bool compare = false;
+    QString tab;
+    QString dock;
+    std::optional<post::ColourMode> colour;
+    QString placement;
+    QString diff;
+    QString select;
+};
+
+// The options that need a FILE, and the values each option takes: the request, or the exit
+// code after a message.
+std::variant<Request, int> readRequest(const QCommandLineParser& parser, const Options& o)
+{
+    Request r;
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1)
+        return fail(QStringLiteral("give at most one file"), 2);
+    r.file = files.value(0);
+    if (parser.isSet(o.palette) && !post::applyAppPalette(parser.value(o.palette)))
+        return fail(QStringLiteral("--palette takes light or dark"), 2);
+    if (!parser.isSet(o.palette) && QSettings().value(QStringLiteral("view/palette")).toString() == "dark")
+        post::applyAppPalette(QStringLiteral("dark")); // View > Dark Palette, remembered
+    r.screenshot = parser.value(o.screenshot);
+    r.algo = parser.value(o.algo);
+    r.compare = parser.isSet(o.compare);
+    r.placement = parser.value(o.placement);
+    r.diff = parser.value(o.diff);
+    for (const auto& [given, name] :
+         {std::pair{!r.screenshot.isEmpty(), "--screenshot"}, std::pair{!r.algo.isEmpty(), "--algo"},
+          std::pair{r.compare, "--compare"}, std::pair{!r.placement.isEmpty(), "--placement"},
+          std::pair{!r.diff.isEmpty(), "--diff"}})
+        if (given && r.file.isEmpty())
+            return fail(QLatin1String(name) + QStringLiteral(" needs a FILE to open"), 2);
+    if (!r.algo.isEmpty() && !post::makePlacer(r.algo.toStdString()))
+        return fail(QStringLiteral("unknown --algo ") + r.algo, 2);
+    const std::optional<int> samples = positiveOption(parser, o.samples, 2400);
+    const std::optional<int> seeds = positiveOption(parser, o.seeds, 3);
+    const std::optional<int> batch = positiveOption(parser, o.batch, 1);
+    if (!samples || !seeds || !batch)
+        return 2;
+    r.samples = *samples;
+    r.seeds = *seeds;
+    r.batch = *batch;
+    if (r.compare && !r.algo.isEmpty())
+        return fail(QStringLiteral("give --algo or --compare, not both"), 2);
+    r.tab = parser.value(o.tab);
+    static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("timeline"),
+                                      QStringLiteral("compare")};
+    if (!r.tab.isEmpty() && !kTabs.contains(r.tab))
+        return fail(QStringLiteral("--tab takes graph, learning, timeline or compare"), 2);
+    r.dock = parser.value(o.dock);
+    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"),
+                                       QStringLiteral("cluster"), QStringLiteral("inspector")};
+    if (!r.dock.isEmpty() && !kDocks.contains(r.dock))
+        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
+    if (parser.isSet(o.colour)) {
+        static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
+                                                               {QStringLiteral("type"), post::ColourMode::OpType},
+                                                               {QStringLiteral("time"), post::ColourMode::ComputeTime},
+                                                               {QStringLiteral("memory"), post::ColourMode::Memory}};
+        if (!kModes.contains(parser.value(o.colour)))
+            return fail(QStringLiteral("--colour-by takes device, type, time or memory"), 2);
+        r.colour = kModes.value(parser.value(o.colour));
+    }
+    r.select = parser.value(o.select);
+    return r;
+}
+
+// Runs `then` once, the first time `signal` of `sender` fires.
+template <typename Sender, typename Signal, typename Then>
+void once(post::MainWindow& window, Sender* sender, Signal signal, Then then)
+{
+    auto done = std::make_shared<bool>(false);
+    QObject::connect(sender, signal, &window, [done, then] {
+        if (!std::exchange(*done, true))
+            then();
+    });
+}
+
+// Brings --tab and --dock to the front.
+void arrange(post::MainWindow& window, const Request& r)
+{
+    if (!r.tab.isEmpty())
+        window.showCentralTab(r.tab); // tabs are titled by these names
+    if (r.dock == QLatin1String("hyperparameters"))
+        window.findChild<post::LearnerPanel*>()->showOptions(true);
+    // Docks are named <name>Dock (saveState needs the names).
+    const QString name = r.dock == QLatin1String("hyperparameters") ? QStringLiteral("learner") : r.dock;
+    QDockWidget* d = r.dock.isEmpty() ? nullptr : window.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
+    if (d) {
+        d->show();
+        d->raise();
+    }
+}
+
+// What the options do once FILE is shown: --compare, --placement, --diff (a diff that cannot
+// be shown sets `diffFailed`), --select, --algo. Nonzero: the exit code after a message.
+int followFile(post::MainWindow& window, const Request& r, const QCommandLineParser& parser, const Options& o,
+               const std::shared_ptr<bool>& diffFailed)
+{
+    if (r.compare) {
+        auto* comparison = window.findChild<post::ComparisonView*>();
+        comparison->setSamples(r.samples);
+        comparison->setSeeds(r.seeds);
+        if (!comparison->setAlgorithms(parser.value(o.algos)))
+            return fail(QStringLiteral("--algos: ") + comparison->statusText(), 2);
+        once(window, &window, &post::MainWindow::documentShown, [&window, comparison] {
+            window.showCentralTab(QStringLiteral("compare"));
+            comparison->start();
+        });
+    }
+    if (!r.placement.isEmpty()) // the first document shown is the one the placement is for
+        once(window, window.hub(), &post::DocumentHub::documentChanged,
+             [&window, path = r.placement] { window.openPlacement(path); });
+    // A --diff that cannot be shown (a truncated or foreign placement file) ends the run with
+    // exit 1 whatever else succeeds (a --screenshot, the window closed normally).
+    if (!r.diff.isEmpty())
+        once(window, &window, &post::MainWindow::documentShown, [&window, path = r.diff, diffFailed] {
+            if (!window.diffWithPlacementFile(path)) {
+                *diffFailed = true;
+                fail(QStringLiteral("--diff: no diff with ") + path, 1);
+            }
+        });
+    if (!r.select.isEmpty())
+        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select = r.select] {
+            const auto op = window.hub()->document()->graph->find(select.toStdString());
+            if (op)
+                window.selectOp(*op, true);
+            else
+                fail(QStringLiteral("no op named ") + select, 0);
+        });
+    if (!r.algo.isEmpty()) {
+        auto* learner = window.findChild<post::LearnerPanel*>();
+        learner->setAlgorithm(r.algo);
+        learner->setSamples(r.samples);
+        once(window, &window, &post::MainWindow::documentShown, [learner] { learner->start(); });
+    }
+    return 0;
+}
+
+// --screenshot: errors end the program; once the layout, the run or the comparison is done,
+// the window is saved and the program exits (`quitWith`).
+void takeScreenshot(QCoreApplication& app, post::MainWindow& window, const Request& r,
+                    const std::function<void(int)>& quitWith)
+{
+    window.setInteractiveErrors(false);
+    window.resize(1400, 880);
+    QObject::connect(&window, &post::MainWindow::loadFailed, &app,
+                     [quitWith](const QString& path, const QString& message) {
+                         fail(path + QStringLiteral(": ") + message, 1);
+                         quitWith(1);
+                     });
+    QObject::connect(&window, &post::MainWindow::layoutFailed, &app, [quitWith](const QString& message) {
+        fail(QStringLiteral("layout failed: ") + message, 1);
+        quitWith(1);
+    });
+    auto grabSoon = [&app, &window, r, quitWith] {
+        // A run brings its own tab forward: --tab and --dock still decide what is saved.
+        arrange(window, r);
+        // One more turn of the event loop so docks and overlays settle before grabbing.
+        QTimer::singleShot(50, &app, [&window, path = r.screenshot, quitWith] {
+            if (!window.grab().save(path))
+                quitWith(fail(QStringLiteral("could not write ") + path, 1));
+            else
+                quitWith(0);
+        });
+    };
+    if (r.compare)
+        QObject::connect(window.findChild<post::ComparisonView*>(), &post::ComparisonView::runFinished, &app, grabSoon);
+    else if (r.algo.isEmpty())
+        QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
+    else
+        QObject::connect(window.findChild<post::LearnerPanel*>(), &post::LearnerPanel::finished, &app, grabSoon);
+    QTimer::singleShot(kScreenshotTimeoutMs, &app, [quitWith] {
+        fail(QStringLiteral("timed out waiting for the layout or the learner"), 3);
+        quitWith(3);
+    });
+}
+
 // The program; `app` is a QApplication unless the command line only asks for text.
 int studio(QCoreApplication& app)
 {
@@ -78,249 +325,47 @@ int studio(QCoreApplication& app)
         QStringLiteral("file"),
         QStringLiteral("Graph to open (post-graph, ONNX, TensorFlow .pbtxt, PipeDream, MSR, DOT)."),
         QStringLiteral("[FILE]"));
-    const QCommandLineOption clusterOption(
-        QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."), QStringLiteral("C"));
-    const QCommandLineOption batchOption(
-        QStringLiteral("batch"), QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
-        QStringLiteral("N"));
-    const QCommandLineOption paletteOption(QStringLiteral("palette"),
-                                           QStringLiteral("Use the Fusion style with a light or dark palette."),
-                                           QStringLiteral("light|dark"));
-    const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Open FILE, wait for the layout, save the window to OUT.png and exit."),
-        QStringLiteral("OUT.png"));
-    const QCommandLineOption selectOption(QStringLiteral("select"),
-                                          QStringLiteral("Select (and centre) the op with this name once shown."),
-                                          QStringLiteral("OP"));
-    const QCommandLineOption colourOption(QStringLiteral("colour-by"),
-                                          QStringLiteral("Node colours: device, type, time or memory."),
-                                          QStringLiteral("WHAT"));
-    const QCommandLineOption placementOption(
-        QStringLiteral("placement"), QStringLiteral("Show this post-placement file of FILE."), QStringLiteral("P"));
-    const QCommandLineOption algoOption(
-        QStringLiteral("algo"), QStringLiteral("Run this placer (post, ce, ppo, m-etf, ...) once FILE is shown."),
-        QStringLiteral("A"));
-    const QCommandLineOption samplesOption(
-        QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."), QStringLiteral("N"));
-    const QCommandLineOption compareOption(
-        QStringLiteral("compare"),
-        QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion."));
-    const QCommandLineOption algosOption(QStringLiteral("algos"),
-                                         QStringLiteral("Comma-separated algorithms for --compare (default all)."),
-                                         QStringLiteral("LIST"));
-    const QCommandLineOption seedsOption(
-        QStringLiteral("seeds"), QStringLiteral("Runs per learner for --compare (default 3)."), QStringLiteral("N"));
-    const QCommandLineOption tabOption(QStringLiteral("tab"),
-                                       QStringLiteral("Central tab to show: graph, learning, timeline or compare."),
-                                       QStringLiteral("NAME"));
-    const QCommandLineOption dockOption(
-        QStringLiteral("dock"),
-        QStringLiteral(
-            "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption criticalOption(
-        QStringLiteral("critical-path"),
-        QStringLiteral("Show the critical path of the shown placement's simulated step on the graph."));
-    const QCommandLineOption diffOption(
-        QStringLiteral("diff"),
-        QStringLiteral("Diff the shown placement with this post-placement or session file once FILE is shown."),
-        QStringLiteral("P"));
-    parser.addOptions({clusterOption, batchOption, paletteOption, screenshotOption, selectOption, colourOption,
-                       placementOption, algoOption, samplesOption, compareOption, algosOption, seedsOption, tabOption,
-                       dockOption, criticalOption, diffOption});
+    const Options options;
+    parser.addOptions(options.all());
     parser.process(app); // --help and --version print and exit here
     if (!qobject_cast<QApplication*>(&app))
         return fail(QStringLiteral("give --help or --version alone"), 2);
-
-    const QStringList files = parser.positionalArguments();
-    if (files.size() > 1)
-        return fail(QStringLiteral("give at most one file"), 2);
-    if (parser.isSet(paletteOption) && !post::applyAppPalette(parser.value(paletteOption)))
-        return fail(QStringLiteral("--palette takes light or dark"), 2);
-    if (!parser.isSet(paletteOption) && QSettings().value(QStringLiteral("view/palette")).toString() == "dark")
-        post::applyAppPalette(QStringLiteral("dark")); // View > Dark Palette, remembered
-    const QString screenshot = parser.value(screenshotOption);
-    if (!screenshot.isEmpty() && files.isEmpty())
-        return fail(QStringLiteral("--screenshot needs a FILE to open"), 2);
-
-    const QString algo = parser.value(algoOption);
-    if (!algo.isEmpty() && files.isEmpty())
-        return fail(QStringLiteral("--algo needs a FILE to open"), 2);
-    if (!algo.isEmpty() && !post::makePlacer(algo.toStdString()))
-        return fail(QStringLiteral("unknown --algo ") + algo, 2);
-    const std::optional<int> samples = positiveOption(parser, samplesOption, 2400);
-    const std::optional<int> seeds = positiveOption(parser, seedsOption, 3);
-    const std::optional<int> batch = positiveOption(parser, batchOption, 1);
-    if (!samples || !seeds || !batch)
-        return 2;
-
-    const bool compare = parser.isSet(compareOption);
-    if (compare && files.isEmpty())
-        return fail(QStringLiteral("--compare needs a FILE to open"), 2);
-    if (compare && !algo.isEmpty())
-        return fail(QStringLiteral("give --algo or --compare, not both"), 2);
-    const QString tab = parser.value(tabOption);
-    static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("timeline"),
-                                      QStringLiteral("compare")};
-    if (!tab.isEmpty() && !kTabs.contains(tab))
-        return fail(QStringLiteral("--tab takes graph, learning, timeline or compare"), 2);
-    const QString dock = parser.value(dockOption);
-    static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"),
-                                       QStringLiteral("cluster"), QStringLiteral("inspector")};
-    if (!dock.isEmpty() && !kDocks.contains(dock))
-        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
+    const std::variant<Request, int> read = readRequest(parser, options);
+    if (const int* code = std::get_if<int>(&read))
+        return *code;
+    const Request& request = std::get<Request>(read);
 
     post::MainWindow window;
-    // The panels the options drive, as the window assembled them.
-    auto* comparison = window.findChild<post::ComparisonView*>();
-    auto* learner = window.findChild<post::LearnerPanel*>();
-    if (compare) {
-        comparison->setSamples(*samples);
-        comparison->setSeeds(*seeds);
-        if (!comparison->setAlgorithms(parser.value(algosOption)))
-            return fail(QStringLiteral("--algos: ") + comparison->statusText(), 2);
-        auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, comparison, started] {
-            if (!*started) {
-                *started = true;
-                window.showCentralTab(QStringLiteral("compare"));
-                comparison->start();
-            }
-        });
-    }
-    // Tab and dock once the window is set up (a run brings its own tab forward first).
-    auto arrange = [&window, learner, tab, dock] {
-        if (!tab.isEmpty())
-            window.showCentralTab(tab); // tabs are titled by these names
-        if (dock == QLatin1String("hyperparameters"))
-            learner->showOptions(true);
-        // Docks are named <name>Dock (saveState needs the names).
-        const QString name = dock == QLatin1String("hyperparameters") ? QStringLiteral("learner") : dock;
-        QDockWidget* d = dock.isEmpty() ? nullptr : window.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
-        if (d) {
-            d->show();
-            d->raise();
-        }
-    };
-    if (parser.isSet(clusterOption)) {
+    auto diffFailed = std::make_shared<bool>(false);
+    if (const int code = followFile(window, request, parser, options, diffFailed))
+        return code;
+    if (parser.isSet(options.cluster)) {
         // A cluster that cannot be read is an error here, and never kept in the settings.
-        const QString problem = post::DocumentLoader::clusterProblem(parser.value(clusterOption));
+        const QString problem = post::DocumentLoader::clusterProblem(parser.value(options.cluster));
         if (!problem.isEmpty())
             return fail(QStringLiteral("--cluster: ") + problem, 2);
-        window.setClusterName(parser.value(clusterOption));
+        window.setClusterName(parser.value(options.cluster));
     }
-    if (parser.isSet(batchOption))
-        window.setBatch(*batch);
-    if (parser.isSet(colourOption)) {
-        static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
-                                                               {QStringLiteral("type"), post::ColourMode::OpType},
-                                                               {QStringLiteral("time"), post::ColourMode::ComputeTime},
-                                                               {QStringLiteral("memory"), post::ColourMode::Memory}};
-        const QString name = parser.value(colourOption);
-        if (!kModes.contains(name))
-            return fail(QStringLiteral("--colour-by takes device, type, time or memory"), 2);
-        window.chooseColourMode(kModes.value(name));
-    }
-
-    const QString placement = parser.value(placementOption);
-    if (!placement.isEmpty() && files.isEmpty())
-        return fail(QStringLiteral("--placement needs a FILE to open"), 2);
-    if (!placement.isEmpty()) {
-        // Once per run: the first document shown is the one the placement is for.
-        auto applied = std::make_shared<bool>(false);
-        QObject::connect(window.hub(), &post::DocumentHub::documentChanged, &window, [&window, placement, applied] {
-            if (!*applied) {
-                *applied = true;
-                window.openPlacement(placement);
-            }
-        });
-    }
-    if (parser.isSet(criticalOption))
+    if (parser.isSet(options.batch))
+        window.setBatch(request.batch);
+    if (request.colour)
+        window.chooseColourMode(*request.colour);
+    if (parser.isSet(options.critical))
         window.setCriticalPathShown(true);
-    const QString diff = parser.value(diffOption);
-    if (!diff.isEmpty() && files.isEmpty())
-        return fail(QStringLiteral("--diff needs a FILE to open"), 2);
-    // A --diff that cannot be shown (a truncated or foreign placement file) ends the run with
-    // exit 1 whatever else succeeds (a --screenshot, the window closed normally).
-    auto diffFailed = std::make_shared<bool>(false);
-    if (!diff.isEmpty()) {
-        auto diffed = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, diff, diffed, diffFailed] {
-            if (!*diffed) {
-                *diffed = true;
-                if (!window.diffWithPlacementFile(diff)) {
-                    *diffFailed = true;
-                    fail(QStringLiteral("--diff: no diff with ") + diff, 1);
-                }
-            }
-        });
-    }
-    const QString select = parser.value(selectOption);
-    if (!select.isEmpty()) {
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [&window, select] {
-            const auto op = window.hub()->document()->graph->find(select.toStdString());
-            if (op)
-                window.selectOp(*op, true);
-            else
-                fail(QStringLiteral("no op named ") + select, 0);
-        });
-    }
-    if (!algo.isEmpty()) {
-        learner->setAlgorithm(algo);
-        learner->setSamples(*samples);
-        auto started = std::make_shared<bool>(false);
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, [learner, started] {
-            if (!*started) {
-                *started = true;
-                learner->start();
-            }
-        });
-    }
     int exitCode = 0;
-    // Outside the block below: the lambdas connected there call it later.
-    auto quitWith = [&](int code) {
+    const std::function<void(int)> quitWith = [&app, &exitCode](int code) {
         exitCode = code;
         QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
     };
-    if (!screenshot.isEmpty()) {
-        window.setInteractiveErrors(false);
-        window.resize(1400, 880);
-        QObject::connect(&window, &post::MainWindow::loadFailed, &app, [&](const QString& path, const QString& message) {
-            fail(path + QStringLiteral(": ") + message, 1);
-            quitWith(1);
-        });
-        QObject::connect(&window, &post::MainWindow::layoutFailed, &app, [&](const QString& message) {
-            fail(QStringLiteral("layout failed: ") + message, 1);
-            quitWith(1);
-        });
-        auto grabSoon = [&app, &window, &screenshot, &quitWith, arrange] {
-            // A run brings its own tab forward: --tab and --dock still decide what is saved.
-            arrange();
-            // One more turn of the event loop so docks and overlays settle before grabbing.
-            QTimer::singleShot(50, &app, [&] {
-                if (!window.grab().save(screenshot))
-                    quitWith(fail(QStringLiteral("could not write ") + screenshot, 1));
-                else
-                    quitWith(0);
-            });
-        };
-        if (compare)
-            QObject::connect(comparison, &post::ComparisonView::runFinished, &app, grabSoon);
-        else if (algo.isEmpty())
-            QObject::connect(&window, &post::MainWindow::documentShown, &app, grabSoon);
-        else
-            QObject::connect(learner, &post::LearnerPanel::finished, &app, grabSoon);
-        QTimer::singleShot(kScreenshotTimeoutMs, &app, [&] {
-            fail(QStringLiteral("timed out waiting for the layout or the learner"), 3);
-            quitWith(3);
-        });
-    }
+    if (!request.screenshot.isEmpty())
+        takeScreenshot(app, window, request, quitWith);
     window.show();
-    if (screenshot.isEmpty())
-        QObject::connect(&window, &post::MainWindow::documentShown, &window, arrange, Qt::SingleShotConnection);
-    if (!files.isEmpty())
-        window.openFile(files.first());
+    if (request.screenshot.isEmpty())
+        QObject::connect(
+            &window, &post::MainWindow::documentShown, &window, [&window, request] { arrange(window, request); },
+            Qt::SingleShotConnection);
+    if (!request.file.isEmpty())
+        window.openFile(request.file);
     const int code = app.exec();
     if (exitCode == 0 && code == 0 && *diffFailed)
         return 1;
