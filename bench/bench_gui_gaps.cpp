@@ -24,8 +24,8 @@
 #include "ui/learn/PlacementCoalescer.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
-#include "ui/timeline/SimulatedStep.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/SimulatedStep.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/timeline/TimelinePanel.h"
 
 #include <QApplication>

@@ -13,7 +13,7 @@
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/StepSimulation.h"
 
 #include <QtTest>
 

@@ -14,7 +14,7 @@
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 
 #include <QAction>
 #include <QMenu>

@@ -17,7 +17,7 @@
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/LearnerWorker.h"
 #include "ui/learn/SamplePlacements.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/util/BackgroundJobs.h"
 #include "ui/util/BackgroundPriority.h"
 

@@ -19,8 +19,8 @@
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
-#include "ui/timeline/SimulatedStep.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/SimulatedStep.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 
 #include <QApplication>

@@ -6,7 +6,7 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimeTicks.h"
 #include "ui/timeline/TimelinePanel.h"

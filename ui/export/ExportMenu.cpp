@@ -4,7 +4,7 @@
 #include "ui/export/GuiExporter.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/StepSimulation.h"
 
 #include "core/util/InputError.h"
 
