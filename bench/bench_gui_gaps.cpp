@@ -18,14 +18,14 @@
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/SimulatedStep.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/PlacementCoalescer.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
-#include "ui/timeline/SimulatedStep.h"
-#include "ui/timeline/StepSimulation.h"
 #include "ui/timeline/TimelinePanel.h"
 
 #include <QApplication>

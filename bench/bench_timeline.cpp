@@ -3,7 +3,7 @@
 // fitted and zoomed (always on the GUI thread).
 //   bench_timeline [OPS]   (default 100000; QT_QPA_PLATFORM=offscreen works)
 #include "core/graph/GraphBuilder.h"
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 #include "ui/timeline/TimelineView.h"
 
 #include <QApplication>

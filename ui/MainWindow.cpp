@@ -1,28 +1,28 @@
 #include "ui/MainWindow.h"
 
-#include "ui/theme/AppPalette.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/GraphFileFilters.h"
 #include "ui/document/RecentFiles.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/export/ExportMenu.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/theme/ViewTheme.h"
 #include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/layout/LayoutController.h"
 #include "ui/layout/LayoutEngine.h"
+#include "ui/learn/BestPlacementFeed.h"
 #include "ui/learn/LearnerPanel.h"
-#include "ui/learn/PlacementCoalescer.h"
 #include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
-#include "ui/timeline/StepSimulation.h"
+#include "ui/theme/AppPalette.h"
+#include "ui/theme/ViewTheme.h"
 #include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimelinePanel.h"
 #include "ui/timeline/TimelineView.h"
@@ -66,6 +66,7 @@
 #include <functional>
 #include <limits>
 #include <tuple>
+#include <utility>
 
 namespace post {
 
@@ -118,7 +119,7 @@ MainWindow::~MainWindow()
 {
     // Diff windows (children) outlive the panels in ~QWidget: they must not call back.
     for (PlacementDiffDialog* dialog : findChildren<PlacementDiffDialog*>())
-        dialog->disconnect(this);
+        dialog->disconnect();
 }
 
 void MainWindow::createPanels()
@@ -212,7 +213,8 @@ void MainWindow::createActions()
     quitAction_->setObjectName(QStringLiteral("quit"));
     quitAction_->setShortcut(QKeySequence::Quit);
     quitAction_->setMenuRole(QAction::QuitRole);
-    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+    quitAction_->setToolTip(tr("Close every Post Studio window (each with an unsaved run asks first)"));
+    connect(quitAction_, &QAction::triggered, this, &MainWindow::quit);
 
     fitAction_ = new QAction(tr("&Fit to Window"), this);
     fitAction_->setShortcut(Qt::CTRL | Qt::Key_0);
@@ -373,12 +375,17 @@ void MainWindow::createStatusBar()
     cancelButton_->setAutoRaise(true);
     cancelButton_->setObjectName(QStringLiteral("statusCancel"));
     connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelBusy);
+    autosaveWarning_ = new QLabel(this);
+    autosaveWarning_->setObjectName(QStringLiteral("autosaveWarning"));
+    autosaveWarning_->setStyleSheet(QStringLiteral("QLabel { color: #d03030; font-weight: bold; }"));
     statusBar()->addWidget(statusText_, 1);
+    statusBar()->addPermanentWidget(autosaveWarning_);
     statusBar()->addPermanentWidget(summary_);
     statusBar()->addPermanentWidget(busyBar_);
     statusBar()->addPermanentWidget(cancelButton_);
     busyBar_->hide();
     cancelButton_->hide();
+    autosaveWarning_->hide();
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -454,8 +461,6 @@ bool MainWindow::openPlacement(const QString& path)
         reportError(path, readErrorText(e));
         return false;
     }
-    if (!userChoseColourMode_)
-        setColourMode(ColourMode::Device);
     setStatus(tr("Showing placement %1").arg(QFileInfo(path).fileName()), StatusScope::Placement);
     return true;
 }
@@ -552,8 +557,14 @@ void MainWindow::batchDialog()
 
 void MainWindow::documentArriving(const DocumentPtr& document)
 {
-    if (document && document->graphId == shownGraphId_)
+    if (document && document->graphId == shownGraphId_) {
+        // Another placement (a learner's best, a Compare row, a chart click, a file): shown
+        // coloured by device, unless the user chose the colours.
+        if (hub_->change() == DocumentHub::Change::Placement && !userChoseColourMode_
+            && graphPanel_->colourMode() != ColourMode::Device)
+            setColourMode(ColourMode::Device);
         return; // another placement or cluster of the graph shown
+    }
     // Another graph (or none): nothing of the previous one's run stays on show.
     learningChart_->reset();
     learningChart_->chart()->setTitle(document ? tr("Learning curve: no run on %1 yet").arg(displayName(document->path))
@@ -611,22 +622,35 @@ void MainWindow::createSession()
         updateBusy();
     });
     connect(session_, &SessionController::restored, this, &MainWindow::updateBusy);
+    connect(session_, &SessionController::autosaveFailed, this, &MainWindow::showAutosaveProblem);
+    connect(session_, &SessionController::autosaveRecovered, this, [this] {
+        autosaveWarning_->hide();
+        autosaveBoxShown_ = false; // a later failure is shown again
+    });
 }
 
-void MainWindow::showPlacement(Placement placement, PlacementProvenance made)
+void MainWindow::showAutosaveProblem(const QString& message, bool asked)
 {
-    if (!userChoseColourMode_)
-        setColourMode(ColourMode::Device);
-    hub_->setPlacement(std::move(placement), std::move(made));
+    // Kept in view (the status line's message changes with the document): a warning in the
+    // status bar until a write goes through, and once a box, where dialogs are allowed.
+    autosaveWarning_->setText(tr("⚠ Autosave failed"));
+    autosaveWarning_->setToolTip(message);
+    autosaveWarning_->show();
+    setStatus(message);
+    statusText_->setToolTip(message);
+    if (!interactiveErrors_ || std::exchange(autosaveBoxShown_, true) || asked)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Post Studio"), tr("The autosave is not working"),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("autosaveProblem"));
+    box->setInformativeText(message.toHtmlEscaped());
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, does not block the event loop (nor a run)
 }
 
-PlacementProvenance MainWindow::runProvenance() const
+QString MainWindow::autosaveWarning() const
 {
-    PlacementProvenance made;
-    made.algorithm = runAlgorithm_.toStdString();
-    if (!runAlgorithm_.isEmpty() && runSeedKnown_)
-        made.seed = runSeed_;
-    return made;
+    return autosaveWarning_->isHidden() ? QString() : autosaveWarning_->toolTip();
 }
 
 void MainWindow::setInteractiveErrors(bool on)
@@ -788,9 +812,9 @@ void MainWindow::chooseColourMode(ColourMode mode)
 void MainWindow::createLearner()
 {
     learner_ = new LearnerPanel(this);
-    bestFeed_ = new PlacementCoalescer(this);
-    // First on the run's end: its final best is shown before anything else hears of the end.
-    connect(learner_, &LearnerPanel::finished, bestFeed_, &PlacementCoalescer::flush);
+    // New bests go to the hub through the feed (ui/learn): first on the run's end, so its
+    // final best is shown before anything else hears of the end.
+    bestFeed_ = new BestPlacementFeed(hub_, learner_, this);
     learnerDock_ = newDock(tr("Learner"), QStringLiteral("learnerDock"), learner_);
     addPanelDock(learnerDock_, Qt::RightDockWidgetArea, inspectorDock_);
     inspectorDock_->raise();
@@ -800,10 +824,6 @@ void MainWindow::createLearner()
     connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
-        // A continued run's learner and seed are not the panel's (LearnerPanel::start): no seed then.
-        runAlgorithm_ = learner_->algorithm();
-        runSeed_ = learner_->seed();
-        runSeedKnown_ = learner_->continuedFrom() == 0;
         if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
             learningChart_->continueRun(samples);
             setStatus(learner_->continuationNote());
@@ -855,19 +875,6 @@ void MainWindow::createLearner()
         if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
             learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
                                            r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
-    });
-    // New bests go through the coalescer: at most one a frame, none while the previous
-    // one's step is simulated (createTimeline), the newest wins, the run's last at its end.
-    connect(learner_, &LearnerPanel::bestPlacement, bestFeed_, &PlacementCoalescer::offer);
-    connect(bestFeed_, &PlacementCoalescer::apply, this, [this](const Placement& placement) {
-        const QScopedValueRollback applying(applyingBest_, true);
-        showPlacement(placement, runProvenance());
-    });
-    // Another document from elsewhere (a chart click, a comparison row, another graph) is
-    // newer than a best still waiting.
-    connect(hub_, &DocumentHub::documentChanged, bestFeed_, [this] {
-        if (!applyingBest_)
-            bestFeed_->drop();
     });
 }
 
@@ -955,29 +962,26 @@ bool MainWindow::showCentralTab(const QString& title)
 
 void MainWindow::createTimeline()
 {
-    stepSimulation_ = new StepSimulation(this);
+    // The document's simulated step (the hub's) goes to the timeline, the status bar, the
+    // device table, the cluster editor (createClusterTools) and the graph's critical path.
+    StepSimulation* steps = hub_->steps();
     timeline_ = new TimelinePanel(this);
+    timeline_->followSteps(steps);
     addCentralTab(timeline_, tr("Timeline"));
     stepStatus_ = new StepStatusLabel(this);
+    stepStatus_->followSteps(steps);
     statusBar()->insertPermanentWidget(1, stepStatus_); // left of the graph summary
-    new ExportMenu(exportMenu_, hub_, graphPanel_, stepSimulation_, statusBar());
-
-    connect(hub_, &DocumentHub::documentChanged, stepSimulation_, &StepSimulation::setDocument);
-    bestFeed_->setBusy([this] { return stepSimulation_->isBusy(); });
-    connect(stepSimulation_, &StepSimulation::busyChanged, bestFeed_, [this](bool busy) {
-        if (!busy)
-            bestFeed_->retry();
-    });
-    connect(stepSimulation_, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
-    connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
-        timeline_->setStep(step);
-        stepStatus_->setStep(step);
+    new ExportMenu(exportMenu_, hub_, graphPanel_, steps, statusBar());
+    connect(steps, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
+    connect(steps, &StepSimulation::simulated, this, [this](const StepPtr& step) {
+        // The graph's critical path (drawn while View ▸ Show Critical Path is on); a step of
+        // another graph or none clears it. The timeline outlines the selected op.
+        if (step && step->document)
+            graphPanel_->scene()->setCriticalPath(step->document->graphId, step->criticalOps);
+        else
+            graphPanel_->scene()->setCriticalPath(0, {});
         if (hub_->document())
             timeline_->view()->selectOp(graphPanel_->scene()->selectedOp());
-    });
-    connect(stepSimulation_, &StepSimulation::busyChanged, this, [this](bool busy) {
-        timeline_->setBusy(busy);
-        stepStatus_->setBusy(busy);
     });
     connect(timeline_, &TimelinePanel::opClicked, this, [this](OpId op) { selectOp(op, true); });
 }
@@ -1016,6 +1020,20 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     event->acceptProposedAction();
     openFile(urls.first().toLocalFile());
+}
+
+bool MainWindow::quit()
+{
+    // This window first, then the others in the order they were opened; each with an unsaved
+    // run asks its own question, and Cancel in any stops the quit there (the windows closed
+    // before it stay closed, as closing them one by one would).
+    QList<QPointer<MainWindow>> windows{this};
+    for (MainWindow* other : otherWindows())
+        windows.push_back(other);
+    for (const QPointer<MainWindow>& window : windows)
+        if (window && !window->close())
+            return false;
+    return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

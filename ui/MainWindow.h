@@ -23,11 +23,12 @@ class DeviceTablePanel;
 class DocumentHub;
 class GraphPanel;
 class InputDimensionsPrompt;
+class BestPlacementFeed;
 class InspectorPanel;
 class LearnerPanel;
-class PlacementCoalescer;
 class LearningChart;
 class OpTablePanel;
+class PlacementDiffController;
 class PlacementDiffDialog;
 class StepSimulation;
 class StepStatusLabel;
@@ -89,6 +90,9 @@ public:
     // its folder when the name says nothing (PipeDream's graph.txt: "resnet50/graph.txt").
     QString documentName() const;
     static QString displayName(const QString& path);
+    // File ▸ Quit (Ctrl+Q): closes every Post Studio window, this one first, each asking about
+    // its unsaved run; false when one was kept open (Cancel).
+    bool quit();
     // File ▸ New Window: another window on its own (errors as interactive as this one's).
     MainWindow* newWindow();
     // View ▸ Show Critical Path: the simulated step's critical path on the graph view (set
@@ -98,6 +102,9 @@ public:
 
     // The status bar's message and its graph summary.
     QString statusMessage() const;
+    // The autosave's failure on show in the status bar (SessionController::autosaveFailed),
+    // empty when it works.
+    QString autosaveWarning() const;
     // The status bar's progress of the file being read (0-100), or -1 while none is shown.
     int loadProgressPercent() const;
     QString summaryText() const;
@@ -155,13 +162,11 @@ private:
     void expireStatus(const DocumentPtr& document); // documentChanged: a message about the old one goes
     QString idleStatus() const;
     void showShortcuts();
+    void showAutosaveProblem(const QString& message, bool asked);
     void mirrorRunActions(QMenu* run); // Run ▸ Start, Pause, … enabled as the learner's buttons
     void followDocuments();            // the window's and the central panels' part of the document route
     void documentArriving(const DocumentPtr& document);
     void documentArrived();
-    // A placement chosen in a panel: shown coloured by device (unless the user chose a mode).
-    void showPlacement(Placement placement, PlacementProvenance made = {});
-    PlacementProvenance runProvenance() const; // the learner run on the chart: its placer and seed
     void reportError(const QString& path, const QString& message);
     void updateBusy();
     void showLoadProgress(const QString& stage, double fraction);
@@ -174,18 +179,6 @@ private:
     // MainWindowDiff.cpp: New Window, Diff with Window, Show Critical Path, the diff on show.
     void createDiffTools();
     void rebuildWindowMenu();
-    // One side of a diff: a fixed placement, the shown one, or another window's shown one.
-    struct DiffSide {
-        Placement fixed;
-        bool shown = false;
-        QPointer<MainWindow> window;
-    };
-    PlacementDiffDialog* showDiff(DiffSide from, DiffSide to, const QString& fromName, const QString& toName);
-    void updateDiff();
-    void closeDiff(const QString& why);
-    // Another window's placement carried over to this window's graph and cluster by names;
-    // empty with `problem` set when the graphs or clusters differ.
-    Placement placementFromWindow(const MainWindow& other, QString* problem) const;
     void refuseDiff(const QString& message);
 
     DocumentHub* hub_;
@@ -198,15 +191,10 @@ private:
     QDockWidget* opTableDock_ = nullptr;
     QDockWidget* deviceDock_ = nullptr;
     LearnerPanel* learner_ = nullptr;
-    PlacementCoalescer* bestFeed_ = nullptr; // the learner's new bests, latest wins
-    bool applyingBest_ = false;              // bestFeed_'s best is being shown
-    QString runAlgorithm_;                   // the latest run's placer and seed (exports name them)
-    std::uint64_t runSeed_ = 0;
-    bool runSeedKnown_ = false;
+    BestPlacementFeed* bestFeed_ = nullptr; // the learner's new bests to the hub (and their provenance)
     LearningChart* learningChart_ = nullptr;
     QDockWidget* learnerDock_ = nullptr;
     TimelinePanel* timeline_ = nullptr;
-    StepSimulation* stepSimulation_ = nullptr;
     StepStatusLabel* stepStatus_ = nullptr;
     QMenu* exportMenu_ = nullptr;
     SessionController* session_ = nullptr;
@@ -237,6 +225,8 @@ private:
     QAction* batchAction_ = nullptr;
     InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;
+    QLabel* autosaveWarning_ = nullptr;
+    bool autosaveBoxShown_ = false;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
 
@@ -248,12 +238,7 @@ private:
     QAction* criticalPathAction_ = nullptr;
     bool settingCriticalPath_ = false; // setCriticalPathShown(): not kept in the settings
     QMenu* windowDiffMenu_ = nullptr;
-    struct ActiveDiff {
-        QPointer<PlacementDiffDialog> dialog;
-        DiffSide from;
-        DiffSide to;
-        std::uint64_t graphId = 0;
-    } diff_;
+    PlacementDiffController* diffs_ = nullptr; // the diff on show (ui/compare)
 };
 
 } // namespace post

@@ -2,23 +2,21 @@
 // from MainWindow.cpp so the window's core stays small).
 #include "ui/MainWindow.h"
 
-#include "core/io/native/PlacementFile.h"
-#include "core/session/SessionFile.h"
-#include "core/util/InputError.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/compare/PlacementDiff.h"
+#include "ui/compare/PlacementDiffController.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/inspector/InspectorPanel.h"
+#include "ui/learn/BestPlacementFeed.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionController.h"
-#include "ui/timeline/StepSimulation.h"
-#include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
 
 #include <QAction>
@@ -52,13 +50,12 @@ void MainWindow::createClusterTools()
 
     // The editor takes big graphs' figures from the step simulation (one simulation per new best).
     clusterEditor_->followSteps(true);
-    connect(stepSimulation_, &StepSimulation::simulated, clusterEditor_, &ClusterEditor::setStep);
+    connect(hub_->steps(), &StepSimulation::simulated, clusterEditor_, &ClusterEditor::setStep);
     connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
-    connect(hub_, &DocumentHub::documentChanged, comparisonView_, &ComparisonView::setDocument);
     session_->setComparison(comparisonView_); // sessions keep the Compare table
     connect(clusterEditor_, &ClusterEditor::clusterEdited, this,
             [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
-                hub_->setCluster(std::move(cluster), placement);
+                hub_->setCluster(std::move(cluster), placement, clusterEditor_);
                 const double us = clusterEditor_->shownStepUs();
                 setStatus(!std::isnan(us) ? tr("Cluster edited: shown placement %1%2")
                                                 .arg(formatMicroseconds(us),
@@ -69,13 +66,9 @@ void MainWindow::createClusterTools()
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
-    connect(comparisonView_, &ComparisonView::placementRequested, this,
-            [this](const Placement& placement, const QString& algorithm) {
-                PlacementProvenance made;
-                made.algorithm = algorithm.toStdString(); // the best of its seeds: no one seed
-                showPlacement(placement, std::move(made));
-                showCentralTab(0);
-            });
+    // A row's placement goes to the hub from the view itself; the graph comes to the front.
+    comparisonView_->setHub(hub_);
+    connect(comparisonView_, &ComparisonView::placementRequested, this, [this] { showCentralTab(0); });
     // File ▸ Diff Placement with File…, after Open Placement.
     auto* diffFile = new QAction(tr("Di&ff Placement with File…"), this);
     diffFile->setToolTip(tr("Which ops move between the shown placement and a placement or session file"));
@@ -102,12 +95,12 @@ void MainWindow::createClusterTools()
     connect(comparisonView_, &ComparisonView::diffRequested, this,
             [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
                 // One row against the shown placement: that side follows the shown placement.
-                DiffSide a;
+                PlacementDiffController::Side a;
                 a.fixed = from;
                 a.shown = fromName == QStringLiteral("shown");
-                DiffSide b;
+                PlacementDiffController::Side b;
                 b.fixed = to;
-                showDiff(std::move(a), std::move(b), fromName, toName);
+                diffs_->show(std::move(a), std::move(b), fromName, toName);
             });
     connect(learningChart_, &LearningChart::bestRequested, this, [this] {
         // The best so far is no sample (a warm start, a final pick): the run's best placement.
@@ -117,7 +110,7 @@ void MainWindow::createClusterTools()
             setStatus(tr("The best placement is not known yet (it is shown when the run ends)"), StatusScope::Placement);
             return;
         }
-        showPlacement(best, runProvenance());
+        hub_->setPlacement(best, bestFeed_->provenance(), learningChart_);
         setStatus(tr("Showing the run's best placement"), StatusScope::Placement);
     });
     connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
@@ -128,7 +121,7 @@ void MainWindow::createClusterTools()
             setStatus(tr("Sample %1's placement was not kept").arg(index), StatusScope::Placement);
             return;
         }
-        showPlacement(std::move(placement), runProvenance());
+        hub_->setPlacement(std::move(placement), bestFeed_->provenance(), learningChart_);
         setStatus(shown == index ? tr("Showing sample %1's placement").arg(index)
                                  : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index),
                   StatusScope::Placement);
@@ -140,27 +133,17 @@ PlacementDiffDialog* MainWindow::diffWithPlacementFile(const QString& path)
     const DocumentPtr document = hub_->document();
     if (!document || !document->isPlaced())
         return nullptr;
-    Placement other;
-    try {
-        if (SessionController::isSessionFile(path)) {
-            // Another session's placement, carried over by op and device names.
-            const Session session = readSessionFile(path.toStdString());
-            if (session.placement.empty())
-                throw InputError(path.toStdString(), "placement", "the session has no placement");
-            other = parsePlacement(placementJson(*session.graph, *session.cluster, session.placement),
-                                   path.toStdString(), *document->graph, *document->cluster);
-        } else {
-            other = readPlacementFile(path.toStdString(), *document->graph, *document->cluster);
-        }
-    } catch (const InputError& e) {
-        reportError(path, readErrorText(e));
+    QString error;
+    Placement other = PlacementDiffController::readPlacementToDiff(path, *document, &error);
+    if (other.empty()) {
+        reportError(path, error);
         return nullptr;
     }
-    DiffSide shown;
+    PlacementDiffController::Side shown;
     shown.shown = true;
-    DiffSide file;
+    PlacementDiffController::Side file;
     file.fixed = std::move(other);
-    return showDiff(std::move(shown), std::move(file), tr("shown"), QFileInfo(path).fileName());
+    return diffs_->show(std::move(shown), std::move(file), tr("shown"), QFileInfo(path).fileName());
 }
 
 } // namespace post

@@ -3,39 +3,29 @@
 // the placements they stand for).
 #include "ui/MainWindow.h"
 
+#include "ui/compare/PlacementByNames.h"
 #include "ui/compare/PlacementDiff.h"
+#include "ui/compare/PlacementDiffController.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentName.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/timeline/StepSimulation.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QDir>
-#include <QFileInfo>
-#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QScopedValueRollback>
-#include <QTableWidget>
-
-#include <string>
-#include <unordered_map>
 
 namespace post {
 
 void MainWindow::createDiffTools()
 {
-    // The critical path of every simulated step goes to the graph view (drawn while View ▸
-    // Show Critical Path is on); a step of another graph or none clears it.
-    connect(stepSimulation_, &StepSimulation::simulated, this, [this](const StepPtr& step) {
-        if (step && step->document)
-            graphPanel_->scene()->setCriticalPath(step->document->graphId, step->criticalOps);
-        else
-            graphPanel_->scene()->setCriticalPath(0, {});
-    });
-    // The diff on show follows the shown placement (and drops out with its graph).
-    connect(hub_, &DocumentHub::documentChanged, this, [this] { updateDiff(); });
+    // The diff on show (ui/compare) marks its moved ops on the graph.
+    diffs_ = new PlacementDiffController(hub_, this);
+    connect(diffs_, &PlacementDiffController::movedOps, graphPanel_->scene(), &GraphScene::setMovedOps);
+    connect(diffs_, &PlacementDiffController::opActivated, this, [this](OpId op) { selectOp(op); });
+    connect(diffs_, &PlacementDiffController::statusMessage, this, [this](const QString& text) { setStatus(text); });
 
     auto* newWindowAction = new QAction(tr("New &Window"), this);
     newWindowAction->setObjectName(QStringLiteral("newWindow"));
@@ -104,18 +94,7 @@ QString MainWindow::documentName() const
     return document ? displayName(document->path) : QString();
 }
 
-QString MainWindow::displayName(const QString& path)
-{
-    // Names every model of a kind has (PipeDream's profiles are all graph.txt, exports are
-    // often model.onnx): the folder tells them apart.
-    static const QStringList kGeneric = {QStringLiteral("graph.txt"), QStringLiteral("model.onnx"),
-                                         QStringLiteral("graph.pbtxt"), QStringLiteral("graph.json")};
-    const QFileInfo file(path);
-    const QString folder = file.dir().dirName();
-    if (kGeneric.contains(file.fileName(), Qt::CaseInsensitive) && !folder.isEmpty() && folder != QStringLiteral("."))
-        return folder + QLatin1Char('/') + file.fileName();
-    return file.fileName();
-}
+QString MainWindow::displayName(const QString& path) { return documentDisplayName(path); }
 
 MainWindow* MainWindow::newWindow()
 {
@@ -135,60 +114,7 @@ void MainWindow::setCriticalPathShown(bool on)
 
 bool MainWindow::isCriticalPathShown() const { return criticalPathAction_->isChecked(); }
 
-PlacementDiffDialog* MainWindow::activeDiff() const { return diff_.dialog.data(); }
-
-Placement MainWindow::placementFromWindow(const MainWindow& other, QString* problem) const
-{
-    const DocumentPtr& mine = hub_->document();
-    const DocumentPtr& theirs = other.hub()->document();
-    const QString me = documentName();
-    const QString them = other.documentName();
-    if (!theirs || !theirs->isPlaced()) {
-        *problem = tr("%1 shows no placement to diff against.").arg(them.isEmpty() ? tr("The other window") : them);
-        return {};
-    }
-    const Graph& graph = *mine->graph;
-    const Graph& otherGraph = *theirs->graph;
-    if (graph.opCount() != otherGraph.opCount()) {
-        *problem = tr("The graphs differ: %1 has %2 ops, %3 has %4. Only placements of one graph can be diffed.")
-                       .arg(me)
-                       .arg(graph.opCount())
-                       .arg(them)
-                       .arg(otherGraph.opCount());
-        return {};
-    }
-    Placement placement(static_cast<size_t>(graph.opCount()), kNoDevice);
-    std::unordered_map<std::string, DeviceId> deviceOf; // the other window's device -> ours
-    for (OpId op = 0; op < graph.opCount(); ++op) {
-        // The same file read twice lists its ops in one order: try the same id first.
-        const std::string& name = graph.op(op).name;
-        std::optional<OpId> there = otherGraph.op(op).name == name ? std::optional<OpId>(op) : otherGraph.find(name);
-        if (!there) {
-            *problem = tr("The graphs differ: op “%1” of %2 is not in %3. Only placements of one graph can be diffed.")
-                           .arg(QString::fromStdString(name), me, them);
-            return {};
-        }
-        const DeviceId d = theirs->placement[static_cast<size_t>(*there)];
-        if (d < 0 || d >= theirs->cluster->deviceCount()) {
-            *problem = tr("%1 leaves op “%2” unplaced.").arg(them, QString::fromStdString(name));
-            return {};
-        }
-        const std::string& deviceName = theirs->cluster->device(d).name;
-        auto it = deviceOf.find(deviceName);
-        if (it == deviceOf.end()) {
-            const std::optional<DeviceId> here = mine->cluster->find(deviceName);
-            if (!here) {
-                *problem = tr("The clusters differ: %1 places ops on %2, which %3's cluster (%4) does not have.")
-                               .arg(them, QString::fromStdString(deviceName), me,
-                                    QString::fromStdString(mine->cluster->name()));
-                return {};
-            }
-            it = deviceOf.emplace(deviceName, *here).first;
-        }
-        placement[static_cast<size_t>(op)] = it->second;
-    }
-    return placement;
-}
+PlacementDiffDialog* MainWindow::activeDiff() const { return diffs_->active(); }
 
 void MainWindow::refuseDiff(const QString& message)
 {
@@ -213,102 +139,24 @@ PlacementDiffDialog* MainWindow::diffWithWindow(MainWindow* other)
         return nullptr;
     }
     QString problem;
-    Placement theirs = placementFromWindow(*other, &problem);
+    Placement theirs = placementByNames(*document, documentName(), other->hub()->document(), other->documentName(),
+                                        &problem);
     if (theirs.empty()) {
         refuseDiff(problem);
         return nullptr;
     }
-    DiffSide shown;
+    PlacementDiffController::Side shown;
     shown.shown = true;
-    DiffSide window;
+    PlacementDiffController::Side window;
     window.fixed = std::move(theirs);
-    window.window = other;
-    // The other window's placement changes too (its run, its Compare rows): follow it.
-    connect(other->hub(), &DocumentHub::documentChanged, this, &MainWindow::updateDiff, Qt::UniqueConnection);
+    window.otherHub = other->hub(); // its placement changes too (its run, its Compare rows): followed
     QString myName = documentName();
     QString theirName = other->documentName();
     if (myName == theirName) { // the same file in both: say which window is which
         myName = tr("this window");
         theirName = tr("%1 in the other window").arg(theirName);
     }
-    return showDiff(std::move(shown), std::move(window), myName, theirName);
-}
-
-PlacementDiffDialog* MainWindow::showDiff(DiffSide from, DiffSide to, const QString& fromName, const QString& toName)
-{
-    const DocumentPtr document = hub_->document();
-    if (!document)
-        return nullptr;
-    if (from.shown)
-        from.fixed = document->placement;
-    if (to.shown)
-        to.fixed = document->placement;
-    closeDiff(QString()); // one diff at a time on the graph
-    auto* dialog = new PlacementDiffDialog(document->graph, document->cluster, from.fixed, to.fixed, fromName, toName,
-                                           this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &PlacementDiffDialog::opActivated, this, [this](OpId op) { selectOp(op); });
-    connect(dialog, &QObject::destroyed, this, [this, dialog] {
-        // Closed by the user: its marks go with it (not those of a diff opened since).
-        if (!diff_.dialog || diff_.dialog.data() == dialog) {
-            diff_ = ActiveDiff{};
-            graphPanel_->scene()->setMovedOps(0, {});
-        }
-    });
-    diff_.dialog = dialog;
-    diff_.from = std::move(from);
-    diff_.to = std::move(to);
-    diff_.graphId = document->graphId;
-    graphPanel_->scene()->setMovedOps(document->graphId,
-                                      movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
-    dialog->show();
-    return dialog;
-}
-
-void MainWindow::closeDiff(const QString& why)
-{
-    if (PlacementDiffDialog* dialog = diff_.dialog) {
-        diff_.dialog = nullptr;
-        dialog->close(); // deleted on close
-    }
-    diff_ = ActiveDiff{};
-    graphPanel_->scene()->setMovedOps(0, {});
-    if (!why.isEmpty())
-        setStatus(why);
-}
-
-void MainWindow::updateDiff()
-{
-    if (!diff_.dialog)
-        return;
-    const DocumentPtr& document = hub_->document();
-    if (!document || document->graphId != diff_.graphId || !document->isPlaced()) {
-        closeDiff(tr("Placement diff closed: the window shows another graph"));
-        return;
-    }
-    bool changed = false;
-    for (DiffSide* side : {&diff_.from, &diff_.to}) {
-        Placement now = side->fixed;
-        if (side->shown) {
-            now = document->placement;
-        } else if (side->window) {
-            QString problem;
-            now = placementFromWindow(*side->window, &problem);
-            if (now.empty()) {
-                closeDiff(tr("Placement diff closed: %1").arg(problem));
-                return;
-            }
-        }
-        if (now != side->fixed) {
-            side->fixed = std::move(now);
-            changed = true;
-        }
-    }
-    const bool clusterChanged = diff_.dialog->pairTable()->rowCount() != document->cluster->deviceCount();
-    if (changed || clusterChanged)
-        diff_.dialog->setPlacements(document->cluster, diff_.from.fixed, diff_.to.fixed);
-    graphPanel_->scene()->setMovedOps(document->graphId,
-                                      movedDevices(diff_.from.fixed, diff_.to.fixed, document->cluster->deviceCount()));
+    return diffs_->show(std::move(shown), std::move(window), myName, theirName);
 }
 
 } // namespace post

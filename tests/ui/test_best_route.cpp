@@ -6,6 +6,7 @@
 
 #include "ui/MainWindow.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/PlacementCoalescer.h"
@@ -13,7 +14,6 @@
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
-#include "ui/timeline/StepSimulation.h"
 
 #include <QtTest>
 

@@ -192,6 +192,37 @@ private slots:
         QCOMPARE(numberLocale().toString(20230.0, 'f', 0), QStringLiteral("20,230"));
     }
 
+    // An empty chart's axes are round too: whole numbers, every tick labelled (the log axis
+    // showed only "1" over 0.1-1 ms, the linear one 0.0, 0.2, ... 1.0 ms).
+    void emptyAxesHaveRoundTicks()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.reset(0);
+        auto* y = qobject_cast<QValueAxis*>(chart.stepAxis());
+        QVERIFY(y);
+        QCOMPARE(y->min(), 0.0);
+        QCOMPARE(y->max(), 10.0);
+        QCOMPARE(y->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(y->tickInterval(), 2.0);
+        QCOMPARE(y->labelFormat(), QStringLiteral("%.0f"));
+        QValueAxis* x = chart.sampleAxis();
+        QCOMPARE(x->min(), 0.0);
+        QCOMPARE(x->max(), 10.0);
+        QCOMPARE(x->tickInterval(), 2.0);
+        chart.setLogScale(true);
+        QCOMPARE(chart.stepAxisMin(), 1.0);
+        QCOMPARE(chart.stepAxisMax(), 100.0); // 1, 10 and 100 ms labelled
+        chart.setLogScale(false);
+        QCOMPARE(chart.stepAxisMax(), 10.0);
+        // The first samples replace the empty range.
+        LearnerSnapshot s;
+        s.samples.push_back({0, 867.0, true});
+        chart.addSnapshot(s);
+        chart.flush();
+        QVERIFY(chart.stepAxisMax() >= 867.0);
+    }
+
     void stepTimesAreWrittenOut()
     {
         QCOMPARE(formatMilliseconds(20230.0), QStringLiteral("20,230 ms"));

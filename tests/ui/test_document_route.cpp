@@ -234,6 +234,35 @@ private slots:
         QVERIFY(!window->isVisible());
     }
 
+    // File ▸ Quit closes every window, not only its own: each with an unsaved run asks, and
+    // Cancel keeps that one open.
+    void quitClosesEveryWindow()
+    {
+        auto running = openWindow(sample("tiny-mlp.json"), true);
+        QVERIFY(runLearner(*running, "post", 30));
+        auto idle = openWindow(sample("inception-block.json"));
+        idle->show();
+        MainWindow empty;
+        empty.setInteractiveErrors(false);
+        empty.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&empty));
+
+        auto question = std::make_shared<QString>();
+        answerDialogs(QMessageBox::Cancel, {}, question);
+        action(empty, "quit")->trigger();
+        QVERIFY2(question->contains(QStringLiteral("Save the learning run before closing")), qPrintable(*question));
+        QVERIFY(!empty.isVisible());
+        QVERIFY(running->isVisible()); // Cancel: kept, with its run
+        QVERIFY(session(*running)->hasUnsavedRun());
+
+        empty.show();
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(empty.quit());
+        QVERIFY(!empty.isVisible());
+        QVERIFY(!running->isVisible());
+        QVERIFY(!idle->isVisible());
+    }
+
     // Opening a session over an unsaved run asks; Discard restores the session.
     void openingASessionAsks()
     {

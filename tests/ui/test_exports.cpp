@@ -9,9 +9,9 @@
 #include "ui/charts/LearningChart.h"
 #include "ui/export/GuiExporter.h"
 #include "ui/export/PictureCaption.h"
-#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
+#include "ui/theme/CategoryPalette.h"
 #include "ui/theme/ViewTheme.h"
 #include "ui/util/Format.h"
 

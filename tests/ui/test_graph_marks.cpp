@@ -8,13 +8,13 @@
 #include "ui/compare/ComparisonView.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
-#include "ui/theme/CategoryPalette.h"
+#include "ui/document/SimulatedStep.h"
 #include "ui/graphview/EdgeItem.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/theme/CategoryPalette.h"
 
 #include <QAction>
 #include <QMenu>

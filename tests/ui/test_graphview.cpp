@@ -1,7 +1,5 @@
 #include "tests/ui/UiTestGraphs.h"
 
-#include "ui/theme/CategoryPalette.h"
-#include "ui/theme/GradientScale.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/GraphView.h"
@@ -10,8 +8,10 @@
 #include "ui/graphview/NodeItem.h"
 #include "ui/graphview/OpSearchWidget.h"
 #include "ui/graphview/OverviewWidget.h"
-#include "ui/theme/ViewTheme.h"
 #include "ui/layout/ViewGraphBuilder.h"
+#include "ui/theme/CategoryPalette.h"
+#include "ui/theme/GradientScale.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QtTest>
 

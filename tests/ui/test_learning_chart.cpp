@@ -5,8 +5,8 @@
 #include "ui/charts/ChartColours.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/document/DocumentHub.h"
-#include "ui/theme/ColourDifference.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/theme/ColourDifference.h"
 
 #include <QAction>
 #include <QChart>

@@ -6,13 +6,13 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/document/RecentFiles.h"
-#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/theme/CategoryPalette.h"
 
 #include <QApplication>
 #include <QDir>

@@ -4,7 +4,6 @@
 #include "tests/ui/UiTestGraphs.h"
 
 #include "core/graph/ScopeTree.h"
-#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
@@ -13,6 +12,7 @@
 #include "ui/graphview/RetryOverlay.h"
 #include "ui/layout/LayoutPolicy.h"
 #include "ui/layout/ScopeRelayout.h"
+#include "ui/theme/CategoryPalette.h"
 
 #include <QtTest>
 

@@ -12,6 +12,8 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/SimulatedStep.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/inspector/InspectorPanel.h"
@@ -19,8 +21,6 @@
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
-#include "ui/timeline/SimulatedStep.h"
-#include "ui/timeline/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 
 #include <QApplication>

@@ -95,11 +95,14 @@ void LearningChart::updateAxes(bool force)
         const double single = known(singleDeviceMs_) ? 1.05 * singleDeviceMs_ : 0.0;
         hi = std::min(hi, std::max(2.0 * classicalMs_, single));
     }
-    const double emptyMin = log_ ? 0.1 : 0.0;
+    // Nothing to show yet: whole-number ticks, every one labelled (0-10 ms by 2; on the log
+    // axis the decades 1, 10, 100 ms: its 0.1-1 range labelled only "1").
+    const double emptyMin = log_ ? 1.0 : 0.0;
+    const double emptyMax = log_ ? 100.0 : 10.0;
     if (!std::isfinite(lo) || hi <= 0.0) {
-        fittedYMax_ = 1.0;
-        if (!zoomed_ && (stepAxisMin() != emptyMin || stepAxisMax() != 1.0))
-            setStepRange(emptyMin, 1.0);
+        fittedYMax_ = emptyMax;
+        if (!zoomed_ && (stepAxisMin() != emptyMin || stepAxisMax() != emptyMax))
+            setStepRange(emptyMin, emptyMax);
         return;
     }
     if (zoomed_) {
@@ -112,7 +115,7 @@ void LearningChart::updateAxes(bool force)
     const double shownMax = stepAxisMax();
     const bool fills = log_ ? lo > 0.0 && std::log(hi / lo) >= 0.5 * std::log(shownMax / shownMin)
                             : (hi - lo) >= 0.5 * (shownMax - shownMin);
-    if (!force && lo >= shownMin && hi <= shownMax && fills && !(shownMin == emptyMin && shownMax == 1.0)) {
+    if (!force && lo >= shownMin && hi <= shownMax && fills && !(shownMin == emptyMin && shownMax == emptyMax)) {
         fittedYMax_ = shownMax;
         return;
     }

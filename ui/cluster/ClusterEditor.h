@@ -3,7 +3,7 @@
 #include "core/sim/SimResult.h"
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/document/GraphDocument.h"
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 #include "ui/util/LatestJob.h"
 
 #include <QWidget>

@@ -3,6 +3,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "ui/compare/ComparisonModel.h"
+#include "ui/document/DocumentHub.h"
 #include "ui/util/BackgroundPriority.h"
 
 #include <QHBoxLayout>
@@ -279,8 +280,20 @@ void ComparisonView::showRow(int row)
     const Placement& best = model_->row(row).best;
     if (best.size() != static_cast<size_t>(document_->opCount()))
         return;
-    status_->setText(tr("Showing %1's best placement").arg(QString::fromStdString(model_->row(row).algorithm)));
-    emit placementRequested(best, QString::fromStdString(model_->row(row).algorithm));
+    const QString algorithm = QString::fromStdString(model_->row(row).algorithm);
+    status_->setText(tr("Showing %1's best placement").arg(algorithm));
+    if (hub_) {
+        PlacementProvenance made;
+        made.algorithm = algorithm.toStdString(); // the best of its seeds: no one seed
+        hub_->setPlacement(best, std::move(made), this);
+    }
+    emit placementRequested(best, algorithm);
+}
+
+void ComparisonView::setHub(DocumentHub* hub)
+{
+    hub_ = hub;
+    connect(hub, &DocumentHub::documentChanged, this, &ComparisonView::setDocument);
 }
 
 bool ComparisonView::diffRows(int first, int second)

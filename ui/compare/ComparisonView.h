@@ -23,6 +23,7 @@ class QTableView;
 namespace post {
 
 class ComparisonModel;
+class DocumentHub;
 
 // The comparison harness of `post-cli compare` in a tab: every algorithm (or a chosen
 // list) over several seeds on the open graph and cluster, run on one worker thread with
@@ -55,13 +56,19 @@ public slots:
     // Starts a run; one still going (or cancelling) is stopped and its results dropped.
     void start();
     void cancel();
-    // Emits placementRequested with the best placement of model row `row`.
+    // Follows `hub`'s document (setDocument) and shows the rows' placements through it
+    // (showRow), with this view as their origin.
+    void setHub(DocumentHub* hub);
+
+    // Shows the best placement of model row `row` through the hub (setHub), named by its
+    // placer, and emits placementRequested with it.
     void showRow(int row);
     // The Diff button: two selected rows against each other, or one against the shown
     // placement (diffRequested). Model rows; false when they have no placement of this graph.
     bool diffRows(int first, int second = -1);
 
 signals:
+    // A row's placement was asked for (shown through the hub when there is one).
     void placementRequested(const post::Placement& placement, const QString& algorithm);
     void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
                        const QString& toName);
@@ -86,6 +93,7 @@ private:
     std::shared_ptr<std::atomic<bool>> stop_;
     LatestJob run_; // busy from start() to the current run's finished()
     DocumentPtr document_;
+    DocumentHub* hub_ = nullptr;
     std::uint64_t runGraphId_ = 0;              // the graph the rows are about
     std::shared_ptr<const Cluster> runCluster_; // and the cluster (null for restored rows)
     int runSamples_ = 0;                        // the rows' budget and seeds, as asked

@@ -1,7 +1,7 @@
 #include "ui/compare/PlacementDiff.h"
 
+#include "ui/document/SimulatedStep.h"
 #include "ui/theme/CategoryPalette.h"
-#include "ui/timeline/SimulatedStep.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,14 +1,16 @@
 #include "ui/document/DocumentHub.h"
 
 #include "ui/document/DocumentLoader.h"
+#include "ui/document/StepSimulation.h"
 
 namespace post {
 
 DocumentHub::DocumentHub(QObject* parent)
     : QObject(parent)
     , loader_(new DocumentLoader(this))
+    , steps_(new StepSimulation(this))
 {
-    connect(loader_, &DocumentLoader::loaded, this, &DocumentHub::publish);
+    connect(loader_, &DocumentLoader::loaded, this, [this](DocumentPtr document) { publish(std::move(document)); });
     connect(loader_, &DocumentLoader::failed, this, &DocumentHub::loadFailed);
     connect(loader_, &DocumentLoader::progress, this, &DocumentHub::loadProgress);
 }
@@ -41,7 +43,7 @@ bool DocumentHub::setPrecision(PrecisionMode mode)
     // The same devices in another mode: the placement still applies, the costs do not.
     auto cluster = std::make_shared<Cluster>(*document_->cluster);
     cluster->setPrecision(mode);
-    setCluster(std::move(cluster), document_->placement);
+    setCluster(std::move(cluster), document_->placement, this);
     return true;
 }
 
@@ -84,17 +86,17 @@ void DocumentHub::close()
     publish(nullptr);
 }
 
-void DocumentHub::setPlacement(Placement placement, PlacementProvenance made)
+void DocumentHub::setPlacement(Placement placement, PlacementProvenance made, const QObject* origin)
 {
     if (!document_)
         return;
     auto next = std::make_shared<GraphDocument>(*document_); // the same graphId
     next->placement = std::move(placement);
     next->made = std::move(made);
-    publish(std::move(next));
+    publish(std::move(next), Change::Placement, origin);
 }
 
-void DocumentHub::setCluster(std::shared_ptr<const Cluster> cluster, Placement placement)
+void DocumentHub::setCluster(std::shared_ptr<const Cluster> cluster, Placement placement, const QObject* origin)
 {
     if (!document_ || !cluster)
         return;
@@ -102,13 +104,17 @@ void DocumentHub::setCluster(std::shared_ptr<const Cluster> cluster, Placement p
     next->cluster = std::move(cluster);
     next->placement = std::move(placement);
     next->made = {}; // mapped onto other devices: no placer's result as such
-    publish(std::move(next));
+    publish(std::move(next), Change::Cluster, origin);
 }
 
-void DocumentHub::publish(DocumentPtr document)
+void DocumentHub::publish(DocumentPtr document, Change change, const QObject* origin)
 {
     document_ = std::move(document);
+    change_ = change;
+    origin_ = origin;
     emit documentChanged(document_);
+    // Every panel has the document: its step follows (at once on small graphs).
+    steps_->setDocument(document_);
 }
 
 } // namespace post

@@ -11,11 +11,14 @@
 namespace post {
 
 class DocumentLoader;
+class StepSimulation;
 
 // Where the open document lives: the current document (graph, cluster, placement), the
-// reading of new ones (DocumentLoader: the cluster and batch they are read with) and the
-// one route every panel and controller follows, documentChanged. Panels tell "another
-// placement or cluster of the same graph" from "another graph" by GraphDocument::graphId.
+// reading of new ones (DocumentLoader: the cluster and batch they are read with), its
+// simulated step (steps(): StepSimulation, after every panel has the document) and the one
+// route every panel and controller follows, documentChanged. Panels tell "another placement
+// or cluster of the same graph" from "another graph" by GraphDocument::graphId, and their own
+// change (setPlacement or setCluster with themselves as `origin`) by origin().
 class DocumentHub : public QObject {
     Q_OBJECT
 
@@ -24,6 +27,18 @@ public:
     ~DocumentHub() override;
 
     const DocumentPtr& document() const { return document_; }
+
+    // What made the current document, read in documentChanged's slots: another graph (a read,
+    // a session, Close), another placement, another cluster (an edit, the precision), and the
+    // object that asked for it (the `origin` given to setPlacement / setCluster; nullptr for
+    // reads, sessions and Close). A sender knows its own change by it, without flags.
+    enum class Change { Document, Placement, Cluster };
+    Change change() const { return change_; }
+    const QObject* origin() const { return origin_; }
+
+    // The current document's simulated step (for the timeline, the status bar, the tables,
+    // the cluster editor, the graph's critical path and a best feed's busy gate).
+    StepSimulation* steps() const { return steps_; }
 
     // Reads a graph file off the GUI thread; documentChanged or loadFailed follows. Only
     // the newest read is shown.
@@ -54,9 +69,9 @@ public:
     void close();
     // Another placement of the current graph on its cluster (e.g. from a learner), and what
     // made it when known (exports write it).
-    void setPlacement(Placement placement, PlacementProvenance made = {});
+    void setPlacement(Placement placement, PlacementProvenance made = {}, const QObject* origin = nullptr);
     // The current graph on an edited cluster with `placement` (mapped onto its devices, or empty).
-    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement);
+    void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement, const QObject* origin = nullptr);
 
 signals:
     void documentChanged(post::DocumentPtr document);
@@ -66,10 +81,13 @@ signals:
     void clusterNameChanged(const QString& nameOrPath);
 
 private:
-    void publish(DocumentPtr document);
+    void publish(DocumentPtr document, Change change = Change::Document, const QObject* origin = nullptr);
 
     DocumentPtr document_;
+    Change change_ = Change::Document;
+    const QObject* origin_ = nullptr;
     DocumentLoader* loader_;
+    StepSimulation* steps_;
 };
 
 } // namespace post

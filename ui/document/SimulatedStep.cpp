@@ -1,4 +1,4 @@
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 
 #include "core/graph/Placement.h"
 #include "core/sim/CriticalPath.h"

@@ -2,7 +2,7 @@
 
 #include "core/sim/SimResult.h"
 #include "ui/document/GraphDocument.h"
-#include "ui/timeline/TimelineLane.h"
+#include "ui/document/TimelineLane.h"
 
 #include <QMetaType>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "ui/timeline/StepSimulation.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/util/BackgroundJobs.h"
 
 #include <QFutureWatcher>

@@ -1,10 +1,10 @@
 #include "ui/export/ExportMenu.h"
 
 #include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/export/GuiExporter.h"
 #include "ui/graphview/GraphPanel.h"
 #include "ui/graphview/GraphScene.h"
-#include "ui/timeline/StepSimulation.h"
 
 #include "core/util/InputError.h"
 

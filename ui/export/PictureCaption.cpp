@@ -1,8 +1,8 @@
 #include "ui/export/PictureCaption.h"
 
 #include "core/sim/Simulator.h"
-#include "ui/theme/GradientScale.h"
 #include "ui/graphview/GraphScene.h"
+#include "ui/theme/GradientScale.h"
 #include "ui/util/Format.h"
 
 #include <QFileInfo>

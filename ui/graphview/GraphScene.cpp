@@ -1,12 +1,12 @@
 #include "ui/graphview/GraphScene.h"
 
 #include "core/graph/ScopeTree.h"
-#include "ui/theme/CategoryPalette.h"
 #include "ui/graphview/EdgeItem.h"
 #include "ui/graphview/FrameItem.h"
 #include "ui/graphview/NodeColourer.h"
 #include "ui/graphview/NodeItem.h"
 #include "ui/layout/ScopeRelayout.h"
+#include "ui/theme/CategoryPalette.h"
 
 #include <QScopedValueRollback>
 

@@ -2,11 +2,11 @@
 
 #include "ui/document/GraphDocument.h"
 #include "ui/graphview/ColourMode.h"
-#include "ui/theme/Legend.h"
-#include "ui/theme/ViewTheme.h"
 #include "ui/layout/LayoutInput.h"
 #include "ui/layout/LayoutResult.h"
 #include "ui/layout/ViewGraph.h"
+#include "ui/theme/Legend.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <QGraphicsScene>
 

@@ -2,10 +2,10 @@
 
 #include "ui/document/GraphDocument.h"
 #include "ui/graphview/ColourMode.h"
-#include "ui/theme/Legend.h"
 #include "ui/graphview/NodePaint.h"
-#include "ui/theme/ViewTheme.h"
 #include "ui/layout/ViewGraph.h"
+#include "ui/theme/Legend.h"
+#include "ui/theme/ViewTheme.h"
 
 #include <vector>
 

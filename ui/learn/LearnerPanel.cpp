@@ -336,6 +336,8 @@ void LearnerPanel::start()
         && !continuationLearner(algorithm()).isEmpty();
     if (!continues && replaceGuard_ && !replaceGuard_(false))
         return;
+    if (startGuard_ && !startGuard_())
+        return;
     LearnerRequest request;
     request.document = document_;
     request.algorithm = algorithm_->currentText().toStdString();

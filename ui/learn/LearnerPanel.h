@@ -72,6 +72,9 @@ public:
     // leaves everything as it is. The window's session controller asks about an unsaved
     // restored run here (SessionController::confirmReplace).
     void setReplaceGuard(std::function<bool(bool reset)> guard) { replaceGuard_ = std::move(guard); }
+    // Asked before every Start (after the replace guard); false: the run does not start. The
+    // session controller warns here when nothing of the run could be autosaved.
+    void setStartGuard(std::function<bool()> guard) { startGuard_ = std::move(guard); }
     // The status line ("Running: 120 samples, best 3.2 ms", "Computing the reference placers…").
     QString statusText() const;
     LearnerOptionsEditor* optionsEditor() const { return options_; }
@@ -152,6 +155,7 @@ private:
     int continuedFrom_ = 0;
     QString continuationNote_;
     std::function<bool(bool reset)> replaceGuard_;
+    std::function<bool()> startGuard_;
     bool preparing_ = false; // the run computes its reference lines (LearnerController::preparing)
 };
 

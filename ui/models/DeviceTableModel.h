@@ -1,7 +1,7 @@
 #pragma once
 
 #include "ui/document/GraphDocument.h"
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 
 #include <QAbstractTableModel>
 

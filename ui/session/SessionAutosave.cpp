@@ -9,13 +9,18 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QLockFile>
 #include <QStandardPaths>
+#include <QStorageInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <exception>
+
+#include <signal.h>
 
 namespace post {
 namespace {
@@ -33,6 +38,32 @@ std::unique_ptr<QLockFile> lockFor(const QString& autosave)
     auto lock = std::make_unique<QLockFile>(lockPathOf(autosave));
     lock->setStaleLockTime(0);
     return lock;
+}
+
+QString tr(const char* text) { return QCoreApplication::translate("SessionAutosave", text); }
+
+// Why a lock file next to an autosave cannot be created now: a read-only or full disk.
+QString lockProblem(const QString& lockPath, QLockFile::LockError error)
+{
+    const QStorageInfo disk(QFileInfo(lockPath).absolutePath());
+    if (disk.isValid() && disk.isReadOnly())
+        return tr("the disk holding %1 is read-only").arg(lockPath);
+    if (error == QLockFile::PermissionError)
+        return tr("no permission to write %1").arg(lockPath);
+    if (disk.isValid() && disk.bytesAvailable() < 4096)
+        return tr("no space left on the disk holding %1").arg(lockPath);
+    return tr("%1 cannot be written").arg(lockPath);
+}
+
+// Whether the process a lock names is gone (this machine's process ids only).
+bool holderIsGone(QLockFile& lock)
+{
+    qint64 pid = 0;
+    QString host;
+    QString app;
+    if (!lock.getLockInfo(&pid, &host, &app))
+        return true; // unreadable, empty or removed: nobody holds it
+    return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == -1 && errno == ESRCH;
 }
 
 } // namespace
@@ -57,6 +88,7 @@ SessionAutosave::SessionAutosave(QObject* parent)
         const QString error = watcher_.result();
         if (error.isEmpty()) {
             ++writes_;
+            lastSize_ = QFileInfo(path_).size();
             emit written(path_);
         } else {
             emit failed(error);
@@ -87,14 +119,40 @@ SessionAutosave::~SessionAutosave()
         lock_->unlock();
 }
 
-bool SessionAutosave::ensureLocked()
+bool SessionAutosave::ensureLocked(QString* why)
 {
     if (lock_ && lock_->isLocked())
         return true;
-    if (!QDir().mkpath(QFileInfo(path_).absolutePath()))
+    const QString folder = QFileInfo(path_).absolutePath();
+    if (!QDir().mkpath(folder)) {
+        if (why)
+            *why = tr("the autosave folder %1 cannot be created").arg(folder);
         return false;
+    }
     lock_ = lockFor(path_);
-    return lock_->tryLock(0);
+    if (lock_->tryLock(0))
+        return true;
+    if (why)
+        *why = lockProblem(lockPathOf(path_), lock_->error());
+    return false;
+}
+
+QString SessionAutosave::probe()
+{
+    QString why;
+    if (!ensureLocked(&why))
+        return why;
+    const QString folder = QFileInfo(path_).absolutePath();
+    const QStorageInfo disk(folder);
+    if (!disk.isValid())
+        return {};
+    if (disk.isReadOnly())
+        return tr("the disk holding the autosave folder %1 is read-only").arg(folder);
+    const qint64 needed = std::max(kMinFreeBytes, lastSize_);
+    if (disk.bytesAvailable() < needed)
+        return tr("the disk holding the autosave folder %1 has %2 free")
+            .arg(folder, QLocale().formattedDataSize(disk.bytesAvailable()));
+    return {};
 }
 
 void SessionAutosave::offer(Session session, bool now)
@@ -117,8 +175,9 @@ void SessionAutosave::offer(Session session, bool now)
 
 void SessionAutosave::startWrite(Session session)
 {
-    if (!ensureLocked()) {
-        emit failed(tr("cannot lock %1").arg(lockPathOf(path_)));
+    QString why;
+    if (!ensureLocked(&why)) {
+        emit failed(tr("cannot write the autosave %1: %2").arg(path_, why));
         return;
     }
     watcher_.setFuture(runInBackground([path = path_.toStdString(), session = std::move(session)]() -> QString {
@@ -143,15 +202,34 @@ void SessionAutosave::flush()
 
 QStringList SessionAutosave::orphans()
 {
+    QStringList out;
+    for (const Orphan& orphan : findOrphans())
+        if (orphan.problem.isEmpty())
+            out << orphan.path;
+    return out;
+}
+
+QList<SessionAutosave::Orphan> SessionAutosave::findOrphans()
+{
     QDir dir(directory());
     QFileInfoList files = dir.entryInfoList({QStringLiteral("autosave-*") + kSuffix}, QDir::Files);
     std::sort(files.begin(), files.end(),
               [](const QFileInfo& a, const QFileInfo& b) { return a.lastModified() > b.lastModified(); });
-    QStringList out;
+    QList<Orphan> out;
     for (const QFileInfo& file : files) {
-        auto lock = lockFor(file.absoluteFilePath());
-        if (lock->tryLock(0)) // nobody alive holds it
-            out << file.absoluteFilePath();
+        const QString path = file.absoluteFilePath();
+        auto lock = lockFor(path);
+        if (lock->tryLock(0)) { // nobody alive holds it
+            out.push_back({path, QString()});
+            continue;
+        }
+        // Held by a running instance (skipped), or stale but not replaceable: QLockFile
+        // removes a stale lock and writes its own, which a full disk refuses (UnknownError)
+        // and a read-only one refuses at the removal (LockFailedError, the holder gone).
+        const QLockFile::LockError error = lock->error();
+        if (error == QLockFile::LockFailedError && !holderIsGone(*lock))
+            continue;
+        out.push_back({path, tr("its lock cannot be taken over: %1").arg(lockProblem(lockPathOf(path), error))});
     }
     return out;
 }

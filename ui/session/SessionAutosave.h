@@ -48,8 +48,21 @@ public:
     void flush();
     int writesDone() const { return writes_; }
 
-    // Autosaves of crashed instances, newest first.
+    // Autosaves of crashed instances that this instance can take over, newest first.
     static QStringList orphans();
+    // Every autosave of a crashed instance, newest first, with why it cannot be taken over
+    // (empty: it can): its stale lock cannot be replaced on a full disk, or removed from a
+    // read-only one.
+    struct Orphan {
+        QString path;
+        QString problem;
+    };
+    static QList<Orphan> findOrphans();
+    // Why nothing could be autosaved now (the folder cannot be made, the lock cannot be
+    // written, the disk is read-only or has less free space than the last write took, at
+    // least kMinFreeBytes), or empty. Takes this instance's lock when it can.
+    QString probe();
+    static constexpr qint64 kMinFreeBytes = 256 * 1024;
     // Makes an orphan this instance's own file (it is then removed on a clean exit); the
     // new path, or empty when it could not be taken.
     QString adopt(const QString& orphan);
@@ -67,11 +80,12 @@ public:
 
 signals:
     void written(const QString& path);
+    // A write (or its lock) failed; `message` names the file and the reason.
     void failed(const QString& message);
 
 private:
     void startWrite(Session session);
-    bool ensureLocked();
+    bool ensureLocked(QString* why = nullptr);
 
     QString path_;
     std::unique_ptr<QLockFile> lock_;
@@ -80,6 +94,7 @@ private:
     QElapsedTimer sinceWrite_;
     int intervalMs_ = kDefaultIntervalMs;
     int writes_ = 0;
+    qint64 lastSize_ = 0; // bytes of the last file written
     bool abandoned_ = false;
     bool keepOnExit_ = false;
 };

@@ -25,6 +25,7 @@
 
 #include <cmath>
 #include <exception>
+#include <utility>
 #include <variant>
 
 namespace post {
@@ -78,6 +79,18 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     // Start and Reset over a restored run nobody saved ask first (the panel calls this).
     learner->setReplaceGuard([this](bool reset) {
         return !hasRestoredUnsavedRun() || confirmReplace(Replace::NewRun, reset ? tr("Reset") : tr("Start"));
+    });
+    learner->setStartGuard([this] { return confirmStartWithoutAutosave(); });
+    connect(autosave_, &SessionAutosave::failed, this, [this](const QString& message) {
+        autosaveFailing_ = true;
+        emit autosaveFailed(tr("Autosave failed: %1. The run is not being kept for a crash; File ▸ Save Session "
+                               "saves it elsewhere.")
+                                .arg(message),
+                            false);
+    });
+    connect(autosave_, &SessionAutosave::written, this, [this] {
+        if (std::exchange(autosaveFailing_, false))
+            emit autosaveRecovered();
     });
     connect(recorder_, &RunRecorder::changed, this, [this] {
         unsaved_ = true;
@@ -288,12 +301,58 @@ void SessionController::autosaveNow(bool now)
         autosave_->offer(currentSession(), now);
 }
 
+bool SessionController::confirmStartWithoutAutosave()
+{
+    const QString problem = autosave_->probe();
+    if (problem.isEmpty())
+        return true;
+    const QString warning =
+        tr("Nothing of this run can be autosaved: %1. If Post Studio stops unexpectedly, the run is lost.").arg(problem);
+    autosaveFailing_ = true;
+    if (!interactive_) {
+        emit autosaveFailed(warning, false); // said before the run starts
+        return true;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Post Studio"), tr("Start without an autosave?"),
+                    QMessageBox::Yes | QMessageBox::Cancel, window_);
+    box.setObjectName(QStringLiteral("noAutosaveQuestion"));
+    box.setInformativeText(warning + QLatin1Char(' ')
+                           + tr("Free space there, or set POST_AUTOSAVE_DIR to another folder and start again."));
+    box.button(QMessageBox::Yes)->setText(tr("Start Anyway"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    if (box.exec() != QMessageBox::Yes)
+        return false;
+    emit autosaveFailed(warning, true); // kept in view while the run goes
+    return true;
+}
+
+void SessionController::reportBlockedOrphan(const SessionAutosave::Orphan& orphan)
+{
+    const QFileInfo file(orphan.path);
+    emit autosaveFailed(
+        tr("The autosave of a run that ended unexpectedly (%1, %2) cannot be restored: %3. Free "
+           "space there and start Post Studio again to restore it.")
+            .arg(QLocale().toString(file.lastModified(), QLocale::ShortFormat), orphan.path, orphan.problem),
+        false);
+}
+
 void SessionController::checkForAutosave(RestorePolicy policy)
 {
-    if (policy == RestorePolicy::Keep || (policy == RestorePolicy::Ask && !interactive_))
+    if (policy == RestorePolicy::Keep)
         return;
-    const QStringList orphans = SessionAutosave::orphans();
-    if (orphans.isEmpty())
+    QStringList orphans;
+    const QList<SessionAutosave::Orphan> found = SessionAutosave::findOrphans();
+    for (const SessionAutosave::Orphan& o : found)
+        if (o.problem.isEmpty())
+            orphans << o.path;
+    if (orphans.isEmpty()) {
+        // Never silently: an autosave that exists but cannot be taken over is said (the newest).
+        for (const SessionAutosave::Orphan& o : found)
+            if (!o.problem.isEmpty())
+                return reportBlockedOrphan(o);
+        return;
+    }
+    if (policy == RestorePolicy::Ask && !interactive_)
         return;
     const QString orphan = orphans.first();
     auto restore = [this, orphan] {

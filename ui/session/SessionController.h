@@ -2,6 +2,7 @@
 
 #include "core/session/Session.h"
 #include "ui/document/GraphDocument.h"
+#include "ui/session/SessionAutosave.h"
 
 #include <QObject>
 #include <QString>
@@ -18,7 +19,6 @@ class DocumentHub;
 class LearnerPanel;
 class LearningChart;
 class RunRecorder;
-class SessionAutosave;
 template <class T> class LatestRead;
 
 // Sessions of the hub's document: File ▸ Save Session / Open Session, the run history they
@@ -96,6 +96,12 @@ signals:
     void restored(const QString& path);
     void saved(const QString& path);
     void failed(const QString& path, const QString& message);
+    // The autosave cannot keep the run (a write failed, nothing can be written before a run,
+    // a crashed instance's autosave cannot be taken over): a sentence for the window. `asked`:
+    // the user has just answered a question about it (Start Anyway), no box is needed.
+    void autosaveFailed(const QString& message, bool asked);
+    // A write went through after a failure: the warning can go.
+    void autosaveRecovered();
 
 private:
     void apply(const QString& path, std::shared_ptr<const Session> session);
@@ -104,6 +110,8 @@ private:
     void forgetRun();      // the recorded run was replaced: its autosave goes
     QString askSavePath(); // empty when the user cancels
     void openDialog();
+    bool confirmStartWithoutAutosave();                              // the learner's start guard
+    void reportBlockedOrphan(const SessionAutosave::Orphan& orphan); // one nobody can take over
 
     DocumentHub* hub_;
     LearnerPanel* learner_;
@@ -114,6 +122,7 @@ private:
     bool unsaved_ = false;         // the recorded run changed since it was last saved or opened
     bool answered_ = false;        // the close question was answered Save or Discard
     bool restoredUnsaved_ = false; // the recorded run is a crashed instance's autosave, never saved
+    bool autosaveFailing_ = false; // the last write failed (autosaveRecovered after the next success)
     RunRecorder* recorder_;
     SessionAutosave* autosave_;
     QAction* saveAction_;

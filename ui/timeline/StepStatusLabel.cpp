@@ -1,5 +1,6 @@
 #include "ui/timeline/StepStatusLabel.h"
 
+#include "ui/document/StepSimulation.h"
 #include "ui/util/Format.h"
 
 #include <cmath>
@@ -60,6 +61,12 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
     // The precision mode the step was timed in (the learner panel's Precision).
     text += QStringLiteral(" · ") + precisionName(cluster.precision());
     return text;
+}
+
+void StepStatusLabel::followSteps(StepSimulation* steps)
+{
+    connect(steps, &StepSimulation::simulated, this, &StepStatusLabel::setStep);
+    connect(steps, &StepSimulation::busyChanged, this, &StepStatusLabel::setBusy);
 }
 
 } // namespace post

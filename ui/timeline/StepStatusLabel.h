@@ -1,10 +1,12 @@
 #pragma once
 
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 
 #include <QLabel>
 
 namespace post {
+
+class StepSimulation;
 
 // The status bar's figures for the shown placement: simulated step time, whether it fits
 // in memory, and the largest peak memory.
@@ -16,6 +18,8 @@ public:
 
     void setStep(const StepPtr& step);
     void setBusy(bool busy);
+    // Shows every step `steps` simulates, and its busy state (the hub's StepSimulation).
+    void followSteps(StepSimulation* steps);
 
     // The text for a step (empty for none), e.g.
     // "Step 12.3 ms · fits memory · peak 3.40 GB on GPU:0 · tf32" (the last: its precision mode).

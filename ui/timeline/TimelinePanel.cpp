@@ -1,5 +1,6 @@
 #include "ui/timeline/TimelinePanel.h"
 
+#include "ui/document/StepSimulation.h"
 #include "ui/timeline/TimelineView.h"
 #include "ui/util/Format.h"
 
@@ -91,6 +92,12 @@ QString TimelinePanel::summaryText() const
         .arg(links)
         .arg(step->criticalOps.size())
         .arg(step->criticalTransfers.size());
+}
+
+void TimelinePanel::followSteps(StepSimulation* steps)
+{
+    connect(steps, &StepSimulation::simulated, this, &TimelinePanel::setStep);
+    connect(steps, &StepSimulation::busyChanged, this, &TimelinePanel::setBusy);
 }
 
 } // namespace post

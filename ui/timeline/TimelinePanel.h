@@ -1,12 +1,14 @@
 #pragma once
 
-#include "ui/timeline/SimulatedStep.h"
+#include "ui/document/SimulatedStep.h"
 
 #include <QWidget>
 
 class QLabel;
 
 namespace post {
+
+class StepSimulation;
 
 class TimelineView;
 
@@ -19,6 +21,8 @@ public:
 
     void setStep(StepPtr step);
     void setBusy(bool busy);
+    // Shows every step `steps` simulates, and its busy state (the hub's StepSimulation).
+    void followSteps(StepSimulation* steps);
     TimelineView* view() const { return view_; }
     QString summaryText() const;
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ui/document/SimulatedStep.h"
 #include "ui/theme/ViewTheme.h"
-#include "ui/timeline/SimulatedStep.h"
 
 #include <QAbstractScrollArea>
 #include <QPoint>
