@@ -5,6 +5,7 @@
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/MeasuredCosts.h"
+#include "core/io/torch/RecordFunctionLink.h"
 #include "core/io/torch/TorchModules.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
@@ -27,6 +28,11 @@
 
 namespace post::cli {
 
+namespace {
+std::vector<std::string> costsArgs; // --costs of the one subcommand that runs, in order
+bool costsPartial = false;          // --costs-partial
+} // namespace
+
 void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batch, GraphShapeArgs& shapes)
 {
     cmd.add_option("--format", format, "Input format: " + formatNamesText() + " (post-cli --help lists them)")
@@ -41,8 +47,14 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
         "ONNX, pbtxt: NAME=N gives the symbolic dimension NAME the value N wherever it appears (repeatable)");
     cmd.add_option("--input-shape", shapes.inputShapes,
                    "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
+    CLI::Option* fuse = cmd.add_flag(
+        "--fusion", shapes.fusion,
+        "ONNX, pbtxt: cost chains of element-wise ops as one kernel (kernel fusion, docs/cost-model.md); the default "
+        "for TensorFlow graphs and ONNX not exported by PyTorch");
     cmd.add_flag("--no-fusion", shapes.noFusion,
-                 "ONNX, pbtxt: cost every element-wise op as its own kernel (no kernel fusion, docs/cost-model.md)");
+                 "ONNX, pbtxt: cost every element-wise op as its own kernel, as eager PyTorch runs it; the default for "
+                 "ONNX exported by PyTorch and for graphs given --costs")
+        ->excludes(fuse);
     cmd.add_option("--optimizer", shapes.optimizer,
                    "ONNX, pbtxt: the optimizer whose update ops the training step gets: sgd (with momentum), adam, "
                    "none (docs/cost-model.md)")
@@ -73,7 +85,13 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
 {
     ImportOptions options;
     options.batch = batch;
-    options.fuseElementwise = !shapes.noFusion;
+    if (shapes.fusion || shapes.noFusion)
+        options.fuseElementwise = shapes.fusion;
+    else if (!costsArgs.empty()) {
+        // Measured times are eager PyTorch's kernels, one per op: fusing would book them on fusion roots.
+        options.fuseElementwise = false;
+        options.fusionGivenBy = "--costs: measured times are per op, as eager PyTorch runs them";
+    }
     const auto optimizer = parseOptimizerKind(shapes.optimizer);
     if (!optimizer)
         throw UsageError{"--optimizer: unknown optimizer '" + shapes.optimizer + "' (sgd, adam or none)"};
@@ -130,20 +148,11 @@ void refuseUnresolvedDims(const ImportedGraph& imported)
 
 void refuseUnshapedTensors(const ImportedGraph& imported)
 {
-    if (imported.unshapedTensors.empty())
-        return;
-    const std::string first = imported.unshapedFrom.empty() ? "tensor '" + imported.unshapedTensors.front() + "'"
-                                                            : imported.unshapedFrom;
-    throw InputError(imported.source, "tensor shapes",
-                     std::to_string(imported.unshapedTensors.size())
-                         + " tensor(s) on the compute path have no inferred shape, the first made at " + first
-                         + ", so every cost that depends on them would be a guess (each unknown dimension counting "
-                           "as 1); post-cli info lists them");
+    if (const std::string problem = unshapedTensorsProblem(imported); !problem.empty())
+        throw InputError(imported.source, "tensor shapes", problem + "; post-cli info lists them");
 }
 
 namespace {
-std::vector<std::string> costsArgs; // --costs of the one subcommand that runs, in order
-bool costsPartial = false;          // --costs-partial
 
 // One --costs value: "PATH", or "TYPE=PATH" for the times of devices of one type (v100=a.json.gz).
 struct CostsArg {
@@ -276,6 +285,15 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         std::cerr << "post-cli: note: " << source << ": " << note << "\n";
     for (const std::string& value : costsArgs) {
         const CostsArg costs = costsArg(value);
+        if (imported.format == GraphFormat::TorchEt) { // linked by record-function ids (docs/pytorch.md)
+            RecordFunctionLinkReport report;
+            Graph measured = applyKinetoToExecutionTrace(imported, costs.path, &report, {.partial = costsPartial});
+            std::cerr << "post-cli: note: " << costs.path << ": " << describeRecordFunctionLink(report)
+                      << (costs.type.empty() ? "" : " (as the times of device type " + costs.type + ")") << "\n";
+            imported.graph = costs.type.empty() ? std::move(measured)
+                                                : asTypeTimes(imported.graph, measured, costs.type, costs.path);
+            continue;
+        }
         MeasuredCostsReport report;
         Graph measured = applyMeasuredCosts(imported.graph, costs.path, &report, {.partial = costsPartial});
         std::cerr << "post-cli: note: " << costs.path << ": " << describeMeasuredCosts(report)

@@ -34,7 +34,8 @@ struct UsageError {
 struct GraphShapeArgs {
     std::vector<std::string> dims;
     std::vector<std::string> inputShapes;
-    bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off
+    bool fusion = false;           // --fusion: ImportOptions::fuseElementwise on
+    bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off (neither: the framework's)
     std::string optimizer = "sgd"; // --optimizer: ImportOptions::optimizer
 };
 

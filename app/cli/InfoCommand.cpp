@@ -122,6 +122,8 @@ int runInfo(const InfoOptions& o)
                             {"name", d.symbol.empty() ? nlohmann::json() : nlohmann::json(d.symbol)}});
         j["unresolved_dims"] = dims;
         j["unshaped_tensors"] = imported.unshapedTensors;
+        j["kernel_fusion"] = imported.fused ? nlohmann::json{{"on", *imported.fused}, {"why", imported.fusionWhy}}
+                                            : nlohmann::json();
         j["op_times"] = opTimesJson(g);
         std::cout << j.dump(2) << "\n";
         return kExitOk;
@@ -135,6 +137,8 @@ int runInfo(const InfoOptions& o)
               << "parameters         " << formatBytes(g.totalParamBytes()) << "\n";
     if (g.totalResidentBytes() != 0.0) // only some sources (MSR) give it; keep other listings short
         std::cout << "resident memory    " << formatBytes(g.totalResidentBytes()) << "\n";
+    if (imported.fused)
+        std::cout << "kernel fusion      " << (*imported.fused ? "on" : "off") << " (" << imported.fusionWhy << ")\n";
     std::cout << "op times           " << timeSourceSummary(g) << "\n"
               << "outputs            " << formatBytes(outputBytes) << "\n"
               << "critical path      " << formatMs(path.lengthUs) << " on a speed-1 GPU, " << path.ops.size() << " ops";

@@ -24,6 +24,7 @@ struct ZooOptions {
     int steps = 0;
     std::string out;
     bool force = false;
+    bool fusion = false; // the zoo's default; the flag is there so that the pair works on every command
     bool noFusion = false;
     std::string optimizer = "sgd";
 };
@@ -99,9 +100,13 @@ void addZooCommand(CLI::App& app, int& exitCode)
                     "Unrolled time steps of an rnnlm-* or nmt-* model (default: 20 and 30; 200 make nmt-8 ~100k ops), "
                     "or bert-base's sequence length (default 128, at most 512)")
         ->check(CLI::Range(1, ZooRegistry::kMaxSteps));
+    CLI::Option* fuse = gen->add_flag("--fusion", opts->fusion,
+                                      "Cost chains of element-wise ops as one kernel (kernel fusion, the zoo's "
+                                      "default: its graphs stand for tuned TensorFlow-style runtimes)");
     gen->add_flag("--no-fusion", opts->noFusion,
                   "Cost every element-wise op as its own kernel (no kernel fusion: the model before it was "
-                  "modelled, docs/cost-model.md)");
+                  "modelled, docs/cost-model.md)")
+        ->excludes(fuse);
     gen->add_option("--optimizer", opts->optimizer,
                     "The update ops of the step: sgd (with momentum), adam, none; the GPT models always use adam "
                     "(unless none)")

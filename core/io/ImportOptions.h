@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,9 +28,13 @@ struct ImportOptions {
     // INPUT=1,3,960,960`), over what the file says; the rank must match.
     std::map<std::string, std::vector<std::int64_t>> inputShapes;
     // ONNX and TF forward graphs: kernel fusion in the cost model
-    // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"); false costs
-    // every op as its own kernel (`--no-fusion`).
-    bool fuseElementwise = true;
+    // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"). Not set: the
+    // framework's default (fusionChoice): off for ONNX exported by PyTorch (eager mode runs each
+    // op as its own kernel), on for TensorFlow graphs and other ONNX producers. Set: `--fusion`
+    // / `--no-fusion`, or the CLI's choice for graphs costed by measured traces (--costs).
+    std::optional<bool> fuseElementwise;
+    // Why fuseElementwise is set, for ImportedGraph::fusionWhy; empty: "--fusion" / "--no-fusion".
+    std::string fusionGivenBy;
     // Called now and then while a large file is read (execution traces, Chakra traces):
     // what is being done and the fraction done so far (0 to 1). From the reading thread;
     // empty: nobody listens.
@@ -39,11 +44,27 @@ struct ImportOptions {
     OptimizerKind optimizer = OptimizerKind::Sgd;
 };
 
+// Whether a shape-based import models kernel fusion, and why (ImportedGraph::fused, fusionWhy):
+// the option where one is set, else `frameworkFuses` for the reason `framework` gives
+// ("PyTorch export: eager mode runs each op as its own kernel").
+struct FusionChoice {
+    bool fused = true;
+    std::string why;
+};
+inline FusionChoice fusionChoice(const ImportOptions& options, bool frameworkFuses, std::string framework)
+{
+    if (options.fuseElementwise)
+        return {*options.fuseElementwise,
+                options.fusionGivenBy.empty() ? std::string(*options.fuseElementwise ? "--fusion" : "--no-fusion")
+                                              : options.fusionGivenBy};
+    return {frameworkFuses, std::move(framework)};
+}
+
 // The cost options a shape-based import (ONNX, pbtxt) builds its training graph with.
-inline CostModelOptions importCostOptions(const ImportOptions& options)
+inline CostModelOptions importCostOptions(const ImportOptions& options, const FusionChoice& fusion)
 {
     CostModelOptions cost;
-    cost.fuseElementwise = options.fuseElementwise;
+    cost.fuseElementwise = fusion.fused;
     cost.optimizer = options.optimizer;
     return cost;
 }

@@ -55,4 +55,15 @@ Placement givenPlacement(const ImportedGraph& imported, const Cluster& cluster)
     return placement;
 }
 
+std::string unshapedTensorsProblem(const ImportedGraph& imported)
+{
+    if (imported.unshapedTensors.empty())
+        return {};
+    const std::string first = imported.unshapedFrom.empty() ? "tensor '" + imported.unshapedTensors.front() + "'"
+                                                            : imported.unshapedFrom;
+    return std::to_string(imported.unshapedTensors.size())
+        + " tensor(s) on the compute path have no inferred shape, the first made at " + first
+        + ", so every cost that depends on them would be a guess (each unknown dimension counting as 1)";
+}
+
 } // namespace post

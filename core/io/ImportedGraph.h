@@ -7,6 +7,7 @@
 #include "core/io/GraphFormat.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +51,13 @@ struct ImportedGraph {
     // knows it (ONNX); the CLI names it when it refuses to time such a graph.
     std::string unshapedFrom;
 
+    // Shape-based imports (ONNX, pbtxt forward graphs): whether the cost model fused
+    // element-wise kernels (docs/cost-model.md, "Kernel fusion"), and why ("PyTorch export:
+    // eager mode runs each op as its own kernel", "--no-fusion"); PyTorch execution traces: off,
+    // op for op as they ran. Not set where the file gives its own costs (native files, profiles).
+    std::optional<bool> fused;
+    std::string fusionWhy;
+
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
     // The precision mode of the framework that wrote the file, used where neither the user
     // nor the cluster file chooses one (docs/cost-model.md, "Precision"): pytorch for ONNX
@@ -59,6 +67,11 @@ struct ImportedGraph {
         return format == GraphFormat::Onnx ? PrecisionMode::Pytorch : PrecisionMode::Tf32;
     }
 };
+
+// Why the graph cannot be timed for its shapes, or empty: how many tensors on the compute path
+// have no inferred shape and where the first is made (post-cli's simulate, place, compare and
+// convert refuse such a graph, and Post Studio does not run on it).
+std::string unshapedTensorsProblem(const ImportedGraph& imported);
 
 // The given placement on `cluster`. An op without a device takes its colocation group's
 // given device, else TensorFlow's default: the cluster's first GPU (first device when

@@ -170,7 +170,7 @@ std::vector<ImporterRow> buildTable()
          },
          true,
          readOnnx,
-         "--batch, --dim, --input-shape, --no-fusion, --costs",
+         "--batch, --dim, --input-shape, --fusion / --no-fusion, --costs",
          "onnx"},
         {GraphFormat::ChakraEt,
          "Chakra trace (protobuf)",
@@ -266,7 +266,7 @@ std::vector<ImporterRow> buildTable()
          [](V text, V, V) { return looksLikePbtxt(text); },
          true,
          [](V content, const std::string& source, const ImportOptions& o) { return parsePbtxtGraph(content, source, o); },
-         "--batch, --dim, --input-shape, --no-fusion, --costs",
+         "--batch, --dim, --input-shape, --fusion / --no-fusion, --costs",
          "pbtxt"},
     };
 }

@@ -389,6 +389,56 @@ private slots:
         QCOMPARE(runCli({"info", native, "--json", "--no-fusion"}).out, runCli({"info", native, "--json"}).out);
     }
 
+    // Issue 27: kernel fusion follows the framework that runs the graph. An ONNX file exported
+    // by PyTorch (producer_name "pytorch") runs eagerly, each op its own kernel, so it is not
+    // fused unless --fusion says so; other producers are fused unless --no-fusion; a graph
+    // given measured times (--costs) is not fused; info says which applied and why.
+    void fusionFollowsTheFramework()
+    {
+        QFile file(testdata::sourceDir() + "/tests/data/onnx/transformer.onnx");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray original = file.readAll();
+        // producer_name is ModelProto field 2 (tag 0x12), a top-level field: its length byte alone changes.
+        QByteArray exported = original;
+        const QByteArray producer = QByteArray("\x12\x1a", 2) + "post-studio make_models.py";
+        QVERIFY(exported.contains(producer));
+        exported.replace(producer, QByteArray("\x12\x07", 2) + "pytorch");
+        const QString other = testdata::sourceDir() + "/tests/data/onnx/transformer.onnx";
+        const QString torch = write("transformer_torch.onnx", exported);
+        const auto fusion = [](const Run& r) { return parseObject(r.out)["kernel_fusion"].toObject(); };
+
+        const Run otherDefault = runCli({"info", other, "--json"});
+        const Run torchDefault = runCli({"info", torch, "--json"});
+        const Run torchFused = runCli({"info", torch, "--json", "--fusion"});
+        const Run otherUnfused = runCli({"info", other, "--json", "--no-fusion"});
+        for (const Run* r : {&otherDefault, &torchDefault, &torchFused, &otherUnfused})
+            QCOMPARE(r->exitCode, 0);
+        QCOMPARE(fusion(otherDefault)["on"].toBool(), true);
+        QVERIFY2(fusion(otherDefault)["why"].toString().contains("post-studio make_models.py"),
+                 qPrintable(otherDefault.out));
+        QCOMPARE(fusion(torchDefault)["on"].toBool(), false);
+        QVERIFY2(fusion(torchDefault)["why"].toString().contains("PyTorch"), qPrintable(torchDefault.out));
+        QCOMPARE(fusion(torchFused)["on"].toBool(), true);
+        QCOMPARE(fusion(torchFused)["why"].toString(), QString("--fusion"));
+        QCOMPARE(fusion(otherUnfused)["why"].toString(), QString("--no-fusion"));
+        // The same model either way: the PyTorch export unfused costs what --no-fusion gave the
+        // other, and fused what the other gave by default.
+        const auto total = [](const Run& r) { return parseObject(r.out)["total_gpu_time_ms"].toDouble(); };
+        QCOMPARE(total(torchDefault), total(otherUnfused));
+        QCOMPARE(total(torchFused), total(otherDefault));
+        QVERIFY(total(torchDefault) > total(torchFused));
+
+        const Run text = runCli({"info", torch});
+        QVERIFY2(text.out.contains("kernel fusion      off (exported by PyTorch"), qPrintable(text.out));
+        const Run both = runCli({"info", torch, "--fusion", "--no-fusion"});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains("excludes"), qPrintable(both.err));
+        // post-graph files carry their own costs: no fusion to speak of.
+        QVERIFY(parseObject(runCli({"info", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--json"})
+                                .out)["kernel_fusion"]
+                    .isNull());
+    }
+
     // Issue 27: an ONNX graph runs under PyTorch's precision unless told otherwise (matrix
     // products in FP32 on an A100: slower than tf32), its step carries one update op per
     // parameter owner (--optimizer), and simulate --ops-csv lists every op's simulated time.

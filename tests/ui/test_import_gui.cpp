@@ -12,9 +12,11 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
+#include "ui/learn/LearnerPanel.h"
 
 #include <QAction>
 #include <QFile>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -245,6 +247,38 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
         window.setInteractiveErrors(false);
         QVERIFY(openAndWait(window, path));
         QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("no node has a cost")), kWaitMs);
+    }
+
+    // Tensors without an inferred shape: post-cli refuses to time the graph, and so does the
+    // window. It shows the graph, says why runs are off (naming the count and the first node)
+    // and keeps Start (and the Run menu's Start, which clicks it) and the comparison's Run off.
+    void unshapedGraphsAreNotRun()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(openAndWait(window, dataFile(QStringLiteral("onnx/unknown_new_op.onnx"))));
+        const DocumentPtr doc = window.hub()->document();
+        QVERIFY(doc && doc->graph);
+        QVERIFY2(doc->cannotRun.contains(QStringLiteral("2 tensor(s)"))
+                     && doc->cannotRun.contains(QStringLiteral("node 0 'crop' (CenterCropPad)")),
+                 qPrintable(doc->cannotRun));
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("Runs are off")), kWaitMs);
+        auto* start = window.findChild<QPushButton*>(QStringLiteral("start"));
+        QVERIFY(start);
+        QVERIFY(!start->isEnabled());
+        QCOMPARE(start->toolTip(), doc->cannotRun);
+        auto* learner = window.findChild<LearnerPanel*>();
+        QVERIFY(learner);
+        QCOMPARE(learner->statusText(), doc->cannotRun);
+        auto* compare = window.findChild<ComparisonView*>();
+        QVERIFY(compare);
+        auto* run = compare->findChild<QPushButton*>(QStringLiteral("compareRun"));
+        QVERIFY(run);
+        QVERIFY(!run->isEnabled());
+        // A graph with every shape known runs as before.
+        QVERIFY(openAndWait(window, dataFile(QStringLiteral("onnx/cnn.onnx"))));
+        QVERIFY(window.hub()->document()->cannotRun.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), kWaitMs);
     }
 
     void unknownOpTypesAreNamed()

@@ -192,7 +192,7 @@ void ComparisonView::setDocument(DocumentPtr document)
 
 void ComparisonView::start()
 {
-    if (!document_ || !document_->graph || !document_->cluster)
+    if (!document_ || !document_->graph || !document_->cluster || !document_->cannotRun.isEmpty())
         return;
     QString unknown;
     ComparisonRequest request;
@@ -377,7 +377,7 @@ void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& erro
 
 void ComparisonView::updateButtons()
 {
-    const bool canRun = document_ && document_->graph && document_->cluster;
+    const bool canRun = document_ && document_->graph && document_->cluster && document_->cannotRun.isEmpty();
     const bool running = run_.isBusy();
     runButton_->setEnabled(!running && canRun);
     cancelButton_->setEnabled(running);

@@ -88,6 +88,12 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
                            : QObject::tr("%1 input dimensions have no value and count as 1, so the costs are guesses: "
                                          "File ▸ Input Dimensions gives them")
                                  .arg(imported.unresolvedDims.size()));
+    if (imported.unresolvedDims.empty()) { // (unresolved dimensions leave tensors unshaped: those come first)
+        if (const std::string problem = unshapedTensorsProblem(imported); !problem.empty()) {
+            doc->cannotRun = QObject::tr("Runs are off: %1").arg(QString::fromStdString(problem));
+            doc->notes << doc->cannotRun;
+        }
+    }
     Cluster cluster = loadCluster(clusterName.toStdString());
     if (precision)
         cluster.setPrecision(*precision);

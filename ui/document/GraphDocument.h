@@ -44,6 +44,9 @@ struct GraphDocument {
     // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
     // them is a guess until they are given).
     std::vector<UnresolvedDim> unresolvedDims;
+    // Why no run (learner, comparison) may time this graph, as post-cli refuses it: tensors on
+    // the compute path without an inferred shape (unshapedTensorsProblem). Empty: it can be timed.
+    QString cannotRun;
     // Which graph this is, so panels can tell "another placement or cluster of the same
     // graph" from "another graph" without comparing pointers: every new document gets a
     // new id, a copy keeps it. Give a copy newGraphId() when replacing its `graph`.

@@ -312,7 +312,7 @@ void LearnerPanel::setDocument(DocumentPtr document)
     if (document_ && document_->cluster)
         setPrecision(document_->cluster->precision());
     if (!haveData_) // (a run of another graph being stopped shows nothing of itself)
-        status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
+        status_->setText(readyText());
     updateButtons();
 }
 
@@ -328,9 +328,16 @@ void LearnerPanel::forgetRunData()
 
 QString LearnerPanel::statusText() const { return status_->text(); }
 
+QString LearnerPanel::readyText() const
+{
+    if (!document_)
+        return tr("Open a graph, then Start.");
+    return document_->cannotRun.isEmpty() ? tr("Ready.") : document_->cannotRun; // as post-cli refuses it
+}
+
 void LearnerPanel::start()
 {
-    if (!document_ || !document_->graph || !document_->cluster)
+    if (!document_ || !document_->graph || !document_->cluster || !document_->cannotRun.isEmpty())
         return;
     const bool continues = restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0
         && !continuationLearner(algorithm()).isEmpty();
@@ -423,7 +430,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
     updateButtons();
     if (!document_ || document_->graphId != runGraphId_) {
         // Stopped because another graph came: nothing of it is shown (listeners check runGraphId).
-        status_->setText(document_ ? tr("Ready.") : tr("Open a graph, then Start."));
+        status_->setText(readyText());
         emit finished(outcome);
         return;
     }
@@ -464,9 +471,11 @@ void LearnerPanel::updateButtons()
 {
     const auto state = controller_->state();
     const bool idle = state == LearnerController::State::Idle;
-    const bool canRun = document_ && document_->graph && document_->cluster;
+    const bool canRun = document_ && document_->graph && document_->cluster && document_->cannotRun.isEmpty();
     startButton_->setEnabled(idle && canRun && options_->isValid());
-    startButton_->setToolTip(options_->isValid() ? tr("Start a run (F5)") : tr("A hyperparameter is not valid"));
+    startButton_->setToolTip(document_ && !document_->cannotRun.isEmpty() ? document_->cannotRun
+                                 : options_->isValid()                    ? tr("Start a run (F5)")
+                                                                          : tr("A hyperparameter is not valid"));
     pauseButton_->setEnabled(state == LearnerController::State::Running && !preparing_);
     resumeButton_->setEnabled(state == LearnerController::State::Paused);
     stopButton_->setEnabled(!idle);

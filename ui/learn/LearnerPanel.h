@@ -125,6 +125,8 @@ private:
     void updateButtons();
     void showStatus(const QString& prefix);
     void forgetRunData(); // the status line of a run of another graph
+    // The idle status line: "Ready.", or why the document cannot be run (GraphDocument::cannotRun).
+    QString readyText() const;
 
     LearnerController* controller_;
     DocumentPtr document_;

@@ -72,6 +72,10 @@ public:
     std::string errorMessage;
     std::string duplicatePath;
     std::string duplicateKey;
+    // Streaming (parseStreaming): elements of the root array, or of the root object's member
+    // `streamKey`, go to `onElement` when closed and are dropped.
+    std::function<void(const json&, std::size_t)> onElement;
+    std::string streamKey;
 
     bool null() override { return insert(nullptr) != nullptr; }
     bool boolean(bool v) override { return insert(v) != nullptr; }
@@ -136,7 +140,9 @@ private:
     {
         std::string part;
         if (!stack_.empty())
-            part = stack_.back()->is_array() ? "[" + std::to_string(stack_.back()->size()) + "]" : pendingKey_;
+            part = stack_.back()->is_array()
+                ? "[" + std::to_string(streamedParent() ? streamed_ : stack_.back()->size()) + "]"
+                : pendingKey_;
         stack_.push_back(insert(std::move(container)));
         parts_.push_back(std::move(part));
         return true;
@@ -146,12 +152,27 @@ private:
     {
         stack_.pop_back();
         parts_.pop_back();
+        if (streamedParent()) { // an element of the streamed array is complete
+            json& array = *stack_.back();
+            onElement(array.back(), streamed_++);
+            array.erase(array.size() - 1);
+        }
         return true;
+    }
+
+    // Whether the innermost open container is the streamed array.
+    bool streamedParent() const
+    {
+        if (!onElement || stack_.empty() || !stack_.back()->is_array())
+            return false;
+        return (stack_.size() == 1 && root.is_array())
+            || (stack_.size() == 2 && root.is_object() && parts_[1] == streamKey);
     }
 
     std::vector<json*> stack_;
     std::vector<std::string> parts_;
     std::string pendingKey_;
+    std::size_t streamed_ = 0;
 };
 
 std::string lineAndColumn(std::string_view text, std::size_t offset)
@@ -216,10 +237,15 @@ std::string JsonInput::readFile(const std::string& path, std::size_t maxBytes)
     return readFileText(path, maxBytes);
 }
 
-json JsonInput::parse(std::string_view text) const
+json JsonInput::parse(std::string_view text) const { return parseStreaming(text, {}, {}); }
+
+json JsonInput::parseStreaming(std::string_view text, const std::string& arrayKey,
+                               const std::function<void(const json& element, std::size_t index)>& element) const
 {
     checkNesting(text, source_);
     DocumentBuilder builder;
+    builder.onElement = element;
+    builder.streamKey = arrayKey;
     if (json::sax_parse(text.begin(), text.end(), &builder))
         return std::move(builder.root);
     if (!builder.duplicateKey.empty())

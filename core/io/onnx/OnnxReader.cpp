@@ -639,6 +639,7 @@ struct OnnxRead {
     ShapedGraph shaped;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;
+    std::string producer; // ModelProto.producer_name ("pytorch", "tf2onnx", ...)
 };
 
 OnnxRead readOnnx(std::string_view content, const std::string& source, const ImportOptions& options)
@@ -647,6 +648,7 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
         throw InputError(source, "option batch", "must be an integer >= 1, got " + std::to_string(options.batch));
     OnnxRead read;
     onnx::ModelProto model = parseOnnxModel(content, source);
+    read.producer = model.producer_name();
     const int opset = readOnnxOpset(model, source);
     onnx::GraphProto& graph = *model.mutable_graph();
     std::vector<int> fileIndex(static_cast<std::size_t>(graph.node_size()));
@@ -683,6 +685,19 @@ std::string firstUnshapedOp(const ShapedGraph& g)
     return {};
 }
 
+// Kernel fusion follows the framework that runs the model: a PyTorch export runs in eager
+// mode, each op its own kernel; other producers (tf2onnx, the ONNX model zoo) are fused, as
+// TensorFlow's and ONNX Runtime's graph optimisers fuse element-wise chains.
+FusionChoice onnxFusion(const OnnxRead& read, const ImportOptions& options)
+{
+    if (read.producer == "pytorch")
+        return fusionChoice(options, false, "exported by PyTorch, whose eager mode runs each op as its own kernel");
+    return fusionChoice(options, true,
+                        "ONNX from "
+                            + (read.producer.empty() ? std::string("an unnamed producer") : "'" + read.producer + "'")
+                            + ": fused as graph runtimes fuse element-wise chains");
+}
+
 } // namespace
 
 ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& source, const ImportOptions& options)
@@ -692,7 +707,8 @@ ShapedGraph readOnnxShapedGraph(std::string_view content, const std::string& sou
 
 Graph parseOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options, CostReport* report)
 {
-    return buildTrainingGraph(readOnnxShapedGraph(content, source, options), importCostOptions(options), report);
+    const OnnxRead read = readOnnx(content, source, options);
+    return buildTrainingGraph(read.shaped, importCostOptions(options, onnxFusion(read, options)), report);
 }
 
 ImportedGraph importOnnxGraph(std::string_view content, const std::string& source, const ImportOptions& options)
@@ -701,7 +717,10 @@ ImportedGraph importOnnxGraph(std::string_view content, const std::string& sourc
     ImportedGraph imported;
     imported.unshapedFrom = firstUnshapedOp(read.shaped);
     CostReport report;
-    imported.graph = buildTrainingGraph(read.shaped, importCostOptions(options), &report);
+    const FusionChoice fusion = onnxFusion(read, options);
+    imported.graph = buildTrainingGraph(read.shaped, importCostOptions(options, fusion), &report);
+    imported.fused = fusion.fused;
+    imported.fusionWhy = fusion.why;
     imported.source = source;
     imported.format = GraphFormat::Onnx;
     imported.warnings = std::move(read.warnings);

@@ -9,6 +9,7 @@
 #include "core/util/InputError.h"
 #include "core/util/SourceName.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,8 +69,18 @@ ImportedGraph parsePbtxtGraph(std::string_view text, const std::string& source, 
     ImportedGraph result;
     result.source = source;
     CostReport report;
+    const FusionChoice fusion = fusionChoice(
+        options, true, "TensorFlow graph: fused as TensorFlow's graph optimisers fuse element-wise chains");
     result.graph = imported.isTrainingGraph ? buildOpForOpGraph(shaped, {}, &report)
-                                            : buildTrainingGraph(shaped, importCostOptions(options), &report);
+                                            : buildTrainingGraph(shaped, importCostOptions(options, fusion), &report);
+    if (!imported.isTrainingGraph) {
+        const bool devicesGiven = std::any_of(shaped.ops.begin(), shaped.ops.end(),
+                                              [](const ShapedOp& o) { return !o.device.empty(); });
+        result.fused = fusion.fused && !devicesGiven;
+        result.fusionWhy = fusion.fused && devicesGiven
+            ? "the file gives devices: costed op for op, as TensorFlow runs a placed GraphDef"
+            : fusion.why;
+    }
     result.unknownOpTypes = std::move(report.unknownTypes);
     result.warnings = tfImportWarnings(def, imported);
     if (!imported.isTrainingGraph)

@@ -572,7 +572,8 @@ void addNotes(const ExecutionTraceReport& r, ImportedGraph& imported)
 
 } // namespace
 
-Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched)
+Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched,
+                               const std::string& source)
 {
     const Graph& g = imported.graph;
     if (imported.recordFunctionIds.size() != static_cast<std::size_t>(g.opCount()))
@@ -602,6 +603,8 @@ Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFuncti
                 any = true;
             }
         count += any ? 1 : 0;
+        if (any && !source.empty())
+            op.measuredBy = source;
         builder.addOp(std::move(op));
     }
     for (const Edge& e : g.edges())
@@ -654,6 +657,8 @@ ImportedGraph parseExecutionTrace(std::string_view text, const std::string& sour
         throw InputError(source, "nodes", e.what());
     }
     imported.forwardFlops = local.forwardFlops;
+    imported.fused = false; // each op is the kernel eager PyTorch ran; --fusion does not apply
+    imported.fusionWhy = "PyTorch execution trace: each op costed as eager PyTorch ran it";
     addNotes(local, imported);
     if (report)
         *report = std::move(local);

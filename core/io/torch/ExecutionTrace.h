@@ -51,9 +51,12 @@ struct RecordFunctionTimes {
 // is the sum of the kernel times of all its rf_ids (its operator's and the nested ones': a
 // kernel is attributed to the innermost operator that launched it), its CPU time the duration
 // of its own operator (its smallest rf_id, which encloses the nested ones); each becomes
-// measured (Op::measuredKinds). `matched` counts the ops that got a time.
-// Throws std::invalid_argument when `imported` has no record-function ids (not a trace).
-Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched = nullptr);
+// measured (Op::measuredKinds) and, where `source` is given, measured by it (Op::measuredBy).
+// `matched` counts the ops that got a time. Linking a Kineto trace by rf_id:
+// core/io/torch/RecordFunctionLink. Throws std::invalid_argument when `imported` has no
+// record-function ids (not a trace).
+Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFunctionTimes& times, int* matched = nullptr,
+                               const std::string& source = {});
 
 // The sniffer's test: a JSON object with "schema" and "nodes" among its first keys.
 bool looksLikeExecutionTrace(std::string_view text);

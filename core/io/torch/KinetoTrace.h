@@ -18,14 +18,18 @@ namespace post {
 //    "cuda_runtime", "kernel", "gpu_memcpy", "gpu_memset", flow events "ac2g"; args
 //    "correlation" and "External id";
 //  - and a CPU-only trace without categories (PyTorch 1.13's export_chrome_trace, a bare
-//    array): events named "aten::..." are operators.
+//    array): every complete event is a record function, ProfilerStep#N and Optimizer.* ones
+//    annotations, the others operators.
 struct TraceOperator {
     std::string name;
     int thread = 0; // index into KinetoTrace::threads
     double ts = 0.0, dur = 0.0;
     std::int64_t externalId = -1;
     std::int64_t sequence = -1; // autograd's "Sequence number": a backward op's forward op
-    bool annotation = false;    // a user annotation (ProfilerStep#N, Optimizer.step#...), not an operator
+    // The record function's id ("Record function id", PyTorch 2.1 and later): an execution
+    // trace of the same run names its nodes by it (rf_id). -1: the trace does not say.
+    std::int64_t recordFunctionId = -1;
+    bool annotation = false; // a user annotation (ProfilerStep#N, Optimizer.step#...), not an operator
 };
 
 struct TraceLaunch { // a CUDA runtime call (cudaLaunchKernel, cudaMemcpyAsync, ...)

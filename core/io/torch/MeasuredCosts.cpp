@@ -44,6 +44,14 @@ const std::set<std::string, std::less<>>& knownOperators()
     return names;
 }
 
+// Whether --costs text is a Chrome trace, read event by event: an array of events, or an
+// object with "traceEvents" near its start (KinetoTrace's looksLikeProfilerTrace).
+bool looksLikeProfilerTraceText(std::string_view text)
+{
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    return (first != std::string_view::npos && text[first] == '[') || looksLikeProfilerTrace(text);
+}
+
 bool isGrad(const Op& op) { return std::string_view(op.name).ends_with(kGradSuffix); }
 // The step's host-to-device input copy (docs/cost-model.md, "Training step") is no forward op:
 // a profile has no operator for it, and it keeps its estimate.
@@ -122,6 +130,7 @@ std::vector<OpId> alignByKind(const Graph& graph, const std::vector<std::string_
 // The graph's ops by role.
 struct GraphRoles {
     std::vector<OpId> matchable;           // forward ops of a kind the table lists, graph order
+    std::vector<OpId> inputCopies;         // the step's host-to-device input copies (MemcpyHtoD)
     std::unordered_map<OpId, OpId> gradOf; // forward op -> its "X/grad"
     std::vector<OpId> optimizer;           // optimizer update ops
     std::vector<double> optimizerShare;    // each one's share of the optimizer's time
@@ -134,7 +143,9 @@ GraphRoles graphRoles(const Graph& graph)
     double paramBytes = 0.0;
     for (OpId id = 0; id < graph.opCount(); ++id) {
         const Op& op = graph.op(id);
-        if (isOptimizerOp(op)) {
+        if (isInputCopy(op)) {
+            r.inputCopies.push_back(id);
+        } else if (isOptimizerOp(op)) {
             r.optimizer.push_back(id);
             paramBytes += op.paramBytes;
         } else if (isGrad(op)) {
@@ -198,6 +209,12 @@ std::unordered_map<std::int64_t, OpId> attributeForward(const Graph& graph, cons
             previous = match[i];
         } else if (at > first && at < last && !knownOperators().count(names[i])) {
             addTime(t, previous, us);
+        } else if (gpu && at < first && forward[i]->memcpyUs > 0.0 && !roles.inputCopies.empty()) {
+            // Before the first layer, a copy to the GPU: the batch's input copy (its labels' too).
+            for (OpId copy : roles.inputCopies)
+                addTime(t, copy, forward[i]->memcpyUs / static_cast<double>(roles.inputCopies.size()));
+            if (us > forward[i]->memcpyUs)
+                t.unattributed[std::string(names[i])] += us - forward[i]->memcpyUs;
         } else if (us > 0.0) {
             t.unattributed[std::string(names[i])] += us;
         }
@@ -397,25 +414,37 @@ Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCo
     r = {};
     r.source = path;
     const JsonInput in(path);
-    const nlohmann::json root = in.parse(readFileText(path));
-    const bool isTrace = root.is_array() || (root.is_object() && root.contains("traceEvents"));
-    if (!isTrace && !(root.is_object() && root.contains("format")))
-        in.fail({}, "neither a post-costs/1 file nor a Chrome trace (no \"format\" and no \"traceEvents\")");
     Measured measured;
-    if (isTrace) {
-        const KinetoTrace trace = kinetoTraceFromJson(root, path);
-        r.layout = trace.layout;
-        measured = measureTrace(graph, trace, r);
-    } else {
-        r.layout = "post-costs/1";
-        r.kind = "CPU";
-        measured.scaleBackward = true;
-        for (const auto& [name, us] : readPostCosts(in, root)) {
-            const auto id = graph.find(name);
-            if (!id)
-                in.fail(JsonInput::member("forward_us", name),
-                        "op \"" + name + "\" is not in graph \"" + graph.name() + "\"");
-            measured.us[*id] = us;
+    bool isTrace = false;
+    {
+        std::string text = readFileText(path);
+        std::optional<KinetoTrace> trace;
+        nlohmann::json root;
+        if (looksLikeProfilerTraceText(text)) {
+            trace = parseKinetoTrace(text, path); // streamed: never one document (docs/performance.md)
+        } else {
+            root = in.parse(text);
+            if (root.is_array() || (root.is_object() && root.contains("traceEvents")))
+                trace = kinetoTraceFromJson(root, path);
+            else if (!(root.is_object() && root.contains("format")))
+                in.fail({}, "neither a post-costs/1 file nor a Chrome trace (no \"format\" and no \"traceEvents\")");
+        }
+        std::string().swap(text); // the trace holds what it needs
+        isTrace = trace.has_value();
+        if (trace) {
+            r.layout = trace->layout;
+            measured = measureTrace(graph, *trace, r);
+        } else {
+            r.layout = "post-costs/1";
+            r.kind = "CPU";
+            measured.scaleBackward = true;
+            for (const auto& [name, us] : readPostCosts(in, root)) {
+                const auto id = graph.find(name);
+                if (!id)
+                    in.fail(JsonInput::member("forward_us", name),
+                            "op \"" + name + "\" is not in graph \"" + graph.name() + "\"");
+                measured.us[*id] = us;
+            }
         }
     }
     const auto kind = static_cast<std::size_t>(measured.kind);

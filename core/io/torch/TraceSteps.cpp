@@ -245,6 +245,8 @@ TraceSteps splitTraceSteps(const KinetoTrace& trace)
         }
         TraceStep& step = result.steps[it->second.first];
         step.ops[it->second.second].gpuUs += w.dur;
+        if (w.kind == GpuWorkKind::Memcpy)
+            step.ops[it->second.second].memcpyUs += w.dur;
         step.gpuUs += w.dur;
         auto& span = spans[it->second.first];
         span = {std::min(span.first, w.ts), std::max(span.second, w.ts + w.dur)};

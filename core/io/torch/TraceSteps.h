@@ -25,6 +25,7 @@ struct StepOperator {
     OperatorRole role = OperatorRole::Forward;
     double cpuUs = 0.0;
     double gpuUs = 0.0;
+    double memcpyUs = 0.0; // of gpuUs, memory copies (the step's input copy to the GPU is one)
     // Autograd's sequence numbers: of a backward node, the forward operator it differentiates
     // (its own number, else the first nested one; -1: none); `sequences` holds every number
     // the operator or one nested in it carries (a forward aten::linear creates two nodes).
