@@ -102,8 +102,9 @@ int anchorKind(const std::vector<std::vector<int>>& occurrences, const std::vect
 {
     constexpr std::size_t kMaxAnchors = 256;
     std::vector<int> byFirst = candidates;
-    std::sort(byFirst.begin(), byFirst.end(),
-              [&](int a, int b) { return occurrences[static_cast<std::size_t>(a)][0] < occurrences[static_cast<std::size_t>(b)][0]; });
+    std::sort(byFirst.begin(), byFirst.end(), [&](int a, int b) {
+        return occurrences[static_cast<std::size_t>(a)][0] < occurrences[static_cast<std::size_t>(b)][0];
+    });
     if (byFirst.size() > kMaxAnchors)
         byFirst.resize(kMaxAnchors);
     int best = -1, bestScore = -1;
@@ -224,9 +225,9 @@ std::string LayerGroups::scopeOf(OpId op) const
     const int group = groupOf[static_cast<std::size_t>(op)];
     if (group == kNone)
         return {};
-    std::string path = group == kBefore    ? "before layer 1"
-        : group == after() ? "after layer " + std::to_string(layers)
-                           : "layer " + std::to_string(group);
+    std::string path = group == kBefore ? "before layer 1"
+        : group == after()              ? "after layer " + std::to_string(layers)
+                                        : "layer " + std::to_string(group);
     if (backward[static_cast<std::size_t>(op)])
         path += " grad";
     return path;
