@@ -211,6 +211,10 @@ LayerGroups LayerGroups::find(const Graph& graph)
         if (const auto& occ = occurrences[static_cast<std::size_t>(c)]; fits(occ, starts))
             end = std::max(end, occ.back() + 1);
     end = std::min(end, m);
+    // A stack of layers is most of the graph: two similar blocks in a long graph are not its
+    // structure (PipeDream's Inception-V3 has two alike Mixed_7 blocks among 651 ops).
+    if (2 * (end - starts.front()) < m)
+        return g;
     g.layers = layers;
     for (int p = 0; p < m; ++p) {
         const auto layer = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), p) - starts.begin());
