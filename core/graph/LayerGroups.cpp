@@ -102,8 +102,9 @@ int anchorKind(const std::vector<std::vector<int>>& occurrences, const std::vect
 {
     constexpr std::size_t kMaxAnchors = 256;
     std::vector<int> byFirst = candidates;
-    std::sort(byFirst.begin(), byFirst.end(),
-              [&](int a, int b) { return occurrences[static_cast<std::size_t>(a)][0] < occurrences[static_cast<std::size_t>(b)][0]; });
+    std::sort(byFirst.begin(), byFirst.end(), [&](int a, int b) {
+        return occurrences[static_cast<std::size_t>(a)][0] < occurrences[static_cast<std::size_t>(b)][0];
+    });
     if (byFirst.size() > kMaxAnchors)
         byFirst.resize(kMaxAnchors);
     int best = -1, bestScore = -1;
@@ -210,6 +211,10 @@ LayerGroups LayerGroups::find(const Graph& graph)
         if (const auto& occ = occurrences[static_cast<std::size_t>(c)]; fits(occ, starts))
             end = std::max(end, occ.back() + 1);
     end = std::min(end, m);
+    // A stack of layers is most of the graph: two similar blocks in a long graph are not its
+    // structure (PipeDream's Inception-V3 has two alike Mixed_7 blocks among 651 ops).
+    if (2 * (end - starts.front()) < m)
+        return g;
     g.layers = layers;
     for (int p = 0; p < m; ++p) {
         const auto layer = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), p) - starts.begin());
@@ -224,9 +229,9 @@ std::string LayerGroups::scopeOf(OpId op) const
     const int group = groupOf[static_cast<std::size_t>(op)];
     if (group == kNone)
         return {};
-    std::string path = group == kBefore    ? "before layer 1"
-        : group == after() ? "after layer " + std::to_string(layers)
-                           : "layer " + std::to_string(group);
+    std::string path = group == kBefore ? "before layer 1"
+        : group == after()              ? "after layer " + std::to_string(layers)
+                                        : "layer " + std::to_string(group);
     if (backward[static_cast<std::size_t>(op)])
         path += " grad";
     return path;

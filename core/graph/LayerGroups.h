@@ -21,7 +21,8 @@ class Graph;
 // than once (at least kMinKinds kinds must share it). Each kind occurring exactly L times
 // is a candidate anchor; a layer starts at each occurrence of the anchor for which the most
 // candidates have their k-th occurrence in the k-th layer, the earliest of those. Forward
-// ops before the first layer are "before", after the last one "after". A backward op
+// ops before the first layer are "before", after the last one "after"; layers that hold
+// less than half of the sequence are no stack (none are returned). A backward op
 // (type "backward", "grad" in its name or type, an Apply* update) joins the group most of
 // its forward producers are in (the later one among equals), else the group most of its
 // backward producers are in.

@@ -133,6 +133,17 @@ private slots:
         QCOMPARE(std::string(tree->nameOf(g, first)), "layer 2/" + g.op(first).name);
     }
 
+    // PipeDream's layer graphs name ops node1 … node921 (one kind): no stack; and its
+    // Inception-V3's two alike Mixed_7 blocks among 651 ops are not the graph's structure.
+    void pipeDreamGraphsHaveNoLayers()
+    {
+        REQUIRE_SHARED_DATA(shared);
+        for (const char* model : {"inception_v3", "resnet50", "gnmt"}) {
+            const Graph g = readGraphFile((shared + "/pipedream/" + model + "/graph.txt").toStdString());
+            QVERIFY2(LayerGroups::find(g).layers == 0, model);
+        }
+    }
+
     // The real MSR BERT operator graphs (msr-fiddle/dnn-partitioning): 3 and 6 encoder layers
     // (the files say so in their weights' names, bert.encoder.layer.0 … .5), every encoder
     // op of a layer in it, and the training step's backward ops with their layers.

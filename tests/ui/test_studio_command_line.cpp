@@ -66,29 +66,56 @@ private slots:
 
     // A signal never removes the autosave: post-studio killed by SIGTERM or SIGINT in the
     // middle of a run leaves it complete on disk for the next start to offer.
+    // Issue 31 class 9: also a run on a cluster of absurd (in-range) peaks, speeds and links,
+    // whose step times are hours or nanoseconds, is autosaved (it once was not).
     void aSignalLeavesTheAutosave_data()
     {
         QTest::addColumn<int>("signal");
-        QTest::newRow("SIGTERM") << SIGTERM;
-        QTest::newRow("SIGINT") << SIGINT;
+        QTest::addColumn<QString>("peaks"); // empty: the default cluster and tiny-mlp
+        QTest::newRow("SIGTERM") << SIGTERM << QString();
+        QTest::newRow("SIGINT") << SIGINT << QString();
+        QTest::newRow("SIGTERM, peaks 1e-6") << SIGTERM << QStringLiteral("1e-6");
+        QTest::newRow("SIGTERM, peaks 1e9") << SIGTERM << QStringLiteral("1e9");
     }
     void aSignalLeavesTheAutosave()
     {
         QFETCH(int, signal);
+        QFETCH(QString, peaks);
         QTemporaryDir home;
         QVERIFY(home.isValid());
+        QStringList extra;
+        if (!peaks.isEmpty()) {
+            const QString speed = peaks == QLatin1String("1e9") ? QStringLiteral("1e6") : QStringLiteral("1e-6");
+            const QString device = QStringLiteral(
+                R"({"name": "/device:%1:0", "kind": "%2", "speed": %3, )"
+                R"("memory_bytes": 1e30, "peak_tflops": %4, "memory_bandwidth_GBps": %4})");
+            QFile cluster(home.filePath(QStringLiteral("absurd.json")));
+            QVERIFY(cluster.open(QIODevice::WriteOnly));
+            cluster.write(
+                (QStringLiteral(R"({"format": "post-cluster/1", "name": "absurd", "devices": [)")
+                 + device.arg(QStringLiteral("CPU"), QStringLiteral("cpu"), speed, peaks) + QStringLiteral(", ")
+                 + device.arg(QStringLiteral("GPU"), QStringLiteral("gpu"), speed, peaks)
+                 + QStringLiteral(R"(], "default_link": {"bandwidth_GBps": %1, "latency_us": 1e12}})").arg(peaks))
+                    .toUtf8());
+            cluster.close();
+            extra = {QStringLiteral("--cluster"), cluster.fileName()};
+        }
         const QString autosaveDir = home.filePath(QStringLiteral("autosave"));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
         env.insert(QStringLiteral("POST_AUTOSAVE_DIR"), autosaveDir);
         env.insert(QStringLiteral("POST_AUTOSAVE_INTERVAL_MS"), QStringLiteral("100"));
-        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        // An ONNX graph: its times come from the cluster's peaks.
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR")
+            + (peaks.isEmpty() ? QStringLiteral("/samples/graphs/tiny-mlp.json")
+                               : QStringLiteral("/tests/data/onnx/cnn.onnx"));
         QProcess p;
         p.setProcessEnvironment(env);
         p.start(qEnvironmentVariable("POST_STUDIO"),
-                {graph, QStringLiteral("--algo"), QStringLiteral("post"), QStringLiteral("--samples"),
-                 QStringLiteral("100000000")});
+                QStringList{graph, QStringLiteral("--algo"), QStringLiteral("post"), QStringLiteral("--samples"),
+                            QStringLiteral("100000000")}
+                    + extra);
         QVERIFY(p.waitForStarted());
         // Wait for an autosave holding samples.
         QString autosave;

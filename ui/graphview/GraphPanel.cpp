@@ -97,7 +97,7 @@ bool GraphPanel::usesScopes(const Graph& graph)
     if (grouping_ != Grouping::Scopes && (grouping_ != Grouping::Auto || graph.opCount() <= LayoutPolicy::kScopesAboveOps))
         return false;
     if (scopesGraph_ != &graph || !scopes_) {
-        scopes_ = std::make_shared<const ScopeTree>(ScopeTree::build(graph));
+        scopes_ = LayoutPolicy::scopeTree(graph);
         scopesGraph_ = &graph;
         openScopes_.clear();
         openSeries_.clear();
@@ -139,12 +139,12 @@ void GraphPanel::setDocument(DocumentPtr document)
         pendingRequest_ = 0;
         search_->setGraph(document->graph);
         scene_->setContent(document, ViewGraph{});
-        view_->setPlaceholderText(tr("Grouping %1 ops by name scope…").arg(graph.opCount()));
+        view_->setPlaceholderText(tr("Grouping %1 ops by name scope or layer…").arg(graph.opCount()));
         updateOverviewVisibility();
         if (treeGraph_ != &graph) {
             treeGraph_ = &graph;
-            treeWatcher_->setFuture(runInBackground(
-                [shared = document->graph] { return std::make_shared<const ScopeTree>(ScopeTree::build(*shared)); }));
+            treeWatcher_->setFuture(
+                runInBackground([shared = document->graph] { return LayoutPolicy::scopeTree(*shared); }));
         }
         emit layoutStarted();
         emit layoutBusyChanged(true);

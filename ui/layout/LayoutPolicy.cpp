@@ -47,9 +47,9 @@ LayoutEngine LayoutPolicy::engineForAsked(int nodeCount, long long cost)
 
 LayoutEngine LayoutPolicy::engineFor(const ViewGraph& view) { return engineFor(view.nodeCount(), costOf(view)); }
 
-bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
+bool LayoutPolicy::groupsUsefully(const Graph& graph, const ScopeTree& scopes)
 {
-    if (graph.opCount() <= kScopesAboveOps || scopes.scopeCount() < 2)
+    if (scopes.scopeCount() < 2)
         return false;
     const std::vector<int> open = scopes.openWithin(kScopeBudget);
     const int boxes = scopes.visibleCount(open);
@@ -59,6 +59,22 @@ bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
     if (boxes < kScopeMinBoxes && open.size() < 2)
         return false;
     return static_cast<long long>(boxes) * kScopeShrink <= graph.opCount();
+}
+
+bool LayoutPolicy::prefersScopes(const Graph& graph, const ScopeTree& scopes)
+{
+    return graph.opCount() > kScopesAboveOps && groupsUsefully(graph, scopes);
+}
+
+std::shared_ptr<const ScopeTree> LayoutPolicy::scopeTree(const Graph& graph)
+{
+    auto byName = std::make_shared<const ScopeTree>(ScopeTree::build(graph));
+    if (groupsUsefully(graph, *byName))
+        return byName;
+    std::optional<ScopeTree> byLayers = ScopeTree::buildByLayers(graph);
+    if (byLayers && groupsUsefully(graph, *byLayers))
+        return std::make_shared<const ScopeTree>(std::move(*byLayers));
+    return byName;
 }
 
 LayoutPlan LayoutPolicy::scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,

@@ -62,8 +62,16 @@ struct LayoutPolicy {
     static constexpr long long kAskedFastDotMaxCost = 3 * kFastDotMaxCost;
     static LayoutEngine engineForAsked(int nodeCount, long long cost);
     static LayoutEngine engineFor(const ViewGraph& view);
-    // Whether Auto draws the graph by name scope.
+    // Whether the scopes' first view (openWithin kScopeBudget) groups the graph: at least
+    // kScopeShrink times fewer boxes than ops, and a scope open below the root or at least
+    // kScopeMinBoxes boxes.
+    static bool groupsUsefully(const Graph& graph, const ScopeTree& scopes);
+    // Whether Auto draws the graph by scope: more than kScopesAboveOps ops, grouped usefully.
     static bool prefersScopes(const Graph& graph, const ScopeTree& scopes);
+    // The scopes the view groups by: the name scopes, or where they group nothing usefully
+    // (flat names: MSR's "MatMul12", "Add4"), the layers found in the graph's structure
+    // (ScopeTree::buildByLayers) when those do. For any thread.
+    static std::shared_ptr<const ScopeTree> scopeTree(const Graph& graph);
     // The scope view with `open` open (the root always is).
     static LayoutPlan scopedPlan(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
                                  std::vector<std::pair<int, QString>> openSeries = {});

@@ -84,6 +84,226 @@ int findRoot(std::vector<int>& parent, int x)
     return x;
 }
 
+// The scope view of one scoped() call: open scopes are walked from the root; each shows its
+// own ops and its child scopes as items, items named alike but for numbers gathered into
+// series, each item then a box or (open) a frame holding its own items.
+class ScopedView {
+public:
+    ScopedView(const Graph& graph, const ScopeTree& tree, const std::vector<int>& open,
+               const std::vector<std::pair<int, QString>>& openSeries)
+        : graph_(graph)
+        , tree_(tree)
+        , open_(open)
+        , openSeries_(openSeries)
+        , topoPos_(static_cast<size_t>(graph.opCount()))
+    {
+        int i = 0;
+        for (OpId op : graph.topologicalOrder())
+            topoPos_[static_cast<size_t>(op)] = i++;
+    }
+
+    ViewGraph build()
+    {
+        view_.grouped = true;
+        view_.nodeOfOp.assign(static_cast<size_t>(graph_.opCount()), -1);
+        std::vector<std::pair<int, int>> stack = {{ScopeTree::kRoot, -1}}; // (open scope, its frame)
+        while (!stack.empty()) {
+            const auto [s, frame] = stack.back();
+            stack.pop_back();
+            visit(s, frame, stack);
+        }
+        std::sort(pending_.begin(), pending_.end(), [](const Pending& a, const Pending& b) { return a.first < b.first; });
+        view_.nodes.reserve(pending_.size());
+        for (Pending& p : pending_) {
+            for (OpId op : p.node.ops)
+                view_.nodeOfOp[static_cast<size_t>(op)] = view_.nodeCount();
+            view_.nodes.push_back(std::move(p.node));
+        }
+        addEdges(graph_, view_);
+        return std::move(view_);
+    }
+
+private:
+    struct Pending {
+        int first; // topological position of the first op
+        ViewNode node;
+    };
+    // What one open scope holds: its own ops (scope -1) and its child scopes (op -1).
+    struct Item {
+        OpId op = -1;
+        int scope = -1;
+        QString label;
+    };
+    struct Placement {
+        std::vector<int> frameOf; // per item: the frame it is drawn in
+        std::vector<char> hidden; // per item: in a closed series box
+    };
+
+    bool isOpen(int s) const { return std::binary_search(open_.begin(), open_.end(), s); }
+    bool seriesOpen(const QString& key) const
+    {
+        return std::any_of(openSeries_.begin(), openSeries_.end(), [&](const auto& p) { return p.second == key; });
+    }
+    int firstPosition(std::span<const OpId> ops) const
+    {
+        int first = std::numeric_limits<int>::max();
+        for (OpId op : ops)
+            first = std::min(first, topoPos_[static_cast<size_t>(op)]);
+        return first;
+    }
+    // "N ops · time" (no time when the ops cost nothing, like shape ops and inputs).
+    static QString figures(size_t ops, double us)
+    {
+        const QString count = QStringLiteral("%1 ops").arg(ops);
+        return us > 0 ? count + QStringLiteral(" · ") + formatMicroseconds(us) : count;
+    }
+    QString subtitleOf(int s) const { return figures(static_cast<size_t>(tree_.opCount(s)), scopeComputeUs(tree_, s)); }
+    // The op's name (as the tree groups it: ScopeTree::nameOf) below the open scope it is
+    // drawn in.
+    QString relativeName(OpId op, int within) const
+    {
+        if (within == ScopeTree::kRoot)
+            return QString::fromStdString(std::string(tree_.nameOf(graph_, op)));
+        if (tree_.scopeOf(op) == within)
+            return QString::fromStdString(tree_.opLabel(graph_, op));
+        std::string_view rest = tree_.nameOf(graph_, op);
+        rest.remove_prefix(std::min(rest.size(), tree_.scope(within).path.size()));
+        while (!rest.empty() && rest.front() == '/')
+            rest.remove_prefix(1);
+        return QString::fromUtf8(rest.data(), static_cast<int>(rest.size()));
+    }
+
+    void visit(int s, int frame, std::vector<std::pair<int, int>>& stack)
+    {
+        std::vector<Item> items;
+        for (OpId op : tree_.scope(s).ops)
+            items.push_back({op, -1, relativeName(op, s)});
+        for (int c : tree_.scope(s).children)
+            items.push_back({-1, c, QString::fromStdString(tree_.scope(c).label)});
+        Placement placed{std::vector<int>(items.size(), frame), std::vector<char>(items.size(), 0)};
+        gatherSeries(s, frame, items, placed);
+        for (size_t i = 0; i < items.size(); ++i)
+            if (!placed.hidden[i])
+                placeItem(s, items[i], placed.frameOf[i], stack);
+    }
+
+    // Series: at least kSeriesMin items named alike but for numbers, one box ("t[0–199]": the
+    // range of the first number that varies; "p2o.Conv.[0–61]": a number every member shares
+    // is part of the name), or a frame around them when open.
+    void gatherSeries(int s, int frame, const std::vector<Item>& items, Placement& placed)
+    {
+        std::map<std::string, std::vector<size_t>> alike;
+        for (size_t i = 0; i < items.size(); ++i) {
+            std::string pattern = ScopeTree::numberPattern(items[i].label.toStdString());
+            if (pattern.find('#') != std::string::npos)
+                alike[std::move(pattern)].push_back(i);
+        }
+        for (const auto& [pattern, members] : alike) {
+            if (static_cast<int>(members.size()) < kSeriesMin)
+                continue;
+            const QString key = QStringLiteral("series:") + QString::fromStdString(tree_.scope(s).path)
+                + QStringLiteral("/") + QString::fromStdString(pattern);
+            std::vector<std::string> names;
+            std::vector<int> memberScopes;
+            std::vector<OpId> ops;
+            for (size_t i : members) {
+                names.push_back(items[i].label.toStdString());
+                if (items[i].scope >= 0) {
+                    memberScopes.push_back(items[i].scope);
+                    const std::span<const OpId> below = tree_.opsBelow(items[i].scope);
+                    ops.insert(ops.end(), below.begin(), below.end());
+                } else {
+                    ops.push_back(items[i].op);
+                }
+            }
+            const std::vector<std::string_view> views(names.begin(), names.end());
+            const QString title = QString::fromStdString(ScopeTree::seriesTitle(views));
+            double us = 0.0, cpuUs = 0.0;
+            for (OpId op : ops) {
+                us += graph_.op(op).time(DeviceKind::Gpu);
+                cpuUs += graph_.op(op).time(DeviceKind::Cpu);
+            }
+            const QString subtitle = QStringLiteral("%1× · ").arg(members.size())
+                + figures(ops.size(), us > 0 ? us : cpuUs);
+            if (seriesOpen(key)) {
+                ViewFrame f;
+                f.parent = frame;
+                f.seriesParent = s;
+                f.members = std::move(memberScopes);
+                f.ops = std::move(ops);
+                f.key = key;
+                f.title = title;
+                f.subtitle = subtitle;
+                view_.frames.push_back(std::move(f));
+                for (size_t i : members)
+                    placed.frameOf[i] = static_cast<int>(view_.frames.size()) - 1;
+                continue;
+            }
+            ViewNode node;
+            node.kind = ViewNode::Kind::Series;
+            node.scope = s; // the scope whose boxes it gathers
+            const int first = firstPosition(ops);
+            node.ops = std::move(ops);
+            node.title = title;
+            node.subtitle = subtitle;
+            node.key = key;
+            node.frame = frame;
+            pending_.push_back({first, std::move(node)});
+            for (size_t i : members)
+                placed.hidden[i] = 1;
+        }
+    }
+
+    // An op's box; a child scope's box, or its frame (pushed on `stack`) when open.
+    void placeItem(int s, const Item& item, int within, std::vector<std::pair<int, int>>& stack)
+    {
+        if (item.op >= 0) {
+            ViewNode node = opNode(graph_, item.op);
+            node.title = item.label;
+            node.frame = within;
+            pending_.push_back({topoPos_[static_cast<size_t>(item.op)], std::move(node)});
+            return;
+        }
+        const int c = item.scope;
+        const std::span<const OpId> below = tree_.opsBelow(c);
+        const int first = firstPosition(below);
+        const QString key = QStringLiteral("scope:") + QString::fromStdString(tree_.scope(c).path);
+        if (isOpen(c) && below.size() > 1) {
+            ViewFrame f;
+            f.scope = c;
+            f.parent = within;
+            f.key = key;
+            f.title = item.label;
+            f.subtitle = subtitleOf(c);
+            view_.frames.push_back(std::move(f));
+            stack.emplace_back(c, static_cast<int>(view_.frames.size()) - 1);
+            return;
+        }
+        ViewNode node;
+        if (below.size() == 1) {
+            node = opNode(graph_, below.front());
+            node.title = relativeName(below.front(), s);
+        } else {
+            node.kind = ViewNode::Kind::Scope;
+            node.ops.assign(below.begin(), below.end());
+            node.title = item.label;
+            node.subtitle = subtitleOf(c);
+            node.key = key;
+            node.scope = c;
+        }
+        node.frame = within;
+        pending_.push_back({first, std::move(node)});
+    }
+
+    const Graph& graph_;
+    const ScopeTree& tree_;
+    const std::vector<int>& open_;
+    const std::vector<std::pair<int, QString>>& openSeries_;
+    std::vector<int> topoPos_;
+    ViewGraph view_;
+    std::vector<Pending> pending_;
+};
+
 } // namespace
 
 ViewGraph opLevel(const Graph& graph)
@@ -178,183 +398,12 @@ double scopeComputeUs(const ScopeTree& scopes, int scope)
 ViewGraph scoped(const Graph& graph, std::shared_ptr<const ScopeTree> scopes, std::vector<int> open,
                  std::vector<std::pair<int, QString>> openSeries)
 {
-    const ScopeTree& tree = *scopes;
     std::sort(open.begin(), open.end());
     open.erase(std::unique(open.begin(), open.end()), open.end());
     if (open.empty() || open.front() != ScopeTree::kRoot)
         open.insert(open.begin(), ScopeTree::kRoot);
-    auto isOpen = [&](int s) { return std::binary_search(open.begin(), open.end(), s); };
-    auto seriesOpen = [&](const QString& key) {
-        return std::any_of(openSeries.begin(), openSeries.end(), [&](const auto& p) { return p.second == key; });
-    };
-    std::vector<int> topoPos(static_cast<size_t>(graph.opCount()));
-    {
-        int i = 0;
-        for (OpId op : graph.topologicalOrder())
-            topoPos[static_cast<size_t>(op)] = i++;
-    }
-    // "N ops · time" (no time when the ops cost nothing, like shape ops and inputs).
-    auto figures = [](size_t ops, double us) {
-        const QString count = QStringLiteral("%1 ops").arg(ops);
-        return us > 0 ? count + QStringLiteral(" · ") + formatMicroseconds(us) : count;
-    };
-    auto subtitleOf = [&](int s) { return figures(static_cast<size_t>(tree.opCount(s)), scopeComputeUs(tree, s)); };
-    // The op's name below the open scope it is drawn in.
-    auto relativeName = [&](OpId op, int within) {
-        const std::string& name = graph.op(op).name;
-        if (within == ScopeTree::kRoot)
-            return QString::fromStdString(name);
-        if (tree.scopeOf(op) == within)
-            return QString::fromStdString(tree.opLabel(graph, op));
-        std::string_view rest(name);
-        rest.remove_prefix(std::min(rest.size(), tree.scope(within).path.size()));
-        while (!rest.empty() && rest.front() == '/')
-            rest.remove_prefix(1);
-        return QString::fromUtf8(rest.data(), static_cast<int>(rest.size()));
-    };
-
-    ViewGraph view;
-    view.grouped = true;
-    view.nodeOfOp.assign(static_cast<size_t>(graph.opCount()), -1);
-    struct Pending {
-        int first; // topological position of the first op
-        ViewNode node;
-    };
-    std::vector<Pending> pending;
-    // What one open scope holds: its own ops (scope -1) and its child scopes (op -1).
-    struct Item {
-        OpId op = -1;
-        int scope = -1;
-        QString label;
-    };
-    std::vector<std::pair<int, int>> stack = {{ScopeTree::kRoot, -1}}; // (open scope, its frame)
-    while (!stack.empty()) {
-        const auto [s, frame] = stack.back();
-        stack.pop_back();
-        std::vector<Item> items;
-        for (OpId op : tree.scope(s).ops)
-            items.push_back({op, -1, relativeName(op, s)});
-        for (int c : tree.scope(s).children)
-            items.push_back({-1, c, QString::fromStdString(tree.scope(c).label)});
-        // Series: many items named alike but for numbers.
-        std::map<std::string, std::vector<size_t>> alike;
-        for (size_t i = 0; i < items.size(); ++i) {
-            std::string pattern = ScopeTree::numberPattern(items[i].label.toStdString());
-            if (pattern.find('#') != std::string::npos)
-                alike[std::move(pattern)].push_back(i);
-        }
-        std::vector<int> frameOfItem(items.size(), frame);
-        std::vector<char> hidden(items.size(), 0); // in a closed series box
-        for (const auto& [pattern, members] : alike) {
-            if (static_cast<int>(members.size()) < kSeriesMin)
-                continue;
-            const QString key = QStringLiteral("series:") + QString::fromStdString(tree.scope(s).path)
-                + QStringLiteral("/") + QString::fromStdString(pattern);
-            // "t[0–199]": the range of the first number that varies ("p2o.Conv.[0–61]": a
-            // number every member shares is part of the name).
-            std::vector<std::string> names;
-            std::vector<int> memberScopes;
-            std::vector<OpId> ops;
-            for (size_t i : members) {
-                names.push_back(items[i].label.toStdString());
-                if (items[i].scope >= 0) {
-                    memberScopes.push_back(items[i].scope);
-                    const std::span<const OpId> below = tree.opsBelow(items[i].scope);
-                    ops.insert(ops.end(), below.begin(), below.end());
-                } else {
-                    ops.push_back(items[i].op);
-                }
-            }
-            const std::vector<std::string_view> views(names.begin(), names.end());
-            const QString title = QString::fromStdString(ScopeTree::seriesTitle(views));
-            double us = 0.0, cpuUs = 0.0;
-            for (OpId op : ops) {
-                us += graph.op(op).time(DeviceKind::Gpu);
-                cpuUs += graph.op(op).time(DeviceKind::Cpu);
-            }
-            const QString subtitle = QStringLiteral("%1× · ").arg(members.size())
-                + figures(ops.size(), us > 0 ? us : cpuUs);
-            if (seriesOpen(key)) {
-                ViewFrame f;
-                f.parent = frame;
-                f.seriesParent = s;
-                f.members = std::move(memberScopes);
-                f.ops = std::move(ops);
-                f.key = key;
-                f.title = title;
-                f.subtitle = subtitle;
-                view.frames.push_back(std::move(f));
-                for (size_t i : members)
-                    frameOfItem[i] = static_cast<int>(view.frames.size()) - 1;
-                continue;
-            }
-            ViewNode node;
-            node.kind = ViewNode::Kind::Series;
-            node.scope = s; // the scope whose boxes it gathers
-            int first = std::numeric_limits<int>::max();
-            for (OpId op : ops)
-                first = std::min(first, topoPos[static_cast<size_t>(op)]);
-            node.ops = std::move(ops);
-            node.title = title;
-            node.subtitle = subtitle;
-            node.key = key;
-            node.frame = frame;
-            pending.push_back({first, std::move(node)});
-            for (size_t i : members)
-                hidden[i] = 1;
-        }
-        for (size_t i = 0; i < items.size(); ++i) {
-            if (hidden[i])
-                continue;
-            const Item& item = items[i];
-            const int within = frameOfItem[i];
-            if (item.op >= 0) {
-                ViewNode node = opNode(graph, item.op);
-                node.title = item.label;
-                node.frame = within;
-                pending.push_back({topoPos[static_cast<size_t>(item.op)], std::move(node)});
-                continue;
-            }
-            const int c = item.scope;
-            const std::span<const OpId> below = tree.opsBelow(c);
-            int first = std::numeric_limits<int>::max();
-            for (OpId op : below)
-                first = std::min(first, topoPos[static_cast<size_t>(op)]);
-            if (isOpen(c) && below.size() > 1) {
-                ViewFrame f;
-                f.scope = c;
-                f.parent = within;
-                f.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
-                f.title = item.label;
-                f.subtitle = subtitleOf(c);
-                view.frames.push_back(std::move(f));
-                stack.emplace_back(c, static_cast<int>(view.frames.size()) - 1);
-                continue;
-            }
-            ViewNode node;
-            if (below.size() == 1) {
-                node = opNode(graph, below.front());
-                node.title = relativeName(below.front(), s);
-            } else {
-                node.kind = ViewNode::Kind::Scope;
-                node.ops.assign(below.begin(), below.end());
-                node.title = item.label;
-                node.subtitle = subtitleOf(c);
-                node.key = QStringLiteral("scope:") + QString::fromStdString(tree.scope(c).path);
-                node.scope = c;
-            }
-            node.frame = within;
-            pending.push_back({first, std::move(node)});
-        }
-    }
-    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.first < b.first; });
-    view.nodes.reserve(pending.size());
-    for (Pending& p : pending) {
-        for (OpId op : p.node.ops)
-            view.nodeOfOp[static_cast<size_t>(op)] = view.nodeCount();
-        view.nodes.push_back(std::move(p.node));
-    }
-    addEdges(graph, view);
+    ScopedView builder(graph, *scopes, open, openSeries);
+    ViewGraph view = builder.build();
     // Only the series that are drawn open stay open.
     std::vector<std::pair<int, QString>> shownSeries;
     for (const ViewFrame& f : view.frames)
