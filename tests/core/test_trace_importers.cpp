@@ -640,13 +640,17 @@ private slots:
         const std::string et = etFile(
             {{1, "load", 4, 5, false, {}, -1, "", "[[3, 7, 0, 602112, 4, 'cuda:0']]"},
              {2, "weights", 4, 1, false, {}, -1, "", "[[4, 8, 0, 9408, 4, 'cuda:0']]"},
-             {3, "conv", 4, 40, false, {1, 2}, -1,
+             {3,
+              "conv",
+              4,
+              40,
+              false,
+              {1, 2},
+              -1,
               "[[3, 7, 0, 602112, 4, 'cuda:0'], [4, 8, 0, 9408, 4, 'cuda:0'], None, [2, 2], [3, 3], False, 1]",
               "[[5, 9, 0, 802816, 4, 'cuda:0']]"},
-             {4, "relu", 4, 10, false, {3}, -1, "[[6, 9, 0, 802816, 4, 'cuda:0']]",
-              "[[6, 9, 0, 802816, 4, 'cuda:0']]"},
-             {5, "step", 4, 3, false, {4, 2}, -1, "[[[6, 9, 0, 802816, 4, 'cuda:0'], [4, 8, 0, 9408, 2, 'cuda:0']], 0.1]",
-              ""},
+             {4, "relu", 4, 10, false, {3}, -1, "[[6, 9, 0, 802816, 4, 'cuda:0']]", "[[6, 9, 0, 802816, 4, 'cuda:0']]"},
+             {5, "step", 4, 3, false, {4, 2}, -1, "[[[6, 9, 0, 802816, 4, 'cuda:0'], [4, 8, 0, 9408, 2, 'cuda:0']], 0.1]", ""},
              {6, "unsized", 4, 3, false, {5}, -1, "[[1, 2, 3", ""}});
         ChakraReport r;
         const ImportedGraph g = parseChakraEt(et, "sized.et", {}, &r);
@@ -661,7 +665,7 @@ private slots:
         QCOMPARE(bytes("conv", "relu"), 802816.0 * 4); // a view of the conv's output storage
         QCOMPARE(bytes("relu", "step"), 802816.0 * 4); // inside a list of tensors
         QCOMPARE(bytes("weights", "step"), 9408.0 * 2);
-        QCOMPARE(bytes("step", "unsized"), 0.0);       // values that are no literal: no bytes
+        QCOMPARE(bytes("step", "unsized"), 0.0); // values that are no literal: no bytes
         QCOMPARE(r.sizedDataDeps, 5);
         QCOMPARE(r.dataDeps, 6);
         QVERIFY2(g.notes.front().find("5 of 6 data dependencies carry the sizes") != std::string::npos,

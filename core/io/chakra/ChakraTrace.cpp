@@ -101,9 +101,8 @@ void collectTensors(const json& value, std::vector<ChakraTensor>& out, int depth
 {
     if (!value.is_array() || depth > 3)
         return;
-    const bool tensor = value.size() >= 5 && std::all_of(value.begin(), value.begin() + 5, [](const json& e) {
-        return e.is_number_integer();
-    });
+    const bool tensor = value.size() >= 5
+        && std::all_of(value.begin(), value.begin() + 5, [](const json& e) { return e.is_number_integer(); });
     if (!tensor) {
         for (const json& e : value)
             collectTensors(e, out, depth + 1);
@@ -302,16 +301,15 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
     } catch (const GraphError& e) {
         throw InputError(source, "dependencies", e.what());
     }
-    imported.notes.push_back("Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
-                             + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
-                             + " GPU kernels and copies, " + std::to_string(r.collectives)
-                             + " collectives); "
-                             + (r.sizedDataDeps == 0
-                                    ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
-                                    : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
-                                          + " data dependencies carry the sizes of the tensors they pass ("
-                                          + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
-                                          + " MB), the others are edges without bytes"));
+    imported.notes.push_back(
+        "Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
+        + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
+        + " GPU kernels and copies, " + std::to_string(r.collectives) + " collectives); "
+        + (r.sizedDataDeps == 0 ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
+                                : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
+                   + " data dependencies carry the sizes of the tensors they pass ("
+                   + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
+                   + " MB), the others are edges without bytes"));
     if (r.collectives + r.sendRecv > 0)
         imported.notes.push_back(std::to_string(r.collectives + r.sendRecv)
                                  + " communication node(s) are ops of their measured runtime: the other ranks they "
