@@ -347,19 +347,8 @@ Measured measureTrace(const Graph& graph, const KinetoTrace& trace, MeasuredCost
     return m;
 }
 
-std::string formatMs(double us)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, us >= 10'000.0 ? "%.1f ms" : "%.2f ms", us / 1000.0);
-    return text;
-}
-
-std::string percent(double share)
-{
-    char text[16];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
-    return text;
-}
+std::string formatMs(double us) { return formatTraceMs(us); }
+std::string percent(double share) { return formatShare(share); }
 
 // Refuses a trace that is not this graph's (docs/pytorch.md, "Honest matching").
 void checkCoverage(const Graph& graph, MeasuredCostsReport& r, const MeasuredCostsOptions& options)

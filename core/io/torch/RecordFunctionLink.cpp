@@ -1,11 +1,10 @@
 #include "core/io/torch/RecordFunctionLink.h"
 
+#include "core/io/torch/TraceSteps.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <map>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -57,38 +56,15 @@ std::vector<double> launchedGpuUs(const KinetoTrace& trace, const std::vector<in
         }
         return -1;
     };
-    std::unordered_map<std::int64_t, const TraceLaunch*> byCorrelation;
-    for (const TraceLaunch& l : trace.launches)
-        if (l.correlation >= 0)
-            byCorrelation.emplace(l.correlation, &l);
-    std::map<std::pair<int, double>, std::int64_t> flowEnds;
-    std::unordered_map<std::int64_t, const TraceFlow*> flowStarts;
-    for (const TraceFlow& f : trace.flows) {
-        if (f.start)
-            flowStarts.emplace(f.id, &f);
-        else
-            flowEnds.emplace(std::make_pair(f.thread, f.ts), f.id);
-    }
     std::unordered_map<std::int64_t, int> byExternal;
     for (std::size_t i = 0; i < trace.operators.size(); ++i)
         if (trace.operators[i].externalId >= 0 && !trace.operators[i].annotation)
             byExternal.emplace(trace.operators[i].externalId, static_cast<int>(i));
-
+    const std::vector<int> launcher = gpuWorkLaunchers(trace, innermostAt, byExternal);
     std::vector<double> us(trace.operators.size(), 0.0);
-    for (const TraceGpuWork& w : trace.gpuWork) {
-        int op = -1;
-        if (const auto l = byCorrelation.find(w.correlation); w.correlation >= 0 && l != byCorrelation.end())
-            op = innermostAt(l->second->thread, l->second->ts);
-        if (op < 0)
-            if (const auto f = flowEnds.find({w.thread, w.ts}); f != flowEnds.end())
-                if (const auto s = flowStarts.find(f->second); s != flowStarts.end())
-                    op = innermostAt(s->second->thread, s->second->ts);
-        if (op < 0)
-            if (const auto e = byExternal.find(w.externalId); w.externalId >= 0 && e != byExternal.end())
-                op = e->second;
-        if (op >= 0)
-            us[static_cast<std::size_t>(op)] += w.dur;
-    }
+    for (std::size_t i = 0; i < trace.gpuWork.size(); ++i)
+        if (launcher[i] >= 0)
+            us[static_cast<std::size_t>(launcher[i])] += trace.gpuWork[i].dur;
     return us;
 }
 
@@ -99,19 +75,8 @@ double median(std::vector<double> values)
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-std::string formatMs(double us)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, us >= 10'000.0 ? "%.1f ms" : "%.2f ms", us / 1000.0);
-    return text;
-}
-
-std::string percent(double share)
-{
-    char text[16];
-    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
-    return text;
-}
+std::string formatMs(double us) { return formatTraceMs(us); }
+std::string percent(double share) { return formatShare(share); }
 
 // The graph's ops as (outer rf_id, operator name), and every rf_id of the graph.
 struct GraphIds {

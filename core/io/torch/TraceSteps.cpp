@@ -1,6 +1,7 @@
 #include "core/io/torch/TraceSteps.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -81,39 +82,12 @@ int operatorAt(const KinetoTrace& trace, const TopLevel& top, int thread, double
 // For each GPU work item, the top-level operator that launched it, or -1.
 std::vector<int> launchers(const KinetoTrace& trace, const TopLevel& top)
 {
-    std::unordered_map<std::int64_t, const TraceLaunch*> byCorrelation;
-    for (const TraceLaunch& l : trace.launches)
-        if (l.correlation >= 0)
-            byCorrelation.emplace(l.correlation, &l);
-    std::map<std::pair<int, double>, std::int64_t> flowEnds;       // (thread, ts) of an "f" -> id
-    std::unordered_map<std::int64_t, const TraceFlow*> flowStarts; // id -> its "s"
-    for (const TraceFlow& f : trace.flows) {
-        if (f.start)
-            flowStarts.emplace(f.id, &f);
-        else
-            flowEnds.emplace(std::make_pair(f.thread, f.ts), f.id);
-    }
     std::unordered_map<std::int64_t, int> byExternal;
     for (std::size_t i = 0; i < trace.operators.size(); ++i)
         if (trace.operators[i].externalId >= 0 && top.topOf[i] >= 0)
             byExternal.emplace(trace.operators[i].externalId, top.topOf[i]);
-
-    std::vector<int> result(trace.gpuWork.size(), -1);
-    for (std::size_t i = 0; i < trace.gpuWork.size(); ++i) {
-        const TraceGpuWork& w = trace.gpuWork[i];
-        int op = -1;
-        if (const auto l = byCorrelation.find(w.correlation); w.correlation >= 0 && l != byCorrelation.end())
-            op = operatorAt(trace, top, l->second->thread, l->second->ts);
-        if (op < 0)
-            if (const auto f = flowEnds.find({w.thread, w.ts}); f != flowEnds.end())
-                if (const auto s = flowStarts.find(f->second); s != flowStarts.end())
-                    op = operatorAt(trace, top, s->second->thread, s->second->ts);
-        if (op < 0)
-            if (const auto e = byExternal.find(w.externalId); w.externalId >= 0 && e != byExternal.end())
-                op = e->second;
-        result[i] = op;
-    }
-    return result;
+    return gpuWorkLaunchers(
+        trace, [&](int thread, double ts) { return operatorAt(trace, top, thread, ts); }, byExternal);
 }
 
 // Step ranges: ProfilerStep#N; else cut after each Optimizer.step; else the whole trace.
@@ -257,6 +231,53 @@ TraceSteps splitTraceSteps(const KinetoTrace& trace)
     // A step cut at Optimizer.step with nothing in it (a trailing range) is no step.
     std::erase_if(result.steps, [](const TraceStep& s) { return s.ops.empty(); });
     return result;
+}
+
+std::vector<int> gpuWorkLaunchers(const KinetoTrace& trace, const std::function<int(int, double)>& operatorAt,
+                                  const std::unordered_map<std::int64_t, int>& byExternal)
+{
+    std::unordered_map<std::int64_t, const TraceLaunch*> byCorrelation;
+    for (const TraceLaunch& l : trace.launches)
+        if (l.correlation >= 0)
+            byCorrelation.emplace(l.correlation, &l);
+    std::map<std::pair<int, double>, std::int64_t> flowEnds;       // (thread, ts) of an "f" -> id
+    std::unordered_map<std::int64_t, const TraceFlow*> flowStarts; // id -> its "s"
+    for (const TraceFlow& f : trace.flows) {
+        if (f.start)
+            flowStarts.emplace(f.id, &f);
+        else
+            flowEnds.emplace(std::make_pair(f.thread, f.ts), f.id);
+    }
+    std::vector<int> result(trace.gpuWork.size(), -1);
+    for (std::size_t i = 0; i < trace.gpuWork.size(); ++i) {
+        const TraceGpuWork& w = trace.gpuWork[i];
+        int op = -1;
+        if (const auto l = byCorrelation.find(w.correlation); w.correlation >= 0 && l != byCorrelation.end())
+            op = operatorAt(l->second->thread, l->second->ts);
+        if (op < 0)
+            if (const auto f = flowEnds.find({w.thread, w.ts}); f != flowEnds.end())
+                if (const auto s = flowStarts.find(f->second); s != flowStarts.end())
+                    op = operatorAt(s->second->thread, s->second->ts);
+        if (op < 0)
+            if (const auto e = byExternal.find(w.externalId); w.externalId >= 0 && e != byExternal.end())
+                op = e->second;
+        result[i] = op;
+    }
+    return result;
+}
+
+std::string formatTraceMs(double us)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, us >= 10'000.0 ? "%.1f ms" : "%.2f ms", us / 1000.0);
+    return text;
+}
+
+std::string formatShare(double share)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
+    return text;
 }
 
 } // namespace post

@@ -3,7 +3,9 @@
 #include "core/io/torch/KinetoTrace.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace post {
@@ -57,5 +59,17 @@ struct TraceSteps {
 // its correlation id to the runtime call (or, without one, its flow arrow, or its external id
 // to the operator), the call to the operator enclosing it on its thread.
 TraceSteps splitTraceSteps(const KinetoTrace& trace);
+
+// For each of the trace's GPU work items (kernels, memcpy, memset), the operator that launched
+// it, or -1: `operatorAt(thread, ts)` (the operator a caller attributes to, running on that
+// thread at that time) of its runtime call (found by correlation id), else of its flow arrow's
+// start; failing both, `byExternal` (external id -> operator) of its external id. Shared by the
+// step split (top-level operators) and the record-function link (innermost operators).
+std::vector<int> gpuWorkLaunchers(const KinetoTrace& trace, const std::function<int(int, double)>& operatorAt,
+                                  const std::unordered_map<std::int64_t, int>& byExternal);
+
+// "12.34 ms" (one decimal from 10 ms) and "94%": the figures of the --costs reports.
+std::string formatTraceMs(double us);
+std::string formatShare(double share);
 
 } // namespace post
