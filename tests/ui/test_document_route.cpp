@@ -8,6 +8,7 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/support/TestData.h"
 #include "tests/ui/AnswerDialogs.h"
+#include "tests/ui/UiTestWindows.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
@@ -37,30 +38,12 @@
 
 using namespace post;
 using uitest::answerDialogs;
+using uitest::openWindow;
+using uitest::sample;
 
 namespace {
 
 constexpr int kWaitMs = 60000;
-
-QString sample(const char* name)
-{
-    return qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/") + QLatin1String(name);
-}
-
-std::unique_ptr<MainWindow> openWindow(const QString& path, bool interactive = false)
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setInteractiveErrors(false);
-    QSignalSpy shown(window.get(), &MainWindow::documentShown);
-    window->openFile(path);
-    if (!shown.wait(kWaitMs))
-        qFatal("%s was not shown", qPrintable(path));
-    if (interactive) {
-        window->setInteractiveErrors(true); // the question is asked from here on
-        window->show();
-    }
-    return window;
-}
 
 LearnerPanel* learner(MainWindow& w) { return w.findChild<LearnerPanel*>(); }
 SessionController* session(MainWindow& w) { return w.findChild<SessionController*>(); }

@@ -7,6 +7,7 @@
 #include "core/zoo/ZooRegistry.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/AnswerDialogs.h"
+#include "tests/ui/UiTestWindows.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
@@ -42,27 +43,12 @@
 
 using namespace post;
 using uitest::answerDialogs;
+using uitest::openWindow;
+using uitest::sample;
 
 namespace {
 
 constexpr int kWaitMs = 60000;
-
-QString sample(const char* name)
-{
-    return qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/") + QLatin1String(name);
-}
-
-// A window showing `path`, errors reported by signal only.
-std::unique_ptr<MainWindow> openWindow(const QString& path)
-{
-    auto window = std::make_unique<MainWindow>();
-    window->setInteractiveErrors(false);
-    QSignalSpy shown(window.get(), &MainWindow::documentShown);
-    window->openFile(path);
-    if (!shown.wait(kWaitMs))
-        qFatal("%s was not shown", qPrintable(path));
-    return window;
-}
 
 bool runLearner(MainWindow& window, const char* algo, int samples, int seed)
 {
