@@ -687,6 +687,10 @@ private slots:
         QVERIFY2(e.message().find("truncated") != std::string::npos, e.what());
         e = errorOf([&] { parseGraph("\x01\x02\x03 not a trace", "x.et"); });
         QVERIFY2(e.message().find("GlobalMetadata") != std::string::npos, e.what());
+        // A name that is not UTF-8: the reader names the node (protobuf logs nothing).
+        e = errorOf([&] { parseChakraEt(etFile({{1, "a\xff", 4, 1, false, {}}}), "latin1.et", {}); });
+        QVERIFY2(e.location().starts_with("node 1 (byte "), e.what());
+        QVERIFY2(e.message().find("not valid UTF-8") != std::string::npos, e.what());
         e = errorOf([&] { parseChakraEt(etFile({{1, "a", 4, 1, false, {7}}}), "dangling.et", {}); });
         QVERIFY2(e.location() == "node 1 (byte 8).data_deps", e.what());
         QVERIFY2(e.message().find("node 7, which the trace does not have") != std::string::npos, e.what());

@@ -6,6 +6,7 @@
 #include "core/io/json/JsonInput.h"
 #include "core/util/InputError.h"
 #include "core/util/SourceName.h"
+#include "core/util/Utf8.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <nlohmann/json.hpp>
@@ -520,8 +521,11 @@ ImportedGraph parseChakraEt(std::string_view bytes, const std::string& source, c
         } else {
             ChakraProtoMsg::Node node;
             parsed = node.ParseFromCodedStream(&stream) && stream.ConsumedEntireMessage();
-            if (parsed)
+            if (parsed) {
+                if (const std::string problem = utf8Problem(node.name(), "the node name"); !problem.empty())
+                    throw InputError(source, where, problem);
                 nodes.push_back(fromProto(node, where));
+            }
         }
         stream.PopLimit(limit);
         if (!parsed)
