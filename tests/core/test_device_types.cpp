@@ -78,14 +78,7 @@ testdata::SmallCase mixedCase(unsigned seed)
         if (i == 0)
             continue;
         const int inputs = uniform(0, 4) == 0 ? 0 : std::min(i, uniform(1, 3));
-        std::vector<int> from;
-        while (static_cast<int>(from.size()) < inputs) {
-            const int f = uniform(0, i - 1);
-            if (std::find(from.begin(), from.end(), f) == from.end())
-                from.push_back(f);
-        }
-        for (int f : from)
-            b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(0, 80));
+        post::testdata::addRandomInputs(b, i, inputs, uniform, 0, 80);
     }
     Cluster cluster = mixedCluster(large, uniform(2, 30));
     if (uniform(0, 1) == 0) // a faster V100-T4 link than the rest

@@ -17,6 +17,21 @@
 
 namespace post::testdata {
 
+// Edges into op `i` from `inputs` distinct earlier ops (drawn by `uniform(0, i - 1)`), each of
+// 1000 x uniform(bytesLo, bytesHi) bytes: the random graphs of the bound and placer tests.
+template <class Uniform>
+inline void addRandomInputs(GraphBuilder& b, int i, int inputs, Uniform& uniform, int bytesLo, int bytesHi)
+{
+    std::vector<int> from;
+    while (static_cast<int>(from.size()) < inputs) {
+        const int f = uniform(0, i - 1);
+        if (std::find(from.begin(), from.end(), f) == from.end())
+            from.push_back(f);
+    }
+    for (int f : from)
+        b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(bytesLo, bytesHi));
+}
+
 struct SmallCase {
     Graph graph;
     Cluster cluster;
@@ -40,14 +55,7 @@ inline SmallCase smallRandomCase(unsigned seed)
         b.addOp(std::move(o));
         if (i > 0) {
             const int inputs = std::min(i, uniform(1, 3));
-            std::vector<int> from;
-            while (static_cast<int>(from.size()) < inputs) {
-                const int f = uniform(0, i - 1);
-                if (std::find(from.begin(), from.end(), f) == from.end())
-                    from.push_back(f);
-            }
-            for (int f : from)
-                b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(1, 100));
+            addRandomInputs(b, i, inputs, uniform, 1, 100);
         }
     }
     const int gpus = uniform(2, 3);
