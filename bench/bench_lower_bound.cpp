@@ -50,8 +50,8 @@ void ratios(int cases)
     int above = 0;
     double seconds = 0.0;
     for (unsigned seed = 1; seed <= static_cast<unsigned>(cases); ++seed) {
-        const testdata::SmallCase c = testdata::smallRandomCase(seed);
-        const double best = testdata::enumeratedOptimum(c.graph, c.cluster);
+        const randomgraphs::SmallCase c = randomgraphs::smallRandomCase(seed);
+        const double best = randomgraphs::enumeratedOptimum(c.graph, c.cluster);
         const auto t0 = std::chrono::steady_clock::now();
         const LowerBound lb = lowerBound(c.graph, c.cluster);
         seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

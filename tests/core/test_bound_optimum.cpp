@@ -23,8 +23,8 @@
 
 using namespace post;
 
-using testdata::enumeratedOptimum;
-using testdata::smallRandomCase;
+using randomgraphs::enumeratedOptimum;
+using randomgraphs::smallRandomCase;
 
 class TestBoundOptimum : public QObject {
     Q_OBJECT
@@ -43,7 +43,7 @@ private slots:
         std::erase(placers, std::string("cpu"));
         QCOMPARE(placers.size(), size_t{6});
         for (unsigned seed = 1; seed <= kCases; ++seed) {
-            const testdata::SmallCase c = smallRandomCase(seed);
+            const randomgraphs::SmallCase c = smallRandomCase(seed);
             const double best = enumeratedOptimum(c.graph, c.cluster);
             const LowerBound lb = lowerBound(c.graph, c.cluster);
             const double bound = lb.valueUs();
@@ -106,8 +106,8 @@ private slots:
         double ratioSum = 0.0;
         int counted = 0;
         for (unsigned seed = 1; seed <= kCases; ++seed) {
-            const testdata::SmallCase c = testdata::variedSmallCase(seed);
-            const double best = testdata::enumeratedOptimumAnyDevices(c.graph, c.cluster);
+            const randomgraphs::SmallCase c = randomgraphs::variedSmallCase(seed);
+            const double best = randomgraphs::enumeratedOptimumAnyDevices(c.graph, c.cluster);
             const LowerBound lb = lowerBound(c.graph, c.cluster);
             QVERIFY2(lb.valueUs() <= best * (1 + 1e-9) + 1e-9,
                      qPrintable(QString("seed %1: bound %2 (%3) above the optimum %4")
@@ -135,7 +135,7 @@ private slots:
             : 24;
         double slowest = 0.0, total = 0.0, boundRatio = 0.0;
         for (unsigned seed = 1; seed <= static_cast<unsigned>(cases); ++seed) {
-            const testdata::SmallCase c = smallRandomCase(seed);
+            const randomgraphs::SmallCase c = smallRandomCase(seed);
             const double best = enumeratedOptimum(c.graph, c.cluster);
             MilpPlacer milp;
             PlaceContext context{c.graph, c.cluster, SimOptions{}};

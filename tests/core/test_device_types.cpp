@@ -57,7 +57,7 @@ Cluster mixedCluster(bool large, double latencyUs)
 // V100 time (so the fastest device differs per op ratio, not by one speed); some ops run on
 // the CPU fastest (small ops where a GPU launch would dominate). The kind times are set far
 // off, so any consumer that reads them instead of the typed times is caught.
-testdata::SmallCase mixedCase(unsigned seed)
+randomgraphs::SmallCase mixedCase(unsigned seed)
 {
     std::mt19937 rng(seed);
     auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -78,12 +78,12 @@ testdata::SmallCase mixedCase(unsigned seed)
         if (i == 0)
             continue;
         const int inputs = uniform(0, 4) == 0 ? 0 : std::min(i, uniform(1, 3));
-        post::testdata::addRandomInputs(b, i, inputs, uniform, 0, 80);
+        post::randomgraphs::addRandomInputs(b, i, inputs, uniform, 0, 80);
     }
     Cluster cluster = mixedCluster(large, uniform(2, 30));
     if (uniform(0, 1) == 0) // a faster V100-T4 link than the rest
         cluster.setLink(1, 2, Link{4000.0, 2.0});
-    return testdata::SmallCase{std::move(b).build(), std::move(cluster)};
+    return randomgraphs::SmallCase{std::move(b).build(), std::move(cluster)};
 }
 
 bool near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
@@ -247,7 +247,7 @@ private slots:
     void simulatorsUseTypedTimes()
     {
         for (unsigned seed = 1; seed <= 40; ++seed) {
-            const testdata::SmallCase c = mixedCase(seed);
+            const randomgraphs::SmallCase c = mixedCase(seed);
             Simulator sim(c.graph, c.cluster);
             IncrementalSimulator incremental(c.graph, c.cluster);
             std::mt19937 rng(seed);
@@ -278,8 +278,8 @@ private slots:
         double ratioSum = 0.0, ratioMin = 1.0;
         std::vector<std::string> placers = classicalPlacerNames();
         for (unsigned seed = 1; seed <= kCases; ++seed) {
-            const testdata::SmallCase c = mixedCase(seed);
-            const double best = testdata::enumeratedOptimumAnyDevices(c.graph, c.cluster);
+            const randomgraphs::SmallCase c = mixedCase(seed);
+            const double best = randomgraphs::enumeratedOptimumAnyDevices(c.graph, c.cluster);
             const LowerBound lb = lowerBound(c.graph, c.cluster);
             const QString what = QString("seed %1: optimum %2, path %3 work %4 fork-join %5 ancestry %6 windows %7")
                                      .arg(seed)
@@ -318,7 +318,7 @@ private slots:
     void windowsHoldOnEverySchedule()
     {
         for (unsigned seed = 1; seed <= 150; ++seed) {
-            const testdata::SmallCase c = mixedCase(seed);
+            const randomgraphs::SmallCase c = mixedCase(seed);
             const OpWindows w = opWindows(c.graph, c.cluster);
             Simulator sim(c.graph, c.cluster);
             const auto n = static_cast<size_t>(c.graph.opCount());
@@ -365,14 +365,14 @@ private slots:
         const LowerBound lb = lowerBound(g, c);
         QVERIFY(near(lb.workUs, 1000.0 / 1.25)); // 10 x 100 us of work over 1 + 1/4 devices
         QCOMPARE(lb.criticalPathUs, 100.0);
-        QVERIFY(lb.valueUs() <= testdata::enumeratedOptimumAnyDevices(g, c));
+        QVERIFY(lb.valueUs() <= randomgraphs::enumeratedOptimumAnyDevices(g, c));
     }
 
     // Learners (short runs) and the grouped milp on a mixed cluster: valid placements, timed as
     // the simulator times them.
     void learnersAndGroupedMilpRunOnMixedClusters()
     {
-        const testdata::SmallCase c = mixedCase(7);
+        const randomgraphs::SmallCase c = mixedCase(7);
         for (const std::string& name : learnerNames()) {
             auto placer = makePlacer(name);
             QVERIFY(placer);
@@ -405,8 +405,8 @@ private slots:
         // Seeds 10, 20, 25, 42 and 60 of 60 were "proven optimal" 2-29% above the optimum before
         // solveMilp left devices where an op alone outlasts the horizon out of the model.
         for (unsigned seed = 1; seed <= 40; ++seed) {
-            const testdata::SmallCase c = mixedCase(seed);
-            const double best = testdata::enumeratedOptimumAnyDevices(c.graph, c.cluster);
+            const randomgraphs::SmallCase c = mixedCase(seed);
+            const double best = randomgraphs::enumeratedOptimumAnyDevices(c.graph, c.cluster);
             MilpPlacer milp;
             PlaceContext context{c.graph, c.cluster, SimOptions{}};
             context.seconds = 120.0;

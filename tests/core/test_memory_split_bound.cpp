@@ -11,6 +11,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
+#include "tests/support/SmallRandomGraphs.h"
 #include "tests/support/TestData.h"
 
 #include <QtTest>
@@ -83,14 +84,7 @@ TightCase tightCase(unsigned seed)
         b.addOp(std::move(o));
         if (i > 0) {
             const int inputs = std::min(i, uniform(1, 2));
-            std::vector<int> from;
-            while (static_cast<int>(from.size()) < inputs) {
-                const int f = uniform(0, i - 1);
-                if (std::find(from.begin(), from.end(), f) == from.end())
-                    from.push_back(f);
-            }
-            for (int f : from)
-                b.addEdge(static_cast<OpId>(f), static_cast<OpId>(i), 1000.0 * uniform(1, 100));
+            randomgraphs::addRandomInputs(b, i, inputs, uniform, 1, 100);
         }
     }
     const double capacity = std::max(largest, total * uniform(35, 90) / 100.0);

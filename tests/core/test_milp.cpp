@@ -332,10 +332,10 @@ private slots:
         for (int kind = 0; kind < 2; ++kind)
             for (unsigned seed = 1; seed <= static_cast<unsigned>(cases); ++seed) {
                 // Seeds past test_bound_optimum's 24 for the identical GPUs.
-                const testdata::SmallCase c = kind == 0 ? testdata::smallRandomCase(1000 + seed)
-                                                        : testdata::variedSmallCase(seed);
-                const double best = kind == 0 ? testdata::enumeratedOptimum(c.graph, c.cluster)
-                                              : testdata::enumeratedOptimumAnyDevices(c.graph, c.cluster);
+                const randomgraphs::SmallCase c = kind == 0 ? randomgraphs::smallRandomCase(1000 + seed)
+                                                            : randomgraphs::variedSmallCase(seed);
+                const double best = kind == 0 ? randomgraphs::enumeratedOptimum(c.graph, c.cluster)
+                                              : randomgraphs::enumeratedOptimumAnyDevices(c.graph, c.cluster);
                 MilpPlacer milp;
                 PlaceContext context{c.graph, c.cluster, SimOptions{}};
                 context.seconds = seconds;

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace post::testdata {
+namespace post::randomgraphs {
 
 // Edges into op `i` from `inputs` distinct earlier ops (drawn by `uniform(0, i - 1)`), each of
 // 1000 x uniform(bytesLo, bytesHi) bytes: the random graphs of the bound and placer tests.
@@ -159,4 +159,4 @@ inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& clu
     }
 }
 
-} // namespace post::testdata
+} // namespace post::randomgraphs
