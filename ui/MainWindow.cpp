@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "ui/charts/LearningChart.h"
+#include "ui/charts/RunChartLink.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
@@ -16,9 +17,9 @@
 #include "ui/layout/LayoutEngine.h"
 #include "ui/learn/BestPlacementFeed.h"
 #include "ui/learn/LearnerPanel.h"
-#include "ui/models/DeviceTableModel.h"
 #include "ui/panels/DeviceTablePanel.h"
 #include "ui/panels/OpTablePanel.h"
+#include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
 #include "ui/theme/AppPalette.h"
@@ -175,7 +176,7 @@ void MainWindow::followDocuments()
     connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::documentArriving);
     connect(hub_, &DocumentHub::documentChanged, graphPanel_, &GraphPanel::showDocument);
     connect(hub_, &DocumentHub::documentChanged, opTable_, &OpTablePanel::setDocument);
-    connect(hub_, &DocumentHub::documentChanged, deviceTable_, &DeviceTablePanel::setDocument);
+    deviceTable_->followHub(hub_);
     connect(hub_, &DocumentHub::documentChanged, inspector_, &InspectorPanel::setDocument);
     connect(hub_, &DocumentHub::documentChanged, this, &MainWindow::documentArrived);
 }
@@ -823,21 +824,21 @@ void MainWindow::createLearner()
 
     connect(hub_, &DocumentHub::documentChanged, learner_, &LearnerPanel::setDocument);
     connect(hub_, &DocumentHub::clusterNameChanged, learner_, &LearnerPanel::setClusterName);
-    connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab](int samples) {
-        if (learner_->continuedFrom() > 0) { // a restored run goes on: its points stay
-            learningChart_->continueRun(samples);
+    // The chart follows the learner, the hub's proven bounds and its own clicks by itself;
+    // the window only brings it to the front and says how a continued run starts.
+    runChartLink_ = new RunChartLink(
+        learningChart_, learner_, hub_, bestFeed_, [this] { return session_->recorder()->extras().best; }, this);
+    connect(runChartLink_, &RunChartLink::placementStatus, this,
+            [this](const QString& text) { setStatus(text, StatusScope::Placement); });
+    connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab] {
+        if (learner_->continuedFrom() > 0) {
             setStatus(learner_->continuationNote());
             statusText_->setToolTip(tr("Sessions do not keep the learner's policy, so a restored run cannot resume "
                                        "exactly: its learner starts again from the restored best placement"));
-        } else {
-            learningChart_->reset(samples);
         }
-        learningChart_->setRunTitle(learner_->algorithm(), samples);
         showCentralTab(chartTab);
         learnerDock_->raise();
     });
-    connect(learner_, &LearnerPanel::resetRequested, learningChart_, [this] { learningChart_->reset(); });
-    connect(learner_, &LearnerPanel::snapshot, learningChart_, &LearningChart::addSnapshot);
     // Run menu: the learner panel's buttons by key, wherever the focus is and whether or
     // not the Learner dock is showing (a click on a disabled button does nothing).
     QMenu* run = new QMenu(tr("&Run"), this);
@@ -863,18 +864,9 @@ void MainWindow::createLearner()
         else if (statusText_->text().startsWith(tr("Preparing the run")))
             setStatus(idleStatus());
     });
-    connect(learner_, &LearnerPanel::finished, learningChart_, [this](const LearnerOutcome& outcome) {
+    connect(learner_, &LearnerPanel::finished, this, [this] {
         if (statusText_->text().startsWith(tr("Preparing the run"))) // stopped before its placer started
             setStatus(idleStatus());
-        if (!hub_->document() || hub_->document()->graphId != learner_->runGraphId())
-            return; // a run of another graph, stopped when this one came: the chart shows this one
-        const bool placed = outcome.error.isEmpty() && outcome.result.feasible;
-        learningChart_->finishRun(placed ? outcome.result.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
-                                         : std::numeric_limits<double>::quiet_NaN());
-        const PlaceResult& r = outcome.result;
-        if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
-            learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
-                                           r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
     });
 }
 
@@ -972,7 +964,6 @@ void MainWindow::createTimeline()
     stepStatus_->followSteps(steps);
     statusBar()->insertPermanentWidget(1, stepStatus_); // left of the graph summary
     new ExportMenu(exportMenu_, hub_, graphPanel_, steps, statusBar());
-    connect(steps, &StepSimulation::simulated, deviceTable_->model(), &DeviceTableModel::setStep);
     connect(steps, &StepSimulation::simulated, this, [this](const StepPtr& step) {
         // The graph's critical path (drawn while View ▸ Show Critical Path is on); a step of
         // another graph or none clears it. The timeline outlines the selected op.

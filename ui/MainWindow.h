@@ -30,6 +30,7 @@ class LearningChart;
 class OpTablePanel;
 class PlacementDiffController;
 class PlacementDiffDialog;
+class RunChartLink;
 class StepSimulation;
 class StepStatusLabel;
 class TimelinePanel;
@@ -193,6 +194,7 @@ private:
     LearnerPanel* learner_ = nullptr;
     BestPlacementFeed* bestFeed_ = nullptr; // the learner's new bests to the hub (and their provenance)
     LearningChart* learningChart_ = nullptr;
+    RunChartLink* runChartLink_ = nullptr; // the chart's data route (learner, hub, clicks)
     QDockWidget* learnerDock_ = nullptr;
     TimelinePanel* timeline_ = nullptr;
     StepStatusLabel* stepStatus_ = nullptr;

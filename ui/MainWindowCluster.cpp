@@ -2,20 +2,12 @@
 // from MainWindow.cpp so the window's core stays small).
 #include "ui/MainWindow.h"
 
-#include "ui/charts/LearningChart.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/compare/PlacementDiffController.h"
 #include "ui/document/DocumentHub.h"
-#include "ui/document/StepSimulation.h"
-#include "ui/graphview/GraphPanel.h"
-#include "ui/inspector/InspectorPanel.h"
-#include "ui/learn/BestPlacementFeed.h"
 #include "ui/learn/LearnerPanel.h"
-#include "ui/panels/DeviceTablePanel.h"
-#include "ui/panels/OpTablePanel.h"
-#include "ui/session/RunRecorder.h"
 #include "ui/session/SessionController.h"
 #include "ui/util/Format.h"
 
@@ -48,21 +40,18 @@ void MainWindow::createClusterTools()
     comparisonView_ = new ComparisonView(this);
     addCentralTab(comparisonView_, tr("Compare")); // shown by title: showCentralTab("Compare")
 
-    // The editor takes big graphs' figures from the step simulation (one simulation per new best).
-    clusterEditor_->followSteps(true);
-    connect(hub_->steps(), &StepSimulation::simulated, clusterEditor_, &ClusterEditor::setStep);
-    connect(hub_, &DocumentHub::documentChanged, clusterEditor_, &ClusterEditor::setDocument);
+    // The editor follows the hub (documents, steps) and gives it each edited cluster; the
+    // window says what the edit did.
+    clusterEditor_->followHub(hub_);
     session_->setComparison(comparisonView_); // sessions keep the Compare table
-    connect(clusterEditor_, &ClusterEditor::clusterEdited, this,
-            [this](std::shared_ptr<const Cluster> cluster, const Placement& placement) {
-                hub_->setCluster(std::move(cluster), placement, clusterEditor_);
-                const double us = clusterEditor_->shownStepUs();
-                setStatus(!std::isnan(us) ? tr("Cluster edited: shown placement %1%2")
-                                                .arg(formatMicroseconds(us),
-                                                     clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
-                                          : tr("Cluster edited"),
-                          StatusScope::Placement);
-            });
+    connect(clusterEditor_, &ClusterEditor::clusterEdited, this, [this] {
+        const double us = clusterEditor_->shownStepUs();
+        setStatus(!std::isnan(us) ? tr("Cluster edited: shown placement %1%2")
+                                        .arg(formatMicroseconds(us),
+                                             clusterEditor_->shownFeasible() ? QString() : tr(", out of memory"))
+                                  : tr("Cluster edited"),
+                  StatusScope::Placement);
+    });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
@@ -85,13 +74,6 @@ void MainWindow::createClusterTools()
     const QList<QAction*> fileActions = fileMenu_->actions();
     const qsizetype at = fileActions.indexOf(openPlacementAction_);
     fileMenu_->insertAction(at >= 0 && at + 1 < fileActions.size() ? fileActions[at + 1] : nullptr, diffFile);
-    // A comparison's milp bound on the graph and cluster of the chart's run: the chart shows it.
-    connect(comparisonView_, &ComparisonView::provenBound, this,
-            [this](quint64 graphId, quintptr cluster, double opLevelMs, bool optimal, double groupedMs, int chunks) {
-                if (cluster != 0 && graphId == learner_->runGraphId()
-                    && cluster == reinterpret_cast<quintptr>(learner_->runCluster()))
-                    learningChart_->setProvenBound(opLevelMs, optimal, groupedMs, chunks);
-            });
     connect(comparisonView_, &ComparisonView::diffRequested, this,
             [this](const Placement& from, const Placement& to, const QString& fromName, const QString& toName) {
                 // One row against the shown placement: that side follows the shown placement.
@@ -102,30 +84,6 @@ void MainWindow::createClusterTools()
                 b.fixed = to;
                 diffs_->show(std::move(a), std::move(b), fromName, toName);
             });
-    connect(learningChart_, &LearningChart::bestRequested, this, [this] {
-        // The best so far is no sample (a warm start, a final pick): the run's best placement.
-        const Placement& best = session_->recorder()->extras().best;
-        const DocumentPtr& document = hub_->document();
-        if (best.empty() || !document || best.size() != static_cast<size_t>(document->opCount())) {
-            setStatus(tr("The best placement is not known yet (it is shown when the run ends)"), StatusScope::Placement);
-            return;
-        }
-        hub_->setPlacement(best, bestFeed_->provenance(), learningChart_);
-        setStatus(tr("Showing the run's best placement"), StatusScope::Placement);
-    });
-    connect(learningChart_, &LearningChart::sampleClicked, this, [this](int index) {
-        int shown = -1;
-        Placement placement = learner_->samplePlacement(index, &shown);
-        const DocumentPtr& document = hub_->document();
-        if (placement.empty() || !document || placement.size() != static_cast<size_t>(document->opCount())) {
-            setStatus(tr("Sample %1's placement was not kept").arg(index), StatusScope::Placement);
-            return;
-        }
-        hub_->setPlacement(std::move(placement), bestFeed_->provenance(), learningChart_);
-        setStatus(shown == index ? tr("Showing sample %1's placement").arg(index)
-                                 : tr("Showing sample %1's placement (the nearest kept to %2)").arg(shown).arg(index),
-                  StatusScope::Placement);
-    });
 }
 
 PlacementDiffDialog* MainWindow::diffWithPlacementFile(const QString& path)

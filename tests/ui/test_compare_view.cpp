@@ -318,10 +318,13 @@ void TestCompareView::provenAndGroupedBounds()
 void TestCompareView::milpRowCertifiesTheBest()
 {
     ComparisonView view;
-    view.setDocument(uitest::smallDocument());
+    DocumentHub hub;
+    view.setHub(&hub);
+    const DocumentPtr document = uitest::smallDocument();
+    view.setDocument(document);
     view.findChild<QLineEdit*>(QStringLiteral("compareAlgorithms"))->setText(QStringLiteral("milp,m-etf"));
     QSignalSpy done(&view, &ComparisonView::runFinished);
-    QSignalSpy bound(&view, &ComparisonView::provenBound);
+    QSignalSpy bound(&hub, &DocumentHub::provenBoundFound);
     view.start();
     QVERIFY(done.wait(60000));
     const ComparisonModel& model = *view.model();
@@ -335,8 +338,13 @@ void TestCompareView::milpRowCertifiesTheBest()
     QCOMPARE(model.lowerBoundSource(), QStringLiteral("critical-path"));
     QVERIFY2(view.boundText().contains(QStringLiteral("(critical path)")) && view.boundText().endsWith("proven optimal"),
              qPrintable(view.boundText()));
+    // The milp row's bound goes to the hub, for the chart of the same graph and cluster.
     QCOMPARE(bound.count(), 1);
-    QVERIFY(bound.at(0).at(2).toDouble() > 0.0);
+    const auto proven = bound.at(0).at(0).value<ProvenBound>();
+    QVERIFY(proven.opLevelMs > 0.0);
+    QVERIFY(proven.provenOptimal);
+    QCOMPARE(proven.graphId, document->graphId);
+    QCOMPARE(proven.cluster, reinterpret_cast<quintptr>(document->cluster.get()));
 }
 
 QTEST_MAIN(TestCompareView)

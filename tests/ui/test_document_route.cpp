@@ -403,6 +403,33 @@ private slots:
         QVERIFY(!session(*window)->recorder()->hasRun());
     }
 
+    // A bound proved elsewhere (a Compare row of milp publishes it through the hub) reaches
+    // the chart when it is of the chart's run, its graph on its cluster, and only then.
+    void aProvenBoundReachesTheChartOfItsRunOnly()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*window, "m-etf", 1));
+        const double before = chart(*window)->lowerBoundMs();
+        QVERIFY(before > 0.0);
+        const QString source = chart(*window)->lowerBoundSource();
+        QVERIFY(source != QStringLiteral("milp"));
+        ProvenBound bound;
+        bound.graphId = learner(*window)->runGraphId();
+        bound.cluster = reinterpret_cast<quintptr>(learner(*window)->runCluster());
+        bound.opLevelMs = before * 1.5;
+        ProvenBound otherCluster = bound;
+        otherCluster.cluster += 8;
+        window->hub()->publishProvenBound(otherCluster);
+        ProvenBound otherGraph = bound;
+        otherGraph.graphId += 1;
+        window->hub()->publishProvenBound(otherGraph);
+        QCOMPARE(chart(*window)->lowerBoundMs(), before);
+        QCOMPARE(chart(*window)->lowerBoundSource(), source);
+        window->hub()->publishProvenBound(bound);
+        QCOMPARE(chart(*window)->lowerBoundMs(), before * 1.5);
+        QCOMPARE(chart(*window)->lowerBoundSource(), QStringLiteral("milp"));
+    }
+
     // A message about a placement goes when the placement does; one about a graph with it.
     void statusMessagesBelongToWhatTheyDescribe()
     {

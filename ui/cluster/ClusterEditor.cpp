@@ -6,6 +6,8 @@
 #include "core/util/InputError.h"
 #include "ui/cluster/ClusterDeviceModel.h"
 #include "ui/cluster/ClusterLinkModel.h"
+#include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/util/BackgroundJobs.h"
 #include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
@@ -168,11 +170,21 @@ void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
     if (!deviceMap.empty())
         for (DeviceId& d : placement_)
             d = d >= 0 && static_cast<size_t>(d) < deviceMap.size() ? deviceMap[static_cast<size_t>(d)] : d;
-    // The window takes the edited cluster at once (setDocument with it follows, which
+    // The hub takes the edited cluster at once (setDocument with it follows, which
     // re-simulates); alone, the editor re-simulates here.
+    if (hub_)
+        hub_->setCluster(made_, placement_, this);
     emit clusterEdited(made_, placement_);
     if (!document_ || document_->cluster != made_)
         resimulate();
+}
+
+void ClusterEditor::followHub(DocumentHub* hub)
+{
+    hub_ = hub;
+    followSteps_ = true;
+    connect(hub, &DocumentHub::documentChanged, this, &ClusterEditor::setDocument);
+    connect(hub->steps(), &StepSimulation::simulated, this, &ClusterEditor::setStep);
 }
 
 ClusterEditor::~ClusterEditor()

@@ -27,6 +27,8 @@ class ClusterLinkModel;
 // writes post-cluster/1 (atomically); Open reads one. On graphs above kSynchronousMaxOps
 // ops the re-simulation runs on a pool thread (shownStepUs is NaN until it is back, then
 // shownStepChanged), so a new best placement of a 100k-op graph never blocks the window.
+class DocumentHub;
+
 class ClusterEditor : public QWidget {
     Q_OBJECT
 
@@ -38,10 +40,12 @@ public:
     static constexpr int kSynchronousMaxOps = 5000;
     // The pool-thread re-simulation is still running (or the window's step is awaited).
     bool isSimulating() const { return job_.isBusy() || awaitingStep_; }
-    // The window's step simulation (StepSimulation::simulated) is followed: on a big graph
-    // the shown placement on the document's own cluster is the step it simulates anyway, so
-    // its figure is taken from there instead of simulating it a second time.
-    void followSteps(bool follow) { followSteps_ = follow; }
+    // Follows the hub: its documents (setDocument), its step simulation (setStep: on a big
+    // graph the shown placement on the document's own cluster is the step the hub simulates
+    // anyway, so its figure is taken from there instead of simulating it a second time), and
+    // each edit goes to the hub (DocumentHub::setCluster, this editor as its origin) before
+    // clusterEdited is emitted.
+    void followHub(DocumentHub* hub);
     // Simulations this editor ran itself (tests).
     int simulationsRun() const { return simulationsRun_; }
 
@@ -72,7 +76,7 @@ public:
 public slots:
     // Follows the window. A document carrying the cluster this editor made keeps the draft.
     void setDocument(post::DocumentPtr document);
-    // The window's newest simulated step (see followSteps).
+    // The hub's newest simulated step (see followHub).
     void setStep(const post::StepPtr& step);
 
 signals:
@@ -97,7 +101,8 @@ private:
     Placement placement_;                 // the shown placement, on made_ (or the document's cluster)
     double shownStepUs_;
     bool shownFeasible_ = false;
-    LatestJob job_; // the pool-thread re-simulation whose result is wanted
+    LatestJob job_;              // the pool-thread re-simulation whose result is wanted
+    DocumentHub* hub_ = nullptr; // followHub
     bool followSteps_ = false;
     bool awaitingStep_ = false; // the figure comes with the window's step of placement_
     StepPtr lastStep_;          // the window's newest step

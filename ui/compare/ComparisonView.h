@@ -57,7 +57,8 @@ public slots:
     void start();
     void cancel();
     // Follows `hub`'s document (setDocument) and shows the rows' placements through it
-    // (showRow), with this view as their origin.
+    // (showRow), with this view as their origin, and the bounds its milp rows prove
+    // (DocumentHub::publishProvenBound: the learning chart of the same graph shows them).
     void setHub(DocumentHub* hub);
 
     // Shows the best placement of model row `row` through the hub (setHub), named by its
@@ -73,11 +74,6 @@ signals:
     void diffRequested(const post::Placement& from, const post::Placement& to, const QString& fromName,
                        const QString& toName);
     void runFinished(bool cancelled);
-    // A row's placer proved a bound (milp): op-level (ms, 0: none) and whether its placement is
-    // optimal, or grouped (ms and chunks, 0: none), for the learning chart of the same graph.
-    // `cluster` is the run's Cluster object's address (compared, never dereferenced).
-    void provenBound(quint64 graphId, quintptr cluster, double opLevelMs, bool provenOptimal, double groupedMs,
-                     int groupedChunks);
 
 private:
     void onStarted(quint64 runId, double lowerBoundUs, const QString& source);

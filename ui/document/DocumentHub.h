@@ -10,6 +10,18 @@
 
 namespace post {
 
+// A lower bound a solver proved for a graph (GraphDocument::graphId) on a cluster (the
+// cluster object's address: 0 for none), e.g. by a Compare row of milp: for whoever shows
+// the bounds of that graph's runs.
+struct ProvenBound {
+    quint64 graphId = 0;
+    quintptr cluster = 0;
+    double opLevelMs = 0.0; // the solver's bound of the whole graph (0: none)
+    bool provenOptimal = false;
+    double groupedMs = 0.0; // the bound of the coarsened (grouped) problem (0: none)
+    int groupedChunks = 0;
+};
+
 class DocumentLoader;
 class StepSimulation;
 
@@ -72,6 +84,9 @@ public:
     void setPlacement(Placement placement, PlacementProvenance made = {}, const QObject* origin = nullptr);
     // The current graph on an edited cluster with `placement` (mapped onto its devices, or empty).
     void setCluster(std::shared_ptr<const Cluster> cluster, Placement placement, const QObject* origin = nullptr);
+    // A bound proved for a graph on a cluster (provenBoundFound follows); it need not be the
+    // current document's: receivers check graphId and cluster.
+    void publishProvenBound(const ProvenBound& bound) { emit provenBoundFound(bound); }
 
 signals:
     void documentChanged(post::DocumentPtr document);
@@ -79,6 +94,7 @@ signals:
     // How far the file being read is (DocumentLoader::progress).
     void loadProgress(const QString& stage, double fraction);
     void clusterNameChanged(const QString& nameOrPath);
+    void provenBoundFound(const post::ProvenBound& bound);
 
 private:
     void publish(DocumentPtr document, Change change = Change::Document, const QObject* origin = nullptr);
@@ -91,3 +107,5 @@ private:
 };
 
 } // namespace post
+
+Q_DECLARE_METATYPE(post::ProvenBound)

@@ -1,5 +1,7 @@
 #include "ui/panels/DeviceTablePanel.h"
 
+#include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/models/DeviceTableModel.h"
 
 #include <QHeaderView>
@@ -27,5 +29,11 @@ DeviceTablePanel::DeviceTablePanel(QWidget* parent)
 }
 
 void DeviceTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }
+
+void DeviceTablePanel::followHub(DocumentHub* hub)
+{
+    connect(hub, &DocumentHub::documentChanged, this, &DeviceTablePanel::setDocument);
+    connect(hub->steps(), &StepSimulation::simulated, model_, &DeviceTableModel::setStep);
+}
 
 } // namespace post
