@@ -72,12 +72,15 @@ std::vector<ClassicalStart> runClassicalPlacers(const PlaceContext& context, con
                                                 const ClassicalRunHooks& hooks)
 {
     std::vector<ClassicalStart> starts;
-    for (const std::string& name : names) {
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string& name = names[i];
         if (hooks.mayStart && !hooks.mayStart(starts.size()))
             break;
         const ClassicalPlacerRow* row = findClassicalPlacer(name);
         if (!row)
             continue;
+        if (hooks.starting)
+            hooks.starting(name, i, names.size());
         PlaceContext quiet = context;
         quiet.observer = nullptr;
         if (hooks.adjust)

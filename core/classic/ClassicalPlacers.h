@@ -40,8 +40,10 @@ struct ClassicalStart {
 // What runClassicalPlacers() asks its caller (each may be absent).
 struct ClassicalRunHooks {
     std::function<bool(size_t startsSoFar)> mayStart; // before each placer: run it? (absent: yes)
-    std::function<void(PlaceContext&)> adjust;        // its context, before it runs
-    std::function<void(const ClassicalStart&)> done;  // after it gave a start
+    // then, when it runs: its name, its index among `names` and their count (a progress line)
+    std::function<void(const std::string& name, size_t index, size_t count)> starting;
+    std::function<void(PlaceContext&)> adjust;       // its context, before it runs
+    std::function<void(const ClassicalStart&)> done; // after it gave a start
     bool skipFailures = true; // a placer that throws (cpu without a CPU) gives no start; false: rethrow
 };
 

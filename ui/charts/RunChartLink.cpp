@@ -9,8 +9,8 @@
 
 namespace post {
 
-RunChartLink::RunChartLink(LearningChart* chart, LearnerPanel* learner, DocumentHub* hub,
-                           const BestPlacementFeed* feed, BestLookup best, QObject* parent)
+RunChartLink::RunChartLink(LearningChart* chart, LearnerPanel* learner, DocumentHub* hub, const BestPlacementFeed* feed,
+                           BestLookup best, QObject* parent)
     : QObject(parent)
     , chart_(chart)
     , learner_(learner)

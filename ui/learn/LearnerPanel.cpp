@@ -1,7 +1,9 @@
 #include "ui/learn/LearnerPanel.h"
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/run/WarmStartName.h"
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/SamplePlacements.h"
 #include "ui/util/Format.h"
@@ -49,15 +51,15 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     QStringList names;
     for (const std::string& name : placerNames()) {
         names << QString::fromStdString(name);
-        if (name == "post@best")
-            for (const char* starter : {"m-etf", "m-sct", "m-topo", "metis", "round-robin"})
-                names << QStringLiteral("post@") + QLatin1String(starter);
+        if (name == "post@best") // then post from each placer post@best may start from
+            for (const std::string& starter : warmStartCandidates())
+                names << QStringLiteral("post@") + QString::fromStdString(starter);
     }
     QString previousKind;
     for (const QString& name : names) {
-        const QString kind = name.contains(QLatin1Char('@')) ? QStringLiteral("warm")
-            : placerUsesSeed(name.toStdString())             ? QStringLiteral("learner")
-                                                             : QStringLiteral("deterministic");
+        const QString kind = splitWarmStartName(name.toStdString()) ? QStringLiteral("warm")
+            : placerUsesSeed(name.toStdString())                    ? QStringLiteral("learner")
+                                                                    : QStringLiteral("deterministic");
         if (!previousKind.isEmpty() && kind != previousKind)
             algorithm_->insertSeparator(algorithm_->count());
         previousKind = kind;
@@ -287,10 +289,10 @@ QString LearnerPanel::continuationLearner(const QString& algorithm)
     const std::string name = algorithm.toStdString();
     if (const PlacerInfo* row = findPlacer(name); row && row->kind == PlacerKind::Learner)
         return algorithm;
-    const auto at = name.find('@');
-    if (at == std::string::npos)
+    const auto split = splitWarmStartName(name);
+    if (!split)
         return {};
-    const std::string learner = name.substr(0, at);
+    const std::string learner(split->learner);
     for (const std::string& known : learnerNames())
         if (known == learner)
             return QString::fromStdString(learner);

@@ -1,6 +1,8 @@
 #include "ui/learn/LearnerWorker.h"
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/run/WarmStartName.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/VectorState.h"
@@ -33,32 +35,34 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster)
     return best == std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::quiet_NaN() : best / 1000.0;
 }
 
-// The fastest feasible classical placement (the line a learner should get below); the
-// placers are deterministic, so seed and budget do not matter. Stops early on `stop`.
-// `warmStarter` (a classical placer, or empty) also sets out.warmStartMs.
-// `step(name, i, n)` is called before each placer (the window shows what runs).
+// The fastest feasible classical placement (the line a learner should get below), run
+// through core's one runner of the classical placers (core/classic/ClassicalPlacers, the
+// list and runner the searches' starts use); the placers are deterministic, so seed and
+// budget do not matter. Stops early on `stop`. `warmStarter` (a classical placer, or empty)
+// also sets out.warmStartMs. `step(name, i, n)` is called before each placer (the window
+// shows what runs).
 template <class Step>
 void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop,
                    const std::string& warmStarter, LearnerSnapshot& out, const Step& step)
 {
-    const std::vector<std::string> names = classicalPlacerNames();
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string& name = names[i];
-        if (stop && stop->load())
-            return;
-        step(name, static_cast<int>(i) + 1, static_cast<int>(names.size()));
-        auto placer = makeClassicalPlacer(name);
-        PlaceContext context{graph, cluster, SimOptions{}};
-        context.stop = stop;
-        const PlaceResult r = placer->place(context);
+    PlaceContext context{graph, cluster, SimOptions{}};
+    context.stop = stop;
+    ClassicalRunHooks hooks;
+    hooks.mayStart = [stop](size_t) { return !(stop && stop->load()); };
+    hooks.starting = [&step](const std::string& name, size_t i, size_t n) {
+        step(name, static_cast<int>(i) + 1, static_cast<int>(n));
+    };
+    hooks.done = [&](const ClassicalStart& start) {
+        const PlaceResult& r = start.result;
         const double ms = r.bestStepTimeUs / 1000.0;
         if (r.feasible && !r.stopped && !(ms >= out.classicalMs)) {
             out.classicalMs = ms;
-            out.classicalName = QString::fromStdString(name);
+            out.classicalName = QString::fromStdString(start.name);
         }
-        if (name == warmStarter && r.feasible && !r.stopped)
+        if (start.name == warmStarter && r.feasible && !r.stopped)
             out.warmStartMs = ms;
-    }
+    };
+    runClassicalPlacers(context, classicalPlacerNames(), hooks);
 }
 
 // The classical placer a "LEARNER@PLACER" run starts from (core's WarmStartedPlacer,
@@ -66,14 +70,10 @@ void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic
 // name; post@best is a race whose starts are sampled, so it has none.
 std::string warmStarterOf(const std::string& algorithm)
 {
-    const auto at = algorithm.find('@');
-    if (at == std::string::npos || findPlacer(algorithm))
+    const auto name = splitWarmStartName(algorithm);
+    if (!name || findPlacer(algorithm) || !findClassicalPlacer(std::string(name->starter)))
         return {};
-    const std::string starter = algorithm.substr(at + 1);
-    for (const std::string& name : classicalPlacerNames())
-        if (name == starter)
-            return starter;
-    return {};
+    return std::string(name->starter);
 }
 
 // The start's step time when the classical reference was not computed (NaN if it does not fit).
@@ -81,8 +81,10 @@ double warmStartMs(const Graph& graph, const Cluster& cluster, const std::atomic
 {
     PlaceContext context{graph, cluster, SimOptions{}};
     context.stop = stop;
-    const PlaceResult r = makeClassicalPlacer(starter)->place(context);
-    return r.feasible && !r.stopped ? r.bestStepTimeUs / 1000.0 : std::numeric_limits<double>::quiet_NaN();
+    const std::vector<ClassicalStart> run = runClassicalPlacers(context, {starter});
+    if (run.empty() || !run.front().result.feasible || run.front().result.stopped)
+        return std::numeric_limits<double>::quiet_NaN();
+    return run.front().result.bestStepTimeUs / 1000.0;
 }
 
 // Buffers events on the learner thread and hands them out in timed batches.
