@@ -60,6 +60,10 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
                    "none (docs/cost-model.md)")
         ->check(CLI::IsMember({"sgd", "adam", "none"}))
         ->capture_default_str();
+    cmd.add_flag("--msr-pipelined", shapes.msrPipelined,
+                 "MSR: keep a training graph in the file's pipelined (throughput) form, whose backward nodes no "
+                 "edge orders after the forward pass; by default every forward sink feeds every backward source, "
+                 "so that the graph is one training step (docs/importers.md#msr)");
     addCostsOption(cmd);
 }
 
@@ -96,6 +100,7 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
     if (!optimizer)
         throw UsageError{"--optimizer: unknown optimizer '" + shapes.optimizer + "' (sgd, adam or none)"};
     options.optimizer = *optimizer;
+    options.msrPipelined = shapes.msrPipelined;
     for (const std::string& item : shapes.dims) {
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0)

@@ -37,6 +37,7 @@ struct GraphShapeArgs {
     bool fusion = false;           // --fusion: ImportOptions::fuseElementwise on
     bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off (neither: the framework's)
     std::string optimizer = "sgd"; // --optimizer: ImportOptions::optimizer
+    bool msrPipelined = false;     // --msr-pipelined: ImportOptions::msrPipelined
 };
 
 // Whether a command may go on with graph-input dimensions nothing gave a value: `info`

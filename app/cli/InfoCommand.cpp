@@ -124,6 +124,9 @@ int runInfo(const InfoOptions& o)
         j["unshaped_tensors"] = imported.unshapedTensors;
         j["kernel_fusion"] = imported.fused ? nlohmann::json{{"on", *imported.fused}, {"why", imported.fusionWhy}}
                                             : nlohmann::json();
+        // What the importer decided (also printed on stderr as "note:" / "warning:" lines).
+        j["notes"] = imported.notes;
+        j["warnings"] = imported.warnings;
         j["op_times"] = opTimesJson(g);
         std::cout << j.dump(2) << "\n";
         return kExitOk;

@@ -42,6 +42,11 @@ struct ImportOptions {
     // ONNX and TF forward graphs: the optimizer whose update ops the training step gets
     // (CostModelOptions::optimizer, `--optimizer sgd|adam|none`).
     OptimizerKind optimizer = OptimizerKind::Sgd;
+    // MSR training graphs in the file's pipelined (throughput) form, whose backward nodes no edge
+    // orders after the forward ones: false (the default) joins every forward sink to every
+    // backward source, so that the graph is one training step, forward then backward; true
+    // (`--msr-pipelined`) keeps the file's edges alone. docs/importers.md, "MSR".
+    bool msrPipelined = false;
 };
 
 // Whether a shape-based import models kernel fusion, and why (ImportedGraph::fused, fusionWhy):

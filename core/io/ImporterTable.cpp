@@ -204,10 +204,8 @@ std::vector<ImporterRow> buildTable()
              return json(text) && (text.find("\"fpgaLatency\"") != V::npos || text.find("\"maxSizePerFPGA\"") != V::npos);
          },
          false,
-         [](V content, const std::string& source, const ImportOptions& o) {
-             return graphOnly(parseMsrGraph(content, source, o), source);
-         },
-         "",
+         [](V content, const std::string& source, const ImportOptions& o) { return importMsrGraph(content, source, o); },
+         "--msr-pipelined",
          "msr"},
         {GraphFormat::TorchEt,
          "PyTorch execution trace",

@@ -210,6 +210,32 @@ private slots:
         QVERIFY2(r.out.contains("resident memory"), qPrintable(r.out));
     }
 
+    // An MSR training graph in the pipelined form: info says it joined the halves (stderr and
+    // --json notes) and counts the join edge; --msr-pipelined keeps the file's edges.
+    void msrTrainingGraphIsOneStep()
+    {
+        const QString g = write("two_layer_training.json", R"({"nodes": [
+            {"id": 1, "fpgaLatency": 1, "isBackwardNode": 0, "colorClass": 1},
+            {"id": 2, "fpgaLatency": 1, "isBackwardNode": 0, "colorClass": 2},
+            {"id": 3, "fpgaLatency": 2, "isBackwardNode": 1, "colorClass": 1},
+            {"id": 4, "fpgaLatency": 2, "isBackwardNode": 1, "colorClass": 2}],
+          "edges": [{"sourceId": 1, "destId": 2, "cost": 0, "size": 8}, {"sourceId": 3, "destId": 4, "cost": 0, "size": 8}]})");
+        Run r = runCli({"info", g, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = parseObject(r.out);
+        QCOMPARE(o["edges"].toInt(), 3);
+        QCOMPARE(o["critical_path_gpu_ms"].toDouble(), 6.0); // forward 2 ms, then backward 4 ms
+        QCOMPARE(o["notes"].toArray().size(), 1);
+        QVERIFY2(o["notes"].toArray()[0].toString().contains("1 edge(s) of 0 bytes"), qPrintable(r.out));
+        QVERIFY2(r.err.contains("note:") && r.err.contains("--msr-pipelined"), qPrintable(r.err));
+        r = runCli({"info", g, "--json", "--msr-pipelined"});
+        QCOMPARE(r.exitCode, 0);
+        o = parseObject(r.out);
+        QCOMPARE(o["edges"].toInt(), 2);
+        QCOMPARE(o["critical_path_gpu_ms"].toDouble(), 4.0); // the longer of the two halves
+        QVERIFY2(o["notes"].toArray()[0].toString().contains("kept as is"), qPrintable(r.out));
+    }
+
     void simulateAllOnFastDevice()
     {
         const QString g = write("chain.json", kChain);

@@ -215,7 +215,72 @@ std::vector<MsrEdge> readEdges(const json& root, const std::string& source,
     return result;
 }
 
-Graph buildMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+// A training graph as the file writes it for MSR's pipelined throughput objective (the forward
+// pass of one minibatch overlapping the backward pass of another): no edge between its forward
+// and backward nodes. Post times ONE step, where the backward pass starts from the loss, after
+// the forward pass; so, unless `--msr-pipelined`, every forward sink feeds every backward source
+// (docs/importers.md, "MSR"). A file with an edge between its halves orders them itself.
+struct StepJoin {
+    int forwardNodes = 0;
+    int backwardNodes = 0;
+    int sinks = 0;   // forward nodes without a successor
+    int sources = 0; // backward nodes without a predecessor
+    bool pipelined = false;
+    std::vector<MsrEdge> edges; // sink -> source, in the nodes' order; empty when kept as is
+};
+
+StepJoin stepJoin(const std::vector<MsrNode>& nodes, const std::vector<MsrEdge>& edges, bool keepPipelined)
+{
+    StepJoin join;
+    std::vector<char> hasIn(nodes.size(), 0), hasOut(nodes.size(), 0);
+    bool crossing = false;
+    for (const MsrEdge& e : edges) {
+        hasOut[static_cast<size_t>(e.from)] = 1;
+        hasIn[static_cast<size_t>(e.to)] = 1;
+        crossing = crossing || nodes[static_cast<size_t>(e.from)].backward != nodes[static_cast<size_t>(e.to)].backward;
+    }
+    std::vector<int> sinks, sources;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (nodes[i].backward) {
+            ++join.backwardNodes;
+            if (!hasIn[i])
+                sources.push_back(static_cast<int>(i));
+        } else {
+            ++join.forwardNodes;
+            if (!hasOut[i])
+                sinks.push_back(static_cast<int>(i));
+        }
+    }
+    join.sinks = static_cast<int>(sinks.size());
+    join.sources = static_cast<int>(sources.size());
+    join.pipelined = join.forwardNodes > 0 && join.backwardNodes > 0 && !crossing;
+    if (!join.pipelined || keepPipelined)
+        return join;
+    // The file gives no output size for a sink (its `size` is memory, not a tensor): the edge
+    // carries no bytes, a control dependency like the PipeDream builder's forward-to-backward
+    // edges; between two devices it costs the link's latency.
+    join.edges.reserve(sinks.size() * sources.size());
+    for (int from : sinks)
+        for (int to : sources)
+            join.edges.push_back(MsrEdge{from, to, 0.0});
+    return join;
+}
+
+std::string stepJoinNote(const StepJoin& join)
+{
+    const std::string halves = "no edge joins its " + std::to_string(join.forwardNodes) + " forward nodes to its "
+        + std::to_string(join.backwardNodes) + " backward nodes";
+    if (join.edges.empty())
+        return "a training graph in the file's pipelined (throughput) form, kept as is (--msr-pipelined): " + halves
+            + ", so a step may run backward nodes alongside the forward pass";
+    return "a training graph in the file's pipelined (throughput) form (" + halves + "): joined its "
+        + std::to_string(join.sinks) + " forward sink(s) to its " + std::to_string(join.sources)
+        + " backward source(s) by " + std::to_string(join.edges.size())
+        + " edge(s) of 0 bytes, so that the step runs the backward pass after the forward pass; --msr-pipelined "
+          "keeps the file's form (docs/importers.md#msr)";
+}
+
+ImportedGraph buildMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
 {
     const json root = parseJson(text, source);
     if (!root.is_object())
@@ -234,7 +299,10 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         if (nodes[i].colorClass)
             ++classSize[*nodes[i].colorClass];
     }
-    const std::vector<MsrEdge> edges = readEdges(root, source, byId);
+    std::vector<MsrEdge> edges = readEdges(root, source, byId);
+    const size_t fileEdges = edges.size();
+    const StepJoin join = stepJoin(nodes, edges, options.msrPipelined);
+    edges.insert(edges.end(), join.edges.begin(), join.edges.end());
 
     std::vector<double> outputBytes(nodes.size(), 0.0);
     for (const MsrEdge& e : edges)
@@ -267,25 +335,36 @@ Graph buildMsrGraph(std::string_view text, const std::string& source, const Impo
         try {
             builder.addEdge(edges[i].from, edges[i].to, edges[i].bytes);
         } catch (const GraphError& e) {
-            throw InputError(source, "edges[" + std::to_string(i) + "]", e.what());
+            // A join edge cannot be refused: its ends are distinct, its bytes 0.
+            throw InputError(source, i < fileEdges ? "edges[" + std::to_string(i) + "]" : std::string("edges"), e.what());
         }
     }
+    ImportedGraph imported;
     try {
-        return std::move(builder).build();
+        imported.graph = std::move(builder).build();
     } catch (const GraphError& e) {
         throw InputError(source, "edges", e.what());
     }
+    imported.source = source;
+    if (join.pipelined)
+        imported.notes.push_back(stepJoinNote(join));
+    return imported;
 }
 
 } // namespace
 
-Graph parseMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+ImportedGraph importMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
 {
     try {
         return buildMsrGraph(text, source, options);
     } catch (const json::exception& e) { // a type mismatch the field checks missed
         throw InputError(source, {}, e.what());
     }
+}
+
+Graph parseMsrGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    return importMsrGraph(text, source, options).graph;
 }
 
 } // namespace post
