@@ -54,6 +54,14 @@ struct SimWork {
     std::vector<Index> outTo;          // consumer per output slot
     std::vector<Index> outInSlot;      // the input slot of the same edge
     std::vector<double> outEdgeBytes;
+    // Whether an op's tensor takes memory: outputBytes or some out-edge's bytes nonzero. The
+    // memory bookkeeping of the others (holders, frees, received tensors) only ever adds zero,
+    // so it is skipped: a dense trace without tensor sizes visits each edge once or twice
+    // instead of three times.
+    std::vector<char> holdsBytes;   // per op
+    std::vector<Index> memInOffset; // CSR of the inputs from ops holding bytes: opCount + 1
+    std::vector<Index> memInFrom;   // their producers, in input order
+    std::vector<Index> memInSlot;   // their input slots
 
     // ---- Cluster (constant) ----
     Index deviceCount = 0;
@@ -73,11 +81,17 @@ struct SimWork {
     std::vector<Index> inSlotTransfer; // for a cross-device input: the transfer that brought it
 
     // Transfers: at most one per edge, created when their producer ends. A transfer's
-    // consumers are the output slots chained from tFirstSlot through slotNext, so an arrival
-    // visits only them rather than filtering all of the producer's outputs.
+    // consumers are the output slots tSlots[tSlotBegin, tSlotBegin + tSlotCount), written
+    // together when it is created (transfers take consecutive ranges, in creation order), so an
+    // arrival reads one short run of memory rather than filtering all of the producer's outputs.
     Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tFirstSlot, tLastSlot;
-    std::vector<Index> slotNext; // per output slot
+    Index slotCount = 0; // entries of tSlots in use
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tSlotBegin, tSlotCount;
+    std::vector<Index> tSlots;
+    // sendOutput's scratch: the producer's cross-device output slots and their devices, the
+    // slots per device, and where each device's next slot goes in tSlots.
+    std::vector<Index> remoteSlot, remoteDevice, deviceSlots, deviceSlotNext;
+    std::vector<double> deviceBytes;
     std::vector<double> tBytes;
 
     // Per-device ready queues, carved out of one array: a device's segment holds its ops, and
@@ -147,6 +161,7 @@ struct SimWork {
     // loop they cost about a tenth fewer instructions.
     [[gnu::always_inline]] void handleEvent(Index id);
     [[gnu::always_inline]] void finishOp(Index op);
+    template <bool HoldsBytes> [[gnu::always_inline]] void sendOutput(Index op, DeviceId device);
     [[gnu::always_inline]] void finishTransfer(Index t);
     [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
     [[gnu::always_inline]] void dispatch();

@@ -76,6 +76,26 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
         outOffset[static_cast<size_t>(op) + 1] = slot;
     }
 
+    holdsBytes.resize(n);
+    for (Index op = 0; op < opCount; ++op) {
+        bool holds = outputBytes[static_cast<size_t>(op)] != 0.0;
+        for (Index s = outOffset[static_cast<size_t>(op)]; s < outOffset[static_cast<size_t>(op) + 1] && !holds; ++s)
+            holds = outEdgeBytes[static_cast<size_t>(s)] != 0.0;
+        holdsBytes[static_cast<size_t>(op)] = holds ? 1 : 0;
+    }
+    memInOffset.resize(n + 1);
+    memInOffset[0] = 0;
+    for (Index op = 0; op < opCount; ++op) {
+        for (Index s = inOffset[static_cast<size_t>(op)]; s < inOffset[static_cast<size_t>(op) + 1]; ++s) {
+            const Index producer = inFrom[static_cast<size_t>(s)];
+            if (holdsBytes[static_cast<size_t>(producer)]) {
+                memInFrom.push_back(producer);
+                memInSlot.push_back(s);
+            }
+        }
+        memInOffset[static_cast<size_t>(op) + 1] = static_cast<Index>(memInFrom.size());
+    }
+
     for (const Device& dev : cluster.devices()) {
         deviceKind.push_back(static_cast<int>(dev.kind));
         deviceSpeed.push_back(dev.speed);
@@ -93,9 +113,17 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
+    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tSlotBegin, &tSlotCount, &tSlots, &tNext,
                     &requests, &tSeq})
         v->resize(m);
+    Index maxOutDegree = 0;
+    for (Index op = 0; op < opCount; ++op)
+        maxOutDegree = std::max(maxOutDegree, outOffset[static_cast<size_t>(op) + 1] - outOffset[static_cast<size_t>(op)]);
+    remoteSlot.resize(static_cast<size_t>(maxOutDegree));
+    remoteDevice.resize(static_cast<size_t>(maxOutDegree));
+    deviceSlots.assign(d, 0);
+    deviceSlotNext.assign(d, 0);
+    deviceBytes.assign(d, 0.0);
     tBytes.resize(m);
     tEnd.resize(m);
     ready.resize(n);
@@ -129,6 +157,7 @@ void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
     instant = 0;
     opsDone = 0;
     transferCount = 0;
+    slotCount = 0;
     eventCount = 0;
 
     std::fill(readyTail.begin(), readyTail.end(), 0); // ops per device, then segment starts
@@ -234,62 +263,99 @@ inline void SimWork::finishOp(Index op)
     markDevice(device);
     ++opsDone;
 
-    // Inputs this op was the last local reader of die now.
-    for (Index s = inOffset[static_cast<size_t>(op)]; s < inOffset[static_cast<size_t>(op) + 1]; ++s) {
-        const Index producer = inFrom[static_cast<size_t>(s)];
+    // Inputs this op was the last local reader of die now (only tensors that take memory).
+    for (Index k = memInOffset[static_cast<size_t>(op)]; k < memInOffset[static_cast<size_t>(op) + 1]; ++k) {
+        const Index producer = memInFrom[static_cast<size_t>(k)];
         if (place[producer] == device) {
             if (--outputRefs[static_cast<size_t>(producer)] == 0)
                 changeLive(device, -outputBytes[static_cast<size_t>(producer)]);
         } else {
-            const Index t = inSlotTransfer[static_cast<size_t>(s)];
+            const Index t = inSlotTransfer[static_cast<size_t>(memInSlot[static_cast<size_t>(k)])];
             if (--tReceiverRefs[static_cast<size_t>(t)] == 0)
                 changeLive(device, -tBytes[static_cast<size_t>(t)]);
         }
     }
+    if (holdsBytes[static_cast<size_t>(op)])
+        sendOutput<true>(op, device);
+    else
+        sendOutput<false>(op, device);
+}
 
-    // Local consumers get the output now; each other device gets one transfer.
+// Local consumers get the output now; each other device gets one transfer, carrying the
+// largest of the producer's edges to it. Without bytes (HoldsBytes false) the holders of the
+// tensor are not counted: it never takes memory.
+template <bool HoldsBytes> inline void SimWork::sendOutput(Index op, DeviceId device)
+{
+    // Local pointers: the stores below are to Index arrays, through which the compiler would
+    // otherwise reload every array's address on each edge.
+    const Index* __restrict consumers = outTo.data();
+    const DeviceId* __restrict where = place;
+    Index* __restrict waiting = pending.data();
+    Index* __restrict slotOut = remoteSlot.data();
+    Index* __restrict deviceOut = remoteDevice.data();
+    Index* __restrict perDevice = deviceSlots.data();
     Index refs = 0;
-    for (Index s = outOffset[static_cast<size_t>(op)]; s < outOffset[static_cast<size_t>(op) + 1]; ++s) {
-        const Index consumer = outTo[static_cast<size_t>(s)];
-        const DeviceId target = place[consumer];
+    Index remote = 0;
+    const Index last = outOffset[static_cast<size_t>(op) + 1];
+    for (Index s = outOffset[static_cast<size_t>(op)]; s < last; ++s) {
+        const Index consumer = consumers[s];
+        const DeviceId target = where[consumer];
         if (target == device) {
-            ++refs;
-            if (--pending[static_cast<size_t>(consumer)] == 0)
+            if constexpr (HoldsBytes)
+                ++refs;
+            if (--waiting[consumer] == 0)
                 makeReady(consumer, target);
             continue;
         }
-        Index& t = transferToDevice[static_cast<size_t>(target)];
-        if (t < 0) {
-            t = transferCount++;
-            const auto ti = static_cast<size_t>(t);
-            tProducer[ti] = op;
-            tFrom[ti] = device;
-            tTo[ti] = target;
-            tLink[ti] = device * deviceCount + target;
-            tReceiverRefs[ti] = 0;
-            tBytes[ti] = 0.0;
-            tFirstSlot[ti] = s;
+        slotOut[remote] = s;
+        deviceOut[remote] = target;
+        ++remote;
+        if (perDevice[target]++ == 0) // transfers are numbered in order of their first slot
             touchedDevices.push_back(target);
-        } else {
-            slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = s;
-        }
-        const auto ti = static_cast<size_t>(t);
-        tLastSlot[ti] = s;
-        tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
-        ++tReceiverRefs[ti];
-        inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
+        if constexpr (HoldsBytes)
+            deviceBytes[static_cast<size_t>(target)] =
+                std::max(deviceBytes[static_cast<size_t>(target)], outEdgeBytes[static_cast<size_t>(s)]);
     }
     for (DeviceId target : touchedDevices) {
-        Index& t = transferToDevice[static_cast<size_t>(target)];
-        slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = -1;
+        const auto d = static_cast<size_t>(target);
+        const Index t = transferCount++;
+        const auto ti = static_cast<size_t>(t);
+        tProducer[ti] = op;
+        tFrom[ti] = device;
+        tTo[ti] = target;
+        tLink[ti] = device * deviceCount + target;
+        tSlotBegin[ti] = slotCount;
+        tSlotCount[ti] = perDevice[d];
+        deviceSlotNext[d] = slotCount;
+        slotCount += perDevice[d];
+        if constexpr (HoldsBytes) {
+            tReceiverRefs[ti] = perDevice[d];
+            tBytes[ti] = deviceBytes[d];
+            deviceBytes[d] = 0.0;
+            transferToDevice[d] = t;
+        } else {
+            tBytes[ti] = 0.0;
+        }
+        perDevice[d] = 0;
         requests[static_cast<size_t>(requestCount++)] = t;
-        t = -1;
         ++refs;
     }
     touchedDevices.clear();
-    outputRefs[static_cast<size_t>(op)] = refs;
-    if (refs == 0)
-        changeLive(device, -outputBytes[static_cast<size_t>(op)]);
+    Index* __restrict next = deviceSlotNext.data();
+    Index* __restrict slots = tSlots.data();
+    for (Index k = 0; k < remote; ++k) {
+        const Index s = slotOut[k];
+        const DeviceId target = deviceOut[k];
+        slots[next[target]++] = s;
+        if constexpr (HoldsBytes)
+            inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] =
+                transferToDevice[static_cast<size_t>(target)];
+    }
+    if constexpr (HoldsBytes) {
+        outputRefs[static_cast<size_t>(op)] = refs;
+        if (refs == 0)
+            changeLive(device, -outputBytes[static_cast<size_t>(op)]);
+    }
 }
 
 inline void SimWork::finishTransfer(Index t)
@@ -298,13 +364,18 @@ inline void SimWork::finishTransfer(Index t)
     const Index producer = tProducer[ti];
     const DeviceId from = tFrom[ti];
     const DeviceId to = tTo[ti];
-    if (--outputRefs[static_cast<size_t>(producer)] == 0)
-        changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
-    changeLive(to, tBytes[ti]);
+    if (holdsBytes[static_cast<size_t>(producer)]) {
+        if (--outputRefs[static_cast<size_t>(producer)] == 0)
+            changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
+        changeLive(to, tBytes[ti]);
+    }
 
-    for (Index s = tFirstSlot[ti]; s >= 0; s = slotNext[static_cast<size_t>(s)]) {
-        const Index consumer = outTo[static_cast<size_t>(s)];
-        if (--pending[static_cast<size_t>(consumer)] == 0)
+    const Index* __restrict slots = tSlots.data();
+    const Index* __restrict consumers = outTo.data();
+    Index* __restrict waiting = pending.data();
+    for (Index k = tSlotBegin[ti], last = k + tSlotCount[ti]; k < last; ++k) {
+        const Index consumer = consumers[slots[k]];
+        if (--waiting[consumer] == 0)
             makeReady(consumer, to);
     }
 }
