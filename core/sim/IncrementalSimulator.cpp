@@ -191,7 +191,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         w.transferCount = c.transferCount;
         w.slotCount = c.transferCount == 0 ? 0
                                            : ref.tSlotBegin[static_cast<size_t>(c.transferCount) - 1]
-                                                 + ref.tSlotCount[static_cast<size_t>(c.transferCount) - 1];
+                + ref.tSlotCount[static_cast<size_t>(c.transferCount) - 1];
         w.commitSeq = c.commitSeq;
         w.eventCount = c.eventCount;
         std::copy(c.events.begin(), c.events.end(), w.events.begin());

@@ -113,12 +113,13 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tSlotBegin, &tSlotCount, &tSlots, &tNext,
-                    &requests, &tSeq})
+    for (auto* v :
+         {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tSlotBegin, &tSlotCount, &tSlots, &tNext, &requests, &tSeq})
         v->resize(m);
     Index maxOutDegree = 0;
     for (Index op = 0; op < opCount; ++op)
-        maxOutDegree = std::max(maxOutDegree, outOffset[static_cast<size_t>(op) + 1] - outOffset[static_cast<size_t>(op)]);
+        maxOutDegree = std::max(maxOutDegree,
+                                outOffset[static_cast<size_t>(op) + 1] - outOffset[static_cast<size_t>(op)]);
     remoteSlot.resize(static_cast<size_t>(maxOutDegree));
     remoteDevice.resize(static_cast<size_t>(maxOutDegree));
     deviceSlots.assign(d, 0);
@@ -313,8 +314,8 @@ template <bool HoldsBytes> inline void SimWork::sendOutput(Index op, DeviceId de
         if (perDevice[target]++ == 0) // transfers are numbered in order of their first slot
             touchedDevices.push_back(target);
         if constexpr (HoldsBytes)
-            deviceBytes[static_cast<size_t>(target)] =
-                std::max(deviceBytes[static_cast<size_t>(target)], outEdgeBytes[static_cast<size_t>(s)]);
+            deviceBytes[static_cast<size_t>(target)] = std::max(deviceBytes[static_cast<size_t>(target)],
+                                                                outEdgeBytes[static_cast<size_t>(s)]);
     }
     for (DeviceId target : touchedDevices) {
         const auto d = static_cast<size_t>(target);
