@@ -40,7 +40,7 @@ struct Record {
     size_t checkpointCount = 0;
     std::uint64_t every = 1; // checkpoints are taken at instants that are multiples of this
     Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tLink, tSlotBegin, tSlotCount, tSeq, tSlots;
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tFirstSlot, tSeq, slotNext;
     std::vector<double> tBytes, tEnd;
     SimResult result;
 };
@@ -189,9 +189,6 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         w.instant = c.instant;
         w.opsDone = c.opsDone;
         w.transferCount = c.transferCount;
-        w.slotCount = c.transferCount == 0 ? 0
-                                           : ref.tSlotBegin[static_cast<size_t>(c.transferCount) - 1]
-                + ref.tSlotCount[static_cast<size_t>(c.transferCount) - 1];
         w.commitSeq = c.commitSeq;
         w.eventCount = c.eventCount;
         std::copy(c.events.begin(), c.events.end(), w.events.begin());
@@ -217,17 +214,16 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
             w.tFrom[ti] = ref.tFrom[ti];
             w.tTo[ti] = ref.tTo[ti];
             w.tLink[ti] = ref.tLink[ti];
-            w.tSlotBegin[ti] = ref.tSlotBegin[ti];
-            w.tSlotCount[ti] = ref.tSlotCount[ti];
+            w.tFirstSlot[ti] = ref.tFirstSlot[ti];
             w.tSeq[ti] = ref.tSeq[ti];
             w.tBytes[ti] = ref.tBytes[ti];
             w.tEnd[ti] = ref.tEnd[ti];
             w.tNext[ti] = -1;
             Index refs = 0;
-            for (Index k = ref.tSlotBegin[ti]; k < ref.tSlotBegin[ti] + ref.tSlotCount[ti]; ++k) {
-                const Index s = ref.tSlots[static_cast<size_t>(k)];
+            for (Index s = ref.tFirstSlot[ti]; s >= 0; s = ref.slotNext[static_cast<size_t>(s)]) {
                 const auto si = static_cast<size_t>(s);
-                w.tSlots[static_cast<size_t>(k)] = s;
+                w.slotNext[si] = ref.slotNext[si];
+                w.tLastSlot[ti] = s;
                 w.inSlotTransfer[static_cast<size_t>(w.outInSlot[si])] = t;
                 if (end[static_cast<size_t>(w.outTo[si])] > T)
                     ++refs;
@@ -387,12 +383,11 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         take(ref.tFrom, w.tFrom);
         take(ref.tTo, w.tTo);
         take(ref.tLink, w.tLink);
-        take(ref.tSlotBegin, w.tSlotBegin);
-        take(ref.tSlotCount, w.tSlotCount);
+        take(ref.tFirstSlot, w.tFirstSlot);
         take(ref.tSeq, w.tSeq);
         take(ref.tBytes, w.tBytes);
         take(ref.tEnd, w.tEnd);
-        ref.tSlots.assign(w.tSlots.begin(), w.tSlots.begin() + static_cast<std::ptrdiff_t>(w.slotCount));
+        ref.slotNext = w.slotNext;
         ref.valid = true;
         last.valid = false;
         last.checkpointCount = 0;

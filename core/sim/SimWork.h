@@ -81,17 +81,11 @@ struct SimWork {
     std::vector<Index> inSlotTransfer; // for a cross-device input: the transfer that brought it
 
     // Transfers: at most one per edge, created when their producer ends. A transfer's
-    // consumers are the output slots tSlots[tSlotBegin, tSlotBegin + tSlotCount), written
-    // together when it is created (transfers take consecutive ranges, in creation order), so an
-    // arrival reads one short run of memory rather than filtering all of the producer's outputs.
+    // consumers are the output slots chained from tFirstSlot through slotNext, so an arrival
+    // visits only them rather than filtering all of the producer's outputs.
     Index transferCount = 0;
-    Index slotCount = 0; // entries of tSlots in use
-    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tSlotBegin, tSlotCount;
-    std::vector<Index> tSlots;
-    // sendOutput's scratch: the producer's cross-device output slots and their devices, the
-    // slots per device, and where each device's next slot goes in tSlots.
-    std::vector<Index> remoteSlot, remoteDevice, deviceSlots, deviceSlotNext;
-    std::vector<double> deviceBytes;
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tReceiverRefs, tFirstSlot, tLastSlot;
+    std::vector<Index> slotNext; // per output slot
     std::vector<double> tBytes;
 
     // Per-device ready queues, carved out of one array: a device's segment holds its ops, and

@@ -113,18 +113,9 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     pending.resize(n);
     outputRefs.resize(n);
     inSlotTransfer.resize(m);
-    for (auto* v :
-         {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tSlotBegin, &tSlotCount, &tSlots, &tNext, &requests, &tSeq})
+    for (auto* v : {&tProducer, &tFrom, &tTo, &tLink, &tReceiverRefs, &tFirstSlot, &tLastSlot, &slotNext, &tNext,
+                    &requests, &tSeq})
         v->resize(m);
-    Index maxOutDegree = 0;
-    for (Index op = 0; op < opCount; ++op)
-        maxOutDegree = std::max(maxOutDegree,
-                                outOffset[static_cast<size_t>(op) + 1] - outOffset[static_cast<size_t>(op)]);
-    remoteSlot.resize(static_cast<size_t>(maxOutDegree));
-    remoteDevice.resize(static_cast<size_t>(maxOutDegree));
-    deviceSlots.assign(d, 0);
-    deviceSlotNext.assign(d, 0);
-    deviceBytes.assign(d, 0.0);
     tBytes.resize(m);
     tEnd.resize(m);
     ready.resize(n);
@@ -158,7 +149,6 @@ void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
     instant = 0;
     opsDone = 0;
     transferCount = 0;
-    slotCount = 0;
     eventCount = 0;
 
     std::fill(readyTail.begin(), readyTail.end(), 0); // ops per device, then segment starts
@@ -288,15 +278,14 @@ inline void SimWork::finishOp(Index op)
 template <bool HoldsBytes> inline void SimWork::sendOutput(Index op, DeviceId device)
 {
     // Local pointers: the stores below are to Index arrays, through which the compiler would
-    // otherwise reload every array's address on each edge.
+    // otherwise reload every array's address (and the transfer of the device) on each edge.
     const Index* __restrict consumers = outTo.data();
     const DeviceId* __restrict where = place;
     Index* __restrict waiting = pending.data();
-    Index* __restrict slotOut = remoteSlot.data();
-    Index* __restrict deviceOut = remoteDevice.data();
-    Index* __restrict perDevice = deviceSlots.data();
+    Index* __restrict transferTo = transferToDevice.data();
+    Index* __restrict next = slotNext.data();
+    Index* __restrict lastSlot = tLastSlot.data();
     Index refs = 0;
-    Index remote = 0;
     const Index last = outOffset[static_cast<size_t>(op) + 1];
     for (Index s = outOffset[static_cast<size_t>(op)]; s < last; ++s) {
         const Index consumer = consumers[s];
@@ -308,50 +297,38 @@ template <bool HoldsBytes> inline void SimWork::sendOutput(Index op, DeviceId de
                 makeReady(consumer, target);
             continue;
         }
-        slotOut[remote] = s;
-        deviceOut[remote] = target;
-        ++remote;
-        if (perDevice[target]++ == 0) // transfers are numbered in order of their first slot
+        Index t = transferTo[target];
+        if (t < 0) {
+            t = transferCount++;
+            transferTo[target] = t;
+            const auto ti = static_cast<size_t>(t);
+            tProducer[ti] = op;
+            tFrom[ti] = device;
+            tTo[ti] = target;
+            tLink[ti] = device * deviceCount + target;
+            tReceiverRefs[ti] = 0;
+            tBytes[ti] = 0.0;
+            tFirstSlot[ti] = s;
             touchedDevices.push_back(target);
-        if constexpr (HoldsBytes)
-            deviceBytes[static_cast<size_t>(target)] = std::max(deviceBytes[static_cast<size_t>(target)],
-                                                                outEdgeBytes[static_cast<size_t>(s)]);
+        } else {
+            next[lastSlot[t]] = s;
+        }
+        lastSlot[t] = s;
+        if constexpr (HoldsBytes) {
+            const auto ti = static_cast<size_t>(t);
+            tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
+            ++tReceiverRefs[ti];
+            inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
+        }
     }
     for (DeviceId target : touchedDevices) {
-        const auto d = static_cast<size_t>(target);
-        const Index t = transferCount++;
-        const auto ti = static_cast<size_t>(t);
-        tProducer[ti] = op;
-        tFrom[ti] = device;
-        tTo[ti] = target;
-        tLink[ti] = device * deviceCount + target;
-        tSlotBegin[ti] = slotCount;
-        tSlotCount[ti] = perDevice[d];
-        deviceSlotNext[d] = slotCount;
-        slotCount += perDevice[d];
-        if constexpr (HoldsBytes) {
-            tReceiverRefs[ti] = perDevice[d];
-            tBytes[ti] = deviceBytes[d];
-            deviceBytes[d] = 0.0;
-            transferToDevice[d] = t;
-        } else {
-            tBytes[ti] = 0.0;
-        }
-        perDevice[d] = 0;
+        const Index t = transferTo[target];
+        next[lastSlot[t]] = -1;
         requests[static_cast<size_t>(requestCount++)] = t;
+        transferTo[target] = -1;
         ++refs;
     }
     touchedDevices.clear();
-    Index* __restrict next = deviceSlotNext.data();
-    Index* __restrict slots = tSlots.data();
-    for (Index k = 0; k < remote; ++k) {
-        const Index s = slotOut[k];
-        const DeviceId target = deviceOut[k];
-        slots[next[target]++] = s;
-        if constexpr (HoldsBytes)
-            inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] =
-                transferToDevice[static_cast<size_t>(target)];
-    }
     if constexpr (HoldsBytes) {
         outputRefs[static_cast<size_t>(op)] = refs;
         if (refs == 0)
@@ -371,11 +348,11 @@ inline void SimWork::finishTransfer(Index t)
         changeLive(to, tBytes[ti]);
     }
 
-    const Index* __restrict slots = tSlots.data();
+    const Index* __restrict next = slotNext.data();
     const Index* __restrict consumers = outTo.data();
     Index* __restrict waiting = pending.data();
-    for (Index k = tSlotBegin[ti], last = k + tSlotCount[ti]; k < last; ++k) {
-        const Index consumer = consumers[slots[k]];
+    for (Index s = tFirstSlot[ti]; s >= 0; s = next[s]) {
+        const Index consumer = consumers[s];
         if (--waiting[consumer] == 0)
             makeReady(consumer, to);
     }
