@@ -789,10 +789,11 @@ private slots:
 
     void denseMultigraphsMatchNaiveReference()
     {
-        // The run skips the memory bookkeeping of ops without bytes and gives each transfer its
-        // consumers in one run of slots: dense graphs with parallel edges, bytes-free producers
-        // and producers whose edges to one device differ in bytes, against the linear-scan
-        // reference (times, transfers) and the interval sweep (memory), bit for bit.
+        // The run skips the memory bookkeeping of ops without bytes (output and every out-edge
+        // zero): dense graphs with parallel edges, bytes-free producers, producers without
+        // output bytes that still send bytes on an edge, and edges to one device that differ in
+        // bytes, against the linear-scan reference (times, transfers) and the interval sweep
+        // (memory), bit for bit.
         int parallel = 0;
         int bytesFree = 0;
         for (unsigned seed = 1; seed <= 30; ++seed) {
