@@ -3,8 +3,10 @@
 // arrays computing earliest finish times (no devices, links or memory). Also real graphs:
 // PipeDream's resnet50 and inception_v3 (from the shared data folder, skipped with a message
 // when absent; POST_SHARED_DATA overrides its path) on the k80x4 preset with a random
-// placement that keeps colocation groups together. Run a Release build:
-//   build/bench/bench_simulator --benchmark_min_time=2
+// placement that keeps colocation groups together. Any other graph file can be added with
+// --graph=PATH (repeatable; e.g. the dense Chakra step of docs/performance.md, or a zoo model
+// written by `post-cli zoo generate`), timed the same way. Run a Release build:
+//   build/bench/bench_simulator --benchmark_min_time=2 [--graph=PATH]...
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
@@ -26,6 +28,8 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -283,6 +287,9 @@ void BM_SimulateReal(benchmark::State& state, const RealWorkload* w)
     state.SetItemsProcessed(state.iterations());
     state.counters["time_per_op"] = benchmark::Counter(ops * static_cast<double>(state.iterations()),
                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["time_per_edge"] = benchmark::Counter(std::max(1, w->graph.edgeCount())
+                                                             * static_cast<double>(state.iterations()),
+                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     state.counters["ops"] = ops;
     state.counters["edges"] = w->graph.edgeCount();
     state.counters["step_ms"] = step / 1000.0;
@@ -299,34 +306,57 @@ std::string sharedDataDir()
 #endif
 }
 
-void registerRealGraphs()
+// A random placement on the k80x4 preset: each colocation group on one random device, free
+// ops on any, ops pinned to the CPU (and their groups) on a random CPU.
+Placement randomPlacement(const Graph& graph, const Cluster& cluster, Rng& rng)
+{
+    const int devices = cluster.deviceCount();
+    std::vector<int> groupDevice(static_cast<size_t>(graph.colocationGroupCount()));
+    for (int& d : groupDevice)
+        d = rng.between(0, devices - 1);
+    std::vector<DeviceId> cpus;
+    for (DeviceId d = 0; d < devices; ++d)
+        if (cluster.device(d).kind == DeviceKind::Cpu)
+            cpus.push_back(d);
+    std::vector<int> groupCpu(groupDevice.size(), -1);
+    Placement placement(static_cast<size_t>(graph.opCount()));
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const int group = graph.colocationGroup(op);
+        int& d = placement[static_cast<size_t>(op)];
+        if (graph.isCpuPinned(op) && !cpus.empty()) {
+            int& cpu = group >= 0 ? groupCpu[static_cast<size_t>(group)] : d;
+            if (group < 0 || cpu < 0)
+                cpu = cpus[static_cast<size_t>(rng.between(0, static_cast<int>(cpus.size()) - 1))];
+            d = cpu;
+        } else {
+            d = group >= 0 ? groupDevice[static_cast<size_t>(group)] : rng.between(0, devices - 1);
+        }
+    }
+    if (auto problem = placementProblem(graph, cluster, placement))
+        throw std::runtime_error(*problem);
+    return placement;
+}
+
+void registerRealGraphs(const std::vector<std::string>& extraGraphs)
 {
     static std::vector<std::unique_ptr<RealWorkload>> workloads;
     const std::string dir = sharedDataDir();
-    for (const char* model : {"resnet50", "inception_v3"}) {
-        const std::string path = dir + "/pipedream/" + model + "/graph.txt";
+    std::vector<std::pair<std::string, std::string>> graphs; // name, path
+    for (const char* model : {"resnet50", "inception_v3"})
+        graphs.emplace_back(model, dir + "/pipedream/" + model + "/graph.txt");
+    for (const std::string& path : extraGraphs)
+        graphs.emplace_back(std::filesystem::path(path).stem().string(), path);
+    for (const auto& [name, path] : graphs) {
         if (!std::filesystem::exists(path)) {
-            std::fprintf(stderr, "%s is absent: BM_SimulateReal/%s skipped\n", path.c_str(), model);
+            std::fprintf(stderr, "%s is absent: BM_SimulateReal/%s skipped\n", path.c_str(), name.c_str());
             continue;
         }
         auto w = std::make_unique<RealWorkload>();
         w->graph = readGraphFile(path);
         w->cluster = loadCluster("k80x4");
         Rng rng(11);
-        const int devices = w->cluster.deviceCount();
-        std::vector<int> groupDevice(static_cast<size_t>(w->graph.colocationGroupCount()));
-        for (int& d : groupDevice)
-            d = rng.between(0, devices - 1);
-        w->placement.resize(static_cast<size_t>(w->graph.opCount()));
-        for (OpId op = 0; op < w->graph.opCount(); ++op) {
-            const int group = w->graph.colocationGroup(op);
-            w->placement[static_cast<size_t>(op)] = group >= 0 ? groupDevice[static_cast<size_t>(group)]
-                                                               : rng.between(0, devices - 1);
-        }
-        if (auto problem = placementProblem(w->graph, w->cluster, w->placement))
-            throw std::runtime_error(*problem);
-        benchmark::RegisterBenchmark((std::string("BM_SimulateReal/") + model + "/k80x4").c_str(), BM_SimulateReal,
-                                     w.get())
+        w->placement = randomPlacement(w->graph, w->cluster, rng);
+        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4").c_str(), BM_SimulateReal, w.get())
             ->Unit(benchmark::kMicrosecond);
         workloads.push_back(std::move(w));
     }
@@ -340,10 +370,20 @@ BENCHMARK(BM_DeviceQueuesOnly)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchma
 
 int main(int argc, char** argv)
 {
+    std::vector<std::string> extraGraphs; // --graph=PATH, taken out before the library sees them
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--graph=", 0) == 0)
+            extraGraphs.push_back(arg.substr(8));
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv))
         return 1;
-    registerRealGraphs();
+    registerRealGraphs(extraGraphs);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

@@ -74,6 +74,11 @@ private:
     std::vector<DeviceId> device_, groupDevice_;
     std::vector<int> unplacedConsumers_; // per op: outgoing edges whose consumer is not placed
     std::vector<char> hasCopy_;          // per (producer, device)
+    // Per op, its producers whose copy takes bytes (copy_ > 0), one entry per such input edge:
+    // the others add nothing to newTensors, and a trace without tensor sizes (a Chakra step,
+    // hundreds of inputs per op) then skips its inputs altogether.
+    std::vector<int> copyInOffset_;
+    std::vector<OpId> copyInFrom_;
     // Scratch of newTensors (a ledger is used by one thread, like place()): per op, the
     // stamp of the last call that counted it as a producer.
     mutable std::vector<unsigned> seenAt_;

@@ -40,7 +40,7 @@ struct Record {
     size_t checkpointCount = 0;
     std::uint64_t every = 1; // checkpoints are taken at instants that are multiples of this
     Index transferCount = 0;
-    std::vector<Index> tProducer, tFrom, tTo, tLink, tFirstSlot, tSeq, slotNext, inSlotTransfer;
+    std::vector<Index> tProducer, tFrom, tTo, tLink, tFirstSlot, tSeq, slotNext;
     std::vector<double> tBytes, tEnd;
     SimResult result;
 };
@@ -388,7 +388,6 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         take(ref.tBytes, w.tBytes);
         take(ref.tEnd, w.tEnd);
         ref.slotNext = w.slotNext;
-        ref.inSlotTransfer = w.inSlotTransfer;
         ref.valid = true;
         last.valid = false;
         last.checkpointCount = 0;

@@ -54,6 +54,14 @@ struct SimWork {
     std::vector<Index> outTo;          // consumer per output slot
     std::vector<Index> outInSlot;      // the input slot of the same edge
     std::vector<double> outEdgeBytes;
+    // Whether an op's tensor takes memory: outputBytes or some out-edge's bytes nonzero. The
+    // memory bookkeeping of the others (holders, frees, received tensors) only ever adds zero,
+    // so it is skipped: a dense trace without tensor sizes visits each edge once or twice
+    // instead of three times.
+    std::vector<char> holdsBytes;   // per op
+    std::vector<Index> memInOffset; // CSR of the inputs from ops holding bytes: opCount + 1
+    std::vector<Index> memInFrom;   // their producers, in input order
+    std::vector<Index> memInSlot;   // their input slots
 
     // ---- Cluster (constant) ----
     Index deviceCount = 0;
@@ -147,6 +155,7 @@ struct SimWork {
     // loop they cost about a tenth fewer instructions.
     [[gnu::always_inline]] void handleEvent(Index id);
     [[gnu::always_inline]] void finishOp(Index op);
+    template <bool HoldsBytes> [[gnu::always_inline]] void sendOutput(Index op, DeviceId device);
     [[gnu::always_inline]] void finishTransfer(Index t);
     [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
     [[gnu::always_inline]] void dispatch();

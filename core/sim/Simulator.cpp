@@ -76,6 +76,26 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
         outOffset[static_cast<size_t>(op) + 1] = slot;
     }
 
+    holdsBytes.resize(n);
+    for (Index op = 0; op < opCount; ++op) {
+        bool holds = outputBytes[static_cast<size_t>(op)] != 0.0;
+        for (Index s = outOffset[static_cast<size_t>(op)]; s < outOffset[static_cast<size_t>(op) + 1] && !holds; ++s)
+            holds = outEdgeBytes[static_cast<size_t>(s)] != 0.0;
+        holdsBytes[static_cast<size_t>(op)] = holds ? 1 : 0;
+    }
+    memInOffset.resize(n + 1);
+    memInOffset[0] = 0;
+    for (Index op = 0; op < opCount; ++op) {
+        for (Index s = inOffset[static_cast<size_t>(op)]; s < inOffset[static_cast<size_t>(op) + 1]; ++s) {
+            const Index producer = inFrom[static_cast<size_t>(s)];
+            if (holdsBytes[static_cast<size_t>(producer)]) {
+                memInFrom.push_back(producer);
+                memInSlot.push_back(s);
+            }
+        }
+        memInOffset[static_cast<size_t>(op) + 1] = static_cast<Index>(memInFrom.size());
+    }
+
     for (const Device& dev : cluster.devices()) {
         deviceKind.push_back(static_cast<int>(dev.kind));
         deviceSpeed.push_back(dev.speed);
@@ -234,33 +254,53 @@ inline void SimWork::finishOp(Index op)
     markDevice(device);
     ++opsDone;
 
-    // Inputs this op was the last local reader of die now.
-    for (Index s = inOffset[static_cast<size_t>(op)]; s < inOffset[static_cast<size_t>(op) + 1]; ++s) {
-        const Index producer = inFrom[static_cast<size_t>(s)];
+    // Inputs this op was the last local reader of die now (only tensors that take memory).
+    for (Index k = memInOffset[static_cast<size_t>(op)]; k < memInOffset[static_cast<size_t>(op) + 1]; ++k) {
+        const Index producer = memInFrom[static_cast<size_t>(k)];
         if (place[producer] == device) {
             if (--outputRefs[static_cast<size_t>(producer)] == 0)
                 changeLive(device, -outputBytes[static_cast<size_t>(producer)]);
         } else {
-            const Index t = inSlotTransfer[static_cast<size_t>(s)];
+            const Index t = inSlotTransfer[static_cast<size_t>(memInSlot[static_cast<size_t>(k)])];
             if (--tReceiverRefs[static_cast<size_t>(t)] == 0)
                 changeLive(device, -tBytes[static_cast<size_t>(t)]);
         }
     }
+    if (holdsBytes[static_cast<size_t>(op)])
+        sendOutput<true>(op, device);
+    else
+        sendOutput<false>(op, device);
+}
 
-    // Local consumers get the output now; each other device gets one transfer.
+// Local consumers get the output now; each other device gets one transfer, carrying the
+// largest of the producer's edges to it. Without bytes (HoldsBytes false) the holders of the
+// tensor are not counted: it never takes memory.
+template <bool HoldsBytes> inline void SimWork::sendOutput(Index op, DeviceId device)
+{
+    // Local pointers: the stores below are to Index arrays, through which the compiler would
+    // otherwise reload every array's address (and the transfer of the device) on each edge.
+    const Index* __restrict consumers = outTo.data();
+    const DeviceId* __restrict where = place;
+    Index* __restrict waiting = pending.data();
+    Index* __restrict transferTo = transferToDevice.data();
+    Index* __restrict next = slotNext.data();
+    Index* __restrict lastSlot = tLastSlot.data();
     Index refs = 0;
-    for (Index s = outOffset[static_cast<size_t>(op)]; s < outOffset[static_cast<size_t>(op) + 1]; ++s) {
-        const Index consumer = outTo[static_cast<size_t>(s)];
-        const DeviceId target = place[consumer];
+    const Index last = outOffset[static_cast<size_t>(op) + 1];
+    for (Index s = outOffset[static_cast<size_t>(op)]; s < last; ++s) {
+        const Index consumer = consumers[s];
+        const DeviceId target = where[consumer];
         if (target == device) {
-            ++refs;
-            if (--pending[static_cast<size_t>(consumer)] == 0)
+            if constexpr (HoldsBytes)
+                ++refs;
+            if (--waiting[consumer] == 0)
                 makeReady(consumer, target);
             continue;
         }
-        Index& t = transferToDevice[static_cast<size_t>(target)];
+        Index t = transferTo[target];
         if (t < 0) {
             t = transferCount++;
+            transferTo[target] = t;
             const auto ti = static_cast<size_t>(t);
             tProducer[ti] = op;
             tFrom[ti] = device;
@@ -271,25 +311,29 @@ inline void SimWork::finishOp(Index op)
             tFirstSlot[ti] = s;
             touchedDevices.push_back(target);
         } else {
-            slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = s;
+            next[lastSlot[t]] = s;
         }
-        const auto ti = static_cast<size_t>(t);
-        tLastSlot[ti] = s;
-        tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
-        ++tReceiverRefs[ti];
-        inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
+        lastSlot[t] = s;
+        if constexpr (HoldsBytes) {
+            const auto ti = static_cast<size_t>(t);
+            tBytes[ti] = std::max(tBytes[ti], outEdgeBytes[static_cast<size_t>(s)]);
+            ++tReceiverRefs[ti];
+            inSlotTransfer[static_cast<size_t>(outInSlot[static_cast<size_t>(s)])] = t;
+        }
     }
     for (DeviceId target : touchedDevices) {
-        Index& t = transferToDevice[static_cast<size_t>(target)];
-        slotNext[static_cast<size_t>(tLastSlot[static_cast<size_t>(t)])] = -1;
+        const Index t = transferTo[target];
+        next[lastSlot[t]] = -1;
         requests[static_cast<size_t>(requestCount++)] = t;
-        t = -1;
+        transferTo[target] = -1;
         ++refs;
     }
     touchedDevices.clear();
-    outputRefs[static_cast<size_t>(op)] = refs;
-    if (refs == 0)
-        changeLive(device, -outputBytes[static_cast<size_t>(op)]);
+    if constexpr (HoldsBytes) {
+        outputRefs[static_cast<size_t>(op)] = refs;
+        if (refs == 0)
+            changeLive(device, -outputBytes[static_cast<size_t>(op)]);
+    }
 }
 
 inline void SimWork::finishTransfer(Index t)
@@ -298,13 +342,18 @@ inline void SimWork::finishTransfer(Index t)
     const Index producer = tProducer[ti];
     const DeviceId from = tFrom[ti];
     const DeviceId to = tTo[ti];
-    if (--outputRefs[static_cast<size_t>(producer)] == 0)
-        changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
-    changeLive(to, tBytes[ti]);
+    if (holdsBytes[static_cast<size_t>(producer)]) {
+        if (--outputRefs[static_cast<size_t>(producer)] == 0)
+            changeLive(from, -outputBytes[static_cast<size_t>(producer)]);
+        changeLive(to, tBytes[ti]);
+    }
 
-    for (Index s = tFirstSlot[ti]; s >= 0; s = slotNext[static_cast<size_t>(s)]) {
-        const Index consumer = outTo[static_cast<size_t>(s)];
-        if (--pending[static_cast<size_t>(consumer)] == 0)
+    const Index* __restrict next = slotNext.data();
+    const Index* __restrict consumers = outTo.data();
+    Index* __restrict waiting = pending.data();
+    for (Index s = tFirstSlot[ti]; s >= 0; s = next[s]) {
+        const Index consumer = consumers[s];
+        if (--waiting[consumer] == 0)
             makeReady(consumer, to);
     }
 }

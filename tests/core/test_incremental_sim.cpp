@@ -69,6 +69,33 @@ Graph randomGraph(Rng& rng, int ops, bool roofline)
     return std::move(b).build();
 }
 
+// A random dense DAG (an execution trace's shape): up to 40 inputs per op from the 25 before
+// it, parallel edges, half the ops without bytes (output and edges zero), fractional sizes.
+Graph denseGraph(Rng& rng, int ops)
+{
+    GraphBuilder b("dense");
+    std::vector<bool> bytesFree;
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = named("op", i);
+        const double gpuUs = rng.uniform(0, 7) == 0 ? 0.0 : rng.real(0.5, 40.0);
+        o.timeUs = {gpuUs * rng.uniform(2, 10), gpuUs};
+        bytesFree.push_back(rng.uniform(0, 1) == 0);
+        o.outputBytes = bytesFree.back() ? 0.0 : rng.real(1.0, 6000.0);
+        o.paramBytes = rng.uniform(0, 3) == 0 ? rng.real(1.0, 20000.0) : 0.0;
+        if (rng.uniform(0, 30) == 0)
+            o.cpuOnly = true;
+        b.addOp(o);
+        const int inputs = i == 0 ? 0 : rng.uniform(0, 40);
+        for (int k = 0; k < inputs; ++k) {
+            const int from = rng.uniform(std::max(0, i - 25), i - 1);
+            const bool ownBytes = !bytesFree[static_cast<size_t>(from)] && rng.uniform(0, 3) == 0;
+            b.addEdge(from, i, ownBytes ? rng.real(0.0, 9000.0) : -1.0);
+        }
+    }
+    return std::move(b).build();
+}
+
 // A CPU and 2-4 GPUs; sometimes free links (zero-time transfers), sometimes tight memory.
 Cluster randomCluster(Rng& rng, bool roofline)
 {
@@ -211,6 +238,42 @@ private slots:
         qInfo("%ld of %ld runs resumed, %ld infeasible", resumed, runs, infeasible);
         QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
         QVERIFY(infeasible > 0);
+    }
+
+    // Dense graphs with parallel edges and bytes-free ops: resumed runs rebuild each transfer's
+    // consumers and the holders of each tensor exactly as a full run has them.
+    void matchesOnDenseGraphs()
+    {
+        long resumed = 0;
+        long runs = 0;
+        for (unsigned seed = 200; seed < 230; ++seed) {
+            Rng rng(seed);
+            const Graph g = denseGraph(rng, rng.uniform(50, 250));
+            const Cluster c = randomCluster(rng, false);
+            const auto groups = randomGroups(rng, g);
+            Simulator full(g, c);
+            IncrementalSimulator inc(g, c);
+            Placement base = randomPlacement(rng, g, c, groups);
+            compare(full, inc, inc.run(base), base);
+            for (int step = 0; step < 15; ++step) {
+                Placement p = base;
+                const auto& a = groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
+                const auto d = static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1));
+                for (OpId op : a)
+                    p[static_cast<size_t>(op)] = d;
+                applyCpuPinning(g, c, p);
+                compare(full, inc, inc.run(p), p);
+                ++runs;
+                if (inc.stats().resumedAtUs > 0.0 && p != base)
+                    ++resumed;
+                if (rng.uniform(0, 2) == 0) {
+                    inc.keepLastAsReference();
+                    base = p;
+                }
+            }
+        }
+        qInfo("%ld of %ld dense runs resumed", resumed, runs);
+        QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
     }
 
     // Far apart placements (and a reference cleared) still match: they run from the start.

@@ -267,6 +267,38 @@ Graph randomGraph(unsigned seed, int ops)
     return std::move(b).build();
 }
 
+// A random dense DAG as execution traces give them: each op reads up to 30 earlier ops, with
+// repeated (parallel) edges; about half of the ops have no output bytes and most of those no
+// bytes on their edges either (like a Chakra trace's dependencies); edges sometimes carry
+// their own, different sizes.
+Graph denseGraph(unsigned seed, int ops)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)); };
+    GraphBuilder b("dense");
+    std::vector<bool> bytesFree;
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = "op" + std::to_string(i);
+        const double gpuUs = uniform(0, 7) == 0 ? 0.0 : uniform(1, 40);
+        o.timeUs = {gpuUs * uniform(2, 10), gpuUs};
+        bytesFree.push_back(uniform(0, 1) == 0);
+        o.outputBytes = bytesFree.back() ? 0.0 : uniform(1, 5000);
+        o.paramBytes = uniform(0, 3) == 0 ? uniform(1, 10000) : 0;
+        b.addOp(o);
+        if (i == 0)
+            continue;
+        const int inputs = uniform(0, 30);
+        for (int k = 0; k < inputs; ++k) {
+            const int from = uniform(std::max(0, i - 20), i - 1);
+            // An op without output bytes now and then still sends a tensor on one edge.
+            const bool ownBytes = uniform(0, bytesFree[static_cast<size_t>(from)] ? 15 : 3) == 0;
+            b.addEdge(from, i, ownBytes ? uniform(0, 8000) : -1.0);
+        }
+    }
+    return std::move(b).build();
+}
+
 Placement randomPlacement(unsigned seed, int ops, int devices)
 {
     std::mt19937 rng(seed);
@@ -753,6 +785,49 @@ private slots:
             }
             QVERIFY(r.stepTimeUs >= lowerBound(g, c).valueUs());
         }
+    }
+
+    void denseMultigraphsMatchNaiveReference()
+    {
+        // The run skips the memory bookkeeping of ops without bytes (output and every out-edge
+        // zero): dense graphs with parallel edges, bytes-free producers, producers without
+        // output bytes that still send bytes on an edge, and edges to one device that differ in
+        // bytes, against the linear-scan reference (times, transfers) and the interval sweep
+        // (memory), bit for bit.
+        int parallel = 0;
+        int bytesFree = 0;
+        for (unsigned seed = 1; seed <= 30; ++seed) {
+            const int devices = 2 + static_cast<int>(seed % 4);
+            const Graph g = denseGraph(seed, 30 + static_cast<int>(seed) * 2);
+            std::map<std::pair<OpId, OpId>, int> pairs;
+            for (const Edge& e : g.edges())
+                parallel += ++pairs[{e.from, e.to}] == 2 ? 1 : 0;
+            for (const Op& o : g.ops())
+                bytesFree += o.outputBytes == 0.0 ? 1 : 0;
+            Cluster c = gpus(devices, Link{20.0 * seed, seed % 5 == 0 ? 0.0 : 2.0});
+            c.setLink(1, 0, Link{5.0, 1.0});
+            Simulator sim(g, c);
+            for (unsigned k = 0; k < 3; ++k) { // one Simulator, several placements
+                const Placement p = randomPlacement(seed * 97 + k, g.opCount(), devices);
+                const SimResult& r = sim.run(p, true);
+                const Reference ref = referenceRun(g, c, p);
+                QCOMPARE(r.stepTimeUs, ref.stepUs);
+                QCOMPARE(r.linkBytes, ref.linkBytes);
+                for (const OpSpan& span : r.timeline.ops) {
+                    QCOMPARE(span.startUs, ref.start[span.op]);
+                    QCOMPARE(span.endUs, ref.end[span.op]);
+                }
+                const std::vector<double> live = peakLiveFromTimeline(g, c, p, r.timeline);
+                for (int d = 0; d < devices; ++d) {
+                    double params = 0.0;
+                    for (OpId op = 0; op < g.opCount(); ++op)
+                        params += p[op] == d ? g.op(op).paramBytes : 0.0;
+                    QCOMPARE(r.peakMemoryBytes[d], params * 3.0 + live[d]);
+                }
+            }
+        }
+        QVERIFY2(parallel > 100, qPrintable(QString("only %1 parallel edges").arg(parallel)));
+        QVERIFY2(bytesFree > 300, qPrintable(QString("only %1 bytes-free ops").arg(bytesFree)));
     }
 
     void lowerBoundValues()
