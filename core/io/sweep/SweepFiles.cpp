@@ -231,13 +231,11 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
     rejectRepeats(m.algorithms, "algorithms", source, [](const std::string& a) { return a; });
     rejectRepeats(m.seeds, "seeds", source, [](std::uint64_t seed) { return seed; });
     if (const std::uint64_t jobs = jobCountOf(m); jobs > static_cast<std::uint64_t>(kMaxSweepJobs))
-        throw InputError(source, "jobs",
-                         std::to_string(m.graphs.size()) + " graphs x " + std::to_string(m.clusters.size())
-                             + " clusters x ... make "
-                             + (jobs == std::numeric_limits<std::uint64_t>::max() ? "more than 10^19"
-                                                                                 : std::to_string(jobs))
-                             + " jobs; at most "
-                             + std::to_string(kMaxSweepJobs) + " per manifest (split it into several)");
+        throw InputError(
+            source, "jobs",
+            std::to_string(m.graphs.size()) + " graphs x " + std::to_string(m.clusters.size()) + " clusters x ... make "
+                + (jobs == std::numeric_limits<std::uint64_t>::max() ? "more than 10^19" : std::to_string(jobs))
+                + " jobs; at most " + std::to_string(kMaxSweepJobs) + " per manifest (split it into several)");
     return m;
 }
 

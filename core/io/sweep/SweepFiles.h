@@ -88,8 +88,7 @@ using SweepAlgorithmLookup = std::function<std::optional<bool>(std::string_view)
 // Checks a manifest's text; throws InputError naming the file and the field at fault: an
 // algorithm `lookup` does not know, a value listed twice (a graph, cluster, algorithm or seed:
 // a job would run twice and count as two runs) and more than kMaxSweepJobs jobs among them.
-SweepManifest parseSweepManifest(const std::string& text, const std::string& source,
-                                 const SweepAlgorithmLookup& lookup);
+SweepManifest parseSweepManifest(const std::string& text, const std::string& source, const SweepAlgorithmLookup& lookup);
 
 // Every job, graph-major: graphs x clusters x precisions x algorithms x seeds (one seed
 // for an algorithm that does not use it; no precision dimension when the manifest gives none).
