@@ -103,6 +103,9 @@ int runSweep(const SweepOptions& o)
                 }
                 std::cerr << "post-cli: note: " << problem << ": not a complete result; running the job again\n";
             }
+            // Where the result cannot be written (a folder or a FIFO of its name, a read-only
+            // file), the job is not run: its work would be thrown away.
+            checkWriteTarget(path);
         } catch (const InputError& e) {
             ++failed;
             std::cerr << "post-cli: error: " << e.what() << "\n";

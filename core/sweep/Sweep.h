@@ -1,108 +1,22 @@
 #pragma once
 
-#include <cstdint>
-#include <optional>
+#include "core/io/sweep/SweepFiles.h"
+
 #include <string>
-#include <vector>
 
 namespace post {
 
-// A sweep (docs/sweeps.md): the (graph, cluster, algorithm, seed) jobs of a post-sweep/1
-// manifest, run shard by shard on any number of machines (a Slurm job array, GNU parallel),
-// one result file per job, merged into one table afterwards. No scheduler of our own: a
-// shard is a fixed slice of the job list, a finished job is a file, a rerun skips it.
-struct SweepManifest {
-    std::string source;                // the manifest's path, for errors
-    std::vector<std::string> graphs;   // as written; relative paths are from the manifest's folder
-    std::vector<std::string> clusters; // preset names or post-cluster/1 paths
-    // "fp32", "tf32" or "amp" (docs/cost-model.md, "Precision"): each cluster is run under
-    // each mode, as `post-cli place --precision`; empty: the cluster's own precision.
-    std::vector<std::string> precisions;
-    std::vector<std::string> algorithms; // makePlacer names
-    std::vector<std::uint64_t> seeds{1}; // learners run once per seed, other placers once
-    int samples = 2400;                  // learners' budget per job
-};
+// A sweep (docs/sweeps.md) as post-cli runs it: the manifest's algorithms checked against the
+// placer registry, and one job run. The files themselves (manifests, jobs, shards, results,
+// the merged table) are read and written by core/io/sweep/SweepFiles.h, below the placers.
 
-struct SweepJob {
-    int index = 0; // position in the manifest's job list
-    int jobCount = 0;
-    std::string graph, graphPath;     // as written, and resolved against the manifest's folder
-    std::string cluster, clusterPath; // as written, and the preset name or resolved path
-    std::string precision;            // the manifest's mode for this job; empty: the cluster's own
-    std::string algorithm;
-    std::uint64_t seed = 1;
-    int samples = 2400;
-    // "job-000017.json": the job's result file in the output folder.
-    std::string fileName() const;
-};
-
-struct SweepResult {
-    int index = 0, jobCount = 0;
-    std::string graph, cluster, algorithm;
-    std::string precision; // the job's mode when the manifest gives one (empty: the cluster's own)
-    std::uint64_t seed = 1;
-    int samples = 0;
-    int ops = 0;
-    double bestStepTimeMs = 0.0;
-    bool feasible = false;
-    int samplesUsed = 0;
-    double wallSeconds = 0.0;
-};
-
-// One (graph, cluster, precision, algorithm) of the merged table, over its seeds.
-struct SweepTableRow {
-    std::string graph, cluster, algorithm;
-    std::string precision; // empty: the cluster's own
-    std::vector<std::uint64_t> seeds;
-    std::vector<double> stepTimesMs; // per seed, in seed order
-    int feasibleRuns = 0;
-    double meanMs() const;
-    double stddevMs() const; // sample standard deviation; 0 for one run
-    double minMs() const;
-};
-
-struct SweepTable {
-    int jobCount = 0;         // jobs of the manifest
-    std::vector<int> missing; // indices with no result file yet
-    std::vector<SweepTableRow> rows;
-    double wallSeconds = 0.0; // placer time of all results (not part of the table proper)
-};
-
-// At most this many jobs in a manifest (and in a result's "jobs"): counted before any job is
-// made, so a short manifest that multiplies out to millions is refused, --dry-run too, and a
-// result file claiming 2^31 jobs allocates nothing (docs/sweeps.md).
-inline constexpr int kMaxSweepJobs = 100000;
-
-// Reads and checks a manifest; throws InputError naming the file and the field at fault: a
-// value listed twice (a graph, cluster, algorithm or seed: a job would run twice and count
-// as two runs) and more than kMaxSweepJobs jobs among them.
+// Reads and checks a manifest (parseSweepManifest of SweepFiles.h with the placer registry as
+// the algorithm lookup); throws InputError naming the file and the field at fault.
 SweepManifest readSweepManifest(const std::string& path);
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source);
-
-// Every job, graph-major: graphs x clusters x precisions x algorithms x seeds (one seed
-// for an algorithm that does not use it; no precision dimension when the manifest gives none).
-std::vector<SweepJob> sweepJobs(const SweepManifest& manifest);
-// Shard `shard` of `shards` (0-based): the jobs whose index is shard modulo shards.
-std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int shards);
 
 // Runs one job: loads its graph and cluster, places with its algorithm and seed.
 // `threads` as PlaceContext::threads. Throws InputError for a bad graph or cluster.
 SweepResult runSweepJob(const SweepJob& job, int threads = 0);
-
-std::string sweepResultJson(const SweepResult& result);
-// Throws InputError naming the file and the field.
-SweepResult parseSweepResult(const std::string& text, const std::string& source);
-
-// The result file at `path` when it is the complete result of `job`; nullopt (and the reason
-// in `problem`) when it cannot be read or parsed (truncated by a kill or a full disk: the job
-// runs again). Throws InputError naming the file when it is a valid result of another job
-// (another manifest's folder), which a rerun must not replace.
-std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, std::string* problem);
-
-// Reads every job-*.json in `dir` and builds the table; throws InputError for a bad file or
-// results of different manifests (different job counts, two results for one index, two
-// results of one graph, cluster, precision, algorithm and seed).
-SweepTable mergeSweepResults(const std::string& dir);
-SweepTable sweepTable(std::vector<SweepResult> results);
 
 } // namespace post

@@ -195,6 +195,24 @@ private slots:
         QVERIFY2(r.exitCode == 0 && r.err.contains("2 of 2 jobs"), qPrintable(r.err));
     }
 
+    // ---- 4. A job whose result file cannot be written (a folder or FIFO of its name) is not
+    // run: it fails at once, and the shard's other jobs run.
+    void jobWhoseResultCannotBeWrittenIsNotRun()
+    {
+        graph("tiny-mlp.json");
+        const QString m = write("blocked.json", R"({"format": "post-sweep/1", "graphs": ["tiny-mlp.json"],
+            "clusters": ["k80x2"], "algorithms": ["single", "round-robin"]})");
+        const QString out = path("blocked-out");
+        QVERIFY(QDir().mkpath(out + "/job-000000.json"));
+        const Run r = runCli({"sweep", m, "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("job-000000.json") && r.err.contains("not a regular file"), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("job-000000.json: tiny-mlp.json"), qPrintable(r.err)); // no run reported
+        QVERIFY2(r.err.contains("1 run, 0 already done, 1 failed"), qPrintable(r.err));
+        QVERIFY(QFileInfo(out + "/job-000000.json").isDir());
+        QVERIFY(QFileInfo::exists(out + "/job-000001.json"));
+    }
+
     void anotherManifestsResultIsNeitherSkippedNorReplaced()
     {
         graph("tiny-mlp.json");

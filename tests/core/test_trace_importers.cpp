@@ -416,6 +416,12 @@ private slots:
         const std::string ids = replaced(good, "\"id\": 3", "\"id\": 2");
         QTest::newRow("duplicate id") << QString::fromStdString(ids) << "nodes[2].id"
                                       << "earlier node";
+        // The process node under the relu, under the thread, under the process: no root reaches
+        // them (the fuzzer's case, tests/data/fuzz-regressions/pytorch-et/parent-cycle-through-step.json,
+        // had a ProfilerStep in such a cycle, and reading its subtree never ended).
+        const std::string cycle = replaced(good, "\"ctrl_deps\": 1,", "\"ctrl_deps\": 3,");
+        QTest::newRow("parents in a cycle") << QString::fromStdString(cycle) << "nodes[0].ctrl_deps"
+                                            << "parents form a cycle";
         QTest::newRow("no nodes") << R"({"schema": "1.0.1", "nodes": []})"
                                   << "nodes"
                                   << "no nodes";

@@ -35,6 +35,7 @@ constexpr std::string_view kPhaseNames[] = {"forward", "backward", "optimizer"};
 struct Node {
     std::int64_t id = 0;
     std::int64_t parent = -1;
+    const char* parentKey = "ctrl_deps"; // "parent" in 1.0.x
     std::string name;
     bool op = false; // an operator (it has a schema), not a record_function label
     std::uint64_t rfId = 0;
@@ -116,8 +117,8 @@ std::vector<Node> readNodes(const JsonInput& in, const json& nodes)
         node.index = i;
         node.id = integer(in, in.require(n, "id", path), JsonInput::member(path, "id"));
         node.name = in.string(in.require(n, "name", path), JsonInput::member(path, "name"));
-        const char* parentKey = n.contains("ctrl_deps") ? "ctrl_deps" : "parent";
-        node.parent = integer(in, in.require(n, parentKey, path), JsonInput::member(path, parentKey));
+        node.parentKey = n.contains("ctrl_deps") ? "ctrl_deps" : "parent";
+        node.parent = integer(in, in.require(n, node.parentKey, path), JsonInput::member(path, node.parentKey));
         if (const json* rf = fieldOf(n, "rf_id"))
             node.rfId = static_cast<std::uint64_t>(std::max<std::int64_t>(0, integer(in, *rf, path + ".rf_id")));
         if (const json* schema = fieldOf(n, "op_schema"); schema && schema->is_string())
@@ -221,10 +222,26 @@ Tree buildTree(const JsonInput& in, const std::vector<Node>& nodes)
     }
     for (auto& list : tree.children)
         std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return nodes[a].id < nodes[b].id; });
+    // A node no root reaches has a cycle of parents above it (or is in one): refused, as every
+    // walk down the nesting (the step's subtree, the units) would go round it for ever.
+    std::vector<char> reached(nodes.size(), 0);
+    std::vector<std::size_t> stack(tree.roots.begin(), tree.roots.end());
+    while (!stack.empty()) {
+        const std::size_t i = stack.back();
+        stack.pop_back();
+        reached[i] = 1;
+        stack.insert(stack.end(), tree.children[i].begin(), tree.children[i].end());
+    }
+    for (const Node& n : nodes)
+        if (!reached[n.index])
+            in.fail(JsonInput::member(nodePath(n.index), n.parentKey),
+                    "node " + std::to_string(n.id) + "'s parents form a cycle (parent " + std::to_string(n.parent)
+                        + "): no root of the trace reaches it");
     return tree;
 }
 
-// Nodes reachable from the roots, each after its children (a cycle of parents is never reached).
+// Nodes reachable from the roots (every node: buildTree refuses a cycle of parents), each after
+// its children.
 std::vector<std::size_t> postOrder(const Tree& tree, std::size_t count)
 {
     std::vector<std::size_t> order;

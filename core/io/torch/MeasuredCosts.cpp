@@ -398,6 +398,12 @@ void setMeasuredTime(Op& op, DeviceKind kind, double us, const std::string& sour
 Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCostsReport* report,
                          const MeasuredCostsOptions& options)
 {
+    return applyMeasuredCostsText(graph, readFileText(path), path, report, options);
+}
+
+Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::string& path, MeasuredCostsReport* report,
+                             const MeasuredCostsOptions& options)
+{
     MeasuredCostsReport local;
     MeasuredCostsReport& r = report ? *report : local;
     r = {};
@@ -406,7 +412,6 @@ Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCo
     Measured measured;
     bool isTrace = false;
     {
-        std::string text = readFileText(path);
         std::optional<KinetoTrace> trace;
         nlohmann::json root;
         if (looksLikeProfilerTraceText(text)) {

@@ -57,6 +57,10 @@ struct MeasuredCostsReport {
 // under 80% of the step's time lands on the graph.
 Graph applyMeasuredCosts(const Graph& graph, const std::string& path, MeasuredCostsReport* report = nullptr,
                          const MeasuredCostsOptions& options = {});
+// The same for the file's text already read (decompressed); `path` names it in errors and as
+// the measured times' source.
+Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::string& path,
+                             MeasuredCostsReport* report = nullptr, const MeasuredCostsOptions& options = {});
 
 // The one-paragraph account of a report, for the CLI's note: what was measured, the coverage
 // as time, what did not land on the graph.

@@ -256,18 +256,24 @@ RecordFunctionTimes linkRecordFunctions(const ImportedGraph& imported, const Kin
 Graph applyKinetoToExecutionTrace(const ImportedGraph& imported, const std::string& path,
                                   RecordFunctionLinkReport* report, const MeasuredCostsOptions& options)
 {
+    return applyKinetoTextToExecutionTrace(imported, readFileText(path), path, report, options);
+}
+
+Graph applyKinetoTextToExecutionTrace(const ImportedGraph& imported, std::string text, const std::string& path,
+                                      RecordFunctionLinkReport* report, const MeasuredCostsOptions& options)
+{
     RecordFunctionLinkReport local;
     RecordFunctionLinkReport& r = report ? *report : local;
     r = {};
     KinetoTrace trace;
     {
-        const std::string text = readFileText(path);
         if (!looksLikeProfilerTrace(text) && text.find_first_not_of(" \t\r\n") != std::string::npos
             && text[text.find_first_not_of(" \t\r\n")] != '[')
             throw InputError(path, {},
                              "an execution trace's graph takes a torch.profiler (Kineto) trace of the same run as "
                              "--costs; this file has no \"traceEvents\"");
         trace = parseKinetoTrace(text, path); // event by event
+        std::string().swap(text);             // the trace holds what it needs
     }
     const RecordFunctionTimes times = linkRecordFunctions(imported, trace, r, options);
     return applyRecordFunctionTimes(imported, times, nullptr, path);

@@ -44,6 +44,10 @@ RecordFunctionTimes linkRecordFunctions(const ImportedGraph& imported, const Kin
 // the measured times (marked as measured by `path`).
 Graph applyKinetoToExecutionTrace(const ImportedGraph& imported, const std::string& path,
                                   RecordFunctionLinkReport* report = nullptr, const MeasuredCostsOptions& options = {});
+// The same for the trace's text already read (decompressed); `path` names it.
+Graph applyKinetoTextToExecutionTrace(const ImportedGraph& imported, std::string text, const std::string& path,
+                                      RecordFunctionLinkReport* report = nullptr,
+                                      const MeasuredCostsOptions& options = {});
 
 // The CLI's note: how the link was made and its coverage.
 std::string describeRecordFunctionLink(const RecordFunctionLinkReport& report);

@@ -77,8 +77,13 @@ std::vector<std::string> placementKeysInFileOrder(std::string_view text)
 
 OpModules readOpModules(const std::string& sidecarPath, const Graph& graph)
 {
-    const JsonInput in(sidecarPath);
-    const nlohmann::json root = in.parse(JsonInput::readFile(sidecarPath, JsonInput::kMaxPlacementBytes));
+    return parseOpModules(JsonInput::readFile(sidecarPath, JsonInput::kMaxPlacementBytes), sidecarPath, graph);
+}
+
+OpModules parseOpModules(std::string_view text, const std::string& source, const Graph& graph)
+{
+    const JsonInput in(source);
+    const nlohmann::json root = in.parse(text);
     in.requireFormat(root, "post-torch-modules", 1);
     in.rejectUnknownKeys(root, {"format", "model", "modules"}, {});
     if (const nlohmann::json* model = in.find(root, "model"))

@@ -17,6 +17,8 @@ namespace post {
 // and field. See docs/pytorch.md.
 using OpModules = std::vector<std::optional<std::string>>;
 OpModules readOpModules(const std::string& sidecarPath, const Graph& graph);
+// The same for the sidecar's text (`source` names it in errors).
+OpModules parseOpModules(std::string_view text, const std::string& source, const Graph& graph);
 
 // `graphPath` + ".modules.json" when that is a regular file, otherwise nothing.
 std::optional<std::string> moduleSidecarOf(const std::string& graphPath);
