@@ -28,6 +28,15 @@ struct Device {
     // type (Op::typedTimes, time_us["v100"]) takes exactly that here (cost/OpTime.h). Last, so
     // that positional initialisers of the fields above keep working.
     std::string type{};
+    // Clocks (MHz, 0 = not given; both or neither): the one the compute peaks above are quoted
+    // at (the data sheet's boost clock) and the one the device holds under a training load. The
+    // roofline scales every compute peak by sustained / quoted (docs/clusters.md, "Clocks"): a
+    // GeForce card under GPU Boost runs well above its rated boost clock.
+    double clockMHz = 0.0;
+    double sustainedClockMHz = 0.0;
+
+    // sustainedClockMHz / clockMHz, or 1 where either is not given.
+    double clockScale() const { return clockMHz > 0.0 && sustainedClockMHz > 0.0 ? sustainedClockMHz / clockMHz : 1.0; }
 };
 
 } // namespace post

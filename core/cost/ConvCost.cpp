@@ -45,6 +45,46 @@ double tfOutputElements(const OpView& v, const ShapedTensor* x, double channels)
     return elements;
 }
 
+// cuDNN's non-fused Winograd F(m x m, r x r) with m = 4, r = 3 (docs/cost-model.md, "Winograd
+// convolutions"): every 4x4 output tile is computed from a 6x6 input tile as 36 independent
+// products over the channels, one batched product [tiles, Cin] x [Cin, Cout] per point of the
+// 6x6 tile, between a data transform (input to 6x6 tiles), a filter transform (3x3 to 6x6) and
+// an output transform (6x6 back to 4x4). 36 multiplies per 16 outputs per channel pair, where
+// the direct convolution makes 144.
+constexpr double kWinogradOutputTile = 4.0;
+constexpr double kWinogradPoints = 36.0; // (4 + 3 - 1)^2
+
+// Sets c's Winograd figures for a 3x3 stride-1 convolution of batch n, cin -> cout channels,
+// output h x w (with a same-size input) in elements of `elementBytes`.
+void setWinograd(OpCost& c, double n, double cin, double cout, double h, double w, double elementBytes)
+{
+    const double tiles = n * std::ceil(h / kWinogradOutputTile) * std::ceil(w / kWinogradOutputTile);
+    const double data = kWinogradPoints * tiles * cin;     // transformed input
+    const double filter = kWinogradPoints * cin * cout;    // transformed filter
+    const double product = kWinogradPoints * tiles * cout; // products before the output transform
+    const double input = n * cin * h * w;                  // stride 1, same padding: as large as the output
+    c.winogradFlops = 2.0 * kWinogradPoints * tiles * cin * cout;
+    c.winogradGemmBytes = (data + filter + product) * elementBytes;
+    // data transform: reads the input, writes the tiles; filter: reads 3x3, writes 6x6; output
+    // transform: reads the products, writes the output.
+    c.winogradTransformBytes = (input + data + 9.0 * cin * cout + filter + product + n * cout * h * w) * elementBytes;
+}
+
+// A convolution cuDNN may run as Winograd: 2-D, 3x3, stride 1, no dilation, one group, FP32,
+// more than a narrow input's channels.
+bool winogradShape(double kh, double kw, bool unitStrides, double groups, double cin, int elementBytes)
+{
+    return kh == 3.0 && kw == 3.0 && unitStrides && groups == 1.0 && cin > 4.0 && elementBytes == 4;
+}
+
+bool allOnes(const OpView& v, const char* attr)
+{
+    const auto it = v.op().intAttrs.find(attr);
+    if (it == v.op().intAttrs.end())
+        return true;
+    return std::all_of(it->second.begin(), it->second.end(), [](std::int64_t s) { return s == 1; });
+}
+
 } // namespace
 
 // cuDNN's kernels for a convolution over this few input channels per group (an RGB image's
@@ -80,6 +120,15 @@ OpCost convOnnx(const OpView& v)
     const double bias = v.input(2) ? outElements : 0.0;
     OpCost c = ioCost(v, 2.0 * outElements * inPerGroup * kernel + bias);
     c.narrow = inPerGroup <= kNarrowInputChannels;
+    if (spatial == 2 && x && x->shape.size() == 4
+        && winogradShape(onnxKernelExtent(v, w, 0), onnxKernelExtent(v, w, 1),
+                         allOnes(v, "strides") && allOnes(v, "dilations"), group, inPerGroup, x->elementBytes)) {
+        const double n = OpView::dim(x, 0);
+        const double cout = OpView::rank(w) >= 1 ? OpView::dim(w, 0) : OpView::dim(x, 1);
+        const double h = OpView::rank(y) == 4 ? OpView::dim(y, 2) : onnxOutputExtent(v, x, 0, 2, 3.0);
+        const double wd = OpView::rank(y) == 4 ? OpView::dim(y, 3) : onnxOutputExtent(v, x, 1, 2, 3.0);
+        setWinograd(c, n, inPerGroup, cout, h, wd, x->elementBytes);
+    }
     return c;
 }
 
@@ -106,6 +155,18 @@ OpCost convTf(const OpView& v)
                                                    : tfOutputElements(v, v.input(0), OpView::dim(f, -1));
     OpCost c = ioCost(v, 2.0 * outElements * macsPerOutput);
     c.narrow = OpView::rank(f) >= 2 && OpView::dim(f, -2) <= kNarrowInputChannels;
+    const ShapedTensor* x = v.input(0);
+    // NHWC unless the output's channels are its second dimension (NCHW).
+    const bool nchw = OpView::rank(y) == 4 && OpView::dim(y, 3) != OpView::dim(f, -1)
+        && OpView::dim(y, 1) == OpView::dim(f, -1);
+    const double groups = OpView::rank(x) == 4 && OpView::dim(x, nchw ? 1 : 3) == OpView::dim(f, -2) ? 1.0 : 0.0;
+    if (OpView::rank(f) == 4 && OpView::rank(y) == 4 && x
+        && winogradShape(OpView::dim(f, 0), OpView::dim(f, 1), allOnes(v, "strides") && allOnes(v, "dilations"), groups,
+                         OpView::dim(f, 2), x->elementBytes)) {
+        const double cout = OpView::dim(f, 3);
+        setWinograd(c, OpView::dim(y, 0), OpView::dim(f, 2), cout, OpView::dim(y, nchw ? 2 : 1),
+                    OpView::dim(y, nchw ? 3 : 2), x->elementBytes);
+    }
     return c;
 }
 

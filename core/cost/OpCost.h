@@ -13,6 +13,13 @@ struct OpCost {
     bool convolution = false;  // a matrix op that is a convolution (Op::convolution)
     bool narrow = false;       // a convolution over <= 4 input channels per group (Op::narrowConvolution)
     bool streaming = false;    // an element-wise kernel: DeviceSpec::streamingMemoryEfficiency (isStreamingOpType)
+    // A 3x3 stride-1 FP32 convolution run as cuDNN's non-fused Winograd F(4x4, 3x3)
+    // (docs/cost-model.md, "Winograd convolutions"; 0 = not eligible): the batched product's
+    // FLOPs and bytes, and the bytes of the transform kernels around it. The roofline takes
+    // the faster of this and the direct cost above at the FP32 peak (cuDNN picks the faster).
+    double winogradFlops = 0.0;
+    double winogradGemmBytes = 0.0;
+    double winogradTransformBytes = 0.0;
 };
 
 } // namespace post

@@ -91,6 +91,9 @@ Graph buildOpForOpGraph(const ShapedGraph& graph, const CostModelOptions& option
                                                                         options.reference[static_cast<std::size_t>(k)]);
             op.flops = cost.flops;
             op.memoryBytes = cost.bytesRead + cost.bytesWritten;
+            op.winogradFlops = cost.winogradFlops;
+            op.winogradGemmBytes = cost.winogradGemmBytes;
+            op.winogradTransformBytes = cost.winogradTransformBytes;
             for (int t : s.outputs)
                 op.outputBytes += OpView::bytes(&graph.tensors[static_cast<std::size_t>(t)]);
             for (int t : s.inputs) {

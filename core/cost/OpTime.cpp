@@ -66,13 +66,21 @@ double opTimeUs(const Op& op, const Device& device)
         static const auto reference = CostModelOptions::defaultReferenceDevices();
         DeviceSpec spec = reference[static_cast<size_t>(device.kind)];
         spec.peakFlops = rooflinePeakFlops(op, device);
-        if (spec.peakFlops != device.peakFlops)
-            spec.computeEfficiency = spec.tensorCoreEfficiency; // a tensor-core peak
+        const bool tensorCores = spec.peakFlops != device.peakFlops;
+        if (tensorCores)
+            spec.computeEfficiency = spec.tensorCoreEfficiency;
+        spec.peakFlops *= device.clockScale();
         spec.memoryBandwidth = device.memoryBandwidth;
         OpCost cost;
         cost.streaming = isStreamingOpType(op.type);
         cost.flops = op.flops;
         cost.bytesRead = op.memoryBytes;
+        if (!tensorCores && op.precision == ElementPrecision::Fp32) {
+            // cuDNN's Winograd kernels are FP32 CUDA-core ones; on tensor cores it runs implicit GEMM.
+            cost.winogradFlops = op.winogradFlops;
+            cost.winogradGemmBytes = op.winogradGemmBytes;
+            cost.winogradTransformBytes = op.winogradTransformBytes;
+        }
         if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0 && op.precision == ElementPrecision::Fp32)
             cost.bytesRead *= kAmpBytesFactor;
         return rooflineTimeUs(cost, spec);

@@ -30,6 +30,9 @@ constexpr double kStreamingMemoryEfficiency = 0.9;
 // overlap most of it with the previous kernel).
 constexpr double kGpuLaunchUs = 2.0;
 constexpr double kCpuLaunchUs = 2.0;
+// cuDNN's non-fused Winograd runs four kernels: data, filter and output transforms around the
+// batched product.
+constexpr double kWinogradKernels = 4.0;
 
 } // namespace
 
@@ -67,7 +70,17 @@ double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device)
         throw std::invalid_argument(
             "rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");
     const double seconds = std::max(cost.flops / flopRate, bytes / byteRate);
-    return seconds * 1e6 + device.launchOverheadUs;
+    const double direct = seconds * 1e6 + device.launchOverheadUs;
+    if (!(cost.winogradFlops > 0.0))
+        return direct;
+    // Winograd (docs/cost-model.md, "Winograd convolutions"): the batched product as a
+    // roofline of its own, the transforms as streaming passes, a launch per kernel; cuDNN
+    // runs whichever is faster. Traffic beyond the convolution's own (a gradient accumulation
+    // charged to it) is in winogradTransformBytes.
+    const double product = std::max(cost.winogradFlops / flopRate, cost.winogradGemmBytes / byteRate);
+    const double transforms = cost.winogradTransformBytes / (device.memoryBandwidth * device.streamingMemoryEfficiency);
+    const double winograd = (product + transforms) * 1e6 + kWinogradKernels * device.launchOverheadUs;
+    return std::min(direct, winograd);
 }
 
 } // namespace post

@@ -121,6 +121,12 @@ OpCost scaled(OpCost c, double factor)
     c.flops *= factor;
     c.bytesRead *= factor;
     c.bytesWritten *= factor;
+    // The gradients of a Winograd convolution are Winograd too: the input gradient is the
+    // same 3x3 stride-1 convolution with the filter turned round, the weight gradient the same
+    // batched products over transformed inputs and output gradients.
+    c.winogradFlops *= factor;
+    c.winogradGemmBytes *= factor;
+    c.winogradTransformBytes *= factor;
     return c;
 }
 
@@ -137,6 +143,9 @@ Op costedOp(std::string name, std::string type, OpCost cost, const CostModelOpti
     op.matrixOp = cost.matrix;
     op.convolution = cost.convolution;
     op.narrowConvolution = cost.narrow;
+    op.winogradFlops = cost.winogradFlops;
+    op.winogradGemmBytes = cost.winogradGemmBytes;
+    op.winogradTransformBytes = cost.winogradTransformBytes;
     op.precision = precisionOfElementBytes(cost.elementBytes);
     return op;
 }
@@ -365,6 +374,8 @@ void StepBuilder::addAccumulations(std::vector<OpCost>& backward) const
         at.flops += extra * OpView::elements(&tensor(ti));
         at.bytesRead += extra * 2.0 * bytes(ti);
         at.bytesWritten += extra * bytes(ti);
+        if (at.winogradFlops > 0.0) // a Winograd convolution's gradient: its kernels do not do the add
+            at.winogradTransformBytes += extra * 3.0 * bytes(ti);
     }
 }
 

@@ -47,6 +47,12 @@ struct Op {
     // first layer), which cuDNN runs on an FP32 kernel in every mode but amp.
     bool convolution = false;
     bool narrowConvolution = false;
+    // A 3x3 stride-1 FP32 convolution (or its gradient) as cuDNN's Winograd F(4x4, 3x3): the
+    // batched product's FLOPs and bytes and its transforms' bytes (OpCost::winograd*; 0 = not
+    // eligible). At the FP32 peak the roofline takes the faster of this and the direct cost.
+    double winogradFlops = 0.0;
+    double winogradGemmBytes = 0.0;
+    double winogradTransformBytes = 0.0;
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;

@@ -543,6 +543,132 @@ private slots:
         QVERIFY(!costOf("MatMul", {{8, 3}, {3, 4}}, {{8, 4}}).narrow);
     }
 
+    // cuDNN's non-fused Winograd F(4x4, 3x3) for 3x3 stride-1 FP32 convolutions
+    // (docs/cost-model.md, "Winograd convolutions").
+    void winogradFiguresOnlyForThreeByThreeStrideOne()
+    {
+        const std::map<std::string, std::vector<std::int64_t>> pads{{"pads", {1, 1, 1, 1}}};
+        // ResNet's 256-channel 3x3 layer at batch 32, 14x14: 32 x 4 x 4 tiles of 4x4 outputs.
+        const OpCost c = costOf("Conv", {{32, 256, 14, 14}, {256, 256, 3, 3}}, {{32, 256, 14, 14}}, pads);
+        const double tiles = 32.0 * 4 * 4;
+        QCOMPARE(c.flops, 2.0 * 32 * 256 * 14 * 14 * 256 * 9); // the direct count is unchanged
+        QCOMPARE(c.winogradFlops, 2.0 * 36 * tiles * 256 * 256);
+        QCOMPARE(c.winogradGemmBytes, 4.0 * 36 * (tiles * 256 + 256.0 * 256 + tiles * 256));
+        const double input = 32.0 * 256 * 14 * 14;
+        QCOMPARE(c.winogradTransformBytes,
+                 4.0 * (input + 36 * tiles * 256 + 9.0 * 256 * 256 + 36.0 * 256 * 256 + 36 * tiles * 256 + input));
+        // TensorFlow's NHWC Conv2D: the same rule.
+        QCOMPARE(costOf("Conv2D", {{8, 32, 32, 16}, {3, 3, 16, 64}}, {{8, 32, 32, 64}}).winogradFlops,
+                 2.0 * 36 * (8.0 * 8 * 8) * 16 * 64);
+        // Not eligible: 1x1, stride 2, dilation 2, two groups, 3 input channels, FP16.
+        QCOMPARE(costOf("Conv", {{32, 256, 14, 14}, {256, 256, 1, 1}}, {{32, 256, 14, 14}}).winogradFlops, 0.0);
+        QCOMPARE(costOf("Conv", {{32, 256, 14, 14}, {256, 256, 3, 3}}, {{32, 256, 7, 7}},
+                        {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}})
+                     .winogradFlops,
+                 0.0);
+        QCOMPARE(costOf("Conv", {{32, 256, 14, 14}, {256, 256, 3, 3}}, {{32, 256, 14, 14}},
+                        {{"pads", {2, 2, 2, 2}}, {"dilations", {2, 2}}})
+                     .winogradFlops,
+                 0.0);
+        QCOMPARE(costOf("Conv", {{32, 256, 14, 14}, {256, 128, 3, 3}}, {{32, 256, 14, 14}},
+                        {{"pads", {1, 1, 1, 1}}, {"group", {2}}})
+                     .winogradFlops,
+                 0.0);
+        QCOMPARE(costOf("Conv", {{32, 3, 56, 56}, {64, 3, 3, 3}}, {{32, 64, 56, 56}}, pads).winogradFlops, 0.0);
+        QCOMPARE(
+            costOf("Conv2D", {{8, 32, 32, 16}, {3, 3, 16, 64}}, {{8, 16, 16, 64}}, {{"strides", {1, 2, 2, 1}}}).winogradFlops,
+            0.0);
+        Shaped half;
+        const int x = half.tensor("x", {32, 256, 14, 14});
+        half.g.tensors[static_cast<size_t>(x)].elementBytes = 2;
+        half.op("conv", "Conv", {x, half.tensor("w", {256, 256, 3, 3}, true)}, {half.tensor("y", {32, 256, 14, 14})});
+        QCOMPARE(half.cost().winogradFlops, 0.0);
+    }
+
+    void winogradIsTheFasterOfTheTwoOnFp32Units()
+    {
+        Shaped s;
+        const int x = s.tensor("x", {32, 256, 14, 14});
+        const int h = s.tensor("h", {32, 256, 14, 14});
+        const int r = s.tensor("r", {32, 256, 14, 14});
+        s.op("relu", "Relu", {x}, {r}); // so that conv3's input needs a gradient
+        s.op("conv3", "Conv", {r, s.tensor("w3", {256, 256, 3, 3}, true)}, {h}).intAttrs = {{"pads", {1, 1, 1, 1}}};
+        s.op("conv1", "Conv", {h, s.tensor("w1", {256, 256, 1, 1}, true)}, {s.tensor("y", {32, 256, 14, 14})});
+        const OpCost c3 = s.cost(1);
+        const Graph g = buildTrainingGraph(s.g);
+        const Op& conv3 = g.op(*g.find("conv3"));
+        const Op& conv1 = g.op(*g.find("conv1"));
+        QCOMPARE(conv3.winogradFlops, c3.winogradFlops);
+        QCOMPARE(conv1.winogradFlops, 0.0);
+        // On the reference V100: the product at 0.7 of 15.7 TFLOP/s (it is compute-bound here),
+        // the transforms at 0.9 of 900 GB/s, four launches.
+        const double product = std::max(c3.winogradFlops / (15.7e12 * 0.7), c3.winogradGemmBytes / (900e9 * 0.6));
+        const double winograd = (product + c3.winogradTransformBytes / (900e9 * 0.9)) * 1e6 + 4 * 2.0;
+        const double direct = c3.flops / (15.7e12 * 0.7) * 1e6 + 2.0;
+        QVERIFY(near(conv3.time(DeviceKind::Gpu), winograd));
+        QVERIFY(winograd < 0.6 * direct); // 2.25-4x fewer multiplies, less the transforms' traffic
+        // The simulator's device gives back the same time (the preset is the reference V100).
+        const Cluster v100 = loadCluster("v100x4-nvlink");
+        QVERIFY(near(opTimeUs(conv3, v100.device(1)), winograd));
+        // The gradients (input and weights) are two such convolutions.
+        QVERIFY(near(opTimeUs(g.op(*g.find("conv3/grad")), v100.device(1)) - 8.0, 2.0 * (winograd - 8.0)));
+        // A 1x1 convolution is the direct roofline.
+        QVERIFY(near(opTimeUs(conv1, v100.device(1)), conv1.flops / (15.7e12 * 0.7) * 1e6 + 2.0));
+        // On tensor cores (A100, TF32: PyTorch's default for convolutions) cuDNN runs implicit
+        // GEMM: the direct count at the TF32 peak.
+        Cluster a100 = loadCluster("a100x8-nvlink");
+        a100.setPrecision(PrecisionMode::Pytorch);
+        QVERIFY(near(opTimeUs(conv3, a100.device(1)),
+                     std::max(conv3.flops / (156e12 * 0.5), conv3.memoryBytes / (1555e9 * 0.6)) * 1e6 + 2.0));
+        a100.setPrecision(PrecisionMode::Fp32); // FP32 units: Winograd again, at the A100's figures
+        QVERIFY(opTimeUs(conv3, a100.device(1)) < conv3.flops / (19.5e12 * 0.7) * 1e6);
+        // Where the transforms cost more than the multiplies save (a tiny channel count on a
+        // slow memory), the direct convolution is kept.
+        Device slow = specDevice("slow", 15.7, 9.0);
+        QVERIFY(opTimeUs(conv3, slow)
+                <= std::max(conv3.flops / (15.7e12 * 0.7), conv3.memoryBytes / (9e9 * 0.6)) * 1e6 + 2.0 + 1e-6);
+        // post-graph/1 keeps the figures.
+        const Graph back = parseNativeGraph(nativeGraphJson(g), "g.json");
+        QCOMPARE(back.op(*back.find("conv3")).winogradFlops, conv3.winogradFlops);
+        QCOMPARE(back.op(*back.find("conv3")).winogradGemmBytes, conv3.winogradGemmBytes);
+        QCOMPARE(back.op(*back.find("conv3")).winogradTransformBytes, conv3.winogradTransformBytes);
+        QCOMPARE(back.op(*back.find("conv1")).winogradFlops, 0.0);
+        const InputError e = inputErrorOf([] {
+            parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "winograd": {"flops": 1}}]})", "g.json");
+        });
+        QVERIFY2(e.location().find("ops[0].winograd") != std::string::npos, e.location().c_str());
+    }
+
+    // A device's sustained clock scales its compute peaks, not its bandwidth.
+    void sustainedClockScalesComputePeaks()
+    {
+        const Cluster c = parseCluster(R"({"format": "post-cluster/1", "devices": [
+            {"name": "g", "kind": "gpu", "peak_tflops": 13.45, "memory_bandwidth_GBps": 616,
+             "clock_MHz": 1545, "sustained_clock_MHz": 1824},
+            {"name": "h", "kind": "gpu", "peak_tflops": 13.45, "memory_bandwidth_GBps": 616}]})",
+                                       "c.json");
+        QCOMPARE(c.device(0).clockMHz, 1545.0);
+        QCOMPARE(c.device(0).sustainedClockMHz, 1824.0);
+        QCOMPARE(c.device(1).clockScale(), 1.0);
+        Op compute;
+        compute.flops = 13.45e9;
+        compute.memoryBytes = 1.0;
+        Op memory;
+        memory.flops = 1.0;
+        memory.memoryBytes = 616e6;
+        QVERIFY(near(opTimeUs(compute, c.device(1)) - 2.0, 1e6 / 0.7 / 1e3));
+        QVERIFY(near(opTimeUs(compute, c.device(0)) - 2.0, (opTimeUs(compute, c.device(1)) - 2.0) * 1545.0 / 1824.0));
+        QCOMPARE(opTimeUs(memory, c.device(0)), opTimeUs(memory, c.device(1)));
+        const Cluster back = parseCluster(clusterJson(c), "c.json");
+        QCOMPARE(back.device(0).sustainedClockMHz, 1824.0);
+        QCOMPARE(back.device(1).clockMHz, 0.0);
+        const InputError e = inputErrorOf([] {
+            parseCluster(R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", "clock_MHz": 1545}]})",
+                         "c.json");
+        });
+        QCOMPARE(e.location(), std::string("field devices[0].clock_MHz"));
+    }
+
     void pytorchPrecisionPerOpClass()
     {
         // PyTorch's defaults: convolutions in TF32, matrix products in FP32; a narrow

@@ -3,8 +3,11 @@
 // both layouts, steady steps, gzip, optimizer ops, refusals), then the real traces of
 // ../shared/data/traces read in place against torchvision exports made by the
 // fixtures/export-torchvision-training set-up step.
+#include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/KinetoTrace.h"
 #include "core/io/torch/MeasuredCosts.h"
 #include "core/io/torch/TraceSteps.h"
@@ -465,6 +468,51 @@ private slots:
             // The per-op medians add up to the median step's mapped time (within 2%).
             QVERIFY2(std::abs(measuredTotal - r.mappedUs) < 0.02 * r.mappedUs,
                      qPrintable(QString::number(measuredTotal)));
+        }
+    }
+
+    // The cost model alone against the traces' convolutions: the Winograd rule and the 2080 Ti's
+    // sustained clock (docs/cost-model.md, "Winograd convolutions") put the forward ones within
+    // 0.8-1.25x of the measured kernels on both GPUs (before them: 1.13x and 1.90x).
+    void modelConvolutionsMatchTheTraces()
+    {
+        REQUIRE_EXPORT(r50, "resnet50_train_b32.onnx");
+        REQUIRE_EXPORT(r18, "resnet18_train_b128.onnx");
+        const QString source = qEnvironmentVariable("POST_SOURCE_DIR");
+        if (source.isEmpty())
+            QSKIP("POST_SOURCE_DIR is not set (run through ctest)");
+        const struct {
+            std::string model, trace, cluster;
+        } runs[] = {{r50, kV100Traces[0], "v100x4-nvlink"},
+                    {r50, kV100Traces[2], "v100x4-nvlink"},
+                    {r18, "param/resnet_kineto.json.gz", source.toStdString() + "/bench/rtx2080ti.json"}};
+        for (const auto& run : runs) {
+            REQUIRE_TRACE(path, run.trace.c_str());
+            const Graph g = readGraphFile(run.model);
+            const Graph m = applyMeasuredCosts(g, path);
+            const Cluster cluster = loadCluster(run.cluster);
+            const Device& gpu = cluster.device(1);
+            QVERIFY(gpu.kind == DeviceKind::Gpu);
+            double model[2] = {0, 0}, measured[2] = {0, 0};
+            for (OpId i = 0; i < g.opCount(); ++i) {
+                const Op& op = g.op(i);
+                if (op.type != "Conv" && op.type != "ConvGrad")
+                    continue;
+                const int backward = op.type == "ConvGrad" ? 1 : 0;
+                QVERIFY(m.op(i).measured(DeviceKind::Gpu));
+                model[backward] += opTimeUs(op, gpu);
+                measured[backward] += m.op(i).time(DeviceKind::Gpu);
+            }
+            for (int b = 0; b < 2; ++b) {
+                const double ratio = model[b] / measured[b];
+                qInfo("%s, conv %s: model %.2f ms, measured %.2f ms, %.2fx", run.trace.c_str(), b ? "bwd" : "fwd",
+                      model[b] / 1e3, measured[b] / 1e3, ratio);
+                // Backward: 0.79-0.80x. cuDNN's backward kernels for the direct (1x1, strided) convolutions
+                // run 2.2-5x their forward where the model has 2x (docs/cost-model.md, "Winograd
+                // convolutions"): not modelled yet, so the bound is looser there.
+                const double low = b ? 0.75 : 0.8;
+                QVERIFY2(ratio > low && ratio < 1.25, qPrintable(QString::number(ratio)));
+            }
         }
     }
 

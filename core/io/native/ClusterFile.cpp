@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace post {
@@ -30,6 +31,7 @@ constexpr double kMaxLatencyUs = 1e12;
 // Roofline times divide FLOPs and bytes by these: the same span as speed and bandwidth.
 constexpr double kMinPeakTflops = 1e-6, kMaxPeakTflops = 1e9;
 constexpr double kMinMemoryBandwidthGBps = 1e-6, kMaxMemoryBandwidthGBps = 1e9;
+constexpr double kMinClockMHz = 1.0, kMaxClockMHz = 1e5;
 // Memory sums many op sizes (each at most GraphBuilder's 1e24 bytes) and is written back.
 constexpr double kMaxMemoryBytes = 1e30;
 
@@ -54,7 +56,8 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "kind", "type", "speed", "memory_bytes", "peak_tflops", "peak_tf32_tflops",
-                          "peak_fp16_tflops", "peak_int8_tops", "memory_bandwidth_GBps"},
+                          "peak_fp16_tflops", "peak_int8_tops", "memory_bandwidth_GBps", "clock_MHz",
+                          "sustained_clock_MHz"},
                          path);
     Device d;
     d.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -99,6 +102,20 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
         in.positive(*bw, field);
         d.memoryBandwidth = in.within(*bw, field, kMinMemoryBandwidthGBps, kMaxMemoryBandwidthGBps) * kBytesPerGB;
     }
+    // Clocks: the roofline scales the compute peaks by sustained / quoted, so one without the
+    // other means nothing.
+    const json* clock = in.find(value, "clock_MHz");
+    const json* sustained = in.find(value, "sustained_clock_MHz");
+    for (const auto& [key, given, member] : {std::tuple{"clock_MHz", clock, &Device::clockMHz},
+                                             std::tuple{"sustained_clock_MHz", sustained, &Device::sustainedClockMHz}})
+        if (given) {
+            const std::string field = JsonInput::member(path, key);
+            in.positive(*given, field);
+            d.*member = in.within(*given, field, kMinClockMHz, kMaxClockMHz);
+        }
+    if ((clock == nullptr) != (sustained == nullptr))
+        in.fail(JsonInput::member(path, clock ? "clock_MHz" : "sustained_clock_MHz"),
+                "\"clock_MHz\" and \"sustained_clock_MHz\" go together: the compute peaks scale by their ratio");
     return d;
 }
 
@@ -231,6 +248,10 @@ std::string clusterJson(const Cluster& cluster)
             o["peak_int8_tops"] = JsonOutput::number(d.peakInt8Ops / kFlopsPerTflops);
         if (d.memoryBandwidth > 0.0)
             o["memory_bandwidth_GBps"] = JsonOutput::number(d.memoryBandwidth / kBytesPerGB);
+        if (d.clockMHz > 0.0 && d.sustainedClockMHz > 0.0) {
+            o["clock_MHz"] = JsonOutput::number(d.clockMHz);
+            o["sustained_clock_MHz"] = JsonOutput::number(d.sustainedClockMHz);
+        }
         devices.push_back(std::move(o));
     }
     root["devices"] = std::move(devices);

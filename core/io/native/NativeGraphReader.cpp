@@ -66,7 +66,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.rejectUnknownKeys(value,
                          {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
                           "cpu_only", "flops", "memory_bytes", "matrix", "convolution", "narrow_convolution",
-                          "precision", "measured", "measured_by", "body", "fused_into"},
+                          "precision", "measured", "measured_by", "body", "fused_into", "winograd"},
                          path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -100,6 +100,16 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.convolution = in.boolean(*conv, JsonInput::member(path, "convolution"));
     if (const json* narrow = in.find(value, "narrow_convolution"))
         op.narrowConvolution = in.boolean(*narrow, JsonInput::member(path, "narrow_convolution"));
+    if (const json* winograd = in.find(value, "winograd")) {
+        const std::string at = JsonInput::member(path, "winograd");
+        in.object(*winograd, at);
+        in.rejectUnknownKeys(*winograd, {"flops", "gemm_bytes", "transform_bytes"}, at);
+        op.winogradFlops = in.positive(in.require(*winograd, "flops", at), JsonInput::member(at, "flops"));
+        op.winogradGemmBytes = in.nonNegative(in.require(*winograd, "gemm_bytes", at),
+                                              JsonInput::member(at, "gemm_bytes"));
+        op.winogradTransformBytes = in.nonNegative(in.require(*winograd, "transform_bytes", at),
+                                                   JsonInput::member(at, "transform_bytes"));
+    }
     if (const json* precision = in.find(value, "precision")) {
         const std::string field = JsonInput::member(path, "precision");
         const std::string text = in.string(*precision, field);
@@ -242,6 +252,13 @@ std::string nativeGraphJson(const Graph& graph)
             o["convolution"] = true;
         if (op.narrowConvolution)
             o["narrow_convolution"] = true;
+        if (op.winogradFlops > 0.0) {
+            ordered_json w;
+            w["flops"] = JsonOutput::number(op.winogradFlops);
+            w["gemm_bytes"] = JsonOutput::number(op.winogradGemmBytes);
+            w["transform_bytes"] = JsonOutput::number(op.winogradTransformBytes);
+            o["winograd"] = std::move(w);
+        }
         if (op.precision == ElementPrecision::Half)
             o["precision"] = "fp16";
         else if (op.precision == ElementPrecision::Int8)

@@ -528,6 +528,9 @@ Graph buildGraph(const Trace& trace, const Selection& sel, const std::string& so
                                                                     costOptions.reference[static_cast<std::size_t>(k)]);
         op.flops = c.cost.flops;
         op.memoryBytes = c.cost.bytesRead + c.cost.bytesWritten;
+        op.winogradFlops = c.cost.winogradFlops;
+        op.winogradGemmBytes = c.cost.winogradGemmBytes;
+        op.winogradTransformBytes = c.cost.winogradTransformBytes;
         op.matrixOp = c.cost.matrix;
         op.precision = precisionOfElementBytes(c.cost.elementBytes);
         std::unordered_set<std::uint64_t> written;
