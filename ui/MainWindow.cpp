@@ -872,9 +872,9 @@ void MainWindow::createLearner()
         learningChart_->finishRun(placed ? outcome.result.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
                                          : std::numeric_limits<double>::quiet_NaN());
         const PlaceResult& r = outcome.result;
-        if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
-            learningChart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
-                                           r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
+        if (outcome.error.isEmpty() && r.bounds.any()) // milp's bounds
+            learningChart_->setProvenBound(r.bounds.opLevelUs() / 1000.0, r.bounds.provenOptimal,
+                                           r.bounds.groupedBoundUs / 1000.0, r.bounds.groupedBoundGroups);
     });
 }
 

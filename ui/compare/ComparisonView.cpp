@@ -351,10 +351,9 @@ void ComparisonView::onRow(quint64 runId, const ComparisonRow& row)
         return;
     model_->addRow(row);
     updateBound();
-    if (row.solverBoundUs > 0.0 || row.groupedBoundUs > 0.0)
-        emit provenBound(runGraphId_, reinterpret_cast<quintptr>(runCluster_.get()),
-                         row.solverBoundOpLevel ? row.solverBoundUs / 1000.0 : 0.0, row.provenOptimal,
-                         row.groupedBoundUs / 1000.0, row.groupedBoundGroups);
+    if (row.bounds.any())
+        emit provenBound(runGraphId_, reinterpret_cast<quintptr>(runCluster_.get()), row.bounds.opLevelUs() / 1000.0,
+                         row.bounds.provenOptimal, row.bounds.groupedBoundUs / 1000.0, row.bounds.groupedBoundGroups);
 }
 
 void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& error)
