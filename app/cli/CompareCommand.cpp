@@ -115,7 +115,7 @@ int runCompare(const CompareOptions& o)
     // The largest valid bound: the polynomial one, or a proven one of a row (milp).
     ReportedBound best = largestBound(bound, 0.0, false);
     for (const ComparisonRow& r : rows) {
-        const ReportedBound b = largestBound(bound, r.solverBoundUs, r.solverBoundOpLevel, "milp");
+        const ReportedBound b = largestBound(bound, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel, "milp");
         if (b.us > best.us)
             best = b;
     }
@@ -164,15 +164,15 @@ int runCompare(const CompareOptions& o)
                 results.back()["certified_gap"] = *gap;
                 results.back()["certified_by"] = best.source;
             }
-            if (r.solverBoundUs > 0.0) {
-                results.back()["solver_bound_ms"] = r.solverBoundUs / 1000.0;
-                results.back()["solver_bound_scope"] = r.solverBoundOpLevel ? "op-level" : "grouping";
-                results.back()["proven_optimal"] = r.provenOptimal;
+            if (r.bounds.hasSolverBound()) {
+                results.back()["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
+                results.back()["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
+                results.back()["proven_optimal"] = r.bounds.provenOptimal;
             }
-            if (r.groupedBoundUs > 0.0) { // a bound of the coarse graph only, never lower_bound_ms
-                results.back()["grouped_bound_ms"] = r.groupedBoundUs / 1000.0;
-                results.back()["grouped_bound_groups"] = r.groupedBoundGroups;
-                results.back()["grouped_optimal"] = r.groupedOptimal;
+            if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
+                results.back()["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
+                results.back()["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
+                results.back()["grouped_optimal"] = r.bounds.groupedOptimal;
             }
         }
         auto& left = j["skipped"] = nlohmann::json::array();
@@ -198,12 +198,12 @@ int runCompare(const CompareOptions& o)
     for (const auto& [algo, why] : skipped)
         std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
     for (const ComparisonRow& r : rows) {
-        if (r.provenOptimal)
+        if (r.bounds.provenOptimal)
             std::printf("%s: proven optimal\n", r.algorithm.c_str());
-        if (r.groupedBoundUs > 0.0)
+        if (r.bounds.hasGroupedBound())
             std::printf("%s: grouped bound %.3f ms on %d chunks%s: a bound of that grouping only, not of this graph\n",
-                        r.algorithm.c_str(), r.groupedBoundUs / 1000.0, r.groupedBoundGroups,
-                        r.groupedOptimal ? " (optimal there)" : "");
+                        r.algorithm.c_str(), r.bounds.groupedBoundUs / 1000.0, r.bounds.groupedBoundGroups,
+                        r.bounds.groupedOptimal ? " (optimal there)" : "");
     }
     return kExitOk;
 }

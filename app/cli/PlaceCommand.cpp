@@ -104,7 +104,7 @@ int runPlace(const PlaceOptions& o)
         ctx.seconds = std::max(budget - spent, 0.1 * budget);
     }
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
-    const ReportedBound lb = largestBound(polynomial, r.solverBoundUs, r.solverBoundOpLevel);
+    const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
 
     if (!o.out.empty()) {
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).
@@ -133,15 +133,15 @@ int runPlace(const PlaceOptions& o)
         j["wall_s"] = r.wallSeconds;
         j["lower_bound_ms"] = lb.us / 1000.0;
         j["lower_bound_source"] = lb.source;
-        if (r.solverBoundUs > 0.0) {
-            j["solver_bound_ms"] = r.solverBoundUs / 1000.0;
-            j["solver_bound_scope"] = r.solverBoundOpLevel ? "op-level" : "grouping";
+        if (r.bounds.hasSolverBound()) {
+            j["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
+            j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
         }
-        j["proven_optimal"] = r.provenOptimal;
-        if (r.groupedBoundUs > 0.0) { // a bound of the coarse graph only, never lower_bound_ms
-            j["grouped_bound_ms"] = r.groupedBoundUs / 1000.0;
-            j["grouped_bound_groups"] = r.groupedBoundGroups;
-            j["grouped_optimal"] = r.groupedOptimal;
+        j["proven_optimal"] = r.bounds.provenOptimal;
+        if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
+            j["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
+            j["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
+            j["grouped_optimal"] = r.bounds.groupedOptimal;
         }
         auto& per = j["ops_per_device"] = nlohmann::json::object();
         for (DeviceId d = 0; d < c.deviceCount(); ++d)
@@ -152,10 +152,10 @@ int runPlace(const PlaceOptions& o)
     std::cout << "algorithm    " << o.algo << "\n"
               << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << "\nlower bound  " << formatMs(lb.us) << " (" << lb.source << ")"
-              << (r.provenOptimal ? "\nproven       optimal" : "") << "\n";
-    if (r.groupedBoundUs > 0.0)
-        std::cout << "grouped bound " << formatMs(r.groupedBoundUs) << " on " << r.groupedBoundGroups << " chunks"
-                  << (r.groupedOptimal ? ", optimal there" : "")
+              << (r.bounds.provenOptimal ? "\nproven       optimal" : "") << "\n";
+    if (r.bounds.hasGroupedBound())
+        std::cout << "grouped bound " << formatMs(r.bounds.groupedBoundUs) << " on " << r.bounds.groupedBoundGroups
+                  << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")
                   << " (a bound of that grouping only, not of this graph)\n";
     std::cout << "samples      " << r.samplesUsed << "\n"
               << "wall time    " << r.wallSeconds << " s\n"

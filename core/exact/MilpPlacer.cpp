@@ -122,16 +122,16 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     const bool keepGrouped = grouped.feasible && (!classical.feasible || grouped.stepTimeUs <= classical.bestStepTimeUs);
     PlaceResult result = reportPlacement(context, keepGrouped ? expanded : classical.best, start,
                                          r.samplesUsed + classical.samplesUsed + 2);
-    result.groupedBoundUs = r.solverBoundUs;
-    result.groupedBoundGroups = grouping.chunkCount();
-    result.groupedOptimal = r.provenOptimal;
+    result.bounds.groupedBoundUs = r.bounds.solverBoundUs;
+    result.bounds.groupedBoundGroups = grouping.chunkCount();
+    result.bounds.groupedOptimal = r.bounds.provenOptimal;
     result.stopped = r.stopped || result.stopped;
     // The op-level claim the polynomial bound alone supports: a placement that meets it is optimal.
     const double polynomial = lowerBound(graph, cluster).valueUs();
     if (result.feasible && result.bestStepTimeUs <= polynomial * (1 + 1e-9)) {
-        result.solverBoundUs = result.bestStepTimeUs;
-        result.solverBoundOpLevel = true;
-        result.provenOptimal = true;
+        result.bounds.solverBoundUs = result.bestStepTimeUs;
+        result.bounds.solverBoundOpLevel = true;
+        result.bounds.provenOptimal = true;
     }
     return result;
 }
@@ -257,11 +257,11 @@ PlaceResult placeOpLevel(const PlaceContext& context)
     optimal = optimal || (haveFeasible && bound >= upper * (1 - 1e-9));
 
     PlaceResult result = reportPlacement(context, incumbent.best, start, samples + 1);
-    result.solverBoundUs = std::max(0.0, bound);
-    result.solverBoundOpLevel = true;
+    result.bounds.solverBoundUs = std::max(0.0, bound);
+    result.bounds.solverBoundOpLevel = true;
     // Claimed only when the simulator's time of the placement returned meets the proven bound.
-    result.provenOptimal = optimal && result.feasible
-        && result.bestStepTimeUs <= result.solverBoundUs + 1e-5 * std::max(1.0, result.bestStepTimeUs);
+    result.bounds.provenOptimal = optimal && result.feasible
+        && result.bestStepTimeUs <= result.bounds.solverBoundUs + 1e-5 * std::max(1.0, result.bestStepTimeUs);
     result.stopped = stopped || stopRequested();
     return result;
 }

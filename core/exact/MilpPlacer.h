@@ -9,14 +9,14 @@ namespace post {
 // under the simulator's semantics, solved with CBC inside the time budget, with cuts that
 // exclude placements whose simulated step is no better than the best found, until the
 // model's optimum is a simulated step time (then `best` is optimal) or time runs out. Its
-// result carries the proven bound (PlaceResult::solverBoundUs).
+// result carries the proven bound (PlaceResult::bounds.solverBoundUs).
 //
 // Grouped mode: a graph of more than kMaxOps ops, or whose model would exceed kMaxBinaries
 // binaries or kMaxRows rows, is solved on a coarsening (core/exact/MilpGrouping.h: contiguous
 // chunks of the topological order, colocation kept), the most chunks whose model fits, or
 // `groups` chunks when that is given (an InputError when their model does not fit). Its
 // placement is expanded to the ops and re-timed by the simulator; the solver's bound and
-// optimality hold for the coarse graph only, so they go to PlaceResult::groupedBoundUs,
+// optimality hold for the coarse graph only, so they go to PlaceResult::bounds.groupedBoundUs,
 // groupedBoundGroups and groupedOptimal, never to solverBoundUs.
 class MilpPlacer : public Placer {
 public:

@@ -1,10 +1,13 @@
 #include "core/learn/BatchEvaluator.h"
 
+#include "core/learn/LearnerOptions.h"
 #include "core/learn/PlacementEvaluator.h"
+#include "core/place/Placer.h"
 #include "core/util/VectorState.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 
 namespace post {
 
@@ -109,6 +112,23 @@ void BatchEvaluator::workerLoop(size_t evaluator)
         }
         finished_.notify_one();
     }
+}
+
+int searchThreads(const PlaceContext& context, int width)
+{
+    const int threads = context.threads > 0 ? context.threads : static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(threads, 1, std::max(1, width));
+}
+
+BatchEvaluator makeSearchPool(const PlaceContext& context, int width, const PenaltyOptions& penalty,
+                              const EvaluatorMaker& maker)
+{
+    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
+        if (maker)
+            return maker(context);
+        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, penalty);
+    };
+    return BatchEvaluator(factory, searchThreads(context, width));
 }
 
 } // namespace post

@@ -6,12 +6,17 @@
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
 #include <vector>
 
 namespace post {
+
+struct PenaltyOptions;
+struct PlaceContext;
 
 // Evaluates batches of placements on a fixed pool of threads (the caller's thread plus
 // threads - 1 workers), each with its own evaluator. Results land at the index of their
@@ -51,5 +56,19 @@ private:
     std::span<Evaluation> results_;
     std::atomic<size_t> next_{0};
 };
+
+// Makes the evaluator of one thread of a search (a learner's setEvaluatorMaker: a stand-in for the
+// simulator, in tests); empty: a PlacementEvaluator.
+using EvaluatorMaker = std::function<std::unique_ptr<StepEvaluator>(const PlaceContext&)>;
+
+// Threads a search uses for `context` (context.threads; 0: all cores), at most `width` (the
+// placements it evaluates at once: a batch, a window), at least 1.
+int searchThreads(const PlaceContext& context, int width);
+
+// The pool every learner and search evaluates on: searchThreads(context, width) evaluators, each
+// `maker`'s for `context`, or without one a PlacementEvaluator of the context's graph, cluster and
+// simulator options with `penalty`.
+BatchEvaluator makeSearchPool(const PlaceContext& context, int width, const PenaltyOptions& penalty,
+                              const EvaluatorMaker& maker = {});
 
 } // namespace post

@@ -6,7 +6,6 @@
 #include "core/learn/BatchEvaluator.h"
 #include "core/learn/CrossEntropyStep.h"
 #include "core/learn/Grouping.h"
-#include "core/learn/PlacementEvaluator.h"
 #include "core/learn/Policy.h"
 #include "core/learn/PpoObjective.h"
 #include "core/place/ProgressObserver.h"
@@ -17,7 +16,6 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
-#include <thread>
 
 namespace post {
 namespace {
@@ -59,7 +57,7 @@ double reward(double stepTimeUs) { return -std::sqrt(std::max(0.0, stepTimeUs));
 class LearningRun {
 public:
     LearningRun(const PlaceContext& context, const LearnerRules& rules, const LearnerOptions& options,
-                const StepEvaluatorFactory& factory)
+                const EvaluatorMaker& maker)
         : context_(context)
         , rules_(rules)
         , options_(options)
@@ -71,7 +69,7 @@ public:
         , window_(windowSize(rules.crossEntropy ? ceInterval_ : batch_, batch_, context.samples))
         , policy_(groups_, devices_)
         , adam_(groups_, devices_, options.adam)
-        , evaluator_(factory, threadCount(context, batch_))
+        , evaluator_(makeSearchPool(context, batch_, options.penalty, maker))
         , rng_(context.seed)
         , choices_(static_cast<size_t>(window_) * static_cast<size_t>(groups_))
         , stepTimes_(static_cast<size_t>(window_))
@@ -136,12 +134,6 @@ private:
         if (budget < batch)
             return static_cast<int>(budget);
         return static_cast<int>(std::min<long long>(wanted, (budget + batch - 1) / batch * batch));
-    }
-
-    static int threadCount(const PlaceContext& context, int batch)
-    {
-        int threads = context.threads > 0 ? context.threads : static_cast<int>(std::thread::hardware_concurrency());
-        return std::clamp(threads, 1, batch);
     }
 
     std::span<DeviceId> slotChoice(int slot)
@@ -365,13 +357,7 @@ PlaceResult PolicyLearner::place(const PlaceContext& context)
     validateLearnerOptions(options_);
     if (context.cluster.deviceCount() < 1)
         throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
-    const LearnerOptions& options = options_;
-    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-        if (evaluatorMaker_)
-            return evaluatorMaker_(context);
-        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, options.penalty);
-    };
-    LearningRun run(context, rules_, options_, factory);
+    LearningRun run(context, rules_, options_, evaluatorMaker_);
     PlaceResult result = run.run();
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;

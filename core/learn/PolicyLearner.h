@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/learn/BatchEvaluator.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/learn/StepEvaluator.h"
 #include "core/place/Placer.h"
@@ -28,7 +29,7 @@ struct LearnerRules {
 class PolicyLearner : public Placer {
 public:
     // Makes the evaluator of one worker thread; the default runs the simulator.
-    using EvaluatorMaker = std::function<std::unique_ptr<StepEvaluator>(const PlaceContext&)>;
+    using EvaluatorMaker = post::EvaluatorMaker;
 
     PolicyLearner(std::string name, LearnerRules rules, LearnerOptions options);
 

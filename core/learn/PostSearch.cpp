@@ -13,7 +13,6 @@
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"
 #include "core/learn/GuidedSampler.h"
-#include "core/learn/PlacementEvaluator.h"
 #include "core/learn/Policy.h"
 #include "core/learn/PolicyLearner.h"
 #include "core/learn/PpoObjective.h"
@@ -27,7 +26,6 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
-#include <thread>
 
 namespace post {
 namespace {
@@ -72,12 +70,6 @@ double entropyFloor(double eps, int devices)
 }
 
 } // namespace
-
-int searchThreads(const PlaceContext& context, int batch)
-{
-    const int threads = context.threads > 0 ? context.threads : static_cast<int>(std::thread::hardware_concurrency());
-    return std::clamp(threads, 1, std::max(1, batch));
-}
 
 struct PostSearchRun::State {
     State(const PlaceContext& context, const LearnerOptions& options, BatchEvaluator& evaluator,
@@ -739,12 +731,7 @@ PlaceResult PostSearchLearner::place(const PlaceContext& context)
     validateLearnerOptions(options_);
     if (context.cluster.deviceCount() < 1)
         throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
-    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-        if (evaluatorMaker_)
-            return evaluatorMaker_(context);
-        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, options_.penalty);
-    };
-    BatchEvaluator evaluator(factory, searchThreads(context, options_.batchSize));
+    BatchEvaluator evaluator = makeSearchPool(context, options_.batchSize, options_.penalty, evaluatorMaker_);
     GroupLocalSearch ls(context.graph, context.cluster, context.sim, evaluator);
     EvaluationBudget budget(context.samples, context.seconds, context.stop, context.observer, start);
     PostSearchRun run(context, options_, evaluator, ls, budget, context.seed);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/learn/BatchEvaluator.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/learn/StepEvaluator.h"
 #include "core/place/Placer.h"
@@ -48,7 +49,7 @@ private:
 // `post` as a Placer: one PostSearchRun over the whole budget (samples and/or time).
 class PostSearchLearner final : public Placer {
 public:
-    using EvaluatorMaker = std::function<std::unique_ptr<StepEvaluator>(const PlaceContext&)>;
+    using EvaluatorMaker = post::EvaluatorMaker;
 
     explicit PostSearchLearner(LearnerOptions options = {});
     std::string name() const override { return "post"; }
@@ -61,8 +62,5 @@ private:
     LearnerOptions options_;
     EvaluatorMaker evaluatorMaker_;
 };
-
-// Threads a search uses for `context` (0: all cores; at most `batch`).
-int searchThreads(const PlaceContext& context, int batch);
 
 } // namespace post

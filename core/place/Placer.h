@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/graph/Placement.h"
+#include "core/place/ProvenBounds.h"
 #include "core/sim/SimOptions.h"
 
 #include <atomic>
@@ -37,19 +38,7 @@ struct PlaceResult {
     int samplesUsed = 0;
     double wallSeconds = 0.0;
     bool stopped = false; // ended early by the stop flag
-    // A lower bound the placer proved on the step time of every placement that fits in memory
-    // (the milp placer's solver bound; 0: none), whether it holds for the op-level problem
-    // (false: only inside a grouping, never to be reported as a bound of the graph), and
-    // whether `best` is proven optimal.
-    double solverBoundUs = 0.0;
-    bool solverBoundOpLevel = false;
-    bool provenOptimal = false;
-    // A bound valid only inside a grouping (milp's grouped mode: the solver's bound on the
-    // coarse graph of groupedBoundGroups chunks; 0: none), and whether `best` expands the
-    // proven optimum of that coarse graph. Never a bound of the op-level problem.
-    double groupedBoundUs = 0.0;
-    int groupedBoundGroups = 0;
-    bool groupedOptimal = false;
+    ProvenBounds bounds;  // what the placer proved (milp); none for the others
 };
 
 // Whether `a` is the better result: feasible beats infeasible, then faster beats slower.

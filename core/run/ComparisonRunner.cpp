@@ -136,16 +136,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         row.samples += r.samplesUsed;
         row.wallSeconds += r.wallSeconds;
         row.stopped = row.stopped || r.stopped;
-        if (r.solverBoundUs > row.solverBoundUs) {
-            row.solverBoundUs = r.solverBoundUs;
-            row.solverBoundOpLevel = r.solverBoundOpLevel;
-        }
-        row.provenOptimal = row.provenOptimal || r.provenOptimal;
-        if (r.groupedBoundUs > row.groupedBoundUs) {
-            row.groupedBoundUs = r.groupedBoundUs;
-            row.groupedBoundGroups = r.groupedBoundGroups;
-        }
-        row.groupedOptimal = row.groupedOptimal || r.groupedOptimal;
+        row.bounds.merge(r.bounds);
         // Feasible beats infeasible, then the faster step.
         const bool better = row.best.empty() || (r.feasible && !row.bestFeasible)
             || (r.feasible == row.bestFeasible && r.bestStepTimeUs < row.bestUsOverRuns);

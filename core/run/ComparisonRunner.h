@@ -2,6 +2,7 @@
 
 #include "core/graph/Placement.h"
 #include "core/learn/LearnerOptions.h"
+#include "core/place/ProvenBounds.h"
 
 #include <atomic>
 #include <cstdint>
@@ -35,16 +36,7 @@ struct ComparisonRow {
     double bestUsOverRuns = 0.0;
     bool bestFeasible = false;
     bool stopped = false; // a run was cut short by the stop flag
-    // The largest bound a run proved (PlaceResult::solverBoundUs; 0: none), whether it holds
-    // for the op-level problem, and whether a run proved its placement optimal.
-    double solverBoundUs = 0.0;
-    bool solverBoundOpLevel = false;
-    bool provenOptimal = false;
-    // A bound valid only inside a grouping (PlaceResult::groupedBoundUs, milp's grouped mode;
-    // 0: none), its chunks, and whether a run proved its placement optimal for that grouping.
-    double groupedBoundUs = 0.0;
-    int groupedBoundGroups = 0;
-    bool groupedOptimal = false;
+    ProvenBounds bounds;  // the runs' bounds, merged (ProvenBounds::merge)
 
     int runs() const { return static_cast<int>(bestUs.size()); }
     bool allFeasible() const { return runs() > 0 && feasibleRuns == runs(); }

@@ -82,10 +82,7 @@ PlaceResult LocalSearchPlacer::place(const PlaceContext& context)
     PlaceResult result;
     if (!starts.empty()) {
         const PenaltyOptions penalty;
-        const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-            return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, penalty);
-        };
-        BatchEvaluator pool(factory, searchThreads(context, GroupLocalSearch::kWindow));
+        BatchEvaluator pool = makeSearchPool(context, GroupLocalSearch::kWindow, penalty);
         GroupLocalSearch search(context.graph, context.cluster, context.sim, pool);
         result = localSearchFrom(context, starts.front().result.best, search, budget, penalty).result;
     }

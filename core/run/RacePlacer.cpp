@@ -4,7 +4,6 @@
 #include "core/learn/BatchEvaluator.h"
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
-#include "core/learn/PlacementEvaluator.h"
 #include "core/learn/PolicyLearner.h"
 #include "core/learn/PostSearch.h"
 #include "core/run/LocalSearchPlacer.h"
@@ -49,10 +48,7 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
     for (const ClassicalStart& s : starts)
         keepBetter(result, s.result);
 
-    const StepEvaluatorFactory factory = [&]() -> std::unique_ptr<StepEvaluator> {
-        return std::make_unique<PlacementEvaluator>(context.graph, context.cluster, context.sim, options_.penalty);
-    };
-    BatchEvaluator pool(factory, searchThreads(context, options_.batchSize));
+    BatchEvaluator pool = makeSearchPool(context, options_.batchSize, options_.penalty);
     GroupLocalSearch search(context.graph, context.cluster, context.sim, pool);
 
     if (!starts.empty() && !budget.exhausted()) {

@@ -263,18 +263,18 @@ ComparisonRow readComparisonRow(const JsonInput& in, const json& value, const st
         row.best = readDevices(in, *best, JsonInput::member(path, "best"), session);
     // milp's bounds (docs/placers.md): of the graph, or of a grouping only.
     if (const json* b = in.find(value, "solver_bound_us"))
-        row.solverBoundUs = in.nonNegative(*b, JsonInput::member(path, "solver_bound_us"));
+        row.bounds.solverBoundUs = in.nonNegative(*b, JsonInput::member(path, "solver_bound_us"));
     if (const json* b = in.find(value, "solver_bound_op_level"))
-        row.solverBoundOpLevel = in.boolean(*b, JsonInput::member(path, "solver_bound_op_level"));
+        row.bounds.solverBoundOpLevel = in.boolean(*b, JsonInput::member(path, "solver_bound_op_level"));
     if (const json* b = in.find(value, "proven_optimal"))
-        row.provenOptimal = in.boolean(*b, JsonInput::member(path, "proven_optimal"));
+        row.bounds.provenOptimal = in.boolean(*b, JsonInput::member(path, "proven_optimal"));
     if (const json* b = in.find(value, "grouped_bound_us"))
-        row.groupedBoundUs = in.nonNegative(*b, JsonInput::member(path, "grouped_bound_us"));
+        row.bounds.groupedBoundUs = in.nonNegative(*b, JsonInput::member(path, "grouped_bound_us"));
     if (const json* b = in.find(value, "grouped_bound_groups"))
-        row.groupedBoundGroups = static_cast<int>(
+        row.bounds.groupedBoundGroups = static_cast<int>(
             wholeNumber(in, *b, JsonInput::member(path, "grouped_bound_groups"), 0, 2147483647.0));
     if (const json* b = in.find(value, "grouped_optimal"))
-        row.groupedOptimal = in.boolean(*b, JsonInput::member(path, "grouped_optimal"));
+        row.bounds.groupedOptimal = in.boolean(*b, JsonInput::member(path, "grouped_optimal"));
     return row;
 }
 
@@ -358,14 +358,14 @@ std::string studioText(const Session& session)
                 + (r.bestFeasible ? "true" : "false") + ", \"stopped\": " + (r.stopped ? "true" : "false");
             if (r.best.size() == ops && ops > 0)
                 compare += ", \"best\": " + devicesText(r.best);
-            if (known(r.solverBoundUs) && r.solverBoundUs > 0.0)
-                compare += ", \"solver_bound_us\": " + numberText(r.solverBoundUs)
-                    + ", \"solver_bound_op_level\": " + (r.solverBoundOpLevel ? "true" : "false")
-                    + ", \"proven_optimal\": " + (r.provenOptimal ? "true" : "false");
-            if (known(r.groupedBoundUs) && r.groupedBoundUs > 0.0)
-                compare += ", \"grouped_bound_us\": " + numberText(r.groupedBoundUs)
-                    + ", \"grouped_bound_groups\": " + std::to_string(r.groupedBoundGroups)
-                    + ", \"grouped_optimal\": " + (r.groupedOptimal ? "true" : "false");
+            if (known(r.bounds.solverBoundUs) && r.bounds.solverBoundUs > 0.0)
+                compare += ", \"solver_bound_us\": " + numberText(r.bounds.solverBoundUs)
+                    + ", \"solver_bound_op_level\": " + (r.bounds.solverBoundOpLevel ? "true" : "false")
+                    + ", \"proven_optimal\": " + (r.bounds.provenOptimal ? "true" : "false");
+            if (known(r.bounds.groupedBoundUs) && r.bounds.groupedBoundUs > 0.0)
+                compare += ", \"grouped_bound_us\": " + numberText(r.bounds.groupedBoundUs)
+                    + ", \"grouped_bound_groups\": " + std::to_string(r.bounds.groupedBoundGroups)
+                    + ", \"grouped_optimal\": " + (r.bounds.groupedOptimal ? "true" : "false");
             compare += "}";
         }
         compare += c.rows.empty() ? "]}" : "\n    ]}";

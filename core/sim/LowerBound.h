@@ -44,7 +44,7 @@ struct LowerBound {
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptions& options = {});
 
 // The largest valid bound of the op-level problem: `bound`, or a bound a placer proved
-// (PlaceResult::solverBoundUs, e.g. milp's) when that one holds for the op-level problem and
+// (ProvenBounds::solverBoundUs, e.g. milp's) when that one holds for the op-level problem and
 // is larger; `source` is bound.source() or `provenSource`. A bound valid only inside a
 // grouping is never taken.
 struct ReportedBound {

@@ -150,21 +150,21 @@ private slots:
             Simulator simulator(c.graph, c.cluster);
             QCOMPARE(r.bestStepTimeUs, simulator.run(r.best).stepTimeUs);
             QVERIFY(r.feasible);
-            QVERIFY(r.solverBoundOpLevel);
+            QVERIFY(r.bounds.solverBoundOpLevel);
             const QString what = QString("seed %1 (%2 ops, %3 GPUs): milp %4 (bound %5, %6, %7 s), optimum %8")
                                      .arg(seed)
                                      .arg(c.graph.opCount())
                                      .arg(c.cluster.deviceCount())
                                      .arg(r.bestStepTimeUs, 0, 'f', 6)
-                                     .arg(r.solverBoundUs, 0, 'f', 6)
-                                     .arg(r.provenOptimal ? "optimal" : "not proven")
+                                     .arg(r.bounds.solverBoundUs, 0, 'f', 6)
+                                     .arg(r.bounds.provenOptimal ? "optimal" : "not proven")
                                      .arg(seconds, 0, 'f', 2)
                                      .arg(best, 0, 'f', 6);
-            QVERIFY2(r.solverBoundUs <= best * (1 + 1e-9), qPrintable(what));
-            QVERIFY2(r.solverBoundUs <= r.bestStepTimeUs, qPrintable(what));
-            QVERIFY2(r.provenOptimal, qPrintable(what));
+            QVERIFY2(r.bounds.solverBoundUs <= best * (1 + 1e-9), qPrintable(what));
+            QVERIFY2(r.bounds.solverBoundUs <= r.bestStepTimeUs, qPrintable(what));
+            QVERIFY2(r.bounds.provenOptimal, qPrintable(what));
             QVERIFY2(std::abs(r.bestStepTimeUs - best) <= 1e-6 * best, qPrintable(what));
-            boundRatio += r.solverBoundUs / best;
+            boundRatio += r.bounds.solverBoundUs / best;
             if (qEnvironmentVariableIsSet("POST_MILP_VERBOSE"))
                 std::printf("%s\n", qPrintable(what));
         }

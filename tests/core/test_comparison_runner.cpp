@@ -44,6 +44,7 @@ private slots:
     void rowsAndStatistics();
     void stopFlagSkipsTheRest();
     void givenPlacementRow();
+    void provenBoundsMerge();
 };
 
 void TestComparisonRunner::rowsAndStatistics()
@@ -131,6 +132,41 @@ void TestComparisonRunner::givenPlacementRow()
         QCOMPARE(e.file(), std::string("model.pbtxt"));
         QCOMPARE(e.location(), std::string("given placement"));
     }
+}
+
+// A row's bounds over its runs: the largest of each kind with its own scope or chunks, optimal
+// where any run proved it; a run without bounds changes nothing.
+void TestComparisonRunner::provenBoundsMerge()
+{
+    ProvenBounds row;
+    QVERIFY(!row.any());
+    ProvenBounds grouping; // a solver bound of a grouping only, then a larger op-level one
+    grouping.solverBoundUs = 90.0;
+    grouping.groupedBoundUs = 120.0;
+    grouping.groupedBoundGroups = 40;
+    grouping.groupedOptimal = true;
+    row.merge(grouping);
+    QVERIFY(row.any() && row.hasSolverBound() && !row.provesOpLevel());
+    QCOMPARE(row.opLevelUs(), 0.0);
+    ProvenBounds opLevel;
+    opLevel.solverBoundUs = 100.0;
+    opLevel.solverBoundOpLevel = true;
+    opLevel.provenOptimal = true;
+    opLevel.groupedBoundUs = 110.0; // smaller: the 40 chunks' bound stays
+    opLevel.groupedBoundGroups = 30;
+    row.merge(opLevel);
+    QCOMPARE(row.solverBoundUs, 100.0);
+    QVERIFY(row.provesOpLevel() && row.provenOptimal);
+    QCOMPARE(row.opLevelUs(), 100.0);
+    QCOMPARE(row.groupedBoundUs, 120.0);
+    QCOMPARE(row.groupedBoundGroups, 40);
+    QVERIFY(row.groupedOptimal);
+    ProvenBounds weaker; // a smaller grouping-only bound keeps the op-level scope
+    weaker.solverBoundUs = 95.0;
+    row.merge(weaker);
+    row.merge(ProvenBounds{});
+    QCOMPARE(row.solverBoundUs, 100.0);
+    QVERIFY(row.solverBoundOpLevel && row.provenOptimal && row.groupedOptimal);
 }
 
 #include "test_comparison_runner.moc"

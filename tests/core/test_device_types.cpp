@@ -414,13 +414,13 @@ private slots:
             const QString what = QString("seed %1: milp %2 (bound %3, %4), optimum %5")
                                      .arg(seed)
                                      .arg(r.bestStepTimeUs)
-                                     .arg(r.solverBoundUs)
-                                     .arg(r.provenOptimal ? "optimal" : "not proven")
+                                     .arg(r.bounds.solverBoundUs)
+                                     .arg(r.bounds.provenOptimal ? "optimal" : "not proven")
                                      .arg(best);
             QVERIFY2(r.feasible, qPrintable(what));
             QCOMPARE(r.bestStepTimeUs, Simulator(c.graph, c.cluster).run(r.best).stepTimeUs);
-            QVERIFY2(r.solverBoundUs <= best * (1 + 1e-9), qPrintable(what));
-            QVERIFY2(r.provenOptimal, qPrintable(what));
+            QVERIFY2(r.bounds.solverBoundUs <= best * (1 + 1e-9), qPrintable(what));
+            QVERIFY2(r.bounds.provenOptimal, qPrintable(what));
             QVERIFY2(std::abs(r.bestStepTimeUs - best) <= 1e-6 * std::max(1.0, best), qPrintable(what));
         }
     }

@@ -130,11 +130,11 @@ private slots:
         const PlaceResult r = milp.place(context);
         QVERIFY(!placementProblem(g, c, r.best));
         QVERIFY(r.feasible);
-        QVERIFY(r.provenOptimal);
-        QVERIFY(r.solverBoundOpLevel);
+        QVERIFY(r.bounds.provenOptimal);
+        QVERIFY(r.bounds.solverBoundOpLevel);
         QCOMPARE(r.bestStepTimeUs, best);
-        QVERIFY(r.solverBoundUs <= best);
-        QVERIFY(r.solverBoundUs >= best * (1 - 1e-5));
+        QVERIFY(r.bounds.solverBoundUs <= best);
+        QVERIFY(r.bounds.solverBoundUs >= best * (1 - 1e-5));
         QVERIFY(c.device(r.best[1]).kind == DeviceKind::Cpu);
         QCOMPARE(r.best[4], r.best[6]);
     }
@@ -156,8 +156,8 @@ private slots:
         QVERIFY(!placementProblem(g, c, r.best));
         Simulator simulator(g, c);
         QCOMPARE(r.bestStepTimeUs, simulator.run(r.best).stepTimeUs);
-        QVERIFY(r.solverBoundUs >= lowerBound(g, c).valueUs() * (1 - 1e-6));
-        QVERIFY(r.solverBoundUs <= r.bestStepTimeUs);
+        QVERIFY(r.bounds.solverBoundUs >= lowerBound(g, c).valueUs() * (1 - 1e-6));
+        QVERIFY(r.bounds.solverBoundUs <= r.bestStepTimeUs);
         QVERIFY(!r.stopped);
     }
 
@@ -175,7 +175,7 @@ private slots:
         PlaceResult r = milp.place(context);
         QVERIFY(secondsSince(start) < 5.0);
         QVERIFY(r.stopped);
-        QVERIFY(!r.provenOptimal);
+        QVERIFY(!r.bounds.provenOptimal);
         QVERIFY(!placementProblem(g, c, r.best));
         // Raised during the search: CBC stops at its next node.
         stop = false;
@@ -189,7 +189,7 @@ private slots:
         raiser.join();
         QVERIFY2(took < 10.0, qPrintable(QString::number(took)));
         QVERIFY(r.stopped);
-        QVERIFY(r.solverBoundUs <= r.bestStepTimeUs);
+        QVERIFY(r.bounds.solverBoundUs <= r.bestStepTimeUs);
     }
 
     // The coarsening: acyclic (build() would throw), colocation kept, every op in one chunk,
@@ -248,9 +248,9 @@ private slots:
         const PlaceResult r = milp->place(context);
         const MilpCoarsening grouping = milpGrouping(g, c, SimOptions{}, 10);
         QVERIFY(grouping.chunkCount() <= 10);
-        QCOMPARE(r.groupedBoundGroups, grouping.chunkCount());
-        QVERIFY(r.groupedBoundUs > 0.0);
-        QVERIFY(r.solverBoundUs == 0.0 || r.provenOptimal); // no op-level bound from the grouping
+        QCOMPARE(r.bounds.groupedBoundGroups, grouping.chunkCount());
+        QVERIFY(r.bounds.groupedBoundUs > 0.0);
+        QVERIFY(r.bounds.solverBoundUs == 0.0 || r.bounds.provenOptimal); // no op-level bound from the grouping
         Simulator sim(g, c);
         QCOMPARE(sim.run(r.best).stepTimeUs, r.bestStepTimeUs);
         Simulator coarseSim(grouping.coarse, c);
@@ -265,8 +265,9 @@ private slots:
                 bestCoarse = std::min(bestCoarse, run.stepTimeUs);
         }
         QVERIFY2(
-            r.groupedBoundUs <= bestCoarse * (1 + 1e-9),
-            qPrintable(QString("grouped bound %1 above the coarse optimum %2").arg(r.groupedBoundUs).arg(bestCoarse)));
+            r.bounds.groupedBoundUs <= bestCoarse * (1 + 1e-9),
+            qPrintable(
+                QString("grouped bound %1 above the coarse optimum %2").arg(r.bounds.groupedBoundUs).arg(bestCoarse)));
         // The placement: the coarse incumbent expanded, or the best classical placement where
         // that is faster, so never worse than any classical placer.
         int compared = 0;
@@ -283,13 +284,13 @@ private slots:
         Placement p(static_cast<size_t>(k), 0);
         for (OpId o = 0; o < g.opCount(); ++o)
             p[static_cast<size_t>(grouping.chunkOf[static_cast<size_t>(o)])] = r.best[static_cast<size_t>(o)];
-        if (r.groupedOptimal && grouping.expand(p) == r.best) // the coarse optimum, expanded
+        if (r.bounds.groupedOptimal && grouping.expand(p) == r.best) // the coarse optimum, expanded
             QVERIFY(coarseSim.run(p).stepTimeUs <= bestCoarse * (1 + 1e-9));
         // Automatic mode on the same graph: the most chunks that fit, at most kMaxOps.
         MilpPlacer automatic;
         context.seconds = 2.0;
         const PlaceResult a = automatic.place(context);
-        QVERIFY(a.groupedBoundGroups > 10 && a.groupedBoundGroups <= MilpPlacer::kMaxOps);
+        QVERIFY(a.bounds.groupedBoundGroups > 10 && a.bounds.groupedBoundGroups <= MilpPlacer::kMaxOps);
         QVERIFY(a.feasible);
     }
 
@@ -349,24 +350,24 @@ private slots:
                                          .arg(c.graph.opCount())
                                          .arg(c.cluster.deviceCount())
                                          .arg(r.bestStepTimeUs, 0, 'f', 6)
-                                         .arg(r.solverBoundUs, 0, 'f', 6)
-                                         .arg(r.provenOptimal ? "proven optimal" : "not proven")
+                                         .arg(r.bounds.solverBoundUs, 0, 'f', 6)
+                                         .arg(r.bounds.provenOptimal ? "proven optimal" : "not proven")
                                          .arg(best, 0, 'f', 6);
                 if (qEnvironmentVariableIsSet("POST_MILP_VERBOSE"))
                     std::printf("%s\n", qPrintable(what));
                 QVERIFY2(r.feasible, qPrintable(what));
                 QCOMPARE(r.bestStepTimeUs, timed);
-                QVERIFY2(r.solverBoundUs <= best + tolerance, qPrintable(what));
+                QVERIFY2(r.bounds.solverBoundUs <= best + tolerance, qPrintable(what));
                 QVERIFY2(r.bestStepTimeUs >= best - tolerance, qPrintable(what));
                 const bool atOptimum = r.bestStepTimeUs <= best + tolerance;
-                if (r.provenOptimal) {
+                if (r.bounds.provenOptimal) {
                     QVERIFY2(atOptimum, qPrintable(what));
                     // The bound is the model's less the solver's tolerances (a few millionths).
-                    QVERIFY2(r.bestStepTimeUs <= r.solverBoundUs * (1 + 1e-5), qPrintable(what));
+                    QVERIFY2(r.bestStepTimeUs <= r.bounds.solverBoundUs * (1 + 1e-5), qPrintable(what));
                 }
-                QVERIFY2(atOptimum || !r.provenOptimal, qPrintable(what));
+                QVERIFY2(atOptimum || !r.bounds.provenOptimal, qPrintable(what));
                 ++total;
-                proven += r.provenOptimal ? 1 : 0;
+                proven += r.bounds.provenOptimal ? 1 : 0;
                 optimalFound += atOptimum ? 1 : 0;
                 worstExcess = std::max(worstExcess, best > 0.0 ? r.bestStepTimeUs / best - 1.0 : 0.0);
             }

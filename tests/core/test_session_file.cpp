@@ -214,15 +214,20 @@ private slots:
         row.stopped = true;
         c.rows.push_back(row);
         row.algorithm = "milp"; // its bounds: of the graph, and of a grouping only
-        row.solverBoundUs = 108.5;
-        row.solverBoundOpLevel = true;
-        row.provenOptimal = true;
-        row.groupedBoundUs = 120.25;
-        row.groupedBoundGroups = 42;
-        row.groupedOptimal = true;
+        row.bounds.solverBoundUs = 108.5;
+        row.bounds.solverBoundOpLevel = true;
+        row.bounds.provenOptimal = true;
+        row.bounds.groupedBoundUs = 120.25;
+        row.bounds.groupedBoundGroups = 42;
+        row.bounds.groupedOptimal = true;
         c.rows.push_back(row);
         s.studio.comparison = c;
         const std::string text = sessionJson(s);
+        // The milp row's bounds as docs/formats.md gives them, byte for byte.
+        QVERIFY2(text.find(R"(, "solver_bound_us": 108.5, "solver_bound_op_level": true, "proven_optimal": true, )"
+                           R"("grouped_bound_us": 120.25, "grouped_bound_groups": 42, "grouped_optimal": true)")
+                     != std::string::npos,
+                 text.c_str());
         const Session back = parseSession(text, "s.json");
         QCOMPARE(back.studio.document, s.studio.document);
         QCOMPARE(back.studio.classicalUs, 118.5);
@@ -236,12 +241,12 @@ private slots:
         QCOMPARE(b.samples, 200);
         QCOMPARE(b.seeds, 2);
         QCOMPARE(b.rows.size(), size_t(3));
-        QCOMPARE(b.rows[2].solverBoundUs, 108.5);
-        QVERIFY(b.rows[2].solverBoundOpLevel && b.rows[2].provenOptimal && b.rows[2].groupedOptimal);
-        QCOMPARE(b.rows[2].groupedBoundUs, 120.25);
-        QCOMPARE(b.rows[2].groupedBoundGroups, 42);
-        QCOMPARE(b.rows[1].solverBoundUs, 0.0); // rows without them read none
-        QVERIFY(!b.rows[1].provenOptimal && b.rows[1].groupedBoundGroups == 0);
+        QCOMPARE(b.rows[2].bounds.solverBoundUs, 108.5);
+        QVERIFY(b.rows[2].bounds.solverBoundOpLevel && b.rows[2].bounds.provenOptimal && b.rows[2].bounds.groupedOptimal);
+        QCOMPARE(b.rows[2].bounds.groupedBoundUs, 120.25);
+        QCOMPARE(b.rows[2].bounds.groupedBoundGroups, 42);
+        QCOMPARE(b.rows[1].bounds.solverBoundUs, 0.0); // rows without them read none
+        QVERIFY(!b.rows[1].bounds.provenOptimal && b.rows[1].bounds.groupedBoundGroups == 0);
         QCOMPARE(b.rows[0].algorithm, std::string("post"));
         QCOMPARE(b.rows[0].bestUs, (std::vector<double>{111.0, 115.5}));
         QCOMPARE(b.rows[0].best, (Placement{0, 1, 1}));

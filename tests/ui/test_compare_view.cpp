@@ -271,8 +271,8 @@ void TestCompareView::provenAndGroupedBounds()
     grouped.algorithm = "milp";
     grouped.bestUs = {140.0};
     grouped.bestUsOverRuns = 140.0;
-    grouped.groupedBoundUs = 135.0; // above the best: a bound of the grouping only
-    grouped.groupedBoundGroups = 42;
+    grouped.bounds.groupedBoundUs = 135.0; // above the best: a bound of the grouping only
+    grouped.bounds.groupedBoundGroups = 42;
     model.addRow(grouped);
     QCOMPARE(model.lowerBoundUs(), 100.0);
     QCOMPARE(model.data(model.index(1, ComparisonModel::Bound)).toString(), QStringLiteral("0.135 grouped (42 chunks)"));
@@ -283,8 +283,8 @@ void TestCompareView::provenAndGroupedBounds()
     QCOMPARE(model.data(model.index(0, ComparisonModel::VsLowerBound)).toString(), QStringLiteral("1.30×"));
     ComparisonRow proven = etf;
     proven.algorithm = "milp";
-    proven.solverBoundUs = 125.0;
-    proven.solverBoundOpLevel = true;
+    proven.bounds.solverBoundUs = 125.0;
+    proven.bounds.solverBoundOpLevel = true;
     model.addRow(proven);
     QCOMPARE(model.lowerBoundUs(), 125.0);
     QCOMPARE(model.lowerBoundSource(), QStringLiteral("milp"));
@@ -303,8 +303,8 @@ void TestCompareView::provenAndGroupedBounds()
     QCOMPARE(model.data(model.index(2, ComparisonModel::Bound)).toString(), QStringLiteral("0.125"));
     QVERIFY(!model.bestProvenOptimal());
     ComparisonRow optimal = proven;
-    optimal.solverBoundUs = 130.0;
-    optimal.provenOptimal = true;
+    optimal.bounds.solverBoundUs = 130.0;
+    optimal.bounds.provenOptimal = true;
     model.addRow(optimal);
     QVERIFY(model.bestProvenOptimal());
     QCOMPARE(model.data(model.index(4, ComparisonModel::Bound)).toString(), QStringLiteral("0.130 (proven optimal)"));
@@ -330,7 +330,7 @@ void TestCompareView::milpRowCertifiesTheBest()
     const ComparisonModel& model = *view.model();
     const int milp = rowOf(model, "milp");
     QVERIFY(milp >= 0);
-    QVERIFY(model.row(milp).provenOptimal);
+    QVERIFY(model.row(milp).bounds.provenOptimal);
     QVERIFY(model.bestProvenOptimal());
     QVERIFY(model.data(model.index(milp, ComparisonModel::Bound)).toString().endsWith("(proven optimal)"));
     // Here the critical path already meets the optimum: milp's bound (a millionth below it, its
@@ -341,8 +341,8 @@ void TestCompareView::milpRowCertifiesTheBest()
     // The milp row's bound goes to the hub, for the chart of the same graph and cluster.
     QCOMPARE(bound.count(), 1);
     const auto proven = bound.at(0).at(0).value<ProvenBound>();
-    QVERIFY(proven.opLevelMs > 0.0);
-    QVERIFY(proven.provenOptimal);
+    QVERIFY(proven.bounds.opLevelUs() > 0.0);
+    QVERIFY(proven.bounds.provenOptimal);
     QCOMPARE(proven.graphId, document->graphId);
     QCOMPARE(proven.cluster, reinterpret_cast<quintptr>(document->cluster.get()));
 }

@@ -416,7 +416,8 @@ private slots:
         ProvenBound bound;
         bound.graphId = learner(*window)->runGraphId();
         bound.cluster = reinterpret_cast<quintptr>(learner(*window)->runCluster());
-        bound.opLevelMs = before * 1.5;
+        bound.bounds.solverBoundUs = before * 1500.0;
+        bound.bounds.solverBoundOpLevel = true;
         ProvenBound otherCluster = bound;
         otherCluster.cluster += 8;
         window->hub()->publishProvenBound(otherCluster);

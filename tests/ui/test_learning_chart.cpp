@@ -282,7 +282,7 @@ private slots:
         QVERIFY(finished.wait(30000));
         const auto outcome = finished.at(0).at(0).value<LearnerOutcome>();
         QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
-        QVERIFY(outcome.result.provenOptimal);
+        QVERIFY(outcome.result.bounds.provenOptimal);
         auto* chart = window.findChild<LearningChart*>();
         chart->flush();
         QCOMPARE(chart->lowerBoundSource(), QStringLiteral("milp"));

@@ -53,7 +53,7 @@ public:
     // evaluations that were no samples, such as a final greedy pick), the line steps down to
     // it at the last sample, so it never ends above the best the learner panel reports.
     void finishRun(double bestMs);
-    // A bound a placer proved for this graph and cluster (PlaceResult::solverBoundUs and
+    // A bound a placer proved for this graph and cluster (PlaceResult::bounds: solverBoundUs and
     // groupedBoundUs: milp's, from this run or a comparison's milp row). An op-level bound
     // above the polynomial one becomes the lower-bound line, labelled "milp" (and "proven
     // optimal" when so); a grouped bound gets a line of its own, labelled as valid for the

@@ -28,9 +28,8 @@ RunChartLink::RunChartLink(LearningChart* chart, LearnerPanel* learner, Document
         const bool placed = outcome.error.isEmpty() && r.feasible;
         chart_->finishRun(placed ? r.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
                                  : std::numeric_limits<double>::quiet_NaN());
-        if (outcome.error.isEmpty() && (r.solverBoundUs > 0.0 || r.groupedBoundUs > 0.0)) // milp's bounds
-            chart_->setProvenBound(r.solverBoundOpLevel ? r.solverBoundUs / 1000.0 : 0.0, r.provenOptimal,
-                                   r.groupedBoundUs / 1000.0, r.groupedBoundGroups);
+        if (outcome.error.isEmpty() && r.bounds.any()) // milp's bounds
+            showBounds(r.bounds);
     });
     connect(hub, &DocumentHub::provenBoundFound, this, &RunChartLink::showBound);
     connect(chart, &LearningChart::sampleClicked, this, &RunChartLink::showSample);
@@ -51,7 +50,13 @@ void RunChartLink::showBound(const ProvenBound& bound)
     // Only a bound of the chart's run: its graph on its cluster.
     if (bound.cluster != 0 && bound.graphId == learner_->runGraphId()
         && bound.cluster == reinterpret_cast<quintptr>(learner_->runCluster()))
-        chart_->setProvenBound(bound.opLevelMs, bound.provenOptimal, bound.groupedMs, bound.groupedChunks);
+        showBounds(bound.bounds);
+}
+
+void RunChartLink::showBounds(const ProvenBounds& bounds)
+{
+    chart_->setProvenBound(bounds.opLevelUs() / 1000.0, bounds.provenOptimal, bounds.groupedBoundUs / 1000.0,
+                           bounds.groupedBoundGroups);
 }
 
 bool RunChartLink::fitsDocument(const Placement& placement) const

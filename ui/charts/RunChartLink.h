@@ -14,6 +14,7 @@ class DocumentHub;
 class LearnerPanel;
 class LearningChart;
 struct ProvenBound;
+struct ProvenBounds;
 
 // The learning chart's data route, so the window relays none of it: the learner's runs
 // (start, continuation, reset, snapshots, end with milp's bounds), the bounds proved for the
@@ -39,6 +40,7 @@ private:
     void runStarted(int samples);
     void runFinished();
     void showBound(const ProvenBound& bound);
+    void showBounds(const ProvenBounds& bounds);
     void showSample(int index);
     void showBest();
     bool fitsDocument(const Placement& placement) const;

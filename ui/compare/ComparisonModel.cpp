@@ -30,8 +30,6 @@ void ComparisonModel::clear(double lowerBoundUs, const QString& source)
 
 namespace {
 
-bool provesOpLevel(const ComparisonRow& r) { return r.solverBoundOpLevel && r.solverBoundUs > 0.0; }
-
 QString sourceLabel(const QString& source)
 {
     if (source == QLatin1String("critical-path"))
@@ -49,15 +47,15 @@ double ComparisonModel::lowerBoundUs() const
 {
     double lb = lowerBoundUs_;
     for (const ComparisonRow& r : rows_)
-        if (provesOpLevel(r))
-            lb = std::max(lb, r.solverBoundUs);
+        if (r.bounds.provesOpLevel())
+            lb = std::max(lb, r.bounds.solverBoundUs);
     return lb;
 }
 
 QString ComparisonModel::lowerBoundSource() const
 {
     for (const ComparisonRow& r : rows_)
-        if (provesOpLevel(r) && r.solverBoundUs > lowerBoundUs_ && r.solverBoundUs >= lowerBoundUs())
+        if (r.bounds.provesOpLevel() && r.bounds.solverBoundUs > lowerBoundUs_ && r.bounds.solverBoundUs >= lowerBoundUs())
             return QStringLiteral("milp");
     return lowerBoundSource_;
 }
@@ -102,7 +100,7 @@ bool ComparisonModel::bestProvenOptimal() const
 {
     const double best = bestUs();
     for (const ComparisonRow& r : rows_)
-        if (r.provenOptimal && r.bestFeasible && r.bestUsOverRuns <= best * (1 + 1e-9))
+        if (r.bounds.provenOptimal && r.bestFeasible && r.bestUsOverRuns <= best * (1 + 1e-9))
             return true;
     return false;
 }
@@ -126,11 +124,11 @@ QString ComparisonModel::summary() const
             text += tr(", proven optimal");
     }
     for (const ComparisonRow& r : rows_)
-        if (r.groupedBoundUs > 0.0)
+        if (r.bounds.hasGroupedBound())
             text += tr("; %1's grouped bound %2 ms on %3 chunks holds for that grouping only, not for this graph")
                         .arg(QString::fromStdString(r.algorithm))
-                        .arg(r.groupedBoundUs / 1000.0, 0, 'f', 3)
-                        .arg(r.groupedBoundGroups);
+                        .arg(r.bounds.groupedBoundUs / 1000.0, 0, 'f', 3)
+                        .arg(r.bounds.groupedBoundGroups);
     return text;
 }
 
@@ -176,7 +174,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case Time:
             return r.wallSeconds;
         case Bound:
-            return provesOpLevel(r) ? r.solverBoundUs : r.groupedBoundUs;
+            return r.bounds.provesOpLevel() ? r.bounds.solverBoundUs : r.bounds.groupedBoundUs;
         case CertifiedGap: {
             const double gap = rowCertifiedGap(index.row());
             return std::isnan(gap) ? std::numeric_limits<double>::infinity() : gap;
@@ -202,11 +200,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case Time:
             return QString::number(r.wallSeconds, 'f', 2);
         case Bound:
-            if (provesOpLevel(r))
-                return QString::number(r.solverBoundUs / 1000.0, 'f', 3)
-                    + (r.provenOptimal ? tr(" (proven optimal)") : QString());
-            if (r.groupedBoundUs > 0.0)
-                return tr("%1 grouped (%2 chunks)").arg(r.groupedBoundUs / 1000.0, 0, 'f', 3).arg(r.groupedBoundGroups);
+            if (r.bounds.provesOpLevel())
+                return QString::number(r.bounds.solverBoundUs / 1000.0, 'f', 3)
+                    + (r.bounds.provenOptimal ? tr(" (proven optimal)") : QString());
+            if (r.bounds.hasGroupedBound())
+                return tr("%1 grouped (%2 chunks)")
+                    .arg(r.bounds.groupedBoundUs / 1000.0, 0, 'f', 3)
+                    .arg(r.bounds.groupedBoundGroups);
             return QString();
         case CertifiedGap: {
             const double gap = rowCertifiedGap(index.row());
@@ -222,10 +222,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Feasible && !r.allFeasible())
         return QBrush(QColor(210, 60, 50));
-    if (role == Qt::ToolTipRole && index.column() == Bound && !provesOpLevel(r) && r.groupedBoundUs > 0.0)
+    if (role == Qt::ToolTipRole && index.column() == Bound && !r.bounds.provesOpLevel() && r.bounds.hasGroupedBound())
         return tr("The solver's bound on the graph coarsened into %1 chunks: valid for that grouping only, not a lower "
                   "bound of this graph")
-            .arg(r.groupedBoundGroups);
+            .arg(r.bounds.groupedBoundGroups);
     if (role == Qt::ToolTipRole && index.column() == CertifiedGap && !std::isnan(rowCertifiedGap(index.row())))
         return tr("%1's fastest feasible run is at most %2% above the best possible step: certified by the %3 "
                   "bound, %4 ms")

@@ -351,16 +351,8 @@ void ComparisonView::onRow(quint64 runId, const ComparisonRow& row)
         return;
     model_->addRow(row);
     updateBound();
-    if (hub_ && (row.solverBoundUs > 0.0 || row.groupedBoundUs > 0.0)) {
-        ProvenBound bound;
-        bound.graphId = runGraphId_;
-        bound.cluster = reinterpret_cast<quintptr>(runCluster_.get());
-        bound.opLevelMs = row.solverBoundOpLevel ? row.solverBoundUs / 1000.0 : 0.0;
-        bound.provenOptimal = row.provenOptimal;
-        bound.groupedMs = row.groupedBoundUs / 1000.0;
-        bound.groupedChunks = row.groupedBoundGroups;
-        hub_->publishProvenBound(bound);
-    }
+    if (hub_ && row.bounds.any())
+        hub_->publishProvenBound(ProvenBound{runGraphId_, reinterpret_cast<quintptr>(runCluster_.get()), row.bounds});
 }
 
 void ComparisonView::onFinished(quint64 runId, bool stopped, const QString& error)

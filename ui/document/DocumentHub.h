@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/place/ProvenBounds.h"
 #include "ui/document/GraphDocument.h"
 
 #include <QObject>
@@ -10,16 +11,13 @@
 
 namespace post {
 
-// A lower bound a solver proved for a graph (GraphDocument::graphId) on a cluster (the
-// cluster object's address: 0 for none), e.g. by a Compare row of milp: for whoever shows
-// the bounds of that graph's runs.
+// The bounds a solver proved (core's ProvenBounds: milp's) for a graph (GraphDocument::graphId)
+// on a cluster (the cluster object's address: 0 for none), e.g. by a Compare row of milp: for
+// whoever shows the bounds of that graph's runs.
 struct ProvenBound {
     quint64 graphId = 0;
     quintptr cluster = 0;
-    double opLevelMs = 0.0; // the solver's bound of the whole graph (0: none)
-    bool provenOptimal = false;
-    double groupedMs = 0.0; // the bound of the coarsened (grouped) problem (0: none)
-    int groupedChunks = 0;
+    ProvenBounds bounds;
 };
 
 class DocumentLoader;
