@@ -867,18 +867,6 @@ void MainWindow::createLearner()
     connect(learner_, &LearnerPanel::finished, this, [this] {
         if (statusText_->text().startsWith(tr("Preparing the run"))) // stopped before its placer started
             setStatus(idleStatus());
-<<<<<<< HEAD
-=======
-        if (!hub_->document() || hub_->document()->graphId != learner_->runGraphId())
-            return; // a run of another graph, stopped when this one came: the chart shows this one
-        const bool placed = outcome.error.isEmpty() && outcome.result.feasible;
-        learningChart_->finishRun(placed ? outcome.result.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add
-                                         : std::numeric_limits<double>::quiet_NaN());
-        const PlaceResult& r = outcome.result;
-        if (outcome.error.isEmpty() && r.bounds.any()) // milp's bounds
-            learningChart_->setProvenBound(r.bounds.opLevelUs() / 1000.0, r.bounds.provenOptimal,
-                                           r.bounds.groupedBoundUs / 1000.0, r.bounds.groupedBoundGroups);
->>>>>>> bounds
     });
 }
 
