@@ -147,6 +147,19 @@ std::vector<std::vector<OpId>> randomGroups(Rng& rng, const Graph& g)
     return groups;
 }
 
+// One of `groups`, drawn uniformly: the unit a move changes.
+const std::vector<OpId>& pickGroup(Rng& rng, const std::vector<std::vector<OpId>>& groups)
+{
+    return groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
+}
+
+// Every op of `group` on device `d`.
+void moveGroup(const std::vector<OpId>& group, DeviceId d, Placement& p)
+{
+    for (OpId op : group)
+        p[static_cast<size_t>(op)] = d;
+}
+
 Placement randomPlacement(Rng& rng, const Graph& g, const Cluster& c, const std::vector<std::vector<OpId>>& groups)
 {
     Placement p(static_cast<size_t>(g.opCount()));
@@ -203,19 +216,15 @@ private slots:
             QVERIFY(inc.hasReference());
             for (int step = 0; step < 25; ++step) {
                 Placement p = base;
-                const auto& a = groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
+                const auto& a = pickGroup(rng, groups);
                 if (rng.uniform(0, 3) == 0) { // swap two groups' devices
-                    const auto& b = groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
+                    const auto& b = pickGroup(rng, groups);
                     const DeviceId da = p[static_cast<size_t>(a.front())];
                     const DeviceId db = p[static_cast<size_t>(b.front())];
-                    for (OpId op : a)
-                        p[static_cast<size_t>(op)] = db;
-                    for (OpId op : b)
-                        p[static_cast<size_t>(op)] = da;
+                    moveGroup(a, db, p);
+                    moveGroup(b, da, p);
                 } else {
-                    const auto d = static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1));
-                    for (OpId op : a)
-                        p[static_cast<size_t>(op)] = d;
+                    moveGroup(a, static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
                 }
                 applyCpuPinning(g, c, p);
                 QVERIFY(!placementProblem(g, c, p));
@@ -257,10 +266,8 @@ private slots:
             compare(full, inc, inc.run(base), base);
             for (int step = 0; step < 15; ++step) {
                 Placement p = base;
-                const auto& a = groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
-                const auto d = static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1));
-                for (OpId op : a)
-                    p[static_cast<size_t>(op)] = d;
+                const auto& a = pickGroup(rng, groups);
+                moveGroup(a, static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
                 applyCpuPinning(g, c, p);
                 compare(full, inc, inc.run(p), p);
                 ++runs;
@@ -351,11 +358,8 @@ private slots:
                     pool.setReference(base);
                     std::vector<Placement> candidates(8, base);
                     for (Placement& p : candidates) {
-                        const auto& members =
-                            groups[static_cast<size_t>(rng.uniform(0, static_cast<int>(groups.size()) - 1))];
-                        const auto d = static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1));
-                        for (OpId op : members)
-                            p[static_cast<size_t>(op)] = d;
+                        const auto& members = pickGroup(rng, groups);
+                        moveGroup(members, static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
                         applyCpuPinning(g, c, p);
                     }
                     std::vector<Evaluation> got(candidates.size());
