@@ -7,6 +7,7 @@
 #include "core/exact/MilpModel.h"
 #include "core/graph/DeviceKind.h"
 #include "core/graph/Graph.h"
+#include "core/place/ProgressObserver.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/InputError.h"
@@ -18,15 +19,47 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace post {
 
 namespace {
 
-// The best classical placement: the incumbent the search starts from and must beat.
-PlaceResult bestClassical(const PlaceContext& context)
+// Reports every simulation of the search to the context's observer as the next sample, with
+// the phases a chart tells apart (classical starts, hill climb, the model's solves), so a run
+// of milp is drawn like any other search. Without an observer it costs nothing.
+class MilpProgress {
+public:
+    explicit MilpProgress(ProgressObserver* observer)
+        : observer_(observer)
+    {
+    }
+    void phase(int firstSample, PhaseKind kind, std::string label) const
+    {
+        if (observer_)
+            observer_->onPhase(PhaseEvent{firstSample, kind, -1, std::move(label)});
+    }
+    void sample(int index, const Placement& placement, double stepUs, bool feasible) const
+    {
+        if (observer_)
+            observer_->onSample(SampleEvent{index, stepUs, feasible, &placement});
+    }
+
+private:
+    ProgressObserver* observer_;
+};
+
+// The best classical placement: the incumbent the search starts from and must beat. Every
+// classical placer's simulations count as samples (`samples`), each reported as the
+// placement that placer returned, as local-search reports its starts.
+PlaceResult bestClassical(const PlaceContext& context, const MilpProgress& progress, int& samples)
 {
-    return bestStart(runClassicalPlacers(context, classicalStartOrder()), context.cluster.name(), "milp").result;
+    const std::vector<ClassicalStart> starts = runClassicalPlacers(context, classicalStartOrder());
+    progress.phase(samples, PhaseKind::ClassicalStarts, "classical starts");
+    for (const ClassicalStart& start : starts)
+        for (int i = 0; i < start.result.samplesUsed; ++i)
+            progress.sample(samples++, start.result.best, start.result.bestStepTimeUs, start.result.feasible);
+    return bestStart(starts, context.cluster.name(), "milp").result;
 }
 
 // Hill climb by the simulator over single-unit moves from `unitDevice` (first improvement,
@@ -34,7 +67,7 @@ PlaceResult bestClassical(const PlaceContext& context)
 // prunes more. Returns whether it improved; `bestUs` and `unitDevice` hold the result.
 template <class Expired>
 bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDevice, double& bestUs, int& samples,
-           Expired expired)
+           const MilpProgress& progress, Expired expired)
 {
     bool improved = false;
     for (bool again = true; again && !expired();) {
@@ -45,8 +78,9 @@ bool climb(const MilpInstance& m, Simulator& simulator, std::vector<int>& unitDe
                 if (d == was || !m.unitAllowed[static_cast<size_t>(u)][static_cast<size_t>(d)])
                     continue;
                 unitDevice[static_cast<size_t>(u)] = d;
-                const SimResult& r = simulator.run(m.placementOf(unitDevice));
-                ++samples;
+                const Placement placement = m.placementOf(unitDevice);
+                const SimResult& r = simulator.run(placement);
+                progress.sample(samples++, placement, r.stepTimeUs, r.feasible);
                 if (r.feasible && r.stepTimeUs < bestUs) {
                     bestUs = r.stepTimeUs;
                     again = improved = true;
@@ -68,7 +102,7 @@ struct Candidate {
 // with the simulator, adds each to `seen` and `excluded`, and returns the fastest feasible one.
 std::optional<Candidate> timeCandidates(const MilpInstance& m, Simulator& simulator, const MilpOutcome& outcome,
                                         std::set<std::vector<int>>& seen, std::vector<std::vector<int>>& excluded,
-                                        int& samples)
+                                        int& samples, const MilpProgress& progress)
 {
     std::vector<const std::vector<int>*> placements;
     if (outcome.unitDevice)
@@ -79,8 +113,9 @@ std::optional<Candidate> timeCandidates(const MilpInstance& m, Simulator& simula
     for (const std::vector<int>* units : placements) {
         if (seen.contains(*units))
             continue;
-        const SimResult& run = simulator.run(m.placementOf(*units));
-        ++samples;
+        const Placement placement = m.placementOf(*units);
+        const SimResult& run = simulator.run(placement);
+        progress.sample(samples++, placement, run.stepTimeUs, run.feasible);
         seen.insert(*units);
         excluded.push_back(*units);
         if (run.feasible && (!fastest || run.stepTimeUs < fastest->stepUs))
@@ -96,7 +131,44 @@ bool fitsLimits(const MilpInstance& m)
         && size.rows <= MilpPlacer::kMaxRows;
 }
 
-PlaceResult placeOpLevel(const PlaceContext& context);
+PlaceResult placeOpLevel(const PlaceContext& context, int firstSample = 0);
+
+// The progress of a solve on the coarsening, as samples of the whole graph: each coarse
+// placement expanded and timed by the graph's simulator, so what a chart or a sample log shows
+// is always a step of the graph, never of its grouping. Used only when someone observes.
+class ExpandingObserver : public ProgressObserver {
+public:
+    ExpandingObserver(ProgressObserver* target, const PlaceContext& context, const MilpCoarsening& grouping,
+                      Simulator& simulator)
+        : target_(target)
+        , context_(context)
+        , grouping_(grouping)
+        , simulator_(simulator)
+    {
+    }
+    void onSample(const SampleEvent& event) override
+    {
+        if (!event.placement)
+            return;
+        Placement placement = grouping_.expand(*event.placement);
+        applyCpuPinning(context_.graph, context_.cluster, placement);
+        const SimResult& run = simulator_.run(placement);
+        target_->onSample(SampleEvent{event.index, run.stepTimeUs, run.feasible, &placement});
+    }
+    void onUpdate(const UpdateEvent&) override { }
+    void onPhase(const PhaseEvent& event) override
+    {
+        PhaseEvent e = event;
+        e.label = "grouped " + e.label;
+        target_->onPhase(e);
+    }
+
+private:
+    ProgressObserver* target_;
+    const PlaceContext& context_;
+    const MilpCoarsening& grouping_;
+    Simulator& simulator_;
+};
 
 // Grouped mode: the op-level model on `chunks` chunks (0: the most that fit).
 PlaceResult placeGrouped(const PlaceContext& context, int chunks)
@@ -107,21 +179,26 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     const double budget = context.seconds > 0.0 ? context.seconds : MilpPlacer::kDefaultSeconds;
     // The op-level answer is never worse than the best classical placement: a coarsening
     // can leave too little freedom to match it (docs/placers.md, "Grouped mode").
-    const PlaceResult classical = bestClassical(context);
+    const MilpProgress progress(context.observer);
+    int classicalSamples = 0;
+    const PlaceResult classical = bestClassical(context, progress, classicalSamples);
     const MilpCoarsening grouping = milpGrouping(graph, cluster, context.sim, chunks);
+    Simulator simulator(graph, cluster, context.sim);
+    ExpandingObserver expanding(context.observer, context, grouping, simulator);
     PlaceContext coarse{grouping.coarse, cluster, context.sim};
     coarse.seed = context.seed;
     coarse.threads = context.threads;
     coarse.stop = context.stop;
+    coarse.observer = context.observer ? &expanding : nullptr;
     coarse.seconds = std::max(0.01, budget - std::chrono::duration<double>(PlacerClock::now() - start).count());
-    const PlaceResult r = placeOpLevel(coarse);
+    const PlaceResult r = placeOpLevel(coarse, classicalSamples);
 
     const Placement expanded = grouping.expand(r.best);
-    Simulator simulator(graph, cluster, context.sim);
     const SimResult& grouped = simulator.run(expanded);
+    const int samples = classicalSamples + r.samplesUsed;
+    progress.sample(samples, expanded, grouped.stepTimeUs, grouped.feasible);
     const bool keepGrouped = grouped.feasible && (!classical.feasible || grouped.stepTimeUs <= classical.bestStepTimeUs);
-    PlaceResult result = reportPlacement(context, keepGrouped ? expanded : classical.best, start,
-                                         r.samplesUsed + classical.samplesUsed + 2);
+    PlaceResult result = reportPlacement(context, keepGrouped ? expanded : classical.best, start, samples + 2);
     result.bounds.groupedBoundUs = r.bounds.solverBoundUs;
     result.bounds.groupedBoundGroups = grouping.chunkCount();
     result.bounds.groupedOptimal = r.bounds.provenOptimal;
@@ -136,7 +213,9 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     return result;
 }
 
-PlaceResult placeOpLevel(const PlaceContext& context)
+// The op-level search; its samples are numbered from `firstSample` (grouped mode's classical
+// starts on the whole graph come first).
+PlaceResult placeOpLevel(const PlaceContext& context, int firstSample)
 {
     const auto start = PlacerClock::now();
     const Graph& graph = context.graph;
@@ -153,8 +232,9 @@ PlaceResult placeOpLevel(const PlaceContext& context)
     auto stopRequested = [&] { return context.stop && context.stop->load(std::memory_order_relaxed); };
 
     const MilpInstance instance = prepareMilp(graph, cluster, context.sim);
-    PlaceResult incumbent = bestClassical(context);
-    int samples = incumbent.samplesUsed;
+    const MilpProgress progress(context.observer);
+    int samples = firstSample;
+    PlaceResult incumbent = bestClassical(context, progress, samples);
     Simulator simulator(graph, cluster, context.sim);
     // The best simulated step of a memory-feasible placement, and every placement timed so far
     // (cut off from later models: their simulated steps are all known to be no better).
@@ -171,8 +251,9 @@ PlaceResult placeOpLevel(const PlaceContext& context)
     }
     auto expired = [&] { return stopRequested() || elapsed() >= budget; };
     if (haveFeasible) {
+        progress.phase(samples, PhaseKind::LocalSearch, "hill climb");
         std::vector<int> units = instance.unitDevices(incumbent.best);
-        if (climb(instance, simulator, units, upper, samples, expired)) {
+        if (climb(instance, simulator, units, upper, samples, progress, expired)) {
             incumbent.best = instance.placementOf(units);
             incumbent.bestStepTimeUs = upper;
         }
@@ -198,6 +279,7 @@ PlaceResult placeOpLevel(const PlaceContext& context)
                                  + std::to_string(MilpPlacer::kMaxRows)
                                  + "; use post@best or local-search, whose gap to lower_bound_ms is certified");
     }
+    bool solving = false;
     while (!optimal && upper > 0.0) {
         if (haveFeasible && bound >= upper * (1 - 1e-9)) {
             optimal = true; // the incumbent meets a proven bound (a better one found meanwhile)
@@ -219,6 +301,8 @@ PlaceResult placeOpLevel(const PlaceContext& context)
             request.startPlacement = &startPlacement;
             request.startTimeline = &startTimeline;
         }
+        if (!std::exchange(solving, true))
+            progress.phase(samples, PhaseKind::ExactSolve, "MILP solves");
         const MilpOutcome outcome = solveMilp(instance, request);
         const double tolerance = 1e-6 * upper;
         // Every placement left in the model steps no faster than outcome.bestBoundUs (up to the
@@ -231,8 +315,9 @@ PlaceResult placeOpLevel(const PlaceContext& context)
         // The model's placement and the other incumbents CBC kept, each timed by the simulator
         // and cut off from the next model; then a hill climb from the fastest of them (the
         // simulator may time a neighbour better than the placement the model schedules best).
-        if (std::optional<Candidate> fastest = timeCandidates(instance, simulator, outcome, seen, excluded, samples)) {
-            climb(instance, simulator, fastest->units, fastest->stepUs, samples, expired);
+        if (std::optional<Candidate> fastest = timeCandidates(instance, simulator, outcome, seen, excluded, samples,
+                                                              progress)) {
+            climb(instance, simulator, fastest->units, fastest->stepUs, samples, progress, expired);
             if (!haveFeasible || fastest->stepUs < upper) {
                 upper = fastest->stepUs;
                 haveFeasible = true;
@@ -257,6 +342,7 @@ PlaceResult placeOpLevel(const PlaceContext& context)
     optimal = optimal || (haveFeasible && bound >= upper * (1 - 1e-9));
 
     PlaceResult result = reportPlacement(context, incumbent.best, start, samples + 1);
+    result.samplesUsed -= firstSample; // this search's own: grouped mode adds its starts
     result.bounds.solverBoundUs = std::max(0.0, bound);
     result.bounds.solverBoundOpLevel = true;
     // Claimed only when the simulator's time of the placement returned meets the proven bound.

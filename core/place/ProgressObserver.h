@@ -26,10 +26,11 @@ struct UpdateEvent {
     double entropy = 0.0;          // mean entropy / log(#devices), 0..1
 };
 
-// What a placer made of several searches (post@best, local-search) does from sample
+// What a placer made of several searches (post@best, local-search, milp) does from sample
 // `firstSample` on, so a chart can tell its parts apart: the classical placers' starts, the
-// hill climb, and each run of a race (a run's later rounds are new phases with its `run`).
-enum class PhaseKind : std::uint8_t { ClassicalStarts, LocalSearch, LearnerRun };
+// hill climb, each run of a race (a run's later rounds are new phases with its `run`), and
+// milp's model solves (with the timings and climbs from their placements).
+enum class PhaseKind : std::uint8_t { ClassicalStarts, LocalSearch, LearnerRun, ExactSolve };
 
 struct PhaseEvent {
     int firstSample = 0; // samples drawn before the phase

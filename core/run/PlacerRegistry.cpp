@@ -125,6 +125,13 @@ bool placerUsesSeed(std::string_view name)
     return isKind(splitWarmStart(name).first, PlacerKind::Learner);
 }
 
+bool placerUsesSampleBudget(std::string_view name)
+{
+    if (const PlacerInfo* row = findPlacer(name))
+        return row->kind == PlacerKind::Learner || row->kind == PlacerKind::Race || row->kind == PlacerKind::Baseline;
+    return isKind(splitWarmStart(name).first, PlacerKind::Learner);
+}
+
 std::string placerDescription(std::string_view name)
 {
     if (const PlacerInfo* row = findPlacer(name))

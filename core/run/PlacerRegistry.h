@@ -46,6 +46,9 @@ std::vector<std::string> learnerNames();
 std::vector<std::string> defaultComparisonNames();
 // True for algorithms whose result depends on the seed (learners, races, LEARNER@PLACER).
 bool placerUsesSeed(std::string_view name);
+// True for algorithms that stop at a number of samples (learners, races, local-search); the
+// classical placers and milp simulate as many placements as their method needs.
+bool placerUsesSampleBudget(std::string_view name);
 // The one-line description of a table row or of LEARNER@PLACER; empty for an unknown name.
 std::string placerDescription(std::string_view name);
 

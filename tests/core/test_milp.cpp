@@ -8,6 +8,7 @@
 #include "core/exact/MilpPlacer.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
+#include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
@@ -65,6 +66,54 @@ Cluster gpus(int count, double memory = kInf)
 double secondsSince(std::chrono::steady_clock::time_point t)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Every sample and phase a placer reports, with each sample's placement copied.
+struct Recorder : ProgressObserver {
+    struct Sample {
+        int index;
+        double stepUs;
+        bool feasible;
+        Placement placement;
+    };
+    std::vector<Sample> samples;
+    std::vector<PhaseEvent> phases;
+    void onSample(const SampleEvent& e) override
+    {
+        samples.push_back({e.index, e.stepTimeUs, e.feasible, e.placement ? *e.placement : Placement{}});
+    }
+    void onUpdate(const UpdateEvent&) override { }
+    void onPhase(const PhaseEvent& e) override { phases.push_back(e); }
+};
+
+// What a chart or a sample log gets from milp: every simulation as the next sample, numbered
+// 0 .. samplesUsed - 1, each a placement of `g` with the simulator's time of it, the best of
+// them the result, and the phases in order from the first sample.
+void checkReportedSearch(const Recorder& seen, const PlaceResult& r, const Graph& g, const Cluster& c,
+                         const std::vector<PhaseKind>& kinds)
+{
+    QCOMPARE(static_cast<int>(seen.samples.size()), r.samplesUsed);
+    Simulator simulator(g, c);
+    double best = kInf;
+    for (size_t i = 0; i < seen.samples.size(); ++i) {
+        const Recorder::Sample& s = seen.samples[i];
+        QCOMPARE(s.index, static_cast<int>(i));
+        QCOMPARE(s.placement.size(), static_cast<size_t>(g.opCount()));
+        const SimResult& run = simulator.run(s.placement);
+        QCOMPARE(s.stepUs, run.stepTimeUs);
+        QCOMPARE(s.feasible, run.feasible);
+        if (s.feasible)
+            best = std::min(best, s.stepUs);
+    }
+    QCOMPARE(best, r.bestStepTimeUs);
+    QCOMPARE(seen.samples.back().placement, r.best);
+    QCOMPARE(static_cast<int>(seen.phases.size()), static_cast<int>(kinds.size()));
+    for (size_t i = 0; i < kinds.size(); ++i) {
+        QCOMPARE(seen.phases[i].kind, kinds[i]);
+        QVERIFY(seen.phases[i].firstSample >= (i == 0 ? 0 : seen.phases[i - 1].firstSample));
+        QVERIFY(seen.phases[i].firstSample < r.samplesUsed);
+    }
+    QCOMPARE(seen.phases[0].firstSample, 0);
 }
 
 } // namespace
@@ -292,6 +341,49 @@ private slots:
         const PlaceResult a = automatic.place(context);
         QVERIFY(a.bounds.groupedBoundGroups > 10 && a.bounds.groupedBoundGroups <= MilpPlacer::kMaxOps);
         QVERIFY(a.feasible);
+    }
+
+    // A run of milp is drawn like any other search: its classical starts, hill climbs and the
+    // placements its model solves give are samples, in the phases they belong to.
+    void reportsEverySimulationAsASample()
+    {
+        const Graph g = randomGraph(12, 11);
+        const Cluster c = gpus(3);
+        Recorder seen;
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 3.0;
+        context.observer = &seen;
+        const PlaceResult r = MilpPlacer().place(context);
+        QVERIFY(r.samplesUsed > static_cast<int>(classicalPlacerNames().size()));
+        checkReportedSearch(seen, r, g, c, {PhaseKind::ClassicalStarts, PhaseKind::LocalSearch, PhaseKind::ExactSolve});
+        // The same search unobserved: the observer changes nothing but what is seen.
+        PlaceContext quiet{g, c, SimOptions{}};
+        quiet.seconds = 3.0;
+        const PlaceResult q = MilpPlacer().place(quiet);
+        if (r.bounds.provenOptimal && q.bounds.provenOptimal) { // neither cut short by the clock
+            QCOMPARE(q.bestStepTimeUs, r.bestStepTimeUs);
+            QCOMPARE(q.samplesUsed, r.samplesUsed);
+        }
+    }
+
+    // Grouped mode's samples are placements of the graph, timed on it, not of its grouping:
+    // the whole graph's classical starts, then the coarse search's (its phases named so).
+    void groupedModeReportsSamplesOfTheWholeGraph()
+    {
+        const Graph g = randomGraph(80, 5);
+        const Cluster c = gpus(2);
+        Recorder seen;
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 2.0;
+        context.observer = &seen;
+        const PlaceResult r = MilpPlacer(10).place(context);
+        QVERIFY(r.bounds.groupedBoundGroups > 0);
+        std::vector<PhaseKind> kinds{PhaseKind::ClassicalStarts, PhaseKind::ClassicalStarts, PhaseKind::LocalSearch};
+        if (seen.phases.size() > 3)
+            kinds.push_back(PhaseKind::ExactSolve);
+        checkReportedSearch(seen, r, g, c, kinds);
+        QCOMPARE(seen.phases[0].label, std::string("classical starts"));
+        QCOMPARE(seen.phases[1].label, std::string("grouped classical starts"));
     }
 
     void refusesGraphsAboveItsLimit()

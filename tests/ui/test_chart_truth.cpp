@@ -147,11 +147,37 @@ private slots:
         QCOMPARE(chart.title(),
                  QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts, local search"));
         chart.finishRun(850.0);
+        // Its time limit ended it at 50 samples: the title says so rather than the 2,400 planned.
         QCOMPARE(chart.title(),
-                 QStringLiteral("Learning curve: post@best, 2,400 samples — classical starts and local "
+                 QStringLiteral("Learning curve: post@best, 50 of 2,400 samples — classical starts and local "
                                 "search only (the budget ran out before any learning)"));
         chart.reset(100); // a new run names itself
         QCOMPARE(chart.title(), QStringLiteral("Learning curve"));
+    }
+
+    // milp has no sample budget: its chart is a search, titled with what it simulated and the
+    // parts it went through, never "2,400 samples" of learning.
+    void exactSearchIsTitledByWhatItDid()
+    {
+        LearningChart chart;
+        chart.reset(0);
+        chart.setRunTitle(QStringLiteral("milp"), 0);
+        QCOMPARE(chart.title(), QStringLiteral("Search: milp"));
+        LearnerSnapshot s;
+        for (int i = 0; i < 189; ++i)
+            s.samples.push_back({i, 200.0 - i / 10.0, true});
+        s.phases = {{0, PhaseKind::ClassicalStarts, -1, QStringLiteral("classical starts")},
+                    {12, PhaseKind::LocalSearch, -1, QStringLiteral("hill climb")},
+                    {40, PhaseKind::ExactSolve, -1, QStringLiteral("MILP solves")}};
+        chart.addSnapshot(s);
+        QCOMPARE(chart.title(), QStringLiteral("Search: milp — classical starts, local search, MILP solves"));
+        chart.finishRun(181.2);
+        QCOMPARE(chart.title(),
+                 QStringLiteral("Search: milp, 189 simulations — classical starts, local search, MILP solves"));
+        chart.flush();
+        QVERIFY(!chart.bestPoints().isEmpty()); // the best so far is drawn from its samples
+        QCOMPARE(chart.bestPoints().back().x(), 188.0);
+        QVERIFY(qFuzzyCompare(chart.bestPoints().back().y(), 181.2));
     }
 
     void ticksAreRound()

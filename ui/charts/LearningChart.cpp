@@ -522,9 +522,19 @@ QString LearningChart::title() const
 {
     if (titleAlgorithm_.isEmpty())
         return tr("Learning curve");
-    const QString base = (titleRestored_ ? tr("Learning curve: %1, %2 samples (restored)")
-                                         : tr("Learning curve: %1, %2 samples"))
-                             .arg(titleAlgorithm_, numberLocale().toString(titleSamples_));
+    const QLocale numbers = numberLocale();
+    const int drawn = lastIndex_ + 1;
+    QString base;
+    if (titleSamples_ <= 0) // no sample budget (milp, a classical placer): what it simulated
+        base = finished_ && drawn > 0 ? tr("Search: %1, %2 simulations").arg(titleAlgorithm_, numbers.toString(drawn))
+                                      : tr("Search: %1").arg(titleAlgorithm_);
+    else if (finished_ && drawn > 0 && drawn < titleSamples_) // a time limit or Stop ended it
+        base = tr("Learning curve: %1, %2 of %3 samples")
+                   .arg(titleAlgorithm_, numbers.toString(drawn), numbers.toString(titleSamples_));
+    else
+        base = tr("Learning curve: %1, %2 samples").arg(titleAlgorithm_, numbers.toString(titleSamples_));
+    if (titleRestored_)
+        base += tr(" (restored)");
     const QString did = phases_.describe(finished_);
     return did.isEmpty() ? base : base + QStringLiteral(" — ") + did;
 }

@@ -45,15 +45,19 @@ QString RunPhases::describe(bool finished) const
         return {};
     bool classical = false;
     bool local = false;
+    bool exact = false;
     for (const LearnerPhase& p : phases_) {
         classical = classical || p.kind == PhaseKind::ClassicalStarts;
         local = local || p.kind == PhaseKind::LocalSearch;
+        exact = exact || p.kind == PhaseKind::ExactSolve;
     }
     QStringList parts;
     if (classical)
         parts << QCoreApplication::translate("RunPhases", "classical starts");
     if (local)
         parts << QCoreApplication::translate("RunPhases", "local search");
+    if (exact) // milp: its model's solves, each placement they give timed and climbed from
+        return (parts << QCoreApplication::translate("RunPhases", "MILP solves")).join(QStringLiteral(", "));
     const int runs = raceRuns();
     if (runs > 0)
         return (parts << (runs == 1 ? QCoreApplication::translate("RunPhases", "one Post run")

@@ -182,7 +182,6 @@ void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
 void ClusterEditor::followHub(DocumentHub* hub)
 {
     hub_ = hub;
-    followSteps_ = true;
     connect(hub, &DocumentHub::documentChanged, this, &ClusterEditor::setDocument);
     connect(hub->steps(), &StepSimulation::simulated, this, &ClusterEditor::setStep);
 }
@@ -217,7 +216,7 @@ void ClusterEditor::resimulate()
     }
     // A big graph (a new best of a 100k-op run arrives every few seconds): off the GUI thread.
     summary_->setText(tr("%1. Shown placement: simulating…").arg(devices));
-    if (followSteps_ && (!made_ || document_->cluster == made_) && placement_ == document_->placement) {
+    if (hub_ && (!made_ || document_->cluster == made_) && placement_ == document_->placement) {
         // The window simulates exactly this step: its figure, now or when it comes.
         awaitingStep_ = true;
         if (isStepOfShown(lastStep_)) {

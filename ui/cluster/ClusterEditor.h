@@ -102,10 +102,9 @@ private:
     double shownStepUs_;
     bool shownFeasible_ = false;
     LatestJob job_;              // the pool-thread re-simulation whose result is wanted
-    DocumentHub* hub_ = nullptr; // followHub
-    bool followSteps_ = false;
-    bool awaitingStep_ = false; // the figure comes with the window's step of placement_
-    StepPtr lastStep_;          // the window's newest step
+    DocumentHub* hub_ = nullptr; // followHub: documents, edits and the simulated steps go through it
+    bool awaitingStep_ = false;  // the figure comes with the window's step of placement_
+    StepPtr lastStep_;           // the window's newest step
     int simulationsRun_ = 0;
     QFutureWatcher<SimResult>* watcher_;
 

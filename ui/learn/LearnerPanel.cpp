@@ -393,7 +393,9 @@ void LearnerPanel::start()
     restored_.reset();
     entropy_ = -1.0;
     haveData_ = true;
-    emit runStarted(planned);
+    // A sample count is a budget only for the searches that stop at one (not milp, not a
+    // classical placer): the chart's title and axis then say what the run simulated.
+    emit runStarted(placerUsesSampleBudget(request.algorithm) ? planned : 0);
     controller_->start(std::move(request));
 }
 

@@ -1,5 +1,6 @@
 #include "ui/session/SessionController.h"
 
+#include "core/run/PlacerRegistry.h"
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
 #include "ui/charts/LearningChart.h"
@@ -278,7 +279,9 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
             bestMs = session->studio.bestUs / 1000.0;
             chart->finishRun(bestMs); // the run's result was a final pick, not a sample
         }
-        chart->setRunTitle(QString::fromStdString(session->learner.algorithm), snapshot.samplesDone, true);
+        const std::string& algorithm = session->learner.algorithm;
+        chart->setRunTitle(QString::fromStdString(algorithm),
+                           placerUsesSampleBudget(algorithm) ? snapshot.samplesDone : 0, true);
         panel->showRestoredRun(snapshot.samplesDone, std::isfinite(bestMs) ? bestMs : 0.0);
         // Start continues it, warm-started from its best (or the placement on show).
         LearnerPanel::RestoredRun run;
