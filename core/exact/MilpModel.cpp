@@ -8,6 +8,7 @@
 
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
+#include <ClpEventHandler.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
@@ -269,6 +270,37 @@ public:
 
 private:
     const std::atomic<bool>* flag_;
+};
+
+// Stops Clp's simplex at the wall-clock deadline or the stop flag. CBC checks its own limit
+// only between nodes, and one node's LP of a big model can take seconds (milp on a 786-op
+// graph with `--time 2` took 4.5 s). A node whose LP was cut short may be pruned as if solved,
+// so once this fires CBC's claims (optimal, infeasible, its best possible bound) are not
+// trusted: `fired` is shared by the clones CBC and Clp make of the handler.
+class DeadlineHandler : public ClpEventHandler {
+public:
+    DeadlineHandler(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* stop, bool* fired)
+        : deadline_(deadline)
+        , stop_(stop)
+        , fired_(fired)
+    {
+    }
+    int event(Event which) override
+    {
+        if (which != endOfIteration || ++iterations_ % 32 != 0)
+            return -1;
+        if (std::chrono::steady_clock::now() < deadline_ && !(stop_ && stop_->load(std::memory_order_relaxed)))
+            return -1;
+        *fired_ = true;
+        return 0; // Clp status 5: stopped by this handler
+    }
+    ClpEventHandler* clone() const override { return new DeadlineHandler(*this); }
+
+private:
+    std::chrono::steady_clock::time_point deadline_;
+    const std::atomic<bool>* stop_;
+    bool* fired_;
+    long iterations_ = 0;
 };
 
 std::mutex& cbcMutex()
@@ -714,6 +746,11 @@ MilpOutcome branchAndBound(const MilpInstance& m, const MilpRequest& request, co
     model.setAllowablePercentageGap(0.0);
     StopHandler handler(request.stop);
     model.passInEventHandler(&handler);
+    bool lpCut = false;
+    const DeadlineHandler deadline(begin
+                                       + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                           std::chrono::duration<double>(std::max(0.05, request.seconds))),
+                                   request.stop, &lpCut);
     if (request.startPlacement && request.startTimeline) {
         // The start's integers fixed, the LP gives its times: CBC's first incumbent.
         OsiClpSolverInterface fixed(solver);
@@ -729,10 +766,12 @@ MilpOutcome branchAndBound(const MilpInstance& m, const MilpRequest& request, co
     // clean-up solve crashes on some of these models, and its cuts and heuristics did not pay
     // for themselves on big-M scheduling rows.
     // The root LP gets the budget too: CBC checks its own limit only between nodes.
-    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver())) {
         clp->getModelPtr()->setMaximumSeconds(left());
+        clp->getModelPtr()->passInEventHandler(&deadline); // a clone, sharing lpCut
+    }
     model.initialSolve();
-    if (!model.solver()->isProvenOptimal() && !model.solver()->isProvenPrimalInfeasible()) {
+    if (lpCut || (!model.solver()->isProvenOptimal() && !model.solver()->isProvenPrimalInfeasible())) {
         out.status = MilpOutcome::Status::Stopped; // the root LP ran out of time
         out.bestBoundUs = m.lowerBoundUs;
         out.stopFlag = request.stop && request.stop->load();
@@ -746,10 +785,18 @@ MilpOutcome branchAndBound(const MilpInstance& m, const MilpRequest& request, co
     }
     if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver()))
         clp->getModelPtr()->setMaximumSeconds(-1.0); // node LPs: CBC's own limit below
+    // The root LP's optimum bounds every solution of this model, whatever happens below.
+    const double rootBoundUs = model.solver()->getObjValue() / scale;
     model.setMaximumSeconds(left());
     model.setMaximumSavedSolutions(kSavedSolutions);
     model.branchAndBound();
-    return readOutcome(m, request, v, model, scale);
+    MilpOutcome solved = readOutcome(m, request, v, model, scale);
+    if (lpCut) { // a node's LP was cut at the deadline: only the root's bound is proven
+        solved.status = MilpOutcome::Status::Stopped;
+        solved.bestBoundUs = std::max(m.lowerBoundUs,
+                                      solved.unitDevice ? std::min(rootBoundUs, solved.objectiveUs) : rootBoundUs);
+    }
+    return solved;
 }
 
 } // namespace
