@@ -20,6 +20,15 @@ struct OpCost {
     double winogradFlops = 0.0;
     double winogradGemmBytes = 0.0;
     double winogradTransformBytes = 0.0;
+    // Bytes of streaming kernels the op runs besides its main kernel, one after the other (not
+    // overlapped with it): added to the roofline at the streaming memory efficiency with one
+    // more launch (docs/cost-model.md, "Backward of strided convolutions"; 0 = none).
+    double passBytes = 0.0;
+    // A strided FP32 convolution: what the passes of its input gradient move under cuDNN's
+    // atomic-add backward-data algorithm (the zeroing of the input gradient, then a
+    // read-modify-write per accumulated product). Not timed with the forward op:
+    // buildTrainingGraph gives it to the backward op as passBytes where an input gradient runs.
+    double inputGradPassBytes = 0.0;
 };
 
 } // namespace post
