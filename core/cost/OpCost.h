@@ -20,8 +20,8 @@ struct OpCost {
     double winogradFlops = 0.0;
     double winogradGemmBytes = 0.0;
     double winogradTransformBytes = 0.0;
-    // Bytes of streaming kernels the op runs besides its main kernel, one after the other (not
-    // overlapped with it): added to the roofline at the streaming memory efficiency with one
+    // Streaming traffic the op moves besides its main roofline and not overlapped with it (a
+    // zeroing kernel of its own, atomic adds): added at the streaming memory efficiency with one
     // more launch (docs/cost-model.md, "Backward of strided convolutions"; 0 = none).
     double passBytes = 0.0;
     // A strided FP32 convolution: what the passes of its input gradient move under cuDNN's
