@@ -22,6 +22,10 @@ step resnet-50 32 0 v100x4-nvlink amp ""
 step resnet-50 32 0 a100x8-nvlink tf32 ""
 step resnet-50 32 0 a100x8-nvlink amp ""
 step resnet-50 32 0 h100x8-nvlink amp ""
+# Lambda's PyTorch benchmarks (docs/cost-model.md, [BERT]): ResNet-50 on the H100 SXM5 at the H100
+# PCIe's batches (the SXM5's are not listed), "fp32" (TF32 convolutions) and fp16 (amp)
+step resnet-50 640 0 h100x8-nvlink tf32 ""
+step resnet-50 1280 0 h100x8-nvlink amp ""
 step bert-base 32 128 k80x4 fp32 ""
 step bert-base 24 384 v100x4-nvlink fp32 ""
 step bert-base 48 384 v100x4-nvlink amp ""

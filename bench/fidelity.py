@@ -10,6 +10,11 @@ TRACE` takes GPU kernel times, the replayed step.
     bench/fidelity.py --post-cli build/release/app/cli/post-cli --out build/release/fidelity \
         /work/shared/data/traces/kineto/*.pt.trace.json.gz /work/shared/data/traces/param/resnet_kineto.json.gz
 
+With --conv-layers it also prints the convolutions per layer class (first layer, 1x1, strided,
+Winograd 3x3), each layer's backward kernels split into its input and weight gradients, against
+the model's forward and backward ops of the same layers (docs/cost-model.md, "Backward of strided
+convolutions").
+
 Measured side: every GPU kernel, memcpy and memset is attributed to the CPU operator that
 launched it (PyTorch 1.8: the kernel's args["external id"] = the operator's "External id";
 2.x: args["External id"] on both), and through that operator's enclosing operators (same
@@ -75,6 +80,15 @@ def classify_measured(chain):
     return "other"
 
 
+def profiled_steps(cpu):
+    """The profiled steps (start, end) and what marks them."""
+    marks = sorted((e for e in cpu if e["name"].startswith("ProfilerStep#")), key=lambda e: e["ts"])
+    if marks:
+        return [(e["ts"], e["ts"] + e["dur"]) for e in marks], "ProfilerStep#N"
+    loads = sorted((e for e in cpu if e["name"].startswith("enumerate(DataLoader)")), key=lambda e: e["ts"])
+    return [(a["ts"], b["ts"]) for a, b in zip(loads, loads[1:])], "between data-loader __next__ annotations"
+
+
 class Measured:
     def __init__(self, path):
         self.path = path
@@ -121,13 +135,8 @@ class Measured:
         self.wall = [(b - a) / 1000.0 for a, b in self.steps]
 
     def _steps(self, cpu):
-        marks = sorted((e for e in cpu if e["name"].startswith("ProfilerStep#")), key=lambda e: e["ts"])
-        if marks:
-            self.step_source = "ProfilerStep#N"
-            return [(e["ts"], e["ts"] + e["dur"]) for e in marks]
-        loads = sorted((e for e in cpu if e["name"].startswith("enumerate(DataLoader)")), key=lambda e: e["ts"])
-        self.step_source = "between data-loader __next__ annotations"
-        return [(a["ts"], b["ts"]) for a, b in zip(loads, loads[1:])]
+        steps, self.step_source = profiled_steps(cpu)
+        return steps
 
     def _step_of(self, ts):
         for i, (a, b) in enumerate(self.steps):
@@ -283,6 +292,147 @@ def report(path, args):
     print("| **step** | **%.1f** | | **%.1f** | **%s** | **%.1f** | **%s** |" % (
         step, default[0], ratio(default[0], step), fused[0], ratio(fused[0], step)))
     print("\nreplayed (simulate --costs TRACE): %s\n" % replay)
+    if args.conv_layers:
+        report_conv_layers(path, model_name, batch, base + ".ops.csv", args)
+
+
+# --- per convolution layer (--conv-layers) ------------------------------------------------
+
+SHAPES_SCRIPT = r"""
+import sys, json, torch, torchvision
+name, batch, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+m = getattr(torchvision.models, name)()
+rows = []
+def hook(mod, inp, outp):
+    rows.append(dict(name=mod.post_name, x=[batch] + list(inp[0].shape[1:]), y=[batch] + list(outp.shape[1:]),
+                     k=list(mod.kernel_size), s=list(mod.stride), cin=mod.in_channels, cout=mod.out_channels))
+for n, mod in m.named_modules():
+    if isinstance(mod, torch.nn.Conv2d):
+        mod.post_name = n
+        mod.register_forward_hook(hook)
+m.eval()
+m(torch.randn(1, 3, 224, 224))
+json.dump(rows, open(out, "w"))
+"""
+
+CONV_FWD = ("aten::cudnn_convolution",)
+CONV_BWD = ("aten::cudnn_convolution_backward", "aten::convolution_backward")
+
+
+def conv_shapes(name, batch, out_dir):
+    """torchvision's convolutions in call order (the order of the export and of the trace's
+    forward), with their shapes at the traced batch."""
+    path = os.path.join(out_dir, "%s_b%d_convs.json" % (name, batch))
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/python3", "-c", SHAPES_SCRIPT, name, str(batch), path], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(path) as f:
+        return json.load(f)
+
+
+def measured_conv_layers(path):
+    """Per convolution of a step: forward kernel time, and its backward split into the input
+    gradient and the weight gradient (cuDNN runs the input gradient first: the kernels from the
+    first weight-gradient one, a memset or a split-K kernel on are the weight gradient's). Medians
+    over the complete steps after the first; backward ops matched to the forward ones in reverse."""
+    trace = load_trace(path)
+    events = trace["traceEvents"]
+    cpu = [e for e in events if e.get("cat") in CPU_CATS and e.get("ph") == "X"]
+    gpu = [e for e in events if e.get("cat") in GPU_CATS and e.get("ph") == "X" and "Memcpy" not in e["name"]]
+    runtime = {e["args"]["correlation"]: e for e in events if e.get("cat") in ("Runtime", "cuda_runtime")
+               and e.get("ph") == "X" and "correlation" in e.get("args", {})}
+    steps, _ = profiled_steps(cpu)
+    ops = sorted((e for e in cpu if e["name"] in CONV_FWD + CONV_BWD), key=lambda e: e["ts"])
+    by_tid = collections.defaultdict(list)
+    for o in ops:
+        by_tid[str(o["tid"])].append(o)
+    kernels = collections.defaultdict(list)
+    for k in gpu:
+        launch = runtime.get(k.get("args", {}).get("correlation"))
+        if launch:
+            for o in by_tid.get(str(launch["tid"]), []):
+                if o["ts"] <= launch["ts"] <= o["ts"] + o["dur"]:
+                    kernels[id(o)].append(k)
+                    break
+    per_step = []
+    for a, b in steps[1:]:
+        fwd, bwd = [], []
+        for o in ops:
+            if not a <= o["ts"] < b:
+                continue
+            ks = sorted(kernels[id(o)], key=lambda k: k["ts"])
+            if o["name"] in CONV_FWD:
+                fwd.append(sum(k["dur"] for k in ks))
+                continue
+            d = w = 0.0
+            weight = False
+            for k in ks:
+                n = k["name"].lower()
+                weight = weight or "wgrad" in n or "splitk" in n or "memset" in n
+                if weight:
+                    w += k["dur"]
+                else:
+                    d += k["dur"]
+            bwd.append((d, w))
+        per_step.append((fwd, bwd))
+    n = max((len(f) for f, _ in per_step), default=0)
+    complete = [(f, bw) for f, bw in per_step if len(f) == n and len(bw) == n]
+    layers = []
+    for i in range(n):
+        j = n - 1 - i
+        layers.append((statistics.median(f[i] for f, _ in complete) / 1000.0,
+                       statistics.median(bw[j][0] for _, bw in complete) / 1000.0,
+                       statistics.median(bw[j][1] for _, bw in complete) / 1000.0))
+    return layers, len(complete)
+
+
+def onnx_conv_name(module):
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "/%s/Conv" % module
+    if "downsample" in parts:
+        return "/%s/%s.%s/downsample/downsample.0/Conv" % (parts[0], parts[0], parts[1])
+    return "/%s/%s.%s/%s/Conv" % (parts[0], parts[0], parts[1], parts[2])
+
+
+def conv_class(s):
+    if s["cin"] <= 4:
+        return "first %dx%d" % tuple(s["k"])
+    name = "%dx%d stride %d" % (s["k"][0], s["k"][1], s["s"][0])
+    return name + (", Winograd" if s["k"] == [3, 3] and s["s"] == [1, 1] else "")
+
+
+def report_conv_layers(path, model_name, batch, csv_path, args):
+    layers, steps = measured_conv_layers(path)
+    shapes = conv_shapes(model_name, batch, args.out)
+    if len(layers) != len(shapes):
+        print("per-layer split: %d convolutions in the trace, %d in %s: skipped\n" % (len(layers), len(shapes),
+                                                                                    model_name))
+        return
+    model = {}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            model[row["name"]] = float(row["time_us"]) / 1000.0
+    total = collections.OrderedDict()
+    for (fwd, d, w), s in zip(layers, shapes):
+        name = onnx_conv_name(s["name"])
+        c = total.setdefault(conv_class(s), collections.Counter())
+        c["n"] += 1
+        c["fwd"] += fwd
+        c["d"] += d
+        c["w"] += w
+        c["model fwd"] += model.get(name, 0.0)
+        c["model bwd"] += model.get(name + "/grad", 0.0)
+    print("Convolutions per layer class (%d complete steps; kernels of each layer's backward split into "
+          "input and weight gradient):\n" % steps)
+    print("| layer class | n | fwd measured | model | ratio | bwd measured (input + weight grad) | model | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cls, c in total.items():
+        bwd = c["d"] + c["w"]
+        print("| %s | %d | %.2f | %.2f | %s | %.2f (%.2f + %.2f) | %.2f | %s |" % (
+            cls, c["n"], c["fwd"], c["model fwd"], ratio(c["model fwd"], c["fwd"]), bwd, c["d"], c["w"],
+            c["model bwd"], ratio(c["model bwd"], bwd)))
+    print()
 
 
 def main():
@@ -294,6 +444,8 @@ def main():
                    help="folder for the exports and per-op CSVs")
     p.add_argument("--v100-cluster", default="v100x4-nvlink")
     p.add_argument("--rtx-cluster", default=os.path.join(here, "rtx2080ti.json"))
+    p.add_argument("--conv-layers", action="store_true",
+                   help="also the convolutions per layer class, backward split into input and weight gradient")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for path in args.traces:

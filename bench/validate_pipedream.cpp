@@ -190,7 +190,7 @@ struct Variant {
     std::string label;
     bool skipFirstLayer = false;   // the profiles' first convolution carries a start-up cost
     double memoryEfficiency = 0.0; // > 0: replaces the reference GPU's
-    bool winograd = false;         // 3x3 stride-1 convolutions do 2.25x fewer multiplies
+    bool direct = false;           // every convolution by the direct formula (no Winograd rule)
 };
 
 double estimateUs(const ShapedGraph& g, const ShapedOp& op, const Variant& v)
@@ -199,12 +199,8 @@ double estimateUs(const ShapedGraph& g, const ShapedOp& op, const Variant& v)
     if (v.memoryEfficiency > 0.0)
         gpu.memoryEfficiency = v.memoryEfficiency;
     OpCost cost = estimateOpCost(g, op);
-    if (v.winograd && op.type == "Conv2D") {
-        const auto& w = g.tensors[static_cast<size_t>(op.inputs[1])].shape;
-        const auto s = op.intAttrs.find("strides");
-        if (w[0] == 3 && w[1] == 3 && (s == op.intAttrs.end() || s->second[1] == 1))
-            cost.flops /= 2.25; // Winograd F(2x2, 3x3): 16 multiplies instead of 36 per 2x2 tile
-    }
+    if (v.direct) // the model before its Winograd rule (docs/cost-model.md, "Winograd convolutions")
+        cost.winogradFlops = 0.0;
     return rooflineTimeUs(cost, gpu);
 }
 
@@ -320,7 +316,7 @@ int main(int argc, char** argv)
         {"cost model as shipped", false, 0.0, false},
         {"as shipped, without the first convolution", true, 0.0, false},
         {"memory efficiency 0.3 (before the throughput calibration), without the first convolution", true, 0.3, false},
-        {"what-if: Winograd 3x3 (flops / 2.25), memory efficiency 0.3, without the first convolution", true, 0.3, true},
+        {"without the Winograd rule (direct formula), without the first convolution", true, 0.0, true},
     };
     validate(dir, "resnet50", buildResNet50(128), verbose, variants);
     validate(dir, "inception_v3", buildInceptionV3(128), verbose, variants);

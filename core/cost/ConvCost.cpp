@@ -85,6 +85,23 @@ bool allOnes(const OpView& v, const char* attr)
     return std::all_of(it->second.begin(), it->second.end(), [](std::int64_t s) { return s == 1; });
 }
 
+// cuDNN runs the input gradient of a strided convolution with its atomic-add algorithm
+// (CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, `dgrad_engine`, after `scalePackedTensor_kernel`: both
+// measured traces, every strided layer; docs/cost-model.md, "Backward of strided
+// convolutions"): it zeroes the input gradient, then adds each product of the output gradient
+// and a filter tap into it atomically. Sets c.inputGradPassBytes for an FP32 convolution in one
+// group with a stride above 1: the zeroing writes the input once (inputElements), and every
+// product (output positions x input channels x taps = directFlops / (2 Cout)) is a read and a
+// write of one input-gradient element.
+void setStridedInputGradient(OpCost& c, bool strided, double groups, double inputElements, double directFlops,
+                             double cout, int elementBytes)
+{
+    if (!strided || groups != 1.0 || elementBytes != 4 || !(cout > 0.0))
+        return;
+    const double products = directFlops / (2.0 * cout);
+    c.inputGradPassBytes = (inputElements + 2.0 * products) * elementBytes;
+}
+
 } // namespace
 
 // cuDNN's kernels for a convolution over this few input channels per group (an RGB image's
@@ -118,8 +135,12 @@ OpCost convOnnx(const OpView& v)
             outElements *= onnxOutputExtent(v, x, i, spatial, onnxKernelExtent(v, w, i));
     }
     const double bias = v.input(2) ? outElements : 0.0;
-    OpCost c = ioCost(v, 2.0 * outElements * inPerGroup * kernel + bias);
+    const double direct = 2.0 * outElements * inPerGroup * kernel;
+    OpCost c = ioCost(v, direct + bias);
     c.narrow = inPerGroup <= kNarrowInputChannels;
+    if (x)
+        setStridedInputGradient(c, !allOnes(v, "strides"), group, OpView::elements(x), direct,
+                                OpView::rank(w) >= 1 ? OpView::dim(w, 0) : OpView::dim(x, 1), x->elementBytes);
     if (spatial == 2 && x && x->shape.size() == 4
         && winogradShape(onnxKernelExtent(v, w, 0), onnxKernelExtent(v, w, 1),
                          allOnes(v, "strides") && allOnes(v, "dilations"), group, inPerGroup, x->elementBytes)) {
@@ -160,6 +181,9 @@ OpCost convTf(const OpView& v)
     const bool nchw = OpView::rank(y) == 4 && OpView::dim(y, 3) != OpView::dim(f, -1)
         && OpView::dim(y, 1) == OpView::dim(f, -1);
     const double groups = OpView::rank(x) == 4 && OpView::dim(x, nchw ? 1 : 3) == OpView::dim(f, -2) ? 1.0 : 0.0;
+    if (x)
+        setStridedInputGradient(c, !allOnes(v, "strides"), groups, OpView::elements(x), c.flops, OpView::dim(f, -1),
+                                x->elementBytes);
     if (OpView::rank(f) == 4 && OpView::rank(y) == 4 && x
         && winogradShape(OpView::dim(f, 0), OpView::dim(f, 1), allOnes(v, "strides") && allOnes(v, "dilations"), groups,
                          OpView::dim(f, 2), x->elementBytes)) {

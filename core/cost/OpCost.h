@@ -20,6 +20,15 @@ struct OpCost {
     double winogradFlops = 0.0;
     double winogradGemmBytes = 0.0;
     double winogradTransformBytes = 0.0;
+    // Streaming traffic the op moves besides its main roofline and not overlapped with it (a
+    // zeroing kernel of its own, atomic adds): added at the streaming memory efficiency with one
+    // more launch (docs/cost-model.md, "Backward of strided convolutions"; 0 = none).
+    double passBytes = 0.0;
+    // A strided FP32 convolution: what the passes of its input gradient move under cuDNN's
+    // atomic-add backward-data algorithm (the zeroing of the input gradient, then a
+    // read-modify-write per accumulated product). Not timed with the forward op:
+    // buildTrainingGraph gives it to the backward op as passBytes where an input gradient runs.
+    double inputGradPassBytes = 0.0;
 };
 
 } // namespace post

@@ -80,6 +80,8 @@ double opTimeUs(const Op& op, const Device& device)
             cost.winogradFlops = op.winogradFlops;
             cost.winogradGemmBytes = op.winogradGemmBytes;
             cost.winogradTransformBytes = op.winogradTransformBytes;
+            // and its atomic-add input gradient of a strided convolution is an FP32 kernel too
+            cost.passBytes = op.passBytes;
         }
         if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0 && op.precision == ElementPrecision::Fp32)
             cost.bytesRead *= kAmpBytesFactor;

@@ -70,7 +70,13 @@ double rooflineTimeUs(const OpCost& cost, const DeviceSpec& device)
         throw std::invalid_argument(
             "rooflineTimeUs: the device needs peak FLOP/s, memory bandwidth and efficiencies > 0");
     const double seconds = std::max(cost.flops / flopRate, bytes / byteRate);
-    const double direct = seconds * 1e6 + device.launchOverheadUs;
+    // Streaming traffic not overlapped with the main roofline (a strided convolution's input
+    // gradient zeroed by a kernel of its own, one more launch, then accumulated with atomic adds
+    // inside the product's kernel: docs/cost-model.md, "Backward of strided convolutions").
+    const double passes = cost.passBytes > 0.0
+        ? cost.passBytes / (device.memoryBandwidth * device.streamingMemoryEfficiency) * 1e6 + device.launchOverheadUs
+        : 0.0;
+    const double direct = seconds * 1e6 + device.launchOverheadUs + passes;
     if (!(cost.winogradFlops > 0.0))
         return direct;
     // Winograd (docs/cost-model.md, "Winograd convolutions"): the batched product as a

@@ -146,6 +146,7 @@ Op costedOp(std::string name, std::string type, OpCost cost, const CostModelOpti
     op.winogradFlops = cost.winogradFlops;
     op.winogradGemmBytes = cost.winogradGemmBytes;
     op.winogradTransformBytes = cost.winogradTransformBytes;
+    op.passBytes = cost.passBytes;
     op.precision = precisionOfElementBytes(cost.elementBytes);
     return op;
 }
@@ -316,9 +317,14 @@ OpCost StepBuilder::backwardCost(size_t i) const
     switch (cls) {
     case BackwardClass::Matrix:
         // Data gradient and weight gradient; the weight gradient alone where no input needs one
-        // (an image network's first layer).
-        if (gradientBytes > 0.0)
-            return scaled(fwd, options_.backwardFactor);
+        // (an image network's first layer). A strided convolution's data gradient adds the
+        // passes of cuDNN's atomic-add algorithm (docs/cost-model.md, "Backward of strided
+        // convolutions").
+        if (gradientBytes > 0.0) {
+            OpCost c = scaled(fwd, options_.backwardFactor);
+            c.passBytes = options_.backwardFactor > 0.0 ? fwd.inputGradPassBytes : 0.0;
+            return c;
+        }
         return scaled(
             fwd,
             std::any_of(o.inputs.begin(), o.inputs.end(), [&](int t) { return t >= 0 && tensor(t).isParameter; })

@@ -53,6 +53,10 @@ struct Op {
     double winogradFlops = 0.0;
     double winogradGemmBytes = 0.0;
     double winogradTransformBytes = 0.0;
+    // Bytes of streaming kernels run besides the main one, not overlapped with it (OpCost::
+    // passBytes: a strided FP32 convolution's input gradient, zeroed and accumulated with atomic
+    // adds; 0 = none). On FP32 units the roofline adds them at the streaming efficiency.
+    double passBytes = 0.0;
     // Bit k set: timeUs[k] was measured (e.g. --costs from torch.profiler), so devices of kind
     // k take timeUs[k] / speed rather than the roofline estimate (cost/OpTime.h).
     unsigned measuredKinds = 0;

@@ -639,6 +639,95 @@ private slots:
         QVERIFY2(e.location().find("ops[0].winograd") != std::string::npos, e.location().c_str());
     }
 
+    // cuDNN's atomic-add input gradient of strided convolutions (docs/cost-model.md, "Backward of
+    // strided convolutions"): the input gradient zeroed, then a read and a write of it per product.
+    void stridedConvolutionInputGradientPasses()
+    {
+        const std::map<std::string, std::vector<std::int64_t>> s2{{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}};
+        // ResNet-50's layer2 3x3 stride-2 convolution at batch 32: 56x56 -> 28x28, 128 channels.
+        const OpCost c3 = costOf("Conv", {{32, 128, 56, 56}, {128, 128, 3, 3}}, {{32, 128, 28, 28}}, s2);
+        const double input = 32.0 * 128 * 56 * 56;
+        const double products3 = 32.0 * 28 * 28 * 128 * 9; // output positions x input channels x taps
+        QCOMPARE(c3.inputGradPassBytes, 4.0 * (input + 2.0 * products3));
+        QCOMPARE(c3.passBytes, 0.0); // the forward op runs no such pass
+        // Its 1x1 stride-2 shortcut: one tap, so a quarter of the input gets a product.
+        const OpCost c1 = costOf("Conv", {{32, 256, 56, 56}, {512, 256, 1, 1}}, {{32, 512, 28, 28}},
+                                 {{"strides", {2, 2}}});
+        QCOMPARE(c1.inputGradPassBytes, 4.0 * (32.0 * 256 * 56 * 56 + 2.0 * 32 * 28 * 28 * 256));
+        // TensorFlow's NHWC Conv2D with strides [1, 2, 2, 1]: the same rule.
+        QCOMPARE(costOf("Conv2D", {{8, 32, 32, 16}, {3, 3, 16, 64}}, {{8, 16, 16, 64}}, {{"strides", {1, 2, 2, 1}}})
+                     .inputGradPassBytes,
+                 4.0 * (8.0 * 32 * 32 * 16 + 2.0 * 8 * 16 * 16 * 16 * 9));
+        // Stride 1 (3x3 or 1x1), two groups, FP16: cuDNN's implicit-GEMM or Winograd kernels, no passes.
+        QCOMPARE(costOf("Conv", {{32, 128, 28, 28}, {128, 128, 3, 3}}, {{32, 128, 28, 28}}, {{"pads", {1, 1, 1, 1}}})
+                     .inputGradPassBytes,
+                 0.0);
+        QCOMPARE(costOf("Conv", {{32, 256, 56, 56}, {64, 256, 1, 1}}, {{32, 64, 56, 56}}).inputGradPassBytes, 0.0);
+        QCOMPARE(costOf("Conv", {{32, 128, 56, 56}, {128, 64, 3, 3}}, {{32, 128, 28, 28}},
+                        {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}, {"group", {2}}})
+                     .inputGradPassBytes,
+                 0.0);
+        Shaped half;
+        const int hx = half.tensor("x", {32, 128, 56, 56});
+        half.g.tensors[static_cast<size_t>(hx)].elementBytes = 2;
+        half.op("conv", "Conv", {hx, half.tensor("w", {128, 128, 3, 3}, true)}, {half.tensor("y", {32, 128, 28, 28})})
+            .intAttrs = s2;
+        QCOMPARE(half.cost().inputGradPassBytes, 0.0);
+
+        // In a training step: relu -> strided 3x3 -> 1x1, so both convolutions' inputs need a
+        // gradient; a strided first layer (its input is the graph's) computes no input gradient.
+        Shaped s;
+        const int x = s.tensor("x", {32, 128, 56, 56});
+        const int r = s.tensor("r", {32, 128, 56, 56});
+        const int h = s.tensor("h", {32, 128, 28, 28});
+        s.op("first", "Conv", {x, s.tensor("w0", {128, 128, 3, 3}, true)}, {s.tensor("f", {32, 128, 28, 28})}).intAttrs = s2;
+        s.op("relu", "Relu", {x}, {r});
+        s.op("strided", "Conv", {r, s.tensor("w3", {128, 128, 3, 3}, true)}, {h}).intAttrs = s2;
+        s.op("unstrided", "Conv", {h, s.tensor("w1", {128, 128, 1, 1}, true)}, {s.tensor("y", {32, 128, 28, 28})});
+        const Graph g = buildTrainingGraph(s.g);
+        const Op& fwd = g.op(*g.find("strided"));
+        const Op& grad = g.op(*g.find("strided/grad"));
+        QCOMPARE(fwd.passBytes, 0.0);
+        QCOMPARE(grad.passBytes, c3.inputGradPassBytes);
+        QCOMPARE(g.op(*g.find("unstrided/grad")).passBytes, 0.0);
+        QCOMPARE(g.op(*g.find("first/grad")).passBytes, 0.0); // weight gradient only
+        // Reference V100: the two products (2x the forward, compute-bound here) and then the
+        // passes at the streaming efficiency (0.9 of 900 GB/s) with a launch of their own.
+        const double products = 2.0 * fwd.flops / (15.7e12 * 0.7) * 1e6 + 2.0;
+        const double passes = c3.inputGradPassBytes / (900e9 * 0.9) * 1e6 + 2.0;
+        QVERIFY(near(grad.time(DeviceKind::Gpu), products + passes));
+        QVERIFY(near(g.op(*g.find("unstrided/grad")).time(DeviceKind::Gpu),
+                     2.0 * g.op(*g.find("unstrided")).flops / (15.7e12 * 0.7) * 1e6 + 2.0));
+        // The 3x3 layer's passes: 2 x 9 / 4 reads and writes of the input gradient per element
+        // besides the zeroing, 5.5 x the input's bytes; the 1x1's 1.5 x.
+        QVERIFY(near(c3.inputGradPassBytes / (4.0 * input), 5.5));
+        QVERIFY(near(c1.inputGradPassBytes / (4.0 * 32 * 256 * 56 * 56), 1.5));
+        // The simulator's V100 gives back the same time; on tensor cores (A100, TF32) cuDNN runs
+        // implicit GEMM for the input gradient: no passes.
+        const Cluster v100 = loadCluster("v100x4-nvlink");
+        QVERIFY(near(opTimeUs(grad, v100.device(1)), products + passes));
+        Cluster a100 = loadCluster("a100x8-nvlink");
+        a100.setPrecision(PrecisionMode::Pytorch);
+        QVERIFY(near(opTimeUs(grad, a100.device(1)),
+                     std::max(grad.flops / (156e12 * 0.5), grad.memoryBytes / (1555e9 * 0.6)) * 1e6 + 2.0));
+        a100.setPrecision(PrecisionMode::Fp32);
+        QVERIFY(near(opTimeUs(grad, a100.device(1)),
+                     std::max(grad.flops / (19.5e12 * 0.7), grad.memoryBytes / (1555e9 * 0.6)) * 1e6 + 2.0
+                         + c3.inputGradPassBytes / (1555e9 * 0.9) * 1e6 + 2.0));
+        // backwardFactor 0 (no backward work) drops the passes too.
+        CostModelOptions none;
+        none.backwardFactor = 0.0;
+        QCOMPARE(buildTrainingGraph(s.g, none).op(*g.find("strided/grad")).passBytes, 0.0);
+        // post-graph/1 keeps the figure; a negative one is refused, naming the field.
+        const Graph back = parseNativeGraph(nativeGraphJson(g), "g.json");
+        QCOMPARE(back.op(*back.find("strided/grad")).passBytes, grad.passBytes);
+        QCOMPARE(back.op(*back.find("strided")).passBytes, 0.0);
+        const InputError e = inputErrorOf([] {
+            parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "pass_bytes": -1}]})", "g.json");
+        });
+        QVERIFY2(e.location().find("ops[0].pass_bytes") != std::string::npos, e.location().c_str());
+    }
+
     // A device's sustained clock scales its compute peaks, not its bandwidth.
     void sustainedClockScalesComputePeaks()
     {

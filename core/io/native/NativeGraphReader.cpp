@@ -63,11 +63,12 @@ void readTimes(const JsonInput& in, const json& times, const std::string& path, 
 Op readOp(const JsonInput& in, const json& value, const std::string& path, const ImportOptions& options)
 {
     in.object(value, path);
-    in.rejectUnknownKeys(value,
-                         {"name", "type", "time_us", "output_bytes", "param_bytes", "resident_bytes", "colocate",
-                          "cpu_only", "flops", "memory_bytes", "matrix", "convolution", "narrow_convolution",
-                          "precision", "measured", "measured_by", "body", "fused_into", "winograd"},
-                         path);
+    in.rejectUnknownKeys(
+        value,
+        {"name",     "type",        "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
+         "cpu_only", "flops",       "memory_bytes", "matrix",       "convolution", "narrow_convolution", "precision",
+         "measured", "measured_by", "body",         "fused_into",   "winograd",    "pass_bytes"},
+        path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
     if (const json* type = in.find(value, "type"))
@@ -110,6 +111,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.winogradTransformBytes = in.nonNegative(in.require(*winograd, "transform_bytes", at),
                                                    JsonInput::member(at, "transform_bytes"));
     }
+    if (const json* pass = in.find(value, "pass_bytes"))
+        op.passBytes = in.nonNegative(*pass, JsonInput::member(path, "pass_bytes"));
     if (const json* precision = in.find(value, "precision")) {
         const std::string field = JsonInput::member(path, "precision");
         const std::string text = in.string(*precision, field);
@@ -259,6 +262,8 @@ std::string nativeGraphJson(const Graph& graph)
             w["transform_bytes"] = JsonOutput::number(op.winogradTransformBytes);
             o["winograd"] = std::move(w);
         }
+        if (op.passBytes > 0.0)
+            o["pass_bytes"] = JsonOutput::number(op.passBytes);
         if (op.precision == ElementPrecision::Half)
             o["precision"] = "fp16";
         else if (op.precision == ElementPrecision::Int8)
