@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Op.h"
+
+#include <vector>
+
+namespace post {
+
+// Whether the simulator times a collective by the ring model: it has no measured time (of any
+// kind) and no time for a device type. A measured collective keeps its measured time, as every
+// op does (cost/OpTime.h).
+inline bool collectiveIsModelled(const Op& op)
+{
+    return op.isCollective() && op.measuredKinds == 0 && op.typedTimes.empty();
+}
+
+// The links a device's collectives run over (docs/simulator.md, "Collectives"): the slowest
+// bandwidth and the largest latency of its links to the other devices of its kind (a ring is as
+// fast as its slowest hop), to every other device where it has no peer of its kind, the
+// cluster's default link where it is alone; and the ranks a collective that states none has:
+// the cluster's devices of that kind.
+class CollectiveLinks {
+public:
+    explicit CollectiveLinks(const Cluster& cluster);
+
+    // The op's time on `device` as the simulator takes it: the ring model for a modelled
+    // collective (ringCost(kind, ranks): steps x latency + factor x bytes / bandwidth), else
+    // opTimeUs(op, device).
+    double opTimeUs(const Op& op, DeviceId device) const;
+    // The ring model alone.
+    double ringTimeUs(const Op& op, DeviceId device) const;
+    // The ranks a collective without a stated group is taken to have on `device`.
+    int defaultRanks(DeviceId device) const { return ranks_[static_cast<size_t>(device)]; }
+    const Link& link(DeviceId device) const { return links_[static_cast<size_t>(device)]; }
+
+private:
+    const Cluster& cluster_;
+    std::vector<Link> links_;
+    std::vector<int> ranks_;
+};
+
+} // namespace post
