@@ -59,8 +59,9 @@ constexpr RingCost ringCost(CollectiveKind kind, int ranks)
 // "gather", "scatter", "broadcast", "all_to_all", "reduce_scatter", "barrier", "other"; "" for None.
 constexpr std::string_view collectiveName(CollectiveKind kind)
 {
-    constexpr std::string_view names[] = {"",          "all_reduce", "reduce",     "all_gather",     "gather", "scatter",
-                                          "broadcast", "all_to_all", "reduce_scatter", "barrier", "other"};
+    constexpr std::string_view names[] = {"",        "all_reduce", "reduce",     "all_gather",     "gather",
+                                          "scatter", "broadcast",  "all_to_all", "reduce_scatter", "barrier",
+                                          "other"};
     return names[static_cast<int>(kind)];
 }
 
