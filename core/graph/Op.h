@@ -78,7 +78,7 @@ struct Op {
     // core/sim/CollectiveTime.h) for `collectiveBytes` among `collectiveRanks` ranks.
     CollectiveKind collective = CollectiveKind::None;
     double collectiveBytes = 0.0; // its buffer (nccl-tests' size); 0: latency only
-    int collectiveRanks = 0;      // ranks in its group; 0: the cluster's devices of its device's kind
+    int collectiveRanks = 0;      // ranks in its group; 0: the cluster's GPUs (all its devices without GPUs)
 
     bool isCollective() const { return collective != CollectiveKind::None; }
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }

@@ -25,13 +25,15 @@ CollectiveLinks::CollectiveLinks(const Cluster& cluster)
             into.latencyUs = std::max(into.latencyUs, l.latencyUs);
         }
         links_.push_back(peers > 0 ? same : others > 0 ? any : cluster.defaultLink());
-        ranks_.push_back(peers + 1);
+        ranks_ += cluster.device(d).kind == DeviceKind::Gpu ? 1 : 0;
     }
+    if (ranks_ == 0)
+        ranks_ = n;
 }
 
 double CollectiveLinks::ringTimeUs(const Op& op, DeviceId device) const
 {
-    const int ranks = op.collectiveRanks > 0 ? op.collectiveRanks : defaultRanks(device);
+    const int ranks = op.collectiveRanks > 0 ? op.collectiveRanks : defaultRanks();
     const RingCost cost = ringCost(op.collective, ranks);
     const Link& l = link(device);
     return cost.steps * l.latencyUs + cost.factor * op.collectiveBytes / l.bytesPerUs;

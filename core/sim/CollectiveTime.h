@@ -19,7 +19,8 @@ inline bool collectiveIsModelled(const Op& op)
 // bandwidth and the largest latency of its links to the other devices of its kind (a ring is as
 // fast as its slowest hop), to every other device where it has no peer of its kind, the
 // cluster's default link where it is alone; and the ranks a collective that states none has:
-// the cluster's devices of that kind.
+// the cluster's GPUs (NCCL's ranks), all its devices where it has no GPU. The same on every
+// device, so that a collective moved to a CPU is not a collective of one rank, free.
 class CollectiveLinks {
 public:
     explicit CollectiveLinks(const Cluster& cluster);
@@ -30,14 +31,14 @@ public:
     double opTimeUs(const Op& op, DeviceId device) const;
     // The ring model alone.
     double ringTimeUs(const Op& op, DeviceId device) const;
-    // The ranks a collective without a stated group is taken to have on `device`.
-    int defaultRanks(DeviceId device) const { return ranks_[static_cast<size_t>(device)]; }
+    // The ranks a collective without a stated group is taken to have.
+    int defaultRanks() const { return ranks_; }
     const Link& link(DeviceId device) const { return links_[static_cast<size_t>(device)]; }
 
 private:
     const Cluster& cluster_;
     std::vector<Link> links_;
-    std::vector<int> ranks_;
+    int ranks_ = 0;
 };
 
 } // namespace post

@@ -194,7 +194,7 @@ private slots:
         QCOMPARE(g.op(0).collectiveBytes, 1048576.0);
         QCOMPARE(g.op(0).collectiveRanks, 8);
         QCOMPARE(g.op(1).collective, CollectiveKind::Broadcast);
-        QCOMPARE(g.op(1).collectiveRanks, 0); // the cluster's devices of its kind
+        QCOMPARE(g.op(1).collectiveRanks, 0); // the cluster's GPUs
         QVERIFY(!g.op(2).isCollective());
         const std::string text = nativeGraphJson(g);
         QVERIFY2(text.find(R"("collective": {"kind": "all_reduce", "bytes": 1048576, "ranks": 8})") != std::string::npos,

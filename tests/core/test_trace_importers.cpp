@@ -804,7 +804,7 @@ private slots:
         QCOMPARE(r.modelledCollectives, 1);
         QCOMPARE(r.withoutRuntime, 0); // not "takes 0 us"
         QVERIFY(allReduce.warnings.empty());
-        QVERIFY2(allReduce.notes.back().find("the cluster's devices of their kind as ranks") != std::string::npos,
+        QVERIFY2(allReduce.notes.back().find("the cluster's GPUs as ranks") != std::string::npos,
                  allReduce.notes.back().c_str());
         QCOMPARE(allReduce.graph.op(0).collectiveBytes, 1e6);
         QCOMPARE(stepOnGpu0(allReduce.graph, four).us, 2 * 3 * 2.0 + 2.0 * 3 / 4 * 1e6 / 1000); // 1512
@@ -824,6 +824,15 @@ private slots:
         QCOMPARE(stepOnGpu0(broadcast.graph, four).us, 3 * 2.0 + 1e6 / 1000); // 1006
         // One GPU: no peer, nothing to move.
         QCOMPARE(stepOnGpu0(allReduce.graph, gpuCluster(1)).us, 0.0);
+        // On a CPU beside two GPUs: still a collective of the cluster's 2 GPUs, over the CPU's
+        // links (not one of a single rank, free): 2 x 2 + 1 x 1e6 / 1000.
+        std::vector<Device> devices = {gpuCluster(2).device(0), gpuCluster(2).device(1), Device{}};
+        devices[2].name = "/device:CPU:0";
+        devices[2].kind = DeviceKind::Cpu;
+        const Cluster withCpu("gpus and a cpu", devices, Link{1000.0, 2.0});
+        Simulator onCpu(allReduce.graph, withCpu);
+        QCOMPARE(onCpu.run({2}).stepTimeUs, 1004.0);
+        QCOMPARE(onCpu.run({0}).stepTimeUs, 1004.0);
         // The lower bound's critical path counts the model's time.
         QCOMPARE(lowerBound(allReduce.graph, four).criticalPathUs, 1512.0);
     }

@@ -371,7 +371,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
             timed += (timed.empty() ? "" : ", ") + std::to_string(r.modelledCollectives)
                 + " without one by the ring model from the bytes they move over the cluster's links, for "
                 + (r.ranks > 0 ? std::to_string(r.ranks) + " ranks (the trace's \"ngpus\")"
-                               : std::string("the cluster's devices of their kind as ranks (the trace states no group "
+                               : std::string("the cluster's GPUs as ranks (the trace states no group "
                                              "size)"));
         imported.notes.push_back(std::to_string(r.gpuCollectives)
                                  + " GPU collective(s) run on their device's communication channel, beside its "

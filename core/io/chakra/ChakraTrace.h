@@ -42,7 +42,7 @@ struct ChakraReport {
 // estimate). A GPU collective (COMM_COLL_NODE, not is_cpu_op) is a collective of the graph
 // (Op::collective: it runs on its device's communication channel, beside compute) of its
 // measured runtime, or where it has none timed by the ring model from comm_size (else its
-// tensors' bytes) for the trace's "ngpus" ranks (else the cluster's devices of its kind); the
+// tensors' bytes) for the trace's "ngpus" ranks (else the cluster's GPUs); the
 // other ranks are not in the graph. A CPU-side collective call (c10d, is_cpu_op) is a CPU
 // operator; send and receive nodes are ops of their runtime. A data dependency carries the bytes of the tensors the
 // consumer reads from the producer's outputs, where both nodes list their tensors (IOInfo

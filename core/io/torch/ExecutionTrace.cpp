@@ -599,7 +599,7 @@ void addNotes(const ExecutionTraceReport& r, ImportedGraph& imported)
             std::to_string(r.graphCollectives)
             + " collective(s) (c10d all-reduce, broadcast, ...) run on their device's communication channel, beside "
               "its compute, timed by the ring model from the bytes of the tensors they write over the cluster's links "
-              "(by their measured time where --costs gives one), for the cluster's devices of their kind as ranks (the "
+              "(by their measured time where --costs gives one), for the cluster's GPUs as ranks (the "
               "trace states no group size); the other ranks are not in this graph (docs/importers.md, \"PyTorch "
               "execution traces\")");
     if (r.collectiveOps > r.graphCollectives)
