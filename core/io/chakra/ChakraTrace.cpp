@@ -258,6 +258,58 @@ std::string withThousands(long long value)
     return out;
 }
 
+// The import's notes and warnings: what the trace holds and how each kind of node is treated.
+void addChakraNotes(const std::vector<ChakraNode>& nodes, const ChakraReport& r, ImportedGraph& imported)
+{
+    imported.notes.push_back(
+        "Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
+        + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
+        + " GPU kernels and copies, " + std::to_string(r.collectives) + " collectives); "
+        + (r.sizedDataDeps == 0 ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
+                                : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
+                   + " data dependencies carry the sizes of the tensors they pass ("
+                   + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
+                   + " MB), the others are edges without bytes"));
+    if (r.gpuCollectives > 0) {
+        const int measured = r.gpuCollectives - r.modelledCollectives;
+        std::string timed;
+        if (measured > 0)
+            timed = std::to_string(measured) + " by their measured runtime";
+        if (r.modelledCollectives > 0)
+            timed += (timed.empty() ? "" : ", ") + std::to_string(r.modelledCollectives)
+                + " without one by the ring model from the bytes they move over the cluster's links, for "
+                + (r.ranks > 0 ? std::to_string(r.ranks) + " ranks (the trace's \"ngpus\")"
+                               : std::string("the cluster's GPUs as ranks (the trace states no group "
+                                             "size)"));
+        imported.notes.push_back(std::to_string(r.gpuCollectives)
+                                 + " GPU collective(s) run on their device's communication channel, beside its "
+                                   "compute (independent compute overlaps them, their dependencies still order "
+                                   "them), timed "
+                                 + timed
+                                 + "; the other ranks are not in this graph (docs/importers.md, \"Chakra traces\")");
+    }
+    if (r.collectives > r.gpuCollectives)
+        imported.notes.push_back(
+            std::to_string(r.collectives - r.gpuCollectives)
+            + " CPU-side collective call(s) (is_cpu_op) are CPU operators of their measured runtime");
+    if (r.sendRecv > 0)
+        imported.notes.push_back(std::to_string(r.sendRecv)
+                                 + " send/receive node(s) are ops of their measured runtime on their device: the "
+                                   "peers they talk to are not in this graph");
+    if (r.withoutRuntime > 0)
+        imported.warnings.push_back(std::to_string(r.withoutRuntime) + " node(s) have no runtime and take 0 us (first: '" +
+                                    [&] {
+                                        for (const ChakraNode& n : nodes)
+                                            if (!n.runtimeUs && !(n.type == kCommCollNode && !n.cpu))
+                                                return n.name;
+                                        return std::string();
+                                    }()
+                                    + "')");
+    if (r.droppedCtrlDeps > 0)
+        imported.warnings.push_back(std::to_string(r.droppedCtrlDeps)
+                                    + " control dependencies on nodes the trace does not have were dropped");
+}
+
 ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::string& source,
                                const ImportOptions& options, ChakraReport& r, int ranks)
 {
@@ -353,53 +405,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
     } catch (const GraphError& e) {
         throw InputError(source, "dependencies", e.what());
     }
-    imported.notes.push_back(
-        "Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
-        + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
-        + " GPU kernels and copies, " + std::to_string(r.collectives) + " collectives); "
-        + (r.sizedDataDeps == 0 ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
-                                : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
-                   + " data dependencies carry the sizes of the tensors they pass ("
-                   + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
-                   + " MB), the others are edges without bytes"));
-    if (r.gpuCollectives > 0) {
-        const int measured = r.gpuCollectives - r.modelledCollectives;
-        std::string timed;
-        if (measured > 0)
-            timed = std::to_string(measured) + " by their measured runtime";
-        if (r.modelledCollectives > 0)
-            timed += (timed.empty() ? "" : ", ") + std::to_string(r.modelledCollectives)
-                + " without one by the ring model from the bytes they move over the cluster's links, for "
-                + (r.ranks > 0 ? std::to_string(r.ranks) + " ranks (the trace's \"ngpus\")"
-                               : std::string("the cluster's GPUs as ranks (the trace states no group "
-                                             "size)"));
-        imported.notes.push_back(std::to_string(r.gpuCollectives)
-                                 + " GPU collective(s) run on their device's communication channel, beside its "
-                                   "compute (independent compute overlaps them, their dependencies still order "
-                                   "them), timed "
-                                 + timed
-                                 + "; the other ranks are not in this graph (docs/importers.md, \"Chakra traces\")");
-    }
-    if (r.collectives > r.gpuCollectives)
-        imported.notes.push_back(
-            std::to_string(r.collectives - r.gpuCollectives)
-            + " CPU-side collective call(s) (is_cpu_op) are CPU operators of their measured runtime");
-    if (r.sendRecv > 0)
-        imported.notes.push_back(std::to_string(r.sendRecv)
-                                 + " send/receive node(s) are ops of their measured runtime on their device: the "
-                                   "peers they talk to are not in this graph");
-    if (r.withoutRuntime > 0)
-        imported.warnings.push_back(std::to_string(r.withoutRuntime) + " node(s) have no runtime and take 0 us (first: '" +
-                                    [&] {
-                                        for (const ChakraNode& n : nodes)
-                                            if (!n.runtimeUs && !(n.type == kCommCollNode && !n.cpu))
-                                                return n.name;
-                                        return std::string();
-                                    }()
-                                    + "')");
-    if (r.droppedCtrlDeps > 0)
-        imported.warnings.push_back(std::to_string(r.droppedCtrlDeps)
-                                    + " control dependencies on nodes the trace does not have were dropped");
+    addChakraNotes(nodes, r, imported);
     return imported;
 }
 
