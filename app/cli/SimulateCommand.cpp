@@ -5,6 +5,7 @@
 #include "core/cost/OpTime.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
+#include "core/sim/CollectiveTime.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
@@ -88,17 +89,19 @@ std::string csvField(const std::string& text)
     return quoted + "\"";
 }
 
-// One line per op: where it ran and how long it took there (opTimeUs: the simulator's own
-// durations), with the cost that gave the time.
+// One line per op: where it ran and how long it took there (the simulator's own durations:
+// opTimeUs, or a collective's ring model), with the cost that gave the time.
 std::string opsCsv(const Graph& g, const Cluster& c, const Placement& placement)
 {
     std::string out = "name,type,device,time_us,flops,memory_bytes,measured,fused_into\n";
     char number[64];
+    const CollectiveLinks collectives(c);
     for (OpId id = 0; id < g.opCount(); ++id) {
         const Op& op = g.op(id);
-        const Device& d = c.device(placement[static_cast<size_t>(id)]);
+        const DeviceId device = placement[static_cast<size_t>(id)];
+        const Device& d = c.device(device);
         out += csvField(op.name) + "," + csvField(op.type) + "," + csvField(d.name);
-        for (double v : {opTimeUs(op, d), op.flops, op.memoryBytes}) {
+        for (double v : {collectives.opTimeUs(op, device), op.flops, op.memoryBytes}) {
             std::snprintf(number, sizeof number, ",%.17g", v);
             out += number;
         }

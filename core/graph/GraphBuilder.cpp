@@ -64,6 +64,10 @@ OpId GraphBuilder::addOp(Op op)
     // FLOPs share the bytes bound: both only need to stay finite in sums over a graph.
     requireCost(op.flops, kMaxBytes, op.name, "flops");
     requireCost(op.memoryBytes, kMaxBytes, op.name, "memory_bytes");
+    requireCost(op.collectiveBytes, kMaxBytes, op.name, "collective.bytes");
+    if (op.collectiveRanks < 0 || op.collectiveRanks > kMaxCollectiveRanks)
+        throw GraphError("op '" + op.name + "': collective.ranks must be 0 to " + std::to_string(kMaxCollectiveRanks)
+                         + ", got " + std::to_string(op.collectiveRanks));
     const auto id = static_cast<OpId>(graph_.ops_.size());
     auto [it, inserted] = graph_.index_.emplace(op.name, id);
     if (!inserted)

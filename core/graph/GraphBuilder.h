@@ -15,6 +15,7 @@ public:
     // millions of ops, or a transfer over the slowest allowed link, stay finite.
     static constexpr double kMaxTimeUs = 1e15; // ~32 years for one op
     static constexpr double kMaxBytes = 1e24;  // a yottabyte
+    static constexpr int kMaxCollectiveRanks = 1 << 20;
 
     explicit GraphBuilder(std::string name = {});
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/graph/Collective.h"
 #include "core/graph/DeviceKind.h"
 #include "core/graph/Precision.h"
 
@@ -74,7 +75,16 @@ struct Op {
     // (its cost is counted there, this op costs nothing); empty for an op with its own kernel.
     // Informational, like `body`: the inspector shows it.
     std::string fusedInto;
+    // A collective between ranks (docs/simulator.md, "Collectives"): the simulator runs it on its
+    // device's communication channel, beside the device's compute, so independent compute
+    // overlaps it while its dependencies still order it. Its time is its measured (or typed)
+    // time where it has one, else the ring model over the cluster's links (collectiveTimeUs,
+    // core/sim/CollectiveTime.h) for `collectiveBytes` among `collectiveRanks` ranks.
+    CollectiveKind collective = CollectiveKind::None;
+    double collectiveBytes = 0.0; // its buffer (nccl-tests' size); 0: latency only
+    int collectiveRanks = 0;      // ranks in its group; 0: the cluster's GPUs (all its devices without GPUs)
 
+    bool isCollective() const { return collective != CollectiveKind::None; }
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
     bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }
     // The time for devices of `type`, or nullptr (also for an empty type).

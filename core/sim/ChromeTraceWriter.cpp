@@ -24,8 +24,10 @@ std::string chromeTraceJson(const Graph& graph, const Cluster& cluster, const Si
 {
     using nlohmann::json;
     const int devices = cluster.deviceCount();
-    // Rows: devices first (tid = device + 1), then the links in use, in link-index order.
+    // Rows: devices first (tid = device + 1), then the links in use, in link-index order, then
+    // the collectives' channels in use (docs/simulator.md, "Collectives"), in device order.
     auto linkTid = [devices](DeviceId from, DeviceId to) { return devices + 1 + from * devices + to; };
+    auto channelTid = [devices](DeviceId d) { return devices * devices + devices + 1 + d; };
 
     json events = json::array();
     events.push_back(metadata("process_name", 0, {{"name", "Post Studio: " + graph.name() + " on " + cluster.name()}}));
@@ -45,6 +47,16 @@ std::string chromeTraceJson(const Graph& graph, const Cluster& cluster, const Si
                 metadata("thread_name", tid, {{"name", cluster.device(from).name + " -> " + cluster.device(to).name}}));
             events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
         }
+    std::vector<char> channelUsed(static_cast<size_t>(devices), 0);
+    for (const OpSpan& s : result.timeline.ops)
+        if (graph.op(s.op).isCollective())
+            channelUsed[static_cast<size_t>(s.device)] = 1;
+    for (DeviceId d = 0; d < devices; ++d)
+        if (channelUsed[static_cast<size_t>(d)]) {
+            const int tid = channelTid(d);
+            events.push_back(metadata("thread_name", tid, {{"name", cluster.device(d).name + " collectives"}}));
+            events.push_back(metadata("thread_sort_index", tid, {{"sort_index", tid}}));
+        }
 
     for (const OpSpan& s : result.timeline.ops) {
         const Op& op = graph.op(s.op);
@@ -52,7 +64,7 @@ std::string chromeTraceJson(const Graph& graph, const Cluster& cluster, const Si
                           {"cat", "op"},
                           {"ph", "X"},
                           {"pid", kPid},
-                          {"tid", s.device + 1},
+                          {"tid", op.isCollective() ? channelTid(s.device) : s.device + 1},
                           {"ts", s.startUs},
                           {"dur", s.endUs - s.startUs},
                           {"args", {{"type", op.type}, {"op", s.op}, {"output_bytes", op.outputBytes}}}});

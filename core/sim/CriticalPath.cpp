@@ -9,7 +9,7 @@ namespace post {
 
 // Walks back from the op that ends last: at each op, the input whose arrival is its start
 // (a transfer's end, or the producer's end on the same device), else the op the device ran
-// just before it, if that ended at its start; the input arriving last when nothing matches.
+// just before it (on the same queue: compute, or the device's collectives), if that ended at its start; the input arriving last when nothing matches.
 CriticalPath criticalPath(const Graph& graph, const SimResult& result)
 {
     CriticalPath critical;
@@ -21,12 +21,13 @@ CriticalPath criticalPath(const Graph& graph, const SimResult& result)
         return critical;
     std::vector<const OpSpan*> spanOf(ops, nullptr);
     std::vector<OpId> previousOnDevice(ops, kNoOp);
-    std::map<DeviceId, OpId> lastOnDevice;
-    for (const OpSpan& span : timeline.ops) { // in start order
+    std::map<std::pair<DeviceId, bool>, OpId> lastOnDevice; // a device's compute, and its collectives' channel
+    for (const OpSpan& span : timeline.ops) {               // in start order
         spanOf[static_cast<size_t>(span.op)] = &span;
-        if (auto it = lastOnDevice.find(span.device); it != lastOnDevice.end())
+        const std::pair<DeviceId, bool> queue{span.device, graph.op(span.op).isCollective()};
+        if (auto it = lastOnDevice.find(queue); it != lastOnDevice.end())
             previousOnDevice[static_cast<size_t>(span.op)] = it->second;
-        lastOnDevice[span.device] = span.op;
+        lastOnDevice[queue] = span.op;
     }
     std::map<std::pair<OpId, DeviceId>, int> transferTo;
     for (size_t i = 0; i < timeline.transfers.size(); ++i)

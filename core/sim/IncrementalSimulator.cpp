@@ -274,14 +274,14 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         }
         // Each ready queue in (ready time, OpId) order, from the start of its segment.
         std::sort(queued.begin(), queued.end(), [&](const auto& a, const auto& b) {
-            const DeviceId da = place[a.second];
-            const DeviceId db = place[b.second];
+            const Index da = w.queueOf(a.second, place[a.second]);
+            const Index db = w.queueOf(b.second, place[b.second]);
             if (da != db)
                 return da < db;
             return a.first != b.first ? a.first < b.first : a.second < b.second;
         });
         for (const auto& [readyAt, op] : queued) {
-            const auto d = static_cast<size_t>(place[op]);
+            const auto d = static_cast<size_t>(w.queueOf(op, place[op]));
             w.ready[static_cast<size_t>(w.readyTail[d]++)] = op;
         }
     }

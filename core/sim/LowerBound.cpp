@@ -4,6 +4,7 @@
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
 #include "core/sim/CheapestLink.h"
+#include "core/sim/CollectiveTime.h"
 #include "core/sim/MemorySplitBound.h"
 
 #include <algorithm>
@@ -595,7 +596,10 @@ struct Weighting {
     double workBoundUs() const { return weightSum > 0.0 ? totalWork / weightSum : 0.0; }
 };
 
-// Per op, its fastest duration on the cluster; and the weightings of the devices.
+// Per op, its fastest duration on the cluster; and the weightings of the devices. A collective
+// counts 0 here: it runs on its device's channel, beside compute (docs/simulator.md,
+// "Collectives"), so the bounds that share out a device's time hold as they would if it took no
+// time; only the critical path counts it (lowerBound()).
 struct OpFloors {
     std::vector<double> fastestUs;
     std::vector<Weighting> weightings; // [0]: by speed; [1] where device types apply: by throughput
@@ -634,7 +638,8 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
     floors.fastestUs.assign(n, kInf);
     for (size_t op = 0; op < n; ++op)
         for (size_t d = 0; d < devices; ++d) {
-            const double t = opTimeUs(graph.op(static_cast<OpId>(op)), cluster.device(static_cast<DeviceId>(d)));
+            const Op& o = graph.op(static_cast<OpId>(op));
+            const double t = o.isCollective() ? 0.0 : opTimeUs(o, cluster.device(static_cast<DeviceId>(d)));
             times[op * devices + d] = t;
             floors.fastestUs[op] = std::min(floors.fastestUs[op], t);
         }
@@ -645,6 +650,8 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
     floors.weightings.push_back(weighted(graph, speeds, times, [&](OpId op, DeviceId d) {
         const Op& o = graph.op(op);
         const Device& dev = cluster.device(d);
+        if (o.isCollective())
+            return 0.0;
         return usesKindTime(o, dev) ? o.time(dev.kind)
                                     : times[static_cast<size_t>(op) * devices + static_cast<size_t>(d)] * dev.speed;
     }));
@@ -748,9 +755,15 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
         return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
+    const CollectiveLinks collectiveLinks(cluster);
     std::vector<double> finish(static_cast<size_t>(graph.opCount()), 0.0);
     for (OpId op : graph.topologicalOrder()) {
-        const double fastest = floors.fastestUs[static_cast<size_t>(op)];
+        double fastest = floors.fastestUs[static_cast<size_t>(op)];
+        if (graph.op(op).isCollective()) { // on a path it takes its time, on whichever device
+            fastest = kInf;
+            for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+                fastest = std::min(fastest, collectiveLinks.opTimeUs(graph.op(op), d));
+        }
         double start = 0.0;
         for (EdgeId e : graph.inEdges(op))
             start = std::max(start, finish[static_cast<size_t>(graph.edge(e).from)]);

@@ -32,8 +32,9 @@ std::vector<DeviceClass> deviceClasses(const Graph& graph, const Cluster& cluste
         DeviceClass c;
         c.capacity = device.memoryBytes;
         for (OpId op = 0; op < graph.opCount(); ++op)
-            c.durationUs.push_back(
-                graph.isCpuPinned(op) && device.kind != DeviceKind::Cpu ? kInf : opTimeUs(graph.op(op), device));
+            c.durationUs.push_back(graph.isCpuPinned(op) && device.kind != DeviceKind::Cpu ? kInf
+                                       : graph.op(op).isCollective() ? 0.0 // its time: lowerBound()
+                                                                     : opTimeUs(graph.op(op), device));
         const bool known = std::any_of(classes.begin(), classes.end(), [&](const DeviceClass& k) {
             return k.capacity == c.capacity && k.durationUs == c.durationUs;
         });

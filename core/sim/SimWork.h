@@ -63,8 +63,15 @@ struct SimWork {
     std::vector<Index> memInFrom;   // their producers, in input order
     std::vector<Index> memInSlot;   // their input slots
 
+    // Collectives (Op::isCollective, docs/simulator.md "Collectives") run on their device's
+    // communication channel: a second queue per device, queue deviceCount + d. Without
+    // collectives there is one queue per device (queue d), and nothing below reads queueShift.
+    bool hasCollectives = false;
+    std::vector<Index> queueShift; // per op: 0, or deviceCount for a collective
+
     // ---- Cluster (constant) ----
     Index deviceCount = 0;
+    Index queueCount = 0; // deviceCount, or twice that with collectives
     std::vector<int> deviceKind;
     std::vector<double> deviceSpeed;
     std::vector<double> deviceMemory;
@@ -88,7 +95,8 @@ struct SimWork {
     std::vector<Index> slotNext; // per output slot
     std::vector<double> tBytes;
 
-    // Per-device ready queues, carved out of one array: a device's segment holds its ops, and
+    // Per-queue ready queues (a device's compute queue, and its channel's: queueCount of them;
+    // "device" below means a queue), carved out of one array: a device's segment holds its ops, and
     // each op enters once, so a queue is a segment with a head and a tail that never wraps.
     // The order must be (ready time, OpId). Ready times only grow, so appending keeps the
     // queue in time order; only the ops that became ready in the current instant may need
@@ -117,9 +125,9 @@ struct SimWork {
     std::vector<Index> tSeq; // the order in which transfers were given their link slots
     Index commitSeq = 0;
 
-    // The next event of every busy resource: event id d < deviceCount is device d's op end,
-    // deviceCount + link is the arrival of that link's head transfer. At most
-    // devices + links entries, so the heap stays a few levels deep however many transfers
+    // The next event of every busy resource: event id q < queueCount is queue q's op end,
+    // queueCount + link is the arrival of that link's head transfer. At most
+    // queues + links entries, so the heap stays a few levels deep however many transfers
     // are queued.
     std::vector<TimedEvent> events;
     int eventCount = 0;
@@ -154,16 +162,22 @@ struct SimWork {
     // GCC leaves these large single-caller functions out of line; inlined into the event
     // loop they cost about a tenth fewer instructions.
     [[gnu::always_inline]] void handleEvent(Index id);
-    [[gnu::always_inline]] void finishOp(Index op);
+    [[gnu::always_inline]] void finishOp(Index op, Index queue);
     template <bool HoldsBytes> [[gnu::always_inline]] void sendOutput(Index op, DeviceId device);
     [[gnu::always_inline]] void finishTransfer(Index t);
     [[gnu::always_inline]] void makeReady(Index op, DeviceId device);
     [[gnu::always_inline]] void dispatch();
-    [[gnu::always_inline]] void startOp(DeviceId device);
-    [[gnu::always_inline]] void beginOp(DeviceId device, Index op, double duration);
+    [[gnu::always_inline]] void startOp(Index queue);
+    [[gnu::always_inline]] void beginOp(Index queue, Index op, double duration);
     [[gnu::always_inline]] double duration(Index op, DeviceId device) const;
     [[gnu::always_inline]] bool nextOpIsSettled(DeviceId device) const;
     void sortReadyInstant(DeviceId device);
+    // The queue an op placed on `device` waits in, and the device of a queue.
+    Index queueOf(Index op, DeviceId device) const
+    {
+        return hasCollectives ? device + queueShift[static_cast<size_t>(op)] : device;
+    }
+    DeviceId queueDevice(Index queue) const { return queue < deviceCount ? queue : queue - deviceCount; }
     void commitRequests();
     void changeLive(DeviceId device, double bytes);
     void markDevice(DeviceId device);

@@ -3,6 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
+#include "core/sim/CollectiveTime.h"
 #include "core/sim/MinHeap.h"
 #include "core/sim/SimWork.h"
 
@@ -25,7 +26,12 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     const auto d = static_cast<size_t>(deviceCount);
     for (Index op = 0; op < opCount && !perDeviceTimes; ++op)
         for (const Device& dev : cluster.devices())
-            perDeviceTimes = perDeviceTimes || !usesKindTime(graph.op(op), dev);
+            perDeviceTimes = perDeviceTimes || !usesKindTime(graph.op(op), dev) || collectiveIsModelled(graph.op(op));
+    for (Index op = 0; op < opCount && !hasCollectives; ++op)
+        hasCollectives = graph.op(op).isCollective();
+    queueCount = hasCollectives ? 2 * deviceCount : deviceCount;
+    const auto q = static_cast<size_t>(queueCount);
+    const CollectiveLinks collectiveLinks(cluster);
     const size_t columns = perDeviceTimes ? d : static_cast<size_t>(kDeviceKindCount);
     opTime.resize(n * columns);
     outputBytes.resize(n);
@@ -45,7 +51,7 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
         const Op& o = graph.op(op);
         if (perDeviceTimes) {
             for (DeviceId dev = 0; dev < deviceCount; ++dev)
-                opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = opTimeUs(o, cluster.device(dev));
+                opTime[static_cast<size_t>(op) * d + static_cast<size_t>(dev)] = collectiveLinks.opTimeUs(o, dev);
         } else {
             for (int k = 0; k < kDeviceKindCount; ++k)
                 opTime[static_cast<size_t>(op) * kDeviceKindCount + static_cast<size_t>(k)] =
@@ -74,6 +80,12 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
             ++slot;
         }
         outOffset[static_cast<size_t>(op) + 1] = slot;
+    }
+
+    if (hasCollectives) {
+        queueShift.resize(n);
+        for (Index op = 0; op < opCount; ++op)
+            queueShift[static_cast<size_t>(op)] = graph.op(op).isCollective() ? deviceCount : 0;
     }
 
     holdsBytes.resize(n);
@@ -120,14 +132,14 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     tEnd.resize(m);
     ready.resize(n);
     for (auto* v : {&readyHead, &readyTail, &readyInstantStart, &running, &deviceBusy, &deviceDirty})
-        v->resize(d);
-    readyInstant.resize(d);
-    readyUnsorted.resize(d);
-    dirtyDevices.reserve(d);
+        v->resize(q);
+    readyInstant.resize(q);
+    readyUnsorted.resize(q);
+    dirtyDevices.reserve(q);
     linkFreeUs.resize(d * d);
     linkHead.resize(d * d);
     linkTail.resize(d * d);
-    events.resize(d + d * d);
+    events.resize(q + d * d);
     liveBytes.resize(d);
     peakLiveBytes.resize(d);
     deviceParamBytes.resize(d);
@@ -151,7 +163,7 @@ void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
     transferCount = 0;
     eventCount = 0;
 
-    std::fill(readyTail.begin(), readyTail.end(), 0); // ops per device, then segment starts
+    std::fill(readyTail.begin(), readyTail.end(), 0); // ops per queue, then segment starts
     std::fill(deviceParamBytes.begin(), deviceParamBytes.end(), 0.0);
     std::fill(deviceResidentBytes.begin(), deviceResidentBytes.end(), 0.0);
     for (Index op = 0; op < opCount; ++op) {
@@ -159,12 +171,12 @@ void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
         if (d < 0 || d >= deviceCount)
             throw std::invalid_argument("op #" + std::to_string(op) + " is placed on device " + std::to_string(d)
                                         + ", outside the cluster");
-        ++readyTail[static_cast<size_t>(d)];
+        ++readyTail[static_cast<size_t>(queueOf(op, d))];
         deviceParamBytes[static_cast<size_t>(d)] += paramBytes[static_cast<size_t>(op)];
         deviceResidentBytes[static_cast<size_t>(d)] += residentBytes[static_cast<size_t>(op)];
     }
     Index base = 0;
-    for (Index d = 0; d < deviceCount; ++d) {
+    for (Index d = 0; d < queueCount; ++d) {
         const auto i = static_cast<size_t>(d);
         const Index size = readyTail[i];
         readyHead[i] = readyTail[i] = readyInstantStart[i] = base;
@@ -223,7 +235,8 @@ inline void SimWork::changeLive(DeviceId device, double bytes)
 
 inline void SimWork::makeReady(Index op, DeviceId device)
 {
-    const auto d = static_cast<size_t>(device);
+    const Index queue = queueOf(op, device);
+    const auto d = static_cast<size_t>(queue);
     const Index tail = readyTail[d]++;
     if (readyInstant[d] != instant) {
         readyInstant[d] = instant;
@@ -232,7 +245,7 @@ inline void SimWork::makeReady(Index op, DeviceId device)
         readyUnsorted[d] = 1; // may compare with an entry already taken: then it sorts one op
     }
     ready[static_cast<size_t>(tail)] = op;
-    markDevice(device);
+    markDevice(queue);
     if (recordTimes)
         readyAtRec[op] = now;
 }
@@ -247,11 +260,11 @@ void SimWork::sortReadyInstant(DeviceId device)
     readyUnsorted[d] = 0;
 }
 
-inline void SimWork::finishOp(Index op)
+inline void SimWork::finishOp(Index op, Index queue)
 {
     const DeviceId device = place[op];
-    deviceBusy[static_cast<size_t>(device)] = 0;
-    markDevice(device);
+    deviceBusy[static_cast<size_t>(queue)] = 0;
+    markDevice(queue);
     ++opsDone;
 
     // Inputs this op was the last local reader of die now (only tensors that take memory).
@@ -361,15 +374,15 @@ inline void SimWork::finishTransfer(Index t)
 // Handles the event at the top of the heap and replaces it by the resource's next event.
 inline void SimWork::handleEvent(Index id)
 {
-    if (id < deviceCount) {
-        finishOp(running[static_cast<size_t>(id)]);
+    if (id < queueCount) {
+        finishOp(running[static_cast<size_t>(id)], id);
         // A busy device usually has its next op waiting since an earlier instant: start it
         // right away and reuse the heap slot. A zero-duration op would end in this instant and
         // must wait for dispatch(), so that rounds of the instant keep their order.
         if (nextOpIsSettled(id)) {
             const auto d = static_cast<size_t>(id);
             const Index op = ready[static_cast<size_t>(readyHead[d])];
-            const double time = duration(op, id);
+            const double time = duration(op, queueDevice(id));
             if (time > 0.0) {
                 ++readyHead[d];
                 beginOp(id, op, time);
@@ -380,7 +393,7 @@ inline void SimWork::handleEvent(Index id)
         heapPop(events.data(), eventCount);
         return;
     }
-    const auto l = static_cast<size_t>(id - deviceCount);
+    const auto l = static_cast<size_t>(id - queueCount);
     const Index t = linkHead[l];
     const Index next = tNext[static_cast<size_t>(t)];
     linkHead[l] = next;
@@ -411,13 +424,16 @@ inline bool SimWork::nextOpIsSettled(DeviceId device) const
     return head < readyTail[d] && (readyInstant[d] != instant || head < readyInstantStart[d]);
 }
 
-// Marks the device busy with `op` from now on; the caller puts its end in the event heap.
-inline void SimWork::beginOp(DeviceId device, Index op, double duration)
+// Marks the queue busy with `op` from now on; the caller puts its end in the event heap. A
+// device's busy time is its compute queue's: a collective overlaps it.
+inline void SimWork::beginOp(Index queue, Index op, double duration)
 {
+    const DeviceId device = queueDevice(queue);
     const auto d = static_cast<size_t>(device);
-    deviceBusy[d] = 1;
-    running[d] = op;
-    result->deviceBusyUs[d] += duration;
+    deviceBusy[static_cast<size_t>(queue)] = 1;
+    running[static_cast<size_t>(queue)] = op;
+    if (queue < deviceCount)
+        result->deviceBusyUs[d] += duration;
     changeLive(device, outputBytes[static_cast<size_t>(op)]);
     if (recordTimeline)
         result->timeline.ops.push_back(OpSpan{op, device, now, now + duration});
@@ -427,13 +443,13 @@ inline void SimWork::beginOp(DeviceId device, Index op, double duration)
     }
 }
 
-inline void SimWork::startOp(DeviceId device)
+inline void SimWork::startOp(Index queue)
 {
-    const auto d = static_cast<size_t>(device);
-    const Index op = ready[static_cast<size_t>(readyHead[d]++)];
-    const double time = duration(op, device);
-    beginOp(device, op, time);
-    heapPush(events.data(), eventCount, TimedEvent{now + time, device});
+    const auto q = static_cast<size_t>(queue);
+    const Index op = ready[static_cast<size_t>(readyHead[q]++)];
+    const double time = duration(op, queueDevice(queue));
+    beginOp(queue, op, time);
+    heapPush(events.data(), eventCount, TimedEvent{now + time, queue});
 }
 
 // Gives the transfers requested at `now` their place on their links, in producer order: each
@@ -466,7 +482,7 @@ void SimWork::commitRequests()
         tSeq[ti] = commitSeq++;
         if (linkTail[l] < 0) { // an idle link: its queue now has a head, hence an event
             linkHead[l] = t;
-            heapPush(events.data(), eventCount, TimedEvent{end, deviceCount + static_cast<Index>(l)});
+            heapPush(events.data(), eventCount, TimedEvent{end, queueCount + static_cast<Index>(l)});
         } else {
             tNext[static_cast<size_t>(linkTail[l])] = t;
         }

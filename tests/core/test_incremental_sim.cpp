@@ -37,8 +37,9 @@ struct Rng {
 };
 
 // A random layered DAG: zero-duration ops, fractional sizes (so that sums depend on their
-// order), duplicate edges, colocation groups, CPU-only ops and, optionally, roofline costs.
-Graph randomGraph(Rng& rng, int ops, bool roofline)
+// order), duplicate edges, colocation groups, CPU-only ops and, optionally, roofline costs and
+// collectives (a sixth of the ops; half of them measured, the others timed by the ring model).
+Graph randomGraph(Rng& rng, int ops, bool roofline, bool collectives = false)
 {
     GraphBuilder b("random");
     for (int i = 0; i < ops; ++i) {
@@ -56,6 +57,13 @@ Graph randomGraph(Rng& rng, int ops, bool roofline)
         if (roofline && rng.uniform(0, 2) == 0) {
             o.flops = rng.real(1e5, 1e8);
             o.memoryBytes = rng.real(1e3, 1e6);
+        }
+        if (collectives && !o.cpuOnly && rng.uniform(0, 5) == 0) {
+            o.collective = rng.uniform(0, 1) ? CollectiveKind::AllReduce : CollectiveKind::AllGather;
+            o.collectiveBytes = rng.real(0.0, 50000.0);
+            o.collectiveRanks = rng.uniform(0, 8);
+            if (rng.uniform(0, 1) == 0)
+                o.measuredKinds = 1U << static_cast<int>(DeviceKind::Gpu);
         }
         b.addOp(o);
         if (i == 0)
@@ -247,6 +255,38 @@ private slots:
         qInfo("%ld of %ld runs resumed, %ld infeasible", resumed, runs, infeasible);
         QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
         QVERIFY(infeasible > 0);
+    }
+
+    // Collectives on their devices' channels: resumed runs rebuild both queues of a device.
+    void matchesWithCollectives()
+    {
+        long resumed = 0;
+        long runs = 0;
+        for (unsigned seed = 300; seed < 340; ++seed) {
+            Rng rng(seed);
+            const Graph g = randomGraph(rng, rng.uniform(20, 600), seed % 4 == 0, true);
+            const Cluster c = randomCluster(rng, seed % 4 == 0);
+            const auto groups = randomGroups(rng, g);
+            Simulator full(g, c);
+            IncrementalSimulator inc(g, c);
+            Placement base = randomPlacement(rng, g, c, groups);
+            compare(full, inc, inc.run(base), base);
+            for (int step = 0; step < 15; ++step) {
+                Placement p = base;
+                moveGroup(pickGroup(rng, groups), static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
+                applyCpuPinning(g, c, p);
+                compare(full, inc, inc.run(p), p);
+                ++runs;
+                if (inc.stats().resumedAtUs > 0.0 && p != base)
+                    ++resumed;
+                if (rng.uniform(0, 2) == 0) {
+                    inc.keepLastAsReference();
+                    base = p;
+                }
+            }
+        }
+        qInfo("%ld of %ld runs with collectives resumed", resumed, runs);
+        QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
     }
 
     // Dense graphs with parallel edges and bytes-free ops: resumed runs rebuild each transfer's

@@ -183,6 +183,35 @@ private slots:
         QCOMPARE(g.op(concat).outputBytes, 32.0 * 35 * 35 * 256 * 4); // batch 32, 35x35x256 fp32
     }
 
+    // "collective" (docs/formats.md): read, written back only where set, and refused when wrong.
+    void collectivesRoundTrip()
+    {
+        const Graph g = parse(R"({"format": "post-graph/1", "ops": [
+            {"name": "ar", "time_us": {"gpu": 0}, "collective": {"kind": "all_reduce", "bytes": 1048576, "ranks": 8}},
+            {"name": "bc", "collective": {"kind": "broadcast"}},
+            {"name": "mm", "time_us": {"gpu": 5}}]})");
+        QCOMPARE(g.op(0).collective, CollectiveKind::AllReduce);
+        QCOMPARE(g.op(0).collectiveBytes, 1048576.0);
+        QCOMPARE(g.op(0).collectiveRanks, 8);
+        QCOMPARE(g.op(1).collective, CollectiveKind::Broadcast);
+        QCOMPARE(g.op(1).collectiveRanks, 0); // the cluster's GPUs
+        QVERIFY(!g.op(2).isCollective());
+        const std::string text = nativeGraphJson(g);
+        QVERIFY2(text.find(R"("collective": {"kind": "all_reduce", "bytes": 1048576, "ranks": 8})") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find(R"("collective": {"kind": "broadcast"})") != std::string::npos, text.c_str());
+        QCOMPARE(QString::fromStdString(text).count("collective"), 2);
+        const Graph back = parseNativeGraph(text, "again.json");
+        QCOMPARE(nativeGraphJson(back), text);
+        try {
+            parse(R"({"format": "post-graph/1", "ops": [{"name": "x", "collective": {"kind": "allreduce"}}]})");
+            QFAIL("an unknown kind was taken");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("ops[0].collective.kind"), e.what());
+            QVERIFY2(QString(e.what()).contains("all_reduce"), e.what());
+        }
+    }
+
     void malformedInputs_data()
     {
         QTest::addColumn<QString>("text");

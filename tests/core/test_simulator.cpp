@@ -4,6 +4,7 @@
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
 #include "core/sim/ChromeTraceWriter.h"
+#include "core/sim/CriticalPath.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 
@@ -1038,6 +1039,63 @@ private slots:
         QCOMPARE(t.endUs, 25.0);
         // Without recording, the timeline of the reused result is emptied.
         QVERIFY(sim.run({0, 1, 1}).timeline.ops.empty());
+    }
+
+    // docs/simulator.md "Collectives": a collective runs on its device's channel, beside the
+    // device's compute; its inputs and consumers order it as any op's; two collectives of one
+    // device take the channel in turn; a device's busy time is its compute's.
+    void collectivesRunOnTheDevicesChannel()
+    {
+        // a(10) -> {coll(50), b(30)} on GPU0; coll's 1000 bytes cross to GPU1 in 15 us for c(5);
+        // coll2(20) on GPU0 is ready at 0 and holds the channel until 20, so coll runs 20-70.
+        GraphBuilder b("collectives");
+        b.addOp(makeOp("a", 10));
+        Op coll = makeOp("coll", 50, 1000);
+        coll.collective = CollectiveKind::AllReduce;
+        coll.measuredKinds = 1U << static_cast<int>(DeviceKind::Gpu); // its time, not the ring model's
+        b.addOp(coll);
+        b.addOp(makeOp("b", 30));
+        b.addOp(makeOp("c", 5));
+        Op coll2 = makeOp("coll2", 20);
+        coll2.collective = CollectiveKind::Broadcast;
+        coll2.measuredKinds = coll.measuredKinds;
+        b.addOp(coll2);
+        b.addEdge("a", "coll");
+        b.addEdge("a", "b");
+        b.addEdge("coll", "c", 1000);
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2);
+        Simulator sim(g, c);
+        const SimResult& r = sim.run({0, 0, 0, 1, 0}, true);
+        QCOMPARE(opStart(r, 0), 0.0);
+        QCOMPARE(opStart(r, 4), 0.0);  // coll2: the channel, while a computes
+        QCOMPARE(opStart(r, 2), 10.0); // b: the compute queue, while coll2 and coll run
+        QCOMPARE(opStart(r, 1), 20.0); // coll: after coll2 on the channel
+        QCOMPARE(opStart(r, 3), 85.0); // c: coll ends at 70, its output arrives at 85
+        QCOMPARE(r.stepTimeUs, 90.0);
+        QCOMPARE(r.deviceBusyUs, (std::vector<double>{40.0, 5.0}));
+        // The critical path: coll2, then coll (the channel's order), the transfer, c.
+        const CriticalPath critical = criticalPath(g, r);
+        QCOMPARE(critical.ops, (std::vector<OpId>{4, 1, 3}));
+        // The lower bound: the path a -> coll -> c (65, no transfer), not the 110 of all work on one queue.
+        const LowerBound bound = lowerBound(g, c);
+        QCOMPARE(bound.criticalPathUs, 65.0);
+        QVERIFY2(bound.valueUs() <= r.stepTimeUs, std::to_string(bound.valueUs()).c_str());
+        // The Chrome trace puts the collectives on a row of their own.
+        const std::string json = chromeTraceJson(g, c, r);
+        QVERIFY(json.find("/device:GPU:0 collectives") != std::string::npos);
+        // The same graph without the mark: coll and coll2 take the compute queue.
+        GraphBuilder plain("plain");
+        for (const Op& op : g.ops()) {
+            Op o = op;
+            o.collective = CollectiveKind::None;
+            plain.addOp(o);
+        }
+        for (const Edge& e : g.edges())
+            plain.addEdge(e.from, e.to, e.bytes);
+        const Graph p = std::move(plain).build();
+        Simulator serial(p, c);
+        QCOMPARE(serial.run({0, 0, 0, 1, 0}).stepTimeUs, 110.0); // a, coll2, coll, b one after another
     }
 
     void chromeTraceParses()

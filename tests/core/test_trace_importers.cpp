@@ -4,9 +4,12 @@
 // the importer table against the docs.
 #include "tests/support/TestData.h"
 
+#include "core/cluster/Cluster.h"
 #include "core/io/GraphFile.h"
 #include "core/io/chakra/ChakraTrace.h"
 #include "core/io/torch/ExecutionTrace.h"
+#include "core/sim/LowerBound.h"
+#include "core/sim/Simulator.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
@@ -17,6 +20,7 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -140,6 +144,53 @@ InputError errorOf(const std::function<void()>& f)
         return e;
     }
     return InputError("", "", "no error");
+}
+
+// `count` GPUs joined by links of `bytesPerUs` and `latencyUs`.
+Cluster gpuCluster(int count, double bytesPerUs = 1000.0, double latencyUs = 2.0)
+{
+    std::vector<Device> devices;
+    for (int i = 0; i < count; ++i) {
+        Device d;
+        d.name = "/device:GPU:" + std::to_string(i);
+        devices.push_back(d);
+    }
+    return Cluster("gpus", devices, Link{bytesPerUs, latencyUs});
+}
+
+// The simulated step with every op on GPU 0, and the spans of its ops by name.
+struct Step {
+    double us = 0.0;
+    std::map<std::string, std::pair<double, double>> spans;
+};
+Step stepOnGpu0(const Graph& g, const Cluster& c)
+{
+    Simulator sim(g, c);
+    const SimResult& r = sim.run(Placement(static_cast<std::size_t>(g.opCount()), 0), true);
+    Step step{r.stepTimeUs, {}};
+    for (const OpSpan& s : r.timeline.ops)
+        step.spans[g.op(s.op).name] = {s.startUs, s.endUs};
+    return step;
+}
+
+// A GPU node of a Chakra JSON trace (NodeType 7: a collective; 4: compute), `more` members
+// after its data_deps. A runtime < 0: none.
+std::string chakraNode(int id, const std::string& name, int type, double runtime, const std::string& deps,
+                       const std::string& more = "")
+{
+    std::string n("{\"Id\": ");
+    n.append(std::to_string(id)).append(", \"Name\": \"").append(name).append("\", \"NodeType\": ");
+    n.append(std::to_string(type)).append(", \"is_cpu_op\": false, \"data_deps\": [").append(deps).append("]");
+    if (runtime >= 0)
+        n.append(", \"runtime\": ").append(std::to_string(runtime));
+    return n.append(more.empty() ? "" : ", ").append(more).append("}");
+}
+
+// A Chakra JSON trace of `nodes` (the elements of workload_graph), `top` more top-level members.
+std::string chakraJson(const std::string& nodes, const std::string& top = "")
+{
+    std::string text("{");
+    return text.append(top).append(top.empty() ? "" : ", ").append("\"workload_graph\": [").append(nodes).append("]}");
 }
 
 // Protobuf wire format, written by hand (not by the reader's generated code): varints,
@@ -507,7 +558,10 @@ private slots:
         QCOMPARE(g.recordFunctionIds.size(), std::size_t(902));
         QVERIFY(!progress.empty() && progress.back() == 1.0);
         QVERIFY(std::is_sorted(progress.begin(), progress.end()));
-        QVERIFY(!g.warnings.empty()); // the collectives
+        // DDP's 7 all-reduces and broadcasts: collectives of the graph, not one pass over their tensors.
+        QCOMPARE(r.collectiveOps, 7);
+        QCOMPARE(r.graphCollectives, 7);
+        QVERIFY(g.warnings.empty());
     }
 
     void realLinearTrace()
@@ -580,6 +634,14 @@ private slots:
         }
         QCOMPARE(allReduces + broadcasts, 21);
         QCOMPARE(broadcasts, 6);
+        // The NCCL kernels (5 all-reduces, 2 broadcasts) are collectives of the graph, of their
+        // measured runtime; the 14 host-side c10d calls are CPU operators.
+        QCOMPARE(r.gpuCollectives, 7);
+        QCOMPARE(r.modelledCollectives, 0);
+        int marked = 0;
+        for (const Op& op : g.graph.ops())
+            marked += op.isCollective() && op.measured(DeviceKind::Gpu) && !op.cpuOnly;
+        QCOMPARE(marked, 7);
         QCOMPARE(r.cpuUs, 52252.0);
         QCOMPARE(r.gpuUs, 329543.0);
     }
@@ -682,6 +744,127 @@ private slots:
             {"Id": 2, "Name": "b", "NodeType": 4, "data_deps": [1], "inputs": {"values": [[1, 5, 0, 100, 2, "cuda:0"]]}}]})";
         const ImportedGraph j = parseChakraJson(json, "sized.json", {});
         QCOMPARE(j.graph.edge(j.graph.outEdges(*j.graph.find("a")).front()).bytes, 200.0);
+    }
+
+    // A GPU collective runs on its device's communication channel: independent compute
+    // overlaps it (the step is the longer of the two, not their sum), a dependency still orders
+    // it, and its measured runtime is its time whatever the links.
+    void chakraCollectivesOverlapCompute()
+    {
+        const std::string nccl = "ncclKernel_AllReduce_RING_LL_Sum_float";
+        const std::string gemm = chakraNode(1, "gemm", 4, 100, "");
+        ChakraReport r;
+        const ImportedGraph overlap = parseChakraJson(chakraJson(gemm + ", " + chakraNode(2, nccl, 7, 80, "")),
+                                                      "overlap.json", {}, &r);
+        const Op& coll = overlap.graph.op(*overlap.graph.find(nccl));
+        QCOMPARE(coll.collective, CollectiveKind::AllReduce);
+        QVERIFY(coll.measured(DeviceKind::Gpu));
+        QCOMPARE(r.gpuCollectives, 1);
+        QCOMPARE(r.modelledCollectives, 0);
+        const bool noted = std::any_of(overlap.notes.begin(), overlap.notes.end(), [](const std::string& n) {
+            return n.find("1 GPU collective(s) run on their device's communication channel") != std::string::npos
+                && n.find("1 by their measured runtime") != std::string::npos;
+        });
+        QVERIFY2(noted, overlap.notes.back().c_str());
+        for (const Cluster& c : {gpuCluster(1), gpuCluster(4, 1.0, 500.0)}) { // the links do not matter
+            const Step step = stepOnGpu0(overlap.graph, c);
+            QCOMPARE(step.us, 100.0); // max(100, 80), not 180
+            QCOMPARE(step.spans.at(nccl), std::make_pair(0.0, 80.0));
+            // The bounds share out the compute queue only: still below the step.
+            QVERIFY2(lowerBound(overlap.graph, c).valueUs() <= step.us,
+                     std::to_string(lowerBound(overlap.graph, c).valueUs()).c_str());
+        }
+        // The collective reduces what the gemm computed: one after the other.
+        const ImportedGraph chain = parseChakraJson(chakraJson(gemm + ", " + chakraNode(2, nccl, 7, 80, "1")),
+                                                    "chain.json", {});
+        QCOMPARE(stepOnGpu0(chain.graph, gpuCluster(2)).us, 180.0);
+        // Compute that reads the collective's result waits for it, and the device's compute;
+        // two collectives share the channel one at a time.
+        const ImportedGraph mixed = parseChakraJson(
+            chakraJson(gemm + ", " + chakraNode(2, nccl, 7, 80, "") + ", " + chakraNode(3, "update", 4, 10, "2") + ", "
+                       + chakraNode(4, "ncclKernel_Broadcast_RING_LL", 7, 30, "")),
+            "mixed.json", {});
+        const Step step = stepOnGpu0(mixed.graph, gpuCluster(2));
+        QCOMPARE(step.spans.at("update"), std::make_pair(100.0, 110.0));
+        QCOMPARE(step.spans.at("ncclKernel_Broadcast_RING_LL"), std::make_pair(80.0, 110.0));
+        QCOMPARE(step.us, 110.0);
+    }
+
+    // Without a runtime, a collective takes the ring model's time over the cluster's links:
+    // steps x latency + factor x bytes / bandwidth, for the trace's ranks or the cluster's GPUs.
+    void chakraCollectivesWithoutRuntimeFollowTheRingModel()
+    {
+        const auto node = [](const std::string& name, const std::string& more) {
+            return chakraNode(1, name, 7, -1, "", more);
+        };
+        const Cluster four = gpuCluster(4, 1000.0, 2.0); // n = 4, B = 1000 B/us, L = 2 us
+        ChakraReport r;
+        const ImportedGraph allReduce = parseChakraJson(
+            chakraJson(node("ncclKernel_AllReduce", "\"comm_size\": 1000000")), "ar.json", {}, &r);
+        QCOMPARE(r.modelledCollectives, 1);
+        QCOMPARE(r.withoutRuntime, 0); // not "takes 0 us"
+        QVERIFY(allReduce.warnings.empty());
+        QVERIFY2(allReduce.notes.back().find("the cluster's GPUs as ranks") != std::string::npos,
+                 allReduce.notes.back().c_str());
+        QCOMPARE(allReduce.graph.op(0).collectiveBytes, 1e6);
+        QCOMPARE(stepOnGpu0(allReduce.graph, four).us, 2 * 3 * 2.0 + 2.0 * 3 / 4 * 1e6 / 1000); // 1512
+        // The trace's "ngpus": 8 ranks.
+        const ImportedGraph eight = parseChakraJson(
+            chakraJson(node("ncclKernel_AllReduce", "\"comm_size\": 1000000"), "\"ngpus\": 8"), "ar8.json", {});
+        QVERIFY(eight.notes.back().find("for 8 ranks") != std::string::npos);
+        QCOMPARE(stepOnGpu0(eight.graph, four).us, 2 * 7 * 2.0 + 2.0 * 7 / 8 * 1e6 / 1000); // 1778
+        // All-gather by comm_type 2, broadcast by name; bytes from the tensors where comm_size is absent.
+        const ImportedGraph gather = parseChakraJson(
+            chakraJson(node("coll", "\"comm_type\": 2, \"comm_size\": 1000000")), "ag.json", {});
+        QCOMPARE(stepOnGpu0(gather.graph, four).us, 3 * 2.0 + 3.0 / 4 * 1e6 / 1000); // 756
+        const ImportedGraph broadcast = parseChakraJson(
+            chakraJson(node("ncclKernel_Broadcast", "\"inputs\": {\"values\": \"[[1, 5, 0, 250000, 4, 'cuda:0']]\"}")),
+            "bc.json", {});
+        QCOMPARE(broadcast.graph.op(0).collectiveBytes, 1e6);
+        QCOMPARE(stepOnGpu0(broadcast.graph, four).us, 3 * 2.0 + 1e6 / 1000); // 1006
+        // One GPU: no peer, nothing to move.
+        QCOMPARE(stepOnGpu0(allReduce.graph, gpuCluster(1)).us, 0.0);
+        // On a CPU beside two GPUs: still a collective of the cluster's 2 GPUs, over the CPU's
+        // links (not one of a single rank, free): 2 x 2 + 1 x 1e6 / 1000.
+        std::vector<Device> devices = {gpuCluster(2).device(0), gpuCluster(2).device(1), Device{}};
+        devices[2].name = "/device:CPU:0";
+        devices[2].kind = DeviceKind::Cpu;
+        const Cluster withCpu("gpus and a cpu", devices, Link{1000.0, 2.0});
+        Simulator onCpu(allReduce.graph, withCpu);
+        QCOMPARE(onCpu.run({2}).stepTimeUs, 1004.0);
+        QCOMPARE(onCpu.run({0}).stepTimeUs, 1004.0);
+        // The lower bound's critical path counts the model's time.
+        QCOMPARE(lowerBound(allReduce.graph, four).criticalPathUs, 1512.0);
+    }
+
+    // c10d collectives of an execution trace: collectives of the graph, timed by the ring
+    // model for the bytes they write, overlapping independent compute.
+    void etCollectivesOverlapCompute()
+    {
+        const T a{1, 1, {64, 64}}, b{2, 2, {64, 64}}, c{3, 3, {64, 64}}, x{4, 4, {256, 256}}, y{5, 5, {256, 256}};
+        ExecutionTraceReport r;
+        const ImportedGraph g = readEt(trace({{3, "aten::mm", 2, true, {a, b}, {c}},
+                                              {4, "c10d::allreduce_", 2, true, {c}, {}},
+                                              {5, "aten::relu", 2, true, {x}, {y}}}),
+                                       &r);
+        QCOMPARE(r.graphCollectives, 1);
+        const Op& coll = *opOfType(g.graph, "c10d::allreduce_");
+        QCOMPARE(coll.collective, CollectiveKind::AllReduce);
+        QCOMPARE(coll.collectiveBytes, 64.0 * 64 * 4);
+        QCOMPARE(coll.time(DeviceKind::Gpu), 0.0); // no roofline: the ring model
+        QVERIFY(hasEdge(g.graph, "aten::mm", "c10d::allreduce_"));
+        QVERIFY(std::any_of(g.notes.begin(), g.notes.end(), [](const std::string& n) {
+            return n.find("1 collective(s) (c10d all-reduce, broadcast, ...) run on their device's communication")
+                != std::string::npos;
+        }));
+        const Cluster four = gpuCluster(4, 100.0, 2.0);
+        const Step step = stepOnGpu0(g.graph, four);
+        const auto span = [&](const std::string& type) { return step.spans.at(opOfType(g.graph, type)->name); };
+        const double ring = 2 * 3 * 2.0 + 1.5 * 64 * 64 * 4 / 100.0;
+        QCOMPARE(span("c10d::allreduce_").second - span("c10d::allreduce_").first, ring);
+        const double mm = span("aten::mm").second, relu = span("aten::relu").second - span("aten::relu").first;
+        QCOMPARE(span("c10d::allreduce_").first, mm); // after its producer
+        QCOMPARE(step.us, mm + std::max(relu, ring)); // beside the relu, not after it
     }
 
     void wrongChakraTracesNameTheNode()

@@ -1,6 +1,7 @@
 #include "ui/document/GraphDocument.h"
 
 #include "core/cost/OpTime.h"
+#include "core/sim/CollectiveTime.h"
 
 #include <atomic>
 
@@ -26,6 +27,8 @@ double GraphDocument::placedTimeUs(OpId op) const
     const DeviceId d = deviceOf(op);
     if (d == kNoDevice)
         return o.time(DeviceKind::Gpu);
+    if (collectiveIsModelled(o)) // the simulator's ring model (docs/simulator.md, "Collectives")
+        return CollectiveLinks(*cluster).ringTimeUs(o, d);
     return opTimeUs(o, cluster->device(d));
 }
 

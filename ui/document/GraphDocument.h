@@ -58,7 +58,8 @@ struct GraphDocument {
     bool isPlaced() const { return graph && placement.size() == static_cast<size_t>(graph->opCount()); }
     // kNoDevice when unplaced or out of the cluster's range.
     DeviceId deviceOf(OpId op) const;
-    // The op's compute time on the device it is placed on (or on a GPU at speed 1 when unplaced).
+    // The op's time on the device it is placed on, as the simulator takes it (a collective without a
+    // measured time: the ring model), or on a GPU at speed 1 when unplaced.
     double placedTimeUs(OpId op) const;
 };
 

@@ -42,6 +42,7 @@ struct ChakraNode {
     bool cpu = false;
     std::vector<std::uint64_t> dataDeps, ctrlDeps;
     std::optional<std::int64_t> commType; // CollectiveCommType
+    std::optional<double> commBytes;      // comm_size: the bytes a collective moves
     std::vector<ChakraTensor> inputs, outputs;
     std::string location; // "workload_graph[12]" or "node 12 (byte 345)"
 };
@@ -206,6 +207,45 @@ std::string opType(const ChakraNode& n)
     return "GPU kernel";
 }
 
+// A GPU collective's kind, from the op type opType() gave it.
+CollectiveKind collectiveKind(std::string_view type)
+{
+    static const std::pair<std::string_view, CollectiveKind> kinds[] = {
+        {"AllReduce", CollectiveKind::AllReduce},
+        {"Reduce", CollectiveKind::Reduce},
+        {"AllGather", CollectiveKind::AllGather},
+        {"Gather", CollectiveKind::Gather},
+        {"Scatter", CollectiveKind::Scatter},
+        {"Broadcast", CollectiveKind::Broadcast},
+        {"AllToAll", CollectiveKind::AllToAll},
+        {"ReduceScatter", CollectiveKind::ReduceScatter},
+        {"ReduceScatterBlock", CollectiveKind::ReduceScatter},
+        {"Barrier", CollectiveKind::Barrier}};
+    for (const auto& [name, kind] : kinds)
+        if (type == name)
+            return kind;
+    return CollectiveKind::Other;
+}
+
+// The bytes a collective moves: comm_size where the trace gives it, else the larger of its
+// input and output tensors (each storage once).
+double collectiveBytes(const ChakraNode& n)
+{
+    if (n.commBytes)
+        return *n.commBytes;
+    auto total = [](std::vector<ChakraTensor> tensors) {
+        std::sort(tensors.begin(), tensors.end(), [](const ChakraTensor& a, const ChakraTensor& b) {
+            return a.key != b.key ? a.key < b.key : a.bytes < b.bytes;
+        });
+        double bytes = 0.0;
+        for (std::size_t k = 0; k < tensors.size(); ++k)
+            if (k + 1 == tensors.size() || tensors[k + 1].key != tensors[k].key)
+                bytes += tensors[k].bytes;
+        return bytes;
+    };
+    return std::min(std::max(total(n.inputs), total(n.outputs)), GraphBuilder::kMaxBytes);
+}
+
 std::string withThousands(long long value)
 {
     const std::string digits = std::to_string(value < 0 ? -value : value);
@@ -218,9 +258,62 @@ std::string withThousands(long long value)
     return out;
 }
 
-ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::string& source,
-                               const ImportOptions& options, ChakraReport& r)
+// The import's notes and warnings: what the trace holds and how each kind of node is treated.
+void addChakraNotes(const std::vector<ChakraNode>& nodes, const ChakraReport& r, ImportedGraph& imported)
 {
+    imported.notes.push_back(
+        "Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
+        + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
+        + " GPU kernels and copies, " + std::to_string(r.collectives) + " collectives); "
+        + (r.sizedDataDeps == 0 ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
+                                : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
+                   + " data dependencies carry the sizes of the tensors they pass ("
+                   + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
+                   + " MB), the others are edges without bytes"));
+    if (r.gpuCollectives > 0) {
+        const int measured = r.gpuCollectives - r.modelledCollectives;
+        std::string timed;
+        if (measured > 0)
+            timed = std::to_string(measured) + " by their measured runtime";
+        if (r.modelledCollectives > 0)
+            timed += (timed.empty() ? "" : ", ") + std::to_string(r.modelledCollectives)
+                + " without one by the ring model from the bytes they move over the cluster's links, for "
+                + (r.ranks > 0 ? std::to_string(r.ranks) + " ranks (the trace's \"ngpus\")"
+                               : std::string("the cluster's GPUs as ranks (the trace states no group "
+                                             "size)"));
+        imported.notes.push_back(std::to_string(r.gpuCollectives)
+                                 + " GPU collective(s) run on their device's communication channel, beside its "
+                                   "compute (independent compute overlaps them, their dependencies still order "
+                                   "them), timed "
+                                 + timed
+                                 + "; the other ranks are not in this graph (docs/importers.md, \"Chakra traces\")");
+    }
+    if (r.collectives > r.gpuCollectives)
+        imported.notes.push_back(
+            std::to_string(r.collectives - r.gpuCollectives)
+            + " CPU-side collective call(s) (is_cpu_op) are CPU operators of their measured runtime");
+    if (r.sendRecv > 0)
+        imported.notes.push_back(std::to_string(r.sendRecv)
+                                 + " send/receive node(s) are ops of their measured runtime on their device: the "
+                                   "peers they talk to are not in this graph");
+    if (r.withoutRuntime > 0)
+        imported.warnings.push_back(std::to_string(r.withoutRuntime) + " node(s) have no runtime and take 0 us (first: '" +
+                                    [&] {
+                                        for (const ChakraNode& n : nodes)
+                                            if (!n.runtimeUs && !(n.type == kCommCollNode && !n.cpu))
+                                                return n.name;
+                                        return std::string();
+                                    }()
+                                    + "')");
+    if (r.droppedCtrlDeps > 0)
+        imported.warnings.push_back(std::to_string(r.droppedCtrlDeps)
+                                    + " control dependencies on nodes the trace does not have were dropped");
+}
+
+ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::string& source,
+                               const ImportOptions& options, ChakraReport& r, int ranks)
+{
+    r.ranks = ranks;
     std::unordered_map<std::uint64_t, std::size_t> byId;
     std::unordered_map<std::string, int> nameCount;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -239,9 +332,18 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
                                     : n.name;
         op.type = opType(n);
         const double us = n.runtimeUs.value_or(0.0);
-        r.withoutRuntime += n.runtimeUs ? 0 : 1;
+        const bool collective = n.type == kCommCollNode && !n.cpu;
         constexpr int kCpu = static_cast<int>(DeviceKind::Cpu), kGpu = static_cast<int>(DeviceKind::Gpu);
-        if (n.cpu) {
+        if (collective) {
+            op.collective = collectiveKind(op.type);
+            op.collectiveBytes = collectiveBytes(n);
+            op.collectiveRanks = ranks;
+            ++r.gpuCollectives;
+        }
+        if (collective && us <= 0.0) { // timed by the ring model on the cluster it runs on
+            ++r.modelledCollectives;
+            ++r.gpuOps;
+        } else if (n.cpu) {
             op.timeUs[kCpu] = op.timeUs[kGpu] = us;
             op.cpuOnly = true;
             op.measuredKinds = 1U << kCpu;
@@ -254,6 +356,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
             ++r.gpuOps;
             r.gpuUs += us;
         }
+        r.withoutRuntime += n.runtimeUs || collective ? 0 : 1;
         r.collectives += n.type == kCommCollNode ? 1 : 0;
         r.sendRecv += n.type == kCommSendNode || n.type == kCommRecvNode ? 1 : 0;
         try {
@@ -302,31 +405,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
     } catch (const GraphError& e) {
         throw InputError(source, "dependencies", e.what());
     }
-    imported.notes.push_back(
-        "Chakra trace: " + withThousands(r.nodes) + " nodes as ops with their measured runtimes ("
-        + withThousands(r.cpuOps) + " CPU operators pinned to the CPU, " + withThousands(r.gpuOps)
-        + " GPU kernels and copies, " + std::to_string(r.collectives) + " collectives); "
-        + (r.sizedDataDeps == 0 ? std::string("dependencies are edges without bytes (the trace gives no tensor sizes)")
-                                : withThousands(r.sizedDataDeps) + " of " + withThousands(r.dataDeps)
-                   + " data dependencies carry the sizes of the tensors they pass ("
-                   + withThousands(static_cast<long long>(r.sizedBytes / 1e6))
-                   + " MB), the others are edges without bytes"));
-    if (r.collectives + r.sendRecv > 0)
-        imported.notes.push_back(std::to_string(r.collectives + r.sendRecv)
-                                 + " communication node(s) are ops of their measured runtime: the other ranks they "
-                                   "talk to are not in this graph (docs/importers.md, \"Chakra traces\")");
-    if (r.withoutRuntime > 0)
-        imported.warnings.push_back(std::to_string(r.withoutRuntime) + " node(s) have no runtime and take 0 us (first: '" +
-                                    [&] {
-                                        for (const ChakraNode& n : nodes)
-                                            if (!n.runtimeUs)
-                                                return n.name;
-                                        return std::string();
-                                    }()
-                                    + "')");
-    if (r.droppedCtrlDeps > 0)
-        imported.warnings.push_back(std::to_string(r.droppedCtrlDeps)
-                                    + " control dependencies on nodes the trace does not have were dropped");
+    addChakraNotes(nodes, r, imported);
     return imported;
 }
 
@@ -382,6 +461,8 @@ std::vector<ChakraNode> readJsonNodes(const JsonInput& in, const json& graph, co
                 n.ctrlDeps = idList(in, *deps, JsonInput::member(path, key));
         if (const json* comm = in.find(o, "comm_type"))
             n.commType = static_cast<std::int64_t>(in.within(*comm, JsonInput::member(path, "comm_type"), 0, 9));
+        if (const json* size = in.find(o, "comm_size"))
+            n.commBytes = in.within(*size, JsonInput::member(path, "comm_size"), 0.0, GraphBuilder::kMaxBytes);
         readJsonTensors(o, "inputs", n.inputs);
         readJsonTensors(o, "outputs", n.outputs);
         nodes.push_back(std::move(n));
@@ -447,6 +528,8 @@ ChakraNode fromProto(const ChakraProtoMsg::Node& p, std::string location)
             n.cpu = *value != 0.0;
         else if (a.name() == "comm_type" && value && *value >= 0 && *value <= 9)
             n.commType = static_cast<std::int64_t>(*value);
+        else if (a.name() == "comm_size" && value && *value >= 0 && *value <= GraphBuilder::kMaxBytes)
+            n.commBytes = *value;
     }
     return n;
 }
@@ -484,8 +567,11 @@ ImportedGraph parseChakraJson(std::string_view text, const std::string& source, 
     const json& graph = in.array(in.require(top, "workload_graph", ""), "workload_graph");
     if (graph.empty())
         in.fail("workload_graph", "the trace has no nodes");
+    int ranks = 0; // the group size, where the trace states it
+    if (const json* ngpus = in.find(top, "ngpus"))
+        ranks = static_cast<int>(in.within(*ngpus, "ngpus", 1, GraphBuilder::kMaxCollectiveRanks));
     ChakraReport local;
-    ImportedGraph imported = buildChakraGraph(readJsonNodes(in, graph, options), source, options, local);
+    ImportedGraph imported = buildChakraGraph(readJsonNodes(in, graph, options), source, options, local, ranks);
     if (report)
         *report = local;
     return imported;
@@ -538,7 +624,7 @@ ImportedGraph parseChakraEt(std::string_view bytes, const std::string& source, c
     if (nodes.empty())
         throw InputError(source, {}, "the trace has no nodes (only its global metadata)");
     ChakraReport local;
-    ImportedGraph imported = buildChakraGraph(nodes, source, options, local);
+    ImportedGraph imported = buildChakraGraph(nodes, source, options, local, 0);
     if (report)
         *report = local;
     return imported;

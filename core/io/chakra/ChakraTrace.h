@@ -14,7 +14,13 @@ struct ChakraReport {
     int cpuOps = 0;      // is_cpu_op: pinned to the CPU
     int gpuOps = 0;      // GPU kernels (and copies)
     int collectives = 0; // COMM_COLL_NODE
-    int sendRecv = 0;    // COMM_SEND_NODE, COMM_RECV_NODE
+    // Of them, the GPU ones (not is_cpu_op: NCCL kernels), collectives of the graph
+    // (Op::collective): timed by their measured runtime, or by the ring model where the trace
+    // gives none (a runtime of 0 counts as none).
+    int gpuCollectives = 0;
+    int modelledCollectives = 0;
+    int ranks = 0;    // the group size the trace states (JSON "ngpus"); 0: not stated
+    int sendRecv = 0; // COMM_SEND_NODE, COMM_RECV_NODE
     int withoutRuntime = 0;
     int dataDeps = 0;
     int ctrlDeps = 0;
@@ -33,8 +39,12 @@ struct ChakraReport {
 //    length as a varint (core/io/chakra/et_def.proto).
 // A CPU operator (is_cpu_op) gets its runtime as a measured CPU time and is pinned to the CPU;
 // any other node its runtime as a measured GPU time (CPU time = that x cpuSlowdown, an
-// estimate). A collective (COMM_COLL_NODE) is one op of its measured runtime: the other ranks
-// it talks to are not in the graph. A data dependency carries the bytes of the tensors the
+// estimate). A GPU collective (COMM_COLL_NODE, not is_cpu_op) is a collective of the graph
+// (Op::collective: it runs on its device's communication channel, beside compute) of its
+// measured runtime, or where it has none timed by the ring model from comm_size (else its
+// tensors' bytes) for the trace's "ngpus" ranks (else the cluster's GPUs); the
+// other ranks are not in the graph. A CPU-side collective call (c10d, is_cpu_op) is a CPU
+// operator; send and receive nodes are ops of their runtime. A data dependency carries the bytes of the tensors the
 // consumer reads from the producer's outputs, where both nodes list their tensors (IOInfo
 // `values`: PyTorch's [tensor_id, storage_id, offset, numel, itemsize, device], as the
 // converter writes them); other dependencies, and control dependencies, are edges without bytes.

@@ -67,7 +67,7 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         value,
         {"name",     "type",        "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
          "cpu_only", "flops",       "memory_bytes", "matrix",       "convolution", "narrow_convolution", "precision",
-         "measured", "measured_by", "body",         "fused_into",   "winograd",    "pass_bytes"},
+         "measured", "measured_by", "body",         "fused_into",   "winograd",    "pass_bytes",         "collective"},
         path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -113,6 +113,25 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     }
     if (const json* pass = in.find(value, "pass_bytes"))
         op.passBytes = in.nonNegative(*pass, JsonInput::member(path, "pass_bytes"));
+    if (const json* collective = in.find(value, "collective")) {
+        const std::string at = JsonInput::member(path, "collective");
+        in.object(*collective, at);
+        in.rejectUnknownKeys(*collective, {"kind", "bytes", "ranks"}, at);
+        const std::string kindAt = JsonInput::member(at, "kind");
+        const std::string kind = in.string(in.require(*collective, "kind", at), kindAt);
+        const auto parsed = parseCollectiveKind(kind);
+        if (!parsed)
+            in.fail(kindAt,
+                    "unknown collective \"" + kind
+                        + "\" (all_reduce, reduce, all_gather, gather, scatter, broadcast, all_to_all, "
+                          "reduce_scatter, barrier or other)");
+        op.collective = *parsed;
+        if (const json* bytes = in.find(*collective, "bytes"))
+            op.collectiveBytes = in.nonNegative(*bytes, JsonInput::member(at, "bytes"));
+        if (const json* ranks = in.find(*collective, "ranks"))
+            op.collectiveRanks = static_cast<int>(
+                in.within(*ranks, JsonInput::member(at, "ranks"), 0, GraphBuilder::kMaxCollectiveRanks));
+    }
     if (const json* precision = in.find(value, "precision")) {
         const std::string field = JsonInput::member(path, "precision");
         const std::string text = in.string(*precision, field);
@@ -264,6 +283,15 @@ std::string nativeGraphJson(const Graph& graph)
         }
         if (op.passBytes > 0.0)
             o["pass_bytes"] = JsonOutput::number(op.passBytes);
+        if (op.isCollective()) {
+            ordered_json c;
+            c["kind"] = std::string(collectiveName(op.collective));
+            if (op.collectiveBytes != 0.0)
+                c["bytes"] = JsonOutput::number(op.collectiveBytes);
+            if (op.collectiveRanks != 0)
+                c["ranks"] = op.collectiveRanks;
+            o["collective"] = std::move(c);
+        }
         if (op.precision == ElementPrecision::Half)
             o["precision"] = "fp16";
         else if (op.precision == ElementPrecision::Int8)

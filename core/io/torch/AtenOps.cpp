@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -214,6 +215,30 @@ bool isMaybeAliasAten(std::string_view aten)
 bool isCollectiveName(std::string_view name)
 {
     return name.starts_with("c10d::") || name.starts_with("nccl:") || name == "record_param_comms";
+}
+
+CollectiveKind collectiveKindOfName(std::string_view name)
+{
+    if (!name.starts_with("c10d::") && !name.starts_with("nccl:"))
+        return CollectiveKind::None;
+    std::string letters; // "c10d::_reduce_scatter_base_" -> "reducescatterbase"
+    for (char c : name.substr(name.find(':') + 1))
+        if (std::isalpha(static_cast<unsigned char>(c)))
+            letters.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    // The longer names first: "allreduce" also contains "reduce".
+    static const std::pair<std::string_view, CollectiveKind> kinds[] = {{"reducescatter", CollectiveKind::ReduceScatter},
+                                                                        {"allreduce", CollectiveKind::AllReduce},
+                                                                        {"allgather", CollectiveKind::AllGather},
+                                                                        {"alltoall", CollectiveKind::AllToAll},
+                                                                        {"broadcast", CollectiveKind::Broadcast},
+                                                                        {"barrier", CollectiveKind::Barrier},
+                                                                        {"reduce", CollectiveKind::Reduce},
+                                                                        {"gather", CollectiveKind::Gather},
+                                                                        {"scatter", CollectiveKind::Scatter}};
+    for (const auto& [pattern, kind] : kinds)
+        if (letters.starts_with(pattern))
+            return kind;
+    return CollectiveKind::None;
 }
 
 } // namespace post

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/graph/Collective.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -48,5 +50,10 @@ bool isMaybeAliasAten(std::string_view aten);
 
 // c10d collectives (allreduce_, broadcast_, ...), NCCL calls and record_param_comms.
 bool isCollectiveName(std::string_view name);
+
+// The kind of a collective by its name (c10d::allreduce_, c10d::_allgather_base_,
+// nccl:broadcast, ...); None for point-to-point calls (send, recv), record_param_comms and
+// any other name.
+CollectiveKind collectiveKindOfName(std::string_view name);
 
 } // namespace post

@@ -537,6 +537,17 @@ Graph buildGraph(const Trace& trace, const Selection& sel, const std::string& so
         for (const TensorRef& t : c.writes)
             if (written.insert(t.key).second)
                 op.outputBytes += tensorBytes(t);
+        // A collective of the graph: it runs on its device's communication channel, timed by
+        // the ring model for the tensors it writes (docs/simulator.md, "Collectives").
+        if (const CollectiveKind kind = collectiveKindOfName(n.name); kind != CollectiveKind::None) {
+            op.collective = kind;
+            op.collectiveBytes = op.outputBytes;
+            op.timeUs = {};
+            op.flops = op.memoryBytes = 0.0;
+            op.winogradFlops = op.winogradGemmBytes = op.winogradTransformBytes = 0.0;
+            op.matrixOp = false;
+            ++report.graphCollectives;
+        }
         std::map<std::size_t, double> bytesFrom;
         for (const TensorRef& t : c.reads) {
             // A parameter (read by the forward pass, updated by the optimizer) belongs to its first reader.
@@ -583,11 +594,19 @@ void addNotes(const ExecutionTraceReport& r, ImportedGraph& imported)
         + withThousands(r.foldedBookkeeping) + " views, allocations and no-op copies folded away, "
         + withThousands(r.nestedOps) + " operators nested in an op counted with it");
     imported.notes.push_back("op times are roofline estimates from the recorded shapes and types (docs/cost-model.md)");
-    if (r.collectiveOps > 0)
+    if (r.graphCollectives > 0)
+        imported.notes.push_back(
+            std::to_string(r.graphCollectives)
+            + " collective(s) (c10d all-reduce, broadcast, ...) run on their device's communication channel, beside "
+              "its compute, timed by the ring model from the bytes of the tensors they write over the cluster's links "
+              "(by their measured time where --costs gives one), for the cluster's GPUs as ranks (the "
+              "trace states no group size); the other ranks are not in this graph (docs/importers.md, \"PyTorch "
+              "execution traces\")");
+    if (r.collectiveOps > r.graphCollectives)
         imported.warnings.push_back(
-            std::to_string(r.collectiveOps)
-            + " collective op(s) (c10d) are costed as one pass over their tensors: the transfers to the other ranks "
-              "are not in this graph (docs/importers.md, \"PyTorch execution traces\")");
+            std::to_string(r.collectiveOps - r.graphCollectives)
+            + " communication op(s) (c10d send, recv, ...) are costed as one pass over their tensors: the transfers "
+              "to the other ranks are not in this graph (docs/importers.md, \"PyTorch execution traces\")");
 }
 
 } // namespace

@@ -20,6 +20,7 @@ struct ExecutionTraceReport {
     int backwardOps = 0;       // inside autograd::engine::evaluate_function
     int optimizerOps = 0;      // inside Optimizer.step / Optimizer.zero_grad
     int collectiveOps = 0;     // c10d collectives (each also counted in its phase)
+    int graphCollectives = 0;  // of them, collectives of the graph (Op::collective): all but send, recv, ...
     int foldedBookkeeping = 0; // views, allocations, detach, no-op copies folded away
     int nestedOps = 0;         // operators inside an op of the graph, counted with it
     int dataEdges = 0;
