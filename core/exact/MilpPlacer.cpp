@@ -399,6 +399,15 @@ PlaceResult MilpPlacer::place(const PlaceContext& context)
 {
     if (context.cluster.deviceCount() == 0)
         throw InputError(context.cluster.name(), "devices", "milp needs at least one device");
+    // Its model runs every op on its device's compute queue: a collective, which the simulator
+    // runs on the device's communication channel beside compute (docs/simulator.md,
+    // "Collectives"), would make its bound and its optimality claims wrong.
+    for (const Op& op : context.graph.ops())
+        if (op.isCollective())
+            throw InputError(context.graph.name(), "ops",
+                             "milp's model has no communication channel for collectives ('" + op.name
+                                 + "' is one), so its bound would not hold; use post@best or local-search, whose "
+                                   "gap to lower_bound_ms is certified");
     if (groups_ > 0 && groups_ < context.graph.opCount())
         return placeGrouped(context, groups_);
     if (groups_ > 0 || milpFitsOpLevel(context.graph, context.cluster, context.sim))

@@ -405,6 +405,32 @@ private slots:
         QVERIFY(std::find(defaults.begin(), defaults.end(), "milp") == defaults.end());
     }
 
+    // A collective runs beside compute in the simulator, on compute in milp's model: milp
+    // refuses the graph rather than claim a bound that would not hold.
+    void refusesGraphsWithCollectives()
+    {
+        GraphBuilder b("with-allreduce");
+        b.addOp(makeOp("grad", 50, 4e6));
+        Op allReduce = makeOp("allreduce", 80, 4e6);
+        allReduce.collective = CollectiveKind::AllReduce;
+        allReduce.collectiveBytes = 4e6;
+        b.addOp(std::move(allReduce));
+        b.addOp(makeOp("update", 20, 1e3));
+        b.addEdge(0, 1, 4e6);
+        b.addEdge(1, 2, 4e6);
+        const Graph g = std::move(b).build();
+        PlaceContext context{g, gpus(2), SimOptions{}};
+        for (int groups : {0, 2}) {
+            try {
+                MilpPlacer(groups).place(context);
+                QFAIL("milp accepted a graph with a collective");
+            } catch (const InputError& e) {
+                const QString what = QString::fromUtf8(e.what());
+                QVERIFY2(what.contains("collectives") && what.contains("'allreduce'"), qPrintable(what));
+            }
+        }
+    }
+
     // Issue 30 item 3: on random small graphs whose optimum enumeration gives (every placement
     // simulated), milp's placement is timed by the simulator at what it reports, its bound never
     // exceeds the optimum, and it claims "proven optimal" exactly when it can: a claimed placement
