@@ -97,6 +97,42 @@ private slots:
         QVERIFY(qAbs(step->lanes[4].bars[0].startUs - 120.083333) < 1e-3);
     }
 
+    // A collective runs on its device's communication channel, beside compute: its bar goes to
+    // a lane of its own ("GPU:0 collectives", after the devices', before the links) so no lane's
+    // bars overlap, which hit testing's binary search relies on.
+    void collectivesHaveALaneOfTheirOwn()
+    {
+        GraphBuilder b("with-allreduce");
+        b.addOp(uitest::op("grad", "MatMul", 100, 4000, 0));
+        Op allReduce = uitest::op("allreduce", "Collective", 80, 0, 0);
+        allReduce.collective = CollectiveKind::AllReduce;
+        allReduce.measuredKinds = 0b11; // its measured time, not the ring model's
+        b.addOp(std::move(allReduce));
+        b.addOp(uitest::op("other", "MatMul", 120, 100, 0)); // independent of it: overlaps the all-reduce
+        b.addEdge("grad", "allreduce");
+        b.addEdge("grad", "other");
+        auto doc = std::make_shared<GraphDocument>();
+        doc->path = QStringLiteral("collective");
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        doc->placement = {1, 1, 1};
+        const StepPtr step = SimulatedStep::simulate(doc);
+        QVERIFY(step);
+        QCOMPARE(step->collectiveLaneCount, 1);
+        QCOMPARE(step->deviceLaneCount, 4);
+        QCOMPARE(step->lanes.size(), size_t(4)); // one device: no transfers
+        QCOMPARE(step->lanes[3].name, QStringLiteral("GPU:0 collectives"));
+        QCOMPARE(step->lanes[3].device, DeviceId{1});
+        QCOMPARE(step->barOfOp[1].lane, 3);
+        QCOMPARE(step->lanes[1].bars.size(), size_t(2)); // grad and other on the compute lane
+        const TimelineBar& collective = step->lanes[3].bars[0];
+        const TimelineBar& other = step->lanes[1].bars[1];
+        QVERIFY(collective.startUs < other.endUs && other.startUs < collective.endUs); // they overlap in time
+        for (const TimelineLane& lane : step->lanes)
+            for (size_t i = 1; i < lane.bars.size(); ++i)
+                QVERIFY(lane.bars[i - 1].endUs <= lane.bars[i].startUs + 1e-9);
+    }
+
     // The step carries its critical path (core/sim/CriticalPath, tested in
     // core/test_critical_path): input -> conv -> relu (GPU:1) -> fc (GPU:0), three transfers.
     void criticalPathRunsFromStartToEnd()

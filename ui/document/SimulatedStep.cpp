@@ -43,12 +43,30 @@ std::shared_ptr<const SimulatedStep> SimulatedStep::simulate(DocumentPtr documen
         lane.fullName = QString::fromStdString(cluster.device(d).name);
         lane.name = shortDeviceName(cluster.device(d).name);
     }
-    step->deviceLaneCount = devices;
+    // A collective runs on its device's communication channel, overlapping the compute lane's
+    // bars: a lane of its own for each device that ran one, after the devices'.
+    std::vector<int> collectiveLane(static_cast<size_t>(devices), -1);
+    for (const OpSpan& span : timeline.ops)
+        if (graph.op(span.op).isCollective())
+            collectiveLane[static_cast<size_t>(span.device)] = 0;
+    for (DeviceId d = 0; d < devices; ++d) {
+        if (collectiveLane[static_cast<size_t>(d)] < 0)
+            continue;
+        collectiveLane[static_cast<size_t>(d)] = static_cast<int>(step->lanes.size());
+        TimelineLane lane = step->lanes[static_cast<size_t>(d)];
+        lane.name += QStringLiteral(" collectives");
+        lane.fullName += QStringLiteral(" collectives");
+        step->lanes.push_back(std::move(lane));
+        ++step->collectiveLaneCount;
+    }
+    step->deviceLaneCount = devices + step->collectiveLaneCount;
     step->barOfOp.assign(static_cast<size_t>(graph.opCount()), BarRef{});
     // Timeline::ops is in start order, so each lane's bars come out in start order too.
     for (const OpSpan& span : timeline.ops) {
-        auto& bars = step->lanes[static_cast<size_t>(span.device)].bars;
-        step->barOfOp[static_cast<size_t>(span.op)] = BarRef{span.device, static_cast<int>(bars.size())};
+        const int laneIndex = graph.op(span.op).isCollective() ? collectiveLane[static_cast<size_t>(span.device)]
+                                                               : span.device;
+        auto& bars = step->lanes[static_cast<size_t>(laneIndex)].bars;
+        step->barOfOp[static_cast<size_t>(span.op)] = BarRef{laneIndex, static_cast<int>(bars.size())};
         bars.push_back(TimelineBar{span.startUs, span.endUs, span.op});
     }
 

@@ -13,7 +13,9 @@
 namespace post {
 
 // The simulated step of a document's placement, with its timeline cut into lanes: one per
-// device, then one per directed link that carried a transfer. Immutable once made.
+// device, one per device that ran collectives on its communication channel (beside compute,
+// docs/simulator.md "Collectives"), then one per directed link that carried a transfer.
+// Immutable once made.
 struct SimulatedStep {
     struct BarRef {
         int lane = -1;
@@ -25,7 +27,8 @@ struct SimulatedStep {
     SimResult result; // with the timeline
     std::vector<TimelineLane> lanes;
     std::vector<BarRef> barOfOp; // where each op is drawn
-    int deviceLaneCount = 0;
+    int deviceLaneCount = 0;     // the devices' lanes, then their collectives' (collectiveLaneCount)
+    int collectiveLaneCount = 0; // a lane per device whose collectives ran beside its compute
     // The critical path (core/sim/CriticalPath): ops and indices into
     // result.timeline.transfers, in time order.
     std::vector<OpId> criticalOps;

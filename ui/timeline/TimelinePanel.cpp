@@ -87,7 +87,7 @@ QString TimelinePanel::summaryText() const
               "drag to pan, wheel to zoom, click an op to select it")
         .arg(formatMicroseconds(result.stepTimeUs))
         .arg(result.timeline.ops.size())
-        .arg(step->deviceLaneCount)
+        .arg(step->deviceLaneCount - step->collectiveLaneCount)
         .arg(result.timeline.transfers.size())
         .arg(links)
         .arg(step->criticalOps.size())
