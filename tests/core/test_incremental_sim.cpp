@@ -199,6 +199,32 @@ void compare(Simulator& full, const IncrementalSimulator& inc, const SimResult& 
     }
 }
 
+// Fifteen runs of the incremental simulator, each moving one random group of a base placement
+// to a random device, checked against a full run; a run's placement becomes the reference
+// (and the base) one time in three. Counts the runs and those that resumed.
+void singleGroupMoves(Rng& rng, const Graph& g, const Cluster& c, const std::vector<std::vector<OpId>>& groups,
+                      long& runs, long& resumed)
+{
+    Simulator full(g, c);
+    IncrementalSimulator inc(g, c);
+    Placement base = randomPlacement(rng, g, c, groups);
+    compare(full, inc, inc.run(base), base);
+    for (int step = 0; step < 15; ++step) {
+        Placement p = base;
+        const auto& group = pickGroup(rng, groups);
+        moveGroup(group, static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
+        applyCpuPinning(g, c, p);
+        compare(full, inc, inc.run(p), p);
+        ++runs;
+        if (inc.stats().resumedAtUs > 0.0 && p != base)
+            ++resumed;
+        if (rng.uniform(0, 2) == 0) {
+            inc.keepLastAsReference();
+            base = p;
+        }
+    }
+}
+
 } // namespace
 
 class TestIncrementalSim : public QObject {
@@ -267,23 +293,7 @@ private slots:
             const Graph g = randomGraph(rng, rng.uniform(20, 600), seed % 4 == 0, true);
             const Cluster c = randomCluster(rng, seed % 4 == 0);
             const auto groups = randomGroups(rng, g);
-            Simulator full(g, c);
-            IncrementalSimulator inc(g, c);
-            Placement base = randomPlacement(rng, g, c, groups);
-            compare(full, inc, inc.run(base), base);
-            for (int step = 0; step < 15; ++step) {
-                Placement p = base;
-                moveGroup(pickGroup(rng, groups), static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
-                applyCpuPinning(g, c, p);
-                compare(full, inc, inc.run(p), p);
-                ++runs;
-                if (inc.stats().resumedAtUs > 0.0 && p != base)
-                    ++resumed;
-                if (rng.uniform(0, 2) == 0) {
-                    inc.keepLastAsReference();
-                    base = p;
-                }
-            }
+            singleGroupMoves(rng, g, c, groups, runs, resumed);
         }
         qInfo("%ld of %ld runs with collectives resumed", resumed, runs);
         QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
@@ -300,24 +310,7 @@ private slots:
             const Graph g = denseGraph(rng, rng.uniform(50, 250));
             const Cluster c = randomCluster(rng, false);
             const auto groups = randomGroups(rng, g);
-            Simulator full(g, c);
-            IncrementalSimulator inc(g, c);
-            Placement base = randomPlacement(rng, g, c, groups);
-            compare(full, inc, inc.run(base), base);
-            for (int step = 0; step < 15; ++step) {
-                Placement p = base;
-                const auto& a = pickGroup(rng, groups);
-                moveGroup(a, static_cast<DeviceId>(rng.uniform(0, c.deviceCount() - 1)), p);
-                applyCpuPinning(g, c, p);
-                compare(full, inc, inc.run(p), p);
-                ++runs;
-                if (inc.stats().resumedAtUs > 0.0 && p != base)
-                    ++resumed;
-                if (rng.uniform(0, 2) == 0) {
-                    inc.keepLastAsReference();
-                    base = p;
-                }
-            }
+            singleGroupMoves(rng, g, c, groups, runs, resumed);
         }
         qInfo("%ld of %ld dense runs resumed", resumed, runs);
         QVERIFY2(resumed > runs / 4, qPrintable(QString("%1 of %2 runs resumed").arg(resumed).arg(runs)));
