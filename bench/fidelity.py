@@ -21,9 +21,10 @@ launched it (PyTorch 1.8: the kernel's args["external id"] = the operator's "Ext
 thread, by time) to an op class. Steps are `ProfilerStep#N` (1.8) or, where the trace has no
 step annotations (the 2.x param trace), the spans between successive data-loader
 `__next__` annotations; the first step is dropped (warm-up) and the median of the others is
-taken. The measured step is the profiled step where the GPU is the bottleneck (busy >= 90 %
-of it) and the GPU's busy time (the union of its kernel, memcpy and memset intervals) where
-something else (data loading) stalls it; the report says which.
+taken. The measured step is decided step by step: the profiled step where the GPU is the
+bottleneck (busy >= 90 % of it), the GPU's busy time (the union of its kernel, memcpy and memset
+intervals) where something else (data loading) stalls it; then the median. The report says
+how many steps were of each kind.
 
 Predicted side: torchvision's resnet50 (or resnet18: the model is recognised from the number of
 convolution backward ops per step) exported with training=TRAINING at the traced batch (from the
@@ -174,7 +175,11 @@ class Measured:
         classes = {c: statistics.median(self.per_step[i][c] for i in keep) for c in CLASSES}
         busy = statistics.median(self.busy[i] for i in keep)
         wall = statistics.median(self.wall[i] for i in keep)
-        return classes, busy, wall
+        # Each step on its own: the profiled step where its GPU is the bottleneck (busy >= 90 %
+        # of it), its GPU busy time where the data loader stalls it.
+        bound = [i for i in keep if self.busy[i] >= 0.9 * self.wall[i]]
+        step = statistics.median(self.wall[i] if i in bound else self.busy[i] for i in keep)
+        return classes, busy, wall, step, len(bound), len(keep)
 
 
 def union_ms(intervals):
@@ -249,15 +254,21 @@ def simulate(post_cli, graph, cluster, extra, csv_path):
     return (json.loads(r.stdout)["step_time_ms"], per_class), None
 
 
+def gpu_type(cluster):
+    """The device type of /device:GPU:0 of a preset or cluster file."""
+    if not cluster.endswith(".json"):
+        return {"v100x4-nvlink": "v100", "k80x4": "k80", "a100x8-nvlink": "a100", "h100x8-nvlink": "h100"}[cluster]
+    with open(cluster) as f:
+        return next(d["type"] for d in json.load(f)["devices"] if d["name"] == "/device:GPU:0")
+
+
 def ratio(model, measured):
     return "%.2fx" % (model / measured) if measured > 0 else "-"
 
 
 def report(path, args):
     m = Measured(path)
-    measured, busy, wall = m.steady()
-    gpu_bound = busy >= 0.9 * wall
-    step = wall if gpu_bound else busy
+    measured, busy, wall, step, bound, kept = m.steady()
     model_name = "resnet50" if m.conv_bwd_ops and m.conv_bwd_ops % 53 == 0 else "resnet18"
     batch = m.batch or 32
     cluster = args.v100_cluster if "V100" in m.device else args.rtx_cluster
@@ -269,14 +280,17 @@ def report(path, args):
     # The default follows the framework: a PyTorch export is costed unfused, as eager PyTorch runs it.
     default, err = simulate(args.post_cli, onnx, cluster, [], base + ".ops.csv")
     fused, err2 = simulate(args.post_cli, onnx, cluster, ["--fusion"], base + ".fused.ops.csv")
-    replayed, why = simulate(args.post_cli, onnx, cluster, ["--costs", path], None)
+    # The trace's times as the times of the cluster GPU's type: not scaled by its speed, which
+    # only an untyped measured time is (docs/clusters.md, "Device types").
+    replayed, why = simulate(args.post_cli, onnx, cluster, ["--costs", "%s=%s" % (gpu_type(cluster), path)], None)
     print("## %s" % os.path.basename(path))
     print("%s, %s; torchvision %s, batch %d; cluster %s, one GPU" % (m.device, m.layout, model_name, batch,
                                                                       os.path.basename(cluster)))
-    print("steps: %d (%s); medians over steps 2-%d: wall %.1f ms, GPU busy %.1f ms (%.0f %%): "
-          "measured step = %s" % (len(m.steps), m.step_source, len(m.steps), wall, busy, 100.0 * busy / wall,
-                                  "the profiled step (GPU-bound)" if gpu_bound
-                                  else "the GPU busy time (data loading stalls the step)"))
+    print("steps: %d (%s); medians over steps 2-%d: wall %.1f ms, GPU busy %.1f ms; %d of %d steps GPU-bound "
+          "(busy >= 90 %% of the step): measured step %.1f ms = the median of each step's %s"
+          % (len(m.steps), m.step_source, len(m.steps), wall, busy, bound, kept, step,
+             "wall time (GPU-bound)" if bound == kept else "GPU busy time (data loading stalls it)" if bound == 0
+             else "wall time where GPU-bound, GPU busy time where data loading stalls it"))
     if err or err2:
         print("model failed: %s %s" % (err or "", err2 or ""))
         return

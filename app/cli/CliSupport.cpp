@@ -372,6 +372,8 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
 {
     if (const std::string note = deviceTypeNote(graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
+    if (const std::string note = measuredSpeedNote(graph, cluster); !note.empty())
+        std::cerr << "post-cli: note: " << note << "\n";
 }
 
 void addPrecisionOption(CLI::App& cmd, std::string& precision)

@@ -4,6 +4,7 @@
 #include "core/graph/GraphError.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace post {
 
@@ -64,6 +65,36 @@ std::string deviceTypeNote(const Graph& graph, const Cluster& cluster)
         note += (note.empty() ? "" : "; ") + std::string("devices of type ") + list(m.devicesWithoutTimes)
             + " take the per-kind time (or the roofline): the graph has no times for "
             + (m.devicesWithoutTimes.size() > 1 ? "those types" : "that type");
+    return note;
+}
+
+std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster)
+{
+    std::string note;
+    for (DeviceKind kind : {DeviceKind::Gpu, DeviceKind::Cpu}) {
+        const bool measured = std::any_of(graph.ops().begin(), graph.ops().end(),
+                                          [kind](const Op& op) { return op.measured(kind); });
+        if (!measured)
+            continue;
+        std::string scaled, type;
+        for (const Device& d : cluster.devices()) {
+            const auto types = graph.deviceTypes();
+            if (d.kind != kind || d.speed == 1.0
+                || (!d.type.empty() && std::find(types.begin(), types.end(), d.type) != types.end()))
+                continue;
+            std::ostringstream speed;
+            speed << d.speed;
+            scaled += (scaled.empty() ? "" : ", ") + d.name + " " + speed.str();
+            if (type.empty())
+                type = d.type;
+        }
+        if (scaled.empty())
+            continue;
+        const std::string k = kind == DeviceKind::Gpu ? "GPU" : "CPU";
+        note += (note.empty() ? "" : "; ") + std::string("measured ") + k + " times (--costs) are times on a speed-1 " + k
+            + ", divided by each " + k + "'s speed here (" + scaled + "); for a trace of these devices give their type: "
+            + (type.empty() ? "a \"type\" in the cluster file and --costs TYPE=TRACE" : "--costs " + type + "=TRACE");
+    }
     return note;
 }
 

@@ -84,9 +84,21 @@ BackwardClass backwardClassOf(std::string_view type);
 // Whether ops of this type run a streaming element-wise kernel (one read of each input, one
 // write: DeviceSpec::streamingMemoryEfficiency): the cost model's element-wise types (Add,
 // Relu, Mul, Sigmoid, ...) and their gradients ("ReluGrad", "AddGrad", TF's "ReluGrad"), also
-// as the root of a fusion group. Not normalisation, softmax, pooling, reductions, data
-// movement or optimizer updates (docs/cost-model.md, "Reference devices").
+// as the root of a fusion group; pooling and its gradients (one pass over the input). Not
+// normalisation, softmax, global pooling and other reductions, data movement or optimizer
+// updates (docs/cost-model.md, "Reference devices").
 bool isStreamingOpType(std::string_view type);
+
+// ATen's max pooling in a training step (ShapedGraph::atenKernels; docs/cost-model.md,
+// "Pooling"): the forward also writes each output's int64 argmax index, and the backward
+// zeroes the input gradient (a kernel of its own: passBytes), then every input element reads
+// the index of each window that covers it and the gradient of the one that chose it.
+struct AtenMaxPoolCosts {
+    double indexBytes = 0.0; // written by the forward op, besides its output
+    OpCost backward;
+};
+// nullopt: the op is no max pooling with shaped input and output.
+std::optional<AtenMaxPoolCosts> atenMaxPoolCosts(const ShapedGraph& graph, const ShapedOp& op);
 
 // FLOPs and bytes of one forward op from its shapes; unknown types fall back to an
 // element-wise estimate over the outputs and are marked known = false.

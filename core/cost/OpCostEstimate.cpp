@@ -375,8 +375,38 @@ bool isStreamingOpType(std::string_view type)
         type.remove_suffix(4);
     const auto& table = rules();
     const auto it = table.find(type);
-    return it != table.end() && it->second.family == Family::Elementwise && type != "Range" && type != "Fill"
-        && type != "ConstantOfShape";
+    if (it == table.end())
+        return false;
+    if (it->second.family == Family::Pool)
+        return true;
+    return it->second.family == Family::Elementwise && type != "Range" && type != "Fill" && type != "ConstantOfShape";
+}
+
+std::optional<AtenMaxPoolCosts> atenMaxPoolCosts(const ShapedGraph& graph, const ShapedOp& op)
+{
+    if (op.type != "MaxPool")
+        return std::nullopt;
+    const OpView v(graph, op);
+    const ShapedTensor* x = v.input(0);
+    const ShapedTensor* y = v.output(0);
+    if (!x || !y)
+        return std::nullopt;
+    const double in = OpView::elements(x), out = OpView::elements(y);
+    if (!(in > 0.0) || !(out > 0.0))
+        return std::nullopt;
+    constexpr double kIndexBytes = 8.0; // int64
+    const double element = x->elementBytes;
+    // Windows covering an input element, on average: the window positions of all outputs
+    // over the inputs (2.25 for a 3x3 stride-2 pooling).
+    const double cover = poolWindow(v) * out / in;
+    AtenMaxPoolCosts c;
+    c.indexBytes = kIndexBytes * out;
+    c.backward.flops = cover * in; // a comparison per covering window
+    c.backward.bytesRead = cover * in * kIndexBytes + out * element;
+    c.backward.bytesWritten = in * element;
+    c.backward.passBytes = in * element; // grad_input.zero_()
+    c.backward.elementBytes = x->elementBytes;
+    return c;
 }
 
 OpCost estimateOpCost(const ShapedGraph& graph, const ShapedOp& op)

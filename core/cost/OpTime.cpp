@@ -82,9 +82,14 @@ double opTimeUs(const Op& op, const Device& device)
             cost.winogradTransformBytes = op.winogradTransformBytes;
             // and its atomic-add input gradient of a strided convolution is an FP32 kernel too
             cost.passBytes = op.passBytes;
+        } else if (!op.matrixOp) {
+            cost.passBytes = op.passBytes; // a zeroing kernel (ATen's max-pool backward) at any precision
         }
-        if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0 && op.precision == ElementPrecision::Fp32)
+        if (device.precision == PrecisionMode::Amp && device.peakFp16Flops > 0.0
+            && op.precision == ElementPrecision::Fp32) {
             cost.bytesRead *= kAmpBytesFactor;
+            cost.passBytes *= kAmpBytesFactor;
+        }
         return rooflineTimeUs(cost, spec);
     }
     return device.speed > 0.0 ? op.time(device.kind) / device.speed : op.time(device.kind);

@@ -71,6 +71,9 @@ struct ShapedGraph {
     // Graph inputs the importer took as weights (an ONNX file exported without them,
     // whose parameters are graph inputs): counted in isParameter, and said by the CLI.
     int weightInputs = 0;
+    // Exported by PyTorch: its ops run ATen's kernels, whose max pooling in a training step
+    // keeps int64 argmax indices (atenMaxPoolCosts; docs/cost-model.md, "Pooling").
+    bool atenKernels = false;
 };
 
 } // namespace post

@@ -311,6 +311,9 @@ OpCost StepBuilder::backwardCost(size_t i) const
                 gradientBytes += bytes(t);
     }
     const bool group = members_[i].size() > 1;
+    if (g_.atenKernels && gradientBytes > 0.0)
+        if (auto aten = atenMaxPoolCosts(g_, o))
+            return aten->backward;
     BackwardClass cls = backwardClassOf(o.type);
     if (group && (cls == BackwardClass::PassThrough || cls == BackwardClass::Movement))
         cls = BackwardClass::Elementwise;
@@ -346,6 +349,9 @@ OpCost StepBuilder::backwardCost(size_t i) const
         return c;
     }
     case BackwardClass::Other:
+        // No input gradient and no parameters: nothing to compute (a pooling of the image).
+        if (gradientBytes <= 0.0 && paramBytes_[i] <= 0.0)
+            return scaled(fwd, 0.0);
         break;
     }
     return scaled(fwd, options_.backwardFactor);
@@ -475,6 +481,12 @@ Graph StepBuilder::build(CostReport& summary)
     builder_.reserve(3 * n_, 0);
     costForwardOps(summary, unknown);
     planGradients();
+    // ATen's max pooling writes its argmax indices (atenMaxPoolCosts): on a GPU it always
+    // runs max_pool2d_with_indices, whether a gradient follows or not.
+    if (g_.atenKernels)
+        for (size_t i = 0; i < n_; ++i)
+            if (auto aten = atenMaxPoolCosts(g_, g_.ops[i]))
+                costs_[i].bytesWritten += aten->indexBytes;
     for (size_t i = 0; i < n_; ++i) {
         const ShapedOp& o = g_.ops[i];
         Op op = costedOp(o.name, o.type, costs_[i], options_);

@@ -728,6 +728,64 @@ private slots:
         QVERIFY2(e.location().find("ops[0].pass_bytes") != std::string::npos, e.location().c_str());
     }
 
+    // ATen's max pooling (a PyTorch export: ShapedGraph::atenKernels) keeps int64 argmax
+    // indices: the forward writes them, the backward zeroes the input gradient, then reads the
+    // index of every window covering each input element. Pooling streams in every framework.
+    void atenMaxPoolKeepsIndices()
+    {
+        // ResNet's stem: relu -> 3x3 stride-2 max pooling, 112x112 -> 56x56, 64 channels.
+        const auto stem = [](bool aten) {
+            Shaped s;
+            const int x = s.tensor("x", {32, 64, 112, 112});
+            const int r = s.tensor("r", {32, 64, 112, 112});
+            s.op("relu", "Relu", {x}, {r});
+            s.op("pool", "MaxPool", {r}, {s.tensor("y", {32, 64, 56, 56})}).intAttrs = {
+                {"kernel_shape", {3, 3}}, {"strides", {2, 2}}, {"pads", {1, 1, 1, 1}}};
+            s.g.atenKernels = aten;
+            CostModelOptions o;
+            o.fuseElementwise = false;
+            o.inputCopy = false;
+            return buildTrainingGraph(s.g, o);
+        };
+        const double in = 32.0 * 64 * 112 * 112, out = 32.0 * 64 * 56 * 56;
+        const double cover = 9.0 * out / in; // 2.25 windows cover an input element
+        QVERIFY(near(cover, 2.25));
+        const Graph aten = stem(true), other = stem(false);
+        const Op& fwd = aten.op(*aten.find("pool"));
+        const Op& grad = aten.op(*aten.find("pool/grad"));
+        QCOMPARE(fwd.memoryBytes, 4.0 * (in + out) + 8.0 * out); // input, output, int64 indices
+        QCOMPARE(other.op(*other.find("pool")).memoryBytes, 4.0 * (in + out));
+        QCOMPARE(grad.memoryBytes, 8.0 * cover * in + 4.0 * out + 4.0 * in);
+        QCOMPARE(grad.passBytes, 4.0 * in); // grad_input.zero_()
+        // Reference V100, streaming (0.9 of 900 GB/s): the gather and the zeroing, a launch each.
+        const double stream = 900e9 * 0.9;
+        QVERIFY(near(fwd.time(DeviceKind::Gpu), fwd.memoryBytes / stream * 1e6 + 2.0));
+        QVERIFY(near(grad.time(DeviceKind::Gpu), grad.memoryBytes / stream * 1e6 + 2.0 + 4.0 * in / stream * 1e6 + 2.0));
+        const Cluster v100 = loadCluster("v100x4-nvlink");
+        QVERIFY(near(opTimeUs(grad, v100.device(1)), grad.time(DeviceKind::Gpu)));
+        // Other producers: backwardFactor x the forward, no zeroing pass.
+        const Op& otherGrad = other.op(*other.find("pool/grad"));
+        QCOMPARE(otherGrad.memoryBytes, 2.0 * 4.0 * (in + out));
+        QCOMPARE(otherGrad.passBytes, 0.0);
+        // A max pooling on the graph's input (no input gradient): ATen still writes the indices
+        // (CUDA runs max_pool2d_with_indices), and its backward op costs nothing.
+        Shaped s;
+        s.op("pool", "MaxPool", {s.tensor("x", {8, 3, 32, 32})}, {s.tensor("y", {8, 3, 16, 16})}).intAttrs = {
+            {"kernel_shape", {2, 2}}, {"strides", {2, 2}}};
+        s.op("head", "Relu", {s.g.ops[0].outputs[0]}, {s.tensor("z", {8, 3, 16, 16})});
+        s.g.atenKernels = true;
+        CostModelOptions o;
+        o.inputCopy = false;
+        o.fuseElementwise = false;
+        const Graph g = buildTrainingGraph(s.g, o);
+        QCOMPARE(g.op(*g.find("pool")).memoryBytes,
+                 4.0 * (8.0 * 3 * 32 * 32 + 8.0 * 3 * 16 * 16) + 8.0 * 8 * 3 * 16 * 16);
+        if (const auto back = g.find("pool/grad"))
+            QCOMPARE(g.op(*back).time(DeviceKind::Gpu), 0.0);
+        QVERIFY(isStreamingOpType("MaxPool") && isStreamingOpType("AveragePool") && isStreamingOpType("MaxPoolGrad"));
+        QVERIFY(!isStreamingOpType("GlobalAveragePool") && !isStreamingOpType("BatchNormalization"));
+    }
+
     // A device's sustained clock scales its compute peaks, not its bandwidth.
     void sustainedClockScalesComputePeaks()
     {

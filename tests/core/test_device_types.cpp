@@ -241,6 +241,27 @@ private slots:
         QCOMPARE(deviceTypeNote(m, c),
                  std::string("devices of type v100 take the per-kind time (or the roofline): the "
                              "graph has no times for that type"));
+
+        // Measured times keyed by kind (an untyped --costs trace) on GPUs of another speed: said.
+        std::vector<Op> ops(g.ops().begin(), g.ops().end());
+        ops[0].measuredKinds = 1U << static_cast<int>(DeviceKind::Gpu);
+        GraphBuilder mb("measured");
+        for (Op& op : ops)
+            mb.addOp(std::move(op));
+        const Graph measured = std::move(mb).build();
+        const Cluster slow("s",
+                           {typedDevice("/device:GPU:0", DeviceKind::Gpu, "rtx2080ti", 0.857),
+                            typedDevice("/device:GPU:1", DeviceKind::Gpu, "v100")},
+                           Link{});
+        const std::string speedNote = measuredSpeedNote(measured, slow);
+        QVERIFY2(speedNote.find("/device:GPU:0 0.857") != std::string::npos && speedNote.find("GPU:1") == std::string::npos
+                     && speedNote.find("--costs rtx2080ti=TRACE") != std::string::npos,
+                 speedNote.c_str());
+        QCOMPARE(measuredSpeedNote(g, slow), std::string());                                // nothing measured
+        QCOMPARE(measuredSpeedNote(measured, loadCluster("v100x4-nvlink")), std::string()); // speed-1 GPUs
+        // Times of the device's own type are not scaled: nothing to say.
+        const std::vector<MeasuredTypeTime> own{{0, 70.0}};
+        QCOMPARE(measuredSpeedNote(withMeasuredTypeTimes(measured, "rtx2080ti", own), slow), std::string());
     }
 
     // The simulator and the incremental simulator take each op's own time on each device.

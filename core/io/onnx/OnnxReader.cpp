@@ -669,6 +669,7 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
     const OnnxConstantChains chains = findOnnxConstantChains(graph, constants);
     read.shaped = ShapedGraphWriter(graph, folder.foldedNames(), nullptr, &weights, &chains).write(source, fileIndex);
     read.shaped.unresolved = std::move(unresolved);
+    read.shaped.atenKernels = read.producer == "pytorch";
     return read;
 }
 
