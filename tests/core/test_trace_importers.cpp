@@ -5,6 +5,7 @@
 #include "tests/support/TestData.h"
 
 #include "core/cluster/Cluster.h"
+#include "core/graph/CollectiveNames.h"
 #include "core/io/GraphFile.h"
 #include "core/io/chakra/ChakraTrace.h"
 #include "core/io/torch/ExecutionTrace.h"
@@ -744,6 +745,27 @@ private slots:
             {"Id": 2, "Name": "b", "NodeType": 4, "data_deps": [1], "inputs": {"values": [[1, 5, 0, 100, 2, "cuda:0"]]}}]})";
         const ImportedGraph j = parseChakraJson(json, "sized.json", {});
         QCOMPARE(j.graph.edge(j.graph.outEdges(*j.graph.find("a")).front()).bytes, 200.0);
+    }
+
+    // Chakra's, c10d's and NCCL's collective names give one kind by one table (longest prefix
+    // of the lower-cased letters first).
+    void collectiveNamesGiveTheirKind()
+    {
+        const std::pair<const char*, CollectiveKind> cases[] = {{"AllReduce", CollectiveKind::AllReduce},
+                                                                {"allreduce_", CollectiveKind::AllReduce},
+                                                                {"ReduceScatterBlock", CollectiveKind::ReduceScatter},
+                                                                {"_reduce_scatter_base_", CollectiveKind::ReduceScatter},
+                                                                {"Reduce", CollectiveKind::Reduce},
+                                                                {"_allgather_base_", CollectiveKind::AllGather},
+                                                                {"Gather", CollectiveKind::Gather},
+                                                                {"AllToAll", CollectiveKind::AllToAll},
+                                                                {"broadcast_", CollectiveKind::Broadcast},
+                                                                {"Barrier", CollectiveKind::Barrier},
+                                                                {"Scatter", CollectiveKind::Scatter},
+                                                                {"send", CollectiveKind::None},
+                                                                {"", CollectiveKind::None}};
+        for (const auto& [name, kind] : cases)
+            QVERIFY2(collectiveKindOfLetters(name) == kind, name);
     }
 
     // A GPU collective runs on its device's communication channel: independent compute

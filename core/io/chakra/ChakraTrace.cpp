@@ -1,5 +1,6 @@
 #include "core/io/chakra/ChakraTrace.h"
 
+#include "core/graph/CollectiveNames.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/GraphError.h"
 #include "core/io/chakra/et_def.pb.h"
@@ -210,21 +211,8 @@ std::string opType(const ChakraNode& n)
 // A GPU collective's kind, from the op type opType() gave it.
 CollectiveKind collectiveKind(std::string_view type)
 {
-    static const std::pair<std::string_view, CollectiveKind> kinds[] = {
-        {"AllReduce", CollectiveKind::AllReduce},
-        {"Reduce", CollectiveKind::Reduce},
-        {"AllGather", CollectiveKind::AllGather},
-        {"Gather", CollectiveKind::Gather},
-        {"Scatter", CollectiveKind::Scatter},
-        {"Broadcast", CollectiveKind::Broadcast},
-        {"AllToAll", CollectiveKind::AllToAll},
-        {"ReduceScatter", CollectiveKind::ReduceScatter},
-        {"ReduceScatterBlock", CollectiveKind::ReduceScatter},
-        {"Barrier", CollectiveKind::Barrier}};
-    for (const auto& [name, kind] : kinds)
-        if (type == name)
-            return kind;
-    return CollectiveKind::Other;
+    const CollectiveKind kind = collectiveKindOfLetters(type);
+    return kind == CollectiveKind::None ? CollectiveKind::Other : kind;
 }
 
 // The bytes a collective moves: comm_size where the trace gives it, else the larger of its

@@ -1,5 +1,6 @@
 #include "core/io/torch/AtenOps.h"
 
+#include "core/graph/CollectiveNames.h"
 #include "core/util/EmbeddedText.h"
 
 #include <nlohmann/json.hpp>
@@ -221,24 +222,7 @@ CollectiveKind collectiveKindOfName(std::string_view name)
 {
     if (!name.starts_with("c10d::") && !name.starts_with("nccl:"))
         return CollectiveKind::None;
-    std::string letters; // "c10d::_reduce_scatter_base_" -> "reducescatterbase"
-    for (char c : name.substr(name.find(':') + 1))
-        if (std::isalpha(static_cast<unsigned char>(c)))
-            letters.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    // The longer names first: "allreduce" also contains "reduce".
-    static const std::pair<std::string_view, CollectiveKind> kinds[] = {{"reducescatter", CollectiveKind::ReduceScatter},
-                                                                        {"allreduce", CollectiveKind::AllReduce},
-                                                                        {"allgather", CollectiveKind::AllGather},
-                                                                        {"alltoall", CollectiveKind::AllToAll},
-                                                                        {"broadcast", CollectiveKind::Broadcast},
-                                                                        {"barrier", CollectiveKind::Barrier},
-                                                                        {"reduce", CollectiveKind::Reduce},
-                                                                        {"gather", CollectiveKind::Gather},
-                                                                        {"scatter", CollectiveKind::Scatter}};
-    for (const auto& [pattern, kind] : kinds)
-        if (letters.starts_with(pattern))
-            return kind;
-    return CollectiveKind::None;
+    return collectiveKindOfLetters(name.substr(name.find(':') + 1));
 }
 
 } // namespace post
