@@ -192,7 +192,7 @@ Graph asTypeTimes(const Graph& before, const Graph& measured, const std::string&
             }
     }
     try {
-        return withMeasuredTypeTimes(before, type, times);
+        return withMeasuredTypeTimes(before, type, times, path);
     } catch (const GraphError& e) {
         throw InputError(path, "--costs " + type + "=", e.what());
     }

@@ -63,20 +63,54 @@ std::string timeSourceSummary(const Graph& g)
             }
         }
     }
+    // Per device type (--costs TYPE=TRACE, "time_us": {"v100": ...}): measured or given, and
+    // how many ops have none (they take the kind's time there).
+    for (const std::string& type : g.deviceTypes()) {
+        int measured = 0, given = 0;
+        std::set<std::string> files;
+        for (const Op& op : g.ops())
+            if (const TypedTime* t = op.typedTime(type)) {
+                ++(t->measured ? measured : given);
+                if (t->measured && !op.measuredBy.empty())
+                    files.insert(op.measuredBy);
+            }
+        text += "; " + type + ":";
+        if (measured > 0) {
+            text += " " + std::to_string(measured) + " measured";
+            if (!files.empty()) {
+                text += " (";
+                for (const std::string& f : files)
+                    text += (f == *files.begin() ? "" : ", ") + f;
+                text += ")";
+            }
+        }
+        if (given > 0)
+            text += std::string(measured > 0 ? "," : "") + " " + std::to_string(given) + " given";
+        if (const int none = g.opCount() - measured - given; none > 0)
+            text += ", " + std::to_string(none) + " without (the kind's time)";
+    }
     return text;
 }
 
 nlohmann::json opTimesJson(const Graph& g)
 {
     nlohmann::json ops = nlohmann::json::array();
-    for (const Op& op : g.ops())
-        ops.push_back({{"name", op.name},
-                       {"type", op.type},
-                       {"gpu_us", op.time(DeviceKind::Gpu)},
-                       {"cpu_us", op.time(DeviceKind::Cpu)},
-                       {"gpu_time", timeSource(op, DeviceKind::Gpu)},
-                       {"cpu_time", timeSource(op, DeviceKind::Cpu)},
-                       {"measured_by", op.measuredBy.empty() ? nlohmann::json() : nlohmann::json(op.measuredBy)}});
+    for (const Op& op : g.ops()) {
+        nlohmann::json o{{"name", op.name},
+                         {"type", op.type},
+                         {"gpu_us", op.time(DeviceKind::Gpu)},
+                         {"cpu_us", op.time(DeviceKind::Cpu)},
+                         {"gpu_time", timeSource(op, DeviceKind::Gpu)},
+                         {"cpu_time", timeSource(op, DeviceKind::Cpu)},
+                         {"measured_by", op.measuredBy.empty() ? nlohmann::json() : nlohmann::json(op.measuredBy)}};
+        if (!op.typedTimes.empty()) {
+            nlohmann::json typed = nlohmann::json::object();
+            for (const TypedTime& t : op.typedTimes)
+                typed[t.type] = {{"us", t.us}, {"time", t.measured ? "measured" : "given"}};
+            o["typed_times"] = std::move(typed);
+        }
+        ops.push_back(std::move(o));
+    }
     return ops;
 }
 

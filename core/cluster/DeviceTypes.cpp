@@ -8,7 +8,8 @@
 
 namespace post {
 
-Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times)
+Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times,
+                            std::string_view source)
 {
     if (std::string problem = deviceTypeProblem(type); !problem.empty())
         throw GraphError(problem);
@@ -18,6 +19,8 @@ Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span
             throw GraphError("measured time for op #" + std::to_string(t.op) + " of a graph of "
                              + std::to_string(graph.opCount()) + " ops");
         ops[static_cast<size_t>(t.op)].setTypedTime(type, t.us, true);
+        if (!source.empty())
+            ops[static_cast<size_t>(t.op)].measuredBy = source;
     }
     GraphBuilder builder(graph.name());
     builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));

@@ -27,7 +27,9 @@ struct MeasuredTypeTime {
 // such a time then comes before the measured kind time, the roofline and time_us[kind] / speed
 // on devices of that type (cost/OpTime.h). Throws GraphError for an invalid type name
 // (deviceTypeProblem), an op id out of range, or a negative, non-finite or too large time.
-Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times);
+// A non-empty `source` (the trace) becomes the listed ops' Op::measuredBy.
+Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span<const MeasuredTypeTime> times,
+                            std::string_view source = {});
 
 // Types that one side names and the other never uses, for a note (empty when they match):
 // the graph has times for types no device of the cluster has (those times go unused), or the

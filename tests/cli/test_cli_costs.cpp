@@ -146,6 +146,16 @@ private slots:
         QCOMPARE(runCli({"convert", graph, "--costs", trace, "--out", saved}).exitCode, 0);
         r = runCli({"info", saved, "--json"});
         QCOMPARE(parseObject(r.out)["op_times"].toArray()[5].toObject()["measured_by"].toString(), trace);
+        // As the times of a device type: the kind's times stay estimates, the type's are measured.
+        r = runCli({"info", graph, "--costs", "v100=" + trace, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject typed = parseObject(r.out)["op_times"].toArray()[0].toObject();
+        QCOMPARE(typed["gpu_time"].toString(), QString("estimated"));
+        QCOMPARE(typed["measured_by"].toString(), trace);
+        QCOMPARE(typed["typed_times"].toObject()["v100"].toObject()["us"].toDouble(), 300.0);
+        QCOMPARE(typed["typed_times"].toObject()["v100"].toObject()["time"].toString(), QString("measured"));
+        r = runCli({"info", graph, "--costs", "v100=" + trace});
+        QVERIFY2(r.out.contains("; v100: 6 measured (" + trace + ")"), qPrintable(r.out));
     }
 
     void wrongModelExitsOneUnlessPartial()

@@ -111,6 +111,7 @@ private slots:
         trace.op("aten::conv2d", 30, 1).backward("ConvolutionBackward", 60, 1);
         const QString traceFile = testdata::writeFile(dir_, "toy.pt.trace.json", QByteArray::fromStdString(trace.text()));
         add("post-info-1", cliOutput("measured-info.json", {"info", toy, "--costs", traceFile, "--json"}));
+        add("post-info-1", cliOutput("typed-info.json", {"info", toy, "--costs", "v100=" + traceFile, "--json"}));
         const QString measured = dir_.filePath("measured-graph.json");
         QCOMPARE(run(testdata::cliPath(), {"convert", toy, "--costs", traceFile, "--out", measured}).exitCode, 0);
         add("post-graph-1", measured);

@@ -167,7 +167,10 @@ void InspectorPanel::render(bool force)
     // Times per device type (docs/clusters.md, "Device types"): used as they are on such devices.
     for (const TypedTime& t : op.typedTimes)
         h += row(tr("Time on %1").arg(esc(t.type)),
-                 formatMicroseconds(t.us) + (t.measured ? tr(" (measured)") : tr(" (given)")));
+                 formatMicroseconds(t.us)
+                     + (!t.measured                 ? tr(" (given)")
+                            : op.measuredBy.empty() ? tr(" (measured)")
+                                                    : tr(" (measured: %1)").arg(esc(op.measuredBy))));
     if (device != kNoDevice)
         h += row(tr("On its device"), formatMicroseconds(document_->placedTimeUs(op_)));
     h += row(tr("Output"), formatBytes(op.outputBytes));
