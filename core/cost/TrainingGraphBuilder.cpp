@@ -154,6 +154,15 @@ Op costedOp(std::string name, std::string type, OpCost cost, const CostModelOpti
 // In-place state updates (batch norm's moving averages): no gradient flows through them.
 bool isStateUpdate(std::string_view type) { return type == "AssignSub" || type == "AssignAdd" || type == "Assign"; }
 
+// A TensorFlow feed (the zoo's images and labels): the batch enters the step here, as an ONNX
+// graph input does. No gradient goes to it, and with CostModelOptions::inputCopy its GPU time
+// is the batch's host-to-device copy.
+bool isFeed(const ShapedOp& op)
+{
+    return (op.type == "Placeholder" || op.type == "PlaceholderWithDefault")
+        && std::none_of(op.inputs.begin(), op.inputs.end(), [](int t) { return t >= 0; });
+}
+
 // A pageable host-to-device copy of the batch over PCIe 3.0 x16: 9.9 GB/s in the V100
 // ResNet-50 traces (docs/cost-model.md, "Input copy").
 constexpr double kHostToDeviceBytesPerUs = 10e9 / 1e6;
@@ -182,6 +191,12 @@ private:
     void addEdges();
     void addOptimizerOps(CostReport& summary);
     void addInputCopies(CostReport& summary);
+    // A pageable copy of `bytes` of the batch to a GPU, with its launch.
+    double inputCopyUs(double bytes) const
+    {
+        return bytes / kHostToDeviceBytesPerUs
+            + options_.reference[static_cast<size_t>(DeviceKind::Gpu)].launchOverheadUs;
+    }
     OpId addOp(Op op, const ShapedOp& from)
     {
         // GraphBuilder refuses absurd costs (an op of 1e15 us): name the op's place in the file.
@@ -280,7 +295,7 @@ void StepBuilder::planGradients()
     hasBackward_.assign(n_, 1);
     for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
         const auto i = static_cast<size_t>(*it);
-        if (isStateUpdate(g_.ops[i].type)) {
+        if (isStateUpdate(g_.ops[i].type) || isFeed(g_.ops[i])) {
             hasBackward_[i] = 0;
             continue;
         }
@@ -465,8 +480,7 @@ void StepBuilder::addInputCopies(CostReport& summary)
         Op copy;
         copy.name = tensor(ti).name + "/MemcpyHtoD";
         copy.type = "MemcpyHtoD";
-        copy.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = bytes(ti) / kHostToDeviceBytesPerUs
-            + options_.reference[static_cast<size_t>(DeviceKind::Gpu)].launchOverheadUs;
+        copy.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = inputCopyUs(bytes(ti));
         copy.outputBytes = bytes(ti);
         const OpId id = addOp(std::move(copy), g_.ops[static_cast<size_t>(consumers_[t].front())]);
         for (int c : consumers_[t])
@@ -493,6 +507,10 @@ Graph StepBuilder::build(CostReport& summary)
         for (int t : o.outputs)
             if (forward_.isActivation(t) && !internal(t))
                 op.outputBytes += bytes(t);
+        if (options_.inputCopy && isFeed(o) && op.outputBytes > 0.0) {
+            op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = inputCopyUs(op.outputBytes);
+            ++summary.inputCopies;
+        }
         op.paramBytes = paramBytes_[i];
         op.colocate = groups_[i];
         op.cpuOnly = o.cpuOnly; // its backward op shares the group, so it is pinned too
