@@ -174,11 +174,11 @@ std::vector<std::vector<int>> GroupLocalSearch::blockMoves(const Grouping& group
         std::uint64_t key = 1469598103934665603ULL;
         for (int g : groups)
             key = (key ^ static_cast<std::uint64_t>(g)) * 1099511628211ULL;
-        if (seen.emplace(key, 0).second)
+        if (blocks.size() < kMaxBlocks && seen.emplace(key, 0).second)
             blocks.push_back(std::move(groups));
     };
     // From the end of the path back: what delays the step's last ops first.
-    for (auto step = path.rbegin(); step != path.rend(); ++step) {
+    for (auto step = path.rbegin(); step != path.rend() && blocks.size() < kMaxBlocks; ++step) {
         if (!step->queued) {
             // An input that crossed devices: the chain on either side of the cut, moved whole.
             const auto before = std::next(step);

@@ -83,6 +83,9 @@ private:
     // The ops on the device of `op` that form one chain with it there (one producer and one
     // consumer on that device each way), `op` included; at most kSegment each way.
     static constexpr int kSegment = 32;
+    // At most this many blocks per state, the last ops' first (a long path would give
+    // thousands; the scan of each block tries every other device).
+    static constexpr size_t kMaxBlocks = 256;
     void appendSegment(OpId op, std::vector<OpId>& out) const;
     // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
     bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
