@@ -192,10 +192,11 @@ std::vector<std::vector<int>> GroupLocalSearch::blockMoves(const Grouping& group
         }
         const DeviceId d = base_[static_cast<size_t>(step->op)];
         const auto& list = onDevice[static_cast<size_t>(d)];
-        // The ops that held the device while the op waited.
+        // The ops that held the device while the op waited (the last kHolders of them).
         std::vector<OpId> holders;
-        for (int i = position[static_cast<size_t>(step->op)] - 1;
-             i >= 0 && end[static_cast<size_t>(list[static_cast<size_t>(i)])] > step->readyUs; --i)
+        for (int i = position[static_cast<size_t>(step->op)] - 1; i >= 0 && holders.size() < kHolders
+             && end[static_cast<size_t>(list[static_cast<size_t>(i)])] > step->readyUs;
+             --i)
             holders.push_back(list[static_cast<size_t>(i)]);
         ops = holders;
         add();

@@ -86,6 +86,9 @@ private:
     // At most this many blocks per state, the last ops' first (a long path would give
     // thousands; the scan of each block tries every other device).
     static constexpr size_t kMaxBlocks = 256;
+    // Of the ops a critical op queued behind, the last this many (a source op can queue
+    // behind all of its device's earlier ops).
+    static constexpr size_t kHolders = 16;
     void appendSegment(OpId op, std::vector<OpId>& out) const;
     // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
     bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
