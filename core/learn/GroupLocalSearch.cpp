@@ -34,18 +34,19 @@ GroupLocalSearch::GroupLocalSearch(const Graph& graph, const Cluster& cluster, S
 {
 }
 
-std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, const Placement& placement,
-                                                  const Evaluation& known, EvaluationBudget& budget)
+std::vector<GroupLocalSearch::PathStep> GroupLocalSearch::criticalPath(const Placement& placement,
+                                                                       const Evaluation& known, EvaluationBudget& budget,
+                                                                       std::vector<std::vector<OpId>>& onDevice)
 {
     const SimResult& r = timelineSim_.run(placement, true);
     budget.record(placement, known); // the same placement: the same step
     const int n = graph_.opCount();
-    std::vector<double> start(static_cast<size_t>(n), -1.0), end(static_cast<size_t>(n), -1.0);
+    std::vector<double>& end = opEnd_;
+    end.assign(static_cast<size_t>(n), -1.0);
     std::vector<int> position(static_cast<size_t>(n), -1);
-    std::vector<std::vector<OpId>> onDevice(static_cast<size_t>(cluster_.deviceCount()));
+    onDevice.assign(static_cast<size_t>(cluster_.deviceCount()), {});
     OpId last = kNoOp;
     for (const OpSpan& s : r.timeline.ops) {
-        start[static_cast<size_t>(s.op)] = s.startUs;
         end[static_cast<size_t>(s.op)] = s.endUs;
         auto& list = onDevice[static_cast<size_t>(s.device)];
         position[static_cast<size_t>(s.op)] = static_cast<int>(list.size());
@@ -58,16 +59,10 @@ std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, cons
     for (const TransferSpan& t : r.timeline.transfers)
         arrival[static_cast<std::uint64_t>(t.producer) * devices + static_cast<std::uint64_t>(t.to)] = t.endUs;
 
-    std::vector<int> path;
-    std::vector<char> seenGroup(static_cast<size_t>(grouping.groupCount()), 0);
+    std::vector<PathStep> path;
     std::vector<char> seenOp(static_cast<size_t>(n), 0);
     for (OpId op = last; op != kNoOp && !seenOp[static_cast<size_t>(op)];) {
         seenOp[static_cast<size_t>(op)] = 1;
-        const int g = grouping.groupOf(op);
-        if (!seenGroup[static_cast<size_t>(g)]) {
-            seenGroup[static_cast<size_t>(g)] = 1;
-            path.push_back(g);
-        }
         // What op waited for last: an input's arrival or the op before it on its device.
         OpId next = kNoOp;
         double ready = -1.0;
@@ -85,18 +80,134 @@ std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, cons
                 next = p;
             }
         }
+        PathStep step{op, false, std::max(0.0, ready)};
         const int pos = position[static_cast<size_t>(op)];
         if (pos > 0) {
             const OpId before = onDevice[static_cast<size_t>(d)][static_cast<size_t>(pos - 1)];
             if (end[static_cast<size_t>(before)] >= ready) {
+                step.queued = end[static_cast<size_t>(before)] > ready;
                 ready = end[static_cast<size_t>(before)];
                 next = before;
             }
         }
+        path.push_back(step);
         op = next;
     }
     std::reverse(path.begin(), path.end());
     return path;
+}
+
+std::vector<int> GroupLocalSearch::criticalGroups(const Grouping& grouping, const Placement& placement,
+                                                  const Evaluation& known, EvaluationBudget& budget)
+{
+    std::vector<std::vector<OpId>> onDevice;
+    const std::vector<PathStep> path = criticalPath(placement, known, budget, onDevice);
+    std::vector<int> groups;
+    std::vector<char> seenGroup(static_cast<size_t>(grouping.groupCount()), 0);
+    for (const PathStep& step : path) {
+        const int g = grouping.groupOf(step.op);
+        if (!seenGroup[static_cast<size_t>(g)]) {
+            seenGroup[static_cast<size_t>(g)] = 1;
+            groups.push_back(g);
+        }
+    }
+    return groups;
+}
+
+void GroupLocalSearch::appendSegment(OpId op, std::vector<OpId>& out) const
+{
+    const DeviceId d = base_[static_cast<size_t>(op)];
+    // The only neighbour of `at` on d in one direction, when it has exactly one, and `at` is
+    // its only neighbour on d the other way.
+    auto only = [&](OpId at, bool up) {
+        OpId found = kNoOp;
+        for (EdgeId e : up ? graph_.inEdges(at) : graph_.outEdges(at)) {
+            const OpId other = up ? graph_.edge(e).from : graph_.edge(e).to;
+            if (base_[static_cast<size_t>(other)] != d || other == found)
+                continue;
+            if (found != kNoOp)
+                return kNoOp;
+            found = other;
+        }
+        if (found == kNoOp)
+            return kNoOp;
+        for (EdgeId e : up ? graph_.outEdges(found) : graph_.inEdges(found)) {
+            const OpId back = up ? graph_.edge(e).to : graph_.edge(e).from;
+            if (back != at && base_[static_cast<size_t>(back)] == d)
+                return kNoOp;
+        }
+        return found;
+    };
+    out.push_back(op);
+    for (const bool up : {true, false}) {
+        OpId at = op;
+        for (int k = 0; k < kSegment; ++k) {
+            at = only(at, up);
+            if (at == kNoOp)
+                break;
+            out.push_back(at);
+        }
+    }
+}
+
+std::vector<std::vector<int>> GroupLocalSearch::blockMoves(const Grouping& grouping, const std::vector<PathStep>& path,
+                                                           const std::vector<std::vector<OpId>>& onDevice) const
+{
+    std::vector<int> position(static_cast<size_t>(graph_.opCount()), -1);
+    for (const auto& list : onDevice)
+        for (size_t i = 0; i < list.size(); ++i)
+            position[static_cast<size_t>(list[i])] = static_cast<int>(i);
+    const std::vector<double>& end = opEnd_;
+
+    std::vector<std::vector<int>> blocks;
+    std::unordered_map<std::uint64_t, int> seen;
+    std::vector<OpId> ops;
+    auto add = [&]() {
+        std::vector<int> groups;
+        for (OpId op : ops)
+            groups.push_back(grouping.groupOf(op));
+        std::sort(groups.begin(), groups.end());
+        groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+        ops.clear();
+        if (groups.size() < 2)
+            return; // a plain move
+        std::uint64_t key = 1469598103934665603ULL;
+        for (int g : groups)
+            key = (key ^ static_cast<std::uint64_t>(g)) * 1099511628211ULL;
+        if (blocks.size() < kMaxBlocks && seen.emplace(key, 0).second)
+            blocks.push_back(std::move(groups));
+    };
+    // From the end of the path back: what delays the step's last ops first.
+    for (auto step = path.rbegin(); step != path.rend() && blocks.size() < kMaxBlocks; ++step) {
+        if (!step->queued) {
+            // An input that crossed devices: the chain on either side of the cut, moved whole.
+            const auto before = std::next(step);
+            if (before != path.rend() && base_[static_cast<size_t>(before->op)] != base_[static_cast<size_t>(step->op)]) {
+                appendSegment(before->op, ops);
+                add();
+                appendSegment(step->op, ops);
+                add();
+            }
+            continue;
+        }
+        const DeviceId d = base_[static_cast<size_t>(step->op)];
+        const auto& list = onDevice[static_cast<size_t>(d)];
+        // The ops that held the device while the op waited (the last kHolders of them).
+        std::vector<OpId> holders;
+        for (int i = position[static_cast<size_t>(step->op)] - 1; i >= 0 && holders.size() < kHolders
+             && end[static_cast<size_t>(list[static_cast<size_t>(i)])] > step->readyUs;
+             --i)
+            holders.push_back(list[static_cast<size_t>(i)]);
+        ops = holders;
+        add();
+        appendSegment(step->op, ops);
+        add();
+        for (OpId h : holders) {
+            appendSegment(h, ops);
+            add();
+        }
+    }
+    return blocks;
 }
 
 void GroupLocalSearch::prepareBase(const Grouping& grouping, const std::vector<DeviceId>& choice)
@@ -107,10 +218,24 @@ void GroupLocalSearch::prepareBase(const Grouping& grouping, const std::vector<D
 }
 
 std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const Evaluation& current,
-                                               EvaluationBudget& budget, int& spent)
+                                               EvaluationBudget& budget, int& spent,
+                                               std::vector<std::vector<int>>& blocks)
 {
-    std::vector<int> order = criticalGroups(grouping, base_, current, budget);
+    std::vector<std::vector<OpId>> onDevice;
+    const std::vector<PathStep> path = criticalPath(base_, current, budget, onDevice);
     ++spent;
+    blocks.clear();
+    if (blockMoves_)
+        blocks = blockMoves(grouping, path, onDevice);
+    std::vector<int> order;
+    std::vector<char> onPath(static_cast<size_t>(grouping.groupCount()), 0);
+    for (const PathStep& step : path) {
+        const int g = grouping.groupOf(step.op);
+        if (!onPath[static_cast<size_t>(g)]) {
+            onPath[static_cast<size_t>(g)] = 1;
+            order.push_back(g);
+        }
+    }
     std::vector<char> listed(static_cast<size_t>(grouping.groupCount()), 0);
     for (int g : order)
         listed[static_cast<size_t>(g)] = 1;
@@ -136,7 +261,11 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
         Placement& p = placements_[i];
         p = base_;
         const Candidate& c = candidates[i];
-        if (c.group < 0) {
+        if (c.group == kBlock) {
+            for (int g : blocks_[static_cast<size_t>(c.other)])
+                for (OpId op : grouping.members(g))
+                    p[static_cast<size_t>(op)] = c.device;
+        } else if (c.group < 0) {
             for (int g = 0; g < grouping.groupCount(); ++g)
                 if (choice[static_cast<size_t>(g)] == static_cast<DeviceId>(c.other))
                     for (OpId op : grouping.members(g))
@@ -166,7 +295,10 @@ bool GroupLocalSearch::tryWindow(const Grouping& grouping, std::vector<DeviceId>
     if (best < 0)
         return false;
     const Candidate& c = candidates[static_cast<size_t>(best)];
-    if (c.group < 0) {
+    if (c.group == kBlock) {
+        for (int g : blocks_[static_cast<size_t>(c.other)])
+            choice[static_cast<size_t>(g)] = c.device;
+    } else if (c.group < 0) {
         std::replace(choice.begin(), choice.end(), static_cast<DeviceId>(c.other), c.device);
     } else if (c.other < 0) {
         choice[static_cast<size_t>(c.group)] = c.device;
@@ -229,6 +361,7 @@ GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& groupin
 }
 
 struct GroupLocalSearch::Scan {
+    static constexpr size_t kBlockMemory = size_t{1} << 16;
     GroupLocalSearch& self;
     const Grouping& grouping;
     std::vector<DeviceId>& choice;
@@ -279,6 +412,14 @@ struct GroupLocalSearch::Scan {
     }
     int& failedSlot(const Candidate& c)
     {
+        if (c.group == kBlock) {
+            std::uint64_t key = static_cast<std::uint64_t>(c.device) + 1;
+            for (int g : st.blocks[static_cast<size_t>(c.other)])
+                key = (key * 1099511628211ULL) ^ static_cast<std::uint64_t>(g);
+            if (st.blockFailed.size() >= kBlockMemory)
+                st.blockFailed.clear(); // forgets only which blocks failed: they are tried again
+            return st.blockFailed.try_emplace(key, -1).first->second;
+        }
         if (c.group < 0)
             return st
                 .mergeFailed[static_cast<size_t>(c.other) * static_cast<size_t>(devices) + static_cast<size_t>(c.device)];
@@ -289,6 +430,12 @@ struct GroupLocalSearch::Scan {
     }
     int lastTouched(const Candidate& c) const
     {
+        if (c.group == kBlock) {
+            int t = 0;
+            for (int g : st.blocks[static_cast<size_t>(c.other)])
+                t = std::max(t, st.touched[static_cast<size_t>(g)]);
+            return t;
+        }
         if (c.group < 0)
             return st.version; // a merge depends on every group
         const int t = st.touched[static_cast<size_t>(c.group)];
@@ -388,6 +535,33 @@ struct GroupLocalSearch::Scan {
         if (!stop)
             stop = flush();
     }
+    // Whether a group may go to device d: a device in use, or the first unused one of its
+    // class (the others would give the same step).
+    bool worthTrying(DeviceId d, DeviceId now) const
+    {
+        if (used[static_cast<size_t>(d)])
+            return true;
+        for (DeviceId m : self.symmetry_.members(self.symmetry_.classOf(d))) {
+            if (m == d)
+                return true;
+            if (!used[static_cast<size_t>(m)] && m != now)
+                return false;
+        }
+        return true;
+    }
+    // Block moves: the critical path's blocks (ClimbState::blocks), each to every other device.
+    void scanBlocks()
+    {
+        self.blocks_ = st.blocks;
+        for (size_t b = 0; b < st.blocks.size() && !stop; ++b) {
+            const DeviceId now = choice[static_cast<size_t>(st.blocks[b].front())];
+            for (DeviceId d = 0; d < devices && !stop; ++d)
+                if (d != now && worthTrying(d, now))
+                    stop = offer(Candidate{kBlock, static_cast<int>(b), d});
+        }
+        if (!stop)
+            stop = flush();
+    }
     // Swaps of two neighbouring groups on different devices.
     void scanSwaps(const std::vector<int>& order)
     {
@@ -433,7 +607,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             return false;
         prepareBase(grouping, choice);
         if (st.orderVersion != st.version) {
-            st.order = searchOrder(grouping, current, budget, scan.spent);
+            st.order = searchOrder(grouping, current, budget, scan.spent, st.blocks);
             st.orderVersion = st.version;
         }
         const std::vector<int>& order = st.order;
@@ -451,6 +625,8 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
             scan.scanSwaps(order);
         if (!scan.stop && !mergesFirst)
             scan.scanMerges();
+        if (!scan.stop && blockMoves_)
+            scan.scanBlocks();
         mergesFirst = false;
         if (scan.accepted) {
             scan.lazy = true;

@@ -23,8 +23,11 @@ class Grouping;
 // search"): move one group to another device, groups on the simulated critical path first
 // (then the rest by compute), then swap the devices of two groups joined by an edge, then
 // merge two devices (every group on one moved to the other: a chain cut in two that no
-// single move or swap can undo); the best strict improvement of each window of candidates
-// is taken. Candidates are
+// single move or swap can undo), then move a block of groups that the critical path says
+// delays it: where an op on the path waited for its device rather than for its inputs,
+// the ops that held the device meanwhile, together, or the chain segment (on that device)
+// of the waiting op or of one of them; the best strict improvement of each window of
+// candidates is taken. Candidates are
 // evaluated in windows of a fixed size on the shared evaluator pool, so the path taken
 // depends on nothing but the start, never on the thread count. Every simulation (the
 // timeline run that finds the critical path included) is recorded in the budget.
@@ -51,20 +54,51 @@ public:
 
     const DeviceSymmetry& symmetry() const { return symmetry_; }
 
+    // Whether climbs try the critical path's block moves (on by default; off, the climb is
+    // the one before them: for comparisons).
+    void setBlockMoves(bool on) { blockMoves_ = on; }
+
 private:
     struct Candidate {
-        int group = -1;              // the group moved or swapped, or -1 for a merge
-        int other = -1;              // swap partner, or -1 for a move; for a merge, the device emptied
-        DeviceId device = kNoDevice; // where the group (or the merged device's groups) go
+        int group = -1;              // the group moved or swapped, -1 for a merge, kBlock for a block move
+        int other = -1;              // swap partner, or -1 for a move; for a merge, the device emptied;
+                                     // for a block, its index in ClimbState::blocks
+        DeviceId device = kNoDevice; // where the group (or the merged device's or the block's groups) go
     };
+    static constexpr int kBlock = -2;
+    // One op of the simulated critical path (source to sink) and what it waited for last.
+    struct PathStep {
+        OpId op = kNoOp;
+        bool queued = false; // waited for the op before it on its device, not for an input
+        double readyUs = 0;  // when its last input was there
+    };
+    // The critical path of `placement` from one timeline simulation, recorded in `budget`
+    // with its known evaluation; `onDevice` gets each device's ops in start order, opEnd_
+    // each op's end.
+    std::vector<PathStep> criticalPath(const Placement& placement, const Evaluation& known, EvaluationBudget& budget,
+                                       std::vector<std::vector<OpId>>& onDevice);
+    // The block moves of base_ (ClimbState::blocks) from its critical path.
+    std::vector<std::vector<int>> blockMoves(const Grouping& grouping, const std::vector<PathStep>& path,
+                                             const std::vector<std::vector<OpId>>& onDevice) const;
+    // The ops on the device of `op` that form one chain with it there (one producer and one
+    // consumer on that device each way), `op` included; at most kSegment each way.
+    static constexpr int kSegment = 32;
+    // At most this many blocks per state, the last ops' first (a long path would give
+    // thousands; the scan of each block tries every other device).
+    static constexpr size_t kMaxBlocks = 256;
+    // Of the ops a critical op queued behind, the last this many (a source op can queue
+    // behind all of its device's earlier ops).
+    static constexpr size_t kHolders = 16;
+    void appendSegment(OpId op, std::vector<OpId>& out) const;
     // Evaluates `candidates` against `choice`; applies the best strict improvement, if any.
     bool tryWindow(const Grouping& grouping, std::vector<DeviceId>& choice, Evaluation& current,
                    const std::vector<Candidate>& candidates, EvaluationBudget& budget, int& spent);
     // base_ = the placement of `choice`, the evaluators' reference.
     void prepareBase(const Grouping& grouping, const std::vector<DeviceId>& choice);
-    // Groups of the critical path of base_ first, then the rest by compute (one simulation).
+    // Groups of the critical path of base_ first, then the rest by compute (one simulation);
+    // `blocks` gets the block moves of that path.
     std::vector<int> searchOrder(const Grouping& grouping, const Evaluation& current, EvaluationBudget& budget,
-                                 int& spent);
+                                 int& spent, std::vector<std::vector<int>>& blocks);
 
     // The don't-look state of one grouping (see climb()).
     struct ClimbState {
@@ -76,7 +110,9 @@ private:
         std::vector<int> moveFailed;              // per group x device: version the move last failed
         std::vector<int> mergeFailed;             // per device x device
         std::unordered_map<std::uint64_t, int> swapFailed;
-        std::vector<int> order; // search order of the state at orderVersion
+        std::unordered_map<std::uint64_t, int> blockFailed; // by the block's groups and device
+        std::vector<int> order;                             // search order of the state at orderVersion
+        std::vector<std::vector<int>> blocks;               // block moves (sorted groups) of the state at orderVersion
         int orderVersion = -1;
         bool converged = false; // no candidate improves the current state
         std::uint64_t lastUse = 0;
@@ -93,11 +129,14 @@ private:
     DeviceSymmetry symmetry_;
     Simulator timelineSim_;
     Placement base_;
+    std::vector<double> opEnd_;                            // per op, its end in the last criticalPath()
     std::unordered_map<std::uint64_t, ClimbState> states_; // by grouping fingerprint
     std::uint64_t uses_ = 0;
     std::vector<Placement> placements_;
     std::vector<Evaluation> evaluations_;
-    std::vector<char> improved_; // per candidate of the last window: better than the current
+    std::vector<char> improved_;           // per candidate of the last window: better than the current
+    std::vector<std::vector<int>> blocks_; // the block moves tryWindow() applies (the scanned state's)
+    bool blockMoves_ = true;
 };
 
 } // namespace post

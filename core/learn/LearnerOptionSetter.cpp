@@ -173,6 +173,12 @@ const std::vector<Entry>& entries()
         {{"local-search", "post: hill-climb the best and elite placements, 1 or 0 (default 1)", {}},
          numeric(0, 1, true, [](LearnerOptions& o, double v) { o.localSearch = v != 0.0; }),
          [](const LearnerOptions& o) { return std::string(o.localSearch ? "1" : "0"); }},
+        {{"block-moves",
+          "post, post@best: the local search also moves the blocks of ops the critical path waited for, 1 or 0 "
+          "(default 1)",
+          {}},
+         numeric(0, 1, true, [](LearnerOptions& o, double v) { o.blockMoves = v != 0.0; }),
+         [](const LearnerOptions& o) { return std::string(o.blockMoves ? "1" : "0"); }},
         {{"coarse-width", "post: graphs narrower than this (work / critical path) start coarse (default 3)", {}},
          numeric(0, 1e9, false, [](LearnerOptions& o, double v) { o.coarseWidthLimit = v; }),
          [](const LearnerOptions& o) { return exactNumber(o.coarseWidthLimit); }},

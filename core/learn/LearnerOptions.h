@@ -81,6 +81,7 @@ struct LearnerOptions {
     bool symmetryBreaking = true; // relabel interchangeable devices canonically per sample
     bool coarseToFine = true;     // start chain-like graphs from few contiguous chunks, split later
     bool localSearch = true;      // hill-climb the best and elite placements after CE steps
+    bool blockMoves = true;       // the climb also moves the blocks the critical path says delay it
     bool restarts = true;         // refine or restart when entropy collapses without improvement
     // Coarse-to-fine applies to graphs narrower than this: average width = total work /
     // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.

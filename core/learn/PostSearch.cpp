@@ -733,6 +733,7 @@ PlaceResult PostSearchLearner::place(const PlaceContext& context)
         throw std::invalid_argument("cluster '" + context.cluster.name() + "' has no devices");
     BatchEvaluator evaluator = makeSearchPool(context, options_.batchSize, options_.penalty, evaluatorMaker_);
     GroupLocalSearch ls(context.graph, context.cluster, context.sim, evaluator);
+    ls.setBlockMoves(options_.blockMoves);
     EvaluationBudget budget(context.samples, context.seconds, context.stop, context.observer, start);
     PostSearchRun run(context, options_, evaluator, ls, budget, context.seed);
     run.advance(std::numeric_limits<int>::max());

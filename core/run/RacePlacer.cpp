@@ -50,6 +50,7 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
 
     BatchEvaluator pool = makeSearchPool(context, options_.batchSize, options_.penalty);
     GroupLocalSearch search(context.graph, context.cluster, context.sim, pool);
+    search.setBlockMoves(options_.blockMoves);
 
     if (!starts.empty() && !budget.exhausted()) {
         // 1. local-search's own climb from the best classical placement.

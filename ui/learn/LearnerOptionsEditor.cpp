@@ -70,6 +70,10 @@ QString LearnerOptionsEditor::explanation(const QString& key)
         {QStringLiteral("local-search"),
          tr("post only: hill-climb the best and elite placements with the simulator after every CE "
             "step, within the budget (1 on, 0 off).")},
+        {QStringLiteral("block-moves"),
+         tr("post and post@best: besides moving, swapping and merging groups, the local search moves "
+            "whole blocks of ops that the best placement's critical path waited for: the ops an op on "
+            "it queued behind, and the chains on either side of a transfer on it (1 on, 0 off).")},
         {QStringLiteral("coarse-width"),
          tr("post only: graphs narrower than this (total work over critical path) start coarse.")},
         {QStringLiteral("restarts"),
