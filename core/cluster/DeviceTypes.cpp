@@ -80,8 +80,8 @@ std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster)
         if (!measured)
             continue;
         std::string scaled, type;
+        const auto types = graph.deviceTypes();
         for (const Device& d : cluster.devices()) {
-            const auto types = graph.deviceTypes();
             if (d.kind != kind || d.speed == 1.0
                 || (!d.type.empty() && std::find(types.begin(), types.end(), d.type) != types.end()))
                 continue;
