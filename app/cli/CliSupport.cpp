@@ -60,11 +60,23 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
                    "none (docs/cost-model.md)")
         ->check(CLI::IsMember({"sgd", "adam", "none"}))
         ->capture_default_str();
+    addInputCopyOption(cmd, shapes.inputCopyGBps);
     cmd.add_flag("--msr-pipelined", shapes.msrPipelined,
                  "MSR: keep a training graph in the file's pipelined (throughput) form, whose backward nodes no "
                  "edge orders after the forward pass; by default every forward sink feeds every backward source, "
                  "so that the graph is one training step (docs/importers.md#msr)");
     addCostsOption(cmd);
+}
+
+void addInputCopyOption(CLI::App& cmd, double& gbps)
+{
+    cmd.add_option(
+           "--input-copy-GBps", gbps,
+           "ONNX, pbtxt, zoo: the rate of the batch's host-to-device copy in GB/s: 10 is a pageable copy from a "
+           "single-process data loader; multi-process loaders without pin_memory were measured at 2.5-6.7, a "
+           "pinned copy runs near the link's rate (docs/cost-model.md)")
+        ->check(finiteRange(0.001, 1e6))
+        ->capture_default_str();
 }
 
 namespace {
@@ -101,6 +113,7 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
         throw UsageError{"--optimizer: unknown optimizer '" + shapes.optimizer + "' (sgd, adam or none)"};
     options.optimizer = *optimizer;
     options.msrPipelined = shapes.msrPipelined;
+    options.inputCopyGBps = shapes.inputCopyGBps;
     for (const std::string& item : shapes.dims) {
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0)

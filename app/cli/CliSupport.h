@@ -38,7 +38,11 @@ struct GraphShapeArgs {
     bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off (neither: the framework's)
     std::string optimizer = "sgd"; // --optimizer: ImportOptions::optimizer
     bool msrPipelined = false;     // --msr-pipelined: ImportOptions::msrPipelined
+    double inputCopyGBps = 10.0;   // --input-copy-GBps: ImportOptions::inputCopyGBps
 };
+
+// --input-copy-GBps on `cmd` (shared by the graph commands and `zoo generate`): a finite rate > 0.
+void addInputCopyOption(CLI::App& cmd, double& gbps);
 
 // Whether a command may go on with graph-input dimensions nothing gave a value: `info`
 // lists them; the commands that time the graph refuse (exit 1), naming each and the

@@ -27,6 +27,7 @@ struct ZooOptions {
     bool fusion = false; // the zoo's default; the flag is there so that the pair works on every command
     bool noFusion = false;
     std::string optimizer = "sgd";
+    double inputCopyGBps = 10.0;
 };
 
 int runList(const ZooOptions& o)
@@ -58,6 +59,7 @@ int runGenerate(const ZooOptions& o)
     CostModelOptions costOptions;
     costOptions.fuseElementwise = !o.noFusion;
     costOptions.optimizer = *parseOptimizerKind(o.optimizer);
+    costOptions.inputCopyGBps = o.inputCopyGBps;
     const Graph g = [&] {
         try {
             return ZooRegistry::generate(o.name, o.batch, costOptions, &report, o.steps);
@@ -112,6 +114,7 @@ void addZooCommand(CLI::App& app, int& exitCode)
                     "(unless none)")
         ->check(CLI::IsMember({"sgd", "adam", "none"}))
         ->capture_default_str();
+    addInputCopyOption(*gen, opts->inputCopyGBps);
     gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });

@@ -37,6 +37,10 @@ struct CostModelOptions {
     // A host-to-device copy op per graph input (an activation no op writes): the batch over
     // PCIe before the forward pass (docs/cost-model.md, "Input copy").
     bool inputCopy = true;
+    // The copy's rate in GB/s (10^9 bytes/s): 10, a pageable copy fed by a single-process data
+    // loader (9.9-11.6 GB/s in the V100 traces); multi-process loaders without pin_memory were
+    // measured at 2.5-6.7 GB/s (docs/cost-model.md, "Input copy"). Finite and > 0.
+    double inputCopyGBps = 10.0;
     // Kernel fusion (docs/cost-model.md, "Kernel fusion"): chains of element-wise and
     // normalisation ops are costed as one kernel and colocated (cost/Fusion.h). false: every
     // op is its own kernel, as before fusion was modelled.

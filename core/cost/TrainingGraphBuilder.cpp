@@ -163,10 +163,6 @@ bool isFeed(const ShapedOp& op)
         && std::none_of(op.inputs.begin(), op.inputs.end(), [](int t) { return t >= 0; });
 }
 
-// A pageable host-to-device copy of the batch over PCIe 3.0 x16: 9.9 GB/s in the V100
-// ResNet-50 traces (docs/cost-model.md, "Input copy").
-constexpr double kHostToDeviceBytesPerUs = 10e9 / 1e6;
-
 // The training step being built: the forward graph, its costs and fusion plan, and which ops
 // get a backward op and which tensors a gradient.
 class StepBuilder {
@@ -191,10 +187,10 @@ private:
     void addEdges();
     void addOptimizerOps(CostReport& summary);
     void addInputCopies(CostReport& summary);
-    // A pageable copy of `bytes` of the batch to a GPU, with its launch.
+    // A copy of `bytes` of the batch to a GPU at CostModelOptions::inputCopyGBps, with its launch.
     double inputCopyUs(double bytes) const
     {
-        return bytes / kHostToDeviceBytesPerUs
+        return bytes / (options_.inputCopyGBps * 1e3)
             + options_.reference[static_cast<size_t>(DeviceKind::Gpu)].launchOverheadUs;
     }
     OpId addOp(Op op, const ShapedOp& from)
@@ -597,6 +593,8 @@ Graph buildTrainingGraph(const ShapedGraph& graph, const CostModelOptions& optio
 {
     if (!std::isfinite(options.backwardFactor) || options.backwardFactor < 0.0)
         throw std::invalid_argument("CostModelOptions::backwardFactor must be a finite number >= 0");
+    if (!std::isfinite(options.inputCopyGBps) || !(options.inputCopyGBps > 0.0))
+        throw std::invalid_argument("CostModelOptions::inputCopyGBps must be a finite number > 0");
     ForwardGraph forward(graph);
     forward.validate();
     StepBuilder step(graph, options, forward);

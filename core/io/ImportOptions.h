@@ -42,6 +42,9 @@ struct ImportOptions {
     // ONNX and TF forward graphs: the optimizer whose update ops the training step gets
     // (CostModelOptions::optimizer, `--optimizer sgd|adam|none`).
     OptimizerKind optimizer = OptimizerKind::Sgd;
+    // ONNX and TF forward graphs: the rate of the batch's host-to-device copy in GB/s
+    // (CostModelOptions::inputCopyGBps, `--input-copy-GBps`).
+    double inputCopyGBps = 10.0;
     // MSR training graphs in the file's pipelined (throughput) form, whose backward nodes no edge
     // orders after the forward ones: false (the default) joins every forward sink to every
     // backward source, so that the graph is one training step, forward then backward; true
@@ -71,6 +74,7 @@ inline CostModelOptions importCostOptions(const ImportOptions& options, const Fu
     CostModelOptions cost;
     cost.fuseElementwise = fusion.fused;
     cost.optimizer = options.optimizer;
+    cost.inputCopyGBps = options.inputCopyGBps;
     return cost;
 }
 

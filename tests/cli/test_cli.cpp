@@ -519,6 +519,52 @@ private slots:
         QCOMPARE(runCli({"info", model, "--optimizer", "lamb"}).exitCode, 2);
     }
 
+    // --input-copy-GBps sets the rate of the batch's copy to the GPU (ONNX and the zoo); a rate
+    // that is no finite number > 0 is refused as usage.
+    void inputCopyRateIsAnOption()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/transformer.onnx";
+        const auto copyUs = [&](const QStringList& extra) {
+            const QString csv = dir_.filePath("copy.csv");
+            Run r = runCli(QStringList{"simulate", model, "--cluster", "v100x4-nvlink", "--all-on", "/device:GPU:0",
+                                       "--ops-csv", csv, "--force"}
+                           + extra);
+            QFile f(csv);
+            if (r.exitCode != 0 || !f.open(QIODevice::ReadOnly))
+                return -1.0;
+            double us = 0.0;
+            for (const QString& line : QString::fromUtf8(f.readAll()).split('\n'))
+                if (line.contains(",MemcpyHtoD,"))
+                    us += line.split(',')[3].toDouble();
+            return us;
+        };
+        const double base = copyUs({});
+        const double slow = copyUs({"--input-copy-GBps", "2.5"});
+        QVERIFY2(base > 0.0, qPrintable(QString::number(base)));
+        // Each copy is bytes / rate + a 2 us launch: a quarter of the rate, four times the transfer,
+        // the same launches (one per graph input).
+        const double transfer = (slow - base) / 3.0; // the inputs' bytes at 10 GB/s
+        const double launches = (base - transfer) / 2.0;
+        QVERIFY2(transfer > 0.0 && launches > 0.5 && std::abs(launches - std::round(launches)) < 1e-6,
+                 qPrintable(QString("%1 %2").arg(base).arg(slow)));
+        for (const char* bad : {"0", "-1", "nan", "inf", "fast"}) {
+            Run r = runCli({"info", model, "--input-copy-GBps", bad});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("--input-copy-GBps"), qPrintable(r.err));
+        }
+        // The zoo: ResNet-50's images at batch 32 (19.3 MB) on its feed.
+        const QString zoo = dir_.filePath("r50.json");
+        QCOMPARE(
+            runCli({"zoo", "generate", "resnet-50", "--batch", "32", "--input-copy-GBps", "5", "--out", zoo, "--force"}).exitCode,
+            0);
+        Run r = runCli({"info", zoo, "--json"});
+        double feed = -1.0;
+        for (const QJsonValue& op : parseObject(r.out)["op_times"].toArray())
+            if (op.toObject()["name"].toString() == "input/images")
+                feed = op.toObject()["gpu_us"].toDouble();
+        QCOMPARE(feed, 4.0 * 32 * 224 * 224 * 3 / 5e3 + 2.0);
+    }
+
     // Nothing is silently 1: info lists the input dimensions without a value, the commands
     // that time the graph refuse them naming the options, and --dim / --input-shape give them.
     void unresolvedDimensionsAreListedThenRefused()
