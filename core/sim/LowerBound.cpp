@@ -376,7 +376,8 @@ public:
                 u.remoteUs = head[k] + fastest_[k] + u.routeUs;
                 arrivalUs[i] = std::max(arrivalUs[i], u.remoteUs);
             }
-            head[i] = std::max(direct_.head(op, head), ancestorsSplit());
+            const double roundTrip = roundTrips(op, head, true);
+            head[i] = std::max({direct_.head(op, head), roundTrip, ancestorsSplit()});
         }
         double best = 0.0;
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -390,7 +391,8 @@ public:
                 w.remoteUs = w.routeUs + tail[k];
                 departureUs[i] = std::max(departureUs[i], w.remoteUs);
             }
-            tail[i] = fastest_[i] + std::max(direct_.after(op, tail), descendantsSplit());
+            const double roundTrip = roundTrips(op, tail, false);
+            tail[i] = fastest_[i] + std::max({direct_.after(op, tail), roundTrip, descendantsSplit()});
             best = std::max(best, head[i] + tail[i]);
         }
         return best;
@@ -413,6 +415,7 @@ private:
     struct Slot {
         uint32_t stamp = 0;    // stamp_ while the op is one of the relatives being gathered
         uint32_t position = 0; // in topological order
+        uint32_t index = 0;    // in rel_, while gathered (roundTrips)
         Routes routes;
     };
 
@@ -462,6 +465,97 @@ private:
             r.routeUs = slots_[static_cast<size_t>(r.op)].routes.lengthUs();
             rel_.push_back(r);
         }
+    }
+
+    // The op `v` and one of its ancestors `u` either sit on different devices (then `v` starts
+    // no sooner than h(u) + p(u) + r(u, v), as in the split below) or share one, and then each
+    // op between them (a descendant of u and an ancestor of v) runs there after u and before v,
+    // or elsewhere, reached from u by a route that crosses devices and reaching v by another:
+    // a branch taken off the device pays two transfers. min over the two cases, max over u.
+    // With `up` false, the mirror: `v`'s least time from its end to the step's end, over its
+    // descendants `w` (times: the tails). Relatives only (rel_ as gathered, nearest first, each
+    // one's remoteUs, durationUs and routeUs set); a path through others is left out, which
+    // only weakens the bound. Skipped on graphs of more than kAncestryLargeGraph ops, where it
+    // would triple the bound's time (0.65 s more at 107,741 ops) and the 16 relatives kept
+    // seldom reach back to a fork.
+    double roundTrips(OpId op, const std::vector<double>& times, bool up)
+    {
+        const size_t k = rel_.size();
+        if (k < 2 || limit_ < kAncestry) // not on graphs of more than kAncestryLargeGraph ops
+            return 0.0;
+        const uint32_t stamp = stamp_;
+        for (size_t j = 0; j < k; ++j)
+            slots_[static_cast<size_t>(rel_[j].op)].index = static_cast<uint32_t>(j);
+        const Adjacency& away = up ? down_ : up_; // from the far relative towards the op
+        double best = 0.0;
+        from_.resize(k);
+        for (size_t a = k; a-- > 0;) {
+            const auto far = static_cast<size_t>(rel_[a].op);
+            // Heads: u ends at `base` at the earliest. Tails: w's own tail.
+            const double base = up ? times[far] + fastest_[far] : times[far];
+            // Routes between the far relative and those nearer the op, in rel_'s order
+            // downwards from a (away from the far one, towards the op).
+            for (size_t j = 0; j < a; ++j)
+                from_[j] = Routes{};
+            between_.clear();
+            for (size_t x = a + 1; x-- > 0;) {
+                const OpId xo = rel_[x].op;
+                if (x != a) {
+                    if (from_[x].lengthUs() == -kInf)
+                        continue;
+                    between_.push_back(rel_[x]);
+                    Neighbour& n = between_.back();
+                    const double reach = from_[x].lengthUs(), own = times[static_cast<size_t>(xo)];
+                    if (up) {
+                        n.releaseUs = std::max(own, base);
+                        n.remoteUs = std::max(own, base + reach) + n.durationUs + n.routeUs;
+                    } else {
+                        n.tailUs = std::max(own - n.durationUs, base);
+                        n.remoteUs = n.routeUs + std::max(own, n.durationUs + reach + base);
+                    }
+                }
+                for (const Arc& arc : away.of(xo)) {
+                    const Slot& y = slots_[static_cast<size_t>(arc.op)];
+                    if (y.stamp != stamp || arc.op == op)
+                        continue;
+                    Routes& to = from_[y.index];
+                    if (x == a) {
+                        to.offer(Route{0.0, arc.transferUs});
+                    } else {
+                        for (const Route& r : {from_[x].best, from_[x].longest})
+                            if (r.opsUs > -kInf)
+                                to.offer(Route{r.opsUs + fastest_[static_cast<size_t>(xo)],
+                                               std::min(r.transferUs, arc.transferUs)});
+                    }
+                }
+            }
+            if (between_.empty())
+                continue;
+            double shared = 0.0;
+            if (up) { // ERD after u of those on the device
+                sortByRemote(between_, [](const Neighbour& l, const Neighbour& r) { return l.releaseUs < r.releaseUs; });
+                shared = cheapestSplit(between_, [&](size_t count) {
+                    double t = base;
+                    for (const uint32_t i : byKey_)
+                        if (i < count)
+                            t = std::max(t, between_[i].releaseUs) + between_[i].durationUs;
+                    return t;
+                });
+            } else { // Jackson's rule after v, each followed by its tail or w's
+                sortByRemote(between_, [](const Neighbour& l, const Neighbour& r) { return l.tailUs > r.tailUs; });
+                shared = cheapestSplit(between_, [&](size_t count) {
+                    double t = 0.0, end = base;
+                    for (const uint32_t i : byKey_)
+                        if (i < count) {
+                            t += between_[i].durationUs;
+                            end = std::max(end, t + between_[i].tailUs);
+                        }
+                    return end;
+                });
+            }
+            best = std::max(best, std::min(rel_[a].remoteUs, shared));
+        }
+        return best;
     }
 
     // min over S of max(ERD(S), the remote ancestors' bound), S the ancestors on the op's device.
@@ -579,6 +673,8 @@ private:
     Adjacency up_, down_;
     std::vector<std::pair<uint32_t, OpId>> order_; // (key of topological order, op)
     std::vector<Neighbour> rel_;
+    std::vector<Neighbour> between_; // roundTrips: the relatives between an ancestor and the op
+    std::vector<Routes> from_;       // roundTrips: routes from that ancestor, per relative
     std::vector<uint32_t> byKey_;
     std::vector<double> local_, durations_, single_, shortest_, pair_; // per subset of rel_
 };

@@ -990,6 +990,39 @@ private slots:
         QCOMPARE(opWindows(mg, c).tailUs[0], 83.0);
     }
 
+    void ancestryBoundPricesRoundTrips()
+    {
+        // u (1 us) forks to a (10) and b (9), which join at v (1), over 1000-byte edges on 2
+        // GPUs with 3 us transfers. A split of v's ancestors alone allows v at 13: b remote
+        // after u (1 + 9 + 3), a with u on v's GPU. But if u shares v's GPU, b taken off it
+        // pays a transfer out and one back (1 + 3 + 9 + 3 = 16); keeping both branches there
+        // runs them one after the other (20); and with u elsewhere, a's route to v crosses
+        // devices (1 + 10 + 3 = 14). So v starts at 14 at the earliest: 15, the optimum.
+        const Cluster c = gpus(2, Link{1000.0, 2.0});
+        GraphBuilder b("round-trip");
+        b.addOp(makeOp("u", 1));
+        b.addOp(makeOp("a", 10));
+        b.addOp(makeOp("b", 9));
+        b.addOp(makeOp("v", 1));
+        for (const auto& [from, to] : {std::pair{"u", "a"}, {"u", "b"}, {"a", "v"}, {"b", "v"}})
+            b.addEdge(from, to, 1000);
+        const Graph g = std::move(b).build();
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.forkJoinUs, 14.0);
+        QCOMPARE(lb.ancestryUs, 15.0);
+        QCOMPARE(opWindows(g, c).headUs[3], 14.0);
+        QCOMPARE(opWindows(g, c).tailUs[0], 15.0); // the mirror image, through descendants
+        double optimum = std::numeric_limits<double>::infinity();
+        for (int mask = 0; mask < 16; ++mask) {
+            std::vector<DeviceId> placement;
+            for (int op = 0; op < 4; ++op)
+                placement.push_back(static_cast<DeviceId>(mask >> op & 1));
+            optimum = std::min(optimum, Simulator(g, c).run(placement).stepTimeUs);
+        }
+        QCOMPARE(optimum, 15.0);
+        QCOMPARE(Simulator(g, c).run({0, 0, 1, 1}).stepTimeUs, 15.0);
+    }
+
     void deviceWindowsBound()
     {
         // Links of 200 + 1 us. A second GPU starts no sooner than its first op's inputs arrive
