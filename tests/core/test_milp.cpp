@@ -3,6 +3,7 @@
 // grouped mode (the coarsening and a bound reported as valid for the grouping only).
 #include "tests/support/TestOps.h"
 
+#include "core/classic/ClassicalPlacers.h"
 #include "core/cluster/Cluster.h"
 #include "core/exact/MilpGrouping.h"
 #include "core/exact/MilpPlacer.h"
@@ -384,6 +385,35 @@ private slots:
         checkReportedSearch(seen, r, g, c, kinds);
         QCOMPARE(seen.phases[0].label, std::string("classical starts"));
         QCOMPARE(seen.phases[1].label, std::string("grouped classical starts"));
+    }
+
+    // The classical starts stop at the deadline: a placer runs to its end once started, the
+    // next one only while time is left, the first always (on a 107,741-op graph each takes
+    // seconds). Here a stop requested before the run leaves exactly the first placer's start.
+    void classicalStartsStopAtTheDeadline()
+    {
+        const Graph g = randomGraph(12, 7);
+        const Cluster c = gpus(2);
+        const std::string first = classicalStartOrder().front();
+        PlaceContext alone{g, c, SimOptions{}};
+        const PlaceResult firstOnly = findClassicalPlacer(first)->make()->place(alone);
+        auto classicalSamples = [](const Recorder& seen) {
+            return seen.phases.size() > 1 ? seen.phases[1].firstSample : static_cast<int>(seen.samples.size());
+        };
+        Recorder all;
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 5.0;
+        context.observer = &all;
+        (void)MilpPlacer().place(context);
+        Recorder stopped;
+        std::atomic<bool> stop{true};
+        context.observer = &stopped;
+        context.stop = &stop;
+        const PlaceResult r = MilpPlacer().place(context);
+        QCOMPARE(classicalSamples(stopped), firstOnly.samplesUsed);
+        QVERIFY2(classicalSamples(all) > firstOnly.samplesUsed, "every classical placer runs with time left");
+        QVERIFY(r.stopped);
+        QCOMPARE(r.bestStepTimeUs, Simulator(g, c).run(r.best).stepTimeUs);
     }
 
     void refusesGraphsAboveItsLimit()
