@@ -124,6 +124,30 @@ private slots:
             QVERIFY(!series->name().contains(QStringLiteral("entropy")));
     }
 
+    // The certified gap is drawn in the plot's top right corner, also when the entropy strip
+    // has a line (whose clip once hid every later paint: the note showed only in runs without
+    // policy updates).
+    void certifiedGapIsDrawnBesideTheEntropyLine()
+    {
+        ShownChart shown;
+        LearningChart& chart = shown.chart;
+        QVERIFY(!chart.entropyPoints().isEmpty());
+        QCOMPARE(chart.boundNote(), QStringLiteral("certified gap 68.3% to the lower bound"));
+        const QImage image = chart.grab().toImage();
+        const QRect plot = chart.mapFromScene(chart.chart()->mapRectToScene(chart.chart()->plotArea())).boundingRect();
+        const QColor text = chart.palette().color(QPalette::Text);
+        const QColor back = chart.palette().color(QPalette::Base);
+        // The samples (100 down to 50.5 ms) leave that corner empty: text-coloured pixels there
+        // are the note's.
+        int textPixels = 0;
+        for (int y = plot.top() + 4; y <= plot.top() + 30; ++y)
+            for (int x = plot.right() - 220; x <= plot.right() - 4; ++x) {
+                const QColor c = image.pixelColor(QPoint(x, y) * image.devicePixelRatio());
+                textPixels += colourDifference(c, text) < colourDifference(back, text) / 3 ? 1 : 0;
+            }
+        QVERIFY2(textPixels > 40, qPrintable(QString::number(textPixels)));
+    }
+
     void showBestMarksAndShowsTheBestSample()
     {
         ShownChart shown;

@@ -168,6 +168,9 @@ void LearningChart::paintEntropyStrip(QPainter* painter) const
     }
     if (entropy_.back().x() >= lo && entropy_.back().x() <= hi && (entropy_.size() - 1) % stride != 0)
         append(entropy_.back());
+    // The clip is the strip's alone: what is painted after it (the phase marks, the certified
+    // gap in the plot's corner) must not inherit it.
+    painter->save();
     painter->setClipRect(strip.adjusted(0, -1, 0, 1));
     painter->setRenderHint(QPainter::Antialiasing, true);
     painter->setPen(QPen(ChartColours::forTheme(dark_).entropy, 1.2));
@@ -177,6 +180,7 @@ void LearningChart::paintEntropyStrip(QPainter* painter) const
         else
             painter->drawPolyline(part);
     }
+    painter->restore();
 }
 
 void LearningChart::applyTheme()
@@ -250,7 +254,6 @@ void LearningChart::paintPhaseMarks(QPainter* painter) const
     QFont font = painter->font();
     font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.8));
     painter->save();
-    painter->setClipping(false); // the entropy strip leaves its clip set
     painter->setFont(font);
     painter->setRenderHint(QPainter::Antialiasing, false);
     const QFontMetricsF metrics(font);
