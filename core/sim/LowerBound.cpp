@@ -536,28 +536,9 @@ private:
             }
             if (between_.empty())
                 continue;
-            double shared = 0.0;
-            if (up) { // ERD after u of those on the device
-                sortByRemote(between_, [](const Neighbour& l, const Neighbour& r) { return l.releaseUs < r.releaseUs; });
-                shared = cheapestSplit(between_, [&](size_t count) {
-                    double t = base;
-                    for (const uint32_t i : byKey_)
-                        if (i < count)
-                            t = std::max(t, between_[i].releaseUs) + between_[i].durationUs;
-                    return t;
-                });
-            } else { // Jackson's rule after v, each followed by its tail or w's
-                sortByRemote(between_, [](const Neighbour& l, const Neighbour& r) { return l.tailUs > r.tailUs; });
-                shared = cheapestSplit(between_, [&](size_t count) {
-                    double t = 0.0, end = base;
-                    for (const uint32_t i : byKey_)
-                        if (i < count) {
-                            t += between_[i].durationUs;
-                            end = std::max(end, t + between_[i].tailUs);
-                        }
-                    return end;
-                });
-            }
+            // Heads: ERD after u of those on the device. Tails: Jackson's rule after v, each
+            // followed by its tail or w's.
+            const double shared = up ? localFirstBySplit(between_, base) : localLastBySplit(between_, base);
             best = std::max(best, std::min(rel_[a].remoteUs, shared));
         }
         return best;
@@ -576,15 +557,7 @@ private:
                 return std::max(erdRest, last.releaseUs) + last.durationUs;
             });
         }
-        // ERD of the first k by remoteUs: one pass over all of them in order of release.
-        sortByRemote(rel_, [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
-        return cheapestSplit(rel_, [&](size_t k) {
-            double t = 0.0;
-            for (const uint32_t i : byKey_)
-                if (i < k)
-                    t = std::max(t, rel_[i].releaseUs) + rel_[i].durationUs;
-            return t;
-        });
+        return localFirstBySplit(rel_, 0.0);
     }
 
     // The mirror: descendants on the op's device run there after it, each followed by its tail.
@@ -600,14 +573,34 @@ private:
                 return std::max(endRest, durationsRest + last.durationUs + last.tailUs);
             });
         }
-        // Jackson's rule on the first k by remoteUs: one pass over all of them by tail.
-        sortByRemote(rel_, [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
-        return cheapestSplit(rel_, [&](size_t k) {
-            double t = 0.0, end = 0.0;
+        return localLastBySplit(rel_, 0.0);
+    }
+
+    // cheapestSplit of `ns` with the ones on the op's device as jobs released at releaseUs,
+    // after `start`: ERD of the first k by remoteUs, one pass over all of them by release.
+    double localFirstBySplit(std::vector<Neighbour>& ns, double start)
+    {
+        sortByRemote(ns, [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
+        return cheapestSplit(ns, [&](size_t k) {
+            double t = start;
+            for (const uint32_t i : byKey_)
+                if (i < k)
+                    t = std::max(t, ns[i].releaseUs) + ns[i].durationUs;
+            return t;
+        });
+    }
+
+    // The mirror: the ones on the op's device run after it, each followed by tailUs, the
+    // step lasting at least `floor`: Jackson's rule on the first k by remoteUs, one pass by tail.
+    double localLastBySplit(std::vector<Neighbour>& ns, double floor)
+    {
+        sortByRemote(ns, [](const Neighbour& a, const Neighbour& b) { return a.tailUs > b.tailUs; });
+        return cheapestSplit(ns, [&](size_t k) {
+            double t = 0.0, end = floor;
             for (const uint32_t i : byKey_)
                 if (i < k) {
-                    t += rel_[i].durationUs;
-                    end = std::max(end, t + rel_[i].tailUs);
+                    t += ns[i].durationUs;
+                    end = std::max(end, t + ns[i].tailUs);
                 }
             return end;
         });
