@@ -1,5 +1,8 @@
 #include "core/classic/ClassicalPlacers.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/classic/CpuPlacer.h"
 #include "core/classic/MEtfPlacer.h"
 #include "core/classic/MSctPlacer.h"
@@ -66,6 +69,23 @@ std::vector<std::string> classicalStartOrder()
         if (row.warmStartOrder == 0)
             names.push_back(row.name);
     return names;
+}
+
+ClassicalRunHooks deadlineHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested,
+                                bool firstDespiteStop)
+{
+    ClassicalRunHooks hooks;
+    hooks.mayStart = [=](size_t starts) {
+        const bool stop = stopRequested();
+        if (starts == 0)
+            return firstDespiteStop || !stop;
+        return !stop && secondsLeft() > 0.0;
+    };
+    hooks.adjust = [=](PlaceContext& quiet) {
+        if (const double left = secondsLeft(); std::isfinite(left))
+            quiet.seconds = std::max(1e-3, left);
+    };
+    return hooks;
 }
 
 std::vector<ClassicalStart> runClassicalPlacers(const PlaceContext& context, const std::vector<std::string>& names,

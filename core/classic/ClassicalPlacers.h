@@ -47,6 +47,15 @@ struct ClassicalRunHooks {
     bool skipFailures = true; // a placer that throws (cpu without a CPU) gives no start; false: rethrow
 };
 
+// Hooks for a search that runs the classical placers before a deadline. A placer runs to its
+// end once started (on a 107,741-op graph they take seconds each); the next one only while
+// `secondsLeft()` is above 0 and no stop is requested; the first one also when time is up, so
+// that the search has a start, and with `firstDespiteStop` even under a stop (milp, which
+// returns nothing without an incumbent). Each placer gets what is left as its own limit (m-SCT's
+// LP stops there); an infinite secondsLeft() (no time limit) leaves the context's.
+ClassicalRunHooks deadlineHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested,
+                                bool firstDespiteStop);
+
 // Runs the named classical placers on `context` without its observer (the live views show the
 // caller's own evaluations), in the given order, under `hooks`. Results in run order.
 std::vector<ClassicalStart> runClassicalPlacers(const PlaceContext& context, const std::vector<std::string>& names,

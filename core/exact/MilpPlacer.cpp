@@ -51,19 +51,13 @@ private:
 
 // The best classical placement: the incumbent the search starts from and must beat. Every
 // classical placer's simulations count as samples (`samples`), each reported as the
-// placement that placer returned, as local-search reports its starts. A placer runs to its
-// end once started; the next one only before `secondsLeft()` reaches 0 (the first always, so
-// there is an incumbent): on a 107,741-op graph they take seconds each.
+// placement that placer returned, as local-search reports its starts. They run against
+// `secondsLeft()` (deadlineHooks), the first even under a stop, so there is an incumbent.
 template <class SecondsLeft>
 PlaceResult bestClassical(const PlaceContext& context, const MilpProgress& progress, int& samples, SecondsLeft secondsLeft)
 {
-    ClassicalRunHooks hooks;
-    hooks.skipFailures = true;
-    hooks.mayStart = [&](size_t starts) {
-        const bool stop = context.stop && context.stop->load(std::memory_order_relaxed);
-        return starts == 0 || (!stop && secondsLeft() > 0.0);
-    };
-    hooks.adjust = [&](PlaceContext& quiet) { quiet.seconds = std::max(1e-3, secondsLeft()); }; // m-SCT's LP
+    const ClassicalRunHooks hooks = deadlineHooks(
+        secondsLeft, [&context] { return context.stop && context.stop->load(std::memory_order_relaxed); }, true);
     const std::vector<ClassicalStart> starts = runClassicalPlacers(context, classicalStartOrder(), hooks);
     progress.phase(samples, PhaseKind::ClassicalStarts, "classical starts");
     for (const ClassicalStart& start : starts)

@@ -30,14 +30,9 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)
 {
     notePhase(budget, PhaseKind::ClassicalStarts, "classical starts");
-    ClassicalRunHooks hooks;
-    // A placer runs to its end once started; the next one only while time is left (the first
-    // always, so there is a start).
-    hooks.mayStart = [&](size_t starts) { return !budget.stopRequested() && (starts == 0 || !budget.timeUp()); };
-    hooks.adjust = [&](PlaceContext& quiet) {
-        if (context.seconds > 0.0)
-            quiet.seconds = std::max(1e-3, budget.secondsLeft()); // m-SCT's LP stops there
-    };
+    // No start at all under a stop: the search returns what it has, nothing.
+    ClassicalRunHooks hooks = deadlineHooks([&budget] { return budget.secondsLeft(); },
+                                            [&budget] { return budget.stopRequested(); }, false);
     hooks.done = [&](const ClassicalStart& start) {
         // Each of its simulations is a sample of the search: reported as its final placement.
         Evaluation e;

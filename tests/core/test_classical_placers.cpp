@@ -1,3 +1,4 @@
+#include "core/classic/ClassicalPlacers.h"
 #include "core/classic/FavouriteChildLp.h"
 #include "core/classic/MSctPlacer.h"
 #include "core/classic/MemoryFeedback.h"
@@ -541,6 +542,54 @@ private slots:
         QCOMPARE(lp.windowsSolved(), 3);
         const PlaceResult r = MSctPlacer(MSctOptions{3, 0.5}).place(PlaceContext{g, c, SimOptions{}});
         QVERIFY(!placementProblem(g, c, r.best));
+    }
+
+    // The searches' classical starts against a deadline (local-search, milp): a placer runs
+    // to its end once started, the next only while time is left, the first even when it is
+    // not, and under a stop only where the search asks for one.
+    void deadlineHooksRunTheFirstStartAndStopAtTheDeadline()
+    {
+        const Graph g = randomGraph(40, 3);
+        const Cluster c = makeCluster(4, 1e12, Link{1e3, 20.0});
+        PlaceContext context{g, c, SimOptions{}};
+        context.seconds = 7.0;
+        const std::vector<std::string> names = classicalStartOrder();
+        QVERIFY(names.size() >= 3);
+        double left = 5.0;
+        bool stop = false;
+        std::vector<double> limits;
+        auto run = [&](bool firstDespiteStop) {
+            ClassicalRunHooks hooks = deadlineHooks([&] { return left; }, [&] { return stop; }, firstDespiteStop);
+            const auto adjust = hooks.adjust;
+            limits.clear();
+            hooks.adjust = [&](PlaceContext& quiet) {
+                adjust(quiet);
+                limits.push_back(quiet.seconds);
+            };
+            // Time runs out while the first placer runs.
+            hooks.done = [&](const ClassicalStart&) { left = -0.5; };
+            return runClassicalPlacers(context, names, hooks).size();
+        };
+        QCOMPARE(run(false), size_t{1}); // the first one ran whole, the second never started
+        QCOMPARE(limits, std::vector<double>{5.0});
+        left = 0.0; // time up before any: one start all the same, with the least limit
+        QCOMPARE(run(false), size_t{1});
+        QCOMPARE(limits, std::vector<double>{1e-3});
+        left = 5.0;
+        stop = true;
+        QCOMPARE(run(false), size_t{0}); // local-search: nothing under a stop
+        QCOMPARE(run(true), size_t{1});  // milp: its incumbent
+        stop = false;
+        left = std::numeric_limits<double>::infinity(); // no time limit: every placer, the context's own
+        ClassicalRunHooks untimed = deadlineHooks([&] { return left; }, [] { return false; }, false);
+        std::vector<double> seen;
+        const auto adjust = untimed.adjust;
+        untimed.adjust = [&](PlaceContext& quiet) {
+            adjust(quiet);
+            seen.push_back(quiet.seconds);
+        };
+        QCOMPARE(runClassicalPlacers(context, names, untimed).size(), names.size());
+        QCOMPARE(seen, std::vector<double>(names.size(), 7.0));
     }
 
     void everyPlacerIsDeterministicAndValid_data()
