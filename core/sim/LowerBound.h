@@ -22,7 +22,8 @@ struct LowerBound {
     double forkJoinUs = 0.0;
     // The fork-join splits over ancestors and descendants: an op's device runs its ancestors
     // there before it, the others reach it only along a path that crosses devices (and the
-    // mirror image for descendants); at least forkJoinUs (docs/simulator.md).
+    // mirror image for descendants); at least forkJoinUs. Also the sum of that bound over an
+    // op of a longest path's ancestors and over its descendants (docs/simulator.md, "Cut").
     double ancestryUs = 0.0;
     // Work against device windows: a device hosting no source starts only after its first op's
     // inputs all arrive, one hosting no sink ends before its last op's consumers elsewhere

@@ -1,3 +1,4 @@
+#include "tests/support/SmallRandomGraphs.h"
 #include "tests/support/TestOps.h"
 
 #include "core/cluster/Cluster.h"
@@ -1021,6 +1022,36 @@ private slots:
         }
         QCOMPARE(optimum, 15.0);
         QCOMPARE(Simulator(g, c).run({0, 0, 1, 1}).stepTimeUs, 15.0);
+    }
+
+    void ancestryBoundCutsAtAnOpOfThePath()
+    {
+        // A random graph of 10 ops (seed 140661 of a search for such cases) on 2 GPUs, 1000-byte
+        // edges over 7 us transfers. The ancestry bound over the whole graph combines heads and
+        // tails at one op: 65 us. Cut at op7, the op of the longest path (58 us) nearest its
+        // middle: op7 ends no sooner than its ancestors' bound, 52, and op9 (15) follows: 67.
+        // Enumerating every placement gives 71.
+        const Cluster c = gpus(2, Link{1000.0, 6.0});
+        GraphBuilder b("cut");
+        const std::vector<std::pair<double, std::vector<int>>> ops = {
+            {6, {}},   {4, {0}},    {10, {0}},    {11, {1}}, {7, {1, 2}},
+            {10, {0}}, {6, {5, 3}}, {16, {4, 6}}, {4, {1}},  {15, {7, 0}}};
+        for (size_t i = 0; i < ops.size(); ++i) {
+            b.addOp(makeOp(("op" + std::to_string(i)).c_str(), ops[i].first, 1000));
+            for (int from : ops[i].second)
+                b.addEdge(static_cast<OpId>(from), static_cast<OpId>(i), 1000);
+        }
+        const Graph g = std::move(b).build();
+        const OpWindows windows = opWindows(g, c);
+        double whole = 0.0;
+        for (size_t i = 0; i < windows.headUs.size(); ++i)
+            whole = std::max(whole, windows.headUs[i] + windows.tailUs[i]);
+        QCOMPARE(whole, 65.0);
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.criticalPathUs, 58.0);
+        QCOMPARE(lb.ancestryUs, 67.0);
+        QCOMPARE(lb.valueUs(), 67.0);
+        QCOMPARE(randomgraphs::enumeratedOptimum(g, c), 71.0);
     }
 
     void deviceWindowsBound()
