@@ -4,6 +4,7 @@
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
 #include "core/sim/CheapestLink.h"
 #include "core/sim/CollectiveTime.h"
 #include "core/sim/MemorySplitBound.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -118,8 +120,11 @@ constexpr size_t kExactSplit = 6;
 // op (fewer on big graphs, to stay within a fraction of a second at 100,000 ops), and tries
 // every subset of them, remote ones priced as groups, when there are at most kExactAncestry.
 constexpr size_t kAncestry = 64;
-constexpr size_t kAncestryLarge = 16; // on graphs of more than kAncestryLargeGraph ops
+constexpr size_t kAncestryLarge = 16; // on graphs of more than kAncestryLargeGraph ops, or dense ones
 constexpr int kAncestryLargeGraph = 20000;
+// Dense: more edges per op on average (the Chakra step of ../shared/data has 50: at 64
+// relatives its ancestry bound took 1.3 s of its 1.5, for 46 ms under a work bound of 73).
+constexpr int kDenseEdgesPerOp = 10;
 constexpr size_t kExactAncestry = 8;
 
 // min over every subset S of max(local(S), remote(the others)), masks over `ns`.
@@ -334,7 +339,9 @@ public:
         , devices_(cluster.deviceCount())
         , fastest_(fastest)
         , direct_(graph, cluster, fastest)
-        , limit_(graph.opCount() > kAncestryLargeGraph ? kAncestryLarge : kAncestry)
+        , limit_(graph.opCount() > kAncestryLargeGraph || graph.edgeCount() > kDenseEdgesPerOp * graph.opCount()
+                     ? kAncestryLarge
+                     : kAncestry)
         , slots_(static_cast<size_t>(graph.opCount()))
     {
         const auto order = graph.topologicalOrder();
@@ -857,6 +864,124 @@ Weighting weighted(const Graph& graph, std::vector<double> weights, const std::v
     return w;
 }
 
+// The work bound at its best weighting (docs/simulator.md, "work"). Devices whose times are
+// proportional over every op (the GPUs of a preset, or GPUs of one kind at different speeds)
+// form a class: within it the speeds are the best weights, so the class shares one weight,
+// scaled by each device's ratio. An op pinned to a CPU counts on the CPU classes only, where
+// the cluster has a CPU (every valid placement keeps it there: placementProblem()). Any
+// positive weights give a valid bound; the best is the fractional assignment's (linear
+// programming duality: every device takes a share of every op, none busier than T), found by
+// golden-section search on each class's weight in turn: exact with two classes (the bound is
+// quasi-concave in one weight, a concave sum over a positive linear one), a climb with more.
+// Empty where there is one class.
+std::optional<Weighting> bestWeighting(const Graph& graph, const Cluster& cluster, const std::vector<double>& times)
+{
+    const auto n = static_cast<size_t>(graph.opCount());
+    const auto devices = static_cast<size_t>(cluster.deviceCount());
+    // Per device: its class and its times over the class's first device's (scale).
+    std::vector<size_t> classOf(devices), first;
+    std::vector<double> scale(devices, 1.0);
+    for (size_t d = 0; d < devices; ++d) {
+        size_t k = 0;
+        for (; k < first.size(); ++k) {
+            const size_t e = first[k];
+            if (cluster.device(static_cast<DeviceId>(d)).kind != cluster.device(static_cast<DeviceId>(e)).kind)
+                continue;
+            double ratio = 0.0; // t_d / t_e, the same for every op
+            bool same = true;
+            for (size_t op = 0; same && op < n; ++op) {
+                const double td = times[op * devices + d], te = times[op * devices + e];
+                if (te == 0.0 || td == 0.0)
+                    same = te == td;
+                else if (ratio == 0.0)
+                    ratio = td / te;
+                else
+                    same = std::abs(td / te - ratio) <= 1e-9 * ratio;
+            }
+            if (same) {
+                scale[d] = ratio == 0.0 ? 1.0 : ratio;
+                break;
+            }
+        }
+        if (k == first.size())
+            first.push_back(d);
+        classOf[d] = k;
+    }
+    const size_t classes = first.size();
+    if (classes < 2)
+        return std::nullopt;
+    // A class's capacity in its first device's time: each member does 1 / scale of it.
+    std::vector<double> capacity(classes, 0.0);
+    for (size_t d = 0; d < devices; ++d)
+        capacity[classOf[d]] += 1.0 / scale[d];
+    const bool pinning = cpuPinDevice(cluster) != kNoDevice;
+    std::vector<char> cpuClass(classes);
+    for (size_t k = 0; k < classes; ++k)
+        cpuClass[k] = cluster.device(static_cast<DeviceId>(first[k])).kind == DeviceKind::Cpu;
+    auto work = [&](const std::vector<double>& w, size_t op) {
+        const bool pinned = pinning && graph.isCpuPinned(static_cast<OpId>(op));
+        double least = kInf;
+        for (size_t k = 0; k < classes; ++k)
+            if (cpuClass[k] || !pinned)
+                least = std::min(least, w[k] * times[op * devices + first[k]]);
+        return least;
+    };
+    auto bound = [&](const std::vector<double>& w) {
+        double total = 0.0, weight = 0.0;
+        for (size_t op = 0; op < n; ++op)
+            total += work(w, op);
+        for (size_t k = 0; k < classes; ++k)
+            weight += w[k] * capacity[k];
+        return total / weight;
+    };
+    // Weights e^x, the largest class's fixed at 1 (the bound does not change with their scale).
+    const size_t fixed = static_cast<size_t>(std::max_element(capacity.begin(), capacity.end()) - capacity.begin());
+    std::vector<double> w(classes, 1.0);
+    const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
+    for (int sweep = 0; sweep < (classes == 2 ? 1 : 6); ++sweep)
+        for (size_t k = 0; k < classes; ++k) {
+            if (k == fixed)
+                continue;
+            const double keep = w[k], before = bound(w);
+            auto at = [&](double x) {
+                w[k] = std::exp(x);
+                return bound(w);
+            };
+            double lo = -25.0, hi = 25.0;
+            double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
+            double fa = at(a), fb = at(b);
+            for (int i = 0; i < 60; ++i) {
+                if (fa < fb) {
+                    lo = a;
+                    a = b;
+                    fa = fb;
+                    b = lo + golden * (hi - lo);
+                    fb = at(b);
+                } else {
+                    hi = b;
+                    b = a;
+                    fb = fa;
+                    a = hi - golden * (hi - lo);
+                    fa = at(a);
+                }
+            }
+            w[k] = std::exp(fa >= fb ? a : b);
+            if (bound(w) < before)
+                w[k] = keep;
+        }
+    Weighting best;
+    best.opWorkUs.resize(n);
+    for (size_t op = 0; op < n; ++op)
+        best.opWorkUs[op] = work(w, op);
+    for (OpId op : graph.topologicalOrder())
+        best.totalWork += best.opWorkUs[static_cast<size_t>(op)];
+    for (size_t d = 0; d < devices; ++d)
+        best.perDevice.push_back(w[classOf[d]] / scale[d]);
+    for (double x : best.perDevice)
+        best.weightSum += x;
+    return best;
+}
+
 OpFloors opFloors(const Graph& graph, const Cluster& cluster)
 {
     const auto n = static_cast<size_t>(graph.opCount());
@@ -904,6 +1029,8 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
             floors.weightings.push_back(weighted(graph, std::move(throughput), times, nullptr));
         }
     }
+    if (std::optional<Weighting> best = bestWeighting(graph, cluster, times))
+        floors.weightings.push_back(std::move(*best));
     return floors;
 }
 

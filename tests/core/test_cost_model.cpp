@@ -1013,7 +1013,10 @@ private slots:
 
         const LowerBound bound = lowerBound(g, cluster);
         QVERIFY(near(bound.criticalPathUs, 502.0 + 1002.0));
-        QVERIFY(near(bound.workUs, (502.0 + 1002.0) / 2.0));
+        // The work bound at its best weights is the fractional assignment's: m on A for a
+        // share x and on B for the rest, c on B, both busy as long: 1002 x = 502 + 2002 (1 - x),
+        // x = 2504 / 3004, 835.2 (by speeds, each op at its least: (502 + 1002) / 2 = 752).
+        QVERIFY2(near(bound.workUs, 1002.0 * 2504.0 / 3004.0), qPrintable(QString::number(bound.workUs, 'f', 6)));
 
         // Without device figures the op times stay time_us[kind] / speed.
         Cluster plain("plain", {Device{"A", DeviceKind::Gpu, 2.0}}, Link{});

@@ -849,12 +849,25 @@ private slots:
 
         // GPU speed 1, GPU speed 2, CPU speed 1. Fastest: a min(10/2, 100) = 5,
         // b min(20/2, 40) = 10, c min(40/2, 30) = 20: path max(5 + 10, 20) = 20.
-        // Work: (10 + 20 + 30) / (1 + 2 + 1) = 15. Value 20.
+        // Work by speeds: (10 + 20 + 30) / (1 + 2 + 1) = 15. At the best weights, the
+        // fractional assignment: the CPU takes a share y of c (it saves the GPUs 40 per 30 of
+        // its time, b only 20 per 40), 30 y = (70 - 40 y) / 3 on the GPUs' 3 units of speed:
+        // T = 70 / (13 / 3) = 16.15. The device windows at those weights give 21; the optimum,
+        // over all 27 placements, is 30 (c on the CPU, a and b on g1; or c on g1, a and b on g0).
         const Cluster mixed("mixed", {gpu("g0"), gpu("g1", 2.0), Device{"cpu", DeviceKind::Cpu, 1.0}}, Link{});
         LowerBound lb = lowerBound(g, mixed);
         QCOMPARE(lb.criticalPathUs, 20.0);
-        QCOMPARE(lb.workUs, 15.0);
-        QCOMPARE(lb.valueUs(), 20.0);
+        QVERIFY2(std::abs(lb.workUs - 210.0 / 13.0) < 1e-6, qPrintable(QString::number(lb.workUs, 'f', 9)));
+        QVERIFY2(std::abs(lb.windowsUs - 21.0) < 1e-6, qPrintable(QString::number(lb.windowsUs, 'f', 9)));
+        QCOMPARE(lb.valueUs(), lb.windowsUs);
+        double optimum = std::numeric_limits<double>::infinity();
+        for (int code = 0; code < 27; ++code)
+            optimum = std::min(optimum,
+                               Simulator(g, mixed)
+                                   .run({static_cast<DeviceId>(code % 3), static_cast<DeviceId>(code / 3 % 3),
+                                         static_cast<DeviceId>(code / 9)})
+                                   .stepTimeUs);
+        QCOMPARE(optimum, 30.0);
 
         // Two GPUs of speed 1 only: path max(10 + 20, 40) = 40; work (10 + 20 + 40) / 2 = 35.
         lb = lowerBound(g, gpus(2));
@@ -1052,6 +1065,58 @@ private slots:
         QCOMPARE(lb.ancestryUs, 67.0);
         QCOMPARE(lb.valueUs(), 67.0);
         QCOMPARE(randomgraphs::enumeratedOptimum(g, c), 71.0);
+    }
+
+    void workBoundTakesItsBestWeightingAndThePinning()
+    {
+        // A CPU and two GPUs of speed 1, ops without edges. Three ops pinned to the CPU (no GPU
+        // kernel) of 10 us, four of 10 us on a GPU and 40 on the CPU. Weighted by speed, each
+        // op counts its least time on any device: (3 x 10 + 4 x 10) / 3 = 23.3. But the pinned
+        // ops keep the CPU busy for 30 in every valid placement, which is the optimum.
+        const Cluster c("cpu+2",
+                        {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0}, gpu("/device:GPU:0"), gpu("/device:GPU:1")},
+                        Link{});
+        auto graph = [](int pinned, double pinnedUs, int free, double gpuUs, double cpuUs) {
+            GraphBuilder b("work");
+            for (int i = 0; i < pinned; ++i) {
+                Op o = makeOp(("pinned" + std::to_string(i)).c_str(), pinnedUs);
+                o.timeUs = {pinnedUs, pinnedUs};
+                o.cpuOnly = true;
+                b.addOp(std::move(o));
+            }
+            for (int i = 0; i < free; ++i) {
+                Op o = makeOp(("free" + std::to_string(i)).c_str(), gpuUs);
+                o.timeUs = {cpuUs, gpuUs};
+                b.addOp(std::move(o));
+            }
+            return std::move(b).build();
+        };
+        // The least step over every valid placement (pinned ops on the CPU).
+        auto optimum = [&](const Graph& g) {
+            double best = std::numeric_limits<double>::infinity();
+            Placement p(static_cast<size_t>(g.opCount()), 0);
+            for (int code = 0; code < std::pow(3, g.opCount()); ++code) {
+                for (int op = 0, x = code; op < g.opCount(); ++op, x /= 3)
+                    p[static_cast<size_t>(op)] = static_cast<DeviceId>(x % 3);
+                if (!placementProblem(g, c, p))
+                    best = std::min(best, Simulator(g, c).run(p).stepTimeUs);
+            }
+            return best;
+        };
+        const Graph pinned = graph(3, 10, 4, 10, 40);
+        const LowerBound lb = lowerBound(pinned, c);
+        // (The weights are searched for, to within 10^-9.)
+        QVERIFY2(std::abs(lb.workUs - 30.0) < 1e-6, qPrintable(QString::number(lb.workUs, 'f', 9)));
+        QVERIFY(std::abs(lb.valueUs() - 30.0) < 1e-6);
+        QCOMPARE(optimum(pinned), 30.0);
+
+        // Two pinned ops of 10, six of 15 on a GPU and 20 on the CPU: by speed (20 + 90) / 3 =
+        // 36.7. The best weighting is the fractional assignment: the CPU takes 25/27.5 of a
+        // GPU op, 20 + 20 x 10/11 = (90 - 15 x 10/11) / 2 = 38.18; the optimum is 45 (three
+        // ops on each GPU).
+        const Graph shared = graph(2, 10, 6, 15, 20);
+        QCOMPARE(std::round(lowerBound(shared, c).workUs * 100) / 100, 38.18);
+        QCOMPARE(optimum(shared), 45.0);
     }
 
     void deviceWindowsBound()
