@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The certified gap of the best placement found on the real graphs of ../shared/data, and
+"""The certified gap of the best placement found on the real graphs of ../shared/data (its
+profiles, graphs and recorded training steps), and
 what milp proves on the ones small enough for it (a model too big goes to milp's grouped
 mode, whose grouped bound is shown as such and never counted in the certified gap) (docs/results.md, "How far from optimal").
 
@@ -10,7 +11,7 @@ the best of `post@best` (`--time T`), and best / bound - 1. On graphs of up to 6
 usage: bench/certified_gaps.py [--cli build/release/app/cli/post-cli] [--data ../shared/data]
                                [--time 2] [--milp-times 5,20,60]
 """
-import argparse, json, os, subprocess, sys
+import argparse, json, os, subprocess, sys, tarfile, tempfile
 
 GRAPHS = [  # every graph of ../shared/data
     "pipedream/alexnet/graph.txt", "pipedream/vgg16/graph.txt", "pipedream/gnmt/graph.txt",
@@ -23,6 +24,11 @@ GRAPHS = [  # every graph of ../shared/data
     "msr/LayerGraphs/inceptionv3_inference.json", "msr/LayerGraphs/inceptionv3_training.json",
     "msr/OperatorGraphs/bert_l-3_inference.json", "msr/OperatorGraphs/bert_l-3_training.json",
     "msr/OperatorGraphs/bert_l-6_inference.json", "msr/OperatorGraphs/resnet50_inference.json",
+    # The training steps recorded as traces: PyTorch execution traces (op times from the
+    # roofline: the Kineto traces beside them are of other runs) and the Chakra step, read from
+    # its archive (ARCHIVE#MEMBER, extracted into a temporary folder).
+    "traces/param/resnet_et.json.gz", "traces/param/linear_et.json.gz",
+    "traces/chakra/json_trace.tar.gz#jsonData/chakra.0.json",
 ]
 CLUSTERS = ["k80x4", "v100x4-nvlink"]
 MILP_MAX_OPS = 60
@@ -52,8 +58,14 @@ def main():
     print("|---|---:|---|---:|---|---:|---:|")
     small = []
     graphs = [g for g in GRAPHS if not a.graphs or any(s in g for s in a.graphs.split(","))]
+    scratch = tempfile.TemporaryDirectory(prefix="certified-gaps-")
     for rel in graphs:
         path = os.path.join(a.data, rel)
+        if "#" in rel:  # a member of an archive
+            archive, member = path.split("#")
+            with tarfile.open(archive) as tar:
+                tar.extract(member, scratch.name)
+            path = os.path.join(scratch.name, member)
         for cluster in a.clusters.split(","):
             sim = run([a.cli, "simulate", path, "--cluster", cluster, "--all-on", "/device:GPU:0", "--json"])
             best = run([a.cli, "place", path, "--cluster", cluster, "--algo", "post@best", "--time", str(a.time),

@@ -189,9 +189,18 @@ public:
         , link_(cluster)
         , devices_(cluster.deviceCount())
         , fastest_(fastest)
+        , home_(homes(graph, cluster))
     {
     }
     const CheapestLink& link() const { return link_; }
+
+    // Whether every valid placement puts the two ops on one device (placementProblem()): a
+    // colocation group, or ops pinned to the cluster's one CPU. Such a neighbour is never remote.
+    bool together(OpId a, OpId b) const
+    {
+        const int h = home_[static_cast<size_t>(a)];
+        return h != kFree && h == home_[static_cast<size_t>(b)];
+    }
 
     double head(OpId op, const std::vector<double>& head)
     {
@@ -201,7 +210,7 @@ public:
             const auto i = static_cast<size_t>(u.op);
             u.releaseUs = head[i];
             u.durationUs = fastest_[i];
-            u.remoteUs = head[i] + fastest_[i] + link_.transferUs(u.bytes);
+            u.remoteUs = together(op, u.op) ? kInf : head[i] + fastest_[i] + link_.transferUs(u.bytes);
         }
         auto release = [](const Neighbour& n) { return n.releaseUs; };
         auto duration = [](const Neighbour& n) { return n.durationUs; };
@@ -242,7 +251,7 @@ public:
             const auto i = static_cast<size_t>(w.op);
             w.durationUs = fastest_[i];
             w.tailUs = tail[i] - fastest_[i];
-            w.remoteUs = link_.transferUs(w.bytes) + tail[i];
+            w.remoteUs = together(op, w.op) ? kInf : link_.transferUs(w.bytes) + tail[i];
         }
         if (ns_.size() <= kExactSplit) {
             // Consumers sharing another device get the tensor in one transfer (the largest
@@ -269,6 +278,22 @@ public:
     }
 
 private:
+    static constexpr int kFree = -1;
+    static constexpr int kCpu = -2;
+    // Per op: kCpu when pinned to the cluster's only CPU, its colocation group, or kFree.
+    static std::vector<int> homes(const Graph& graph, const Cluster& cluster)
+    {
+        int cpus = 0;
+        for (const Device& d : cluster.devices())
+            cpus += d.kind == DeviceKind::Cpu ? 1 : 0;
+        std::vector<int> home(static_cast<size_t>(graph.opCount()), kFree);
+        for (OpId op = 0; op < graph.opCount(); ++op)
+            home[static_cast<size_t>(op)] = cpus == 1 && graph.isCpuPinned(op)
+                ? kCpu
+                : std::max(kFree, graph.colocationGroup(op));
+        return home;
+    }
+
     void pick(unsigned mask)
     {
         jobs_.clear();
@@ -281,6 +306,7 @@ private:
     const CheapestLink link_;
     const int devices_;
     const std::vector<double>& fastest_;
+    const std::vector<int> home_;
     std::vector<Neighbour> ns_;
     std::vector<Neighbour> jobs_;
 };
@@ -383,6 +409,8 @@ public:
                 u.durationUs = fastest_[k];
                 u.remoteUs = head[k] + fastest_[k] + u.routeUs;
                 arrivalUs[i] = std::max(arrivalUs[i], u.remoteUs);
+                if (direct_.together(op, u.op))
+                    u.remoteUs = kInf; // on the op's device in every valid placement
             }
             const double roundTrip = roundTrips(op, head, true);
             head[i] = std::max({direct_.head(op, head), roundTrip, ancestorsSplit()});
@@ -398,6 +426,8 @@ public:
                 w.tailUs = tail[k] - fastest_[k];
                 w.remoteUs = w.routeUs + tail[k];
                 departureUs[i] = std::max(departureUs[i], w.remoteUs);
+                if (direct_.together(op, w.op))
+                    w.remoteUs = kInf;
             }
             const double roundTrip = roundTrips(op, tail, false);
             tail[i] = fastest_[i] + std::max({direct_.after(op, tail), roundTrip, descendantsSplit()});
@@ -526,6 +556,8 @@ private:
                         n.tailUs = std::max(own - n.durationUs, base);
                         n.remoteUs = n.routeUs + std::max(own, n.durationUs + reach + base);
                     }
+                    if (direct_.together(op, xo))
+                        n.remoteUs = kInf;
                 }
                 for (const Arc& arc : away.of(xo)) {
                     const Slot& y = slots_[static_cast<size_t>(arc.op)];
@@ -988,15 +1020,20 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
     const auto devices = static_cast<size_t>(cluster.deviceCount());
     // Every op's time on every device (cost/OpTime.h: its type's time, measured, roofline or
     // time_us[kind] / speed); the fastest of them is the op's floor.
+    // An op pinned to a CPU runs on one in every valid placement (placementProblem()), where
+    // the cluster has one: its floor is its least time on a CPU.
     std::vector<double> times(n * devices);
     OpFloors floors;
     floors.fastestUs.assign(n, kInf);
+    const bool pinning = cpuPinDevice(cluster) != kNoDevice;
     for (size_t op = 0; op < n; ++op)
         for (size_t d = 0; d < devices; ++d) {
             const Op& o = graph.op(static_cast<OpId>(op));
-            const double t = o.isCollective() ? 0.0 : opTimeUs(o, cluster.device(static_cast<DeviceId>(d)));
+            const Device& device = cluster.device(static_cast<DeviceId>(d));
+            const double t = o.isCollective() ? 0.0 : opTimeUs(o, device);
             times[op * devices + d] = t;
-            floors.fastestUs[op] = std::min(floors.fastestUs[op], t);
+            if (!pinning || device.kind == DeviceKind::Cpu || !graph.isCpuPinned(static_cast<OpId>(op)))
+                floors.fastestUs[op] = std::min(floors.fastestUs[op], t);
         }
     // By speed: an op timed per kind does time_us[kind] of work on any device of that kind.
     std::vector<double> speeds;

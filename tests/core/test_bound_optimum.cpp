@@ -125,6 +125,67 @@ private slots:
         std::printf("bound / optimum over %d varied graphs and clusters: mean %.3f\n", counted, ratioSum / counted);
     }
 
+    // The bound holds for every valid placement (placementProblem()), which keeps ops pinned to
+    // a CPU there and colocation groups whole; it uses both (the floors of pinned ops, ops that
+    // always share a device). Random graphs of 4-8 ops on a CPU and 1-2 GPUs, a third of the
+    // ops pinned (no GPU kernel), some in colocation groups of two, transfers about as long as
+    // an op; every valid placement enumerated.
+    void boundBelowOptimumWithPinnedAndColocatedOps()
+    {
+        constexpr int kCases = 300;
+        double ratioSum = 0.0;
+        int counted = 0;
+        for (unsigned seed = 1; seed <= kCases; ++seed) {
+            std::mt19937 rng(seed);
+            auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+            const int ops = uniform(4, 8);
+            GraphBuilder b("pinned" + std::to_string(seed));
+            for (int i = 0; i < ops; ++i) {
+                Op o;
+                o.name = "op" + std::to_string(i);
+                o.type = "Test";
+                const double gpuUs = uniform(1, 60);
+                o.timeUs = {gpuUs * uniform(1, 12), gpuUs};
+                o.cpuOnly = uniform(0, 2) == 0;
+                if (i > 0 && uniform(0, 4) == 0)
+                    o.colocate = "g" + std::to_string(uniform(0, 1));
+                o.outputBytes = 1000.0 * uniform(1, 60);
+                b.addOp(std::move(o));
+                if (i > 0)
+                    randomgraphs::addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 1, 60);
+            }
+            const Graph g = std::move(b).build();
+            std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
+            for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
+                devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
+            const Cluster c("pinned", std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
+            Simulator simulator(g, c);
+            Placement placement(static_cast<size_t>(ops), 0);
+            double best = std::numeric_limits<double>::infinity();
+            int codes = 1;
+            for (int i = 0; i < ops; ++i)
+                codes *= c.deviceCount();
+            for (int code = 0; code < codes; ++code) {
+                for (int op = 0, x = code; op < ops; ++op, x /= c.deviceCount())
+                    placement[static_cast<size_t>(op)] = static_cast<DeviceId>(x % c.deviceCount());
+                if (!placementProblem(g, c, placement))
+                    best = std::min(best, simulator.run(placement).stepTimeUs);
+            }
+            QVERIFY(std::isfinite(best)); // all on the CPU is valid
+            const LowerBound lb = lowerBound(g, c);
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9),
+                     qPrintable(QString("seed %1: bound %2 (%3) above the optimum %4")
+                                    .arg(seed)
+                                    .arg(lb.valueUs())
+                                    .arg(lb.source())
+                                    .arg(best)));
+            ratioSum += lb.valueUs() / best;
+            ++counted;
+        }
+        std::printf("bound / optimum over %d graphs with pinned and colocated ops: mean %.3f\n", counted,
+                    ratioSum / counted);
+    }
+
     // The exact placer on the same kind of graphs: its placement is the enumerated optimum,
     // its proven bound is never above it, and it says so (optimal).
     // POST_MILP_CASES=300 runs more graphs (POST_MILP_VERBOSE=1 prints each).

@@ -1119,6 +1119,38 @@ private slots:
         QCOMPARE(optimum(shared), 45.0);
     }
 
+    void opsPinnedToTheOneCpuAreNeverRemote()
+    {
+        // p1 and p2 have no GPU kernel (10 us on the CPU); p1 forks to k1 and k2 (40 us on a
+        // GPU, 400 on the CPU), which join at p2, over 20 us transfers, on a CPU and two GPUs.
+        // As if p1 and p2 could sit apart, p2 would start after p1, k1 and one transfer: 70,
+        // a bound of 80. But they share the CPU, so k1 and k2 run there after p1 (90 at their
+        // fastest) or pay a transfer out and one back (90): 100, the optimum (a kernel per GPU).
+        const Cluster c("cpu+2",
+                        {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0}, gpu("/device:GPU:0"), gpu("/device:GPU:1")},
+                        Link{1000.0, 19.0});
+        GraphBuilder b("pinned");
+        for (const char* name : {"p1", "k1", "k2", "p2"}) {
+            Op o = makeOp(name, name[0] == 'p' ? 10 : 40, 1000);
+            o.timeUs = name[0] == 'p' ? std::array<double, 2>{10, 10} : std::array<double, 2>{400, 40};
+            o.cpuOnly = name[0] == 'p';
+            b.addOp(std::move(o));
+        }
+        for (const auto& [from, to] : {std::pair{"p1", "k1"}, {"p1", "k2"}, {"k1", "p2"}, {"k2", "p2"}})
+            b.addEdge(from, to, 1000);
+        const Graph g = std::move(b).build();
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.ancestryUs, 100.0);
+        QCOMPARE(Simulator(g, c).run({0, 1, 2, 0}).stepTimeUs, 100.0);
+        // Two CPUs: the pinned ops may sit apart, and the bound must allow it.
+        const Cluster two("2cpu+2",
+                          {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0}, Device{"/device:CPU:1", DeviceKind::Cpu, 1.0},
+                           gpu("/device:GPU:0"), gpu("/device:GPU:1")},
+                          Link{1000.0, 19.0});
+        QCOMPARE(lowerBound(g, two).ancestryUs, 80.0);
+        QCOMPARE(Simulator(g, two).run({0, 2, 3, 1}).stepTimeUs, 100.0);
+    }
+
     void deviceWindowsBound()
     {
         // Links of 200 + 1 us. A second GPU starts no sooner than its first op's inputs arrive

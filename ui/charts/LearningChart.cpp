@@ -227,8 +227,11 @@ void LearningChart::setLowerBound(double polynomialMs, const QString& source)
 {
     polynomialBoundMs_ = polynomialMs;
     polynomialSource_ = source;
-    // The largest bound valid for the graph; a grouped one never counts.
-    if (provenBoundMs_ > polynomialMs) {
+    // The largest bound valid for the graph; a grouped one never counts. A milp run that proved
+    // its placement optimal keeps its own bound where the polynomial one is no more than its
+    // tolerance above it (a millionth of the horizon): the proof is the solver's.
+    const bool proof = provenOptimal_ && provenBoundMs_ >= polynomialMs * (1.0 - 1e-5);
+    if (provenBoundMs_ > polynomialMs || (known(provenBoundMs_) && provenBoundMs_ > 0.0 && proof)) {
         lowerBoundMs_ = provenBoundMs_;
         lowerBoundSource_ = QStringLiteral("milp");
     } else {
@@ -242,7 +245,7 @@ QString LearningChart::boundNote() const
     QStringList parts;
     const double gap = certifiedGap();
     // milp's bound sits a millionth of the horizon below its proven optimum (its tolerances).
-    if (lowerBoundSource_ == QLatin1String("milp") && provenOptimal_ && known(gap) && gap <= 1e-5)
+    if (lowerBoundSource_ == QLatin1String("milp") && provenOptimal_ && std::isfinite(gap) && gap <= 1e-5)
         parts << tr("best proven optimal (milp)");
     else if (known(gap) || (haveBest_ && gap == 0.0))
         parts << (lowerBoundSource_.isEmpty() // a restored run does not know it
