@@ -1091,18 +1091,7 @@ private slots:
             }
             return std::move(b).build();
         };
-        // The least step over every valid placement (pinned ops on the CPU).
-        auto optimum = [&](const Graph& g) {
-            double best = std::numeric_limits<double>::infinity();
-            Placement p(static_cast<size_t>(g.opCount()), 0);
-            for (int code = 0; code < std::pow(3, g.opCount()); ++code) {
-                for (int op = 0, x = code; op < g.opCount(); ++op, x /= 3)
-                    p[static_cast<size_t>(op)] = static_cast<DeviceId>(x % 3);
-                if (!placementProblem(g, c, p))
-                    best = std::min(best, Simulator(g, c).run(p).stepTimeUs);
-            }
-            return best;
-        };
+        auto optimum = [&](const Graph& g) { return randomgraphs::enumeratedValidOptimum(g, c); };
         const Graph pinned = graph(3, 10, 4, 10, 40);
         const LowerBound lb = lowerBound(pinned, c);
         // (The weights are searched for, to within 10^-9.)

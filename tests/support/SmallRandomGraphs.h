@@ -37,6 +37,17 @@ struct SmallCase {
     Cluster cluster;
 };
 
+// Op `i` of a random graph: "op<i>", type "Test", its GPU and CPU times and output bytes.
+inline Op randomOp(int i, double gpuUs, double cpuUs, double outputBytes)
+{
+    Op o;
+    o.name = "op" + std::to_string(i);
+    o.type = "Test";
+    o.timeUs = {cpuUs, gpuUs};
+    o.outputBytes = outputBytes;
+    return o;
+}
+
 // 6-10 ops, each taking inputs from one to three earlier ops, on 2-3 identical GPUs whose links
 // take about as long as an op (heavy transfers). Memory is unlimited, so every placement is feasible.
 inline SmallCase smallRandomCase(unsigned seed)
@@ -46,13 +57,8 @@ inline SmallCase smallRandomCase(unsigned seed)
     const int ops = uniform(6, 10);
     GraphBuilder b("random" + std::to_string(seed));
     for (int i = 0; i < ops; ++i) {
-        Op o;
-        o.name = "op" + std::to_string(i);
-        o.type = "Test";
         const double gpuUs = uniform(5, 100);
-        o.timeUs = {gpuUs * 10, gpuUs};
-        o.outputBytes = 1000.0 * uniform(1, 100);
-        b.addOp(std::move(o));
+        b.addOp(randomOp(i, gpuUs, gpuUs * 10, 1000.0 * uniform(1, 100)));
         if (i > 0) {
             const int inputs = std::min(i, uniform(1, 3));
             addRandomInputs(b, i, inputs, uniform, 1, 100);
@@ -104,13 +110,8 @@ inline SmallCase variedSmallCase(unsigned seed)
     const int ops = gpus >= 4 ? uniform(3, 7) : gpus == 3 ? uniform(3, 8) : uniform(3, 11);
     GraphBuilder b("varied" + std::to_string(seed));
     for (int i = 0; i < ops; ++i) {
-        Op o;
-        o.name = "op" + std::to_string(i);
-        o.type = "Test";
         const double gpuUs = uniform(0, 4) == 0 ? 0.0 : uniform(1, 100);
-        o.timeUs = {gpuUs * 10, gpuUs};
-        o.outputBytes = 1000.0 * uniform(0, 100);
-        b.addOp(std::move(o));
+        b.addOp(randomOp(i, gpuUs, gpuUs * 10, 1000.0 * uniform(0, 100)));
         if (i == 0)
             continue;
         const int mode = uniform(0, 3); // 0: a source, 3: up to every earlier op
@@ -157,6 +158,56 @@ inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& clu
         if (i == n)
             return best;
     }
+}
+
+// 4-8 ops on a CPU and 1-2 GPUs, a third of them pinned to the CPU (no GPU kernel), some in
+// colocation groups, each taking 1-12x its GPU time on the CPU, transfers about as long as an
+// op: where the bound uses what every valid placement keeps together.
+inline SmallCase pinnedSmallCase(unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int ops = uniform(4, 8);
+    GraphBuilder b("pinned" + std::to_string(seed));
+    for (int i = 0; i < ops; ++i) {
+        const double gpuUs = uniform(1, 60);
+        Op o = randomOp(i, gpuUs, gpuUs * uniform(1, 12), 1000.0 * uniform(1, 60));
+        o.cpuOnly = uniform(0, 2) == 0;
+        if (i > 0 && uniform(0, 4) == 0)
+            o.colocate = uniform(0, 1) == 0 ? "g0" : "g1";
+        b.addOp(std::move(o));
+        if (i > 0)
+            addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 1, 60);
+    }
+    std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
+    for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
+    Cluster cluster("pinned", std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
+    return SmallCase{std::move(b).build(), std::move(cluster)};
+}
+
+// The least simulated step time over every valid placement (placementProblem(): ops pinned
+// to a CPU there, colocation groups whole), devices told apart; infinity when none is valid.
+inline double enumeratedValidOptimum(const Graph& graph, const Cluster& cluster)
+{
+    Simulator simulator(graph, cluster);
+    const int n = graph.opCount();
+    const int devices = cluster.deviceCount();
+    Placement placement(static_cast<size_t>(n), 0);
+    double best = std::numeric_limits<double>::infinity();
+    auto visit = [&](auto&& self, int op) -> void {
+        if (op == n) {
+            if (!placementProblem(graph, cluster, placement))
+                best = std::min(best, simulator.run(placement).stepTimeUs);
+            return;
+        }
+        for (int d = 0; d < devices; ++d) {
+            placement[static_cast<size_t>(op)] = static_cast<DeviceId>(d);
+            self(self, op + 1);
+        }
+    };
+    visit(visit, 0);
+    return best;
 }
 
 } // namespace post::randomgraphs
