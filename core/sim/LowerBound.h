@@ -40,8 +40,9 @@ struct LowerBound {
     const char* source() const;
 };
 
-// No placement on `cluster` can run a step faster than this (no placement that fits in memory,
-// with `options`' optimizer factor, for the memory-split component).
+// No valid placement on `cluster` (placementProblem(): ops pinned to a CPU on one, colocation
+// groups whole) can run a step faster than this (no placement that fits in memory, with
+// `options`' optimizer factor, for the memory-split component).
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptions& options = {});
 
 // The largest valid bound of the op-level problem: `bound`, or a bound a placer proved
@@ -57,8 +58,8 @@ ReportedBound largestBound(const LowerBound& bound, double provenUs, bool proven
 
 // The ancestry bound's windows, per op (empty for an empty graph or cluster; at least the
 // fork-join bound's): no schedule of the simulator's semantics (any order on devices and
-// links, not only the simulator's) starts the op before headUs[op], and none ends the step
-// sooner than tailUs[op] after the op starts.
+// links, not only the simulator's) of a valid placement starts the op before headUs[op], and
+// none ends the step sooner than tailUs[op] after the op starts.
 struct OpWindows {
     std::vector<double> headUs;
     std::vector<double> tailUs;
