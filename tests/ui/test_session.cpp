@@ -114,6 +114,13 @@ private slots:
         QCOMPARE(second->findChild<LearnerPanel*>()->samplesDone(), 300);
         // The chart: every sample, and the same best-so-far steps (ms -> µs -> ms).
         QCOMPARE(second->findChild<LearningChart*>()->sampleCount(), 300);
+        // The lower-bound line: the value the file kept, named by the bound computed with the
+        // read (off the window's thread).
+        QVERIFY(second->findChild<LearningChart*>()->lowerBoundMs() > 0.0);
+        QCOMPARE(second->findChild<LearningChart*>()->lowerBoundMs(), first->findChild<LearningChart*>()->lowerBoundMs());
+        QVERIFY(!first->findChild<LearningChart*>()->lowerBoundSource().isEmpty());
+        QCOMPARE(second->findChild<LearningChart*>()->lowerBoundSource(),
+                 first->findChild<LearningChart*>()->lowerBoundSource());
         const auto& bestA = first->findChild<LearningChart*>()->bestPoints();
         const auto& bestB = second->findChild<LearningChart*>()->bestPoints();
         QCOMPARE(bestB.size(), bestA.size());

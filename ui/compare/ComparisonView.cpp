@@ -232,7 +232,7 @@ std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) 
     return out;
 }
 
-void ComparisonView::restoreResults(const SessionComparison& results, std::uint64_t graphId)
+void ComparisonView::restoreResults(const SessionComparison& results, std::uint64_t graphId, const LowerBound* current)
 {
     if (stop_)
         stop_->store(true);
@@ -247,7 +247,7 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     const double polynomial = std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0;
     QString source;
     if (polynomial > 0.0 && document_ && document_->graphId == graphId && document_->graph && document_->cluster) {
-        const LowerBound bound = lowerBound(*document_->graph, *document_->cluster);
+        const LowerBound bound = current ? *current : lowerBound(*document_->graph, *document_->cluster);
         if (std::abs(bound.valueUs() - polynomial) <= 1e-9 * polynomial)
             source = QString::fromLatin1(bound.source());
     }

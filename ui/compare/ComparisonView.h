@@ -24,6 +24,7 @@ namespace post {
 
 class ComparisonModel;
 class DocumentHub;
+struct LowerBound;
 
 // The comparison harness of `post-cli compare` in a tab: every algorithm (or a chosen
 // list) over several seeds on the open graph and cluster, run on one worker thread with
@@ -49,7 +50,9 @@ public:
     // when there is none, it is about another graph or a run is going).
     std::optional<SessionComparison> results(std::uint64_t graphId) const;
     // Shows a session's table as the results for graph `graphId` (a run going is cancelled).
-    void restoreResults(const SessionComparison& results, std::uint64_t graphId);
+    // `current`: the lower bound of the document's graph on its cluster, where the caller has it
+    // (computed here otherwise), to name the component behind the bound the file kept.
+    void restoreResults(const SessionComparison& results, std::uint64_t graphId, const LowerBound* current = nullptr);
 
 public slots:
     void setDocument(post::DocumentPtr document);

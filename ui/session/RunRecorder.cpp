@@ -102,7 +102,7 @@ void RunRecorder::onFinished(const LearnerOutcome& outcome)
     emit runEnded();
 }
 
-LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
+LearnerSnapshot RunRecorder::snapshotOf(const Session& session, const LowerBound& current)
 {
     LearnerSnapshot snapshot;
     snapshot.samples.reserve(session.samples.size());
@@ -119,11 +119,9 @@ LearnerSnapshot RunRecorder::snapshotOf(const Session& session)
     snapshot.lowerBoundMs = std::isfinite(session.run.lowerBoundUs) ? session.run.lowerBoundUs / 1000.0 : 0.0;
     // The file keeps the bound's value, not what gave it: named again when this graph and cluster
     // give the same value (they do unless the bound changed between builds).
-    if (session.graph && session.cluster && snapshot.lowerBoundMs > 0.0) {
-        const LowerBound bound = lowerBound(*session.graph, *session.cluster);
-        if (std::abs(bound.valueUs() - session.run.lowerBoundUs) <= 1e-9 * session.run.lowerBoundUs)
-            snapshot.lowerBoundSource = QString::fromLatin1(bound.source());
-    }
+    if (snapshot.lowerBoundMs > 0.0
+        && std::abs(current.valueUs() - session.run.lowerBoundUs) <= 1e-9 * session.run.lowerBoundUs)
+        snapshot.lowerBoundSource = QString::fromLatin1(current.source());
     snapshot.singleDeviceMs = session.run.singleDeviceUs / 1000.0;
     snapshot.classicalMs = session.studio.classicalUs / 1000.0; // NaN stays NaN
     snapshot.classicalName = QString::fromStdString(session.studio.classicalPlacer);

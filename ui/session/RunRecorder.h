@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/session/Session.h"
+#include "core/sim/LowerBound.h"
 #include "ui/learn/LearnerSnapshot.h"
 
 #include <QObject>
@@ -31,8 +32,9 @@ public:
     void restore(const Session& session);
     void clear();
 
-    // A restored run as one snapshot, for the learning chart.
-    static LearnerSnapshot snapshotOf(const Session& session);
+    // A restored run as one snapshot, for the learning chart; `current` is the lower bound of
+    // its graph on its cluster now, which names the component behind the bound the file kept.
+    static LearnerSnapshot snapshotOf(const Session& session, const LowerBound& current);
 
 signals:
     // New samples arrived (throttled like the snapshots), or the run ended.

@@ -42,7 +42,7 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     , saveAction_(new QAction(tr("&Save Session"), this))
     , saveAsAction_(new QAction(tr("Save Session &As…"), this))
     , openAction_(new QAction(tr("Open &Session…"), this))
-    , read_(std::make_unique<LatestRead<std::shared_ptr<const Session>>>(this))
+    , read_(std::make_unique<LatestRead<std::shared_ptr<const OpenedSession>>>(this))
 {
     saveAction_->setShortcut(QKeySequence::Save);
     saveAction_->setObjectName(QStringLiteral("saveSession"));
@@ -208,38 +208,46 @@ void SessionController::forgetRun()
 
 void SessionController::open(const QString& path)
 {
-    read_->start([path] { return std::make_shared<const Session>(readSessionFile(path.toStdString())); },
-                 [this, path](const ReadOutcome<std::shared_ptr<const Session>>& outcome) {
-                     if (const auto* session = std::get_if<std::shared_ptr<const Session>>(&outcome)) {
-                         apply(path, *session);
-                     } else if (path == autosave_->path()) {
-                         // An adopted autosave that cannot be restored is removed at exit like
-                         // any autosave: keep it aside instead, and say where.
-                         const QString aside = autosave_->setAside();
-                         emit failed(path,
-                                     aside.isEmpty()
-                                         ? std::get<QString>(outcome)
-                                         : tr("%1 (the autosave is kept as %2)").arg(std::get<QString>(outcome), aside));
-                     } else {
-                         emit failed(path, std::get<QString>(outcome));
-                     }
-                 });
+    read_->start(
+        [path] {
+            auto opened = std::make_shared<OpenedSession>();
+            opened->session = std::make_shared<const Session>(readSessionFile(path.toStdString()));
+            if (opened->session->graph && opened->session->cluster)
+                opened->bound = lowerBound(*opened->session->graph, *opened->session->cluster);
+            return std::shared_ptr<const OpenedSession>(std::move(opened));
+        },
+        [this, path](const ReadOutcome<std::shared_ptr<const OpenedSession>>& outcome) {
+            if (const auto* opened = std::get_if<std::shared_ptr<const OpenedSession>>(&outcome)) {
+                apply(path, *opened);
+            } else if (path == autosave_->path()) {
+                // An adopted autosave that cannot be restored is removed at exit like
+                // any autosave: keep it aside instead, and say where.
+                const QString aside = autosave_->setAside();
+                emit failed(path,
+                            aside.isEmpty()
+                                ? std::get<QString>(outcome)
+                                : tr("%1 (the autosave is kept as %2)").arg(std::get<QString>(outcome), aside));
+            } else {
+                emit failed(path, std::get<QString>(outcome));
+            }
+        });
     emit opening(path); // isOpening() from here on
 }
 
-void SessionController::apply(const QString& path, std::shared_ptr<const Session> session)
+void SessionController::apply(const QString& path, std::shared_ptr<const OpenedSession> opened)
 {
     LearnerPanel* panel = learner_;
     if (panel->controller()->isActive()) {
         // Let the running learner end first, so none of its snapshots land on the restored chart.
         auto* once = new QObject(this);
-        connect(panel->controller(), &LearnerController::finished, once, [this, once, path, session] {
+        connect(panel->controller(), &LearnerController::finished, once, [this, once, path, opened] {
             once->deleteLater();
-            apply(path, session);
+            apply(path, opened);
         });
         panel->controller()->stop();
         return;
     }
+    const std::shared_ptr<const Session>& session = opened->session;
     auto doc = std::make_shared<GraphDocument>();
     doc->path = QFileInfo(path).absoluteFilePath();
     const bool isAutosave = QFileInfo(path) == QFileInfo(autosave_->path());
@@ -272,7 +280,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
     chart->reset(session->learner.samples);
     panel->setRestoredRun(std::nullopt);
     if (!session->samples.empty() || !session->updates.empty()) {
-        const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session);
+        const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session, opened->bound);
         chart->addSnapshot(snapshot);
         double bestMs = snapshot.bestMs;
         if (std::isfinite(session->studio.bestUs) && session->studio.bestUs / 1000.0 < bestMs) {
@@ -293,7 +301,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const Session
         panel->setRestoredRun(run);
     }
     if (comparison_ && session->studio.comparison)
-        comparison_->restoreResults(*session->studio.comparison, doc->graphId);
+        comparison_->restoreResults(*session->studio.comparison, doc->graphId, &opened->bound);
     emit restored(path);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/session/Session.h"
+#include "core/sim/LowerBound.h"
 #include "ui/document/GraphDocument.h"
 #include "ui/session/SessionAutosave.h"
 
@@ -25,6 +26,14 @@ template <class T> class LatestRead;
 // carry (RunRecorder, fed by the learner panel), autosave during learner runs and the offer
 // to restore the autosave of a crashed instance at start-up (SessionAutosave). A restored
 // session is shown through the hub, its run on the learning chart.
+// A session as read on a worker thread, with the lower bound of its graph on its cluster
+// computed there too: the restored chart and comparison name the component that gives the
+// bound the file kept (0.2 s on nasnetamobile, off the window's thread).
+struct OpenedSession {
+    std::shared_ptr<const Session> session;
+    LowerBound bound; // zero without a graph and a cluster
+};
+
 class SessionController : public QObject {
     Q_OBJECT
 
@@ -104,7 +113,7 @@ signals:
     void autosaveRecovered();
 
 private:
-    void apply(const QString& path, std::shared_ptr<const Session> session);
+    void apply(const QString& path, std::shared_ptr<const OpenedSession> opened);
     void autosaveNow(bool now);
     void saveDialog(bool askPath);
     void forgetRun();      // the recorded run was replaced: its autosave goes
@@ -131,8 +140,8 @@ private:
     QString sessionPath_;
     QString source_; // the graph file behind a restored session
     DocumentPtr restoredDocument_;
-    std::uint64_t runGraphId_ = 0;                                     // the graph the recorded run belongs to
-    std::unique_ptr<LatestRead<std::shared_ptr<const Session>>> read_; // QtConcurrent stays out of this header
+    std::uint64_t runGraphId_ = 0;                                           // the graph the recorded run belongs to
+    std::unique_ptr<LatestRead<std::shared_ptr<const OpenedSession>>> read_; // QtConcurrent stays out of this header
 };
 
 } // namespace post
