@@ -61,6 +61,9 @@ def main():
     scratch = tempfile.TemporaryDirectory(prefix="certified-gaps-")
     for rel in graphs:
         path = os.path.join(a.data, rel)
+        if not os.path.exists(path.split("#")[0]):
+            print(f"| {rel} | | | | not in {a.data}: skipped | | |", flush=True)
+            continue
         if "#" in rel:  # a member of an archive
             archive, member = path.split("#")
             with tarfile.open(archive) as tar:
