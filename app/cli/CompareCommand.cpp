@@ -96,6 +96,7 @@ int runCompare(const CompareOptions& o)
     options.firstSeed = o.firstSeed;
     options.threads = o.threads;
     options.learner = learner;
+    options.lowerBoundUs = bound.valueUs();
     ComparisonRunner runner(g, c, options);
     std::string announced;
     auto announce = [&](const ComparisonProgress& p) {

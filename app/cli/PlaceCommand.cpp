@@ -98,6 +98,7 @@ int runPlace(const PlaceOptions& o)
     // machine) are part of the wall time a user gives; the search gets what is left (at
     // least a tenth of the budget, never 0, which would mean no limit).
     const LowerBound polynomial = lowerBound(g, c);
+    ctx.lowerBoundUs = polynomial.valueUs();
     ctx.seconds = budget;
     if (budget > 0.0) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - commandStart).count();

@@ -127,6 +127,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         ctx.seconds = options_.seconds;
         ctx.seed = options_.firstSeed + static_cast<std::uint64_t>(i);
         ctx.threads = options_.threads;
+        ctx.lowerBoundUs = options_.lowerBoundUs;
         ctx.stop = stop;
         if (progress && seeded)
             ctx.observer = &observer;

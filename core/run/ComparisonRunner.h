@@ -23,6 +23,7 @@ struct ComparisonOptions {
     std::uint64_t firstSeed = 1;
     int threads = 0;
     LearnerOptions learner;
+    double lowerBoundUs = 0.0; // PlaceContext::lowerBoundUs of every run (0: not known)
 };
 
 // One algorithm over its seeds.

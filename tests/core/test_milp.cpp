@@ -344,6 +344,35 @@ private slots:
         QVERIFY(a.feasible);
     }
 
+    // The caller's polynomial bound (PlaceContext::lowerBoundUs) stands in for the one milp
+    // would compute: grouped mode claims op-level optimality from it, and from nothing else.
+    void groupedModeTakesTheCallersBound()
+    {
+        const Graph g = randomGraph(80, 5);
+        const Cluster c = gpus(2);
+        LearnerOptions options;
+        options.milpGroups = 10;
+        PlaceContext context{g, c, SimOptions{}};
+        context.samples = 200;
+        context.seconds = 3.0;
+        const double polynomial = lowerBound(g, c).valueUs();
+        const PlaceResult computed = makePlacer("milp", options)->place(context);
+        QVERIFY2(computed.bestStepTimeUs > polynomial * (1 + 1e-6),
+                 qPrintable(QString("the case needs a gap: %1 against %2").arg(computed.bestStepTimeUs).arg(polynomial)));
+        QVERIFY(!computed.bounds.provenOptimal);
+        QVERIFY(!computed.bounds.solverBoundOpLevel);
+        context.lowerBoundUs = polynomial; // as computed: the same claims
+        const PlaceResult given = makePlacer("milp", options)->place(context);
+        QVERIFY(!given.bounds.provenOptimal);
+        QVERIFY(!given.bounds.solverBoundOpLevel);
+        // A bound the caller proved by other means, met by the placement: optimal, at op level.
+        context.lowerBoundUs = 1e12;
+        const PlaceResult met = makePlacer("milp", options)->place(context);
+        QVERIFY(met.bounds.provenOptimal);
+        QVERIFY(met.bounds.solverBoundOpLevel);
+        QCOMPARE(met.bounds.solverBoundUs, met.bestStepTimeUs);
+    }
+
     // A run of milp is drawn like any other search: its classical starts, hill climbs and the
     // placements its model solves give are samples, in the phases they belong to.
     void reportsEverySimulationAsASample()

@@ -37,7 +37,9 @@ void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std
         const Cluster& cluster = *request.document->cluster;
         const LowerBound bound = lowerBound(graph, cluster);
         emit started(request.runId, bound.valueUs(), QString::fromLatin1(bound.source()));
-        ComparisonRunner runner(graph, cluster, request.options);
+        ComparisonOptions options = request.options;
+        options.lowerBoundUs = bound.valueUs();
+        ComparisonRunner runner(graph, cluster, options);
         using Clock = std::chrono::steady_clock;
         Clock::time_point last{};
         std::string lastAlgorithm;

@@ -231,6 +231,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         if (request.seconds > 0.0)
             context.seconds = std::max(request.seconds - outcome.referenceSeconds, 0.1 * request.seconds);
         context.seed = request.seed;
+        context.lowerBoundUs = bound.valueUs();
         context.observer = &observer;
         context.stop = control->stopFlag();
         outcome.result = placer->place(context);
