@@ -217,6 +217,13 @@ void GroupLocalSearch::prepareBase(const Grouping& grouping, const std::vector<D
     evaluator_.setReference(base_);           // every candidate is a neighbour of base_
 }
 
+void GroupLocalSearch::pinChoice(const ClimbState& st, std::vector<DeviceId>& choice) const
+{
+    for (size_t g = 0; g < choice.size(); ++g)
+        if (st.pinned[g] && cluster_.device(choice[g]).kind != DeviceKind::Cpu)
+            choice[g] = cpuPinDevice(cluster_);
+}
+
 std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const Evaluation& current,
                                                EvaluationBudget& budget, int& spent,
                                                std::vector<std::vector<int>>& blocks)
@@ -354,6 +361,18 @@ GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& groupin
             st.adjacent[static_cast<size_t>(h)].push_back(g);
         }
     }
+    st.pinned.assign(static_cast<size_t>(groups), 0);
+    if (!graph_.cpuPinnedOps().empty() && cpuPinDevice(cluster_) != kNoDevice) {
+        std::vector<char> opPinned(static_cast<size_t>(graph_.opCount()), 0);
+        for (OpId op : graph_.cpuPinnedOps())
+            opPinned[static_cast<size_t>(op)] = 1;
+        for (int g = 0; g < groups; ++g) {
+            const auto members = grouping.members(g);
+            st.pinned[static_cast<size_t>(g)] = !members.empty()
+                && std::all_of(members.begin(), members.end(),
+                               [&](OpId op) { return opPinned[static_cast<size_t>(op)] != 0; });
+        }
+    }
     st.touched.assign(static_cast<size_t>(groups), 0);
     st.moveFailed.assign(static_cast<size_t>(groups) * static_cast<size_t>(devices), -1);
     st.mergeFailed.assign(static_cast<size_t>(devices) * static_cast<size_t>(devices), -1);
@@ -395,6 +414,11 @@ struct GroupLocalSearch::Scan {
     }
 
     int room() const { return std::min(budget.left(), maxEvaluations - spent); }
+    bool onCpu(DeviceId d) const { return self.cluster_.device(d).kind == DeviceKind::Cpu; }
+    // Whether group g may be sent to device d: a pinned group sent off the CPUs would be sent
+    // back by applyCpuPinning, a candidate equal to the current state or to a move to the CPU
+    // (a Chakra step's critical path is mostly such groups: every move of them a lost sample).
+    bool mayGo(int g, DeviceId d) const { return !st.pinned[static_cast<size_t>(g)] || onCpu(d); }
     void touch(int g)
     {
         st.touched[static_cast<size_t>(g)] = st.version;
@@ -457,8 +481,10 @@ struct GroupLocalSearch::Scan {
         for (size_t i = 0; i < window.size(); ++i)
             if (!self.improved_[i])
                 failedSlot(window[i]) = st.version;
-        if (accepted)
+        if (accepted) {
+            self.pinChoice(st, choice); // a merge moves pinned groups off the CPU too
             moveTo(choice);
+        }
         window.clear();
         return accepted || room() <= 0;
     }
@@ -480,12 +506,16 @@ struct GroupLocalSearch::Scan {
     // would only relabel it).
     void scanMerges()
     {
+        std::vector<char> holdsFree(static_cast<size_t>(devices), 0); // a group that is not pinned
+        for (int g = 0; g < groups; ++g)
+            if (!st.pinned[static_cast<size_t>(g)])
+                holdsFree[static_cast<size_t>(choice[static_cast<size_t>(g)])] = 1;
         for (DeviceId a = 0; a < devices && !stop; ++a) {
             if (!used[static_cast<size_t>(a)])
                 continue;
             for (DeviceId b = 0; b < devices; ++b) {
-                if (b == a)
-                    continue;
+                if (b == a || !(holdsFree[static_cast<size_t>(a)] || onCpu(b)))
+                    continue; // only pinned groups, which would stay
                 if (!used[static_cast<size_t>(b)]) {
                     const int cls = self.symmetry_.classOf(b);
                     if (cls == self.symmetry_.classOf(a))
@@ -511,7 +541,7 @@ struct GroupLocalSearch::Scan {
         for (int g : order) {
             const DeviceId now = choice[static_cast<size_t>(g)];
             for (DeviceId d = 0; d < devices && !stop; ++d) {
-                if (d == now)
+                if (d == now || !mayGo(g, d))
                     continue;
                 if (!used[static_cast<size_t>(d)]) {
                     const int cls = self.symmetry_.classOf(d);
@@ -554,9 +584,12 @@ struct GroupLocalSearch::Scan {
     {
         self.blocks_ = st.blocks;
         for (size_t b = 0; b < st.blocks.size() && !stop; ++b) {
-            const DeviceId now = choice[static_cast<size_t>(st.blocks[b].front())];
+            const std::vector<int>& block = st.blocks[b];
+            const DeviceId now = choice[static_cast<size_t>(block.front())];
             for (DeviceId d = 0; d < devices && !stop; ++d)
-                if (d != now && worthTrying(d, now))
+                if (d != now && worthTrying(d, now) && std::any_of(block.begin(), block.end(), [&](int g) {
+                        return mayGo(g, d) && choice[static_cast<size_t>(g)] != d;
+                    }))
                     stop = offer(Candidate{kBlock, static_cast<int>(b), d});
         }
         if (!stop)
@@ -567,7 +600,9 @@ struct GroupLocalSearch::Scan {
     {
         for (int g : order) {
             for (int h : st.neighbours[static_cast<size_t>(g)]) {
-                if (choice[static_cast<size_t>(g)] == choice[static_cast<size_t>(h)])
+                const DeviceId a = choice[static_cast<size_t>(g)];
+                const DeviceId b = choice[static_cast<size_t>(h)];
+                if (a == b || !mayGo(g, b) || !mayGo(h, a))
                     continue;
                 if ((stop = offer(Candidate{g, h, kNoDevice})))
                     break;
@@ -594,6 +629,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
     // lazy scan. A lazy scan that skips something and finds nothing is followed by a full
     // one, so convergence still means that no candidate improves.
     ClimbState& st = stateFor(grouping);
+    pinChoice(st, choice);
     Scan scan(*this, grouping, choice, current, budget, st, maxEvaluations);
     // A choice the state has not seen (a new start) tries the merges first, once: they are
     // few, and a start with a device too many is common (the learner's samples).

@@ -2,6 +2,7 @@
 // baseline and the `post@best` race (docs/learners.md).
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/graph/Placement.h"
 #include "core/learn/BatchEvaluator.h"
 #include "core/learn/DeviceSymmetry.h"
 #include "core/learn/EvaluationBudget.h"
@@ -293,6 +294,68 @@ private slots:
             }
         }
         QVERIFY(nontrivial >= 30); // the climbs had work to do
+    }
+
+    // A group of CPU-pinned ops sent to a GPU comes back to the CPU (applyCpuPinning): such a
+    // candidate is the climb's own state again. None is evaluated (on the Chakra step of
+    // ../shared/data, whose critical path is mostly pinned CPU ops, they were the climb's first
+    // 1,800 samples), nor a swap, merge or block move that would move only pinned groups. The
+    // climb times each state it reaches once more, for its critical path (searchOrder): so the
+    // samples equal to the state are at most the states.
+    void climbSpendsNoSampleOnPinnedOps()
+    {
+        class Placements final : public ProgressObserver {
+        public:
+            void onSample(const SampleEvent& e) override
+            {
+                if (e.feasible && e.stepTimeUs < bestUs) {
+                    bestUs = e.stepTimeUs;
+                    best = *e.placement;
+                    ++improvements;
+                } else if (!best.empty() && *e.placement == best) {
+                    ++repeats; // the climb's current state, timed again
+                }
+                ++samples;
+            }
+            void onUpdate(const UpdateEvent&) override { }
+            Placement best;
+            double bestUs = std::numeric_limits<double>::infinity();
+            int samples = 0, improvements = 0, repeats = 0;
+        };
+        const Cluster c("cpu-and-gpus", {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e12}, gpu(0, 1.0), gpu(1, 1.0)},
+                        Link{2e3, 15.0});
+        int climbed = 0;
+        for (unsigned seed = 1; seed <= 12; ++seed) {
+            // Two of every three ops pinned, as in a trace's CPU operators and their kernels.
+            const Graph random = randomDag(30, seed);
+            GraphBuilder b("pinned");
+            for (OpId o = 0; o < random.opCount(); ++o) {
+                Op op = random.op(o);
+                op.cpuOnly = o % 3 != 0;
+                b.addOp(std::move(op));
+            }
+            for (const Edge& e : random.edges())
+                b.addEdge(e.from, e.to, e.bytes);
+            const Graph g = std::move(b).build();
+            QCOMPARE(static_cast<int>(g.cpuPinnedOps().size()), 20);
+            OpClimb climb(g, c);
+            Placements seen;
+            EvaluationBudget budget(100000, 0.0, nullptr, &seen);
+            std::vector<DeviceId> choice(static_cast<size_t>(climb.ops.groupCount()), 1);
+            Placement start = climb.ops.expand(choice);
+            applyCpuPinning(g, c, start);
+            Evaluation e = climb.evaluator.evaluate(start);
+            budget.record(start, e);
+            QVERIFY(climb.search.climb(climb.ops, choice, e, budget, std::numeric_limits<int>::max()));
+            QVERIFY2(seen.repeats <= seen.improvements,
+                     qPrintable(QString("seed %1: %2 of %3 samples were the climb's state, of %4 states")
+                                    .arg(seed)
+                                    .arg(seen.repeats)
+                                    .arg(seen.samples)
+                                    .arg(seen.improvements)));
+            climbed += seen.improvements > 1;
+        }
+        QVERIFY(climbed >= 8); // the climbs had work to do
     }
 
     void blockMovesTakeWhatTheCriticalPathWaitsFor()
