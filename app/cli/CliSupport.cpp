@@ -389,6 +389,14 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
         std::cerr << "post-cli: note: " << note << "\n";
 }
 
+void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
+{
+    cmd.add_option("graph", args.graph, "Graph file, or - for standard input (format sniffed)")->required();
+    addGraphInputOptions(cmd, args.format, args.batch, args.shapes);
+    cmd.add_option("--cluster", args.cluster, "Cluster preset name or post-cluster/1 file")->required();
+    addPrecisionOption(cmd, args.precision);
+}
+
 void addPrecisionOption(CLI::App& cmd, std::string& precision)
 {
     cmd.add_option("--precision", precision,

@@ -94,6 +94,18 @@ Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precisi
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
+
+// What every command that times a graph on a cluster reads: the graph file and its input
+// options, --cluster and --precision (simulate, place, compare).
+struct GraphClusterArgs {
+    std::string graph;
+    std::string format = "auto";
+    std::int64_t batch = 1;
+    GraphShapeArgs shapes;
+    std::string cluster;
+    std::string precision;
+};
+void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.
 LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);

@@ -22,13 +22,7 @@
 namespace post::cli {
 namespace {
 
-struct CompareOptions {
-    std::string graph;
-    std::string format = "auto";
-    std::int64_t batch = 1;
-    GraphShapeArgs shapes;
-    std::string cluster;
-    std::string precision;
+struct CompareOptions : GraphClusterArgs {
     std::string algos;
     int samples = 2400;
     double seconds = 0.0;
@@ -217,10 +211,7 @@ void addCompareCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<CompareOptions>();
     CLI::App* cmd = app.add_subcommand("compare", "Run several algorithms over several seeds and tabulate them");
-    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
-    cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    addPrecisionOption(*cmd, opts->precision);
+    addGraphClusterOptions(*cmd, *opts);
     cmd->add_option("--algos", opts->algos,
                     "Comma-separated algorithms (default: all); LEARNER@PLACER starts a learner from a classical "
                     "placement:"

@@ -24,13 +24,7 @@
 namespace post::cli {
 namespace {
 
-struct PlaceOptions {
-    std::string graph;
-    std::string format = "auto";
-    std::int64_t batch = 1;
-    GraphShapeArgs shapes;
-    std::string cluster;
-    std::string precision;
+struct PlaceOptions : GraphClusterArgs {
     std::string algo = "post@best";
     int samples = 2400;
     double seconds = 0.0;
@@ -177,10 +171,7 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
-    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
-    cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    addPrecisionOption(*cmd, opts->precision);
+    addGraphClusterOptions(*cmd, *opts);
     cmd->add_option("--algo", opts->algo,
                     "Algorithm (default post@best); LEARNER@PLACER starts a learner from a classical placement:"
                         + placerTableHelp());

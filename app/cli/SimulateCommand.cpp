@@ -21,13 +21,7 @@
 namespace post::cli {
 namespace {
 
-struct SimulateOptions {
-    std::string graph;
-    std::string format = "auto";
-    std::int64_t batch = 1;
-    GraphShapeArgs shapes;
-    std::string cluster;
-    std::string precision;
+struct SimulateOptions : GraphClusterArgs {
     std::string placement;
     std::string allOn;
     bool given = false;
@@ -189,10 +183,7 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
 {
     auto opts = std::make_shared<SimulateOptions>();
     CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
-    cmd->add_option("graph", opts->graph, "Graph file, or - for standard input (format sniffed)")->required();
-    addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
-    cmd->add_option("--cluster", opts->cluster, "Cluster preset name or post-cluster/1 file")->required();
-    addPrecisionOption(*cmd, opts->precision);
+    addGraphClusterOptions(*cmd, *opts);
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
     cmd->add_flag("--given-placement", opts->given,
