@@ -30,4 +30,19 @@ std::optional<double> parseDecimal(std::string_view text)
     return value;
 }
 
+std::string withThousands(long long value)
+{
+    // Digits of the magnitude, as unsigned: -LLONG_MIN does not fit a long long.
+    const unsigned long long magnitude = value < 0 ? 0ULL - static_cast<unsigned long long>(value)
+                                                   : static_cast<unsigned long long>(value);
+    const std::string digits = std::to_string(magnitude);
+    std::string out = value < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out.push_back(',');
+        out.push_back(digits[i]);
+    }
+    return out;
+}
+
 } // namespace post

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace post {
@@ -12,5 +13,8 @@ std::optional<double> parseDecimal(std::string_view text);
 
 // Trims blanks (space, tab, CR, LF) from both ends.
 std::string_view trimBlanks(std::string_view text);
+
+// A whole number with thousands separators, as the import notes write counts: "-1,234,567".
+std::string withThousands(long long value);
 
 } // namespace post

@@ -6,12 +6,14 @@
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/learn/PolicyLearner.h"
 #include "core/util/InputError.h"
+#include "core/util/TextNumber.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 using namespace post;
@@ -115,6 +117,19 @@ private slots:
     // 8. Every value `--set` accepts is one the learners run with (validateLearnerOptions),
     // so no in-range setting is refused later under an internal name (ppoClip,
     // reinforceBaselineDecay); the boundary values of every numeric key are probed.
+    // The counts in the trace importers' notes: every long long, the most negative one too
+    // (its magnitude does not fit a long long: negating it was undefined behaviour).
+    void countsGetThousandsSeparators()
+    {
+        QCOMPARE(withThousands(0), std::string("0"));
+        QCOMPARE(withThousands(999), std::string("999"));
+        QCOMPARE(withThousands(1000), std::string("1,000"));
+        QCOMPARE(withThousands(181878), std::string("181,878"));
+        QCOMPARE(withThousands(-1234567), std::string("-1,234,567"));
+        QCOMPARE(withThousands(std::numeric_limits<long long>::max()), std::string("9,223,372,036,854,775,807"));
+        QCOMPARE(withThousands(std::numeric_limits<long long>::min()), std::string("-9,223,372,036,854,775,808"));
+    }
+
     void everyAcceptedSettingIsValid()
     {
         const char* probes[] = {"-1",  "0",   "1e-9", "1e-6", "0.001", "0.5", "0.999", "1",    "2",   "10",

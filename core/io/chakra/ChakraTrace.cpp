@@ -7,6 +7,7 @@
 #include "core/io/json/JsonInput.h"
 #include "core/util/InputError.h"
 #include "core/util/SourceName.h"
+#include "core/util/TextNumber.h"
 #include "core/util/Utf8.h"
 
 #include <google/protobuf/io/coded_stream.h>
@@ -232,18 +233,6 @@ double collectiveBytes(const ChakraNode& n)
         return bytes;
     };
     return std::min(std::max(total(n.inputs), total(n.outputs)), GraphBuilder::kMaxBytes);
-}
-
-std::string withThousands(long long value)
-{
-    const std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out = value < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out.push_back(',');
-        out.push_back(digits[i]);
-    }
-    return out;
 }
 
 // The import's notes and warnings: what the trace holds and how each kind of node is treated.

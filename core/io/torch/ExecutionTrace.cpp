@@ -8,6 +8,7 @@
 #include "core/io/torch/AtenOps.h"
 #include "core/util/InputError.h"
 #include "core/util/SourceName.h"
+#include "core/util/TextNumber.h"
 
 #include <nlohmann/json.hpp>
 
@@ -484,18 +485,6 @@ CostedUnit costUnit(const Trace& trace, const Unit& unit)
     result.cost.bytesRead *= factor;
     result.cost.bytesWritten *= factor;
     return result;
-}
-
-std::string withThousands(long long value)
-{
-    const std::string digits = std::to_string(value < 0 ? -value : value);
-    std::string out = value < 0 ? "-" : "";
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out.push_back(',');
-        out.push_back(digits[i]);
-    }
-    return out;
 }
 
 // The ops, their costs and the data edges: a storage's last writer feeds each later reader.
