@@ -12,6 +12,7 @@
 #include "core/graph/Placement.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/sim/ImpliedEdges.h"
 #include "core/sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -275,9 +276,13 @@ struct RealWorkload {
     Placement placement;
 };
 
-void BM_SimulateReal(benchmark::State& state, const RealWorkload* w)
+// `everyEdge`: without leaving out the implied edges (SimOptions::leaveOutImpliedEdges), to
+// see what that saves on a dense trace.
+void BM_SimulateReal(benchmark::State& state, const RealWorkload* w, bool everyEdge)
 {
-    Simulator sim(w->graph, w->cluster);
+    SimOptions options;
+    options.leaveOutImpliedEdges = !everyEdge;
+    Simulator sim(w->graph, w->cluster, options);
     const double step = sim.run(w->placement).stepTimeUs;
     for (auto _ : state) {
         const SimResult& r = sim.run(w->placement);
@@ -356,8 +361,12 @@ void registerRealGraphs(const std::vector<std::string>& extraGraphs)
         w->cluster = loadCluster("k80x4");
         Rng rng(11);
         w->placement = randomPlacement(w->graph, w->cluster, rng);
-        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4").c_str(), BM_SimulateReal, w.get())
+        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4").c_str(), BM_SimulateReal, w.get(), false)
             ->Unit(benchmark::kMicrosecond);
+        if (!impliedLocalEdges(w->graph, w->cluster).empty())
+            benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4/every-edge").c_str(), BM_SimulateReal,
+                                         w.get(), true)
+                ->Unit(benchmark::kMicrosecond);
         workloads.push_back(std::move(w));
     }
 }

@@ -76,7 +76,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
     std::vector<Index> linkQueued; // restore(): transfers still on their links
 
     Impl(const Graph& graph, const Cluster& cluster, SimOptions o)
-        : work(graph, cluster)
+        : work(graph, cluster, o.leaveOutImpliedEdges)
         , options(o)
     {
         const auto n = static_cast<size_t>(work.opCount);

@@ -155,7 +155,7 @@ struct SimWork {
     SimCheckpointSink* checkpoints = nullptr;
     std::uint64_t checkpointEvery = 1;
 
-    SimWork(const Graph& graph, const Cluster& cluster);
+    SimWork(const Graph& graph, const Cluster& cluster, bool leaveOutImpliedEdges);
     void reset(const Placement& placement, SimResult& out, bool timeline);
     void simulate();
     void loop(); // the event loop, from an instant boundary (or the start) to the end

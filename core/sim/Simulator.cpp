@@ -4,6 +4,7 @@
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
 #include "core/sim/CollectiveTime.h"
+#include "core/sim/ImpliedEdges.h"
 #include "core/sim/MinHeap.h"
 #include "core/sim/SimWork.h"
 
@@ -15,10 +16,16 @@
 namespace post {
 namespace detail {
 
-SimWork::SimWork(const Graph& graph, const Cluster& cluster)
+SimWork::SimWork(const Graph& graph, const Cluster& cluster, bool leaveOutImpliedEdges)
 {
     opCount = graph.opCount();
+    // Edges no run depends on are left out (core/sim/ImpliedEdges.h): a dense trace's
+    // ordering edges between CPU operators, most of its edges.
+    const std::vector<char> implied = leaveOutImpliedEdges ? impliedLocalEdges(graph, cluster) : std::vector<char>{};
+    auto kept = [&](EdgeId e) { return implied.empty() || !implied[static_cast<size_t>(e)]; };
     edgeCount = graph.edgeCount();
+    if (!implied.empty())
+        edgeCount -= static_cast<Index>(std::count(implied.begin(), implied.end(), char{1}));
     const auto n = static_cast<size_t>(opCount);
     const auto m = static_cast<size_t>(edgeCount);
 
@@ -45,7 +52,7 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
     outInSlot.resize(m);
     outEdgeBytes.resize(m);
 
-    std::vector<Index> inSlotOfEdge(m);
+    std::vector<Index> inSlotOfEdge(static_cast<size_t>(graph.edgeCount()));
     inOffset[0] = 0;
     for (Index op = 0; op < opCount; ++op) {
         const Op& o = graph.op(op);
@@ -60,19 +67,22 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster)
         outputBytes[static_cast<size_t>(op)] = o.outputBytes;
         paramBytes[static_cast<size_t>(op)] = o.paramBytes;
         residentBytes[static_cast<size_t>(op)] = o.residentBytes;
-        auto ins = graph.inEdges(op);
-        inDegree[static_cast<size_t>(op)] = static_cast<Index>(ins.size());
         Index slot = inOffset[static_cast<size_t>(op)];
-        for (EdgeId e : ins) {
+        for (EdgeId e : graph.inEdges(op)) {
+            if (!kept(e))
+                continue;
             inFrom[static_cast<size_t>(slot)] = graph.edge(e).from;
             inSlotOfEdge[static_cast<size_t>(e)] = slot++;
         }
+        inDegree[static_cast<size_t>(op)] = slot - inOffset[static_cast<size_t>(op)];
         inOffset[static_cast<size_t>(op) + 1] = slot;
     }
     outOffset[0] = 0;
     for (Index op = 0; op < opCount; ++op) {
         Index slot = outOffset[static_cast<size_t>(op)];
         for (EdgeId e : graph.outEdges(op)) {
+            if (!kept(e))
+                continue;
             const Edge& edge = graph.edge(e);
             outTo[static_cast<size_t>(slot)] = edge.to;
             outInSlot[static_cast<size_t>(slot)] = inSlotOfEdge[static_cast<size_t>(e)];
@@ -570,7 +580,7 @@ Simulator::Simulator(const Graph& graph, const Cluster& cluster, SimOptions opti
     : graph_(graph)
     , cluster_(cluster)
     , options_(options)
-    , work_(new detail::SimWork(graph, cluster))
+    , work_(new detail::SimWork(graph, cluster, options.leaveOutImpliedEdges))
 {
 }
 

@@ -6,6 +6,8 @@
 #include "core/graph/Placement.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/CriticalPath.h"
+#include "core/sim/ImpliedEdges.h"
+#include "core/sim/IncrementalSimulator.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 
@@ -299,6 +301,52 @@ Graph denseGraph(unsigned seed, int ops)
         }
     }
     return std::move(b).build();
+}
+
+// A dense trace-like DAG whose ops are often pinned to the CPU (about half) or colocated (a
+// tenth of the others, in groups of about three): CPU operators ordered by many transitive
+// edges without bytes, as a Chakra step's are, among kernels with tensors.
+Graph pinnedDenseGraph(unsigned seed, int ops)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)); };
+    GraphBuilder b("pinned-dense");
+    std::vector<bool> pinned;
+    for (int i = 0; i < ops; ++i) {
+        Op o;
+        o.name = "op" + std::to_string(i);
+        const double gpuUs = uniform(0, 7) == 0 ? 0.0 : uniform(1, 40);
+        o.timeUs = {gpuUs * uniform(2, 10), gpuUs};
+        pinned.push_back(uniform(0, 1) == 0);
+        o.cpuOnly = pinned.back();
+        o.outputBytes = pinned.back() || uniform(0, 2) == 0 ? 0.0 : uniform(1, 5000);
+        if (!pinned.back() && uniform(0, 9) == 0)
+            o.colocate = "group" + std::to_string(uniform(0, ops / 30));
+        b.addOp(o);
+        if (i == 0)
+            continue;
+        const int inputs = uniform(0, 20);
+        for (int k = 0; k < inputs; ++k) {
+            const int from = uniform(std::max(0, i - 25), i - 1);
+            b.addEdge(from, i, uniform(0, 9) == 0 ? uniform(0, 8000) : (pinned[static_cast<size_t>(from)] ? 0.0 : -1.0));
+        }
+    }
+    return std::move(b).build();
+}
+
+// A placement the simulator accepts: random, colocation groups whole, pinned ops on a CPU.
+Placement validPlacement(const Graph& g, const Cluster& c, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    Placement p(static_cast<size_t>(g.opCount()));
+    for (auto& d : p)
+        d = static_cast<DeviceId>(rng() % static_cast<unsigned>(c.deviceCount()));
+    std::map<int, DeviceId> groupDevice;
+    for (OpId op = 0; op < g.opCount(); ++op)
+        if (const int group = g.colocationGroup(op); group >= 0)
+            p[static_cast<size_t>(op)] = groupDevice.try_emplace(group, p[static_cast<size_t>(op)]).first->second;
+    applyCpuPinning(g, c, p);
+    return p;
 }
 
 Placement randomPlacement(unsigned seed, int ops, int devices)
@@ -830,6 +878,57 @@ private slots:
         }
         QVERIFY2(parallel > 100, qPrintable(QString("only %1 parallel edges").arg(parallel)));
         QVERIFY2(bytesFree > 300, qPrintable(QString("only %1 bytes-free ops").arg(bytesFree)));
+    }
+
+    // Edges between ops that always share a device, carrying nothing, implied by another path
+    // (core/sim/ImpliedEdges.h), are left out of every run; the runs are the same, bit for
+    // bit, as with every edge (and as the naive reference's), whole and resumed.
+    void impliedEdgesChangeNoRun()
+    {
+        int leftOut = 0, kept = 0;
+        for (unsigned seed = 1; seed <= 20; ++seed) {
+            const Graph g = pinnedDenseGraph(seed, 50 + static_cast<int>(seed) * 3);
+            std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e12}};
+            for (int i = 0; i < 1 + static_cast<int>(seed % 3); ++i)
+                devices.push_back(gpu("/device:GPU:" + std::to_string(i)));
+            Cluster c("cpu-and-gpus", devices, Link{20.0 * seed, seed % 4 == 0 ? 0.0 : 2.0});
+            const std::vector<char> implied = impliedLocalEdges(g, c);
+            QVERIFY(!implied.empty());
+            for (EdgeId e = 0; e < g.edgeCount(); ++e) {
+                const Edge& edge = g.edge(e);
+                if (!implied[static_cast<size_t>(e)]) {
+                    ++kept;
+                    continue;
+                }
+                ++leftOut;
+                QCOMPARE(edge.bytes, 0.0);
+                QVERIFY(g.colocationGroup(edge.from) >= 0 || (g.isCpuPinned(edge.from) && g.isCpuPinned(edge.to)));
+            }
+            SimOptions every;
+            every.leaveOutImpliedEdges = false;
+            Simulator pruned(g, c);
+            Simulator whole(g, c, every);
+            IncrementalSimulator resumed(g, c);
+            for (unsigned k = 0; k < 4; ++k) {
+                const Placement p = validPlacement(g, c, seed * 131 + k);
+                QVERIFY(!placementProblem(g, c, p));
+                const SimResult a = pruned.run(p, true);
+                compareResults(a, whole.run(p, true));
+                const Reference ref = referenceRun(g, c, p);
+                QCOMPARE(a.stepTimeUs, ref.stepUs);
+                for (const OpSpan& span : a.timeline.ops)
+                    QCOMPARE(span.endUs, ref.end[span.op]);
+                QCOMPARE(resumed.run(p).stepTimeUs, a.stepTimeUs); // resumed from the previous one
+            }
+            // With two CPUs, pinned ops may sit on different ones: their edges stay.
+            devices.push_back(Device{"/device:CPU:1", DeviceKind::Cpu, 1.0, 1e12});
+            const Cluster twoCpus("two-cpus", devices, Link{20.0, 2.0});
+            const std::vector<char> stay = impliedLocalEdges(g, twoCpus);
+            for (size_t e = 0; e < stay.size(); ++e)
+                if (stay[e])
+                    QVERIFY(g.colocationGroup(g.edge(static_cast<EdgeId>(e)).from) >= 0);
+        }
+        QVERIFY2(leftOut > 500 && kept > 5000, qPrintable(QString("%1 left out, %2 kept").arg(leftOut).arg(kept)));
     }
 
     void lowerBoundValues()
