@@ -95,13 +95,18 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 
-// What every command that times a graph on a cluster reads: the graph file and its input
-// options, --cluster and --precision (simulate, place, compare).
-struct GraphClusterArgs {
+// A graph file as a command reads it: the path and the input options of
+// addGraphInputOptions (info, convert; GraphClusterArgs for the others).
+struct GraphArgs {
     std::string graph;
     std::string format = "auto";
     std::int64_t batch = 1;
     GraphShapeArgs shapes;
+};
+
+// What every command that times a graph on a cluster reads: the graph file and its input
+// options, --cluster and --precision (simulate, place, compare).
+struct GraphClusterArgs : GraphArgs {
     std::string cluster;
     std::string precision;
 };

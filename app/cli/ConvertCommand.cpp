@@ -12,11 +12,7 @@
 namespace post::cli {
 namespace {
 
-struct ConvertOptions {
-    std::string graph;
-    std::string format = "auto";
-    std::int64_t batch = 1;
-    GraphShapeArgs shapes;
+struct ConvertOptions : GraphArgs {
     std::string out;
     bool force = false;
 };

@@ -17,11 +17,7 @@
 namespace post::cli {
 namespace {
 
-struct InfoOptions {
-    std::string graph;
-    std::string format = "auto";
-    std::int64_t batch = 1;
-    GraphShapeArgs shapes;
+struct InfoOptions : GraphArgs {
     bool json = false;
     bool listOps = false;
 };
