@@ -217,13 +217,6 @@ void GroupLocalSearch::prepareBase(const Grouping& grouping, const std::vector<D
     evaluator_.setReference(base_);           // every candidate is a neighbour of base_
 }
 
-void GroupLocalSearch::pinChoice(const ClimbState& st, std::vector<DeviceId>& choice) const
-{
-    for (size_t g = 0; g < choice.size(); ++g)
-        if (st.pinned[g] && cluster_.device(choice[g]).kind != DeviceKind::Cpu)
-            choice[g] = cpuPinDevice(cluster_);
-}
-
 std::vector<int> GroupLocalSearch::searchOrder(const Grouping& grouping, const Evaluation& current,
                                                EvaluationBudget& budget, int& spent,
                                                std::vector<std::vector<int>>& blocks)
@@ -361,18 +354,9 @@ GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& groupin
             st.adjacent[static_cast<size_t>(h)].push_back(g);
         }
     }
-    st.pinned.assign(static_cast<size_t>(groups), 0);
-    if (!graph_.cpuPinnedOps().empty() && cpuPinDevice(cluster_) != kNoDevice) {
-        std::vector<char> opPinned(static_cast<size_t>(graph_.opCount()), 0);
-        for (OpId op : graph_.cpuPinnedOps())
-            opPinned[static_cast<size_t>(op)] = 1;
-        for (int g = 0; g < groups; ++g) {
-            const auto members = grouping.members(g);
-            st.pinned[static_cast<size_t>(g)] = !members.empty()
-                && std::all_of(members.begin(), members.end(),
-                               [&](OpId op) { return opPinned[static_cast<size_t>(op)] != 0; });
-        }
-    }
+    st.pinned = pinnedGroups(grouping, graph_, cluster_);
+    if (st.pinned.empty())
+        st.pinned.assign(static_cast<size_t>(groups), 0);
     st.touched.assign(static_cast<size_t>(groups), 0);
     st.moveFailed.assign(static_cast<size_t>(groups) * static_cast<size_t>(devices), -1);
     st.mergeFailed.assign(static_cast<size_t>(devices) * static_cast<size_t>(devices), -1);
@@ -482,7 +466,7 @@ struct GroupLocalSearch::Scan {
             if (!self.improved_[i])
                 failedSlot(window[i]) = st.version;
         if (accepted) {
-            self.pinChoice(st, choice); // a merge moves pinned groups off the CPU too
+            pinChoice(st.pinned, self.cluster_, choice); // a merge moves pinned groups off the CPU too
             moveTo(choice);
         }
         window.clear();
@@ -629,7 +613,7 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
     // lazy scan. A lazy scan that skips something and finds nothing is followed by a full
     // one, so convergence still means that no candidate improves.
     ClimbState& st = stateFor(grouping);
-    pinChoice(st, choice);
+    pinChoice(st.pinned, cluster_, choice);
     Scan scan(*this, grouping, choice, current, budget, st, maxEvaluations);
     // A choice the state has not seen (a new start) tries the merges first, once: they are
     // few, and a start with a device too many is common (the learner's samples).

@@ -107,8 +107,9 @@ private:
         std::vector<DeviceId> choice;             // the state described
         int version = 0;                          // states seen
         std::vector<int> touched;                 // per group: version its group or a neighbour last moved
-        // Per group: every op of it is CPU-pinned and the cluster has a CPU, so every candidate
-        // takes it back to a CPU (applyCpuPinning): sent anywhere else it is not moved at all.
+        // Per group: pinnedGroups(), so every candidate takes it back to a CPU
+        // (applyCpuPinning): sent anywhere else it is not moved at all; kept on a CPU
+        // in the state (pinChoice).
         std::vector<char> pinned;
         std::vector<int> moveFailed;  // per group x device: version the move last failed
         std::vector<int> mergeFailed; // per device x device
@@ -122,10 +123,6 @@ private:
     };
     static constexpr size_t kStates = 4;
     ClimbState& stateFor(const Grouping& grouping);
-    // Pinned groups (ClimbState::pinned) off the CPUs go to cpuPinDevice(), where every
-    // placement of `choice` puts them (applyCpuPinning): the state then says where they are.
-    void pinChoice(const ClimbState& st, std::vector<DeviceId>& choice) const;
-
     // One climb's scanning state: the window of candidates, the don't-look checks, the scans
     // of merges, moves and swaps (GroupLocalSearch.cpp).
     struct Scan;

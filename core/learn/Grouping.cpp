@@ -1,5 +1,6 @@
 #include "core/learn/Grouping.h"
 
+#include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/learn/UnionFind.h"
 
@@ -227,6 +228,34 @@ Grouping groupOps(const Graph& graph, const GroupingOptions& options)
     for (OpId op = 0; op < n; ++op)
         labels[static_cast<size_t>(op)] = sets.find(op);
     return Grouping(graph, labels);
+}
+
+std::vector<char> pinnedGroups(const Grouping& grouping, const Graph& graph, const Cluster& cluster)
+{
+    if (graph.cpuPinnedOps().empty() || cpuPinDevice(cluster) == kNoDevice)
+        return {};
+    std::vector<char> pinned(static_cast<size_t>(grouping.groupCount()), 0);
+    bool any = false;
+    for (int g = 0; g < grouping.groupCount(); ++g) {
+        const auto members = grouping.members(g);
+        pinned[static_cast<size_t>(g)] = !members.empty()
+            && std::all_of(members.begin(), members.end(), [&](OpId op) { return graph.isCpuPinned(op); });
+        any = any || pinned[static_cast<size_t>(g)];
+    }
+    if (!any)
+        return {};
+    return pinned;
+}
+
+bool pinChoice(std::span<const char> pinned, const Cluster& cluster, std::span<DeviceId> choice)
+{
+    bool changed = false;
+    for (size_t g = 0; g < pinned.size() && g < choice.size(); ++g)
+        if (pinned[g] && cluster.device(choice[g]).kind != DeviceKind::Cpu) {
+            choice[g] = cpuPinDevice(cluster);
+            changed = true;
+        }
+    return changed;
 }
 
 } // namespace post

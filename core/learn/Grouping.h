@@ -10,6 +10,7 @@
 namespace post {
 
 class Graph;
+class Cluster;
 
 // A partition of a graph's ops into the groups a learner places as units. Colocation
 // groups are never split. Groups are numbered by their first op in topological order.
@@ -43,5 +44,13 @@ Grouping groupOps(const Graph& graph, const GroupingOptions& options);
 
 // Compute weight of an op for balancing: its GPU time, or CPU time for CPU-only profiles.
 double groupingWeight(const Graph& graph, OpId op);
+
+// Per group: every op of it is CPU-pinned and the cluster has a CPU, so every placement puts
+// it on a CPU whatever device it is given (applyCpuPinning). Empty when no group is.
+std::vector<char> pinnedGroups(const Grouping& grouping, const Graph& graph, const Cluster& cluster);
+// Gives each pinned group (`pinned`, as pinnedGroups() returns it; empty: none) that is off
+// the CPUs cpuPinDevice(), where applyCpuPinning sends it, so that a learner's sample or a
+// local search's state says where its ops run. Whether `choice` changed.
+bool pinChoice(std::span<const char> pinned, const Cluster& cluster, std::span<DeviceId> choice);
 
 } // namespace post

@@ -63,6 +63,7 @@ public:
         , options_(options)
         , grouping_(makeGrouping(context, options))
         , groups_(grouping_.groupCount())
+        , pinned_(pinnedGroups(grouping_, context.graph, context.cluster))
         , devices_(context.cluster.deviceCount())
         , batch_(options.batchSize)
         , ceInterval_((options.ceInterval + batch_ - 1) / batch_ * batch_)
@@ -183,8 +184,11 @@ private:
             const int slot = (drawn_ + j) % window_;
             const std::span<DeviceId> choice = slotChoice(slot);
             logProbs_[static_cast<size_t>(slot)] = policy_.sample(rng_, choice);
+            // Groups of ops without a GPU kernel are on the CPU whatever the policy samples,
+            // and the sample says so: their policy learns the CPU, not the draws' noise.
+            if (pinChoice(pinned_, context_.cluster, choice))
+                logProbs_[static_cast<size_t>(slot)] = policy_.logProb(choice);
             grouping_.expand(choice, placements_[static_cast<size_t>(j)]);
-            // Ops without a GPU kernel stay on the CPU whatever the policy samples.
             applyCpuPinning(context_.graph, context_.cluster, placements_[static_cast<size_t>(j)]);
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
@@ -314,6 +318,7 @@ private:
     const LearnerOptions& options_;
     Grouping grouping_;
     int groups_;
+    std::vector<char> pinned_; // pinnedGroups(): sampled onto the CPU, where they run
     int devices_;
     int batch_;
     int ceInterval_;

@@ -190,6 +190,7 @@ struct PostSearchRun::State {
             labels[static_cast<size_t>(op)] = coarseOf[static_cast<size_t>(fine.groupOf(op))];
         grouping = Grouping(context.graph, labels);
         groups = grouping.groupCount();
+        pinned = pinnedGroups(grouping, context.graph, context.cluster);
         intervalOf.assign(static_cast<size_t>(groups), 0);
         for (size_t k = 0; k < cuts.size(); ++k)
             intervalOf[static_cast<size_t>(grouping.groupOf(fine.members(cuts[k]).front()))] = static_cast<int>(k);
@@ -296,10 +297,15 @@ struct PostSearchRun::State {
                 continue;
             }
             double logProb = policy.sample(rng, choice);
+            // Groups of ops without a GPU kernel are on the CPU whatever the policy samples,
+            // and the sample says so (the guided sampler's do already).
+            bool changed = pinChoice(pinned, context.cluster, choice);
             if (options.symmetryBreaking && !ls.symmetry().trivial()) {
                 ls.symmetry().canonicalize(choice);
-                logProb = policy.logProb(choice);
+                changed = true;
             }
+            if (changed)
+                logProb = policy.logProb(choice);
             logProbs[static_cast<size_t>(fill + j)] = logProb;
             grouping.expand(choice, placements[static_cast<size_t>(j)]);
             applyCpuPinning(context.graph, context.cluster, placements[static_cast<size_t>(j)]);
@@ -655,6 +661,7 @@ struct PostSearchRun::State {
     std::vector<int> intervalOf;
     Grouping grouping;
     int groups = 0;
+    std::vector<char> pinned; // pinnedGroups() of `grouping`: sampled onto the CPU, where they run
     Policy policy;
     Adam adam;
 
