@@ -55,6 +55,19 @@ QString formatName(GraphFormat format)
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
+// `nodes` Relu nodes a0.., each read at port 65,535 by a node b0..: 65,536 outputs each, the
+// most one node may have; the sixteenth passes the graph's million tensors. Line 2i + 2 reads a_i.
+QByteArray widePorts(int nodes)
+{
+    QByteArray text;
+    for (int i = 0; i < nodes; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        text += "node { name: \"a" + n + "\" op: \"Relu\" }\nnode { name: \"b" + n + "\" op: \"Relu\" input: \"a" + n
+            + ":65535\" }\n";
+    }
+    return text;
+}
+
 } // namespace
 
 class TestImportersMalformed : public QObject {
@@ -254,12 +267,16 @@ private slots:
                                              << "cycle";
 
         // TensorFlow GraphDef text (more in test_pbtxt)
-        QTest::newRow("pbtxt port beyond the tensor limit")
+        QTest::newRow("pbtxt port beyond a node's output limit")
             << "pbtxt"
             << QByteArray(
                    "node { name: \"a\" op: \"Relu\" }\nnode { name: \"b\" op: \"Relu\"\n  input: \"a:1000000\" }\n")
             << "line 3"
-            << "input 'a:1000000': node 'a' would have 1000001 outputs; a graph may have at most 1000000 tensors";
+            << "input 'a:1000000': node 'a' would have 1000001 outputs; a node may have at most 65536 outputs";
+        QTest::newRow("pbtxt ports beyond the graph's tensor limit")
+            << "pbtxt" << widePorts(16) << "line 32"
+            << "input 'a15:65535': node 'a15' would have 65536 "
+               "outputs; a graph may have at most 1000000 tensors";
 
         // ONNX (more in test_onnx_reader): what libonnx 1.12's shape inference would crash on
         QTest::newRow("onnx zero stride")

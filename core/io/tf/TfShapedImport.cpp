@@ -74,8 +74,12 @@ bool isTrainingOp(const TfNode& node)
 
 std::string lineOf(const TextProtoField& f) { return "line " + std::to_string(f.line); }
 
-// Output tensors of all nodes together (docs/importers.md, "Limits").
+// Output tensors of all nodes together, and of one node (docs/importers.md, "Limits"). TF's
+// widest ops (Split, Unpack, DynamicPartition) have as many outputs as an attribute says;
+// real graphs stay in the thousands. The per-node cap keeps a reference like "a:491587",
+// 10 bytes of input, from making half a million tensors (seconds in a sanitizer build).
 constexpr std::int64_t kMaxTensors = 1'000'000;
+constexpr std::int64_t kMaxNodeOutputs = 65'536;
 
 class Importer {
 public:
@@ -289,6 +293,15 @@ private:
             // Outputs up to the highest port a consumer reads: "a:2000000000" must not make
             // two billion tensors.
             const std::int64_t wanted = std::max(static_cast<std::int64_t>(listed.size()), std::int64_t{maxPort_[k]} + 1);
+            if (wanted > kMaxNodeOutputs) {
+                const std::string limit = "a node may have at most " + std::to_string(kMaxNodeOutputs) + " outputs";
+                if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
+                    fail(*maxPortField_[k],
+                         "input '" + maxPortField_[k]->value + "': node '" + node.name + "' would have "
+                             + std::to_string(wanted) + " outputs; " + limit);
+                fail(*node.field,
+                     "node '" + node.name + "': _output_shapes lists " + std::to_string(wanted) + " shapes; " + limit);
+            }
             if (std::max<std::int64_t>(wanted, 1) > kMaxTensors - tensorCount_) {
                 const std::string limit = "a graph may have at most " + std::to_string(kMaxTensors) + " tensors";
                 if (maxPortField_[k] && std::int64_t{maxPort_[k]} + 1 == wanted)
