@@ -3,24 +3,33 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace post {
 
-std::vector<char> impliedLocalEdges(const Graph& graph, const Cluster& cluster)
+std::vector<int> deviceHomes(const Graph& graph, const Cluster& cluster)
 {
-    const auto n = static_cast<size_t>(graph.opCount());
     int cpus = 0;
     for (const Device& d : cluster.devices())
         cpus += d.kind == DeviceKind::Cpu ? 1 : 0;
-    const bool pinnedTogether = cpus == 1 && !graph.cpuPinnedOps().empty();
-    if (!pinnedTogether && graph.colocationGroupCount() == 0)
+    std::vector<int> home(static_cast<size_t>(graph.opCount()), kAnywhere);
+    for (OpId op = 0; op < graph.opCount(); ++op)
+        home[static_cast<size_t>(op)] = cpus == 1 && graph.isCpuPinned(op)
+            ? kOnlyCpu
+            : std::max(kAnywhere, graph.colocationGroup(op));
+    return home;
+}
+
+std::vector<char> impliedLocalEdges(const Graph& graph, const Cluster& cluster)
+{
+    const auto n = static_cast<size_t>(graph.opCount());
+    const std::vector<int> home = deviceHomes(graph, cluster);
+    if (std::all_of(home.begin(), home.end(), [](int h) { return h == kAnywhere; }))
         return {};
     auto together = [&](OpId u, OpId v) {
-        const int g = graph.colocationGroup(u);
-        if (g >= 0 && g == graph.colocationGroup(v))
-            return true;
-        return pinnedTogether && graph.isCpuPinned(u) && graph.isCpuPinned(v);
+        const int h = home[static_cast<size_t>(u)];
+        return h != kAnywhere && h == home[static_cast<size_t>(v)];
     };
     std::vector<char> holds(n, 0); // the op's output takes memory
     for (size_t op = 0; op < n; ++op)

@@ -7,6 +7,13 @@ namespace post {
 class Graph;
 class Cluster;
 
+// Per op, where every valid placement puts it (placementProblem()): kAnywhere, kOnlyCpu when it
+// is pinned to the cluster's one CPU, else its colocation group. Two ops with the same home
+// other than kAnywhere always share a device (the lower bound's splits and the implied edges).
+inline constexpr int kAnywhere = -1;
+inline constexpr int kOnlyCpu = -2;
+std::vector<int> deviceHomes(const Graph& graph, const Cluster& cluster);
+
 // Edges the simulator may leave out without changing any run (docs/simulator.md, "Implied
 // edges"), flagged per EdgeId. An edge u -> v is left out when
 //   - it carries no bytes and u's output takes no memory (no out-edge of u carries bytes), so

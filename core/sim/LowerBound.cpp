@@ -1,5 +1,7 @@
 #include "core/sim/LowerBound.h"
 
+#include "core/sim/ImpliedEdges.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
@@ -189,7 +191,7 @@ public:
         , link_(cluster)
         , devices_(cluster.deviceCount())
         , fastest_(fastest)
-        , home_(homes(graph, cluster))
+        , home_(deviceHomes(graph, cluster))
     {
     }
     const CheapestLink& link() const { return link_; }
@@ -199,7 +201,7 @@ public:
     bool together(OpId a, OpId b) const
     {
         const int h = home_[static_cast<size_t>(a)];
-        return h != kFree && h == home_[static_cast<size_t>(b)];
+        return h != kAnywhere && h == home_[static_cast<size_t>(b)];
     }
 
     double head(OpId op, const std::vector<double>& head)
@@ -278,22 +280,6 @@ public:
     }
 
 private:
-    static constexpr int kFree = -1;
-    static constexpr int kCpu = -2;
-    // Per op: kCpu when pinned to the cluster's only CPU, its colocation group, or kFree.
-    static std::vector<int> homes(const Graph& graph, const Cluster& cluster)
-    {
-        int cpus = 0;
-        for (const Device& d : cluster.devices())
-            cpus += d.kind == DeviceKind::Cpu ? 1 : 0;
-        std::vector<int> home(static_cast<size_t>(graph.opCount()), kFree);
-        for (OpId op = 0; op < graph.opCount(); ++op)
-            home[static_cast<size_t>(op)] = cpus == 1 && graph.isCpuPinned(op)
-                ? kCpu
-                : std::max(kFree, graph.colocationGroup(op));
-        return home;
-    }
-
     void pick(unsigned mask)
     {
         jobs_.clear();
