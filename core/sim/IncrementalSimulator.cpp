@@ -76,7 +76,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
     std::vector<Index> linkQueued; // restore(): transfers still on their links
 
     Impl(const Graph& graph, const Cluster& cluster, SimOptions o)
-        : work(graph, cluster, o.leaveOutImpliedEdges)
+        : work(graph, cluster, o)
         , options(o)
     {
         const auto n = static_cast<size_t>(work.opCount);
@@ -284,6 +284,9 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
             const auto d = static_cast<size_t>(w.queueOf(op, place[op]));
             w.ready[static_cast<size_t>(w.readyTail[d]++)] = op;
         }
+        if (!w.priority.empty()) // critical-path dispatch: each queue a heap, not a list
+            for (Index q = 0; q < w.queueCount; ++q)
+                w.makeReadyHeap(q);
     }
 
     double resumeTime(const Placement& placement) const

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/SimOptions.h"
+
 // The simulator's work state (internal to core/sim): shared by Simulator and
 // IncrementalSimulator, which resumes a run from a checkpoint of this state.
 
@@ -102,6 +104,9 @@ struct SimWork {
     // queue in time order; only the ops that became ready in the current instant may need
     // sorting by id, which dispatch() does for the few devices where an append was out of order.
     std::vector<Index> ready;
+    // Dispatch::CriticalPath: each op's priority, its longest path to a sink (empty: ready
+    // order). Each queue's segment of `ready` is then a binary heap rooted at its head.
+    std::vector<double> priority;
     std::vector<Index> readyHead, readyTail; // absolute indices into `ready`
     std::vector<Index> readyInstantStart;    // first entry appended in readyInstant
     std::vector<std::uint64_t> readyInstant;
@@ -155,7 +160,7 @@ struct SimWork {
     SimCheckpointSink* checkpoints = nullptr;
     std::uint64_t checkpointEvery = 1;
 
-    SimWork(const Graph& graph, const Cluster& cluster, bool leaveOutImpliedEdges);
+    SimWork(const Graph& graph, const Cluster& cluster, const SimOptions& options);
     void reset(const Placement& placement, SimResult& out, bool timeline);
     void simulate();
     void loop(); // the event loop, from an instant boundary (or the start) to the end
@@ -172,6 +177,15 @@ struct SimWork {
     [[gnu::always_inline]] double duration(Index op, DeviceId device) const;
     [[gnu::always_inline]] bool nextOpIsSettled(DeviceId device) const;
     void sortReadyInstant(DeviceId device);
+    bool higherPriority(Index a, Index b) const
+    {
+        const double pa = priority[static_cast<size_t>(a)], pb = priority[static_cast<size_t>(b)];
+        return pa > pb || (pa == pb && a < b);
+    }
+    void computePriorities();
+    void pushReadyHeap(Index queue, Index op);
+    Index popReadyHeap(Index queue);
+    void makeReadyHeap(Index queue);
     // The queue an op placed on `device` waits in, and the device of a queue.
     Index queueOf(Index op, DeviceId device) const
     {

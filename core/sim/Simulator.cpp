@@ -10,18 +10,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace post {
 namespace detail {
 
-SimWork::SimWork(const Graph& graph, const Cluster& cluster, bool leaveOutImpliedEdges)
+SimWork::SimWork(const Graph& graph, const Cluster& cluster, const SimOptions& options)
 {
     opCount = graph.opCount();
     // Edges no run depends on are left out (core/sim/ImpliedEdges.h): a dense trace's
     // ordering edges between CPU operators, most of its edges.
-    const std::vector<char> implied = leaveOutImpliedEdges ? impliedLocalEdges(graph, cluster) : std::vector<char>{};
+    const std::vector<char> implied = options.leaveOutImpliedEdges ? impliedLocalEdges(graph, cluster)
+                                                                   : std::vector<char>{};
     auto kept = [&](EdgeId e) { return implied.empty() || !implied[static_cast<size_t>(e)]; };
     edgeCount = graph.edgeCount();
     if (!implied.empty())
@@ -157,6 +159,41 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster, bool leaveOutImplie
     liveInstant.resize(d);
     transferToDevice.assign(d, -1);
     touchedDevices.reserve(d);
+    if (options.dispatch == Dispatch::CriticalPath)
+        computePriorities();
+}
+
+// Each op's longest path to a sink, every op at its fastest duration over the devices and
+// transfers free: the bottom level of list scheduling (HLFET). It does not depend on the
+// placement, so an incremental run resumed from a checkpoint orders its queues as a full
+// run does.
+void SimWork::computePriorities()
+{
+    const auto n = static_cast<size_t>(opCount);
+    std::vector<Index> order;
+    order.reserve(n);
+    std::vector<Index> waiting(inDegree.begin(), inDegree.end());
+    for (Index op = 0; op < opCount; ++op)
+        if (waiting[static_cast<size_t>(op)] == 0)
+            order.push_back(op);
+    for (size_t i = 0; i < order.size(); ++i) {
+        const auto o = static_cast<size_t>(order[i]);
+        for (Index s = outOffset[o]; s < outOffset[o + 1]; ++s)
+            if (--waiting[static_cast<size_t>(outTo[static_cast<size_t>(s)])] == 0)
+                order.push_back(outTo[static_cast<size_t>(s)]);
+    }
+    priority.assign(n, 0.0);
+    for (size_t i = order.size(); i-- > 0;) {
+        const Index op = order[i];
+        const auto o = static_cast<size_t>(op);
+        double fastest = std::numeric_limits<double>::infinity();
+        for (DeviceId device = 0; device < deviceCount; ++device)
+            fastest = std::min(fastest, duration(op, device));
+        double below = 0.0;
+        for (Index s = outOffset[o]; s < outOffset[o + 1]; ++s)
+            below = std::max(below, priority[static_cast<size_t>(outTo[static_cast<size_t>(s)])]);
+        priority[o] = (deviceCount > 0 ? fastest : 0.0) + below;
+    }
 }
 
 void SimWork::reset(const Placement& placement, SimResult& out, bool timeline)
@@ -246,6 +283,13 @@ inline void SimWork::changeLive(DeviceId device, double bytes)
 inline void SimWork::makeReady(Index op, DeviceId device)
 {
     const Index queue = queueOf(op, device);
+    if (!priority.empty()) {
+        pushReadyHeap(queue, op);
+        markDevice(queue);
+        if (recordTimes)
+            readyAtRec[op] = now;
+        return;
+    }
     const auto d = static_cast<size_t>(queue);
     const Index tail = readyTail[d]++;
     if (readyInstant[d] != instant) {
@@ -258,6 +302,56 @@ inline void SimWork::makeReady(Index op, DeviceId device)
     markDevice(queue);
     if (recordTimes)
         readyAtRec[op] = now;
+}
+
+// Dispatch::CriticalPath: the queue's segment [readyHead, readyTail) is a binary heap
+// whose root, at readyHead, is the op to start next.
+void SimWork::pushReadyHeap(Index queue, Index op)
+{
+    const auto q = static_cast<size_t>(queue);
+    Index* heap = ready.data() + readyHead[q];
+    Index i = readyTail[q]++ - readyHead[q];
+    while (i > 0) {
+        const Index parent = (i - 1) / 2;
+        if (!higherPriority(op, heap[parent]))
+            break;
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = op;
+}
+
+SimWork::Index SimWork::popReadyHeap(Index queue)
+{
+    const auto q = static_cast<size_t>(queue);
+    Index* heap = ready.data() + readyHead[q];
+    const Index top = heap[0];
+    const Index size = --readyTail[q] - readyHead[q];
+    if (size == 0)
+        return top;
+    const Index moved = heap[size];
+    Index i = 0;
+    for (;;) {
+        Index child = 2 * i + 1;
+        if (child >= size)
+            break;
+        if (child + 1 < size && higherPriority(heap[child + 1], heap[child]))
+            ++child;
+        if (!higherPriority(heap[child], moved))
+            break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = moved;
+    return top;
+}
+
+// Orders a queue's segment filled in any order (IncrementalSimulator's restore) as a heap.
+void SimWork::makeReadyHeap(Index queue)
+{
+    const auto q = static_cast<size_t>(queue);
+    std::make_heap(ready.data() + readyHead[q], ready.data() + readyTail[q],
+                   [this](Index a, Index b) { return higherPriority(b, a); });
 }
 
 // Restores (ready time, OpId) order: only this instant's entries can be out of order, and
@@ -389,7 +483,7 @@ inline void SimWork::handleEvent(Index id)
         // A busy device usually has its next op waiting since an earlier instant: start it
         // right away and reuse the heap slot. A zero-duration op would end in this instant and
         // must wait for dispatch(), so that rounds of the instant keep their order.
-        if (nextOpIsSettled(id)) {
+        if (priority.empty() && nextOpIsSettled(id)) {
             const auto d = static_cast<size_t>(id);
             const Index op = ready[static_cast<size_t>(readyHead[d])];
             const double time = duration(op, queueDevice(id));
@@ -455,8 +549,8 @@ inline void SimWork::beginOp(Index queue, Index op, double duration)
 
 inline void SimWork::startOp(Index queue)
 {
-    const auto q = static_cast<size_t>(queue);
-    const Index op = ready[static_cast<size_t>(readyHead[q]++)];
+    const Index op = priority.empty() ? ready[static_cast<size_t>(readyHead[static_cast<size_t>(queue)]++)]
+                                      : popReadyHeap(queue);
     const double time = duration(op, queueDevice(queue));
     beginOp(queue, op, time);
     heapPush(events.data(), eventCount, TimedEvent{now + time, queue});
@@ -580,7 +674,7 @@ Simulator::Simulator(const Graph& graph, const Cluster& cluster, SimOptions opti
     : graph_(graph)
     , cluster_(cluster)
     , options_(options)
-    , work_(new detail::SimWork(graph, cluster, options.leaveOutImpliedEdges))
+    , work_(new detail::SimWork(graph, cluster, options))
 {
 }
 

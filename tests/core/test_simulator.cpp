@@ -724,6 +724,55 @@ private slots:
         QCOMPARE(r.stepTimeUs, 14.0);
     }
 
+    void criticalPathDispatch()
+    {
+        // GPU0 runs blocker 0-10 while early (ready at 2) and late (ready at 4) wait for it;
+        // late feeds tail (5 us on GPU1). Ready order starts early first: late 11-12, tail
+        // 12-17. Critical-path dispatch starts late first (its path to the end is 6 us against
+        // early's 1): late 10-11, tail 11-16, early 11-12. Links are free (0 bytes, latency 0).
+        GraphBuilder b("dispatch");
+        b.addOp(makeOp("blocker", 10));
+        b.addOp(makeOp("early", 1));
+        b.addOp(makeOp("late", 1));
+        b.addOp(makeOp("feedEarly", 2));
+        b.addOp(makeOp("feedLate", 4));
+        b.addOp(makeOp("tail", 5));
+        b.addEdge("feedEarly", "early", 0);
+        b.addEdge("feedLate", "late", 0);
+        b.addEdge("late", "tail", 0);
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(3, Link{100.0, 0.0});
+        const Placement p{0, 0, 0, 1, 2, 1};
+        Simulator ready(g, c);
+        const SimResult& r = ready.run(p, true);
+        QCOMPARE(opStart(r, 1), 10.0);
+        QCOMPARE(opStart(r, 2), 11.0);
+        QCOMPARE(opStart(r, 5), 12.0);
+        QCOMPARE(r.stepTimeUs, 17.0);
+        SimOptions options;
+        options.dispatch = Dispatch::CriticalPath;
+        Simulator critical(g, c, options);
+        const SimResult& s = critical.run(p, true);
+        QCOMPARE(opStart(s, 2), 10.0);
+        QCOMPARE(opStart(s, 1), 11.0);
+        QCOMPARE(opStart(s, 5), 11.0);
+        QCOMPARE(s.stepTimeUs, 16.0);
+        // Equal priorities go to the lower OpId, as equal ready times do.
+        GraphBuilder t("ties");
+        t.addOp(makeOp("blocker", 3));
+        t.addOp(makeOp("second", 2));
+        t.addOp(makeOp("first", 2));
+        const Graph tied = std::move(t).build();
+        Simulator tiedSim(tied, gpus(1, Link{100.0, 0.0}), options);
+        const SimResult& u = tiedSim.run({0, 0, 0}, true);
+        QCOMPARE(opStart(u, 0), 0.0);
+        QCOMPARE(opStart(u, 1), 3.0);
+        QCOMPARE(opStart(u, 2), 5.0);
+        QCOMPARE(dispatchFromName(dispatchName(Dispatch::CriticalPath)), std::optional{Dispatch::CriticalPath});
+        QCOMPARE(dispatchFromName("ready"), std::optional{Dispatch::ReadyOrder});
+        QVERIFY(!dispatchFromName("fifo"));
+    }
+
     void zeroDurationOps()
     {
         // GPU0: z1(0) 0-0, z2(0) 0-0, a(5) 0-5, z3(0) 5-5. z4 (0 us) on GPU1 reads z2's

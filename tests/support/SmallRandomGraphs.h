@@ -143,9 +143,9 @@ inline SmallCase variedSmallCase(unsigned seed)
 }
 
 // The least simulated step time over every placement, devices told apart.
-inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& cluster)
+inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& cluster, SimOptions options = {})
 {
-    Simulator simulator(graph, cluster);
+    Simulator simulator(graph, cluster, options);
     const auto n = static_cast<size_t>(graph.opCount());
     const int devices = cluster.deviceCount();
     Placement placement(n, 0);
