@@ -395,6 +395,24 @@ void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
     addGraphInputOptions(cmd, args.format, args.batch, args.shapes);
     cmd.add_option("--cluster", args.cluster, "Cluster preset name or post-cluster/1 file")->required();
     addPrecisionOption(cmd, args.precision);
+    cmd.add_option("--dispatch", args.dispatch,
+                   "Which ready op an idle device starts: ready (the one that became ready first, as TensorFlow's "
+                   "executor does) or critical-path (the one with the longest path to the end of the step, as a "
+                   "static list scheduler orders them; docs/simulator.md)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"ready", "critical-path"}));
+}
+
+SimOptions simOptionsArg(const GraphClusterArgs& args)
+{
+    SimOptions options;
+    options.dispatch = dispatchFromName(args.dispatch).value_or(Dispatch::ReadyOrder);
+    if (options.dispatch == Dispatch::CriticalPath)
+        std::cerr << "post-cli: note: --dispatch critical-path: every step time here assumes that each device "
+                     "starts its ready op with the longest path to the end first; TensorFlow's executor starts the "
+                     "one that became ready first (--dispatch ready), PyTorch runs ops in program order. The lower "
+                     "bound holds for both (docs/simulator.md)\n";
+    return options;
 }
 
 void addPrecisionOption(CLI::App& cmd, std::string& precision)

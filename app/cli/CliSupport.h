@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/SimOptions.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/GraphFormat.h"
@@ -109,8 +111,12 @@ struct GraphArgs {
 struct GraphClusterArgs : GraphArgs {
     std::string cluster;
     std::string precision;
+    std::string dispatch = "ready";
 };
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args);
+// The simulator's options the args give (--dispatch); notes on standard error what a
+// dispatch other than ready order means for the step times printed.
+SimOptions simOptionsArg(const GraphClusterArgs& args);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.
 LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);

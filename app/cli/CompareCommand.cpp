@@ -91,6 +91,7 @@ int runCompare(const CompareOptions& o)
     options.threads = o.threads;
     options.learner = learner;
     options.lowerBoundUs = bound.valueUs();
+    options.sim = simOptionsArg(o);
     ComparisonRunner runner(g, c, options);
     std::string announced;
     auto announce = [&](const ComparisonProgress& p) {
@@ -139,6 +140,7 @@ int runCompare(const CompareOptions& o)
         j["format"] = kCompareJsonFormat;
         j["graph"] = g.name();
         j["cluster"] = c.name();
+        j["dispatch"] = dispatchName(options.sim.dispatch);
         j["samples"] = o.samples;
         j["seeds"] = o.seeds;
         j["lower_bound_ms"] = lb / 1000.0;

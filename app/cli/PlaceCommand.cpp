@@ -80,7 +80,8 @@ int runPlace(const PlaceOptions& o)
     }
 
     RunLog log;
-    PlaceContext ctx{g, c, SimOptions{}};
+    const SimOptions simOptions = simOptionsArg(o);
+    PlaceContext ctx{g, c, simOptions};
     // Neither budget given: the default time budget; one given: that one alone.
     ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;
     const double budget = o.secondsGiven ? o.seconds : (o.samplesGiven ? 0.0 : kDefaultPlaceSeconds);
@@ -103,7 +104,7 @@ int runPlace(const PlaceOptions& o)
 
     if (!o.out.empty()) {
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).
-        PlacementProvenance made{o.algo, o.seed, Simulator(g, c).run(r.best).stepTimeUs};
+        PlacementProvenance made{o.algo, o.seed, Simulator(g, c, simOptions).run(r.best).stepTimeUs, simOptions.dispatch};
         writeFileAtomically(o.out, placementJson(g, c, r.best, modules, made), o.force);
     }
     if (!o.log.empty())
@@ -120,6 +121,7 @@ int runPlace(const PlaceOptions& o)
         j["algo"] = o.algo;
         j["graph"] = g.name();
         j["cluster"] = c.name();
+        j["dispatch"] = dispatchName(simOptions.dispatch);
         j["seed"] = o.seed;
         j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
         j["feasible"] = r.feasible;

@@ -32,12 +32,13 @@ struct SimulateOptions : GraphClusterArgs {
     bool force = false;
 };
 
-nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb)
+nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch)
 {
     nlohmann::json j;
     j["format"] = kSimulateJsonFormat;
     j["graph"] = g.name();
     j["cluster"] = c.name();
+    j["dispatch"] = dispatchName(dispatch);
     j["step_time_ms"] = r.stepTimeUs / 1000.0;
     j["feasible"] = r.feasible;
     j["lower_bound_ms"] = lb.valueUs() / 1000.0;
@@ -163,15 +164,17 @@ int runSimulate(const SimulateOptions& o)
     if (!(o.optimizerFactor >= 0.0))
         throw UsageError{"--optimizer-factor must be >= 0"};
 
-    Simulator sim(g, c, SimOptions{o.optimizerFactor});
+    SimOptions options = simOptionsArg(o);
+    options.optimizerStateFactor = o.optimizerFactor;
+    Simulator sim(g, c, options);
     const SimResult& r = sim.run(placement, !o.trace.empty());
-    const LowerBound lb = lowerBound(g, c, SimOptions{o.optimizerFactor});
+    const LowerBound lb = lowerBound(g, c, options);
     if (!o.trace.empty())
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (!o.opsCsv.empty())
         writeFileAtomically(o.opsCsv, opsCsv(g, c, placement), o.force);
     if (o.json)
-        std::cout << resultJson(g, c, r, lb).dump(2) << "\n";
+        std::cout << resultJson(g, c, r, lb, options.dispatch).dump(2) << "\n";
     else
         printResult(c, r, lb);
     return kExitOk;

@@ -122,7 +122,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         if (progress)
             progress(base);
         FractionObserver observer(progress, base, 1.0 / runs, options_.samples);
-        PlaceContext ctx{graph_, cluster_, SimOptions{}};
+        PlaceContext ctx{graph_, cluster_, options_.sim};
         ctx.samples = options_.samples;
         ctx.seconds = options_.seconds;
         ctx.seed = options_.firstSeed + static_cast<std::uint64_t>(i);

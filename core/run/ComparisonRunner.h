@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/SimOptions.h"
+
 #include "core/graph/Placement.h"
 #include "core/learn/LearnerOptions.h"
 #include "core/place/ProvenBounds.h"
@@ -24,6 +26,7 @@ struct ComparisonOptions {
     int threads = 0;
     LearnerOptions learner;
     double lowerBoundUs = 0.0; // PlaceContext::lowerBoundUs of every run (0: not known)
+    SimOptions sim;            // how every run is timed (its dispatch rule)
 };
 
 // One algorithm over its seeds.

@@ -354,6 +354,65 @@ private slots:
         QCOMPARE(complete, 4); // three ops and one transfer
     }
 
+    // --dispatch critical-path: devices start the ready op with the longest path to the end
+    // (tests/core/test_simulator.cpp criticalPathDispatch: 17 us in ready order, 16 us by path).
+    void dispatchRuleIsAnOption()
+    {
+        const QString g = write("dispatch.json", R"({"format": "post-graph/1", "name": "dispatch", "ops": [
+            {"name": "blocker", "time_us": {"gpu": 10}}, {"name": "early", "time_us": {"gpu": 1}},
+            {"name": "late", "time_us": {"gpu": 1}}, {"name": "feedEarly", "time_us": {"gpu": 2}},
+            {"name": "feedLate", "time_us": {"gpu": 4}}, {"name": "tail", "time_us": {"gpu": 5}}],
+            "edges": [{"from": "feedEarly", "to": "early", "bytes": 0}, {"from": "feedLate", "to": "late", "bytes": 0},
+                      {"from": "late", "to": "tail", "bytes": 0}]})");
+        const QString c = write("three.json", R"({"format": "post-cluster/1", "name": "three", "devices": [
+            {"name": "/device:GPU:0", "kind": "gpu", "speed": 1, "memory_bytes": 1e9},
+            {"name": "/device:GPU:1", "kind": "gpu", "speed": 1, "memory_bytes": 1e9},
+            {"name": "/device:GPU:2", "kind": "gpu", "speed": 1, "memory_bytes": 1e9}],
+            "default_link": {"bandwidth_GBps": 0.1, "latency_us": 0}})");
+        const QString p = write("dispatch-placement.json", R"({"format": "post-placement/1", "placement": {
+            "blocker": "/device:GPU:0", "early": "/device:GPU:0", "late": "/device:GPU:0",
+            "feedEarly": "/device:GPU:1", "feedLate": "/device:GPU:2", "tail": "/device:GPU:1"}})");
+        Run r = runCli({"simulate", g, "--cluster", c, "--placement", p, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["dispatch"].toString(), QString("ready"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.017);
+        QVERIFY(!r.err.contains("--dispatch"));
+        r = runCli({"simulate", g, "--cluster", c, "--placement", p, "--dispatch", "critical-path", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject critical = parseObject(r.out);
+        QCOMPARE(critical["dispatch"].toString(), QString("critical-path"));
+        QCOMPARE(critical["step_time_ms"].toDouble(), 0.016);
+        QVERIFY(critical["lower_bound_ms"].toDouble() <= 0.016);
+        QVERIFY2(r.err.contains("--dispatch critical-path: every step time here assumes"), qPrintable(r.err));
+        QCOMPARE(runCli({"simulate", g, "--cluster", c, "--placement", p, "--dispatch", "fifo"}).exitCode, 2);
+
+        // place and compare time every sample under the rule; the placement file records it.
+        const QString out = dir_.filePath("dispatch-best.json");
+        r = runCli({"place", g, "--cluster", c, "--algo", "post", "--samples", "200", "--dispatch", "critical-path",
+                    "--out", out, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject placed = parseObject(r.out);
+        QCOMPARE(placed["dispatch"].toString(), QString("critical-path"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(file["dispatch"].toString(), QString("critical-path"));
+        QCOMPARE(file["step_time_us"].toDouble() / 1000.0, placed["best_step_time_ms"].toDouble());
+        r = runCli({"simulate", g, "--cluster", c, "--placement", out, "--dispatch", "critical-path", "--json"});
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), placed["best_step_time_ms"].toDouble());
+        r = runCli({"compare", g, "--cluster", c, "--algos", "single,m-etf", "--dispatch", "critical-path", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseObject(r.out)["dispatch"].toString(), QString("critical-path"));
+
+        // A placement file's "dispatch" is checked like its other informational fields.
+        const QString bad = write("bad-dispatch.json", R"({"format": "post-placement/1", "dispatch": "fifo",
+            "placement": {"blocker": "/device:GPU:0", "early": "/device:GPU:0", "late": "/device:GPU:0",
+            "feedEarly": "/device:GPU:0", "feedLate": "/device:GPU:0", "tail": "/device:GPU:0"}})");
+        r = runCli({"simulate", g, "--cluster", c, "--placement", bad});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("bad-dispatch.json") && r.err.contains("dispatch"), qPrintable(r.err));
+    }
+
     void infoOnnxWithBatch()
     {
         const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";

@@ -98,6 +98,9 @@ private slots:
              {"compare", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4",
               "--algos", "milp", "--time", "1", "--set", "milp-groups=8", "--json"}},
             {"post-zoo-list-1", {"zoo", "list", "--json"}},
+            {"post-simulate-1",
+             {"simulate", graph, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--dispatch", "critical-path",
+              "--json"}},
         };
         int k = 0;
         for (const auto& [schema, args] : cases)
@@ -140,6 +143,13 @@ private slots:
             run(testdata::cliPath(), {"place", pbtxt, "--cluster", "k80x4", "--algo", "m-etf", "--out", placement}).exitCode,
             0);
         add("post-placement-1", placement);
+        const QString byPath = dir_.filePath("by-path.json"); // with "dispatch"
+        QCOMPARE(run(testdata::cliPath(),
+                     {"place", graph, "--cluster", "k80x4", "--algo", "m-etf", "--dispatch", "critical-path", "--out",
+                      byPath})
+                     .exitCode,
+                 0);
+        add("post-placement-1", byPath);
         // post-session/1: a TensorFlow graph (its CPU-pinned ops are "cpu_only" in the embedded
         // graph), a placement, samples and updates of every kind.
         post::Session s;

@@ -45,7 +45,8 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
     in.rejectUnknownKeys(
-        root, {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "placement", "modules"}, {});
+        root, {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "placement", "modules"},
+        {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
     if (const json* g = in.find(root, "graph"))
@@ -59,6 +60,8 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
         in.nonNegative(*seed, "seed");
     if (const json* step = in.find(root, "step_time_us"))
         in.nonNegative(*step, "step_time_us");
+    if (const json* dispatch = in.find(root, "dispatch"); dispatch && !dispatchFromName(in.string(*dispatch, "dispatch")))
+        in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {
@@ -123,8 +126,11 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
         if (made.seed)
             root["seed"] = *made.seed;
     }
-    if (made.stepTimeUs && std::isfinite(*made.stepTimeUs))
+    if (made.stepTimeUs && std::isfinite(*made.stepTimeUs)) {
         root["step_time_us"] = JsonOutput::number(*made.stepTimeUs);
+        if (made.dispatch != Dispatch::ReadyOrder)
+            root["dispatch"] = std::string(dispatchName(made.dispatch));
+    }
     std::string text = JsonOutput::document(root);
     // The op map is written by hand: ordered_json's object lookups are linear, which is
     // quadratic for graphs with thousands of ops.

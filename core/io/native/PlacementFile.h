@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/graph/Dispatch.h"
+
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
@@ -19,11 +21,13 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
 
 // What made a placement, written with it when known (informational, like "graph"): the
-// placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs).
+// placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs)
+// under the simulator's dispatch rule `dispatch` (written when not ready order).
 struct PlacementProvenance {
     std::string algorithm; // empty: not written (nor the seed)
     std::optional<std::uint64_t> seed;
     std::optional<double> stepTimeUs;
+    Dispatch dispatch = Dispatch::ReadyOrder;
 };
 
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
