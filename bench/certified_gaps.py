@@ -9,7 +9,7 @@ the best of `post@best` (`--time T`), and best / bound - 1. On graphs of up to 6
 `milp` at increasing budgets: its proven bound, its placement, whether it is optimal.
 
 usage: bench/certified_gaps.py [--cli build/release/app/cli/post-cli] [--data ../shared/data]
-                               [--time 2] [--milp-times 5,20,60]
+                               [--time 2] [--milp-times 5,20,60] [--dispatch ready]
 """
 import argparse, json, os, subprocess, sys, tarfile, tempfile
 
@@ -51,6 +51,8 @@ def main():
     ap.add_argument("--milp-times", default="5,20,60", help="empty: no milp runs")
     ap.add_argument("--graphs", default="", help="comma-separated substrings: only the graphs matching one")
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--dispatch", default="ready", choices=["ready", "critical-path"],
+                    help="the simulator's dispatch rule for every search (docs/simulator.md); the bound holds for both")
     a = ap.parse_args()
     if not os.path.isdir(a.data):
         sys.exit(f"no data at {a.data} (set --data or POST_SHARED_DATA)")
@@ -72,7 +74,7 @@ def main():
         for cluster in a.clusters.split(","):
             sim = run([a.cli, "simulate", path, "--cluster", cluster, "--all-on", "/device:GPU:0", "--json"])
             best = run([a.cli, "place", path, "--cluster", cluster, "--algo", "post@best", "--time", str(a.time),
-                        "--json"])
+                        "--dispatch", a.dispatch, "--json"])
             ops = sum(best["ops_per_device"].values())
             bound = sim["lower_bound_ms"]
             gap = best["best_step_time_ms"] / bound - 1
@@ -90,7 +92,8 @@ def main():
     print("|---|---|---:|---:|---:|---|---:|---:|")
     for rel, path, cluster, best, bound in small:
         for t in filter(None, a.milp_times.split(",")):
-            m = run([a.cli, "place", path, "--cluster", cluster, "--algo", "milp", "--time", t, "--json"], True)
+            m = run([a.cli, "place", path, "--cluster", cluster, "--algo", "milp", "--time", t, "--dispatch",
+                     a.dispatch, "--json"], True)
             if "refused" in m:
                 print(f"| {rel} | {cluster} | {t} | refused: {m['refused']} | | | | |", flush=True)
                 break
