@@ -75,6 +75,229 @@ double percentile(std::vector<double> v, double p)
     return v[std::min(k, v.size() - 1)];
 }
 
+constexpr int kTickMs = 5;
+
+// Opens `file` in the window and waits until it is drawn; false, with a message, if it is not.
+bool openAndWait(MainWindow& window, const char* file)
+{
+    QSignalSpy shown(&window, &MainWindow::documentShown);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openFile(QString::fromLocal8Bit(file));
+    // An event loop that sleeps until the window is drawn (processEvents with a time
+    // limit spins: it kept a core busy, slowing the read on a 2-core machine).
+    QEventLoop wait;
+    QObject::connect(&window, &MainWindow::documentShown, &wait, &QEventLoop::quit);
+    QObject::connect(&window, &MainWindow::loadFailed, &wait, &QEventLoop::quit);
+    QTimer::singleShot(300000, &wait, &QEventLoop::quit);
+    wait.exec();
+    if (!shown.isEmpty())
+        return true;
+    std::fprintf(stderr, "%s: not shown within 5 minutes%s\n", file,
+                 failed.isEmpty() ? "" : qPrintable(": " + failed.first().at(1).toString()));
+    return false;
+}
+
+// The event loop's gaps during the learner panel's default run of `seconds`, and a second
+// after it (its end: final best, recolouring, autosave), printed. `sinceTick` is the tick
+// clock the later probes restart; gaps over 16 ms go to `big` as (time s, gap ms).
+struct RunGaps {
+    bool finished = false;
+    std::vector<std::pair<double, double>> big;
+};
+
+RunGaps measureRunGaps(MainWindow& window, LearnerPanel* learner, double seconds, QElapsedTimer& sinceTick)
+{
+    RunGaps out;
+    learner->setTimeLimit(seconds); // the default run, long enough to fill the window
+    std::vector<double> gaps;       // ms beyond the timer's interval
+    std::vector<double> busy;       // the GUI thread's own CPU time between two ticks (ms)
+    double cpuBefore = threadCpuMs();
+    const double loadBefore = loadAverage();
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    tick.setInterval(kTickMs);
+    QElapsedTimer clock;
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const double gap = std::max(0.0, ms(sinceTick) - kTickMs);
+        sinceTick.restart();
+        gaps.push_back(gap);
+        const double cpu = threadCpuMs();
+        busy.push_back(cpu - cpuBefore);
+        cpuBefore = cpu;
+        if (gap > 16.0)
+            out.big.emplace_back(ms(clock) / 1000, gap);
+    });
+    int snapshots = 0, bests = 0;
+    double finishedAt = 0.0;
+    QObject::connect(learner, &LearnerPanel::snapshot, [&] { ++snapshots; });
+    QObject::connect(learner, &LearnerPanel::bestPlacement, [&] { ++bests; });
+    QObject::connect(learner, &LearnerPanel::finished, [&] {
+        out.finished = true;
+        finishedAt = ms(clock) / 1000;
+    });
+    clock.start();
+    sinceTick.start();
+    tick.start();
+    learner->start();
+    const double startMs = ms(clock);
+    QEventLoop loop;
+    QTimer::singleShot(static_cast<int>(seconds * 1000) + 1000, &loop, &QEventLoop::quit);
+    loop.exec();
+    tick.stop();
+    const double loadAfter = loadAverage();
+
+    const double maxGap = gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end());
+    const auto over = [&](double limit) {
+        return std::count_if(gaps.begin(), gaps.end(), [&](double g) { return g > limit; });
+    };
+    std::printf("  %s for %.0f s (start() on the GUI thread %.0f ms): %d samples, %d snapshots, %d new bests, %s\n",
+                qPrintable(learner->algorithm()), seconds, startMs, learner->samplesDone(), snapshots, bests,
+                out.finished ? qPrintable(QStringLiteral("ended at %1 s").arg(finishedAt, 0, 'f', 1)) : "still running");
+    if (const PlacementCoalescer* feed = window.findChild<PlacementCoalescer*>())
+        std::printf("  new bests shown: %d of %d (%d superseded while waiting for a frame or the previous step)\n",
+                    feed->appliedCount(), feed->offered(), feed->superseded());
+    std::printf("  event-loop gaps over %zu ticks of %d ms: max %.1f ms, p99 %.1f ms, p50 %.1f ms; %ld over 16 ms, "
+                "%ld over 50 ms\n",
+                gaps.size(), kTickMs, maxGap, percentile(gaps, 0.99), percentile(gaps, 0.50), over(16.0), over(50.0));
+    std::printf("  the GUI thread's own CPU time between two ticks: max %.1f ms, p99 %.1f ms; %ld ticks over 50 ms "
+                "(load average %.1f before the run, %.1f after, on %d cores)\n",
+                busy.empty() ? 0.0 : *std::max_element(busy.begin(), busy.end()), percentile(busy, 0.99),
+                std::count_if(busy.begin(), busy.end(), [](double b) { return b > 50.0; }), loadBefore, loadAfter,
+                QThread::idealThreadCount());
+    return out;
+}
+
+void timed(const char* what, const std::function<void()>& f)
+{
+    QElapsedTimer t;
+    t.start();
+    f();
+    std::printf("    %-40s %7.1f ms\n", what, ms(t));
+}
+
+// Each panel's setDocument five times, a new placement each time (made before the clock
+// starts): the median and the largest. Then the step simulation's own job.
+void measurePanels(MainWindow& window, LearnerPanel* learner, const std::function<DocumentPtr()>& next)
+{
+    const auto panel = [&](const char* what, const std::function<void(DocumentPtr)>& f) {
+        std::vector<double> t;
+        for (int k = 0; k < 5; ++k) {
+            DocumentPtr doc = next();
+            QElapsedTimer one;
+            one.start();
+            f(std::move(doc));
+            t.push_back(ms(one));
+        }
+        std::printf("    %-40s %7.1f ms (median of 5; max %.1f ms)\n", what, percentile(t, 0.5),
+                    *std::max_element(t.begin(), t.end()));
+    };
+    std::printf("  one new placement on the GUI thread (device colours):\n");
+    panel("graph panel (recolour)", [&](DocumentPtr d) { window.findChild<GraphPanel*>()->showDocument(d); });
+    panel("op table", [&](DocumentPtr d) { window.findChild<OpTablePanel*>()->setDocument(d); });
+    panel("device table", [&](DocumentPtr d) { window.findChild<DeviceTablePanel*>()->setDocument(d); });
+    panel("inspector", [&](DocumentPtr d) { window.findChild<InspectorPanel*>()->setDocument(d); });
+    panel("learner panel", [&](DocumentPtr d) { learner->setDocument(d); });
+    timed("step simulation (starts its job)", [&] { window.findChild<StepSimulation*>()->setDocument(next()); });
+    panel("cluster editor", [&](DocumentPtr d) { window.findChild<ClusterEditor*>()->setDocument(d); });
+    panel("comparison view", [&](DocumentPtr d) { window.findChild<ComparisonView*>()->setDocument(d); });
+    timed("SimulatedStep::simulate (its pool job)", [&] {
+        const StepPtr step = SimulatedStep::simulate(next());
+        if (!step)
+            std::fprintf(stderr, "probe: no step\n");
+    });
+}
+
+// The learner's whole route for one new best (its bestPlacement signal: device colours,
+// DocumentHub::setPlacement, the step simulated off the GUI thread and shown), round after
+// round, with the largest gap until the step is shown.
+void measureRoutes(MainWindow& window, LearnerPanel* learner, const std::function<DocumentPtr()>& next,
+                   QElapsedTimer& sinceTick)
+{
+    StepSimulation* simulation = window.findChild<StepSimulation*>();
+    // POST_BENCH_ROUTES=N: N rounds of the whole route (default 3), e.g. to profile it.
+    const int rounds = std::max(
+        1, qEnvironmentVariableIntValue("POST_BENCH_ROUTES") > 0 ? qEnvironmentVariableIntValue("POST_BENCH_ROUTES") : 3);
+    std::vector<double> routeMs;
+    for (int round = 0; round < rounds; ++round) {
+        QEventLoop idle;
+        QTimer::singleShot(500, &idle, &QEventLoop::quit);
+        idle.exec();
+        std::vector<double> after;
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        probe.setInterval(kTickMs);
+        QObject::connect(&probe, &QTimer::timeout, [&] {
+            after.push_back(std::max(0.0, ms(sinceTick) - kTickMs));
+            sinceTick.restart();
+        });
+        QEventLoop wait;
+        QElapsedTimer route;
+        const auto c = QObject::connect(simulation, &StepSimulation::simulated, &wait, [&](const StepPtr& step) {
+            if (step && step->document == window.hub()->document())
+                QTimer::singleShot(300, &wait, &QEventLoop::quit); // and what the step's arrival sets off
+        });
+        QTimer::singleShot(60000, &wait, &QEventLoop::quit);
+        sinceTick.restart();
+        probe.start();
+        route.start();
+        QElapsedTimer one;
+        one.start();
+        timed("learner's bestPlacement (whole route)", [&] { emit learner->bestPlacement(next()->placement); });
+        routeMs.push_back(ms(one));
+        wait.exec();
+        probe.stop();
+        QObject::disconnect(c);
+        std::printf("    step shown %.0f ms after; largest gap meanwhile %.1f ms\n",
+                    static_cast<double>(route.elapsed()) - 300,
+                    after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()));
+    }
+    std::printf("    whole route over %zu rounds: min %.1f ms, median %.1f ms, max %.1f ms\n", routeMs.size(),
+                *std::min_element(routeMs.begin(), routeMs.end()), percentile(routeMs, 0.5),
+                *std::max_element(routeMs.begin(), routeMs.end()));
+    const StepPtr step = simulation->current();
+    timed("timeline panel setStep", [&] { window.findChild<TimelinePanel*>()->setStep(step); });
+}
+
+// What one new best placement costs the GUI thread once the run is stopped: panel by panel,
+// then along the learner's whole route.
+void measureNewPlacement(MainWindow& window, LearnerPanel* learner, bool finished, QElapsedTimer& sinceTick)
+{
+    if (!finished) { // stop the run and let its last best land first
+        QEventLoop settle;
+        QObject::connect(learner, &LearnerPanel::finished, &settle,
+                         [&] { QTimer::singleShot(1000, &settle, &QEventLoop::quit); });
+        QTimer::singleShot(60000, &settle, &QEventLoop::quit);
+        learner->controller()->stop();
+        settle.exec();
+    }
+    window.setColourMode(ColourMode::Device); // what a learner's best switches to
+    const DocumentPtr now = window.hub()->document();
+    // A valid placement (colocation, CPU-only ops) to vary: round-robin's, its GPUs then
+    // renumbered cyclically for each new one.
+    PlaceContext ctx{*now->graph, *now->cluster, SimOptions{}};
+    Placement other = makePlacer("round-robin")->place(ctx).best;
+    const int devices = now->cluster->deviceCount();
+    const std::function<DocumentPtr()> next = [&] {
+        auto doc = std::make_shared<GraphDocument>(*now);
+        for (DeviceId& d : other)
+            if (now->cluster->device(d).kind == DeviceKind::Gpu) {
+                do
+                    d = (d + 1) % devices;
+                while (now->cluster->device(d).kind != DeviceKind::Gpu);
+            }
+        doc->placement = other;
+        if (const auto problem = placementProblem(*now->graph, *now->cluster, doc->placement))
+            std::fprintf(stderr, "probe placement: %s\n", problem->c_str());
+        return DocumentPtr(doc);
+    };
+    measurePanels(window, learner, next);
+    // The GPUs renumber cyclically, so every (GPUs)-th placement repeats; the step
+    // simulation's own job above had placement 26, and an equal placement is never
+    // simulated again (nothing to redo): skip to one that differs from it (39 on 4 GPUs).
+    (void)next();
+    measureRoutes(window, learner, next, sinceTick);
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -88,7 +311,6 @@ int main(int argc, char* argv[])
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("PostStudioBench"));
     QSettings().clear();
-    const QString file = QString::fromLocal8Bit(argv[1]);
     const double seconds = argc > 2 ? std::max(1.0, std::atof(argv[2])) : 20.0;
 
     MainWindow window;
@@ -97,211 +319,21 @@ int main(int argc, char* argv[])
     window.show();
     QElapsedTimer timer;
     timer.start();
-    {
-        QSignalSpy shown(&window, &MainWindow::documentShown);
-        QSignalSpy failed(&window, &MainWindow::loadFailed);
-        window.openFile(file);
-        // An event loop that sleeps until the window is drawn (processEvents with a time
-        // limit spins: it kept a core busy, slowing the read on a 2-core machine).
-        QEventLoop wait;
-        QObject::connect(&window, &MainWindow::documentShown, &wait, &QEventLoop::quit);
-        QObject::connect(&window, &MainWindow::loadFailed, &wait, &QEventLoop::quit);
-        QTimer::singleShot(300000, &wait, &QEventLoop::quit);
-        wait.exec();
-        if (shown.isEmpty()) {
-            std::fprintf(stderr, "%s: not shown within 5 minutes%s\n", argv[1],
-                         failed.isEmpty() ? "" : qPrintable(": " + failed.first().at(1).toString()));
-            return 1;
-        }
-    }
+    if (!openAndWait(window, argv[1]))
+        return 1;
     const DocumentPtr document = window.hub()->document();
     std::printf("%s: %d ops; read and drawn in %.1f s on %s\n", argv[1], document->opCount(), ms(timer) / 1000,
                 document->cluster->name().c_str());
 
     LearnerPanel* learner = window.findChild<LearnerPanel*>();
-    learner->setTimeLimit(seconds); // the default run, long enough to fill the window
-    std::vector<double> gaps;       // ms beyond the timer's interval
-    std::vector<std::pair<double, double>> big;
-    std::vector<double> busy; // the GUI thread's own CPU time between two ticks (ms)
-    double cpuBefore = threadCpuMs();
-    const double loadBefore = loadAverage();
-    constexpr int kTickMs = 5;
-    QTimer tick;
-    tick.setTimerType(Qt::PreciseTimer);
-    tick.setInterval(kTickMs);
-    QElapsedTimer clock, sinceTick;
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const double gap = std::max(0.0, ms(sinceTick) - kTickMs);
-        sinceTick.restart();
-        gaps.push_back(gap);
-        const double cpu = threadCpuMs();
-        busy.push_back(cpu - cpuBefore);
-        cpuBefore = cpu;
-        if (gap > 16.0)
-            big.emplace_back(ms(clock) / 1000, gap);
-    });
-    int snapshots = 0, bests = 0;
-    bool finished = false;
-    double finishedAt = 0.0;
-    QObject::connect(learner, &LearnerPanel::snapshot, [&] { ++snapshots; });
-    QObject::connect(learner, &LearnerPanel::bestPlacement, [&] { ++bests; });
-    QObject::connect(learner, &LearnerPanel::finished, [&] {
-        finished = true;
-        finishedAt = ms(clock) / 1000;
-    });
-    clock.start();
-    sinceTick.start();
-    tick.start();
-    learner->start();
-    const double startMs = ms(clock);
-    QEventLoop loop;
-    // A second beyond the run's limit, so its end (final best, recolouring, autosave) is measured too.
-    QTimer::singleShot(static_cast<int>(seconds * 1000) + 1000, &loop, &QEventLoop::quit);
-    loop.exec();
-    tick.stop();
-    const double loadAfter = loadAverage();
-
-    const double maxGap = gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end());
-    const auto over = [&](double limit) {
-        return std::count_if(gaps.begin(), gaps.end(), [&](double g) { return g > limit; });
-    };
-    std::printf("  %s for %.0f s (start() on the GUI thread %.0f ms): %d samples, %d snapshots, %d new bests, %s\n",
-                qPrintable(learner->algorithm()), seconds, startMs, learner->samplesDone(), snapshots, bests,
-                finished ? qPrintable(QStringLiteral("ended at %1 s").arg(finishedAt, 0, 'f', 1)) : "still running");
-    if (const PlacementCoalescer* feed = window.findChild<PlacementCoalescer*>())
-        std::printf("  new bests shown: %d of %d (%d superseded while waiting for a frame or the previous step)\n",
-                    feed->appliedCount(), feed->offered(), feed->superseded());
-    std::printf("  event-loop gaps over %zu ticks of %d ms: max %.1f ms, p99 %.1f ms, p50 %.1f ms; %ld over 16 ms, "
-                "%ld over 50 ms\n",
-                gaps.size(), kTickMs, maxGap, percentile(gaps, 0.99), percentile(gaps, 0.50), over(16.0), over(50.0));
-
-    std::printf("  the GUI thread's own CPU time between two ticks: max %.1f ms, p99 %.1f ms; %ld ticks over 50 ms "
-                "(load average %.1f before the run, %.1f after, on %d cores)\n",
-                busy.empty() ? 0.0 : *std::max_element(busy.begin(), busy.end()), percentile(busy, 0.99),
-                std::count_if(busy.begin(), busy.end(), [](double b) { return b > 50.0; }), loadBefore, loadAfter,
-                QThread::idealThreadCount());
-    // What one new best placement costs the GUI thread, panel by panel: each panel's
-    // setDocument with another placement of the graph, then the learner's own route (its
-    // bestPlacement signal: device colours, DocumentHub::setPlacement) and the step's
-    // arrival (simulated off the GUI thread), with the gaps meanwhile.
-    {
-        if (!finished) { // stop the run and let its last best land first
-            QEventLoop settle;
-            QObject::connect(learner, &LearnerPanel::finished, &settle,
-                             [&] { QTimer::singleShot(1000, &settle, &QEventLoop::quit); });
-            QTimer::singleShot(60000, &settle, &QEventLoop::quit);
-            learner->controller()->stop();
-            settle.exec();
-        }
-        window.setColourMode(ColourMode::Device); // what a learner's best switches to
-        const DocumentPtr now = window.hub()->document();
-        // A valid placement (colocation, CPU-only ops) to vary: round-robin's, its GPUs then
-        // renumbered cyclically for each new one.
-        PlaceContext ctx{*now->graph, *now->cluster, SimOptions{}};
-        Placement other = makePlacer("round-robin")->place(ctx).best;
-        const int devices = now->cluster->deviceCount();
-        auto next = [&] {
-            auto doc = std::make_shared<GraphDocument>(*now);
-            for (DeviceId& d : other)
-                if (now->cluster->device(d).kind == DeviceKind::Gpu) {
-                    do
-                        d = (d + 1) % devices;
-                    while (now->cluster->device(d).kind != DeviceKind::Gpu);
-                }
-            doc->placement = other;
-            if (const auto problem = placementProblem(*now->graph, *now->cluster, doc->placement))
-                std::fprintf(stderr, "probe placement: %s\n", problem->c_str());
-            return DocumentPtr(doc);
-        };
-        const auto timed = [&](const char* what, const std::function<void()>& f) {
-            QElapsedTimer t;
-            t.start();
-            f();
-            std::printf("    %-40s %7.1f ms\n", what, ms(t));
-        };
-        // Each panel five times, a new placement each time (made before the clock starts):
-        // the median and the largest.
-        const auto panel = [&](const char* what, const std::function<void(DocumentPtr)>& f) {
-            std::vector<double> t;
-            for (int k = 0; k < 5; ++k) {
-                DocumentPtr doc = next();
-                QElapsedTimer one;
-                one.start();
-                f(std::move(doc));
-                t.push_back(ms(one));
-            }
-            std::printf("    %-40s %7.1f ms (median of 5; max %.1f ms)\n", what, percentile(t, 0.5),
-                        *std::max_element(t.begin(), t.end()));
-        };
-        std::printf("  one new placement on the GUI thread (device colours):\n");
-        panel("graph panel (recolour)", [&](DocumentPtr d) { window.findChild<GraphPanel*>()->showDocument(d); });
-        panel("op table", [&](DocumentPtr d) { window.findChild<OpTablePanel*>()->setDocument(d); });
-        panel("device table", [&](DocumentPtr d) { window.findChild<DeviceTablePanel*>()->setDocument(d); });
-        panel("inspector", [&](DocumentPtr d) { window.findChild<InspectorPanel*>()->setDocument(d); });
-        panel("learner panel", [&](DocumentPtr d) { learner->setDocument(d); });
-        timed("step simulation (starts its job)", [&] { window.findChild<StepSimulation*>()->setDocument(next()); });
-        panel("cluster editor", [&](DocumentPtr d) { window.findChild<ClusterEditor*>()->setDocument(d); });
-        panel("comparison view", [&](DocumentPtr d) { window.findChild<ComparisonView*>()->setDocument(d); });
-        timed("SimulatedStep::simulate (its pool job)", [&] {
-            const StepPtr step = SimulatedStep::simulate(next());
-            if (!step)
-                std::fprintf(stderr, "probe: no step\n");
-        });
-        StepSimulation* simulation = window.findChild<StepSimulation*>();
-        // The GPUs renumber cyclically, so every (GPUs)-th placement repeats; the step
-        // simulation's own job above had placement 26, and an equal placement is never
-        // simulated again (nothing to redo): skip to one that differs from it (39 on 4 GPUs).
-        (void)next();
-        // POST_BENCH_ROUTES=N: N rounds of the whole route (default 3), e.g. to profile it.
-        const int rounds = std::max(1,
-                                    qEnvironmentVariableIntValue("POST_BENCH_ROUTES") > 0
-                                        ? qEnvironmentVariableIntValue("POST_BENCH_ROUTES")
-                                        : 3);
-        std::vector<double> routeMs;
-        for (int round = 0; round < rounds; ++round) {
-            QEventLoop idle;
-            QTimer::singleShot(500, &idle, &QEventLoop::quit);
-            idle.exec();
-            std::vector<double> after;
-            QTimer probe;
-            probe.setTimerType(Qt::PreciseTimer);
-            probe.setInterval(kTickMs);
-            QObject::connect(&probe, &QTimer::timeout, [&] {
-                after.push_back(std::max(0.0, ms(sinceTick) - kTickMs));
-                sinceTick.restart();
-            });
-            QEventLoop wait;
-            QElapsedTimer route;
-            const auto c = QObject::connect(simulation, &StepSimulation::simulated, &wait, [&](const StepPtr& step) {
-                if (step && step->document == window.hub()->document())
-                    QTimer::singleShot(300, &wait, &QEventLoop::quit); // and what the step's arrival sets off
-            });
-            QTimer::singleShot(60000, &wait, &QEventLoop::quit);
-            sinceTick.restart();
-            probe.start();
-            route.start();
-            QElapsedTimer one;
-            one.start();
-            timed("learner's bestPlacement (whole route)", [&] { emit learner->bestPlacement(next()->placement); });
-            routeMs.push_back(ms(one));
-            wait.exec();
-            probe.stop();
-            QObject::disconnect(c);
-            std::printf("    step shown %.0f ms after; largest gap meanwhile %.1f ms\n",
-                        static_cast<double>(route.elapsed()) - 300,
-                        after.empty() ? 0.0 : *std::max_element(after.begin(), after.end()));
-        }
-        std::printf("    whole route over %zu rounds: min %.1f ms, median %.1f ms, max %.1f ms\n", routeMs.size(),
-                    *std::min_element(routeMs.begin(), routeMs.end()), percentile(routeMs, 0.5),
-                    *std::max_element(routeMs.begin(), routeMs.end()));
-        const StepPtr step = simulation->current();
-        timed("timeline panel setStep", [&] { window.findChild<TimelinePanel*>()->setStep(step); });
-    }
+    QElapsedTimer sinceTick;
+    const RunGaps run = measureRunGaps(window, learner, seconds, sinceTick);
+    measureNewPlacement(window, learner, run.finished, sinceTick);
     const QString out = qEnvironmentVariable("POST_BENCH_GAPS");
     if (!out.isEmpty()) {
         QFile f(out);
         if (f.open(QIODevice::WriteOnly | QIODevice::Text))
-            for (const auto& [t, g] : big)
+            for (const auto& [t, g] : run.big)
                 f.write(QStringLiteral("%1 %2\n").arg(t, 0, 'f', 3).arg(g, 0, 'f', 1).toUtf8());
     }
     return 0;

@@ -87,6 +87,18 @@ struct Recorder : ProgressObserver {
     void onPhase(const PhaseEvent& e) override { phases.push_back(e); }
 };
 
+// A milp run of `seconds` on `g` and `c` (stopped at once when `stop` is set), every sample
+// and phase it reports recorded in `seen`.
+PlaceResult observedRun(MilpPlacer milp, const Graph& g, const Cluster& c, double seconds, Recorder& seen,
+                        std::atomic<bool>* stop = nullptr)
+{
+    PlaceContext context{g, c, SimOptions{}};
+    context.seconds = seconds;
+    context.observer = &seen;
+    context.stop = stop;
+    return milp.place(context);
+}
+
 // What a chart or a sample log gets from milp: every simulation as the next sample, numbered
 // 0 .. samplesUsed - 1, each a placement of `g` with the simulator's time of it, the best of
 // them the result, and the phases in order from the first sample.
@@ -380,10 +392,7 @@ private slots:
         const Graph g = randomGraph(12, 11);
         const Cluster c = gpus(3);
         Recorder seen;
-        PlaceContext context{g, c, SimOptions{}};
-        context.seconds = 3.0;
-        context.observer = &seen;
-        const PlaceResult r = MilpPlacer().place(context);
+        const PlaceResult r = observedRun(MilpPlacer(), g, c, 3.0, seen);
         QVERIFY(r.samplesUsed > static_cast<int>(classicalPlacerNames().size()));
         checkReportedSearch(seen, r, g, c, {PhaseKind::ClassicalStarts, PhaseKind::LocalSearch, PhaseKind::ExactSolve});
         // The same search unobserved: the observer changes nothing but what is seen.
@@ -403,10 +412,7 @@ private slots:
         const Graph g = randomGraph(80, 5);
         const Cluster c = gpus(2);
         Recorder seen;
-        PlaceContext context{g, c, SimOptions{}};
-        context.seconds = 2.0;
-        context.observer = &seen;
-        const PlaceResult r = MilpPlacer(10).place(context);
+        const PlaceResult r = observedRun(MilpPlacer(10), g, c, 2.0, seen);
         QVERIFY(r.bounds.groupedBoundGroups > 0);
         std::vector<PhaseKind> kinds{PhaseKind::ClassicalStarts, PhaseKind::ClassicalStarts, PhaseKind::LocalSearch};
         if (seen.phases.size() > 3)
@@ -430,15 +436,10 @@ private slots:
             return seen.phases.size() > 1 ? seen.phases[1].firstSample : static_cast<int>(seen.samples.size());
         };
         Recorder all;
-        PlaceContext context{g, c, SimOptions{}};
-        context.seconds = 5.0;
-        context.observer = &all;
-        (void)MilpPlacer().place(context);
+        (void)observedRun(MilpPlacer(), g, c, 5.0, all);
         Recorder stopped;
         std::atomic<bool> stop{true};
-        context.observer = &stopped;
-        context.stop = &stop;
-        const PlaceResult r = MilpPlacer().place(context);
+        const PlaceResult r = observedRun(MilpPlacer(), g, c, 5.0, stopped, &stop);
         QCOMPARE(classicalSamples(stopped), firstOnly.samplesUsed);
         QVERIFY2(classicalSamples(all) > firstOnly.samplesUsed, "every classical placer runs with time left");
         QVERIFY(r.stopped);
