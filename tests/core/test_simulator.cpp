@@ -968,6 +968,13 @@ private slots:
                 for (const OpSpan& span : a.timeline.ops)
                     QCOMPARE(span.endUs, ref.end[span.op]);
                 QCOMPARE(resumed.run(p).stepTimeUs, a.stepTimeUs); // resumed from the previous one
+                // Under critical-path dispatch too: the edges decide no op's readiness, and a
+                // left-out edge shortens no path (another path implies it).
+                SimOptions byPath;
+                byPath.dispatch = Dispatch::CriticalPath;
+                SimOptions byPathEvery = byPath;
+                byPathEvery.leaveOutImpliedEdges = false;
+                compareResults(Simulator(g, c, byPath).run(p, true), Simulator(g, c, byPathEvery).run(p, true));
             }
             // With two CPUs, pinned ops may sit on different ones: their edges stay.
             devices.push_back(Device{"/device:CPU:1", DeviceKind::Cpu, 1.0, 1e12});
