@@ -145,10 +145,12 @@ void reportCounters(benchmark::State& state, const Workload& w)
     state.counters["peak_rss_MB"] = procStatusMb("VmHWM");
 }
 
-void BM_Simulate(benchmark::State& state)
+void simulateWorkload(benchmark::State& state, Dispatch dispatch)
 {
     const Workload& w = workload(static_cast<int>(state.range(0)));
-    Simulator sim(w.graph, w.cluster);
+    SimOptions options;
+    options.dispatch = dispatch;
+    Simulator sim(w.graph, w.cluster, options);
     double step = sim.run(w.placement).stepTimeUs; // first call sizes everything
     for (auto _ : state) {
         const SimResult& r = sim.run(w.placement);
@@ -157,6 +159,11 @@ void BM_Simulate(benchmark::State& state)
     reportCounters(state, w);
     state.counters["step_ms"] = step / 1000.0;
 }
+
+void BM_Simulate(benchmark::State& state) { simulateWorkload(state, Dispatch::ReadyOrder); }
+
+// The same runs under critical-path dispatch: each device's ready queue a heap by priority.
+void BM_SimulateCriticalPath(benchmark::State& state) { simulateWorkload(state, Dispatch::CriticalPath); }
 
 // The floor: earliest finish times in topological order over the Graph's own CSR arrays,
 // with each op's duration on its placed device; no queues, transfers or memory.
@@ -276,12 +283,10 @@ struct RealWorkload {
     Placement placement;
 };
 
-// `everyEdge`: without leaving out the implied edges (SimOptions::leaveOutImpliedEdges), to
-// see what that saves on a dense trace.
-void BM_SimulateReal(benchmark::State& state, const RealWorkload* w, bool everyEdge)
+// `options`: the default; every edge kept (SimOptions::leaveOutImpliedEdges off, to see what
+// leaving them out saves on a dense trace); critical-path dispatch (its ready queues heaps).
+void BM_SimulateReal(benchmark::State& state, const RealWorkload* w, SimOptions options)
 {
-    SimOptions options;
-    options.leaveOutImpliedEdges = !everyEdge;
     Simulator sim(w->graph, w->cluster, options);
     const double step = sim.run(w->placement).stepTimeUs;
     for (auto _ : state) {
@@ -361,12 +366,20 @@ void registerRealGraphs(const std::vector<std::string>& extraGraphs)
         w->cluster = loadCluster("k80x4");
         Rng rng(11);
         w->placement = randomPlacement(w->graph, w->cluster, rng);
-        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4").c_str(), BM_SimulateReal, w.get(), false)
+        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4").c_str(), BM_SimulateReal, w.get(),
+                                     SimOptions{})
             ->Unit(benchmark::kMicrosecond);
+        SimOptions every;
+        every.leaveOutImpliedEdges = false;
         if (!impliedLocalEdges(w->graph, w->cluster).empty())
             benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4/every-edge").c_str(), BM_SimulateReal,
-                                         w.get(), true)
+                                         w.get(), every)
                 ->Unit(benchmark::kMicrosecond);
+        SimOptions byPath;
+        byPath.dispatch = Dispatch::CriticalPath;
+        benchmark::RegisterBenchmark(("BM_SimulateReal/" + name + "/k80x4/critical-path").c_str(), BM_SimulateReal,
+                                     w.get(), byPath)
+            ->Unit(benchmark::kMicrosecond);
         workloads.push_back(std::move(w));
     }
 }
@@ -374,6 +387,7 @@ void registerRealGraphs(const std::vector<std::string>& extraGraphs)
 } // namespace
 
 BENCHMARK(BM_Simulate)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimulateCriticalPath)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Floor)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DeviceQueuesOnly)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 
