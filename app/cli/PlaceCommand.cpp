@@ -148,8 +148,9 @@ int runPlace(const PlaceOptions& o)
     }
     std::cout << "algorithm    " << o.algo << "\n"
               << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
-              << "\nlower bound  " << formatMs(lb.us) << " (" << lb.source << ")"
-              << (r.bounds.provenOptimal ? "\nproven       optimal" : "") << "\n";
+              << (simOptions.dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
+              << formatMs(lb.us) << " (" << lb.source << ")" << (r.bounds.provenOptimal ? "\nproven       optimal" : "")
+              << "\n";
     if (r.bounds.hasGroupedBound())
         std::cout << "grouped bound " << formatMs(r.bounds.groupedBoundUs) << " on " << r.bounds.groupedBoundGroups
                   << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")

@@ -105,11 +105,12 @@ std::string opsCsv(const Graph& g, const Cluster& c, const Placement& placement)
     return out;
 }
 
-void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb)
+void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch)
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
-              << "\nlower bound  " << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs)
-              << ", work " << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
+              << (dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
+              << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs) << ", work "
+              << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
               << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
               << formatMs(lb.memorySplitUs) << ")\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
@@ -176,7 +177,7 @@ int runSimulate(const SimulateOptions& o)
     if (o.json)
         std::cout << resultJson(g, c, r, lb, options.dispatch).dump(2) << "\n";
     else
-        printResult(c, r, lb);
+        printResult(c, r, lb, options.dispatch);
     return kExitOk;
 }
 

@@ -384,6 +384,8 @@ private slots:
         QCOMPARE(critical["step_time_ms"].toDouble(), 0.016);
         QVERIFY(critical["lower_bound_ms"].toDouble() <= 0.016);
         QVERIFY2(r.err.contains("--dispatch critical-path: every step time here assumes"), qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", c, "--placement", p, "--dispatch", "critical-path"});
+        QVERIFY2(r.out.contains("step time    0.016 ms  (critical-path dispatch)"), qPrintable(r.out));
         QCOMPARE(runCli({"simulate", g, "--cluster", c, "--placement", p, "--dispatch", "fifo"}).exitCode, 2);
 
         // place and compare time every sample under the rule; the placement file records it.
