@@ -119,7 +119,7 @@ int runCompare(const CompareOptions& o)
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
-            rows.push_back(givenPlacementRow(g, c, givenPlacement(imported, c), graphSourceName(o.graph)));
+            rows.push_back(givenPlacementRow(g, c, givenPlacement(imported, c), graphSourceName(o.graph), options.sim));
         } catch (const InputError& e) {
             std::cerr << "given placement left out: " << e.what() << "\n";
         }

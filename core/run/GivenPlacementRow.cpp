@@ -7,12 +7,12 @@
 namespace post {
 
 ComparisonRow givenPlacementRow(const Graph& graph, const Cluster& cluster, const Placement& given,
-                                const std::string& source)
+                                const std::string& source, const SimOptions& sim)
 {
     if (auto problem = placementProblem(graph, cluster, given))
         throw InputError(source, "given placement", *problem);
-    Simulator sim(graph, cluster, SimOptions{});
-    const SimResult& r = sim.run(given, false);
+    Simulator simulator(graph, cluster, sim);
+    const SimResult& r = simulator.run(given, false);
     ComparisonRow row;
     row.algorithm = "given";
     row.bestUs = {r.stepTimeUs};

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/sim/SimOptions.h"
+
 #include "core/run/ComparisonRunner.h"
 
 #include <string>
@@ -11,6 +13,6 @@ namespace post {
 // placer's row. Throws InputError(source, "given placement", ...) when the placement does
 // not fit the graph and cluster.
 ComparisonRow givenPlacementRow(const Graph& graph, const Cluster& cluster, const Placement& given,
-                                const std::string& source);
+                                const std::string& source, const SimOptions& sim = {});
 
 } // namespace post

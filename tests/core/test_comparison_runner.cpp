@@ -3,6 +3,7 @@
 #include "core/graph/GraphBuilder.h"
 #include "core/run/ComparisonRunner.h"
 #include "core/run/GivenPlacementRow.h"
+#include "core/sim/Simulator.h"
 #include "core/util/InputError.h"
 
 #include <QTest>
@@ -125,6 +126,26 @@ void TestComparisonRunner::givenPlacementRow()
     QCOMPARE(row.bestUsOverRuns, 30.0);
     QCOMPARE(row.meanUs(), 30.0);
     QCOMPARE(row.best, Placement(6, DeviceId(1)));
+    // Timed under the rule the other rows are (compare --dispatch): on GPU:0 a 50 us op and
+    // a 1 us op feeding 40 us on GPU:1 are ready together; by ready order (lower id) the long
+    // one goes first and the feed waits for it, by critical path the feed does not.
+    GraphBuilder b("dispatch");
+    for (const auto& [name, us] : {std::pair{"long", 50.0}, std::pair{"feed", 1.0}, std::pair{"tail", 80.0}}) {
+        Op o;
+        o.name = name;
+        o.timeUs = {10.0 * us, us};
+        b.addOp(o);
+    }
+    b.addEdge(1, 2, 0.0);
+    const Graph d = std::move(b).build();
+    SimOptions byPath;
+    byPath.dispatch = Dispatch::CriticalPath;
+    const Placement split{0, 0, 1};
+    const double ready = post::givenPlacementRow(d, c, split, "model.pbtxt").bestUsOverRuns;
+    const double critical = post::givenPlacementRow(d, c, split, "model.pbtxt", byPath).bestUsOverRuns;
+    QCOMPARE(ready, Simulator(d, c).run(split).stepTimeUs);
+    QCOMPARE(critical, Simulator(d, c, byPath).run(split).stepTimeUs);
+    QVERIFY2(critical < ready, qPrintable(QString("%1 against %2 us").arg(critical).arg(ready)));
     try {
         post::givenPlacementRow(g, c, Placement(5, DeviceId(0)), "model.pbtxt");
         QFAIL("a placement of the wrong size was accepted");
