@@ -10,6 +10,7 @@
 #include "core/sim/SimResult.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace post {
@@ -182,7 +183,7 @@ struct SimWork {
         const double pa = priority[static_cast<size_t>(a)], pb = priority[static_cast<size_t>(b)];
         return pa > pb || (pa == pb && a < b);
     }
-    void computePriorities();
+    void computePriorities(std::span<const OpId> topologicalOrder);
     void pushReadyHeap(Index queue, Index op);
     Index popReadyHeap(Index queue);
     void makeReadyHeap(Index queue);

@@ -160,31 +160,19 @@ SimWork::SimWork(const Graph& graph, const Cluster& cluster, const SimOptions& o
     transferToDevice.assign(d, -1);
     touchedDevices.reserve(d);
     if (options.dispatch == Dispatch::CriticalPath)
-        computePriorities();
+        computePriorities(graph.topologicalOrder());
 }
 
 // Each op's longest path to a sink, every op at its fastest duration over the devices and
 // transfers free: the bottom level of list scheduling (HLFET). It does not depend on the
 // placement, so an incremental run resumed from a checkpoint orders its queues as a full
 // run does.
-void SimWork::computePriorities()
+void SimWork::computePriorities(std::span<const OpId> order)
 {
     const auto n = static_cast<size_t>(opCount);
-    std::vector<Index> order;
-    order.reserve(n);
-    std::vector<Index> waiting(inDegree.begin(), inDegree.end());
-    for (Index op = 0; op < opCount; ++op)
-        if (waiting[static_cast<size_t>(op)] == 0)
-            order.push_back(op);
-    for (size_t i = 0; i < order.size(); ++i) {
-        const auto o = static_cast<size_t>(order[i]);
-        for (Index s = outOffset[o]; s < outOffset[o + 1]; ++s)
-            if (--waiting[static_cast<size_t>(outTo[static_cast<size_t>(s)])] == 0)
-                order.push_back(outTo[static_cast<size_t>(s)]);
-    }
     priority.assign(n, 0.0);
     for (size_t i = order.size(); i-- > 0;) {
-        const Index op = order[i];
+        const auto op = static_cast<Index>(order[i]);
         const auto o = static_cast<size_t>(op);
         double fastest = std::numeric_limits<double>::infinity();
         for (DeviceId device = 0; device < deviceCount; ++device)
