@@ -113,6 +113,10 @@ MainWindow::MainWindow(QWidget* parent)
         hub_->setPrecision(*mode);
         learner_->setPrecision(*mode);
     }
+    if (const auto dispatch = dispatchFromName(settings.value(QStringLiteral("dispatch")).toString().toStdString())) {
+        hub_->setDispatch(*dispatch);
+        learner_->setDispatch(*dispatch);
+    }
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
 }
 
@@ -542,6 +546,15 @@ void MainWindow::setPrecision(PrecisionMode mode)
     learner_->setPrecision(mode);
     if (hub_->setPrecision(mode) && hub_->document())
         setStatus(tr("Precision %1: the step is timed again").arg(precisionName(mode)), StatusScope::Placement);
+}
+
+void MainWindow::setDispatch(Dispatch dispatch)
+{
+    const QString name = QString::fromLatin1(dispatchName(dispatch));
+    QSettings().setValue(QStringLiteral("dispatch"), name);
+    learner_->setDispatch(dispatch);
+    if (hub_->setDispatch(dispatch) && hub_->document())
+        setStatus(tr("Dispatch %1: the step is timed again").arg(name), StatusScope::Placement);
 }
 
 void MainWindow::batchDialog()

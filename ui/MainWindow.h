@@ -69,6 +69,7 @@ public:
     // The precision mode (fp32, tf32, amp) of the cluster in use and of later reads (kept in
     // the settings): the shown placement is timed again in that mode.
     void setPrecision(PrecisionMode mode);
+    void setDispatch(Dispatch dispatch);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);

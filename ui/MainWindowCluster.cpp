@@ -55,6 +55,7 @@ void MainWindow::createClusterTools()
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);
+    connect(learner_, &LearnerPanel::dispatchChosen, this, &MainWindow::setDispatch);
     // A row's placement goes to the hub from the view itself; the graph comes to the front.
     comparisonView_->setHub(hub_);
     connect(comparisonView_, &ComparisonView::placementRequested, this, [this] { showCentralTab(0); });

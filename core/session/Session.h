@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/cluster/Cluster.h"
+#include "core/graph/Dispatch.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/place/ProgressObserver.h"
@@ -63,6 +64,9 @@ struct Session {
     std::shared_ptr<const Cluster> cluster;
     Placement placement; // empty: nothing placed
     SessionLearner learner;
+    // The simulator's dispatch rule every step time of the session was timed under (the
+    // samples, the reference lines, a comparison): written when not ready order.
+    Dispatch dispatch = Dispatch::ReadyOrder;
     SessionRun run;
     std::vector<SampleEvent> samples; // placement pointers are always null
     std::vector<UpdateEvent> updates;

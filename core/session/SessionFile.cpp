@@ -399,11 +399,18 @@ Session parseSession(std::string_view text, const std::string& source)
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
     in.rejectUnknownKeys(
-        root, {"format", "source", "learner", "run", "graph", "cluster", "placement", "samples", "updates"}, {});
+        root, {"format", "source", "learner", "dispatch", "run", "graph", "cluster", "placement", "samples", "updates"},
+        {});
     Session session;
     if (const json* s = in.find(root, "source"))
         session.source = in.string(*s, "source");
     session.learner = readLearner(in, in.require(root, "learner", {}));
+    if (const json* dispatch = in.find(root, "dispatch")) {
+        const auto rule = dispatchFromName(in.string(*dispatch, "dispatch"));
+        if (!rule)
+            in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
+        session.dispatch = *rule;
+    }
     if (const json* run = in.find(root, "run"))
         session.run = readRun(in, *run);
 
@@ -447,6 +454,8 @@ std::string sessionJson(const Session& session)
     if (session.learner.seconds > 0.0) // absent: no time limit (files before it had none)
         learner["seconds"] = JsonOutput::number(session.learner.seconds);
     out += ",\n  \"learner\": " + JsonOutput::inlineText(learner);
+    if (session.dispatch != Dispatch::ReadyOrder) // absent: ready order (files before it had none)
+        out += ",\n  \"dispatch\": " + json(std::string(dispatchName(session.dispatch))).dump();
     nlohmann::ordered_json run;
     run["state"] = std::string(toString(session.run.state));
     if (known(session.run.lowerBoundUs))

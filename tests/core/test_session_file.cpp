@@ -99,6 +99,13 @@ private slots:
         QCOMPARE(back.learner.seed, std::uint64_t(42));
         QCOMPARE(back.learner.seconds, 0.0); // no time limit: none written
         QVERIFY(text.find("\"seconds\"") == std::string::npos);
+        QVERIFY(back.dispatch == Dispatch::ReadyOrder); // the default: none written
+        QVERIFY(text.find("\"dispatch\"") == std::string::npos);
+        Session byPath = s;
+        byPath.dispatch = Dispatch::CriticalPath;
+        const std::string pathText = sessionJson(byPath);
+        QVERIFY(pathText.find("\"dispatch\": \"critical-path\"") != std::string::npos);
+        QVERIFY(parseSession(pathText, "s.json").dispatch == Dispatch::CriticalPath);
         Session limited = s;
         limited.learner.seconds = 2.5;
         QCOMPARE(parseSession(sessionJson(limited), "s.json").learner.seconds, 2.5);
@@ -309,6 +316,9 @@ private slots:
         QTest::newRow("time limit") << "\"seed\": 42"
                                     << "\"seed\": 42, \"seconds\": -1"
                                     << "s.json: field learner.seconds: must be >= 0, got -1";
+        QTest::newRow("dispatch") << "\"seed\": 42}"
+                                  << "\"seed\": 42}, \"dispatch\": \"fifo\""
+                                  << "s.json: field dispatch: must be \"ready\" or \"critical-path\"";
         QTest::newRow("state") << "\"stopped\""
                                << "\"asleep\""
                                << "s.json: field run.state: unknown run state \"asleep\" (expected none, running, "

@@ -75,6 +75,22 @@ private slots:
         QCOMPARE(readPlacementFile(path.toStdString(), *doc->graph, *doc->cluster), kPlacement);
     }
 
+    // Exported under the document's dispatch rule: the step time is that rule's, and the file
+    // says which (as post-cli place --dispatch critical-path --out writes it).
+    void placementJsonRecordsTheDispatchRule()
+    {
+        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument(kPlacement));
+        doc->sim.dispatch = Dispatch::CriticalPath;
+        const QString path = dir_.filePath(QStringLiteral("p-cp.json"));
+        GuiExporter::placementJson(*doc, path);
+        const QJsonObject root = QJsonDocument::fromJson(readAll(path)).object();
+        QCOMPARE(root.value(QStringLiteral("dispatch")).toString(), QStringLiteral("critical-path"));
+        QCOMPARE(root.value(QStringLiteral("step_time_us")).toDouble(),
+                 Simulator(*doc->graph, *doc->cluster, doc->sim).run(kPlacement).stepTimeUs);
+        GuiExporter::placementJson(*uitest::smallDocument(kPlacement), path); // ready order: no key
+        QVERIFY(!QJsonDocument::fromJson(readAll(path)).object().contains(QStringLiteral("dispatch")));
+    }
+
     void placementCsvHasARowPerOp()
     {
         const DocumentPtr doc = uitest::smallDocument(kPlacement);

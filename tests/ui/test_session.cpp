@@ -209,6 +209,98 @@ private slots:
         QSettings().remove(QStringLiteral("cluster"));
     }
 
+    // The dispatch rule (post-cli --dispatch) is the document's: the step, a run's samples and
+    // the session are timed under it, and a session brings it back.
+    void dispatchRuleTimesEverythingAndComesBack()
+    {
+        auto first = std::make_unique<MainWindow>();
+        first->setInteractiveErrors(false);
+        QVERIFY(first->setClusterName(QStringLiteral("k80x4")));
+        QSignalSpy shown(first.get(), &MainWindow::documentShown);
+        first->openFile(sample("inception-block.json"));
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr doc = first->hub()->document();
+        QVERIFY(doc->sim.dispatch == Dispatch::ReadyOrder);
+
+        // A round-robin run (one sample) under critical-path dispatch, picked in the panel.
+        LearnerPanel* panel = first->findChild<LearnerPanel*>();
+        QComboBox* picker = panel->dispatchPicker();
+        QCOMPARE(picker->currentText(), QStringLiteral("ready order"));
+        const int criticalPath = picker->findData(static_cast<int>(Dispatch::CriticalPath));
+        picker->setCurrentIndex(criticalPath);
+        emit picker->activated(criticalPath);
+        QVERIFY(first->hub()->document()->sim.dispatch == Dispatch::CriticalPath);
+        QCOMPARE(first->hub()->document()->graphId, doc->graphId);
+        QVERIFY(runLearner(*first, "round-robin", 1, 1));
+        // The run's best reaches the window after it ends (the best feed).
+        QTRY_VERIFY_WITH_TIMEOUT(first->hub()->document()->made.algorithm == "round-robin", kWaitMs);
+        const DocumentPtr placed = first->hub()->document();
+        QVERIFY(placed->isPlaced() && placed->sim.dispatch == Dispatch::CriticalPath);
+        SimOptions byPath;
+        byPath.dispatch = Dispatch::CriticalPath;
+        const double pathUs = Simulator(*placed->graph, *placed->cluster, byPath).run(placed->placement).stepTimeUs;
+        const double readyUs = Simulator(*placed->graph, *placed->cluster).run(placed->placement).stepTimeUs;
+        QVERIFY2(std::abs(pathUs - readyUs) > 1.0, qPrintable(QStringLiteral("%1 vs %2 µs").arg(pathUs).arg(readyUs)));
+        auto* simulation = first->findChild<StepSimulation*>();
+        QTRY_VERIFY_WITH_TIMEOUT(simulation->current() != nullptr
+                                     && simulation->current()->document->placement == placed->placement
+                                     && simulation->current()->document->sim.dispatch == Dispatch::CriticalPath,
+                                 kWaitMs);
+        QCOMPARE(simulation->current()->result.stepTimeUs, pathUs);
+        QTRY_VERIFY(first->findChild<StepStatusLabel*>()->text().contains(QStringLiteral("critical-path dispatch")));
+        Session s = first->findChild<SessionController*>()->currentSession();
+        QVERIFY(!s.samples.empty());
+        QCOMPARE(s.samples.back().stepTimeUs, pathUs);
+        QVERIFY(s.dispatch == Dispatch::CriticalPath);
+
+        // Back to ready order: the step is timed again; the recorded run keeps its own rule.
+        first->setDispatch(Dispatch::ReadyOrder);
+        QTRY_VERIFY_WITH_TIMEOUT(simulation->current() != nullptr
+                                     && simulation->current()->document->sim.dispatch == Dispatch::ReadyOrder,
+                                 kWaitMs);
+        QCOMPARE(simulation->current()->result.stepTimeUs, readyUs);
+        QVERIFY(!first->findChild<StepStatusLabel*>()->text().contains(QStringLiteral("dispatch")));
+        s = first->findChild<SessionController*>()->currentSession();
+        QVERIFY(s.dispatch == Dispatch::CriticalPath);
+        QVERIFY(sessionJson(s).find("\"dispatch\": \"critical-path\"") != std::string::npos);
+
+        // Saved and reopened: the window takes the run's rule, and times the step under it.
+        const QString path = dir_.filePath(QStringLiteral("inception-cp.session.json"));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
+        QVERIFY(readSessionFile(path.toStdString()).dispatch == Dispatch::CriticalPath);
+        auto second = std::make_unique<MainWindow>();
+        second->setInteractiveErrors(false);
+        QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);
+        second->openFile(path);
+        QVERIFY(restored.wait(kWaitMs));
+        QVERIFY(second->hub()->document()->sim.dispatch == Dispatch::CriticalPath);
+        QCOMPARE(second->findChild<LearnerPanel*>()->dispatchPicker()->currentText(), QStringLiteral("critical path"));
+        auto* again = second->findChild<StepSimulation*>();
+        QTRY_VERIFY_WITH_TIMEOUT(again->current() != nullptr, kWaitMs);
+        QCOMPARE(again->current()->result.stepTimeUs, pathUs);
+        QSettings().remove(QStringLiteral("dispatch"));
+        QSettings().remove(QStringLiteral("cluster"));
+    }
+
+    // A run without a sample budget (a classical placer, milp) told the recorder 0 samples,
+    // and the session it saved could not be read back (learner.samples must be >= 1).
+    void aRunWithoutASampleBudgetSavesAReadableSession()
+    {
+        auto first = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*first, "m-etf", 300, 1));
+        const QString path = dir_.filePath(QStringLiteral("m-etf.session.json"));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
+        const Session read = readSessionFile(path.toStdString());
+        QCOMPARE(read.learner.algorithm, std::string("m-etf"));
+        QCOMPARE(read.learner.samples, 300);
+        auto second = std::make_unique<MainWindow>();
+        second->setInteractiveErrors(false);
+        QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);
+        second->openFile(path);
+        QVERIFY(restored.wait(kWaitMs));
+        QCOMPARE(second->findChild<LearnerPanel*>()->algorithm(), QStringLiteral("m-etf"));
+    }
+
     void anotherGraphDropsTheRecordedRun()
     {
         auto window = openWindow(sample("tiny-mlp.json"));

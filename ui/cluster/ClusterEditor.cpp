@@ -210,7 +210,7 @@ void ClusterEditor::resimulate()
     }
     if (document_->opCount() <= kSynchronousMaxOps) {
         ++simulationsRun_;
-        Simulator simulator(*document_->graph, *cluster);
+        Simulator simulator(*document_->graph, *cluster, document_->sim);
         showStep(simulator.run(placement_));
         return;
     }
@@ -233,11 +233,12 @@ void ClusterEditor::resimulate()
         if (job_.finish(id))
             showStep(watcher_->future().result());
     });
-    watcher_->setFuture(runInBackground([graph = document_->graph, on = std::move(on), placement = placement_] {
-        SimResult r = Simulator(*graph, *on).run(placement);
-        r.timeline = {}; // only the figures are shown
-        return r;
-    }));
+    watcher_->setFuture(
+        runInBackground([graph = document_->graph, on = std::move(on), placement = placement_, sim = document_->sim] {
+            SimResult r = Simulator(*graph, *on, sim).run(placement);
+            r.timeline = {}; // only the figures are shown
+            return r;
+        }));
 }
 
 bool ClusterEditor::isStepOfShown(const StepPtr& step) const

@@ -35,9 +35,10 @@ void ComparisonWorker::run(const ComparisonRequest& request, std::shared_ptr<std
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
-        const LowerBound bound = lowerBound(graph, cluster);
+        const LowerBound bound = lowerBound(graph, cluster, request.document->sim);
         emit started(request.runId, bound.valueUs(), QString::fromLatin1(bound.source()));
         ComparisonOptions options = request.options;
+        options.sim = request.document->sim; // every row timed under the document's rule
         options.lowerBoundUs = bound.valueUs();
         ComparisonRunner runner(graph, cluster, options);
         using Clock = std::chrono::steady_clock;

@@ -10,7 +10,14 @@ DocumentHub::DocumentHub(QObject* parent)
     , loader_(new DocumentLoader(this))
     , steps_(new StepSimulation(this))
 {
-    connect(loader_, &DocumentLoader::loaded, this, [this](DocumentPtr document) { publish(std::move(document)); });
+    connect(loader_, &DocumentLoader::loaded, this, [this](DocumentPtr document) {
+        if (document && document->sim.dispatch != dispatch_) {
+            auto timed = std::make_shared<GraphDocument>(*document);
+            timed->sim.dispatch = dispatch_;
+            document = std::move(timed);
+        }
+        publish(std::move(document));
+    });
     connect(loader_, &DocumentLoader::failed, this, &DocumentHub::loadFailed);
     connect(loader_, &DocumentLoader::progress, this, &DocumentHub::loadProgress);
 }
@@ -47,6 +54,22 @@ bool DocumentHub::setPrecision(PrecisionMode mode)
     return true;
 }
 
+bool DocumentHub::setDispatch(Dispatch dispatch)
+{
+    const bool readsChange = dispatch_ != dispatch;
+    dispatch_ = dispatch;
+    if (!document_ || !document_->cluster || document_->sim.dispatch == dispatch)
+        return readsChange;
+    // The same placement timed under another rule. The cluster is copied, so that whatever
+    // holds results of the current cluster (a step, a run, a proven bound) sees another one.
+    auto next = std::make_shared<GraphDocument>(*document_);
+    next->cluster = std::make_shared<Cluster>(*document_->cluster);
+    next->sim.dispatch = dispatch;
+    next->made = {}; // its step time was the other rule's
+    publish(std::move(next), Change::Cluster, this);
+    return true;
+}
+
 PrecisionMode DocumentHub::precision() const
 {
     if (const auto mode = loader_->precision())
@@ -76,6 +99,8 @@ void DocumentHub::open(DocumentPtr document)
     // A restored document (a session) brings its cluster's mode: reads go on in the mode on show.
     if (document && document->cluster && loader_->precision())
         loader_->setPrecision(document->cluster->precision());
+    if (document) // and its rule
+        dispatch_ = document->sim.dispatch;
     loader_->cancel(); // a read still running must not replace this document
     publish(std::move(document));
 }

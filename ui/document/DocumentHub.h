@@ -66,6 +66,11 @@ public:
     bool setPrecision(PrecisionMode mode);
     // The mode reads use: the one set, else the current document's cluster's, else tf32.
     PrecisionMode precision() const;
+    // The simulator's dispatch rule (post-cli --dispatch) of the reads from now on and of the
+    // current document, which is timed again (documentChanged follows, as for a cluster of its
+    // own: every result of the other rule is stale). False when nothing changed.
+    bool setDispatch(Dispatch dispatch);
+    Dispatch dispatch() const { return dispatch_; }
     bool setBatch(std::int64_t batch);
     std::int64_t batch() const;
     // ONNX, TF: values for the unknown input dimensions of `path`, used by its reads from now on.
@@ -98,6 +103,7 @@ private:
     void publish(DocumentPtr document, Change change = Change::Document, const QObject* origin = nullptr);
 
     DocumentPtr document_;
+    Dispatch dispatch_ = Dispatch::ReadyOrder;
     Change change_ = Change::Document;
     const QObject* origin_ = nullptr;
     DocumentLoader* loader_;

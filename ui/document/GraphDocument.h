@@ -6,6 +6,7 @@
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
 #include "core/io/native/PlacementFile.h"
+#include "core/sim/SimOptions.h"
 
 #include <QMetaType>
 #include <QString>
@@ -34,8 +35,11 @@ struct GraphDocument {
     QString path;
     std::shared_ptr<const Graph> graph;
     std::shared_ptr<const Cluster> cluster;
-    Placement placement;                    // empty when nothing is placed yet
-    PlacementProvenance made;               // what made `placement` (a run's placer and seed), when known
+    Placement placement;      // empty when nothing is placed yet
+    PlacementProvenance made; // what made `placement` (a run's placer and seed), when known
+    // How every step of this document is timed (the dispatch rule: post-cli --dispatch): the
+    // timeline, the learner, Compare, the exports and the cluster editor all simulate with it.
+    SimOptions sim;
     GraphFormat format = GraphFormat::Auto; // as read
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits

@@ -29,7 +29,7 @@ std::shared_ptr<const SimulatedStep> SimulatedStep::simulate(DocumentPtr documen
     auto step = std::make_shared<SimulatedStep>();
     step->document = document;
     {
-        Simulator simulator(graph, cluster);
+        Simulator simulator(graph, cluster, document->sim);
         step->result = simulator.run(document->placement, /*recordTimeline=*/true);
     }
     const int devices = cluster.deviceCount();

@@ -28,7 +28,7 @@ bool StepSimulation::sameStep(const GraphDocument& document) const
         return false;
     const GraphDocument& shown = *current_->document;
     return shown.graphId == document.graphId && shown.cluster == document.cluster
-        && shown.placement == document.placement;
+        && shown.sim.dispatch == document.sim.dispatch && shown.placement == document.placement;
 }
 
 void StepSimulation::setDocument(DocumentPtr document)

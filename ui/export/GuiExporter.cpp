@@ -99,7 +99,8 @@ void GuiExporter::placementJson(const GraphDocument& document, const QString& pa
     const GraphDocument& d = placed(document, path);
     // What made it (a run's placer and seed) and its step time, as post-cli place --out writes them.
     PlacementProvenance made = d.made;
-    made.stepTimeUs = Simulator(*d.graph, *d.cluster).run(d.placement).stepTimeUs;
+    made.stepTimeUs = Simulator(*d.graph, *d.cluster, d.sim).run(d.placement).stepTimeUs;
+    made.dispatch = d.sim.dispatch;
     write(path, post::placementJson(*d.graph, *d.cluster, d.placement, {}, made));
 }
 
@@ -189,7 +190,7 @@ void GuiExporter::chromeTrace(const GraphDocument& document, const QString& path
         write(path, chromeTraceJson(*d.graph, *d.cluster, *simulated));
         return;
     }
-    Simulator simulator(*d.graph, *d.cluster);
+    Simulator simulator(*d.graph, *d.cluster, d.sim);
     write(path, chromeTraceJson(*d.graph, *d.cluster, simulator.run(d.placement, /*recordTimeline=*/true)));
 }
 

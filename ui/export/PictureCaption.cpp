@@ -74,11 +74,13 @@ PictureCaption PictureCaption::of(const GraphScene& scene)
         c.step = QObject::tr("not placed: no step time");
         return c;
     }
-    // The same simulation the status bar shows (core's Simulator, default options).
-    const SimResult r = Simulator(*doc->graph, *doc->cluster).run(doc->placement);
+    // The same simulation the status bar shows (core's Simulator, the document's rule).
+    const SimResult r = Simulator(*doc->graph, *doc->cluster, doc->sim).run(doc->placement);
     c.step = QObject::tr("step %1 · %2")
                  .arg(formatMicroseconds(r.stepTimeUs),
                       r.feasible ? QObject::tr("fits memory") : QObject::tr("out of memory"));
+    if (doc->sim.dispatch != Dispatch::ReadyOrder)
+        c.step += QObject::tr(" · %1 dispatch").arg(QString::fromLatin1(dispatchName(doc->sim.dispatch)));
     return c;
 }
 

@@ -34,6 +34,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , algorithm_(new QComboBox(this))
     , cluster_(new QComboBox(this))
     , precision_(new QComboBox(this))
+    , dispatch_(new QComboBox(this))
     , options_(new LearnerOptionsEditor(this))
     , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
@@ -86,6 +87,21 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     connect(precision_, &QComboBox::activated, this, [this](int index) {
         emit precisionChosen(static_cast<PrecisionMode>(precision_->itemData(index).toInt()));
     });
+    dispatch_->addItem(tr("ready order"), static_cast<int>(Dispatch::ReadyOrder));
+    dispatch_->setItemData(0,
+                           tr("Each device starts the op that became ready first, as TensorFlow's executor does "
+                              "(the default)"),
+                           Qt::ToolTipRole);
+    dispatch_->addItem(tr("critical path"), static_cast<int>(Dispatch::CriticalPath));
+    dispatch_->setItemData(1,
+                           tr("Each device starts the ready op with the longest path to the end of the step, as a "
+                              "static list scheduler (XLA, or a graph with control edges in that order) runs them"),
+                           Qt::ToolTipRole);
+    dispatch_->setObjectName(QStringLiteral("dispatch"));
+    dispatch_->setToolTip(tr("Which ready op a device runs next (post-cli --dispatch): every step time in the window "
+                             "assumes it, and the step is timed again at once. The lower bound holds for both."));
+    connect(dispatch_, &QComboBox::activated, this,
+            [this](int index) { emit dispatchChosen(static_cast<Dispatch>(dispatch_->itemData(index).toInt())); });
     optionsToggle_->setObjectName(QStringLiteral("hyperparameters"));
     optionsToggle_->setText(tr("Hyperparameters"));
     optionsToggle_->setToolTip(tr("The learners' constants (post-cli --set KEY=VALUE)"));
@@ -134,6 +150,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Cluster"), cluster_);
     form->addRow(tr("Precision"), precision_);
+    form->addRow(tr("Dispatch"), dispatch_);
     form->addRow(tr("Algorithm"), algorithm_);
     form->addRow(tr("Samples"), samples_);
     form->addRow(tr("Time limit"), time_);
@@ -212,6 +229,14 @@ void LearnerPanel::setPrecision(PrecisionMode mode)
     const QSignalBlocker block(precision_);
     precision_->setCurrentIndex(precision_->findData(static_cast<int>(mode)));
 }
+
+void LearnerPanel::setDispatch(Dispatch dispatch)
+{
+    const QSignalBlocker block(dispatch_);
+    dispatch_->setCurrentIndex(dispatch_->findData(static_cast<int>(dispatch)));
+}
+
+Dispatch LearnerPanel::dispatch() const { return static_cast<Dispatch>(dispatch_->currentData().toInt()); }
 
 PrecisionMode LearnerPanel::precision() const { return static_cast<PrecisionMode>(precision_->currentData().toInt()); }
 
@@ -305,7 +330,8 @@ void LearnerPanel::setDocument(DocumentPtr document)
     // A new placement of the same graph (our own best, say) keeps the run going.
     if (controller_->isActive() && anotherGraph)
         controller_->stop();
-    if (restored_ && (!document || document->graphId != restored_->graphId))
+    if (restored_
+        && (!document || document->graphId != restored_->graphId || document->sim.dispatch != restored_->dispatch))
         restored_.reset();
     // The status line is about the run's graph: another graph's shows no run's figures.
     if (anotherGraph && (!document_ || !document || document_->graphId != document->graphId))
@@ -313,6 +339,8 @@ void LearnerPanel::setDocument(DocumentPtr document)
     document_ = std::move(document);
     if (document_ && document_->cluster)
         setPrecision(document_->cluster->precision());
+    if (document_)
+        setDispatch(document_->sim.dispatch);
     if (!haveData_) // (a run of another graph being stopped shows nothing of itself)
         status_->setText(readyText());
     updateButtons();
@@ -490,6 +518,7 @@ void LearnerPanel::updateButtons()
     seed_->setEnabled(idle);
     cluster_->setEnabled(idle);
     precision_->setEnabled(idle);
+    dispatch_->setEnabled(idle);
     options_->setEnabled(idle);
 }
 

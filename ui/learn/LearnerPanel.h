@@ -58,7 +58,8 @@ public:
         int samplesDone = 0;
         Placement best; // empty: cold start, numbering still goes on
         double bestMs = std::numeric_limits<double>::quiet_NaN();
-        bool finished = false; // it ran to its end: Start runs another budget, not the remainder
+        bool finished = false;                    // it ran to its end: Start runs another budget, not the remainder
+        Dispatch dispatch = Dispatch::ReadyOrder; // its samples' rule: under another, Start runs afresh
     };
     void setRestoredRun(std::optional<RestoredRun> run);
     bool hasRestoredRun() const { return restored_.has_value(); }
@@ -93,6 +94,11 @@ public:
     QComboBox* precisionPicker() const { return precision_; }
     void setPrecision(PrecisionMode mode);
     PrecisionMode precision() const;
+    // The simulator's dispatch rule (post-cli --dispatch); the picker follows the document's,
+    // and setDispatch shows `dispatch` without emitting dispatchChosen.
+    QComboBox* dispatchPicker() const { return dispatch_; }
+    void setDispatch(Dispatch dispatch);
+    Dispatch dispatch() const;
     // The placement of sample `index` of the latest run, or of the nearest one kept
     // (`shownIndex` says which); empty when none is kept.
     Placement samplePlacement(int index, int* shownIndex = nullptr) const;
@@ -118,6 +124,8 @@ signals:
     void clusterChosen(const QString& nameOrPath);
     // The user picked a precision mode.
     void precisionChosen(post::PrecisionMode mode);
+    // The user picked a dispatch rule.
+    void dispatchChosen(post::Dispatch dispatch);
 
 private:
     void onSnapshot(const post::LearnerSnapshot& snapshot);
@@ -137,6 +145,7 @@ private:
     QComboBox* algorithm_;
     QComboBox* cluster_;
     QComboBox* precision_;
+    QComboBox* dispatch_;
     LearnerOptionsEditor* options_;
     QToolButton* optionsToggle_;
     std::shared_ptr<SamplePlacements> samplePlacements_;

@@ -21,9 +21,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Fastest step time with every op on one GPU (the baseline a placement has to beat).
-double singleDeviceMs(const Graph& graph, const Cluster& cluster)
+double singleDeviceMs(const Graph& graph, const Cluster& cluster, const SimOptions& sim)
 {
-    Simulator simulator(graph, cluster);
+    Simulator simulator(graph, cluster, sim);
     double best = std::numeric_limits<double>::infinity();
     for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
         if (cluster.device(d).kind != DeviceKind::Gpu)
@@ -42,10 +42,10 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster)
 // also sets out.warmStartMs. `step(name, i, n)` is called before each placer (the window
 // shows what runs).
 template <class Step>
-void bestClassical(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop,
+void bestClassical(const Graph& graph, const Cluster& cluster, const SimOptions& sim, const std::atomic<bool>* stop,
                    const std::string& warmStarter, LearnerSnapshot& out, const Step& step)
 {
-    PlaceContext context{graph, cluster, SimOptions{}};
+    PlaceContext context{graph, cluster, sim};
     context.stop = stop;
     ClassicalRunHooks hooks;
     hooks.mayStart = [stop](size_t) { return !(stop && stop->load()); };
@@ -77,9 +77,10 @@ std::string warmStarterOf(const std::string& algorithm)
 }
 
 // The start's step time when the classical reference was not computed (NaN if it does not fit).
-double warmStartMs(const Graph& graph, const Cluster& cluster, const std::atomic<bool>* stop, const std::string& starter)
+double warmStartMs(const Graph& graph, const Cluster& cluster, const SimOptions& sim, const std::atomic<bool>* stop,
+                   const std::string& starter)
 {
-    PlaceContext context{graph, cluster, SimOptions{}};
+    PlaceContext context{graph, cluster, sim};
     context.stop = stop;
     const std::vector<ClassicalStart> run = runClassicalPlacers(context, {starter});
     if (run.empty() || !run.front().result.feasible || run.front().result.stopped)
@@ -191,6 +192,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
     try {
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
+        const SimOptions& sim = request.document->sim; // every time the run shows, under the document's rule
         // The reference lines come first and count in the time budget, as post-cli place
         // --time counts from the command's start: the placer gets what is left (at least a
         // tenth of it, never 0, which would mean no limit). The window says what runs.
@@ -200,21 +202,21 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         prototype.runId = request.runId;
         prototype.bestMs = request.bestBeforeMs;
         preparing(tr("computing the lower bound"));
-        const LowerBound bound = lowerBound(graph, cluster);
+        const LowerBound bound = lowerBound(graph, cluster, sim);
         prototype.lowerBoundMs = bound.valueUs() / 1000.0;
         prototype.lowerBoundSource = QString::fromLatin1(bound.source());
         preparing(tr("timing every op on one GPU"));
-        prototype.singleDeviceMs = singleDeviceMs(graph, cluster);
+        prototype.singleDeviceMs = singleDeviceMs(graph, cluster, sim);
         const std::string starter = warmStarterOf(request.algorithm);
         if (request.classicalReference) // goes out with the first samples
             bestClassical(
-                graph, cluster, control->stopFlag(), starter, prototype, [&](const std::string& name, int i, int n) {
+                graph, cluster, sim, control->stopFlag(), starter, prototype, [&](const std::string& name, int i, int n) {
                     preparing(
                         tr("computing the reference placers: %1 %2/%3").arg(QString::fromStdString(name)).arg(i).arg(n));
                 });
         else if (!starter.empty()) {
             preparing(tr("computing the warm start: %1").arg(QString::fromStdString(starter)));
-            prototype.warmStartMs = warmStartMs(graph, cluster, control->stopFlag(), starter);
+            prototype.warmStartMs = warmStartMs(graph, cluster, sim, control->stopFlag(), starter);
         }
         outcome.referenceSeconds = std::chrono::duration<double>(Clock::now() - referencesStart).count();
         preparing(QString()); // the placer starts
@@ -225,7 +227,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         auto placer = makePlacer(request.algorithm, request.options);
         if (!placer)
             throw std::invalid_argument("no placer named " + request.algorithm);
-        PlaceContext context{graph, cluster, SimOptions{}};
+        PlaceContext context{graph, cluster, sim};
         context.samples = request.samples;
         context.seconds = request.seconds;
         if (request.seconds > 0.0)

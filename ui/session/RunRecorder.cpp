@@ -28,6 +28,7 @@ RunRecorder::RunRecorder(LearnerPanel* panel, QObject* parent)
 void RunRecorder::clear()
 {
     learner_ = {};
+    dispatch_ = Dispatch::ReadyOrder;
     run_ = {};
     samples_.clear();
     updates_.clear();
@@ -37,6 +38,7 @@ void RunRecorder::clear()
 void RunRecorder::restore(const Session& session)
 {
     learner_ = session.learner;
+    dispatch_ = session.dispatch;
     run_ = session.run;
     // A run that was going when the session was saved (an autosave) is over now.
     if (run_.state == SessionRunState::Running || run_.state == SessionRunState::Paused)
@@ -50,6 +52,10 @@ void RunRecorder::restore(const Session& session)
 
 void RunRecorder::onStarted(int plannedSamples)
 {
+    // 0: the run has no sample budget (a classical placer, milp); the file keeps the panel's
+    // setting, which a continued or repeated run would take (post-session/1's samples >= 1).
+    if (plannedSamples < 1)
+        plannedSamples = std::max(1, panel_->plannedSamples());
     if (panel_->continuedFrom() > 0 && hasRun()) {
         // A restored run going on: its log, lines and best stay, new samples follow.
         learner_.samples = plannedSamples;
@@ -61,6 +67,7 @@ void RunRecorder::onStarted(int plannedSamples)
     learner_.samples = plannedSamples;
     learner_.seed = panel_->seed();
     learner_.seconds = panel_->timeLimit();
+    dispatch_ = panel_->dispatch();
     run_.state = SessionRunState::Running;
     samples_.reserve(static_cast<size_t>(std::min(plannedSamples, 100000)));
 }

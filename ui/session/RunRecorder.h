@@ -21,6 +21,8 @@ public:
 
     bool hasRun() const { return run_.state != SessionRunState::None; }
     const SessionLearner& learner() const { return learner_; }
+    // The dispatch rule the run's samples were timed under.
+    Dispatch dispatch() const { return dispatch_; }
     const SessionRun& run() const { return run_; }
     const std::vector<SampleEvent>& samples() const { return samples_; }
     const std::vector<UpdateEvent>& updates() const { return updates_; }
@@ -48,6 +50,7 @@ private:
 
     LearnerPanel* panel_;
     SessionLearner learner_;
+    Dispatch dispatch_ = Dispatch::ReadyOrder;
     SessionRun run_;
     std::vector<SampleEvent> samples_;
     std::vector<UpdateEvent> updates_;

@@ -164,7 +164,9 @@ Session SessionController::currentSession() const
     s.cluster = doc->cluster;
     if (doc->isPlaced())
         s.placement = doc->placement;
+    s.dispatch = doc->sim.dispatch;
     if (recorder_->hasRun()) {
+        s.dispatch = recorder_->dispatch(); // the rule of the run's times (the window may have another now)
         s.learner = recorder_->learner();
         s.run = recorder_->run();
         s.samples = recorder_->samples();
@@ -261,6 +263,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const OpenedS
     doc->graph = session->graph;
     doc->cluster = session->cluster;
     doc->placement = session->placement;
+    doc->sim.dispatch = session->dispatch;
     source_ = QString::fromStdString(session->source);
     restoredDocument_ = doc;
     sessionPath_ = isAutosave ? QString() : doc->path;
@@ -296,6 +299,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const OpenedS
         run.graphId = doc->graphId;
         run.samplesDone = snapshot.samplesDone;
         run.finished = session->run.state == SessionRunState::Done;
+        run.dispatch = session->dispatch;
         run.best = !session->studio.best.empty() ? session->studio.best : session->placement;
         run.bestMs = !session->studio.best.empty() ? session->studio.bestUs / 1000.0 : bestMs;
         panel->setRestoredRun(run);

@@ -60,6 +60,9 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
         text += tr(" · out of memory");
     // The precision mode the step was timed in (the learner panel's Precision).
     text += QStringLiteral(" · ") + precisionName(cluster.precision());
+    // And the dispatch rule, when not the default (the learner panel's Dispatch).
+    if (step.document->sim.dispatch != Dispatch::ReadyOrder)
+        text += tr(" · %1 dispatch").arg(QString::fromLatin1(dispatchName(step.document->sim.dispatch)));
     return text;
 }
 
