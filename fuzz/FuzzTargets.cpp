@@ -88,8 +88,8 @@ std::optional<bool> fuzzAlgorithm(std::string_view name)
 bool sameResult(const SweepResult& a, const SweepResult& b)
 {
     return a.index == b.index && a.jobCount == b.jobCount && a.graph == b.graph && a.cluster == b.cluster
-        && a.algorithm == b.algorithm && a.precision == b.precision && a.seed == b.seed && a.samples == b.samples
-        && a.ops == b.ops && a.bestStepTimeMs == b.bestStepTimeMs && a.feasible == b.feasible
+        && a.algorithm == b.algorithm && a.precision == b.precision && a.dispatch == b.dispatch && a.seed == b.seed
+        && a.samples == b.samples && a.ops == b.ops && a.bestStepTimeMs == b.bestStepTimeMs && a.feasible == b.feasible
         && a.samplesUsed == b.samplesUsed && a.wallSeconds == b.wallSeconds;
 }
 

@@ -399,14 +399,14 @@ void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
                    "Which ready op an idle device starts: ready (the one that became ready first, as TensorFlow's "
                    "executor does) or critical-path (the one with the longest path to the end of the step, as a "
                    "static list scheduler orders them; docs/simulator.md)")
-        ->capture_default_str()
+        ->default_str("ready")
         ->check(CLI::IsMember({"ready", "critical-path"}));
 }
 
-SimOptions simOptionsArg(const GraphClusterArgs& args)
+SimOptions simOptionsArg(const GraphClusterArgs& args, std::optional<Dispatch> unless)
 {
     SimOptions options;
-    options.dispatch = dispatchFromName(args.dispatch).value_or(Dispatch::ReadyOrder);
+    options.dispatch = dispatchFromName(args.dispatch).value_or(unless.value_or(Dispatch::ReadyOrder));
     if (options.dispatch == Dispatch::CriticalPath)
         std::cerr << "post-cli: note: --dispatch critical-path: every step time here assumes that each device "
                      "starts its ready op with the longest path to the end first; TensorFlow's executor starts the "

@@ -11,6 +11,7 @@
 #include "core/util/InputError.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,12 +112,13 @@ struct GraphArgs {
 struct GraphClusterArgs : GraphArgs {
     std::string cluster;
     std::string precision;
-    std::string dispatch = "ready";
+    std::string dispatch; // --dispatch as given; empty when not given (ready order unless said otherwise)
 };
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args);
-// The simulator's options the args give (--dispatch); notes on standard error what a
-// dispatch other than ready order means for the step times printed.
-SimOptions simOptionsArg(const GraphClusterArgs& args);
+// The simulator's options the args give: --dispatch's rule, or `unless` when --dispatch is not
+// given (simulate --placement: the rule the file was placed under), ready order when neither.
+// Notes on standard error what a dispatch other than ready order means for the step times printed.
+SimOptions simOptionsArg(const GraphClusterArgs& args, std::optional<Dispatch> unless = std::nullopt);
 DeviceId deviceArg(const Cluster& cluster, const std::string& name);
 // `--set KEY=VALUE` items applied to the default learner options.
 LearnerOptions learnerOptionsArg(const std::vector<std::string>& settings);

@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace post::cli {
 namespace {
@@ -139,6 +141,37 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
         }
 }
 
+// The rule a placement file's step time was timed under, when the file records one (a
+// "step_time_us", timed in ready order unless "dispatch" says otherwise, or a "dispatch").
+std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
+{
+    if (made.stepTimeUs || made.dispatch != Dispatch::ReadyOrder)
+        return made.dispatch;
+    return std::nullopt;
+}
+
+// The simulator's options for --placement FILE: --dispatch when given, else the rule FILE was
+// placed under (docs/simulator.md, "Dispatch"); a note on stderr where the two are not the same,
+// or where the file's rule is taken.
+SimOptions simOptionsFor(const SimulateOptions& o, const std::optional<PlacementProvenance>& made)
+{
+    const std::optional<Dispatch> recorded = made ? recordedDispatch(*made) : std::nullopt;
+    const std::optional<Dispatch> given = dispatchFromName(o.dispatch);
+    if (recorded) {
+        const std::string placedUnder = o.placement + " was placed under " + std::string(dispatchName(*recorded))
+            + " dispatch"
+            + (made->stepTimeUs ? " (its step_time_us, " + formatMs(*made->stepTimeUs) + ", was timed under that rule)"
+                                : std::string());
+        if (given && *given != *recorded)
+            std::cerr << "post-cli: note: " << placedUnder << "; timing it under --dispatch " << dispatchName(*given)
+                      << " as asked, so the step time differs from the file's\n";
+        else if (!given && *recorded != Dispatch::ReadyOrder)
+            std::cerr << "post-cli: note: " << placedUnder << "; timing it under the same rule (--dispatch ready "
+                      << "times it in ready order)\n";
+    }
+    return simOptionsArg(o, recorded);
+}
+
 int runSimulate(const SimulateOptions& o)
 {
     if (int(!o.placement.empty()) + int(!o.allOn.empty()) + int(o.given) != 1)
@@ -149,6 +182,7 @@ int runSimulate(const SimulateOptions& o)
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
     noteDeviceTypes(g, c);
     Placement placement;
+    std::optional<PlacementProvenance> made; // what the --placement file records of how it was made
     if (!o.allOn.empty()) {
         placement.assign(static_cast<size_t>(g.opCount()), deviceArg(c, o.allOn));
         applyCpuPinning(g, c, placement); // every op that may run there: those without a GPU kernel stay on the CPU
@@ -158,14 +192,16 @@ int runSimulate(const SimulateOptions& o)
                              "--given-placement: the graph gives no placement (no node has a device field)");
         placement = givenPlacement(imported, c);
     } else {
-        placement = readPlacementFile(o.placement, g, c);
+        PlacementWithProvenance file = readPlacementFileWithProvenance(o.placement, g, c);
+        placement = std::move(file.placement);
+        made = std::move(file.made);
     }
     if (auto problem = placementProblem(g, c, placement))
         throw InputError(o.placement.empty() ? graphSourceName(o.graph) : o.placement, "placement", *problem);
     if (!(o.optimizerFactor >= 0.0))
         throw UsageError{"--optimizer-factor must be >= 0"};
 
-    SimOptions options = simOptionsArg(o);
+    SimOptions options = simOptionsFor(o, made);
     options.optimizerStateFactor = o.optimizerFactor;
     Simulator sim(g, c, options);
     const SimResult& r = sim.run(placement, !o.trace.empty());
@@ -188,6 +224,10 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<SimulateOptions>();
     CLI::App* cmd = app.add_subcommand("simulate", "Simulate one training step of a placement");
     addGraphClusterOptions(*cmd, *opts);
+    CLI::Option* dispatch = cmd->get_option("--dispatch");
+    dispatch->description(dispatch->get_description()
+                          + ". Without it, a --placement file is timed under the rule it was placed under (its "
+                            "\"dispatch\", as `place --dispatch` writes it)");
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
     cmd->add_flag("--given-placement", opts->given,

@@ -8,10 +8,13 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace post::cli {
 namespace {
@@ -53,6 +56,13 @@ std::string clusterLabel(const std::string& cluster, const std::string& precisio
     return precision.empty() ? cluster : cluster + ":" + precision;
 }
 
+// "dispatch critical-path" after `gap` under a manifest's dispatch rule, or nothing when the
+// manifest gives none.
+std::string dispatchLabel(const std::optional<Dispatch>& dispatch, const char* gap)
+{
+    return dispatch ? gap + std::string("dispatch ") + std::string(dispatchName(*dispatch)) : std::string();
+}
+
 // Before the first job: a folder where no result can be written (read-only, full) fails now,
 // not after every job has run and its result was discarded.
 void probeResultsFolder(const std::string& dir)
@@ -79,9 +89,9 @@ int runSweep(const SweepOptions& o)
     const std::vector<SweepJob> mine = shardOf(all, shard, shards);
     if (o.dryRun) {
         for (const SweepJob& j : mine)
-            std::printf("%s  %s  %s  %s  seed %llu\n", j.fileName().c_str(), j.graph.c_str(),
+            std::printf("%s  %s  %s  %s%s  seed %llu\n", j.fileName().c_str(), j.graph.c_str(),
                         clusterLabel(j.cluster, j.precision).c_str(), j.algorithm.c_str(),
-                        static_cast<unsigned long long>(j.seed));
+                        dispatchLabel(j.dispatch, "  ").c_str(), static_cast<unsigned long long>(j.seed));
         return kExitOk;
     }
     std::error_code ec;
@@ -126,11 +136,30 @@ int runSweep(const SweepOptions& o)
         writeFileAtomically(path, sweepResultJson(r));
         ++done;
         std::cerr << job.fileName() << ": " << job.graph << " " << clusterLabel(job.cluster, job.precision) << " "
-                  << job.algorithm << " seed " << job.seed << ": " << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
+                  << job.algorithm << dispatchLabel(job.dispatch, " ") << " seed " << job.seed << ": "
+                  << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
     }
     std::cerr << "shard " << shard << "/" << shards << ": " << mine.size() << " of " << all.size() << " jobs; " << done
               << " run, " << skipped << " already done, " << failed << " failed\n";
     return failed > 0 ? kExitBadInput : kExitOk;
+}
+
+// The merged table as text; a dispatch column after the algorithm when the manifest gives a rule.
+void printTable(const SweepTable& t)
+{
+    const bool rules = std::any_of(t.rows.begin(), t.rows.end(), [](const SweepTableRow& r) { return r.dispatch; });
+    // " critical-path", " ready        ": a column only where the manifest gives a rule.
+    const auto ruleColumn = [&](std::string_view text) {
+        return rules ? " " + std::string(text) + std::string(text.size() < 13 ? 13 - text.size() : 0, ' ')
+                     : std::string();
+    };
+    std::printf("%-28s %-16s %-14s%s %5s %12s %10s %12s %9s\n", "graph", "cluster", "algorithm",
+                ruleColumn("dispatch").c_str(), "runs", "mean (ms)", "+- (ms)", "best (ms)", "feasible");
+    for (const SweepTableRow& r : t.rows)
+        std::printf("%-28s %-16s %-14s%s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(),
+                    clusterLabel(r.cluster, r.precision).c_str(), r.algorithm.c_str(),
+                    ruleColumn(dispatchName(r.dispatch.value_or(Dispatch::ReadyOrder))).c_str(), r.stepTimesMs.size(),
+                    r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns, r.stepTimesMs.size());
 }
 
 int runMerge(const SweepOptions& o)
@@ -150,16 +179,13 @@ int runMerge(const SweepOptions& o)
                                {"min_ms", r.minMs()},   {"feasible_runs", r.feasibleRuns}};
             if (!r.precision.empty())
                 row["precision"] = r.precision;
+            if (r.dispatch)
+                row["dispatch"] = dispatchName(*r.dispatch);
             rows.push_back(std::move(row));
         }
         std::cout << j.dump(2) << "\n";
     } else {
-        std::printf("%-28s %-16s %-14s %5s %12s %10s %12s %9s\n", "graph", "cluster", "algorithm", "runs", "mean (ms)",
-                    "+- (ms)", "best (ms)", "feasible");
-        for (const SweepTableRow& r : t.rows)
-            std::printf("%-28s %-16s %-14s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(),
-                        clusterLabel(r.cluster, r.precision).c_str(), r.algorithm.c_str(), r.stepTimesMs.size(),
-                        r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns, r.stepTimesMs.size());
+        printTable(t);
     }
     const int have = t.jobCount - static_cast<int>(t.missing.size());
     std::cerr << o.mergeDir << ": " << have << " of " << t.jobCount << " jobs done";

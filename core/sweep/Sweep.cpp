@@ -45,7 +45,9 @@ SweepResult runSweepJob(const SweepJob& job, int threads)
     std::unique_ptr<Placer> placer = makePlacer(job.algorithm);
     if (!placer)
         throw InputError(job.algorithm, "algorithm", "unknown algorithm");
-    PlaceContext ctx{graph, cluster, SimOptions{}};
+    SimOptions sim;
+    sim.dispatch = job.dispatch.value_or(Dispatch::ReadyOrder); // as post-cli place --dispatch
+    PlaceContext ctx{graph, cluster, sim};
     ctx.samples = job.samples;
     ctx.seed = job.seed;
     ctx.threads = threads;
@@ -57,6 +59,7 @@ SweepResult runSweepJob(const SweepJob& job, int threads)
     out.cluster = job.cluster;
     out.algorithm = job.algorithm;
     out.precision = job.precision;
+    out.dispatch = job.dispatch;
     out.seed = job.seed;
     out.samples = job.samples;
     out.ops = graph.opCount();

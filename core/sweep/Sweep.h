@@ -15,7 +15,8 @@ namespace post {
 SweepManifest readSweepManifest(const std::string& path);
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source);
 
-// Runs one job: loads its graph and cluster, places with its algorithm and seed.
+// Runs one job: loads its graph and cluster, places with its algorithm and seed, timing every
+// placement under its precision mode and dispatch rule.
 // `threads` as PlaceContext::threads. Throws InputError for a bad graph or cluster.
 SweepResult runSweepJob(const SweepJob& job, int threads = 0);
 

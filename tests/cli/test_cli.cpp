@@ -415,6 +415,69 @@ private slots:
         QVERIFY2(r.err.contains("bad-dispatch.json") && r.err.contains("dispatch"), qPrintable(r.err));
     }
 
+    // simulate --placement FILE times FILE under the rule it was placed under unless --dispatch
+    // says otherwise, which a note names. One GPU, so every placer gives the one placement: ready
+    // order starts "big" first and the collective's input waits for it (22 us); critical-path
+    // dispatch starts "feed" first and the collective overlaps "big" (12 us).
+    void placementFileKeepsItsDispatchRule()
+    {
+        const QString g = write("overlap.json", R"({"format": "post-graph/1", "name": "overlap", "ops": [
+            {"name": "big", "time_us": {"gpu": 10}}, {"name": "feed", "time_us": {"gpu": 1}},
+            {"name": "reduce", "time_us": {"gpu": 10}, "measured": ["gpu"], "collective": {"kind": "all_reduce"}},
+            {"name": "after", "time_us": {"gpu": 1}}],
+            "edges": [{"from": "feed", "to": "reduce", "bytes": 0}, {"from": "reduce", "to": "after", "bytes": 0}]})");
+        const QString c = write("one-gpu.json", R"({"format": "post-cluster/1", "name": "one-gpu", "devices": [
+            {"name": "/device:GPU:0", "kind": "gpu", "speed": 1, "memory_bytes": 1e9}]})");
+        const QString critical = dir_.filePath("placed-critical.json"), ready = dir_.filePath("placed-ready.json");
+        Run r = runCli({"place", g, "--cluster", c, "--algo", "single", "--dispatch", "critical-path", "--out",
+                        critical, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), 0.012);
+        QFile f(critical);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(file["dispatch"].toString(), QString("critical-path"));
+        QCOMPARE(file["step_time_us"].toDouble(), 12.0);
+
+        // Without --dispatch: the file's rule and its step time, said on stderr.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", critical, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["dispatch"].toString(), QString("critical-path"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), file["step_time_us"].toDouble() / 1000.0);
+        QVERIFY2(r.err.contains("placed-critical.json was placed under critical-path dispatch")
+                     && r.err.contains("--dispatch critical-path: every step time here assumes"),
+                 qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", c, "--placement", critical});
+        QVERIFY2(r.out.contains("step time    0.012 ms  (critical-path dispatch)"), qPrintable(r.out));
+        // The same rule given: the same time, and no note of a mismatch.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", critical, "--dispatch", "critical-path", "--json"});
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.012);
+        QVERIFY2(!r.err.contains("placed under"), qPrintable(r.err));
+        // Another rule given: it is used, and a note names the file and both rules.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", critical, "--dispatch", "ready", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["dispatch"].toString(), QString("ready"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.022);
+        QVERIFY2(r.err.contains("placed-critical.json was placed under critical-path dispatch")
+                     && r.err.contains("timing it under --dispatch ready"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains("every step time here assumes"), qPrintable(r.err));
+
+        // A file placed in ready order stays in ready order, silently; --dispatch critical-path
+        // on it is noted the same way.
+        r = runCli({"place", g, "--cluster", c, "--algo", "single", "--out", ready});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", c, "--placement", ready, "--json"});
+        QCOMPARE(parseObject(r.out)["dispatch"].toString(), QString("ready"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.022);
+        QVERIFY2(!r.err.contains("dispatch"), qPrintable(r.err));
+        r = runCli({"simulate", g, "--cluster", c, "--placement", ready, "--dispatch", "critical-path", "--json"});
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), 0.012);
+        QVERIFY2(r.err.contains("placed-ready.json was placed under ready dispatch")
+                     && r.err.contains("timing it under --dispatch critical-path"),
+                 qPrintable(r.err));
+    }
+
     void infoOnnxWithBatch()
     {
         const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";

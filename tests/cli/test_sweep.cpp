@@ -148,6 +148,103 @@ private slots:
         QVERIFY2(dry.out.contains("a100x8-nvlink:amp") && dry.out.count('\n') == 1, qPrintable(dry.out));
     }
 
+    // "dispatch" runs each job under each rule, as `post-cli place --dispatch`: result files carry
+    // it, and the table keeps the rules apart. One GPU, so every placer gives the one placement,
+    // 22 us in ready order and 12 us under critical-path dispatch (test_cli.cpp,
+    // placementFileKeepsItsDispatchRule).
+    void dispatchPerManifest()
+    {
+        write("overlap.json", R"({"format": "post-graph/1", "name": "overlap", "ops": [
+            {"name": "big", "time_us": {"gpu": 10}}, {"name": "feed", "time_us": {"gpu": 1}},
+            {"name": "reduce", "time_us": {"gpu": 10}, "measured": ["gpu"], "collective": {"kind": "all_reduce"}},
+            {"name": "after", "time_us": {"gpu": 1}}],
+            "edges": [{"from": "feed", "to": "reduce", "bytes": 0}, {"from": "reduce", "to": "after", "bytes": 0}]})");
+        write("one-gpu.json", R"({"format": "post-cluster/1", "name": "one-gpu", "devices": [
+            {"name": "/device:GPU:0", "kind": "gpu", "speed": 1, "memory_bytes": 1e9}]})");
+        const QString m = write("dispatch.json", R"({"format": "post-sweep/1", "graphs": ["overlap.json"],
+            "clusters": ["one-gpu.json"], "dispatch": ["ready", "critical-path"], "algorithms": ["single", "m-etf"]})");
+        const Run dry = runCli({"sweep", m, "--dry-run"});
+        QCOMPARE(dry.exitCode, 0);
+        QVERIFY2(dry.out.count('\n') == 4 && dry.out.count("  dispatch ready  ") == 2
+                     && dry.out.count("  dispatch critical-path  ") == 2,
+                 qPrintable(dry.out));
+        const QString out = dir_.filePath("dispatch-out");
+        Run r = runCli({"sweep", m, "--out", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(jobFiles(out), 4); // graph x cluster x 2 rules x 2 placers, rule before algorithm
+        const char* rules[] = {"ready", "ready", "critical-path", "critical-path"};
+        const char* algos[] = {"single", "m-etf", "single", "m-etf"};
+        for (int k = 0; k < 4; ++k) {
+            QFile f(out + QString("/job-%1.json").arg(k, 6, 10, QChar('0')));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject job = QJsonDocument::fromJson(f.readAll()).object();
+            QCOMPARE(job["dispatch"].toString(), QString(rules[k]));
+            QCOMPARE(job["algo"].toString(), QString(algos[k]));
+            QCOMPARE(job["best_step_time_ms"].toDouble(), k < 2 ? 0.022 : 0.012);
+        }
+        const Run place = runCli({"place", dir_.filePath("overlap.json"), "--cluster", dir_.filePath("one-gpu.json"),
+                                  "--algo", "m-etf", "--dispatch", "critical-path", "--json"});
+        QCOMPARE(place.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(place.out.toUtf8()).object()["best_step_time_ms"].toDouble(), 0.012);
+
+        // merge: a row per (rule, algorithm), never one of both rules.
+        const Run merged = runCli({"sweep", "merge", out, "--json"});
+        QCOMPARE(merged.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(merged.out.toUtf8()).object()["rows"].toArray();
+        QCOMPARE(rows.size(), 4);
+        for (int k = 0; k < 4; ++k) {
+            const QJsonObject row = rows[k].toObject();
+            QCOMPARE(row["dispatch"].toString(), QString(rules[k]));
+            QCOMPARE(row["algo"].toString(), QString(algos[k]));
+            QCOMPARE(row["runs"].toInt(), 1);
+            QCOMPARE(row["min_ms"].toDouble(), k < 2 ? 0.022 : 0.012);
+        }
+        const Run text = runCli({"sweep", "merge", out});
+        QCOMPARE(text.exitCode, 0);
+        const QStringList lines = text.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines[0].contains(" dispatch ") && lines[1].contains(" ready ") && lines[3].contains(" critical-path "),
+                 qPrintable(text.out));
+
+        // One rule for every job is a plain string; the rule is part of the job, so a folder of
+        // another rule's results is not taken for this manifest's.
+        const QString one = write("dispatch-one.json", R"({"format": "post-sweep/1", "graphs": ["overlap.json"],
+            "clusters": ["one-gpu.json"], "dispatch": "critical-path", "algorithms": ["single", "m-etf"]})");
+        const QString none = write("dispatch-none.json", R"({"format": "post-sweep/1", "graphs": ["overlap.json"],
+            "clusters": ["one-gpu.json"], "algorithms": ["single", "m-etf"]})");
+        const QString shared = dir_.filePath("dispatch-shared");
+        r = runCli({"sweep", one, "--out", shared});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({"sweep", none, "--out", shared});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("job-000000.json") && r.err.contains("another job")
+                     && r.err.contains("dispatch critical-path"),
+                 qPrintable(r.err));
+        // Without the key: ready order, and no "dispatch" in the files or the table.
+        const QString plain = dir_.filePath("dispatch-plain");
+        QCOMPARE(runCli({"sweep", none, "--out", plain}).exitCode, 0);
+        QFile f(plain + "/job-000000.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject job = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(!job.contains("dispatch"));
+        QCOMPARE(job["best_step_time_ms"].toDouble(), 0.022);
+        const Run plainTable = runCli({"sweep", "merge", plain});
+        QVERIFY2(!plainTable.out.contains("dispatch"), qPrintable(plainTable.out));
+
+        // merge refuses a result whose rule is not one.
+        QVERIFY(QDir(dir_.path()).mkpath("bad-rule"));
+        QVERIFY(QFile::copy(shared + "/job-000000.json", dir_.filePath("bad-rule/job-000000.json")));
+        QFile bad(dir_.filePath("bad-rule/job-000000.json"));
+        QVERIFY(bad.open(QIODevice::ReadOnly));
+        QByteArray badText = bad.readAll().replace("\"critical-path\"", "\"fifo\"");
+        bad.close();
+        QVERIFY(bad.remove());
+        write("bad-rule/job-000000.json", badText);
+        const Run refused = runCli({"sweep", "merge", dir_.filePath("bad-rule")});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains("job-000000.json") && refused.err.contains("dispatch"), qPrintable(refused.err));
+    }
+
     // A rerun skips finished jobs; a lost result is reported missing and redone.
     void rerunResumes()
     {
@@ -196,6 +293,18 @@ private slots:
         QTest::newRow("precision type") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "clusters": ["k80x2"], "precision": 32, "algorithms": ["post"]})")
                                         << "field precision";
+        QTest::newRow("dispatch rule") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "dispatch": ["ready", "fifo"], "algorithms": ["post"]})")
+                                       << "dispatch[1]";
+        QTest::newRow("dispatch twice") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "dispatch": ["critical-path", "ready", "critical-path"], "algorithms": ["post"]})")
+                                        << "dispatch[2]";
+        QTest::newRow("dispatch type") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "dispatch": [], "algorithms": ["post"]})")
+                                       << "field dispatch";
+        QTest::newRow("one dispatch rule") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
+            "clusters": ["k80x2"], "dispatch": "critical", "algorithms": ["post"]})")
+                                           << "field dispatch:";
         QTest::newRow("repeated key") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "graphs": ["h.json"], "clusters": ["k80x2"], "algorithms": ["post"]})")
                                       << "graphs";

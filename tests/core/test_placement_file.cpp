@@ -90,6 +90,56 @@ private slots:
                                                 "bad.json", g, c));
     }
 
+    // parsePlacementWithProvenance gives back what placementJson wrote of how it was made.
+    void readsWhatMadeIt()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        const PlacementProvenance made{"post", 7, 1234.5, Dispatch::CriticalPath};
+        const std::string text = placementJson(g, c, p, {}, made);
+        QVERIFY(text.find("\"step_time_us\": 1234.5,\n  \"dispatch\": \"critical-path\",") != std::string::npos);
+        PlacementWithProvenance read = parsePlacementWithProvenance(text, "made.json", g, c);
+        QCOMPARE(read.placement, p);
+        QCOMPARE(read.made.algorithm, std::string("post"));
+        QCOMPARE(read.made.seed, std::optional<std::uint64_t>(7));
+        QCOMPARE(read.made.stepTimeUs, std::optional<double>(1234.5));
+        QCOMPARE(read.made.dispatch, Dispatch::CriticalPath);
+        // Ready order is the default: not written, and read as such.
+        read = parsePlacementWithProvenance(placementJson(g, c, p, {}, {"m-etf", {}, 20.0}), "ready.json", g, c);
+        QCOMPARE(read.made.algorithm, std::string("m-etf"));
+        QCOMPARE(read.made.seed, std::optional<std::uint64_t>());
+        QCOMPARE(read.made.stepTimeUs, std::optional<double>(20.0));
+        QCOMPARE(read.made.dispatch, Dispatch::ReadyOrder);
+        // Nothing recorded: nothing read; a seed that is not a whole number is checked, not kept.
+        read = parsePlacementWithProvenance(R"({"format": "post-placement/1", "seed": 1.5, "dispatch": "ready",
+            "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})",
+                                            "hand.json", g, c);
+        QCOMPARE(read.placement, p);
+        QVERIFY(read.made.algorithm.empty() && !read.made.seed && !read.made.stepTimeUs);
+        QCOMPARE(read.made.dispatch, Dispatch::ReadyOrder);
+        try {
+            parsePlacementWithProvenance(R"({"format": "post-placement/1", "dispatch": "fifo",
+            "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})",
+                                         "fifo.json", g, c);
+            QFAIL("a dispatch rule that does not exist was read");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("fifo.json") != std::string::npos && what.find("dispatch") != std::string::npos,
+                     what.c_str());
+        }
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("made.json").toStdString();
+        writeFileAtomically(path, text);
+        read = readPlacementFileWithProvenance(path, g, c);
+        QCOMPARE(read.placement, p);
+        QCOMPARE(read.made.dispatch, Dispatch::CriticalPath);
+        QCOMPARE(read.made.stepTimeUs, std::optional<double>(1234.5));
+        QCOMPARE(readPlacementFile(path, g, c), p);
+    }
+
     void readsAFile()
     {
         QTemporaryDir dir;

@@ -37,9 +37,37 @@ std::string deviceList(const Cluster& cluster)
     return list;
 }
 
+// What made it: informational, checked for type ("dispatch" for its value too).
+PlacementProvenance readProvenance(const JsonInput& in, const json& root)
+{
+    PlacementProvenance made;
+    if (const json* a = in.find(root, "algorithm"))
+        made.algorithm = in.string(*a, "algorithm");
+    if (const json* seed = in.find(root, "seed")) {
+        in.nonNegative(*seed, "seed");
+        if (seed->is_number_unsigned())
+            made.seed = seed->get<std::uint64_t>();
+    }
+    if (const json* step = in.find(root, "step_time_us"))
+        made.stepTimeUs = in.nonNegative(*step, "step_time_us");
+    if (const json* dispatch = in.find(root, "dispatch")) {
+        const auto rule = dispatchFromName(in.string(*dispatch, "dispatch"));
+        if (!rule)
+            in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
+        made.dispatch = *rule;
+    }
+    return made;
+}
+
 } // namespace
 
 Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster)
+{
+    return parsePlacementWithProvenance(text, source, graph, cluster).placement;
+}
+
+PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
+                                                     const Graph& graph, const Cluster& cluster)
 {
     const JsonInput in(source);
     const json root = in.parse(text);
@@ -53,15 +81,7 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
         in.string(*g, "graph");
     if (const json* c = in.find(root, "cluster"))
         in.string(*c, "cluster");
-    // What made it: informational as well, checked for type.
-    if (const json* a = in.find(root, "algorithm"))
-        in.string(*a, "algorithm");
-    if (const json* seed = in.find(root, "seed"))
-        in.nonNegative(*seed, "seed");
-    if (const json* step = in.find(root, "step_time_us"))
-        in.nonNegative(*step, "step_time_us");
-    if (const json* dispatch = in.find(root, "dispatch"); dispatch && !dispatchFromName(in.string(*dispatch, "dispatch")))
-        in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
+    PlacementProvenance made = readProvenance(in, root);
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {
@@ -101,12 +121,18 @@ Placement parsePlacement(std::string_view text, const std::string& source, const
                     + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
     if (auto problem = placementProblem(graph, cluster, placement))
         in.fail("placement", *problem);
-    return placement;
+    return {std::move(placement), std::move(made)};
 }
 
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster)
 {
-    return parsePlacement(JsonInput::readFile(path, JsonInput::kMaxPlacementBytes), path, graph, cluster);
+    return readPlacementFileWithProvenance(path, graph, cluster).placement;
+}
+
+PlacementWithProvenance readPlacementFileWithProvenance(const std::string& path, const Graph& graph,
+                                                        const Cluster& cluster)
+{
+    return parsePlacementWithProvenance(JsonInput::readFile(path, JsonInput::kMaxPlacementBytes), path, graph, cluster);
 }
 
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,

@@ -14,12 +14,6 @@
 
 namespace post {
 
-// Post Studio's placement format, "post-placement/1" (see docs/formats.md): every op of
-// `graph` mapped to a device of `cluster`. Throws InputError naming `source` and the
-// field at fault: an unknown op or device, an op left unplaced, a split colocation group.
-Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster);
-Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
-
 // What made a placement, written with it when known (informational, like "graph"): the
 // placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs)
 // under the simulator's dispatch rule `dispatch` (written when not ready order).
@@ -29,6 +23,24 @@ struct PlacementProvenance {
     std::optional<double> stepTimeUs;
     Dispatch dispatch = Dispatch::ReadyOrder;
 };
+
+// Post Studio's placement format, "post-placement/1" (see docs/formats.md): every op of
+// `graph` mapped to a device of `cluster`. Throws InputError naming `source` and the
+// field at fault: an unknown op or device, an op left unplaced, a split colocation group.
+Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster);
+Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
+
+// A placement file's placement with what the file records of how it was made: "algorithm",
+// "seed" (when a whole number), "step_time_us" and "dispatch" (absent: ready order, the rule
+// step_time_us was timed under). Checked as parsePlacement checks it.
+struct PlacementWithProvenance {
+    Placement placement;
+    PlacementProvenance made;
+};
+PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
+                                                     const Graph& graph, const Cluster& cluster);
+PlacementWithProvenance readPlacementFileWithProvenance(const std::string& path, const Graph& graph,
+                                                        const Cluster& cluster);
 
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
 // `modules`, when not empty, holds each op's PyTorch module path (none for some ops) and is

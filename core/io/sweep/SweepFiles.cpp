@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -112,18 +113,52 @@ void rejectRepeats(const std::vector<T>& values, const std::string& field, const
     }
 }
 
-// graphs x clusters x precisions x (seeds for a seeded algorithm, else 1), without making them.
+// A field that is one value or a non-empty list of values, each one `valid` takes and none
+// listed twice ("precision": "amp" or ["fp32", "amp"]); empty when the manifest has no `key`.
+// `one` describes a value, `any` every value the field takes (for a field of the wrong type).
+std::vector<std::string> oneOrList(const json& j, const std::string& key, const std::string& source,
+                                   const std::string& what, const std::string& one, const std::string& any,
+                                   const std::function<bool(const std::string&)>& valid)
+{
+    std::vector<std::string> out;
+    if (!j.contains(key))
+        return out;
+    const json& v = j.at(key);
+    if (v.is_string()) {
+        out.push_back(v.get<std::string>());
+    } else if (v.is_array() && !v.empty()) {
+        for (size_t k = 0; k < v.size(); ++k) {
+            if (!v[k].is_string())
+                failField(source, key + "[" + std::to_string(k) + "]", "must be " + one);
+            out.push_back(v[k].get<std::string>());
+        }
+    } else {
+        failField(source, key, "must be " + any + " or a non-empty list of them");
+    }
+    for (size_t k = 0; k < out.size(); ++k) {
+        const std::string at = v.is_string() ? key : key + "[" + std::to_string(k) + "]";
+        if (!valid(out[k]))
+            failField(source, at, "unknown " + what + " \"" + out[k] + "\" (expected " + one + ")");
+        if (std::count(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(k), out[k]))
+            failField(source, at, "\"" + out[k] + "\" is listed twice");
+    }
+    return out;
+}
+
+// graphs x clusters x precisions x dispatches x (seeds for a seeded algorithm, else 1), without
+// making them.
 std::uint64_t jobCountOf(const SweepManifest& m)
 {
     std::uint64_t perCell = 0;
     for (const char usesSeed : m.algorithmUsesSeed)
         perCell += usesSeed ? m.seeds.size() : 1;
     const std::uint64_t precisions = m.precisions.empty() ? 1 : m.precisions.size();
+    const std::uint64_t dispatches = m.dispatches.empty() ? 1 : m.dispatches.size();
     // Four factors of a million each (a 16 MB manifest, the parser has no limit of its own)
     // overflow 64 bits: the product saturates, so a wrapped count never passes the limit.
     std::uint64_t jobs = 1;
     for (const std::uint64_t factor : {static_cast<std::uint64_t>(m.graphs.size()),
-                                       static_cast<std::uint64_t>(m.clusters.size()), precisions, perCell}) {
+                                       static_cast<std::uint64_t>(m.clusters.size()), precisions, dispatches, perCell}) {
         if (factor != 0 && jobs > std::numeric_limits<std::uint64_t>::max() / factor)
             return std::numeric_limits<std::uint64_t>::max();
         jobs *= factor;
@@ -170,40 +205,26 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
         throw InputError(source, "top level", "a sweep manifest is a JSON object");
     if (!j.contains("format") || j.at("format") != kManifestFormat)
         failField(source, "format", std::string("must be \"") + kManifestFormat + "\"");
-    static const std::set<std::string> known{"format",     "graphs", "clusters", "precision",
-                                             "algorithms", "seeds",  "samples"};
+    static const std::set<std::string> known{"format",   "graphs",     "clusters", "precision",
+                                             "dispatch", "algorithms", "seeds",    "samples"};
     for (const auto& [key, value] : j.items())
         if (!known.count(key) && !key.starts_with("x-"))
             failField(source, key,
-                      "unknown field (known: format, graphs, clusters, precision, algorithms, seeds, samples)");
+                      "unknown field (known: format, graphs, clusters, precision, dispatch, algorithms, seeds, "
+                      "samples)");
     SweepManifest m;
     m.source = source;
     m.graphs = stringList(j, "graphs", source);
     m.clusters = stringList(j, "clusters", source);
-    if (j.contains("precision")) {
-        // One mode for every cluster ("amp"), or a list to compare them (["fp32", "tf32", "amp"]).
-        const json& p = j.at("precision");
-        if (p.is_string()) {
-            m.precisions.push_back(p.get<std::string>());
-        } else if (p.is_array() && !p.empty()) {
-            for (size_t k = 0; k < p.size(); ++k) {
-                if (!p[k].is_string())
-                    failField(source, "precision[" + std::to_string(k) + "]", "must be \"fp32\", \"tf32\" or \"amp\"");
-                m.precisions.push_back(p[k].get<std::string>());
-            }
-        } else {
-            failField(source, "precision",
-                      "must be \"fp32\", \"tf32\", \"amp\", \"pytorch\" or a non-empty list of them");
-        }
-        for (size_t k = 0; k < m.precisions.size(); ++k) {
-            const std::string at = p.is_string() ? std::string("precision") : "precision[" + std::to_string(k) + "]";
-            if (!parsePrecisionMode(m.precisions[k]))
-                failField(source, at,
-                          "unknown precision mode \"" + m.precisions[k] + "\" (expected \"fp32\", \"tf32\" or \"amp\")");
-            if (std::count(m.precisions.begin(), m.precisions.begin() + static_cast<std::ptrdiff_t>(k), m.precisions[k]))
-                failField(source, at, "\"" + m.precisions[k] + "\" is listed twice");
-        }
-    }
+    // One mode for every cluster ("amp"), or a list to compare them (["fp32", "tf32", "amp"]).
+    m.precisions = oneOrList(j, "precision", source, "precision mode", "\"fp32\", \"tf32\" or \"amp\"",
+                             "\"fp32\", \"tf32\", \"amp\", \"pytorch\"",
+                             [](const std::string& mode) { return parsePrecisionMode(mode).has_value(); });
+    // One rule for every job ("critical-path"), or both, to compare what the order costs.
+    for (const std::string& rule : oneOrList(j, "dispatch", source, "dispatch rule", "\"ready\" or \"critical-path\"",
+                                             "\"ready\", \"critical-path\"",
+                                             [](const std::string& name) { return dispatchFromName(name).has_value(); }))
+        m.dispatches.push_back(*dispatchFromName(rule));
     m.algorithms = stringList(j, "algorithms", source);
     for (size_t k = 0; k < m.algorithms.size(); ++k) {
         const std::optional<bool> usesSeed = lookup(m.algorithms[k]);
@@ -224,7 +245,7 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
     }
     if (j.contains("samples"))
         m.samples = static_cast<int>(integerField(j, "samples", source, 1, kMaxSamples));
-    // The job's identity is (graph, cluster, precision, algorithm, seed): each listed once.
+    // The job's identity is (graph, cluster, precision, dispatch, algorithm, seed): each listed once.
     rejectRepeats(m.graphs, "graphs", source, [&](const std::string& g) { return resolve(g, source); });
     rejectRepeats(m.clusters, "clusters", source,
                   [&](const std::string& c) { return looksLikePath(c) ? resolve(c, source) : c; });
@@ -244,26 +265,31 @@ std::vector<SweepJob> sweepJobs(const SweepManifest& m)
     std::vector<SweepJob> jobs;
     // No "precision": one pass with the clusters' own, so such manifests number their jobs as before.
     const std::vector<std::string> precisions = m.precisions.empty() ? std::vector<std::string>{""} : m.precisions;
+    // No "dispatch" likewise: one pass in ready order, the jobs carrying no rule.
+    std::vector<std::optional<Dispatch>> dispatches(m.dispatches.begin(), m.dispatches.end());
+    if (dispatches.empty())
+        dispatches.emplace_back();
     for (const std::string& g : m.graphs)
         for (const std::string& c : m.clusters)
             for (const std::string& p : precisions)
-                for (size_t k = 0; k < m.algorithms.size(); ++k) {
-                    const std::string& a = m.algorithms[k];
-                    const size_t seeds = m.algorithmUsesSeed[k] ? m.seeds.size() : 1;
-                    for (size_t s = 0; s < seeds; ++s) {
-                        SweepJob job;
-                        job.index = static_cast<int>(jobs.size());
-                        job.graph = g;
-                        job.graphPath = resolve(g, m.source);
-                        job.cluster = c;
-                        job.clusterPath = looksLikePath(c) ? resolve(c, m.source) : c;
-                        job.precision = p;
-                        job.algorithm = a;
-                        job.seed = m.seeds[s];
-                        job.samples = m.samples;
-                        jobs.push_back(std::move(job));
+                for (const std::optional<Dispatch>& d : dispatches)
+                    for (size_t k = 0; k < m.algorithms.size(); ++k) {
+                        const size_t seeds = m.algorithmUsesSeed[k] ? m.seeds.size() : 1;
+                        for (size_t s = 0; s < seeds; ++s) {
+                            SweepJob job;
+                            job.index = static_cast<int>(jobs.size());
+                            job.graph = g;
+                            job.graphPath = resolve(g, m.source);
+                            job.cluster = c;
+                            job.clusterPath = looksLikePath(c) ? resolve(c, m.source) : c;
+                            job.precision = p;
+                            job.dispatch = d;
+                            job.algorithm = m.algorithms[k];
+                            job.seed = m.seeds[s];
+                            job.samples = m.samples;
+                            jobs.push_back(std::move(job));
+                        }
                     }
-                }
     for (SweepJob& job : jobs)
         job.jobCount = static_cast<int>(jobs.size());
     return jobs;
@@ -289,6 +315,8 @@ std::string sweepResultJson(const SweepResult& r)
     j["algo"] = r.algorithm;
     if (!r.precision.empty())
         j["precision"] = r.precision;
+    if (r.dispatch)
+        j["dispatch"] = dispatchName(*r.dispatch);
     j["seed"] = r.seed;
     j["samples"] = r.samples;
     j["ops"] = r.ops;
@@ -306,15 +334,15 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
         throw InputError(source, "top level", "a sweep result is a JSON object");
     if (!j.contains("format") || j.at("format") != kResultFormat)
         failField(source, "format", std::string("must be \"") + kResultFormat + "\"");
-    static const std::set<std::string> known{
-        "format",       "job",   "jobs",    "graph", "cluster",           "algo",
-        "precision",    "seed",  "samples", "ops",   "best_step_time_ms", "feasible",
-        "samples_used", "wall_s"};
+    static const std::set<std::string> known{"format",   "job",          "jobs",      "graph",
+                                             "cluster",  "algo",         "precision", "dispatch",
+                                             "seed",     "samples",      "ops",       "best_step_time_ms",
+                                             "feasible", "samples_used", "wall_s"};
     for (const auto& [key, value] : j.items())
         if (!known.count(key) && !key.starts_with("x-"))
             failField(source, key,
-                      "unknown field (known: format, job, jobs, graph, cluster, algo, precision, seed, samples, ops, "
-                      "best_step_time_ms, feasible, samples_used, wall_s)");
+                      "unknown field (known: format, job, jobs, graph, cluster, algo, precision, dispatch, seed, "
+                      "samples, ops, best_step_time_ms, feasible, samples_used, wall_s)");
     SweepResult r;
     r.jobCount = static_cast<int>(integerField(j, "jobs", source, 1, kMaxSweepJobs));
     r.index = static_cast<int>(integerField(j, "job", source, 0, r.jobCount - 1));
@@ -325,6 +353,11 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
         r.precision = field<std::string>(j, "precision", source, "\"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
         if (!parsePrecisionMode(r.precision))
             failField(source, "precision", "must be \"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
+    }
+    if (j.contains("dispatch")) {
+        r.dispatch = dispatchFromName(field<std::string>(j, "dispatch", source, "\"ready\" or \"critical-path\""));
+        if (!r.dispatch)
+            failField(source, "dispatch", "must be \"ready\" or \"critical-path\"");
     }
     if (!j.contains("seed") || !j.at("seed").is_number_unsigned())
         failField(source, "seed", "must be an integer >= 0" + (j.contains("seed") ? ", got " + j.at("seed").dump() : ""));
@@ -354,12 +387,14 @@ std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJ
         return std::nullopt;
     }
     const bool same = r.index == job.index && r.jobCount == job.jobCount && r.graph == job.graph
-        && r.cluster == job.cluster && r.precision == job.precision && r.algorithm == job.algorithm
-        && r.seed == job.seed && r.samples == job.samples;
+        && r.cluster == job.cluster && r.precision == job.precision && r.dispatch == job.dispatch
+        && r.algorithm == job.algorithm && r.seed == job.seed && r.samples == job.samples;
     if (!same)
         throw InputError(path, "job",
-                         "is the result of another job (" + r.graph + ", " + r.cluster + ", " + r.algorithm + ", seed "
-                             + std::to_string(r.seed) + ", job " + std::to_string(r.index) + " of "
+                         "is the result of another job (" + r.graph + ", " + r.cluster
+                             + (r.precision.empty() ? "" : ":" + r.precision)
+                             + (r.dispatch ? ", dispatch " + std::string(dispatchName(*r.dispatch)) : "") + ", "
+                             + r.algorithm + ", seed " + std::to_string(r.seed) + ", job " + std::to_string(r.index) + " of "
                              + std::to_string(r.jobCount) + "), not of this manifest's job " + std::to_string(job.index)
                              + " of " + std::to_string(job.jobCount) + ": give each manifest its own --out folder");
     return r;
@@ -403,13 +438,13 @@ SweepTable sweepTable(std::vector<SweepResult> results)
     SweepTable table;
     table.jobCount = results.empty() ? 0 : results.front().jobCount;
     std::vector<char> seen(static_cast<size_t>(table.jobCount), 0);
-    std::map<std::tuple<std::string, std::string, std::string, std::string>, size_t> rowOf;
+    std::map<std::tuple<std::string, std::string, std::string, std::optional<Dispatch>, std::string>, size_t> rowOf;
     for (const SweepResult& r : results) {
         if (r.jobCount != table.jobCount || r.index < 0 || r.index >= table.jobCount)
             throw InputError(r.graph, "job " + std::to_string(r.index), "results of different manifests");
         seen[static_cast<size_t>(r.index)] = 1;
         table.wallSeconds += r.wallSeconds;
-        const auto key = std::make_tuple(r.graph, r.cluster, r.precision, r.algorithm);
+        const auto key = std::make_tuple(r.graph, r.cluster, r.precision, r.dispatch, r.algorithm);
         auto it = rowOf.find(key);
         if (it == rowOf.end()) {
             it = rowOf.emplace(key, table.rows.size()).first;
@@ -418,6 +453,7 @@ SweepTable sweepTable(std::vector<SweepResult> results)
             row.cluster = r.cluster;
             row.algorithm = r.algorithm;
             row.precision = r.precision;
+            row.dispatch = r.dispatch;
             table.rows.push_back(std::move(row));
         }
         SweepTableRow& row = table.rows[it->second];

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/graph/Dispatch.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,6 +27,9 @@ struct SweepManifest {
     // "fp32", "tf32" or "amp" (docs/cost-model.md, "Precision"): each cluster is run under
     // each mode, as `post-cli place --precision`; empty: the cluster's own precision.
     std::vector<std::string> precisions;
+    // The simulator's dispatch rules (docs/simulator.md, "Dispatch"): each job is run under each,
+    // as `post-cli place --dispatch`; empty: ready order, the manifest giving none.
+    std::vector<Dispatch> dispatches;
     std::vector<std::string> algorithms; // makePlacer names
     std::vector<char> algorithmUsesSeed; // per algorithm, from the lookup: 1 runs once per seed
     std::vector<std::uint64_t> seeds{1}; // learners run once per seed, other placers once
@@ -37,6 +42,7 @@ struct SweepJob {
     std::string graph, graphPath;     // as written, and resolved against the manifest's folder
     std::string cluster, clusterPath; // as written, and the preset name or resolved path
     std::string precision;            // the manifest's mode for this job; empty: the cluster's own
+    std::optional<Dispatch> dispatch; // the manifest's rule for this job; none: it gives none (ready order)
     std::string algorithm;
     std::uint64_t seed = 1;
     int samples = 2400;
@@ -47,7 +53,8 @@ struct SweepJob {
 struct SweepResult {
     int index = 0, jobCount = 0;
     std::string graph, cluster, algorithm;
-    std::string precision; // the job's mode when the manifest gives one (empty: the cluster's own)
+    std::string precision;            // the job's mode when the manifest gives one (empty: the cluster's own)
+    std::optional<Dispatch> dispatch; // the job's rule when the manifest gives one (none: ready order)
     std::uint64_t seed = 1;
     int samples = 0;
     int ops = 0;
@@ -57,10 +64,11 @@ struct SweepResult {
     double wallSeconds = 0.0;
 };
 
-// One (graph, cluster, precision, algorithm) of the merged table, over its seeds.
+// One (graph, cluster, precision, dispatch, algorithm) of the merged table, over its seeds.
 struct SweepTableRow {
     std::string graph, cluster, algorithm;
-    std::string precision; // empty: the cluster's own
+    std::string precision;            // empty: the cluster's own
+    std::optional<Dispatch> dispatch; // none: the manifest gave none (ready order)
     std::vector<std::uint64_t> seeds;
     std::vector<double> stepTimesMs; // per seed, in seed order
     int feasibleRuns = 0;
@@ -86,12 +94,14 @@ inline constexpr int kMaxSweepJobs = 100000;
 using SweepAlgorithmLookup = std::function<std::optional<bool>(std::string_view)>;
 
 // Checks a manifest's text; throws InputError naming the file and the field at fault: an
-// algorithm `lookup` does not know, a value listed twice (a graph, cluster, algorithm or seed:
-// a job would run twice and count as two runs) and more than kMaxSweepJobs jobs among them.
+// algorithm `lookup` does not know, a value listed twice (a graph, cluster, precision mode,
+// dispatch rule, algorithm or seed: a job would run twice and count as two runs) and more than
+// kMaxSweepJobs jobs among them.
 SweepManifest parseSweepManifest(const std::string& text, const std::string& source, const SweepAlgorithmLookup& lookup);
 
-// Every job, graph-major: graphs x clusters x precisions x algorithms x seeds (one seed
-// for an algorithm that does not use it; no precision dimension when the manifest gives none).
+// Every job, graph-major: graphs x clusters x precisions x dispatches x algorithms x seeds (one
+// seed for an algorithm that does not use it; no precision or dispatch dimension when the
+// manifest gives none).
 std::vector<SweepJob> sweepJobs(const SweepManifest& manifest);
 // Shard `shard` of `shards` (0-based): the jobs whose index is shard modulo shards.
 std::vector<SweepJob> shardOf(const std::vector<SweepJob>& jobs, int shard, int shards);
@@ -108,7 +118,7 @@ std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJ
 
 // Reads every job-*.json in `dir` and builds the table; throws InputError for a bad file or
 // results of different manifests (different job counts, two results for one index, two
-// results of one graph, cluster, precision, algorithm and seed).
+// results of one graph, cluster, precision, dispatch, algorithm and seed).
 SweepTable mergeSweepResults(const std::string& dir);
 SweepTable sweepTable(std::vector<SweepResult> results);
 
