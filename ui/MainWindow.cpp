@@ -460,13 +460,27 @@ bool MainWindow::openPlacement(const QString& path)
     const DocumentPtr document = hub_->document();
     if (!document)
         return false;
+    PlacementWithProvenance read;
     try {
-        hub_->setPlacement(readPlacementFile(path.toStdString(), *document->graph, *document->cluster));
+        read = readPlacementFileWithProvenance(path.toStdString(), *document->graph, *document->cluster);
     } catch (const InputError& e) {
         reportError(path, readErrorText(e));
         return false;
     }
-    setStatus(tr("Showing placement %1").arg(QFileInfo(path).fileName()), StatusScope::Placement);
+    // A file that says how it was timed (post-cli place --out, File ▸ Export) is shown under
+    // that rule, as post-cli simulate --placement times it: its step time is then the file's.
+    const bool recordsRule = read.made.stepTimeUs || read.made.dispatch != Dispatch::ReadyOrder;
+    const bool otherRule = recordsRule && read.made.dispatch != document->sim.dispatch;
+    if (otherRule) {
+        hub_->setDispatch(read.made.dispatch);
+        learner_->setDispatch(read.made.dispatch);
+    }
+    hub_->setPlacement(std::move(read.placement), std::move(read.made));
+    const QString name = QFileInfo(path).fileName();
+    setStatus(otherRule ? tr("Showing placement %1, timed by %2 dispatch as it was placed")
+                              .arg(name, QString::fromLatin1(dispatchName(hub_->document()->sim.dispatch)))
+                        : tr("Showing placement %1").arg(name),
+              StatusScope::Placement);
     return true;
 }
 

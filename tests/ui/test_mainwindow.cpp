@@ -10,11 +10,13 @@
 #include "ui/graphview/GraphScene.h"
 #include "ui/graphview/NodeItem.h"
 #include "ui/inspector/InspectorPanel.h"
+#include "ui/learn/LearnerPanel.h"
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/theme/CategoryPalette.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QMimeData>
@@ -369,6 +371,41 @@ private slots:
         QCOMPARE(failed.first().at(0).toString(), bad);
         QVERIFY(!failed.first().at(1).toString().isEmpty());
         QCOMPARE(window.hub()->document()->placement, p); // the shown placement stays
+    }
+
+    // A placement file placed under critical-path dispatch (post-cli place --dispatch
+    // critical-path --out) is shown under that rule; one of ready order takes it back.
+    void aPlacementFileBringsItsDispatchRule()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny5-cp.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr opened = window.hub()->document(); // a rule of its own copies the cluster
+        const Graph& g = *opened->graph;
+        const Cluster& c = *opened->cluster;
+        const Placement p(static_cast<size_t>(g.opCount()), 2);
+        PlacementProvenance made;
+        made.algorithm = "m-etf";
+        made.stepTimeUs = 1.0;
+        made.dispatch = Dispatch::CriticalPath;
+        QVERIFY(window.openPlacement(writeFile(dir_, QStringLiteral("cp.placement.json"),
+                                               QByteArray::fromStdString(placementJson(g, c, p, {}, made)))));
+        QVERIFY(window.hub()->document()->sim.dispatch == Dispatch::CriticalPath);
+        QCOMPARE(window.hub()->document()->placement, p);
+        QCOMPARE(window.hub()->document()->made.algorithm, std::string("m-etf"));
+        QCOMPARE(window.findChild<LearnerPanel*>()->dispatchPicker()->currentText(), QStringLiteral("critical path"));
+        made.dispatch = Dispatch::ReadyOrder;
+        QVERIFY(window.openPlacement(writeFile(dir_, QStringLiteral("ready.placement.json"),
+                                               QByteArray::fromStdString(placementJson(g, c, p, {}, made)))));
+        QVERIFY(window.hub()->document()->sim.dispatch == Dispatch::ReadyOrder);
+        // A file without a step time says nothing of its rule: the window keeps its own.
+        window.setDispatch(Dispatch::CriticalPath);
+        QVERIFY(window.openPlacement(
+            writeFile(dir_, QStringLiteral("bare.placement.json"), QByteArray::fromStdString(placementJson(g, c, p)))));
+        QVERIFY(window.hub()->document()->sim.dispatch == Dispatch::CriticalPath);
+        QSettings().remove(QStringLiteral("dispatch"));
     }
 
     void realResNet18IsDrawnByLayer()
