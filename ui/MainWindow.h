@@ -69,6 +69,8 @@ public:
     // The precision mode (fp32, tf32, amp) of the cluster in use and of later reads (kept in
     // the settings): the shown placement is timed again in that mode.
     void setPrecision(PrecisionMode mode);
+    // The simulator's dispatch rule (post-cli --dispatch) of the shown document and later reads
+    // (kept in the settings): everything shown is timed again under it.
     void setDispatch(Dispatch dispatch);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.

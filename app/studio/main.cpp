@@ -1,4 +1,4 @@
-// post-studio [FILE] [--cluster C] [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
+// post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
 //             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
@@ -67,6 +67,15 @@ bool printsOnly(int argc, char* argv[])
 struct Options {
     QCommandLineOption cluster{QStringLiteral("cluster"), QStringLiteral("Cluster preset name or post-cluster file."),
                                QStringLiteral("C")};
+    QCommandLineOption precision{
+        QStringLiteral("precision"),
+        QStringLiteral("How FP32 matrix products and convolutions run: fp32, tf32, pytorch or amp (post-cli "
+                       "--precision)."),
+        QStringLiteral("MODE")};
+    QCommandLineOption dispatch{QStringLiteral("dispatch"),
+                                QStringLiteral("Which ready op an idle device starts: ready or critical-path (post-cli "
+                                               "--dispatch)."),
+                                QStringLiteral("RULE")};
     QCommandLineOption batch{QStringLiteral("batch"),
                              QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
                              QStringLiteral("N")};
@@ -115,8 +124,8 @@ struct Options {
 
     QList<QCommandLineOption> all() const
     {
-        return {cluster, batch,   palette, screenshot, select, colour, placement, algo,
-                samples, compare, algos,   seeds,      tab,    dock,   critical,  diff};
+        return {cluster, precision, dispatch, batch, palette, screenshot, select, colour,   placement,
+                algo,    samples,   compare,  algos, seeds,   tab,        dock,   critical, diff};
     }
 };
 
@@ -132,6 +141,8 @@ struct Request {
     QString tab;
     QString dock;
     std::optional<post::ColourMode> colour;
+    std::optional<post::PrecisionMode> precision;
+    std::optional<post::Dispatch> dispatch;
     QString placement;
     QString diff;
     QString select;
@@ -192,6 +203,10 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
             return fail(QStringLiteral("--colour-by takes device, type, time or memory"), 2);
         r.colour = kModes.value(parser.value(o.colour));
     }
+    if (parser.isSet(o.precision) && !(r.precision = post::parsePrecisionMode(parser.value(o.precision).toStdString())))
+        return fail(QStringLiteral("--precision takes fp32, tf32, pytorch or amp"), 2);
+    if (parser.isSet(o.dispatch) && !(r.dispatch = post::dispatchFromName(parser.value(o.dispatch).toStdString())))
+        return fail(QStringLiteral("--dispatch takes ready or critical-path"), 2);
     r.select = parser.value(o.select);
     return r;
 }
@@ -346,6 +361,10 @@ int studio(QCoreApplication& app)
             return fail(QStringLiteral("--cluster: ") + problem, 1); // bad input, as post-cli: not usage
         window.setClusterName(parser.value(options.cluster));
     }
+    if (request.precision)
+        window.setPrecision(*request.precision);
+    if (request.dispatch)
+        window.setDispatch(*request.dispatch);
     if (parser.isSet(options.batch))
         window.setBatch(request.batch);
     if (request.colour)

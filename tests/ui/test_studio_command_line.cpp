@@ -7,6 +7,7 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <tuple>
 
 #include <csignal>
 
@@ -160,6 +161,33 @@ private slots:
         QFile settings(config_.filePath(QStringLiteral("PostStudio/post-studio.conf")));
         if (settings.open(QIODevice::ReadOnly)) // absent: nothing was kept at all
             QVERIFY2(!settings.readAll().contains("broken-cluster"), "the bad cluster was kept in the settings");
+    }
+
+    // --precision and --dispatch set the window's mode and rule (kept in the settings, as the
+    // learner panel's pickers keep them); a value they do not take is a usage error.
+    void precisionAndDispatchAreOptions()
+    {
+        QTemporaryDir config;
+        QVERIFY(config.isValid());
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString shot = config.filePath(QStringLiteral("cp.png"));
+        const Run run = runStudio({graph, QStringLiteral("--precision"), QStringLiteral("amp"),
+                                   QStringLiteral("--dispatch"), QStringLiteral("critical-path"),
+                                   QStringLiteral("--screenshot"), shot},
+                                  config.path(), true);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(QFileInfo::exists(shot));
+        QFile settings(config.filePath(QStringLiteral("PostStudio/post-studio.conf")));
+        QVERIFY(settings.open(QIODevice::ReadOnly));
+        const QByteArray kept = settings.readAll();
+        QVERIFY2(kept.contains("dispatch=critical-path") && kept.contains("precision=amp"), kept.constData());
+        for (const auto& [option, value, message] :
+             {std::tuple{"--dispatch", "fifo", "--dispatch takes ready or critical-path"},
+              std::tuple{"--precision", "fp8", "--precision takes fp32, tf32, pytorch or amp"}}) {
+            const Run bad = runStudio({graph, QLatin1String(option), QLatin1String(value)}, config.path(), true);
+            QCOMPARE(bad.exitCode, 2);
+            QVERIFY2(bad.err.contains(QLatin1String(message)), qPrintable(bad.err));
+        }
     }
 
     // Issue 31: a --diff with a file that cannot be read (truncated) ends non-zero, naming it,
