@@ -1,8 +1,12 @@
 // The comparison tab: its table model, a full run on a small graph, Cancel, and showing
 // a row's best placement in the window.
+#include "core/io/native/ClusterPresets.h"
+#include "core/io/native/NativeGraphReader.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/session/SessionFile.h"
+#include "core/sim/Simulator.h"
+#include "core/util/FileText.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
 #include "ui/MainWindow.h"
@@ -52,6 +56,7 @@ private slots:
     void diffCountsMovesPerDevicePair();
     void provenAndGroupedBounds();
     void milpRowCertifiesTheBest();
+    void rowsAreTimedUnderTheDocumentsDispatchRule();
 };
 
 void TestCompareView::modelPassesTester()
@@ -348,4 +353,27 @@ void TestCompareView::milpRowCertifiesTheBest()
 }
 
 QTEST_MAIN(TestCompareView)
+// Compare times every row under the document's dispatch rule (post-cli compare --dispatch).
+void TestCompareView::rowsAreTimedUnderTheDocumentsDispatchRule()
+{
+    auto doc = std::make_shared<GraphDocument>();
+    const std::string path = qEnvironmentVariable("POST_SOURCE_DIR").toStdString()
+        + "/samples/graphs/inception-block.json";
+    doc->graph = std::make_shared<const Graph>(parseNativeGraph(readFileText(path), path));
+    doc->cluster = std::make_shared<const Cluster>(loadCluster("k80x4"));
+    doc->sim.dispatch = Dispatch::CriticalPath;
+    ComparisonView view;
+    view.setDocument(doc);
+    QVERIFY(view.setAlgorithms(QStringLiteral("round-robin")));
+    QSignalSpy done(&view, &ComparisonView::runFinished);
+    view.start();
+    QVERIFY(done.wait(120000));
+    QCOMPARE(view.model()->rowCount(), 1);
+    const ComparisonRow& row = view.model()->row(0);
+    const double pathUs = Simulator(*doc->graph, *doc->cluster, doc->sim).run(row.best).stepTimeUs;
+    const double readyUs = Simulator(*doc->graph, *doc->cluster).run(row.best).stepTimeUs;
+    QVERIFY2(std::abs(pathUs - readyUs) > 1.0, qPrintable(QStringLiteral("%1 vs %2 µs").arg(pathUs).arg(readyUs)));
+    QCOMPARE(row.meanUs(), pathUs);
+}
+
 #include "test_compare_view.moc"
