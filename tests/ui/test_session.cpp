@@ -252,6 +252,8 @@ private slots:
         QVERIFY(!s.samples.empty());
         QCOMPARE(s.samples.back().stepTimeUs, pathUs);
         QVERIFY(s.dispatch == Dispatch::CriticalPath);
+        const QString title = first->findChild<LearningChart*>()->title();
+        QVERIFY2(title.contains(QStringLiteral("critical-path dispatch")), qPrintable(title));
 
         // Back to ready order: the step is timed again; the recorded run keeps its own rule.
         first->setDispatch(Dispatch::ReadyOrder);
@@ -278,6 +280,8 @@ private slots:
         auto* again = second->findChild<StepSimulation*>();
         QTRY_VERIFY_WITH_TIMEOUT(again->current() != nullptr, kWaitMs);
         QCOMPARE(again->current()->result.stepTimeUs, pathUs);
+        const QString restoredTitle = second->findChild<LearningChart*>()->title();
+        QVERIFY2(restoredTitle.contains(QStringLiteral("critical-path dispatch (restored)")), qPrintable(restoredTitle));
         QSettings().remove(QStringLiteral("dispatch"));
         QSettings().remove(QStringLiteral("cluster"));
     }

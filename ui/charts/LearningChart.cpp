@@ -513,11 +513,12 @@ double LearningChart::outOfMemoryY() const
 
 QList<QLineSeries*> LearningChart::eliteSeries() const { return eliteSegments_; }
 
-void LearningChart::setRunTitle(const QString& algorithm, int samples, bool restored)
+void LearningChart::setRunTitle(const QString& algorithm, int samples, bool restored, Dispatch dispatch)
 {
     titleAlgorithm_ = algorithm;
     titleSamples_ = samples;
     titleRestored_ = restored;
+    titleDispatch_ = dispatch;
     updateTitle();
 }
 
@@ -536,6 +537,8 @@ QString LearningChart::title() const
                    .arg(titleAlgorithm_, numbers.toString(drawn), numbers.toString(titleSamples_));
     else
         base = tr("Learning curve: %1, %2 samples").arg(titleAlgorithm_, numbers.toString(titleSamples_));
+    if (titleDispatch_ != Dispatch::ReadyOrder) // every step time drawn is that rule's
+        base += tr(", %1 dispatch").arg(QString::fromLatin1(dispatchName(titleDispatch_)));
     if (titleRestored_)
         base += tr(" (restored)");
     const QString did = phases_.describe(finished_);

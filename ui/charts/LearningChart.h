@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/graph/Dispatch.h"
 #include "ui/charts/RunPhases.h"
 #include "ui/learn/LearnerSnapshot.h"
 
@@ -40,8 +41,10 @@ public:
     void reset(int plannedSamples = 0);
     // The title: "Learning curve: ALGORITHM, N samples" (restored: so marked), followed by what
     // the run did once its phases are known ("classical starts, local search, race of 5 Post
-    // runs", or "... only (the budget ran out before any learning)" when it never learned).
-    void setRunTitle(const QString& algorithm, int samples, bool restored = false);
+    // runs", or "... only (the budget ran out before any learning)" when it never learned). A
+    // run timed under critical-path dispatch says so after its samples.
+    void setRunTitle(const QString& algorithm, int samples, bool restored = false,
+                     Dispatch dispatch = Dispatch::ReadyOrder);
     QString title() const;
     const RunPhases& phases() const { return phases_; }
     void addSnapshot(const post::LearnerSnapshot& snapshot);
@@ -216,6 +219,7 @@ private:
     QString titleAlgorithm_;
     int titleSamples_ = 0;
     bool titleRestored_ = false;
+    Dispatch titleDispatch_ = Dispatch::ReadyOrder;
     bool finished_ = false;
     QElapsedTimer sinceRefresh_;
     double bestMs_ = 0.0;

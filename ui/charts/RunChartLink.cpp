@@ -42,7 +42,7 @@ void RunChartLink::runStarted(int samples)
         chart_->continueRun(samples);
     else
         chart_->reset(samples);
-    chart_->setRunTitle(learner_->algorithm(), samples);
+    chart_->setRunTitle(learner_->algorithm(), samples, false, learner_->dispatch());
 }
 
 void RunChartLink::showBound(const ProvenBound& bound)

@@ -292,7 +292,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const OpenedS
         }
         const std::string& algorithm = session->learner.algorithm;
         chart->setRunTitle(QString::fromStdString(algorithm),
-                           placerUsesSampleBudget(algorithm) ? snapshot.samplesDone : 0, true);
+                           placerUsesSampleBudget(algorithm) ? snapshot.samplesDone : 0, true, session->dispatch);
         panel->showRestoredRun(snapshot.samplesDone, std::isfinite(bestMs) ? bestMs : 0.0);
         // Start continues it, warm-started from its best (or the placement on show).
         LearnerPanel::RestoredRun run;
