@@ -7,6 +7,7 @@
 #include "core/util/FileText.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <iostream>
 #include <memory>
@@ -25,7 +26,15 @@ int runExport(const ExportOptions& o)
 {
     if (!o.out.empty() && o.out != "-")
         checkOutputArgs({{"--out", o.out}}, {o.placement}, o.force);
-    const std::string text = torchMapJson(JsonInput::readFile(o.placement, JsonInput::kMaxPlacementBytes), o.placement);
+    const std::string placement = JsonInput::readFile(o.placement, JsonInput::kMaxPlacementBytes);
+    const std::string text = torchMapJson(placement, o.placement);
+    // The map carries the devices, not the order a placement found under critical-path dispatch
+    // was timed in (torchMapJson checked the file, "dispatch" included).
+    if (const auto root = nlohmann::json::parse(placement, nullptr, false);
+        root.is_object() && root.value("dispatch", std::string()) == "critical-path")
+        std::cerr << "post-cli: note: " << o.placement << " was placed under critical-path dispatch; PyTorch runs "
+                  << "the ops in program order, so the step it takes may differ from the file's step_time_us "
+                  << "(docs/simulator.md, \"Dispatch\")\n";
     if (o.out.empty() || o.out == "-") {
         std::cout << text;
         return kExitOk;

@@ -109,8 +109,13 @@ int runPlace(const PlaceOptions& o)
     }
     if (!o.log.empty())
         writeFileAtomically(o.log, log.toCsv(), o.force);
-    if (!o.pbtxtOut.empty())
+    if (!o.pbtxtOut.empty()) {
         writeFileAtomically(o.pbtxtOut, pbtxtWithPlacement(pbtxtText, source, g, c, r.best), o.force);
+        if (simOptions.dispatch != Dispatch::ReadyOrder)
+            std::cerr << "post-cli: note: " << o.pbtxtOut << " gives each node its device, not the order the search "
+                      << "timed: TensorFlow's executor starts the op that became ready first, so its step may "
+                      << "differ from the critical-path dispatch's (docs/simulator.md, \"Dispatch\")\n";
+    }
 
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)

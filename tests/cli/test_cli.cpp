@@ -478,6 +478,35 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // The exports carry the devices, not the order: one of a placement found under
+    // critical-path dispatch says so on stderr, one of ready order does not.
+    void exportsOfACriticalPathPlacementSaySo()
+    {
+        const QString placed = write("cp-modules.json", R"({"format": "post-placement/1", "dispatch": "critical-path",
+            "step_time_us": 5, "placement": {"a": "/device:GPU:0", "b": "/device:GPU:1"},
+            "modules": {"a": "fc", "b": "head"}})");
+        Run r = runCli({"export-placement", placed});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("post-torch-map/1"));
+        QVERIFY2(r.err.contains("cp-modules.json was placed under critical-path dispatch; PyTorch runs the ops in "
+                                "program order"),
+                 qPrintable(r.err));
+        const QString ready = write("ready-modules.json", R"({"format": "post-placement/1", "step_time_us": 5,
+            "placement": {"a": "/device:GPU:0", "b": "/device:GPU:1"}, "modules": {"a": "fc", "b": "head"}})");
+        r = runCli({"export-placement", ready});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("dispatch"), qPrintable(r.err));
+
+        const QString pbtxt = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
+        const QString out = dir_.filePath("placed.pbtxt");
+        r = runCli({"place", pbtxt, "--cluster", "k80x2", "--algo", "m-etf", "--dispatch", "critical-path",
+                    "--pbtxt-out", out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains("placed.pbtxt gives each node its device, not the order the search timed"),
+                 qPrintable(r.err));
+        r = runCli({"place", pbtxt, "--cluster", "k80x2", "--algo", "m-etf", "--pbtxt-out", out, "--force"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("not the order"), qPrintable(r.err));
+    }
+
     void infoOnnxWithBatch()
     {
         const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
