@@ -201,6 +201,25 @@ void MainWindow::createActions()
     batchAction_->setToolTip(tr("The batch size an ONNX model's symbolic batch dimension gets"));
     batchAction_->setEnabled(false);
     connect(batchAction_, &QAction::triggered, this, &MainWindow::batchDialog);
+    costsAction_ = new QAction(tr("Measured &Costs…"), this);
+    costsAction_->setObjectName(QStringLiteral("measuredCosts"));
+    costsAction_->setToolTip(tr("Read the graph again with the op times of a torch.profiler trace or a post_torch "
+                                ".costs.json file of its run (post-cli --costs)"));
+    costsAction_->setEnabled(false);
+    connect(costsAction_, &QAction::triggered, this, &MainWindow::measuredCostsDialog);
+    forgetCostsAction_ = new QAction(tr("Forget Measured Costs"), this);
+    forgetCostsAction_->setObjectName(QStringLiteral("forgetMeasuredCosts"));
+    forgetCostsAction_->setToolTip(tr("Read the graph again with its estimated costs"));
+    forgetCostsAction_->setEnabled(false);
+    connect(forgetCostsAction_, &QAction::triggered, this, [this] {
+        if (const DocumentPtr document = hub_->document())
+            setMeasuredCosts(document->path, {});
+    });
+    connect(hub_, &DocumentHub::loadFailed, this, [this](const QString& path) {
+        if (!costsTriedFor_.isEmpty() && QFileInfo(path) == QFileInfo(costsTriedFor_))
+            hub_->setCosts(costsTriedFor_, costsBefore_); // the graph shown keeps what it was read with
+        costsTriedFor_.clear();
+    });
     dimensionsPrompt_ = new InputDimensionsPrompt(hub_, this); // asks when a model leaves input dimensions open
     connect(dimensionsPrompt_, &InputDimensionsPrompt::reopenRequested, this, [this](const QString& path) {
         if (session_->confirmReplace(SessionController::Replace::Reread, tr("with the input dimensions given")))
@@ -296,6 +315,8 @@ void MainWindow::createMenus()
     file->addAction(openPlacementAction_);
     file->addAction(batchAction_);
     file->addAction(dimensionsPrompt_->action());
+    file->addAction(costsAction_);
+    file->addAction(forgetCostsAction_);
     clusterMenu_ = file->addMenu(tr("&Cluster"));
     connect(clusterMenu_, &QMenu::aboutToShow, this, &MainWindow::rebuildClusterMenu);
     rebuildClusterMenu();
@@ -571,6 +592,37 @@ void MainWindow::setDispatch(Dispatch dispatch)
         setStatus(tr("Dispatch %1: the step is timed again").arg(name), StatusScope::Placement);
 }
 
+void MainWindow::setMeasuredCosts(const QString& path, const QStringList& costs)
+{
+    const DocumentPtr document = hub_->document();
+    const bool shown = document && QFileInfo(document->path) == QFileInfo(path);
+    if (shown
+        && !session_->confirmReplace(SessionController::Replace::Reread,
+                                     costs.isEmpty() ? tr("with its estimated costs") : tr("with measured costs")))
+        return;
+    costsBefore_ = hub_->costs(path);
+    costsTriedFor_ = path;
+    hub_->setCosts(path, costs);
+    if (shown)
+        readFile(path);
+}
+
+void MainWindow::measuredCostsDialog()
+{
+    const DocumentPtr document = hub_->document();
+    if (!document)
+        return;
+    const QString dir =
+        QSettings().value(QStringLiteral("lastCostsDir"), QFileInfo(document->path).absolutePath()).toString();
+    const QString costs = QFileDialog::getOpenFileName(
+        this, tr("Measured Costs"), dir,
+        tr("Measured costs (*.pt.trace.json *.pt.trace.json.gz *.costs.json *.json *.json.gz);;All files (*)"));
+    if (costs.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("lastCostsDir"), QFileInfo(costs).absolutePath());
+    setMeasuredCosts(document->path, {costs});
+}
+
 void MainWindow::batchDialog()
 {
     bool ok = false;
@@ -604,17 +656,23 @@ void MainWindow::documentArriving(const DocumentPtr& document)
         setWindowFilePath(QString());
         openPlacementAction_->setEnabled(false);
         batchAction_->setEnabled(false);
+        costsAction_->setEnabled(false);
+        forgetCostsAction_->setEnabled(false);
         setStatus(tr("No graph open"));
         updateSummary();
         return;
     }
     RecentFiles::add(document->path);
+    costsTriedFor_.clear(); // read with them
     setWindowTitle(tr("%1 — Post Studio").arg(displayName(document->path)));
     setWindowFilePath(document->path);
     if (!userChoseColourMode_)
         setColourMode(document->isPlaced() ? ColourMode::Device : ColourMode::OpType);
     openPlacementAction_->setEnabled(true);
     batchAction_->setEnabled(document->format == GraphFormat::Onnx);
+    // A graph read from its file (not one a session embeds) can be read again with costs.
+    costsAction_->setEnabled(document->format != GraphFormat::Auto);
+    forgetCostsAction_->setEnabled(document->format != GraphFormat::Auto && !document->costs.isEmpty());
 }
 
 void MainWindow::documentArrived()

@@ -72,6 +72,11 @@ public:
     // The simulator's dispatch rule (post-cli --dispatch) of the shown document and later reads
     // (kept in the settings): everything shown is timed again under it.
     void setDispatch(Dispatch dispatch);
+    // Measured op times for `path` (post-cli --costs values: torch.profiler traces or
+    // post-costs/1 files, "TYPE=PATH" for one device type's); the open graph, when it is
+    // `path`, is read again with them. Empty: its estimated costs again. A read that fails
+    // (a trace of another model, say) leaves the costs it had.
+    void setMeasuredCosts(const QString& path, const QStringList& costs);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);
@@ -179,6 +184,7 @@ private:
     void openDialog();
     void openPlacementDialog();
     void batchDialog();
+    void measuredCostsDialog(); // File ▸ Measured Costs
     void rebuildClusterMenu();
     // MainWindowDiff.cpp: New Window, Diff with Window, Show Critical Path, the diff on show.
     void createDiffTools();
@@ -228,6 +234,12 @@ private:
     std::uint64_t statusGraphId_ = 0;
     QAction* closeAction_ = nullptr;
     QAction* batchAction_ = nullptr;
+    QAction* costsAction_ = nullptr;       // File ▸ Measured Costs
+    QAction* forgetCostsAction_ = nullptr; // File ▸ Forget Measured Costs
+    // A read with new measured costs under way: the graph's path and the costs it had before,
+    // given back if the read fails.
+    QString costsTriedFor_;
+    QStringList costsBefore_;
     InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;
     QLabel* autosaveWarning_ = nullptr;

@@ -1,11 +1,9 @@
 #include "app/cli/CliSupport.h"
 
 #include "core/cluster/DeviceTypes.h"
-#include "core/graph/GraphError.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
-#include "core/io/torch/MeasuredCosts.h"
-#include "core/io/torch/RecordFunctionLink.h"
+#include "core/io/torch/CostsFiles.h"
 #include "core/io/torch/TorchModules.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
@@ -170,48 +168,6 @@ void refuseUnshapedTensors(const ImportedGraph& imported)
         throw InputError(imported.source, "tensor shapes", problem + "; post-cli info lists them");
 }
 
-namespace {
-
-// One --costs value: "PATH", or "TYPE=PATH" for the times of devices of one type (v100=a.json.gz).
-struct CostsArg {
-    std::string type; // empty: the trace's device kind (every GPU, or every CPU)
-    std::string path;
-};
-
-CostsArg costsArg(const std::string& value)
-{
-    const std::size_t eq = value.find('=');
-    if (eq != std::string::npos && eq > 0 && eq + 1 < value.size()) {
-        const std::string type = value.substr(0, eq);
-        if (type.find('/') == std::string::npos && deviceTypeProblem(type).empty())
-            return {type, value.substr(eq + 1)};
-    }
-    return {{}, value};
-}
-
-// The measured times `path` gave (applyMeasuredCosts marked them with it) as times of devices of
-// `type` on `before`: the kind times stay the estimates, the type's devices take the measurement.
-Graph asTypeTimes(const Graph& before, const Graph& measured, const std::string& type, const std::string& path)
-{
-    std::vector<MeasuredTypeTime> times;
-    for (OpId id = 0; id < measured.opCount(); ++id) {
-        const Op& op = measured.op(id);
-        if (op.measuredBy != path)
-            continue;
-        for (DeviceKind kind : {DeviceKind::Gpu, DeviceKind::Cpu})
-            if (op.measured(kind) && !before.op(id).measured(kind)) {
-                times.push_back({id, op.time(kind)});
-                break;
-            }
-    }
-    try {
-        return withMeasuredTypeTimes(before, type, times, path);
-    } catch (const GraphError& e) {
-        throw InputError(path, "--costs " + type + "=", e.what());
-    }
-}
-} // namespace
-
 void addCostsOption(CLI::App& cmd)
 {
     cmd.add_option("--costs", costsArgs,
@@ -301,24 +257,11 @@ ImportedGraph importGraphText(std::string_view text, const std::string& source, 
         std::cerr << "post-cli: warning: " << source << ": " << warning << "\n";
     for (const std::string& note : imported.notes)
         std::cerr << "post-cli: note: " << source << ": " << note << "\n";
-    for (const std::string& value : costsArgs) {
-        const CostsArg costs = costsArg(value);
-        if (imported.format == GraphFormat::TorchEt) { // linked by record-function ids (docs/pytorch.md)
-            RecordFunctionLinkReport report;
-            Graph measured = applyKinetoToExecutionTrace(imported, costs.path, &report, {.partial = costsPartial});
-            std::cerr << "post-cli: note: " << costs.path << ": " << describeRecordFunctionLink(report)
-                      << (costs.type.empty() ? "" : " (as the times of device type " + costs.type + ")") << "\n";
-            imported.graph = costs.type.empty() ? std::move(measured)
-                                                : asTypeTimes(imported.graph, measured, costs.type, costs.path);
-            continue;
-        }
-        MeasuredCostsReport report;
-        Graph measured = applyMeasuredCosts(imported.graph, costs.path, &report, {.partial = costsPartial});
-        std::cerr << "post-cli: note: " << costs.path << ": " << describeMeasuredCosts(report)
-                  << (costs.type.empty() ? "" : " (as the times of device type " + costs.type + ")") << "\n";
-        imported.graph = costs.type.empty() ? std::move(measured)
-                                            : asTypeTimes(imported.graph, measured, costs.type, costs.path);
-    }
+    std::vector<CostsFile> costs;
+    for (const std::string& value : costsArgs)
+        costs.push_back(parseCostsFile(value));
+    for (const std::string& note : applyCostsFiles(imported, costs, {.partial = costsPartial}))
+        std::cerr << "post-cli: note: " << note << "\n";
     if (costsArgs.empty() && costsPartial) {
         throw UsageError{"--costs-partial needs --costs TRACE"};
     }
@@ -460,7 +403,7 @@ std::vector<std::string> implicitInputsOf(const std::vector<std::string>& inputs
 {
     std::vector<std::string> implicit;
     for (const std::string& value : costsArgs)
-        implicit.push_back(costsArg(value).path);
+        implicit.push_back(parseCostsFile(value).path);
     for (const std::string& input : inputs)
         if (!input.empty() && input != "-")
             if (std::optional<std::string> sidecar = moduleSidecarOf(input))

@@ -1,4 +1,4 @@
-// post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
+// post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--costs TRACE]... [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
 //             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
@@ -76,6 +76,11 @@ struct Options {
                                 QStringLiteral("Which ready op an idle device starts: ready or critical-path (post-cli "
                                                "--dispatch)."),
                                 QStringLiteral("RULE")};
+    QCommandLineOption costs{QStringLiteral("costs"),
+                             QStringLiteral("Measured op times for FILE: a torch.profiler trace or post_torch's "
+                                            ".costs.json (post-cli --costs; TYPE=FILE for one device type's; may be "
+                                            "given more than once)."),
+                             QStringLiteral("TRACE")};
     QCommandLineOption batch{QStringLiteral("batch"),
                              QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
                              QStringLiteral("N")};
@@ -124,8 +129,8 @@ struct Options {
 
     QList<QCommandLineOption> all() const
     {
-        return {cluster, precision, dispatch, batch, palette, screenshot, select, colour,   placement,
-                algo,    samples,   compare,  algos, seeds,   tab,        dock,   critical, diff};
+        return {cluster, precision, dispatch, costs, batch, palette, screenshot, select,   colour, placement,
+                algo,    samples,   compare,  algos, seeds, tab,     dock,       critical, diff};
     }
 };
 
@@ -169,7 +174,7 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
     for (const auto& [given, name] :
          {std::pair{!r.screenshot.isEmpty(), "--screenshot"}, std::pair{!r.algo.isEmpty(), "--algo"},
           std::pair{r.compare, "--compare"}, std::pair{!r.placement.isEmpty(), "--placement"},
-          std::pair{!r.diff.isEmpty(), "--diff"}})
+          std::pair{!r.diff.isEmpty(), "--diff"}, std::pair{parser.isSet(o.costs), "--costs"}})
         if (given && r.file.isEmpty())
             return fail(QLatin1String(name) + QStringLiteral(" needs a FILE to open"), 2);
     if (!r.algo.isEmpty() && !post::makePlacer(r.algo.toStdString()))
@@ -367,6 +372,8 @@ int studio(QCoreApplication& app)
         window.setDispatch(*request.dispatch);
     if (parser.isSet(options.batch))
         window.setBatch(request.batch);
+    if (parser.isSet(options.costs)) // read with the file (a costs file at fault is named, exit 1)
+        window.setMeasuredCosts(request.file, parser.values(options.costs));
     if (request.colour)
         window.chooseColourMode(*request.colour);
     if (parser.isSet(options.critical))

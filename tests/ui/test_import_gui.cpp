@@ -1,5 +1,6 @@
 // Files whose import carries more than a graph: a TensorFlow GraphDef's own placement
 // (its `device` fields), an ONNX model's batch size, op types without a cost formula.
+#include "tests/support/KinetoTraces.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/support/TestData.h"
 
@@ -234,6 +235,69 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
     // Op types the cost model has no formula for are named in the status bar.
     // The reader's warnings reach the window as they reach the CLI: a DOT graph without any
     // cost times every placement at 0 us, and the window says so.
+    // File ▸ Measured Costs (post-cli --costs): the graph is read again with a trace's times,
+    // said in the status bar; Forget gives the estimates back; a trace of another model is
+    // refused naming it, and the graph shown keeps what it was read with.
+    void measuredCostsReadTheGraphAgain()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto write = [&](const QString& name, const std::string& text) {
+            QFile file(dir.filePath(name));
+            return file.open(QIODevice::WriteOnly) && file.write(text.data(), qint64(text.size())) == qint64(text.size())
+                ? dir.filePath(name)
+                : QString();
+        };
+        const QString graph = write(QStringLiteral("toy.json"), R"({"format": "post-graph/1", "name": "toy", "ops": [
+ {"name": "/conv/Conv", "type": "Conv", "time_us": {"gpu": 1000, "cpu": 10000}, "flops": 1e6},
+ {"name": "/relu/Relu", "type": "Relu", "time_us": {"gpu": 1000, "cpu": 10000}, "flops": 1e6},
+ {"name": "/fc/Gemm", "type": "Gemm", "time_us": {"gpu": 1000, "cpu": 10000}, "flops": 1e6}],
+ "edges": [{"from": "/conv/Conv", "to": "/relu/Relu"}, {"from": "/relu/Relu", "to": "/fc/Gemm"}]})");
+        testdata::KinetoTraceWriter w(testdata::KinetoLayout::PyTorch18);
+        w.range("ProfilerStep#1", [](testdata::KinetoTraceWriter& step) {
+            step.op("aten::conv2d", 300, 1).op("aten::relu_", 50, 2).op("aten::linear", 40, 3);
+        });
+        const QString trace = write(QStringLiteral("toy.pt.trace.json"), w.text());
+        testdata::KinetoTraceWriter other(testdata::KinetoLayout::PyTorch18);
+        other.op("aten::embedding_bag", 400, 1);
+        const QString wrong = write(QStringLiteral("dlrm.pt.trace.json"), other.text());
+        QVERIFY(!graph.isEmpty() && !trace.isEmpty() && !wrong.isEmpty());
+
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(openAndWait(window, graph));
+        const auto conv = [&] {
+            return window.hub()->document()->graph->op(*window.hub()->document()->graph->find("/conv/Conv"));
+        };
+        QVERIFY(!conv().measured(DeviceKind::Gpu));
+        QAction* forget = window.findChild<QAction*>(QStringLiteral("forgetMeasuredCosts"));
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("measuredCosts"))->isEnabled() && !forget->isEnabled());
+
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.setMeasuredCosts(graph, {trace});
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(conv().measured(DeviceKind::Gpu));
+        QVERIFY(conv().time(DeviceKind::Gpu) != 1000.0);
+        QCOMPARE(window.hub()->document()->costs, QStringList{trace});
+        QVERIFY(forget->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("toy.pt.trace.json: measured")), kWaitMs);
+
+        // Another model's trace: refused, naming it; the measured graph stays, and so do its costs.
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        window.setMeasuredCosts(graph, {wrong});
+        QVERIFY(failed.wait(kWaitMs));
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("dlrm.pt.trace.json")),
+                 qPrintable(failed.first().at(1).toString()));
+        QVERIFY(conv().measured(DeviceKind::Gpu));
+        QCOMPARE(window.hub()->costs(graph), QStringList{trace});
+
+        forget->trigger();
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(!conv().measured(DeviceKind::Gpu));
+        QCOMPARE(conv().time(DeviceKind::Gpu), 1000.0);
+        QVERIFY(!forget->isEnabled());
+    }
+
     void readerWarningsAreShown()
     {
         QTemporaryDir dir;

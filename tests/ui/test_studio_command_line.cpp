@@ -165,7 +165,7 @@ private slots:
 
     // --precision and --dispatch set the window's mode and rule (kept in the settings, as the
     // learner panel's pickers keep them); a value they do not take is a usage error.
-    void precisionAndDispatchAreOptions()
+    void precisionDispatchAndCostsAreOptions()
     {
         QTemporaryDir config;
         QVERIFY(config.isValid());
@@ -188,6 +188,18 @@ private slots:
             QCOMPARE(bad.exitCode, 2);
             QVERIFY2(bad.err.contains(QLatin1String(message)), qPrintable(bad.err));
         }
+        const Run noFile = runStudio({QStringLiteral("--costs"), QStringLiteral("run.pt.trace.json")}, config.path(),
+                                     true);
+        QCOMPARE(noFile.exitCode, 2);
+        QVERIFY2(noFile.err.contains(QStringLiteral("--costs needs a FILE to open")), qPrintable(noFile.err));
+        // A costs file that cannot be read: named, exit 1, no screenshot.
+        const QString missing = config.filePath(QStringLiteral("missing.pt.trace.json"));
+        const QString none = config.filePath(QStringLiteral("none.png"));
+        const Run bad = runStudio({graph, QStringLiteral("--costs"), missing, QStringLiteral("--screenshot"), none},
+                                  config.path(), true);
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("missing.pt.trace.json")), qPrintable(bad.err));
+        QVERIFY(!QFileInfo::exists(none));
     }
 
     // Issue 31: a --diff with a file that cannot be read (truncated) ends non-zero, naming it,

@@ -94,6 +94,10 @@ void DocumentHub::setDimensions(const QString& path, const InputDimensions& dime
 
 InputDimensions DocumentHub::dimensions(const QString& path) const { return loader_->dimensions(path); }
 
+void DocumentHub::setCosts(const QString& path, const QStringList& costs) { loader_->setCosts(path, costs); }
+
+QStringList DocumentHub::costs(const QString& path) const { return loader_->costs(path); }
+
 void DocumentHub::open(DocumentPtr document)
 {
     // A restored document (a session) brings its cluster's mode: reads go on in the mode on show.

@@ -3,6 +3,7 @@
 #include "core/io/GraphFile.h"
 #include "core/io/ImportedGraph.h"
 #include "core/io/native/ClusterPresets.h"
+#include "core/io/torch/CostsFiles.h"
 #include "core/util/InputError.h"
 #include "ui/util/LatestRead.h"
 
@@ -25,6 +26,24 @@ QString unknownTypesNote(const std::vector<std::pair<std::string, int>>& types)
     if (types.size() > kShown)
         parts << QObject::tr("%n more type(s)", nullptr, static_cast<int>(types.size() - kShown));
     return QObject::tr("No cost formula for %1: estimated as element-wise ops").arg(parts.join(QStringLiteral(", ")));
+}
+
+// The measured costs of `costs` on `imported` (core's applyCostsFiles, as post-cli --costs),
+// what each measured as notes; an error names the costs file (the read fails as the graph's).
+void applyCosts(ImportedGraph& imported, const QStringList& costs, GraphDocument& doc)
+{
+    std::vector<CostsFile> files;
+    for (const QString& value : costs)
+        files.push_back(parseCostsFile(value.toStdString()));
+    try {
+        for (const std::string& note : applyCostsFiles(imported, files))
+            doc.notes << QString::fromStdString(note);
+    } catch (const InputError& e) {
+        throw InputError(imported.source, "measured costs",
+                         e.file() + ": " + readErrorText(e).toStdString()
+                             + " (File ▸ Forget Measured Costs reads the graph without them)");
+    }
+    doc.costs = costs;
 }
 
 } // namespace
@@ -65,8 +84,23 @@ InputDimensions DocumentLoader::dimensions(const QString& path) const
     return dimensions_.value(QFileInfo(path).absoluteFilePath());
 }
 
+void DocumentLoader::setCosts(const QString& path, const QStringList& costs)
+{
+    const QString key = QFileInfo(path).absoluteFilePath();
+    if (costs.isEmpty())
+        costs_.remove(key);
+    else
+        costs_.insert(key, costs);
+}
+
+QStringList DocumentLoader::costs(const QString& path) const
+{
+    return costs_.value(QFileInfo(path).absoluteFilePath());
+}
+
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
                                     const InputDimensions& dimensions, std::optional<PrecisionMode> precision,
+                                    const QStringList& costs,
                                     std::function<void(std::string_view stage, double fraction)> progress)
 {
     auto doc = std::make_shared<GraphDocument>();
@@ -76,7 +110,12 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     options.dims = dimensions.dims;
     options.inputShapes = dimensions.inputShapes;
     options.progress = std::move(progress);
+    if (!costs.isEmpty()) { // as post-cli --costs: measured times are eager PyTorch's kernels, one per op
+        options.fuseElementwise = false;
+        options.fusionGivenBy = "measured costs: their times are per op, as eager PyTorch runs them";
+    }
     ImportedGraph imported = readGraphFileWithPlacement(path.toStdString(), GraphFormat::Auto, options);
+    applyCosts(imported, costs, *doc);
     doc->format = imported.format;
     doc->batch = batch;
     doc->dimensions = dimensions;
@@ -153,7 +192,7 @@ void DocumentLoader::load(const QString& path)
             Qt::QueuedConnection);
     };
     read_->start([path, cluster = cluster_, batch = batch_, dims = dimensions(path), precision = precision_,
-                  report] { return loadNow(path, cluster, batch, dims, precision, report); },
+                  costs = costs(path), report] { return loadNow(path, cluster, batch, dims, precision, costs, report); },
                  [this, path](const ReadOutcome<DocumentPtr>& outcome) {
                      if (const auto* doc = std::get_if<DocumentPtr>(&outcome))
                          emit loaded(*doc);

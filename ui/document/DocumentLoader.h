@@ -41,20 +41,25 @@ public:
     // from now on; empty ones forget them.
     void setDimensions(const QString& path, const InputDimensions& dimensions);
     InputDimensions dimensions(const QString& path) const;
+    // Measured op times for reads of `path` from now on: torch.profiler traces or post-costs/1
+    // files, as post-cli --costs values ("PATH" or "TYPE=PATH"); empty forgets them.
+    void setCosts(const QString& path, const QStringList& costs);
+    QStringList costs(const QString& path) const;
 
     void load(const QString& path);
     bool isLoading() const;
     // Drops the load in progress (its result is never reported).
     void cancel();
 
-    // The synchronous work: reads the graph (format sniffed from the content) and the
-    // cluster (in `precision` when given). Throws InputError naming the file and what is
+    // The synchronous work: reads the graph (format sniffed from the content), applies the
+    // measured `costs` (a costs file at fault is named in the error), and reads the cluster
+    // (in `precision` when given). Throws InputError naming the file and what is
     // wrong with it. A placement the file gives is shown if it fits the cluster; otherwise a
     // note says why not.
     // `progress` (on the reading thread) hears a large trace's reader say how far it is.
     static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1,
                                const InputDimensions& dimensions = {},
-                               std::optional<PrecisionMode> precision = std::nullopt,
+                               std::optional<PrecisionMode> precision = std::nullopt, const QStringList& costs = {},
                                std::function<void(std::string_view stage, double fraction)> progress = {});
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
@@ -74,6 +79,7 @@ private:
     std::int64_t batch_ = 1;
     std::optional<PrecisionMode> precision_;
     QHash<QString, InputDimensions> dimensions_;    // by absolute path
+    QHash<QString, QStringList> costs_;             // by absolute path
     std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
     // Numbers the loads: progress of a load that is no longer the newest is not reported.
     std::shared_ptr<std::atomic<std::uint64_t>> generation_ = std::make_shared<std::atomic<std::uint64_t>>(0);

@@ -45,6 +45,7 @@ struct GraphDocument {
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
     QStringList notes;                      // what the user should know about how the file was read
     InputDimensions dimensions;             // ONNX, TF: the unknown input dimensions' values it was read with
+    QStringList costs;                      // the measured-costs files it was read with (post-cli --costs values)
     // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
     // them is a guess until they are given).
     std::vector<UnresolvedDim> unresolvedDims;
