@@ -38,15 +38,20 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QChart>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -62,6 +67,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <functional>
@@ -592,13 +598,13 @@ void MainWindow::setDispatch(Dispatch dispatch)
         setStatus(tr("Dispatch %1: the step is timed again").arg(name), StatusScope::Placement);
 }
 
-void MainWindow::setMeasuredCosts(const QString& path, const QStringList& costs)
+void MainWindow::setMeasuredCosts(const QString& path, const MeasuredCostsFiles& costs)
 {
     const DocumentPtr document = hub_->document();
     const bool shown = document && QFileInfo(document->path) == QFileInfo(path);
     if (shown
         && !session_->confirmReplace(SessionController::Replace::Reread,
-                                     costs.isEmpty() ? tr("with its estimated costs") : tr("with measured costs")))
+                                     costs.empty() ? tr("with its estimated costs") : tr("with measured costs")))
         return;
     costsBefore_ = hub_->costs(path);
     costsTriedFor_ = path;
@@ -612,15 +618,41 @@ void MainWindow::measuredCostsDialog()
     const DocumentPtr document = hub_->document();
     if (!document)
         return;
-    const QString dir =
-        QSettings().value(QStringLiteral("lastCostsDir"), QFileInfo(document->path).absolutePath()).toString();
-    const QString costs = QFileDialog::getOpenFileName(
-        this, tr("Measured Costs"), dir,
-        tr("Measured costs (*.pt.trace.json *.pt.trace.json.gz *.costs.json *.json *.json.gz);;All files (*)"));
-    if (costs.isEmpty())
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Measured Costs"));
+    auto* file = new QLineEdit(document->costs.files.value(0), &dialog);
+    file->setObjectName(QStringLiteral("costsFile"));
+    file->setPlaceholderText(tr("a torch.profiler trace or a post_torch .costs.json of this model's run"));
+    file->setMinimumWidth(420);
+    auto* browse = new QPushButton(tr("Browse…"), &dialog);
+    connect(browse, &QPushButton::clicked, &dialog, [&dialog, file, document] {
+        const QString dir =
+            QSettings().value(QStringLiteral("lastCostsDir"), QFileInfo(document->path).absolutePath()).toString();
+        const QString chosen = QFileDialog::getOpenFileName(
+            &dialog, tr("Measured Costs"), dir,
+            tr("Measured costs (*.pt.trace.json *.pt.trace.json.gz *.costs.json *.json *.json.gz);;All files (*)"));
+        if (!chosen.isEmpty()) {
+            QSettings().setValue(QStringLiteral("lastCostsDir"), QFileInfo(chosen).absolutePath());
+            file->setText(chosen);
+        }
+    });
+    auto* partial = new QCheckBox(tr("Take a trace that covers too little of the model (post-cli --costs-partial)"),
+                                  &dialog);
+    partial->setChecked(document->costs.partial);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* row = new QHBoxLayout;
+    row->addWidget(file, 1);
+    row->addWidget(browse);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(tr("The graph is read again with the op times this file measured:"), &dialog));
+    layout->addLayout(row);
+    layout->addWidget(partial);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted || file->text().trimmed().isEmpty())
         return;
-    QSettings().setValue(QStringLiteral("lastCostsDir"), QFileInfo(costs).absolutePath());
-    setMeasuredCosts(document->path, {costs});
+    setMeasuredCosts(document->path, {{file->text().trimmed()}, partial->isChecked()});
 }
 
 void MainWindow::batchDialog()
@@ -672,7 +704,7 @@ void MainWindow::documentArriving(const DocumentPtr& document)
     batchAction_->setEnabled(document->format == GraphFormat::Onnx);
     // A graph read from its file (not one a session embeds) can be read again with costs.
     costsAction_->setEnabled(document->format != GraphFormat::Auto);
-    forgetCostsAction_->setEnabled(document->format != GraphFormat::Auto && !document->costs.isEmpty());
+    forgetCostsAction_->setEnabled(document->format != GraphFormat::Auto && !document->costs.empty());
 }
 
 void MainWindow::documentArrived()

@@ -75,8 +75,8 @@ public:
     // Measured op times for `path` (post-cli --costs values: torch.profiler traces or
     // post-costs/1 files, "TYPE=PATH" for one device type's); the open graph, when it is
     // `path`, is read again with them. Empty: its estimated costs again. A read that fails
-    // (a trace of another model, say) leaves the costs it had.
-    void setMeasuredCosts(const QString& path, const QStringList& costs);
+    // (a trace of another model, say) leaves the costs it had. `partial` as --costs-partial.
+    void setMeasuredCosts(const QString& path, const MeasuredCostsFiles& costs);
     // Reads a post-placement file for the current graph; false (and an error report) if
     // it does not fit the graph and cluster.
     bool openPlacement(const QString& path);
@@ -239,7 +239,7 @@ private:
     // A read with new measured costs under way: the graph's path and the costs it had before,
     // given back if the read fails.
     QString costsTriedFor_;
-    QStringList costsBefore_;
+    MeasuredCostsFiles costsBefore_;
     InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
     QLabel* summary_ = nullptr;
     QLabel* autosaveWarning_ = nullptr;

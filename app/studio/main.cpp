@@ -1,4 +1,5 @@
-// post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--costs TRACE]... [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
+// post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--costs TRACE]... [--costs-partial]
+//             [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
 //             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
@@ -81,6 +82,9 @@ struct Options {
                                             ".costs.json (post-cli --costs; TYPE=FILE for one device type's; may be "
                                             "given more than once)."),
                              QStringLiteral("TRACE")};
+    QCommandLineOption costsPartial{
+        QStringLiteral("costs-partial"),
+        QStringLiteral("Take a --costs trace that covers too little of the graph (post-cli --costs-partial).")};
     QCommandLineOption batch{QStringLiteral("batch"),
                              QStringLiteral("ONNX: batch size given to the symbolic batch dimension (default 1)."),
                              QStringLiteral("N")};
@@ -129,8 +133,8 @@ struct Options {
 
     QList<QCommandLineOption> all() const
     {
-        return {cluster, precision, dispatch, costs, batch, palette, screenshot, select,   colour, placement,
-                algo,    samples,   compare,  algos, seeds, tab,     dock,       critical, diff};
+        return {cluster,   precision, dispatch, costs,   costsPartial, batch, palette, screenshot, select,   colour,
+                placement, algo,      samples,  compare, algos,        seeds, tab,     dock,       critical, diff};
     }
 };
 
@@ -177,6 +181,8 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
           std::pair{!r.diff.isEmpty(), "--diff"}, std::pair{parser.isSet(o.costs), "--costs"}})
         if (given && r.file.isEmpty())
             return fail(QLatin1String(name) + QStringLiteral(" needs a FILE to open"), 2);
+    if (parser.isSet(o.costsPartial) && !parser.isSet(o.costs))
+        return fail(QStringLiteral("--costs-partial needs --costs TRACE"), 2);
     if (!r.algo.isEmpty() && !post::makePlacer(r.algo.toStdString()))
         return fail(QStringLiteral("unknown --algo ") + r.algo, 2);
     const std::optional<int> samples = positiveOption(parser, o.samples, 2400);
@@ -373,7 +379,7 @@ int studio(QCoreApplication& app)
     if (parser.isSet(options.batch))
         window.setBatch(request.batch);
     if (parser.isSet(options.costs)) // read with the file (a costs file at fault is named, exit 1)
-        window.setMeasuredCosts(request.file, parser.values(options.costs));
+        window.setMeasuredCosts(request.file, {parser.values(options.costs), parser.isSet(options.costsPartial)});
     if (request.colour)
         window.chooseColourMode(*request.colour);
     if (parser.isSet(options.critical))

@@ -274,22 +274,35 @@ node { name: "conv" op: "Conv2D" input: "images" input: "w"
         QVERIFY(window.findChild<QAction*>(QStringLiteral("measuredCosts"))->isEnabled() && !forget->isEnabled());
 
         QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.setMeasuredCosts(graph, {trace});
+        window.setMeasuredCosts(graph, {{trace}});
         QVERIFY(shown.wait(kWaitMs));
         QVERIFY(conv().measured(DeviceKind::Gpu));
         QVERIFY(conv().time(DeviceKind::Gpu) != 1000.0);
-        QCOMPARE(window.hub()->document()->costs, QStringList{trace});
+        QCOMPARE(window.hub()->document()->costs.files, QStringList{trace});
         QVERIFY(forget->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("toy.pt.trace.json: measured")), kWaitMs);
 
         // Another model's trace: refused, naming it; the measured graph stays, and so do its costs.
         QSignalSpy failed(&window, &MainWindow::loadFailed);
-        window.setMeasuredCosts(graph, {wrong});
+        window.setMeasuredCosts(graph, {{wrong}});
         QVERIFY(failed.wait(kWaitMs));
         QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("dlrm.pt.trace.json")),
                  qPrintable(failed.first().at(1).toString()));
         QVERIFY(conv().measured(DeviceKind::Gpu));
-        QCOMPARE(window.hub()->costs(graph), QStringList{trace});
+        QCOMPARE(window.hub()->costs(graph).files, QStringList{trace});
+
+        // One that covers too little: refused, unless taken as partial (post-cli --costs-partial).
+        testdata::KinetoTraceWriter some(testdata::KinetoLayout::PyTorch2);
+        some.op("aten::embedding_bag", 400, 1).op("aten::linear", 100, 2).op("aten::bmm", 30, 3);
+        const QString little = write(QStringLiteral("little.pt.trace.json"), some.text());
+        window.setMeasuredCosts(graph, {{little}});
+        QVERIFY(failed.wait(kWaitMs));
+        QVERIFY2(failed.last().at(1).toString().contains(QStringLiteral("at least 90% needed")),
+                 qPrintable(failed.last().at(1).toString()));
+        window.setMeasuredCosts(graph, {{little}, true});
+        QVERIFY(shown.wait(kWaitMs));
+        QVERIFY(window.hub()->document()->costs.partial);
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusMessage().contains(QStringLiteral("taken under --costs-partial")), kWaitMs);
 
         forget->trigger();
         QVERIFY(shown.wait(kWaitMs));

@@ -94,9 +94,9 @@ void DocumentHub::setDimensions(const QString& path, const InputDimensions& dime
 
 InputDimensions DocumentHub::dimensions(const QString& path) const { return loader_->dimensions(path); }
 
-void DocumentHub::setCosts(const QString& path, const QStringList& costs) { loader_->setCosts(path, costs); }
+void DocumentHub::setCosts(const QString& path, const MeasuredCostsFiles& costs) { loader_->setCosts(path, costs); }
 
-QStringList DocumentHub::costs(const QString& path) const { return loader_->costs(path); }
+MeasuredCostsFiles DocumentHub::costs(const QString& path) const { return loader_->costs(path); }
 
 void DocumentHub::open(DocumentPtr document)
 {

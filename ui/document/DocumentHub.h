@@ -77,8 +77,8 @@ public:
     void setDimensions(const QString& path, const InputDimensions& dimensions);
     InputDimensions dimensions(const QString& path) const;
     // Measured op times (post-cli --costs values) for reads of `path` from now on; empty: none.
-    void setCosts(const QString& path, const QStringList& costs);
-    QStringList costs(const QString& path) const;
+    void setCosts(const QString& path, const MeasuredCostsFiles& costs);
+    MeasuredCostsFiles costs(const QString& path) const;
 
     // Shows a new document (read, or restored from a session); a read still running is
     // dropped so it cannot replace it.

@@ -30,13 +30,13 @@ QString unknownTypesNote(const std::vector<std::pair<std::string, int>>& types)
 
 // The measured costs of `costs` on `imported` (core's applyCostsFiles, as post-cli --costs),
 // what each measured as notes; an error names the costs file (the read fails as the graph's).
-void applyCosts(ImportedGraph& imported, const QStringList& costs, GraphDocument& doc)
+void applyCosts(ImportedGraph& imported, const MeasuredCostsFiles& costs, GraphDocument& doc)
 {
     std::vector<CostsFile> files;
-    for (const QString& value : costs)
+    for (const QString& value : costs.files)
         files.push_back(parseCostsFile(value.toStdString()));
     try {
-        for (const std::string& note : applyCostsFiles(imported, files))
+        for (const std::string& note : applyCostsFiles(imported, files, {.partial = costs.partial}))
             doc.notes << QString::fromStdString(note);
     } catch (const InputError& e) {
         throw InputError(imported.source, "measured costs",
@@ -84,23 +84,23 @@ InputDimensions DocumentLoader::dimensions(const QString& path) const
     return dimensions_.value(QFileInfo(path).absoluteFilePath());
 }
 
-void DocumentLoader::setCosts(const QString& path, const QStringList& costs)
+void DocumentLoader::setCosts(const QString& path, const MeasuredCostsFiles& costs)
 {
     const QString key = QFileInfo(path).absoluteFilePath();
-    if (costs.isEmpty())
+    if (costs.empty())
         costs_.remove(key);
     else
         costs_.insert(key, costs);
 }
 
-QStringList DocumentLoader::costs(const QString& path) const
+MeasuredCostsFiles DocumentLoader::costs(const QString& path) const
 {
     return costs_.value(QFileInfo(path).absoluteFilePath());
 }
 
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
                                     const InputDimensions& dimensions, std::optional<PrecisionMode> precision,
-                                    const QStringList& costs,
+                                    const MeasuredCostsFiles& costs,
                                     std::function<void(std::string_view stage, double fraction)> progress)
 {
     auto doc = std::make_shared<GraphDocument>();
@@ -110,7 +110,7 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     options.dims = dimensions.dims;
     options.inputShapes = dimensions.inputShapes;
     options.progress = std::move(progress);
-    if (!costs.isEmpty()) { // as post-cli --costs: measured times are eager PyTorch's kernels, one per op
+    if (!costs.empty()) { // as post-cli --costs: measured times are eager PyTorch's kernels, one per op
         options.fuseElementwise = false;
         options.fusionGivenBy = "measured costs: their times are per op, as eager PyTorch runs them";
     }

@@ -43,8 +43,8 @@ public:
     InputDimensions dimensions(const QString& path) const;
     // Measured op times for reads of `path` from now on: torch.profiler traces or post-costs/1
     // files, as post-cli --costs values ("PATH" or "TYPE=PATH"); empty forgets them.
-    void setCosts(const QString& path, const QStringList& costs);
-    QStringList costs(const QString& path) const;
+    void setCosts(const QString& path, const MeasuredCostsFiles& costs);
+    MeasuredCostsFiles costs(const QString& path) const;
 
     void load(const QString& path);
     bool isLoading() const;
@@ -59,7 +59,8 @@ public:
     // `progress` (on the reading thread) hears a large trace's reader say how far it is.
     static DocumentPtr loadNow(const QString& path, const QString& clusterName, std::int64_t batch = 1,
                                const InputDimensions& dimensions = {},
-                               std::optional<PrecisionMode> precision = std::nullopt, const QStringList& costs = {},
+                               std::optional<PrecisionMode> precision = std::nullopt,
+                               const MeasuredCostsFiles& costs = {},
                                std::function<void(std::string_view stage, double fraction)> progress = {});
     // The cluster used when none is given on the command line or in the settings.
     static QString defaultClusterName();
@@ -79,7 +80,7 @@ private:
     std::int64_t batch_ = 1;
     std::optional<PrecisionMode> precision_;
     QHash<QString, InputDimensions> dimensions_;    // by absolute path
-    QHash<QString, QStringList> costs_;             // by absolute path
+    QHash<QString, MeasuredCostsFiles> costs_;      // by absolute path
     std::unique_ptr<LatestRead<DocumentPtr>> read_; // QtConcurrent stays out of this header
     // Numbers the loads: progress of a load that is no longer the newest is not reported.
     std::shared_ptr<std::atomic<std::uint64_t>> generation_ = std::make_shared<std::atomic<std::uint64_t>>(0);

@@ -29,6 +29,15 @@ struct InputDimensions {
     bool operator==(const InputDimensions&) const = default;
 };
 
+// Measured op times a graph is read with (post-cli --costs values, "PATH" or "TYPE=PATH",
+// and --costs-partial), given in File ▸ Measured Costs.
+struct MeasuredCostsFiles {
+    QStringList files;
+    bool partial = false; // take a trace that covers too little of the graph
+    bool empty() const { return files.isEmpty(); }
+    bool operator==(const MeasuredCostsFiles&) const = default;
+};
+
 // What the window shows: a graph, the cluster it is placed on and (maybe) a placement.
 // Immutable once shared; a new placement makes a new document that shares the graph.
 struct GraphDocument {
@@ -45,7 +54,7 @@ struct GraphDocument {
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
     QStringList notes;                      // what the user should know about how the file was read
     InputDimensions dimensions;             // ONNX, TF: the unknown input dimensions' values it was read with
-    QStringList costs;                      // the measured-costs files it was read with (post-cli --costs values)
+    MeasuredCostsFiles costs;               // the measured op times it was read with
     // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
     // them is a guess until they are given).
     std::vector<UnresolvedDim> unresolvedDims;
