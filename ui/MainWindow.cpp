@@ -496,17 +496,22 @@ bool MainWindow::openPlacement(const QString& path)
     }
     // A file that says how it was timed (post-cli place --out, File ▸ Export) is shown under
     // that rule, as post-cli simulate --placement times it: its step time is then the file's.
+    // While a run goes on the rule stays the run's (its samples and best are timed under it).
     const bool recordsRule = read.made.stepTimeUs || read.made.dispatch != Dispatch::ReadyOrder;
-    const bool otherRule = recordsRule && read.made.dispatch != document->sim.dispatch;
-    if (otherRule) {
-        hub_->setDispatch(read.made.dispatch);
-        learner_->setDispatch(read.made.dispatch);
+    const Dispatch placedUnder = read.made.dispatch;
+    const bool otherRule = recordsRule && placedUnder != document->sim.dispatch;
+    const bool running = learner_->controller()->isActive();
+    if (otherRule && !running) {
+        hub_->setDispatch(placedUnder);
+        learner_->setDispatch(placedUnder);
     }
     hub_->setPlacement(std::move(read.placement), std::move(read.made));
     const QString name = QFileInfo(path).fileName();
-    setStatus(otherRule ? tr("Showing placement %1, timed by %2 dispatch as it was placed")
-                              .arg(name, QString::fromLatin1(dispatchName(hub_->document()->sim.dispatch)))
-                        : tr("Showing placement %1").arg(name),
+    const QString rule = QString::fromLatin1(dispatchName(placedUnder));
+    setStatus(!otherRule ? tr("Showing placement %1").arg(name)
+                  : running
+                  ? tr("Showing placement %1, placed under %2 dispatch but timed under the run's rule").arg(name, rule)
+                  : tr("Showing placement %1, timed by %2 dispatch as it was placed").arg(name, rule),
               StatusScope::Placement);
     return true;
 }
