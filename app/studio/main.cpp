@@ -1,6 +1,6 @@
 // post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--costs TRACE]... [--costs-partial]
 //             [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--algo A [--samples N]] [--compare [--algos LIST] [--seeds N]]
+//             [--select OP] [--algo A [--samples N] [--time S]] [--compare [--algos LIST] [--seeds N]]
 //             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
 //             [--screenshot OUT.png]
@@ -107,6 +107,11 @@ struct Options {
                             QStringLiteral("A")};
     QCommandLineOption samples{QStringLiteral("samples"), QStringLiteral("Sample budget for --algo (default 2400)."),
                                QStringLiteral("N")};
+    QCommandLineOption time{
+        QStringLiteral("time"),
+        QStringLiteral("Wall-time budget in seconds for --algo, as post-cli --time: the run ends at "
+                       "whichever of samples and time ends first (default none)."),
+        QStringLiteral("S")};
     QCommandLineOption compare{
         QStringLiteral("compare"),
         QStringLiteral("Run the comparison (Compare tab) once FILE is shown; with --screenshot, to completion.")};
@@ -133,8 +138,9 @@ struct Options {
 
     QList<QCommandLineOption> all() const
     {
-        return {cluster,   precision, dispatch, costs,   costsPartial, batch, palette, screenshot, select,   colour,
-                placement, algo,      samples,  compare, algos,        seeds, tab,     dock,       critical, diff};
+        return {cluster,    precision, dispatch, costs,     costsPartial, batch,    palette,
+                screenshot, select,    colour,   placement, algo,         samples,  time,
+                compare,    algos,     seeds,    tab,       dock,         critical, diff};
     }
 };
 
@@ -144,6 +150,7 @@ struct Request {
     QString screenshot;
     QString algo;
     int samples = 2400;
+    double seconds = 0.0; // --time; 0: none
     int seeds = 3;
     int batch = 1;
     bool compare = false;
@@ -191,6 +198,14 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
     if (!samples || !seeds || !batch)
         return 2;
     r.samples = *samples;
+    if (parser.isSet(o.time)) {
+        bool ok = false;
+        r.seconds = parser.value(o.time).toDouble(&ok); // "nan" and "inf" fail the range check below
+        if (!ok || !(r.seconds > 0.0 && r.seconds <= 3600.0))
+            return fail(QStringLiteral("--time takes seconds from 0 to 3600 (not 0)"), 2);
+        if (r.algo.isEmpty())
+            return fail(QStringLiteral("--time needs --algo"), 2);
+    }
     r.seeds = *seeds;
     r.batch = *batch;
     if (r.compare && !r.algo.isEmpty())
@@ -288,7 +303,8 @@ int followFile(post::MainWindow& window, const Request& r, const QCommandLinePar
     if (!r.algo.isEmpty()) {
         auto* learner = window.findChild<post::LearnerPanel*>();
         learner->setAlgorithm(r.algo);
-        learner->setSamples(r.samples);
+        learner->setSamples(r.samples); // (which clears the time limit)
+        learner->setTimeLimit(r.seconds);
         once(window, &window, &post::MainWindow::documentShown, [learner] { learner->start(); });
     }
     return 0;

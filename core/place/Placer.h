@@ -16,6 +16,7 @@ namespace post {
 class Graph;
 class Cluster;
 class ProgressObserver;
+struct ClassicalStart; // core/classic/ClassicalPlacers.h
 
 struct PlaceContext {
     const Graph& graph;
@@ -33,6 +34,11 @@ struct PlaceContext {
     // placer that needs it computes it). Bounding a large graph takes a sizeable part of a
     // short budget (0.2 s on nasnetamobile), so it is computed once per command.
     double lowerBoundUs = 0.0;
+    // The classical placers' results on this graph, cluster and rule, run by the caller as
+    // runClassicalStarts (core/run/LocalSearchPlacer.h) runs them, best first (Post Studio's
+    // reference lines): the searches that start from them take these instead of running the
+    // placers again (null: they run them).
+    const std::vector<ClassicalStart>* classicalStarts = nullptr;
 };
 
 struct PlaceResult {

@@ -27,20 +27,33 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
         observer->onPhase(PhaseEvent{budget.used(), kind, run, std::move(label)});
 }
 
+ClassicalRunHooks classicalStartHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested)
+{
+    // No start at all under a stop: the search returns what it has, nothing.
+    return deadlineHooks(std::move(secondsLeft), std::move(stopRequested), false);
+}
+
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)
 {
     notePhase(budget, PhaseKind::ClassicalStarts, "classical starts");
-    // No start at all under a stop: the search returns what it has, nothing.
-    ClassicalRunHooks hooks = deadlineHooks([&budget] { return budget.secondsLeft(); },
-                                            [&budget] { return budget.stopRequested(); }, false);
-    hooks.done = [&](const ClassicalStart& start) {
-        // Each of its simulations is a sample of the search: reported as its final placement.
+    // Each of a start's simulations is a sample of the search: reported as its final placement.
+    const auto record = [&budget](const ClassicalStart& start) {
         Evaluation e;
         e.stepTimeUs = e.rawStepTimeUs = start.result.bestStepTimeUs;
         e.feasible = start.result.feasible;
         for (int i = 0; i < start.result.samplesUsed; ++i)
             budget.record(start.result.best, e);
     };
+    if (context.classicalStarts) { // run already, by these rules (in the table's order)
+        for (const ClassicalStart& start : *context.classicalStarts)
+            record(start);
+        std::vector<ClassicalStart> starts = *context.classicalStarts;
+        sortStarts(starts);
+        return starts;
+    }
+    ClassicalRunHooks hooks = classicalStartHooks([&budget] { return budget.secondsLeft(); },
+                                                  [&budget] { return budget.stopRequested(); });
+    hooks.done = record;
     std::vector<ClassicalStart> starts = runClassicalPlacers(context, classicalPlacerNames(), hooks);
     sortStarts(starts);
     return starts;

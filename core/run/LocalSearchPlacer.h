@@ -21,7 +21,12 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 // the time budget is up (each runs to its end once started; the first always runs), best first: feasible
 // before infeasible, then by step time (ties keep the table order). Their own simulations
 // are recorded in `budget` (reported to its observer as samples of the placer's result).
+// context.classicalStarts, when given, are taken as those runs (in the table's order, as
+// runClassicalPlacers with classicalStartHooks gives them): recorded, sorted, not run again.
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);
+// The rules by which runClassicalStarts runs them: each placer starts while time is left (the
+// first always, unless stopped), and one with a time-bounded part gets what is left.
+ClassicalRunHooks classicalStartHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested);
 
 // The hill climb of `local-search` from `start` over colocation groups: exactly what the
 // placer does after its classical starts, shared with `post@best` so the default placer

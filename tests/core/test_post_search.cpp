@@ -10,6 +10,7 @@
 #include "core/learn/Grouping.h"
 #include "core/learn/PlacementEvaluator.h"
 #include "core/place/ProgressObserver.h"
+#include "core/run/LocalSearchPlacer.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 #include "tests/support/TestOps.h"
@@ -507,6 +508,52 @@ private slots:
                 QCOMPARE(r.samplesUsed, 900);
             }
         }
+    }
+
+    // Starts run by the caller (Post Studio's reference lines) are taken, not run again: given
+    // the runs runClassicalStarts would make, the searches give the same samples and result;
+    // given other runs, they start from those.
+    void givenClassicalStartsAreTaken()
+    {
+        const Graph g = branches(4, 8, 3e5);
+        const Cluster c = twoAndOne();
+        PlaceContext quiet{g, c, SimOptions{}};
+        const ClassicalRunHooks hooks = classicalStartHooks([] { return std::numeric_limits<double>::infinity(); },
+                                                            [] { return false; });
+        const std::vector<ClassicalStart> starts = runClassicalPlacers(quiet, classicalPlacerNames(), hooks);
+        QCOMPARE(starts.size(), classicalPlacerNames().size() - 1); // no CPU here: every placer but "cpu"
+        for (const char* name : {"post@best", "local-search"}) {
+            Recorder own, given;
+            const PlaceResult a = run(name, g, c, 700, 3, 1, &own);
+            auto placer = makePlacer(name);
+            PlaceContext ctx{g, c, SimOptions{}};
+            ctx.samples = 700;
+            ctx.seed = 3;
+            ctx.threads = 1;
+            ctx.observer = &given;
+            ctx.classicalStarts = &starts;
+            const PlaceResult b = placer->place(ctx);
+            QCOMPARE(b.best, a.best);
+            QCOMPARE(b.bestStepTimeUs, a.bestStepTimeUs);
+            QCOMPARE(b.samplesUsed, a.samplesUsed);
+            QCOMPARE(given.times, own.times);
+        }
+        // Only the round-robin run given: the climb starts from it, its one sample first.
+        std::vector<ClassicalStart> one;
+        for (const ClassicalStart& start : starts)
+            if (start.name == "round-robin")
+                one.push_back(start);
+        QCOMPARE(one.size(), size_t{1});
+        Recorder rec;
+        PlaceContext ctx{g, c, SimOptions{}};
+        ctx.samples = 50;
+        ctx.threads = 1;
+        ctx.observer = &rec;
+        ctx.classicalStarts = &one;
+        const PlaceResult r = makePlacer("local-search")->place(ctx);
+        QVERIFY(!rec.times.empty());
+        QCOMPARE(rec.times.front(), one.front().result.bestStepTimeUs);
+        QVERIFY(r.bestStepTimeUs <= one.front().result.bestStepTimeUs);
     }
 
     void timeBudgetIsHonoured()

@@ -1,6 +1,7 @@
 #include "ui/learn/LearnerWorker.h"
 
 #include "core/classic/ClassicalPlacers.h"
+#include "core/run/LocalSearchPlacer.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/run/WarmStartName.h"
 #include "core/sim/LowerBound.h"
@@ -35,20 +36,27 @@ double singleDeviceMs(const Graph& graph, const Cluster& cluster, const SimOptio
     return best == std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::quiet_NaN() : best / 1000.0;
 }
 
-// The fastest feasible classical placement (the line a learner should get below), run
-// through core's one runner of the classical placers (core/classic/ClassicalPlacers, the
-// list and runner the searches' starts use); the placers are deterministic, so seed and
-// budget do not matter. Stops early on `stop`. `warmStarter` (a classical placer, or empty)
-// also sets out.warmStartMs. `step(name, i, n)` is called before each placer (the window
-// shows what runs).
+// The fastest feasible classical placement (the line a learner should get below), run by the
+// rules of the searches' own starts (core's runClassicalStarts: classicalStartHooks), which
+// then take these runs instead of running the placers again (PlaceContext::classicalStarts):
+// under the run's time budget `seconds` (counted from `began`; 0: none) a placer starts while
+// time is left and one with a time-bounded part gets what is left (m-SCT's LP windows half of
+// it: 53 s on the Chakra step without a bound). Stops early on `stop`. `warmStarter` (a
+// classical placer, or empty) also sets out.warmStartMs. `step(name, i, n)` is called before
+// each placer (the window shows what runs). Returns the runs, in the table's order.
 template <class Step>
-void bestClassical(const Graph& graph, const Cluster& cluster, const SimOptions& sim, const std::atomic<bool>* stop,
-                   const std::string& warmStarter, LearnerSnapshot& out, const Step& step)
+std::vector<ClassicalStart> bestClassical(const Graph& graph, const Cluster& cluster, const SimOptions& sim,
+                                          double seconds, Clock::time_point began, const std::atomic<bool>* stop,
+                                          const std::string& warmStarter, LearnerSnapshot& out, const Step& step)
 {
     PlaceContext context{graph, cluster, sim};
     context.stop = stop;
-    ClassicalRunHooks hooks;
-    hooks.mayStart = [stop](size_t) { return !(stop && stop->load()); };
+    ClassicalRunHooks hooks = classicalStartHooks(
+        [seconds, began] {
+            return seconds > 0.0 ? seconds - std::chrono::duration<double>(Clock::now() - began).count()
+                                 : std::numeric_limits<double>::infinity();
+        },
+        [stop] { return stop && stop->load(); });
     hooks.starting = [&step](const std::string& name, size_t i, size_t n) {
         step(name, static_cast<int>(i) + 1, static_cast<int>(n));
     };
@@ -62,7 +70,7 @@ void bestClassical(const Graph& graph, const Cluster& cluster, const SimOptions&
         if (start.name == warmStarter && r.feasible && !r.stopped)
             out.warmStartMs = ms;
     };
-    runClassicalPlacers(context, classicalPlacerNames(), hooks);
+    return runClassicalPlacers(context, classicalPlacerNames(), hooks);
 }
 
 // The classical placer a "LEARNER@PLACER" run starts from (core's WarmStartedPlacer,
@@ -77,10 +85,11 @@ std::string warmStarterOf(const std::string& algorithm)
 }
 
 // The start's step time when the classical reference was not computed (NaN if it does not fit).
-double warmStartMs(const Graph& graph, const Cluster& cluster, const SimOptions& sim, const std::atomic<bool>* stop,
-                   const std::string& starter)
+double warmStartMs(const Graph& graph, const Cluster& cluster, const SimOptions& sim, double seconds,
+                   const std::atomic<bool>* stop, const std::string& starter)
 {
     PlaceContext context{graph, cluster, sim};
+    context.seconds = seconds;
     context.stop = stop;
     const std::vector<ClassicalStart> run = runClassicalPlacers(context, {starter});
     if (run.empty() || !run.front().result.feasible || run.front().result.stopped)
@@ -208,15 +217,17 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         preparing(tr("timing every op on one GPU"));
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster, sim);
         const std::string starter = warmStarterOf(request.algorithm);
+        std::vector<ClassicalStart> starts;
         if (request.classicalReference) // goes out with the first samples
-            bestClassical(
-                graph, cluster, sim, control->stopFlag(), starter, prototype, [&](const std::string& name, int i, int n) {
+            starts = bestClassical(
+                graph, cluster, sim, request.seconds, referencesStart, control->stopFlag(), starter, prototype,
+                [&](const std::string& name, int i, int n) {
                     preparing(
                         tr("computing the reference placers: %1 %2/%3").arg(QString::fromStdString(name)).arg(i).arg(n));
                 });
         else if (!starter.empty()) {
             preparing(tr("computing the warm start: %1").arg(QString::fromStdString(starter)));
-            prototype.warmStartMs = warmStartMs(graph, cluster, sim, control->stopFlag(), starter);
+            prototype.warmStartMs = warmStartMs(graph, cluster, sim, request.seconds, control->stopFlag(), starter);
         }
         outcome.referenceSeconds = std::chrono::duration<double>(Clock::now() - referencesStart).count();
         preparing(QString()); // the placer starts
@@ -236,6 +247,8 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         context.lowerBoundUs = bound.valueUs();
         context.observer = &observer;
         context.stop = control->stopFlag();
+        if (request.classicalReference) // the searches' starts: not run twice
+            context.classicalStarts = &starts;
         outcome.result = placer->place(context);
         observer.flush();
         outcome.result.stopped = outcome.result.stopped || control->stopRequested();
