@@ -374,6 +374,8 @@ void TestCompareView::rowsAreTimedUnderTheDocumentsDispatchRule()
     const double readyUs = Simulator(*doc->graph, *doc->cluster).run(row.best).stepTimeUs;
     QVERIFY2(std::abs(pathUs - readyUs) > 1.0, qPrintable(QStringLiteral("%1 vs %2 µs").arg(pathUs).arg(readyUs)));
     QCOMPARE(row.meanUs(), pathUs);
+    QVERIFY2(view.boundText().contains(QStringLiteral("every row timed by critical-path dispatch")),
+             qPrintable(view.boundText()));
 }
 
 #include "test_compare_view.moc"

@@ -211,6 +211,7 @@ void ComparisonView::start()
     runGraphId_ = document_->graphId;
     runSamples_ = request.options.samples;
     runSeeds_ = request.options.seeds;
+    runDispatch_ = document_->sim.dispatch;
     stop_ = std::make_shared<std::atomic<bool>>(false);
     model_->clear();
     progress_->setValue(0);
@@ -240,6 +241,7 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     stop_.reset();
     runGraphId_ = graphId;
     runCluster_.reset();
+    runDispatch_ = document_ ? document_->sim.dispatch : Dispatch::ReadyOrder; // the session's, restored with it
     runSamples_ = results.samples;
     runSeeds_ = results.seeds;
     // The file keeps the polynomial bound's value; what gives it is named again when the
@@ -329,7 +331,9 @@ void ComparisonView::onStarted(quint64 runId, double lowerBoundUs, const QString
 
 void ComparisonView::updateBound()
 {
-    const QString text = model_->summary();
+    QString text = model_->summary();
+    if (!text.isEmpty() && runDispatch_ != Dispatch::ReadyOrder) // the rows are that rule's times
+        text += tr("; every row timed by %1 dispatch").arg(QString::fromLatin1(dispatchName(runDispatch_)));
     bound_->setText(text);
     bound_->setVisible(!text.isEmpty());
 }

@@ -97,6 +97,7 @@ private:
     std::shared_ptr<const Cluster> runCluster_; // and the cluster (null for restored rows)
     int runSamples_ = 0;                        // the rows' budget and seeds, as asked
     int runSeeds_ = 0;
+    Dispatch runDispatch_ = Dispatch::ReadyOrder; // the rule its rows were timed under
 
     ComparisonModel* model_;
     QSortFilterProxyModel* proxy_;
