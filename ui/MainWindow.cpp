@@ -497,9 +497,9 @@ bool MainWindow::openPlacement(const QString& path)
     // A file that says how it was timed (post-cli place --out, File ▸ Export) is shown under
     // that rule, as post-cli simulate --placement times it: its step time is then the file's.
     // While a run goes on the rule stays the run's (its samples and best are timed under it).
-    const bool recordsRule = read.made.stepTimeUs || read.made.dispatch != Dispatch::ReadyOrder;
+    const std::optional<Dispatch> recorded = recordedDispatch(read.made);
     const Dispatch placedUnder = read.made.dispatch;
-    const bool otherRule = recordsRule && placedUnder != document->sim.dispatch;
+    const bool otherRule = recorded && *recorded != document->sim.dispatch;
     const bool running = learner_->controller()->isActive();
     if (otherRule && !running) {
         hub_->setDispatch(placedUnder);

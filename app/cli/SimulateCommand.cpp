@@ -141,15 +141,6 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
         }
 }
 
-// The rule a placement file's step time was timed under, when the file records one (a
-// "step_time_us", timed in ready order unless "dispatch" says otherwise, or a "dispatch").
-std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
-{
-    if (made.stepTimeUs || made.dispatch != Dispatch::ReadyOrder)
-        return made.dispatch;
-    return std::nullopt;
-}
-
 // The simulator's options for --placement FILE: --dispatch when given, else the rule FILE was
 // placed under (docs/simulator.md, "Dispatch"); a note on stderr where the two are not the same,
 // or where the file's rule is taken.

@@ -30,6 +30,16 @@ struct PlacementProvenance {
 Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster);
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster);
 
+// The rule a placement's step time was timed under, when its file says: one with a
+// "step_time_us" (ready order unless "dispatch" says otherwise) or a "dispatch"; none when it
+// records neither (post-cli simulate --placement and Post Studio then keep their own rule).
+inline std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
+{
+    if (made.stepTimeUs || made.dispatch != Dispatch::ReadyOrder)
+        return made.dispatch;
+    return std::nullopt;
+}
+
 // A placement file's placement with what the file records of how it was made: "algorithm",
 // "seed" (when a whole number), "step_time_us" and "dispatch" (absent: ready order, the rule
 // step_time_us was timed under). Checked as parsePlacement checks it.
