@@ -18,6 +18,7 @@
 #include "core/io/torch/RecordFunctionLink.h"
 #include "core/io/torch/TorchModules.h"
 #include "core/io/torch/TraceSteps.h"
+#include "core/session/SessionFile.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
@@ -163,6 +164,14 @@ const std::vector<FuzzTarget>& fuzzTargets()
              withAndWithoutPartial([&](const MeasuredCostsOptions& options) {
                  applyKinetoTextToExecutionTrace(et, std::string(b), "kineto.json", nullptr, options);
              });
+         }},
+        // Post Studio's sessions (core/session): what reads back must write the same file again,
+        // or a saved session would change each time it is opened and saved.
+        {"session",
+         [](std::string_view b) {
+             const std::string once = sessionJson(parseSession(b, "fuzz.session.json"));
+             if (sessionJson(parseSession(once, "again.session.json")) != once)
+                 throw std::logic_error("a session written, read back and written again differs");
          }},
     };
     return targets;

@@ -88,10 +88,18 @@ private slots:
         QFETCH(QString, path);
         QFile file(path);
         QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
-        // limit-*: hand-made inputs past a documented limit (docs/formats.md), which must be refused.
-        const bool mustRefuse = QFileInfo(path).fileName().startsWith(QStringLiteral("limit-"));
-        const QString problem = replay(*fuzz::findFuzzTarget(target.toStdString()), file.readAll(), mustRefuse);
+        // limit-*: hand-made inputs past a documented limit (docs/formats.md), which must be refused;
+        // accept-*: well-formed seeds that reach a target's deepest checks, which must be taken.
+        const QString name = QFileInfo(path).fileName();
+        const bool mustRefuse = name.startsWith(QStringLiteral("limit-"));
+        const QByteArray bytes = file.readAll();
+        const fuzz::FuzzTarget& fuzzTarget = *fuzz::findFuzzTarget(target.toStdString());
+        const QString problem = replay(fuzzTarget, bytes, mustRefuse);
         QVERIFY2(problem.isEmpty(), qPrintable(path + ": " + problem));
+        if (name.startsWith(QStringLiteral("accept-"))) {
+            const std::string result = answer(fuzzTarget, bytes);
+            QVERIFY2(result == "accepted", qPrintable(path + ": refused: " + QString::fromStdString(result)));
+        }
     }
 
     // An importer must answer the same whatever was read before it: cgraph once kept its
