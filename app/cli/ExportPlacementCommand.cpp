@@ -2,12 +2,12 @@
 
 #include "app/cli/CliSupport.h"
 #include "core/io/json/JsonInput.h"
+#include "core/io/native/PlacementFile.h"
 #include "core/io/torch/TorchModules.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileText.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include <iostream>
 #include <memory>
@@ -27,11 +27,11 @@ int runExport(const ExportOptions& o)
     if (!o.out.empty() && o.out != "-")
         checkOutputArgs({{"--out", o.out}}, {o.placement}, o.force);
     const std::string placement = JsonInput::readFile(o.placement, JsonInput::kMaxPlacementBytes);
-    const std::string text = torchMapJson(placement, o.placement);
+    PlacementProvenance made;
+    const std::string text = torchMapJson(placement, o.placement, &made);
     // The map carries the devices, not the order a placement found under critical-path dispatch
-    // was timed in (torchMapJson checked the file, "dispatch" included).
-    if (const auto root = nlohmann::json::parse(placement, nullptr, false);
-        root.is_object() && root.value("dispatch", std::string()) == "critical-path")
+    // was timed in.
+    if (made.dispatch == Dispatch::CriticalPath)
         std::cerr << "post-cli: note: " << o.placement << " was placed under critical-path dispatch; PyTorch runs "
                   << "the ops in program order, so the step it takes may differ from the file's step_time_us "
                   << "(docs/simulator.md, \"Dispatch\")\n";

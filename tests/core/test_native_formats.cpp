@@ -233,6 +233,10 @@ private slots:
             {"field ops[0].time_us.cpu", "must be a number"});
         row("quoted number", head + R"([{"name": "a", "output_bytes": "12"}]})",
             {"field ops[0].output_bytes", "must be a number", "without quotes"});
+        row("quoted -inf", head + R"([{"name": "a", "time_us": {"gpu": "-inf"}}]})",
+            {"field ops[0].time_us.gpu", "must be a number", "no NaN or infinity"});
+        row("a word for a number", head + R"([{"name": "a", "time_us": {"gpu": "fast"}}]})",
+            {"field ops[0].time_us.gpu", "must be a number, got the string \"fast\""});
         row("negative time", head + R"([{"name": "a"}, {"name": "b", "time_us": {"gpu": -1}}]})",
             {"field ops[1].time_us.gpu", ">= 0", "-1"});
         row("negative bytes", head + R"([{"name": "a", "param_bytes": -5}]})", {"field ops[0].param_bytes", ">= 0"});

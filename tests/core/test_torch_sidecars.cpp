@@ -116,6 +116,37 @@ private slots:
         }
     }
 
+    // export-placement reads the file without its graph: the fields that need none are checked
+    // as parsePlacement checks them, and what made the placement comes back.
+    void torchMapChecksThePlacementFilesOtherFields()
+    {
+        const std::string head = R"({"format": "post-placement/1", "placement": {"a": "/device:GPU:0"},
+            "modules": {"a": "m"}, )";
+        const std::pair<const char*, const char*> bad[] = {
+            {R"("dispatch": "bogus"})", "field dispatch"},
+            {R"("step_time_us": "x"})", "field step_time_us"},
+            {R"("seed": -1})", "field seed"},
+            {R"("graph": 3})", "field graph"},
+            {R"("stray": 1})", "stray"},
+        };
+        for (const auto& [tail, field] : bad) {
+            try {
+                torchMapJson(head + tail, "p.json");
+                QFAIL(qPrintable(QString("accepted ") + tail));
+            } catch (const InputError& e) {
+                QVERIFY2(std::string(e.what()).find("p.json") != std::string::npos
+                             && std::string(e.what()).find(field) != std::string::npos,
+                         e.what());
+            }
+        }
+        PlacementProvenance made;
+        torchMapJson(head + R"("algorithm": "post@best", "step_time_us": 12.5, "dispatch": "critical-path"})", "p.json",
+                     &made);
+        QCOMPARE(made.algorithm, std::string("post@best"));
+        QCOMPARE(made.stepTimeUs.value_or(0.0), 12.5);
+        QVERIFY(made.dispatch == Dispatch::CriticalPath);
+    }
+
     void postCostsReplaceCpuTimesAndScaleTheBackward()
     {
         QTemporaryDir dir;

@@ -46,6 +46,22 @@ void applyCosts(ImportedGraph& imported, const MeasuredCostsFiles& costs, GraphD
     doc.costs = costs;
 }
 
+// The per-file read settings (input dimensions, measured costs) are kept by absolute path;
+// an empty value forgets the file's.
+template <class T> void keepForPath(QHash<QString, T>& settings, const QString& path, const T& value)
+{
+    const QString key = QFileInfo(path).absoluteFilePath();
+    if (value.empty())
+        settings.remove(key);
+    else
+        settings.insert(key, value);
+}
+
+template <class T> T forPath(const QHash<QString, T>& settings, const QString& path)
+{
+    return settings.value(QFileInfo(path).absoluteFilePath());
+}
+
 } // namespace
 
 DocumentLoader::DocumentLoader(QObject* parent)
@@ -72,31 +88,17 @@ QString DocumentLoader::clusterProblem(const QString& nameOrPath)
 
 void DocumentLoader::setDimensions(const QString& path, const InputDimensions& dimensions)
 {
-    const QString key = QFileInfo(path).absoluteFilePath();
-    if (dimensions.empty())
-        dimensions_.remove(key);
-    else
-        dimensions_.insert(key, dimensions);
+    keepForPath(dimensions_, path, dimensions);
 }
 
-InputDimensions DocumentLoader::dimensions(const QString& path) const
-{
-    return dimensions_.value(QFileInfo(path).absoluteFilePath());
-}
+InputDimensions DocumentLoader::dimensions(const QString& path) const { return forPath(dimensions_, path); }
 
 void DocumentLoader::setCosts(const QString& path, const MeasuredCostsFiles& costs)
 {
-    const QString key = QFileInfo(path).absoluteFilePath();
-    if (costs.empty())
-        costs_.remove(key);
-    else
-        costs_.insert(key, costs);
+    keepForPath(costs_, path, costs);
 }
 
-MeasuredCostsFiles DocumentLoader::costs(const QString& path) const
-{
-    return costs_.value(QFileInfo(path).absoluteFilePath());
-}
+MeasuredCostsFiles DocumentLoader::costs(const QString& path) const { return forPath(costs_, path); }
 
 DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterName, std::int64_t batch,
                                     const InputDimensions& dimensions, std::optional<PrecisionMode> precision,

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -365,10 +367,12 @@ double JsonInput::number(const json& value, const std::string& path) const
     if (!value.is_number()) {
         std::string hint;
         if (value.is_string()) {
-            const std::string text = value.get<std::string>();
-            if (text.find_first_of("0123456789") == std::string::npos)
+            std::string text = value.get<std::string>();
+            std::transform(text.begin(), text.end(), text.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (text.find("nan") != std::string::npos || text.find("inf") != std::string::npos)
                 hint = " (JSON has no NaN or infinity: give a finite number)";
-            else
+            else if (text.find_first_of("0123456789") != std::string::npos)
                 hint = " (write numbers without quotes)";
         }
         fail(path, "must be a number, got " + describe(value) + hint);

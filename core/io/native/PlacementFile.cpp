@@ -61,16 +61,8 @@ PlacementProvenance readProvenance(const JsonInput& in, const json& root)
 
 } // namespace
 
-Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster)
+PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::json& root)
 {
-    return parsePlacementWithProvenance(text, source, graph, cluster).placement;
-}
-
-PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
-                                                     const Graph& graph, const Cluster& cluster)
-{
-    const JsonInput in(source);
-    const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
     in.rejectUnknownKeys(
         root, {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "placement", "modules"},
@@ -81,7 +73,20 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
         in.string(*g, "graph");
     if (const json* c = in.find(root, "cluster"))
         in.string(*c, "cluster");
-    PlacementProvenance made = readProvenance(in, root);
+    return readProvenance(in, root);
+}
+
+Placement parsePlacement(std::string_view text, const std::string& source, const Graph& graph, const Cluster& cluster)
+{
+    return parsePlacementWithProvenance(text, source, graph, cluster).placement;
+}
+
+PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
+                                                     const Graph& graph, const Cluster& cluster)
+{
+    const JsonInput in(source);
+    const json root = in.parse(text);
+    PlacementProvenance made = checkPlacementHeader(in, root);
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {

@@ -5,6 +5,9 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
+#include "core/io/json/JsonInput.h"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -39,6 +42,11 @@ inline std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
         return made.dispatch;
     return std::nullopt;
 }
+
+// The fields of a post-placement/1 document `root` that need no graph or cluster: "format",
+// no unknown key, "graph" and "cluster" strings, and what made it (returned). Throws
+// InputError through `in`, naming the field. parsePlacement and torchMapJson check with it.
+PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::json& root);
 
 // A placement file's placement with what the file records of how it was made: "algorithm",
 // "seed" (when a whole number), "step_time_us" and "dispatch" (absent: ready order, the rule

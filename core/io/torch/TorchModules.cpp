@@ -2,6 +2,7 @@
 
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
+#include "core/io/native/PlacementFile.h"
 #include "core/util/FileText.h"
 
 #include <nlohmann/json.hpp>
@@ -113,11 +114,13 @@ std::optional<std::string> moduleSidecarOf(const std::string& graphPath)
     return std::nullopt;
 }
 
-std::string torchMapJson(std::string_view placementText, const std::string& source)
+std::string torchMapJson(std::string_view placementText, const std::string& source, PlacementProvenance* made)
 {
     const JsonInput in(source);
     const nlohmann::json root = in.parse(placementText);
-    in.requireFormat(root, "post-placement", 1);
+    const PlacementProvenance header = checkPlacementHeader(in, root);
+    if (made)
+        *made = header;
     const nlohmann::json& placement = in.object(in.require(root, "placement", {}), "placement");
     const nlohmann::json* modules = in.find(root, "modules");
     if (!modules)

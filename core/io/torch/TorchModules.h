@@ -9,6 +9,8 @@
 
 namespace post {
 
+struct PlacementProvenance; // core/io/native/PlacementFile.h
+
 // The module path of each op of a graph imported from a PyTorch ONNX export, read from the
 // export's sidecar `MODEL.onnx.modules.json` ("post-torch-modules/1", written by
 // python/post_torch: ONNX node name -> module path, "" for the root module). A forward op
@@ -26,7 +28,9 @@ std::optional<std::string> moduleSidecarOf(const std::string& graphPath);
 // A post-placement/1 document with module paths (post-cli place of such an export) as a
 // "post-torch-map/1" document: module path -> device, where a module's device is the one
 // most of its ops are placed on (ties: the device of its first op in the file's order) —
-// the rule post_torch.apply uses. Throws InputError naming `source` and the field.
-std::string torchMapJson(std::string_view placementText, const std::string& source);
+// the rule post_torch.apply uses. The file's other fields are checked as parsePlacement
+// checks them (checkPlacementHeader), and `made`, when given, gets what they record. Throws
+// InputError naming `source` and the field.
+std::string torchMapJson(std::string_view placementText, const std::string& source, PlacementProvenance* made = nullptr);
 
 } // namespace post
