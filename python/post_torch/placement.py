@@ -3,6 +3,7 @@
 import json
 import os
 import stat
+import warnings
 from collections import Counter
 
 import torch
@@ -118,6 +119,14 @@ def load_plan(path):
             raise PlacementError(
                 f"{path}: field 'modules' is missing: place the export with its .modules.json beside it "
                 "(post_torch.export writes it), or convert with `post-cli export-placement --to torch`")
+        dispatch = doc.get("dispatch", "ready")
+        if dispatch not in ("ready", "critical-path"):
+            raise PlacementError(f"{path}: field 'dispatch' is {json.dumps(dispatch)[:40]}, "
+                                 "expected \"ready\" or \"critical-path\"")
+        if dispatch == "critical-path":
+            # The plan carries devices, not the order the search timed the placement in.
+            warnings.warn(f"{path} was placed under critical-path dispatch; PyTorch runs the ops in program "
+                          "order, so the step may differ from the file's step_time_us", stacklevel=2)
         modules = doc["modules"]
         for op, module in modules.items():
             if not isinstance(module, str):

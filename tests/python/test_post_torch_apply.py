@@ -131,6 +131,8 @@ class ApplyIsAllOrNothing(unittest.TestCase):
             "module-list.json": ({"format": "post-placement/1", "placement": {"x": GPU0}, "modules": {"x": [1]}},
                                  r"field 'modules': op 'x' maps to \[1\]"),
             "no-modules.json": ({"format": "post-placement/1", "placement": {"x": GPU0}}, "field 'modules' is missing"),
+            "dispatch.json": ({"format": "post-placement/1", "placement": {"x": GPU0}, "modules": {"x": "m"},
+                               "dispatch": "bogus"}, "field 'dispatch' is \"bogus\""),
             "deep.json": ("[" * 100000 + "]" * 100000, "nested too deeply"),
             "long-int.json": ("{\"format\": " + "9" * 5000 + "}", "not JSON we read"),
             "empty-plan.json": ({"format": "post-torch-map/1", "modules": {}}, "names no module"),
@@ -140,6 +142,13 @@ class ApplyIsAllOrNothing(unittest.TestCase):
                 self.assertRefused(self.file(name, document), {GPU0: "cpu"}, pattern)
         self.assertRefused(os.path.join(self.tmp.name, "absent.json"), {GPU0: "cpu"}, "cannot read: No such file")
         self.assertRefused(self.tmp.name, {GPU0: "cpu"}, "cannot read: a folder")
+
+    def test_a_critical_path_placement_warns_that_pytorch_keeps_program_order(self):
+        doc = {"format": "post-placement/1", "placement": {"x": GPU0}, "modules": {"x": ""},
+               "dispatch": "critical-path"}
+        with self.assertWarnsRegex(UserWarning, "critical-path dispatch; PyTorch runs the ops in program order"):
+            plan = post_torch.load_plan(self.file("cp.json", doc))
+        self.assertEqual(plan, {"": GPU0})
 
     def test_a_fifo_is_refused_not_waited_on(self):
         fifo = os.path.join(self.tmp.name, "fifo.json")
