@@ -370,7 +370,10 @@ double JsonInput::number(const json& value, const std::string& path) const
             std::string text = value.get<std::string>();
             std::transform(text.begin(), text.end(), text.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (text.find("nan") != std::string::npos || text.find("inf") != std::string::npos)
+            std::string_view word = text;
+            if (!word.empty() && (word.front() == '-' || word.front() == '+'))
+                word.remove_prefix(1);
+            if (word == "nan" || word == "inf" || word == "infinity")
                 hint = " (JSON has no NaN or infinity: give a finite number)";
             else if (text.find_first_of("0123456789") != std::string::npos)
                 hint = " (write numbers without quotes)";
