@@ -36,6 +36,7 @@ struct PlaceOptions : GraphClusterArgs {
     std::string log;
     std::string pbtxtOut;
     std::string modules; // post-torch-modules/1 sidecar; default: GRAPH.modules.json when present
+    std::string start;   // a post-placement/1 file to start the search from
     std::vector<std::string> settings;
     bool json = false;
     bool force = false;
@@ -48,8 +49,16 @@ int runPlace(const PlaceOptions& o)
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
     // Before the search: a run whose result cannot be written is lost at the end.
-    checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}}, {o.graph, o.cluster, o.modules},
-                    o.force);
+    checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}},
+                    {o.graph, o.cluster, o.modules, o.start}, o.force);
+    const PlacerInfo* row = findPlacer(o.algo);
+    const bool learnerStart = row && row->kind == PlacerKind::Learner;
+    if (!o.start.empty()
+        && (!row || o.algo == "random"
+            || (!learnerStart && row->kind != PlacerKind::Race && row->kind != PlacerKind::Baseline)))
+        throw UsageError{"--start: " + o.algo
+                         + " does not start from a placement (post@best, local-search and the learners but "
+                           "random do)"};
     const std::string source = graphSourceName(o.graph);
     std::string pbtxtText; // the input, to write back with devices filled in
     if (!o.pbtxtOut.empty()) {
@@ -82,6 +91,21 @@ int runPlace(const PlaceOptions& o)
     RunLog log;
     const SimOptions simOptions = simOptionsArg(o);
     PlaceContext ctx{g, c, simOptions};
+    Placement start;
+    if (!o.start.empty()) {
+        PlacementWithProvenance given = readPlacementFileWithProvenance(o.start, g, c);
+        if (const auto rule = recordedDispatch(given.made); rule && *rule != simOptions.dispatch)
+            std::cerr << "post-cli: note: " << o.start << " was timed under " << dispatchName(*rule)
+                      << " dispatch; the search times it under " << dispatchName(simOptions.dispatch) << "\n";
+        start = std::move(given.placement);
+        if (learnerStart) { // the learner's policy starts on it, and it is its first evaluation
+            LearnerOptions options = learnerOptionsArg(o.settings);
+            options.warmStart = start;
+            placer = makePlacer(o.algo, options);
+        } else {
+            ctx.start = &start;
+        }
+    }
     // Neither budget given: the default time budget; one given: that one alone.
     ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;
     const double budget = o.secondsGiven ? o.seconds : (o.samplesGiven ? 0.0 : kDefaultPlaceSeconds);
@@ -205,6 +229,11 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--modules", opts->modules,
                     "PyTorch module paths of the ops (post-torch-modules/1) to write into --out; "
                     "default: GRAPH.modules.json when it exists");
+    cmd->add_option("--start", opts->start,
+                    "Start the search from this placement (post-placement/1 of the graph and cluster): local-search "
+                    "and post@best climb from it when it beats every classical placement, a learner starts its policy "
+                    "on it; the result is never slower")
+        ->type_name("FILE");
     cmd->add_option("--set", opts->settings, learnerOptionsHelp())->type_name("KEY=VALUE");
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     addForceOption(*cmd, opts->force);

@@ -39,6 +39,10 @@ struct PlaceContext {
     // reference lines): the searches that start from them take these instead of running the
     // placers again (null: they run them).
     const std::vector<ClassicalStart>* classicalStarts = nullptr;
+    // A placement to start from (post-cli place --start): the searches that start from the
+    // classical placers (local-search, post@best) take it as one more start, named "start",
+    // timed as the classical starts are (null: none). It must pass placementProblem().
+    const Placement* start = nullptr;
 };
 
 struct PlaceResult {

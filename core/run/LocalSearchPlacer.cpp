@@ -12,6 +12,7 @@
 #include "core/learn/PostSearch.h"
 #include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -44,17 +45,29 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
         for (int i = 0; i < start.result.samplesUsed; ++i)
             budget.record(start.result.best, e);
     };
-    if (context.classicalStarts) { // run already, by these rules (in the table's order)
-        for (const ClassicalStart& start : *context.classicalStarts)
-            record(start);
-        std::vector<ClassicalStart> starts = *context.classicalStarts;
-        sortStarts(starts);
-        return starts;
+    std::vector<ClassicalStart> starts;
+    if (context.start) { // the caller's, first: a tie with a classical placer keeps it
+        ClassicalStart given{"start", {}};
+        given.result.best = *context.start;
+        const SimResult& run = Simulator(context.graph, context.cluster, context.sim).run(*context.start);
+        given.result.bestStepTimeUs = run.stepTimeUs;
+        given.result.feasible = run.feasible;
+        given.result.samplesUsed = 1;
+        record(given);
+        starts.push_back(std::move(given));
     }
-    ClassicalRunHooks hooks = classicalStartHooks([&budget] { return budget.secondsLeft(); },
-                                                  [&budget] { return budget.stopRequested(); });
-    hooks.done = record;
-    std::vector<ClassicalStart> starts = runClassicalPlacers(context, classicalPlacerNames(), hooks);
+    if (context.classicalStarts) { // run already, by these rules (in the table's order)
+        for (const ClassicalStart& start : *context.classicalStarts) {
+            record(start);
+            starts.push_back(start);
+        }
+    } else {
+        ClassicalRunHooks hooks = classicalStartHooks([&budget] { return budget.secondsLeft(); },
+                                                      [&budget] { return budget.stopRequested(); });
+        hooks.done = record;
+        for (ClassicalStart& start : runClassicalPlacers(context, classicalPlacerNames(), hooks))
+            starts.push_back(std::move(start));
+    }
     sortStarts(starts);
     return starts;
 }

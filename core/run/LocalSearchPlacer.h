@@ -23,6 +23,7 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 // are recorded in `budget` (reported to its observer as samples of the placer's result).
 // context.classicalStarts, when given, are taken as those runs (in the table's order, as
 // runClassicalPlacers with classicalStartHooks gives them): recorded, sorted, not run again.
+// context.start, when given, is simulated once and joins them as "start" (first among equals).
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);
 // The rules by which runClassicalStarts runs them: each placer starts while time is left (the
 // first always, unless stopped), and one with a time-bounded part gets what is left.

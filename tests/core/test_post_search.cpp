@@ -556,6 +556,39 @@ private slots:
         QVERIFY(r.bestStepTimeUs <= one.front().result.bestStepTimeUs);
     }
 
+    // PlaceContext::start (post-cli place --start) joins the classical starts as "start", first
+    // among equals, its one simulation recorded as a sample; the climb then starts from the best.
+    void aGivenStartJoinsTheClassicalStarts()
+    {
+        const Graph g = branches(4, 8, 3e5);
+        const Cluster c = twoAndOne();
+        const PlaceResult best = run("post@best", g, c, 2000, 1, 1, nullptr);
+        std::vector<ClassicalStart> none;
+        Recorder rec;
+        PlaceContext ctx{g, c, SimOptions{}};
+        ctx.threads = 1;
+        ctx.samples = 10;
+        ctx.observer = &rec;
+        ctx.classicalStarts = &none; // the given start alone
+        ctx.start = &best.best;
+        EvaluationBudget budget(ctx.samples, 0.0, nullptr, &rec, std::chrono::steady_clock::now());
+        const std::vector<ClassicalStart> starts = runClassicalStarts(ctx, budget);
+        QCOMPARE(starts.size(), size_t{1});
+        QCOMPARE(starts.front().name, std::string("start"));
+        QCOMPARE(starts.front().result.best, best.best);
+        QCOMPARE(starts.front().result.bestStepTimeUs, best.bestStepTimeUs);
+        QCOMPARE(budget.used(), 1);
+        // With every classical placer beside it, a 20-sample climb keeps the 2,000-sample result.
+        for (const char* name : {"local-search", "post@best"}) {
+            PlaceContext full{g, c, SimOptions{}};
+            full.threads = 1;
+            full.samples = 20;
+            full.start = &best.best;
+            const PlaceResult r = makePlacer(name)->place(full);
+            QVERIFY2(r.bestStepTimeUs <= best.bestStepTimeUs, name);
+        }
+    }
+
     void timeBudgetIsHonoured()
     {
         // Wide enough that nothing converges in the time given.
