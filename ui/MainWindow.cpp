@@ -953,8 +953,9 @@ void MainWindow::createLearner()
     connect(runChartLink_, &RunChartLink::placementStatus, this,
             [this](const QString& text) { setStatus(text, StatusScope::Placement); });
     connect(learner_, &LearnerPanel::runStarted, this, [this, chartTab] {
-        if (learner_->continuedFrom() > 0) {
+        if (!learner_->continuationNote().isEmpty())
             setStatus(learner_->continuationNote());
+        if (learner_->continuedFrom() > 0) {
             statusText_->setToolTip(tr("Sessions do not keep the learner's policy, so a restored run cannot resume "
                                        "exactly: its learner starts again from the restored best placement"));
         }

@@ -51,11 +51,8 @@ int runPlace(const PlaceOptions& o)
     // Before the search: a run whose result cannot be written is lost at the end.
     checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}},
                     {o.graph, o.cluster, o.modules, o.start}, o.force);
-    const PlacerInfo* row = findPlacer(o.algo);
-    const bool learnerStart = row && row->kind == PlacerKind::Learner;
-    if (!o.start.empty()
-        && (!row || o.algo == "random"
-            || (!learnerStart && row->kind != PlacerKind::Race && row->kind != PlacerKind::Baseline)))
+    const StartUse startUse = placerStartUse(o.algo);
+    if (!o.start.empty() && startUse == StartUse::None)
         throw UsageError{"--start: " + o.algo
                          + " does not start from a placement (post@best, local-search and the learners but "
                            "random do)"};
@@ -98,7 +95,7 @@ int runPlace(const PlaceOptions& o)
             std::cerr << "post-cli: note: " << o.start << " was timed under " << dispatchName(*rule)
                       << " dispatch; the search times it under " << dispatchName(simOptions.dispatch) << "\n";
         start = std::move(given.placement);
-        if (learnerStart) { // the learner's policy starts on it, and it is its first evaluation
+        if (startUse == StartUse::Policy) { // the learner's policy starts on it, its first evaluation
             LearnerOptions options = learnerOptionsArg(o.settings);
             options.warmStart = start;
             placer = makePlacer(o.algo, options);

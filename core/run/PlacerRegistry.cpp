@@ -132,6 +132,16 @@ bool placerUsesSampleBudget(std::string_view name)
     return isKind(splitWarmStart(name).first, PlacerKind::Learner);
 }
 
+StartUse placerStartUse(std::string_view name)
+{
+    const PlacerInfo* row = findPlacer(name);
+    if (!row || name == "random") // LEARNER@PLACER starts from its placer; random draws uniformly
+        return StartUse::None;
+    if (row->kind == PlacerKind::Learner)
+        return StartUse::Policy;
+    return row->kind == PlacerKind::Race || row->kind == PlacerKind::Baseline ? StartUse::Start : StartUse::None;
+}
+
 std::string placerDescription(std::string_view name)
 {
     if (const PlacerInfo* row = findPlacer(name))

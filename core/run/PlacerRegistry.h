@@ -49,6 +49,13 @@ bool placerUsesSeed(std::string_view name);
 // True for algorithms that stop at a number of samples (learners, races, local-search); the
 // classical placers and milp simulate as many placements as their method needs.
 bool placerUsesSampleBudget(std::string_view name);
+// How `name` starts from a placement given to it (post-cli place --start, the Studio's "from
+// the shown placement"): a learner's policy starts on it (LearnerOptions::warmStart, evaluated
+// first); post@best and local-search take it as PlaceContext::start, one more start beside the
+// classical placers; the others (random, classical, milp, LEARNER@PLACER) cannot. Either way
+// the result is never worse than the given placement.
+enum class StartUse : std::uint8_t { None, Policy, Start };
+StartUse placerStartUse(std::string_view name);
 // The one-line description of a table row or of LEARNER@PLACER; empty for an unknown name.
 std::string placerDescription(std::string_view name);
 

@@ -9,6 +9,8 @@
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/LearnerPanel.h"
 
+#include <QCheckBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -94,6 +96,54 @@ private slots:
         QCOMPARE(outcome.result.bestStepTimeUs, cli.bestStepTimeUs);
         QCOMPARE(outcome.result.feasible, cli.feasible);
         QVERIFY(outcome.result.best == cli.best);
+    }
+
+    // "From the shown placement" is post-cli place --start: the same run from the same start,
+    // never slower than it; it is offered only with a placement on show and an algorithm that
+    // can start from one.
+    void fromTheShownPlacementIsTheCliStart()
+    {
+        const DocumentPtr plain = inceptionDocument();
+        LearnerPanel panel;
+        panel.setDocument(plain);
+        QVERIFY(!panel.fromShownBox()->isEnabled()); // nothing placed
+        auto placed = std::make_shared<GraphDocument>(*plain);
+        const PlaceResult good = cliRun(*plain, "post", 1500, 4);
+        placed->placement = good.best;
+        panel.setDocument(placed);
+        for (const auto& [algo, offered] :
+             {std::pair{"m-etf", false}, std::pair{"random", false}, std::pair{"post@m-sct", false},
+              std::pair{"post", true}, std::pair{"local-search", true}, std::pair{"post@best", true}}) {
+            panel.setAlgorithm(QString::fromLatin1(algo));
+            QVERIFY2(panel.fromShownBox()->isEnabled() == offered, algo);
+        }
+        panel.fromShownBox()->setChecked(true);
+        for (const char* algo : {"local-search", "post"}) {
+            panel.setAlgorithm(QString::fromLatin1(algo));
+            panel.setSamples(30);
+            panel.setTimeLimit(0.0);
+            panel.setSeed(2);
+            QSignalSpy finished(&panel, &LearnerPanel::finished);
+            panel.start();
+            QVERIFY(finished.wait(120000));
+            QCOMPARE(panel.continuationNote(), QString::fromLatin1(algo) + " started from the shown placement");
+            const auto* status = panel.findChild<QLabel*>(QStringLiteral("status"));
+            QVERIFY2(status->text().endsWith(", from the shown placement"), qPrintable(status->text()));
+            const auto outcome = finished.first().at(0).value<LearnerOutcome>();
+            QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+            LearnerOptions options;
+            PlaceContext ctx{*plain->graph, *plain->cluster, SimOptions{}};
+            ctx.samples = 30;
+            ctx.seed = 2;
+            if (placerStartUse(algo) == StartUse::Policy)
+                options.warmStart = good.best;
+            else
+                ctx.start = &good.best;
+            const PlaceResult cli = makePlacer(algo, options)->place(ctx);
+            QCOMPARE(outcome.result.bestStepTimeUs, cli.bestStepTimeUs);
+            QVERIFY(outcome.result.best == cli.best);
+            QVERIFY2(outcome.result.bestStepTimeUs <= good.bestStepTimeUs, algo);
+        }
     }
 };
 

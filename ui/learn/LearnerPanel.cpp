@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QSignalBlocker>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -35,6 +36,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , cluster_(new QComboBox(this))
     , precision_(new QComboBox(this))
     , dispatch_(new QComboBox(this))
+    , fromShown_(new QCheckBox(tr("From the shown placement"), this))
     , options_(new LearnerOptionsEditor(this))
     , optionsToggle_(new QToolButton(this))
     , samples_(new QSpinBox(this))
@@ -130,6 +132,11 @@ LearnerPanel::LearnerPanel(QWidget* parent)
                          "time ends first. The chart's reference lines (lower bound, single GPU, classical placers) "
                          "are computed first and count in it (seconds on graphs of thousands of ops); the placer gets "
                          "what is left, at least a tenth."));
+    fromShown_->setObjectName(QStringLiteral("fromShown"));
+    fromShown_->setToolTip(tr("Start from the placement on show (post-cli place --start): post@best and local-search "
+                              "take it as one more start beside the classical placers, a learner starts its policy on "
+                              "it. The run never ends slower than it."));
+    connect(algorithm_, &QComboBox::currentIndexChanged, this, &LearnerPanel::updateButtons);
     seed_->setRange(0, 1000000000);
     seed_->setValue(1);
     algorithm_->setObjectName(QStringLiteral("algorithm"));
@@ -155,6 +162,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     form->addRow(tr("Samples"), samples_);
     form->addRow(tr("Time limit"), time_);
     form->addRow(tr("Seed"), seed_);
+    form->addRow(QString(), fromShown_);
     auto* buttons = new QGridLayout;
     buttons->addWidget(startButton_, 0, 0);
     buttons->addWidget(stopButton_, 0, 1);
@@ -354,6 +362,7 @@ void LearnerPanel::forgetRunData()
     haveData_ = false;
     continuedFrom_ = 0;
     continuationNote_.clear();
+    fromShownRun_ = false;
 }
 
 QString LearnerPanel::statusText() const { return status_->text(); }
@@ -389,6 +398,7 @@ void LearnerPanel::start()
     int planned = request.samples;
     continuedFrom_ = 0;
     continuationNote_.clear();
+    fromShownRun_ = false;
     const QString learner = restored_ ? continuationLearner(algorithm()) : QString();
     if (restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0 && !learner.isEmpty()) {
         const int done = restored_->samplesDone;
@@ -417,6 +427,11 @@ void LearnerPanel::start()
     } else {
         samplesDone_ = 0;
         bestMs_ = 0.0;
+        fromShownRun_ = fromShown_->isEnabled() && fromShown_->isChecked();
+        if (fromShownRun_) {
+            request.start = document_->placement;
+            continuationNote_ = tr("%1 started from the shown placement").arg(algorithm());
+        }
     }
     restored_.reset();
     entropy_ = -1.0;
@@ -496,6 +511,8 @@ void LearnerPanel::showStatus(const QString& prefix)
         text += tr(", best %1").arg(formatMilliseconds(bestMs_));
     if (entropy_ >= 0.0)
         text += tr(", entropy %1").arg(entropy_, 0, 'f', 2);
+    if (fromShownRun_)
+        text += tr(", from the shown placement");
     status_->setText(text);
 }
 
@@ -520,6 +537,9 @@ void LearnerPanel::updateButtons()
     precision_->setEnabled(idle);
     dispatch_->setEnabled(idle);
     options_->setEnabled(idle);
+    const bool shown = document_ && document_->graph
+        && document_->placement.size() == static_cast<size_t>(document_->graph->opCount());
+    fromShown_->setEnabled(idle && shown && placerStartUse(algorithm_->currentText().toStdString()) != StartUse::None);
 }
 
 } // namespace post

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+class QCheckBox;
+
 #include <functional>
 #include <limits>
 #include <optional>
@@ -65,7 +67,8 @@ public:
     bool hasRestoredRun() const { return restored_.has_value(); }
     // The sample the running (or last) run went on from: 0 for a run of its own.
     int continuedFrom() const { return continuedFrom_; }
-    // What the last Start did with a restored run, for the status bar (empty: a run of its own).
+    // What the last Start did with a restored run or the shown placement, for the status bar
+    // (empty: a run of its own from scratch).
     QString continuationNote() const { return continuationNote_; }
     // The learner Start runs to continue a run of `algorithm`, or empty when it starts afresh.
     static QString continuationLearner(const QString& algorithm);
@@ -97,6 +100,9 @@ public:
     // The simulator's dispatch rule (post-cli --dispatch); the picker follows the document's,
     // and setDispatch shows `dispatch` without emitting dispatchChosen.
     QComboBox* dispatchPicker() const { return dispatch_; }
+    // "From the shown placement": Start begins from the placement on show (post-cli place
+    // --start), for the algorithms that can (core's placerStartUse).
+    QCheckBox* fromShownBox() const { return fromShown_; }
     void setDispatch(Dispatch dispatch);
     Dispatch dispatch() const;
     // The placement of sample `index` of the latest run, or of the nearest one kept
@@ -146,6 +152,7 @@ private:
     QComboBox* cluster_;
     QComboBox* precision_;
     QComboBox* dispatch_;
+    QCheckBox* fromShown_;
     LearnerOptionsEditor* options_;
     QToolButton* optionsToggle_;
     std::shared_ptr<SamplePlacements> samplePlacements_;
@@ -165,6 +172,7 @@ private:
     std::optional<RestoredRun> restored_;
     int continuedFrom_ = 0;
     QString continuationNote_;
+    bool fromShownRun_ = false; // the run (or the last) started from the shown placement
     std::function<bool(bool reset)> replaceGuard_;
     std::function<bool()> startGuard_;
     bool preparing_ = false; // the run computes its reference lines (LearnerController::preparing)

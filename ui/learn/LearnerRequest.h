@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/graph/Placement.h"
 #include "core/learn/LearnerOptions.h"
 #include "ui/document/GraphDocument.h"
 
@@ -27,6 +28,9 @@ struct LearnerRequest {
     std::shared_ptr<SamplePlacements> samplePlacements;
     // Run the classical placers first for the chart's reference line.
     bool classicalReference = true;
+    // A placement to start from (the learner panel's "From the shown placement"; empty: none),
+    // taken as core's placerStartUse() says (post-cli place --start).
+    Placement start;
     // Sample numbers start here (a restored run continued: LearnerPanel::RestoredRun).
     int sampleOffset = 0;
     // The best so far before the first sample (a continued run's restored best, ms): only
