@@ -93,7 +93,8 @@ int runPlace(const PlaceOptions& o)
         PlacementWithProvenance given = readPlacementFileWithProvenance(o.start, g, c);
         if (const auto rule = recordedDispatch(given.made); rule && *rule != simOptions.dispatch)
             std::cerr << "post-cli: note: " << o.start << " was timed under " << dispatchName(*rule)
-                      << " dispatch; the search times it under " << dispatchName(simOptions.dispatch) << "\n";
+                      << " dispatch; the search times it under " << dispatchName(simOptions.dispatch)
+                      << " dispatch (--dispatch)\n";
         start = std::move(given.placement);
         if (startUse == StartUse::Policy) { // the learner's policy starts on it, its first evaluation
             LearnerOptions options = learnerOptionsArg(o.settings);
