@@ -14,6 +14,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <tuple>
+
 using namespace post;
 
 namespace {
@@ -144,6 +146,23 @@ private slots:
             QVERIFY(outcome.result.best == cli.best);
             QVERIFY2(outcome.result.bestStepTimeUs <= good.bestStepTimeUs, algo);
         }
+        // A shown placement no search may start from (a colocation group split) is refused by name.
+        auto split = std::make_shared<GraphDocument>(*placed);
+        const Graph& g = *plain->graph;
+        OpId a = kNoOp, b = kNoOp;
+        for (OpId x = 0; x < g.opCount() && b == kNoOp; ++x)
+            for (OpId y = x + 1; y < g.opCount() && b == kNoOp; ++y)
+                if (g.colocationGroup(x) >= 0 && g.colocationGroup(x) == g.colocationGroup(y))
+                    std::tie(a, b) = std::pair{x, y};
+        QVERIFY(b != kNoOp);
+        split->placement[static_cast<size_t>(b)] = (split->placement[static_cast<size_t>(a)] + 1) % 4 + 1;
+        panel.setDocument(split);
+        panel.setAlgorithm(QStringLiteral("local-search"));
+        QSignalSpy started(&panel, &LearnerPanel::runStarted);
+        panel.start();
+        QCOMPARE(started.count(), 0);
+        const auto* status = panel.findChild<QLabel*>(QStringLiteral("status"));
+        QVERIFY2(status->text().startsWith("The shown placement cannot be a start:"), qPrintable(status->text()));
     }
 };
 

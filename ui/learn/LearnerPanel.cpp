@@ -1,6 +1,7 @@
 #include "ui/learn/LearnerPanel.h"
 
 #include "core/classic/ClassicalPlacers.h"
+#include "core/graph/Placement.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/run/WarmStartName.h"
@@ -384,6 +385,12 @@ void LearnerPanel::start()
         return;
     if (startGuard_ && !startGuard_())
         return;
+    const bool fromShown = fromShown_->isEnabled() && fromShown_->isChecked();
+    if (fromShown) // what a search may start from, as post-cli place --start checks its file
+        if (const auto problem = placementProblem(*document_->graph, *document_->cluster, document_->placement)) {
+            status_->setText(tr("The shown placement cannot be a start: %1").arg(QString::fromStdString(*problem)));
+            return;
+        }
     LearnerRequest request;
     request.document = document_;
     request.algorithm = algorithm_->currentText().toStdString();
@@ -427,7 +434,7 @@ void LearnerPanel::start()
     } else {
         samplesDone_ = 0;
         bestMs_ = 0.0;
-        fromShownRun_ = fromShown_->isEnabled() && fromShown_->isChecked();
+        fromShownRun_ = fromShown;
         if (fromShownRun_) {
             request.start = document_->placement;
             continuationNote_ = tr("%1 started from the shown placement").arg(algorithm());

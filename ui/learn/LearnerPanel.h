@@ -5,8 +5,6 @@
 
 #include <QWidget>
 
-class QCheckBox;
-
 #include <functional>
 #include <limits>
 #include <optional>
@@ -17,6 +15,7 @@ class QPushButton;
 class QDoubleSpinBox;
 class QSpinBox;
 class QToolButton;
+class QCheckBox;
 
 namespace post {
 
