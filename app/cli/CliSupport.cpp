@@ -241,6 +241,19 @@ std::string readGraphArgText(const std::string& path, const std::string& format)
     return text;
 }
 
+std::string readPbtxtArgText(const std::string& path, const std::string& format, const std::string& option)
+{
+    std::string text = readGraphArgText(path, format);
+    const std::string source = graphSourceName(path);
+    GraphFormat given = graphFormatArg(format);
+    if (given == GraphFormat::Auto)
+        given = sniffGraphFormat(text, source);
+    if (given != GraphFormat::TfPbtxt)
+        throw UsageError{option + " needs a TensorFlow GraphDef .pbtxt graph; " + source + " is "
+                         + std::string(toString(given))};
+    return text;
+}
+
 ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
                               const ImportOptions& options, UnresolvedDims unresolved)
 {

@@ -74,6 +74,9 @@ std::string graphSourceName(const std::string& path);
 // A file through readGraphText (junk and files over their format's limit refused unread);
 // `format` as --format gives it ("auto": sniffed from the file's start).
 std::string readGraphArgText(const std::string& path, const std::string& format = "auto");
+// The same for a graph that must be a TensorFlow GraphDef .pbtxt (what `option` writes back
+// with devices); UsageError naming `option` otherwise.
+std::string readPbtxtArgText(const std::string& path, const std::string& format, const std::string& option);
 // Imports graph text read from `source`, printing the importer's notes and warnings on stderr.
 ImportedGraph importGraphText(std::string_view text, const std::string& source, GraphFormat format,
                               const ImportOptions& options, UnresolvedDims unresolved = UnresolvedDims::Refuse);

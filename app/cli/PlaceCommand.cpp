@@ -58,15 +58,8 @@ int runPlace(const PlaceOptions& o)
                            "random do)"};
     const std::string source = graphSourceName(o.graph);
     std::string pbtxtText; // the input, to write back with devices filled in
-    if (!o.pbtxtOut.empty()) {
-        pbtxtText = readGraphArgText(o.graph, o.format);
-        GraphFormat format = graphFormatArg(o.format);
-        if (format == GraphFormat::Auto)
-            format = sniffGraphFormat(pbtxtText, source);
-        if (format != GraphFormat::TfPbtxt)
-            throw UsageError{"--pbtxt-out needs a TensorFlow GraphDef .pbtxt graph; " + source + " is "
-                             + std::string(toString(format))};
-    }
+    if (!o.pbtxtOut.empty())
+        pbtxtText = readPbtxtArgText(o.graph, o.format, "--pbtxt-out");
     const auto pbtxtGraph = [&] {
         return importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes));
     };

@@ -548,6 +548,42 @@ private slots:
         QVERIFY2(r.exitCode == 1 && r.err.contains("other.json") && r.err.contains("unknown op"), qPrintable(r.err));
     }
 
+    // export-placement --to tf writes, from a placement file, the .pbtxt place --pbtxt-out wrote
+    // in the same run, byte for byte; what it needs is asked for before any reading.
+    void exportToTfIsThePbtxtPlaceWrites()
+    {
+        const QString pbtxt = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
+        const QString placed = dir_.filePath("tf-placed.json");
+        const QString direct = dir_.filePath("direct.pbtxt");
+        Run r = runCli({"place", pbtxt, "--cluster", "k80x2", "--algo", "m-etf", "--out", placed, "--pbtxt-out", direct});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QString later = dir_.filePath("later.pbtxt");
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x2", "--out", later});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile a(direct), b(later);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray written = a.readAll();
+        QVERIFY(written.contains("device:"));
+        QCOMPARE(b.readAll(), written);
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out.toUtf8(), written); // standard output without --out
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt});
+        QVERIFY2(r.exitCode == 2 && r.err.contains("--cluster"), qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "torch", "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 2 && r.err.contains("are for --to tf"), qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph",
+                    testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 2 && r.err.contains("needs a TensorFlow GraphDef"), qPrintable(r.err));
+        // A placement of another graph is refused naming the placement file.
+        const QString other = dir_.filePath("mlp-placed.json");
+        r = runCli({"place", testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x2", "--algo",
+                    "m-etf", "--out", other});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({"export-placement", other, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 1 && r.err.contains("mlp-placed.json"), qPrintable(r.err));
+    }
+
     void infoOnnxWithBatch()
     {
         const QString model = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
