@@ -49,7 +49,8 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
     if (context.start) { // the caller's, first: a tie with a classical placer keeps it
         ClassicalStart given{"start", {}};
         given.result.best = *context.start;
-        const SimResult& run = Simulator(context.graph, context.cluster, context.sim).run(*context.start);
+        Simulator simulator(context.graph, context.cluster, context.sim);
+        const SimResult& run = simulator.run(*context.start);
         given.result.bestStepTimeUs = run.stepTimeUs;
         given.result.feasible = run.feasible;
         given.result.samplesUsed = 1;
