@@ -50,26 +50,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     , resetButton_(new QPushButton(tr("Reset"), this))
     , status_(new QLabel(this))
 {
-    // The placer table's order (learners, post@best, local-search, classical), with
-    // LEARNER@PLACER for each memory-aware classical placer after post@best.
-    QStringList names;
-    for (const std::string& name : placerNames()) {
-        names << QString::fromStdString(name);
-        if (name == "post@best") // then post from each placer post@best may start from
-            for (const std::string& starter : warmStartCandidates())
-                names << QStringLiteral("post@") + QString::fromStdString(starter);
-    }
-    QString previousKind;
-    for (const QString& name : names) {
-        const QString kind = splitWarmStartName(name.toStdString()) ? QStringLiteral("warm")
-            : placerUsesSeed(name.toStdString())                    ? QStringLiteral("learner")
-                                                                    : QStringLiteral("deterministic");
-        if (!previousKind.isEmpty() && kind != previousKind)
-            algorithm_->insertSeparator(algorithm_->count());
-        previousKind = kind;
-        algorithm_->addItem(name);
-        algorithm_->setItemData(algorithm_->count() - 1, describeAlgorithm(name), Qt::ToolTipRole);
-    }
+    fillAlgorithms();
     setAlgorithm(QStringLiteral("post@best"));
     for (const std::string& name : clusterPresetNames())
         cluster_->addItem(QString::fromStdString(name), QString::fromStdString(name));
@@ -155,28 +136,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     status_->setObjectName(QStringLiteral("status"));
     status_->setWordWrap(true);
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Cluster"), cluster_);
-    form->addRow(tr("Precision"), precision_);
-    form->addRow(tr("Dispatch"), dispatch_);
-    form->addRow(tr("Algorithm"), algorithm_);
-    form->addRow(tr("Samples"), samples_);
-    form->addRow(tr("Time limit"), time_);
-    form->addRow(tr("Seed"), seed_);
-    form->addRow(QString(), fromShown_);
-    auto* buttons = new QGridLayout;
-    buttons->addWidget(startButton_, 0, 0);
-    buttons->addWidget(stopButton_, 0, 1);
-    buttons->addWidget(pauseButton_, 1, 0);
-    buttons->addWidget(resumeButton_, 1, 1);
-    buttons->addWidget(resetButton_, 2, 0, 1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(status_);
-    layout->addWidget(optionsToggle_);
-    layout->addWidget(options_);
-    layout->addStretch(1);
+    buildLayout();
 
     connect(startButton_, &QPushButton::clicked, this, &LearnerPanel::start);
     connect(pauseButton_, &QPushButton::clicked, controller_, &LearnerController::pause);
@@ -204,6 +164,56 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     });
     status_->setText(tr("Open a graph, then Start."));
     updateButtons();
+}
+
+void LearnerPanel::fillAlgorithms()
+{
+    // The placer table's order (learners, post@best, local-search, classical), with
+    // LEARNER@PLACER for each memory-aware classical placer after post@best.
+    QStringList names;
+    for (const std::string& name : placerNames()) {
+        names << QString::fromStdString(name);
+        if (name == "post@best") // then post from each placer post@best may start from
+            for (const std::string& starter : warmStartCandidates())
+                names << QStringLiteral("post@") + QString::fromStdString(starter);
+    }
+    QString previousKind;
+    for (const QString& name : names) {
+        const QString kind = splitWarmStartName(name.toStdString()) ? QStringLiteral("warm")
+            : placerUsesSeed(name.toStdString())                    ? QStringLiteral("learner")
+                                                                    : QStringLiteral("deterministic");
+        if (!previousKind.isEmpty() && kind != previousKind)
+            algorithm_->insertSeparator(algorithm_->count());
+        previousKind = kind;
+        algorithm_->addItem(name);
+        algorithm_->setItemData(algorithm_->count() - 1, describeAlgorithm(name), Qt::ToolTipRole);
+    }
+}
+
+void LearnerPanel::buildLayout()
+{
+    auto* form = new QFormLayout;
+    form->addRow(tr("Cluster"), cluster_);
+    form->addRow(tr("Precision"), precision_);
+    form->addRow(tr("Dispatch"), dispatch_);
+    form->addRow(tr("Algorithm"), algorithm_);
+    form->addRow(tr("Samples"), samples_);
+    form->addRow(tr("Time limit"), time_);
+    form->addRow(tr("Seed"), seed_);
+    form->addRow(QString(), fromShown_);
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(startButton_, 0, 0);
+    buttons->addWidget(stopButton_, 0, 1);
+    buttons->addWidget(pauseButton_, 1, 0);
+    buttons->addWidget(resumeButton_, 1, 1);
+    buttons->addWidget(resetButton_, 2, 0, 1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(status_);
+    layout->addWidget(optionsToggle_);
+    layout->addWidget(options_);
+    layout->addStretch(1);
 }
 
 void LearnerPanel::setAlgorithm(const QString& name)

@@ -136,6 +136,8 @@ private:
     void onSnapshot(const post::LearnerSnapshot& snapshot);
     void onFinished(const post::LearnerOutcome& outcome);
     void updateButtons();
+    void fillAlgorithms(); // the algorithm picker, grouped by kind
+    void buildLayout();
     void showStatus(const QString& prefix);
     void forgetRunData(); // the status line of a run of another graph
     // The idle status line: "Ready.", or why the document cannot be run (GraphDocument::cannotRun).
