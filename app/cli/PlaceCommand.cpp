@@ -89,13 +89,7 @@ int runPlace(const PlaceOptions& o)
                       << " dispatch; the search times it under " << dispatchName(simOptions.dispatch)
                       << " dispatch (--dispatch)\n";
         start = std::move(given.placement);
-        if (startUse == StartUse::Policy) { // the learner's policy starts on it, its first evaluation
-            LearnerOptions options = learnerOptionsArg(o.settings);
-            options.warmStart = start;
-            placer = makePlacer(o.algo, options);
-        } else {
-            ctx.start = &start;
-        }
+        placer = makePlacerFrom(o.algo, learnerOptionsArg(o.settings), start, ctx);
     }
     // Neither budget given: the default time budget; one given: that one alone.
     ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;

@@ -13,6 +13,8 @@
 #include "core/run/WarmStartName.h"
 #include "core/run/WarmStartedPlacer.h"
 
+#include <stdexcept>
+
 namespace post {
 namespace {
 
@@ -140,6 +142,24 @@ StartUse placerStartUse(std::string_view name)
     if (row->kind == PlacerKind::Learner)
         return StartUse::Policy;
     return row->kind == PlacerKind::Race || row->kind == PlacerKind::Baseline ? StartUse::Start : StartUse::None;
+}
+
+std::unique_ptr<Placer> makePlacerFrom(std::string_view name, LearnerOptions options, const Placement& start,
+                                       PlaceContext& context)
+{
+    switch (placerStartUse(name)) {
+    case StartUse::Policy:
+        options.warmStart = start;
+        return makePlacer(name, options);
+    case StartUse::Start:
+        context.start = &start;
+        return makePlacer(name, options);
+    case StartUse::None:
+        break;
+    }
+    if (!findPlacer(name) && !makePlacer(name))
+        return nullptr;
+    throw std::invalid_argument(std::string(name) + " does not start from a placement");
 }
 
 std::string placerDescription(std::string_view name)

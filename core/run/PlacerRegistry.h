@@ -56,6 +56,12 @@ bool placerUsesSampleBudget(std::string_view name);
 // the result is never worse than the given placement.
 enum class StartUse : std::uint8_t { None, Policy, Start };
 StartUse placerStartUse(std::string_view name);
+// The placer `name` started from `start` as placerStartUse says: a learner made with
+// `options.warmStart = start`, or the placer made with `options` and `context.start` pointed at
+// `start` (which must outlive the run). nullptr for an unknown name; std::invalid_argument
+// when `name` cannot start from a placement.
+std::unique_ptr<Placer> makePlacerFrom(std::string_view name, LearnerOptions options, const Placement& start,
+                                       PlaceContext& context);
 // The one-line description of a table row or of LEARNER@PLACER; empty for an unknown name.
 std::string placerDescription(std::string_view name);
 

@@ -235,16 +235,11 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
             request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
         SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get(),
                                   request.sampleOffset);
-        const StartUse startUse = request.start.empty() ? StartUse::None : placerStartUse(request.algorithm);
-        LearnerOptions options = request.options;
-        if (startUse == StartUse::Policy)
-            options.warmStart = request.start;
-        auto placer = makePlacer(request.algorithm, options);
+        PlaceContext context{graph, cluster, sim};
+        auto placer = request.start.empty() ? makePlacer(request.algorithm, request.options)
+                                            : makePlacerFrom(request.algorithm, request.options, request.start, context);
         if (!placer)
             throw std::invalid_argument("no placer named " + request.algorithm);
-        PlaceContext context{graph, cluster, sim};
-        if (startUse == StartUse::Start)
-            context.start = &request.start;
         context.samples = request.samples;
         context.seconds = request.seconds;
         if (request.seconds > 0.0)
