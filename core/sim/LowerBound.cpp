@@ -1068,56 +1068,89 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
     if (devices > 12)
         return 0.0; // subsets of devices below; the other components still hold
     const CheapestLink link(cluster);
+    // Where the cluster has a CPU, every pinned op runs on a CPU (placementProblem()), so a
+    // GPU's first and last ops are unpinned ones: those have lists of their own.
+    const bool pinning = cpuPinDevice(cluster) != kNoDevice;
     // The earliest start of an op that is first on its device and not a source (every input
     // arrives by a transfer), and the least time after the end of an op that is last on its
-    // device and not a sink (every consumer elsewhere).
-    int sources = 0, sinks = 0;
-    std::vector<double> releases, afters;
+    // device and not a sink (every consumer elsewhere). [0]: every op, [1]: unpinned ops.
+    struct Ends {
+        size_t sources = 0, sinks = 0;
+        std::vector<double> releases, afters;
+    };
+    std::array<Ends, 2> ends;
     for (OpId op = 0; op < graph.opCount(); ++op) {
-        if (graph.inEdges(op).empty()) {
-            ++sources;
-        } else {
-            double r = arrivalUs[static_cast<size_t>(op)];
+        const bool unpinned = pinning && !graph.isCpuPinned(op);
+        const bool source = graph.inEdges(op).empty(), sink = graph.outEdges(op).empty();
+        double r = 0.0, t = 0.0;
+        if (!source) {
+            r = arrivalUs[static_cast<size_t>(op)];
             for (EdgeId e : graph.inEdges(op)) {
                 const Edge& edge = graph.edge(e);
                 const auto u = static_cast<size_t>(edge.from);
                 r = std::max(r, head[u] + fastestUs[u] + link.transferUs(edge.bytes));
             }
-            releases.push_back(r);
         }
-        if (graph.outEdges(op).empty()) {
-            ++sinks;
-        } else {
-            double t = departureUs[static_cast<size_t>(op)];
+        if (!sink) {
+            t = departureUs[static_cast<size_t>(op)];
             for (EdgeId e : graph.outEdges(op)) {
                 const Edge& edge = graph.edge(e);
                 t = std::max(t, link.transferUs(edge.bytes) + tail[static_cast<size_t>(edge.to)]);
             }
-            afters.push_back(t);
+        }
+        for (Ends* x : {&ends[0], unpinned ? &ends[1] : nullptr}) {
+            if (x == nullptr)
+                continue;
+            if (source)
+                ++x->sources;
+            else
+                x->releases.push_back(r);
+            if (sink)
+                ++x->sinks;
+            else
+                x->afters.push_back(t);
         }
     }
-    std::sort(releases.begin(), releases.end());
-    std::sort(afters.begin(), afters.end());
+    for (Ends& x : ends) {
+        std::sort(x.releases.begin(), x.releases.end());
+        std::sort(x.afters.begin(), x.afters.end());
+    }
     // Over every set of used devices: the fastest min(sources, k) of them may start at 0 and
     // the fastest min(sinks, k) end with the step; each other one waits for its own first op
     // (a different op on each device, so the smallest releases, the smallest to the fastest
     // device) and stops before its own last op's remaining tail. Sum over used d of
     // w_d (C - delays_d) >= total weighted work gives C (weights w_d: speeds or throughputs).
+    // With pinning, the GPUs' first and last ops are unpinned ones (ends[1]), the CPUs' any op:
+    // their delays counted apart are a lower bound (a CPU's first op may be a GPU's too), and
+    // so are those of every device over every op; the larger of the two is taken.
     auto nth = [](const std::vector<double>& v, size_t k) { return k < v.size() ? v[k] : 0.0; };
-    double best = kInf;
-    std::vector<double> speeds;
-    for (unsigned mask = 1; mask < (1U << devices); ++mask) {
-        speeds.clear();
-        for (int d = 0; d < devices; ++d)
-            if (mask >> d & 1U)
-                speeds.push_back(weighting.perDevice[static_cast<size_t>(d)]);
+    auto delays = [&](std::vector<double>& speeds, const Ends& x) {
         std::sort(speeds.begin(), speeds.end(), std::greater<>());
-        double speedSum = 0.0, delayed = 0.0;
-        for (size_t k = 0; k < speeds.size(); ++k) {
-            speedSum += speeds[k];
-            const auto s = static_cast<size_t>(sources), z = static_cast<size_t>(sinks);
-            delayed += speeds[k] * ((k < s ? 0.0 : nth(releases, k - s)) + (k < z ? 0.0 : nth(afters, k - z)));
-        }
+        double delayed = 0.0;
+        for (size_t k = 0; k < speeds.size(); ++k)
+            delayed += speeds[k]
+                * ((k < x.sources ? 0.0 : nth(x.releases, k - x.sources))
+                   + (k < x.sinks ? 0.0 : nth(x.afters, k - x.sinks)));
+        return delayed;
+    };
+    double best = kInf;
+    std::vector<double> all;
+    std::array<std::vector<double>, 2> apart;
+    for (unsigned mask = 1; mask < (1U << devices); ++mask) {
+        all.clear();
+        apart[0].clear();
+        apart[1].clear();
+        double speedSum = 0.0;
+        for (int d = 0; d < devices; ++d)
+            if (mask >> d & 1U) {
+                const double w = weighting.perDevice[static_cast<size_t>(d)];
+                all.push_back(w);
+                apart[cluster.device(d).kind != DeviceKind::Cpu ? 1 : 0].push_back(w);
+                speedSum += w;
+            }
+        double delayed = delays(all, ends[0]);
+        if (pinning)
+            delayed = std::max(delayed, delays(apart[0], ends[0]) + delays(apart[1], ends[1]));
         if (speedSum > 0.0)
             best = std::min(best, (weighting.totalWork + delayed) / speedSum);
     }

@@ -1295,6 +1295,39 @@ private slots:
         QCOMPARE(Simulator(g, two).run({0, 2, 3, 1}).stepTimeUs, 100.0);
     }
 
+    void deviceWindowsStartGpusAfterThePinnedSources()
+    {
+        // p1 and p2 have no GPU kernel (10 us on the CPU) and each feeds four kernels (40 us on
+        // a GPU, 400 on the CPU) over 20 us transfers, on a CPU and two GPUs. The graph's two
+        // sources are pinned, so neither GPU can start at 0: each waits for a kernel's input,
+        // p1 then a transfer, 30 us. The optimum is 190 (each GPU: two of p1's kernels from
+        // 30, then two of p2's). With the CPU weighted 0.1 (its best weighting: a kernel does
+        // 40 there as on a GPU), (2 + 8 x 40 + 2 x 30) / 2.1 = 181.9; as if the sources could
+        // start the GPUs, (2 + 320 + 0.1 x 30) / 2.1 = 154.8.
+        const Cluster c("cpu+2",
+                        {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0}, gpu("/device:GPU:0"), gpu("/device:GPU:1")},
+                        Link{1000.0, 19.0});
+        GraphBuilder b("pinned-sources");
+        for (const char* p : {"p1", "p2"}) {
+            Op o = makeOp(p, 10, 1000);
+            o.timeUs = {10, 10};
+            o.cpuOnly = true;
+            b.addOp(std::move(o));
+            for (int k = 0; k < 4; ++k) {
+                const std::string name = std::string(p) + "k" + std::to_string(k);
+                Op kernel = makeOp(name.c_str(), 40, 1000);
+                kernel.timeUs = {400, 40};
+                b.addOp(std::move(kernel));
+                b.addEdge(p, name, 1000);
+            }
+        }
+        const Graph g = std::move(b).build();
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(std::round(lb.windowsUs * 10) / 10, 181.9);
+        QCOMPARE(lb.source(), "device-windows");
+        QCOMPARE(randomgraphs::enumeratedValidOptimum(g, c), 190.0);
+    }
+
     void deviceWindowsBound()
     {
         // Links of 200 + 1 us. A second GPU starts no sooner than its first op's inputs arrive
