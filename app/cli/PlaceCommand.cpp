@@ -82,6 +82,7 @@ int runPlace(const PlaceOptions& o)
     const SimOptions simOptions = simOptionsArg(o);
     PlaceContext ctx{g, c, simOptions};
     Placement start;
+    std::optional<PlacementStart> startMade; // recorded in --out: the file, its step, its fingerprint
     if (!o.start.empty()) {
         PlacementWithProvenance given = readPlacementFileWithProvenance(o.start, g, c);
         if (const auto rule = recordedDispatch(given.made); rule && *rule != simOptions.dispatch)
@@ -90,6 +91,9 @@ int runPlace(const PlaceOptions& o)
                       << " dispatch (--dispatch)\n";
         start = std::move(given.placement);
         placer = makePlacerFrom(o.algo, learnerOptionsArg(o.settings), start, ctx);
+        if (!o.out.empty())
+            startMade = PlacementStart{o.start, Simulator(g, c, simOptions).run(start).stepTimeUs,
+                                       placementFingerprint(g, c, start)};
     }
     // Neither budget given: the default time budget; one given: that one alone.
     ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;
@@ -113,7 +117,8 @@ int runPlace(const PlaceOptions& o)
 
     if (!o.out.empty()) {
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).
-        PlacementProvenance made{o.algo, o.seed, Simulator(g, c, simOptions).run(r.best).stepTimeUs, simOptions.dispatch};
+        PlacementProvenance made{o.algo, o.seed, Simulator(g, c, simOptions).run(r.best).stepTimeUs,
+                                 simOptions.dispatch, startMade};
         writeFileAtomically(o.out, placementJson(g, c, r.best, modules, made), o.force);
     }
     if (!o.log.empty())

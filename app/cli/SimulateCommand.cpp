@@ -34,13 +34,15 @@ struct SimulateOptions : GraphClusterArgs {
     bool force = false;
 };
 
-nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch)
+nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch,
+                          const std::string& fingerprint)
 {
     nlohmann::json j;
     j["format"] = kSimulateJsonFormat;
     j["graph"] = g.name();
     j["cluster"] = c.name();
     j["dispatch"] = dispatchName(dispatch);
+    j["placement_fingerprint"] = fingerprint;
     j["step_time_ms"] = r.stepTimeUs / 1000.0;
     j["feasible"] = r.feasible;
     j["lower_bound_ms"] = lb.valueUs() / 1000.0;
@@ -107,14 +109,16 @@ std::string opsCsv(const Graph& g, const Cluster& c, const Placement& placement)
     return out;
 }
 
-void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch)
+// `placement`: the placement's fingerprint, and the start its file records, if any.
+void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch,
+                 const std::string& placement)
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << (dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
               << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs) << ", work "
               << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
               << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
-              << formatMs(lb.memorySplitUs) << ")\n\n";
+              << formatMs(lb.memorySplitUs) << ")\nplacement    " << placement << "\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];
@@ -201,10 +205,18 @@ int runSimulate(const SimulateOptions& o)
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (!o.opsCsv.empty())
         writeFileAtomically(o.opsCsv, opsCsv(g, c, placement), o.force);
-    if (o.json)
-        std::cout << resultJson(g, c, r, lb, options.dispatch).dump(2) << "\n";
-    else
-        printResult(c, r, lb, options.dispatch);
+    const std::string fingerprint = placementFingerprint(g, c, placement);
+    if (o.json) {
+        std::cout << resultJson(g, c, r, lb, options.dispatch, fingerprint).dump(2) << "\n";
+    } else {
+        std::string line = fingerprint;
+        if (made && made->start) {
+            const PlacementStart& s = *made->start;
+            line += "  (searched from " + (s.file.empty() ? std::string("a placement") : s.file)
+                + (s.stepTimeUs ? ", " + formatMs(*s.stepTimeUs) : std::string()) + ", " + s.fingerprint + ")";
+        }
+        printResult(c, r, lb, options.dispatch, line);
+    }
     return kExitOk;
 }
 

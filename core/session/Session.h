@@ -51,6 +51,7 @@ struct SessionStudio {
     double warmStartUs = std::numeric_limits<double>::quiet_NaN(); // a LEARNER@PLACER run's start
     Placement best; // the run's best placement (empty: unknown), what Start continues from
     double bestUs = std::numeric_limits<double>::quiet_NaN();
+    Placement start; // the placement the run started from ("From the shown placement"), empty: none
     std::optional<SessionComparison> comparison;
 };
 

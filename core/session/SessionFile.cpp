@@ -283,7 +283,8 @@ SessionStudio readStudio(const JsonInput& in, const json& value, const Session& 
     const std::string path = "x-studio";
     in.object(value, path);
     in.rejectUnknownKeys(
-        value, {"document", "classical_us", "classical_placer", "warm_start_us", "best_us", "best", "compare"}, path);
+        value, {"document", "classical_us", "classical_placer", "warm_start_us", "best_us", "best", "start", "compare"},
+        path);
     SessionStudio studio;
     if (const json* d = in.find(value, "document"))
         studio.document = in.string(*d, JsonInput::member(path, "document"));
@@ -294,6 +295,8 @@ SessionStudio readStudio(const JsonInput& in, const json& value, const Session& 
     studio.bestUs = optionalTime(in, value, "best_us", path);
     if (const json* best = in.find(value, "best"))
         studio.best = readDevices(in, *best, JsonInput::member(path, "best"), session);
+    if (const json* start = in.find(value, "start"))
+        studio.start = readDevices(in, *start, JsonInput::member(path, "start"), session);
     if (const json* compare = in.find(value, "compare")) {
         const std::string cpath = JsonInput::member(path, "compare");
         in.object(*compare, cpath);
@@ -338,6 +341,8 @@ std::string studioText(const Session& session)
         field("best_us", numberText(st.bestUs));
     if (st.best.size() == ops && ops > 0)
         field("best", devicesText(st.best));
+    if (st.start.size() == ops && ops > 0)
+        field("start", devicesText(st.start));
     if (st.comparison) {
         const SessionComparison& c = *st.comparison;
         std::string compare = "{";

@@ -25,6 +25,14 @@ QJsonObject parseObject(const QString& text)
     return doc.object();
 }
 
+QJsonObject readJsonObject(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qWarning() << "cannot read" << path;
+    return parseObject(QString::fromUtf8(f.readAll()));
+}
+
 // a (100 us) -> b (200 us) -> c (50 us), 1 MB tensors.
 const char* kChain = R"({"format": "post-graph/1", "name": "chain",
  "ops": [{"name": "a", "type": "MatMul", "time_us": {"gpu": 100, "cpu": 1000}, "output_bytes": 1000000, "param_bytes": 1000},
@@ -531,6 +539,26 @@ private slots:
             QVERIFY2(ms <= goodMs,
                      qPrintable(QString("%1 from the start: %2 ms, the start %3").arg(algo).arg(ms).arg(goodMs)));
         }
+        // The result records its start: the file as given, its step time and its fingerprint,
+        // which simulate reports for the start file; simulate names the start of the result.
+        const QString found = dir_.filePath("found.json");
+        r = runCli({"place", graph, "--cluster", "k80x4", "--algo", "local-search", "--samples", "10", "--start", good,
+                    "--out", found});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject start = readJsonObject(found)["start"].toObject();
+        r = runCli({"simulate", graph, "--cluster", "k80x4", "--placement", good, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject simulated = parseObject(r.out);
+        QCOMPARE(start["file"].toString(), good);
+        QVERIFY(simulated["placement_fingerprint"].toString().startsWith("fnv1a64:"));
+        QCOMPARE(start["fingerprint"].toString(), simulated["placement_fingerprint"].toString());
+        QCOMPARE(start["step_time_us"].toDouble() / 1000.0, simulated["step_time_ms"].toDouble());
+        QVERIFY(std::abs(start["step_time_us"].toDouble() / 1000.0 - goodMs) < 1e-9 * goodMs);
+        r = runCli({"simulate", graph, "--cluster", "k80x4", "--placement", found});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("(searched from " + good + ", ")
+                     && r.out.contains(start["fingerprint"].toString() + ")"),
+                 qPrintable(r.out));
+        QVERIFY(!readJsonObject(good).contains("start")); // a search of its own records none
         // What cannot start from a placement says so before the search, and the file is an input.
         for (const char* algo : {"m-etf", "random", "post@m-sct", "milp"}) {
             r = runCli({"place", graph, "--cluster", "k80x4", "--algo", algo, "--start", good});

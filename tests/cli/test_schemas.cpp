@@ -150,6 +150,13 @@ private slots:
                      .exitCode,
                  0);
         add("post-placement-1", byPath);
+        const QString started = dir_.filePath("started.json"); // with "start"
+        QCOMPARE(run(testdata::cliPath(),
+                     {"place", graph, "--cluster", "k80x4", "--algo", "local-search", "--samples", "5", "--start",
+                      byPath, "--out", started})
+                     .exitCode,
+                 0);
+        add("post-placement-1", started);
         // post-session/1: a TensorFlow graph (its CPU-pinned ops are "cpu_only" in the embedded
         // graph), a placement, samples and updates of every kind.
         post::Session s;

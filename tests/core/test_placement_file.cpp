@@ -90,6 +90,63 @@ private slots:
                                                 "bad.json", g, c));
     }
 
+    // A search's start (place --start): its file, step time and fingerprint, after "dispatch";
+    // read back as written, checked like every field, and written only with the algorithm.
+    void recordsTheStart()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        // 64-bit FNV-1a of "a\t/device:CPU:0\nb\t/device:GPU:1\nc\t/device:GPU:1\nx,\"y\"\t/device:GPU:0\n",
+        // computed apart (Python's int arithmetic).
+        QCOMPARE(placementFingerprint(g, c, p), std::string("fnv1a64:a5613cb5b28ab10a"));
+        QVERIFY(placementFingerprint(g, c, Placement{0, 2, 2, 2}) != placementFingerprint(g, c, p));
+        PlacementProvenance made{"post@best", 3, 900.0, Dispatch::CriticalPath,
+                                 PlacementStart{"dir/start.json", 1000.5, placementFingerprint(g, c, p)}};
+        const std::string text = placementJson(g, c, p, {}, made);
+        QVERIFY2(text.find("  \"dispatch\": \"critical-path\",\n  \"start\": {\"file\": \"dir/start.json\", "
+                           "\"step_time_us\": 1000.5, \"fingerprint\": \"fnv1a64:a5613cb5b28ab10a\"},\n  \"placement\"")
+                     != std::string::npos,
+                 text.c_str());
+        PlacementWithProvenance read = parsePlacementWithProvenance(text, "made.json", g, c);
+        QVERIFY(read.made.start == made.start);
+        // Post Studio's start (the placement on show) has no file; a start without an algorithm
+        // (nothing searched) is not written.
+        made.start->file.clear();
+        read = parsePlacementWithProvenance(placementJson(g, c, p, {}, made), "shown.json", g, c);
+        QVERIFY(read.made.start == made.start);
+        made.algorithm.clear();
+        QVERIFY(placementJson(g, c, p, {}, made).find("\"start\"") == std::string::npos);
+        // The same placement spelt otherwise (keys in another order, TensorFlow's long names)
+        // has the same fingerprint.
+        const Placement longNames = parsePlacement(
+            R"({"format": "post-placement/1", "placement": {"x,\u0022y\u0022": "/job:localhost/replica:0/task:0/device:GPU:0",
+                "c": "/device:GPU:1", "b": "/device:GPU:1", "a": "/device:CPU:0"}})",
+            "long.json", g, c);
+        QCOMPARE(placementFingerprint(g, c, longNames), placementFingerprint(g, c, p));
+        // Checked: the fingerprint's form, its presence, the start's keys and types.
+        const std::string head = R"({"format": "post-placement/1", "algorithm": "post", "start": )";
+        const std::string tail =
+            R"(, "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})";
+        for (const auto& [start, field] :
+             {std::pair{R"({"fingerprint": "fnv1a64:A5613CB5B28AB10A"})", "start.fingerprint"},
+              {R"({"fingerprint": "fnv1a64:a5613cb5b28ab10"})", "start.fingerprint"},
+              {R"({"fingerprint": "sha256:a5613cb5b28ab10a"})", "start.fingerprint"},
+              {R"({"file": "s.json"})", "start"},
+              {R"({"file": 7, "fingerprint": "fnv1a64:a5613cb5b28ab10a"})", "start.file"},
+              {R"({"step_time_us": -1, "fingerprint": "fnv1a64:a5613cb5b28ab10a"})", "start.step_time_us"},
+              {R"({"fingerprint": "fnv1a64:a5613cb5b28ab10a", "seed": 1})", "start.seed"},
+              {R"("s.json")", "start"}}) {
+            try {
+                parsePlacement(head + start + tail, "bad.json", g, c);
+                QFAIL(start);
+            } catch (const InputError& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.find("bad.json: field " + std::string(field)) != std::string::npos, what.c_str());
+            }
+        }
+    }
+
     // parsePlacementWithProvenance gives back what placementJson wrote of how it was made.
     void readsWhatMadeIt()
     {

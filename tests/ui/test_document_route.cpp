@@ -3,6 +3,7 @@
 // or Reset over a restored run), the autosave goes only after the answer; every panel shows
 // the current document or nothing; status messages go with what they describe; the Run menu
 // follows the learner; exports name the run that made a placement, as post-cli does.
+#include "core/io/native/PlacementFile.h"
 #include "core/session/SessionFile.h"
 #include "core/util/InputError.h"
 #include "tests/support/ScratchSettings.h"
@@ -14,6 +15,7 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/StepSimulation.h"
 #include "ui/export/GuiExporter.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/OpTablePanel.h"
@@ -23,6 +25,7 @@
 
 #include <QAction>
 #include <QChart>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -606,6 +609,53 @@ private slots:
             if (isPbtxt)
                 QCOMPARE(contents(guiPbtxt), contents(cliPbtxt));
         }
+    }
+
+    // A run from the shown placement records that placement: the export names its step time
+    // and fingerprint as post-cli place --start writes them (without the file, which the shown
+    // placement does not have), and the session keeps the placement itself.
+    void aRunFromTheShownPlacementRecordsItsStart()
+    {
+        const QString cli = testdata::cliPath();
+        if (cli.isEmpty() || !QFileInfo::exists(cli))
+            QSKIP("post-cli is not built (POST_CLI)");
+        const QString graph = sample("inception-block.json");
+        auto window = openWindow(graph);
+        QVERIFY(runLearner(*window, "m-etf", 10, 3));
+        QTRY_VERIFY_WITH_TIMEOUT(!window->hub()->steps()->isBusy() && window->hub()->steps()->current(), kWaitMs);
+        const DocumentPtr shown = window->hub()->document();
+        const double shownStepUs = window->hub()->steps()->current()->result.stepTimeUs;
+        const QString startFile = dir_.filePath(QStringLiteral("start.json"));
+        GuiExporter::placementJson(*shown, startFile);
+        learner(*window)->setAlgorithm(QStringLiteral("local-search"));
+        QVERIFY(learner(*window)->fromShownBox()->isEnabled());
+        learner(*window)->fromShownBox()->setChecked(true);
+        QVERIFY(runLearner(*window, "local-search", 10, 3));
+        const DocumentPtr found = window->hub()->document();
+        QVERIFY(found->made.start.has_value());
+        QCOMPARE(found->made.start->fingerprint, placementFingerprint(*shown->graph, *shown->cluster, shown->placement));
+        QVERIFY(found->made.start->file.empty());
+        QCOMPARE(found->made.start->stepTimeUs, std::optional<double>(shownStepUs));
+        const QString gui = dir_.filePath(QStringLiteral("gui-found.json"));
+        const QString byCli = dir_.filePath(QStringLiteral("cli-found.json"));
+        GuiExporter::placementJson(*found, gui);
+        QProcess process;
+        process.start(cli,
+                      {QStringLiteral("place"), graph, QStringLiteral("--cluster"),
+                       QString::fromStdString(found->cluster->name()), QStringLiteral("--algo"),
+                       QStringLiteral("local-search"), QStringLiteral("--samples"), QStringLiteral("10"),
+                       QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--start"), startFile,
+                       QStringLiteral("--out"), byCli, QStringLiteral("--force")});
+        QVERIFY(process.waitForFinished(kWaitMs));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QByteArray cliText = contents(byCli);
+        const QByteArray named = "\"start\": {\"file\": \"" + startFile.toUtf8() + "\", ";
+        QVERIFY2(cliText.contains(named), cliText.left(600).constData());
+        cliText.replace(named, "\"start\": {");
+        QCOMPARE(contents(gui), cliText);
+        // The session keeps the start itself.
+        const QString saved = autosaveOf(*window);
+        QCOMPARE(readSessionFile(saved.toStdString()).studio.start, shown->placement);
     }
 
 private:

@@ -1,6 +1,7 @@
 #include "ui/learn/BestPlacementFeed.h"
 
 #include "ui/document/DocumentHub.h"
+#include "ui/document/SimulatedStep.h"
 #include "ui/document/StepSimulation.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/learn/PlacementCoalescer.h"
@@ -18,6 +19,7 @@ BestPlacementFeed::BestPlacementFeed(DocumentHub* hub, LearnerPanel* learner, QO
         algorithm_ = learner->algorithm();
         seed_ = learner->seed();
         seedKnown_ = learner->continuedFrom() == 0;
+        start_ = startOf(learner->runStart());
     });
     connect(learner, &LearnerPanel::bestPlacement, coalescer_, &PlacementCoalescer::offer);
     connect(coalescer_, &PlacementCoalescer::apply, this,
@@ -41,6 +43,25 @@ PlacementProvenance BestPlacementFeed::provenance() const
     made.algorithm = algorithm_.toStdString();
     if (!algorithm_.isEmpty() && seedKnown_)
         made.seed = seed_;
+    if (!algorithm_.isEmpty())
+        made.start = start_;
+    return made;
+}
+
+std::optional<PlacementStart> BestPlacementFeed::startOf(const Placement& start) const
+{
+    const DocumentPtr& shown = hub_->document();
+    if (start.empty() || !shown || !shown->graph || !shown->cluster
+        || start.size() != static_cast<size_t>(shown->opCount()))
+        return std::nullopt;
+    PlacementStart made;
+    made.fingerprint = placementFingerprint(*shown->graph, *shown->cluster, start);
+    // The shown step is the start's when it is of that placement, cluster and rule (it was
+    // simulated for the window already: no second simulation here).
+    const StepPtr& step = hub_->steps()->current();
+    if (step && step->document && step->document->placement == start && step->document->cluster == shown->cluster
+        && step->document->sim.dispatch == shown->sim.dispatch)
+        made.stepTimeUs = step->result.stepTimeUs;
     return made;
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 
 namespace post {
 
@@ -29,17 +30,22 @@ public:
     // one, so a run's final best is shown before anything else hears of the end.
     BestPlacementFeed(DocumentHub* hub, LearnerPanel* learner, QObject* parent = nullptr);
 
-    // What made the latest run's placements: its placer, and its seed when the run was its
-    // own (a continued run's learner and seed are not the panel's).
+    // What made the latest run's placements: its placer, its seed when the run was its own (a
+    // continued run's learner and seed are not the panel's), and the placement it started
+    // from when it began from the shown one (no file: the step time when the shown step was
+    // simulated under the run's rule, and the fingerprint, as post-cli place --start writes).
     PlacementProvenance provenance() const;
     PlacementCoalescer* coalescer() const { return coalescer_; }
 
 private:
+    std::optional<PlacementStart> startOf(const Placement& start) const;
+
     DocumentHub* hub_;
     PlacementCoalescer* coalescer_;
     QString algorithm_;
     std::uint64_t seed_ = 0;
     bool seedKnown_ = false;
+    std::optional<PlacementStart> start_; // the run's start, when it began from the shown placement
 };
 
 } // namespace post

@@ -374,6 +374,7 @@ void LearnerPanel::forgetRunData()
     continuedFrom_ = 0;
     continuationNote_.clear();
     fromShownRun_ = false;
+    runStart_.clear();
 }
 
 QString LearnerPanel::statusText() const { return status_->text(); }
@@ -416,6 +417,7 @@ void LearnerPanel::start()
     continuedFrom_ = 0;
     continuationNote_.clear();
     fromShownRun_ = false;
+    runStart_.clear();
     const QString learner = restored_ ? continuationLearner(algorithm()) : QString();
     if (restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0 && !learner.isEmpty()) {
         const int done = restored_->samplesDone;
@@ -446,7 +448,8 @@ void LearnerPanel::start()
         bestMs_ = 0.0;
         fromShownRun_ = fromShown;
         if (fromShownRun_) {
-            request.start = document_->placement;
+            runStart_ = document_->placement;
+            request.start = runStart_;
             continuationNote_ = tr("%1 started from the shown placement").arg(algorithm());
         }
     }

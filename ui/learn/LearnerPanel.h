@@ -102,6 +102,9 @@ public:
     // "From the shown placement": Start begins from the placement on show (post-cli place
     // --start), for the algorithms that can (core's placerStartUse).
     QCheckBox* fromShownBox() const { return fromShown_; }
+    // The placement the running (or last) run started from, when it started from the shown
+    // one; empty otherwise (a run of its own, a continued run).
+    const Placement& runStart() const { return runStart_; }
     void setDispatch(Dispatch dispatch);
     Dispatch dispatch() const;
     // The placement of sample `index` of the latest run, or of the nearest one kept
@@ -174,6 +177,7 @@ private:
     int continuedFrom_ = 0;
     QString continuationNote_;
     bool fromShownRun_ = false; // the run (or the last) started from the shown placement
+    Placement runStart_;        // that placement
     std::function<bool(bool reset)> replaceGuard_;
     std::function<bool()> startGuard_;
     bool preparing_ = false; // the run computes its reference lines (LearnerController::preparing)

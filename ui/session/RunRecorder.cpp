@@ -68,6 +68,7 @@ void RunRecorder::onStarted(int plannedSamples)
     learner_.seed = panel_->seed();
     learner_.seconds = panel_->timeLimit();
     dispatch_ = panel_->dispatch();
+    extras_.start = panel_->runStart();
     run_.state = SessionRunState::Running;
     samples_.reserve(static_cast<size_t>(std::min(plannedSamples, 100000)));
 }

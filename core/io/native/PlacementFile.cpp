@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 
 namespace post {
@@ -16,6 +19,7 @@ using nlohmann::json;
 
 constexpr std::string_view kFamily = "post-placement";
 constexpr int kVersion = 1;
+constexpr std::string_view kFingerprintPrefix = "fnv1a64:";
 
 // Exact device names first; TensorFlow's full names ("/job:localhost/replica:0/task:0
 // /device:GPU:0") are accepted too, as our TensorFlow export writes them.
@@ -56,6 +60,23 @@ PlacementProvenance readProvenance(const JsonInput& in, const json& root)
             in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
         made.dispatch = *rule;
     }
+    if (const json* start = in.find(root, "start")) {
+        in.object(*start, "start");
+        in.rejectUnknownKeys(*start, {"file", "step_time_us", "fingerprint"}, "start");
+        PlacementStart s;
+        if (const json* file = in.find(*start, "file"))
+            s.file = in.string(*file, "start.file");
+        if (const json* step = in.find(*start, "step_time_us"))
+            s.stepTimeUs = in.nonNegative(*step, "start.step_time_us");
+        s.fingerprint = in.string(in.require(*start, "fingerprint", "start"), "start.fingerprint");
+        const bool hex = s.fingerprint.size() == kFingerprintPrefix.size() + 16
+            && s.fingerprint.starts_with(kFingerprintPrefix)
+            && std::all_of(s.fingerprint.begin() + static_cast<std::ptrdiff_t>(kFingerprintPrefix.size()),
+                           s.fingerprint.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+        if (!hex)
+            in.fail("start.fingerprint", "must be \"fnv1a64:\" and 16 hex digits (0-9, a-f)");
+        made.start = std::move(s);
+    }
     return made;
 }
 
@@ -64,9 +85,10 @@ PlacementProvenance readProvenance(const JsonInput& in, const json& root)
 PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::json& root)
 {
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(
-        root, {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "placement", "modules"},
-        {});
+    in.rejectUnknownKeys(root,
+                         {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "start",
+                          "placement", "modules"},
+                         {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
     if (const json* g = in.find(root, "graph"))
@@ -140,6 +162,31 @@ PlacementWithProvenance readPlacementFileWithProvenance(const std::string& path,
     return parsePlacementWithProvenance(JsonInput::readFile(path, JsonInput::kMaxPlacementBytes), path, graph, cluster);
 }
 
+std::string placementFingerprint(const Graph& graph, const Cluster& cluster, const Placement& placement)
+{
+    if (static_cast<int>(placement.size()) != graph.opCount())
+        throw std::invalid_argument("placementFingerprint: placement size does not match the graph");
+    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a's offset basis and prime (64 bits)
+    auto add = [&h](std::string_view text) {
+        for (const char c : text) {
+            h ^= static_cast<unsigned char>(c);
+            h *= 0x100000001b3ULL;
+        }
+    };
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const DeviceId d = placement[static_cast<size_t>(op)];
+        if (d < 0 || d >= cluster.deviceCount())
+            throw std::invalid_argument("placementFingerprint: op '" + graph.op(op).name + "' has no device");
+        add(graph.op(op).name);
+        add("\t");
+        add(cluster.device(d).name);
+        add("\n");
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return std::string(kFingerprintPrefix) + hex;
+}
+
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
                           const std::vector<std::optional<std::string>>& modules, const PlacementProvenance& made)
 {
@@ -161,6 +208,15 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
         root["step_time_us"] = JsonOutput::number(*made.stepTimeUs);
         if (made.dispatch != Dispatch::ReadyOrder)
             root["dispatch"] = std::string(dispatchName(made.dispatch));
+    }
+    if (!made.algorithm.empty() && made.start) {
+        ordered_json start = ordered_json::object();
+        if (!made.start->file.empty())
+            start["file"] = made.start->file;
+        if (made.start->stepTimeUs && std::isfinite(*made.start->stepTimeUs))
+            start["step_time_us"] = JsonOutput::number(*made.start->stepTimeUs);
+        start["fingerprint"] = made.start->fingerprint;
+        root["start"] = std::move(start);
     }
     std::string text = JsonOutput::document(root);
     // The op map is written by hand: ordered_json's object lookups are linear, which is

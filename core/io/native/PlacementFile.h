@@ -20,12 +20,28 @@ namespace post {
 // What made a placement, written with it when known (informational, like "graph"): the
 // placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs)
 // under the simulator's dispatch rule `dispatch` (written when not ready order).
+// The placement a search started from (post-cli place --start, Post Studio's "From the shown
+// placement"): its file when it had one, its step time under the search's dispatch rule, and
+// its fingerprint, so that whoever reruns the search can tell they start from the same one.
+struct PlacementStart {
+    std::string file; // as given; empty: none (Post Studio's placement on show)
+    std::optional<double> stepTimeUs;
+    std::string fingerprint; // placementFingerprint()
+    bool operator==(const PlacementStart&) const = default;
+};
+
 struct PlacementProvenance {
     std::string algorithm; // empty: not written (nor the seed)
     std::optional<std::uint64_t> seed;
     std::optional<double> stepTimeUs;
     Dispatch dispatch = Dispatch::ReadyOrder;
+    std::optional<PlacementStart> start = std::nullopt; // written with the algorithm only
 };
+
+// "fnv1a64:" and 16 lower-case hex digits: 64-bit FNV-1a over the text "OP\tDEVICE\n" of every
+// op in graph order (its name, its device's name). It depends on the placement alone, not on
+// how a file spells it (key order, spacing, TensorFlow's long device names).
+std::string placementFingerprint(const Graph& graph, const Cluster& cluster, const Placement& placement);
 
 // Post Studio's placement format, "post-placement/1" (see docs/formats.md): every op of
 // `graph` mapped to a device of `cluster`. Throws InputError naming `source` and the
@@ -49,8 +65,8 @@ inline std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
 PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::json& root);
 
 // A placement file's placement with what the file records of how it was made: "algorithm",
-// "seed" (when a whole number), "step_time_us" and "dispatch" (absent: ready order, the rule
-// step_time_us was timed under). Checked as parsePlacement checks it.
+// "seed" (when a whole number), "step_time_us", "dispatch" (absent: ready order, the rule
+// step_time_us was timed under) and "start". Checked as parsePlacement checks it.
 struct PlacementWithProvenance {
     Placement placement;
     PlacementProvenance made;
@@ -63,8 +79,8 @@ PlacementWithProvenance readPlacementFileWithProvenance(const std::string& path,
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
 // `modules`, when not empty, holds each op's PyTorch module path (none for some ops) and is
 // written as the optional "modules" object (docs/pytorch.md). `made`'s known fields are
-// written after "cluster" as "algorithm", "seed" and "step_time_us" (post-cli place --out and
-// Post Studio's File ▸ Export write the same bytes for the same placement).
+// written after "cluster" as "algorithm", "seed", "step_time_us", "dispatch" and "start" (post-cli
+// place --out and Post Studio's File ▸ Export write the same bytes for the same placement).
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
                           const std::vector<std::optional<std::string>>& modules = {},
                           const PlacementProvenance& made = {});
