@@ -82,7 +82,7 @@ int runPlace(const PlaceOptions& o)
     const SimOptions simOptions = simOptionsArg(o);
     PlaceContext ctx{g, c, simOptions};
     Placement start;
-    std::optional<PlacementStart> startMade; // recorded in --out: the file, its step, its fingerprint
+    std::optional<PlacementStart> startMade; // reported, and recorded in --out: the file, its step, its fingerprint
     if (!o.start.empty()) {
         PlacementWithProvenance given = readPlacementFileWithProvenance(o.start, g, c);
         if (const auto rule = recordedDispatch(given.made); rule && *rule != simOptions.dispatch)
@@ -91,9 +91,8 @@ int runPlace(const PlaceOptions& o)
                       << " dispatch (--dispatch)\n";
         start = std::move(given.placement);
         placer = makePlacerFrom(o.algo, learnerOptionsArg(o.settings), start, ctx);
-        if (!o.out.empty())
-            startMade = PlacementStart{o.start, Simulator(g, c, simOptions).run(start).stepTimeUs,
-                                       placementFingerprint(g, c, start)};
+        startMade = PlacementStart{o.start, Simulator(g, c, simOptions).run(start).stepTimeUs,
+                                   placementFingerprint(g, c, start)};
     }
     // Neither budget given: the default time budget; one given: that one alone.
     ctx.samples = o.samplesGiven ? o.samples : kUnlimitedSamples;
@@ -143,6 +142,8 @@ int runPlace(const PlaceOptions& o)
         j["dispatch"] = dispatchName(simOptions.dispatch);
         j["seed"] = o.seed;
         j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
+        if (startMade)
+            j["start_step_time_ms"] = *startMade->stepTimeUs / 1000.0;
         j["feasible"] = r.feasible;
         j["samples"] = r.samplesUsed;
         j["time_budget_s"] = budget;
@@ -170,6 +171,8 @@ int runPlace(const PlaceOptions& o)
               << (simOptions.dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
               << formatMs(lb.us) << " (" << lb.source << ")" << (r.bounds.provenOptimal ? "\nproven       optimal" : "")
               << "\n";
+    if (startMade)
+        std::cout << "start        " << formatMs(*startMade->stepTimeUs) << "  (" << o.start << ")\n";
     if (r.bounds.hasGroupedBound())
         std::cout << "grouped bound " << formatMs(r.bounds.groupedBoundUs) << " on " << r.bounds.groupedBoundGroups
                   << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")

@@ -538,6 +538,7 @@ private slots:
             const double ms = parseObject(r.out)["best_step_time_ms"].toDouble();
             QVERIFY2(ms <= goodMs,
                      qPrintable(QString("%1 from the start: %2 ms, the start %3").arg(algo).arg(ms).arg(goodMs)));
+            QVERIFY(std::abs(parseObject(r.out)["start_step_time_ms"].toDouble() - goodMs) <= 1e-9 * goodMs);
         }
         // The result records its start: the file as given, its step time and its fingerprint,
         // which simulate reports for the start file; simulate names the start of the result.
@@ -559,6 +560,9 @@ private slots:
                      && r.out.contains(start["fingerprint"].toString() + ")"),
                  qPrintable(r.out));
         QVERIFY(!readJsonObject(good).contains("start")); // a search of its own records none
+        r = runCli({"place", graph, "--cluster", "k80x4", "--algo", "local-search", "--samples", "5", "--start", good});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("\nstart        ") && r.out.contains("(" + good + ")"),
+                 qPrintable(r.out));
         // What cannot start from a placement says so before the search, and the file is an input.
         for (const char* algo : {"m-etf", "random", "post@m-sct", "milp"}) {
             r = runCli({"place", graph, "--cluster", "k80x4", "--algo", algo, "--start", good});

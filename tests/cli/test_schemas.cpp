@@ -157,6 +157,10 @@ private slots:
                      .exitCode,
                  0);
         add("post-placement-1", started);
+        add("post-place-1",
+            cliOutput("started-place.json",
+                      {"place", graph, "--cluster", "k80x4", "--algo", "local-search", "--samples", "5", "--start",
+                       byPath, "--json"})); // start_step_time_ms
         // post-session/1: a TensorFlow graph (its CPU-pinned ops are "cpu_only" in the embedded
         // graph), a placement, samples and updates of every kind.
         post::Session s;
