@@ -17,9 +17,6 @@
 
 namespace post {
 
-// What made a placement, written with it when known (informational, like "graph"): the
-// placer (a `post-cli list` name), its seed, and the placement's simulated step time (µs)
-// under the simulator's dispatch rule `dispatch` (written when not ready order).
 // The placement a search started from (post-cli place --start, Post Studio's "From the shown
 // placement"): its file when it had one, its step time under the search's dispatch rule, and
 // its fingerprint, so that whoever reruns the search can tell they start from the same one.
@@ -30,6 +27,9 @@ struct PlacementStart {
     bool operator==(const PlacementStart&) const = default;
 };
 
+// What made a placement, written with it when known (informational, like "graph"): the
+// placer (a `post-cli list` name), its seed, the placement's simulated step time (µs) under
+// the simulator's dispatch rule `dispatch` (written when not ready order), and its start.
 struct PlacementProvenance {
     std::string algorithm; // empty: not written (nor the seed)
     std::optional<std::uint64_t> seed;
