@@ -373,7 +373,6 @@ void LearnerPanel::forgetRunData()
     haveData_ = false;
     continuedFrom_ = 0;
     continuationNote_.clear();
-    fromShownRun_ = false;
     runStart_.clear();
 }
 
@@ -416,7 +415,6 @@ void LearnerPanel::start()
     int planned = request.samples;
     continuedFrom_ = 0;
     continuationNote_.clear();
-    fromShownRun_ = false;
     runStart_.clear();
     const QString learner = restored_ ? continuationLearner(algorithm()) : QString();
     if (restored_ && restored_->graphId == document_->graphId && restored_->samplesDone > 0 && !learner.isEmpty()) {
@@ -446,8 +444,7 @@ void LearnerPanel::start()
     } else {
         samplesDone_ = 0;
         bestMs_ = 0.0;
-        fromShownRun_ = fromShown;
-        if (fromShownRun_) {
+        if (fromShown) {
             runStart_ = document_->placement;
             request.start = runStart_;
             continuationNote_ = tr("%1 started from the shown placement").arg(algorithm());
@@ -531,7 +528,7 @@ void LearnerPanel::showStatus(const QString& prefix)
         text += tr(", best %1").arg(formatMilliseconds(bestMs_));
     if (entropy_ >= 0.0)
         text += tr(", entropy %1").arg(entropy_, 0, 'f', 2);
-    if (fromShownRun_)
+    if (!runStart_.empty())
         text += tr(", from the shown placement");
     status_->setText(text);
 }

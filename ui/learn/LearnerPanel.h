@@ -176,8 +176,7 @@ private:
     std::optional<RestoredRun> restored_;
     int continuedFrom_ = 0;
     QString continuationNote_;
-    bool fromShownRun_ = false; // the run (or the last) started from the shown placement
-    Placement runStart_;        // that placement
+    Placement runStart_; // the placement the run (or the last) started from; empty: none
     std::function<bool(bool reset)> replaceGuard_;
     std::function<bool()> startGuard_;
     bool preparing_ = false; // the run computes its reference lines (LearnerController::preparing)
