@@ -19,13 +19,13 @@ EvaluationBudget::EvaluationBudget(int limit, double seconds, const std::atomic<
 
 int EvaluationBudget::left() const { return std::min(limit_, cap_) - used_; }
 
-bool EvaluationBudget::timeUp() const { return timed_ && Clock::now() >= deadline_; }
+bool EvaluationBudget::timeUp() const { return timed_ && Clock::now() >= std::min(deadline_, timeCap_); }
 
 double EvaluationBudget::secondsLeft() const
 {
     if (!timed_)
         return std::numeric_limits<double>::infinity();
-    return std::max(0.0, std::chrono::duration<double>(deadline_ - Clock::now()).count());
+    return std::max(0.0, std::chrono::duration<double>(std::min(deadline_, timeCap_) - Clock::now()).count());
 }
 
 void EvaluationBudget::record(const Placement& placement, const Evaluation& evaluation)

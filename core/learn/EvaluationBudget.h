@@ -42,6 +42,10 @@ public:
     }
     void allow() { cap_ = std::numeric_limits<int>::max(); }
     int cap() const { return cap_; }
+    // Ends the time budget early, at `until` (a race's part of it), until uncapTime(); allow()
+    // leaves it. Without a time budget it has no effect.
+    void capTime(Clock::time_point until) { timeCap_ = until; }
+    void uncapTime() { timeCap_ = Clock::time_point::max(); }
     void setCap(int cap) { cap_ = cap; }
 
     // Counts one evaluation and reports it to the observer as the next sample.
@@ -60,6 +64,7 @@ private:
     ProgressObserver* observer_;
     int used_ = 0;
     int cap_ = std::numeric_limits<int>::max();
+    Clock::time_point timeCap_ = Clock::time_point::max();
     bool stopSeen_ = false;
 };
 

@@ -655,6 +655,8 @@ bool GroupLocalSearch::climb(const Grouping& grouping, std::vector<DeviceId>& ch
         if (scan.stop)
             return false; // the budget ended mid-scan; what failed stays known for the next call
         if (scan.lazy && scan.skippedAny) {
+            if (!fullFinalScan_)
+                return false;
             scan.lazy = false; // a full scan decides whether the climb has converged
             continue;
         }

@@ -57,6 +57,11 @@ public:
     // Whether climbs try the critical path's block moves (on by default; off, the climb is
     // the one before them: for comparisons).
     void setBlockMoves(bool on) { blockMoves_ = on; }
+    // Whether a climb whose last scan was lazy (it skipped candidates that failed before and
+    // whose groups and neighbours have not moved since) and found nothing ends with a full
+    // scan (on by default: then `true` means that no candidate improves). Off, it ends there
+    // and returns false: the kicks' climbs (kickedLocalSearch) look only around what moved.
+    void setFullFinalScan(bool on) { fullFinalScan_ = on; }
 
 private:
     struct Candidate {
@@ -141,6 +146,7 @@ private:
     std::vector<char> improved_;           // per candidate of the last window: better than the current
     std::vector<std::vector<int>> blocks_; // the block moves tryWindow() applies (the scanned state's)
     bool blockMoves_ = true;
+    bool fullFinalScan_ = true;
 };
 
 } // namespace post

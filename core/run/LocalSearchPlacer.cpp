@@ -18,6 +18,8 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <random>
+#include <span>
 #include <stdexcept>
 
 namespace post {
@@ -73,14 +75,20 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
     return starts;
 }
 
-LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
-                                   EvaluationBudget& budget, const PenaltyOptions& penalty)
+namespace {
+
+Grouping colocationGroups(const Graph& graph)
 {
-    notePhase(budget, PhaseKind::LocalSearch, "local search");
-    LocalSearchOutcome out;
     GroupingOptions colocation;
     colocation.strategy = GroupingStrategy::None;
-    const Grouping groups = groupOps(context.graph, colocation);
+    return groupOps(graph, colocation);
+}
+
+// The climb of localSearchFrom over colocation groups `groups`, without its phase note.
+LocalSearchOutcome climbFrom(const PlaceContext& context, const Grouping& groups, const Placement& start,
+                             GroupLocalSearch& search, EvaluationBudget& budget, const PenaltyOptions& penalty)
+{
+    LocalSearchOutcome out;
     PlacementEvaluator evaluator(context.graph, context.cluster, context.sim, penalty);
     Evaluation current = evaluator.evaluate(start);
     budget.record(start, current);
@@ -92,6 +100,128 @@ LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement&
     out.result.bestStepTimeUs = current.rawStepTimeUs;
     out.result.feasible = current.feasible;
     return out;
+}
+
+// Where kicks send groups: the devices that are not CPUs where there are two or more (a
+// CPU is rarely worth a run of ops, and the climb still tries it op by op), else all.
+std::vector<DeviceId> kickTargets(const Cluster& cluster)
+{
+    std::vector<DeviceId> targets;
+    for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+        if (cluster.device(d).kind != DeviceKind::Cpu)
+            targets.push_back(d);
+    if (targets.size() < 2) {
+        targets.clear();
+        for (DeviceId d = 0; d < cluster.deviceCount(); ++d)
+            targets.push_back(d);
+    }
+    return targets;
+}
+
+// The groups in topological order of their first op.
+std::vector<int> groupsInTopologicalOrder(const Graph& graph, const Grouping& groups)
+{
+    std::vector<int> order;
+    std::vector<char> seen(static_cast<size_t>(groups.groupCount()), 0);
+    for (OpId op : graph.topologicalOrder()) {
+        const int g = groups.groupOf(op);
+        if (!seen[static_cast<size_t>(g)]) {
+            seen[static_cast<size_t>(g)] = 1;
+            order.push_back(g);
+        }
+    }
+    return order;
+}
+
+// One kick of `choice`: a run of consecutive groups of `order` moved to one target, or two
+// targets exchanged within it.
+void kick(std::vector<DeviceId>& choice, const std::vector<int>& order, const std::vector<DeviceId>& targets,
+          std::mt19937_64& rng)
+{
+    constexpr int kShortest = 3;
+    constexpr int kLongest = 40;
+    const int groups = static_cast<int>(order.size());
+    const int length = std::uniform_int_distribution<int>(std::min(kShortest, groups), std::min(kLongest, groups))(rng);
+    const int first = std::uniform_int_distribution<int>(0, groups - length)(rng);
+    const std::span<const int> run(order.data() + first, static_cast<size_t>(length));
+    const auto pick = [&](int count) { return std::uniform_int_distribution<int>(0, count - 1)(rng); };
+    const int count = static_cast<int>(targets.size());
+    if (pick(2) == 0) {
+        const DeviceId to = targets[static_cast<size_t>(pick(count))];
+        for (int g : run)
+            choice[static_cast<size_t>(g)] = to;
+        return;
+    }
+    const int ia = pick(count);
+    int ib = pick(count - 1);
+    if (ib >= ia)
+        ++ib;
+    const DeviceId a = targets[static_cast<size_t>(ia)];
+    const DeviceId b = targets[static_cast<size_t>(ib)];
+    for (int g : run) {
+        DeviceId& d = choice[static_cast<size_t>(g)];
+        d = d == a ? b : (d == b ? a : d);
+    }
+}
+
+} // namespace
+
+LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                   EvaluationBudget& budget, const PenaltyOptions& penalty)
+{
+    notePhase(budget, PhaseKind::LocalSearch, "local search");
+    return climbFrom(context, colocationGroups(context.graph), start, search, budget, penalty);
+}
+
+LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                     EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed)
+{
+    // A kicked climb ending within this factor of the best goes on to a full final scan (one
+    // that ends in a lazy scan finding nothing is a local optimum only around what moved).
+    constexpr double kPromising = 1.03;
+    notePhase(budget, PhaseKind::LocalSearch, "local search with kicks");
+    const Grouping groups = colocationGroups(context.graph);
+    LocalSearchOutcome best = climbFrom(context, groups, start, search, budget, penalty);
+    const int devices = context.cluster.deviceCount();
+    const std::vector<int> order = groupsInTopologicalOrder(context.graph, groups);
+    if (best.result.best.empty() || devices < 2 || order.size() < 2)
+        return best;
+    const std::vector<char> pinned = pinnedGroups(groups, context.graph, context.cluster);
+    const std::vector<DeviceId> targets = kickTargets(context.cluster);
+    PlacementEvaluator evaluator(context.graph, context.cluster, context.sim, penalty);
+    std::mt19937_64 rng(seed);
+    std::vector<DeviceId> bestChoice = groups.collapse(best.result.best, devices);
+    Placement kicked;
+    constexpr int kIdleKicks = 1000; // kicks in a row that move nothing (all pinned): no more
+    for (int idle = 0; idle < kIdleKicks && !budget.exhausted();) {
+        std::vector<DeviceId> choice = bestChoice;
+        kick(choice, order, targets, rng);
+        pinChoice(pinned, context.cluster, choice);
+        if (choice == bestChoice) {
+            ++idle;
+            continue;
+        }
+        idle = 0;
+        groups.expand(choice, kicked);
+        applyCpuPinning(context.graph, context.cluster, kicked);
+        Evaluation current = evaluator.evaluate(kicked);
+        budget.record(kicked, current);
+        search.setFullFinalScan(false);
+        search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
+        search.setFullFinalScan(true);
+        if (current.stepTimeUs < best.evaluation.stepTimeUs * kPromising && !budget.exhausted())
+            search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
+        if (current.stepTimeUs < best.evaluation.stepTimeUs) {
+            bestChoice = choice;
+            best.evaluation = current;
+            best.result.best = groups.expand(choice);
+            applyCpuPinning(context.graph, context.cluster, best.result.best);
+            best.result.bestStepTimeUs = current.rawStepTimeUs;
+            best.result.feasible = current.feasible;
+        }
+    }
+    best.converged = false;
+    return best;
 }
 
 PlaceResult LocalSearchPlacer::place(const PlaceContext& context)

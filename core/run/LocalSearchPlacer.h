@@ -6,6 +6,7 @@
 #include "core/place/Placer.h"
 #include "core/place/ProgressObserver.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,16 @@ struct LocalSearchOutcome {
 };
 LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
                                    EvaluationBudget& budget, const PenaltyOptions& penalty);
+
+// Iterated local search from `start` (docs/learners.md, "Kicks"): climbs it as
+// localSearchFrom does, then, until the budget ends, kicks the best placement (a run of 3 to 40
+// colocation groups, consecutive in topological order, moved together to one device, or two
+// devices exchanged within it), climbs the kicked placement and keeps it when it is strictly
+// better. A climb ends at a placement no single move, swap, merge or block move improves; a
+// kick moves many groups at once, which no climb step does, and the climb after it keeps what
+// they made possible. Deterministic per `seed` at a sample budget.
+LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                     EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed);
 
 // `local-search`: the baseline that shows what learning adds (docs/placers.md). From the
 // best classical placement, moves one colocation group to another device (groups on the

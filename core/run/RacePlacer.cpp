@@ -86,6 +86,18 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
             arms.push_back(std::make_unique<PostSearchRun>(context, armOptions[i], pool, search, budget,
                                                            context.seed * 1000003ULL + i));
         }
+        // The kicks' reserve (3. below): a share of what is left now, in samples and in
+        // seconds; the race ends where it begins (a cap on the time budget).
+        const bool kicks = options_.kickShare > 0.0;
+        const int reserve = budget.left() >= std::numeric_limits<int>::max() / 2
+            ? 0
+            : static_cast<int>(options_.kickShare * budget.left());
+        const double raceSeconds = context.seconds > 0.0 ? std::chrono::duration<double>(Clock::now() - began).count()
+                + (1.0 - options_.kickShare) * budget.secondsLeft()
+                                                         : 0.0;
+        if (kicks && context.seconds > 0.0)
+            budget.capTime(began
+                           + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(raceSeconds)));
         std::vector<int> alive(arms.size());
         std::iota(alive.begin(), alive.end(), 0);
         const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(std::max<size_t>(1, arms.size())))) + 1);
@@ -93,17 +105,20 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
             budget.allow();
             if (budget.exhausted())
                 break;
-            int left = budget.left();
+            int left = budget.left() - reserve;
             if (context.seconds > 0.0) {
-                // Evaluations the time left allows at the rate seen so far.
+                // Evaluations the race's time left allows at the rate seen so far.
                 const double elapsed = std::chrono::duration<double>(Clock::now() - began).count();
                 const double rate = budget.used() / std::max(elapsed, 1e-3);
-                const double remaining = std::max(0.0, context.seconds - elapsed);
+                const double remaining = std::max(0.0, (kicks ? raceSeconds : context.seconds) - elapsed);
                 left = static_cast<int>(std::min<double>(left, rate * remaining));
             }
+            if (kicks && left < options_.batchSize)
+                break;
             const bool last = round == rounds - 1 || alive.size() == 1;
+            // The survivor takes everything the race has: its samples, and its time by the cap.
             const int share = last
-                ? std::numeric_limits<int>::max()
+                ? (kicks ? budget.left() - reserve : std::numeric_limits<int>::max())
                 : std::max(options_.batchSize, left / (rounds - round) / static_cast<int>(alive.size()));
             for (int a : alive) {
                 if (budget.timeUp() || budget.stopRequested())
@@ -111,7 +126,7 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
                 budget.allow();
                 notePhase(budget, PhaseKind::LearnerRun,
                           "Post run " + std::to_string(a + 1) + " (" + armLabels[static_cast<size_t>(a)] + ")", a);
-                arms[static_cast<size_t>(a)]->advance(last ? std::numeric_limits<int>::max() : share);
+                arms[static_cast<size_t>(a)]->advance(share);
                 if (last)
                     break; // the survivor takes everything that is left
             }
@@ -122,6 +137,15 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
         }
         for (const auto& arm : arms)
             keepBetter(result, arm->result());
+
+        // 3. The local search with kicks from the race's best, in what is left.
+        budget.allow();
+        budget.uncapTime();
+        if (kicks && !budget.exhausted())
+            keepBetter(result,
+                       kickedLocalSearch(context, result.best, search, budget, options_.penalty,
+                                         context.seed * 1000003ULL + arms.size())
+                           .result);
     }
     budget.allow();
     budget.noteStop();

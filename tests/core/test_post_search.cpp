@@ -144,6 +144,15 @@ struct OpClimb {
     PlacementEvaluator evaluator;
 };
 
+// A device of three per group, scattered by `seed`: a start far from any local optimum.
+std::vector<DeviceId> scatteredStart(int groups, unsigned seed)
+{
+    std::vector<DeviceId> start(static_cast<size_t>(groups));
+    for (size_t i = 0; i < start.size(); ++i)
+        start[i] = static_cast<DeviceId>((i * seed + i / 3) % 3);
+    return start;
+}
+
 PlaceResult run(const char* name, const Graph& g, const Cluster& c, int samples, std::uint64_t seed, int threads,
                 ProgressObserver* observer = nullptr, double seconds = 0.0)
 {
@@ -404,9 +413,7 @@ private slots:
             OpClimb plain(g, c);
             plain.search.setBlockMoves(false);
             const Grouping& ops = plain.ops;
-            std::vector<DeviceId> start(static_cast<size_t>(ops.groupCount()));
-            for (size_t i = 0; i < start.size(); ++i)
-                start[i] = static_cast<DeviceId>((i * seed + i / 3) % 3);
+            const std::vector<DeviceId> start = scatteredStart(ops.groupCount(), seed);
             EvaluationBudget budget(1000000, 0.0, nullptr, nullptr);
             std::vector<DeviceId> local = start;
             Evaluation converged = plain.evaluator.evaluate(ops.expand(local));
@@ -434,6 +441,48 @@ private slots:
         qInfo("block moves improved %d of 100 converged climbs, by %.2f%% on average", improved,
               improved ? 100.0 * gain / improved : 0.0);
         QVERIFY(improved >= 15);
+    }
+
+    void kicksGoOnFromAConvergedClimb()
+    {
+        // A converged climb is a local optimum of single moves, swaps, merges and block moves.
+        // Kicks (a run of groups moved to one device, or two devices exchanged within it, then a
+        // climb) go on from there on some graphs, never to a worse placement, spending the
+        // budget they are given, the same way for the same seed.
+        int improved = 0;
+        double gain = 0.0;
+        for (unsigned seed = 1; seed <= 40; ++seed) {
+            const Graph g = randomDag(40, seed);
+            const Cluster c = seed % 2 ? gpus(3) : twoAndOne();
+            const PlaceContext ctx{g, c, SimOptions{}};
+            OpClimb climb(g, c);
+            EvaluationBudget budget(1000000, 0.0, nullptr, nullptr);
+            const LocalSearchOutcome converged = localSearchFrom(
+                ctx, climb.ops.expand(scatteredStart(climb.ops.groupCount(), seed)), climb.search, budget, {});
+            QVERIFY(converged.converged);
+            Placement first;
+            for (int run = 0; run < 2; ++run) {
+                OpClimb fresh(g, c);
+                EvaluationBudget kicks(3000, 0.0, nullptr, nullptr);
+                const LocalSearchOutcome k = kickedLocalSearch(ctx, converged.result.best, fresh.search, kicks, {}, seed);
+                QVERIFY(k.result.feasible);
+                QVERIFY(k.result.bestStepTimeUs <= converged.result.bestStepTimeUs);
+                QCOMPARE(fresh.evaluator.evaluate(k.result.best).rawStepTimeUs, k.result.bestStepTimeUs);
+                QCOMPARE(kicks.used(), 3000);
+                if (run == 0) {
+                    first = k.result.best;
+                    if (k.result.bestStepTimeUs < converged.result.bestStepTimeUs) {
+                        ++improved;
+                        gain += 1.0 - k.result.bestStepTimeUs / converged.result.bestStepTimeUs;
+                    }
+                } else {
+                    QCOMPARE(k.result.best, first); // deterministic
+                }
+            }
+        }
+        qInfo("kicks improved %d of 40 converged climbs, by %.2f%% on average", improved,
+              improved ? 100.0 * gain / improved : 0.0);
+        QVERIFY(improved >= 30);
     }
 
     void localSearchMergesACutChain()

@@ -55,8 +55,12 @@ private slots:
         QCOMPARE(r.phases[0].kind, PhaseKind::ClassicalStarts);
         QCOMPARE(r.phases[0].firstSample, 0);
         QCOMPARE(r.phases[1].kind, PhaseKind::LocalSearch);
+        // The race's runs, then the local search with kicks in the budget's last part.
+        QCOMPARE(r.phases.back().kind, PhaseKind::LocalSearch);
+        QCOMPARE(r.phases.back().label, std::string("local search with kicks"));
+        QVERIFY(r.phases.back().firstSample < 1200);
         std::set<int> runs;
-        for (size_t i = 2; i < r.phases.size(); ++i) {
+        for (size_t i = 2; i + 1 < r.phases.size(); ++i) {
             QCOMPARE(r.phases[i].kind, PhaseKind::LearnerRun);
             QVERIFY(r.phases[i].run >= 0);
             QVERIFY(r.phases[i].label.find("Post run " + std::to_string(r.phases[i].run + 1)) == 0);

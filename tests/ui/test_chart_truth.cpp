@@ -128,7 +128,18 @@ private slots:
         QCOMPARE(entropy.size(), 3);
         QCOMPARE(entropy[1].front().x(), 70.0);
         QVERIFY(chart.title().contains(QStringLiteral("race of 2 Post runs")));
+        QVERIFY(!chart.title().contains(QStringLiteral("kicks")));
         QVERIFY(chart.title().startsWith(QStringLiteral("Learning curve: post@best, 120 samples")));
+
+        // post@best ends with a local search with kicks: the title names it after the race.
+        LearnerSnapshot kicked = raceRun();
+        kicked.phases.push_back({100, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")});
+        chart.reset(120);
+        chart.setRunTitle(QStringLiteral("post@best"), 120);
+        chart.addSnapshot(kicked);
+        chart.flush();
+        QVERIFY2(chart.title().contains(QStringLiteral("local search, race of 2 Post runs, local search with kicks")),
+                 qPrintable(chart.title()));
     }
 
     // At NASNet's 2,400 samples the default run never gets past its local search: the title

@@ -46,10 +46,14 @@ QString RunPhases::describe(bool finished) const
     bool classical = false;
     bool local = false;
     bool exact = false;
+    bool raced = false;
+    bool kicks = false; // post@best's local search with kicks, after its race
     for (const LearnerPhase& p : phases_) {
         classical = classical || p.kind == PhaseKind::ClassicalStarts;
-        local = local || p.kind == PhaseKind::LocalSearch;
+        local = local || (p.kind == PhaseKind::LocalSearch && !raced);
+        kicks = kicks || (p.kind == PhaseKind::LocalSearch && raced);
         exact = exact || p.kind == PhaseKind::ExactSolve;
+        raced = raced || p.kind == PhaseKind::LearnerRun;
     }
     QStringList parts;
     if (classical)
@@ -59,10 +63,13 @@ QString RunPhases::describe(bool finished) const
     if (exact) // milp: its model's solves, each placement they give timed and climbed from
         return (parts << QCoreApplication::translate("RunPhases", "MILP solves")).join(QStringLiteral(", "));
     const int runs = raceRuns();
-    if (runs > 0)
-        return (parts << (runs == 1 ? QCoreApplication::translate("RunPhases", "one Post run")
-                                    : QCoreApplication::translate("RunPhases", "race of %1 Post runs").arg(runs)))
-            .join(QStringLiteral(", "));
+    if (runs > 0) {
+        parts << (runs == 1 ? QCoreApplication::translate("RunPhases", "one Post run")
+                            : QCoreApplication::translate("RunPhases", "race of %1 Post runs").arg(runs));
+        if (kicks)
+            parts << QCoreApplication::translate("RunPhases", "local search with kicks");
+        return parts.join(QStringLiteral(", "));
+    }
     if (finished && local)
         return QCoreApplication::translate("RunPhases", "%1 only (the budget ran out before any learning)")
             .arg(parts.join(QCoreApplication::translate("RunPhases", " and ")));

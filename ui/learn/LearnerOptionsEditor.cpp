@@ -74,6 +74,11 @@ QString LearnerOptionsEditor::explanation(const QString& key)
          tr("post and post@best: besides moving, swapping and merging groups, the local search moves "
             "whole blocks of ops that the best placement's critical path waited for: the ops an op on "
             "it queued behind, and the chains on either side of a transfer on it (1 on, 0 off).")},
+        {QStringLiteral("kicks"),
+         tr("post@best only: the share of the budget left after its first climb that goes, after the "
+            "race of Post runs, to a local search with kicks from the race's best: a run of ops moved "
+            "together to one device, or two devices exchanged within it, then climbed, kept when "
+            "faster (0 gives the race everything).")},
         {QStringLiteral("coarse-width"),
          tr("post only: graphs narrower than this (total work over critical path) start coarse.")},
         {QStringLiteral("restarts"),
