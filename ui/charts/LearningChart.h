@@ -187,7 +187,11 @@ private:
     // Round ticks (ChartTicks) on the linear axes for the range as shown.
     void applyTicks();
     void updateTitle();
-    void paintPhaseMarks(QPainter* painter) const;
+    // The phases' marks and labels; no label runs under `note` (the bound's note, if any).
+    void paintPhaseMarks(QPainter* painter, const QRectF& note) const;
+    // The bound's note (the certified gap, any grouped bound) in the plot's top right corner:
+    // its box, painted when `paint`, empty without a note.
+    QRectF paintBoundNote(QPainter* painter, bool paint) const;
     // The polynomial bound of the run; the line shows it or a larger proven one.
     void setLowerBound(double polynomialMs, const QString& source);
 

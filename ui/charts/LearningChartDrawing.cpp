@@ -85,17 +85,26 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
     // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
     painter->resetTransform();
     paintEntropyStrip(painter);
-    paintPhaseMarks(painter);
+    paintPhaseMarks(painter, paintBoundNote(painter, false));
+    paintBoundNote(painter, true);
+    painter->restore();
+}
+
+QRectF LearningChart::paintBoundNote(QPainter* painter, bool paint) const
+{
     // The certified gap and any grouped bound, in the plot's top right corner.
     const QString note = boundNote();
-    if (!note.isEmpty()) {
-        const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
-        QFont font = painter->font();
-        font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
-        painter->setFont(font);
-        const QRectF box = painter->fontMetrics()
-                               .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
-                               .adjusted(-4, -2, 4, 2);
+    if (note.isEmpty())
+        return {};
+    painter->save();
+    const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+    QFont font = painter->font();
+    font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
+    painter->setFont(font);
+    const QRectF box = painter->fontMetrics()
+                           .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
+                           .adjusted(-4, -2, 4, 2);
+    if (paint) {
         QColor back = palette().color(QPalette::Base);
         back.setAlpha(215);
         painter->setPen(Qt::NoPen);
@@ -105,6 +114,7 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
         painter->drawText(box.adjusted(4, 2, -4, -2), Qt::AlignRight | Qt::AlignTop, note);
     }
     painter->restore();
+    return box;
 }
 
 void LearningChart::paintEntropyStrip(QPainter* painter) const
@@ -236,7 +246,7 @@ void LearningChart::changeEvent(QEvent* event)
         applyTheme();
 }
 
-void LearningChart::paintPhaseMarks(QPainter* painter) const
+void LearningChart::paintPhaseMarks(QPainter* painter, const QRectF& note) const
 {
     if (phases_.empty())
         return;
@@ -272,10 +282,14 @@ void LearningChart::paintPhaseMarks(QPainter* painter) const
         }
         const QString label = phases[i].kind == PhaseKind::LearnerRun ? tr("run %1").arg(phases[i].run + 1)
                                                                       : phases[i].label;
-        const double room = xOf(std::min(end, hi)) - x - 6.0;
+        double room = xOf(std::min(end, hi)) - x - 6.0;
+        const double baseline = plot.top() + metrics.ascent() + 2.0;
+        if (!note.isEmpty() && baseline + metrics.descent() >= note.top()
+            && baseline - metrics.ascent() <= note.bottom() && x < note.right())
+            room = std::min(room, note.left() - x - 6.0); // never under the bound's note
         if (metrics.horizontalAdvance(label) <= room) {
             painter->setPen(text);
-            painter->drawText(QPointF(x + 3.0, plot.top() + metrics.ascent() + 2.0), label);
+            painter->drawText(QPointF(x + 3.0, baseline), label);
         }
     }
     painter->restore();
