@@ -130,7 +130,8 @@ private slots:
             QVERIFY(finished.wait(120000));
             QCOMPARE(panel.continuationNote(), QString::fromLatin1(algo) + " started from the shown placement");
             const auto* status = panel.findChild<QLabel*>(QStringLiteral("status"));
-            QVERIFY2(status->text().endsWith(", from the shown placement"), qPrintable(status->text()));
+            // (on a loaded machine the line goes on with the time the reference lines took)
+            QVERIFY2(status->text().contains(", from the shown placement"), qPrintable(status->text()));
             const auto outcome = finished.first().at(0).value<LearnerOutcome>();
             QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
             LearnerOptions options;
