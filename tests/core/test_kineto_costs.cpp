@@ -209,7 +209,8 @@ private slots:
         KinetoTraceWriter w(KinetoLayout::PyTorch2);
         w.linkByFlowsOnly().range("ProfilerStep#1", [](KinetoTraceWriter& s) { toyStep(s); });
         const std::string path = writeTrace(dir, "flows.json", w.text());
-        for (const nlohmann::json& e : w.document()["traceEvents"])
+        const nlohmann::json written = w.document(); // kept: a range-for does not keep a temporary's parent alive
+        for (const nlohmann::json& e : written["traceEvents"])
             QVERIFY(e["cat"] != "kernel" || !e["args"].contains("correlation")); // really by flows alone
         MeasuredCostsReport r;
         const Graph m = applyMeasuredCosts(toyTrainingStep(), path, &r);
