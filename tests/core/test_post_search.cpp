@@ -652,7 +652,7 @@ private slots:
             // Within 10% on an idle machine; asserted loosely for a loaded one.
             QVERIFY2(wall >= 0.9 * seconds, name);
             QVERIFY2(wall <= 2.0 * seconds + 0.2, name);
-            QVERIFY(r.samplesUsed > 20 && r.samplesUsed < 100000000);
+            QVERIFY(r.samplesUsed >= 20 && r.samplesUsed < 100000000); // a batch at least (20 under ASan)
             QVERIFY(!r.stopped);
         }
     }

@@ -75,14 +75,15 @@ PlacementDiffDialog* PlacementDiffController::show(Side from, Side to, const QSt
                                            window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &PlacementDiffDialog::opActivated, this, &PlacementDiffController::opActivated);
-    connect(dialog, &QObject::destroyed, this, [this, dialog] {
+    connect(dialog, &QObject::destroyed, this, [this](QObject* gone) {
         // Closed by the user: its marks go with it (not those of a diff opened since).
-        if (!diff_.dialog || diff_.dialog.data() == dialog) {
+        if (!diff_.dialogObject || diff_.dialogObject == gone) {
             diff_ = ActiveDiff{};
             emit movedOps(0, {});
         }
     });
     diff_.dialog = dialog;
+    diff_.dialogObject = dialog;
     diff_.from = std::move(from);
     diff_.to = std::move(to);
     diff_.graphId = document->graphId;

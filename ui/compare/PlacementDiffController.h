@@ -61,6 +61,10 @@ private:
     QWidget* window_;
     struct ActiveDiff {
         QPointer<PlacementDiffDialog> dialog;
+        // The same dialog as a QObject, for its destroyed() signal: ~QWidget emits it when the
+        // dialog is no longer a PlacementDiffDialog, so `dialog` may not be read there (UBSan:
+        // a downcast of an object of another type).
+        const QObject* dialogObject = nullptr;
         Side from;
         Side to;
         std::uint64_t graphId = 0;

@@ -24,9 +24,20 @@ char* cstr(const char* s) { return const_cast<char*>(s); }
 
 void setGraphAttr(Agraph_t* g, const char* name, const char* value) { agattr(g, AGRAPH, cstr(name), cstr(value)); }
 
-// Owns a context and a graph, freeing the layout first as Graphviz requires.
+// The process's one Graphviz context, made on first use (under cgraphMutex) and never freed.
+// A context per layout was freed after each one, and with it the font names its label sizing
+// had made; Graphviz 2.42's pango plugin keeps a pointer to the last font name it used and
+// compared the next layout's against the freed one (ASan: heap-use-after-free in strcmp
+// under textspan_size, from the frames' blank labels).
+GVC_t* graphvizContext()
+{
+    static GVC_t* const gvc = gvContext();
+    return gvc;
+}
+
+// Owns a graph on the process's context, freeing the layout first as Graphviz requires.
 struct GraphvizSession {
-    GVC_t* gvc = gvContext();
+    GVC_t* gvc = graphvizContext();
     Agraph_t* graph = agopen(cstr("layout"), Agdirected, nullptr);
     bool laidOut = false;
 
@@ -35,7 +46,6 @@ struct GraphvizSession {
         if (laidOut)
             gvFreeLayout(gvc, graph);
         agclose(graph);
-        gvFreeContext(gvc);
     }
 };
 
