@@ -312,7 +312,7 @@ void GraphPanel::closeScope(const QString& key)
     showScopeChange(scene_->document(), std::move(next), layout, key);
 }
 
-void GraphPanel::showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, const QString& key)
+void GraphPanel::showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, QString key)
 {
     // The view stays where it is: the same scene point remains at the viewport's top left.
     const QPointF topLeft = view_->mapToScene(view_->viewport()->rect().topLeft());

@@ -121,7 +121,9 @@ private:
     bool usesScopes(const Graph& graph);
     void openScope(const QString& key);
     void closeScope(const QString& key);
-    void showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, const QString& key);
+    // `key` by value: callers pass a key of the view this replaces (ASan: read after the old
+    // view's frames were freed, closing a scope with the keyboard).
+    void showScopeChange(DocumentPtr document, ViewGraph view, const LayoutResult& layout, QString key);
 
     GraphScene* scene_;
     GraphView* view_;
