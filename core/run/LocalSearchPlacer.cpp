@@ -84,6 +84,18 @@ Grouping colocationGroups(const Graph& graph)
     return groupOps(graph, colocation);
 }
 
+// `out` takes the placement `choice` of `groups` gives (pinned as every candidate was) and
+// its evaluation.
+void keepClimbed(const PlaceContext& context, const Grouping& groups, const std::vector<DeviceId>& choice,
+                 const Evaluation& evaluation, LocalSearchOutcome& out)
+{
+    out.evaluation = evaluation;
+    out.result.best = groups.expand(choice);
+    applyCpuPinning(context.graph, context.cluster, out.result.best);
+    out.result.bestStepTimeUs = evaluation.rawStepTimeUs;
+    out.result.feasible = evaluation.feasible;
+}
+
 // The climb of localSearchFrom over colocation groups `groups`, without its phase note.
 LocalSearchOutcome climbFrom(const PlaceContext& context, const Grouping& groups, const Placement& start,
                              GroupLocalSearch& search, EvaluationBudget& budget, const PenaltyOptions& penalty)
@@ -94,11 +106,7 @@ LocalSearchOutcome climbFrom(const PlaceContext& context, const Grouping& groups
     budget.record(start, current);
     std::vector<DeviceId> choice = groups.collapse(start, context.cluster.deviceCount());
     out.converged = search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
-    out.evaluation = current;
-    out.result.best = groups.expand(choice);
-    applyCpuPinning(context.graph, context.cluster, out.result.best); // as every candidate was
-    out.result.bestStepTimeUs = current.rawStepTimeUs;
-    out.result.feasible = current.feasible;
+    keepClimbed(context, groups, choice, current, out);
     return out;
 }
 
@@ -213,11 +221,7 @@ LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placemen
             search.climb(groups, choice, current, budget, std::numeric_limits<int>::max());
         if (current.stepTimeUs < best.evaluation.stepTimeUs) {
             bestChoice = choice;
-            best.evaluation = current;
-            best.result.best = groups.expand(choice);
-            applyCpuPinning(context.graph, context.cluster, best.result.best);
-            best.result.bestStepTimeUs = current.rawStepTimeUs;
-            best.result.feasible = current.feasible;
+            keepClimbed(context, groups, choice, current, best);
         }
     }
     best.converged = false;
