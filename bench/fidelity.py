@@ -16,11 +16,13 @@ the model's forward and backward ops of the same layers (docs/cost-model.md, "Ba
 convolutions").
 
 Measured side: every GPU kernel, memcpy and memset is attributed to the CPU operator that
-launched it (PyTorch 1.8: the kernel's args["external id"] = the operator's "External id";
-2.x: args["External id"] on both), and through that operator's enclosing operators (same
+launched it (by its launch event: `cuda_runtime`, or `cuda_driver` for the kernels cuDNN and
+cuBLAS launch through the driver; PyTorch 1.8: the kernel's args["external id"] = the
+operator's "External id"; 2.x: args["External id"] on both), and through that operator's enclosing operators (same
 thread, by time) to an op class. Steps are `ProfilerStep#N` (1.8) or, where the trace has no
 step annotations (the 2.x param trace), the spans between successive data-loader
-`__next__` annotations; the first step is dropped (warm-up) and the median of the others is
+`__next__` annotations, or, in a trace of one step (bench/record_training_step.py), the whole
+trace to its last kernel; the first step of several is dropped (warm-up) and the median of the others is
 taken. The measured step is decided step by step: the profiled step where the GPU is the
 bottleneck (busy >= 90 % of it), the GPU's busy time (the union of its kernel, memcpy and memset
 intervals) where something else (data loading) stalls it; then the median. The report says
@@ -28,7 +30,7 @@ how many steps were of each kind.
 
 Predicted side: torchvision's resnet50 (or resnet18: the model is recognised from the number of
 convolution backward ops per step) exported with training=TRAINING at the traced batch (from the
-input copy's bytes) by /usr/bin/python3 with torch, then `post-cli simulate --json --ops-csv`
+input copy's bytes, else the first convolution's recorded input) by /usr/bin/python3 with torch, then `post-cli simulate --json --ops-csv`
 with every op on /device:GPU:0 of the cluster; each op of the training step is classified by its
 type and name.
 """
@@ -87,7 +89,14 @@ def profiled_steps(cpu):
     if marks:
         return [(e["ts"], e["ts"] + e["dur"]) for e in marks], "ProfilerStep#N"
     loads = sorted((e for e in cpu if e["name"].startswith("enumerate(DataLoader)")), key=lambda e: e["ts"])
-    return [(a["ts"], b["ts"]) for a, b in zip(loads, loads[1:])], "between data-loader __next__ annotations"
+    if len(loads) > 1:
+        return [(a["ts"], b["ts"]) for a, b in zip(loads, loads[1:])], "between data-loader __next__ annotations"
+    # A trace of one step (bench/record_training_step.py): the span of its operators, to the
+    # end of the last kernel (added by the caller), as the one step.
+    ops = [e for e in cpu if e.get("cat") != "user_annotation"]
+    if not ops:
+        return [], "no steps"
+    return [(min(e["ts"] for e in ops), max(e["ts"] + e["dur"] for e in ops))], "the whole trace, one step"
 
 
 class Measured:
@@ -101,12 +110,16 @@ class Measured:
         self.layout = "PyTorch 1.8" if any(e.get("cat") == "Operator" for e in cpu) else "PyTorch 2.x"
         runtime = {}
         for e in events:
-            if e.get("cat") in ("Runtime", "cuda_runtime") and e.get("ph") == "X":
+            if e.get("cat") in ("Runtime", "cuda_runtime", "cuda_driver") and e.get("ph") == "X":
                 corr = e.get("args", {}).get("correlation")
                 if corr is not None:
                     runtime[corr] = e
         chains = self._chains(cpu, runtime.values())
         self.steps = self._steps(cpu)
+        if self.step_source.startswith("the whole trace") and gpu:
+            # the one step ends with its last kernel, not with the last operator's launch
+            a, b = self.steps[0]
+            self.steps = [(a, max(b, max(k["ts"] + k["dur"] for k in gpu)) + 1)]
         self.batch = None
         self.conv_bwd_ops = sum(1 for e in cpu if e["name"] in ("CudnnConvolutionBackward", "ConvolutionBackward0"))
         per_step = [collections.Counter() for _ in self.steps]
@@ -130,6 +143,12 @@ class Measured:
                 cls = classify_measured(chain)
             per_step[step][cls] += k["dur"] / 1000.0
             intervals[step].append((k["ts"], k["ts"] + k["dur"]))
+        if self.batch is None:
+            # no input copy (the batch made on the GPU): the first convolution's recorded input
+            convs = sorted((e for e in cpu if e["name"] == "aten::conv2d" and e.get("args", {}).get("Input Dims")),
+                           key=lambda e: e["ts"])
+            if convs and convs[0]["args"]["Input Dims"][0]:
+                self.batch = convs[0]["args"]["Input Dims"][0][0]
         self.unattributed_ms = unattributed / 1000.0
         self.per_step = per_step
         self.busy = [union_ms(iv) for iv in intervals]
@@ -271,7 +290,8 @@ def report(path, args):
     measured, busy, wall, step, bound, kept = m.steady()
     model_name = "resnet50" if m.conv_bwd_ops and m.conv_bwd_ops % 53 == 0 else "resnet18"
     batch = m.batch or 32
-    cluster = args.v100_cluster if "V100" in m.device else args.rtx_cluster
+    cluster = args.v100_cluster if "V100" in m.device else args.h200_cluster if "H200" in m.device \
+        else args.rtx_cluster
     onnx = export_model(model_name, batch, args.out)
     name = os.path.basename(path)
     for suffix in (".gz", ".json", ".pt.trace"):
@@ -286,9 +306,10 @@ def report(path, args):
     print("## %s" % os.path.basename(path))
     print("%s, %s; torchvision %s, batch %d; cluster %s, one GPU" % (m.device, m.layout, model_name, batch,
                                                                       os.path.basename(cluster)))
-    print("steps: %d (%s); medians over steps 2-%d: wall %.1f ms, GPU busy %.1f ms; %d of %d steps GPU-bound "
+    over = "medians over steps 2-%d" % len(m.steps) if len(m.steps) > 1 else "the step"
+    print("steps: %d (%s); %s: wall %.1f ms, GPU busy %.1f ms; %d of %d steps GPU-bound "
           "(busy >= 90 %% of the step): measured step %.1f ms = the median of each step's %s"
-          % (len(m.steps), m.step_source, len(m.steps), wall, busy, bound, kept, step,
+          % (len(m.steps), m.step_source, over, wall, busy, bound, kept, step,
              "wall time (GPU-bound)" if bound == kept else "GPU busy time (data loading stalls it)" if bound == 0
              else "wall time where GPU-bound, GPU busy time where data loading stalls it"))
     if err or err2:
@@ -353,7 +374,7 @@ def measured_conv_layers(path):
     events = trace["traceEvents"]
     cpu = [e for e in events if e.get("cat") in CPU_CATS and e.get("ph") == "X"]
     gpu = [e for e in events if e.get("cat") in GPU_CATS and e.get("ph") == "X" and "Memcpy" not in e["name"]]
-    runtime = {e["args"]["correlation"]: e for e in events if e.get("cat") in ("Runtime", "cuda_runtime")
+    runtime = {e["args"]["correlation"]: e for e in events if e.get("cat") in ("Runtime", "cuda_runtime", "cuda_driver")
                and e.get("ph") == "X" and "correlation" in e.get("args", {})}
     steps, _ = profiled_steps(cpu)
     ops = sorted((e for e in cpu if e["name"] in CONV_FWD + CONV_BWD), key=lambda e: e["ts"])
@@ -458,6 +479,7 @@ def main():
                    help="folder for the exports and per-op CSVs")
     p.add_argument("--v100-cluster", default="v100x4-nvlink")
     p.add_argument("--rtx-cluster", default=os.path.join(here, "rtx2080ti.json"))
+    p.add_argument("--h200-cluster", default=os.path.join(here, "h200.json"))
     p.add_argument("--conv-layers", action="store_true",
                    help="also the convolutions per layer class, backward split into input and weight gradient")
     args = p.parse_args()
