@@ -1,6 +1,7 @@
 #include "app/cli/CliSupport.h"
 
 #include "core/cluster/DeviceTypes.h"
+#include "core/cost/OpTime.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/CostsFiles.h"
@@ -343,6 +344,8 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
         std::cerr << "post-cli: note: " << note << "\n";
     if (const std::string note = measuredSpeedNote(graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
+    if (const std::string note = hopperEstimateNote(graph, cluster); !note.empty())
+        std::cerr << "post-cli: note: " << note << "\n";
 }
 
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
@@ -377,7 +380,8 @@ void addPrecisionOption(CLI::App& cmd, std::string& precision)
                    "How FP32 matrix products and convolutions run: fp32 (no tensor cores), tf32 (TF32 tensor cores "
                    "for all of them where the GPU has them, TensorFlow's default), pytorch (PyTorch's default: "
                    "convolutions in TF32, matrix products in FP32), amp (mixed precision, FP16 tensor cores); "
-                   "default: the cluster's \"precision\", else pytorch for ONNX graphs and tf32 for the rest")
+                   "default: the cluster's \"precision\", else pytorch for ONNX graphs and PyTorch execution traces, "
+                   "tf32 for the rest")
         ->check(CLI::IsMember({"fp32", "tf32", "amp", "pytorch"}));
 }
 

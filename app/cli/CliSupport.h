@@ -92,7 +92,7 @@ std::string describeUnresolvedDim(const UnresolvedDim& d);
 // The cluster preset or file; a non-empty `precision` ("fp32", "tf32", "amp", "pytorch")
 // replaces the cluster's precision mode (docs/cost-model.md, "Precision"). Without one, a
 // cluster whose file gives no "precision" (every preset) takes `graph`'s framework default
-// (pytorch for ONNX exports), said on stderr where it matters (a GPU with TF32 peaks).
+// (pytorch for ONNX exports and PyTorch execution traces), said on stderr where it matters (a GPU with TF32 peaks).
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {},
                        const ImportedGraph* graph = nullptr);
 // A note on stderr when the graph's per-type times and the cluster's device types do not

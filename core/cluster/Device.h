@@ -34,6 +34,15 @@ struct Device {
     // GeForce card under GPU Boost runs well above its rated boost clock.
     double clockMHz = 0.0;
     double sustainedClockMHz = 0.0;
+    // The roofline's efficiencies on this device (0 = the cost model's reference ones, cost/
+    // CostModel.h): the share of the FP32 peak, of a tensor-core peak, of the bandwidth for a
+    // multi-pass kernel and for a streaming element-wise one that its kernels reach. A GPU
+    // generation whose kernels reach less than those the model was calibrated on (Hopper:
+    // docs/clusters.md, "Efficiencies") says so here.
+    double computeEfficiency = 0.0;
+    double tensorCoreEfficiency = 0.0;
+    double memoryEfficiency = 0.0;
+    double streamingMemoryEfficiency = 0.0;
 
     // sustainedClockMHz / clockMHz, or 1 where either is not given.
     double clockScale() const { return clockMHz > 0.0 && sustainedClockMHz > 0.0 ? sustainedClockMHz / clockMHz : 1.0; }

@@ -1,8 +1,13 @@
 #include "core/cost/OpTime.h"
 
+#include "core/cluster/Cluster.h"
 #include "core/cluster/Device.h"
 #include "core/cost/CostModel.h"
+#include "core/graph/Graph.h"
 #include "core/graph/Op.h"
+
+#include <algorithm>
+#include <utility>
 
 namespace post {
 namespace {
@@ -17,6 +22,26 @@ double firstPositive(double a, double b, double c)
 } // namespace
 
 bool usesTypedTime(const Op& op, const Device& device) { return op.typedTime(device.type) != nullptr; }
+
+std::string hopperEstimateNote(const Graph& graph, const Cluster& cluster)
+{
+    constexpr double kHopperTf32Flops = 400e12;
+    for (const Device& d : cluster.devices()) {
+        if (d.kind != DeviceKind::Gpu || d.peakTf32Flops < kHopperTf32Flops || d.memoryEfficiency > 0.0)
+            continue;
+        const auto ops = graph.ops();
+        if (std::none_of(ops.begin(), ops.end(), [&d](const Op& op) { return usesRoofline(op, d); }))
+            continue;
+        const std::string type = d.type.empty() ? std::string("TYPE") : d.type;
+        return "op times on " + d.name + (d.type.empty() ? std::string() : " (" + d.type + ")")
+            + " are roofline estimates at the cost model's reference efficiencies, which came out 1.1-3x faster than "
+              "ten measured training steps on an H200 (PyTorch 2.11; docs/cost-model.md, \"Fidelity against measured "
+              "traces\"): give the device a \"memory_efficiency\" (0.35 in the h100x8-nvlink preset, 0.2 measured on "
+              "an H200; docs/clusters.md, \"Efficiencies\"), or --costs "
+            + type + "=TRACE for a trace's measured times";
+    }
+    return {};
+}
 
 bool usesKindTime(const Op& op, const Device& device)
 {
@@ -65,6 +90,14 @@ double opTimeUs(const Op& op, const Device& device)
     if (usesRoofline(op, device)) {
         static const auto reference = CostModelOptions::defaultReferenceDevices();
         DeviceSpec spec = reference[static_cast<size_t>(device.kind)];
+        const std::pair<double, double DeviceSpec::*> efficiencies[] = {
+            {device.computeEfficiency, &DeviceSpec::computeEfficiency},
+            {device.tensorCoreEfficiency, &DeviceSpec::tensorCoreEfficiency},
+            {device.memoryEfficiency, &DeviceSpec::memoryEfficiency},
+            {device.streamingMemoryEfficiency, &DeviceSpec::streamingMemoryEfficiency}};
+        for (const auto& [given, member] : efficiencies)
+            if (given > 0.0)
+                spec.*member = given;
         spec.peakFlops = rooflinePeakFlops(op, device);
         const bool tensorCores = spec.peakFlops != device.peakFlops;
         if (tensorCores)
@@ -72,7 +105,7 @@ double opTimeUs(const Op& op, const Device& device)
         spec.peakFlops *= device.clockScale();
         spec.memoryBandwidth = device.memoryBandwidth;
         OpCost cost;
-        cost.streaming = isStreamingOpType(op.type);
+        cost.streaming = op.streaming || isStreamingOpType(op.type);
         cost.flops = op.flops;
         cost.bytesRead = op.memoryBytes;
         if (!tensorCores && op.precision == ElementPrecision::Fp32) {

@@ -1,9 +1,13 @@
 #pragma once
 
+#include <string>
+
 namespace post {
 
 struct Op;
 struct Device;
+class Graph;
+class Cluster;
 
 // Microseconds `op` takes on `device`, from the first source that applies
 // (docs/clusters.md, "Device types"):
@@ -28,6 +32,12 @@ bool usesTypedTime(const Op& op, const Device& device);
 
 // Whether opTimeUs uses the roofline for this pair.
 bool usesRoofline(const Op& op, const Device& device);
+
+// A note when ops take roofline estimates on a Hopper-class GPU (TF32 tensor cores at 400
+// TFLOP/s or more: H100, H200) that gives no memory efficiency of its own: at the reference
+// efficiencies the estimates ran 1.1-3x faster than measured training steps there
+// (docs/cost-model.md, "Fidelity against measured traces"). "" otherwise.
+std::string hopperEstimateNote(const Graph& graph, const Cluster& cluster);
 
 // Whether opTimeUs is time_us[kind] / speed for this pair (steps 2 and 4 above): the same
 // for every device of that kind up to its speed.

@@ -48,6 +48,11 @@ struct Op {
     // first layer), which cuDNN runs on an FP32 kernel in every mode but amp.
     bool convolution = false;
     bool narrowConvolution = false;
+    // A streaming element-wise kernel (one read of each input, one write): the roofline takes
+    // the streaming memory efficiency. Ops with an ONNX or TensorFlow type are told by it
+    // (isStreamingOpType); an op named by another framework (a PyTorch execution trace's
+    // aten::relu_) carries what it was costed as here.
+    bool streaming = false;
     // A 3x3 stride-1 FP32 convolution (or its gradient) as cuDNN's Winograd F(4x4, 3x3): the
     // batched product's FLOPs and bytes and its transforms' bytes (OpCost::winograd*; 0 = not
     // eligible). At the FP32 peak the roofline takes the faster of this and the direct cost.

@@ -61,10 +61,12 @@ struct ImportedGraph {
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
     // The precision mode of the framework that wrote the file, used where neither the user
     // nor the cluster file chooses one (docs/cost-model.md, "Precision"): pytorch for ONNX
-    // exports (PyTorch writes most of them), tf32 (TensorFlow's default) for the rest.
+    // exports (PyTorch writes most of them) and PyTorch execution traces, tf32 (TensorFlow's
+    // default) for the rest.
     PrecisionMode frameworkPrecision() const
     {
-        return format == GraphFormat::Onnx ? PrecisionMode::Pytorch : PrecisionMode::Tf32;
+        return format == GraphFormat::Onnx || format == GraphFormat::TorchEt ? PrecisionMode::Pytorch
+                                                                             : PrecisionMode::Tf32;
     }
 };
 

@@ -12,7 +12,9 @@ bool sameDevice(const Device& a, const Device& b)
     return a.kind == b.kind && a.type == b.type && a.speed == b.speed && a.memoryBytes == b.memoryBytes
         && a.peakFlops == b.peakFlops && a.memoryBandwidth == b.memoryBandwidth && a.peakTf32Flops == b.peakTf32Flops
         && a.peakFp16Flops == b.peakFp16Flops && a.peakInt8Ops == b.peakInt8Ops && a.precision == b.precision
-        && a.clockScale() == b.clockScale();
+        && a.clockScale() == b.clockScale() && a.computeEfficiency == b.computeEfficiency
+        && a.tensorCoreEfficiency == b.tensorCoreEfficiency && a.memoryEfficiency == b.memoryEfficiency
+        && a.streamingMemoryEfficiency == b.streamingMemoryEfficiency;
 }
 
 // Whether exchanging devices a and b is an automorphism of the cluster.

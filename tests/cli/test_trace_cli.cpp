@@ -5,12 +5,15 @@
 #include "tests/support/TestData.h"
 
 #include "core/io/ImporterTable.h"
+#include "core/util/FileText.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using testsupport::runCli;
 
@@ -171,6 +174,77 @@ private slots:
             QCOMPARE(refused.exitCode, 1);
             QVERIFY2(refused.err.contains(another) && refused.err.contains("rf_ids"), qPrintable(refused.err));
         }
+    }
+
+    // A real PyTorch 2.11 pair (tests/data/torch: ResNet-18 at batch 128 on an H200, one step,
+    // execution trace schema 1.1.1-chakra.0.0.4): linked by record-function ids, every op
+    // measured, and on one GPU the step is the trace's GPU time, kernel by kernel.
+    void realPyTorch2TraceLinksByRecordFunctionId()
+    {
+        const QString dir = testdata::sourceDir() + "/tests/data/torch/";
+        const QString et = dir + "resnet18_h200_et.json.gz", kineto = dir + "resnet18_h200_kineto.json.gz";
+        const auto info = runCli({"info", et, "--costs", "h200=" + kineto, "--json"});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.err.contains("schema 1.1.1-chakra.0.0.4") && info.err.contains("linked by record-function ids")
+                     && info.err.contains("NVIDIA H200"),
+                 qPrintable(info.err));
+        const int ops = infoJson(info.out)["ops"].toInt();
+        QVERIFY2(ops > 100, qPrintable(info.out)); // ResNet-18's forward, backward and update
+        QVERIFY2(info.err.contains(QString("measured times for %1 of %1 ops").arg(ops)), qPrintable(info.err));
+
+        // The GPU time of the trace, summed here from its events (kernels, copies, fills).
+        double gpuUs = 0.0;
+        const std::string text = post::readFileText(kineto.toStdString());
+        for (const QJsonValue& e :
+             QJsonDocument::fromJson(QByteArray::fromStdString(text)).object()["traceEvents"].toArray())
+            if (const QString cat = e["cat"].toString(); cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset")
+                gpuUs += e["dur"].toDouble();
+        QVERIFY2(gpuUs > 20000.0, qPrintable(QString::number(gpuUs)));
+        const auto sim = runCli({"simulate", et, "--costs", "h200=" + kineto, "--cluster",
+                                 testdata::sourceDir() + "/bench/h200.json", "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(sim.exitCode, 0);
+        const double stepUs = infoJson(sim.out)["step_time_ms"].toDouble() * 1000.0;
+        QVERIFY2(std::abs(stepUs - gpuUs) < 1.0, qPrintable(QString("%1 us against %2 us").arg(stepUs).arg(gpuUs)));
+
+        // Estimated on that GPU (bench/h200.json: its memory efficiency 0.2 fitted to ten such
+        // steps, docs/cost-model.md): within 0.7-1.4x of the measured step; 0.54x at the cost
+        // model's reference efficiency 0.6.
+        const auto estimate = runCli({"simulate", et, "--cluster", testdata::sourceDir() + "/bench/h200.json",
+                                      "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(estimate.exitCode, 0);
+        const double ratio = infoJson(estimate.out)["step_time_ms"].toDouble() * 1000.0 / gpuUs;
+        QVERIFY2(ratio > 0.7 && ratio < 1.4, qPrintable(QString::number(ratio)));
+
+        // Estimated, an execution trace runs as PyTorch does by default: convolutions in TF32,
+        // the classifier's product in FP32 (the h100 preset leaves the precision to the graph).
+        const auto stepWith = [&](const QStringList& extra) {
+            const auto r = runCli(
+                QStringList{"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"} + extra);
+            return r.exitCode == 0 ? infoJson(r.out)["step_time_ms"].toDouble() : -1.0;
+        };
+        const double byDefault = stepWith({}), pytorch = stepWith({"--precision", "pytorch"});
+        const double tf32 = stepWith({"--precision", "tf32"}), fp32 = stepWith({"--precision", "fp32"});
+        QVERIFY(byDefault > 0.0);
+        QCOMPARE(byDefault, pytorch);
+        QVERIFY2(tf32 < pytorch && pytorch < fp32,
+                 qPrintable(QString("tf32 %1, pytorch %2, fp32 %3 ms").arg(tf32).arg(pytorch).arg(fp32)));
+        // Estimates on a Hopper GPU at the reference efficiencies are said to be optimistic;
+        // measured times, and a device with its own memory efficiency (the preset's), are not.
+        QTemporaryDir scratch;
+        const QString hopper = testdata::writeFile(scratch, "hopper.json", R"({"format": "post-cluster/1", "devices": [
+            {"name": "/device:GPU:0", "kind": "gpu", "type": "h100", "peak_tflops": 67, "peak_tf32_tflops": 494.7,
+             "memory_bandwidth_GBps": 3350}]})");
+        const QString note = "at the cost model's reference efficiencies, which came out 1.1-3x faster";
+        const auto estimated = runCli({"simulate", et, "--cluster", hopper, "--all-on", "/device:GPU:0"});
+        QCOMPARE(estimated.exitCode, 0);
+        QVERIFY2(estimated.err.contains(note) && estimated.err.contains("--costs h100=TRACE"), qPrintable(estimated.err));
+        const auto measured = runCli(
+            {"simulate", et, "--costs", "h100=" + kineto, "--cluster", hopper, "--all-on", "/device:GPU:0"});
+        QCOMPARE(measured.exitCode, 0);
+        QVERIFY2(!measured.err.contains(note), qPrintable(measured.err));
+        const auto preset = runCli({"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0"});
+        QCOMPARE(preset.exitCode, 0);
+        QVERIFY2(!preset.err.contains(note), qPrintable(preset.err));
     }
 
     // Real data: param's linear model, execution trace and Kineto trace of one run (PyTorch 2.0,

@@ -816,6 +816,50 @@ private slots:
         QCOMPARE(e.location(), std::string("field devices[0].clock_MHz"));
     }
 
+    // A device's own efficiencies replace the reference's for the roofline there, one by one
+    // (docs/clusters.md, "Efficiencies"); they round-trip and are refused outside (0, 1].
+    void deviceEfficienciesReplaceTheReferences()
+    {
+        const Cluster c = parseCluster(R"({"format": "post-cluster/1", "devices": [
+            {"name": "g", "kind": "gpu", "peak_tflops": 67, "peak_tf32_tflops": 494.7, "memory_bandwidth_GBps": 3350,
+             "memory_efficiency": 0.35, "streaming_memory_efficiency": 0.45, "compute_efficiency": 0.35,
+             "tensor_core_efficiency": 0.25},
+            {"name": "h", "kind": "gpu", "peak_tflops": 67, "peak_tf32_tflops": 494.7, "memory_bandwidth_GBps": 3350}]})",
+                                       "c.json");
+        Op memory; // a multi-pass kernel: all bytes
+        memory.flops = 1.0;
+        memory.memoryBytes = 3350e6;
+        Op streaming = memory;
+        streaming.streaming = true;
+        Op compute; // FP32 units
+        compute.flops = 67e9;
+        compute.memoryBytes = 1.0;
+        Op matrix = compute; // TF32 tensor cores
+        matrix.flops = 494.7e9;
+        matrix.matrixOp = true;
+        const Device& own = c.device(0);
+        const Device& reference = c.device(1);
+        // Each op's time above the launch grows by the ratio of the reference's efficiency to the device's.
+        const auto above = [](const Op& op, const Device& d) { return opTimeUs(op, d) - 2.0; };
+        QVERIFY(near(above(memory, own), above(memory, reference) * 0.6 / 0.35));
+        QVERIFY(near(above(streaming, own), above(streaming, reference) * 0.9 / 0.45));
+        QVERIFY(near(above(compute, own), above(compute, reference) * 0.7 / 0.35));
+        QVERIFY(near(above(matrix, own), above(matrix, reference) * 0.5 / 0.25));
+        const Cluster back = parseCluster(clusterJson(c), "c.json");
+        QCOMPARE(back.device(0).memoryEfficiency, 0.35);
+        QCOMPARE(back.device(0).tensorCoreEfficiency, 0.25);
+        QCOMPARE(back.device(1).memoryEfficiency, 0.0);
+        for (const char* bad : {"0", "1.5", "-0.2", "\"0.5\""}) {
+            const std::string text = std::string(
+                                         R"({"format": "post-cluster/1", "devices": [{"name": "g", "kind": "gpu", )")
+                + "\"memory_efficiency\": " + bad + "}]}";
+            const InputError e = inputErrorOf([&] { parseCluster(text, "c.json"); });
+            QCOMPARE(e.location(), std::string("field devices[0].memory_efficiency"));
+        }
+        // The Hopper preset carries its fitted figure (docs/cost-model.md, "Calibration").
+        QCOMPARE(loadCluster("h100x8-nvlink").device(1).memoryEfficiency, 0.35);
+    }
+
     void pytorchPrecisionPerOpClass()
     {
         // PyTorch's defaults: convolutions in TF32, matrix products in FP32; a narrow

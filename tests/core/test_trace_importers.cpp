@@ -36,6 +36,7 @@ struct T {
     int id;
     int storage;
     std::vector<int> shape;
+    int itemsize = 4; // 2: bfloat16
 };
 
 struct N {
@@ -55,7 +56,7 @@ std::string tensorValue(const T& t)
         numel *= d;
     std::string v("[");
     v.append(std::to_string(t.id)).append(",").append(std::to_string(t.storage)).append(",0,");
-    return v.append(std::to_string(numel)).append(",4,\"cpu\"]");
+    return v.append(std::to_string(numel)).append(",").append(std::to_string(t.itemsize)).append(",\"cpu\"]");
 }
 
 std::string shapeOf(const T& t)
@@ -72,7 +73,7 @@ std::string side(const std::vector<T>& ts)
     for (std::size_t i = 0; i < ts.size(); ++i) {
         v.append(i ? "," : "").append(tensorValue(ts[i]));
         s.append(i ? "," : "").append(shapeOf(ts[i]));
-        y.append(i ? "," : "").append("\"Tensor(float)\"");
+        y.append(i ? "," : "").append(ts[i].itemsize == 2 ? "\"Tensor(c10::BFloat16)\"" : "\"Tensor(float)\"");
     }
     std::string out("{\"values\": ");
     return out.append(v).append("], \"shapes\": ").append(s).append("], \"types\": ").append(y).append("]}");
@@ -123,6 +124,15 @@ const Op* opOfType(const Graph& g, const std::string& type)
         if (op.type == type)
             return &op;
     return nullptr;
+}
+
+// The op of that name; a test failure (not a crash) when there is none.
+const Op* opNamed(const Graph& g, const std::string& name)
+{
+    const auto id = g.find(name);
+    if (!id)
+        qFatal("no op named '%s'", name.c_str());
+    return &g.op(*id);
 }
 
 bool hasEdge(const Graph& g, const std::string& fromType, const std::string& toType, double* bytes = nullptr)
@@ -321,6 +331,47 @@ private slots:
         // The rf_ids of the op and of everything folded into it, for a Kineto trace.
         QCOMPARE(g.recordFunctionIds.size(), std::size_t(1));
         QCOMPARE(g.recordFunctionIds[0], (std::vector<std::uint64_t>{30, 40, 50, 60, 70}));
+    }
+
+    // Each op is costed as its kernels run (docs/importers.md, "Costs"), checked against an
+    // H200's PyTorch 2.11 traces (docs/cost-model.md, "Fidelity against measured traces").
+    void opsAreCostedAsTheirKernelsRun()
+    {
+        const T img{1, 1, {2, 3, 8, 8}}, w1{2, 2, {16, 3, 3, 3}}, a{3, 3, {2, 16, 8, 8}}, w2{4, 4, {16, 16, 3, 3}},
+            b{5, 5, {2, 16, 8, 8}};
+        // A linear layer under autocast: FP32 arguments, cast inside, the product in bfloat16.
+        const T x{6, 6, {4, 64}}, w{7, 7, {64, 64}}, xh{8, 8, {4, 64}, 2}, wh{9, 9, {64, 64}, 2}, yh{10, 10, {4, 64}, 2};
+        // Fused attention over [batch, heads, length, head size].
+        const T q{11, 11, {2, 4, 16, 8}}, k{12, 12, {2, 4, 16, 8}}, v{13, 13, {2, 4, 16, 8}}, o{14, 14, {2, 4, 16, 8}};
+        const ImportedGraph g = readEt(trace({{3, "aten::conv2d", 2, true, {img, w1}, {a}},
+                                              {4, "aten::relu_", 2, true, {a}, {a}},
+                                              {5, "aten::conv2d", 2, true, {a, w2}, {b}},
+                                              {6, "aten::linear", 2, true, {x, w}, {yh}},
+                                              {7, "aten::to", 6, true, {x}, {xh}},
+                                              {8, "aten::to", 6, true, {w}, {wh}},
+                                              {9, "aten::addmm", 6, true, {xh, wh}, {yh}},
+                                              {10, "aten::scaled_dot_product_attention", 2, true, {q, k, v}, {o}}}));
+        QCOMPARE(g.graph.opCount(), 5);
+        const Op& first = *opNamed(g.graph, "forward/aten::conv2d#3");
+        const Op& second = *opNamed(g.graph, "forward/aten::conv2d#5");
+        // Convolutions are convolutions (TF32 under PyTorch's precision, where products stay
+        // FP32); over 3 input channels cuDNN's FP32 kernel runs.
+        QVERIFY(first.convolution && first.narrowConvolution);
+        QVERIFY(second.convolution && !second.narrowConvolution);
+        // An in-place element-wise op reads and writes its tensor once each, streaming.
+        const Op& relu = *opNamed(g.graph, "forward/aten::relu_#4");
+        QCOMPARE(relu.memoryBytes, 2.0 * (2 * 16 * 8 * 8) * 4);
+        QVERIFY(relu.streaming && !first.streaming);
+        // The product's element type is the nested kernel's, not the recorded arguments'.
+        const Op& linear = *opNamed(g.graph, "forward/aten::linear#6");
+        QVERIFY(linear.matrixOp);
+        QCOMPARE(int(linear.precision), int(ElementPrecision::Half));
+        QCOMPARE(int(first.precision), int(ElementPrecision::Fp32));
+        // Attention: the two products and the softmax of ONNX's Attention, not an element-wise guess.
+        const Op& attention = *opNamed(g.graph, "forward/aten::scaled_dot_product_attention#10");
+        QVERIFY(attention.matrixOp);
+        QCOMPARE(attention.flops, 2.0 * 2 * 16 * 16 * 32 + 8.0 * 2 * 4 * 16 * 16 + 2.0 * 2 * 16 * 16 * 32);
+        QVERIFY(g.unknownOpTypes.empty());
     }
 
     // The hook for --costs: kernel times by rf_id (what a Kineto trace of the same run gives).

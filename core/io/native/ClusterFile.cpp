@@ -51,13 +51,23 @@ Link readLink(const JsonInput& in, const json& value, const std::string& path, L
     return base;
 }
 
+// The roofline's efficiencies a device may give (Device::computeEfficiency, ...): shares of a
+// peak, so in (0, 1]; below 1 % no kernel would be worth modelling.
+constexpr double kMinEfficiency = 0.01;
+constexpr std::pair<const char*, double Device::*> kEfficiencyFields[] = {
+    {"compute_efficiency", &Device::computeEfficiency},
+    {"tensor_core_efficiency", &Device::tensorCoreEfficiency},
+    {"memory_efficiency", &Device::memoryEfficiency},
+    {"streaming_memory_efficiency", &Device::streamingMemoryEfficiency}};
+
 Device readDevice(const JsonInput& in, const json& value, const std::string& path)
 {
     in.object(value, path);
     in.rejectUnknownKeys(value,
                          {"name", "kind", "type", "speed", "memory_bytes", "peak_tflops", "peak_tf32_tflops",
                           "peak_fp16_tflops", "peak_int8_tops", "memory_bandwidth_GBps", "clock_MHz",
-                          "sustained_clock_MHz"},
+                          "sustained_clock_MHz", "compute_efficiency", "tensor_core_efficiency", "memory_efficiency",
+                          "streaming_memory_efficiency"},
                          path);
     Device d;
     d.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -116,6 +126,12 @@ Device readDevice(const JsonInput& in, const json& value, const std::string& pat
     if ((clock == nullptr) != (sustained == nullptr))
         in.fail(JsonInput::member(path, clock ? "clock_MHz" : "sustained_clock_MHz"),
                 "\"clock_MHz\" and \"sustained_clock_MHz\" go together: the compute peaks scale by their ratio");
+    for (const auto& [key, member] : kEfficiencyFields)
+        if (const json* e = in.find(value, key)) {
+            const std::string field = JsonInput::member(path, key);
+            in.positive(*e, field);
+            d.*member = in.within(*e, field, kMinEfficiency, 1.0);
+        }
     return d;
 }
 
@@ -252,6 +268,9 @@ std::string clusterJson(const Cluster& cluster)
             o["clock_MHz"] = JsonOutput::number(d.clockMHz);
             o["sustained_clock_MHz"] = JsonOutput::number(d.sustainedClockMHz);
         }
+        for (const auto& [key, member] : kEfficiencyFields)
+            if (d.*member > 0.0)
+                o[key] = JsonOutput::number(d.*member);
         devices.push_back(std::move(o));
     }
     root["devices"] = std::move(devices);

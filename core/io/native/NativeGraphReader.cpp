@@ -65,9 +65,10 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(
         value,
-        {"name",     "type",        "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
-         "cpu_only", "flops",       "memory_bytes", "matrix",       "convolution", "narrow_convolution", "precision",
-         "measured", "measured_by", "body",         "fused_into",   "winograd",    "pass_bytes",         "collective"},
+        {"name",      "type",     "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
+         "cpu_only",  "flops",    "memory_bytes", "matrix",       "convolution", "narrow_convolution", "streaming",
+         "precision", "measured", "measured_by",  "body",         "fused_into",  "winograd",           "pass_bytes",
+         "collective"},
         path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -101,6 +102,8 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
         op.convolution = in.boolean(*conv, JsonInput::member(path, "convolution"));
     if (const json* narrow = in.find(value, "narrow_convolution"))
         op.narrowConvolution = in.boolean(*narrow, JsonInput::member(path, "narrow_convolution"));
+    if (const json* streaming = in.find(value, "streaming"))
+        op.streaming = in.boolean(*streaming, JsonInput::member(path, "streaming"));
     if (const json* winograd = in.find(value, "winograd")) {
         const std::string at = JsonInput::member(path, "winograd");
         in.object(*winograd, at);
@@ -274,6 +277,8 @@ std::string nativeGraphJson(const Graph& graph)
             o["convolution"] = true;
         if (op.narrowConvolution)
             o["narrow_convolution"] = true;
+        if (op.streaming)
+            o["streaming"] = true;
         if (op.winogradFlops > 0.0) {
             ordered_json w;
             w["flops"] = JsonOutput::number(op.winogradFlops);

@@ -34,6 +34,17 @@ void addOwnRules(RuleTable& t)
     rule({"aten::mm", "aten::bmm", "aten::matmul"}, {"MatMul", {0, 1}, {}, false, 1.0, {}});
     rule({"aten::linear"}, {"MatMul", {0, 1}, {}, false, 1.0, {}});
     rule({"aten::addmm", "aten::baddbmm", "aten::addbmm"}, {"MatMul", {1, 2}, {}, false, 1.0, {}});
+    // Fused attention (q, k, v: [batch, heads, length, head size]): the two products of
+    // ONNX's Attention. Its backward recomputes the scores and runs five products to the
+    // forward's two (FlashAttention-2), over the query, key and value (arguments 1-3).
+    rule({"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_efficient_attention",
+          "aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_cudnn_attention",
+          "aten::_scaled_dot_product_flash_attention_for_cpu"},
+         {"Attention", {0, 1, 2}, {0}, false, 1.0, {}});
+    rule({"aten::_scaled_dot_product_efficient_attention_backward",
+          "aten::_scaled_dot_product_flash_attention_backward", "aten::_scaled_dot_product_cudnn_attention_backward",
+          "aten::_scaled_dot_product_flash_attention_for_cpu_backward"},
+         {"Attention", {1, 2, 3}, {}, false, 2.5, {}});
     // Pools: the window from kernel_size (argument 1); backward (grad_output, self, kernel_size, ...)
     // compares or spreads each gradient element over its window.
     rule({"aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d", "aten::max_pool2d_with_indices",
@@ -54,9 +65,12 @@ void addOwnRules(RuleTable& t)
          {"ReluGrad", {0}, {}, false, 1.0, {}});
     rule({"aten::sigmoid_backward", "aten::tanh_backward"}, {"SigmoidGrad", {0}, {}, false, 1.0, {}});
     rule({"aten::gelu_backward", "aten::silu_backward"}, {"GeluGrad", {0}, {}, false, 1.0, {}});
+    // A normalisation's backward reads the input and the incoming gradient twice (the
+    // reductions, then the element-wise pass) and writes the input gradient: about twice the
+    // forward's one read and one write, the ONNX path's backwardFactor for it.
     rule({"aten::native_batch_norm_backward", "aten::cudnn_batch_norm_backward", "aten::miopen_batch_norm_backward"},
-         {"FusedBatchNormGrad", {0}, {}, false, 1.0, {}});
-    rule({"aten::native_layer_norm_backward"}, {"LayerNormGrad", {0}, {}, false, 1.0, {}});
+         {"FusedBatchNormGrad", {0}, {}, false, 2.0, {}});
+    rule({"aten::native_layer_norm_backward"}, {"LayerNormGrad", {0}, {}, false, 2.0, {}});
     rule({"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"}, {"Softmax", {0}, {}, false, 1.0, {}});
     rule({"aten::nll_loss_backward", "aten::nll_loss2d_backward"}, {"Mul", {0}, {}, false, 1.0, {}});
     rule({"aten::embedding_dense_backward", "aten::embedding_backward"}, {"Add", {0}, {}, false, 1.0, {}});

@@ -428,6 +428,43 @@ double tensorBytes(const TensorRef& t)
     return elements * t.elementBytes;
 }
 
+// ATen's max pooling as the ONNX path costs it (docs/cost-model.md, "Pooling"): the forward
+// also writes an int64 index per output; the backward zeroes the input gradient and gathers
+// through the indices of every window covering an input element. `op` is the rule's MaxPool:
+// the input and the pooled output (for the backward, the incoming gradient, shaped as it).
+void maxPoolAsAtenRunsIt(const ShapedGraph& g, const ShapedOp& op, bool backward, OpCost& cost)
+{
+    const auto c = atenMaxPoolCosts(g, op);
+    if (!c)
+        return;
+    if (backward)
+        cost = c->backward;
+    else
+        cost.bytesWritten += c->indexBytes;
+}
+
+// The least element size of the inputs of the matrix operators nested in `node`, 0 when
+// there are none. Under autocast an operator (aten::linear, aten::conv2d) records its FP32
+// arguments and casts them inside: the nested product says what its kernels compute in.
+int nestedMatrixElementBytes(const Trace& trace, std::size_t node)
+{
+    int least = 0;
+    std::vector<std::size_t> stack(trace.tree.children[node].begin(), trace.tree.children[node].end());
+    while (!stack.empty()) {
+        const std::size_t i = stack.back();
+        stack.pop_back();
+        const Node& n = trace.nodes[i];
+        if (const AtenCostRule* rule = n.op ? atenCostRule(n.name) : nullptr;
+            rule && (rule->type == "MatMul" || rule->type == "Conv" || rule->type == "Attention")) {
+            const std::vector<TensorRef> inputs = trace.tensors(i, false);
+            if (!inputs.empty() && (least == 0 || inputs.front().elementBytes < least))
+                least = inputs.front().elementBytes;
+        }
+        stack.insert(stack.end(), trace.tree.children[i].begin(), trace.tree.children[i].end());
+    }
+    return least;
+}
+
 // One op's tensors as the cost model's ShapedGraph: what the rule feeds its formula.
 struct CostedUnit {
     OpCost cost;
@@ -441,10 +478,15 @@ CostedUnit costUnit(const Trace& trace, const Unit& unit)
     CostedUnit result;
     result.reads = trace.tensors(unit.node, false);
     result.writes = trace.tensors(unit.node, true);
-    // An in-place operator (add_, _foreach_mul_, allreduce_) writes its first argument.
+    // An in-place operator (add_, _foreach_mul_, allreduce_) writes its first argument, which
+    // the trace may list among its outputs too: each tensor is written once.
     if (n.name.ends_with("_") || isCollectiveName(n.name))
         for (TensorRef& t : trace.tensors(unit.node, false, 0))
             result.writes.push_back(std::move(t));
+    {
+        std::unordered_set<std::uint64_t> seen;
+        std::erase_if(result.writes, [&seen](const TensorRef& t) { return !seen.insert(t.key).second; });
+    }
     const AtenCostRule* rule = atenCostRule(n.name);
     ShapedGraph g;
     g.source = "trace";
@@ -480,10 +522,16 @@ CostedUnit costUnit(const Trace& trace, const Unit& unit)
                 s.intAttrs[std::string(attr)] = std::move(*values);
     result.cost = estimateOpCost(g, s);
     result.known = rule != nullptr && result.cost.known;
+    if (s.type == "MaxPool")
+        maxPoolAsAtenRunsIt(g, s, n.name.ends_with("_backward"), result.cost);
+    if (result.cost.matrix)
+        if (const int nested = nestedMatrixElementBytes(trace, unit.node); nested > 0 && nested < result.cost.elementBytes)
+            result.cost.elementBytes = nested;
     const double factor = rule ? rule->factor : 1.0;
     result.cost.flops *= factor;
     result.cost.bytesRead *= factor;
     result.cost.bytesWritten *= factor;
+    result.cost.streaming = isStreamingOpType(s.type);
     return result;
 }
 
@@ -521,6 +569,10 @@ Graph buildGraph(const Trace& trace, const Selection& sel, const std::string& so
         op.winogradGemmBytes = c.cost.winogradGemmBytes;
         op.winogradTransformBytes = c.cost.winogradTransformBytes;
         op.matrixOp = c.cost.matrix;
+        op.convolution = c.cost.convolution;
+        op.narrowConvolution = c.cost.narrow;
+        op.passBytes = c.cost.passBytes;
+        op.streaming = c.cost.streaming;
         op.precision = precisionOfElementBytes(c.cost.elementBytes);
         std::unordered_set<std::uint64_t> written;
         for (const TensorRef& t : c.writes)
