@@ -383,17 +383,22 @@ private slots:
                                               {5, "aten::relu", 2, true, {y}, {{4, 4, {1, 4, 8, 8}}}},
                                               {6, "aten::neg", 2, true, {y}, {{5, 5, {1, 4, 8, 8}}}}}));
         RecordFunctionTimes times;
-        times.cpuUs = {{30, 12.0}, {40, 9.0}, {50, 3.0}};
+        times.cpuUs = {{30, 12.0}, {40, 9.0}, {50, 3.0}, {60, 4.0}};
         times.gpuUs = {{40, 70.0}, {50, 5.0}, {999, 1.0}}; // the conv's kernel is launched by its nested operator
         int matched = 0;
         const Graph measured = applyRecordFunctionTimes(g, times, &matched);
-        QCOMPARE(matched, 2);
+        QCOMPARE(matched, 3);
         const Op& conv = measured.op(*measured.find("forward/aten::conv2d#3"));
         QCOMPARE(conv.time(DeviceKind::Gpu), 70.0);
-        QCOMPARE(conv.time(DeviceKind::Cpu), 12.0); // its own operator's duration, not the nested one's
-        QVERIFY(conv.measured(DeviceKind::Gpu) && conv.measured(DeviceKind::Cpu));
+        QVERIFY(conv.measured(DeviceKind::Gpu));
+        // An operator that launched GPU work: its duration is the host's dispatch, not its time on
+        // a CPU, so the CPU time stays the estimate.
+        QVERIFY(!conv.measured(DeviceKind::Cpu));
+        QCOMPARE(conv.time(DeviceKind::Cpu), g.graph.op(*g.graph.find("forward/aten::conv2d#3")).time(DeviceKind::Cpu));
+        // One that launched none ran on the CPU: its own operator's duration is its CPU time.
         const Op& neg = measured.op(*measured.find("forward/aten::neg#6"));
-        QVERIFY(!neg.measured(DeviceKind::Gpu));
+        QVERIFY(!neg.measured(DeviceKind::Gpu) && neg.measured(DeviceKind::Cpu));
+        QCOMPARE(neg.time(DeviceKind::Cpu), 4.0);
         QCOMPARE(neg.time(DeviceKind::Gpu), g.graph.op(*g.graph.find("forward/aten::neg#6")).time(DeviceKind::Gpu));
         QCOMPARE(measured.edgeCount(), g.graph.edgeCount());
     }

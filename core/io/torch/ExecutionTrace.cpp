@@ -676,7 +676,11 @@ Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFuncti
             op.timeUs[kGpu] = std::min(gpu, GraphBuilder::kMaxTimeUs);
             op.measuredKinds |= 1U << kGpu;
         }
-        if (!ids.empty())
+        // The operator's own duration is its time on a CPU only where it launched no GPU work:
+        // otherwise it is the host's dispatch of the kernels (tens of microseconds for a
+        // convolution that a CPU would take milliseconds over), and the CPU time stays the
+        // estimate. A CPU trace's operators all keep theirs.
+        if (!ids.empty() && !any)
             if (const auto it = times.cpuUs.find(ids.front()); it != times.cpuUs.end()) {
                 op.timeUs[kCpu] = std::min(it->second, GraphBuilder::kMaxTimeUs);
                 op.measuredKinds |= 1U << kCpu;

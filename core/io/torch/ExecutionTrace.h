@@ -51,7 +51,8 @@ struct RecordFunctionTimes {
 // The execution trace's graph with measured times where `times` has them: an op's GPU time
 // is the sum of the kernel times of all its rf_ids (its operator's and the nested ones': a
 // kernel is attributed to the innermost operator that launched it), its CPU time the duration
-// of its own operator (its smallest rf_id, which encloses the nested ones); each becomes
+// of its own operator (its smallest rf_id, which encloses the nested ones) where the op has no
+// GPU time (else that duration is the host's dispatch of its kernels); each becomes
 // measured (Op::measuredKinds) and, where `source` is given, measured by it (Op::measuredBy).
 // `matched` counts the ops that got a time. Linking a Kineto trace by rf_id:
 // core/io/torch/RecordFunctionLink. Throws std::invalid_argument when `imported` has no
