@@ -34,6 +34,8 @@ def main():
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--amp", action="store_true", help="the forward pass under autocast to bfloat16")
     parser.add_argument("--tag", help="the files' name (default: the model's)")
+    parser.add_argument("--image-size", type=int, help="the input's height and width (default: 299 for "
+                        "inception_v3, else 224)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
@@ -49,7 +51,8 @@ def main():
     model = getattr(torchvision.models, args.model)().to(device)
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    x = torch.randn(args.batch, 3, 224, 224, device=device)
+    size = args.image_size or (299 if args.model == "inception_v3" else 224)
+    x = torch.randn(args.batch, 3, size, size, device=device)
     y = torch.randint(0, 1000, (args.batch,), device=device)
 
     def sync():
@@ -59,7 +62,10 @@ def main():
     def step():
         optimizer.zero_grad()
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.amp):
-            loss = torch.nn.functional.cross_entropy(model(x), y)
+            out = model(x)
+            # Inception-V3 and GoogLeNet return their auxiliary logits beside the main ones in training.
+            out = getattr(out, "logits", out)
+            loss = torch.nn.functional.cross_entropy(out, y)
         loss.backward()
         optimizer.step()
 
@@ -96,6 +102,7 @@ def main():
     summary = {
         "model": args.model,
         "batch": args.batch,
+        "image_size": size,
         "amp": args.amp,
         "device": torch.cuda.get_device_name(device) if cuda else "cpu",
         "torch": torch.__version__,

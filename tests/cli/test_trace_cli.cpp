@@ -107,6 +107,38 @@ private slots:
         QVERIFY2(refused.err.contains(other) && refused.err.contains("not of the run"), qPrintable(refused.err));
     }
 
+    // The two observers do not always record the same functions (torch 1.13's execution trace
+    // has nested calls its profiler leaves out: a real ResNet-18 step did not link before), and
+    // each one on one side only shifts the ids of the rest by one: the link by order follows the
+    // shift. Here a nested call is left out of the Kineto trace, early in the step.
+    void theLinkByOrderFollowsAFunctionOneSideLacks()
+    {
+        const QString et = recorded("tiny_et.json"), kineto = recorded("tiny_kineto.json");
+        if (!QFile::exists(et) || !QFile::exists(kineto))
+            QSKIP("no trace recorded (python3-torch missing? see fixtures/record-torch-trace's output)");
+        QFile file(kineto);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonArray events = QJsonDocument::fromJson(file.readAll()).array();
+        int dropped = -1;
+        for (int i = 0; i < events.size() && dropped < 0; ++i)
+            if (events[i].toObject()["name"].toString() == "aten::as_strided_") // nested in the convolution
+                dropped = i;
+        QVERIFY(dropped > 0 && dropped < events.size() / 2);
+        events.removeAt(dropped);
+        QTemporaryDir dir;
+        const QString lacking = testdata::writeFile(dir, "lacking.json", QJsonDocument(events).toJson());
+        const auto whole = runCli({"info", et, "--costs", kineto, "--json"});
+        const auto shifted = runCli({"info", et, "--costs", lacking, "--json"});
+        QCOMPARE(whole.exitCode, 0);
+        QCOMPARE(shifted.exitCode, 0);
+        QVERIFY2(shifted.err.contains("linked by operator order"), qPrintable(shifted.err));
+        const QJsonArray a = infoJson(whole.out)["op_times"].toArray(), b = infoJson(shifted.out)["op_times"].toArray();
+        QCOMPARE(b.size(), a.size());
+        QCOMPARE(measuredOps(infoJson(shifted.out), "cpu_time", lacking), a.size());
+        for (int i = 0; i < a.size(); ++i) // every op keeps its own operator's duration
+            QCOMPARE(b[i]["cpu_us"].toDouble(), a[i]["cpu_us"].toDouble());
+    }
+
     // The PyTorch 2.1+ layout names each operator's "Record function id": the link is by id, and
     // a kernel's time goes to the op whose operator launched it. Written from the recorded
     // execution trace: one operator per node, a kernel launched inside aten::conv2d.

@@ -5,6 +5,9 @@
 #include "core/util/InputError.h"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -133,46 +136,102 @@ RecordFunctionTimes linkByIds(const KinetoTrace& trace, const GraphIds& ids, con
     return times;
 }
 
-// By operator order: the offsets at which the graph's ops line up with the trace's record
-// functions in start order (copies of the step), the median over the steady ones.
+// The positions in the trace's start order of the graph's record functions for one copy of the
+// step whose first op is at `start`, or empty when its ops do not line up. A record function's
+// id counts those started before it, so the position is the id plus an offset; but the two
+// observers do not always record the same functions (torch 1.13's execution trace has nested
+// calls its profiler leaves out), and each one recorded by one side only shifts the rest by one.
+// So the offset is followed: where an op's name is not at its position, the nearest offset
+// within kMaxDrift that has it is taken from there on. Ops found nowhere near count as misses;
+// a nested id takes the offset of the outer op before it.
+constexpr std::int64_t kMaxDrift = 16;
+constexpr std::size_t kEarlyOps = 32, kEarlyMisses = 4;
+
+struct CopyPositions {
+    std::unordered_map<std::int64_t, std::int64_t> at; // rf -> position in start order
+    std::int64_t first = 0, last = -1;                 // the span of positions it covers
+};
+
+CopyPositions alignCopy(const GraphIds& ids, const std::vector<std::pair<std::int64_t, std::string_view>>& outer,
+                        std::int64_t start, std::int64_t n,
+                        const std::function<const std::string&(std::int64_t)>& nameAt, std::size_t allowed)
+{
+    CopyPositions copy;
+    std::int64_t offset = start - outer.front().first;
+    std::size_t misses = 0, seen = 0;
+    std::map<std::int64_t, std::int64_t> offsets; // outer rf -> its offset
+    for (const auto& [rf, name] : outer) {
+        // A start that is no copy of the step fails early (most starts are not).
+        if (++seen == kEarlyOps && misses > kEarlyMisses)
+            return {};
+        const auto fits = [&](std::int64_t o) { return rf + o >= 0 && rf + o < n && nameAt(rf + o) == name; };
+        if (!fits(offset)) {
+            std::int64_t found = offset;
+            for (std::int64_t d = 1; d <= kMaxDrift && found == offset; ++d)
+                if (fits(offset + d))
+                    found = offset + d;
+                else if (fits(offset - d))
+                    found = offset - d;
+            if (found == offset) {
+                if (++misses > allowed)
+                    return {};
+                offsets[rf] = offset;
+                continue;
+            }
+            offset = found;
+        }
+        offsets[rf] = offset;
+    }
+    copy.first = std::numeric_limits<std::int64_t>::max();
+    copy.last = std::numeric_limits<std::int64_t>::min();
+    for (std::int64_t rf : ids.all) {
+        auto it = offsets.upper_bound(rf);
+        const std::int64_t o = it == offsets.begin() ? offsets.begin()->second : std::prev(it)->second;
+        const std::int64_t k = rf + o;
+        if (k < 0 || k >= n)
+            continue;
+        copy.at[rf] = k;
+        copy.first = std::min(copy.first, k);
+        copy.last = std::max(copy.last, k);
+    }
+    return copy;
+}
+
+// By operator order: the copies of the step in the trace (the graph's ops lined up with its
+// record functions in start order, alignCopy), the median over the steady ones.
 RecordFunctionTimes linkByOrder(const KinetoTrace& trace, const GraphIds& ids, const std::vector<int>& order,
                                 const std::vector<double>& gpu, RecordFunctionLinkReport& r)
 {
     RecordFunctionTimes times;
     if (ids.outer.empty())
         return times;
-    const auto first = *std::min_element(ids.outer.begin(), ids.outer.end());
+    std::vector<std::pair<std::int64_t, std::string_view>> outer = ids.outer;
+    std::sort(outer.begin(), outer.end());
     const auto n = static_cast<std::int64_t>(order.size());
-    const auto nameAt = [&](std::int64_t k) -> const std::string& {
+    const std::function<const std::string&(std::int64_t)> nameAt = [&](std::int64_t k) -> const std::string& {
         return trace.operators[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])].name;
     };
-    const auto allowed = static_cast<std::size_t>(kMaxNameMismatch * static_cast<double>(ids.outer.size()));
-    std::vector<std::int64_t> bases;
+    const auto allowed = static_cast<std::size_t>(kMaxNameMismatch * static_cast<double>(outer.size()));
+    std::vector<CopyPositions> copies;
     for (std::int64_t k = 0; k < n; ++k) {
-        if (nameAt(k) != first.second)
+        if (nameAt(k) != outer.front().second)
             continue;
-        const std::int64_t base = k - first.first;
-        if (base + ids.low < 0 || base + ids.high >= n)
+        CopyPositions copy = alignCopy(ids, outer, k, n, nameAt, allowed);
+        if (copy.at.empty())
             continue;
-        std::size_t misses = 0;
-        for (const auto& [rf, name] : ids.outer)
-            if (nameAt(base + rf) != name && ++misses > allowed)
-                break;
-        if (misses > allowed)
-            continue;
-        bases.push_back(base);
-        k = base + ids.high; // copies do not overlap
+        k = copy.last; // copies do not overlap
+        copies.push_back(std::move(copy));
     }
-    r.copies = static_cast<int>(bases.size());
-    if (bases.size() > 1)
-        bases.erase(bases.begin()); // the first copy is the warm-up
-    r.copiesUsed = static_cast<int>(bases.size());
-    if (bases.empty())
+    r.copies = static_cast<int>(copies.size());
+    if (copies.size() > 1)
+        copies.erase(copies.begin()); // the first copy is the warm-up
+    r.copiesUsed = static_cast<int>(copies.size());
+    if (copies.empty())
         return times;
     std::vector<double> cpu, gpuTimes, steps;
-    for (std::int64_t base : bases) {
+    for (const CopyPositions& copy : copies) {
         double step = 0.0;
-        for (std::int64_t k = base + ids.low; k <= base + ids.high; ++k)
+        for (std::int64_t k = copy.first; k <= copy.last; ++k)
             step += gpu[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
         steps.push_back(step);
     }
@@ -180,11 +239,14 @@ RecordFunctionTimes linkByOrder(const KinetoTrace& trace, const GraphIds& ids, c
     for (std::int64_t rf : ids.all) {
         cpu.clear();
         gpuTimes.clear();
-        for (std::int64_t base : bases) {
-            const auto i = static_cast<std::size_t>(order[static_cast<std::size_t>(base + rf)]);
-            cpu.push_back(trace.operators[i].dur);
-            gpuTimes.push_back(gpu[i]);
-        }
+        for (const CopyPositions& copy : copies)
+            if (const auto it = copy.at.find(rf); it != copy.at.end()) {
+                const auto i = static_cast<std::size_t>(order[static_cast<std::size_t>(it->second)]);
+                cpu.push_back(trace.operators[i].dur);
+                gpuTimes.push_back(gpu[i]);
+            }
+        if (cpu.empty())
+            continue;
         times.cpuUs[static_cast<std::uint64_t>(rf)] = median(cpu);
         if (const double g = median(gpuTimes); g > 0.0)
             times.gpuUs[static_cast<std::uint64_t>(rf)] = g;
