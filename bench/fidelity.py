@@ -390,7 +390,7 @@ def measured_conv_layers(path):
                     kernels[id(o)].append(k)
                     break
     per_step = []
-    for a, b in steps[1:]:
+    for a, b in steps[1:] if len(steps) > 1 else steps:  # a one-step trace: its only step
         fwd, bwd = [], []
         for o in ops:
             if not a <= o["ts"] < b:
