@@ -28,6 +28,7 @@
 #include "ui/timeline/TimelinePanel.h"
 #include "ui/timeline/TimelineView.h"
 
+#include "core/cost/OpTime.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/util/InputError.h"
@@ -830,7 +831,7 @@ void MainWindow::updateBusy()
         // What the import decided (a placement from the file, op types without a cost
         // formula) stays in view rather than flashing past while the layout runs.
         setStatus(idleStatus());
-        statusText_->setToolTip(document->notes.join(QLatin1Char('\n')));
+        statusText_->setToolTip(documentNotes().join(QLatin1Char('\n')));
     }
 }
 
@@ -839,7 +840,20 @@ QString MainWindow::idleStatus() const
     const DocumentPtr& document = hub_->document();
     if (!document)
         return tr("No graph open");
-    return document->notes.isEmpty() ? tr("Ready") : document->notes.join(QStringLiteral(" · "));
+    const QStringList notes = documentNotes();
+    return notes.isEmpty() ? tr("Ready") : notes.join(QStringLiteral(" · "));
+}
+
+QStringList MainWindow::documentNotes() const
+{
+    const DocumentPtr& document = hub_->document();
+    if (!document)
+        return {};
+    QStringList notes = document->notes;
+    if (document->graph && document->cluster)
+        if (const std::string note = hopperEstimateNote(*document->graph, *document->cluster); !note.empty())
+            notes << QString::fromStdString(note);
+    return notes;
 }
 
 void MainWindow::setStatus(const QString& text, StatusScope scope)

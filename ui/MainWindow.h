@@ -111,6 +111,10 @@ public:
 
     // The status bar's message and its graph summary.
     QString statusMessage() const;
+    // The document's notes and, computed for its graph on its cluster now (so a cluster change
+    // never leaves it stale), what post-cli notes of the pair: roofline estimates on a
+    // Hopper-class GPU at the reference efficiencies (cost/OpTime.h, hopperEstimateNote).
+    QStringList documentNotes() const;
     // The autosave's failure on show in the status bar (SessionController::autosaveFailed),
     // empty when it works.
     QString autosaveWarning() const;

@@ -1,6 +1,8 @@
 #include "tests/support/ScratchSettings.h"
 #include "tests/support/TestData.h"
 
+#include "core/cluster/Cluster.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "ui/MainWindow.h"
 #include "ui/document/DocumentHub.h"
@@ -26,6 +28,8 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
+
+#include <memory>
 
 using namespace post;
 
@@ -89,6 +93,29 @@ private slots:
         QCOMPARE(window.findChild<OpTablePanel*>()->model()->rowCount(), 7);
         QVERIFY(window.windowTitle().contains(QStringLiteral("tiny.txt")));
         QCOMPARE(RecentFiles::files().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    // Roofline estimates on a Hopper GPU at the reference efficiencies are noted, as post-cli
+    // notes them, for the graph on the cluster shown now: another cluster drops the note.
+    void hopperEstimatesAreNotedForTheClusterShown()
+    {
+        const QString hopper = writeFile(dir_, QStringLiteral("hopper.json"), R"({"format": "post-cluster/1", "devices": [
+            {"name": "/device:CPU:0", "kind": "cpu", "peak_tflops": 14.336, "memory_bandwidth_GBps": 614.4},
+            {"name": "/device:GPU:0", "kind": "gpu", "type": "h100", "peak_tflops": 67, "peak_tf32_tflops": 494.7,
+             "memory_bandwidth_GBps": 3350}]})");
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(window.setClusterName(hopper));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(testdata::sourceDir() + QStringLiteral("/tests/data/torch/resnet18_h200_et.json.gz"));
+        QVERIFY(shown.wait(kWaitMs));
+        const QString note = QStringLiteral("at the cost model's reference efficiencies");
+        QVERIFY2(window.documentNotes().join(QLatin1Char('\n')).contains(note),
+                 qPrintable(window.documentNotes().join(QLatin1Char('\n'))));
+        window.hub()->setCluster(std::make_shared<const Cluster>(loadCluster("k80x4")), {}, this);
+        QVERIFY2(!window.documentNotes().join(QLatin1Char('\n')).contains(note),
+                 qPrintable(window.documentNotes().join(QLatin1Char('\n'))));
+        QSettings().remove(QStringLiteral("cluster"));
     }
 
     // A cluster that cannot be read is reported naming its file, and neither used nor kept

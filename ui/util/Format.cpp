@@ -72,7 +72,7 @@ QString describePrecision(PrecisionMode mode)
                            "them (Ampere and later), TensorFlow's default; plain FP32 elsewhere");
     case PrecisionMode::Pytorch:
         return QObject::tr("pytorch: PyTorch's default, convolutions in TF32 and matrix products in FP32 (the "
-                           "default for ONNX graphs)");
+                           "default for ONNX graphs and PyTorch execution traces)");
     case PrecisionMode::Amp:
         return QObject::tr("amp: automatic mixed precision, FP16 tensor cores and 16-bit activations");
     }
