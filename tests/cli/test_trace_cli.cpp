@@ -25,6 +25,17 @@ QString recorded(const char* name) { return qEnvironmentVariable("POST_TORCH_TRA
 
 QJsonObject infoJson(const QString& text) { return QJsonDocument::fromJson(text.toUtf8()).object(); }
 
+// What post-cli notes of roofline estimates on a Hopper GPU without a memory efficiency of its own.
+const QString kHopperNote = QStringLiteral("at the cost model's reference efficiencies, which came out 1.1-3x faster");
+
+// An H100 with the data sheet's peaks and no efficiencies of its own, written into `dir`.
+QString hopperCluster(const QTemporaryDir& dir)
+{
+    return testdata::writeFile(dir, "hopper.json", R"({"format": "post-cluster/1", "devices": [
+        {"name": "/device:GPU:0", "kind": "gpu", "type": "h100", "peak_tflops": 67, "peak_tf32_tflops": 494.7,
+         "memory_bandwidth_GBps": 3350}]})");
+}
+
 // How many ops info --json lists with a measured time of `kind` ("gpu_time", "cpu_time") by `file`.
 int measuredOps(const QJsonObject& info, const char* kind, const QString& file)
 {
@@ -210,18 +221,21 @@ private slots:
         }
     }
 
-    // A real PyTorch 2.11 pair (tests/data/torch: ResNet-18 at batch 128 on an H200, one step,
-    // execution trace schema 1.1.1-chakra.0.0.4): linked by record-function ids, every op
-    // measured, and on one GPU the step is the trace's GPU time, kernel by kernel.
-    void realPyTorch2TraceLinksByRecordFunctionId()
+    // A real PyTorch 2.x pair recorded by bench/record_training_step.py on a GPU (docs/cost-model.md,
+    // "An H200 with PyTorch 2.11": ResNet-18 at batch 128), in the folder POST_RECORDED_TRACES
+    // names: linked by record-function ids, every op measured, on one GPU the step is the trace's
+    // GPU time kernel by kernel, and given untyped no op takes its dispatch as a CPU time. Such
+    // recordings are not kept in the repository; without one the test is skipped.
+    void recordedPyTorch2TraceLinksByRecordFunctionId()
     {
-        const QString dir = testdata::sourceDir() + "/tests/data/torch/";
-        const QString et = dir + "resnet18_h200_et.json.gz", kineto = dir + "resnet18_h200_kineto.json.gz";
+        const QString dir = qEnvironmentVariable("POST_RECORDED_TRACES");
+        const QString et = dir + "/resnet18_et.json.gz", kineto = dir + "/resnet18_kineto.json.gz";
+        if (dir.isEmpty() || !QFile::exists(et) || !QFile::exists(kineto))
+            QSKIP("no recorded GPU step: set POST_RECORDED_TRACES to a folder where bench/record_training_step.py "
+                  "--model resnet18 --batch 128 wrote resnet18_et.json.gz and resnet18_kineto.json.gz");
         const auto info = runCli({"info", et, "--costs", "h200=" + kineto, "--json"});
         QCOMPARE(info.exitCode, 0);
-        QVERIFY2(info.err.contains("schema 1.1.1-chakra.0.0.4") && info.err.contains("linked by record-function ids")
-                     && info.err.contains("NVIDIA H200"),
-                 qPrintable(info.err));
+        QVERIFY2(info.err.contains("linked by record-function ids"), qPrintable(info.err));
         const int ops = infoJson(info.out)["ops"].toInt();
         QVERIFY2(ops > 100, qPrintable(info.out)); // ResNet-18's forward, backward and update
         QVERIFY2(info.err.contains(QString("measured times for %1 of %1 ops").arg(ops)), qPrintable(info.err));
@@ -233,9 +247,10 @@ private slots:
              QJsonDocument::fromJson(QByteArray::fromStdString(text)).object()["traceEvents"].toArray())
             if (const QString cat = e["cat"].toString(); cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset")
                 gpuUs += e["dur"].toDouble();
-        QVERIFY2(gpuUs > 20000.0, qPrintable(QString::number(gpuUs)));
-        const auto sim = runCli({"simulate", et, "--costs", "h200=" + kineto, "--cluster",
-                                 testdata::sourceDir() + "/bench/h200.json", "--all-on", "/device:GPU:0", "--json"});
+        QVERIFY2(gpuUs > 0.0, "the recorded Kineto trace has no GPU work");
+        const QString h200 = testdata::sourceDir() + "/bench/h200.json";
+        const auto sim = runCli(
+            {"simulate", et, "--costs", "h200=" + kineto, "--cluster", h200, "--all-on", "/device:GPU:0", "--json"});
         QCOMPARE(sim.exitCode, 0);
         const double stepUs = infoJson(sim.out)["step_time_ms"].toDouble() * 1000.0;
         QVERIFY2(std::abs(stepUs - gpuUs) < 1.0, qPrintable(QString("%1 us against %2 us").arg(stepUs).arg(gpuUs)));
@@ -249,44 +264,54 @@ private slots:
         QCOMPARE(measuredOps(infoJson(untyped.out), "cpu_time", kineto), 0);
 
         // Estimated on that GPU (bench/h200.json: its memory efficiency 0.2 fitted to ten such
-        // steps, docs/cost-model.md): within 0.7-1.4x of the measured step; 0.54x at the cost
-        // model's reference efficiency 0.6.
-        const auto estimate = runCli({"simulate", et, "--cluster", testdata::sourceDir() + "/bench/h200.json",
-                                      "--all-on", "/device:GPU:0", "--json"});
+        // steps): within 0.7-1.4x of the measured step; 0.54x at the reference efficiency 0.6.
+        const auto estimate = runCli({"simulate", et, "--cluster", h200, "--all-on", "/device:GPU:0", "--json"});
         QCOMPARE(estimate.exitCode, 0);
         const double ratio = infoJson(estimate.out)["step_time_ms"].toDouble() * 1000.0 / gpuUs;
         QVERIFY2(ratio > 0.7 && ratio < 1.4, qPrintable(QString::number(ratio)));
 
-        // Estimated, an execution trace runs as PyTorch does by default: convolutions in TF32,
-        // the classifier's product in FP32 (the h100 preset leaves the precision to the graph).
+        // Measured GPU times are no estimates: no Hopper note for them.
+        QTemporaryDir scratch;
+        const auto measured = runCli({"simulate", et, "--costs", "h100=" + kineto, "--cluster", hopperCluster(scratch),
+                                      "--all-on", "/device:GPU:0"});
+        QCOMPARE(measured.exitCode, 0);
+        QVERIFY2(!measured.err.contains(kHopperNote), qPrintable(measured.err));
+    }
+
+    // Estimated, an execution trace runs as PyTorch does by default (convolutions in TF32,
+    // products in FP32), as an ONNX export does: the h100 preset leaves the precision to the
+    // graph. The recorded torch 1.13 step of the set-up fixture.
+    void executionTracesRunInPytorchPrecisionByDefault()
+    {
+        const QString et = recorded("tiny_et.json");
+        if (!QFile::exists(et))
+            QSKIP("no trace recorded (python3-torch missing? see fixtures/record-torch-trace's output)");
         const auto stepWith = [&](const QStringList& extra) {
             const auto r = runCli(
                 QStringList{"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"} + extra);
-            return r.exitCode == 0 ? infoJson(r.out)["step_time_ms"].toDouble() : -1.0;
+            return std::pair{r.exitCode == 0 ? infoJson(r.out)["step_time_ms"].toDouble() : -1.0, r.err};
         };
-        const double byDefault = stepWith({}), pytorch = stepWith({"--precision", "pytorch"});
-        const double tf32 = stepWith({"--precision", "tf32"}), fp32 = stepWith({"--precision", "fp32"});
+        const auto [byDefault, said] = stepWith({});
         QVERIFY(byDefault > 0.0);
-        QCOMPARE(byDefault, pytorch);
-        QVERIFY2(tf32 < pytorch && pytorch < fp32,
-                 qPrintable(QString("tf32 %1, pytorch %2, fp32 %3 ms").arg(tf32).arg(pytorch).arg(fp32)));
-        // Estimates on a Hopper GPU at the reference efficiencies are said to be optimistic;
-        // measured times, and a device with its own memory efficiency (the preset's), are not.
+        QVERIFY2(said.contains("precision pytorch, the default for pytorch-et graphs"), qPrintable(said));
+        QCOMPARE(byDefault, stepWith({"--precision", "pytorch"}).first);
+    }
+
+    // Estimates on a Hopper GPU at the reference efficiencies are said to be optimistic; a
+    // device with its own memory efficiency (the preset's) is not noted.
+    void hopperEstimatesAreNoted()
+    {
+        const QString et = recorded("tiny_et.json");
+        if (!QFile::exists(et))
+            QSKIP("no trace recorded (python3-torch missing? see fixtures/record-torch-trace's output)");
         QTemporaryDir scratch;
-        const QString hopper = testdata::writeFile(scratch, "hopper.json", R"({"format": "post-cluster/1", "devices": [
-            {"name": "/device:GPU:0", "kind": "gpu", "type": "h100", "peak_tflops": 67, "peak_tf32_tflops": 494.7,
-             "memory_bandwidth_GBps": 3350}]})");
-        const QString note = "at the cost model's reference efficiencies, which came out 1.1-3x faster";
-        const auto estimated = runCli({"simulate", et, "--cluster", hopper, "--all-on", "/device:GPU:0"});
+        const auto estimated = runCli({"simulate", et, "--cluster", hopperCluster(scratch), "--all-on", "/device:GPU:0"});
         QCOMPARE(estimated.exitCode, 0);
-        QVERIFY2(estimated.err.contains(note) && estimated.err.contains("--costs h100=TRACE"), qPrintable(estimated.err));
-        const auto measured = runCli(
-            {"simulate", et, "--costs", "h100=" + kineto, "--cluster", hopper, "--all-on", "/device:GPU:0"});
-        QCOMPARE(measured.exitCode, 0);
-        QVERIFY2(!measured.err.contains(note), qPrintable(measured.err));
+        QVERIFY2(estimated.err.contains(kHopperNote) && estimated.err.contains("--costs h100=TRACE"),
+                 qPrintable(estimated.err));
         const auto preset = runCli({"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0"});
         QCOMPARE(preset.exitCode, 0);
-        QVERIFY2(!preset.err.contains(note), qPrintable(preset.err));
+        QVERIFY2(!preset.err.contains(kHopperNote), qPrintable(preset.err));
     }
 
     // Real data: param's linear model, execution trace and Kineto trace of one run (PyTorch 2.0,

@@ -107,7 +107,7 @@ private slots:
         window.setInteractiveErrors(false);
         QVERIFY(window.setClusterName(hopper));
         QSignalSpy shown(&window, &MainWindow::documentShown);
-        window.openFile(testdata::sourceDir() + QStringLiteral("/tests/data/torch/resnet18_h200_et.json.gz"));
+        window.openFile(testdata::sourceDir() + QStringLiteral("/tests/data/onnx/cnn.onnx"));
         QVERIFY(shown.wait(kWaitMs));
         const QString note = QStringLiteral("at the cost model's reference efficiencies");
         QVERIFY2(window.documentNotes().join(QLatin1Char('\n')).contains(note),
