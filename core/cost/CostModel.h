@@ -85,6 +85,10 @@ enum class BackwardClass : std::uint8_t {
 };
 BackwardClass backwardClassOf(std::string_view type);
 
+// Matrix products and convolutions: the work tensor cores run (docs/cost-model.md,
+// "Precision"). Depthwise convolutions are not: cuDNN runs them on the plain units.
+bool isMatrixType(std::string_view type);
+
 // Whether ops of this type run a streaming element-wise kernel (one read of each input, one
 // write: DeviceSpec::streamingMemoryEfficiency): the cost model's element-wise types (Add,
 // Relu, Mul, Sigmoid, ...) and their gradients ("ReluGrad", "AddGrad", TF's "ReluGrad"), also

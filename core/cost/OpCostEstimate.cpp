@@ -217,8 +217,8 @@ double lrnWindow(const OpView& v)
     return 2.0 * static_cast<double>(std::max<std::int64_t>(v.attr("depth_radius", 5), 0)) + 1.0; // TF default 5
 }
 
-// Matrix products and convolutions: the work tensor cores run (docs/cost-model.md,
-// "Precision"). Depthwise convolutions are not: cuDNN runs them on the plain units.
+} // namespace
+
 bool isMatrixType(std::string_view type)
 {
     static const std::unordered_set<std::string_view> types = {"Conv",
@@ -249,6 +249,8 @@ bool isMatrixType(std::string_view type)
                                                                "QLinearMatMul"};
     return types.count(type) > 0;
 }
+
+namespace {
 
 OpCost formulaCost(const OpView& v, const ShapedOp& op)
 {

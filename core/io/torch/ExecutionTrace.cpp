@@ -449,18 +449,20 @@ void maxPoolAsAtenRunsIt(const ShapedGraph& g, const ShapedOp& op, bool backward
 int nestedMatrixElementBytes(const Trace& trace, std::size_t node)
 {
     int least = 0;
-    std::vector<std::size_t> stack(trace.tree.children[node].begin(), trace.tree.children[node].end());
+    std::vector<std::size_t> stack{node};
     while (!stack.empty()) {
         const std::size_t i = stack.back();
         stack.pop_back();
+        for (std::size_t child : trace.tree.children[i])
+            stack.push_back(child);
         const Node& n = trace.nodes[i];
-        if (const AtenCostRule* rule = n.op ? atenCostRule(n.name) : nullptr;
-            rule && (rule->type == "MatMul" || rule->type == "Conv" || rule->type == "Attention")) {
+        if (i == node || !n.op)
+            continue;
+        if (const AtenCostRule* rule = atenCostRule(n.name); rule && isMatrixType(rule->type)) {
             const std::vector<TensorRef> inputs = trace.tensors(i, false);
             if (!inputs.empty() && (least == 0 || inputs.front().elementBytes < least))
                 least = inputs.front().elementBytes;
         }
-        stack.insert(stack.end(), trace.tree.children[i].begin(), trace.tree.children[i].end());
     }
     return least;
 }
