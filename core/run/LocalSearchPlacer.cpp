@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <limits>
 #include <random>
@@ -32,8 +33,13 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 
 ClassicalRunHooks classicalStartHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested)
 {
+    // The starts get a share of the time left when they begin; the climb from the best of
+    // them, and the race after it, the rest (docs/learners.md, "The default placer").
+    const double left = secondsLeft();
+    const double reserved = std::isfinite(left) ? (1.0 - kClassicalStartsShare) * left : 0.0;
     // No start at all under a stop: the search returns what it has, nothing.
-    return deadlineHooks(std::move(secondsLeft), std::move(stopRequested), false);
+    return deadlineHooks([secondsLeft = std::move(secondsLeft), reserved] { return secondsLeft() - reserved; },
+                         std::move(stopRequested), false);
 }
 
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget)

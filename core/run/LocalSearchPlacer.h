@@ -26,8 +26,10 @@ void notePhase(EvaluationBudget& budget, PhaseKind kind, std::string label, int 
 // runClassicalPlacers with classicalStartHooks gives them): recorded, sorted, not run again.
 // context.start, when given, is simulated once and joins them as "start" (first among equals).
 std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, EvaluationBudget& budget);
-// The rules by which runClassicalStarts runs them: each placer starts while time is left (the
-// first always, unless stopped), and one with a time-bounded part gets what is left.
+// The rules by which runClassicalStarts runs them: within kClassicalStartsShare of the time left
+// when they begin, each placer starts while some of that share is left (the first always,
+// unless stopped), and one with a time-bounded part gets what is left of it.
+inline constexpr double kClassicalStartsShare = 0.1;
 ClassicalRunHooks classicalStartHooks(std::function<double()> secondsLeft, std::function<bool()> stopRequested);
 
 // The hill climb of `local-search` from `start` over colocation groups: exactly what the

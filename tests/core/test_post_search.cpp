@@ -638,6 +638,43 @@ private slots:
         }
     }
 
+    void classicalStartsTakeTheirShareOfTheTime()
+    {
+        // A clock the test moves: 10 s left when the starts begin.
+        double left = 10.0;
+        bool stop = false;
+        const ClassicalRunHooks hooks = classicalStartHooks([&left] { return left; }, [&stop] { return stop; });
+        const double share = kClassicalStartsShare * 10.0;
+        QVERIFY(share > 0.0 && share < 10.0);
+        Graph g = branches(2, 2, 1e5);
+        Cluster c = gpus(2);
+        PlaceContext quiet{g, c, {}};
+        // The first placer gets the share as its own limit (m-SCT's LP stops within it), not all 10 s.
+        QVERIFY(hooks.mayStart(0));
+        hooks.adjust(quiet);
+        QCOMPARE(quiet.seconds, share);
+        // Part of the share spent: the next placer starts with the rest of it.
+        left = 10.0 - 0.5 * share;
+        QVERIFY(hooks.mayStart(1));
+        hooks.adjust(quiet);
+        QCOMPARE(quiet.seconds, 0.5 * share);
+        // The share spent, though most of the budget is left: no further placer starts, but the
+        // first still does (the search needs a start).
+        left = 10.0 - 1.001 * share;
+        QVERIFY(!hooks.mayStart(1));
+        QVERIFY(hooks.mayStart(0));
+        // Under a stop nothing starts.
+        stop = true;
+        QVERIFY(!hooks.mayStart(0));
+        // Without a time budget every placer runs with the context's own limit.
+        const ClassicalRunHooks unlimited = classicalStartHooks([] { return std::numeric_limits<double>::infinity(); },
+                                                                [] { return false; });
+        QVERIFY(unlimited.mayStart(5));
+        quiet.seconds = 0.0;
+        unlimited.adjust(quiet);
+        QCOMPARE(quiet.seconds, 0.0);
+    }
+
     void timeBudgetIsHonoured()
     {
         // Wide enough that nothing converges in the time given.
