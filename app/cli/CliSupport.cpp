@@ -1,5 +1,7 @@
 #include "app/cli/CliSupport.h"
 
+#include "core/cost/HostDispatch.h"
+
 #include "core/cluster/DeviceTypes.h"
 #include "core/cost/OpTime.h"
 #include "core/io/GraphFile.h"
@@ -345,6 +347,14 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
     if (const std::string note = measuredSpeedNote(graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
     if (const std::string note = hopperEstimateNote(graph, cluster); !note.empty())
+        std::cerr << "post-cli: note: " << note << "\n";
+}
+
+void noteHostBound(const ImportedGraph& imported, double stepUs)
+{
+    if (!imported.eagerHost)
+        return;
+    if (const std::string note = hostBoundNote(imported.graph, stepUs); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
 }
 

@@ -98,6 +98,9 @@ Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precisi
 // A note on stderr when the graph's per-type times and the cluster's device types do not
 // match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
+// For a graph eager PyTorch runs (ImportedGraph::eagerHost), the note that its simulated step
+// `stepUs` is shorter than the host thread's dispatch of its ops (cost/HostDispatch.h).
+void noteHostBound(const ImportedGraph& imported, double stepUs);
 // --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 

@@ -113,6 +113,7 @@ int runPlace(const PlaceOptions& o)
     }
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
+    noteHostBound(imported, r.bestStepTimeUs);
 
     if (!o.out.empty()) {
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).

@@ -201,6 +201,7 @@ int runSimulate(const SimulateOptions& o)
     Simulator sim(g, c, options);
     const SimResult& r = sim.run(placement, !o.trace.empty());
     const LowerBound lb = lowerBound(g, c, options);
+    noteHostBound(imported, r.stepTimeUs);
     if (!o.trace.empty())
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (!o.opsCsv.empty())

@@ -57,6 +57,10 @@ struct ImportedGraph {
     // op for op as they ran. Not set where the file gives its own costs (native files, profiles).
     std::optional<bool> fused;
     std::string fusionWhy;
+    // Whether eager PyTorch runs the graph, one host thread issuing every op (PyTorch execution
+    // traces; ONNX exported by PyTorch and costed unfused): its simulated step leaves that
+    // thread out, which the CLI and Post Studio note where it takes longer (cost/HostDispatch.h).
+    bool eagerHost = false;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
     // The precision mode of the framework that wrote the file, used where neither the user

@@ -314,6 +314,29 @@ private slots:
         QVERIFY2(!preset.err.contains(kHopperNote), qPrintable(preset.err));
     }
 
+    // Eager PyTorch issues the recorded step's ops from one host thread, which on an H100 takes
+    // far longer than its kernels (cost/HostDispatch.h): simulate and place say so, naming the
+    // ops and the host's time. A graph no PyTorch program runs (a hand-made ONNX model, whose
+    // step is as short) gets no such note.
+    void eagerHostDispatchIsNoted()
+    {
+        const QString et = recorded("tiny_et.json");
+        if (!QFile::exists(et))
+            QSKIP("no trace recorded (python3-torch missing? see fixtures/record-torch-trace's output)");
+        const QString note = QStringLiteral("ops from one host thread");
+        const auto simulated = runCli({"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0"});
+        QCOMPARE(simulated.exitCode, 0);
+        QVERIFY2(simulated.err.contains(note) && simulated.err.contains("likely bound by the host"),
+                 qPrintable(simulated.err));
+        const auto placed = runCli({"place", et, "--cluster", "h100x8-nvlink", "--algo", "m-etf"});
+        QCOMPARE(placed.exitCode, 0);
+        QVERIFY2(placed.err.contains(note), qPrintable(placed.err));
+        const auto handMade = runCli({"simulate", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--cluster",
+                                      "h100x8-nvlink", "--all-on", "/device:GPU:0"});
+        QCOMPARE(handMade.exitCode, 0);
+        QVERIFY2(!handMade.err.contains(note), qPrintable(handMade.err));
+    }
+
     // Real data: param's linear model, execution trace and Kineto trace of one run (PyTorch 2.0,
     // an RTX 2080 Ti; no record-function ids): the step is found in the trace by its operator
     // sequence, and its kernels land on the graph's ops.

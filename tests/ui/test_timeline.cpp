@@ -324,6 +324,26 @@ private slots:
         QVERIFY(!tight->result.feasible);
         QVERIFY2(StepStatusLabel::textFor(*tight).contains(QStringLiteral("out of memory: GPU:0 needs ")),
                  qPrintable(StepStatusLabel::textFor(*tight)));
+
+        // Run by eager PyTorch, its three ops that do work (not the input) take the host thread
+        // 3 x 47 us = 141 us to issue, less than the 206 us step: nothing to say. On GPU:1 alone
+        // (speed 2) the step is 95 us: the label says it is host-bound, and its tooltip why.
+        auto eager = std::make_shared<GraphDocument>(*uitest::smallDocument(kPlacement));
+        eager->eagerHost = true;
+        QVERIFY(!StepStatusLabel::textFor(*SimulatedStep::simulate(eager)).contains(QStringLiteral("host")));
+        QVERIFY(StepStatusLabel::hostNoteFor(*SimulatedStep::simulate(eager)).empty());
+        eager->placement = {0, 2, 2, 2};
+        const StepPtr hostBound = SimulatedStep::simulate(eager);
+        QVERIFY2(hostBound->result.stepTimeUs < 141.0, qPrintable(QString::number(hostBound->result.stepTimeUs)));
+        QVERIFY2(StepStatusLabel::textFor(*hostBound).contains(QStringLiteral(" · host-bound: about 141 µs to issue")),
+                 qPrintable(StepStatusLabel::textFor(*hostBound)));
+        QVERIFY2(StepStatusLabel::hostNoteFor(*hostBound).starts_with("Eager PyTorch issues this step's 3 ops"),
+                 StepStatusLabel::hostNoteFor(*hostBound).c_str());
+        StepStatusLabel label;
+        label.setStep(hostBound);
+        QVERIFY2(label.toolTip().contains(QStringLiteral("likely bound by the host")), qPrintable(label.toolTip()));
+        label.setStep(SimulatedStep::simulate(uitest::smallDocument(kPlacement)));
+        QVERIFY(!label.toolTip().contains(QStringLiteral("host")));
     }
 
     void mainWindowShowsTheStepAndClicksSelectOps()

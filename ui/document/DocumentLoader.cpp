@@ -119,6 +119,7 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     ImportedGraph imported = readGraphFileWithPlacement(path.toStdString(), GraphFormat::Auto, options);
     applyCosts(imported, costs, *doc);
     doc->format = imported.format;
+    doc->eagerHost = imported.eagerHost;
     doc->batch = batch;
     doc->dimensions = dimensions;
     doc->unresolvedDims = imported.unresolvedDims;

@@ -53,8 +53,11 @@ struct GraphDocument {
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
     Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
     QStringList notes;                      // what the user should know about how the file was read
-    InputDimensions dimensions;             // ONNX, TF: the unknown input dimensions' values it was read with
-    MeasuredCostsFiles costs;               // the measured op times it was read with
+    // Eager PyTorch runs it, one host thread issuing every op (ImportedGraph::eagerHost): the
+    // status bar says when that thread takes longer than the simulated step (cost/HostDispatch.h).
+    bool eagerHost = false;
+    InputDimensions dimensions; // ONNX, TF: the unknown input dimensions' values it was read with
+    MeasuredCostsFiles costs;   // the measured op times it was read with
     // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
     // them is a guess until they are given).
     std::vector<UnresolvedDim> unresolvedDims;

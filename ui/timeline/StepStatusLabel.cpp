@@ -1,16 +1,23 @@
 #include "ui/timeline/StepStatusLabel.h"
 
+#include "core/cost/HostDispatch.h"
 #include "ui/document/StepSimulation.h"
 #include "ui/util/Format.h"
 
+#include <cctype>
 #include <cmath>
 
 namespace post {
 
+namespace {
+const QString kToolTip = QObject::tr(
+    "The shown placement, simulated: step time, memory fit and the largest peak memory");
+} // namespace
+
 StepStatusLabel::StepStatusLabel(QWidget* parent)
     : QLabel(parent)
 {
-    setToolTip(tr("The shown placement, simulated: step time, memory fit and the largest peak memory"));
+    setToolTip(kToolTip);
     hide();
 }
 
@@ -18,6 +25,21 @@ void StepStatusLabel::setStep(const StepPtr& step)
 {
     setVisible(step != nullptr);
     setText(step ? textFor(*step) + QStringLiteral("  ") : QString());
+    const std::string hostNote = step ? hostNoteFor(*step) : std::string();
+    setToolTip(hostNote.empty() ? kToolTip : kToolTip + QStringLiteral("\n\n") + QString::fromStdString(hostNote));
+}
+
+std::string StepStatusLabel::hostNoteFor(const SimulatedStep& step)
+{
+    const GraphDocument& document = *step.document;
+    if (!document.eagerHost || !document.graph)
+        return {};
+    std::string note = hostBoundNote(*document.graph, step.result.stepTimeUs);
+    if (!note.empty()) { // a sentence of its own in the tooltip
+        note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+        note.push_back('.');
+    }
+    return note;
 }
 
 void StepStatusLabel::setBusy(bool busy)
@@ -58,6 +80,10 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
                          formatBytes(cluster.device(worst).memoryBytes));
     else if (!r.feasible)
         text += tr(" · out of memory");
+    // Eager PyTorch's host thread, where it takes longer than the step (the tooltip says more).
+    if (const GraphDocument& document = *step.document; document.eagerHost && document.graph)
+        if (const double hostUs = eagerDispatchUs(*document.graph); hostUs > r.stepTimeUs)
+            text += tr(" · host-bound: about %1 to issue its ops").arg(formatMicroseconds(hostUs));
     // The precision mode the step was timed in (the learner panel's Precision).
     text += QStringLiteral(" · ") + precisionName(cluster.precision());
     // And the dispatch rule, when not the default (the learner panel's Dispatch).

@@ -4,6 +4,8 @@
 
 #include <QLabel>
 
+#include <string>
+
 namespace post {
 
 class StepSimulation;
@@ -24,6 +26,9 @@ public:
     // The text for a step (empty for none), e.g.
     // "Step 12.3 ms · fits memory · peak 3.40 GB on GPU:0 · tf32" (the last: its precision mode).
     static QString textFor(const SimulatedStep& step);
+    // The note on eager PyTorch's host thread when it takes longer than the step (the label's
+    // tooltip then ends with it), else empty.
+    static std::string hostNoteFor(const SimulatedStep& step);
 };
 
 } // namespace post

@@ -722,6 +722,7 @@ ImportedGraph importOnnxGraph(std::string_view content, const std::string& sourc
     imported.graph = buildTrainingGraph(read.shaped, importCostOptions(options, fusion), &report);
     imported.fused = fusion.fused;
     imported.fusionWhy = fusion.why;
+    imported.eagerHost = read.producer == "pytorch" && !fusion.fused;
     imported.source = source;
     imported.format = GraphFormat::Onnx;
     imported.warnings = std::move(read.warnings);

@@ -745,6 +745,7 @@ ImportedGraph parseExecutionTrace(std::string_view text, const std::string& sour
     imported.forwardFlops = local.forwardFlops;
     imported.fused = false; // each op is the kernel eager PyTorch ran; --fusion does not apply
     imported.fusionWhy = "PyTorch execution trace: each op costed as eager PyTorch ran it";
+    imported.eagerHost = true;
     addNotes(local, imported);
     if (report)
         *report = std::move(local);
