@@ -358,6 +358,14 @@ void noteHostBound(const ImportedGraph& imported, double stepUs)
         std::cerr << "post-cli: note: " << note << "\n";
 }
 
+void addHostDispatchJson(const ImportedGraph& imported, nlohmann::json& out)
+{
+    if (!imported.eagerHost)
+        return;
+    out["host_dispatched_ops"] = dispatchedOps(imported.graph);
+    out["host_dispatch_ms"] = eagerDispatchUs(imported.graph) / 1000.0;
+}
+
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
 {
     cmd.add_option("graph", args.graph, "Graph file, or - for standard input (format sniffed)")->required();

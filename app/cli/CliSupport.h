@@ -10,6 +10,8 @@
 #include "core/learn/LearnerOptions.h"
 #include "core/util/InputError.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -101,6 +103,9 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // For a graph eager PyTorch runs (ImportedGraph::eagerHost), the note that its simulated step
 // `stepUs` is shorter than the host thread's dispatch of its ops (cost/HostDispatch.h).
 void noteHostBound(const ImportedGraph& imported, double stepUs);
+// For such a graph, `host_dispatched_ops` and `host_dispatch_ms` (about how long the host thread
+// takes to issue them) in a command's --json object; nothing for other graphs.
+void addHostDispatchJson(const ImportedGraph& imported, nlohmann::json& out);
 // --precision fp32|tf32|amp|pytorch into `precision`.
 void addPrecisionOption(CLI::App& cmd, std::string& precision);
 

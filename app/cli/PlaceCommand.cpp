@@ -156,6 +156,7 @@ int runPlace(const PlaceOptions& o)
             j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
         }
         j["proven_optimal"] = r.bounds.provenOptimal;
+        addHostDispatchJson(imported, j);
         if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
             j["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
             j["grouped_bound_groups"] = r.bounds.groupedBoundGroups;

@@ -34,9 +34,10 @@ struct SimulateOptions : GraphClusterArgs {
     bool force = false;
 };
 
-nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch,
-                          const std::string& fingerprint)
+nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const SimResult& r, const LowerBound& lb,
+                          Dispatch dispatch, const std::string& fingerprint)
 {
+    const Graph& g = imported.graph;
     nlohmann::json j;
     j["format"] = kSimulateJsonFormat;
     j["graph"] = g.name();
@@ -53,6 +54,7 @@ nlohmann::json resultJson(const Graph& g, const Cluster& c, const SimResult& r, 
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
     j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
     j["lower_bound_source"] = lb.source();
+    addHostDispatchJson(imported, j);
     auto& devices = j["devices"] = nlohmann::json::array();
     auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
     auto& capacity = j["memory_capacity_bytes"] = nlohmann::json::array();
@@ -208,7 +210,7 @@ int runSimulate(const SimulateOptions& o)
         writeFileAtomically(o.opsCsv, opsCsv(g, c, placement), o.force);
     const std::string fingerprint = placementFingerprint(g, c, placement);
     if (o.json) {
-        std::cout << resultJson(g, c, r, lb, options.dispatch, fingerprint).dump(2) << "\n";
+        std::cout << resultJson(imported, c, r, lb, options.dispatch, fingerprint).dump(2) << "\n";
     } else {
         std::string line = fingerprint;
         if (made && made->start) {

@@ -13,7 +13,10 @@ namespace {
 std::string ms(double us)
 {
     char text[32];
-    std::snprintf(text, sizeof text, "%.1f ms", us / 1000.0);
+    if (us < 1000.0)
+        std::snprintf(text, sizeof text, "%.1f us", us);
+    else
+        std::snprintf(text, sizeof text, "%.1f ms", us / 1000.0);
     return text;
 }
 

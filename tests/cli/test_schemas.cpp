@@ -98,6 +98,13 @@ private slots:
              {"compare", testdata::sourceDir() + "/samples/graphs/inception-block.json", "--cluster", "k80x4",
               "--algos", "milp", "--time", "1", "--set", "milp-groups=8", "--json"}},
             {"post-zoo-list-1", {"zoo", "list", "--json"}},
+            // A PyTorch execution trace: eager PyTorch's host_dispatch_ms and host_dispatched_ops.
+            {"post-simulate-1",
+             {"simulate", testdata::sourceDir() + "/tests/data/fuzz-regressions/pytorch-et/step-with-views.json",
+              "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"}},
+            {"post-place-1",
+             {"place", testdata::sourceDir() + "/tests/data/fuzz-regressions/pytorch-et/step-with-views.json",
+              "--cluster", "h100x8-nvlink", "--algo", "m-etf", "--json"}},
             {"post-simulate-1",
              {"simulate", graph, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--dispatch", "critical-path",
               "--json"}},

@@ -331,10 +331,22 @@ private slots:
         const auto placed = runCli({"place", et, "--cluster", "h100x8-nvlink", "--algo", "m-etf"});
         QCOMPARE(placed.exitCode, 0);
         QVERIFY2(placed.err.contains(note), qPrintable(placed.err));
+        // --json gives the figures: the ops issued (those with work: fewer than the graph's, its
+        // input is not issued) at 47 us each, more than the step.
+        const auto json = runCli({"simulate", et, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject out = infoJson(json.out);
+        const int ops = out["host_dispatched_ops"].toInt();
+        QVERIFY2(ops > 0, qPrintable(json.out.left(400)));
+        QCOMPARE(out["host_dispatch_ms"].toDouble(), ops * 0.047);
+        QVERIFY(out["host_dispatch_ms"].toDouble() > out["step_time_ms"].toDouble());
         const auto handMade = runCli({"simulate", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--cluster",
                                       "h100x8-nvlink", "--all-on", "/device:GPU:0"});
         QCOMPARE(handMade.exitCode, 0);
         QVERIFY2(!handMade.err.contains(note), qPrintable(handMade.err));
+        const auto handMadeJson = runCli({"simulate", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--cluster",
+                                          "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+        QVERIFY(!infoJson(handMadeJson.out).contains("host_dispatch_ms"));
     }
 
     // Real data: param's linear model, execution trace and Kineto trace of one run (PyTorch 2.0,

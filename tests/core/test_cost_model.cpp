@@ -1301,8 +1301,8 @@ private slots:
         QVERIFY(hostBoundNote(g, 1e6).empty());
         // A shorter one: the host's time, the ops and the step are named.
         const std::string note = hostBoundNote(g, 100.0);
-        QVERIFY2(note.find("4 ops from one host thread: about 0.2 ms") != std::string::npos, note.c_str());
-        QVERIFY2(note.find("the simulated 0.1 ms") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("4 ops from one host thread: about 188.0 us") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("the simulated 100.0 us") != std::string::npos, note.c_str());
         QVERIFY2(note.find("likely bound by the host") != std::string::npos, note.c_str());
     }
 };
