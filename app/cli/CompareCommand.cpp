@@ -12,9 +12,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -116,6 +118,13 @@ int runCompare(const CompareOptions& o)
             best = b;
     }
     const double lb = best.us;
+    // Eager PyTorch's host thread against the fastest row (cost/HostDispatch.h).
+    double fastestUs = std::numeric_limits<double>::infinity();
+    for (const ComparisonRow& r : rows)
+        if (r.bestFeasible && !r.bestUs.empty())
+            fastestUs = std::min(fastestUs, r.bestUsOverRuns);
+    if (std::isfinite(fastestUs))
+        noteHostBound(imported, fastestUs);
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
@@ -146,6 +155,7 @@ int runCompare(const CompareOptions& o)
         j["lower_bound_ms"] = lb / 1000.0;
         j["lower_bound_source"] = best.source;
         j["single_device_ms"] = singleUs / 1000.0;
+        addHostDispatchJson(imported, j);
         auto& results = j["results"] = nlohmann::json::array();
         for (const ComparisonRow& r : rows) {
             const double m = r.meanUs();

@@ -340,6 +340,10 @@ private slots:
         QVERIFY2(ops > 0, qPrintable(json.out.left(400)));
         QCOMPARE(out["host_dispatch_ms"].toDouble(), ops * 0.047);
         QVERIFY(out["host_dispatch_ms"].toDouble() > out["step_time_ms"].toDouble());
+        const auto compared = runCli(
+            {"compare", et, "--cluster", "h100x8-nvlink", "--algos", "single,m-etf", "--seeds", "1"});
+        QCOMPARE(compared.exitCode, 0);
+        QVERIFY2(compared.err.contains(note), qPrintable(compared.err));
         const auto handMade = runCli({"simulate", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--cluster",
                                       "h100x8-nvlink", "--all-on", "/device:GPU:0"});
         QCOMPARE(handMade.exitCode, 0);
