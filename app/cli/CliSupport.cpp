@@ -1,8 +1,7 @@
 #include "app/cli/CliSupport.h"
 
-#include "core/cost/HostDispatch.h"
-
 #include "core/cluster/DeviceTypes.h"
+#include "core/cost/HostDispatch.h"
 #include "core/cost/OpTime.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"

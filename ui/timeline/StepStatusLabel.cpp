@@ -10,14 +10,18 @@
 namespace post {
 
 namespace {
-const QString kToolTip = QObject::tr(
-    "The shown placement, simulated: step time, memory fit and the largest peak memory");
+
+QString plainToolTip()
+{
+    return StepStatusLabel::tr("The shown placement, simulated: step time, memory fit and the largest peak memory");
+}
+
 } // namespace
 
 StepStatusLabel::StepStatusLabel(QWidget* parent)
     : QLabel(parent)
 {
-    setToolTip(kToolTip);
+    setToolTip(plainToolTip());
     hide();
 }
 
@@ -26,7 +30,8 @@ void StepStatusLabel::setStep(const StepPtr& step)
     setVisible(step != nullptr);
     setText(step ? textFor(*step) + QStringLiteral("  ") : QString());
     const std::string hostNote = step ? hostNoteFor(*step) : std::string();
-    setToolTip(hostNote.empty() ? kToolTip : kToolTip + QStringLiteral("\n\n") + QString::fromStdString(hostNote));
+    setToolTip(hostNote.empty() ? plainToolTip()
+                                : plainToolTip() + QStringLiteral("\n\n") + QString::fromStdString(hostNote));
 }
 
 std::string StepStatusLabel::hostNoteFor(const SimulatedStep& step)
