@@ -2,6 +2,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
+#include "core/cost/HostDispatch.h"
 #include "core/graph/CriticalPath.h"
 
 #include <CLI/CLI.hpp>
@@ -158,6 +159,7 @@ int runInfo(const InfoOptions& o)
         j["notes"] = imported.notes;
         j["warnings"] = imported.warnings;
         j["op_times"] = opTimesJson(g);
+        addHostDispatchJson(imported, j);
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -178,6 +180,10 @@ int runInfo(const InfoOptions& o)
     if (!path.ops.empty())
         std::cout << " ('" << g.op(path.ops.front()).name << "' .. '" << g.op(path.ops.back()).name << "')";
     std::cout << "\n";
+    if (imported.eagerHost)
+        std::cout << "host dispatch      " << formatMs(eagerDispatchUs(g)) << " (eager PyTorch: " << dispatchedOps(g)
+                  << " ops at about " << kEagerDispatchUsPerOp
+                  << " us each from one host thread; a shorter simulated step is likely bound by the host)\n";
     if (imported.forwardFlops >= 0.0) {
         char flops[64];
         std::snprintf(flops, sizeof flops, "%.4g GFLOP (%.4g G multiply-adds)", imported.forwardFlops / 1e9,

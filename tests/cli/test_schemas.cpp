@@ -99,6 +99,8 @@ private slots:
               "--algos", "milp", "--time", "1", "--set", "milp-groups=8", "--json"}},
             {"post-zoo-list-1", {"zoo", "list", "--json"}},
             // A PyTorch execution trace: eager PyTorch's host_dispatch_ms and host_dispatched_ops.
+            {"post-info-1",
+             {"info", testdata::sourceDir() + "/tests/data/fuzz-regressions/pytorch-et/step-with-views.json", "--json"}},
             {"post-simulate-1",
              {"simulate", testdata::sourceDir() + "/tests/data/fuzz-regressions/pytorch-et/step-with-views.json",
               "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"}},

@@ -340,6 +340,13 @@ private slots:
         QVERIFY2(ops > 0, qPrintable(json.out.left(400)));
         QCOMPARE(out["host_dispatch_ms"].toDouble(), ops * 0.047);
         QVERIFY(out["host_dispatch_ms"].toDouble() > out["step_time_ms"].toDouble());
+        const auto info = runCli({"info", et});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.contains(QString("host dispatch      %1 ms (eager PyTorch: %2 ops at about 47 us")
+                                       .arg(ops * 0.047, 0, 'f', 3)
+                                       .arg(ops)),
+                 qPrintable(info.out));
+        QCOMPARE(infoJson(runCli({"info", et, "--json"}).out)["host_dispatched_ops"].toInt(), ops);
         const auto compared = runCli(
             {"compare", et, "--cluster", "h100x8-nvlink", "--algos", "single,m-etf", "--seeds", "1"});
         QCOMPARE(compared.exitCode, 0);
