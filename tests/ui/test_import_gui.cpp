@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QFile>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -118,6 +119,21 @@ private slots:
         QCOMPARE(model->row(givenRow).best, doc->given);
     }
 
+    // A PyTorch execution trace is what eager PyTorch ran: the inspector gives its host thread's
+    // dispatch of the step's ops (two that do work here, at 47 us each).
+    void executionTraceShowsItsHostDispatch()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(openAndWait(window, dataFile(QStringLiteral("fuzz-regressions/pytorch-et/step-with-views.json"))));
+        QVERIFY(window.hub()->document()->eagerHost);
+        const QString text =
+            QString(window.findChild<InspectorPanel*>()->html()).remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+        QVERIFY2(text.contains(QStringLiteral("Host dispatch"))
+                     && text.contains(QStringLiteral("94.0 µs (eager PyTorch: 2 ops at about 47 µs each")),
+                 qPrintable(text));
+    }
+
     // An ONNX model is read at the chosen batch size; changing it reads the model again
     // with costs that match core's reader at that batch.
     void onnxBatchSizeIsChosenAndShown()
@@ -131,6 +147,8 @@ private slots:
         QCOMPARE(window.hub()->document()->batch, std::int64_t(4));
         QVERIFY2(window.summaryText().contains(QStringLiteral("batch 4")), qPrintable(window.summaryText()));
         QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("Batch size")));
+        // Not a PyTorch export: no host dispatch (docs/cost-model.md, "Host dispatch").
+        QVERIFY(!window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("Host dispatch")));
 
         QSignalSpy shown(&window, &MainWindow::documentShown);
         window.setBatch(8);

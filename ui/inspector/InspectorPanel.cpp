@@ -1,5 +1,7 @@
 #include "ui/inspector/InspectorPanel.h"
 
+#include "core/cost/HostDispatch.h"
+
 #include "ui/theme/CategoryPalette.h"
 #include "ui/theme/ViewTheme.h"
 #include "ui/util/Format.h"
@@ -120,6 +122,13 @@ QString InspectorPanel::summaryHtml()
     h += row(tr("Placement"), !document_->isPlaced() ? tr("none yet") : fromFile ? tr("the file's own") : tr("shown"));
     if (document_->format == GraphFormat::Onnx)
         h += row(tr("Batch size"), QString::number(document_->batch));
+    if (document_->eagerHost) // what eager PyTorch's host thread takes, whatever the placement
+        h += row(tr("Host dispatch"),
+                 tr("%1 (eager PyTorch: %2 ops at about %3 µs each from one host thread; a "
+                    "shorter step is likely bound by the host)")
+                     .arg(formatMicroseconds(eagerDispatchUs(graph)))
+                     .arg(dispatchedOps(graph))
+                     .arg(kEagerDispatchUsPerOp));
     return h + QStringLiteral("</table>");
 }
 
