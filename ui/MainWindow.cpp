@@ -28,6 +28,7 @@
 #include "ui/timeline/TimelinePanel.h"
 #include "ui/timeline/TimelineView.h"
 
+#include "core/cost/HostDispatch.h"
 #include "core/cost/OpTime.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
@@ -685,6 +686,9 @@ void MainWindow::documentArriving(const DocumentPtr& document)
     }
     // Another graph (or none): nothing of the previous one's run stays on show.
     learningChart_->reset();
+    learningChart_->setHostDispatch(document && document->eagerHost && document->graph
+                                        ? eagerDispatchUs(*document->graph) / 1000.0
+                                        : std::numeric_limits<double>::quiet_NaN());
     learningChart_->chart()->setTitle(document ? tr("Learning curve: no run on %1 yet").arg(displayName(document->path))
                                                : tr("Learning curve"));
     closeAction_->setEnabled(document != nullptr);

@@ -85,6 +85,7 @@ private slots:
             const ChartColours colours = ChartColours::forTheme(dark);
             QCOMPARE(chart.eliteSeries().front()->pen().color(), colours.elite);
             QCOMPARE(chart.classicalSeries()->pen().color(), colours.classical);
+            QCOMPARE(chart.hostDispatchSeries()->pen().color(), colours.hostDispatch);
             QCOMPARE(chart.lowerBoundSeries()->pen().color(), colours.lowerBound);
             QCOMPARE(chart.infeasibleSeries()->color().rgb(), colours.outOfMemory.rgb());
         }

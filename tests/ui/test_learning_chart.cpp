@@ -20,6 +20,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <limits>
 
 using namespace post;
 
@@ -291,6 +292,34 @@ private slots:
         QCOMPARE(chart.lowerBoundSource(), QStringLiteral("critical-path"));
         QCOMPARE(chart.groupedBoundMs(), 0.0); // reset() dropped the grouped line
         QVERIFY(chart.groupedBoundSeries()->count() == 0);
+    }
+
+    // A graph eager PyTorch runs: its host thread's dispatch is a line of the graph's, named
+    // with its figure; a new run (reset) keeps it, a graph without one drops it.
+    void hostDispatchLineIsTheGraphs()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(100);
+        chart.setHostDispatch(60.0);
+        chart.addSnapshot(descendingRun()); // best 50.5 ms: all below the host's 60
+        chart.flush();
+        QCOMPARE(chart.hostDispatchSeries()->count(), 2);
+        QCOMPARE(chart.hostDispatchSeries()->at(0).y(), 60.0);
+        QCOMPARE(chart.hostDispatchSeries()->at(1).y(), 60.0);
+        QVERIFY2(chart.legendNames().contains(QStringLiteral("host dispatch, eager PyTorch (60.00 ms)")),
+                 qPrintable(chart.legendNames().join(QStringLiteral(" | "))));
+        QVERIFY(chart.stepAxisMax() >= 60.0); // in the band shown
+        chart.reset(100);
+        chart.flush();
+        QCOMPARE(chart.hostDispatchMs(), 60.0);
+        QCOMPARE(chart.hostDispatchSeries()->count(), 2);
+        chart.setHostDispatch(std::numeric_limits<double>::quiet_NaN());
+        chart.flush();
+        QCOMPARE(chart.hostDispatchSeries()->count(), 0);
+        QVERIFY(!chart.legendNames().join(QStringLiteral(" | ")).contains(QStringLiteral("host dispatch")));
     }
 
     // In the window: a milp run on a small graph proves its placement optimal, and the chart

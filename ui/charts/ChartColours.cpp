@@ -17,6 +17,7 @@ ChartColours ChartColours::forTheme(bool dark)
         c.groupedBound = QColor(140, 250, 240);
         c.singleDevice = QColor(200, 150, 255);
         c.classical = QColor(250, 250, 110);
+        c.hostDispatch = QColor(176, 184, 128);
         c.selected = QColor(255, 0, 255);
         c.entropy = QColor(235, 235, 235);
     } else {
@@ -28,6 +29,7 @@ ChartColours ChartColours::forTheme(bool dark)
         c.groupedBound = QColor(0, 110, 130);
         c.singleDevice = QColor(120, 30, 190);
         c.classical = QColor(140, 120, 0);
+        c.hostDispatch = QColor(104, 40, 0);
         c.selected = QColor(230, 0, 230);
         c.entropy = QColor(30, 30, 30);
     }
@@ -44,6 +46,7 @@ std::vector<std::pair<QString, QColor>> ChartColours::named() const
             {QStringLiteral("grouped bound"), groupedBound},
             {QStringLiteral("best single GPU"), singleDevice},
             {QStringLiteral("best classical placer"), classical},
+            {QStringLiteral("host dispatch"), hostDispatch},
             {QStringLiteral("shown sample"), selected},
             {QStringLiteral("entropy"), entropy}};
 }

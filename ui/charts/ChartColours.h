@@ -20,6 +20,7 @@ struct ChartColours {
     QColor groupedBound;
     QColor singleDevice;
     QColor classical;
+    QColor hostDispatch;
     QColor selected;
     QColor entropy;
 

@@ -121,6 +121,7 @@ LearningChart::LearningChart(QWidget* parent)
     add(groupedBoundSeries_, tr("grouped bound"));
     add(singleDeviceSeries_, tr("best single GPU"));
     add(classicalSeries_, tr("best classical placer"));
+    add(hostDispatchSeries_, tr("host dispatch"));
     add(selectedSeries_, tr("shown sample"));
     eliteSegments_ = {eliteSeries_};
     for (QAbstractSeries* s : chart->series()) {
@@ -143,6 +144,16 @@ LearningChart::~LearningChart()
         delete yAxis_;
     else
         delete yLogAxis_;
+}
+
+void LearningChart::setHostDispatch(double ms)
+{
+    hostDispatchMs_ = known(ms) ? ms : std::numeric_limits<double>::quiet_NaN();
+    // The figure in the legend too: the line may lie above the band the axis shows.
+    hostDispatchSeries_->setName(known(hostDispatchMs_)
+                                     ? tr("host dispatch, eager PyTorch (%1)").arg(formatMilliseconds(hostDispatchMs_))
+                                     : tr("host dispatch"));
+    refresh();
 }
 
 void LearningChart::reset(int plannedSamples)
@@ -427,6 +438,7 @@ void LearningChart::refresh()
     }
     reference(singleDeviceSeries_, singleDeviceMs_);
     reference(classicalSeries_, classicalMs_);
+    reference(hostDispatchSeries_, hostDispatchMs_);
     QVector<QPointF> selected;
     if (selected_ >= 0) {
         for (const QVector<QPointF>* points : {&feasible_, &infeasible_})

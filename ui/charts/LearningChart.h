@@ -85,6 +85,12 @@ public:
     double classicalMs() const { return classicalMs_; }
     QString classicalName() const { return classicalName_; }
     QLineSeries* classicalSeries() const { return classicalSeries_; }
+    // For a graph eager PyTorch runs: its host thread's dispatch of the step's ops
+    // (cost/HostDispatch.h), a line no placement gets below on real hardware; NaN: none. The
+    // graph's, not the run's: reset() keeps it, the window sets it for each graph it shows.
+    void setHostDispatch(double ms);
+    double hostDispatchMs() const { return hostDispatchMs_; }
+    QLineSeries* hostDispatchSeries() const { return hostDispatchSeries_; }
 
     // Out-of-memory samples carry a penalty, not a time: they are drawn at this step time,
     // the top edge of the plot as shown (a hair below it, so the markers stay whole).
@@ -203,6 +209,7 @@ private:
     QLineSeries* groupedBoundSeries_ = nullptr;
     QLineSeries* singleDeviceSeries_ = nullptr;
     QLineSeries* classicalSeries_ = nullptr;
+    QLineSeries* hostDispatchSeries_ = nullptr;
     QLineSeries* selectedSeries_ = nullptr;
     QTimer* refreshTimer_ = nullptr;
     QValueAxis* xAxis_ = nullptr;
@@ -241,6 +248,7 @@ private:
     double singleDeviceMs_ = 0.0; // NaN or 0 when unknown
     double classicalMs_ = std::numeric_limits<double>::quiet_NaN();
     QString classicalName_;
+    double hostDispatchMs_ = std::numeric_limits<double>::quiet_NaN();
     int selected_ = -1;
     int plannedSamples_ = 0;
     int lastIndex_ = -1;

@@ -78,7 +78,7 @@ void LearningChart::updateAxes(bool force)
         hi = std::max(hi, p.y());
     }
     for (double ref : {lowerBoundMs_, groupedChunks_ > 0 ? groupedBoundMs_ : 0.0, singleDeviceMs_, classicalMs_,
-                       haveBest_ ? bestMs_ : 0.0}) {
+                       hostDispatchMs_, haveBest_ ? bestMs_ : 0.0}) {
         if (known(ref)) {
             lo = std::min(lo, ref);
             hi = std::max(hi, ref);

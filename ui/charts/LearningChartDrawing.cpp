@@ -234,6 +234,7 @@ void LearningChart::styleSeries()
     line(groupedBoundSeries_, colours.groupedBound, 1.2, Qt::DotLine);
     line(singleDeviceSeries_, colours.singleDevice, 1.2, Qt::DashLine);
     line(classicalSeries_, colours.classical, 1.4, Qt::DashDotLine);
+    line(hostDispatchSeries_, colours.hostDispatch, 1.4, Qt::DotLine);
     points(selectedSeries_, colours.selected, 9);
     updateLegend();
     viewport()->update(); // the entropy strip takes the palette's colours

@@ -210,6 +210,8 @@ void LearningChart::saveCsv(const QString& path) const
         out << "single_gpu,0," << singleDeviceMs_ << '\n';
     if (known(classicalMs_))
         out << "best_classical,0," << classicalMs_ << '\n';
+    if (known(hostDispatchMs_))
+        out << "host_dispatch,0," << hostDispatchMs_ << '\n';
     writeFileAtomically(path.toStdString(), out.str());
 }
 
