@@ -504,6 +504,51 @@ private slots:
         QCOMPARE(g.recordFunctionIds[1], (std::vector<std::uint64_t>{2}));
     }
 
+    // An integer list of five or more looks like a tensor's [id, storage, offset, numel,
+    // itemsize]; its recorded type says it is none (torchvision's Swin-T, PyTorch 2.11: a reshape
+    // to [2048, 49, 3, 3, 32] was refused, "the shape of a tensor must be a list of integer
+    // dimensions").
+    void integerListsAreNoTensors()
+    {
+        const std::string text = R"json({"schema": "1.1.1-chakra.0.0.4", "nodes": [
+            {"name": "[pytorch|profiler|execution_trace|thread]", "id": 2, "rf_id": 0, "ctrl_deps": 1,
+             "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []}},
+            {"name": "aten::relu", "id": 3, "rf_id": 1, "ctrl_deps": 2, "op_schema": "aten::relu(Tensor self) -> Tensor",
+             "inputs": {"values": [[1,1,0,4,4,"cpu"]], "shapes": [[4]], "types": ["Tensor(float)"]},
+             "outputs": {"values": [[2,2,0,4,4,"cpu"]], "shapes": [[4]], "types": ["Tensor(float)"]}},
+            {"name": "aten::reshape", "id": 4, "rf_id": 2, "ctrl_deps": 2,
+             "op_schema": "aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)",
+             "inputs": {"values": [[2,2,0,4,4,"cpu"], [1, 1, 2, 2, 1]], "shapes": [[4], [[], [], [], [], []]],
+                        "types": ["Tensor(float)", "GenericList[Int,Int,Int,Int,Int]"]},
+             "outputs": {"values": [[3,2,0,4,4,"cpu"]], "shapes": [[1,1,2,2,1]], "types": ["Tensor(float)"]}},
+            {"name": "aten::neg", "id": 5, "rf_id": 3, "ctrl_deps": 2, "op_schema": "aten::neg(Tensor self) -> Tensor",
+             "inputs": {"values": [[3,2,0,4,4,"cpu"]], "shapes": [[1,1,2,2,1]], "types": ["Tensor(float)"]},
+             "outputs": {"values": [[4,4,0,4,4,"cpu"]], "shapes": [[1,1,2,2,1]], "types": ["Tensor(float)"]}}]})json";
+        const ImportedGraph g = parseGraphWithPlacement(text, "swin_et.json");
+        QCOMPARE(g.graph.opCount(), 2); // relu and neg; the reshape is a view
+        QVERIFY(hasEdge(g.graph, "aten::relu", "aten::neg"));
+    }
+
+    // Operators of torchvision's EfficientNet, MobileNets, Inception-V3 and Swin-T recorded on
+    // the H200 (docs/cost-model.md) that had no rule and took the element-wise fallback with a
+    // note: SiLU and the hard activations (one pass, as a sigmoid), dropout's backward, the
+    // pads, rolls, index copies and the new_* fills.
+    void recordedOperatorsHaveRules()
+    {
+        const ImportedGraph g = readEt(
+            trace({{3, "aten::silu_", 2, true, {{1, 1, {4}}}, {{1, 1, {4}}}},
+                   {4, "aten::hardswish", 2, true, {{1, 1, {4}}}, {{2, 2, {4}}}},
+                   {5, "aten::native_dropout_backward", 2, true, {{2, 2, {4}}, {3, 3, {4}}}, {{4, 4, {4}}}},
+                   {6, "aten::constant_pad_nd", 2, true, {{4, 4, {4}}}, {{5, 5, {6}}}},
+                   {7, "aten::roll", 2, true, {{5, 5, {6}}}, {{6, 6, {6}}}},
+                   {8, "aten::new_zeros", 2, true, {{6, 6, {6}}}, {{7, 7, {6}}}}}));
+        QCOMPARE(g.graph.opCount(), 6);
+        QVERIFY2(g.unknownOpTypes.empty(),
+                 g.unknownOpTypes.empty() ? "" : g.unknownOpTypes.front().first.c_str()); // the first without a rule
+        for (const Op& op : g.graph.ops())
+            QVERIFY2(op.memoryBytes > 0.0, op.name.c_str());
+    }
+
     void wrongTracesNameTheField_data()
     {
         QTest::addColumn<QString>("text");

@@ -91,13 +91,21 @@ void addOwnRules(RuleTable& t)
     rule({"aten::sum", "aten::sum_to_size"}, {"ReduceSum", {0}, {}, false, 1.0, {}});
     rule({"aten::mean"}, {"ReduceMean", {0}, {}, false, 1.0, {}});
     rule({"aten::native_dropout", "aten::dropout", "aten::dropout_"}, {"Dropout", {0}, {}, false, 1.0, {}});
+    // Activations of one pass over their input (EfficientNet's SiLU, MobileNet-V3's hard ones)
+    // and dropout's backward (the gradient times the mask, per element).
+    rule({"aten::silu", "aten::silu_", "aten::hardswish", "aten::hardswish_", "aten::hardsigmoid", "aten::hardsigmoid_",
+          "aten::mish", "aten::mish_"},
+         {"Sigmoid", {0}, {}, false, 1.0, {}});
+    rule({"aten::native_dropout_backward"}, {"Mul", {0, 1}, {}, false, 1.0, {}});
     // Copies and fills: memory traffic.
     rule({"aten::copy_", "aten::to", "aten::_to_copy", "aten::clone", "aten::contiguous", "aten::reshape",
-          "aten::flatten", "aten::type_as", "aten::index_put_"},
+          "aten::flatten", "aten::type_as", "aten::index_put_", "aten::_index_put_impl_", "aten::index",
+          "aten::constant_pad_nd", "aten::pad", "aten::roll", "aten::select_backward", "aten::slice_backward"},
          {"Copy", {}, {}, false, 1.0, {}});
     rule({"aten::cat", "aten::flatten_dense_tensors", "aten::stack"}, {"Concat", {}, {}, false, 1.0, {}});
     rule({"aten::fill_", "aten::zero_", "aten::zeros", "aten::ones", "aten::full", "aten::zeros_like",
-          "aten::ones_like", "aten::full_like", "aten::normal_", "aten::uniform_", "aten::bernoulli_"},
+          "aten::ones_like", "aten::full_like", "aten::normal_", "aten::uniform_", "aten::bernoulli_",
+          "aten::new_zeros", "aten::new_ones", "aten::new_full"},
          {"Fill", {}, {}, false, 1.0, {}});
 }
 

@@ -42,8 +42,10 @@ struct Node {
     std::uint64_t rfId = 0;
     const json* inValues = nullptr;
     const json* inShapes = nullptr;
+    const json* inTypes = nullptr;
     const json* outValues = nullptr;
     const json* outShapes = nullptr;
+    const json* outTypes = nullptr;
     std::size_t index = 0; // in "nodes"
 };
 
@@ -86,9 +88,8 @@ std::int64_t integer(const JsonInput& in, const json& value, const std::string& 
 
 // values / shapes / types of one side ("inputs" or "outputs"), checked to be parallel arrays.
 void readArgs(const JsonInput& in, const json& node, const std::string& path, std::string_view side,
-              const json*& values, const json*& shapes)
+              const json*& values, const json*& shapes, const json*& types)
 {
-    const json* types = nullptr;
     const json& io = in.require(node, side, path);
     const std::string ioPath = JsonInput::member(path, side);
     if (io.is_object()) { // 1.1.x
@@ -126,8 +127,8 @@ std::vector<Node> readNodes(const JsonInput& in, const json& nodes)
             node.op = !schema->get_ref<const std::string&>().empty();
         else // no schema recorded: aten and c10d names are operators
             node.op = node.name.starts_with("aten::") || node.name.starts_with("c10d::");
-        readArgs(in, n, path, "inputs", node.inValues, node.inShapes);
-        readArgs(in, n, path, "outputs", node.outValues, node.outShapes);
+        readArgs(in, n, path, "inputs", node.inValues, node.inShapes, node.inTypes);
+        readArgs(in, n, path, "outputs", node.outValues, node.outShapes, node.outTypes);
         result.push_back(std::move(node));
     }
     return result;
@@ -162,11 +163,17 @@ std::optional<TensorRef> tensorOf(const JsonInput& in, const json& value, const 
     return t;
 }
 
-// Argument `arg`'s tensors: one, a list (GenericList[Tensor...]) or none.
-std::vector<TensorRef> argTensors(const JsonInput& in, const json& values, const json& shapes, std::size_t arg,
-                                  const std::string& path)
+// Argument `arg`'s tensors: one, a list (GenericList[Tensor...]) or none. A value whose recorded
+// type names no tensor holds none, whatever it looks like: an integer list of five or more has a
+// tensor's [id, storage, offset, numel, itemsize] form (Swin-T's reshape to [2048, 49, 3, 3, 32],
+// "GenericList[Int,Int,Int,Int,Int]", whose shapes are five empty lists).
+std::vector<TensorRef> argTensors(const JsonInput& in, const json& values, const json& shapes, const json& types,
+                                  std::size_t arg, const std::string& path)
 {
     std::vector<TensorRef> result;
+    if (const json& type = types[arg];
+        type.is_string() && type.get_ref<const std::string&>().find("Tensor") == std::string::npos)
+        return result;
     const json& value = values[arg];
     const json& shape = shapes[arg];
     if (auto t = tensorOf(in, value, shape, JsonInput::element(path, arg))) {
@@ -274,11 +281,12 @@ struct Trace {
         const Node& n = nodes[node];
         const json& values = outputs ? *n.outValues : *n.inValues;
         const json& shapes = outputs ? *n.outShapes : *n.inShapes;
+        const json& types = outputs ? *n.outTypes : *n.inTypes;
         const std::string path = JsonInput::member(JsonInput::member(nodePath(n.index), outputs ? "outputs" : "inputs"),
                                                    "values");
         std::vector<TensorRef> result;
         for (std::size_t a = arg.value_or(0); a < values.size() && (!arg || a == *arg); ++a)
-            for (TensorRef& t : argTensors(in, values, shapes, a, path))
+            for (TensorRef& t : argTensors(in, values, shapes, types, a, path))
                 result.push_back(std::move(t));
         return result;
     }
