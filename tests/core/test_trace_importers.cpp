@@ -532,7 +532,7 @@ private slots:
     // Operators of torchvision's EfficientNet, MobileNets, Inception-V3 and Swin-T recorded on
     // the H200 (docs/cost-model.md) that had no rule and took the element-wise fallback with a
     // note: SiLU and the hard activations (one pass, as a sigmoid), dropout's backward, the
-    // pads, rolls, index copies and the new_* fills.
+    // pads, rolls, index copies, the new_* fills, comparisons and masking.
     void recordedOperatorsHaveRules()
     {
         const ImportedGraph g = readEt(
@@ -541,8 +541,10 @@ private slots:
                    {5, "aten::native_dropout_backward", 2, true, {{2, 2, {4}}, {3, 3, {4}}}, {{4, 4, {4}}}},
                    {6, "aten::constant_pad_nd", 2, true, {{4, 4, {4}}}, {{5, 5, {6}}}},
                    {7, "aten::roll", 2, true, {{5, 5, {6}}}, {{6, 6, {6}}}},
-                   {8, "aten::new_zeros", 2, true, {{6, 6, {6}}}, {{7, 7, {6}}}}}));
-        QCOMPARE(g.graph.opCount(), 6);
+                   {8, "aten::new_zeros", 2, true, {{6, 6, {6}}}, {{7, 7, {6}}}},
+                   {9, "aten::eq", 2, true, {{7, 7, {6}}}, {{8, 8, {6}}}},
+                   {10, "aten::masked_fill", 2, true, {{7, 7, {6}}, {8, 8, {6}}}, {{9, 9, {6}}}}}));
+        QCOMPARE(g.graph.opCount(), 8);
         QVERIFY2(g.unknownOpTypes.empty(),
                  g.unknownOpTypes.empty() ? "" : g.unknownOpTypes.front().first.c_str()); // the first without a rule
         for (const Op& op : g.graph.ops())

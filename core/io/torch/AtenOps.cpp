@@ -97,6 +97,9 @@ void addOwnRules(RuleTable& t)
           "aten::mish", "aten::mish_"},
          {"Sigmoid", {0}, {}, false, 1.0, {}});
     rule({"aten::native_dropout_backward"}, {"Mul", {0, 1}, {}, false, 1.0, {}});
+    // Comparisons and masking, per element (Swin-T's attention masks).
+    rule({"aten::eq", "aten::ne", "aten::lt", "aten::le", "aten::gt", "aten::ge"}, {"Equal", {}, {}, false, 1.0, {}});
+    rule({"aten::masked_fill", "aten::masked_fill_", "aten::where"}, {"Where", {}, {}, false, 1.0, {}});
     // Copies and fills: memory traffic.
     rule({"aten::copy_", "aten::to", "aten::_to_copy", "aten::clone", "aten::contiguous", "aten::reshape",
           "aten::flatten", "aten::type_as", "aten::index_put_", "aten::_index_put_impl_", "aten::index",
