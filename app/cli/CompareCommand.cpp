@@ -60,6 +60,17 @@ std::string notApplicable(const std::string& algo, const Cluster& cluster)
     return {};
 }
 
+// Eager PyTorch's host thread against the fastest feasible row (cost/HostDispatch.h).
+void noteHostBoundOfRows(const ImportedGraph& imported, const std::vector<ComparisonRow>& rows)
+{
+    double fastestUs = std::numeric_limits<double>::infinity();
+    for (const ComparisonRow& r : rows)
+        if (r.bestFeasible && !r.bestUs.empty())
+            fastestUs = std::min(fastestUs, r.bestUsOverRuns);
+    if (std::isfinite(fastestUs))
+        noteHostBound(imported, fastestUs);
+}
+
 int runCompare(const CompareOptions& o)
 {
     std::vector<std::string> algos = o.algos.empty() ? defaultComparisonNames() : splitNames(o.algos);
@@ -118,13 +129,7 @@ int runCompare(const CompareOptions& o)
             best = b;
     }
     const double lb = best.us;
-    // Eager PyTorch's host thread against the fastest row (cost/HostDispatch.h).
-    double fastestUs = std::numeric_limits<double>::infinity();
-    for (const ComparisonRow& r : rows)
-        if (r.bestFeasible && !r.bestUs.empty())
-            fastestUs = std::min(fastestUs, r.bestUsOverRuns);
-    if (std::isfinite(fastestUs))
-        noteHostBound(imported, fastestUs);
+    noteHostBoundOfRows(imported, rows);
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
