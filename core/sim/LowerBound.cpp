@@ -857,6 +857,7 @@ struct Weighting {
 // time; only the critical path counts it (lowerBound()).
 struct OpFloors {
     std::vector<double> fastestUs;
+    std::vector<double> timesUs;       // op x device: each op's time on each device (0 for a collective)
     std::vector<Weighting> weightings; // [0]: by speed; [1] where device types apply: by throughput
 };
 
@@ -1054,31 +1055,28 @@ OpFloors opFloors(const Graph& graph, const Cluster& cluster)
     }
     if (std::optional<Weighting> best = bestWeighting(graph, cluster, times))
         floors.weightings.push_back(std::move(*best));
+    floors.timesUs = std::move(times);
     return floors;
 }
 
-// The device-windows bound (docs/simulator.md): every device a placement uses is busy, within
-// [its first op's start, the step's end - its last op's remaining tail], for its weighted work /
-// its weight.
-double windowsBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
-                    const Weighting& weighting, const std::vector<double>& head, const std::vector<double>& tail,
-                    const std::vector<double>& arrivalUs, const std::vector<double>& departureUs)
+// Where a device's first op can start and how long before the step's end its last one ends,
+// for the device-windows bounds (docs/simulator.md): the earliest start of an op that is first
+// on its device and not a source (every input arrives by a transfer), and the least time after
+// the end of an op that is last on its device and not a sink (every consumer elsewhere). Where
+// the cluster has a CPU, every pinned op runs on a CPU (placementProblem()), so a GPU's first
+// and last ops are unpinned ones: [0] lists every op, [1] the unpinned ones.
+struct DeviceEnds {
+    size_t sources = 0, sinks = 0;
+    std::vector<double> releases, afters; // sorted
+};
+
+std::array<DeviceEnds, 2> deviceEnds(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
+                                     const std::vector<double>& head, const std::vector<double>& tail,
+                                     const std::vector<double>& arrivalUs, const std::vector<double>& departureUs)
 {
-    const int devices = cluster.deviceCount();
-    if (devices > 12)
-        return 0.0; // subsets of devices below; the other components still hold
     const CheapestLink link(cluster);
-    // Where the cluster has a CPU, every pinned op runs on a CPU (placementProblem()), so a
-    // GPU's first and last ops are unpinned ones: those have lists of their own.
     const bool pinning = cpuPinDevice(cluster) != kNoDevice;
-    // The earliest start of an op that is first on its device and not a source (every input
-    // arrives by a transfer), and the least time after the end of an op that is last on its
-    // device and not a sink (every consumer elsewhere). [0]: every op, [1]: unpinned ops.
-    struct Ends {
-        size_t sources = 0, sinks = 0;
-        std::vector<double> releases, afters;
-    };
-    std::array<Ends, 2> ends;
+    std::array<DeviceEnds, 2> ends;
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const bool unpinned = pinning && !graph.isCpuPinned(op);
         const bool source = graph.inEdges(op).empty(), sink = graph.outEdges(op).empty();
@@ -1098,7 +1096,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
                 t = std::max(t, link.transferUs(edge.bytes) + tail[static_cast<size_t>(edge.to)]);
             }
         }
-        for (Ends* x : {&ends[0], unpinned ? &ends[1] : nullptr}) {
+        for (DeviceEnds* x : {&ends[0], unpinned ? &ends[1] : nullptr}) {
             if (x == nullptr)
                 continue;
             if (source)
@@ -1111,10 +1109,22 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
                 x->afters.push_back(t);
         }
     }
-    for (Ends& x : ends) {
+    for (DeviceEnds& x : ends) {
         std::sort(x.releases.begin(), x.releases.end());
         std::sort(x.afters.begin(), x.afters.end());
     }
+    return ends;
+}
+
+// The device-windows bound (docs/simulator.md): every device a placement uses is busy, within
+// [its first op's start, the step's end - its last op's remaining tail], for its weighted work /
+// its weight.
+double windowsBound(const Cluster& cluster, const Weighting& weighting, const std::array<DeviceEnds, 2>& ends)
+{
+    const int devices = cluster.deviceCount();
+    if (devices > 12)
+        return 0.0; // subsets of devices below; the other components still hold
+    const bool pinning = cpuPinDevice(cluster) != kNoDevice;
     // Over every set of used devices: the fastest min(sources, k) of them may start at 0 and
     // the fastest min(sinks, k) end with the step; each other one waits for its own first op
     // (a different op on each device, so the smallest releases, the smallest to the fastest
@@ -1124,7 +1134,7 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
     // their delays counted apart are a lower bound (a CPU's first op may be a GPU's too), and
     // so are those of every device over every op; the larger of the two is taken.
     auto nth = [](const std::vector<double>& v, size_t k) { return k < v.size() ? v[k] : 0.0; };
-    auto delays = [&](std::vector<double>& speeds, const Ends& x) {
+    auto delays = [&](std::vector<double>& speeds, const DeviceEnds& x) {
         std::sort(speeds.begin(), speeds.end(), std::greater<>());
         double delayed = 0.0;
         for (size_t k = 0; k < speeds.size(); ++k)
@@ -1155,6 +1165,151 @@ double windowsBound(const Graph& graph, const Cluster& cluster, const std::vecto
             best = std::min(best, (weighting.totalWork + delayed) / speedSum);
     }
     return std::isfinite(best) ? best : 0.0;
+}
+
+// Each device's least delay of its first op after 0 and of the step's end after its last op,
+// as the device-windows bound assigns them: the smallest to the heaviest weight, within each
+// group (CPUs and the others where ops are pinned, else all devices); kInf where no op is left
+// to be first or last, so the device is unused. The capacity of windows both delays narrow,
+// summed over devices, is largest when the delays are paired so (the sum of a convex function
+// of the pairs' sums) only where a group's weights are equal: `paired` says so.
+struct WindowDelays {
+    std::vector<double> start, end;
+    bool paired = true;
+
+    WindowDelays(const Cluster& cluster, const Weighting& weighting, const std::array<DeviceEnds, 2>& ends)
+    {
+        const auto devices = static_cast<size_t>(cluster.deviceCount());
+        const bool pinning = cpuPinDevice(cluster) != kNoDevice;
+        start.assign(devices, kInf);
+        end.assign(devices, kInf);
+        auto nth = [](size_t k, size_t zeros, const std::vector<double>& v) {
+            return k < zeros ? 0.0 : k - zeros < v.size() ? v[k - zeros] : kInf;
+        };
+        for (size_t group = 0; group < (pinning ? 2U : 1U); ++group) {
+            std::vector<size_t> members;
+            for (size_t d = 0; d < devices; ++d)
+                if (!pinning || (cluster.device(static_cast<DeviceId>(d)).kind != DeviceKind::Cpu) == (group == 1))
+                    members.push_back(d);
+            std::stable_sort(members.begin(), members.end(),
+                             [&](size_t a, size_t b) { return weighting.perDevice[a] > weighting.perDevice[b]; });
+            for (size_t k = 0; k < members.size(); ++k) {
+                start[members[k]] = nth(k, ends[group].sources, ends[group].releases);
+                end[members[k]] = nth(k, ends[group].sinks, ends[group].afters);
+                paired = paired && weighting.perDevice[members[k]] == weighting.perDevice[members.front()];
+            }
+        }
+    }
+
+    // The least step C whose windows after t, [max(t, before_d), C - after_d] on device d (before
+    // and after: start and end, or mirrored end and start), hold `energy` of weighted work.
+    double leastStep(const Weighting& weighting, double t, double energy, bool mirrored) const
+    {
+        const std::vector<double>& before = mirrored ? end : start;
+        const std::vector<double>& after = mirrored ? start : end;
+        double step = 0.0;
+        std::vector<std::pair<double, double>> froms; // (where d's window begins to count, w_d)
+        // Paired: both delays of each device; apart: the larger of the two bounds of one each.
+        for (int way = paired ? 0 : 1; way < (paired ? 1 : 3); ++way) {
+            froms.clear();
+            for (size_t d = 0; d < before.size(); ++d)
+                if (weighting.perDevice[d] > 0.0)
+                    froms.emplace_back((way == 2 ? t : std::max(t, before[d])) + (way == 1 ? 0.0 : after[d]),
+                                       weighting.perDevice[d]);
+            // sum over d of w_d (C - from_d)^+ >= energy, devices joining in order of from_d.
+            std::sort(froms.begin(), froms.end());
+            double weights = 0.0, weighted = 0.0;
+            for (size_t k = 0; k < froms.size() && std::isfinite(froms[k].first); ++k) {
+                weights += froms[k].second;
+                weighted += froms[k].second * froms[k].first;
+                const double c = (energy + weighted) / weights;
+                if (k + 1 == froms.size() || c <= froms[k + 1].first) {
+                    step = std::max(step, c);
+                    break;
+                }
+            }
+        }
+        return step;
+    }
+};
+
+// The device windows after a time (docs/simulator.md, "device-windows"): whatever of an op's
+// work cannot be done before t, the least over the devices it may use of w_d x its time left
+// after t when started at its head, must be done in [t, C], where device d works within
+// [max(t, its first op's start), C - its last op's remaining tail]. So C is at least the least
+// step whose windows after t hold that work, for every t; mirrored, with the time each op
+// leaves after its end, for the work that cannot be done after C - u. At t = 0 this is the
+// device-windows bound for the set of every device. `firsts`: per op, its head (or, mirrored,
+// its tail beyond its own time).
+double windowsAfterBound(const Graph& graph, const Cluster& cluster, const OpFloors& floors, const Weighting& weighting,
+                         const std::vector<double>& firsts, const WindowDelays& delays, bool mirrored)
+{
+    const auto n = static_cast<size_t>(graph.opCount());
+    const auto devices = static_cast<size_t>(cluster.deviceCount());
+    const bool pinning = cpuPinDevice(cluster) != kNoDevice;
+    auto allowed = [&](size_t op, size_t d) {
+        return !pinning || !graph.isCpuPinned(static_cast<OpId>(op))
+            || cluster.device(static_cast<DeviceId>(d)).kind == DeviceKind::Cpu;
+    };
+    struct Job {
+        double first, lastEnd, full; // its earliest start, that + its longest time, its least work
+        size_t op;
+    };
+    std::vector<Job> jobs;
+    double total = 0.0;
+    std::vector<double> times; // the t tried: the ops' earliest starts and ends at their fastest
+    for (size_t op = 0; op < n; ++op) {
+        Job job{firsts[op], firsts[op], kInf, op};
+        for (size_t d = 0; d < devices; ++d)
+            if (allowed(op, d)) {
+                const double p = floors.timesUs[op * devices + d];
+                job.lastEnd = std::max(job.lastEnd, job.first + p);
+                job.full = std::min(job.full, weighting.perDevice[d] * p);
+            }
+        if (!(job.full > 0.0) || !std::isfinite(job.full))
+            continue;
+        jobs.push_back(job);
+        total += job.full;
+        times.push_back(job.first);
+        times.push_back(job.first + floors.fastestUs[op]);
+    }
+    std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.first < b.first; });
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    // Any t gives a valid bound: on big graphs every stride-th (each costs a pass over the ops
+    // that may be running at t).
+    const size_t stride = times.size() / std::clamp<size_t>(20'000'000 / std::max<size_t>(n * devices, 1), 64, 8192) + 1;
+    double best = 0.0;
+    std::vector<size_t> running; // jobs started at their earliest before t and not surely done
+    size_t next = 0;
+    double started = 0.0; // the least work of the jobs that may start before t
+    for (size_t i = 0; i < times.size(); i += stride) {
+        const double t = times[i];
+        for (; next < jobs.size() && jobs[next].first < t; ++next) {
+            running.push_back(next);
+            started += jobs[next].full;
+        }
+        double energy = total - started;
+        for (size_t k = 0; k < running.size();) {
+            const Job& job = jobs[running[k]];
+            if (job.lastEnd <= t) {
+                running[k] = running.back();
+                running.pop_back();
+                continue;
+            }
+            double least = kInf;
+            for (size_t d = 0; d < devices; ++d)
+                if (allowed(job.op, d)) {
+                    const double p = floors.timesUs[job.op * devices + d];
+                    least = std::min(least, weighting.perDevice[d] * std::clamp(job.first + p - t, 0.0, p));
+                }
+            energy += least;
+            ++k;
+        }
+        if (energy > 0.0)
+            best = std::max(best, delays.leastStep(weighting, t, energy, mirrored));
+    }
+    return best;
 }
 
 } // namespace
@@ -1189,9 +1344,16 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
     bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
     bound.ancestryUs = std::max(bound.ancestryUs, cutAncestryBound(graph, cluster, floors.fastestUs));
-    for (const Weighting& w : floors.weightings)
-        bound.windowsUs = std::max(bound.windowsUs,
-                                   windowsBound(graph, cluster, floors.fastestUs, w, head, tail, arrival, departure));
+    const std::array<DeviceEnds, 2> ends = deviceEnds(graph, cluster, floors.fastestUs, head, tail, arrival, departure);
+    std::vector<double> leaves(head.size()); // per op, the least time the step runs on after it ends
+    for (size_t op = 0; op < leaves.size(); ++op)
+        leaves[op] = tail[op] - floors.fastestUs[op];
+    for (const Weighting& w : floors.weightings) {
+        const WindowDelays delays(cluster, w, ends);
+        bound.windowsUs = std::max({bound.windowsUs, windowsBound(cluster, w, ends),
+                                    windowsAfterBound(graph, cluster, floors, w, head, delays, false),
+                                    windowsAfterBound(graph, cluster, floors, w, leaves, delays, true)});
+    }
     bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, options.optimizerStateFactor);
     return bound;
 }

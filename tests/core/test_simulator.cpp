@@ -1345,6 +1345,44 @@ private slots:
         QCOMPARE(lowerBound(g, gpus(3, Link{1000.0, 200.0})).windowsUs, 420.0);
     }
 
+    // The device windows after a time (docs/simulator.md): work that cannot start before t must
+    // fit in the devices' windows after t, and mirrored, work that cannot end after C - u.
+    void deviceWindowsAfterATime()
+    {
+        // s(10) -> x1..x4 (10 each), and y(1) beside them, on two GPUs with free links. Whole
+        // windows give (10 + 40 + 1) / 2 = 25.5; but none of the 40 us of x can start before 10,
+        // so C >= 10 + 40 / 2 = 30, which s, x1, x2 on one GPU and x3, x4, y on the other take.
+        const Cluster c = gpus(2, Link{1e12, 0.0});
+        {
+            GraphBuilder b("fan-out");
+            b.addOp(makeOp("s", 10));
+            for (const char* name : {"x1", "x2", "x3", "x4"}) {
+                b.addOp(makeOp(name, 10));
+                b.addEdge("s", name);
+            }
+            b.addOp(makeOp("y", 1));
+            const Graph g = std::move(b).build();
+            const LowerBound lb = lowerBound(g, c);
+            QCOMPARE(lb.windowsUs, 30.0);
+            QCOMPARE(lb.workUs, 25.5);
+            QCOMPARE(Simulator(g, c).run({0, 0, 0, 1, 1, 1}).stepTimeUs, 30.0); // tight
+        }
+        {
+            // Mirrored: x1..x4 -> t(10). Each x leaves at least t's 10 us after it ends.
+            GraphBuilder b("fan-in");
+            for (const char* name : {"x1", "x2", "x3", "x4"})
+                b.addOp(makeOp(name, 10));
+            b.addOp(makeOp("t", 10));
+            for (const char* name : {"x1", "x2", "x3", "x4"})
+                b.addEdge(name, "t");
+            b.addOp(makeOp("y", 1));
+            const Graph g = std::move(b).build();
+            const LowerBound lb = lowerBound(g, c);
+            QCOMPARE(lb.windowsUs, 30.0);
+            QCOMPARE(Simulator(g, c).run({0, 0, 1, 1, 0, 1}).stepTimeUs, 30.0);
+        }
+    }
+
     void timelineContents()
     {
         // The chain-cut case: ops in start order with their devices, one transfer.
