@@ -543,8 +543,10 @@ private slots:
                    {7, "aten::roll", 2, true, {{5, 5, {6}}}, {{6, 6, {6}}}},
                    {8, "aten::new_zeros", 2, true, {{6, 6, {6}}}, {{7, 7, {6}}}},
                    {9, "aten::eq", 2, true, {{7, 7, {6}}}, {{8, 8, {6}}}},
-                   {10, "aten::masked_fill", 2, true, {{7, 7, {6}}, {8, 8, {6}}}, {{9, 9, {6}}}}}));
-        QCOMPARE(g.graph.opCount(), 8);
+                   {10, "aten::masked_fill", 2, true, {{7, 7, {6}}, {8, 8, {6}}}, {{9, 9, {6}}}},
+                   {11, "aten::hardswish_backward", 2, true, {{9, 9, {6}}, {7, 7, {6}}}, {{10, 10, {6}}}},
+                   {12, "aten::hardsigmoid_backward", 2, true, {{10, 10, {6}}, {7, 7, {6}}}, {{11, 11, {6}}}}}));
+        QCOMPARE(g.graph.opCount(), 10);
         QVERIFY2(g.unknownOpTypes.empty(),
                  g.unknownOpTypes.empty() ? "" : g.unknownOpTypes.front().first.c_str()); // the first without a rule
         for (const Op& op : g.graph.ops())

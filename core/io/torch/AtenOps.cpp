@@ -64,7 +64,9 @@ void addOwnRules(RuleTable& t)
     rule({"aten::threshold_backward", "aten::hardtanh_backward", "aten::leaky_relu_backward"},
          {"ReluGrad", {0}, {}, false, 1.0, {}});
     rule({"aten::sigmoid_backward", "aten::tanh_backward"}, {"SigmoidGrad", {0}, {}, false, 1.0, {}});
-    rule({"aten::gelu_backward", "aten::silu_backward"}, {"GeluGrad", {0}, {}, false, 1.0, {}});
+    rule({"aten::gelu_backward", "aten::silu_backward", "aten::hardswish_backward", "aten::hardsigmoid_backward",
+          "aten::mish_backward"},
+         {"GeluGrad", {0}, {}, false, 1.0, {}});
     // A normalisation's backward reads the input and the incoming gradient twice (the
     // reductions, then the element-wise pass) and writes the input gradient: about twice the
     // forward's one read and one write, the ONNX path's backwardFactor for it.
