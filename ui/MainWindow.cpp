@@ -676,7 +676,15 @@ void MainWindow::batchDialog()
 
 void MainWindow::documentArriving(const DocumentPtr& document)
 {
+    // The host dispatch line is the graph's at the cluster's rate (another cluster may say
+    // another rate); NaN hides it.
+    const double hostDispatchMs = document && document->eagerHost && document->graph
+        ? eagerDispatchUs(*document->graph, document->cluster.get()) / 1000.0
+        : std::numeric_limits<double>::quiet_NaN();
     if (document && document->graphId == shownGraphId_) {
+        if (hostDispatchMs != learningChart_->hostDispatchMs()
+            && !(std::isnan(hostDispatchMs) && std::isnan(learningChart_->hostDispatchMs())))
+            learningChart_->setHostDispatch(hostDispatchMs);
         // Another placement (a learner's best, a Compare row, a chart click, a file): shown
         // coloured by device, unless the user chose the colours.
         if (hub_->change() == DocumentHub::Change::Placement && !userChoseColourMode_
@@ -686,9 +694,7 @@ void MainWindow::documentArriving(const DocumentPtr& document)
     }
     // Another graph (or none): nothing of the previous one's run stays on show.
     learningChart_->reset();
-    learningChart_->setHostDispatch(document && document->eagerHost && document->graph
-                                        ? eagerDispatchUs(*document->graph) / 1000.0
-                                        : std::numeric_limits<double>::quiet_NaN());
+    learningChart_->setHostDispatch(hostDispatchMs);
     learningChart_->chart()->setTitle(document ? tr("Learning curve: no run on %1 yet").arg(displayName(document->path))
                                                : tr("Learning curve"));
     closeAction_->setEnabled(document != nullptr);

@@ -349,20 +349,21 @@ void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
         std::cerr << "post-cli: note: " << note << "\n";
 }
 
-void noteHostBound(const ImportedGraph& imported, double stepUs)
+void noteHostBound(const ImportedGraph& imported, const Cluster& cluster, double stepUs)
 {
     if (!imported.eagerHost)
         return;
-    if (const std::string note = hostBoundNote(imported.graph, stepUs); !note.empty())
+    if (const std::string note = hostBoundNote(imported.graph, cluster, stepUs); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
 }
 
-void addHostDispatchJson(const ImportedGraph& imported, nlohmann::json& out)
+void addHostDispatchJson(const ImportedGraph& imported, const Cluster* cluster, nlohmann::json& out)
 {
     if (!imported.eagerHost)
         return;
     out["host_dispatched_ops"] = dispatchedOps(imported.graph);
-    out["host_dispatch_ms"] = eagerDispatchUs(imported.graph) / 1000.0;
+    out["host_dispatch_us_per_op"] = dispatchUsPerOp(cluster);
+    out["host_dispatch_ms"] = eagerDispatchUs(imported.graph, cluster) / 1000.0;
 }
 
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)

@@ -61,14 +61,14 @@ std::string notApplicable(const std::string& algo, const Cluster& cluster)
 }
 
 // Eager PyTorch's host thread against the fastest feasible row (cost/HostDispatch.h).
-void noteHostBoundOfRows(const ImportedGraph& imported, const std::vector<ComparisonRow>& rows)
+void noteHostBoundOfRows(const ImportedGraph& imported, const Cluster& cluster, const std::vector<ComparisonRow>& rows)
 {
     double fastestUs = std::numeric_limits<double>::infinity();
     for (const ComparisonRow& r : rows)
         if (r.bestFeasible && !r.bestUs.empty())
             fastestUs = std::min(fastestUs, r.bestUsOverRuns);
     if (std::isfinite(fastestUs))
-        noteHostBound(imported, fastestUs);
+        noteHostBound(imported, cluster, fastestUs);
 }
 
 int runCompare(const CompareOptions& o)
@@ -129,7 +129,7 @@ int runCompare(const CompareOptions& o)
             best = b;
     }
     const double lb = best.us;
-    noteHostBoundOfRows(imported, rows);
+    noteHostBoundOfRows(imported, c, rows);
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
         try {
@@ -160,7 +160,7 @@ int runCompare(const CompareOptions& o)
         j["lower_bound_ms"] = lb / 1000.0;
         j["lower_bound_source"] = best.source;
         j["single_device_ms"] = singleUs / 1000.0;
-        addHostDispatchJson(imported, j);
+        addHostDispatchJson(imported, &c, j);
         auto& results = j["results"] = nlohmann::json::array();
         for (const ComparisonRow& r : rows) {
             const double m = r.meanUs();

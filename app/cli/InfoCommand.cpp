@@ -159,7 +159,7 @@ int runInfo(const InfoOptions& o)
         j["notes"] = imported.notes;
         j["warnings"] = imported.warnings;
         j["op_times"] = opTimesJson(g);
-        addHostDispatchJson(imported, j);
+        addHostDispatchJson(imported, nullptr, j);
         std::cout << j.dump(2) << "\n";
         return kExitOk;
     }
@@ -181,9 +181,10 @@ int runInfo(const InfoOptions& o)
         std::cout << " ('" << g.op(path.ops.front()).name << "' .. '" << g.op(path.ops.back()).name << "')";
     std::cout << "\n";
     if (imported.eagerHost)
-        std::cout << "host dispatch      " << formatMs(eagerDispatchUs(g)) << " (eager PyTorch: " << dispatchedOps(g)
-                  << " ops at about " << kEagerDispatchUsPerOp
-                  << " us each from one host thread; a shorter simulated step is likely bound by the host)\n";
+        std::cout << "host dispatch      " << formatMs(eagerDispatchUs(g, nullptr))
+                  << " (eager PyTorch: " << dispatchedOps(g) << " ops at about " << kEagerDispatchUsPerOp
+                  << " us each from one host thread, " << dispatchRateSource(nullptr)
+                  << "; a shorter simulated step is likely bound by the host)\n";
     if (imported.forwardFlops >= 0.0) {
         char flops[64];
         std::snprintf(flops, sizeof flops, "%.4g GFLOP (%.4g G multiply-adds)", imported.forwardFlops / 1e9,

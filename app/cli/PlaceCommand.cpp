@@ -113,7 +113,7 @@ int runPlace(const PlaceOptions& o)
     }
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
-    noteHostBound(imported, r.bestStepTimeUs);
+    noteHostBound(imported, c, r.bestStepTimeUs);
 
     if (!o.out.empty()) {
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).
@@ -156,7 +156,7 @@ int runPlace(const PlaceOptions& o)
             j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
         }
         j["proven_optimal"] = r.bounds.provenOptimal;
-        addHostDispatchJson(imported, j);
+        addHostDispatchJson(imported, &c, j);
         if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
             j["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
             j["grouped_bound_groups"] = r.bounds.groupedBoundGroups;

@@ -54,7 +54,7 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
     j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
     j["lower_bound_source"] = lb.source();
-    addHostDispatchJson(imported, j);
+    addHostDispatchJson(imported, &c, j);
     auto& devices = j["devices"] = nlohmann::json::array();
     auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
     auto& capacity = j["memory_capacity_bytes"] = nlohmann::json::array();
@@ -203,7 +203,7 @@ int runSimulate(const SimulateOptions& o)
     Simulator sim(g, c, options);
     const SimResult& r = sim.run(placement, !o.trace.empty());
     const LowerBound lb = lowerBound(g, c, options);
-    noteHostBound(imported, r.stepTimeUs);
+    noteHostBound(imported, c, r.stepTimeUs);
     if (!o.trace.empty())
         writeFileAtomically(o.trace, chromeTraceJson(g, c, r), o.force);
     if (!o.opsCsv.empty())

@@ -35,6 +35,11 @@ public:
     // the CLI's --precision).
     PrecisionMode precision() const { return devices_.empty() ? PrecisionMode::Tf32 : devices_.front().precision; }
     void setPrecision(PrecisionMode mode);
+    // How long eager PyTorch's host thread takes to issue one op on this machine (the cluster
+    // file's "host_dispatch_us_per_op", measured by bench/host_dispatch.py); empty where not
+    // given (core/cost/HostDispatch.h then takes its default).
+    std::optional<double> hostDispatchUsPerOp() const { return hostDispatchUsPerOp_; }
+    void setHostDispatchUsPerOp(std::optional<double> us) { hostDispatchUsPerOp_ = us; }
 
     double totalSpeed() const;
     // Index of the fastest device for `kind` (highest speed, first on ties), or kNoDevice.
@@ -46,6 +51,7 @@ private:
     std::vector<Device> devices_;
     std::vector<Link> links_;
     Link defaultLink_;
+    std::optional<double> hostDispatchUsPerOp_;
 };
 
 } // namespace post

@@ -1,5 +1,6 @@
 #include "core/cost/HostDispatch.h"
 
+#include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/util/TextNumber.h"
 
@@ -33,17 +34,36 @@ int dispatchedOps(const Graph& graph)
     return ops;
 }
 
-double eagerDispatchUs(const Graph& graph) { return dispatchedOps(graph) * kEagerDispatchUsPerOp; }
+double dispatchUsPerOp(const Cluster* cluster)
+{
+    if (cluster != nullptr)
+        if (const auto us = cluster->hostDispatchUsPerOp())
+            return *us;
+    return kEagerDispatchUsPerOp;
+}
 
-std::string hostBoundNote(const Graph& graph, double stepUs)
+std::string dispatchRateSource(const Cluster* cluster)
+{
+    if (cluster != nullptr && cluster->hostDispatchUsPerOp())
+        return "this cluster's host_dispatch_us_per_op";
+    return "measured with PyTorch 2.11 on an H200's host; a cluster file's host_dispatch_us_per_op gives yours";
+}
+
+double eagerDispatchUs(const Graph& graph, const Cluster* cluster)
+{
+    return dispatchedOps(graph) * dispatchUsPerOp(cluster);
+}
+
+std::string hostBoundNote(const Graph& graph, const Cluster& cluster, double stepUs)
 {
     const int ops = dispatchedOps(graph);
-    const double hostUs = ops * kEagerDispatchUsPerOp;
+    const double hostUs = ops * dispatchUsPerOp(&cluster);
     if (!(hostUs > stepUs))
         return {};
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%g", dispatchUsPerOp(&cluster));
     return "eager PyTorch issues this step's " + withThousands(ops) + " ops from one host thread: about " + ms(hostUs)
-        + " at " + std::to_string(static_cast<int>(kEagerDispatchUsPerOp))
-        + " us an op (measured with PyTorch 2.11 on an H200's host), longer than the simulated " + ms(stepUs)
+        + " at " + rate + " us an op (" + dispatchRateSource(&cluster) + "), longer than the simulated " + ms(stepUs)
         + ", which times the devices' work only; the step is likely bound by the host, about " + ms(hostUs)
         + " or more (docs/cost-model.md, \"Host dispatch\")";
 }

@@ -358,6 +358,29 @@ private slots:
         const auto handMadeJson = runCli({"simulate", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--cluster",
                                           "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
         QVERIFY(!infoJson(handMadeJson.out).contains("host_dispatch_ms"));
+
+        // A cluster file that gives its host's rate: the figures and the note take it.
+        QFile preset(testdata::sourceDir() + "/resources/clusters/h100x8-nvlink.json");
+        QVERIFY(preset.open(QIODevice::ReadOnly));
+        QJsonObject cluster = QJsonDocument::fromJson(preset.readAll()).object();
+        QTemporaryDir dir;
+        const QString fastHost = dir.filePath("fast-host.json");
+        for (const double rate : {0.1, 500.0}) {
+            cluster["host_dispatch_us_per_op"] = rate;
+            QFile file(fastHost);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write(QJsonDocument(cluster).toJson());
+            file.close();
+            const auto r = runCli({"simulate", et, "--cluster", fastHost, "--all-on", "/device:GPU:0", "--json"});
+            QCOMPARE(r.exitCode, 0);
+            const QJsonObject o = infoJson(r.out);
+            QCOMPARE(o["host_dispatch_us_per_op"].toDouble(), rate);
+            QCOMPARE(o["host_dispatch_ms"].toDouble(), ops * rate / 1000.0);
+            // At 0.1 us an op the host keeps up with the step; at 500 it does not, and says whose rate.
+            QCOMPARE(r.err.contains(note), rate > 1.0);
+            if (rate > 1.0)
+                QVERIFY2(r.err.contains("at 500 us an op (this cluster's host_dispatch_us_per_op)"), qPrintable(r.err));
+        }
     }
 
     // Real data: param's linear model, execution trace and Kineto trace of one run (PyTorch 2.0,

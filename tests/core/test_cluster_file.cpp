@@ -48,6 +48,7 @@ private:
                 QCOMPARE(a.link(x, y).bytesPerUs, b.link(x, y).bytesPerUs);
                 QCOMPARE(a.link(x, y).latencyUs, b.link(x, y).latencyUs);
             }
+        QCOMPARE(a.hostDispatchUsPerOp(), b.hostDispatchUsPerOp());
     }
 
 private slots:
@@ -102,6 +103,9 @@ private slots:
         c.setLink(1, 2, Link{40000.0, 5.0});
         c.setLink(2, 1, Link{40000.0, 5.0});
         c.setLink(0, 2, Link{1234.5, 0.0}); // one-way
+        QVERIFY(!c.hostDispatchUsPerOp());
+        QVERIFY(!QString::fromStdString(clusterJson(c)).contains("host_dispatch")); // not given: not written
+        c.setHostDispatchUsPerOp(31.5); // the machine's host, as bench/host_dispatch.py measured it
         const std::string text = clusterJson(c);
         const Cluster back = parseCluster(text, "x.json");
         expectSameCluster(c, back);
@@ -320,6 +324,10 @@ private slots:
         row("newer version", R"({"format": "post-cluster/7", "devices": []})", {"field format", "unsupported version"});
         row("unknown field", head + R"({"name": "b", "kind": "gpu", "mem": 3}]})",
             {"field devices[1].mem", "unknown field"});
+        row("zero host dispatch", head + R"({"name": "b", "kind": "gpu"}], "host_dispatch_us_per_op": 0})",
+            {"field host_dispatch_us_per_op", "between 0.1 and 1e+06, got 0"});
+        row("host dispatch string", head + R"({"name": "b", "kind": "gpu"}], "host_dispatch_us_per_op": "47"})",
+            {"field host_dispatch_us_per_op", "must be a number"});
     }
 
     void malformedInputs()

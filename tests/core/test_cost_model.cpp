@@ -1295,15 +1295,26 @@ private slots:
                       {"from": "c", "to": "d"}]})",
                                          "g.json");
         QCOMPARE(dispatchedOps(g), 4);
-        QCOMPARE(eagerDispatchUs(g), 4 * kEagerDispatchUsPerOp);
+        QCOMPARE(eagerDispatchUs(g, nullptr), 4 * kEagerDispatchUsPerOp);
+        Cluster c("one", {Device{"/device:GPU:0", DeviceKind::Gpu, 1.0, 1e12}}, Link{});
         // A step the host keeps up with: nothing to say.
-        QVERIFY(hostBoundNote(g, 4 * kEagerDispatchUsPerOp).empty());
-        QVERIFY(hostBoundNote(g, 1e6).empty());
-        // A shorter one: the host's time, the ops and the step are named.
-        const std::string note = hostBoundNote(g, 100.0);
-        QVERIFY2(note.find("4 ops from one host thread: about 188.0 us") != std::string::npos, note.c_str());
+        QVERIFY(hostBoundNote(g, c, 4 * kEagerDispatchUsPerOp).empty());
+        QVERIFY(hostBoundNote(g, c, 1e6).empty());
+        // A shorter one: the host's time, the ops, the rate and the step are named.
+        std::string note = hostBoundNote(g, c, 100.0);
+        QVERIFY2(note.find("4 ops from one host thread: about 188.0 us at 47 us an op (measured") != std::string::npos,
+                 note.c_str());
+        QVERIFY2(note.find("host_dispatch_us_per_op gives yours") != std::string::npos, note.c_str());
         QVERIFY2(note.find("the simulated 100.0 us") != std::string::npos, note.c_str());
         QVERIFY2(note.find("likely bound by the host") != std::string::npos, note.c_str());
+        // The cluster's own host: its rate, and its name for where the figure comes from.
+        c.setHostDispatchUsPerOp(12.5);
+        QCOMPARE(dispatchUsPerOp(&c), 12.5);
+        QCOMPARE(eagerDispatchUs(g, &c), 50.0);
+        QVERIFY(hostBoundNote(g, c, 100.0).empty()); // 50 us of dispatch: the host keeps up
+        note = hostBoundNote(g, c, 40.0);
+        QVERIFY2(note.find("about 50.0 us at 12.5 us an op (this cluster's host_dispatch_us_per_op)") != std::string::npos,
+                 note.c_str());
     }
 };
 

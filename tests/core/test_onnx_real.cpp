@@ -102,8 +102,8 @@ private slots:
         const Cluster h100 = loadCluster("h100x8-nvlink");
         Simulator sim(eager.graph, h100);
         const double stepUs = sim.run(Placement(static_cast<size_t>(eager.graph.opCount()), 1)).stepTimeUs;
-        QVERIFY2(stepUs < eagerDispatchUs(eager.graph), qPrintable(QString::number(stepUs)));
-        QVERIFY(!hostBoundNote(eager.graph, stepUs).empty());
+        QVERIFY2(stepUs < eagerDispatchUs(eager.graph, &h100), qPrintable(QString::number(stepUs)));
+        QVERIFY(!hostBoundNote(eager.graph, h100, stepUs).empty());
         ImportOptions fused;
         fused.fuseElementwise = true;
         fused.fusionGivenBy = "--fusion";

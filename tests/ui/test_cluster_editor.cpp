@@ -202,6 +202,19 @@ void TestClusterEditor::saveAndLoadRoundTrip()
     QCOMPARE(opened.size(), 1);
     QCOMPARE(clusterJson(other.draft().build()), clusterJson(editor.draft().build()));
     QCOMPARE(other.deviceModel()->rowCount(), 3);
+
+    // A file's host_dispatch_us_per_op has no cell of its own: an edit and a save keep it.
+    const QString hostPath = dir.filePath(QStringLiteral("host.json"));
+    QFile host(hostPath);
+    QVERIFY(host.open(QIODevice::WriteOnly));
+    host.write(R"({"format": "post-cluster/1", "name": "host", "host_dispatch_us_per_op": 31.5,
+        "devices": [{"name": "/device:GPU:0", "kind": "gpu"}, {"name": "/device:GPU:1", "kind": "gpu"}]})");
+    host.close();
+    ClusterEditor third;
+    QVERIFY(third.loadFile(hostPath));
+    QVERIFY(third.deviceModel()->setData(deviceCell(third, 1, ClusterDeviceModel::Speed), QStringLiteral("2")));
+    third.saveTo(hostPath);
+    QCOMPARE(readClusterFile(hostPath.toStdString()).hostDispatchUsPerOp(), std::optional<double>(31.5));
 }
 
 void TestClusterEditor::loadReportsBadFile()

@@ -8,6 +8,7 @@
 #include "core/io/native/ClusterPresets.h"
 #include "core/sim/Simulator.h"
 #include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
@@ -132,6 +133,23 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("Host dispatch"))
                      && text.contains(QStringLiteral("94.0 µs (eager PyTorch: 2 ops at about 47 µs each")),
                  qPrintable(text));
+        QCOMPARE(window.findChild<LearningChart*>()->hostDispatchMs(), 0.094);
+
+        // A cluster whose file gives its host's rate: the inspector and the chart's line take it.
+        QTemporaryDir dir;
+        const QString clusterPath = dir.filePath(QStringLiteral("slow-host.json"));
+        QFile file(clusterPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "post-cluster/1", "name": "slow-host", "host_dispatch_us_per_op": 120,
+            "devices": [{"name": "/device:CPU:0", "kind": "cpu"}, {"name": "/device:GPU:0", "kind": "gpu"}]})");
+        file.close();
+        window.setClusterName(clusterPath);
+        QTRY_COMPARE_WITH_TIMEOUT(window.findChild<LearningChart*>()->hostDispatchMs(), 0.24, kWaitMs);
+        const QString slow =
+            QString(window.findChild<InspectorPanel*>()->html()).remove(QRegularExpression(QStringLiteral("<[^>]*>")));
+        QVERIFY2(slow.contains(QStringLiteral("240 µs (eager PyTorch: 2 ops at about 120 µs each from one host "
+                                              "thread, this cluster's host_dispatch_us_per_op")),
+                 qPrintable(slow));
     }
 
     // An ONNX model is read at the chosen batch size; changing it reads the model again

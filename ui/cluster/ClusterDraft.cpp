@@ -13,6 +13,7 @@ ClusterDraft ClusterDraft::from(const Cluster& cluster)
     d.name = cluster.name();
     d.devices.assign(cluster.devices().begin(), cluster.devices().end());
     d.defaultLink = cluster.defaultLink();
+    d.hostDispatchUsPerOp = cluster.hostDispatchUsPerOp();
     const int n = cluster.deviceCount();
     d.overrides.assign(static_cast<size_t>(n) * static_cast<size_t>(n), std::nullopt);
     for (DeviceId a = 0; a < n; ++a)
@@ -25,6 +26,7 @@ ClusterDraft ClusterDraft::from(const Cluster& cluster)
 Cluster ClusterDraft::build() const
 {
     Cluster c(name, devices, defaultLink);
+    c.setHostDispatchUsPerOp(hostDispatchUsPerOp);
     const int n = deviceCount();
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b)

@@ -16,6 +16,7 @@ struct ClusterDraft {
     Link defaultLink;
     // overrides[from * n + to]: a link that is not the default one.
     std::vector<std::optional<Link>> overrides;
+    std::optional<double> hostDispatchUsPerOp; // kept as the file gave it (no editor of its own)
 
     static ClusterDraft from(const Cluster& cluster);
     Cluster build() const;

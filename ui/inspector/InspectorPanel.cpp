@@ -124,11 +124,12 @@ QString InspectorPanel::summaryHtml()
         h += row(tr("Batch size"), QString::number(document_->batch));
     if (document_->eagerHost) // what eager PyTorch's host thread takes, whatever the placement
         h += row(tr("Host dispatch"),
-                 tr("%1 (eager PyTorch: %2 ops at about %3 µs each from one host thread; a "
+                 tr("%1 (eager PyTorch: %2 ops at about %3 µs each from one host thread, %4; a "
                     "shorter step is likely bound by the host)")
-                     .arg(formatMicroseconds(eagerDispatchUs(graph)))
+                     .arg(formatMicroseconds(eagerDispatchUs(graph, document_->cluster.get())))
                      .arg(dispatchedOps(graph))
-                     .arg(kEagerDispatchUsPerOp));
+                     .arg(dispatchUsPerOp(document_->cluster.get()))
+                     .arg(QString::fromStdString(dispatchRateSource(document_->cluster.get())).toHtmlEscaped()));
     return h + QStringLiteral("</table>");
 }
 

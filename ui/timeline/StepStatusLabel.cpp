@@ -37,9 +37,9 @@ void StepStatusLabel::setStep(const StepPtr& step)
 std::string StepStatusLabel::hostNoteFor(const SimulatedStep& step)
 {
     const GraphDocument& document = *step.document;
-    if (!document.eagerHost || !document.graph)
+    if (!document.eagerHost || !document.graph || !document.cluster)
         return {};
-    std::string note = hostBoundNote(*document.graph, step.result.stepTimeUs);
+    std::string note = hostBoundNote(*document.graph, *document.cluster, step.result.stepTimeUs);
     if (!note.empty()) { // a sentence of its own in the tooltip
         note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
         note.push_back('.');
@@ -87,7 +87,7 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
         text += tr(" · out of memory");
     // Eager PyTorch's host thread, where it takes longer than the step (the tooltip says more).
     if (const GraphDocument& document = *step.document; document.eagerHost && document.graph)
-        if (const double hostUs = eagerDispatchUs(*document.graph); hostUs > r.stepTimeUs)
+        if (const double hostUs = eagerDispatchUs(*document.graph, &cluster); hostUs > r.stepTimeUs)
             text += tr(" · host-bound: about %1 to issue its ops").arg(formatMicroseconds(hostUs));
     // The precision mode the step was timed in (the learner panel's Precision).
     text += QStringLiteral(" · ") + precisionName(cluster.precision());

@@ -152,7 +152,8 @@ Cluster parseCluster(std::string_view text, const std::string& source)
     const JsonInput in(source);
     const json root = in.parse(text);
     in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "name", "precision", "devices", "links", "default_link"}, {});
+    in.rejectUnknownKeys(
+        root, {"format", "name", "precision", "devices", "links", "default_link", "host_dispatch_us_per_op"}, {});
 
     std::string name = std::filesystem::path(source).stem().string();
     if (const json* n = in.find(root, "name"))
@@ -190,6 +191,9 @@ Cluster parseCluster(std::string_view text, const std::string& source)
         if (!mode)
             in.fail("precision", "unknown precision mode \"" + text + "\" (expected \"fp32\", \"tf32\" or \"amp\")");
         cluster.setPrecision(*mode);
+    }
+    if (const json* h = in.find(root, "host_dispatch_us_per_op")) {
+        cluster.setHostDispatchUsPerOp(in.within(*h, "host_dispatch_us_per_op", 0.1, 1e6));
     }
 
     if (const json* linksField = in.find(root, "links")) {
@@ -244,6 +248,8 @@ std::string clusterJson(const Cluster& cluster)
     root["name"] = cluster.name();
     if (cluster.precision() != PrecisionMode::Tf32)
         root["precision"] = std::string(toString(cluster.precision()));
+    if (const auto us = cluster.hostDispatchUsPerOp())
+        root["host_dispatch_us_per_op"] = JsonOutput::number(*us);
     ordered_json devices = ordered_json::array();
     for (const Device& d : cluster.devices()) {
         ordered_json o;
