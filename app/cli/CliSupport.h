@@ -101,8 +101,8 @@ Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precisi
 // match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
 // For a graph eager PyTorch runs (ImportedGraph::eagerHost), the note that its simulated step
-// `stepUs`
-// on `cluster` is shorter than the host thread's dispatch of its ops (cost/HostDispatch.h).
+// `stepUs` on `cluster` is shorter than the host thread's dispatch of its ops at the cluster's
+// rate (cost/HostDispatch.h).
 void noteHostBound(const ImportedGraph& imported, const Cluster& cluster, double stepUs);
 // For such a graph, `host_dispatched_ops`, `host_dispatch_us_per_op` and `host_dispatch_ms`
 // (about how long the host thread takes to issue them, at `cluster`'s rate: null for none) in a
