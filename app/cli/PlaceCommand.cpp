@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -110,6 +111,16 @@ int runPlace(const PlaceOptions& o)
     if (budget > 0.0) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - commandStart).count();
         ctx.seconds = std::max(budget - spent, 0.1 * budget);
+        // Where reading and bounding took most of the budget, say why the search was short
+        // (a 53 MB execution trace takes 2.7 s to read) and that the run overshoots --time.
+        if (spent > 0.5 * budget) {
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "reading the graph and bounding it took %.2f s of --time %g s; the search gets %.2f s%s",
+                          spent, budget, ctx.seconds,
+                          budget - spent < 0.1 * budget ? " (a tenth of the budget, so the run takes longer)" : "");
+            std::cerr << "post-cli: note: " << text << "\n";
+        }
     }
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);

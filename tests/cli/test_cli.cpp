@@ -286,6 +286,21 @@ private slots:
         QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), 0.2);
     }
 
+    // place --time counts from the command's start: where reading and bounding took most of it,
+    // a note says how long they took and what the search got.
+    void placeSaysWhenReadingTookTheBudget()
+    {
+        const QString g = testdata::sourceDir() + "/samples/graphs/rnnlm-2.json";
+        Run r = runCli({"place", g, "--cluster", "k80x4", "--time", "0.001"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("reading the graph and bounding it took") && r.err.contains("of --time 0.001 s")
+                     && r.err.contains("a tenth of the budget, so the run takes longer"),
+                 qPrintable(r.err));
+        r = runCli({"place", g, "--cluster", "k80x4", "--time", "5", "--algo", "m-etf"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.err.contains("reading the graph and bounding it"), qPrintable(r.err));
+    }
+
     // place --algo milp: its proven bound becomes lower_bound_ms when it is the largest, and
     // compare runs it only when named, with its bound in its row; on a bigger graph its
     // grouped bound is reported as such.
