@@ -76,7 +76,7 @@ public:
     std::string duplicateKey;
     // Streaming (parseStreaming): elements of the root array, or of the root object's member
     // `streamKey`, go to `onElement` when closed and are dropped.
-    std::function<void(const json&, std::size_t)> onElement;
+    std::function<void(json&, std::size_t)> onElement;
     std::string streamKey;
 
     bool null() override { return insert(nullptr) != nullptr; }
@@ -242,7 +242,7 @@ std::string JsonInput::readFile(const std::string& path, std::size_t maxBytes)
 json JsonInput::parse(std::string_view text) const { return parseStreaming(text, {}, {}); }
 
 json JsonInput::parseStreaming(std::string_view text, const std::string& arrayKey,
-                               const std::function<void(const json& element, std::size_t index)>& element) const
+                               const std::function<void(json& element, std::size_t index)>& element) const
 {
     checkNesting(text, source_);
     DocumentBuilder builder;

@@ -26,9 +26,11 @@ public:
     // The same, handing each element of one big array to `element` as soon as it is read and
     // dropping it (memory stays that of one element): the root array, or the root object's
     // member `arrayKey`. Returns the rest of the document (that array left empty). For
-    // Kineto traces (--costs): a 200 MB trace would be 1.9 GB as one document.
+    // Kineto traces (--costs): a 200 MB trace would be 1.9 GB as one document. `element` may
+    // move parts out of the element it is given (it is dropped after). Only elements that are
+    // objects or arrays are handed over; scalars stay in the returned array.
     nlohmann::json parseStreaming(std::string_view text, const std::string& arrayKey,
-                                  const std::function<void(const nlohmann::json& element, std::size_t index)>& element) const;
+                                  const std::function<void(nlohmann::json& element, std::size_t index)>& element) const;
 
     // No format of ours nests more than a few levels: deeper documents are refused up front
     // rather than building (and later walking) a huge tree. Throws InputError at the first

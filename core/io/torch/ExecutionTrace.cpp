@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -20,6 +21,7 @@
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace post {
 namespace {
@@ -47,6 +49,16 @@ struct Node {
     const json* outShapes = nullptr;
     const json* outTypes = nullptr;
     std::size_t index = 0; // in "nodes"
+    // The six arrays above, owned: the document is read node by node and each node's JSON is
+    // dropped once read. The pointers point into this array's elements, whose storage a move
+    // keeps, so a Node moves but is never copied.
+    json args;
+
+    Node() = default;
+    Node(Node&&) noexcept = default;
+    Node& operator=(Node&&) noexcept = default;
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
 };
 
 // A tensor argument: its storage (views share their base's), shape and element size.
@@ -108,30 +120,33 @@ void readArgs(const JsonInput& in, const json& node, const std::string& path, st
                     + " shapes and " + std::to_string(types->size()) + " types");
 }
 
-std::vector<Node> readNodes(const JsonInput& in, const json& nodes)
+// nodes[i], as the rest of the reader needs it.
+Node readNode(const JsonInput& in, json& value, std::size_t i)
 {
-    std::vector<Node> result;
-    result.reserve(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        const std::string path = nodePath(i);
-        const json& n = in.object(nodes[i], path);
-        Node node;
-        node.index = i;
-        node.id = integer(in, in.require(n, "id", path), JsonInput::member(path, "id"));
-        node.name = in.string(in.require(n, "name", path), JsonInput::member(path, "name"));
-        node.parentKey = n.contains("ctrl_deps") ? "ctrl_deps" : "parent";
-        node.parent = integer(in, in.require(n, node.parentKey, path), JsonInput::member(path, node.parentKey));
-        if (const json* rf = fieldOf(n, "rf_id"))
-            node.rfId = static_cast<std::uint64_t>(std::max<std::int64_t>(0, integer(in, *rf, path + ".rf_id")));
-        if (const json* schema = fieldOf(n, "op_schema"); schema && schema->is_string())
-            node.op = !schema->get_ref<const std::string&>().empty();
-        else // no schema recorded: aten and c10d names are operators
-            node.op = node.name.starts_with("aten::") || node.name.starts_with("c10d::");
-        readArgs(in, n, path, "inputs", node.inValues, node.inShapes, node.inTypes);
-        readArgs(in, n, path, "outputs", node.outValues, node.outShapes, node.outTypes);
-        result.push_back(std::move(node));
-    }
-    return result;
+    const std::string path = nodePath(i);
+    const json& n = in.object(value, path);
+    Node node;
+    node.index = i;
+    node.id = integer(in, in.require(n, "id", path), JsonInput::member(path, "id"));
+    node.name = in.string(in.require(n, "name", path), JsonInput::member(path, "name"));
+    node.parentKey = n.contains("ctrl_deps") ? "ctrl_deps" : "parent";
+    node.parent = integer(in, in.require(n, node.parentKey, path), JsonInput::member(path, node.parentKey));
+    if (const json* rf = fieldOf(n, "rf_id"))
+        node.rfId = static_cast<std::uint64_t>(std::max<std::int64_t>(0, integer(in, *rf, path + ".rf_id")));
+    if (const json* schema = fieldOf(n, "op_schema"); schema && schema->is_string())
+        node.op = !schema->get_ref<const std::string&>().empty();
+    else // no schema recorded: aten and c10d names are operators
+        node.op = node.name.starts_with("aten::") || node.name.starts_with("c10d::");
+    readArgs(in, n, path, "inputs", node.inValues, node.inShapes, node.inTypes);
+    readArgs(in, n, path, "outputs", node.outValues, node.outShapes, node.outTypes);
+    const std::array<const json**, 6> views = {&node.inValues,  &node.inShapes,  &node.inTypes,
+                                               &node.outValues, &node.outShapes, &node.outTypes};
+    node.args = json::array();
+    for (const json** view : views) // moved out: `value` is dropped once read
+        node.args.push_back(std::move(const_cast<json&>(**view)));
+    for (std::size_t k = 0; k < views.size(); ++k)
+        *views[k] = &node.args[k];
+    return node;
 }
 
 // A tensor value [tensor_id, storage_id, offset, numel, itemsize, device] with its shape.
@@ -720,23 +735,43 @@ ImportedGraph parseExecutionTrace(std::string_view text, const std::string& sour
     const JsonInput in(source);
     if (options.progress)
         options.progress("Reading the execution trace: JSON", 0.0);
-    const json root = in.parse(text);
-    const json& top = in.object(root, "");
+    // Node by node: the document is never held whole (a 53 MB trace of 102,287 nodes took
+    // 427 MB as one).
+    std::vector<Node> nodes;
+    if (const std::size_t first = text.find_first_not_of(" \t\r\n"); first != std::string_view::npos && text[first] == '[')
+        in.object(json::array(), ""); // a root array would be streamed as nodes: refused as itself
+    // A node's error waits for the document's: syntax, then the root's fields, then the first
+    // bad node, as when the whole document was read first.
+    std::optional<InputError> nodeError;
+    const json top = in.parseStreaming(text, "nodes", [&](json& node, std::size_t i) {
+        if (i == 0 && options.progress)
+            options.progress("Reading the execution trace: nodes", 0.1);
+        if (nodeError)
+            return;
+        try {
+            nodes.push_back(readNode(in, node, i));
+        } catch (const InputError& e) {
+            nodeError = e;
+        }
+    });
+    in.object(top, "");
     ExecutionTraceReport local;
     local.schema = in.string(in.require(top, "schema", ""), "schema");
-    const json& nodes = in.array(in.require(top, "nodes", ""), "nodes");
+    // What is left of "nodes": its elements that are no objects (those were streamed).
+    if (const json& rest = in.array(in.require(top, "nodes", ""), "nodes"); !rest.empty())
+        in.object(rest.front(), "nodes[]");
+    if (nodeError)
+        throw *nodeError;
     if (nodes.empty())
         in.fail("nodes", "the trace has no nodes");
-    if (options.progress)
-        options.progress("Reading the execution trace: nodes", 0.3);
-    Trace trace{in, readNodes(in, nodes), {}};
+    Trace trace{in, std::move(nodes), {}};
     trace.tree = buildTree(in, trace.nodes);
     const Selection sel = selectUnits(trace, options);
     if (sel.units.empty())
         in.fail("nodes",
                 "no operator in " + (sel.step.empty() ? std::string("the trace") : sel.step)
                     + " computes anything (only views, allocations and labels)");
-    local.traceNodes = static_cast<int>(nodes.size());
+    local.traceNodes = static_cast<int>(trace.nodes.size());
     local.profilerSteps = sel.steps;
     local.step = sel.step;
     local.foldedBookkeeping = sel.folded;
