@@ -682,9 +682,7 @@ void MainWindow::documentArriving(const DocumentPtr& document)
         ? eagerDispatchUs(*document->graph, document->cluster.get()) / 1000.0
         : std::numeric_limits<double>::quiet_NaN();
     if (document && document->graphId == shownGraphId_) {
-        if (hostDispatchMs != learningChart_->hostDispatchMs()
-            && !(std::isnan(hostDispatchMs) && std::isnan(learningChart_->hostDispatchMs())))
-            learningChart_->setHostDispatch(hostDispatchMs);
+        learningChart_->setHostDispatch(hostDispatchMs); // nothing to redraw if the same
         // Another placement (a learner's best, a Compare row, a chart click, a file): shown
         // coloured by device, unless the user chose the colours.
         if (hub_->change() == DocumentHub::Change::Placement && !userChoseColourMode_

@@ -43,6 +43,27 @@ struct PlaceOptions : GraphClusterArgs {
     bool force = false;
 };
 
+// What the search gets of `budget` (0: none) counted from `commandStart`: what is left, at least a
+// tenth (never 0, which would mean no limit). Where reading and bounding took most of it, a note
+// says why the search is short (a 53 MB execution trace takes 2.7 s to read) and that the run
+// overshoots --time.
+double searchSeconds(double budget, std::chrono::steady_clock::time_point commandStart)
+{
+    if (!(budget > 0.0))
+        return budget;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - commandStart).count();
+    const double seconds = std::max(budget - spent, 0.1 * budget);
+    if (spent > 0.5 * budget) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "reading the graph and bounding it took %.2f s of --time %g s; the search gets %.2f s%s", spent,
+                      budget, seconds,
+                      budget - spent < 0.1 * budget ? " (a tenth of the budget, so the run takes longer)" : "");
+        std::cerr << "post-cli: note: " << text << "\n";
+    }
+    return seconds;
+}
+
 int runPlace(const PlaceOptions& o)
 {
     const auto commandStart = std::chrono::steady_clock::now();
@@ -107,21 +128,7 @@ int runPlace(const PlaceOptions& o)
     // least a tenth of the budget, never 0, which would mean no limit).
     const LowerBound polynomial = lowerBound(g, c);
     ctx.lowerBoundUs = polynomial.valueUs();
-    ctx.seconds = budget;
-    if (budget > 0.0) {
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - commandStart).count();
-        ctx.seconds = std::max(budget - spent, 0.1 * budget);
-        // Where reading and bounding took most of the budget, say why the search was short
-        // (a 53 MB execution trace takes 2.7 s to read) and that the run overshoots --time.
-        if (spent > 0.5 * budget) {
-            char text[160];
-            std::snprintf(text, sizeof text,
-                          "reading the graph and bounding it took %.2f s of --time %g s; the search gets %.2f s%s",
-                          spent, budget, ctx.seconds,
-                          budget - spent < 0.1 * budget ? " (a tenth of the budget, so the run takes longer)" : "");
-            std::cerr << "post-cli: note: " << text << "\n";
-        }
-    }
+    ctx.seconds = searchSeconds(budget, commandStart);
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
     const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
     noteHostBound(imported, c, r.bestStepTimeUs);

@@ -148,7 +148,10 @@ LearningChart::~LearningChart()
 
 void LearningChart::setHostDispatch(double ms)
 {
-    hostDispatchMs_ = known(ms) ? ms : std::numeric_limits<double>::quiet_NaN();
+    const double value = known(ms) ? ms : std::numeric_limits<double>::quiet_NaN();
+    if (value == hostDispatchMs_ || (std::isnan(value) && std::isnan(hostDispatchMs_)))
+        return; // every placement of the graph arrives with its figure: the same, mostly
+    hostDispatchMs_ = value;
     // The figure in the legend too: the line may lie above the band the axis shows.
     hostDispatchSeries_->setName(known(hostDispatchMs_)
                                      ? tr("host dispatch, eager PyTorch (%1)").arg(formatMilliseconds(hostDispatchMs_))
