@@ -83,7 +83,8 @@ int runCompare(const CompareOptions& o)
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
     noteDeviceTypes(g, c);
-    const LowerBound bound = lowerBound(g, c);
+    const SimOptions simOptions = simOptionsArg(o);
+    const LowerBound bound = lowerBound(g, c, simOptions);
     // Placers that cannot run on this cluster are left out with a note, not run to fail
     // after the others have run (and the whole table is lost).
     std::vector<std::pair<std::string, std::string>> skipped;
@@ -104,7 +105,7 @@ int runCompare(const CompareOptions& o)
     options.threads = o.threads;
     options.learner = learner;
     options.lowerBoundUs = bound.valueUs();
-    options.sim = simOptionsArg(o);
+    options.sim = simOptions;
     ComparisonRunner runner(g, c, options);
     std::string announced;
     auto announce = [&](const ComparisonProgress& p) {

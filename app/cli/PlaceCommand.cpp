@@ -126,7 +126,7 @@ int runPlace(const PlaceOptions& o)
     // graph and bounding it (2 s for a 3,664-op, 181,878-edge Chakra step on a loaded
     // machine) are part of the wall time a user gives; the search gets what is left (at
     // least a tenth of the budget, never 0, which would mean no limit).
-    const LowerBound polynomial = lowerBound(g, c);
+    const LowerBound polynomial = lowerBound(g, c, simOptions);
     ctx.lowerBoundUs = polynomial.valueUs();
     ctx.seconds = searchSeconds(budget, commandStart);
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });

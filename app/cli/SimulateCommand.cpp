@@ -53,6 +53,7 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
     j["lower_bound_ancestry_ms"] = lb.ancestryUs / 1000.0;
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
     j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
+    j["lower_bound_ready_order_ms"] = lb.readyOrderUs / 1000.0;
     j["lower_bound_source"] = lb.source();
     addHostDispatchJson(imported, &c, j);
     auto& devices = j["devices"] = nlohmann::json::array();
@@ -120,7 +121,9 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
               << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs) << ", work "
               << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
               << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
-              << formatMs(lb.memorySplitUs) << ")\nplacement    " << placement << "\n\n";
+              << formatMs(lb.memorySplitUs)
+              << (lb.readyOrderUs > 0.0 ? ", ready order " + formatMs(lb.readyOrderUs) : std::string())
+              << ")\nplacement    " << placement << "\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];

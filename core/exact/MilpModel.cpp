@@ -159,7 +159,7 @@ MilpInstance prepareMilp(const Graph& graph, const Cluster& cluster, const SimOp
     const OpWindows windows = opWindows(graph, cluster);
     m.headUs = windows.headUs;
     m.tailUs = windows.tailUs;
-    m.lowerBoundUs = lowerBound(graph, cluster).valueUs();
+    m.lowerBoundUs = lowerBound(graph, cluster, sim).valueUs();
 
     // Without idle time the simulator always runs an op or a transfer (rule 4: an idle device
     // with a ready op starts it; a link with a queued transfer sends it), so no simulated

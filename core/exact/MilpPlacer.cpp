@@ -209,7 +209,8 @@ PlaceResult placeGrouped(const PlaceContext& context, int chunks)
     result.bounds.groupedOptimal = r.bounds.provenOptimal;
     result.stopped = r.stopped || result.stopped;
     // The op-level claim the polynomial bound alone supports: a placement that meets it is optimal.
-    const double polynomial = context.lowerBoundUs > 0.0 ? context.lowerBoundUs : lowerBound(graph, cluster).valueUs();
+    const double polynomial = context.lowerBoundUs > 0.0 ? context.lowerBoundUs
+                                                         : lowerBound(graph, cluster, context.sim).valueUs();
     if (result.feasible && result.bestStepTimeUs <= polynomial * (1 + 1e-9)) {
         result.bounds.solverBoundUs = result.bestStepTimeUs;
         result.bounds.solverBoundOpLevel = true;

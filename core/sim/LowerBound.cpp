@@ -9,6 +9,7 @@
 #include "core/graph/Placement.h"
 #include "core/sim/CheapestLink.h"
 #include "core/sim/CollectiveTime.h"
+#include "core/sim/CpuOrder.h"
 #include "core/sim/MemorySplitBound.h"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ namespace post {
 
 double LowerBound::valueUs() const
 {
-    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs});
+    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs, readyOrderUs});
 }
 
 const char* LowerBound::source() const
@@ -46,7 +47,9 @@ const char* LowerBound::source() const
         return "ancestry";
     if (windowsUs >= v)
         return "device-windows";
-    return "memory-split";
+    if (memorySplitUs >= v)
+        return "memory-split";
+    return "ready-order";
 }
 
 namespace {
@@ -1320,7 +1323,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     if (graph.opCount() == 0)
         return bound;
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf};
+        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
     const CollectiveLinks collectiveLinks(cluster);
@@ -1344,17 +1347,46 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
     bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
     bound.ancestryUs = std::max(bound.ancestryUs, cutAncestryBound(graph, cluster, floors.fastestUs));
-    const std::array<DeviceEnds, 2> ends = deviceEnds(graph, cluster, floors.fastestUs, head, tail, arrival, departure);
-    std::vector<double> leaves(head.size()); // per op, the least time the step runs on after it ends
-    for (size_t op = 0; op < leaves.size(); ++op)
-        leaves[op] = tail[op] - floors.fastestUs[op];
-    for (const Weighting& w : floors.weightings) {
-        const WindowDelays delays(cluster, w, ends);
-        bound.windowsUs = std::max({bound.windowsUs, windowsBound(cluster, w, ends),
-                                    windowsAfterBound(graph, cluster, floors, w, head, delays, false),
-                                    windowsAfterBound(graph, cluster, floors, w, leaves, delays, true)});
-    }
+    auto windows = [&](const std::vector<double>& heads, const std::vector<double>& tails) {
+        const std::array<DeviceEnds, 2> ends = deviceEnds(graph, cluster, floors.fastestUs, heads, tails, arrival,
+                                                          departure);
+        std::vector<double> leaves(heads.size()); // per op, the least time the step runs on after it ends
+        for (size_t op = 0; op < leaves.size(); ++op)
+            leaves[op] = tails[op] - floors.fastestUs[op];
+        double best = 0.0;
+        for (const Weighting& w : floors.weightings) {
+            const WindowDelays delays(cluster, w, ends);
+            best = std::max({best, windowsBound(cluster, w, ends),
+                             windowsAfterBound(graph, cluster, floors, w, heads, delays, false),
+                             windowsAfterBound(graph, cluster, floors, w, leaves, delays, true)});
+        }
+        return best;
+    };
+    bound.windowsUs = windows(head, tail);
     bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, options.optimizerStateFactor);
+    if (const CpuOrderWork cpuOrder = cpuOrderWork(graph, cluster, options, floors.fastestUs);
+        !cpuOrder.beforeUs.empty()) {
+        // Every op starts after the CPU work ready order puts before it, and the step runs on
+        // for the work it puts after it; both reach the op's descendants and ancestors.
+        const std::span<const OpId> order = graph.topologicalOrder();
+        for (OpId op : order) {
+            const auto v = static_cast<size_t>(op);
+            head[v] = std::max(head[v], cpuOrder.beforeUs[v]);
+            for (EdgeId e : graph.inEdges(op)) {
+                const auto p = static_cast<size_t>(graph.edge(e).from);
+                head[v] = std::max(head[v], head[p] + floors.fastestUs[p]);
+            }
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const auto v = static_cast<size_t>(*it);
+            tail[v] = std::max(tail[v], floors.fastestUs[v] + cpuOrder.afterUs[v]);
+            for (EdgeId e : graph.outEdges(*it))
+                tail[v] = std::max(tail[v], floors.fastestUs[v] + tail[static_cast<size_t>(graph.edge(e).to)]);
+        }
+        for (size_t v = 0; v < head.size(); ++v)
+            bound.readyOrderUs = std::max(bound.readyOrderUs, head[v] + tail[v]);
+        bound.readyOrderUs = std::max(bound.readyOrderUs, windows(head, tail));
+    }
     return bound;
 }
 

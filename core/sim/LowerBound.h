@@ -34,9 +34,14 @@ struct LowerBound {
     // every placement that fits in memory, which is every placement a result is ranked by;
     // 0 when memory forces nothing.
     double memorySplitUs = 0.0;
+    // Under ready-order dispatch on a cluster with one CPU (core/sim/CpuOrder.h): the heads and
+    // tails raised by the CPU work that order puts before and after each op, their longest
+    // path and the device windows with them (docs/simulator.md, "ready-order"); 0 elsewhere.
+    double readyOrderUs = 0.0;
     double valueUs() const;
     // The name of the component that gives valueUs(): "critical-path", "work", "fork-join",
-    // "ancestry", "device-windows" or "memory-split" (the first of them on ties, within rounding).
+    // "ancestry", "device-windows", "memory-split" or "ready-order" (the first of them on ties,
+    // within rounding).
     const char* source() const;
 };
 

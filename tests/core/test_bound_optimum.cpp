@@ -2,10 +2,12 @@
 // enumerating every placement with the simulator gives the true optimum,
 //   lower bound <= optimum <= every classical placer's step time.
 #include "core/cluster/Cluster.h"
+#include "core/cost/OpTime.h"
 #include "core/exact/MilpPlacer.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/CpuOrder.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "tests/support/SmallRandomGraphs.h"
@@ -26,6 +28,8 @@ using namespace post;
 using randomgraphs::enumeratedOptimum;
 using randomgraphs::smallRandomCase;
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 class TestBoundOptimum : public QObject {
     Q_OBJECT
 
@@ -36,14 +40,14 @@ class TestBoundOptimum : public QObject {
     // Over seeds 1..cases of `makeCase`: the bound is never above `optimum` (an enumeration),
     // and ancestry never below fork-join; the mean bound / optimum where the optimum is positive.
     template <class MakeCase, class Optimum>
-    static Ratios boundBelowOptimum(int cases, MakeCase makeCase, Optimum optimum)
+    static Ratios boundBelowOptimum(int cases, MakeCase makeCase, Optimum optimum, const SimOptions& options = {})
     {
         Ratios r;
         double sum = 0.0;
         for (unsigned seed = 1; seed <= static_cast<unsigned>(cases); ++seed) {
             const randomgraphs::SmallCase c = makeCase(seed);
             const double best = optimum(c.graph, c.cluster);
-            const LowerBound lb = lowerBound(c.graph, c.cluster);
+            const LowerBound lb = lowerBound(c.graph, c.cluster, options);
             [&] {
                 QVERIFY2(lb.valueUs() <= best * (1 + 1e-9) + 1e-9,
                          qPrintable(QString("seed %1: bound %2 (%3) above the optimum %4")
@@ -153,14 +157,16 @@ private slots:
         SimOptions critical;
         critical.dispatch = Dispatch::CriticalPath;
         int faster = 0, slower = 0;
-        const auto [counted,
-                    mean] = boundBelowOptimum(400, randomgraphs::variedSmallCase, [&](const Graph& g, const Cluster& c) {
-            const double byPath = randomgraphs::enumeratedOptimumAnyDevices(g, c, critical);
-            const double byReady = randomgraphs::enumeratedOptimumAnyDevices(g, c);
-            faster += byPath < byReady ? 1 : 0;
-            slower += byPath > byReady ? 1 : 0;
-            return byPath;
-        });
+        const auto [counted, mean] = boundBelowOptimum(
+            400, randomgraphs::variedSmallCase,
+            [&](const Graph& g, const Cluster& c) {
+                const double byPath = randomgraphs::enumeratedOptimumAnyDevices(g, c, critical);
+                const double byReady = randomgraphs::enumeratedOptimumAnyDevices(g, c);
+                faster += byPath < byReady ? 1 : 0;
+                slower += byPath > byReady ? 1 : 0;
+                return byPath;
+            },
+            critical);
         QVERIFY(counted > 400 / 2);
         std::printf("bound / optimum under critical-path dispatch over %d varied graphs: mean %.3f; its optimum "
                     "below ready order's on %d, above on %d\n",
@@ -179,6 +185,70 @@ private slots:
                                                        randomgraphs::enumeratedValidOptimum);
         QCOMPARE(counted, 300); // all on the CPU is valid, and takes some time
         std::printf("bound / optimum over %d graphs with pinned and colocated ops: mean %.3f\n", counted, mean);
+    }
+
+    // Ready-order dispatch orders the CPU's queue (core/sim/CpuOrder.h): on eager-like graphs,
+    // most ops pinned to the one CPU, with ties and ops of no time, every valid placement's run
+    // starts each op after the CPU work said to come before it and ends the step no sooner than
+    // the work said to come after it; so the bound, with its ready-order part, is never above
+    // the enumerated optimum. Under critical-path dispatch that part is absent.
+    void readyOrderBoundBelowOptimumOnEagerGraphs()
+    {
+        int raised = 0, ordered = 0;
+        double sum = 0.0;
+        constexpr int kCases = 1500;
+        for (unsigned seed = 1; seed <= kCases; ++seed) {
+            const randomgraphs::SmallCase c = randomgraphs::eagerSmallCase(seed);
+            std::vector<double> fastest(static_cast<size_t>(c.graph.opCount()), kInf);
+            for (OpId op = 0; op < c.graph.opCount(); ++op)
+                for (DeviceId d = 0; d < c.cluster.deviceCount(); ++d)
+                    if (!c.graph.isCpuPinned(op) || c.cluster.device(d).kind == DeviceKind::Cpu)
+                        fastest[static_cast<size_t>(op)] = std::min(fastest[static_cast<size_t>(op)],
+                                                                    opTimeUs(c.graph.op(op), c.cluster.device(d)));
+            const CpuOrderWork work = cpuOrderWork(c.graph, c.cluster, {}, fastest);
+            QCOMPARE(work.beforeUs.size(), static_cast<size_t>(c.graph.opCount()));
+            for (OpId op = 0; op < c.graph.opCount(); ++op)
+                ordered += work.beforeUs[static_cast<size_t>(op)] > 0.0 ? 1 : 0;
+            Simulator simulator(c.graph, c.cluster);
+            double best = kInf;
+            randomgraphs::forEachPinnedPlacement(c.graph, c.cluster, [&](const Placement& placement) {
+                const SimResult& run = simulator.run(placement, true);
+                best = std::min(best, run.stepTimeUs);
+                for (const OpSpan& span : run.timeline.ops) {
+                    const auto op = static_cast<size_t>(span.op);
+                    QVERIFY2(span.startUs >= work.beforeUs[op] - 1e-9
+                                 && run.stepTimeUs >= span.endUs + work.afterUs[op] - 1e-9,
+                             qPrintable(QString("seed %1, op %2: runs %3-%4 of %5, CPU work before %6, after %7")
+                                            .arg(seed)
+                                            .arg(op)
+                                            .arg(span.startUs)
+                                            .arg(span.endUs)
+                                            .arg(run.stepTimeUs)
+                                            .arg(work.beforeUs[op])
+                                            .arg(work.afterUs[op])));
+                }
+            });
+            if (QTest::currentTestFailed())
+                return;
+            const LowerBound lb = lowerBound(c.graph, c.cluster);
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9) + 1e-9,
+                     qPrintable(QString("seed %1: bound %2 (%3) above the optimum %4")
+                                    .arg(seed)
+                                    .arg(lb.valueUs())
+                                    .arg(lb.source())
+                                    .arg(best)));
+            SimOptions critical;
+            critical.dispatch = Dispatch::CriticalPath;
+            QCOMPARE(lowerBound(c.graph, c.cluster, critical).readyOrderUs, 0.0);
+            LowerBound others = lb;
+            others.readyOrderUs = 0.0;
+            raised += lb.readyOrderUs > others.valueUs() * (1 + 1e-9) ? 1 : 0;
+            sum += best > 0.0 ? lb.valueUs() / best : 1.0;
+        }
+        std::printf("ready order on %d eager graphs: %d ops with CPU work before them, the bound raised on %d, "
+                    "bound / optimum %.3f\n",
+                    kCases, ordered, raised, sum / kCases);
+        QVERIFY(raised > 0);
     }
 
     // The exact placer on the same kind of graphs: its placement is the enumerated optimum,

@@ -210,4 +210,63 @@ inline double enumeratedValidOptimum(const Graph& graph, const Cluster& cluster)
     return best;
 }
 
+// An eager step in small (docs/simulator.md, "ready-order"): 9-16 ops on one CPU and 1-2 GPUs,
+// most of them pinned to the CPU (host operators of 0-20 us, some of no time, so that ready
+// times tie), the others kernels a GPU runs in 1-40 us (or the CPU 1-8 times slower). Each op
+// after the first takes inputs from one to three earlier ops (a fifth of them none, so that
+// several ops are sources), operators and kernels alike. Transfers of 0-60 kB over links of
+// 5-40 us latency. At most six ops are unpinned, so every valid placement can be
+// enumerated (enumeratedPinnedOptimum).
+inline SmallCase eagerSmallCase(unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int ops = uniform(9, 16);
+    GraphBuilder b("eager" + std::to_string(seed));
+    int unpinned = 0;
+    for (int i = 0; i < ops; ++i) {
+        const bool kernel = unpinned < 6 && i > 0 && uniform(0, 2) == 0;
+        Op o;
+        if (kernel) {
+            const double gpuUs = uniform(1, 40);
+            o = randomOp(i, gpuUs, gpuUs * uniform(1, 8), 1000.0 * uniform(0, 60));
+            ++unpinned;
+        } else {
+            const double cpuUs = uniform(0, 3) == 0 ? 0.0 : uniform(1, 20);
+            o = randomOp(i, cpuUs, cpuUs, 1000.0 * uniform(0, 60));
+            o.cpuOnly = true;
+        }
+        b.addOp(std::move(o));
+        if (i > 0 && uniform(0, 4) != 0)
+            addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 0, 60);
+    }
+    std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
+    for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
+    Cluster cluster("eager", std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
+    return SmallCase{std::move(b).build(), std::move(cluster)};
+}
+
+// Calls visit(placement) for every placement with the pinned ops on the cluster's first
+// device (its one CPU) and the others anywhere: every valid placement of eagerSmallCase's graphs.
+template <class Visit> inline void forEachPinnedPlacement(const Graph& graph, const Cluster& cluster, Visit visit)
+{
+    Placement placement(static_cast<size_t>(graph.opCount()), 0);
+    std::vector<OpId> free;
+    for (OpId op = 0; op < graph.opCount(); ++op)
+        if (!graph.isCpuPinned(op))
+            free.push_back(op);
+    auto next = [&](auto&& self, size_t k) -> void {
+        if (k == free.size()) {
+            visit(placement);
+            return;
+        }
+        for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
+            placement[static_cast<size_t>(free[k])] = d;
+            self(self, k + 1);
+        }
+    };
+    next(next, 0);
+}
+
 } // namespace post::randomgraphs

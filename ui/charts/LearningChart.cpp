@@ -206,17 +206,9 @@ void LearningChart::continueRun(int plannedSamples)
 namespace {
 
 // How the legend names what gives the lower bound.
-QString boundSourceLabel(const QString& source)
+QString legendSourceLabel(const QString& source)
 {
-    if (source == QLatin1String("critical-path"))
-        return LearningChart::tr("critical path");
-    if (source == QLatin1String("device-windows"))
-        return LearningChart::tr("device windows");
-    if (source == QLatin1String("memory-split"))
-        return LearningChart::tr("memory split");
-    if (source == QLatin1String("milp"))
-        return LearningChart::tr("milp, proven");
-    return source; // work, fork-join
+    return source == QLatin1String("milp") ? LearningChart::tr("milp, proven") : boundSourceLabel(source);
 }
 
 } // namespace
@@ -266,7 +258,7 @@ QString LearningChart::boundNote() const
                       ? tr("certified gap %1% to the lower bound").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
                       : tr("certified gap %1% to the lower bound (%2)")
                             .arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1)
-                            .arg(boundSourceLabel(lowerBoundSource_)));
+                            .arg(legendSourceLabel(lowerBoundSource_)));
     if (groupedChunks_ > 0 && known(groupedBoundMs_))
         parts << tr("grouped bound %1 ms on %2 chunks: a bound of that grouping only, not of this graph")
                      .arg(groupedBoundMs_, 0, 'f', 3)
@@ -432,7 +424,7 @@ void LearningChart::refresh()
     {
         const QString name = lowerBoundSource_.isEmpty()
             ? tr("lower bound")
-            : tr("lower bound (%1)").arg(boundSourceLabel(lowerBoundSource_));
+            : tr("lower bound (%1)").arg(legendSourceLabel(lowerBoundSource_));
         if (lowerBoundSeries_->name() != name)
             lowerBoundSeries_->setName(name);
         const QString grouped = tr("grouped bound (%n chunks)", nullptr, groupedChunks_);

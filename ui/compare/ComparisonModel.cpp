@@ -1,5 +1,7 @@
 #include "ui/compare/ComparisonModel.h"
 
+#include "ui/util/Format.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -27,21 +29,6 @@ void ComparisonModel::clear(double lowerBoundUs, const QString& source)
     lowerBoundSource_ = source;
     endResetModel();
 }
-
-namespace {
-
-QString sourceLabel(const QString& source)
-{
-    if (source == QLatin1String("critical-path"))
-        return ComparisonModel::tr("critical path");
-    if (source == QLatin1String("device-windows"))
-        return ComparisonModel::tr("device windows");
-    if (source == QLatin1String("memory-split"))
-        return ComparisonModel::tr("memory split");
-    return source;
-}
-
-} // namespace
 
 double ComparisonModel::lowerBoundUs() const
 {
@@ -111,8 +98,9 @@ QString ComparisonModel::summary() const
     if (!(lb > 0.0))
         return {};
     const QString source = lowerBoundSource();
-    QString text = source.isEmpty() ? tr("Lower bound %1 ms").arg(lb / 1000.0, 0, 'f', 3)
-                                    : tr("Lower bound %1 ms (%2)").arg(lb / 1000.0, 0, 'f', 3).arg(sourceLabel(source));
+    QString text = source.isEmpty()
+        ? tr("Lower bound %1 ms").arg(lb / 1000.0, 0, 'f', 3)
+        : tr("Lower bound %1 ms (%2)").arg(lb / 1000.0, 0, 'f', 3).arg(boundSourceLabel(source));
     const int b = bestRow();
     if (b >= 0) {
         const double gap = certifiedGap();
@@ -212,7 +200,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             const double gap = rowCertifiedGap(index.row());
             if (std::isnan(gap))
                 return QString();
-            return tr("%1% (%2)").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1).arg(sourceLabel(lowerBoundSource()));
+            return tr("%1% (%2)").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1).arg(boundSourceLabel(lowerBoundSource()));
         }
         default:
             return {};
@@ -231,7 +219,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
                   "bound, %4 ms")
             .arg(QString::fromStdString(r.algorithm))
             .arg(100.0 * rowCertifiedGap(index.row()), 0, 'f', 2)
-            .arg(sourceLabel(lowerBoundSource()))
+            .arg(boundSourceLabel(lowerBoundSource()))
             .arg(lowerBound / 1000.0, 0, 'f', 3);
     if (role == Qt::ToolTipRole)
         return tr("Double-click to show %1's best placement in the graph").arg(QString::fromStdString(r.algorithm));

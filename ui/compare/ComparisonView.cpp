@@ -249,7 +249,7 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     const double polynomial = std::isfinite(results.lowerBoundUs) ? results.lowerBoundUs : 0.0;
     QString source;
     if (polynomial > 0.0 && document_ && document_->graphId == graphId && document_->graph && document_->cluster) {
-        const LowerBound bound = current ? *current : lowerBound(*document_->graph, *document_->cluster);
+        const LowerBound bound = current ? *current : lowerBound(*document_->graph, *document_->cluster, document_->sim);
         if (std::abs(bound.valueUs() - polynomial) <= 1e-9 * polynomial)
             source = QString::fromLatin1(bound.source());
     }

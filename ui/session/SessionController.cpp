@@ -214,8 +214,11 @@ void SessionController::open(const QString& path)
         [path] {
             auto opened = std::make_shared<OpenedSession>();
             opened->session = std::make_shared<const Session>(readSessionFile(path.toStdString()));
-            if (opened->session->graph && opened->session->cluster)
-                opened->bound = lowerBound(*opened->session->graph, *opened->session->cluster);
+            if (opened->session->graph && opened->session->cluster) {
+                SimOptions sim; // the rule the session's step times were timed under
+                sim.dispatch = opened->session->dispatch;
+                opened->bound = lowerBound(*opened->session->graph, *opened->session->cluster, sim);
+            }
             return std::shared_ptr<const OpenedSession>(std::move(opened));
         },
         [this, path](const ReadOutcome<std::shared_ptr<const OpenedSession>>& outcome) {

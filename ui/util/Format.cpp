@@ -79,4 +79,17 @@ QString describePrecision(PrecisionMode mode)
     return {};
 }
 
+QString boundSourceLabel(const QString& source)
+{
+    if (source == QLatin1String("critical-path"))
+        return QObject::tr("critical path");
+    if (source == QLatin1String("device-windows"))
+        return QObject::tr("device windows");
+    if (source == QLatin1String("memory-split"))
+        return QObject::tr("memory split");
+    if (source == QLatin1String("ready-order"))
+        return QObject::tr("ready order");
+    return source;
+}
+
 } // namespace post

@@ -20,5 +20,9 @@ QString formatMilliseconds(double ms);
 // it means (the learner panel's tooltips, the inspector).
 QString precisionName(PrecisionMode mode);
 QString describePrecision(PrecisionMode mode);
+// How legends and tables name what gives a lower bound (LowerBound::source(): "critical-path"
+// -> "critical path", "ready-order" -> "ready order"; work, fork-join, ancestry and milp as
+// they are).
+QString boundSourceLabel(const QString& source);
 
 } // namespace post
