@@ -30,7 +30,7 @@ struct PlaceContext {
     // Wall-time budget of learners in seconds, counted from the call of place() (0: none);
     // a learner stops at whichever of `samples` and this ends first. Classical placers ignore it.
     double seconds = 0.0;
-    // lowerBound(graph, cluster).valueUs() when the caller has computed it (0: not known; a
+    // lowerBound(graph, cluster, sim).valueUs() when the caller has computed it (0: not known; a
     // placer that needs it computes it). Bounding a large graph takes a sizeable part of a
     // short budget (0.2 s on nasnetamobile), so it is computed once per command.
     double lowerBoundUs = 0.0;
