@@ -14,6 +14,11 @@ namespace post {
 namespace {
 
 constexpr int kWindowTimeLimitMs = 20000;
+// A window whose LP has more rows than this (about one per edge) is dense: it takes the
+// fallback without a solve. A Chakra step's 1,000-op windows of 17,605-35,255 rows took 5 s
+// to past the time limit each; those of the real profiles and graphs have at most 1,729.
+// Unlike the time limit, it gives every machine the same favourites.
+constexpr size_t kMaxWindowRows = 10000;
 
 struct ProblemDeleter {
     // GLPK keeps a per-thread environment that outlives the problem; placers run on pool
@@ -133,6 +138,8 @@ bool FavouriteChildLp::solveWindow(const std::vector<OpId>& windowOps, std::vect
             entry(makespan, -1.0);
         }
     }
+    if (rowSpecs.size() > kMaxWindowRows)
+        return false;
     glp_add_rows(lp.get(), static_cast<int>(rowSpecs.size()));
     for (size_t r = 0; r < rowSpecs.size(); ++r)
         glp_set_row_bnds(lp.get(), static_cast<int>(r) + 1, rowSpecs[r].type, rowSpecs[r].bound, rowSpecs[r].bound);

@@ -27,9 +27,10 @@ class Cluster;
 //
 // To keep the LP small, the topological order is cut into windows of at most
 // `maxLpOps` ops, one LP per window; edges crossing windows are never favourites.
-// When GLPK fails on a window (or exceeds its 20 s time limit), that window falls back
-// to "the child behind the costliest transfer"; so do the windows left when `deadline`
-// has passed (a placer's time budget).
+// When GLPK fails on a window (or exceeds its 20 s time limit), or the window's LP has
+// more than 10,000 rows (a dense window), that window falls back to "the child behind the
+// costliest transfer"; so do the windows left when `deadline` has passed (a placer's time
+// budget).
 class FavouriteChildLp {
 public:
     FavouriteChildLp(const Graph& graph, const Cluster& cluster, int maxLpOps = 1000, double threshold = 0.5);

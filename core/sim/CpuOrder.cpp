@@ -17,7 +17,7 @@ namespace post {
 
 namespace {
 
-constexpr size_t kMaxWords = size_t{4} << 20; // 32 MB of sets
+constexpr size_t kMaxWords = size_t{4} << 20;   // 32 MB of sets
 constexpr size_t kMaxChecks = size_t{64} << 20; // pinned ops x candidates for the ready-first rule
 
 // A simulated run's order of starts (ties: ends, then topological order), which every fact
@@ -170,7 +170,8 @@ CpuOrderWork cpuOrderWork(const Graph& graph, const Cluster& cluster, const SimO
             continue;
         for (EdgeId e : graph.outEdges(*it)) {
             const auto s = static_cast<size_t>(graph.edge(e).to);
-            work.afterUs[op] = std::max(work.afterUs[op], work.afterUs[s] + (bit[s] >= 0 ? cpuUs[static_cast<size_t>(bit[s])] : 0.0));
+            work.afterUs[op] = std::max(work.afterUs[op],
+                                        work.afterUs[s] + (bit[s] >= 0 ? cpuUs[static_cast<size_t>(bit[s])] : 0.0));
         }
     }
     return work;

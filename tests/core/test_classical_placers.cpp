@@ -544,6 +544,44 @@ private slots:
         QVERIFY(!placementProblem(g, c, r.best));
     }
 
+    // A dense window (more than 10,000 rows, about one per edge) takes the fallback without a
+    // solve, on every machine alike: 150 ops, each feeding every later one (11,175 edges), in
+    // one window; the same graph cut into windows of 50 ops (1,225 edges each) is solved.
+    void msctDenseWindowTakesTheFallback()
+    {
+        GraphBuilder b;
+        constexpr int kOps = 150;
+        for (int i = 0; i < kOps; ++i) {
+            b.addOp(makeOp("op" + std::to_string(i), 5));
+            for (int j = 0; j < i; ++j)
+                b.addEdge(static_cast<OpId>(j), static_cast<OpId>(i), 100.0 + (i * 7 + j) % 13);
+        }
+        const Graph g = std::move(b).build();
+        const Cluster c = makeCluster(2, 1e12, Link{1.0, 0.0});
+        FavouriteChildLp dense(g, c);
+        const std::vector<OpId> favourite = dense.solve();
+        QCOMPARE(dense.windowsSolved(), 0);
+        QCOMPARE(dense.windowsFailed(), 1);
+        // The fallback: the child behind the costliest transfer (op 0 chooses first, so it
+        // gets its own); every child keeps at most one favourite parent, as after an LP.
+        OpId costliest = kNoOp;
+        double most = -1.0;
+        for (EdgeId e : g.outEdges(0))
+            if (g.edge(e).bytes > most) {
+                most = g.edge(e).bytes;
+                costliest = g.edge(e).to;
+            }
+        QCOMPARE(favourite[0], costliest);
+        std::vector<int> parents(kOps, 0);
+        for (OpId child : favourite)
+            if (child != kNoOp)
+                QVERIFY(++parents[static_cast<size_t>(child)] <= 1);
+        FavouriteChildLp windowed(g, c, 50);
+        windowed.solve();
+        QCOMPARE(windowed.windowsSolved(), 3);
+        QCOMPARE(windowed.windowsFailed(), 0);
+    }
+
     // The searches' classical starts against a deadline (local-search, milp): a placer runs
     // to its end once started, the next only while time is left, the first even when it is
     // not, and under a stop only where the search asks for one.
