@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <numeric>
 #include <span>
 #include <tuple>
 
@@ -49,6 +48,42 @@ std::vector<OpId> referenceOrder(const Graph& graph, const Cluster& cluster, con
     for (const auto& k : keyed)
         order.push_back(std::get<3>(k));
     return order;
+}
+
+// The CPU times summed over each op's set `before` (of `words` words a set, over the pinned
+// ops, `bit` per op), and for each pinned op over the pinned ops whose sets hold it.
+CpuOrderWork sums(const Graph& graph, const std::vector<int>& bit, const std::vector<OpId>& pinned,
+                  const std::vector<double>& cpuUs, const std::vector<std::uint64_t>& before, size_t words)
+{
+    const auto n = static_cast<size_t>(graph.opCount());
+    CpuOrderWork work;
+    work.beforeUs.assign(n, 0.0);
+    work.afterUs.assign(n, 0.0);
+    for (size_t op = 0; op < n; ++op) {
+        const std::uint64_t* set = &before[op * words];
+        double sum = 0.0;
+        for (size_t w = 0; w < words; ++w)
+            for (std::uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
+                const size_t k = w * 64 + static_cast<size_t>(std::countr_zero(bits));
+                sum += cpuUs[k];
+                if (bit[op] >= 0) // op starts after k ends
+                    work.afterUs[static_cast<size_t>(pinned[k])] += cpuUs[static_cast<size_t>(bit[op])];
+            }
+        work.beforeUs[op] = sum;
+    }
+    // Unpinned ops: the most of their consumers' (a weaker bound than the union's sum).
+    const std::span<const OpId> topo = graph.topologicalOrder();
+    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+        const auto op = static_cast<size_t>(*it);
+        if (bit[op] >= 0)
+            continue;
+        for (EdgeId e : graph.outEdges(*it)) {
+            const auto s = static_cast<size_t>(graph.edge(e).to);
+            work.afterUs[op] = std::max(work.afterUs[op],
+                                        work.afterUs[s] + (bit[s] >= 0 ? cpuUs[static_cast<size_t>(bit[s])] : 0.0));
+        }
+    }
+    return work;
 }
 
 } // namespace
@@ -148,33 +183,7 @@ CpuOrderWork cpuOrderWork(const Graph& graph, const Cluster& cluster, const SimO
         }
     }
 
-    work.beforeUs.assign(n, 0.0);
-    work.afterUs.assign(n, 0.0);
-    for (size_t op = 0; op < n; ++op) {
-        const std::uint64_t* set = &before[op * words];
-        double sum = 0.0;
-        for (size_t w = 0; w < words; ++w)
-            for (std::uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
-                const size_t k = w * 64 + static_cast<size_t>(std::countr_zero(bits));
-                sum += cpuUs[k];
-                if (bit[op] >= 0) // op starts after k ends
-                    work.afterUs[static_cast<size_t>(pinned[k])] += cpuUs[static_cast<size_t>(bit[op])];
-            }
-        work.beforeUs[op] = sum;
-    }
-    // Unpinned ops: the most of their consumers' (a weaker bound than the union's sum).
-    const std::span<const OpId> topo = graph.topologicalOrder();
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        const auto op = static_cast<size_t>(*it);
-        if (bit[op] >= 0)
-            continue;
-        for (EdgeId e : graph.outEdges(*it)) {
-            const auto s = static_cast<size_t>(graph.edge(e).to);
-            work.afterUs[op] = std::max(work.afterUs[op],
-                                        work.afterUs[s] + (bit[s] >= 0 ? cpuUs[static_cast<size_t>(bit[s])] : 0.0));
-        }
-    }
-    return work;
+    return sums(graph, bit, pinned, cpuUs, before, words);
 }
 
 } // namespace post
