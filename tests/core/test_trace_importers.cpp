@@ -593,6 +593,10 @@ private slots:
             trace({{3, "aten::view", 2, true, {{1, 1, {4}}}, {{2, 1, {2, 2}}}}}))
                                     << "nodes"
                                     << "computes anything";
+        // A node that is no object is named by its index among all the nodes.
+        const std::string scalar = replaced(good, ",\n{\"id\": 2", ",\n7,\n{\"id\": 2");
+        QTest::newRow("node not an object") << QString::fromStdString(scalar) << "nodes[1]"
+                                            << "must be an object";
         QTest::newRow("schema not a string") << R"({"schema": 1, "nodes": [{}]})"
                                              << "schema"
                                              << "string";

@@ -79,12 +79,12 @@ public:
     std::function<void(json&, std::size_t)> onElement;
     std::string streamKey;
 
-    bool null() override { return insert(nullptr) != nullptr; }
-    bool boolean(bool v) override { return insert(v) != nullptr; }
-    bool number_integer(number_integer_t v) override { return insert(v) != nullptr; }
-    bool number_unsigned(number_unsigned_t v) override { return insert(v) != nullptr; }
-    bool number_float(number_float_t v, const string_t&) override { return insert(v) != nullptr; }
-    bool string(string_t& v) override { return insert(std::move(v)) != nullptr; }
+    bool null() override { return scalar(nullptr); }
+    bool boolean(bool v) override { return scalar(v); }
+    bool number_integer(number_integer_t v) override { return scalar(v); }
+    bool number_unsigned(number_unsigned_t v) override { return scalar(v); }
+    bool number_float(number_float_t v, const string_t&) override { return scalar(v); }
+    bool string(string_t& v) override { return scalar(std::move(v)); }
     bool binary(binary_t&) override { return false; } // JSON text has no binary values
 
     bool start_object(std::size_t) override { return open(json::object()); }
@@ -121,6 +121,16 @@ public:
     }
 
 private:
+    // A scalar element of the streamed array goes to onElement at once, with its index.
+    bool scalar(json value)
+    {
+        if (streamedParent()) {
+            onElement(value, streamed_++);
+            return true;
+        }
+        return insert(std::move(value)) != nullptr;
+    }
+
     json* insert(json value)
     {
         if (stack_.empty()) {
@@ -174,7 +184,7 @@ private:
     std::vector<json*> stack_;
     std::vector<std::string> parts_;
     std::string pendingKey_;
-    std::size_t streamed_ = 0;
+    std::size_t streamed_ = 0; // elements of the streamed array so far
 };
 
 std::string lineAndColumn(std::string_view text, std::size_t offset)

@@ -27,8 +27,8 @@ public:
     // dropping it (memory stays that of one element): the root array, or the root object's
     // member `arrayKey`. Returns the rest of the document (that array left empty). For
     // Kineto traces (--costs): a 200 MB trace would be 1.9 GB as one document. `element` may
-    // move parts out of the element it is given (it is dropped after). Only elements that are
-    // objects or arrays are handed over; scalars stay in the returned array.
+    // move parts out of the element it is given (it is dropped after). Every element is handed
+    // over, scalars too, with its index in the array.
     nlohmann::json parseStreaming(std::string_view text, const std::string& arrayKey,
                                   const std::function<void(nlohmann::json& element, std::size_t index)>& element) const;
 
