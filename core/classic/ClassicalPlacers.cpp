@@ -33,7 +33,7 @@ const std::vector<ClassicalPlacerRow>& classicalPlacerRows()
         {"round-robin", make<RoundRobinPlacer>(), "Ops dealt to the GPUs in turn, memory permitting", 4},
         {"m-topo", make<MTopoPlacer>(), "Baechi m-TOPO: topological order split into equal-compute runs", 3},
         {"m-etf", make<MEtfPlacer>(), "Baechi m-ETF: earliest task first list scheduling, memory-aware", 1},
-        {"m-sct", make<MSctPlacer>(), "Baechi m-SCT: m-ETF plus favourite children from an LP", 2},
+        {"m-sct", make<MSctPlacer>(), "Baechi m-SCT: m-ETF plus favourite children from an LP", 2, true},
         {"metis", make<MetisPlacer>(), "METIS k-way min-cut partition balanced by compute", 5},
     };
     return rows;
@@ -64,10 +64,13 @@ std::vector<std::string> warmStartCandidates()
 
 std::vector<std::string> classicalStartOrder()
 {
-    std::vector<std::string> names = warmStartCandidates();
+    std::vector<std::string> names, last;
+    for (const std::string& name : warmStartCandidates())
+        (findClassicalPlacer(name)->lastAmongStarts ? last : names).push_back(name);
     for (const ClassicalPlacerRow& row : classicalPlacerRows())
         if (row.warmStartOrder == 0)
-            names.push_back(row.name);
+            (row.lastAmongStarts ? last : names).push_back(row.name);
+    names.insert(names.end(), last.begin(), last.end());
     return names;
 }
 

@@ -18,6 +18,9 @@ struct ClassicalPlacerRow {
     // 0: no start for LEARNER@best ("single" and "cpu" never win one); otherwise the order in
     // which LEARNER@best tries it (ties between starters go to the earlier one).
     int warmStartOrder = 0;
+    // Run after every other placer among a search's starts (classicalStartOrder()): m-SCT,
+    // whose LP takes what is left of the starts' share (docs/learners.md).
+    bool lastAmongStarts = false;
 };
 
 // The classical placers, in the order the CLI and GUI list them.
@@ -26,9 +29,11 @@ const std::vector<ClassicalPlacerRow>& classicalPlacerRows();
 const ClassicalPlacerRow* findClassicalPlacer(const std::string& name);
 // The names of the memory-aware placers LEARNER@best starts from, in their warmStartOrder.
 std::vector<std::string> warmStartCandidates();
-// Every classical name, LEARNER@best's candidates first (in their order), then the others in
-// the table's order: the order in which a search that wants the best of all of them runs them,
-// so that ties go to the memory-aware placers.
+// Every classical name in the order a search that wants the best of all of them runs them
+// (local-search's and post@best's starts, Post Studio's reference lines, milp's incumbent):
+// LEARNER@best's candidates first (in their order), then the others in the table's order, so
+// that ties go to the memory-aware placers; the lastAmongStarts ones at the end, so that their
+// cost does not keep the cheaper ones out of a short run.
 std::vector<std::string> classicalStartOrder();
 
 // A classical placer's result, for the searches that start from them.

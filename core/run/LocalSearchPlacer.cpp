@@ -74,7 +74,7 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
         ClassicalRunHooks hooks = classicalStartHooks([&budget] { return budget.secondsLeft(); },
                                                       [&budget] { return budget.stopRequested(); });
         hooks.done = record;
-        for (ClassicalStart& start : runClassicalPlacers(context, classicalPlacerNames(), hooks))
+        for (ClassicalStart& start : runClassicalPlacers(context, classicalStartOrder(), hooks))
             starts.push_back(std::move(start));
     }
     sortStarts(starts);

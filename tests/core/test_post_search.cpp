@@ -569,7 +569,7 @@ private slots:
         PlaceContext quiet{g, c, SimOptions{}};
         const ClassicalRunHooks hooks = classicalStartHooks([] { return std::numeric_limits<double>::infinity(); },
                                                             [] { return false; });
-        const std::vector<ClassicalStart> starts = runClassicalPlacers(quiet, classicalPlacerNames(), hooks);
+        const std::vector<ClassicalStart> starts = runClassicalPlacers(quiet, classicalStartOrder(), hooks);
         QCOMPARE(starts.size(), classicalPlacerNames().size() - 1); // no CPU here: every placer but "cpu"
         for (const char* name : {"post@best", "local-search"}) {
             Recorder own, given;

@@ -1,4 +1,5 @@
 // The learner panel, its controller and thread, and the learning chart.
+#include "core/classic/ClassicalPlacers.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/learn/LearnerOptionSetter.h"
@@ -594,7 +595,7 @@ void TestLearner::classicalReferenceLine()
     const DocumentPtr doc = learnerDocument();
     double expectedMs = std::numeric_limits<double>::infinity();
     std::string expectedName;
-    for (const std::string& name : classicalPlacerNames()) {
+    for (const std::string& name : classicalStartOrder()) { // the panel's order: ties to the first
         const PlaceResult r = makeClassicalPlacer(name)->place(PlaceContext{*doc->graph, *doc->cluster, SimOptions{}});
         Simulator sim(*doc->graph, *doc->cluster);
         QCOMPARE(sim.run(r.best).stepTimeUs, r.bestStepTimeUs);

@@ -70,7 +70,7 @@ std::vector<ClassicalStart> bestClassical(const Graph& graph, const Cluster& clu
         if (start.name == warmStarter && r.feasible && !r.stopped)
             out.warmStartMs = ms;
     };
-    return runClassicalPlacers(context, classicalPlacerNames(), hooks);
+    return runClassicalPlacers(context, classicalStartOrder(), hooks);
 }
 
 // The classical placer a "LEARNER@PLACER" run starts from (core's WarmStartedPlacer,
