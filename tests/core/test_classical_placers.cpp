@@ -112,6 +112,10 @@ private slots:
             QCOMPARE(placer->name(), name);
         }
         QVERIFY(!makeClassicalPlacer("nope"));
+        // The searches' starts: the memory-aware placers first, m-SCT (whose LP takes what is
+        // left of the starts' share) last, so that METIS runs in a short run.
+        QCOMPARE(classicalStartOrder(),
+                 (std::vector<std::string>{"m-etf", "m-topo", "round-robin", "metis", "single", "cpu", "m-sct"}));
     }
 
     void ledgerTracksParamsAndLiveTensors()
