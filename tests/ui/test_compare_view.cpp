@@ -272,6 +272,18 @@ void TestCompareView::provenAndGroupedBounds()
     QVERIFY(model.data(model.index(0, ComparisonModel::CertifiedGap), Qt::ToolTipRole)
                 .toString()
                 .contains("certified by the fork-join bound"));
+    QVERIFY(!model.data(model.index(0, ComparisonModel::CertifiedGap), Qt::ToolTipRole)
+                 .toString()
+                 .contains("ready-order dispatch"));
+    // The ready-order bound says which dispatch rule it bounds.
+    ComparisonModel readyOrder;
+    readyOrder.clear(100.0, QStringLiteral("ready-order"));
+    readyOrder.addRow(etf);
+    QCOMPARE(readyOrder.data(readyOrder.index(0, ComparisonModel::CertifiedGap)).toString(),
+             QStringLiteral("30.0% (ready order)"));
+    QVERIFY(readyOrder.data(readyOrder.index(0, ComparisonModel::CertifiedGap), Qt::ToolTipRole)
+                .toString()
+                .contains("certified by the ready order bound, 0.100 ms (it bounds runs under ready-order dispatch"));
     ComparisonRow grouped = etf;
     grouped.algorithm = "milp";
     grouped.bestUs = {140.0};

@@ -214,13 +214,18 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return tr("The solver's bound on the graph coarsened into %1 chunks: valid for that grouping only, not a lower "
                   "bound of this graph")
             .arg(r.bounds.groupedBoundGroups);
-    if (role == Qt::ToolTipRole && index.column() == CertifiedGap && !std::isnan(rowCertifiedGap(index.row())))
-        return tr("%1's fastest feasible run is at most %2% above the best possible step: certified by the %3 "
-                  "bound, %4 ms")
-            .arg(QString::fromStdString(r.algorithm))
-            .arg(100.0 * rowCertifiedGap(index.row()), 0, 'f', 2)
-            .arg(boundSourceLabel(lowerBoundSource()))
-            .arg(lowerBound / 1000.0, 0, 'f', 3);
+    if (role == Qt::ToolTipRole && index.column() == CertifiedGap && !std::isnan(rowCertifiedGap(index.row()))) {
+        QString tip = tr("%1's fastest feasible run is at most %2% above the best possible step: certified by the %3 "
+                         "bound, %4 ms")
+                          .arg(QString::fromStdString(r.algorithm))
+                          .arg(100.0 * rowCertifiedGap(index.row()), 0, 'f', 2)
+                          .arg(boundSourceLabel(lowerBoundSource()))
+                          .arg(lowerBound / 1000.0, 0, 'f', 3);
+        if (lowerBoundSource() == QLatin1String("ready-order"))
+            tip += tr(" (it bounds runs under ready-order dispatch, the rule these rows are timed by: the CPU runs "
+                      "its operators in the order they become ready)");
+        return tip;
+    }
     if (role == Qt::ToolTipRole)
         return tr("Double-click to show %1's best placement in the graph").arg(QString::fromStdString(r.algorithm));
     return {};
