@@ -14,9 +14,9 @@ class Cluster;
 // became ready, ties by OpId. On a cluster with one CPU, every op pinned to a CPU shares that
 // CPU's queue in every valid placement, so some pinned ops start before others whatever the
 // placement: an ancestor before its descendant; a source before every op that cannot be ready
-// at time 0; and u before v when u's inputs all come from pinned ops that end before one of
-// v's pinned inputs p ends (p takes time), so u is ready first. Every such u runs on the CPU
-// before v starts, and its CPU time counts in v's beforeUs.
+// at time 0; and u before v when u's inputs all come from pinned ops that end before one and
+// the same pinned input p of v starts (p takes time), so u is ready before p ends and v is
+// ready. Every such u runs on the CPU before v starts, and its CPU time counts in v's beforeUs.
 //
 // `fastestUs`: each op's least time on a device it may use. Per op (empty where nothing
 // applies: another dispatch, no CPU or several, no op pinned, or more than about 32 MB of the
