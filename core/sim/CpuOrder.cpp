@@ -4,10 +4,12 @@
 #include "core/cost/OpTime.h"
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
+#include "core/sim/ImpliedEdges.h"
 #include "core/sim/Simulator.h"
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <tuple>
@@ -133,15 +135,29 @@ CpuOrderWork cpuOrderWork(const Graph& graph, const Cluster& cluster, const SimO
             const auto p = static_cast<size_t>(graph.edge(e).from);
             earliest[static_cast<size_t>(op)] = std::max(earliest[static_cast<size_t>(op)], earliest[p] + fastestUs[p]);
         }
+    // An edge no run depends on (core/sim/ImpliedEdges.h) changes no set: its producer is an
+    // ancestor of another input of its consumer, whose set holds the producer and its set. The
+    // Chakra step's ordering edges between CPU operators are 124,056 of its 181,878.
+    const std::vector<char> implied = impliedLocalEdges(graph, cluster);
+    auto kept = [&](EdgeId e) { return implied.empty() || !implied[static_cast<size_t>(e)]; };
     std::vector<std::uint64_t> sources(words, 0);
-    std::vector<OpId> candidates; // pinned ops whose inputs all come from pinned ops: ready when the last ends
+    // Candidates: pinned ops whose inputs all come from pinned ops (ready when the last ends),
+    // with those inputs' bits along kept edges.
+    std::vector<int> candidates;
+    std::vector<size_t> inputsFrom{0};
+    std::vector<int> inputs;
     for (size_t k = 0; k < m; ++k) {
         const auto in = graph.inEdges(pinned[k]);
-        if (in.empty())
+        if (in.empty()) {
             add(sources.data(), k);
-        else if (std::all_of(in.begin(), in.end(),
-                             [&](EdgeId e) { return bit[static_cast<size_t>(graph.edge(e).from)] >= 0; }))
-            candidates.push_back(pinned[k]);
+        } else if (std::all_of(in.begin(), in.end(),
+                               [&](EdgeId e) { return bit[static_cast<size_t>(graph.edge(e).from)] >= 0; })) {
+            candidates.push_back(static_cast<int>(k));
+            for (EdgeId e : in)
+                if (kept(e))
+                    inputs.push_back(bit[static_cast<size_t>(graph.edge(e).from)]);
+            inputsFrom.push_back(inputs.size());
+        }
     }
     if (m * candidates.size() > kMaxChecks)
         candidates.clear(); // the other two rules still hold
@@ -154,6 +170,8 @@ CpuOrderWork cpuOrderWork(const Graph& graph, const Cluster& cluster, const SimO
         const auto in = graph.inEdges(v);
         for (EdgeId e : in) {
             const auto p = static_cast<size_t>(graph.edge(e).from);
+            if (!kept(e))
+                continue;
             merge(mine, &before[p * words]);
             if (bit[p] >= 0)
                 add(mine, static_cast<size_t>(bit[p]));
@@ -174,13 +192,11 @@ CpuOrderWork cpuOrderWork(const Graph& graph, const Cluster& cluster, const SimO
                 merge(mine, &readyFirst[static_cast<size_t>(bit[p]) * words]);
         }
         std::uint64_t* first = &readyFirst[static_cast<size_t>(b) * words];
-        for (OpId u : candidates) {
-            const auto uin = graph.inEdges(u);
-            if (std::all_of(uin.begin(), uin.end(), [&](EdgeId e) {
-                    return has(mine, static_cast<size_t>(bit[static_cast<size_t>(graph.edge(e).from)]));
-                }))
-                add(first, static_cast<size_t>(bit[static_cast<size_t>(u)]));
-        }
+        for (size_t c = 0; c < candidates.size(); ++c)
+            if (std::all_of(inputs.begin() + static_cast<std::ptrdiff_t>(inputsFrom[c]),
+                            inputs.begin() + static_cast<std::ptrdiff_t>(inputsFrom[c + 1]),
+                            [&](int q) { return has(mine, static_cast<size_t>(q)); }))
+                add(first, static_cast<size_t>(candidates[c]));
     }
 
     return sums(graph, bit, pinned, cpuUs, before, words);
