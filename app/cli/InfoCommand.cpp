@@ -182,7 +182,7 @@ int runInfo(const InfoOptions& o)
     std::cout << "\n";
     if (imported.eagerHost)
         std::cout << "host dispatch      " << formatMs(eagerDispatchUs(g, nullptr))
-                  << " (eager PyTorch: " << dispatchedOps(g) << " ops at about " << kEagerDispatchUsPerOp
+                  << " (eager PyTorch: " << dispatchedOps(g) << " ops at about " << dispatchUsPerOp(nullptr)
                   << " us each from one host thread, " << dispatchRateSource(nullptr)
                   << "; a shorter simulated step is likely bound by the host)\n";
     if (imported.forwardFlops >= 0.0) {

@@ -160,6 +160,16 @@ inline double enumeratedOptimumAnyDevices(const Graph& graph, const Cluster& clu
     }
 }
 
+// A CPU and one or two GPUs (drawn by `uniform`), all of speed 1 and unlimited memory, joined by
+// links of 1,000 bytes/us and 5-40 us latency: the clusters of pinnedSmallCase and eagerSmallCase.
+template <class Uniform> inline Cluster cpuAndGpus(const std::string& name, Uniform& uniform)
+{
+    std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
+    for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
+    return Cluster(name, std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
+}
+
 // 4-8 ops on a CPU and 1-2 GPUs, a third of them pinned to the CPU (no GPU kernel), some in
 // colocation groups, each taking 1-12x its GPU time on the CPU, transfers about as long as an
 // op: where the bound uses what every valid placement keeps together.
@@ -179,11 +189,7 @@ inline SmallCase pinnedSmallCase(unsigned seed)
         if (i > 0)
             addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 1, 60);
     }
-    std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
-    for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
-        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
-    Cluster cluster("pinned", std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
-    return SmallCase{std::move(b).build(), std::move(cluster)};
+    return SmallCase{std::move(b).build(), cpuAndGpus("pinned", uniform)};
 }
 
 // The least simulated step time over every valid placement (placementProblem(): ops pinned
@@ -240,11 +246,7 @@ inline SmallCase eagerSmallCase(unsigned seed)
         if (i > 0 && uniform(0, 4) != 0)
             addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 0, 60);
     }
-    std::vector<Device> devices{Device{"/device:CPU:0", DeviceKind::Cpu, 1.0, 1e30}};
-    for (int d = 0, gpus = uniform(1, 2); d < gpus; ++d)
-        devices.push_back(Device{"/device:GPU:" + std::to_string(d), DeviceKind::Gpu, 1.0, 1e30});
-    Cluster cluster("eager", std::move(devices), Link{1000.0, static_cast<double>(uniform(5, 40))});
-    return SmallCase{std::move(b).build(), std::move(cluster)};
+    return SmallCase{std::move(b).build(), cpuAndGpus("eager", uniform)};
 }
 
 // Calls visit(placement) for every placement with the pinned ops on the cluster's first
