@@ -71,6 +71,106 @@ void noteHostBoundOfRows(const ImportedGraph& imported, const Cluster& cluster, 
         noteHostBound(imported, cluster, fastestUs);
 }
 
+// What runCompare found, for its two outputs.
+struct CompareReport {
+    const ImportedGraph& imported;
+    const Cluster& cluster;
+    const SimOptions& sim;
+    std::vector<ComparisonRow> rows;
+    std::vector<std::pair<std::string, std::string>> skipped; // (algorithm, why)
+    double singleUs = 0.0;
+    ReportedBound bound; // the largest valid one
+
+    // The certified gap of a row: its fastest feasible run over the largest valid bound (every
+    // row shares it). Absent without a bound or a feasible run.
+    std::optional<double> certifiedGap(const ComparisonRow& r) const
+    {
+        if (!(bound.us > 0.0) || !r.bestFeasible || r.bestUs.empty())
+            return std::nullopt;
+        // A bound that proves the best optimal may sit a rounding above it.
+        const double gap = r.bestUsOverRuns / bound.us - 1.0;
+        return gap < 0.0 && gap > -1e-9 ? 0.0 : gap;
+    }
+};
+
+void printCompareJson(const CompareOptions& o, const CompareReport& report)
+{
+    const double lb = report.bound.us;
+    nlohmann::json j;
+    j["format"] = kCompareJsonFormat;
+    j["graph"] = report.imported.graph.name();
+    j["cluster"] = report.cluster.name();
+    j["dispatch"] = dispatchName(report.sim.dispatch);
+    j["samples"] = o.samples;
+    j["seeds"] = o.seeds;
+    j["lower_bound_ms"] = lb / 1000.0;
+    j["lower_bound_source"] = report.bound.source;
+    j["single_device_ms"] = report.singleUs / 1000.0;
+    addHostDispatchJson(report.imported, &report.cluster, j);
+    auto& results = j["results"] = nlohmann::json::array();
+    for (const ComparisonRow& r : report.rows) {
+        const double m = r.meanUs();
+        results.push_back({{"algo", r.algorithm},
+                           {"best_step_time_ms", m / 1000.0},
+                           {"best_step_time_ms_std", r.stddevUs() / 1000.0},
+                           {"runs", r.bestUs.size()},
+                           {"feasible", r.allFeasible()},
+                           {"feasible_runs", r.feasibleRuns},
+                           {"samples", r.samples},
+                           {"wall_s", r.wallSeconds},
+                           {"speedup_vs_single", m > 0 ? report.singleUs / m : 0.0},
+                           {"gap_to_lower_bound", lb > 0 ? m / lb - 1.0 : 0.0}});
+        if (const std::optional<double> gap = report.certifiedGap(r)) {
+            results.back()["certified_gap"] = *gap;
+            results.back()["certified_by"] = report.bound.source;
+        }
+        if (r.bounds.hasSolverBound()) {
+            results.back()["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
+            results.back()["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
+            results.back()["proven_optimal"] = r.bounds.provenOptimal;
+        }
+        if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
+            results.back()["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
+            results.back()["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
+            results.back()["grouped_optimal"] = r.bounds.groupedOptimal;
+        }
+    }
+    auto& left = j["skipped"] = nlohmann::json::array();
+    for (const auto& [algo, why] : report.skipped)
+        left.push_back({{"algo", algo}, {"reason", why}});
+    std::cout << j.dump(2) << "\n";
+}
+
+void printCompareTable(const CompareOptions& o, const CompareReport& report)
+{
+    const Graph& g = report.imported.graph;
+    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %d samples, %d seeds\n\n", g.name().c_str(),
+                g.opCount(), report.cluster.name().c_str(), report.bound.us / 1000.0, report.bound.source, o.samples,
+                o.seeds);
+    std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s  %s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
+                "wall (s)", "speed-up", "cert gap", "certified by");
+    for (const ComparisonRow& r : report.rows) {
+        const double m = r.meanUs();
+        const std::optional<double> gap = report.certifiedGap(r);
+        char gapText[32] = "       -";
+        if (gap)
+            std::snprintf(gapText, sizeof gapText, "%7.*f%%", *gap < 0.1 ? 2 : 1, 100.0 * *gap);
+        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %s  %s\n", r.algorithm.c_str(), m / 1000.0,
+                    r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
+                    m > 0 ? report.singleUs / m : 0.0, gapText, gap ? report.bound.source : "-");
+    }
+    for (const auto& [algo, why] : report.skipped)
+        std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
+    for (const ComparisonRow& r : report.rows) {
+        if (r.bounds.provenOptimal)
+            std::printf("%s: proven optimal\n", r.algorithm.c_str());
+        if (r.bounds.hasGroupedBound())
+            std::printf("%s: grouped bound %.3f ms on %d chunks%s: a bound of that grouping only, not of this graph\n",
+                        r.algorithm.c_str(), r.bounds.groupedBoundUs / 1000.0, r.bounds.groupedBoundGroups,
+                        r.bounds.groupedOptimal ? " (optimal there)" : "");
+    }
+}
+
 int runCompare(const CompareOptions& o)
 {
     std::vector<std::string> algos = o.algos.empty() ? defaultComparisonNames() : splitNames(o.algos);
@@ -85,13 +185,13 @@ int runCompare(const CompareOptions& o)
     noteDeviceTypes(g, c);
     const SimOptions simOptions = simOptionsArg(o);
     const LowerBound bound = lowerBound(g, c, simOptions);
+    CompareReport report{imported, c, simOptions, {}, {}, 0.0, largestBound(bound, 0.0, false)};
     // Placers that cannot run on this cluster are left out with a note, not run to fail
     // after the others have run (and the whole table is lost).
-    std::vector<std::pair<std::string, std::string>> skipped;
     std::erase_if(algos, [&](const std::string& a) {
         std::string why = notApplicable(a, c);
         if (!why.empty())
-            skipped.emplace_back(a, why);
+            report.skipped.emplace_back(a, why);
         return !why.empty();
     });
 
@@ -114,22 +214,20 @@ int runCompare(const CompareOptions& o)
             std::cerr << "running " << announced << "...\n";
         }
     };
-    std::vector<ComparisonRow> rows = runClusterNamed(o.cluster, c, [&] { return runner.run(announce); });
+    std::vector<ComparisonRow>& rows = report.rows;
+    rows = runClusterNamed(o.cluster, c, [&] { return runner.run(announce); });
     // The reference for speed-ups: the single best device (run it if it wasn't asked for).
-    double singleUs = 0.0;
     for (const ComparisonRow& r : rows)
         if (r.algorithm == "single")
-            singleUs = r.meanUs();
-    if (singleUs == 0.0)
-        singleUs = runClusterNamed(o.cluster, c, [&] { return runner.runAlgorithm("single"); }).meanUs();
+            report.singleUs = r.meanUs();
+    if (report.singleUs == 0.0)
+        report.singleUs = runClusterNamed(o.cluster, c, [&] { return runner.runAlgorithm("single"); }).meanUs();
     // The largest valid bound: the polynomial one, or a proven one of a row (milp).
-    ReportedBound best = largestBound(bound, 0.0, false);
     for (const ComparisonRow& r : rows) {
         const ReportedBound b = largestBound(bound, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel, "milp");
-        if (b.us > best.us)
-            best = b;
+        if (b.us > report.bound.us)
+            report.bound = b;
     }
-    const double lb = best.us;
     noteHostBoundOfRows(imported, c, rows);
     // The placement the file gives (an expert's), as a reference row.
     if (imported.hasGivenPlacement()) {
@@ -139,87 +237,10 @@ int runCompare(const CompareOptions& o)
             std::cerr << "given placement left out: " << e.what() << "\n";
         }
     }
-
-    // The certified gap of a row: its fastest feasible run over the largest valid bound, and
-    // the bound that certifies it (every row shares it). Absent without a bound or a feasible run.
-    auto certifiedGap = [&](const ComparisonRow& r) -> std::optional<double> {
-        if (!(lb > 0.0) || !r.bestFeasible || r.bestUs.empty())
-            return std::nullopt;
-        // A bound that proves the best optimal may sit a rounding above it.
-        const double gap = r.bestUsOverRuns / lb - 1.0;
-        return gap < 0.0 && gap > -1e-9 ? 0.0 : gap;
-    };
-
-    if (o.json) {
-        nlohmann::json j;
-        j["format"] = kCompareJsonFormat;
-        j["graph"] = g.name();
-        j["cluster"] = c.name();
-        j["dispatch"] = dispatchName(options.sim.dispatch);
-        j["samples"] = o.samples;
-        j["seeds"] = o.seeds;
-        j["lower_bound_ms"] = lb / 1000.0;
-        j["lower_bound_source"] = best.source;
-        j["single_device_ms"] = singleUs / 1000.0;
-        addHostDispatchJson(imported, &c, j);
-        auto& results = j["results"] = nlohmann::json::array();
-        for (const ComparisonRow& r : rows) {
-            const double m = r.meanUs();
-            results.push_back({{"algo", r.algorithm},
-                               {"best_step_time_ms", m / 1000.0},
-                               {"best_step_time_ms_std", r.stddevUs() / 1000.0},
-                               {"runs", r.bestUs.size()},
-                               {"feasible", r.allFeasible()},
-                               {"feasible_runs", r.feasibleRuns},
-                               {"samples", r.samples},
-                               {"wall_s", r.wallSeconds},
-                               {"speedup_vs_single", m > 0 ? singleUs / m : 0.0},
-                               {"gap_to_lower_bound", lb > 0 ? m / lb - 1.0 : 0.0}});
-            if (const std::optional<double> gap = certifiedGap(r)) {
-                results.back()["certified_gap"] = *gap;
-                results.back()["certified_by"] = best.source;
-            }
-            if (r.bounds.hasSolverBound()) {
-                results.back()["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
-                results.back()["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
-                results.back()["proven_optimal"] = r.bounds.provenOptimal;
-            }
-            if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
-                results.back()["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
-                results.back()["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
-                results.back()["grouped_optimal"] = r.bounds.groupedOptimal;
-            }
-        }
-        auto& left = j["skipped"] = nlohmann::json::array();
-        for (const auto& [algo, why] : skipped)
-            left.push_back({{"algo", algo}, {"reason", why}});
-        std::cout << j.dump(2) << "\n";
-        return kExitOk;
-    }
-    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %d samples, %d seeds\n\n", g.name().c_str(),
-                g.opCount(), c.name().c_str(), lb / 1000.0, best.source, o.samples, o.seeds);
-    std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s  %s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
-                "wall (s)", "speed-up", "cert gap", "certified by");
-    for (const ComparisonRow& r : rows) {
-        const double m = r.meanUs();
-        const std::optional<double> gap = certifiedGap(r);
-        char gapText[32] = "       -";
-        if (gap)
-            std::snprintf(gapText, sizeof gapText, "%7.*f%%", *gap < 0.1 ? 2 : 1, 100.0 * *gap);
-        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %s  %s\n", r.algorithm.c_str(), m / 1000.0,
-                    r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
-                    m > 0 ? singleUs / m : 0.0, gapText, gap ? best.source : "-");
-    }
-    for (const auto& [algo, why] : skipped)
-        std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
-    for (const ComparisonRow& r : rows) {
-        if (r.bounds.provenOptimal)
-            std::printf("%s: proven optimal\n", r.algorithm.c_str());
-        if (r.bounds.hasGroupedBound())
-            std::printf("%s: grouped bound %.3f ms on %d chunks%s: a bound of that grouping only, not of this graph\n",
-                        r.algorithm.c_str(), r.bounds.groupedBoundUs / 1000.0, r.bounds.groupedBoundGroups,
-                        r.bounds.groupedOptimal ? " (optimal there)" : "");
-    }
+    if (o.json)
+        printCompareJson(o, report);
+    else
+        printCompareTable(o, report);
     return kExitOk;
 }
 
