@@ -14,15 +14,53 @@ namespace post {
 BatchEvaluator::BatchEvaluator(const StepEvaluatorFactory& factory, int threads)
 {
     const int count = std::max(1, threads);
-    evaluators_.reserve(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i)
-        evaluators_.push_back(factory());
+    evaluators_.resize(static_cast<size_t>(count));
+    evaluators_[0] = factory();
+    // Each worker builds its own evaluator, on its own thread: what the evaluator allocates then
+    // comes from that thread's malloc arena, and so does what it frees and reallocates while it
+    // evaluates. Built on this thread, the workers' buffers sat in this thread's arena, and the
+    // same climb ran 1.3-1.7x slower or not depending on which threads the process had started
+    // before (docs/performance.md, "Where a worker's evaluator is built"). One at a time, in
+    // index order, as a factory need not be thread-safe.
+    struct Turns { // shared with the workers, which may still hold it as this returns
+        std::mutex mutex;
+        std::condition_variable changed;
+        size_t next = 1;
+        std::vector<std::exception_ptr> errors;
+    };
+    auto turns = std::make_shared<Turns>();
+    turns->errors.resize(static_cast<size_t>(count));
     workers_.reserve(static_cast<size_t>(count - 1));
     for (size_t i = 1; i < evaluators_.size(); ++i)
-        workers_.emplace_back([this, i] { workerLoop(i); });
+        workers_.emplace_back([this, i, turns, &factory] {
+            clearUpperVectorState(); // a new thread starts with its creator's vector state
+            {
+                std::unique_lock lock(turns->mutex);
+                turns->changed.wait(lock, [&] { return turns->next == i; });
+                try {
+                    evaluators_[i] = factory(); // alive: the constructor waits for every turn
+                } catch (...) {
+                    turns->errors[i] = std::current_exception();
+                }
+                ++turns->next;
+            }
+            turns->changed.notify_all();
+            workerLoop(i);
+        });
+    {
+        std::unique_lock lock(turns->mutex);
+        turns->changed.wait(lock, [&] { return turns->next == evaluators_.size(); });
+    }
+    for (const std::exception_ptr& error : turns->errors)
+        if (error) {
+            stopWorkers();
+            std::rethrow_exception(error);
+        }
 }
 
-BatchEvaluator::~BatchEvaluator()
+BatchEvaluator::~BatchEvaluator() { stopWorkers(); }
+
+void BatchEvaluator::stopWorkers()
 {
     {
         std::lock_guard lock(mutex_);
@@ -31,6 +69,7 @@ BatchEvaluator::~BatchEvaluator()
     wake_.notify_all();
     for (std::thread& worker : workers_)
         worker.join();
+    workers_.clear();
 }
 
 void BatchEvaluator::setReference(const Placement& reference)
@@ -95,7 +134,6 @@ void BatchEvaluator::drain(size_t evaluator)
 
 void BatchEvaluator::workerLoop(size_t evaluator)
 {
-    clearUpperVectorState(); // a new thread starts with its creator's vector state
     std::uint64_t seen = 0;
     for (;;) {
         {

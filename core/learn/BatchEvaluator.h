@@ -20,7 +20,9 @@ struct PlaceContext;
 
 // Evaluates batches of placements on a fixed pool of threads (the caller's thread plus
 // threads - 1 workers), each with its own evaluator. Results land at the index of their
-// placement, so they do not depend on the thread count or on scheduling.
+// placement, so they do not depend on the thread count or on scheduling. The factory makes
+// evaluator 0 on the caller's thread and each worker's on that worker's thread, one call at a
+// time in index order, before the constructor returns; an exception of one is rethrown there.
 class BatchEvaluator {
 public:
     BatchEvaluator(const StepEvaluatorFactory& factory, int threads);
@@ -39,6 +41,7 @@ public:
 
 private:
     void workerLoop(size_t evaluator);
+    void stopWorkers(); // ends and joins every worker
     void drain(size_t evaluator);
 
     std::vector<std::unique_ptr<StepEvaluator>> evaluators_; // [0] belongs to the caller's thread

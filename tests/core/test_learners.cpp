@@ -12,7 +12,9 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 using namespace post;
@@ -207,6 +209,57 @@ private slots:
                 QCOMPARE(a[i].stepTimeUs, HammingEvaluator(p.target).evaluate(placements[i]).stepTimeUs);
             }
         }
+    }
+
+    // Each worker's evaluator is built on that worker's thread (so that its memory is that
+    // thread's), one factory call at a time, and evaluates there; evaluator 0 is the caller's.
+    // A factory that throws makes the constructor rethrow, without a hang.
+    void batchEvaluatorBuildsEachEvaluatorOnItsThread()
+    {
+        struct Recorder final : StepEvaluator {
+            std::thread::id builtOn = std::this_thread::get_id();
+            std::atomic<int>* elsewhere = nullptr;
+            Evaluation evaluate(const Placement& x) override
+            {
+                if (std::this_thread::get_id() != builtOn)
+                    ++*elsewhere;
+                Evaluation e;
+                e.stepTimeUs = e.rawStepTimeUs = static_cast<double>(x.size());
+                return e;
+            }
+        };
+        std::atomic<int> elsewhere{0};
+        std::vector<std::thread::id> builders; // no lock: the calls never overlap
+        int calls = 0;
+        const StepEvaluatorFactory factory = [&] {
+            builders.push_back(std::this_thread::get_id());
+            ++calls;
+            auto e = std::make_unique<Recorder>();
+            e->elsewhere = &elsewhere;
+            return e;
+        };
+        {
+            BatchEvaluator pool(factory, 4);
+            QCOMPARE(calls, 4);
+            QCOMPARE(builders.front(), std::this_thread::get_id());
+            const std::set<std::thread::id> distinct(builders.begin(), builders.end());
+            QCOMPARE(distinct.size(), size_t{4});
+            std::vector<Placement> placements(200, Placement(3, 0));
+            std::vector<Evaluation> results(placements.size());
+            for (int round = 0; round < 3; ++round)
+                pool.evaluate(placements, results);
+            QCOMPARE(results[7].stepTimeUs, 3.0);
+        }
+        QCOMPARE(elsewhere.load(), 0);
+
+        calls = 0;
+        const StepEvaluatorFactory failing = [&]() -> std::unique_ptr<StepEvaluator> {
+            if (++calls == 3)
+                throw std::runtime_error("third evaluator");
+            return std::make_unique<Recorder>();
+        };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, BatchEvaluator(failing, 4));
+        QCOMPARE(calls, 4); // every worker got its turn before the constructor rethrew
     }
 
     void batchEvaluatorRethrows()
