@@ -1,6 +1,5 @@
 #include "core/classic/ClassicalPlacers.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/classic/CpuPlacer.h"
@@ -13,7 +12,10 @@
 #include "core/util/InputError.h"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <optional>
+#include <thread>
 
 namespace post {
 namespace {
@@ -91,31 +93,102 @@ ClassicalRunHooks deadlineHooks(std::function<double()> secondsLeft, std::functi
     return hooks;
 }
 
+namespace {
+
+// Runs `row` as runClassicalPlacers does (without its `done`): its start, or none when it does not
+// apply (a failure the hooks skip).
+std::optional<ClassicalStart> runOne(const PlaceContext& context, const std::string& name, size_t index, size_t count,
+                                     const ClassicalRunHooks& hooks)
+{
+    const ClassicalPlacerRow* row = findClassicalPlacer(name);
+    if (!row)
+        return std::nullopt;
+    if (hooks.starting)
+        hooks.starting(name, index, count);
+    PlaceContext quiet = context;
+    quiet.observer = nullptr;
+    if (hooks.adjust)
+        hooks.adjust(quiet);
+    try {
+        return ClassicalStart{name, row->make()->place(quiet)};
+    } catch (const std::exception&) {
+        // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
+        if (!hooks.skipFailures)
+            throw;
+        return std::nullopt;
+    }
+}
+
+// The placers before `end` of `names`, `threads` at a time, each taking the next one not yet
+// claimed while mayStart allows; their starts by index.
+std::vector<std::optional<ClassicalStart>> runAtOnce(const PlaceContext& context, const std::vector<std::string>& names,
+                                                     size_t end, int threads, const ClassicalRunHooks& hooks)
+{
+    std::vector<std::optional<ClassicalStart>> results(end);
+    std::vector<std::exception_ptr> errors(end);
+    std::atomic<size_t> next{0};
+    std::atomic<bool> closed{false};
+    auto work = [&] {
+        for (;;) {
+            const size_t i = next.fetch_add(1);
+            if (i >= end || closed.load())
+                return;
+            if (hooks.mayStart && !hooks.mayStart(i)) {
+                closed.store(true); // as the sequential loop: no placer after one refused
+                return;
+            }
+            try {
+                results[i] = runOne(context, names[i], i, names.size(), hooks);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> workers;
+    for (int t = 1; t < threads && static_cast<size_t>(t) < end; ++t)
+        workers.emplace_back(work);
+    work();
+    for (std::thread& w : workers)
+        w.join();
+    for (const std::exception_ptr& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+    return results;
+}
+
+} // namespace
+
 std::vector<ClassicalStart> runClassicalPlacers(const PlaceContext& context, const std::vector<std::string>& names,
                                                 const ClassicalRunHooks& hooks)
 {
     std::vector<ClassicalStart> starts;
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string& name = names[i];
-        if (hooks.mayStart && !hooks.mayStart(starts.size()))
-            break;
-        const ClassicalPlacerRow* row = findClassicalPlacer(name);
-        if (!row)
-            continue;
-        if (hooks.starting)
-            hooks.starting(name, i, names.size());
-        PlaceContext quiet = context;
-        quiet.observer = nullptr;
-        if (hooks.adjust)
-            hooks.adjust(quiet);
-        try {
-            starts.push_back({name, row->make()->place(quiet)});
-        } catch (const std::exception&) {
-            // A placer that does not apply to this cluster (cpu without a CPU) starts nothing.
-            if (!hooks.skipFailures)
-                throw;
-            continue;
+    const int threads = hooks.threads > 0 ? hooks.threads : static_cast<int>(std::thread::hardware_concurrency());
+    // Those before the first lastAmongStarts placer may run at once; the rest one at a time.
+    size_t together = 0;
+    if (threads > 1)
+        while (together < names.size()) {
+            const ClassicalPlacerRow* row = findClassicalPlacer(names[together]);
+            if (row && row->lastAmongStarts)
+                break;
+            ++together;
         }
+    if (together > 1) {
+        for (std::optional<ClassicalStart>& start : runAtOnce(context, names, together, threads, hooks))
+            if (start) {
+                starts.push_back(std::move(*start));
+                if (hooks.done)
+                    hooks.done(starts.back());
+            }
+    } else {
+        together = 0;
+    }
+    for (size_t i = together; i < names.size(); ++i) {
+        if (hooks.mayStart && !hooks.mayStart(threads > 1 ? i : starts.size()))
+            break;
+        std::optional<ClassicalStart> start = runOne(context, names[i], i, names.size(), hooks);
+        if (!start)
+            continue;
+        starts.push_back(std::move(*start));
         if (hooks.done)
             hooks.done(starts.back());
     }

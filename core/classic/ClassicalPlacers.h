@@ -50,6 +50,12 @@ struct ClassicalRunHooks {
     std::function<void(PlaceContext&)> adjust;       // its context, before it runs
     std::function<void(const ClassicalStart&)> done; // after it gave a start
     bool skipFailures = true; // a placer that throws (cpu without a CPU) gives no start; false: rethrow
+    // Placers run at once (the placers are independent; 0: all cores). With more than one,
+    // mayStart, starting and adjust are called from the worker threads (mayStart with the
+    // placer's index among `names`: the first is index 0), and `done` from the caller's thread
+    // once all have ended, in `names`' order. The lastAmongStarts placers run after the others,
+    // one at a time (m-SCT's LP solver is not thread-safe).
+    int threads = 1;
 };
 
 // Hooks for a search that runs the classical placers before a deadline. A placer runs to its

@@ -20,7 +20,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 using namespace post;
 
@@ -632,6 +634,65 @@ private slots:
         };
         QCOMPARE(runClassicalPlacers(context, names, untimed).size(), names.size());
         QCOMPARE(seen, std::vector<double>(names.size(), 7.0));
+    }
+
+    // A search's starts run at once on its threads (hooks.threads): the same starts in the same
+    // order as one at a time, `done` on the caller's thread in that order, a refusal of mayStart
+    // ending the run as it does in turn, m-SCT (lastAmongStarts) started after the others ended,
+    // and a placer that does not apply (cpu without a CPU) left out.
+    void startsRunAtOnceAsInTurn()
+    {
+        const Graph g = randomGraph(60, 5);
+        const std::vector<std::string> names = classicalStartOrder();
+        QCOMPARE(names.back(), std::string("m-sct"));
+        for (const bool withCpu : {true, false}) {
+            const Cluster c = makeCluster(4, 1e12, Link{1e3, 20.0}, withCpu);
+            PlaceContext context{g, c, SimOptions{}};
+            std::mutex mutex;
+            bool doneOnCaller = true, doneInOrder = true;
+            auto run = [&](int threads, std::function<bool(size_t)> mayStart, std::vector<std::string>* startedOrder) {
+                ClassicalRunHooks hooks;
+                hooks.threads = threads;
+                hooks.mayStart = std::move(mayStart);
+                hooks.starting = [&](const std::string& name, size_t, size_t) {
+                    const std::lock_guard lock(mutex);
+                    if (startedOrder)
+                        startedOrder->push_back(name);
+                };
+                std::vector<std::string> doneOrder;
+                const auto caller = std::this_thread::get_id();
+                hooks.done = [&](const ClassicalStart& s) {
+                    doneOnCaller = doneOnCaller && std::this_thread::get_id() == caller;
+                    doneOrder.push_back(s.name);
+                };
+                std::vector<ClassicalStart> starts = runClassicalPlacers(context, names, hooks);
+                doneInOrder = doneInOrder && doneOrder.size() == starts.size();
+                for (size_t i = 0; doneInOrder && i < starts.size(); ++i)
+                    doneInOrder = doneOrder[i] == starts[i].name;
+                return starts;
+            };
+            const auto inTurn = run(1, {}, nullptr);
+            std::vector<std::string> started;
+            const auto atOnce = run(3, {}, &started);
+            QCOMPARE(atOnce.size(), inTurn.size());
+            QCOMPARE(inTurn.size(), withCpu ? names.size() : names.size() - 1);
+            for (size_t i = 0; i < inTurn.size(); ++i) {
+                QCOMPARE(atOnce[i].name, inTurn[i].name);
+                QCOMPARE(atOnce[i].result.best, inTurn[i].result.best);
+                QCOMPARE(atOnce[i].result.bestStepTimeUs, inTurn[i].result.bestStepTimeUs);
+            }
+            QCOMPARE(started.back(), std::string("m-sct"));
+            // Two starts allowed: the same two either way.
+            const auto firstTwo = [](size_t i) { return i < 2; };
+            const auto twoInTurn = run(1, firstTwo, nullptr);
+            const auto twoAtOnce = run(3, firstTwo, nullptr);
+            QCOMPARE(twoInTurn.size(), size_t{2});
+            QCOMPARE(twoAtOnce.size(), size_t{2});
+            QCOMPARE(twoAtOnce[0].name, names[0]);
+            QCOMPARE(twoAtOnce[1].name, names[1]);
+            QVERIFY(doneOnCaller);
+            QVERIFY(doneInOrder);
+        }
     }
 
     void everyPlacerIsDeterministicAndValid_data()
