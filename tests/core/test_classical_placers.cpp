@@ -17,6 +17,7 @@
 
 #include <QtTest>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -548,6 +549,40 @@ private slots:
         QCOMPARE(lp.windowsSolved(), 3);
         const PlaceResult r = MSctPlacer(MSctOptions{3, 0.5}).place(PlaceContext{g, c, SimOptions{}});
         QVERIFY(!placementProblem(g, c, r.best));
+    }
+
+    // Under a deadline, an LP of at most 8,000 edges in its windows is solved whole even when
+    // the deadline has passed (its favourites do not depend on the clock); a larger one skips
+    // the windows left at the deadline, here all of them.
+    void msctSmallLpIgnoresTheDeadline()
+    {
+        const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        GraphBuilder chain;
+        for (int i = 0; i < 7; ++i) {
+            chain.addOp(makeOp("op" + std::to_string(i), 5));
+            if (i > 0)
+                chain.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 500.0);
+        }
+        const Graph small = std::move(chain).build();
+        const Cluster c = makeCluster(2, 1e12, Link{1.0, 0.0});
+        FavouriteChildLp late(small, c, 3);
+        QCOMPARE(late.solve(past), (std::vector<OpId>{1, 2, kNoOp, 4, 5, kNoOp, kNoOp}));
+        QCOMPARE(late.windowsSolved(), 3);
+        QCOMPARE(late.windowsSkipped(), 0);
+
+        // 400 ops, each feeding the next 30: windows of 50 ops hold 8,280 edges in all.
+        GraphBuilder band;
+        constexpr int kOps = 400;
+        for (int i = 0; i < kOps; ++i) {
+            band.addOp(makeOp("op" + std::to_string(i), 5));
+            for (int j = std::max(0, i - 30); j < i; ++j)
+                band.addEdge(static_cast<OpId>(j), static_cast<OpId>(i), 100.0 + (i * 7 + j) % 13);
+        }
+        const Graph large = std::move(band).build();
+        FavouriteChildLp skipped(large, c, 50);
+        skipped.solve(past);
+        QCOMPARE(skipped.windowsSkipped(), 8);
+        QCOMPARE(skipped.windowsSolved(), 0);
     }
 
     // A dense window (more than 10,000 rows, about one per edge) takes the fallback without a
