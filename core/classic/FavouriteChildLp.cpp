@@ -24,7 +24,7 @@ constexpr size_t kMaxWindowRows = 10000;
 // their share, does not depend on how fast they ran. nasnetamobile's two windows (2,691 rows,
 // 0.1-0.2 s here) fell back or not by a few milliseconds, and its 2 s search ended in one of
 // two basins, 668 or 708 ms on k80x4, with it; the real profiles hold at most 3,075 edges.
-constexpr int kWholeLpEdges = 8000;
+constexpr int kWholeLpEdges = 4000;
 
 struct ProblemDeleter {
     // GLPK keeps a per-thread environment that outlives the problem; placers run on pool

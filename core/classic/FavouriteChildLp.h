@@ -30,7 +30,7 @@ class Cluster;
 // When GLPK fails on a window (or exceeds its 20 s time limit), or the window's LP has
 // more than 10,000 rows (a dense window), that window falls back to "the child behind the
 // costliest transfer"; so do the windows left when `deadline` has passed (a placer's time
-// budget), unless the windows hold at most 8,000 edges in all: such an LP (a few tenths of a
+// budget), unless the windows hold at most 4,000 edges in all: such an LP (a few tenths of a
 // second at most) is solved whole, so that its favourites do not depend on the clock.
 class FavouriteChildLp {
 public:

@@ -551,7 +551,7 @@ private slots:
         QVERIFY(!placementProblem(g, c, r.best));
     }
 
-    // Under a deadline, an LP of at most 8,000 edges in its windows is solved whole even when
+    // Under a deadline, an LP of at most 4,000 edges in its windows is solved whole even when
     // the deadline has passed (its favourites do not depend on the clock); a larger one skips
     // the windows left at the deadline, here all of them.
     void msctSmallLpIgnoresTheDeadline()
