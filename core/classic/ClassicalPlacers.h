@@ -54,7 +54,7 @@ struct ClassicalRunHooks {
     // mayStart, starting and adjust are called from the worker threads (mayStart with the
     // placer's index among `names`: the first is index 0), and `done` from the caller's thread
     // once all have ended, in `names`' order. The lastAmongStarts placers run after the others,
-    // one at a time (m-SCT's LP solver is not thread-safe).
+    // one at a time (m-SCT, whose LP takes what the others left of the time).
     int threads = 1;
 };
 

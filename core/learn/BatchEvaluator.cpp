@@ -19,7 +19,7 @@ BatchEvaluator::BatchEvaluator(const StepEvaluatorFactory& factory, int threads)
     // Each worker builds its own evaluator, on its own thread: what the evaluator allocates then
     // comes from that thread's malloc arena, and so does what it frees and reallocates while it
     // evaluates. Built on this thread, the workers' buffers sat in this thread's arena, and the
-    // same climb ran 1.3-1.7x slower or not depending on which threads the process had started
+    // same climb ran 1.2-1.7x slower or not depending on which threads the process had started
     // before (docs/performance.md, "Where a worker's evaluator is built"). One at a time, in
     // index order, as a factory need not be thread-safe.
     struct Turns { // shared with the workers, which may still hold it as this returns
