@@ -80,6 +80,18 @@ int devicesUsed(const Placement& placement)
     return static_cast<int>(used.size());
 }
 
+// A chain of `ops` ops of 5 us, each edge of 500 bytes.
+Graph chainGraph(int ops)
+{
+    GraphBuilder b;
+    for (int i = 0; i < ops; ++i) {
+        b.addOp(makeOp("op" + std::to_string(i), 5));
+        if (i > 0)
+            b.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 500.0);
+    }
+    return std::move(b).build();
+}
+
 // A random DAG: each op takes inputs from up to three earlier ops; some ops share groups.
 Graph randomGraph(int ops, unsigned seed)
 {
@@ -536,13 +548,7 @@ private slots:
     {
         // A chain of 7 ops in LP windows of 3: windows {0,1,2} {3,4,5} {6}; the edges
         // 2->3 and 5->6 cross windows and cannot be favourites, the rest are.
-        GraphBuilder b;
-        for (int i = 0; i < 7; ++i) {
-            b.addOp(makeOp("op" + std::to_string(i), 5));
-            if (i > 0)
-                b.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 500.0);
-        }
-        const Graph g = std::move(b).build();
+        const Graph g = chainGraph(7);
         const Cluster c = makeCluster(2, 1e12, Link{1.0, 0.0});
         FavouriteChildLp lp(g, c, 3);
         QCOMPARE(lp.solve(), (std::vector<OpId>{1, 2, kNoOp, 4, 5, kNoOp, kNoOp}));
@@ -557,13 +563,7 @@ private slots:
     void msctSmallLpIgnoresTheDeadline()
     {
         const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-        GraphBuilder chain;
-        for (int i = 0; i < 7; ++i) {
-            chain.addOp(makeOp("op" + std::to_string(i), 5));
-            if (i > 0)
-                chain.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 500.0);
-        }
-        const Graph small = std::move(chain).build();
+        const Graph small = chainGraph(7);
         const Cluster c = makeCluster(2, 1e12, Link{1.0, 0.0});
         FavouriteChildLp late(small, c, 3);
         QCOMPARE(late.solve(past), (std::vector<OpId>{1, 2, kNoOp, 4, 5, kNoOp, kNoOp}));
