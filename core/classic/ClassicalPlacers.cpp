@@ -1,7 +1,5 @@
 #include "core/classic/ClassicalPlacers.h"
 
-#include <cmath>
-
 #include "core/classic/CpuPlacer.h"
 #include "core/classic/MEtfPlacer.h"
 #include "core/classic/MSctPlacer.h"
@@ -13,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
 #include <optional>
 #include <thread>

@@ -74,7 +74,7 @@ std::vector<ClassicalStart> runClassicalStarts(const PlaceContext& context, Eval
         ClassicalRunHooks hooks = classicalStartHooks([&budget] { return budget.secondsLeft(); },
                                                       [&budget] { return budget.stopRequested(); });
         hooks.done = record;
-        hooks.threads = context.threads; // the evaluator pool's threads are idle until the climb
+        hooks.threads = context.threads; // the search's own threads: its evaluations begin after the starts
         for (ClassicalStart& start : runClassicalPlacers(context, classicalStartOrder(), hooks))
             starts.push_back(std::move(start));
     }
