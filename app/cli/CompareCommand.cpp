@@ -36,6 +36,22 @@ struct CompareOptions : GraphClusterArgs {
     bool json = false;
 };
 
+// The budget of each learner and search run: samples, wall time, or both (the first reached
+// ends the run); --time alone sets no sample limit.
+int sampleLimit(const CompareOptions& o) { return o.seconds > 0.0 && !o.samplesGiven ? kUnlimitedSamples : o.samples; }
+
+std::string budgetText(const CompareOptions& o)
+{
+    char text[96];
+    if (o.seconds <= 0.0)
+        std::snprintf(text, sizeof text, "%d samples", o.samples);
+    else if (!o.samplesGiven)
+        std::snprintf(text, sizeof text, "%g s a run", o.seconds);
+    else
+        std::snprintf(text, sizeof text, "%d samples or %g s a run, whichever ends it first", o.samples, o.seconds);
+    return text;
+}
+
 std::vector<std::string> splitNames(const std::string& list)
 {
     std::vector<std::string> names;
@@ -101,7 +117,9 @@ void printCompareJson(const CompareOptions& o, const CompareReport& report)
     j["graph"] = report.imported.graph.name();
     j["cluster"] = report.cluster.name();
     j["dispatch"] = dispatchName(report.sim.dispatch);
-    j["samples"] = o.samples;
+    j["samples"] = sampleLimit(o);
+    if (o.seconds > 0.0)
+        j["time_s"] = o.seconds;
     j["seeds"] = o.seeds;
     j["lower_bound_ms"] = lb / 1000.0;
     j["lower_bound_source"] = report.bound.source;
@@ -144,8 +162,8 @@ void printCompareJson(const CompareOptions& o, const CompareReport& report)
 void printCompareTable(const CompareOptions& o, const CompareReport& report)
 {
     const Graph& g = report.imported.graph;
-    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %d samples, %d seeds\n\n", g.name().c_str(),
-                g.opCount(), report.cluster.name().c_str(), report.bound.us / 1000.0, report.bound.source, o.samples,
+    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %s, %d seeds\n\n", g.name().c_str(), g.opCount(),
+                report.cluster.name().c_str(), report.bound.us / 1000.0, report.bound.source, budgetText(o).c_str(),
                 o.seeds);
     std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s  %s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
                 "wall (s)", "speed-up", "cert gap", "certified by");
@@ -198,7 +216,7 @@ int runCompare(const CompareOptions& o)
     ComparisonOptions options;
     options.algorithms = algos;
     // Equal samples by default; --time alone gives every run that wall time instead.
-    options.samples = o.seconds > 0.0 && !o.samplesGiven ? kUnlimitedSamples : o.samples;
+    options.samples = sampleLimit(o);
     options.seconds = o.seconds;
     options.seeds = o.seeds;
     options.firstSeed = o.firstSeed;

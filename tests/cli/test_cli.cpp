@@ -1037,6 +1037,32 @@ private slots:
         QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), placed["best_step_time_ms"].toDouble());
     }
 
+    void compareStatesTheBudgetItRan()
+    {
+        const QString g = write("chain.json", kChain);
+        const QString c = write("pair.json", kCluster);
+        // Samples alone (the default budget), wall time alone (no sample limit), or both.
+        Run r = runCli({"compare", g, "--cluster", c, "--algos", "random", "--samples", "30", "--seeds", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("; 30 samples, 1 seeds"), qPrintable(r.out));
+        r = runCli({"compare", g, "--cluster", c, "--algos", "random", "--time", "0.2", "--seeds", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("; 0.2 s a run, 1 seeds") && !r.out.contains("2400"), qPrintable(r.out));
+        r = runCli({"compare", g, "--cluster", c, "--algos", "random", "--time", "0.2", "--seeds", "1", "--json"});
+        QJsonObject o = parseObject(r.out);
+        QCOMPARE(o["time_s"].toDouble(), 0.2);
+        QCOMPARE(o["samples"].toDouble(), 100000000.0);                             // no limit
+        QVERIFY(o["results"].toArray()[0].toObject()["samples"].toDouble() > 2400); // it ran past the default
+        r = runCli({"compare", g, "--cluster", c, "--algos", "random", "--samples", "30", "--time", "60", "--seeds",
+                    "1", "--json"});
+        o = parseObject(r.out);
+        QCOMPARE(o["samples"].toInt(), 30);
+        QCOMPARE(o["time_s"].toDouble(), 60.0);
+        QCOMPARE(o["results"].toArray()[0].toObject()["samples"].toInt(), 30);
+        r = runCli({"compare", g, "--cluster", c, "--algos", "random", "--samples", "30", "--seeds", "1", "--json"});
+        QVERIFY(!parseObject(r.out).contains("time_s"));
+    }
+
     void warmStartIsNeverWorseThanItsStart()
     {
         const QString sample = testdata::sourceDir() + "/samples/graphs/inception-block.json";

@@ -222,6 +222,8 @@ private slots:
                 "lower_bound_ms": 0, "lower_bound_source": "work", "single_device_ms": 1, "results": [{"best_step_time_ms": 1}]})"), "algo"},
             {"compare: unknown bound source", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "samples": 1, "seeds": 1,
                 "lower_bound_ms": 0, "lower_bound_source": "guess", "single_device_ms": 1, "results": []})"), "guess"},
+            {"compare: a budget of no time", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "dispatch": "ready", "samples": 1,
+                "time_s": 0, "seeds": 1, "lower_bound_ms": 0, "lower_bound_source": "work", "single_device_ms": 1, "results": []})"), "time_s"},
             {"session: embedded graph broken", "post-session-1", QByteArray(R"({"format": "post-session/1", "learner": {"algorithm": "post", "samples": 1, "seed": 1},
                 "graph": {"format": "post-graph/1", "ops": [{"type": "Relu"}]},
                 "cluster": {"format": "post-cluster/1", "devices": [{"name": "/device:GPU:0", "kind": "gpu"}]}})"), "name"},
