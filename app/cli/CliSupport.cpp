@@ -520,6 +520,13 @@ std::string formatMs(double us)
     return buf;
 }
 
+std::string formatGap(double gap)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f%%", gap < 0.1 ? 2 : 1, 100.0 * gap);
+    return buf;
+}
+
 std::string formatBytes(double bytes)
 {
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};

@@ -186,6 +186,8 @@ inline constexpr double kDefaultPlaceSeconds = 2.0;
 inline constexpr int kUnlimitedSamples = 100000000;
 
 std::string formatMs(double us);
+// A certified gap (best / bound - 1) as a percentage: "2.82%", "13.2%".
+std::string formatGap(double gap);
 std::string formatBytes(double bytes);
 
 } // namespace post::cli

@@ -101,11 +101,8 @@ struct CompareReport {
     // row shares it). Absent without a bound or a feasible run.
     std::optional<double> certifiedGap(const ComparisonRow& r) const
     {
-        if (!(bound.us > 0.0) || !r.bestFeasible || r.bestUs.empty())
-            return std::nullopt;
-        // A bound that proves the best optimal may sit a rounding above it.
-        const double gap = r.bestUsOverRuns / bound.us - 1.0;
-        return gap < 0.0 && gap > -1e-9 ? 0.0 : gap;
+        const double gap = r.bestFeasible && !r.bestUs.empty() ? post::certifiedGap(r.bestUsOverRuns, bound.us) : NAN;
+        return std::isnan(gap) ? std::nullopt : std::optional<double>(gap);
     }
 };
 
@@ -170,12 +167,10 @@ void printCompareTable(const CompareOptions& o, const CompareReport& report)
     for (const ComparisonRow& r : report.rows) {
         const double m = r.meanUs();
         const std::optional<double> gap = report.certifiedGap(r);
-        char gapText[32] = "       -";
-        if (gap)
-            std::snprintf(gapText, sizeof gapText, "%7.*f%%", *gap < 0.1 ? 2 : 1, 100.0 * *gap);
-        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %s  %s\n", r.algorithm.c_str(), m / 1000.0,
+        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %8s  %s\n", r.algorithm.c_str(), m / 1000.0,
                     r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
-                    m > 0 ? report.singleUs / m : 0.0, gapText, gap ? report.bound.source : "-");
+                    m > 0 ? report.singleUs / m : 0.0, gap ? formatGap(*gap).c_str() : "-",
+                    gap ? report.bound.source : "-");
     }
     for (const auto& [algo, why] : report.skipped)
         std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());

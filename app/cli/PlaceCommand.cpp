@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 namespace post::cli {
@@ -149,6 +151,9 @@ int runPlace(const PlaceOptions& o)
                       << "differ from the critical-path dispatch's (docs/simulator.md, \"Dispatch\")\n";
     }
 
+    // How far the best can be from the optimum, where it is feasible (the bound holds for
+    // placements that fit in memory).
+    const double gap = r.feasible ? certifiedGap(r.bestStepTimeUs, lb.us) : std::numeric_limits<double>::quiet_NaN();
     std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
     for (DeviceId d : r.best)
         ++opsPerDevice[static_cast<size_t>(d)];
@@ -169,6 +174,8 @@ int runPlace(const PlaceOptions& o)
         j["wall_s"] = r.wallSeconds;
         j["lower_bound_ms"] = lb.us / 1000.0;
         j["lower_bound_source"] = lb.source;
+        if (!std::isnan(gap))
+            j["certified_gap"] = gap;
         if (r.bounds.hasSolverBound()) {
             j["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
             j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
@@ -191,6 +198,8 @@ int runPlace(const PlaceOptions& o)
               << (simOptions.dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
               << formatMs(lb.us) << " (" << lb.source << ")" << (r.bounds.provenOptimal ? "\nproven       optimal" : "")
               << "\n";
+    if (!std::isnan(gap) && !r.bounds.provenOptimal)
+        std::cout << "certified    within " << formatGap(gap) << " of the optimum (best / lower bound - 1)\n";
     if (startMade)
         std::cout << "start        " << formatMs(*startMade->stepTimeUs) << "  (" << o.start << ")\n";
     if (r.bounds.hasGroupedBound())

@@ -1397,6 +1397,14 @@ ReportedBound largestBound(const LowerBound& bound, double provenUs, bool proven
     return {bound.valueUs(), bound.source()};
 }
 
+double certifiedGap(double stepUs, double boundUs)
+{
+    if (!(boundUs > 0.0) || !std::isfinite(boundUs) || !(stepUs > 0.0) || !std::isfinite(stepUs))
+        return std::numeric_limits<double>::quiet_NaN();
+    const double gap = stepUs / boundUs - 1.0;
+    return gap < 0.0 && gap > -1e-9 ? 0.0 : gap;
+}
+
 OpWindows opWindows(const Graph& graph, const Cluster& cluster)
 {
     OpWindows windows;

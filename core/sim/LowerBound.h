@@ -61,6 +61,11 @@ struct ReportedBound {
 ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel,
                            const char* provenSource = "milp");
 
+// The certified gap of a step time against a valid lower bound: step / bound - 1, how far the
+// step can at most be from the optimum. NaN without a positive finite bound or step. A gap a
+// rounding under 0 (a bound that proves the step optimal, computed another way) is 0.
+double certifiedGap(double stepUs, double boundUs);
+
 // The ancestry bound's windows, per op (empty for an empty graph or cluster; at least the
 // fork-join bound's): no schedule of the simulator's semantics (any order on devices and
 // links, not only the simulator's) of a valid placement starts the op before headUs[op], and

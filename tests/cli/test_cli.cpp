@@ -317,8 +317,10 @@ private slots:
         QVERIFY(o["solver_bound_ms"].toDouble() <= o["best_step_time_ms"].toDouble());
         QVERIFY(o["lower_bound_ms"].toDouble() >= o["solver_bound_ms"].toDouble());
         QVERIFY(o["best_step_time_ms"].toDouble() <= o["lower_bound_ms"].toDouble() * (1 + 1e-5));
+        QVERIFY(o["certified_gap"].toDouble() >= 0.0 && o["certified_gap"].toDouble() < 1e-5);
         r = runCli({"place", g, "--cluster", "k80x4", "--algo", "milp", "--time", "5"});
         QVERIFY2(r.out.contains("proven       optimal"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("certified"), qPrintable(r.out)); // "proven optimal" says it
         r = runCli({"compare", g, "--cluster", "k80x4", "--algos", "milp,m-etf", "--time", "2", "--json"});
         QCOMPARE(r.exitCode, 0);
         o = parseObject(r.out);
@@ -1035,6 +1037,33 @@ private slots:
         // Same seed, same answer.
         r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "post", "--samples", "300", "--seed", "7", "--json"});
         QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), placed["best_step_time_ms"].toDouble());
+    }
+
+    // place says how far its best can be from the optimum: best / lower bound - 1, where the
+    // best fits in memory.
+    void placeStatesItsCertifiedGap()
+    {
+        const QString sample = testdata::sourceDir() + "/samples/graphs/inception-block.json";
+        Run r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "m-etf", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = parseObject(r.out);
+        const double gap = o["best_step_time_ms"].toDouble() / o["lower_bound_ms"].toDouble() - 1.0;
+        QVERIFY(gap > 0.001); // m-etf is not optimal there
+        QVERIFY(std::abs(o["certified_gap"].toDouble() - gap) < 1e-12);
+        r = runCli({"place", sample, "--cluster", "k80x4", "--algo", "m-etf"});
+        const QString line = QString("certified    within %1% of the optimum").arg(100.0 * gap, 0, 'f', gap < 0.1 ? 2 : 1);
+        QVERIFY2(r.out.contains(line), qPrintable(r.out + "\nwanted: " + line));
+        // Nothing fits (1 kB per device): no gap, as the bound holds only for placements that fit.
+        const QString g = write("chain.json", kChain);
+        QString tiny = QString(kCluster).replace("1e9", "1000");
+        const QString c = write("tiny.json", tiny.toUtf8());
+        r = runCli({"place", g, "--cluster", c, "--algo", "m-etf", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        o = parseObject(r.out);
+        QCOMPARE(o["feasible"].toBool(), false);
+        QVERIFY(!o.contains("certified_gap"));
+        r = runCli({"place", g, "--cluster", c, "--algo", "m-etf"});
+        QVERIFY2(r.out.contains("INFEASIBLE") && !r.out.contains("certified"), qPrintable(r.out));
     }
 
     void compareStatesTheBudgetItRan()

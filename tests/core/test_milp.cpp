@@ -563,6 +563,17 @@ private slots:
         QCOMPARE(std::string(largestBound(polynomial, 150.0, false).source), std::string("fork-join"));
         QCOMPARE(largestBound(polynomial, 110.0, true).us, 120.0);
     }
+
+    // The certified gap every output shows (place, compare, Post Studio): step / bound - 1.
+    void certifiedGapOfAStep()
+    {
+        QCOMPARE(certifiedGap(110.0, 100.0), 110.0 / 100.0 - 1.0);
+        QCOMPARE(certifiedGap(100.0, 100.0 * (1 + 1e-12)), 0.0); // a proof of optimality, rounded
+        QVERIFY(certifiedGap(99.0, 100.0) < 0.0);                // an invalid bound is not hidden
+        const double inf = std::numeric_limits<double>::infinity();
+        for (const auto& [step, bound] : {std::pair{1.0, 0.0}, {0.0, 1.0}, {inf, 1.0}, {1.0, inf}, {-1.0, 1.0}})
+            QVERIFY2(std::isnan(certifiedGap(step, bound)), qPrintable(QString("%1 / %2").arg(step).arg(bound)));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMilp)

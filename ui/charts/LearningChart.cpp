@@ -1,5 +1,6 @@
 #include "ui/charts/LearningChart.h"
 
+#include "core/sim/LowerBound.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/InputError.h"
 #include "ui/charts/ChartColours.h"
@@ -268,9 +269,9 @@ QString LearningChart::boundNote() const
 
 double LearningChart::certifiedGap() const
 {
-    if (!haveBest_ || !known(lowerBoundMs_) || lowerBoundMs_ <= 0.0)
+    if (!haveBest_ || !known(lowerBoundMs_))
         return std::numeric_limits<double>::quiet_NaN();
-    return std::max(0.0, bestMs_ - lowerBoundMs_) / lowerBoundMs_;
+    return post::certifiedGap(bestMs_, lowerBoundMs_);
 }
 
 void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)

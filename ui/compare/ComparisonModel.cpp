@@ -1,5 +1,6 @@
 #include "ui/compare/ComparisonModel.h"
 
+#include "core/sim/LowerBound.h"
 #include "ui/util/Format.h"
 
 #include <QBrush>
@@ -65,22 +66,14 @@ double ComparisonModel::bestUs() const
     return b < 0 ? 0.0 : rows_[static_cast<size_t>(b)].bestUsOverRuns;
 }
 
-double ComparisonModel::certifiedGap() const
-{
-    const double lb = lowerBoundUs();
-    const double best = bestUs();
-    if (!(lb > 0.0) || !(best > 0.0))
-        return std::numeric_limits<double>::quiet_NaN();
-    return std::max(0.0, best - lb) / lb;
-}
+double ComparisonModel::certifiedGap() const { return post::certifiedGap(bestUs(), lowerBoundUs()); }
 
 double ComparisonModel::rowCertifiedGap(int index) const
 {
     const ComparisonRow& r = rows_[static_cast<size_t>(index)];
-    const double lb = lowerBoundUs();
-    if (!(lb > 0.0) || !r.bestFeasible || r.bestUs.empty())
+    if (!r.bestFeasible || r.bestUs.empty())
         return std::numeric_limits<double>::quiet_NaN();
-    return std::max(0.0, r.bestUsOverRuns - lb) / lb;
+    return post::certifiedGap(r.bestUsOverRuns, lowerBoundUs());
 }
 
 bool ComparisonModel::bestProvenOptimal() const
