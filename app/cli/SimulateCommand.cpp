@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -55,6 +56,8 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
     j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
     j["lower_bound_ready_order_ms"] = lb.readyOrderUs / 1000.0;
     j["lower_bound_source"] = lb.source();
+    if (const double gap = r.feasible ? certifiedGap(r.stepTimeUs, lb.valueUs()) : NAN; !std::isnan(gap))
+        j["certified_gap"] = gap;
     addHostDispatchJson(imported, &c, j);
     auto& devices = j["devices"] = nlohmann::json::array();
     auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
@@ -122,8 +125,10 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
               << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
               << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
               << formatMs(lb.memorySplitUs)
-              << (lb.readyOrderUs > 0.0 ? ", ready order " + formatMs(lb.readyOrderUs) : std::string())
-              << ")\nplacement    " << placement << "\n\n";
+              << (lb.readyOrderUs > 0.0 ? ", ready order " + formatMs(lb.readyOrderUs) : std::string()) << ")\n";
+    if (const double gap = r.feasible ? certifiedGap(r.stepTimeUs, lb.valueUs()) : NAN; !std::isnan(gap))
+        std::cout << "certified    within " << formatGap(gap) << " of the optimum (step / lower bound - 1)\n";
+    std::cout << "placement    " << placement << "\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];

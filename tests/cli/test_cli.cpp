@@ -262,6 +262,12 @@ private slots:
         QCOMPARE(o["lower_bound_source"].toString(), QString("critical-path")); // a chain: no join or fork to price
         QCOMPARE(o["lower_bound_fork_join_ms"].toDouble(), 0.175);
         QCOMPARE(o["lower_bound_ancestry_ms"].toDouble(), 0.175);
+        QCOMPARE(o["certified_gap"].toDouble(), 0.0); // the bound is this step: optimal
+        // On the slow GPU: 350 us against the bound's 175, so at most 100 % above the optimum.
+        r = runCli({"simulate", g, "--cluster", c, "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(parseObject(r.out)["certified_gap"].toDouble(), 1.0);
+        r = runCli({"simulate", g, "--cluster", c, "--all-on", "/device:GPU:0"});
+        QVERIFY2(r.out.contains("certified    within 100.0% of the optimum"), qPrintable(r.out));
     }
 
     // A graph timed per device type (docs/clusters.md, "Device types") on the mixed preset: each
