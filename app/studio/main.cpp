@@ -109,8 +109,9 @@ struct Options {
                                QStringLiteral("N")};
     QCommandLineOption time{
         QStringLiteral("time"),
-        QStringLiteral("Wall-time budget in seconds for --algo, as post-cli --time: the run ends at "
-                       "whichever of samples and time ends first (default none)."),
+        QStringLiteral("Wall-time budget in seconds for --algo, as post-cli --time: alone it lifts the "
+                       "sample budget to the largest the learner panel takes (1,000,000); with --samples the "
+                       "run ends at whichever of them ends first (default none)."),
         QStringLiteral("S")};
     QCommandLineOption compare{
         QStringLiteral("compare"),
@@ -205,6 +206,8 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
             return fail(QStringLiteral("--time takes seconds from 0 to 3600 (not 0)"), 2);
         if (r.algo.isEmpty())
             return fail(QStringLiteral("--time needs --algo"), 2);
+        if (!parser.isSet(o.samples))
+            r.samples = post::LearnerPanel::kMaxSamples;
     }
     r.seeds = *seeds;
     r.batch = *batch;

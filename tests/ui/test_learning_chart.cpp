@@ -175,6 +175,21 @@ private slots:
         QCOMPARE(clicked.size(), 2);
     }
 
+    // The sample axis spans the run's budget while it runs, and the samples drawn once it has
+    // ended short of it (a time limit, Stop); a continued run gets its budget back.
+    void sampleAxisFitsARunThatEndedEarly()
+    {
+        ShownChart shown(descendingRun(), 1000);
+        LearningChart& chart = shown.chart;
+        QCOMPARE(chart.sampleAxis()->max(), 1000.0);
+        chart.finishRun(std::numeric_limits<double>::quiet_NaN());
+        chart.flush();
+        QCOMPARE(chart.sampleAxis()->max(), 100.0); // samples 0..99
+        chart.continueRun(2000);
+        chart.flush();
+        QCOMPARE(chart.sampleAxis()->max(), 2000.0);
+    }
+
     // In the window: Run ▸ Show Best shows the best sample's placement.
     void runMenuShowBestShowsItsPlacement()
     {

@@ -202,6 +202,31 @@ private slots:
         QVERIFY(!QFileInfo::exists(none));
     }
 
+    // --time alone is a wall-time budget, as post-cli place --time: the run lasts it (the sample
+    // budget becomes the panel's largest, which random search on 102 ops does not reach in
+    // 2 s); with --samples the run ends at whichever comes first.
+    void timeAloneIsTheBudget()
+    {
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR")
+            + QStringLiteral("/samples/graphs/inception-block.json");
+        const QString shot = config_.filePath(QStringLiteral("timed.png"));
+        QElapsedTimer clock;
+        clock.start();
+        Run run = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"), QStringLiteral("--algo"),
+                             QStringLiteral("random"), QStringLiteral("--time"), QStringLiteral("2"),
+                             QStringLiteral("--screenshot"), shot},
+                            config_.path(), true);
+        const qint64 timeAlone = clock.restart();
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(timeAlone >= 2000, qPrintable(QString::number(timeAlone))); // before: 2,400 samples, 0.1 s
+        run = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"), QStringLiteral("--algo"),
+                         QStringLiteral("random"), QStringLiteral("--time"), QStringLiteral("30"),
+                         QStringLiteral("--samples"), QStringLiteral("50"), QStringLiteral("--screenshot"), shot},
+                        config_.path(), true);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(clock.elapsed() < 25000, qPrintable(QString::number(clock.elapsed()))); // 50 samples end it
+    }
+
     // Issue 31: a --diff with a file that cannot be read (truncated) ends non-zero, naming it,
     // although the screenshot is written.
     void aDiffThatCannotBeReadExitsNonZero()

@@ -189,6 +189,7 @@ void LearningChart::reset(int plannedSamples)
     bestSeries_->setName(tr("best so far"));
     selected_ = -1;
     plannedSamples_ = plannedSamples;
+    ended_ = false;
     lastIndex_ = -1;
     zoomed_ = false; // a new run is followed from its start
     refresh();
@@ -198,6 +199,7 @@ void LearningChart::reset(int plannedSamples)
 void LearningChart::continueRun(int plannedSamples)
 {
     plannedSamples_ = plannedSamples;
+    ended_ = false;
     selected_ = -1;
     if (zoomed_)
         resetZoom();
@@ -326,6 +328,7 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
 void LearningChart::finishRun(double bestMs)
 {
     finished_ = true;
+    ended_ = true;
     updateTitle(); // a run that never reached its learning says so now
     if (known(bestMs) && !(haveBest_ && !(bestMs < bestMs_))) {
         // Found by evaluations that were not samples (a learner's final pick): a last step

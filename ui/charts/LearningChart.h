@@ -232,6 +232,7 @@ private:
     bool titleRestored_ = false;
     Dispatch titleDispatch_ = Dispatch::ReadyOrder;
     bool finished_ = false;
+    bool ended_ = false; // finishRun() since the last reset() or continueRun(): the axis fits the samples
     QElapsedTimer sinceRefresh_;
     double bestMs_ = 0.0;
     bool haveBest_ = false;

@@ -68,7 +68,9 @@ void LearningChart::pan(qreal dx, qreal dy)
 void LearningChart::updateAxes(bool force)
 {
     // Every range change makes each series recompute its geometry: change only when needed.
-    fittedXMax_ = std::max({plannedSamples_, lastIndex_ + 1, 10});
+    // While a run goes, its whole budget; once it has ended (short of the budget: a time
+    // limit or Stop), the samples it drew.
+    fittedXMax_ = std::max({ended_ ? 0 : plannedSamples_, lastIndex_ + 1, 10});
     if (!zoomed_ && (xAxis_->max() != fittedXMax_ || xAxis_->min() != 0.0))
         setChartRange(xAxis_, 0, fittedXMax_, true);
     double lo = std::numeric_limits<double>::infinity();

@@ -99,7 +99,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
         options_->setVisible(open);
     });
     connect(options_, &LearnerOptionsEditor::validityChanged, this, &LearnerPanel::updateButtons);
-    samples_->setRange(1, 1000000);
+    samples_->setRange(1, kMaxSamples);
     samples_->setSingleStep(100);
     samples_->setValue(2400);
     // The default budget: whichever of 2,400 samples and 2 s ends first (docs/learners.md).

@@ -33,6 +33,9 @@ public:
 
     LearnerController* controller() const { return controller_; }
     void setAlgorithm(const QString& name); // unknown names are ignored
+    // The largest sample budget the panel takes: a run given only a time limit (post-studio
+    // --time without --samples) gets it, as post-cli --time alone sets no sample limit.
+    static constexpr int kMaxSamples = 1000000;
     // An equal-sample budget (sessions, --samples, tests): also clears the time limit.
     void setSamples(int samples);
     // The time limit in seconds (0: none).
