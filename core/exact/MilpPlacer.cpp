@@ -166,6 +166,7 @@ public:
         e.label = "grouped " + e.label;
         target_->onPhase(e);
     }
+    double takePausedSeconds() override { return target_->takePausedSeconds(); }
 
 private:
     ProgressObserver* target_;

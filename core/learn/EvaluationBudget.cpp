@@ -31,11 +31,10 @@ double EvaluationBudget::secondsLeft() const
 void EvaluationBudget::record(const Placement& placement, const Evaluation& evaluation)
 {
     if (observer_) {
-        // Time spent in the observer (a paused GUI run waits there) is not search time.
-        const auto before = timed_ ? Clock::now() : Clock::time_point{};
         observer_->onSample(SampleEvent{used_, evaluation.stepTimeUs, evaluation.feasible, &placement});
-        if (timed_)
-            deadline_ += Clock::now() - before;
+        // A paused run's wait is not search time; the observer's own work is.
+        if (const double paused = observer_->takePausedSeconds(); timed_ && paused > 0.0)
+            deadline_ += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(paused));
     }
     ++used_;
 }

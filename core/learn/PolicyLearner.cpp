@@ -193,18 +193,19 @@ private:
         }
         evaluator_.evaluate(std::span(placements_).first(static_cast<size_t>(count)),
                             std::span(evaluations_).first(static_cast<size_t>(count)));
-        const bool timed = context_.seconds > 0.0 && context_.observer;
-        const auto before = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
         for (int j = 0; j < count; ++j) {
             const Evaluation& e = evaluations_[static_cast<size_t>(j)];
             stepTimes_[static_cast<size_t>((drawn_ + j) % window_)] = e.stepTimeUs;
             consider(e, placements_[static_cast<size_t>(j)]);
-            if (context_.observer)
+            if (context_.observer) {
                 context_.observer->onSample(
                     SampleEvent{drawn_ + j, e.stepTimeUs, e.feasible, &placements_[static_cast<size_t>(j)]});
+                // A paused run's wait is not search time; the observer's own work is.
+                if (const double paused = context_.observer->takePausedSeconds(); paused > 0.0)
+                    deadline_ += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(paused));
+            }
         }
-        if (timed) // time spent in the observer (a paused GUI run waits there) is not search time
-            deadline_ += std::chrono::steady_clock::now() - before;
         drawn_ += count;
     }
 

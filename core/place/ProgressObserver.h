@@ -48,6 +48,10 @@ public:
     virtual void onUpdate(const UpdateEvent& event) = 0;
     // A new phase starts (placers that have none never call it).
     virtual void onPhase(const PhaseEvent& /*event*/) { }
+    // The seconds onSample has held the placer's thread while the run was paused (a paused
+    // GUI run waits there), since the last call; a time-limited placer's deadline moves by as
+    // much. Only pauses: the observer's own work counts in the time limit like the search's.
+    virtual double takePausedSeconds() { return 0.0; }
 };
 
 } // namespace post

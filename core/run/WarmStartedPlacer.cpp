@@ -37,6 +37,7 @@ public:
         e.firstSample += offset_;
         target_->onPhase(e);
     }
+    double takePausedSeconds() override { return target_->takePausedSeconds(); }
 
 private:
     ProgressObserver* target_;

@@ -22,6 +22,8 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 using namespace post;
@@ -691,6 +693,47 @@ private slots:
             QVERIFY2(wall <= 2.0 * seconds + 0.2, name);
             QVERIFY(r.samplesUsed >= 20 && r.samplesUsed < 100000000); // a batch at least (20 under ASan)
             QVERIFY(!r.stopped);
+        }
+    }
+
+    // An observer's own work counts in the time limit (Post Studio's worker copies every
+    // sample for its chart: its time limit is wall time as post-cli's is); only the time it
+    // reports as paused moves the deadline.
+    void observersWorkCountsInTheTimeLimit()
+    {
+        class Slow final : public ProgressObserver {
+        public:
+            void onSample(const SampleEvent&) override
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                if (++samples == pauseAt) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                    paused += 0.3;
+                }
+            }
+            void onUpdate(const UpdateEvent&) override { }
+            double takePausedSeconds() override { return std::exchange(paused, 0.0); }
+            int samples = 0;
+            int pauseAt = -1;
+            double paused = 0.0;
+        };
+        const Graph g = branches(24, 20, 4e5);
+        const Cluster c = gpus(4);
+        const double seconds = 0.4;
+        for (const char* name : {"post", "post@best", "local-search"}) {
+            for (const bool pause : {false, true}) {
+                Slow observer;
+                observer.pauseAt = pause ? 10 : -1;
+                const auto began = std::chrono::steady_clock::now();
+                const PlaceResult r = run(name, g, c, 100000000, 1, 2, &observer, seconds);
+                const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+                qInfo("%s, 1 ms a sample in the observer%s: %.3f s wall, %d samples", name,
+                      pause ? ", paused 0.3 s" : "", wall, r.samplesUsed);
+                // Before, every millisecond in the observer moved the deadline: 2-3 s here.
+                const double limit = seconds + (pause ? 0.3 : 0.0);
+                QVERIFY2(wall >= 0.9 * limit, name);
+                QVERIFY2(wall <= 2.0 * limit + 0.2, qPrintable(QString("%1: %2 s").arg(name).arg(wall)));
+            }
         }
     }
 };

@@ -14,6 +14,7 @@
 #include <exception>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace post {
 
@@ -127,8 +128,10 @@ public:
         }
         if (control_.isPaused()) {
             flush(); // the UI shows exactly where it stopped
+            const Clock::time_point before = Clock::now();
             control_.waitWhilePaused();
             lastFlush_ = Clock::now();
+            pausedSeconds_ += std::chrono::duration<double>(lastFlush_ - before).count();
         } else if (Clock::now() - lastFlush_ >= std::chrono::milliseconds(LearnerWorker::kSnapshotIntervalMs)) {
             flush();
         }
@@ -139,6 +142,8 @@ public:
         pending_.updates.push_back({event.afterSample + offset_, event.kind, event.eliteThresholdUs / 1000.0,
                                     event.bestStepTimeUs / 1000.0, event.entropy});
     }
+
+    double takePausedSeconds() override { return std::exchange(pausedSeconds_, 0.0); }
 
     void onPhase(const PhaseEvent& event) override
     {
@@ -167,6 +172,7 @@ private:
     int offset_; // a continued run's samples go on from the restored ones
     LearnerSnapshot pending_;
     Clock::time_point lastFlush_;
+    double pausedSeconds_ = 0.0; // waited while paused since takePausedSeconds()
 };
 
 } // namespace
