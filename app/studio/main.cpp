@@ -1,6 +1,6 @@
 // post-studio [FILE] [--cluster C] [--precision MODE] [--dispatch RULE] [--costs TRACE]... [--costs-partial]
 //             [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
-//             [--select OP] [--algo A [--samples N] [--time S]] [--compare [--algos LIST] [--seeds N]]
+//             [--select OP] [--algo A [--samples N] [--time S]] [--compare [--algos LIST] [--samples N] [--time S] [--seeds N]]
 //             [--critical-path] [--diff P]
 //             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
 //             [--screenshot OUT.png]
@@ -109,9 +109,9 @@ struct Options {
                                QStringLiteral("N")};
     QCommandLineOption time{
         QStringLiteral("time"),
-        QStringLiteral("Wall-time budget in seconds for --algo, as post-cli --time: alone it lifts the "
-                       "sample budget to the largest the learner panel takes (1,000,000); with --samples the "
-                       "run ends at whichever of them ends first (default none)."),
+        QStringLiteral("Wall-time budget in seconds of the --algo run, or of each --compare run, as post-cli "
+                       "--time: alone it lifts the sample budget to the largest the panels take (1,000,000); "
+                       "with --samples a run ends at whichever of them ends first (default none)."),
         QStringLiteral("S")};
     QCommandLineOption compare{
         QStringLiteral("compare"),
@@ -204,8 +204,8 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
         r.seconds = parser.value(o.time).toDouble(&ok); // "nan" and "inf" fail the range check below
         if (!ok || !(r.seconds > 0.0 && r.seconds <= 3600.0))
             return fail(QStringLiteral("--time takes seconds from 0 to 3600 (not 0)"), 2);
-        if (r.algo.isEmpty())
-            return fail(QStringLiteral("--time needs --algo"), 2);
+        if (r.algo.isEmpty() && !parser.isSet(o.compare))
+            return fail(QStringLiteral("--time needs --algo or --compare"), 2);
         if (!parser.isSet(o.samples))
             r.samples = post::LearnerPanel::kMaxSamples;
     }
@@ -275,6 +275,7 @@ int followFile(post::MainWindow& window, const Request& r, const QCommandLinePar
     if (r.compare) {
         auto* comparison = window.findChild<post::ComparisonView*>();
         comparison->setSamples(r.samples);
+        comparison->setTimeLimit(r.seconds);
         comparison->setSeeds(r.seeds);
         if (!comparison->setAlgorithms(parser.value(o.algos)))
             return fail(QStringLiteral("--algos: ") + comparison->statusText(), 2);

@@ -4,27 +4,36 @@
 #include "core/run/PlacerRegistry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 
 namespace post {
 namespace {
 
-// Turns a learner's samples into the fraction of the whole comparison done.
+// Turns a learner's samples (or, under a time limit, its time if further along) into the
+// fraction of the whole comparison done.
 class FractionObserver : public ProgressObserver {
 public:
-    FractionObserver(const ComparisonRunner::ProgressFn& progress, ComparisonProgress base, double runShare, int samples)
+    FractionObserver(const ComparisonRunner::ProgressFn& progress, ComparisonProgress base, double runShare,
+                     int samples, double seconds)
         : progress_(progress)
         , base_(std::move(base))
         , runShare_(runShare)
         , samples_(std::max(samples, 1))
+        , seconds_(seconds)
+        , began_(std::chrono::steady_clock::now())
     {
     }
 
     void onSample(const SampleEvent& event) override
     {
+        double done = static_cast<double>(event.index + 1) / samples_;
+        if (seconds_ > 0.0)
+            done = std::max(done,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count() / seconds_);
         ComparisonProgress p = base_;
-        p.fraction += runShare_ * std::min(1.0, static_cast<double>(event.index + 1) / samples_);
+        p.fraction += runShare_ * std::min(1.0, done);
         progress_(p);
     }
     void onUpdate(const UpdateEvent&) override { }
@@ -34,6 +43,8 @@ private:
     ComparisonProgress base_;
     double runShare_;
     int samples_;
+    double seconds_;
+    std::chrono::steady_clock::time_point began_;
 };
 
 bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
@@ -121,7 +132,7 @@ ComparisonRow ComparisonRunner::runAlgorithm(const std::string& algorithm, const
         ComparisonProgress base{static_cast<double>(i) / runs, algorithm, i, runs};
         if (progress)
             progress(base);
-        FractionObserver observer(progress, base, 1.0 / runs, options_.samples);
+        FractionObserver observer(progress, base, 1.0 / runs, options_.samples, options_.seconds);
         PlaceContext ctx{graph_, cluster_, options_.sim};
         ctx.samples = options_.samples;
         ctx.seconds = options_.seconds;

@@ -36,7 +36,8 @@ struct SessionRun {
 // A Compare table as it was shown (core's ComparisonRunner rows).
 struct SessionComparison {
     double lowerBoundUs = std::numeric_limits<double>::quiet_NaN();
-    int samples = 0; // per run, as asked
+    int samples = 0;      // per run, as asked
+    double seconds = 0.0; // per run, as asked (0: no time limit)
     int seeds = 0;
     std::vector<ComparisonRow> rows;
 };

@@ -300,13 +300,15 @@ SessionStudio readStudio(const JsonInput& in, const json& value, const Session& 
     if (const json* compare = in.find(value, "compare")) {
         const std::string cpath = JsonInput::member(path, "compare");
         in.object(*compare, cpath);
-        in.rejectUnknownKeys(*compare, {"lower_bound_us", "samples", "seeds", "rows"}, cpath);
+        in.rejectUnknownKeys(*compare, {"lower_bound_us", "samples", "seconds", "seeds", "rows"}, cpath);
         SessionComparison c;
         c.lowerBoundUs = optionalTime(in, *compare, "lower_bound_us", cpath);
         c.samples = static_cast<int>(wholeNumber(in, in.require(*compare, "samples", cpath),
                                                  JsonInput::member(cpath, "samples"), 0, 2147483647.0));
         c.seeds = static_cast<int>(
             wholeNumber(in, in.require(*compare, "seeds", cpath), JsonInput::member(cpath, "seeds"), 0, 2147483647.0));
+        if (const json* seconds = in.find(*compare, "seconds"))
+            c.seconds = in.nonNegative(*seconds, JsonInput::member(cpath, "seconds"));
         const std::string rowsPath = JsonInput::member(cpath, "rows");
         const json& rows = in.array(in.require(*compare, "rows", cpath), rowsPath);
         for (size_t i = 0; i < rows.size(); ++i)
@@ -348,8 +350,10 @@ std::string studioText(const Session& session)
         std::string compare = "{";
         if (known(c.lowerBoundUs))
             compare += "\"lower_bound_us\": " + numberText(c.lowerBoundUs) + ", ";
-        compare += "\"samples\": " + std::to_string(c.samples) + ", \"seeds\": " + std::to_string(c.seeds)
-            + ", \"rows\": [";
+        compare += "\"samples\": " + std::to_string(c.samples);
+        if (c.seconds > 0.0)
+            compare += ", \"seconds\": " + numberText(c.seconds);
+        compare += ", \"seeds\": " + std::to_string(c.seeds) + ", \"rows\": [";
         for (size_t i = 0; i < c.rows.size(); ++i) {
             const ComparisonRow& r = c.rows[i];
             compare += (i == 0 ? "\n      {" : ",\n      {");

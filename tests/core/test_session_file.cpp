@@ -203,6 +203,7 @@ private slots:
         c.lowerBoundUs = 12.5;
         c.samples = 200;
         c.seeds = 2;
+        c.seconds = 1.5;
         ComparisonRow row;
         row.algorithm = "post";
         row.bestUs = {111.0, 115.5};
@@ -246,6 +247,7 @@ private slots:
         const SessionComparison& b = *back.studio.comparison;
         QCOMPARE(b.lowerBoundUs, 12.5);
         QCOMPARE(b.samples, 200);
+        QCOMPARE(b.seconds, 1.5); // the table's time limit
         QCOMPARE(b.seeds, 2);
         QCOMPARE(b.rows.size(), size_t(3));
         QCOMPARE(b.rows[2].bounds.solverBoundUs, 108.5);
@@ -276,6 +278,15 @@ private slots:
         QCOMPARE(
             errorOf(bad),
             QStringLiteral("s.json: field x-studio.best: must give a device for each of the graph's 3 ops, got 2"));
+        bad = replaced("\"seconds\": 1.5", "\"seconds\": -1");
+        QVERIFY2(errorOf(bad).contains("x-studio.compare.seconds"), qPrintable(errorOf(bad)));
+        // A table without a time limit writes none and reads 0.
+        SessionComparison untimed = c;
+        untimed.seconds = 0.0;
+        s.studio.comparison = untimed;
+        const std::string plain = sessionJson(s);
+        QVERIFY(plain.find("\"seconds\"", plain.find("x-studio")) == std::string::npos);
+        QCOMPARE(parseSession(plain, "s.json").studio.comparison->seconds, 0.0);
         bad = replaced("\"feasible_runs\": 2", "\"feasible_runs\": 3");
         QCOMPARE(errorOf(bad),
                  QStringLiteral("s.json: field x-studio.compare.rows[0].feasible_runs: must be a whole "

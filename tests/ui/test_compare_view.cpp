@@ -52,6 +52,7 @@ private slots:
     void modelPassesTester();
     void runFillsEveryAlgorithm();
     void cancelStops();
+    void timeLimitEndsEachRun();
     void doubleClickShowsPlacement();
     void diffCountsMovesPerDevicePair();
     void provenAndGroupedBounds();
@@ -137,6 +138,38 @@ void TestCompareView::cancelStops()
     QVERIFY(view.model()->row(1).samples < 5000000);
     QVERIFY(view.statusText().contains(QStringLiteral("Cancelled")));
     QVERIFY(!view.setAlgorithms(QStringLiteral("post,nope")));
+}
+
+// The Time limit ends each learner run (as compare --time), is kept with the table in a
+// session and comes back with it.
+void TestCompareView::timeLimitEndsEachRun()
+{
+    ComparisonView view;
+    const DocumentPtr document = uitest::chainDocument(12);
+    view.setDocument(document);
+    QCOMPARE(view.timeLimit(), 0.0); // none by default: equal samples
+    view.setSamples(1000000);        // far more than 0.3 s allows
+    view.setTimeLimit(0.3);
+    view.setSeeds(2);
+    QVERIFY(view.setAlgorithms(QStringLiteral("random")));
+    QSignalSpy done(&view, &ComparisonView::runFinished);
+    view.start();
+    QVERIFY(done.wait(60000));
+    QCOMPARE(done.at(0).at(0).toBool(), false); // ended by its time, not cancelled
+    const ComparisonRow& row = view.model()->row(0);
+    QCOMPARE(row.runs(), 2);
+    QVERIFY(!row.stopped);
+    // Per run (the row's means): the time, not the samples, ended each.
+    QVERIFY2(row.samples < 1000000, qPrintable(QString::number(row.samples)));
+    QVERIFY2(row.wallSeconds >= 0.25 && row.wallSeconds < 5.0, qPrintable(QString::number(row.wallSeconds)));
+    // Kept with the table, and back with it.
+    const std::optional<SessionComparison> kept = view.results(document->graphId);
+    QVERIFY(kept.has_value());
+    QCOMPARE(kept->seconds, 0.3);
+    ComparisonView restored;
+    restored.setDocument(document);
+    restored.restoreResults(*kept, document->graphId, nullptr);
+    QCOMPARE(restored.timeLimit(), 0.3);
 }
 
 void TestCompareView::doubleClickShowsPlacement()

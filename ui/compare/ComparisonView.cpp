@@ -6,6 +6,7 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/util/BackgroundPriority.h"
 
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -30,6 +31,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     , proxy_(new QSortFilterProxyModel(this))
     , table_(new QTableView(this))
     , samples_(new QSpinBox(this))
+    , time_(new QDoubleSpinBox(this))
     , seeds_(new QSpinBox(this))
     , algorithms_(new QLineEdit(this))
     , runButton_(new QPushButton(tr("Run Comparison"), this))
@@ -54,6 +56,16 @@ ComparisonView::ComparisonView(QWidget* parent)
     samples_->setSingleStep(100);
     samples_->setValue(2400);
     samples_->setToolTip(tr("Sample budget of each learner run"));
+    // As the learner panel's: none by default, so the tables compare equal samples.
+    time_->setRange(0.0, 3600.0);
+    time_->setDecimals(1);
+    time_->setSingleStep(0.5);
+    time_->setSuffix(tr(" s"));
+    time_->setSpecialValueText(tr("none"));
+    time_->setValue(0.0);
+    time_->setToolTip(tr("Wall-time budget of each learner and search run (post-cli compare --time; milp's time): "
+                         "a run ends at whichever of its samples and this time comes first; none: samples alone"));
+    time_->setObjectName(QStringLiteral("compareTime"));
     seeds_->setRange(1, 1000);
     seeds_->setValue(3);
     seeds_->setToolTip(tr("Runs per learner, seeds 1, 2, …; classical placers are deterministic and run once"));
@@ -92,6 +104,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     controls->addWidget(algorithms_, 3);
     controls->addWidget(new QLabel(tr("Samples"), this));
     controls->addWidget(samples_);
+    controls->addWidget(new QLabel(tr("Time limit"), this));
+    controls->addWidget(time_);
     controls->addWidget(new QLabel(tr("Seeds"), this));
     controls->addWidget(seeds_);
     controls->addWidget(runButton_);
@@ -139,6 +153,10 @@ ComparisonView::~ComparisonView()
 }
 
 void ComparisonView::setSamples(int samples) { samples_->setValue(samples); }
+
+void ComparisonView::setTimeLimit(double seconds) { time_->setValue(seconds); }
+
+double ComparisonView::timeLimit() const { return time_->value(); }
 
 void ComparisonView::setSeeds(int seeds) { seeds_->setValue(seeds); }
 
@@ -202,6 +220,7 @@ void ComparisonView::start()
         return;
     }
     request.options.samples = samples_->value();
+    request.options.seconds = time_->value();
     request.options.seeds = seeds_->value();
     request.document = document_;
     runCluster_ = document_->cluster;
@@ -210,6 +229,7 @@ void ComparisonView::start()
     request.runId = run_.begin();
     runGraphId_ = document_->graphId;
     runSamples_ = request.options.samples;
+    runSeconds_ = request.options.seconds;
     runSeeds_ = request.options.seeds;
     runDispatch_ = document_->sim.dispatch;
     stop_ = std::make_shared<std::atomic<bool>>(false);
@@ -228,6 +248,7 @@ std::optional<SessionComparison> ComparisonView::results(std::uint64_t graphId) 
     out.lowerBoundUs = model_->polynomialBoundUs() > 0.0 ? model_->polynomialBoundUs()
                                                          : std::numeric_limits<double>::quiet_NaN();
     out.samples = runSamples_;
+    out.seconds = runSeconds_;
     out.seeds = runSeeds_;
     out.rows = model_->rows();
     return out;
@@ -243,6 +264,7 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     runCluster_.reset();
     runDispatch_ = document_ ? document_->sim.dispatch : Dispatch::ReadyOrder; // the session's, restored with it
     runSamples_ = results.samples;
+    runSeconds_ = results.seconds;
     runSeeds_ = results.seeds;
     // The file keeps the polynomial bound's value; what gives it is named again when the
     // document's graph and cluster give the same value.
@@ -259,6 +281,7 @@ void ComparisonView::restoreResults(const SessionComparison& results, std::uint6
     updateBound();
     if (results.samples > 0)
         samples_->setValue(results.samples);
+    time_->setValue(results.seconds);
     if (results.seeds > 0)
         seeds_->setValue(results.seeds);
     progress_->setValue(progress_->maximum());
@@ -386,6 +409,7 @@ void ComparisonView::updateButtons()
     const qsizetype selected = table_->selectionModel() ? table_->selectionModel()->selectedRows().size() : 0;
     diffButton_->setEnabled(!running && (selected == 1 || selected == 2));
     samples_->setEnabled(!running);
+    time_->setEnabled(!running);
     seeds_->setEnabled(!running);
     algorithms_->setEnabled(!running);
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -40,6 +41,10 @@ public:
     QTableView* table() const { return table_; }
     bool isRunning() const { return run_.isBusy(); }
     void setSamples(int samples);
+    // Each learner and search run's wall-time budget in seconds (0: none), as post-cli compare
+    // --time; with the sample budget, whichever ends a run first.
+    void setTimeLimit(double seconds);
+    double timeLimit() const;
     void setSeeds(int seeds);
     // Comma-separated names; empty for all. False (and a message) for an unknown name.
     bool setAlgorithms(const QString& list);
@@ -96,6 +101,7 @@ private:
     std::uint64_t runGraphId_ = 0;              // the graph the rows are about
     std::shared_ptr<const Cluster> runCluster_; // and the cluster (null for restored rows)
     int runSamples_ = 0;                        // the rows' budget and seeds, as asked
+    double runSeconds_ = 0.0;
     int runSeeds_ = 0;
     Dispatch runDispatch_ = Dispatch::ReadyOrder; // the rule its rows were timed under
 
@@ -103,6 +109,7 @@ private:
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
     QSpinBox* samples_;
+    QDoubleSpinBox* time_;
     QSpinBox* seeds_;
     QLineEdit* algorithms_;
     QPushButton* runButton_;
