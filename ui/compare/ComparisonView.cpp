@@ -5,6 +5,7 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/util/BackgroundPriority.h"
+#include "ui/util/TimeLimitBox.h"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -57,12 +58,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     samples_->setValue(2400);
     samples_->setToolTip(tr("Sample budget of each learner run"));
     // As the learner panel's: none by default, so the tables compare equal samples.
-    time_->setRange(0.0, 3600.0);
-    time_->setDecimals(1);
-    time_->setSingleStep(0.5);
-    time_->setSuffix(tr(" s"));
-    time_->setSpecialValueText(tr("none"));
-    time_->setValue(0.0);
+    setUpTimeLimitBox(time_, 0.0);
     time_->setToolTip(tr("Wall-time budget of each learner and search run (post-cli compare --time; milp's time): "
                          "a run ends at whichever of its samples and this time comes first; none: samples alone"));
     time_->setObjectName(QStringLiteral("compareTime"));

@@ -8,6 +8,7 @@
 #include "ui/learn/LearnerOptionsEditor.h"
 #include "ui/learn/SamplePlacements.h"
 #include "ui/util/Format.h"
+#include "ui/util/TimeLimitBox.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -103,12 +104,7 @@ LearnerPanel::LearnerPanel(QWidget* parent)
     samples_->setSingleStep(100);
     samples_->setValue(2400);
     // The default budget: whichever of 2,400 samples and 2 s ends first (docs/learners.md).
-    time_->setRange(0.0, 3600.0);
-    time_->setDecimals(1);
-    time_->setSingleStep(0.5);
-    time_->setSpecialValueText(tr("none"));
-    time_->setSuffix(tr(" s"));
-    time_->setValue(2.0);
+    setUpTimeLimitBox(time_, 2.0);
     time_->setObjectName(QStringLiteral("time"));
     time_->setToolTip(tr("Wall-time budget of the run (post-cli --time); the run ends at whichever of samples and "
                          "time ends first. The chart's reference lines (lower bound, single GPU, classical placers) "
