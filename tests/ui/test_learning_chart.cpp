@@ -188,6 +188,25 @@ private slots:
         chart.continueRun(2000);
         chart.flush();
         QCOMPARE(chart.sampleAxis()->max(), 2000.0);
+        // A time-limited run may end far short of its budget: while it goes the axis runs to
+        // the first of 10, 20, 50, 100, 200, ... a fifth past the last sample, at most the budget.
+        ShownChart timed(descendingRun(), 1000000);
+        timed.chart.setTimeLimited(true);
+        timed.chart.flush();
+        QCOMPARE(timed.chart.sampleAxis()->max(), 200.0); // samples 0..99: 120 wanted
+        LearnerSnapshot more;
+        for (int i = 100; i < 180; ++i)
+            more.samples.push_back(LearnerSample{i, 50.0, true});
+        timed.chart.addSnapshot(more);
+        timed.chart.flush();
+        QCOMPARE(timed.chart.sampleAxis()->max(), 500.0); // 180 samples: 216 wanted
+        timed.chart.reset(300);                           // a new run without a limit: its budget again
+        timed.chart.flush();
+        QCOMPARE(timed.chart.sampleAxis()->max(), 300.0);
+        ShownChart small(descendingRun(), 150); // the budget caps the round number
+        small.chart.setTimeLimited(true);
+        small.chart.flush();
+        QCOMPARE(small.chart.sampleAxis()->max(), 150.0);
     }
 
     // In the window: Run ▸ Show Best shows the best sample's placement.

@@ -190,6 +190,7 @@ void LearningChart::reset(int plannedSamples)
     selected_ = -1;
     plannedSamples_ = plannedSamples;
     ended_ = false;
+    timeLimited_ = false;
     lastIndex_ = -1;
     zoomed_ = false; // a new run is followed from its start
     refresh();
@@ -200,6 +201,7 @@ void LearningChart::continueRun(int plannedSamples)
 {
     plannedSamples_ = plannedSamples;
     ended_ = false;
+    timeLimited_ = false;
     selected_ = -1;
     if (zoomed_)
         resetZoom();
@@ -322,6 +324,12 @@ void LearningChart::addSnapshot(const LearnerSnapshot& snapshot)
             elite_.append(QPointF(u.afterSample, u.eliteThresholdMs));
         entropy_.append(QPointF(u.afterSample, u.entropy));
     }
+    scheduleRefresh();
+}
+
+void LearningChart::setTimeLimited(bool limited)
+{
+    timeLimited_ = limited;
     scheduleRefresh();
 }
 

@@ -51,6 +51,11 @@ public:
     // A restored run goes on (LearnerPanel::continuedFrom): its points and lines stay, the
     // sample axis now runs to `plannedSamples`.
     void continueRun(int plannedSamples);
+    // The run has a time limit (after reset() or continueRun(), which clear it): its samples
+    // may end far short of the planned budget, so while it goes the sample axis runs to a
+    // round number a fifth past the last sample (1, 2 or 5 times a power of ten), at most the
+    // budget, instead of to the budget.
+    void setTimeLimited(bool limited);
 
     // The run's result (ms; NaN when none fits): when it beats the best-so-far line (found by
     // evaluations that were no samples, such as a final greedy pick), the line steps down to
@@ -232,7 +237,8 @@ private:
     bool titleRestored_ = false;
     Dispatch titleDispatch_ = Dispatch::ReadyOrder;
     bool finished_ = false;
-    bool ended_ = false; // finishRun() since the last reset() or continueRun(): the axis fits the samples
+    bool ended_ = false;       // finishRun() since the last reset() or continueRun(): the axis fits the samples
+    bool timeLimited_ = false; // setTimeLimited(): the axis grows with the samples
     QElapsedTimer sinceRefresh_;
     double bestMs_ = 0.0;
     bool haveBest_ = false;

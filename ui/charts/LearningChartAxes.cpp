@@ -68,9 +68,19 @@ void LearningChart::pan(qreal dx, qreal dy)
 void LearningChart::updateAxes(bool force)
 {
     // Every range change makes each series recompute its geometry: change only when needed.
-    // While a run goes, its whole budget; once it has ended (short of the budget: a time
-    // limit or Stop), the samples it drew.
-    fittedXMax_ = std::max({ended_ ? 0 : plannedSamples_, lastIndex_ + 1, 10});
+    // While a run goes, its whole budget (under a time limit: a round number past the last
+    // sample, at most the budget); once it has ended (short of the budget: a time limit or
+    // Stop), the samples it drew.
+    int planned = ended_ ? 0 : plannedSamples_;
+    if (timeLimited_ && !ended_) {
+        // The first of 10, 20, 50, 100, 200, ... at least a fifth past the last sample.
+        const double wanted = 1.2 * (lastIndex_ + 1);
+        double round = 10.0;
+        for (int i = 0; round < wanted && round < 2e9; ++i)
+            round *= i % 3 == 1 ? 2.5 : 2.0; // 10 -> 20 -> 50 -> 100 -> ...
+        planned = std::min(planned, static_cast<int>(std::min(round, 2e9)));
+    }
+    fittedXMax_ = std::max({planned, lastIndex_ + 1, 10});
     if (!zoomed_ && (xAxis_->max() != fittedXMax_ || xAxis_->min() != 0.0))
         setChartRange(xAxis_, 0, fittedXMax_, true);
     double lo = std::numeric_limits<double>::infinity();

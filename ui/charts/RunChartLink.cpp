@@ -42,6 +42,7 @@ void RunChartLink::runStarted(int samples)
         chart_->continueRun(samples);
     else
         chart_->reset(samples);
+    chart_->setTimeLimited(learner_->timeLimit() > 0.0);
     chart_->setRunTitle(learner_->algorithm(), samples, false, learner_->dispatch());
 }
 

@@ -284,6 +284,7 @@ void SessionController::apply(const QString& path, std::shared_ptr<const OpenedS
 
     LearningChart* chart = chart_;
     chart->reset(session->learner.samples);
+    chart->setTimeLimited(session->learner.seconds > 0.0); // its axis as it was drawn
     panel->setRestoredRun(std::nullopt);
     if (!session->samples.empty() || !session->updates.empty()) {
         const LearnerSnapshot snapshot = RunRecorder::snapshotOf(*session, opened->bound);
