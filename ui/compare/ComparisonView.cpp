@@ -57,7 +57,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     samples_->setSingleStep(100);
     samples_->setValue(2400);
     samples_->setToolTip(tr("Sample budget of each learner run"));
-    // As the learner panel's: none by default, so the tables compare equal samples.
+    // None by default (the learner panel's is 2 s): a table compares equal samples, as
+    // post-cli compare does without --time.
     setUpTimeLimitBox(time_, 0.0);
     time_->setToolTip(tr("Wall-time budget of each learner and search run (post-cli compare --time; milp's time): "
                          "a run ends at whichever of its samples and this time comes first; none: samples alone"));
