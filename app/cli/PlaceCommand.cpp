@@ -23,6 +23,8 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace post::cli {
 namespace {
@@ -64,6 +66,104 @@ double searchSeconds(double budget, std::chrono::steady_clock::time_point comman
         std::cerr << "post-cli: note: " << text << "\n";
     }
     return seconds;
+}
+
+// What place prints of its run (--json or the text lines).
+struct PlaceReport {
+    const ImportedGraph& imported;
+    const Cluster& cluster;
+    Dispatch dispatch;
+    const PlaceResult& result;
+    ReportedBound bound;                 // the largest valid one
+    double budgetSeconds;                // --time as given (0: none)
+    std::optional<PlacementStart> start; // --start's file and step
+    // How far the best can be from the optimum, where it is feasible (the bound holds for
+    // placements that fit in memory); NaN otherwise.
+    double gap() const
+    {
+        return result.feasible ? certifiedGap(result.bestStepTimeUs, bound.us) : std::numeric_limits<double>::quiet_NaN();
+    }
+    std::vector<int> opsPerDevice() const
+    {
+        std::vector<int> count(static_cast<size_t>(cluster.deviceCount()), 0);
+        for (DeviceId d : result.best)
+            ++count[static_cast<size_t>(d)];
+        return count;
+    }
+};
+
+void printPlaceJson(const PlaceOptions& o, const PlaceReport& report)
+{
+    const PlaceResult& r = report.result;
+    const Cluster& c = report.cluster;
+    const ReportedBound& lb = report.bound;
+    const double gap = report.gap();
+    nlohmann::json j;
+    j["format"] = kPlaceJsonFormat;
+    j["algo"] = o.algo;
+    j["graph"] = report.imported.graph.name();
+    j["cluster"] = c.name();
+    j["dispatch"] = dispatchName(report.dispatch);
+    j["seed"] = o.seed;
+    j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
+    if (report.start)
+        j["start_step_time_ms"] = *report.start->stepTimeUs / 1000.0;
+    j["feasible"] = r.feasible;
+    j["samples"] = r.samplesUsed;
+    j["time_budget_s"] = report.budgetSeconds;
+    j["wall_s"] = r.wallSeconds;
+    j["lower_bound_ms"] = lb.us / 1000.0;
+    j["lower_bound_source"] = lb.source;
+    if (!std::isnan(gap))
+        j["certified_gap"] = gap;
+    if (r.bounds.hasSolverBound()) {
+        j["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
+        j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
+    }
+    j["proven_optimal"] = r.bounds.provenOptimal;
+    addHostDispatchJson(report.imported, &c, j);
+    if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
+        j["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
+        j["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
+        j["grouped_optimal"] = r.bounds.groupedOptimal;
+    }
+    const std::vector<int> opsPerDevice = report.opsPerDevice();
+    auto& per = j["ops_per_device"] = nlohmann::json::object();
+    for (DeviceId d = 0; d < c.deviceCount(); ++d)
+        per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
+    std::cout << j.dump(2) << "\n";
+}
+
+void printPlaceText(const PlaceOptions& o, const PlaceReport& report)
+{
+    const PlaceResult& r = report.result;
+    const Cluster& c = report.cluster;
+    const ReportedBound& lb = report.bound;
+    const double gap = report.gap();
+    std::cout << "algorithm    " << o.algo << "\n"
+              << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
+              << (report.dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
+              << formatMs(lb.us) << " (" << lb.source << ")" << (r.bounds.provenOptimal ? "\nproven       optimal" : "")
+              << "\n";
+    if (!std::isnan(gap) && !r.bounds.provenOptimal)
+        std::cout << "certified    within " << formatGap(gap) << " of the optimum (best / lower bound - 1)\n";
+    if (report.start)
+        std::cout << "start        " << formatMs(*report.start->stepTimeUs) << "  (" << o.start << ")\n";
+    if (r.bounds.hasGroupedBound())
+        std::cout << "grouped bound " << formatMs(r.bounds.groupedBoundUs) << " on " << r.bounds.groupedBoundGroups
+                  << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")
+                  << " (a bound of that grouping only, not of this graph)\n";
+    const std::vector<int> opsPerDevice = report.opsPerDevice();
+    std::cout << "samples      " << r.samplesUsed << "\n"
+              << "wall time    " << r.wallSeconds << " s\n"
+              << "ops/device  ";
+    for (DeviceId d = 0; d < c.deviceCount(); ++d)
+        std::cout << " " << c.device(d).name << "=" << opsPerDevice[static_cast<size_t>(d)];
+    std::cout << "\n";
+    if (!o.out.empty())
+        std::cout << "wrote        " << o.out << "\n";
+    if (!o.pbtxtOut.empty())
+        std::cout << "wrote        " << o.pbtxtOut << "\n";
 }
 
 int runPlace(const PlaceOptions& o)
@@ -151,71 +251,11 @@ int runPlace(const PlaceOptions& o)
                       << "differ from the critical-path dispatch's (docs/simulator.md, \"Dispatch\")\n";
     }
 
-    // How far the best can be from the optimum, where it is feasible (the bound holds for
-    // placements that fit in memory).
-    const double gap = r.feasible ? certifiedGap(r.bestStepTimeUs, lb.us) : std::numeric_limits<double>::quiet_NaN();
-    std::vector<int> opsPerDevice(static_cast<size_t>(c.deviceCount()), 0);
-    for (DeviceId d : r.best)
-        ++opsPerDevice[static_cast<size_t>(d)];
-    if (o.json) {
-        nlohmann::json j;
-        j["format"] = kPlaceJsonFormat;
-        j["algo"] = o.algo;
-        j["graph"] = g.name();
-        j["cluster"] = c.name();
-        j["dispatch"] = dispatchName(simOptions.dispatch);
-        j["seed"] = o.seed;
-        j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
-        if (startMade)
-            j["start_step_time_ms"] = *startMade->stepTimeUs / 1000.0;
-        j["feasible"] = r.feasible;
-        j["samples"] = r.samplesUsed;
-        j["time_budget_s"] = budget;
-        j["wall_s"] = r.wallSeconds;
-        j["lower_bound_ms"] = lb.us / 1000.0;
-        j["lower_bound_source"] = lb.source;
-        if (!std::isnan(gap))
-            j["certified_gap"] = gap;
-        if (r.bounds.hasSolverBound()) {
-            j["solver_bound_ms"] = r.bounds.solverBoundUs / 1000.0;
-            j["solver_bound_scope"] = r.bounds.solverBoundOpLevel ? "op-level" : "grouping";
-        }
-        j["proven_optimal"] = r.bounds.provenOptimal;
-        addHostDispatchJson(imported, &c, j);
-        if (r.bounds.hasGroupedBound()) { // a bound of the coarse graph only, never lower_bound_ms
-            j["grouped_bound_ms"] = r.bounds.groupedBoundUs / 1000.0;
-            j["grouped_bound_groups"] = r.bounds.groupedBoundGroups;
-            j["grouped_optimal"] = r.bounds.groupedOptimal;
-        }
-        auto& per = j["ops_per_device"] = nlohmann::json::object();
-        for (DeviceId d = 0; d < c.deviceCount(); ++d)
-            per[c.device(d).name] = opsPerDevice[static_cast<size_t>(d)];
-        std::cout << j.dump(2) << "\n";
-        return kExitOk;
-    }
-    std::cout << "algorithm    " << o.algo << "\n"
-              << "best step    " << formatMs(r.bestStepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
-              << (simOptions.dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
-              << formatMs(lb.us) << " (" << lb.source << ")" << (r.bounds.provenOptimal ? "\nproven       optimal" : "")
-              << "\n";
-    if (!std::isnan(gap) && !r.bounds.provenOptimal)
-        std::cout << "certified    within " << formatGap(gap) << " of the optimum (best / lower bound - 1)\n";
-    if (startMade)
-        std::cout << "start        " << formatMs(*startMade->stepTimeUs) << "  (" << o.start << ")\n";
-    if (r.bounds.hasGroupedBound())
-        std::cout << "grouped bound " << formatMs(r.bounds.groupedBoundUs) << " on " << r.bounds.groupedBoundGroups
-                  << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")
-                  << " (a bound of that grouping only, not of this graph)\n";
-    std::cout << "samples      " << r.samplesUsed << "\n"
-              << "wall time    " << r.wallSeconds << " s\n"
-              << "ops/device  ";
-    for (DeviceId d = 0; d < c.deviceCount(); ++d)
-        std::cout << " " << c.device(d).name << "=" << opsPerDevice[static_cast<size_t>(d)];
-    std::cout << "\n";
-    if (!o.out.empty())
-        std::cout << "wrote        " << o.out << "\n";
-    if (!o.pbtxtOut.empty())
-        std::cout << "wrote        " << o.pbtxtOut << "\n";
+    const PlaceReport report{imported, c, simOptions.dispatch, r, lb, budget, startMade};
+    if (o.json)
+        printPlaceJson(o, report);
+    else
+        printPlaceText(o, report);
     return kExitOk;
 }
 
