@@ -81,7 +81,7 @@ def sweep(a, manifest, out_dir):
     for r in table["rows"]:
         e = extra[(r["graph"], r["cluster"], r["algo"])]
         rows[(r["graph"], r["cluster"], r["algo"])] = {
-            "algo": r["algo"], "best_step_time_ms": r["mean_ms"], "best_step_time_ms_std": r["std_ms"],
+            "algo": r["algo"], "mean_ms": r["mean_ms"], "std_ms": r["std_ms"],
             "runs": r["runs"], "feasible_runs": r["feasible_runs"], "feasible": r["feasible_runs"] == r["runs"],
             "samples": sum(e["samples"]) / len(e["samples"]), "wall_s": sum(e["wall"]) / len(e["wall"])}
     return rows
@@ -141,9 +141,9 @@ def main():
       f"{a.samples} samples per learner run, {a.seeds} seeds (1..{a.seeds}); classical placers are "
       "deterministic and run once. The runs are the jobs of one `post-cli sweep` (docs/sweeps.md), "
       "whose figures are those `post-cli compare` gives for the same samples and seeds. Step times are "
-      "simulated (docs/simulator.md) in ms; `+-` is the "
-      "standard deviation over seeds; speed-up is over the single best device (infeasible single "
-      "devices fall back to the CPU); gap is certified: to the lower bound of docs/simulator.md, the largest of critical path, work / speed, fork-join, ancestry and device windows.\n\n"
+      "simulated (docs/simulator.md) in ms; `mean` is the mean over seeds of each run's best step, "
+      "`+-` their standard deviation; speed-up is the mean's over the single best device (infeasible single "
+      "devices fall back to the CPU); gap to LB is the mean's to the lower bound of docs/simulator.md, the largest of critical path, work / speed, fork-join, ancestry and device windows.\n\n"
       "`post` is Post Studio's Post from scratch (guided sampling, symmetry breaking, local search, "
       "restarts: docs/learners.md); `post-alg1` is the paper's Algorithm 1 with its ablations `ce` "
       "and `ppo`; `post@best`, the default, runs every classical placer, `local-search`'s climb from "
@@ -161,21 +161,21 @@ def main():
             single = ref["single_device_ms"]
             w(f"## {title} on `{cluster}`\n\n`post-cli compare ../shared/data/{rel} --cluster {cluster} "
               f"--samples {a.samples} --seeds {a.seeds}` (lower bound {lb:.3f} ms)\n\n")
-            w("| algorithm | best (ms) | +- | feasible | samples | wall (s) | speed-up | gap to LB |\n"
+            w("| algorithm | mean (ms) | +- | feasible | samples | wall (s) | speed-up | gap to LB |\n"
               "|---|--:|--:|--:|--:|--:|--:|--:|\n")
             results = [rows[(key_graph, cluster, algo)] for algo in ALGOS if (key_graph, cluster, algo) in rows]
-            classical_best = min((r["best_step_time_ms"] for r in results
+            classical_best = min((r["mean_ms"] for r in results
                                   if r["algo"] in CLASSICAL and r["feasible"]), default=float("inf"))
             by = {r["algo"]: r for r in results}
             for r in results:
-                m = r["best_step_time_ms"]
-                w(f"| {r['algo']} | {m:.3f} | {r['best_step_time_ms_std']:.3f} | "
+                m = r["mean_ms"]
+                w(f"| {r['algo']} | {m:.3f} | {r['std_ms']:.3f} | "
                   f"{r['feasible_runs']}/{r['runs']} | {r['samples']:.0f} | {r['wall_s']:.2f} | "
                   f"{single / m if m > 0 else 0.0:.2f}x | {100 * (m / lb - 1.0 if lb > 0 else 0.0):.1f}% |\n")
             w("\n")
             def ok(algo):  # an algorithm with an infeasible run does not count as faster
                 r = by[algo]
-                return r["best_step_time_ms"] if r["feasible"] else float("inf")
+                return r["mean_ms"] if r["feasible"] else float("inf")
             others = min((ok(r["algo"]) for r in results if r["algo"] != "post@best"), default=float("inf"))
             summary.append((title, cluster, ok("post"), ok("post@best"), ok("local-search"), ok("reinforce"),
                             classical_best, others))

@@ -296,8 +296,9 @@ void requireSomeCompute(const Graph& graph, const std::string& source)
             || std::any_of(op.typedTimes.begin(), op.typedTimes.end(), [](const TypedTime& t) { return t.us > 0.0; }))
             return;
     throw InputError(source, {},
-                     "the graph's total compute is zero (no op has a time, FLOPs or memory traffic), so every "
-                     "placement takes the same time and none can be chosen; give the ops costs (docs/importers.md)");
+                     "the graph's total compute is zero (no op has a time, FLOPs or memory traffic): only transfers "
+                     "would cost time, so every op on one device (0 ms) is already the best placement and there is "
+                     "nothing to search; give the ops costs (docs/importers.md)");
 }
 
 namespace {
@@ -407,6 +408,10 @@ DeviceId deviceArg(const Cluster& cluster, const std::string& name)
 {
     if (auto id = cluster.find(name))
         return *id;
+    // TensorFlow's full name, as placement files may give it (/job:localhost/replica:0/task:0/device:GPU:0).
+    if (const auto at = name.find("/device:"); name.starts_with("/job:") && at != std::string::npos)
+        if (auto id = cluster.find(std::string_view(name).substr(at)))
+            return *id;
     std::string known;
     for (const Device& d : cluster.devices())
         known += (known.empty() ? "" : ", ") + d.name;
@@ -455,6 +460,10 @@ void checkOutputArgs(const std::vector<OutputArg>& outputs, const std::vector<st
         const OutputArg& out = outputs[i];
         if (out.path.empty())
             continue;
+        if (out.path == "-") // a file literally named "-" would surprise, and standard output carries the report
+            throw InputError(out.path, out.option,
+                             "standard output is not an output of " + out.option
+                                 + "; give a file name (./- for a file named -)");
         for (const std::string& input : inputs)
             if (std::error_code ec;
                 !input.empty() && input != "-" && std::filesystem::exists(input, ec) && sameFile(out.path, input))
@@ -538,6 +547,31 @@ std::string formatBytes(double bytes)
     char buf[32];
     std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
     return buf;
+}
+
+std::string formatSeconds(double seconds)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+    return buf;
+}
+
+std::string overMemoryText(const Cluster& cluster, const SimResult& result)
+{
+    int worst = -1;
+    double worstRatio = 0.0;
+    for (int d = 0; d < cluster.deviceCount() && d < static_cast<int>(result.peakMemoryBytes.size()); ++d) {
+        const double capacity = cluster.device(d).memoryBytes;
+        const double ratio = result.peakMemoryBytes[static_cast<size_t>(d)] / capacity;
+        if (std::isfinite(capacity) && capacity > 0.0 && ratio > 1.0 && ratio > worstRatio) {
+            worst = d;
+            worstRatio = ratio;
+        }
+    }
+    if (worst < 0)
+        return "out of memory";
+    return cluster.device(worst).name + " needs " + formatBytes(result.peakMemoryBytes[static_cast<size_t>(worst)])
+        + " of " + formatBytes(cluster.device(worst).memoryBytes);
 }
 
 } // namespace post::cli

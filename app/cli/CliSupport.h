@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/sim/SimOptions.h"
+#include "core/sim/SimResult.h"
 
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
@@ -189,5 +190,9 @@ std::string formatMs(double us);
 // A certified gap (best / bound - 1) as a percentage: "2.82%", "13.2%".
 std::string formatGap(double gap);
 std::string formatBytes(double bytes);
+std::string formatSeconds(double seconds); // "1.82 s"
+// An out-of-memory run: "/device:GPU:0 needs 19.60 GB of 12.88 GB", the device furthest over
+// its memory (SimResult::peakMemoryBytes against the cluster's).
+std::string overMemoryText(const Cluster& cluster, const SimResult& result);
 
 } // namespace post::cli

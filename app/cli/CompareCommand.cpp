@@ -87,6 +87,19 @@ void noteHostBoundOfRows(const ImportedGraph& imported, const Cluster& cluster, 
         noteHostBound(imported, cluster, fastestUs);
 }
 
+// The device that holds most of `placement`'s ops (`single`'s choice: ops pinned to a CPU stay
+// there), or "" for none.
+std::string mostUsedDevice(const Cluster& cluster, const Placement& placement)
+{
+    std::vector<int> count(static_cast<size_t>(cluster.deviceCount()), 0);
+    for (DeviceId d : placement)
+        if (d >= 0 && d < cluster.deviceCount())
+            ++count[static_cast<size_t>(d)];
+    const auto most = std::max_element(count.begin(), count.end());
+    return most == count.end() || *most == 0 ? std::string{}
+                                             : cluster.device(static_cast<DeviceId>(most - count.begin())).name;
+}
+
 // What runCompare found, for its two outputs.
 struct CompareReport {
     const ImportedGraph& imported;
@@ -94,8 +107,9 @@ struct CompareReport {
     const SimOptions& sim;
     std::vector<ComparisonRow> rows;
     std::vector<std::pair<std::string, std::string>> skipped; // (algorithm, why)
-    double singleUs = 0.0;
-    ReportedBound bound; // the largest valid one
+    double singleUs = 0.0;                                    // the speed-ups' reference: `single`'s step
+    std::string singleDevice; // the device `single` chose (the CPU where no GPU holds the graph)
+    ReportedBound bound;      // the largest valid one
 
     // The certified gap of a row: its fastest feasible run over the largest valid bound (every
     // row shares it). Absent without a bound or a feasible run.
@@ -121,13 +135,15 @@ void printCompareJson(const CompareOptions& o, const CompareReport& report)
     j["lower_bound_ms"] = lb / 1000.0;
     j["lower_bound_source"] = report.bound.source;
     j["single_device_ms"] = report.singleUs / 1000.0;
+    j["single_device"] = report.singleDevice;
     addHostDispatchJson(report.imported, &report.cluster, j);
     auto& results = j["results"] = nlohmann::json::array();
     for (const ComparisonRow& r : report.rows) {
         const double m = r.meanUs();
         results.push_back({{"algo", r.algorithm},
-                           {"best_step_time_ms", m / 1000.0},
-                           {"best_step_time_ms_std", r.stddevUs() / 1000.0},
+                           {"mean_step_time_ms", m / 1000.0},
+                           {"mean_step_time_ms_std", r.stddevUs() / 1000.0},
+                           {"best_step_time_ms", r.bestUsOverRuns / 1000.0},
                            {"runs", r.bestUs.size()},
                            {"feasible", r.allFeasible()},
                            {"feasible_runs", r.feasibleRuns},
@@ -159,16 +175,23 @@ void printCompareJson(const CompareOptions& o, const CompareReport& report)
 void printCompareTable(const CompareOptions& o, const CompareReport& report)
 {
     const Graph& g = report.imported.graph;
-    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %s, %d seeds\n\n", g.name().c_str(), g.opCount(),
+    std::printf("graph %s (%d ops) on %s; lower bound %.3f ms (%s); %s, %d seed%s\n", g.name().c_str(), g.opCount(),
                 report.cluster.name().c_str(), report.bound.us / 1000.0, report.bound.source, budgetText(o).c_str(),
-                o.seeds);
-    std::printf("%-12s %12s %10s %9s %8s %9s %9s %8s  %s\n", "algorithm", "best (ms)", "+- (ms)", "feasible", "samples",
-                "wall (s)", "speed-up", "cert gap", "certified by");
+                o.seeds, o.seeds == 1 ? "" : "s");
+    std::printf("mean, +- (standard deviation) and best: of each run's best step (a deterministic placer runs once)\n"
+                "speed-up: the mean against single (every op on %s, %.3f ms); cert gap: the best feasible run over "
+                "the lower bound\n\n",
+                report.singleDevice.c_str(), report.singleUs / 1000.0);
+    std::printf("%-12s %12s %10s %12s %9s %8s %9s %9s %8s  %s\n", "algorithm", "mean (ms)", "+- (ms)", "best (ms)",
+                "feasible", "samples", "wall (s)", "speed-up", "cert gap", "certified by");
     for (const ComparisonRow& r : report.rows) {
         const double m = r.meanUs();
         const std::optional<double> gap = report.certifiedGap(r);
-        std::printf("%-12s %12.3f %10.3f %4d/%-4zu %8.0f %9.2f %8.2fx %8s  %s\n", r.algorithm.c_str(), m / 1000.0,
-                    r.stddevUs() / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
+        char spread[32] = "-"; // a standard deviation needs two runs
+        if (r.runs() > 1)
+            std::snprintf(spread, sizeof spread, "%.3f", r.stddevUs() / 1000.0);
+        std::printf("%-12s %12.3f %10s %12.3f %4d/%-4zu %8.0f %9.2f %8.2fx %8s  %s\n", r.algorithm.c_str(), m / 1000.0,
+                    spread, r.bestUsOverRuns / 1000.0, r.feasibleRuns, r.bestUs.size(), r.samples, r.wallSeconds,
                     m > 0 ? report.singleUs / m : 0.0, gap ? formatGap(*gap).c_str() : "-",
                     gap ? report.bound.source : "-");
     }
@@ -198,7 +221,7 @@ int runCompare(const CompareOptions& o)
     noteDeviceTypes(g, c);
     const SimOptions simOptions = simOptionsArg(o);
     const LowerBound bound = lowerBound(g, c, simOptions);
-    CompareReport report{imported, c, simOptions, {}, {}, 0.0, largestBound(bound, 0.0, false)};
+    CompareReport report{imported, c, simOptions, {}, {}, 0.0, {}, largestBound(bound, 0.0, false)};
     // Placers that cannot run on this cluster are left out with a note, not run to fail
     // after the others have run (and the whole table is lost).
     std::erase_if(algos, [&](const std::string& a) {
@@ -230,11 +253,13 @@ int runCompare(const CompareOptions& o)
     std::vector<ComparisonRow>& rows = report.rows;
     rows = runClusterNamed(o.cluster, c, [&] { return runner.run(announce); });
     // The reference for speed-ups: the single best device (run it if it wasn't asked for).
-    for (const ComparisonRow& r : rows)
-        if (r.algorithm == "single")
-            report.singleUs = r.meanUs();
-    if (report.singleUs == 0.0)
-        report.singleUs = runClusterNamed(o.cluster, c, [&] { return runner.runAlgorithm("single"); }).meanUs();
+    const auto singleRow = std::find_if(rows.begin(), rows.end(),
+                                        [](const ComparisonRow& r) { return r.algorithm == "single"; });
+    const ComparisonRow single = singleRow != rows.end()
+        ? *singleRow
+        : runClusterNamed(o.cluster, c, [&] { return runner.runAlgorithm("single"); });
+    report.singleUs = single.meanUs();
+    report.singleDevice = mostUsedDevice(c, single.best);
     // The largest valid bound: the polynomial one, or a proven one of a row (milp).
     for (const ComparisonRow& r : rows) {
         const ReportedBound b = largestBound(bound, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel, "milp");

@@ -21,9 +21,13 @@ int runConvert(const ConvertOptions& o)
 {
     // The written costs are fixed numbers, so a dimension without a value is refused
     // rather than baked in as 1.
-    checkOutputArgs({{"--out", o.out}}, {o.graph}, o.force);
+    const bool toStdout = o.out == "-";
+    checkOutputArgs({{"--out", toStdout ? std::string{} : o.out}}, {o.graph}, o.force);
     const Graph g = loadGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
-    writeFileAtomically(o.out, nativeGraphJson(g), o.force);
+    if (toStdout)
+        std::cout << nativeGraphJson(g);
+    else
+        writeFileAtomically(o.out, nativeGraphJson(g), o.force);
     std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
               << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
               << " on a speed-1 GPU\n";
@@ -42,7 +46,8 @@ void addConvertCommand(CLI::App& app, int& exitCode)
                     "or - for standard input")
         ->required();
     addGraphInputOptions(*cmd, opts->format, opts->batch, opts->shapes);
-    cmd->add_option("--out", opts->out, "Output file (post-graph/1 JSON), replaced atomically")->required();
+    cmd->add_option("--out", opts->out, "Output file (post-graph/1 JSON), replaced atomically; - for standard output")
+        ->required();
     cmd->add_flag("--force", opts->force, "Replace a read-only --out file");
     cmd->callback([opts, &exitCode] { exitCode = runConvert(*opts); });
 }

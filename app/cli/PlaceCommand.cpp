@@ -2,6 +2,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
+#include "app/cli/SearchInterrupt.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/io/tf/PbtxtExport.h"
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -76,7 +78,9 @@ struct PlaceReport {
     const PlaceResult& result;
     ReportedBound bound;                 // the largest valid one
     double budgetSeconds;                // --time as given (0: none)
+    double commandSeconds;               // from the command's start to the report, the --time budget's span
     std::optional<PlacementStart> start; // --start's file and step
+    std::string overMemory;              // an infeasible best: the device furthest over its memory, and by how much
     // How far the best can be from the optimum, where it is feasible (the bound holds for
     // placements that fit in memory); NaN otherwise.
     double gap() const
@@ -112,6 +116,7 @@ void printPlaceJson(const PlaceOptions& o, const PlaceReport& report)
     j["samples"] = r.samplesUsed;
     j["time_budget_s"] = report.budgetSeconds;
     j["wall_s"] = r.wallSeconds;
+    j["command_s"] = report.commandSeconds;
     j["lower_bound_ms"] = lb.us / 1000.0;
     j["lower_bound_source"] = lb.source;
     if (!std::isnan(gap))
@@ -147,6 +152,9 @@ void printPlaceText(const PlaceOptions& o, const PlaceReport& report)
               << "\n";
     if (!std::isnan(gap) && !r.bounds.provenOptimal)
         std::cout << "certified    within " << formatGap(gap) << " of the optimum (best / lower bound - 1)\n";
+    if (!r.feasible)
+        std::cout << "memory       no placement found fits: " << report.overMemory
+                  << " (the lower bound holds for placements that fit)\n";
     if (report.start)
         std::cout << "start        " << formatMs(*report.start->stepTimeUs) << "  (" << o.start << ")\n";
     if (r.bounds.hasGroupedBound())
@@ -155,7 +163,8 @@ void printPlaceText(const PlaceOptions& o, const PlaceReport& report)
                   << " (a bound of that grouping only, not of this graph)\n";
     const std::vector<int> opsPerDevice = report.opsPerDevice();
     std::cout << "samples      " << r.samplesUsed << "\n"
-              << "wall time    " << r.wallSeconds << " s\n"
+              << "wall time    " << formatSeconds(report.commandSeconds) << " (the search "
+              << formatSeconds(r.wallSeconds) << ")\n"
               << "ops/device  ";
     for (DeviceId d = 0; d < c.deviceCount(); ++d)
         std::cout << " " << c.device(d).name << "=" << opsPerDevice[static_cast<size_t>(d)];
@@ -224,6 +233,8 @@ int runPlace(const PlaceOptions& o)
     ctx.seed = o.seed;
     ctx.threads = o.threads;
     ctx.observer = o.log.empty() ? nullptr : &log;
+    std::optional<SearchInterrupt> interrupt(std::in_place); // Ctrl-C ends the search, not the command
+    ctx.stop = interrupt->flag();
     // The bound first, so that the budget counts from the command's start: reading a dense
     // graph and bounding it (2 s for a 3,664-op, 181,878-edge Chakra step on a loaded
     // machine) are part of the wall time a user gives; the search gets what is left (at
@@ -232,7 +243,15 @@ int runPlace(const PlaceOptions& o)
     ctx.lowerBoundUs = polynomial.valueUs();
     ctx.seconds = searchSeconds(budget, commandStart);
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
-    const ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
+    const int interruptedBy = interrupt->signal();
+    interrupt.reset(); // from here on a signal ends the command (and removes temporary files)
+    if (interruptedBy != 0 && r.best.size() != static_cast<size_t>(g.opCount())) {
+        std::cerr << "post-cli: interrupted before the search had a placement; nothing written\n";
+        return 128 + interruptedBy;
+    }
+    ReportedBound lb = largestBound(polynomial, r.bounds.solverBoundUs, r.bounds.solverBoundOpLevel);
+    if (r.feasible)
+        lb.us = boundBelowStep(lb.us, r.bestStepTimeUs);
     noteHostBound(imported, c, r.bestStepTimeUs);
 
     if (!o.out.empty()) {
@@ -251,11 +270,27 @@ int runPlace(const PlaceOptions& o)
                       << "differ from the critical-path dispatch's (docs/simulator.md, \"Dispatch\")\n";
     }
 
-    const PlaceReport report{imported, c, simOptions.dispatch, r, lb, budget, startMade};
+    const std::string overMemory = r.feasible ? std::string{}
+                                              : overMemoryText(c, Simulator(g, c, simOptions).run(r.best));
+    const PlaceReport report{imported,
+                             c,
+                             simOptions.dispatch,
+                             r,
+                             lb,
+                             budget,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - commandStart).count(),
+                             startMade,
+                             overMemory};
     if (o.json)
         printPlaceJson(o, report);
     else
         printPlaceText(o, report);
+    if (interruptedBy != 0) {
+        std::cerr << "post-cli: interrupted (" << (interruptedBy == SIGINT ? "SIGINT" : "SIGTERM")
+                  << "): the search ended early; what is reported" << (o.out.empty() ? "" : " and written")
+                  << " is the best placement it had found\n";
+        return 128 + interruptedBy;
+    }
     return kExitOk;
 }
 

@@ -121,10 +121,10 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
               << (dispatch == Dispatch::ReadyOrder ? "" : "  (critical-path dispatch)") << "\nlower bound  "
-              << formatMs(lb.valueUs()) << "  (critical path " << formatMs(lb.criticalPathUs) << ", work "
-              << formatMs(lb.workUs) << ", fork-join " << formatMs(lb.forkJoinUs) << ", ancestry "
-              << formatMs(lb.ancestryUs) << ", device windows " << formatMs(lb.windowsUs) << ", memory split "
-              << formatMs(lb.memorySplitUs)
+              << formatMs(r.feasible ? boundBelowStep(lb.valueUs(), r.stepTimeUs) : lb.valueUs()) << "  (critical path "
+              << formatMs(lb.criticalPathUs) << ", work " << formatMs(lb.workUs) << ", fork-join "
+              << formatMs(lb.forkJoinUs) << ", ancestry " << formatMs(lb.ancestryUs) << ", device windows "
+              << formatMs(lb.windowsUs) << ", memory split " << formatMs(lb.memorySplitUs)
               << (lb.readyOrderUs > 0.0 ? ", ready order " + formatMs(lb.readyOrderUs) : std::string()) << ")\n";
     if (const double gap = r.feasible ? certifiedGap(r.stepTimeUs, lb.valueUs()) : NAN; !std::isnan(gap))
         std::cout << "certified    within " << formatGap(gap) << " of the optimum (step / lower bound - 1)\n";
@@ -169,7 +169,7 @@ SimOptions simOptionsFor(const SimulateOptions& o, const std::optional<Placement
                                 : std::string());
         if (given && *given != *recorded)
             std::cerr << "post-cli: note: " << placedUnder << "; timing it under --dispatch " << dispatchName(*given)
-                      << " as asked, so the step time differs from the file's\n";
+                      << " as asked, so the step time may differ from the file's\n";
         else if (!given && *recorded != Dispatch::ReadyOrder)
             std::cerr << "post-cli: note: " << placedUnder << "; timing it under the same rule (--dispatch ready "
                       << "times it in ready order)\n";

@@ -137,7 +137,7 @@ int runSweep(const SweepOptions& o)
         ++done;
         std::cerr << job.fileName() << ": " << job.graph << " " << clusterLabel(job.cluster, job.precision) << " "
                   << job.algorithm << dispatchLabel(job.dispatch, " ") << " seed " << job.seed << ": "
-                  << formatMs(r.bestStepTimeMs * 1000.0) << "\n";
+                  << formatMs(r.bestStepTimeMs * 1000.0) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)") << "\n";
     }
     std::cerr << "shard " << shard << "/" << shards << ": " << mine.size() << " of " << all.size() << " jobs; " << done
               << " run, " << skipped << " already done, " << failed << " failed\n";
@@ -156,10 +156,13 @@ void printTable(const SweepTable& t)
     std::printf("%-28s %-16s %-14s%s %5s %12s %10s %12s %9s\n", "graph", "cluster", "algorithm",
                 ruleColumn("dispatch").c_str(), "runs", "mean (ms)", "+- (ms)", "best (ms)", "feasible");
     for (const SweepTableRow& r : t.rows)
-        std::printf("%-28s %-16s %-14s%s %5zu %12.3f %10.3f %12.3f %4d/%-4zu\n", r.graph.c_str(),
+        std::printf("%-28s %-16s %-14s%s %5zu %12.3f %10.3f %12.3f %4d/%-4zu%s\n", r.graph.c_str(),
                     clusterLabel(r.cluster, r.precision).c_str(), r.algorithm.c_str(),
                     ruleColumn(dispatchName(r.dispatch.value_or(Dispatch::ReadyOrder))).c_str(), r.stepTimesMs.size(),
-                    r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns, r.stepTimesMs.size());
+                    r.meanMs(), r.stddevMs(), r.minMs(), r.feasibleRuns, r.stepTimesMs.size(),
+                    r.feasibleRuns == 0                                           ? "  none fits in memory"
+                        : r.feasibleRuns < static_cast<int>(r.stepTimesMs.size()) ? "  some out of memory"
+                                                                                  : "");
 }
 
 int runMerge(const SweepOptions& o)

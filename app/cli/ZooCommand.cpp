@@ -54,7 +54,7 @@ int runGenerate(const ZooOptions& o)
         throw UsageError{
             "--steps: model '" + o.name
             + "' has no time steps (only the rnnlm-* and nmt-* models do, and bert-base's sequence length)"};
-    checkOutputArgs({{"--out", o.out}}, {}, o.force);
+    checkOutputArgs({{"--out", o.out == "-" ? std::string{} : o.out}}, {}, o.force);
     CostReport report;
     CostModelOptions costOptions;
     costOptions.fuseElementwise = !o.noFusion;
@@ -71,7 +71,7 @@ int runGenerate(const ZooOptions& o)
     // Say which op types the cost model had to guess (docs/cost-model.md, unknown types).
     for (const auto& [type, count] : report.unknownTypes)
         std::cerr << "post-cli: note: " << count << " " << type << " ops costed by the element-wise fallback\n";
-    if (o.out.empty()) {
+    if (o.out.empty() || o.out == "-") {
         std::cout << text;
         return kExitOk;
     }
@@ -115,7 +115,7 @@ void addZooCommand(CLI::App& app, int& exitCode)
         ->check(CLI::IsMember({"sgd", "adam", "none"}))
         ->capture_default_str();
     addInputCopyOption(*gen, opts->inputCopyGBps);
-    gen->add_option("--out", opts->out, "Output file, replaced atomically (default: standard output)");
+    gen->add_option("--out", opts->out, "Output file, replaced atomically (default, or -: standard output)");
     addForceOption(*gen, opts->force);
     gen->callback([opts, &exitCode] { exitCode = runGenerate(*opts); });
 }

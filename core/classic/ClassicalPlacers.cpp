@@ -29,7 +29,8 @@ template <class T> std::function<std::unique_ptr<Placer>()> make()
 const std::vector<ClassicalPlacerRow>& classicalPlacerRows()
 {
     static const std::vector<ClassicalPlacerRow> rows = {
-        {"single", make<SingleDevicePlacer>(), "Every op on the fastest GPU"},
+        {"single", make<SingleDevicePlacer>(),
+         "Every op on one device: the fastest that holds the graph (the CPU where no GPU does)"},
         {"cpu", make<CpuPlacer>(), "Every op on the CPU"},
         {"round-robin", make<RoundRobinPlacer>(), "Ops dealt to the GPUs in turn, memory permitting", 4},
         {"m-topo", make<MTopoPlacer>(), "Baechi m-TOPO: topological order split into equal-compute runs", 3},

@@ -1405,6 +1405,11 @@ double certifiedGap(double stepUs, double boundUs)
     return gap < 0.0 && gap > -1e-9 ? 0.0 : gap;
 }
 
+double boundBelowStep(double boundUs, double stepUs)
+{
+    return boundUs > stepUs && certifiedGap(stepUs, boundUs) == 0.0 ? stepUs : boundUs;
+}
+
 OpWindows opWindows(const Graph& graph, const Cluster& cluster)
 {
     OpWindows windows;

@@ -65,6 +65,9 @@ ReportedBound largestBound(const LowerBound& bound, double provenUs, bool proven
 // step can at most be from the optimum. NaN without a positive finite bound or step. A gap a
 // rounding under 0 (a bound that proves the step optimal, computed another way) is 0.
 double certifiedGap(double stepUs, double boundUs);
+// A bound as shown beside a step it bounds: one above the step by rounding alone (as
+// certifiedGap tolerates) is the step, so that the two print alike; any other is kept as is.
+double boundBelowStep(double boundUs, double stepUs);
 
 // The ancestry bound's windows, per op (empty for an empty graph or cluster; at least the
 // fork-join bound's): no schedule of the simulator's semantics (any order on devices and

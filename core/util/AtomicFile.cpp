@@ -2,6 +2,7 @@
 
 #include "core/util/FileKind.h"
 #include "core/util/InputError.h"
+#include "core/util/SignalHandler.h"
 
 #include <array>
 #include <atomic>
@@ -189,18 +190,8 @@ void removeTemporaryFilesOnSignals()
     static std::atomic<bool> installed{false};
     if (installed.exchange(true))
         return;
-    for (std::size_t k = 0; k < kCleanupSignals.size(); ++k) {
-        struct sigaction before { };
-        if (::sigaction(kCleanupSignals[k], nullptr, &before) != 0)
-            continue;
-        if (!(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_IGN)
-            continue; // an ignored signal stays ignored (nohup, a shell's background job)
-        g_previous[k] = before;
-        struct sigaction action { };
-        action.sa_handler = removeTempsAndRaise;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(kCleanupSignals[k], &action, nullptr);
-    }
+    for (std::size_t k = 0; k < kCleanupSignals.size(); ++k)
+        replaceSignalHandler(kCleanupSignals[k], removeTempsAndRaise, g_previous[k]);
 }
 
 void writeFileAtomically(const std::string& path, std::string_view content, bool force)

@@ -219,7 +219,7 @@ private slots:
             {"placement: version 2", "post-placement-1", QByteArray(R"({"format": "post-placement/2", "placement": {}})"), "format"},
             {"info: no format tag", "post-info-1", QByteArray(R"({"name": "g", "ops": 1})"), "format"},
             {"compare: row without algo", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "samples": 1, "seeds": 1,
-                "lower_bound_ms": 0, "lower_bound_source": "work", "single_device_ms": 1, "results": [{"best_step_time_ms": 1}]})"), "algo"},
+                "lower_bound_ms": 0, "lower_bound_source": "work", "single_device_ms": 1, "results": [{"mean_step_time_ms": 1}]})"), "algo"},
             {"compare: unknown bound source", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "samples": 1, "seeds": 1,
                 "lower_bound_ms": 0, "lower_bound_source": "guess", "single_device_ms": 1, "results": []})"), "guess"},
             {"compare: a budget of no time", "post-compare-1", QByteArray(R"({"format": "post-compare/1", "graph": "g", "cluster": "c", "dispatch": "ready", "samples": 1,
