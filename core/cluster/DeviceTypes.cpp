@@ -94,8 +94,10 @@ std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster)
         if (scaled.empty())
             continue;
         const std::string k = kind == DeviceKind::Gpu ? "GPU" : "CPU";
-        note += (note.empty() ? "" : "; ") + std::string("measured ") + k + " times (--costs) are times on a speed-1 " + k
-            + ", divided by each " + k + "'s speed here (" + scaled + "); for a trace of these devices give their type: "
+        note += (note.empty() ? "" : "; ") + std::string("measured ") + k + " times keyed by kind (the graph's own, or "
+            + "an untyped --costs trace's) are times on a speed-1 " + k + ", divided by each " + k + "'s speed here ("
+            + scaled + "); if they were measured on these very devices, a cluster whose " + k
+            + "s have speed 1 keeps them as measured, as does a --costs trace given their type: "
             + (type.empty() ? "a \"type\" in the cluster file and --costs TYPE=TRACE" : "--costs " + type + "=TRACE");
     }
     return note;

@@ -46,12 +46,13 @@ DeviceTypeMismatch deviceTypeMismatch(const Graph& graph, const Cluster& cluster
 // cluster k80x4 has that type".
 std::string deviceTypeNote(const Graph& graph, const Cluster& cluster);
 
-// A note when measured times keyed by kind (an untyped --costs trace) meet devices of that kind
+// A note when measured times keyed by kind (the graph's own, as a Chakra trace's, or an untyped
+// --costs trace's) meet devices of that kind
 // whose speed is not 1: such a time counts as a speed-1 device's and is divided by the speed,
 // so a trace recorded on those very devices comes out 1/speed too slow or fast; its type
 // (--costs TYPE=TRACE) keeps it as measured. "" when no such pair exists, e.g. "measured GPU
-// times (--costs) are times on a speed-1 GPU, divided by each GPU's speed here (/device:GPU:0
-// 0.857); for a trace of these GPUs give their type: --costs rtx2080ti=TRACE".
+// times keyed by kind (...) are times on a speed-1 GPU, divided by each GPU's speed here
+// (/device:GPU:0 0.857); if they were measured on these very devices, ... --costs rtx2080ti=TRACE".
 std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster);
 
 } // namespace post

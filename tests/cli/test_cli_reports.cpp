@@ -126,8 +126,9 @@ private slots:
     {
         const QString out = dir_.filePath("interrupted.json"), log = dir_.filePath("interrupted.csv");
         QProcess p;
-        p.start(testdata::cliPath(), {"place", samplePath("resnet-50.json"), "--cluster", "k80x4", "--time", "60",
-                                      "--threads", "1", "--out", out, "--log", log});
+        p.start(testdata::cliPath(),
+                {"place", samplePath("resnet-50.json"), "--cluster", "k80x4", "--time", "60", "--threads", "1", "--out",
+                 out, "--log", log});
         QVERIFY(p.waitForStarted());
         QTest::qWait(1500); // past reading and bounding: the search is running
         p.terminate();

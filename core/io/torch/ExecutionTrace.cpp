@@ -659,7 +659,9 @@ void addNotes(const ExecutionTraceReport& r, ImportedGraph& imported)
         + withThousands(r.optimizerOps) + " optimizer) from " + withThousands(r.traceNodes) + " trace nodes; "
         + withThousands(r.foldedBookkeeping) + " views, allocations and no-op copies folded away, "
         + withThousands(r.nestedOps) + " operators nested in an op counted with it");
-    imported.notes.push_back("op times are roofline estimates from the recorded shapes and types (docs/cost-model.md)");
+    imported.notes.push_back(
+        "op times are roofline estimates from the recorded shapes and types where no measured times are "
+        "given (--costs; docs/cost-model.md)");
     if (r.graphCollectives > 0)
         imported.notes.push_back(
             std::to_string(r.graphCollectives)
