@@ -181,6 +181,9 @@ int runPlace(const PlaceOptions& o)
     std::unique_ptr<Placer> placer = makePlacer(o.algo, learnerOptionsArg(o.settings));
     if (!placer)
         throw UsageError{"--algo: unknown algorithm '" + o.algo + "' (" + joinedPlacerNames() + ")"};
+    if (const PlacerInfo* row = findPlacer(o.algo); row && row->kind == PlacerKind::Classical && !o.settings.empty())
+        std::cerr << "post-cli: note: --set sets the constants of learners and searches; " << o.algo
+                  << " is a classical placer and has none, so it ignores them\n";
     // Before the search: a run whose result cannot be written is lost at the end.
     checkOutputArgs({{"--out", o.out}, {"--log", o.log}, {"--pbtxt-out", o.pbtxtOut}},
                     {o.graph, o.cluster, o.modules, o.start}, o.force);

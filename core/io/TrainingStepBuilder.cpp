@@ -99,14 +99,15 @@ std::vector<int> TrainingStepBuilder::forwardOrder(const std::vector<LayerEdge>&
 
 void TrainingStepBuilder::throwCycle(const std::vector<LayerEdge>& edges, const std::vector<int>& cycle) const
 {
-    // Quote the cycle edge listed first in the input.
+    // Quote the cycle edge listed last in the input: a cycle is closed by its last edge read,
+    // and an edge added by mistake is more often below the ones it loops back to.
     int quoted = -1;
     for (size_t i = 0; i < cycle.size(); ++i) {
         const int from = cycle[i];
         const int to = cycle[(i + 1) % cycle.size()];
         for (size_t e = 0; e < edges.size(); ++e)
             if (edges[e].from == from && edges[e].to == to) {
-                if (quoted < 0 || static_cast<int>(e) < quoted)
+                if (quoted < 0 || static_cast<int>(e) > quoted)
                     quoted = static_cast<int>(e);
                 break;
             }

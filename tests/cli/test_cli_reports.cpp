@@ -181,6 +181,17 @@ private slots:
         QCOMPARE(bad.exitCode, 2);
     }
 
+    // --set on a classical placer is said to do nothing, not silently dropped.
+    void setOnAClassicalPlacerIsNoted()
+    {
+        const QString g = write("chain.json", kChain);
+        Run r = runCli({"place", g, "--cluster", "k80x4", "--algo", "m-etf", "--set", "lr=0.3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("m-etf is a classical placer and has none, so it ignores them"), qPrintable(r.err));
+        r = runCli({"place", g, "--cluster", "k80x4", "--algo", "post", "--samples", "20", "--set", "lr=0.3"});
+        QVERIFY2(!r.err.contains("ignores them"), qPrintable(r.err));
+    }
+
     // A graph without costs: the refusal says why there is nothing to search.
     void zeroComputeSaysWhy()
     {

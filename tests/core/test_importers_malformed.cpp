@@ -114,7 +114,7 @@ private slots:
                                            << "duplicate node 'node1' (first defined at line 1)";
         QTest::newRow("pd cycle") << "pipedream"
                                   << kInput + kLinear + kRelu + "\tnode1 -- node2\n\tnode2 -- node3\n\tnode3 -- node2\n"
-                                  << "line 5"
+                                  << "line 6" // the cycle's edge listed last, the one that closed it
                                   << "cycle: node";
         QTest::newRow("pd self loop") << "pipedream" << kInput + kLinear + "\tnode2 -- node2\n"
                                       << "line 3"
@@ -263,7 +263,7 @@ private slots:
         QTest::newRow("dot pipedream cycle") << "dot"
                                              << QByteArray("digraph { a [label=" + kPipeDreamLabel
                                                            + "]; b [label=" + kPipeDreamLabel + "]; a -> b; b -> a }")
-                                             << "edge 'a' -> 'b'"
+                                             << "edge 'b' -> 'a'" // the cycle's edge listed last
                                              << "cycle";
 
         // TensorFlow GraphDef text (more in test_pbtxt)
