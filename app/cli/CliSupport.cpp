@@ -379,12 +379,19 @@ void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args)
                    "static list scheduler orders them; docs/simulator.md)")
         ->default_str("ready")
         ->check(CLI::IsMember({"ready", "critical-path"}));
+    cmd.add_option("--optimizer-factor", args.optimizerFactor,
+                   "Parameter memory = param bytes x this (weights, gradients, optimizer state); default: 4 for a "
+                   "graph with Adam updates, else 3 (SGD with momentum)")
+        ->default_str("3 or 4")
+        ->check(finiteRange(0.0, 1e6));
 }
 
 SimOptions simOptionsArg(const GraphClusterArgs& args, std::optional<Dispatch> unless)
 {
     SimOptions options;
     options.dispatch = dispatchFromName(args.dispatch).value_or(unless.value_or(Dispatch::ReadyOrder));
+    if (args.optimizerFactor >= 0.0)
+        options.optimizerStateFactor = args.optimizerFactor;
     if (options.dispatch == Dispatch::CriticalPath)
         std::cerr << "post-cli: note: --dispatch critical-path: every step time here assumes that each device "
                      "starts its ready op with the longest path to the end first; TensorFlow's executor starts the "

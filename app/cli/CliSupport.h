@@ -126,7 +126,8 @@ struct GraphArgs {
 struct GraphClusterArgs : GraphArgs {
     std::string cluster;
     std::string precision;
-    std::string dispatch; // --dispatch as given; empty when not given (ready order unless said otherwise)
+    std::string dispatch;          // --dispatch as given; empty when not given (ready order unless said otherwise)
+    double optimizerFactor = -1.0; // --optimizer-factor; negative: not given (by the graph's optimizer)
 };
 void addGraphClusterOptions(CLI::App& cmd, GraphClusterArgs& args);
 // The simulator's options the args give: --dispatch's rule, or `unless` when --dispatch is not

@@ -30,7 +30,6 @@ struct SimulateOptions : GraphClusterArgs {
     bool given = false;
     std::string trace;
     std::string opsCsv;
-    double optimizerFactor = SimOptions{}.optimizerStateFactor;
     bool json = false;
     bool force = false;
 };
@@ -203,11 +202,8 @@ int runSimulate(const SimulateOptions& o)
     }
     if (auto problem = placementProblem(g, c, placement))
         throw InputError(o.placement.empty() ? graphSourceName(o.graph) : o.placement, "placement", *problem);
-    if (!(o.optimizerFactor >= 0.0))
-        throw UsageError{"--optimizer-factor must be >= 0"};
 
     SimOptions options = simOptionsFor(o, made);
-    options.optimizerStateFactor = o.optimizerFactor;
     Simulator sim(g, c, options);
     const SimResult& r = sim.run(placement, !o.trace.empty());
     const LowerBound lb = lowerBound(g, c, options);
@@ -250,10 +246,6 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--ops-csv", opts->opsCsv,
                     "Write one CSV line per op: name, type, device, time_us (as simulated there), flops, "
                     "memory_bytes, measured, fused_into");
-    cmd->add_option("--optimizer-factor", opts->optimizerFactor,
-                    "Parameter memory = param bytes x this (weights, gradients, optimizer state)")
-        ->capture_default_str()
-        ->check(finiteRange(0.0, 1e6));
     cmd->add_flag("--json", opts->json, "Print one JSON object");
     addForceOption(*cmd, opts->force);
     cmd->callback([opts, &exitCode] { exitCode = runSimulate(*opts); });

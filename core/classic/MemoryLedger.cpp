@@ -26,10 +26,11 @@ MemoryLedger::MemoryLedger(const Graph& graph, const Cluster& cluster, const Sim
     , hasCopy_(static_cast<size_t>(graph.opCount()) * static_cast<size_t>(cluster.deviceCount()), 0)
     , seenAt_(static_cast<size_t>(graph.opCount()), 0U)
 {
+    const double factor = optimizerStateFactor(graph, options);
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const Op& o = graph.op(op);
         const auto i = static_cast<size_t>(op);
-        params_[i] = o.paramBytes * options.optimizerStateFactor + o.residentBytes; // held all step, as in the simulator
+        params_[i] = o.paramBytes * factor + o.residentBytes; // held all step, as in the simulator
         output_[i] = o.outputBytes;
         copy_[i] = o.outputBytes;
         for (EdgeId e : graph.outEdges(op))

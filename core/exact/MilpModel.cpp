@@ -97,10 +97,11 @@ MilpInstance prepareMilp(const Graph& graph, const Cluster& cluster, const SimOp
     const bool pinning = cpuPinDevice(cluster) != kNoDevice;
     m.unitAllowed.assign(static_cast<size_t>(m.unitCount), std::vector<char>(static_cast<size_t>(D), 1));
     m.unitStaticBytes.assign(static_cast<size_t>(m.unitCount), 0.0);
+    const double factor = optimizerStateFactor(graph, sim);
     for (OpId o = 0; o < n; ++o) {
         const auto u = static_cast<size_t>(m.unitOf[static_cast<size_t>(o)]);
         const Op& op = graph.op(o);
-        m.unitStaticBytes[u] += op.paramBytes * sim.optimizerStateFactor + op.residentBytes;
+        m.unitStaticBytes[u] += op.paramBytes * factor + op.residentBytes;
         if (pinning && graph.isCpuPinned(o))
             for (int d = 0; d < D; ++d)
                 if (cluster.device(d).kind != DeviceKind::Cpu)

@@ -138,7 +138,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         work.reset(placement, result, false);
         prepare(placement, every);
         work.simulate();
-        work.finishRun(options.optimizerStateFactor);
+        work.finishRun(*options.optimizerStateFactor);
         last.valid = true;
         lastRun = &last;
         ++stats.fromStart;
@@ -350,7 +350,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
         const auto index = static_cast<size_t>(lastCheckpointBefore(first) - ref.checkpoints.begin());
         restore(placement, index);
         work.loop();
-        work.finishRun(options.optimizerStateFactor);
+        work.finishRun(*options.optimizerStateFactor);
         last.valid = true;
         lastRun = &last;
         stats.resumedAtUs = ref.checkpoints[index].now;
@@ -402,7 +402,7 @@ struct IncrementalSimulator::Impl final : detail::SimCheckpointSink {
 IncrementalSimulator::IncrementalSimulator(const Graph& graph, const Cluster& cluster, SimOptions options)
     : graph_(graph)
     , cluster_(cluster)
-    , impl_(std::make_unique<Impl>(graph, cluster, options))
+    , impl_(std::make_unique<Impl>(graph, cluster, resolvedFor(graph, options)))
 {
 }
 

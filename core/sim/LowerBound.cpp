@@ -1363,7 +1363,7 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
         return best;
     };
     bound.windowsUs = windows(head, tail);
-    bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, options.optimizerStateFactor);
+    bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, optimizerStateFactor(graph, options));
     if (const CpuOrderWork cpuOrder = cpuOrderWork(graph, cluster, options, floors.fastestUs);
         !cpuOrder.beforeUs.empty()) {
         // Every op starts after the CPU work ready order puts before it, and the step runs on

@@ -661,7 +661,7 @@ void SimWork::finishRun(double optimizerStateFactor)
 Simulator::Simulator(const Graph& graph, const Cluster& cluster, SimOptions options)
     : graph_(graph)
     , cluster_(cluster)
-    , options_(options)
+    , options_(resolvedFor(graph, options))
     , work_(new detail::SimWork(graph, cluster, options))
 {
 }
@@ -672,7 +672,7 @@ const SimResult& Simulator::run(const Placement& placement, bool recordTimeline)
 {
     work_->reset(placement, result_, recordTimeline);
     work_->simulate();
-    work_->finishRun(options_.optimizerStateFactor);
+    work_->finishRun(*options_.optimizerStateFactor);
     return result_;
 }
 

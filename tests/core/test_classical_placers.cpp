@@ -29,7 +29,7 @@ using namespace post;
 
 namespace {
 
-constexpr double kFactor = 3.0; // SimOptions::optimizerStateFactor default
+constexpr double kFactor = 3.0; // optimizerStateFactor() of a graph without Adam updates
 
 Op makeOp(const std::string& name, double gpuUs, double outputBytes = 100, double paramBytes = 0,
           const std::string& group = {})

@@ -599,6 +599,29 @@ private slots:
         QCOMPARE(sim1.run({0, 0, 0, 0}).peakMemoryBytes, (std::vector<double>{330.0}));
     }
 
+    // Without a factor given, the graph's optimizer decides: Adam keeps two moments (x4),
+    // SGD with momentum one slot (x3); a factor given wins.
+    void adamKeepsTwoMoments()
+    {
+        for (const char* update : {"ApplyMomentum", "ApplyAdam", "aten::_fused_adam_", "ResourceApplyAdamWithAmsgrad"}) {
+            GraphBuilder b("optimizer");
+            b.addOp(makeOp("w", 10, 100, 10));
+            Op step = makeOp("update", 10, 0);
+            step.type = update;
+            b.addOp(step);
+            b.addEdge("w", "update");
+            const Graph g = std::move(b).build();
+            const bool adam = std::string(update) != "ApplyMomentum";
+            QCOMPARE(optimizerStateFactor(g, {}), adam ? 4.0 : 3.0);
+            // 100 bytes live while w runs and the update reads it, and 10 bytes of parameters.
+            QCOMPARE(Simulator(g, gpus(1)).run({0, 0}).peakMemoryBytes, (std::vector<double>{100.0 + (adam ? 40 : 30)}));
+            SimOptions given;
+            given.optimizerStateFactor = 2.0;
+            QCOMPARE(optimizerStateFactor(g, given), 2.0);
+            QCOMPARE(Simulator(g, gpus(1), given).run({0, 0}).peakMemoryBytes, (std::vector<double>{120.0}));
+        }
+    }
+
     void residentBytesAreNotScaled()
     {
         // memoryPeakOnOneDevice's chain (live peak 300, params 10 + 20) with resident bytes
