@@ -67,10 +67,13 @@ public:
     // again with it. (File ▸ Batch Size also keeps it in the settings.)
     void setBatch(std::int64_t batch);
     // The precision mode (fp32, tf32, amp) of the cluster in use and of later reads (kept in
-    // the settings): the shown placement is timed again in that mode.
+    // the settings): the shown placement is timed again in that mode. The run and comparison
+    // timed in the other mode go, after the Save / Discard / Cancel question (Cancel: nothing
+    // changes), as for a read on another cluster.
     void setPrecision(PrecisionMode mode);
     // The simulator's dispatch rule (post-cli --dispatch) of the shown document and later reads
-    // (kept in the settings): everything shown is timed again under it.
+    // (kept in the settings): everything shown is timed again under it; results of the other
+    // rule go, as for setPrecision.
     void setDispatch(Dispatch dispatch);
     // Measured op times for `path` (post-cli --costs values: torch.profiler traces or
     // post-costs/1 files, "TYPE=PATH" for one device type's); the open graph, when it is
@@ -185,6 +188,8 @@ private:
     void showLoadProgress(const QString& stage, double fraction);
     void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
     void updateSummary();
+    // A run, a restored run or a Compare table is on show: another cluster clears it.
+    bool hasTimedResults() const;
     void openDialog();
     void openPlacementDialog();
     void batchDialog();
