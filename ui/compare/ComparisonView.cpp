@@ -91,9 +91,15 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Bound, QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::CertifiedGap, QHeaderView::ResizeToContents);
+    // Every column as wide as its header and cells (a table of a few rows), the algorithm's
+    // never under its longest name; the last one takes what is left, and a view narrower than
+    // the columns scrolls. (The algorithm column used to stretch into what the others left:
+    // at 1280x800 that was about 25 px, "gorith" over "m- / etf".)
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setStretchLastSection(true);
+    table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    table_->setWordWrap(false);
     connect(table_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
