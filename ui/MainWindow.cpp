@@ -64,6 +64,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopedValueRollback>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -128,6 +129,38 @@ MainWindow::MainWindow(QWidget* parent)
         learner_->setDispatch(*dispatch);
     }
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
+}
+
+namespace {
+
+// Room for the window manager's title bar and borders, which a window does not know before
+// it is first shown.
+constexpr int kFrameWidth = 16;
+constexpr int kFrameHeight = 40;
+
+} // namespace
+
+QSize MainWindow::fittedSize(QSize wanted, QSize available)
+{
+    return {std::max(1, std::min(wanted.width(), available.width() - kFrameWidth)),
+            std::max(1, std::min(wanted.height(), available.height() - kFrameHeight))};
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen* shown = screen();
+    if (!shown)
+        return;
+    const QRect available = shown->availableGeometry();
+    const QSize size = fittedSize(this->size(), available.size());
+    if (size != this->size())
+        resize(size);
+    // Onto the screen: a window whose frame would leave it is centred on it (at its top left
+    // when even the window's minimum size is larger).
+    const QRect frame(pos(), this->size() + QSize(kFrameWidth, kFrameHeight));
+    if (!available.contains(frame))
+        move(available.x() + std::max(0, (available.width() - frame.width()) / 2),
+             available.y() + std::max(0, (available.height() - frame.height()) / 2));
 }
 
 MainWindow::~MainWindow()

@@ -52,6 +52,13 @@ public:
     // The current document, its placement and cluster, and the reading of new ones.
     DocumentHub* hub() const { return hub_; }
 
+    // The window (1400x880 at first, or its saved geometry) shrunk to the available geometry
+    // of its screen where that is smaller, room left for the window manager's frame, and
+    // moved onto it: called before the first show (post-studio, File ▸ New Window).
+    void fitToScreen();
+    // The size fitToScreen gives a window of `wanted` size on a screen of `available` size.
+    static QSize fittedSize(QSize wanted, QSize available);
+
     // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
     // (post-session files) are restored whole. A document holding an unsaved run is
     // replaced only after Save / Discard / Cancel (SessionController::confirmReplace):
