@@ -2,6 +2,8 @@
 
 #include "ui/charts/LearningChart.h"
 #include "ui/charts/RunChartLink.h"
+#include "ui/compare/ComparisonModel.h"
+#include "ui/compare/ComparisonView.h"
 #include "ui/compare/PlacementDiff.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
@@ -62,6 +64,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopedValueRollback>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -126,6 +129,38 @@ MainWindow::MainWindow(QWidget* parent)
         learner_->setDispatch(*dispatch);
     }
     hub_->setBatch(std::max<qlonglong>(1, settings.value(QStringLiteral("import/batch"), 1).toLongLong()));
+}
+
+namespace {
+
+// Room for the window manager's title bar and borders, which a window does not know before
+// it is first shown.
+constexpr int kFrameWidth = 16;
+constexpr int kFrameHeight = 40;
+
+} // namespace
+
+QSize MainWindow::fittedSize(QSize wanted, QSize available)
+{
+    return {std::max(1, std::min(wanted.width(), available.width() - kFrameWidth)),
+            std::max(1, std::min(wanted.height(), available.height() - kFrameHeight))};
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen* shown = screen();
+    if (!shown)
+        return;
+    const QRect available = shown->availableGeometry();
+    const QSize size = fittedSize(this->size(), available.size());
+    if (size != this->size())
+        resize(size);
+    // Onto the screen: a window whose frame would leave it is centred on it (at its top left
+    // when even the window's minimum size is larger).
+    const QRect frame(pos(), this->size() + QSize(kFrameWidth, kFrameHeight));
+    if (!available.contains(frame))
+        move(available.x() + std::max(0, (available.width() - frame.width()) / 2),
+             available.y() + std::max(0, (available.height() - frame.height()) / 2));
 }
 
 MainWindow::~MainWindow()
@@ -503,6 +538,12 @@ bool MainWindow::openPlacement(const QString& path)
     const Dispatch placedUnder = read.made.dispatch;
     const bool otherRule = recorded && *recorded != document->sim.dispatch;
     const bool running = learner_->controller()->isActive();
+    // Another rule times the graph anew: the run and comparison of this one go (asked first).
+    if (otherRule && !running
+        && !session_->confirmReplace(SessionController::Replace::Retime,
+                                     tr("the dispatch rule to %1 (the rule %2 was placed by)")
+                                         .arg(QString::fromLatin1(dispatchName(placedUnder)), QFileInfo(path).fileName())))
+        return false;
     if (otherRule && !running) {
         hub_->setDispatch(placedUnder);
         learner_->setDispatch(placedUnder);
@@ -588,21 +629,52 @@ void MainWindow::setBatch(std::int64_t batch)
         readFile(hub_->document()->path);
 }
 
+bool MainWindow::hasTimedResults() const
+{
+    return learner_->showsRun() || learner_->hasRestoredRun() || session_->recorder()->hasRun()
+        || (comparisonView_ && comparisonView_->model()->rowCount() > 0);
+}
+
 void MainWindow::setPrecision(PrecisionMode mode)
 {
+    // The graph on show is timed anew (a cluster of its own): the run and the comparison timed
+    // in the other mode go with it, as when the graph is read again on another cluster.
+    const DocumentPtr document = hub_->document();
+    const bool retimes = document && document->cluster && document->cluster->precision() != mode;
+    if (retimes
+        && !session_->confirmReplace(SessionController::Replace::Retime,
+                                     tr("the precision to %1").arg(precisionName(mode)))) {
+        learner_->setPrecision(document->cluster->precision()); // its picker goes back
+        return;
+    }
+    const bool cleared = retimes && hasTimedResults();
     QSettings().setValue(QStringLiteral("precision"), precisionName(mode));
     learner_->setPrecision(mode);
     if (hub_->setPrecision(mode) && hub_->document())
-        setStatus(tr("Precision %1: the step is timed again").arg(precisionName(mode)), StatusScope::Placement);
+        setStatus(cleared ? tr("Precision %1: the step is timed again; the results timed in %2 are cleared")
+                                .arg(precisionName(mode), precisionName(document->cluster->precision()))
+                          : tr("Precision %1: the step is timed again").arg(precisionName(mode)),
+                  StatusScope::Placement);
 }
 
 void MainWindow::setDispatch(Dispatch dispatch)
 {
     const QString name = QString::fromLatin1(dispatchName(dispatch));
+    const DocumentPtr document = hub_->document();
+    const bool retimes = document && document->cluster && document->sim.dispatch != dispatch;
+    if (retimes
+        && !session_->confirmReplace(SessionController::Replace::Retime, tr("the dispatch rule to %1").arg(name))) {
+        learner_->setDispatch(document->sim.dispatch); // its picker goes back
+        return;
+    }
+    const bool cleared = retimes && hasTimedResults();
     QSettings().setValue(QStringLiteral("dispatch"), name);
     learner_->setDispatch(dispatch);
     if (hub_->setDispatch(dispatch) && hub_->document())
-        setStatus(tr("Dispatch %1: the step is timed again").arg(name), StatusScope::Placement);
+        setStatus(cleared ? tr("Dispatch %1: the step is timed again; the results timed by %2 dispatch are cleared")
+                                .arg(name, QString::fromLatin1(dispatchName(document->sim.dispatch)))
+                          : tr("Dispatch %1: the step is timed again").arg(name),
+                  StatusScope::Placement);
 }
 
 void MainWindow::setMeasuredCosts(const QString& path, const MeasuredCostsFiles& costs)
@@ -682,6 +754,13 @@ void MainWindow::documentArriving(const DocumentPtr& document)
         ? eagerDispatchUs(*document->graph, document->cluster.get()) / 1000.0
         : std::numeric_limits<double>::quiet_NaN();
     if (document && document->graphId == shownGraphId_) {
+        // Another cluster of the graph (an edit, the precision, the dispatch rule): the run on
+        // the chart was timed on the one before, so it goes as it would for another graph.
+        if (hub_->change() == DocumentHub::Change::Cluster && !learningChart_->isEmpty()) {
+            learningChart_->reset();
+            learningChart_->chart()->setTitle(
+                tr("Learning curve: no run on %1 on this cluster yet").arg(displayName(document->path)));
+        }
         learningChart_->setHostDispatch(hostDispatchMs); // nothing to redraw if the same
         // Another placement (a learner's best, a Compare row, a chart click, a file): shown
         // coloured by device, unless the user chose the colours.

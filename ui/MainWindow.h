@@ -52,6 +52,13 @@ public:
     // The current document, its placement and cluster, and the reading of new ones.
     DocumentHub* hub() const { return hub_; }
 
+    // The window (1400x880 at first, or its saved geometry) shrunk to the available geometry
+    // of its screen where that is smaller, room left for the window manager's frame, and
+    // moved onto it: called before the first show (post-studio, File ▸ New Window).
+    void fitToScreen();
+    // The size fitToScreen gives a window of `wanted` size on a screen of `available` size.
+    static QSize fittedSize(QSize wanted, QSize available);
+
     // Reads the file off the GUI thread; errors are reported, never thrown. Sessions
     // (post-session files) are restored whole. A document holding an unsaved run is
     // replaced only after Save / Discard / Cancel (SessionController::confirmReplace):
@@ -67,10 +74,13 @@ public:
     // again with it. (File ▸ Batch Size also keeps it in the settings.)
     void setBatch(std::int64_t batch);
     // The precision mode (fp32, tf32, amp) of the cluster in use and of later reads (kept in
-    // the settings): the shown placement is timed again in that mode.
+    // the settings): the shown placement is timed again in that mode. The run and comparison
+    // timed in the other mode go, after the Save / Discard / Cancel question (Cancel: nothing
+    // changes), as for a read on another cluster.
     void setPrecision(PrecisionMode mode);
     // The simulator's dispatch rule (post-cli --dispatch) of the shown document and later reads
-    // (kept in the settings): everything shown is timed again under it.
+    // (kept in the settings): everything shown is timed again under it; results of the other
+    // rule go, as for setPrecision.
     void setDispatch(Dispatch dispatch);
     // Measured op times for `path` (post-cli --costs values: torch.profiler traces or
     // post-costs/1 files, "TYPE=PATH" for one device type's); the open graph, when it is
@@ -185,6 +195,8 @@ private:
     void showLoadProgress(const QString& stage, double fraction);
     void cancelBusy(); // the status bar's Cancel: the read in progress, else the layout
     void updateSummary();
+    // A run, a restored run or a Compare table is on show: another cluster clears it.
+    bool hasTimedResults() const;
     void openDialog();
     void openPlacementDialog();
     void batchDialog();

@@ -52,6 +52,15 @@ void MainWindow::createClusterTools()
                                   : tr("Cluster edited"),
                   StatusScope::Placement);
     });
+    // An edit times the graph anew: an unsaved run timed on the cluster before goes only after
+    // the question, as for the precision; while a run goes its cluster cannot change.
+    clusterEditor_->setReplaceGuard(
+        [this] { return session_->wouldAsk(); },
+        [this] { return session_->confirmReplace(SessionController::Replace::Retime, tr("the cluster")); });
+    connect(learner_, &LearnerPanel::runStarted, clusterEditor_, [this] {
+        clusterEditor_->setEditable(false, tr("A run is going on this cluster: edit it when the run ends"));
+    });
+    connect(learner_, &LearnerPanel::finished, clusterEditor_, [this] { clusterEditor_->setEditable(true); });
     connect(clusterEditor_, &ClusterEditor::clusterFileOpened, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::clusterChosen, this, &MainWindow::setClusterName);
     connect(learner_, &LearnerPanel::precisionChosen, this, &MainWindow::setPrecision);

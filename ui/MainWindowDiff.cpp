@@ -102,6 +102,7 @@ MainWindow* MainWindow::newWindow()
     window->setAttribute(Qt::WA_DeleteOnClose);
     window->setInteractiveErrors(interactiveErrors_);
     window->move(pos() + QPoint(40, 40));
+    window->fitToScreen();
     window->show();
     return window;
 }

@@ -410,7 +410,9 @@ int studio(QCoreApplication& app)
         QTimer::singleShot(0, &app, [&app, code] { app.exit(code); });
     };
     if (!request.screenshot.isEmpty())
-        takeScreenshot(app, window, request, quitWith);
+        takeScreenshot(app, window, request, quitWith); // 1400x880, whatever the screen
+    else
+        window.fitToScreen(); // a 1280x800 screen shows the whole window
     window.show();
     if (request.screenshot.isEmpty())
         QObject::connect(

@@ -58,6 +58,8 @@ private slots:
     void provenAndGroupedBounds();
     void milpRowCertifiesTheBest();
     void rowsAreTimedUnderTheDocumentsDispatchRule();
+    void aGroupedBoundSaysGroupedBesideAProvenOne();
+    void algorithmNamesAreReadableAt1280x800();
 };
 
 void TestCompareView::modelPassesTester()
@@ -397,7 +399,6 @@ void TestCompareView::milpRowCertifiesTheBest()
     QCOMPARE(proven.cluster, reinterpret_cast<quintptr>(document->cluster.get()));
 }
 
-QTEST_MAIN(TestCompareView)
 // Compare times every row under the document's dispatch rule (post-cli compare --dispatch).
 void TestCompareView::rowsAreTimedUnderTheDocumentsDispatchRule()
 {
@@ -423,4 +424,73 @@ void TestCompareView::rowsAreTimedUnderTheDocumentsDispatchRule()
              qPrintable(view.boundText()));
 }
 
+// milp's grouped mode on gnmt (k80x4) proves its best optimal when it meets the polynomial
+// bound, and has a grouped bound too: the row shows both, the grouped one named grouped (it
+// showed "320.223 (proven optimal)" alone, while the line above called it a grouped bound).
+void TestCompareView::aGroupedBoundSaysGroupedBesideAProvenOne()
+{
+    ComparisonModel model;
+    model.clear(320223.0, QStringLiteral("critical-path"));
+    ComparisonRow milp;
+    milp.algorithm = "milp";
+    milp.bestUs = {320223.0, 320223.0};
+    milp.feasibleRuns = 2;
+    milp.bestUsOverRuns = 320223.0;
+    milp.bestFeasible = true;
+    milp.best = {0};
+    milp.bounds.solverBoundUs = 320223.0; // it meets the critical path: optimal for the graph
+    milp.bounds.solverBoundOpLevel = true;
+    milp.bounds.provenOptimal = true;
+    milp.bounds.groupedBoundUs = 320223.0; // and the solver's bound of its 40 chunks
+    milp.bounds.groupedBoundGroups = 40;
+    model.addRow(milp);
+    const QString shown = model.data(model.index(0, ComparisonModel::Bound)).toString();
+    QCOMPARE(shown, QStringLiteral("320.223 (proven optimal); 320.223 grouped (40 chunks)"));
+    const QString tip = model.data(model.index(0, ComparisonModel::Bound), Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("40 chunks (320.223 ms): valid for that grouping only")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("proven optimal")), qPrintable(tip));
+    QVERIFY2(model.summary().contains(QStringLiteral("grouped bound 320.223 ms on 40 chunks holds for that grouping")),
+             qPrintable(model.summary()));
+}
+
+// At 1280x800 the Compare tab is about 900 px wide beside the docks: every algorithm's name
+// shows whole (the column used to stretch into what the others left, about 25 px).
+void TestCompareView::algorithmNamesAreReadableAt1280x800()
+{
+    ComparisonView view;
+    view.resize(900, 500);
+    const char* names[] = {"post@m-etf", "local-search", "round-robin", "milp", "cpu"};
+    for (const char* name : names) {
+        ComparisonRow row;
+        row.algorithm = name;
+        row.bestUs = {123456.0};
+        row.feasibleRuns = 1;
+        row.bestUsOverRuns = 123456.0;
+        row.bestFeasible = true;
+        row.stopped = std::string(name) == "local-search"; // "local-search (cancelled)"
+        view.model()->addRow(row);
+    }
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* table = view.findChild<QTableView*>();
+    QVERIFY(table);
+    QCoreApplication::processEvents();
+    const QFontMetrics metrics(table->font());
+    for (int r = 0; r < view.model()->rowCount(); ++r) {
+        const QString text = view.model()->data(view.model()->index(r, ComparisonModel::Algorithm)).toString();
+        QVERIFY2(table->columnWidth(ComparisonModel::Algorithm) > metrics.horizontalAdvance(text),
+                 qPrintable(QStringLiteral("%1 px for \"%2\" (%3 px)")
+                                .arg(table->columnWidth(ComparisonModel::Algorithm))
+                                .arg(text)
+                                .arg(metrics.horizontalAdvance(text))));
+    }
+    // Every other column keeps its header readable too.
+    for (int c = 0; c < ComparisonModel::ColumnCount; ++c) {
+        const QString header = view.model()->headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(table->columnWidth(c) >= metrics.horizontalAdvance(header),
+                 qPrintable(QStringLiteral("column %1 (%2): %3 px").arg(c).arg(header).arg(table->columnWidth(c))));
+    }
+}
+
+QTEST_MAIN(TestCompareView)
 #include "test_compare_view.moc"

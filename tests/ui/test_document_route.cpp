@@ -12,16 +12,20 @@
 #include "tests/ui/UiTestWindows.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/LearningChart.h"
+#include "ui/cluster/ClusterDeviceModel.h"
+#include "ui/cluster/ClusterEditor.h"
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/StepSimulation.h"
 #include "ui/export/GuiExporter.h"
+#include "ui/learn/LearnerController.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/session/RunRecorder.h"
 #include "ui/session/SessionAutosave.h"
 #include "ui/session/SessionController.h"
+#include "ui/util/Format.h"
 
 #include <QAction>
 #include <QChart>
@@ -32,6 +36,7 @@
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QUrl>
@@ -73,6 +78,33 @@ QString autosaveOf(MainWindow& window)
     return session(window)->autosave()->path();
 }
 
+// A two-row Compare table (single, m-etf) of the window's document.
+bool runCompare(MainWindow& window)
+{
+    auto* compare = window.findChild<ComparisonView*>();
+    if (!compare->setAlgorithms(QStringLiteral("single,m-etf")))
+        return false;
+    compare->setSamples(10);
+    compare->setSeeds(1);
+    QSignalSpy compared(compare, &ComparisonView::runFinished);
+    compare->start();
+    return compared.wait(kWaitMs) && compare->model()->rowCount() == 2 && !compare->boundText().isEmpty();
+}
+
+// Nothing of a run or a comparison is on show: the chart, the learner's line, the table.
+void checkResultsCleared(MainWindow& window)
+{
+    QCOMPARE(chart(window)->sampleCount(), 0);
+    QCOMPARE(chart(window)->lowerBoundMs(), 0.0);
+    QVERIFY2(chart(window)->chart()->title().contains(QStringLiteral("no run")),
+             qPrintable(chart(window)->chart()->title()));
+    QCOMPARE(learner(window)->statusText(), QStringLiteral("Ready."));
+    auto* compare = window.findChild<ComparisonView*>();
+    QCOMPARE(compare->model()->rowCount(), 0);
+    QVERIFY(compare->boundText().isEmpty());
+    QVERIFY(!session(window)->recorder()->hasRun());
+}
+
 QAction* action(MainWindow& window, const char* name) { return window.findChild<QAction*>(QLatin1String(name)); }
 
 QByteArray contents(const QString& path)
@@ -99,6 +131,9 @@ private slots:
     void cleanup()
     {
         qunsetenv("POST_AUTOSAVE_RESTORE");
+        // A test that picks a precision or dispatch rule keeps it in the settings: not for the next.
+        QSettings().remove(QStringLiteral("precision"));
+        QSettings().remove(QStringLiteral("dispatch"));
         QDir autosaves(SessionAutosave::directory());
         for (const QString& name : autosaves.entryList({QStringLiteral("*.session.json")}, QDir::Files))
             QFile::remove(autosaves.filePath(name));
@@ -382,6 +417,107 @@ private slots:
         QVERIFY(ops->filter()->text().isEmpty());
         QCOMPARE(ops->proxy()->rowCount(), window->hub()->document()->opCount());
         QVERIFY2(!window->statusMessage().contains(QStringLiteral("sample")), qPrintable(window->statusMessage()));
+    }
+
+    // Another precision or dispatch rule times the graph anew (issue: an amp run's 16.68 ms
+    // stayed on the chart and in the Compare table after fp32 made the step 57.6 ms): the run,
+    // its chart and line and the Compare table of the other setting go, after the question
+    // (Cancel keeps them and the setting), as for a read on another cluster.
+    void aPrecisionOrDispatchChangeClearsTheOtherSettingsResults()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"), true);
+        QVERIFY(runLearner(*window, "post", 40));
+        QVERIFY(runCompare(*window));
+        const QString autosave = autosaveOf(*window);
+        QVERIFY(QFile::exists(autosave));
+        const DocumentPtr before = window->hub()->document();
+        const PrecisionMode mode = before->cluster->precision();
+        const PrecisionMode other = mode == PrecisionMode::Fp32 ? PrecisionMode::Amp : PrecisionMode::Fp32;
+
+        auto question = std::make_shared<QString>();
+        answerDialogs(QMessageBox::Cancel, {}, question);
+        window->setPrecision(other);
+        QVERIFY2(question->contains(QStringLiteral("changing the precision to ") + precisionName(other)),
+                 qPrintable(*question));
+        QCOMPARE(window->hub()->document(), before);
+        QVERIFY(learner(*window)->precision() == mode);
+        QCOMPARE(chart(*window)->sampleCount(), 40);
+        QCOMPARE(window->findChild<ComparisonView*>()->model()->rowCount(), 2);
+        QVERIFY(session(*window)->hasUnsavedRun());
+
+        answerDialogs(QMessageBox::Discard);
+        window->setPrecision(other);
+        QVERIFY(window->hub()->document()->cluster->precision() == other);
+        QCOMPARE(window->hub()->document()->graph, before->graph); // the same graph, timed anew
+        checkResultsCleared(*window);
+        QVERIFY(!QFile::exists(autosave));
+        QVERIFY2(window->statusMessage().contains(QStringLiteral("cleared")), qPrintable(window->statusMessage()));
+
+        // The dispatch rule likewise.
+        QVERIFY(runLearner(*window, "post", 30));
+        QVERIFY(runCompare(*window));
+        answerDialogs(QMessageBox::Discard, {}, question);
+        window->setDispatch(Dispatch::CriticalPath);
+        QVERIFY2(question->contains(QStringLiteral("dispatch rule to critical-path")), qPrintable(*question));
+        QVERIFY(window->hub()->document()->sim.dispatch == Dispatch::CriticalPath);
+        checkResultsCleared(*window);
+    }
+
+    // An edit in the Cluster dock is another cluster too: the results timed on the one before
+    // go (asked first; Cancel takes the edit back), and the edited cluster is named so.
+    void aClusterEditClearsResultsAndNamesTheClusterEdited()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        QVERIFY(runLearner(*window, "post", 40));
+        QVERIFY(runCompare(*window));
+        auto* editor = window->findChild<ClusterEditor*>();
+        const std::string preset = window->hub()->document()->cluster->name();
+        const QModelIndex speed = editor->deviceModel()->index(1, ClusterDeviceModel::Speed);
+        QVERIFY(editor->deviceModel()->setData(speed, QStringLiteral("0.5")));
+        checkResultsCleared(*window);
+        QCOMPARE(window->hub()->document()->cluster->name(), preset + " (edited)");
+        QVERIFY2(window->summaryText().contains(QString::fromStdString(preset + " (edited)")),
+                 qPrintable(window->summaryText()));
+        QCOMPARE(editor->findChild<QLineEdit*>(QStringLiteral("clusterName"))->text(),
+                 QString::fromStdString(preset + " (edited)"));
+        // A second edit keeps one mark.
+        QVERIFY(editor->deviceModel()->setData(speed, QStringLiteral("2")));
+        QCOMPARE(window->hub()->document()->cluster->name(), preset + " (edited)");
+
+        // Asked when a run is unsaved; Cancel takes the edit back.
+        window->setInteractiveErrors(true);
+        window->show();
+        QVERIFY(runLearner(*window, "post", 30));
+        const DocumentPtr before = window->hub()->document();
+        auto question = std::make_shared<QString>();
+        answerDialogs(QMessageBox::Cancel, {}, question);
+        QVERIFY(editor->deviceModel()->setData(speed, QStringLiteral("3")));
+        QTRY_VERIFY_WITH_TIMEOUT(!question->isEmpty(), kWaitMs);
+        QVERIFY2(question->contains(QStringLiteral("changing the cluster")), qPrintable(*question));
+        QCOMPARE(window->hub()->document(), before);
+        QCOMPARE(editor->draft().devices[1].speed, 2.0); // the window's cluster again
+        QCOMPARE(chart(*window)->sampleCount(), 30);
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(editor->deviceModel()->setData(speed, QStringLiteral("3")));
+        QTRY_COMPARE_WITH_TIMEOUT(window->hub()->document()->cluster->device(1).speed, 3.0, kWaitMs);
+        checkResultsCleared(*window);
+    }
+
+    // While a run goes its cluster cannot change: the Cluster dock takes no edit until it ends.
+    void theClusterIsNotEditedUnderARun()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"));
+        auto* editor = window->findChild<ClusterEditor*>();
+        QSignalSpy snapshots(learner(*window), &LearnerPanel::snapshot);
+        QSignalSpy finished(learner(*window), &LearnerPanel::finished);
+        learner(*window)->setAlgorithm(QStringLiteral("post"));
+        learner(*window)->setSamples(1000000);
+        learner(*window)->start();
+        QVERIFY(snapshots.wait(kWaitMs));
+        QCOMPARE(editor->deviceView()->editTriggers(), QAbstractItemView::NoEditTriggers);
+        learner(*window)->controller()->stop();
+        QVERIFY(finished.wait(kWaitMs) || !finished.isEmpty());
+        QVERIFY(editor->deviceView()->editTriggers() != QAbstractItemView::NoEditTriggers);
     }
 
     // A run still going when another graph opens is stopped; its last snapshots and its end

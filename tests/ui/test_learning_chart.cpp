@@ -379,6 +379,25 @@ private slots:
         QCOMPARE(chart->boundNote(), QStringLiteral("best proven optimal (milp)"));
     }
 
+    // The host's line lies above the band the linear axis keeps (twice the best classical
+    // placer): it is drawn all the same (resnet_et at amp on a100x8-nvlink: samples 17-29 ms,
+    // the host's 42.39 ms line above a 40 ms axis, named in the legend and never drawn).
+    void hostDispatchLineIsInTheRangeShown()
+    {
+        LearnerSnapshot snapshot;
+        snapshot.samples = {{0, 29.0, true}, {1, 22.0, true}, {2, 16.7, true}};
+        snapshot.classicalMs = 16.9;
+        snapshot.classicalName = QStringLiteral("single");
+        snapshot.singleDeviceMs = 16.9;
+        snapshot.lowerBoundMs = 14.7;
+        ShownChart shown(snapshot, 3);
+        LearningChart& chart = shown.chart;
+        chart.setHostDispatch(42.39);
+        chart.flush();
+        QVERIFY2(chart.stepAxisMax() >= 42.39, qPrintable(QStringLiteral("y max %1").arg(chart.stepAxisMax())));
+        QVERIFY(chart.stepAxisMin() <= 14.7);
+    }
+
     void farOutliersLeaveTheBandOfInterest()
     {
         // The default's first samples are its classical starts (the CPU placement at 9x the

@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QFile>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -76,6 +77,28 @@ private slots:
     {
         testsupport::useScratchSettings();
         QVERIFY(dir_.isValid());
+    }
+
+    // The first window is 1400x880; on a smaller screen (1280x800) it is sized to the screen's
+    // available geometry, frame included, and placed on it. (The offscreen platform's screen is
+    // 800x600.)
+    void theFirstWindowFitsTheScreen()
+    {
+        QCOMPARE(MainWindow::fittedSize({1400, 880}, {1920, 1080}), QSize(1400, 880));
+        const QSize small = MainWindow::fittedSize({1400, 880}, {1280, 800});
+        QVERIFY(small.width() < 1280 && small.height() < 800 && small.width() >= 1200 && small.height() >= 700);
+        MainWindow window;
+        QCOMPARE(window.size(), QSize(1400, 880));
+        // The window can be that small: its docks, tabs and bars fit in it.
+        const QSize least = window.minimumSizeHint();
+        QVERIFY2(least.width() <= small.width() && least.height() <= small.height(),
+                 qPrintable(QStringLiteral("at least %1x%2").arg(least.width()).arg(least.height())));
+        // On this platform's screen (800 px wide) it shrinks as far as it can, onto the screen.
+        const QRect available = window.screen()->availableGeometry();
+        QVERIFY2(available.width() < 1400 && available.height() < 880, "the test needs a screen smaller than the window");
+        window.fitToScreen();
+        QCOMPARE(window.size(), MainWindow::fittedSize({1400, 880}, available.size()).expandedTo(least));
+        QVERIFY(available.contains(window.pos()));
     }
 
     void openingAFileDrawsEveryOp()

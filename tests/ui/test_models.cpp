@@ -4,6 +4,7 @@
 #include "ui/models/OpTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
@@ -296,6 +297,30 @@ private slots:
         QCOMPARE(model.index(1, DeviceTableModel::Busy).data(DeviceTableModel::SortRole).toDouble(), r.deviceBusyUs[1]);
         model.setDocument(uitest::smallDocument({1, 1, 1, 1}));
         QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid());
+    }
+
+    // A peak over the device's memory stands out in the Devices dock (red, bold, marked, a
+    // tooltip); a peak that fits does not.
+    void deviceModelMarksAPeakOverTheDevicesMemory()
+    {
+        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
+        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+        devices[1].memoryBytes = 1000; // GPU:0, below fc's parameters alone
+        doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
+        DeviceTableModel model;
+        model.setDocument(doc);
+        const StepPtr step = SimulatedStep::simulate(doc);
+        QVERIFY(!step->result.feasible);
+        model.setStep(step);
+        const QModelIndex over = model.index(1, DeviceTableModel::PeakMemory);
+        QVERIFY(over.data(Qt::ForegroundRole).isValid());
+        QVERIFY(over.data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY2(over.data().toString().startsWith(QStringLiteral("⚠ ")), qPrintable(over.data().toString()));
+        QVERIFY(over.data(Qt::ToolTipRole).toString().contains(QStringLiteral("does not fit")));
+        QCOMPARE(over.data(DeviceTableModel::SortRole).toDouble(), step->result.peakMemoryBytes[1]); // sorts raw
+        const QModelIndex fits = model.index(2, DeviceTableModel::PeakMemory); // GPU:1, 16 GB, empty
+        QVERIFY(!fits.data(Qt::ForegroundRole).isValid());
+        QVERIFY(!fits.data().toString().contains(QStringLiteral("⚠")));
     }
 };
 

@@ -255,7 +255,13 @@ private slots:
         const QString title = first->findChild<LearningChart*>()->title();
         QVERIFY2(title.contains(QStringLiteral("critical-path dispatch")), qPrintable(title));
 
-        // Back to ready order: the step is timed again; the recorded run keeps its own rule.
+        QVERIFY(sessionJson(s).find("\"dispatch\": \"critical-path\"") != std::string::npos);
+        const QString path = dir_.filePath(QStringLiteral("inception-cp.session.json"));
+        QVERIFY(first->findChild<SessionController*>()->save(path));
+        QVERIFY(readSessionFile(path.toStdString()).dispatch == Dispatch::CriticalPath);
+
+        // Back to ready order: the step is timed again, and the run timed by the other rule
+        // goes (its session file keeps it).
         first->setDispatch(Dispatch::ReadyOrder);
         QTRY_VERIFY_WITH_TIMEOUT(simulation->current() != nullptr
                                      && simulation->current()->document->sim.dispatch == Dispatch::ReadyOrder,
@@ -263,13 +269,11 @@ private slots:
         QCOMPARE(simulation->current()->result.stepTimeUs, readyUs);
         QVERIFY(!first->findChild<StepStatusLabel*>()->text().contains(QStringLiteral("dispatch")));
         s = first->findChild<SessionController*>()->currentSession();
-        QVERIFY(s.dispatch == Dispatch::CriticalPath);
-        QVERIFY(sessionJson(s).find("\"dispatch\": \"critical-path\"") != std::string::npos);
+        QVERIFY(s.samples.empty());
+        QVERIFY(s.dispatch == Dispatch::ReadyOrder);
+        QCOMPARE(first->findChild<LearningChart*>()->sampleCount(), 0);
 
-        // Saved and reopened: the window takes the run's rule, and times the step under it.
-        const QString path = dir_.filePath(QStringLiteral("inception-cp.session.json"));
-        QVERIFY(first->findChild<SessionController*>()->save(path));
-        QVERIFY(readSessionFile(path.toStdString()).dispatch == Dispatch::CriticalPath);
+        // Reopened: the window takes the run's rule, and times the step under it.
         auto second = std::make_unique<MainWindow>();
         second->setInteractiveErrors(false);
         QSignalSpy restored(second->findChild<SessionController*>(), &SessionController::restored);

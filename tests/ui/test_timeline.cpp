@@ -346,6 +346,36 @@ private slots:
         QVERIFY(!label.toolTip().contains(QStringLiteral("host")));
     }
 
+    // The summary counts the devices that hold ops (every op on GPU:0 was "4 ops on 3
+    // devices"), and says out of memory as the status bar does.
+    void summaryCountsTheDevicesHoldingOpsAndSaysOutOfMemory()
+    {
+        TimelinePanel panel;
+        panel.setStep(SimulatedStep::simulate(uitest::smallDocument({1, 1, 1, 1})));
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" · 4 ops on 1 of 3 devices · ")),
+                 qPrintable(panel.summaryText()));
+        QVERIFY(!panel.summaryText().contains(QStringLiteral("memory")));
+        panel.setStep(SimulatedStep::simulate(uitest::smallDocument({0, 1, 2, 1})));
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" · 4 ops on 3 devices · ")),
+                 qPrintable(panel.summaryText()));
+        panel.setStep(SimulatedStep::simulate(uitest::smallDocument({1, 1, 2, 1})));
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" · 4 ops on 2 of 3 devices · ")),
+                 qPrintable(panel.summaryText()));
+
+        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
+        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+        devices[1].memoryBytes = 1000;
+        doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
+        const StepPtr tight = SimulatedStep::simulate(doc);
+        QVERIFY(!tight->result.feasible);
+        panel.setStep(tight);
+        const QString memory = StepStatusLabel::memoryText(*tight);
+        QVERIFY2(memory.startsWith(QStringLiteral("out of memory: GPU:0 needs ")), qPrintable(memory));
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" · ⚠ ") + memory + QStringLiteral(" · 4 ops on 1 of")),
+                 qPrintable(panel.summaryText()));
+        QVERIFY2(StepStatusLabel::textFor(*tight).contains(memory), qPrintable(StepStatusLabel::textFor(*tight)));
+    }
+
     void mainWindowShowsTheStepAndClicksSelectOps()
     {
         const QString sample = qEnvironmentVariable("POST_SOURCE_DIR")

@@ -85,6 +85,8 @@ public:
     QStringList legendNames() const;
 
     int sampleCount() const { return static_cast<int>(feasible_.size() + infeasible_.size()); }
+    // Nothing of a run is drawn (no title of one, no sample, no bound): as reset() leaves it.
+    bool isEmpty() const { return titleAlgorithm_.isEmpty() && sampleCount() == 0 && !(lowerBoundMs_ > 0.0); }
     const QVector<QPointF>& bestPoints() const { return best_; }
     // The best classical placer's step time (NaN when unknown) and its name, as drawn.
     double classicalMs() const { return classicalMs_; }

@@ -107,6 +107,10 @@ void LearningChart::updateAxes(bool force)
         const double single = known(singleDeviceMs_) ? 1.05 * singleDeviceMs_ : 0.0;
         hi = std::min(hi, std::max(2.0 * classicalMs_, single));
     }
+    // The host-dispatch line is a reference the legend names with its figure: it is drawn, even
+    // above that band (eager PyTorch's host thread can take longer than any placement's step).
+    if (known(hostDispatchMs_))
+        hi = std::max(hi, hostDispatchMs_);
     // Nothing to show yet: whole-number ticks, every one labelled (0-10 ms by 2; on the log
     // axis the decades 1, 10, 100 ms: its 0.1-1 range labelled only "1").
     const double emptyMin = log_ ? 1.0 : 0.0;

@@ -22,8 +22,8 @@ RunChartLink::RunChartLink(LearningChart* chart, LearnerPanel* learner, Document
     connect(learner, &LearnerPanel::resetRequested, chart, [chart] { chart->reset(); });
     connect(learner, &LearnerPanel::snapshot, chart, &LearningChart::addSnapshot);
     connect(learner, &LearnerPanel::finished, this, [this](const LearnerOutcome& outcome) {
-        if (!hub_->document() || hub_->document()->graphId != learner_->runGraphId())
-            return; // a run of another graph, stopped when this one came: the chart shows this one
+        if (!learner_->showsRun())
+            return; // a run of another graph or cluster, stopped when this one came: the chart shows this one
         const PlaceResult& r = outcome.result;
         const bool placed = outcome.error.isEmpty() && r.feasible;
         chart_->finishRun(placed ? r.bestStepTimeUs / 1000.0 // NaN: ended, nothing to add

@@ -24,10 +24,12 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 namespace post {
@@ -85,7 +87,8 @@ ClusterEditor::ClusterEditor(QWidget* parent)
     addButton_->setToolTip(tr("Add a device like the selected one"));
     removeButton_->setToolTip(
         tr("Remove the selected device; ops placed on it move to the fastest device of its kind"));
-    auto* openButton = new QPushButton(tr("Open…"), this);
+    openButton_ = new QPushButton(tr("Open…"), this);
+    auto* openButton = openButton_;
     auto* saveButton = new QPushButton(tr("Save As…"), this);
     saveButton->setToolTip(tr("Write this cluster as a post-cluster/1 file"));
 
@@ -124,7 +127,7 @@ ClusterEditor::ClusterEditor(QWidget* parent)
         if (name.empty() || name == draft_.name)
             return;
         draft_.name = name;
-        applyEdit();
+        applyEdit({}, true);
     });
     connect(addButton_, &QPushButton::clicked, this, [this] { addDevice(); });
     connect(removeButton_, &QPushButton::clicked, this, [this] {
@@ -154,6 +157,7 @@ void ClusterEditor::setDocument(DocumentPtr document)
     if (document_ && document_->cluster && !ours) {
         draft_ = ClusterDraft::from(*document_->cluster);
         made_.reset();
+        nameTyped_ = false;
         name_->setText(QString::fromStdString(draft_.name));
         devices_->reload();
         links_->reload();
@@ -163,13 +167,76 @@ void ClusterEditor::setDocument(DocumentPtr document)
     resimulate();
 }
 
-void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap)
+void ClusterEditor::setReplaceGuard(std::function<bool()> asks, std::function<bool()> confirm)
+{
+    guardAsks_ = std::move(asks);
+    guardConfirm_ = std::move(confirm);
+}
+
+void ClusterEditor::setEditable(bool editable, const QString& why)
+{
+    const auto triggers = editable
+        ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed
+        : QAbstractItemView::NoEditTriggers;
+    deviceView_->setEditTriggers(triggers);
+    linkView_->setEditTriggers(triggers);
+    for (QWidget* w : std::initializer_list<QWidget*>{name_, addButton_, removeButton_, openButton_})
+        w->setEnabled(editable);
+    deviceView_->setToolTip(editable ? QString() : why);
+    linkView_->setToolTip(editable ? QString() : why);
+}
+
+void ClusterEditor::markEdited(bool renamed)
+{
+    // The preset's (or file's) name no longer names the edited cluster: it says so (once). A
+    // name typed into the Name field is the user's, and stays.
+    static const std::string kEdited = " (edited)";
+    nameTyped_ = nameTyped_ || renamed;
+    const bool marked = draft_.name.size() >= kEdited.size()
+        && draft_.name.compare(draft_.name.size() - kEdited.size(), kEdited.size(), kEdited) == 0;
+    if (nameTyped_ || marked)
+        return;
+    draft_.name += kEdited;
+    name_->setText(QString::fromStdString(draft_.name));
+}
+
+void ClusterEditor::applyEdit(const std::vector<DeviceId>& deviceMap, bool renamed)
 {
     showMessage({});
+    markEdited(renamed);
     made_ = std::make_shared<const Cluster>(draft_.build());
     if (!deviceMap.empty())
         for (DeviceId& d : placement_)
             d = d >= 0 && static_cast<size_t>(d) < deviceMap.size() ? deviceMap[static_cast<size_t>(d)] : d;
+    // Results timed on the window's cluster (an unsaved run) go with it: asked first, from the
+    // event loop (never inside a table's setData, whose editor would commit again on focus-out).
+    if (hub_ && guardAsks_ && guardAsks_()) {
+        if (!confirmPending_) {
+            confirmPending_ = true;
+            QTimer::singleShot(0, this, &ClusterEditor::confirmEdit);
+        }
+        return;
+    }
+    publishEdit();
+}
+
+void ClusterEditor::confirmEdit()
+{
+    confirmPending_ = false;
+    if (!made_ || (document_ && document_->cluster == made_))
+        return; // another document came meanwhile (its cluster replaced the draft), or done
+    if (guardConfirm_ && !guardConfirm_()) {
+        // Cancel: the window's cluster stays, and so does the draft of it.
+        made_.reset();
+        setDocument(document_);
+        showMessage(tr("The edit was taken back: the run on show keeps its cluster."));
+        return;
+    }
+    publishEdit();
+}
+
+void ClusterEditor::publishEdit()
+{
     // The hub takes the edited cluster at once (setDocument with it follows, which
     // re-simulates); alone, the editor re-simulates here.
     if (hub_)

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -46,6 +47,14 @@ public:
     // each edit goes to the hub (DocumentHub::setCluster, this editor as its origin) before
     // clusterEdited is emitted.
     void followHub(DocumentHub* hub);
+    // Asked before an edit replaces the window's document when `asks` says a question is due
+    // (an unsaved run timed on the cluster would go): `confirm` true goes on, false takes the
+    // edit back (the draft returns to the window's cluster). The question comes from the event
+    // loop just after the edit, so the edit reaches the hub a turn later then.
+    void setReplaceGuard(std::function<bool()> asks, std::function<bool()> confirm);
+    // Off while a learner run goes (its cluster cannot change under it, as the precision):
+    // the tables, Name, Add, Remove and Open take no edit; `why` is the tables' tooltip.
+    void setEditable(bool editable, const QString& why = {});
     // Simulations this editor ran itself (tests).
     int simulationsRun() const { return simulationsRun_; }
 
@@ -87,7 +96,11 @@ signals:
     void shownStepChanged();
 
 private:
-    void applyEdit(const std::vector<DeviceId>& deviceMap = {});
+    // `renamed`: the edit is the Name field's (else the name gets " (edited)", once).
+    void applyEdit(const std::vector<DeviceId>& deviceMap = {}, bool renamed = false);
+    void markEdited(bool renamed);
+    void confirmEdit(); // the replace guard's question, then publishEdit or the edit taken back
+    void publishEdit(); // the edited cluster to the hub and clusterEdited
     void resimulate();
     void showStep(const SimResult& result);
     bool isStepOfShown(const StepPtr& step) const;
@@ -106,6 +119,10 @@ private:
     bool awaitingStep_ = false;  // the figure comes with the window's step of placement_
     StepPtr lastStep_;           // the window's newest step
     int simulationsRun_ = 0;
+    bool nameTyped_ = false;      // the draft's name was typed in the Name field: no " (edited)"
+    bool confirmPending_ = false; // confirmEdit is queued
+    std::function<bool()> guardAsks_;
+    std::function<bool()> guardConfirm_;
     QFutureWatcher<SimResult>* watcher_;
 
     ClusterDeviceModel* devices_;
@@ -117,6 +134,7 @@ private:
     QLabel* summary_;
     QPushButton* addButton_;
     QPushButton* removeButton_;
+    QPushButton* openButton_ = nullptr;
 };
 
 } // namespace post

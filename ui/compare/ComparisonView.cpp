@@ -5,6 +5,7 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/util/BackgroundPriority.h"
+#include "ui/util/Format.h"
 #include "ui/util/TimeLimitBox.h"
 
 #include <QDoubleSpinBox>
@@ -90,9 +91,15 @@ ComparisonView::ComparisonView(QWidget* parent)
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Algorithm, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Bound, QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(ComparisonModel::CertifiedGap, QHeaderView::ResizeToContents);
+    // Every column as wide as its header and cells (a table of a few rows), the algorithm's
+    // never under its longest name; the last one takes what is left, and a view narrower than
+    // the columns scrolls. (The algorithm column used to stretch into what the others left:
+    // at 1280x800 that was about 25 px, "gorith" over "m- / etf".)
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setStretchLastSection(true);
+    table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    table_->setWordWrap(false);
     connect(table_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { showRow(proxy_->mapToSource(index).row()); });
 
@@ -183,13 +190,31 @@ bool ComparisonView::setAlgorithms(const QString& list)
     return unknown.isEmpty();
 }
 
+namespace {
+
+// What the cluster's results depend on, for the line that says why the table went.
+QString clusterSetting(const GraphDocument& document)
+{
+    if (!document.cluster)
+        return {};
+    return QStringLiteral("%1, %2, %3 dispatch")
+        .arg(QString::fromStdString(document.cluster->name()), precisionName(document.cluster->precision()),
+             QString::fromLatin1(dispatchName(document.sim.dispatch)));
+}
+
+} // namespace
+
 void ComparisonView::setDocument(DocumentPtr document)
 {
     // A new placement of the same graph (from this view or the learner) keeps the run and
     // the table; another graph (or none) empties them: no row, bound or gap of another graph
-    // stays on show (a session's table is restored after its document).
+    // stays on show (a session's table is restored after its document). So does another
+    // cluster of the graph (an edit, the precision, the dispatch rule): every row, bound and
+    // gap was timed on the old one.
     const bool anotherGraph = !document || document->graphId != runGraphId_;
-    if (anotherGraph && (run_.isBusy() || model_->rowCount() > 0 || !bound_->text().isEmpty())) {
+    const bool anotherCluster = document && document_ && document->graphId == document_->graphId
+        && document->cluster != document_->cluster;
+    if ((anotherGraph || anotherCluster) && (run_.isBusy() || model_->rowCount() > 0 || !bound_->text().isEmpty())) {
         if (stop_)
             stop_->store(true);
         run_.drop(); // reports of a run still going no longer land here
@@ -199,7 +224,10 @@ void ComparisonView::setDocument(DocumentPtr document)
         model_->clear();
         updateBound();
         progress_->setValue(0);
-        status_->setText(tr("Runs every algorithm on the open graph and cluster, like post-cli compare."));
+        status_->setText(anotherGraph ? tr("Runs every algorithm on the open graph and cluster, like post-cli compare.")
+                                      : tr("The cluster changed (%1): the table timed on the one before was cleared; "
+                                           "Run Comparison times every algorithm again.")
+                                            .arg(clusterSetting(*document)));
     }
     document_ = std::move(document);
     updateButtons();

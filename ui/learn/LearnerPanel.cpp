@@ -342,14 +342,20 @@ QString LearnerPanel::continuationLearner(const QString& algorithm)
 void LearnerPanel::setDocument(DocumentPtr document)
 {
     const bool anotherGraph = !document || document->graphId != runGraphId_;
+    // The same graph on another cluster (an edit, the precision, the dispatch rule: each a
+    // cluster of its own) is timed otherwise: the run's times are the old cluster's, as if
+    // the graph had been read again on it.
+    const bool anotherCluster = document && document_ && document->graphId == document_->graphId
+        && document->cluster != document_->cluster;
     // A new placement of the same graph (our own best, say) keeps the run going.
-    if (controller_->isActive() && anotherGraph)
+    if (controller_->isActive() && (anotherGraph || anotherCluster))
         controller_->stop();
     if (restored_
-        && (!document || document->graphId != restored_->graphId || document->sim.dispatch != restored_->dispatch))
+        && (!document || document->graphId != restored_->graphId || document->sim.dispatch != restored_->dispatch
+            || anotherCluster))
         restored_.reset();
     // The status line is about the run's graph: another graph's shows no run's figures.
-    if (anotherGraph && (!document_ || !document || document_->graphId != document->graphId))
+    if ((anotherGraph && (!document_ || !document || document_->graphId != document->graphId)) || anotherCluster)
         forgetRunData();
     document_ = std::move(document);
     if (document_ && document_->cluster)
@@ -373,6 +379,11 @@ void LearnerPanel::forgetRunData()
 }
 
 QString LearnerPanel::statusText() const { return status_->text(); }
+
+bool LearnerPanel::showsRun() const
+{
+    return document_ && document_->graphId == runGraphId_ && document_->cluster == runCluster_;
+}
 
 QString LearnerPanel::readyText() const
 {
@@ -471,15 +482,15 @@ void LearnerPanel::reset()
 
 void LearnerPanel::onSnapshot(const LearnerSnapshot& snapshot)
 {
-    if (!document_ || document_->graphId != runGraphId_)
-        return; // a stopped run of another graph: its last points belong to no panel now
+    if (!showsRun())
+        return; // a stopped run of another graph or cluster: its last points belong to no panel now
     samplesDone_ = snapshot.samplesDone;
     if (std::isfinite(snapshot.bestMs))
         bestMs_ = snapshot.bestMs;
     if (!snapshot.updates.empty())
         entropy_ = snapshot.updates.back().entropy;
     emit this->snapshot(snapshot);
-    if (!snapshot.bestPlacement.empty() && document_ && document_->graphId == runGraphId_)
+    if (!snapshot.bestPlacement.empty() && showsRun())
         emit bestPlacement(snapshot.bestPlacement);
     showStatus(controller_->state() == LearnerController::State::Paused ? tr("Paused") : tr("Running"));
 }
@@ -488,8 +499,9 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
 {
     preparing_ = false;
     updateButtons();
-    if (!document_ || document_->graphId != runGraphId_) {
-        // Stopped because another graph came: nothing of it is shown (listeners check runGraphId).
+    if (!showsRun()) {
+        // Stopped because another graph or cluster came: nothing of it is shown (listeners
+        // check runGraphId and runCluster).
         status_->setText(readyText());
         emit finished(outcome);
         return;
@@ -505,7 +517,7 @@ void LearnerPanel::onFinished(const LearnerOutcome& outcome)
     const bool better = continuedFrom_ == 0 || bestMs_ <= 0.0 || r.bestStepTimeUs / 1000.0 < bestMs_;
     if (r.feasible && better)
         bestMs_ = r.bestStepTimeUs / 1000.0;
-    if (better && !r.best.empty() && document_ && document_->graphId == runGraphId_)
+    if (better && !r.best.empty() && showsRun())
         emit bestPlacement(r.best);
     // The run's whole time: the reference lines, then the placer (the time limit covers both).
     showStatus(r.stopped ? tr("Stopped") : tr("Done in %1 s").arg(outcome.referenceSeconds + r.wallSeconds, 0, 'f', 2));

@@ -90,6 +90,9 @@ public:
     // The graph and cluster of the latest run started here (0 and null before the first).
     std::uint64_t runGraphId() const { return runGraphId_; }
     const Cluster* runCluster() const { return runCluster_.get(); }
+    // The document on show is the last run's graph on the run's cluster: its snapshots and its
+    // end are about what is shown (another graph, or another cluster of it, drops them).
+    bool showsRun() const;
     // Shows `nameOrPath` (a preset or a post-cluster file) as the chosen cluster without
     // emitting clusterChosen (the window calls it when its cluster changes).
     void setClusterName(const QString& nameOrPath);

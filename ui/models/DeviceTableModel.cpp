@@ -3,6 +3,10 @@
 #include "ui/theme/CategoryPalette.h"
 #include "ui/util/Format.h"
 
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
 #include <cmath>
 #include <limits>
 
@@ -101,6 +105,14 @@ void DeviceTableModel::setStep(StepPtr step)
         emit dataChanged(index(0, Busy), index(static_cast<int>(load_.size()) - 1, TransfersOut));
 }
 
+bool DeviceTableModel::overMemory(DeviceId d) const
+{
+    if (!step_ || !document_ || d < 0 || static_cast<size_t>(d) >= step_->result.peakMemoryBytes.size())
+        return false;
+    const double capacity = document_->cluster->device(d).memoryBytes;
+    return std::isfinite(capacity) && step_->result.peakMemoryBytes[static_cast<size_t>(d)] > capacity;
+}
+
 int DeviceTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(load_.size());
@@ -121,6 +133,19 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         return CategoryPalette::colour(id);
     if (role == Qt::TextAlignmentRole)
         return index.column() >= Speed ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    // A peak over the device's memory (the step does not fit) stands out: red, bold, a mark
+    // and a tooltip, as the status bar's "out of memory".
+    if (index.column() == PeakMemory && (role == Qt::ForegroundRole || role == Qt::FontRole || role == Qt::ToolTipRole)
+        && overMemory(id)) {
+        if (role == Qt::ForegroundRole)
+            return QBrush(QColor(210, 60, 50));
+        if (role == Qt::FontRole) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return tr("Over this device's memory (%1): the placement does not fit").arg(formatBytes(dev.memoryBytes));
+    }
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool display = role == Qt::DisplayRole;
@@ -159,7 +184,9 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
     }
     case PeakMemory: {
         const double peak = d < r.peakMemoryBytes.size() ? r.peakMemoryBytes[d] : 0.0;
-        return display ? QVariant(formatBytes(peak)) : QVariant(peak);
+        if (!display)
+            return peak;
+        return overMemory(id) ? QStringLiteral("⚠ ") + formatBytes(peak) : formatBytes(peak);
     }
     case BytesIn:
         return display ? QVariant(formatBytes(t.bytesIn)) : QVariant(t.bytesIn);

@@ -51,6 +51,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // The step's peak memory on `d` is over the device's memory.
+    bool overMemory(DeviceId d) const;
     struct Load {
         int ops = 0;
         double computeUs = 0.0;

@@ -61,13 +61,17 @@ SessionController::SessionController(DocumentHub* hub, LearnerPanel* learner, Le
     connect(hub, &DocumentHub::documentChanged, this, [this](const DocumentPtr& doc) {
         saveAction_->setEnabled(doc != nullptr);
         saveAsAction_->setEnabled(doc != nullptr);
-        // Another graph: the recorded run is not about it (a new placement of the same graph is).
-        if (!doc || doc->graphId != runGraphId_) {
-            if (recorder_->hasRun())
+        // Another graph: the recorded run is not about it (a new placement of the same graph
+        // is). Nor is another cluster of the graph (an edit, the precision, the dispatch rule):
+        // the run's times are the old cluster's.
+        const bool retimed = doc && doc->graphId == runGraphId_ && hub_->change() == DocumentHub::Change::Cluster;
+        if (!doc || doc->graphId != runGraphId_ || retimed) {
+            const bool hadRun = recorder_->hasRun();
+            if (hadRun)
                 forgetRun();
             recorder_->clear();
-            if (!restoredDocument_ || !doc || doc->graphId != restoredDocument_->graphId)
-                sessionPath_.clear(); // another document: Save asks for a file
+            if (!restoredDocument_ || !doc || doc->graphId != restoredDocument_->graphId || (retimed && hadRun))
+                sessionPath_.clear(); // another document (or a session's without its run): Save asks for a file
         }
     });
     connect(learner, &LearnerPanel::runStarted, this, [this] {
@@ -410,6 +414,8 @@ void SessionController::checkForAutosave(RestorePolicy policy)
 
 bool SessionController::hasUnsavedRun() const { return recorder_->hasRun() && unsaved_; }
 
+bool SessionController::wouldAsk() const { return interactive_ && hasUnsavedRun(); }
+
 bool SessionController::confirmClose() { return confirmReplace(Replace::Close); }
 
 bool SessionController::confirmReplace(Replace reason, const QString& what)
@@ -439,6 +445,10 @@ bool SessionController::confirmReplace(Replace reason, const QString& what)
     case Replace::NewRun:
         question = tr("Save the restored learning run first?");
         replacedBy = tr("%1 replaces it").arg(what);
+        break;
+    case Replace::Retime:
+        question = tr("Save the learning run before changing %1?").arg(what);
+        replacedBy = tr("its times are of the setting it ran under, so changing %1 clears it").arg(what);
         break;
     }
     QMessageBox box(QMessageBox::Warning, tr("Post Studio"), question,

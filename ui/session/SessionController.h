@@ -82,17 +82,21 @@ public:
     bool hasRestoredUnsavedRun() const { return hasUnsavedRun() && restoredUnsaved_; }
 
     // What would take the run away from its document.
-    enum class Replace { Close, Open, OpenSession, CloseDocument, Reread, NewRun };
+    // Retime: the graph on show gets another cluster (the precision, the dispatch rule, an edit
+    // in the Cluster dock), under which the run's times no longer hold.
+    enum class Replace { Close, Open, OpenSession, CloseDocument, Reread, NewRun, Retime };
     // The one question before anything replaces a document holding an unsaved run (every
     // route: closing the window, File ▸ Open, a drop, Open Recent, Open Session, File ▸
-    // Close, reading the graph again on another cluster or batch, Start or Reset over a
-    // restored run): Save / Discard / Cancel, when dialogs are allowed. True: go ahead
+    // Close, reading the graph again on another cluster or batch, another precision, dispatch
+    // rule or cluster edit, Start or Reset over a restored run): Save / Discard / Cancel, when dialogs are allowed. True: go ahead
     // (nothing unsaved, saved, or discarded); false: leave everything as it is (Cancel, or
     // the save did not happen). The autosave stays until the run is actually replaced
     // after Save or Discard (a read that then fails replaces nothing and asks again next
     // time); a window that goes without an answer keeps it for the next start to offer.
     // `what` names what replaces the run ("resnet50.onnx"), for the question's text.
     bool confirmReplace(Replace reason, const QString& what = {});
+    // Whether confirmReplace would ask now (dialogs allowed and an unsaved run on show).
+    bool wouldAsk() const;
     // confirmReplace(Replace::Close): before the window closes.
     bool confirmClose();
 

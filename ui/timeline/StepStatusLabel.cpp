@@ -55,7 +55,7 @@ void StepStatusLabel::setBusy(bool busy)
     show();
 }
 
-QString StepStatusLabel::textFor(const SimulatedStep& step)
+QString StepStatusLabel::memoryText(const SimulatedStep& step)
 {
     const SimResult& r = step.result;
     const Cluster& cluster = *step.document->cluster;
@@ -73,18 +73,25 @@ QString StepStatusLabel::textFor(const SimulatedStep& step)
             worstRatio = bytes / capacity;
         }
     }
-    QString text = tr("Step %1").arg(formatMicroseconds(r.stepTimeUs));
     if (r.feasible && peak >= 0)
-        text += tr(" · fits memory · peak %1 on %2")
-                    .arg(formatBytes(r.peakMemoryBytes[static_cast<size_t>(peak)]),
-                         SimulatedStep::shortDeviceName(cluster.device(peak).name));
-    else if (worst >= 0)
-        text += tr(" · out of memory: %1 needs %2 of %3")
-                    .arg(SimulatedStep::shortDeviceName(cluster.device(worst).name),
-                         formatBytes(r.peakMemoryBytes[static_cast<size_t>(worst)]),
-                         formatBytes(cluster.device(worst).memoryBytes));
-    else if (!r.feasible)
-        text += tr(" · out of memory");
+        return tr("fits memory · peak %1 on %2")
+            .arg(formatBytes(r.peakMemoryBytes[static_cast<size_t>(peak)]),
+                 SimulatedStep::shortDeviceName(cluster.device(peak).name));
+    if (worst >= 0)
+        return tr("out of memory: %1 needs %2 of %3")
+            .arg(SimulatedStep::shortDeviceName(cluster.device(worst).name),
+                 formatBytes(r.peakMemoryBytes[static_cast<size_t>(worst)]),
+                 formatBytes(cluster.device(worst).memoryBytes));
+    return r.feasible ? QString() : tr("out of memory");
+}
+
+QString StepStatusLabel::textFor(const SimulatedStep& step)
+{
+    const SimResult& r = step.result;
+    const Cluster& cluster = *step.document->cluster;
+    QString text = tr("Step %1").arg(formatMicroseconds(r.stepTimeUs));
+    if (const QString memory = memoryText(step); !memory.isEmpty())
+        text += QStringLiteral(" · ") + memory;
     // Eager PyTorch's host thread, where it takes longer than the step (the tooltip says more).
     if (const GraphDocument& document = *step.document; document.eagerHost && document.graph)
         if (const double hostUs = eagerDispatchUs(*document.graph, &cluster); hostUs > r.stepTimeUs)

@@ -26,6 +26,9 @@ public:
     // The text for a step (empty for none), e.g.
     // "Step 12.3 ms · fits memory · peak 3.40 GB on GPU:0 · tf32" (the last: its precision mode).
     static QString textFor(const SimulatedStep& step);
+    // Its memory part: "fits memory · peak 3.40 GB on GPU:0", or "out of memory: GPU:0 needs
+    // 19.6 GB of 12.9 GB" (the device furthest over its memory).
+    static QString memoryText(const SimulatedStep& step);
     // The note on eager PyTorch's host thread when it takes longer than the step (the label's
     // tooltip then ends with it), else empty.
     static std::string hostNoteFor(const SimulatedStep& step);

@@ -1,6 +1,7 @@
 #include "ui/timeline/TimelinePanel.h"
 
 #include "ui/document/StepSimulation.h"
+#include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimelineView.h"
 #include "ui/util/Format.h"
 
@@ -8,6 +9,9 @@
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <vector>
 
 namespace post {
 
@@ -83,11 +87,22 @@ QString TimelinePanel::summaryText() const
         return tr("No placement");
     const auto& result = step->result;
     const int links = static_cast<int>(step->lanes.size()) - step->deviceLaneCount;
-    return tr("Step %1 · %2 ops on %3 devices · %4 transfers over %5 links · critical path %6 ops, %7 transfers · "
+    // The devices that hold ops, of the cluster's (every op on one GPU is "on 1 of 5 devices").
+    const int devices = step->deviceLaneCount - step->collectiveLaneCount;
+    std::vector<char> used(static_cast<size_t>(std::max(devices, 0)), 0);
+    for (const DeviceId d : step->document->placement)
+        if (d >= 0 && d < devices)
+            used[static_cast<size_t>(d)] = 1;
+    const auto holding = static_cast<int>(std::count(used.begin(), used.end(), 1));
+    const QString on = holding == devices ? (devices == 1 ? tr("1 device") : tr("%1 devices").arg(devices))
+                                          : tr("%1 of %2 devices").arg(holding).arg(devices);
+    // Out of memory, as the status bar says it: the device furthest over its memory.
+    const QString memory = result.feasible ? QString() : QStringLiteral(" · ⚠ ") + StepStatusLabel::memoryText(*step);
+    return tr("Step %1%2 · %3 ops on %4 · %5 transfers over %6 links · critical path %7 ops, %8 transfers · "
               "drag to pan, wheel to zoom, click an op to select it")
-        .arg(formatMicroseconds(result.stepTimeUs))
+        .arg(formatMicroseconds(result.stepTimeUs), memory)
         .arg(result.timeline.ops.size())
-        .arg(step->deviceLaneCount - step->collectiveLaneCount)
+        .arg(on)
         .arg(result.timeline.transfers.size())
         .arg(links)
         .arg(step->criticalOps.size())
