@@ -320,23 +320,51 @@ bool clusterFileGivesPrecision(const std::string& nameOrPath)
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision, const ImportedGraph* graph)
 {
     Cluster cluster = loadCluster(nameOrPath);
+    setPrecisionArg(cluster, nameOrPath, precision, graph);
+    return cluster;
+}
+
+void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
+                     const ImportedGraph* graph, const RecordedPrecision& recorded)
+{
+    std::optional<PrecisionMode> given;
     if (!precision.empty()) {
-        const auto mode = parsePrecisionMode(precision);
-        if (!mode)
+        given = parsePrecisionMode(precision);
+        if (!given)
             throw UsageError{"--precision: unknown mode '" + precision + "' (expected "
                              + std::string(kPrecisionModeNames) + ")"};
-        cluster.setPrecision(*mode);
-    } else if (graph && graph->frameworkPrecision() != cluster.precision() && !clusterFileGivesPrecision(nameOrPath)) {
-        cluster.setPrecision(graph->frameworkPrecision());
-        const bool matters = std::any_of(cluster.devices().begin(), cluster.devices().end(),
-                                         [](const Device& d) { return d.peakTf32Flops > 0.0; });
-        if (matters)
-            std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
-                      << toString(graph->format)
-                      << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
-                         "runs every matrix product in TF32\n";
     }
-    return cluster;
+    const std::string timedUnder = recorded.mode
+        ? recorded.file + " was timed under precision " + std::string(toString(*recorded.mode))
+            + (recorded.stepTimeUs ? " (its step_time_us, " + formatMs(*recorded.stepTimeUs) + ")" : std::string())
+        : std::string();
+    if (given) {
+        cluster.setPrecision(*given);
+        if (recorded.mode && *recorded.mode != *given)
+            std::cerr << "post-cli: note: " << timedUnder << "; using --precision " << precision
+                      << " as asked, so its step times differ from the file's\n";
+        return;
+    }
+    // Without --precision: the cluster file's mode, else the graph's framework's.
+    const bool framework = graph && !clusterFileGivesPrecision(nameOrPath);
+    const PrecisionMode fallback = framework ? graph->frameworkPrecision() : cluster.precision();
+    if (recorded.mode && *recorded.mode != fallback) {
+        cluster.setPrecision(*recorded.mode);
+        std::cerr << "post-cli: note: " << timedUnder << "; using that mode, not " << toString(fallback) << " ("
+                  << (framework ? "the default for this graph" : "cluster '" + cluster.name() + "'s")
+                  << "; --precision " << toString(fallback) << " uses it)\n";
+        return;
+    }
+    if (fallback == cluster.precision())
+        return;
+    cluster.setPrecision(fallback);
+    const bool matters = std::any_of(cluster.devices().begin(), cluster.devices().end(),
+                                     [](const Device& d) { return d.peakTf32Flops > 0.0; });
+    if (matters)
+        std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
+                  << toString(graph->format)
+                  << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
+                     "runs every matrix product in TF32\n";
 }
 
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster)

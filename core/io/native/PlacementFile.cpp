@@ -41,7 +41,7 @@ std::string deviceList(const Cluster& cluster)
     return list;
 }
 
-// What made it: informational, checked for type ("dispatch" for its value too).
+// What made it: informational, checked for type ("dispatch" and "precision" for their values too).
 PlacementProvenance readProvenance(const JsonInput& in, const json& root)
 {
     PlacementProvenance made;
@@ -59,6 +59,12 @@ PlacementProvenance readProvenance(const JsonInput& in, const json& root)
         if (!rule)
             in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
         made.dispatch = *rule;
+    }
+    if (const json* precision = in.find(root, "precision")) {
+        const auto mode = parsePrecisionMode(in.string(*precision, "precision"));
+        if (!mode)
+            in.fail("precision", "must be \"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
+        made.precision = *mode;
     }
     if (const json* start = in.find(root, "start")) {
         in.object(*start, "start");
@@ -86,8 +92,8 @@ PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::js
 {
     in.requireFormat(root, kFamily, kVersion);
     in.rejectUnknownKeys(root,
-                         {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "start",
-                          "placement", "modules"},
+                         {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "precision",
+                          "start", "placement", "modules"},
                          {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
@@ -208,6 +214,8 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
         root["step_time_us"] = JsonOutput::number(*made.stepTimeUs);
         if (made.dispatch != Dispatch::ReadyOrder)
             root["dispatch"] = std::string(dispatchName(made.dispatch));
+        if (made.precision)
+            root["precision"] = std::string(toString(*made.precision));
     }
     if (!made.algorithm.empty() && made.start) {
         ordered_json start = ordered_json::object();
