@@ -362,7 +362,7 @@ void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std:
                                      [](const Device& d) { return d.peakTf32Flops > 0.0; });
     if (matters)
         std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
-                  << toString(graph->format)
+                  << toString(graph->originFormat())
                   << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
                      "runs every matrix product in TF32\n";
 }

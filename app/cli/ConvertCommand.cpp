@@ -22,8 +22,11 @@ int runConvert(const ConvertOptions& o)
     // The written costs are fixed numbers, so a dimension without a value is refused
     // rather than baked in as 1.
     checkOutputArgs({{"--out", o.out}}, {o.graph}, o.force);
-    const Graph g = loadGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
-    writeFileAtomically(o.out, nativeGraphJson(g), o.force);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
+    const Graph& g = imported.graph;
+    // With its origin: the format it was read from decides its default precision mode, and
+    // whether eager PyTorch's host dispatch applies (docs/formats.md, post-graph/1 "origin").
+    writeFileAtomically(o.out, nativeGraphJson(imported), o.force);
     std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
               << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
               << " on a speed-1 GPU\n";

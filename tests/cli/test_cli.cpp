@@ -589,6 +589,78 @@ private slots:
         QVERIFY2(r.err.contains("matmuls.bad.json") && r.err.contains("field precision"), qPrintable(r.err));
     }
 
+    // convert keeps what decides a graph's defaults: an ONNX model converted to post-graph/1 still
+    // runs in PyTorch's precision mode by default and info still gives its forward FLOPs and
+    // kernel fusion; a post-graph/1 file without an "origin" reads as before.
+    void convertKeepsTheGraphsOrigin()
+    {
+        const QString onnx = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
+        const QString converted = dir_.filePath("cnn.converted.json");
+        Run r = runCli({"convert", onnx, "--out", converted});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject origin = readJsonObject(converted)["origin"].toObject();
+        QCOMPARE(origin["format"].toString(), QString("onnx"));
+        for (const QString& graph : {onnx, converted}) {
+            r = runCli({"simulate", graph, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QCOMPARE(parseObject(r.out)["precision"].toString(), QString("pytorch"));
+            QVERIFY2(r.err.contains("precision pytorch, the default for onnx graphs"), qPrintable(r.err));
+        }
+        const QJsonObject before = parseObject(runCli({"info", onnx, "--json"}).out);
+        const QJsonObject after = parseObject(runCli({"info", converted, "--json"}).out);
+        QVERIFY(before["forward_flops"].toDouble() > 0.0);
+        QCOMPARE(after["forward_flops"].toDouble(), before["forward_flops"].toDouble());
+        QCOMPARE(after["kernel_fusion"].toObject(), before["kernel_fusion"].toObject());
+        r = runCli({"info", converted});
+        QVERIFY2(r.out.contains("forward FLOPs") && r.out.contains("kernel fusion"), qPrintable(r.out));
+        // Converted again: the same file.
+        const QString twice = dir_.filePath("cnn.twice.json");
+        QCOMPARE(runCli({"convert", converted, "--out", twice}).exitCode, 0);
+        QFile a(converted), b(twice);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll());
+        // Without an origin: tf32, as before; a bad origin is refused naming the field.
+        QJsonObject bare = readJsonObject(converted);
+        bare.remove("origin");
+        const QString bareFile = write("cnn.bare.json", QJsonDocument(bare).toJson());
+        r = runCli({"simulate", bareFile, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("tf32"));
+        bare["origin"] = QJsonObject{{"format", "post-graph"}};
+        r = runCli({"info", write("cnn.badorigin.json", QJsonDocument(bare).toJson())});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("field origin.format"), qPrintable(r.err));
+    }
+
+    // The audit's repro: param's linear model, an execution trace, keeps its step time (PyTorch's
+    // precision), its host-dispatch and forward-FLOPs lines through convert.
+    void convertedExecutionTraceKeepsItsStep()
+    {
+        REQUIRE_SHARED_DATA(data);
+        const QString et = data + "/traces/param/linear_et.json.gz";
+        const QString converted = dir_.filePath("linear.json");
+        Run r = runCli({"convert", et, "--out", converted});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QStringList infos;
+        double steps[2] = {};
+        int i = 0;
+        for (const QString& graph : {et, converted}) {
+            r = runCli({"simulate", graph, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            steps[i++] = parseObject(r.out)["step_time_ms"].toDouble();
+            QVERIFY2(r.err.contains("likely bound by the host"), qPrintable(r.err));
+            infos << runCli({"info", graph}).out;
+        }
+        QCOMPARE(steps[1], steps[0]);
+        for (const char* line : {"host dispatch      ", "forward FLOPs      ", "kernel fusion      "}) {
+            const auto lineOf = [line](const QString& info) {
+                const qsizetype at = info.indexOf(line);
+                return at < 0 ? QString() : info.mid(at, info.indexOf('\n', at) - at);
+            };
+            QVERIFY2(!lineOf(infos[0]).isEmpty() && lineOf(infos[1]) == lineOf(infos[0]), qPrintable(infos[1]));
+        }
+    }
+
     // The exports carry the devices, not the order: one of a placement found under
     // critical-path dispatch says so on stderr, one of ready order does not.
     void exportsOfACriticalPathPlacementSaySo()
@@ -1023,8 +1095,9 @@ private slots:
         QCOMPARE(converted["edges"].toInt(), original["edges"].toInt());
         QCOMPARE(converted["param_bytes"].toDouble(), original["param_bytes"].toDouble());
         QVERIFY(std::abs(converted["total_gpu_time_ms"].toDouble() - original["total_gpu_time_ms"].toDouble()) < 1e-6);
-        QVERIFY(converted["forward_flops"].isNull()); // post-graph/1 carries times, not forward FLOPs
+        // The forward FLOPs come along in the file's "origin" (convertKeepsTheGraphsOrigin).
         QVERIFY(original["forward_flops"].toDouble() > 0.0);
+        QCOMPARE(converted["forward_flops"].toDouble(), original["forward_flops"].toDouble());
         QCOMPARE(runCli({"convert", model}).exitCode, 2); // --out is required
     }
 
