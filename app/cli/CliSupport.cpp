@@ -324,6 +324,52 @@ Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precisi
     return cluster;
 }
 
+namespace {
+
+// Whether some op's time on some device of `cluster` changes with the precision mode: only the
+// roofline's does (docs/cost-model.md, "Precision"), and there only where the device has a
+// tensor-core peak that a mode picks or leaves. A graph whose op times are all measured or given
+// by its file (PipeDream, MSR, DOT with times) has none.
+bool someTimeDependsOnPrecision(const Graph& graph, const Cluster& cluster)
+{
+    constexpr PrecisionMode kModes[] = {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Amp,
+                                        PrecisionMode::Pytorch};
+    for (const Device& device : cluster.devices()) {
+        Device in = device;
+        for (const Op& op : graph.ops()) {
+            if (!usesRoofline(op, device))
+                continue;
+            in.precision = kModes[0];
+            const double first = opTimeUs(op, in);
+            for (const PrecisionMode mode : kModes) {
+                in.precision = mode;
+                if (opTimeUs(op, in) != first)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+// --precision given where it changes no op's time: said once, with why.
+void notePrecisionIgnored(const ImportedGraph& graph, const Cluster& cluster)
+{
+    if (someTimeDependsOnPrecision(graph.graph, cluster))
+        return;
+    const bool roofline = std::any_of(graph.graph.ops().begin(), graph.graph.ops().end(), [&](const Op& op) {
+        return std::any_of(cluster.devices().begin(), cluster.devices().end(),
+                           [&](const Device& d) { return usesRoofline(op, d); });
+    });
+    std::cerr << "post-cli: note: --precision " << toString(cluster.precision()) << " changes no op's time here: "
+              << (roofline ? "no device of cluster '" + cluster.name()
+                          + "' has the tensor-core peaks a precision mode picks between"
+                           : "the op times of '" + graph.graph.name()
+                          + "' are measured (given by its file or --costs, not estimated from FLOPs and bytes)")
+              << ", so the precision is ignored\n";
+}
+
+} // namespace
+
 void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
                      const ImportedGraph* graph, const RecordedPrecision& recorded)
 {
@@ -343,6 +389,8 @@ void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std:
         if (recorded.mode && *recorded.mode != *given)
             std::cerr << "post-cli: note: " << timedUnder << "; using --precision " << precision
                       << " as asked, so its step times differ from the file's\n";
+        if (graph)
+            notePrecisionIgnored(*graph, cluster);
         return;
     }
     // Without --precision: the cluster file's mode, else the graph's framework's.

@@ -107,7 +107,8 @@ struct RecordedPrecision {
 // loadClusterArg's choice of `cluster`'s precision mode (`nameOrPath` is the --cluster it was
 // loaded from), where a placement file is timed again (simulate --placement, place --start):
 // without --precision the mode the file `recorded` (a note says so where another would have been
-// taken); with a --precision of another mode, a note names the file's.
+// taken); with a --precision of another mode, a note names the file's. A --precision that changes
+// no op's time (a graph whose times are measured) is said on stderr, once.
 void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
                      const ImportedGraph* graph, const RecordedPrecision& recorded = {});
 // A note on stderr when the graph's per-type times and the cluster's device types do not

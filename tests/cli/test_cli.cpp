@@ -589,6 +589,40 @@ private slots:
         QVERIFY2(r.err.contains("matmuls.bad.json") && r.err.contains("field precision"), qPrintable(r.err));
     }
 
+    // --precision changes only roofline times: where no op's time depends on it (times given by
+    // the file, as PipeDream's, MSR's and DOT's; or a cluster without tensor-core peaks) one note
+    // says it is ignored. Not without --precision, and not where it matters.
+    void precisionWithoutEffectIsNoted()
+    {
+        const QString chain = write("chain-times.json", kChain);
+        const QString note = "changes no op's time here";
+        Run r = runCli(
+            {"simulate", chain, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+        QVERIFY2(r.err.contains("--precision amp") && r.err.contains("are measured")
+                     && r.err.contains("so the precision is ignored"),
+                 qPrintable(r.err));
+        r = runCli({"simulate", chain, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains(note), qPrintable(r.err));
+        r = runCli({"place", chain, "--cluster", "a100x8-nvlink", "--algo", "m-etf", "--precision", "fp32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+        r = runCli({"compare", chain, "--cluster", "a100x8-nvlink", "--algos", "single,m-etf", "--precision", "fp32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+
+        const QString matmul = write("one-matmul.json", R"({"format": "post-graph/1", "name": "one-matmul", "ops": [
+            {"name": "a", "type": "MatMul", "time_us": {"gpu": 100}, "flops": 2e11, "memory_bytes": 1e8, "matrix": true}]})");
+        r = runCli({"simulate", matmul, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains(note), qPrintable(r.err));
+        // The K80 has no tensor cores: every mode times it alike.
+        r = runCli({"simulate", matmul, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(note) && r.err.contains("no device of cluster 'k80x4' has the tensor-core peaks"),
+                 qPrintable(r.err));
+    }
+
     // convert keeps what decides a graph's defaults: an ONNX model converted to post-graph/1 still
     // runs in PyTorch's precision mode by default and info still gives its forward FLOPs and
     // kernel fusion; a post-graph/1 file without an "origin" reads as before.
