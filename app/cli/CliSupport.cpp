@@ -415,6 +415,16 @@ void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std:
                      "runs every matrix product in TF32\n";
 }
 
+void noteOtherCluster(const std::string& file, const std::string& recordedCluster, const Cluster& cluster,
+                      const std::string& clusterArg)
+{
+    if (recordedCluster.empty() || recordedCluster == cluster.name())
+        return;
+    std::cerr << "post-cli: note: " << file << " was made for cluster '" << recordedCluster << "', not '"
+              << cluster.name() << "' (--cluster" << (clusterArg == cluster.name() ? "" : " " + clusterArg)
+              << "): its devices are taken by name here, and the step times it records are not this cluster's\n";
+}
+
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
 {
     if (const std::string note = deviceTypeNote(graph, cluster); !note.empty())

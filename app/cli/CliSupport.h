@@ -111,6 +111,10 @@ struct RecordedPrecision {
 // no op's time (a graph whose times are measured) is said on stderr, once.
 void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
                      const ImportedGraph* graph, const RecordedPrecision& recorded = {});
+// A note on stderr when the placement `file` was made for a cluster of another name
+// (`recordedCluster`, its "cluster"; nothing when empty) than `cluster` (--cluster `clusterArg`).
+void noteOtherCluster(const std::string& file, const std::string& recordedCluster, const Cluster& cluster,
+                      const std::string& clusterArg);
 // A note on stderr when the graph's per-type times and the cluster's device types do not
 // match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster);

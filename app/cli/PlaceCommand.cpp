@@ -196,8 +196,10 @@ int runPlace(const PlaceOptions& o)
     // --start's file first: without --precision the search runs under the mode it was timed under.
     Cluster c = loadCluster(o.cluster);
     std::optional<PlacementWithProvenance> given;
-    if (!o.start.empty())
+    if (!o.start.empty()) {
         given = readPlacementFileWithProvenance(o.start, g, c);
+        noteOtherCluster(o.start, given->clusterName, c, o.cluster);
+    }
     setPrecisionArg(c, o.cluster, o.precision, &imported,
                     given ? RecordedPrecision{o.start, recordedPrecision(given->made), given->made.stepTimeUs}
                           : RecordedPrecision{});

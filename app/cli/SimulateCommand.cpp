@@ -202,6 +202,7 @@ int runSimulate(const SimulateOptions& o)
         PlacementWithProvenance file = readPlacementFileWithProvenance(o.placement, g, c);
         placement = std::move(file.placement);
         made = std::move(file.made);
+        noteOtherCluster(o.placement, file.clusterName, c, o.cluster);
     }
     setPrecisionArg(c, o.cluster, o.precision, &imported,
                     made ? RecordedPrecision{o.placement, recordedPrecision(*made), made->stepTimeUs}

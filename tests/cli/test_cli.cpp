@@ -623,6 +623,44 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // A placement file made for another cluster is read where that one has its devices, with a
+    // note naming both clusters (simulate, place --start, export-placement --to tf); one made for
+    // another graph is refused naming the graph the file records.
+    void placementOfAnotherClusterOrGraphIsNamed()
+    {
+        const QString chain = write("chain-cluster.json", kChain);
+        const QString k80 = dir_.filePath("chain.k80.json");
+        Run r = runCli({"place", chain, "--cluster", "k80x4", "--algo", "m-etf", "--out", k80});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(readJsonObject(k80)["cluster"].toString(), QString("k80x4"));
+        const QString note = "chain.k80.json was made for cluster 'k80x4', not 'a100x8-nvlink'";
+        r = runCli({"simulate", chain, "--cluster", "a100x8-nvlink", "--placement", k80});
+        QVERIFY2(r.exitCode == 0 && r.err.contains(note), qPrintable(r.err));
+        r = runCli({"simulate", chain, "--cluster", "k80x4", "--placement", k80});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("was made for cluster"), qPrintable(r.err));
+        r = runCli({"place", chain, "--cluster", "a100x8-nvlink", "--algo", "local-search", "--samples", "10",
+                    "--start", k80});
+        QVERIFY2(r.exitCode == 0 && r.err.contains(note), qPrintable(r.err));
+
+        // Another graph whose op names partly match: the error names both graphs.
+        const QString other = write("other.json", R"({"format": "post-graph/1", "name": "other", "ops": [
+            {"name": "a", "time_us": {"gpu": 10}}, {"name": "b", "time_us": {"gpu": 10}},
+            {"name": "z", "time_us": {"gpu": 10}}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "z"}]})");
+        r = runCli({"simulate", other, "--cluster", "k80x4", "--placement", k80});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("the file was made for graph \"chain\", not \"other\""), qPrintable(r.err));
+
+        const QString pbtxt = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
+        const QString placed = dir_.filePath("cnn.k80x2.json");
+        r = runCli({"place", pbtxt, "--cluster", "k80x2", "--algo", "m-etf", "--out", placed});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x4"});
+        QVERIFY2(r.exitCode == 0 && r.err.contains("cnn.k80x2.json was made for cluster 'k80x2', not 'k80x4'"),
+                 qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("was made for cluster"), qPrintable(r.err));
+    }
+
     // convert keeps what decides a graph's defaults: an ONNX model converted to post-graph/1 still
     // runs in PyTorch's precision mode by default and info still gives its forward FLOPs and
     // kernel fusion; a post-graph/1 file without an "origin" reads as before.

@@ -115,6 +115,18 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
     const JsonInput in(source);
     const json root = in.parse(text);
     PlacementProvenance made = checkPlacementHeader(in, root);
+    std::string graphName, clusterName; // what the file was made for (checked by checkPlacementHeader)
+    if (const json* g = in.find(root, "graph"))
+        graphName = g->get<std::string>();
+    if (const json* c = in.find(root, "cluster"))
+        clusterName = c->get<std::string>();
+    // A placement of another graph: its errors say which one the file records.
+    const std::string otherGraph = graphName.empty() || graphName == graph.name()
+        ? std::string()
+        : "; the file was made for graph \"" + graphName + "\", not \"" + graph.name() + "\"";
+    const std::string otherCluster = clusterName.empty() || clusterName == cluster.name()
+        ? std::string()
+        : "; the file was made for cluster \"" + clusterName + "\"";
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {
@@ -123,7 +135,7 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
             const std::string path = JsonInput::member("modules", it.key());
             in.string(it.value(), path);
             if (!graph.find(it.key()))
-                in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+                in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")" + otherGraph);
         }
     }
 
@@ -133,13 +145,13 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
         const std::string path = JsonInput::member("placement", it.key());
         const auto op = graph.find(it.key());
         if (!op)
-            in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+            in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")" + otherGraph);
         const std::string deviceName = in.string(it.value(), path);
         const auto device = findDevice(cluster, deviceName);
         if (!device)
             in.fail(path,
                     "unknown device \"" + deviceName + "\" (cluster \"" + cluster.name()
-                        + "\" has: " + deviceList(cluster) + ")");
+                        + "\" has: " + deviceList(cluster) + ")" + otherCluster);
         placement[static_cast<size_t>(*op)] = *device;
     }
 
@@ -151,10 +163,10 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
     if (missingCount > 0)
         in.fail("placement",
                 std::to_string(missingCount) + " of " + std::to_string(graph.opCount())
-                    + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
+                    + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : "") + otherGraph);
     if (auto problem = placementProblem(graph, cluster, placement))
         in.fail("placement", *problem);
-    return {std::move(placement), std::move(made)};
+    return {std::move(placement), std::move(made), std::move(graphName), std::move(clusterName)};
 }
 
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster)

@@ -75,11 +75,14 @@ PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::js
 
 // A placement file's placement with what the file records of how it was made: "algorithm",
 // "seed" (when a whole number), "step_time_us", "dispatch" (absent: ready order, the rule
-// step_time_us was timed under), "precision" (absent: unknown) and "start". Checked as
-// parsePlacement checks it.
+// step_time_us was timed under), "precision" (absent: unknown) and "start", and the names of the
+// graph and cluster it was made for ("graph", "cluster"; empty where the file gives none).
+// Checked as parsePlacement checks it.
 struct PlacementWithProvenance {
     Placement placement;
     PlacementProvenance made;
+    std::string graphName;
+    std::string clusterName;
 };
 PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
                                                      const Graph& graph, const Cluster& cluster);
