@@ -534,9 +534,12 @@ bool MainWindow::openPlacement(const QString& path)
     // A file that says how it was timed (post-cli place --out, File ▸ Export) is shown under
     // that rule, as post-cli simulate --placement times it: its step time is then the file's.
     // While a run goes on the rule stays the run's (its samples and best are timed under it).
+    // The same for the precision mode its step time was timed under (its "precision").
     const std::optional<Dispatch> recorded = recordedDispatch(read.made);
     const Dispatch placedUnder = read.made.dispatch;
     const bool otherRule = recorded && *recorded != document->sim.dispatch;
+    const std::optional<PrecisionMode> mode = recordedPrecision(read.made);
+    const bool otherMode = mode && document->cluster && *mode != document->cluster->precision();
     const bool running = learner_->controller()->isActive();
     // Another rule times the graph anew: the run and comparison of this one go (asked first).
     if (otherRule && !running
@@ -548,14 +551,21 @@ bool MainWindow::openPlacement(const QString& path)
         hub_->setDispatch(placedUnder);
         learner_->setDispatch(placedUnder);
     }
+    if (otherMode && !running) {
+        hub_->setPrecision(*mode);
+        learner_->setPrecision(*mode);
+    }
     hub_->setPlacement(std::move(read.placement), std::move(read.made));
     const QString name = QFileInfo(path).fileName();
     const QString rule = QString::fromLatin1(dispatchName(placedUnder));
-    setStatus(!otherRule ? tr("Showing placement %1").arg(name)
-                  : running
-                  ? tr("Showing placement %1, placed under %2 dispatch but timed under the run's rule").arg(name, rule)
-                  : tr("Showing placement %1, timed by %2 dispatch as it was placed").arg(name, rule),
-              StatusScope::Placement);
+    const QString precision = otherMode ? precisionName(*mode) : QString();
+    QString status = !otherRule ? tr("Showing placement %1").arg(name)
+        : running ? tr("Showing placement %1, placed under %2 dispatch but timed under the run's rule").arg(name, rule)
+                  : tr("Showing placement %1, timed by %2 dispatch as it was placed").arg(name, rule);
+    if (otherMode)
+        status += running ? tr(" (timed in precision %1, shown in the run's)").arg(precision)
+                          : tr(" (in precision %1, as it was timed)").arg(precision);
+    setStatus(status, StatusScope::Placement);
     return true;
 }
 

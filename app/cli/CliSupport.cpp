@@ -321,23 +321,109 @@ bool clusterFileGivesPrecision(const std::string& nameOrPath)
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision, const ImportedGraph* graph)
 {
     Cluster cluster = loadCluster(nameOrPath);
+    setPrecisionArg(cluster, nameOrPath, precision, graph);
+    return cluster;
+}
+
+namespace {
+
+// Whether some op's time on some device of `cluster` changes with the precision mode: only the
+// roofline's does (docs/cost-model.md, "Precision"), and there only where the device has a
+// tensor-core peak that a mode picks or leaves. A graph whose op times are all measured or given
+// by its file (PipeDream, MSR, DOT with times) has none.
+bool someTimeDependsOnPrecision(const Graph& graph, const Cluster& cluster)
+{
+    constexpr PrecisionMode kModes[] = {PrecisionMode::Fp32, PrecisionMode::Tf32, PrecisionMode::Amp,
+                                        PrecisionMode::Pytorch};
+    for (const Device& device : cluster.devices()) {
+        Device in = device;
+        for (const Op& op : graph.ops()) {
+            if (!usesRoofline(op, device))
+                continue;
+            in.precision = kModes[0];
+            const double first = opTimeUs(op, in);
+            for (const PrecisionMode mode : kModes) {
+                in.precision = mode;
+                if (opTimeUs(op, in) != first)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+// --precision given where it changes no op's time: said once, with why.
+void notePrecisionIgnored(const ImportedGraph& graph, const Cluster& cluster)
+{
+    if (someTimeDependsOnPrecision(graph.graph, cluster))
+        return;
+    const bool roofline = std::any_of(graph.graph.ops().begin(), graph.graph.ops().end(), [&](const Op& op) {
+        return std::any_of(cluster.devices().begin(), cluster.devices().end(),
+                           [&](const Device& d) { return usesRoofline(op, d); });
+    });
+    std::cerr << "post-cli: note: --precision " << toString(cluster.precision()) << " changes no op's time here: "
+              << (roofline ? "no device of cluster '" + cluster.name()
+                          + "' has the tensor-core peaks a precision mode picks between"
+                           : "the op times of '" + graph.graph.name()
+                          + "' are measured (given by its file or --costs, not estimated from FLOPs and bytes)")
+              << ", so the precision is ignored\n";
+}
+
+} // namespace
+
+void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
+                     const ImportedGraph* graph, const RecordedPrecision& recorded)
+{
+    std::optional<PrecisionMode> given;
     if (!precision.empty()) {
-        const auto mode = parsePrecisionMode(precision);
-        if (!mode)
+        given = parsePrecisionMode(precision);
+        if (!given)
             throw UsageError{"--precision: unknown mode '" + precision + "' (expected "
                              + std::string(kPrecisionModeNames) + ")"};
-        cluster.setPrecision(*mode);
-    } else if (graph && graph->frameworkPrecision() != cluster.precision() && !clusterFileGivesPrecision(nameOrPath)) {
-        cluster.setPrecision(graph->frameworkPrecision());
-        const bool matters = std::any_of(cluster.devices().begin(), cluster.devices().end(),
-                                         [](const Device& d) { return d.peakTf32Flops > 0.0; });
-        if (matters)
-            std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
-                      << toString(graph->format)
-                      << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
-                         "runs every matrix product in TF32\n";
     }
-    return cluster;
+    const std::string timedUnder = recorded.mode
+        ? recorded.file + " was timed under precision " + std::string(toString(*recorded.mode))
+            + (recorded.stepTimeUs ? " (its step_time_us, " + formatMs(*recorded.stepTimeUs) + ")" : std::string())
+        : std::string();
+    if (given) {
+        cluster.setPrecision(*given);
+        if (recorded.mode && *recorded.mode != *given)
+            std::cerr << "post-cli: note: " << timedUnder << "; using --precision " << precision
+                      << " as asked, so its step times differ from the file's\n";
+        if (graph)
+            notePrecisionIgnored(*graph, cluster);
+        return;
+    }
+    // Without --precision: the cluster file's mode, else the graph's framework's.
+    const bool framework = graph && !clusterFileGivesPrecision(nameOrPath);
+    const PrecisionMode fallback = framework ? graph->frameworkPrecision() : cluster.precision();
+    if (recorded.mode && *recorded.mode != fallback) {
+        cluster.setPrecision(*recorded.mode);
+        std::cerr << "post-cli: note: " << timedUnder << "; using that mode, not " << toString(fallback) << " ("
+                  << (framework ? "the default for this graph" : "cluster '" + cluster.name() + "'s")
+                  << "; --precision " << toString(fallback) << " uses it)\n";
+        return;
+    }
+    if (fallback == cluster.precision())
+        return;
+    cluster.setPrecision(fallback);
+    const bool matters = std::any_of(cluster.devices().begin(), cluster.devices().end(),
+                                     [](const Device& d) { return d.peakTf32Flops > 0.0; });
+    if (matters)
+        std::cerr << "post-cli: note: precision " << toString(cluster.precision()) << ", the default for "
+                  << toString(graph->originFormat())
+                  << " graphs (PyTorch's: convolutions in TF32, matrix products in FP32); --precision tf32 "
+                     "runs every matrix product in TF32\n";
+}
+
+void noteOtherCluster(const std::string& file, const std::string& recordedCluster, const Cluster& cluster,
+                      const std::string& clusterArg)
+{
+    if (recordedCluster.empty() || recordedCluster == cluster.name())
+        return;
+    std::cerr << "post-cli: note: " << file << " was made for cluster '" << recordedCluster << "', not '"
+              << cluster.name() << "' (--cluster" << (clusterArg == cluster.name() ? "" : " " + clusterArg)
+              << "): its devices are taken by name here, and the step times it records are not this cluster's\n";
 }
 
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster)

@@ -98,6 +98,24 @@ std::string describeUnresolvedDim(const UnresolvedDim& d);
 // (pytorch for ONNX exports and PyTorch execution traces), said on stderr where it matters (a GPU with TF32 peaks).
 Cluster loadClusterArg(const std::string& nameOrPath, const std::string& precision = {},
                        const ImportedGraph* graph = nullptr);
+// What a placement file records of the precision mode its step time was timed under
+// (post-placement/1 "precision"), for the commands that time its placement again.
+struct RecordedPrecision {
+    std::string file;                  // as given
+    std::optional<PrecisionMode> mode; // none: the file does not say
+    std::optional<double> stepTimeUs;  // the file's step_time_us, for the notes
+};
+// loadClusterArg's choice of `cluster`'s precision mode (`nameOrPath` is the --cluster it was
+// loaded from), where a placement file is timed again (simulate --placement, place --start):
+// without --precision the mode the file `recorded` (a note says so where another would have been
+// taken); with a --precision of another mode, a note names the file's. A --precision that changes
+// no op's time (a graph whose times are measured) is said on stderr, once.
+void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std::string& precision,
+                     const ImportedGraph* graph, const RecordedPrecision& recorded = {});
+// A note on stderr when the placement `file` was made for a cluster of another name
+// (`recordedCluster`, its "cluster"; nothing when empty) than `cluster` (--cluster `clusterArg`).
+void noteOtherCluster(const std::string& file, const std::string& recordedCluster, const Cluster& cluster,
+                      const std::string& clusterArg);
 // A note on stderr when the graph's per-type times and the cluster's device types do not
 // match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
 void noteDeviceTypes(const Graph& graph, const Cluster& cluster);

@@ -23,11 +23,14 @@ int runConvert(const ConvertOptions& o)
     // rather than baked in as 1.
     const bool toStdout = o.out == "-";
     checkOutputArgs({{"--out", toStdout ? std::string{} : o.out}}, {o.graph}, o.force);
-    const Graph g = loadGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
+    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes, UnresolvedDims::Refuse);
+    const Graph& g = imported.graph;
+    // With its origin: the format it was read from decides its default precision mode, and
+    // whether eager PyTorch's host dispatch applies (docs/formats.md, post-graph/1 "origin").
     if (toStdout)
-        std::cout << nativeGraphJson(g);
+        std::cout << nativeGraphJson(imported);
     else
-        writeFileAtomically(o.out, nativeGraphJson(g), o.force);
+        writeFileAtomically(o.out, nativeGraphJson(imported), o.force);
     std::cerr << o.out << ": " << g.opCount() << " ops, " << g.edgeCount() << " edges, "
               << formatBytes(g.totalParamBytes()) << " of parameters, " << formatMs(g.totalTimeUs(DeviceKind::Gpu))
               << " on a speed-1 GPU\n";

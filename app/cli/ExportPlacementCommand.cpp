@@ -39,6 +39,7 @@ std::string tfExport(const ExportOptions& o, PlacementProvenance& made)
                                                    importOptionsArg(o.graph.batch, o.graph.shapes));
     const Cluster c = loadClusterArg(o.cluster, {}, &imported);
     PlacementWithProvenance read = readPlacementFileWithProvenance(o.placement, imported.graph, c);
+    noteOtherCluster(o.placement, read.clusterName, c, o.cluster);
     made = read.made;
     return pbtxtWithPlacement(text, source, imported.graph, c, read.placement);
 }

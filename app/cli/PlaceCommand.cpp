@@ -4,6 +4,7 @@
 #include "app/cli/JsonFormats.h"
 #include "app/cli/SearchInterrupt.h"
 #include "core/io/GraphFile.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/io/tf/PbtxtExport.h"
 #include "core/io/torch/TorchModules.h"
@@ -108,6 +109,7 @@ void printPlaceJson(const PlaceOptions& o, const PlaceReport& report)
     j["graph"] = report.imported.graph.name();
     j["cluster"] = c.name();
     j["dispatch"] = dispatchName(report.dispatch);
+    j["precision"] = toString(c.precision());
     j["seed"] = o.seed;
     j["best_step_time_ms"] = r.bestStepTimeUs / 1000.0;
     if (report.start)
@@ -203,7 +205,16 @@ int runPlace(const PlaceOptions& o)
                                                       : pbtxtGraph();
     const Graph& g = imported.graph;
     requireSomeCompute(g, source);
-    const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
+    // --start's file first: without --precision the search runs under the mode it was timed under.
+    Cluster c = loadCluster(o.cluster);
+    std::optional<PlacementWithProvenance> given;
+    if (!o.start.empty()) {
+        given = readPlacementFileWithProvenance(o.start, g, c);
+        noteOtherCluster(o.start, given->clusterName, c, o.cluster);
+    }
+    setPrecisionArg(c, o.cluster, o.precision, &imported,
+                    given ? RecordedPrecision{o.start, recordedPrecision(given->made), given->made.stepTimeUs}
+                          : RecordedPrecision{});
     noteDeviceTypes(g, c);
     // Read before the search too: a missing or broken sidecar fails now, not after the budget.
     // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
@@ -219,13 +230,12 @@ int runPlace(const PlaceOptions& o)
     PlaceContext ctx{g, c, simOptions};
     Placement start;
     std::optional<PlacementStart> startMade; // reported, and recorded in --out: the file, its step, its fingerprint
-    if (!o.start.empty()) {
-        PlacementWithProvenance given = readPlacementFileWithProvenance(o.start, g, c);
-        if (const auto rule = recordedDispatch(given.made); rule && *rule != simOptions.dispatch)
+    if (given) {
+        if (const auto rule = recordedDispatch(given->made); rule && *rule != simOptions.dispatch)
             std::cerr << "post-cli: note: " << o.start << " was timed under " << dispatchName(*rule)
                       << " dispatch; the search times it under " << dispatchName(simOptions.dispatch)
                       << " dispatch (--dispatch)\n";
-        start = std::move(given.placement);
+        start = std::move(given->placement);
         placer = makePlacerFrom(o.algo, learnerOptionsArg(o.settings), start, ctx);
         startMade = PlacementStart{o.start, Simulator(g, c, simOptions).run(start).stepTimeUs,
                                    placementFingerprint(g, c, start)};
@@ -261,6 +271,7 @@ int runPlace(const PlaceOptions& o)
         // What made it, as Post Studio's export of the same placement writes it (byte for byte).
         PlacementProvenance made{o.algo, o.seed, Simulator(g, c, simOptions).run(r.best).stepTimeUs,
                                  simOptions.dispatch, startMade};
+        made.precision = c.precision();
         writeFileAtomically(o.out, placementJson(g, c, r.best, modules, made), o.force);
     }
     if (!o.log.empty())
@@ -304,6 +315,10 @@ void addPlaceCommand(CLI::App& app, int& exitCode)
     auto opts = std::make_shared<PlaceOptions>();
     CLI::App* cmd = app.add_subcommand("place", "Search for a fast placement and write the best one");
     addGraphClusterOptions(*cmd, *opts);
+    CLI::Option* precision = cmd->get_option("--precision");
+    precision->description(precision->get_description()
+                           + ". Without it, a search from a --start file runs in the mode the file records (its "
+                             "\"precision\")");
     cmd->add_option("--algo", opts->algo,
                     "Algorithm (default post@best); LEARNER@PLACER starts a learner from a classical placement:"
                         + placerTableHelp());

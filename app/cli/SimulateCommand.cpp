@@ -3,6 +3,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
 #include "core/cost/OpTime.h"
+#include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
 #include "core/sim/CollectiveTime.h"
@@ -43,6 +44,7 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
     j["graph"] = g.name();
     j["cluster"] = c.name();
     j["dispatch"] = dispatchName(dispatch);
+    j["precision"] = toString(c.precision());
     j["placement_fingerprint"] = fingerprint;
     j["step_time_ms"] = r.stepTimeUs / 1000.0;
     j["feasible"] = r.feasible;
@@ -183,8 +185,8 @@ int runSimulate(const SimulateOptions& o)
     checkOutputArgs({{"--trace", o.trace}, {"--ops-csv", o.opsCsv}}, {o.graph, o.cluster, o.placement}, o.force);
     const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
     const Graph& g = imported.graph;
-    const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
-    noteDeviceTypes(g, c);
+    // The precision mode is chosen once the --placement file says which one it was timed under.
+    Cluster c = loadCluster(o.cluster);
     Placement placement;
     std::optional<PlacementProvenance> made; // what the --placement file records of how it was made
     if (!o.allOn.empty()) {
@@ -199,7 +201,12 @@ int runSimulate(const SimulateOptions& o)
         PlacementWithProvenance file = readPlacementFileWithProvenance(o.placement, g, c);
         placement = std::move(file.placement);
         made = std::move(file.made);
+        noteOtherCluster(o.placement, file.clusterName, c, o.cluster);
     }
+    setPrecisionArg(c, o.cluster, o.precision, &imported,
+                    made ? RecordedPrecision{o.placement, recordedPrecision(*made), made->stepTimeUs}
+                         : RecordedPrecision{});
+    noteDeviceTypes(g, c);
     if (auto problem = placementProblem(g, c, placement))
         throw InputError(o.placement.empty() ? graphSourceName(o.graph) : o.placement, "placement", *problem);
 
@@ -238,6 +245,10 @@ void addSimulateCommand(CLI::App& app, int& exitCode)
     dispatch->description(dispatch->get_description()
                           + ". Without it, a --placement file is timed under the rule it was placed under (its "
                             "\"dispatch\", as `place --dispatch` writes it)");
+    CLI::Option* precision = cmd->get_option("--precision");
+    precision->description(precision->get_description()
+                           + ". Without it, a --placement file is timed in the mode it records (its \"precision\", as "
+                             "`place --out` writes it)");
     cmd->add_option("--placement", opts->placement, "post-placement/1 file");
     cmd->add_option("--all-on", opts->allOn, "Place every op on this device, e.g. /device:GPU:0");
     cmd->add_flag("--given-placement", opts->given,

@@ -61,16 +61,22 @@ struct ImportedGraph {
     // traces; ONNX exported by PyTorch and costed unfused): its simulated step leaves that
     // thread out, which the CLI and Post Studio note where it takes longer (cost/HostDispatch.h).
     bool eagerHost = false;
+    // A post-graph/1 file written by `post-cli convert`: the format the graph was first read
+    // from, as its "origin" records it (with forwardFlops, fused, fusionWhy and eagerHost
+    // above); Auto for every other file, and for post-graph/1 files without an "origin".
+    GraphFormat origin = GraphFormat::Auto;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
+    // The format the graph comes from: its origin where its file records one, else its own.
+    GraphFormat originFormat() const { return origin != GraphFormat::Auto ? origin : format; }
     // The precision mode of the framework that wrote the file, used where neither the user
     // nor the cluster file chooses one (docs/cost-model.md, "Precision"): pytorch for ONNX
     // exports (PyTorch writes most of them) and PyTorch execution traces, tf32 (TensorFlow's
-    // default) for the rest.
+    // default) for the rest; a converted graph's is its origin's.
     PrecisionMode frameworkPrecision() const
     {
-        return format == GraphFormat::Onnx || format == GraphFormat::TorchEt ? PrecisionMode::Pytorch
-                                                                             : PrecisionMode::Tf32;
+        const GraphFormat from = originFormat();
+        return from == GraphFormat::Onnx || from == GraphFormat::TorchEt ? PrecisionMode::Pytorch : PrecisionMode::Tf32;
     }
 };
 

@@ -190,7 +190,7 @@ std::vector<ImporterRow> buildTable()
          [](V text, V, V) { return json(text) && text.find("post-graph") != V::npos; },
          false,
          [](V content, const std::string& source, const ImportOptions& o) {
-             return graphOnly(parseNativeGraph(content, source, o), source);
+             return importNativeGraph(content, source, o);
          },
          "",
          "post-graph"},

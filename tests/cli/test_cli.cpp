@@ -511,6 +511,228 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // A placement file records the precision mode its step_time_us was timed under; simulate
+    // --placement and place --start without --precision take it (a note says so where the default
+    // is another mode), with --precision of another mode a note names both; a file without the
+    // field takes the default, silently. Two FP32 matrix products on an A100: 14.7 ms each at the
+    // FP32 peak, 2.6 ms in TF32 (the preset's default), 1.3 ms under amp.
+    void placementFileKeepsItsPrecision()
+    {
+        const QString g = write("matmuls.json", R"({"format": "post-graph/1", "name": "matmuls", "ops": [
+            {"name": "a", "type": "MatMul", "time_us": {"gpu": 100}, "flops": 2e11, "memory_bytes": 1e8, "matrix": true,
+             "output_bytes": 1e6},
+            {"name": "b", "type": "MatMul", "time_us": {"gpu": 100}, "flops": 2e11, "memory_bytes": 1e8, "matrix": true}],
+            "edges": [{"from": "a", "to": "b"}]})");
+        const QString c = "a100x8-nvlink";
+        const QString amp = dir_.filePath("matmuls.amp.json");
+        Run r = runCli({"place", g, "--cluster", c, "--algo", "single", "--precision", "amp", "--out", amp, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("amp"));
+        const QJsonObject file = readJsonObject(amp);
+        QCOMPARE(file["precision"].toString(), QString("amp"));
+        const double stepMs = file["step_time_us"].toDouble() / 1000.0;
+        QCOMPARE(parseObject(r.out)["best_step_time_ms"].toDouble(), stepMs);
+
+        // Without --precision: the file's mode and its step time, said on stderr.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", amp, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("amp"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), stepMs);
+        QVERIFY2(r.err.contains("matmuls.amp.json was timed under precision amp")
+                     && r.err.contains("using that mode, not tf32"),
+                 qPrintable(r.err));
+        // The same mode given: the same time, no note of a mismatch.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", amp, "--precision", "amp", "--json"});
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), stepMs);
+        QVERIFY2(!r.err.contains("timed under precision"), qPrintable(r.err));
+        // Another mode given: it is used, and a note names the file's.
+        r = runCli({"simulate", g, "--cluster", c, "--placement", amp, "--precision", "tf32", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("tf32"));
+        const double tf32Ms = parseObject(r.out)["step_time_ms"].toDouble();
+        QVERIFY2(tf32Ms > 1.5 * stepMs, qPrintable(QString("tf32 %1 ms, amp %2 ms").arg(tf32Ms).arg(stepMs)));
+        QVERIFY2(r.err.contains("matmuls.amp.json was timed under precision amp")
+                     && r.err.contains("using --precision tf32 as asked"),
+                 qPrintable(r.err));
+
+        // A file of before the field: the default mode, silently (it still loads).
+        QJsonObject old = file;
+        old.remove("precision");
+        const QString oldFile = write("matmuls.old.json", QJsonDocument(old).toJson());
+        r = runCli({"simulate", g, "--cluster", c, "--placement", oldFile, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("tf32"));
+        QCOMPARE(parseObject(r.out)["step_time_ms"].toDouble(), tf32Ms);
+        QVERIFY2(!r.err.contains("precision"), qPrintable(r.err));
+
+        // place --start searches under the start's mode and records it.
+        const QString again = dir_.filePath("matmuls.again.json");
+        r = runCli({"place", g, "--cluster", c, "--algo", "local-search", "--samples", "20", "--start", amp, "--out",
+                    again, "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("amp"));
+        QCOMPARE(parseObject(r.out)["start_step_time_ms"].toDouble(), stepMs);
+        QVERIFY2(r.err.contains("matmuls.amp.json was timed under precision amp"), qPrintable(r.err));
+        QCOMPARE(readJsonObject(again)["precision"].toString(), QString("amp"));
+        r = runCli({"place", g, "--cluster", c, "--algo", "local-search", "--samples", "20", "--start", amp,
+                    "--precision", "fp32", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("fp32"));
+        QVERIFY2(r.err.contains("using --precision fp32 as asked"), qPrintable(r.err));
+
+        // Checked for its value, naming the field.
+        QJsonObject bad = file;
+        bad["precision"] = "fp16";
+        const QString badFile = write("matmuls.bad.json", QJsonDocument(bad).toJson());
+        r = runCli({"simulate", g, "--cluster", c, "--placement", badFile});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("matmuls.bad.json") && r.err.contains("field precision"), qPrintable(r.err));
+    }
+
+    // --precision changes only roofline times: where no op's time depends on it (times given by
+    // the file, as PipeDream's, MSR's and DOT's; or a cluster without tensor-core peaks) one note
+    // says it is ignored. Not without --precision, and not where it matters.
+    void precisionWithoutEffectIsNoted()
+    {
+        const QString chain = write("chain-times.json", kChain);
+        const QString note = "changes no op's time here";
+        Run r = runCli(
+            {"simulate", chain, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+        QVERIFY2(r.err.contains("--precision amp") && r.err.contains("are measured")
+                     && r.err.contains("so the precision is ignored"),
+                 qPrintable(r.err));
+        r = runCli({"simulate", chain, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains(note), qPrintable(r.err));
+        r = runCli({"place", chain, "--cluster", "a100x8-nvlink", "--algo", "m-etf", "--precision", "fp32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+        r = runCli({"compare", chain, "--cluster", "a100x8-nvlink", "--algos", "single,m-etf", "--precision", "fp32"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(note), 1);
+
+        const QString matmul = write("one-matmul.json", R"({"format": "post-graph/1", "name": "one-matmul", "ops": [
+            {"name": "a", "type": "MatMul", "time_us": {"gpu": 100}, "flops": 2e11, "memory_bytes": 1e8, "matrix": true}]})");
+        r = runCli({"simulate", matmul, "--cluster", "a100x8-nvlink", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains(note), qPrintable(r.err));
+        // The K80 has no tensor cores: every mode times it alike.
+        r = runCli({"simulate", matmul, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--precision", "amp"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(note) && r.err.contains("no device of cluster 'k80x4' has the tensor-core peaks"),
+                 qPrintable(r.err));
+    }
+
+    // A placement file made for another cluster is read where that one has its devices, with a
+    // note naming both clusters (simulate, place --start, export-placement --to tf); one made for
+    // another graph is refused naming the graph the file records.
+    void placementOfAnotherClusterOrGraphIsNamed()
+    {
+        const QString chain = write("chain-cluster.json", kChain);
+        const QString k80 = dir_.filePath("chain.k80.json");
+        Run r = runCli({"place", chain, "--cluster", "k80x4", "--algo", "m-etf", "--out", k80});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(readJsonObject(k80)["cluster"].toString(), QString("k80x4"));
+        const QString note = "chain.k80.json was made for cluster 'k80x4', not 'a100x8-nvlink'";
+        r = runCli({"simulate", chain, "--cluster", "a100x8-nvlink", "--placement", k80});
+        QVERIFY2(r.exitCode == 0 && r.err.contains(note), qPrintable(r.err));
+        r = runCli({"simulate", chain, "--cluster", "k80x4", "--placement", k80});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("was made for cluster"), qPrintable(r.err));
+        r = runCli({"place", chain, "--cluster", "a100x8-nvlink", "--algo", "local-search", "--samples", "10",
+                    "--start", k80});
+        QVERIFY2(r.exitCode == 0 && r.err.contains(note), qPrintable(r.err));
+
+        // Another graph whose op names partly match: the error names both graphs.
+        const QString other = write("other.json", R"({"format": "post-graph/1", "name": "other", "ops": [
+            {"name": "a", "time_us": {"gpu": 10}}, {"name": "b", "time_us": {"gpu": 10}},
+            {"name": "z", "time_us": {"gpu": 10}}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "z"}]})");
+        r = runCli({"simulate", other, "--cluster", "k80x4", "--placement", k80});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("the file was made for graph \"chain\", not \"other\""), qPrintable(r.err));
+
+        const QString pbtxt = testdata::sourceDir() + "/tests/data/pbtxt/small_cnn.pbtxt";
+        const QString placed = dir_.filePath("cnn.k80x2.json");
+        r = runCli({"place", pbtxt, "--cluster", "k80x2", "--algo", "m-etf", "--out", placed});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x4"});
+        QVERIFY2(r.exitCode == 0 && r.err.contains("cnn.k80x2.json was made for cluster 'k80x2', not 'k80x4'"),
+                 qPrintable(r.err));
+        r = runCli({"export-placement", placed, "--to", "tf", "--graph", pbtxt, "--cluster", "k80x2"});
+        QVERIFY2(r.exitCode == 0 && !r.err.contains("was made for cluster"), qPrintable(r.err));
+    }
+
+    // convert keeps what decides a graph's defaults: an ONNX model converted to post-graph/1 still
+    // runs in PyTorch's precision mode by default and info still gives its forward FLOPs and
+    // kernel fusion; a post-graph/1 file without an "origin" reads as before.
+    void convertKeepsTheGraphsOrigin()
+    {
+        const QString onnx = testdata::sourceDir() + "/tests/data/onnx/cnn.onnx";
+        const QString converted = dir_.filePath("cnn.converted.json");
+        Run r = runCli({"convert", onnx, "--out", converted});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject origin = readJsonObject(converted)["origin"].toObject();
+        QCOMPARE(origin["format"].toString(), QString("onnx"));
+        for (const QString& graph : {onnx, converted}) {
+            r = runCli({"simulate", graph, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QCOMPARE(parseObject(r.out)["precision"].toString(), QString("pytorch"));
+            QVERIFY2(r.err.contains("precision pytorch, the default for onnx graphs"), qPrintable(r.err));
+        }
+        const QJsonObject before = parseObject(runCli({"info", onnx, "--json"}).out);
+        const QJsonObject after = parseObject(runCli({"info", converted, "--json"}).out);
+        QVERIFY(before["forward_flops"].toDouble() > 0.0);
+        QCOMPARE(after["forward_flops"].toDouble(), before["forward_flops"].toDouble());
+        QCOMPARE(after["kernel_fusion"].toObject(), before["kernel_fusion"].toObject());
+        r = runCli({"info", converted});
+        QVERIFY2(r.out.contains("forward FLOPs") && r.out.contains("kernel fusion"), qPrintable(r.out));
+        // Converted again: the same file.
+        const QString twice = dir_.filePath("cnn.twice.json");
+        QCOMPARE(runCli({"convert", converted, "--out", twice}).exitCode, 0);
+        QFile a(converted), b(twice);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QCOMPARE(b.readAll(), a.readAll());
+        // Without an origin: tf32, as before; a bad origin is refused naming the field.
+        QJsonObject bare = readJsonObject(converted);
+        bare.remove("origin");
+        const QString bareFile = write("cnn.bare.json", QJsonDocument(bare).toJson());
+        r = runCli({"simulate", bareFile, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(parseObject(r.out)["precision"].toString(), QString("tf32"));
+        bare["origin"] = QJsonObject{{"format", "post-graph"}};
+        r = runCli({"info", write("cnn.badorigin.json", QJsonDocument(bare).toJson())});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("field origin.format"), qPrintable(r.err));
+    }
+
+    // The audit's repro: param's linear model, an execution trace, keeps its step time (PyTorch's
+    // precision), its host-dispatch and forward-FLOPs lines through convert.
+    void convertedExecutionTraceKeepsItsStep()
+    {
+        REQUIRE_SHARED_DATA(data);
+        const QString et = data + "/traces/param/linear_et.json.gz";
+        const QString converted = dir_.filePath("linear.json");
+        Run r = runCli({"convert", et, "--out", converted});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QStringList infos;
+        double steps[2] = {};
+        int i = 0;
+        for (const QString& graph : {et, converted}) {
+            r = runCli({"simulate", graph, "--cluster", "h100x8-nvlink", "--all-on", "/device:GPU:0", "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            steps[i++] = parseObject(r.out)["step_time_ms"].toDouble();
+            QVERIFY2(r.err.contains("likely bound by the host"), qPrintable(r.err));
+            infos << runCli({"info", graph}).out;
+        }
+        QCOMPARE(steps[1], steps[0]);
+        for (const char* line : {"host dispatch      ", "forward FLOPs      ", "kernel fusion      "}) {
+            const auto lineOf = [line](const QString& info) {
+                const qsizetype at = info.indexOf(line);
+                return at < 0 ? QString() : info.mid(at, info.indexOf('\n', at) - at);
+            };
+            QVERIFY2(!lineOf(infos[0]).isEmpty() && lineOf(infos[1]) == lineOf(infos[0]), qPrintable(infos[1]));
+        }
+    }
+
     // The exports carry the devices, not the order: one of a placement found under
     // critical-path dispatch says so on stderr, one of ready order does not.
     void exportsOfACriticalPathPlacementSaySo()
@@ -945,8 +1167,9 @@ private slots:
         QCOMPARE(converted["edges"].toInt(), original["edges"].toInt());
         QCOMPARE(converted["param_bytes"].toDouble(), original["param_bytes"].toDouble());
         QVERIFY(std::abs(converted["total_gpu_time_ms"].toDouble() - original["total_gpu_time_ms"].toDouble()) < 1e-6);
-        QVERIFY(converted["forward_flops"].isNull()); // post-graph/1 carries times, not forward FLOPs
+        // The forward FLOPs come along in the file's "origin" (convertKeepsTheGraphsOrigin).
         QVERIFY(original["forward_flops"].toDouble() > 0.0);
+        QCOMPARE(converted["forward_flops"].toDouble(), original["forward_flops"].toDouble());
         QCOMPARE(runCli({"convert", model}).exitCode, 2); // --out is required
     }
 

@@ -149,6 +149,13 @@ private slots:
         QVERIFY(convertedFile.readAll().contains("\"t4\": 310"));
         add("post-graph-1", typed);
         add("post-graph-1", converted);
+        // post-graph/1 with the "origin" of an import (an ONNX model's format, FLOPs and fusion).
+        const QString fromOnnx = dir_.filePath("cnn-converted.json");
+        QCOMPARE(run(testdata::cliPath(),
+                     {"convert", testdata::sourceDir() + "/tests/data/onnx/cnn.onnx", "--out", fromOnnx})
+                     .exitCode,
+                 0);
+        add("post-graph-1", fromOnnx);
         // post-placement/1: what place --out writes.
         const QString placement = dir_.filePath("best.json");
         QCOMPARE(

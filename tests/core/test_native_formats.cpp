@@ -129,6 +129,46 @@ private slots:
         QVERIFY2(QString::fromStdString(text).contains(R"("time_us": {"gpu": 3, "cpu": 30})"), text.c_str());
     }
 
+    // "origin" (post-cli convert) gives back the format a graph was first read from and what that
+    // import decided, which decide its default precision mode and host-dispatch figures; a graph
+    // without one writes none and reads as native.
+    void originRoundTrips()
+    {
+        ImportedGraph imported;
+        imported.graph = parse(
+            R"({"format": "post-graph/1", "name": "t", "ops": [{"name": "a", "time_us": {"gpu": 1}}]})");
+        imported.format = GraphFormat::TorchEt;
+        imported.forwardFlops = 1.5e9;
+        imported.fused = false;
+        imported.fusionWhy = "eager";
+        imported.eagerHost = true;
+        const std::string text = nativeGraphJson(imported);
+        QVERIFY2(text.find(R"("origin": {"format": "pytorch-et", "forward_flops": 1500000000, "kernel_fusion": false, )"
+                           R"("kernel_fusion_why": "eager", "eager_host": true})")
+                     != std::string::npos,
+                 text.c_str());
+        ImportedGraph back = importNativeGraph(text, "t.json");
+        QVERIFY(back.origin == GraphFormat::TorchEt);
+        QVERIFY(back.frameworkPrecision() == PrecisionMode::Pytorch);
+        QCOMPARE(back.forwardFlops, 1.5e9);
+        QCOMPARE(back.fused, std::optional<bool>(false));
+        QCOMPARE(back.fusionWhy, std::string("eager"));
+        QVERIFY(back.eagerHost);
+        back.format = GraphFormat::PostGraph; // as GraphFile sets it: the origin stays the trace's
+        QCOMPARE(nativeGraphJson(back), text);
+        expectSameGraph(parseNativeGraph(text, "t.json"), imported.graph);
+
+        ImportedGraph native = importNativeGraph(nativeGraphJson(imported.graph), "n.json");
+        QVERIFY(native.origin == GraphFormat::Auto && !native.eagerHost && native.forwardFlops < 0.0 && !native.fused);
+        native.format = GraphFormat::PostGraph;
+        QVERIFY(native.frameworkPrecision() == PrecisionMode::Tf32);
+        QCOMPARE(nativeGraphJson(native), nativeGraphJson(imported.graph));
+        for (const char* bad : {R"({"format": "post-graph/1", "origin": {"format": "post-graph"}, "ops": []})",
+                                R"({"format": "post-graph/1", "origin": {"eager_host": true}, "ops": []})",
+                                R"({"format": "post-graph/1", "origin": {"format": "onnx", "flops": 1}, "ops": []})"})
+            QVERIFY_THROWS_EXCEPTION(InputError, importNativeGraph(bad, "bad.json"));
+    }
+
     void samplesLoad_data()
     {
         QTest::addColumn<QString>("file");

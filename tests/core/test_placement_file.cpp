@@ -197,6 +197,62 @@ private slots:
         QCOMPARE(readPlacementFile(path, g, c), p);
     }
 
+    // The precision mode the step time was timed under is written with it and read back; a file
+    // without it (older than the field) reads as not recorded.
+    void readsThePrecision()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        PlacementProvenance made{"post", 7, 1234.5};
+        made.precision = PrecisionMode::Amp;
+        const std::string text = placementJson(g, c, p, {}, made);
+        QVERIFY(text.find("\"step_time_us\": 1234.5,\n  \"precision\": \"amp\",") != std::string::npos);
+        PlacementWithProvenance read = parsePlacementWithProvenance(text, "amp.json", g, c);
+        QCOMPARE(read.made.precision, std::optional<PrecisionMode>(PrecisionMode::Amp));
+        QCOMPARE(recordedPrecision(read.made), std::optional<PrecisionMode>(PrecisionMode::Amp));
+        // Without a step time there is nothing it was timed under: not written.
+        made.stepTimeUs.reset();
+        QVERIFY(placementJson(g, c, p, {}, made).find("precision") == std::string::npos);
+        const std::string placement =
+            R"("placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})";
+        read = parsePlacementWithProvenance(R"({"format": "post-placement/1", "step_time_us": 5, )" + placement,
+                                            "old.json", g, c);
+        QVERIFY(!read.made.precision);
+        QVERIFY_THROWS_EXCEPTION(
+            InputError,
+            parsePlacementWithProvenance(R"({"format": "post-placement/1", "precision": "fp16", )" + placement,
+                                         "fp16.json", g, c));
+    }
+
+    // What a file was made for ("graph", "cluster") is read back; a file of another graph is
+    // refused naming the graph it records, one of another cluster is read.
+    void namesWhatItWasMadeFor()
+    {
+        const Graph g = toyGraph();
+        const Cluster c = toyCluster();
+        const Placement p{0, 2, 2, 1};
+        PlacementWithProvenance read = parsePlacementWithProvenance(placementJson(g, c, p), "toy.json", g, c);
+        QCOMPARE(read.graphName, std::string("toy"));
+        QCOMPARE(read.clusterName, std::string("box"));
+        read = parsePlacementWithProvenance(R"({"format": "post-placement/1", "cluster": "k80x4",
+            "placement": {"a": "/device:CPU:0", "b": "/device:GPU:1", "c": "/device:GPU:1", "x,\u0022y\u0022": "/device:GPU:0"}})",
+                                            "k80.json", g, c);
+        QCOMPARE(read.placement, p);
+        QCOMPARE(read.clusterName, std::string("k80x4"));
+        QVERIFY(read.graphName.empty());
+        try {
+            parsePlacement(R"({"format": "post-placement/1", "graph": "resnet18", "placement": {"a": "/device:CPU:0"}})",
+                           "other.json", g, c);
+            QFAIL("a placement of another graph was read");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("3 of 4 ops have no device") != std::string::npos
+                         && what.find("the file was made for graph \"resnet18\", not \"toy\"") != std::string::npos,
+                     what.c_str());
+        }
+    }
+
     void readsAFile()
     {
         QTemporaryDir dir;

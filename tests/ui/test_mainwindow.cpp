@@ -458,6 +458,38 @@ private slots:
         QSettings().remove(QStringLiteral("dispatch"));
     }
 
+    // A placement file that records the precision mode of its step time (post-cli place --out,
+    // File ▸ Export) is shown in that mode; one without a step time leaves the window's.
+    void aPlacementFileBringsItsPrecision()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(writeFile(dir_, QStringLiteral("tiny5-amp.txt"), kTinyProfile));
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr opened = window.hub()->document();
+        const Graph& g = *opened->graph;
+        const Cluster& c = *opened->cluster;
+        QVERIFY(c.precision() != PrecisionMode::Amp);
+        const Placement p(static_cast<size_t>(g.opCount()), 2);
+        PlacementProvenance made;
+        made.stepTimeUs = 1.0;
+        made.precision = PrecisionMode::Amp;
+        QVERIFY(window.openPlacement(writeFile(dir_, QStringLiteral("amp.placement.json"),
+                                               QByteArray::fromStdString(placementJson(g, c, p, {}, made)))));
+        QVERIFY(window.hub()->document()->cluster->precision() == PrecisionMode::Amp);
+        QCOMPARE(window.hub()->document()->placement, p);
+        QCOMPARE(window.findChild<LearnerPanel*>()->precisionPicker()->currentText(), QStringLiteral("amp"));
+        made.precision = PrecisionMode::Fp32;
+        QVERIFY(window.openPlacement(writeFile(dir_, QStringLiteral("fp32.placement.json"),
+                                               QByteArray::fromStdString(placementJson(g, c, p, {}, made)))));
+        QVERIFY(window.hub()->document()->cluster->precision() == PrecisionMode::Fp32);
+        QVERIFY(window.openPlacement(writeFile(dir_, QStringLiteral("bare-p.placement.json"),
+                                               QByteArray::fromStdString(placementJson(g, c, p)))));
+        QVERIFY(window.hub()->document()->cluster->precision() == PrecisionMode::Fp32);
+        QSettings().remove(QStringLiteral("precision"));
+    }
+
     void realResNet18IsDrawnByLayer()
     {
         REQUIRE_SHARED_DATA(data);

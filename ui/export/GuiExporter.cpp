@@ -97,10 +97,12 @@ void render(GraphScene& scene, QPainter& painter, const Picture& picture)
 void GuiExporter::placementJson(const GraphDocument& document, const QString& path)
 {
     const GraphDocument& d = placed(document, path);
-    // What made it (a run's placer and seed) and its step time, as post-cli place --out writes them.
+    // What made it (a run's placer and seed) and its step time with the dispatch rule and precision
+    // mode it was timed under, as post-cli place --out writes them.
     PlacementProvenance made = d.made;
     made.stepTimeUs = Simulator(*d.graph, *d.cluster, d.sim).run(d.placement).stepTimeUs;
     made.dispatch = d.sim.dispatch;
+    made.precision = d.cluster->precision();
     write(path, post::placementJson(*d.graph, *d.cluster, d.placement, {}, made));
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -169,17 +170,33 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     return op;
 }
 
-} // namespace
-
-Graph parseNativeGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+// "origin": the format the graph was first read from and what that import decided (docs/formats.md).
+void readOrigin(const JsonInput& in, const json& root, ImportedGraph& imported)
 {
-    if (!std::isfinite(options.cpuSlowdown) || options.cpuSlowdown <= 0.0)
-        throw std::invalid_argument("ImportOptions::cpuSlowdown must be a finite number > 0");
-    const JsonInput in(source);
-    const json root = in.parse(text);
-    in.requireFormat(root, kFamily, kVersion);
-    in.rejectUnknownKeys(root, {"format", "name", "ops", "edges"}, {});
+    const json* origin = in.find(root, "origin");
+    if (!origin)
+        return;
+    in.object(*origin, "origin");
+    in.rejectUnknownKeys(*origin, {"format", "forward_flops", "kernel_fusion", "kernel_fusion_why", "eager_host"},
+                         "origin");
+    const std::string name = in.string(in.require(*origin, "format", "origin"), "origin.format");
+    const auto format = parseGraphFormat(name);
+    if (!format || *format == GraphFormat::Auto || *format == GraphFormat::PostGraph || *format == GraphFormat::Kineto)
+        in.fail("origin.format",
+                "unknown graph format \"" + name + "\" (a --format name other than auto and post-graph)");
+    imported.origin = *format;
+    if (const json* flops = in.find(*origin, "forward_flops"))
+        imported.forwardFlops = in.nonNegative(*flops, "origin.forward_flops");
+    if (const json* fused = in.find(*origin, "kernel_fusion"))
+        imported.fused = in.boolean(*fused, "origin.kernel_fusion");
+    if (const json* why = in.find(*origin, "kernel_fusion_why"))
+        imported.fusionWhy = in.string(*why, "origin.kernel_fusion_why");
+    if (const json* eager = in.find(*origin, "eager_host"))
+        imported.eagerHost = in.boolean(*eager, "origin.eager_host");
+}
 
+Graph readGraph(const JsonInput& in, const json& root, const std::string& source, const ImportOptions& options)
+{
     std::string name = defaultName(source);
     if (const json* n = in.find(root, "name"))
         name = in.string(*n, "name");
@@ -233,13 +250,63 @@ Graph parseNativeGraph(std::string_view text, const std::string& source, const I
     }
 }
 
-std::string nativeGraphJson(const Graph& graph)
+ImportedGraph readNative(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    if (!std::isfinite(options.cpuSlowdown) || options.cpuSlowdown <= 0.0)
+        throw std::invalid_argument("ImportOptions::cpuSlowdown must be a finite number > 0");
+    const JsonInput in(source);
+    const json root = in.parse(text);
+    in.requireFormat(root, kFamily, kVersion);
+    in.rejectUnknownKeys(root, {"format", "name", "origin", "ops", "edges"}, {});
+    ImportedGraph imported;
+    readOrigin(in, root, imported);
+    imported.graph = readGraph(in, root, source, options);
+    imported.source = source;
+    return imported;
+}
+
+} // namespace
+
+Graph parseNativeGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    return std::move(readNative(text, source, options).graph);
+}
+
+ImportedGraph importNativeGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+{
+    return readNative(text, source, options);
+}
+
+namespace {
+
+// The "origin" object of `imported`, or none: where it came from is post-graph/1 itself.
+std::optional<nlohmann::ordered_json> originJson(const ImportedGraph& imported)
+{
+    const GraphFormat from = imported.originFormat();
+    if (from == GraphFormat::Auto || from == GraphFormat::PostGraph)
+        return std::nullopt;
+    nlohmann::ordered_json origin;
+    origin["format"] = std::string(toString(from));
+    if (imported.forwardFlops >= 0.0)
+        origin["forward_flops"] = JsonOutput::number(imported.forwardFlops);
+    if (imported.fused) {
+        origin["kernel_fusion"] = *imported.fused;
+        if (!imported.fusionWhy.empty())
+            origin["kernel_fusion_why"] = imported.fusionWhy;
+    }
+    if (imported.eagerHost)
+        origin["eager_host"] = true;
+    return origin;
+}
+
+std::string graphJson(const Graph& graph, const std::optional<nlohmann::ordered_json>& origin)
 {
     using nlohmann::ordered_json;
     // JsonOutput::document's layout, written line by line: a tree of the whole graph first
     // took about 5 KB per op (2.6 GB for `zoo generate nmt-8 --steps 1000`).
     std::string text = "{\n  \"format\": " + JsonOutput::inlineText(std::string(kFamily) + "/" + std::to_string(kVersion))
-        + ",\n  \"name\": " + JsonOutput::inlineText(graph.name()) + ",\n  \"ops\": ";
+        + ",\n  \"name\": " + JsonOutput::inlineText(graph.name())
+        + (origin ? ",\n  \"origin\": " + JsonOutput::inlineText(*origin) : std::string()) + ",\n  \"ops\": ";
     const auto element = [&text](std::size_t i, std::size_t count, const ordered_json& value) {
         text += (i == 0 ? "[\n    " : "    ") + JsonOutput::inlineText(value) + (i + 1 < count ? ",\n" : "\n  ]");
     };
@@ -327,5 +394,11 @@ std::string nativeGraphJson(const Graph& graph)
     }
     return text + "\n}\n";
 }
+
+} // namespace
+
+std::string nativeGraphJson(const Graph& graph) { return graphJson(graph, std::nullopt); }
+
+std::string nativeGraphJson(const ImportedGraph& imported) { return graphJson(imported.graph, originJson(imported)); }
 
 } // namespace post

@@ -41,7 +41,7 @@ std::string deviceList(const Cluster& cluster)
     return list;
 }
 
-// What made it: informational, checked for type ("dispatch" for its value too).
+// What made it: informational, checked for type ("dispatch" and "precision" for their values too).
 PlacementProvenance readProvenance(const JsonInput& in, const json& root)
 {
     PlacementProvenance made;
@@ -59,6 +59,12 @@ PlacementProvenance readProvenance(const JsonInput& in, const json& root)
         if (!rule)
             in.fail("dispatch", "must be \"ready\" or \"critical-path\"");
         made.dispatch = *rule;
+    }
+    if (const json* precision = in.find(root, "precision")) {
+        const auto mode = parsePrecisionMode(in.string(*precision, "precision"));
+        if (!mode)
+            in.fail("precision", "must be \"fp32\", \"tf32\", \"amp\" or \"pytorch\"");
+        made.precision = *mode;
     }
     if (const json* start = in.find(root, "start")) {
         in.object(*start, "start");
@@ -86,8 +92,8 @@ PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::js
 {
     in.requireFormat(root, kFamily, kVersion);
     in.rejectUnknownKeys(root,
-                         {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "start",
-                          "placement", "modules"},
+                         {"format", "graph", "cluster", "algorithm", "seed", "step_time_us", "dispatch", "precision",
+                          "start", "placement", "modules"},
                          {});
     // "graph" and "cluster" name what the placement was made for; they are informational
     // (op and device names are what must match).
@@ -109,6 +115,18 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
     const JsonInput in(source);
     const json root = in.parse(text);
     PlacementProvenance made = checkPlacementHeader(in, root);
+    std::string graphName, clusterName; // what the file was made for (checked by checkPlacementHeader)
+    if (const json* g = in.find(root, "graph"))
+        graphName = g->get<std::string>();
+    if (const json* c = in.find(root, "cluster"))
+        clusterName = c->get<std::string>();
+    // A placement of another graph: its errors say which one the file records.
+    const std::string otherGraph = graphName.empty() || graphName == graph.name()
+        ? std::string()
+        : "; the file was made for graph \"" + graphName + "\", not \"" + graph.name() + "\"";
+    const std::string otherCluster = clusterName.empty() || clusterName == cluster.name()
+        ? std::string()
+        : "; the file was made for cluster \"" + clusterName + "\"";
 
     // "modules" (op -> PyTorch module path, docs/pytorch.md) is for post_torch; checked, not used.
     if (const json* modules = in.find(root, "modules")) {
@@ -117,7 +135,7 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
             const std::string path = JsonInput::member("modules", it.key());
             in.string(it.value(), path);
             if (!graph.find(it.key()))
-                in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+                in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")" + otherGraph);
         }
     }
 
@@ -127,13 +145,13 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
         const std::string path = JsonInput::member("placement", it.key());
         const auto op = graph.find(it.key());
         if (!op)
-            in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")");
+            in.fail(path, "unknown op \"" + it.key() + "\" (not in graph \"" + graph.name() + "\")" + otherGraph);
         const std::string deviceName = in.string(it.value(), path);
         const auto device = findDevice(cluster, deviceName);
         if (!device)
             in.fail(path,
                     "unknown device \"" + deviceName + "\" (cluster \"" + cluster.name()
-                        + "\" has: " + deviceList(cluster) + ")");
+                        + "\" has: " + deviceList(cluster) + ")" + otherCluster);
         placement[static_cast<size_t>(*op)] = *device;
     }
 
@@ -145,10 +163,10 @@ PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, cons
     if (missingCount > 0)
         in.fail("placement",
                 std::to_string(missingCount) + " of " + std::to_string(graph.opCount())
-                    + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : ""));
+                    + " ops have no device: " + missing + (missingCount > 5 ? ", ..." : "") + otherGraph);
     if (auto problem = placementProblem(graph, cluster, placement))
         in.fail("placement", *problem);
-    return {std::move(placement), std::move(made)};
+    return {std::move(placement), std::move(made), std::move(graphName), std::move(clusterName)};
 }
 
 Placement readPlacementFile(const std::string& path, const Graph& graph, const Cluster& cluster)
@@ -208,6 +226,8 @@ std::string placementJson(const Graph& graph, const Cluster& cluster, const Plac
         root["step_time_us"] = JsonOutput::number(*made.stepTimeUs);
         if (made.dispatch != Dispatch::ReadyOrder)
             root["dispatch"] = std::string(dispatchName(made.dispatch));
+        if (made.precision)
+            root["precision"] = std::string(toString(*made.precision));
     }
     if (!made.algorithm.empty() && made.start) {
         ordered_json start = ordered_json::object();

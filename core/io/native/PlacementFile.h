@@ -29,13 +29,17 @@ struct PlacementStart {
 
 // What made a placement, written with it when known (informational, like "graph"): the
 // placer (a `post-cli list` name), its seed, the placement's simulated step time (µs) under
-// the simulator's dispatch rule `dispatch` (written when not ready order), and its start.
+// the simulator's dispatch rule `dispatch` (written when not ready order) and the precision
+// mode `precision` (written with the step time whenever known), and its start.
 struct PlacementProvenance {
     std::string algorithm; // empty: not written (nor the seed)
     std::optional<std::uint64_t> seed;
     std::optional<double> stepTimeUs;
     Dispatch dispatch = Dispatch::ReadyOrder;
     std::optional<PlacementStart> start = std::nullopt; // written with the algorithm only
+    // The cluster's precision mode stepTimeUs was timed under (docs/cost-model.md, "Precision");
+    // none: not recorded (files older than the field: the mode they were timed under is unknown).
+    std::optional<PrecisionMode> precision = std::nullopt;
 };
 
 // "fnv1a64:" and 16 lower-case hex digits: 64-bit FNV-1a over the text "OP\tDEVICE\n" of every
@@ -59,6 +63,11 @@ inline std::optional<Dispatch> recordedDispatch(const PlacementProvenance& made)
     return std::nullopt;
 }
 
+// The precision mode a placement's step time was timed under, when its file says ("precision");
+// none for files that do not (post-cli simulate --placement and place --start then keep the
+// mode --precision, the cluster or the graph's framework gives).
+inline std::optional<PrecisionMode> recordedPrecision(const PlacementProvenance& made) { return made.precision; }
+
 // The fields of a post-placement/1 document `root` that need no graph or cluster: "format",
 // no unknown key, "graph" and "cluster" strings, and what made it (returned). Throws
 // InputError through `in`, naming the field. parsePlacement and torchMapJson check with it.
@@ -66,10 +75,14 @@ PlacementProvenance checkPlacementHeader(const JsonInput& in, const nlohmann::js
 
 // A placement file's placement with what the file records of how it was made: "algorithm",
 // "seed" (when a whole number), "step_time_us", "dispatch" (absent: ready order, the rule
-// step_time_us was timed under) and "start". Checked as parsePlacement checks it.
+// step_time_us was timed under), "precision" (absent: unknown) and "start", and the names of the
+// graph and cluster it was made for ("graph", "cluster"; empty where the file gives none).
+// Checked as parsePlacement checks it.
 struct PlacementWithProvenance {
     Placement placement;
     PlacementProvenance made;
+    std::string graphName;
+    std::string clusterName;
 };
 PlacementWithProvenance parsePlacementWithProvenance(std::string_view text, const std::string& source,
                                                      const Graph& graph, const Cluster& cluster);
@@ -79,7 +92,7 @@ PlacementWithProvenance readPlacementFileWithProvenance(const std::string& path,
 // `placement` must give every op a device of `cluster` (std::invalid_argument otherwise).
 // `modules`, when not empty, holds each op's PyTorch module path (none for some ops) and is
 // written as the optional "modules" object (docs/pytorch.md). `made`'s known fields are
-// written after "cluster" as "algorithm", "seed", "step_time_us", "dispatch" and "start" (post-cli
+// written after "cluster" as "algorithm", "seed", "step_time_us", "dispatch", "precision" and "start" (post-cli
 // place --out and Post Studio's File ▸ Export write the same bytes for the same placement).
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,
                           const std::vector<std::optional<std::string>>& modules = {},
