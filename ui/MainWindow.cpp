@@ -1002,7 +1002,7 @@ void MainWindow::updateSummary()
     if (view.isScoped())
         text += tr(" · %1 boxes by scope").arg(view.nodeCount());
     else if (view.grouped)
-        text += tr(" · %1 groups").arg(view.nodeCount());
+        text += tr(" · %1 boxes (ops grouped by colocation)").arg(view.nodeCount());
     if (graphPanel_->scene()->nodeItemCount() > 0) {
         const GraphPanel::LayoutInfo info = graphPanel_->lastLayout();
         text += tr(" · layout %1, %2 s").arg(toString(info.engine)).arg(info.elapsedMs / 1000.0, 0, 'f', 2);

@@ -22,7 +22,8 @@ double optimizerStateFactor(const Graph& graph, const SimOptions& options)
 {
     if (options.optimizerStateFactor)
         return *options.optimizerStateFactor;
-    const bool adam = std::any_of(graph.ops().begin(), graph.ops().end(), [](const Op& op) { return namesAdam(op.type); });
+    const bool adam = std::any_of(graph.ops().begin(), graph.ops().end(),
+                                  [](const Op& op) { return namesAdam(op.type); });
     return adam ? 4.0 : 3.0;
 }
 

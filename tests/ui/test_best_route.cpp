@@ -230,6 +230,36 @@ private slots:
         QCOMPARE(inspector.op(), kNoOp);
         QVERIFY(inspector.html().contains(QStringLiteral("chain")));
     }
+
+    // An op of a colocation group: the group's name, and the other ops that share it (the
+    // inspector said "Colocated with: node5" for node5 itself, the group's name).
+    void inspectorNamesTheOpsColocatedWithTheShownOne()
+    {
+        using namespace post;
+        GraphBuilder b("grouped");
+        b.addOp(uitest::op("node5", "Conv2d", 100, 4000, 800, "node5"));
+        b.addOp(uitest::op("node5/grad", "Conv2dBackward", 200, 4000, 0, "node5"));
+        b.addOp(uitest::op("free", "ReLU", 10, 4000, 0));
+        b.addEdge("node5", "node5/grad");
+        b.addEdge("node5/grad", "free");
+        auto doc = std::make_shared<GraphDocument>();
+        doc->path = QStringLiteral("grouped");
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        doc->placement = {1, 1, 1};
+        InspectorPanel inspector;
+        inspector.setDocument(doc);
+        inspector.showOp(0);
+        QVERIFY2(inspector.html().contains(QStringLiteral("Colocated with")) && inspector.html().contains("node5/grad"),
+                 qPrintable(inspector.html()));
+        inspector.showOp(1);
+        QVERIFY2(inspector.html().contains(QStringLiteral("Colocation group")), qPrintable(inspector.html()));
+        const QString html = inspector.html();
+        const int at = html.indexOf(QStringLiteral("Colocated with"));
+        QVERIFY(at >= 0 && html.indexOf(QStringLiteral(">node5<"), at) >= 0); // node5/grad's partner
+        inspector.showOp(2);
+        QVERIFY(!inspector.html().contains(QStringLiteral("Colocat")));
+    }
 };
 
 QTEST_MAIN(TestBestRoute)

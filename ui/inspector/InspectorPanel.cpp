@@ -185,8 +185,18 @@ void InspectorPanel::render(bool force)
         h += row(tr("On its device"), formatMicroseconds(document_->placedTimeUs(op_)));
     h += row(tr("Output"), formatBytes(op.outputBytes));
     h += row(tr("Parameters"), formatBytes(op.paramBytes));
-    if (!op.colocate.empty())
-        h += row(tr("Colocated with"), esc(op.colocate));
+    if (const int group = graph.colocationGroup(op_); group >= 0) {
+        // The group's name (often its first op's), and the other ops that share its device.
+        QStringList others;
+        int count = 0;
+        for (OpId other = 0; other < graph.opCount(); ++other)
+            if (other != op_ && graph.colocationGroup(other) == group && ++count <= 5)
+                others << esc(graph.op(other).name);
+        if (count > 5)
+            others << tr("%n more", nullptr, count - 5);
+        h += row(tr("Colocation group"), esc(graph.colocationGroupName(group)));
+        h += row(tr("Colocated with"), others.isEmpty() ? tr("no other op") : others.join(QStringLiteral(", ")));
+    }
     if (!op.body.empty()) // a control-flow op: what its bodies hold and how they were costed
         h += row(tr("Body"), esc(op.body));
     if (!op.fusedInto.empty()) // kernel fusion: its cost is the kernel's, counted on that op
