@@ -85,6 +85,7 @@ void TestCompareView::modelPassesTester()
     QCOMPARE(model.data(model.index(0, ComparisonModel::VsLowerBound)).toString(), QStringLiteral("1.30×"));
     QCOMPARE(model.data(model.index(0, ComparisonModel::Feasible)).toString(), QStringLiteral("2/3"));
     QCOMPARE(model.data(model.index(1, ComparisonModel::Std), ComparisonModel::SortRole).toDouble(), 0.0);
+    QCOMPARE(model.data(model.index(1, ComparisonModel::Std)).toString(), QStringLiteral("–")); // one run: none
     QCOMPARE(model.data(model.index(1, ComparisonModel::VsLowerBound), ComparisonModel::SortRole).toDouble(), 1.1);
     model.clear();
     QCOMPARE(model.rowCount(), 0);

@@ -173,8 +173,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
             return QString::number(mean / 1000.0, 'f', 3);
         case Best:
             return QString::number(bestRunUs(r) / 1000.0, 'f', 3);
-        case Std:
-            return QString::number(r.stddevUs() / 1000.0, 'f', 3);
+        case Std: // a standard deviation needs two runs
+            return r.runs() > 1 ? QString::number(r.stddevUs() / 1000.0, 'f', 3) : QStringLiteral("–");
         case VsLowerBound:
             return lowerBound > 0.0 ? QStringLiteral("%1×").arg(ratio, 0, 'f', 2) : QString();
         case Feasible:
@@ -249,7 +249,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         case Best:
             return tr("The fastest run's step time");
         case Std:
-            return tr("Sample standard deviation over the runs (0 for one run)");
+            return tr("Sample standard deviation over the runs (– for one run)");
         case VsLowerBound:
             return tr("Mean step time over the lower bound (1× would be optimal)");
         case Feasible:
