@@ -541,12 +541,19 @@ bool MainWindow::openPlacement(const QString& path)
     const std::optional<PrecisionMode> mode = recordedPrecision(read.made);
     const bool otherMode = mode && document->cluster && *mode != document->cluster->precision();
     const bool running = learner_->controller()->isActive();
-    // Another rule times the graph anew: the run and comparison of this one go (asked first).
-    if (otherRule && !running
-        && !session_->confirmReplace(SessionController::Replace::Retime,
-                                     tr("the dispatch rule to %1 (the rule %2 was placed by)")
-                                         .arg(QString::fromLatin1(dispatchName(placedUnder)), QFileInfo(path).fileName())))
-        return false;
+    // Another rule or mode times the graph anew: the run and comparison of this one go (asked
+    // first, as for a change in the learner panel).
+    if ((otherRule || otherMode) && !running) {
+        QStringList changes;
+        if (otherRule)
+            changes << tr("the dispatch rule to %1").arg(QString::fromLatin1(dispatchName(placedUnder)));
+        if (otherMode)
+            changes << tr("the precision to %1").arg(precisionName(*mode));
+        if (!session_->confirmReplace(
+                SessionController::Replace::Retime,
+                tr("%1 (as %2 was timed)").arg(changes.join(tr(" and ")), QFileInfo(path).fileName())))
+            return false;
+    }
     if (otherRule && !running) {
         hub_->setDispatch(placedUnder);
         learner_->setDispatch(placedUnder);

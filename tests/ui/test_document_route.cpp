@@ -463,6 +463,43 @@ private slots:
         checkResultsCleared(*window);
     }
 
+    // A placement file timed in another precision is shown in it, which times the graph anew:
+    // over an unsaved run that is asked first, as a change in the learner panel is (it used to
+    // clear the run without a question).
+    void aPlacementOfAnotherPrecisionAsksBeforeClearing()
+    {
+        auto window = openWindow(sample("tiny-mlp.json"), true);
+        QVERIFY(runLearner(*window, "post", 40));
+        const DocumentPtr before = window->hub()->document();
+        const PrecisionMode mode = before->cluster->precision();
+        const PrecisionMode other = mode == PrecisionMode::Fp32 ? PrecisionMode::Amp : PrecisionMode::Fp32;
+        PlacementProvenance made;
+        made.stepTimeUs = 1.0;
+        made.precision = other;
+        const Placement p(static_cast<size_t>(before->graph->opCount()), 1);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("other.placement.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(placementJson(*before->graph, *before->cluster, p, {}, made)));
+        f.close();
+
+        auto question = std::make_shared<QString>();
+        answerDialogs(QMessageBox::Cancel, {}, question);
+        QVERIFY(!window->openPlacement(file));
+        QVERIFY2(question->contains(QStringLiteral("the precision to ") + precisionName(other)), qPrintable(*question));
+        QCOMPARE(window->hub()->document(), before); // nothing changed
+        QCOMPARE(chart(*window)->sampleCount(), 40);
+        QVERIFY(session(*window)->hasUnsavedRun());
+
+        answerDialogs(QMessageBox::Discard);
+        QVERIFY(window->openPlacement(file));
+        QVERIFY(window->hub()->document()->cluster->precision() == other);
+        QCOMPARE(window->hub()->document()->placement, p);
+        checkResultsCleared(*window);
+        QSettings().remove(QStringLiteral("precision"));
+    }
+
     // An edit in the Cluster dock is another cluster too: the results timed on the one before
     // go (asked first; Cancel takes the edit back), and the edited cluster is named so.
     void aClusterEditClearsResultsAndNamesTheClusterEdited()
