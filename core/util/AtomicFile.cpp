@@ -177,6 +177,14 @@ void checkWriteTarget(const std::string& path, bool force)
     const std::string target = writeTargetOf(path);
     if (target != path) {
         std::error_code ec;
+        // /dev/stdout and /proc/self/fd/N lead to "pipe:[...]" or "socket:[...]" when the
+        // output is piped: an open stream, which a file replaced by renaming cannot be.
+        const std::string name = std::filesystem::path(target).filename().string();
+        if (name.starts_with("pipe:[") || name.starts_with("socket:[") || name.starts_with("anon_inode:"))
+            throw InputError(path, {},
+                             "leads to an open pipe or socket (" + name
+                                 + "), not a file: outputs are written to a file and renamed into place; give a "
+                                   "file name");
         if (!std::filesystem::exists(target, ec))
             throw InputError(path, {}, "is a symbolic link to " + target + ", which does not exist");
     }

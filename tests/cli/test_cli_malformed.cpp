@@ -217,6 +217,11 @@ private slots:
         expectRefused(runCli({"place", graph_, "--cluster", "k80x4", "--algo", "single", "--out", dangling}),
                       {dangling, "--out", "which does not exist"});
         QVERIFY(QFileInfo(dangling).isSymLink());
+        // /dev/stdout into a pipe leads to "pipe:[N]": said so, not "does not exist".
+        const QString piped = dir_.filePath("piped.json");
+        QVERIFY(QFile::link(QStringLiteral("pipe:[4026531]"), piped));
+        expectRefused(runCli({"place", graph_, "--cluster", "k80x4", "--algo", "single", "--out", piped}),
+                      {piped, "--out", "leads to an open pipe or socket (pipe:[4026531]), not a file"});
     }
 
     // Names that are not UTF-8 once ran the whole search and then lost the result to a JSON
