@@ -9,6 +9,7 @@
 #include "core/io/torch/TorchModules.h"
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
 #include "core/util/FileKind.h"
 #include "core/util/FileText.h"
@@ -651,17 +652,8 @@ std::string formatSeconds(double seconds)
 
 std::string overMemoryText(const Cluster& cluster, const SimResult& result)
 {
-    int worst = -1;
-    double worstRatio = 0.0;
-    for (int d = 0; d < cluster.deviceCount() && d < static_cast<int>(result.peakMemoryBytes.size()); ++d) {
-        const double capacity = cluster.device(d).memoryBytes;
-        const double ratio = result.peakMemoryBytes[static_cast<size_t>(d)] / capacity;
-        if (std::isfinite(capacity) && capacity > 0.0 && ratio > 1.0 && ratio > worstRatio) {
-            worst = d;
-            worstRatio = ratio;
-        }
-    }
-    if (worst < 0)
+    const DeviceId worst = mostOverMemory(cluster, result);
+    if (worst == kNoDevice)
         return "out of memory";
     return cluster.device(worst).name + " needs " + formatBytes(result.peakMemoryBytes[static_cast<size_t>(worst)])
         + " of " + formatBytes(cluster.device(worst).memoryBytes);

@@ -9,6 +9,7 @@
 #include "core/sim/SimWork.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -674,6 +675,21 @@ const SimResult& Simulator::run(const Placement& placement, bool recordTimeline)
     work_->simulate();
     work_->finishRun(*options_.optimizerStateFactor);
     return result_;
+}
+
+DeviceId mostOverMemory(const Cluster& cluster, const SimResult& result)
+{
+    DeviceId worst = kNoDevice;
+    double worstRatio = 1.0;
+    for (DeviceId d = 0; d < cluster.deviceCount() && d < static_cast<int>(result.peakMemoryBytes.size()); ++d) {
+        const double capacity = cluster.device(d).memoryBytes;
+        const double ratio = result.peakMemoryBytes[static_cast<size_t>(d)] / capacity;
+        if (std::isfinite(capacity) && capacity > 0.0 && ratio > worstRatio) {
+            worst = d;
+            worstRatio = ratio;
+        }
+    }
+    return worst;
 }
 
 } // namespace post

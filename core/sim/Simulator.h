@@ -38,4 +38,8 @@ private:
     SimResult result_;
 };
 
+// The device furthest over its memory in `result` (the largest peak / capacity above 1), or
+// kNoDevice when every peak fits: what an out-of-memory message names.
+DeviceId mostOverMemory(const Cluster& cluster, const SimResult& result);
+
 } // namespace post

@@ -62,6 +62,16 @@ LearningChart* chart(MainWindow& w)
     return c;
 }
 
+// A post run of a million samples, started and past its first snapshot.
+bool startLongRun(MainWindow& window)
+{
+    QSignalSpy snapshots(learner(window), &LearnerPanel::snapshot);
+    learner(window)->setAlgorithm(QStringLiteral("post"));
+    learner(window)->setSamples(1000000);
+    learner(window)->start();
+    return snapshots.wait(kWaitMs);
+}
+
 bool runLearner(MainWindow& window, const char* algo, int samples, int seed = 1)
 {
     QSignalSpy finished(learner(window), &LearnerPanel::finished);
@@ -545,12 +555,8 @@ private slots:
     {
         auto window = openWindow(sample("tiny-mlp.json"));
         auto* editor = window->findChild<ClusterEditor*>();
-        QSignalSpy snapshots(learner(*window), &LearnerPanel::snapshot);
         QSignalSpy finished(learner(*window), &LearnerPanel::finished);
-        learner(*window)->setAlgorithm(QStringLiteral("post"));
-        learner(*window)->setSamples(1000000);
-        learner(*window)->start();
-        QVERIFY(snapshots.wait(kWaitMs));
+        QVERIFY(startLongRun(*window));
         QCOMPARE(editor->deviceView()->editTriggers(), QAbstractItemView::NoEditTriggers);
         learner(*window)->controller()->stop();
         QVERIFY(finished.wait(kWaitMs) || !finished.isEmpty());
@@ -562,12 +568,8 @@ private slots:
     void aLiveRunOfTheOldGraphLeavesNothing()
     {
         auto window = openWindow(sample("tiny-mlp.json"));
-        QSignalSpy snapshots(learner(*window), &LearnerPanel::snapshot);
         QSignalSpy finished(learner(*window), &LearnerPanel::finished);
-        learner(*window)->setAlgorithm(QStringLiteral("post"));
-        learner(*window)->setSamples(1000000);
-        learner(*window)->start();
-        QVERIFY(snapshots.wait(kWaitMs));
+        QVERIFY(startLongRun(*window));
         QSignalSpy shown(window.get(), &MainWindow::documentShown);
         window->openFile(sample("inception-block.json"));
         QVERIFY(finished.wait(kWaitMs) || !finished.isEmpty());

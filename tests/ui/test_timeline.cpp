@@ -65,6 +65,17 @@ void show(QWidget& widget)
         qFatal("window not exposed");
 }
 
+// Every op of the small graph on GPU:0, made too small for fc's parameters (1000 bytes):
+// out of memory there.
+StepPtr outOfMemoryStep()
+{
+    auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
+    std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+    devices[1].memoryBytes = 1000;
+    doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
+    return SimulatedStep::simulate(doc);
+}
+
 } // namespace
 
 class TestTimeline : public QObject {
@@ -316,11 +327,7 @@ private slots:
         QVERIFY2(text.endsWith(QStringLiteral(" on GPU:0 · tf32")), qPrintable(text)); // and the precision mode
 
         // A GPU too small for fc's parameters: out of memory, naming it.
-        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
-        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
-        devices[1].memoryBytes = 1000;
-        doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
-        const StepPtr tight = SimulatedStep::simulate(doc);
+        const StepPtr tight = outOfMemoryStep();
         QVERIFY(!tight->result.feasible);
         QVERIFY2(StepStatusLabel::textFor(*tight).contains(QStringLiteral("out of memory: GPU:0 needs ")),
                  qPrintable(StepStatusLabel::textFor(*tight)));
@@ -362,11 +369,7 @@ private slots:
         QVERIFY2(panel.summaryText().contains(QStringLiteral(" · 4 ops on 2 of 3 devices · ")),
                  qPrintable(panel.summaryText()));
 
-        auto doc = std::make_shared<GraphDocument>(*uitest::smallDocument({1, 1, 1, 1}));
-        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
-        devices[1].memoryBytes = 1000;
-        doc->cluster = std::make_shared<const Cluster>("tight", std::move(devices), Link{});
-        const StepPtr tight = SimulatedStep::simulate(doc);
+        const StepPtr tight = outOfMemoryStep();
         QVERIFY(!tight->result.feasible);
         panel.setStep(tight);
         const QString memory = StepStatusLabel::memoryText(*tight);

@@ -1,6 +1,7 @@
 #include "ui/timeline/StepStatusLabel.h"
 
 #include "core/cost/HostDispatch.h"
+#include "core/sim/Simulator.h"
 #include "ui/document/StepSimulation.h"
 #include "ui/util/Format.h"
 
@@ -60,19 +61,11 @@ QString StepStatusLabel::memoryText(const SimulatedStep& step)
     const SimResult& r = step.result;
     const Cluster& cluster = *step.document->cluster;
     // Out of memory: name the device furthest over its capacity; else the fullest one.
-    int worst = -1;
-    double worstRatio = -1.0;
+    const DeviceId worst = mostOverMemory(cluster, r);
     int peak = -1;
-    for (int d = 0; d < static_cast<int>(r.peakMemoryBytes.size()); ++d) {
-        const double bytes = r.peakMemoryBytes[static_cast<size_t>(d)];
-        if (peak < 0 || bytes > r.peakMemoryBytes[static_cast<size_t>(peak)])
+    for (int d = 0; d < static_cast<int>(r.peakMemoryBytes.size()); ++d)
+        if (peak < 0 || r.peakMemoryBytes[static_cast<size_t>(d)] > r.peakMemoryBytes[static_cast<size_t>(peak)])
             peak = d;
-        const double capacity = cluster.device(d).memoryBytes;
-        if (std::isfinite(capacity) && capacity > 0 && bytes > capacity && bytes / capacity > worstRatio) {
-            worst = d;
-            worstRatio = bytes / capacity;
-        }
-    }
     if (r.feasible && peak >= 0)
         return tr("fits memory · peak %1 on %2")
             .arg(formatBytes(r.peakMemoryBytes[static_cast<size_t>(peak)]),
