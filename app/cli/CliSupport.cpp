@@ -427,13 +427,16 @@ void noteOtherCluster(const std::string& file, const std::string& recordedCluste
               << "): its devices are taken by name here, and the step times it records are not this cluster's\n";
 }
 
-void noteDeviceTypes(const Graph& graph, const Cluster& cluster)
+void noteDeviceTypes(const ImportedGraph& imported, const Cluster& cluster)
 {
+    const Graph& graph = imported.graph;
     if (const std::string note = deviceTypeNote(graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
     if (const std::string note = measuredSpeedNote(graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
     if (const std::string note = hopperEstimateNote(graph, cluster); !note.empty())
+        std::cerr << "post-cli: note: " << note << "\n";
+    if (const std::string note = measuredGpuNote(imported.measuredGpu, graph, cluster); !note.empty())
         std::cerr << "post-cli: note: " << note << "\n";
 }
 

@@ -117,8 +117,9 @@ void setPrecisionArg(Cluster& cluster, const std::string& nameOrPath, const std:
 void noteOtherCluster(const std::string& file, const std::string& recordedCluster, const Cluster& cluster,
                       const std::string& clusterArg);
 // A note on stderr when the graph's per-type times and the cluster's device types do not
-// match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times).
-void noteDeviceTypes(const Graph& graph, const Cluster& cluster);
+// match (core/cluster/DeviceTypes.h: times for a type no device has, typed devices without times,
+// times scaled by speed, or a --costs trace recorded on another GPU than the cluster's).
+void noteDeviceTypes(const ImportedGraph& imported, const Cluster& cluster);
 // For a graph eager PyTorch runs (ImportedGraph::eagerHost), the note that its simulated step
 // `stepUs` on `cluster` is shorter than the host thread's dispatch of its ops at the cluster's
 // rate (cost/HostDispatch.h).

@@ -197,7 +197,14 @@ void printCompareTable(const CompareOptions& o, const CompareReport& report)
     }
     for (const auto& [algo, why] : report.skipped)
         std::printf("%-12s skipped: %s (%s)\n", algo.c_str(), why.c_str(), o.cluster.c_str());
+    const int limit = sampleLimit(o);
     for (const ComparisonRow& r : report.rows) {
+        // post@best's classical starts each simulate their placement, whatever the budget: a
+        // row over it says so rather than pass for a run of the samples asked.
+        if (limit < kUnlimitedSamples && r.samples > limit + 0.5)
+            std::printf("%s: %.0f samples a run, more than the %d asked: the placements it makes before any "
+                        "search (its classical starts, or one per device) are each simulated, whatever the budget\n",
+                        r.algorithm.c_str(), r.samples, limit);
         if (r.bounds.provenOptimal)
             std::printf("%s: proven optimal\n", r.algorithm.c_str());
         if (r.bounds.hasGroupedBound())
@@ -218,7 +225,7 @@ int runCompare(const CompareOptions& o)
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);
-    noteDeviceTypes(g, c);
+    noteDeviceTypes(imported, c);
     const SimOptions simOptions = simOptionsArg(o);
     const LowerBound bound = lowerBound(g, c, simOptions);
     CompareReport report{imported, c, simOptions, {}, {}, 0.0, {}, largestBound(bound, 0.0, false)};

@@ -9,10 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace post::cli {
@@ -24,12 +26,36 @@ struct InfoOptions : GraphArgs {
 };
 
 // Where an op's time on devices of `kind` comes from: "measured" (--costs), "estimated" by
-// the cost model from shapes, or "given" by the file (a PipeDream or MSR profile, a post-graph).
+// the cost model from shapes, "derived" from the other kind's time (Op::derivedKinds: a
+// PipeDream profile's CPU times) or "given" by the file (a PipeDream or MSR profile, a post-graph).
 const char* timeSource(const Op& op, DeviceKind kind)
 {
     if (op.measured(kind))
         return "measured";
-    return op.flops > 0.0 || op.memoryBytes > 0.0 ? "estimated" : "given";
+    if (op.flops > 0.0 || op.memoryBytes > 0.0)
+        return "estimated";
+    return op.derived(kind) ? "derived" : "given";
+}
+
+// " from the GPU times x 10": the factor the derived times of `kind` share, or none when
+// they differ (a capped time) or no op has both times.
+std::string derivedFactor(const Graph& g, DeviceKind kind)
+{
+    const DeviceKind other = kind == DeviceKind::Gpu ? DeviceKind::Cpu : DeviceKind::Gpu;
+    std::optional<double> factor;
+    for (const Op& op : g.ops()) {
+        if (!op.derived(kind) || op.time(other) <= 0.0)
+            continue;
+        const double f = op.time(kind) / op.time(other);
+        if (factor && std::abs(f - *factor) > 1e-9 * *factor)
+            return " from the " + std::string(kind == DeviceKind::Gpu ? "CPU" : "GPU") + " times";
+        factor = f;
+    }
+    if (!factor)
+        return std::string();
+    char text[64];
+    std::snprintf(text, sizeof text, " x %g", *factor);
+    return " from the " + std::string(kind == DeviceKind::Gpu ? "CPU" : "GPU") + " times" + text;
 }
 
 // "GPU: 340 measured (trace.json.gz), 10 estimated; CPU: 350 estimated"
@@ -47,10 +73,12 @@ std::string timeSourceSummary(const Graph& g)
         text += text.empty() ? "" : "; ";
         text += kind == DeviceKind::Gpu ? "GPU:" : "CPU:";
         bool first = true;
-        for (const char* source : {"measured", "estimated", "given"}) {
+        for (const char* source : {"measured", "estimated", "given", "derived"}) {
             if (!counts.count(source))
                 continue;
             text += std::string(first ? " " : ", ") + std::to_string(counts[source]) + " " + source;
+            if (std::string_view(source) == "derived")
+                text += derivedFactor(g, kind);
             first = false;
             if (std::string_view(source) == "measured" && !files.empty()) {
                 text += " (";

@@ -164,7 +164,12 @@ void printPlaceText(const PlaceOptions& o, const PlaceReport& report)
                   << " chunks" << (r.bounds.groupedOptimal ? ", optimal there" : "")
                   << " (a bound of that grouping only, not of this graph)\n";
     const std::vector<int> opsPerDevice = report.opsPerDevice();
-    std::cout << "samples      " << r.samplesUsed << "\n"
+    std::cout << "samples      " << r.samplesUsed
+              << (o.samplesGiven && r.samplesUsed > o.samples ? " (more than the " + std::to_string(o.samples)
+                          + " asked: the placements made before any search, its classical starts or one per "
+                            "device, are each simulated)"
+                                                              : std::string())
+              << "\n"
               << "wall time    " << formatSeconds(report.commandSeconds) << " (the search "
               << formatSeconds(r.wallSeconds) << ")\n"
               << "ops/device  ";
@@ -215,7 +220,7 @@ int runPlace(const PlaceOptions& o)
     setPrecisionArg(c, o.cluster, o.precision, &imported,
                     given ? RecordedPrecision{o.start, recordedPrecision(given->made), given->made.stepTimeUs}
                           : RecordedPrecision{});
-    noteDeviceTypes(g, c);
+    noteDeviceTypes(imported, c);
     // Read before the search too: a missing or broken sidecar fails now, not after the budget.
     // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
     OpModules modules;

@@ -206,7 +206,7 @@ int runSimulate(const SimulateOptions& o)
     setPrecisionArg(c, o.cluster, o.precision, &imported,
                     made ? RecordedPrecision{o.placement, recordedPrecision(*made), made->stepTimeUs}
                          : RecordedPrecision{});
-    noteDeviceTypes(g, c);
+    noteDeviceTypes(imported, c);
     if (auto problem = placementProblem(g, c, placement))
         throw InputError(o.placement.empty() ? graphSourceName(o.graph) : o.placement, "placement", *problem);
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -100,18 +101,25 @@ int runSweep(const SweepOptions& o)
         throw InputError(o.out, "--out", "cannot create the results folder" + (ec ? ": " + ec.message() : ""));
     probeResultsFolder(o.out);
     int done = 0, skipped = 0, failed = 0;
+    std::map<std::pair<std::string, std::string>, std::string> inputsOf; // by (graph, cluster) path
     for (const SweepJob& job : mine) {
         const std::string path = (fs::path(o.out) / job.fileName()).string();
+        std::string inputs;
         try {
-            // A file that is this job's whole result is done; a truncated one (a kill, a full
-            // disk) is run again; another job's result is an error, never replaced.
+            auto [known, added] = inputsOf.try_emplace({job.graphPath, job.clusterPath});
+            if (added)
+                known->second = sweepInputsFingerprint(job);
+            inputs = known->second;
+            // A file that is this job's whole result on these inputs is done; a truncated one
+            // (a kill, a full disk) or one made from another version of the graph or cluster
+            // file is run again; another job's result is an error, never replaced.
             if (fs::exists(path)) {
                 std::string problem;
-                if (readResultOfJob(path, job, &problem)) {
+                if (readResultOfJob(path, job, inputs, &problem)) {
                     ++skipped;
                     continue;
                 }
-                std::cerr << "post-cli: note: " << problem << ": not a complete result; running the job again\n";
+                std::cerr << "post-cli: note: " << problem << "; running the job again\n";
             }
             // Where the result cannot be written (a folder or a FIFO of its name, a read-only
             // file), the job is not run: its work would be thrown away.
@@ -124,6 +132,7 @@ int runSweep(const SweepOptions& o)
         SweepResult r;
         try {
             r = runSweepJob(job, o.threads);
+            r.inputs = inputs;
         } catch (const std::exception& e) {
             // The job's file is not written, so a rerun tries it again; the others go on
             // (an input error, a placer that cannot run on the cluster, ...).

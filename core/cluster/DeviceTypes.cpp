@@ -4,6 +4,7 @@
 #include "core/graph/GraphError.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace post {
@@ -101,6 +102,50 @@ std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster)
             + (type.empty() ? "a \"type\" in the cluster file and --costs TYPE=TRACE" : "--costs " + type + "=TRACE");
     }
     return note;
+}
+
+namespace {
+
+// Lower-case letters and digits only: "Tesla V100-DGXS-32GB" -> "teslav100dgxs32gb".
+std::string letters(std::string_view text)
+{
+    std::string out;
+    for (char c : text)
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+std::string measuredGpuNote(std::string_view gpuName, const Graph& graph, const Cluster& cluster)
+{
+    const std::string name = letters(gpuName);
+    if (name.empty() || std::none_of(graph.ops().begin(), graph.ops().end(), [](const Op& op) {
+            return op.measured(DeviceKind::Gpu);
+        }))
+        return {};
+    const auto timed = graph.deviceTypes();
+    std::vector<std::string> others; // the GPU types that are not the traced GPU
+    std::string devices;
+    for (const Device& d : cluster.devices()) {
+        if (d.kind != DeviceKind::Gpu || d.type.empty() || name.find(letters(d.type)) != std::string::npos
+            || std::find(timed.begin(), timed.end(), d.type) != timed.end())
+            continue;
+        if (std::find(others.begin(), others.end(), d.type) == others.end())
+            others.push_back(d.type);
+        devices += (devices.empty() ? "" : ", ") + d.name;
+    }
+    if (others.empty())
+        return {};
+    std::string types;
+    for (const std::string& t : others)
+        types += (types.empty() ? "" : ", ") + t;
+    return "the measured GPU times were recorded on " + std::string(gpuName) + ", and " + cluster.name()
+        + "'s GPUs are " + types + " (" + devices
+        + "): they take those times as a speed-1 GPU's, divided by their speed, so the step is the traced GPU's "
+          "work, not theirs; a trace recorded on them, or a cluster of the traced GPU, gives theirs "
+          "(docs/pytorch.md)";
 }
 
 } // namespace post

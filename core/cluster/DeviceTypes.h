@@ -55,4 +55,11 @@ std::string deviceTypeNote(const Graph& graph, const Cluster& cluster);
 // (/device:GPU:0 0.857); if they were measured on these very devices, ... --costs rtx2080ti=TRACE".
 std::string measuredSpeedNote(const Graph& graph, const Cluster& cluster);
 
+// A note when measured GPU times keyed by kind were recorded on `gpuName` (a --costs trace's
+// deviceProperties, e.g. "NVIDIA GeForce RTX 2080 Ti") and the cluster's GPUs are typed as
+// another GPU (a type whose letters and digits are not in the name, as "v100" is in "Tesla
+// V100-DGXS-32GB"): the step is then that GPU's, not theirs. "" when the name is unknown, no
+// op has a measured GPU time, or every typed GPU is that GPU or has its own times.
+std::string measuredGpuNote(std::string_view gpuName, const Graph& graph, const Cluster& cluster);
+
 } // namespace post

@@ -69,6 +69,10 @@ struct Op {
     // Where the measured times come from (the --costs file: a torch.profiler trace or a
     // post-costs/1 file); empty when nothing is measured. The inspector and `info` show it.
     std::string measuredBy;
+    // Bit k set: the input gave no time for kind k, so timeUs[k] is the other kind's time
+    // scaled by ImportOptions::cpuSlowdown (derivedCpuTimeUs: a PipeDream profile's or a Chakra
+    // step's CPU times). `info` and the inspector say so rather than call it given.
+    unsigned derivedKinds = 0;
     // Times per device type, sorted by type, one per type (setTypedTime keeps them so). On a
     // device whose type has one it is the op's time there, before every other source
     // (cost/OpTime.h); devices of other types (or none) take the kind's time as above.
@@ -92,6 +96,7 @@ struct Op {
     bool isCollective() const { return collective != CollectiveKind::None; }
     double time(DeviceKind kind) const { return timeUs[static_cast<int>(kind)]; }
     bool measured(DeviceKind kind) const { return (measuredKinds >> static_cast<int>(kind)) & 1U; }
+    bool derived(DeviceKind kind) const { return (derivedKinds >> static_cast<int>(kind)) & 1U; }
     // The time for devices of `type`, or nullptr (also for an empty type).
     const TypedTime* typedTime(std::string_view type) const
     {

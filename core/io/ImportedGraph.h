@@ -65,6 +65,9 @@ struct ImportedGraph {
     // from, as its "origin" records it (with forwardFlops, fused, fusionWhy and eagerHost
     // above); Auto for every other file, and for post-graph/1 files without an "origin".
     GraphFormat origin = GraphFormat::Auto;
+    // The GPU an untyped --costs trace was recorded on (its deviceProperties name), or empty:
+    // where the cluster's GPUs are another, the CLI says so (measuredGpuNote).
+    std::string measuredGpu;
 
     bool hasGivenPlacement() const { return !givenDevices.empty(); }
     // The format the graph comes from: its origin where its file records one, else its own.

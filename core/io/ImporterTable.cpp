@@ -253,7 +253,10 @@ std::vector<ImporterRow> buildTable()
          [](V text, V, V) { return looksLikePipeDream(text); },
          false,
          [](V content, const std::string& source, const ImportOptions& o) {
-             return graphOnly(parsePipeDreamGraph(content, source, o), source);
+             std::vector<std::string> warnings;
+             ImportedGraph imported = graphOnly(parsePipeDreamGraph(content, source, o, &warnings), source);
+             imported.warnings = std::move(warnings);
+             return imported;
          },
          "",
          "pipedream"},

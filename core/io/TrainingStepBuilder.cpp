@@ -158,6 +158,7 @@ Graph TrainingStepBuilder::build() &&
             const double gpuUs = input ? 0.0 : layer.stats.forwardMs * kUsPerMs;
             op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
             op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = derivedCpuTimeUs(gpuUs, options_);
+            op.derivedKinds = 1U << static_cast<int>(DeviceKind::Cpu);
             op.outputBytes = layer.stats.activationBytes;
             op.paramBytes = layer.stats.parameterBytes;
             op.colocate = input ? std::string() : layer.id;
@@ -174,6 +175,7 @@ Graph TrainingStepBuilder::build() &&
             const double gpuUs = layer.stats.backwardMs * kUsPerMs;
             op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
             op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = derivedCpuTimeUs(gpuUs, options_);
+            op.derivedKinds = 1U << static_cast<int>(DeviceKind::Cpu);
             // It outputs the gradient with respect to each (non-input) input tensor.
             for (int e : in[static_cast<size_t>(l)])
                 if (!isInput(edges[static_cast<size_t>(e)].from))

@@ -237,6 +237,7 @@ private slots:
         r = runCli({"simulate", model, "--batch", "32", "--cluster", "v100x4-nvlink", "--all-on", "/device:GPU:0",
                     "--costs", trace, "--json"});
         QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.err.contains("were recorded on"), qPrintable(r.err)); // a V100's trace on V100s
         const QRegularExpression note("(\\d+)% of the step's GPU time \\(([0-9.]+) ms of ([0-9.]+) ms\\)");
         const auto m = note.match(r.err);
         QVERIFY2(m.hasMatch(), qPrintable(r.err));

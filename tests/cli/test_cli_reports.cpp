@@ -202,6 +202,67 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("every op on one device (0 ms) is already the best placement"), qPrintable(r.err));
     }
+
+    // Whatever the budget, the default placer is never slower than every op on one device: with
+    // no time for its starts beyond the first (m-ETF, 1.5x single's step on rnnlm-2 on k80x4),
+    // `single` still runs; and a run given fewer samples than its starts take says so.
+    void defaultPlacerKeepsItsFloor()
+    {
+        const QString g = samplePath("rnnlm-2.json");
+        const Run single = runCli({"place", g, "--cluster", "k80x4", "--algo", "single", "--json"});
+        QCOMPARE(single.exitCode, 0);
+        const double floor = parseObject(single.out)["best_step_time_ms"].toDouble();
+        const Run metf = runCli({"place", g, "--cluster", "k80x4", "--algo", "m-etf", "--json"});
+        QVERIFY(parseObject(metf.out)["best_step_time_ms"].toDouble() > 1.2 * floor); // what the floor is for
+        Run r = runCli({"place", g, "--cluster", "k80x4", "--time", "0.001", "--threads", "1", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(parseObject(r.out)["best_step_time_ms"].toDouble() <= floor, qPrintable(r.out.left(300)));
+
+        r = runCli({"place", g, "--cluster", "k80x4", "--samples", "3", "--threads", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression("samples +\\d+ \\(more than the 3 asked: the placements made "
+                                                   "before any search")),
+                 qPrintable(r.out));
+        r = runCli({"compare", g, "--cluster", "k80x4", "--algos", "post@best,m-etf", "--samples", "3", "--seeds", "1",
+                    "--threads", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression("post@best: \\d+ samples a run, more than the 3 asked")),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains("m-etf: "), qPrintable(r.out)); // one simulation: within the budget
+    }
+
+    // `info` tells a time the file gives from one derived from the other kind's (a PipeDream
+    // profile's CPU times are its GPU times x 10), in its text, its per-op JSON and after convert;
+    // a cut-short profile is read with a warning naming the nodes no edge joins.
+    void infoNamesDerivedTimes()
+    {
+        const QByteArray profile =
+            "node1 -- Input -- forward_compute_time=0.0, backward_compute_time=0.0, activation_size=8.0, "
+            "parameter_size=0.0\n"
+            "node2 -- Linear(2, 2) -- forward_compute_time=1.0, backward_compute_time=2.0, activation_size=4.0, "
+            "parameter_size=24.0\n"
+            "node3 -- ReLU() -- forward_compute_time=0.5, backward_compute_time=0.5, activation_size=4.0, "
+            "parameter_size=0.0\n";
+        const QString g = write("profile.txt", profile + "\tnode1 -- node2\n\tnode2 -- node3\n");
+        Run r = runCli({"info", g});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("op times           GPU: 5 given; CPU: 5 derived from the GPU times x 10"),
+                 qPrintable(r.out));
+        QVERIFY2(!r.err.contains("warning"), qPrintable(r.err));
+        r = runCli({"info", g, "--ops", "--json"});
+        const QJsonObject op = parseObject(r.out)["op_times"].toArray().at(1).toObject();
+        QCOMPARE(op["gpu_time"].toString(), QString("given"));
+        QCOMPARE(op["cpu_time"].toString(), QString("derived"));
+        const QString converted = dir_.filePath("profile.graph.json");
+        QCOMPARE(runCli({"convert", g, "--out", converted}).exitCode, 0);
+        r = runCli({"info", converted});
+        QVERIFY2(r.out.contains("CPU: 5 derived from the GPU times x 10"), qPrintable(r.out));
+
+        const QString cut = write("cut.txt", profile + "\tnode1 -- node2\n");
+        r = runCli({"info", cut});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("1 of 3 nodes have no edge (node3): the file may be cut short"), qPrintable(r.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliReports)

@@ -262,6 +262,45 @@ private slots:
         QVERIFY(QFileInfo::exists(out + "/job-000004.json"));
     }
 
+    // A result records its inputs; when the graph file changes, a rerun redoes the jobs made
+    // from the old one, and a merge of runs on both versions is refused rather than averaged.
+    void changedGraphIsRunAgain()
+    {
+        const QString graph = dir_.filePath("changing.json");
+        QFile::remove(graph);
+        QVERIFY(QFile::copy(testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", graph));
+        const QString m = write("changing-sweep.json",
+                                QString(R"({"format": "post-sweep/1", "graphs": ["%1"],
+            "clusters": ["k80x2"], "algorithms": ["random"], "seeds": [1, 2], "samples": 20})")
+                                    .arg(graph)
+                                    .toUtf8());
+        const QString out = dir_.filePath("changing");
+        QCOMPARE(runCli({"sweep", m, "--out", out}).exitCode, 0);
+        QFile first(out + "/job-000000.json");
+        QVERIFY(first.open(QIODevice::ReadOnly));
+        const QJsonObject result = QJsonDocument::fromJson(first.readAll()).object();
+        QVERIFY2(result["inputs"].toString().startsWith("fnv1a64:"), qPrintable(result["inputs"].toString()));
+        first.close();
+        QVERIFY2(runCli({"sweep", m, "--out", out}).err.contains("0 run, 2 already done"), "a rerun redid a job");
+
+        // Another graph under the same name, with seed 2's old result kept aside.
+        const QString kept = dir_.filePath("job-000001.old");
+        QFile::remove(kept);
+        QVERIFY(QFile::copy(out + "/job-000001.json", kept));
+        QVERIFY(QFile::remove(graph));
+        QVERIFY(QFile::copy(testdata::sourceDir() + "/samples/graphs/inception-block.json", graph));
+        Run r = runCli({"sweep", m, "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("made from another version of " + graph) && r.err.contains("2 run, 0 already done"),
+                 qPrintable(r.err));
+        QVERIFY(QFile::remove(out + "/job-000001.json"));
+        QVERIFY(QFile::copy(kept, out + "/job-000001.json"));
+        r = runCli({"sweep", "merge", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("job-000001.json: field inputs") && r.err.contains("two versions of the graph"),
+                 qPrintable(r.err));
+    }
+
     // Bad manifests exit 1 naming the file and the field; a bad --shard is a usage error.
     void badManifestsNameTheFileAndField_data()
     {

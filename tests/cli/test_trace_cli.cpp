@@ -400,6 +400,22 @@ private slots:
                                      data + "/traces/param/resnet_kineto.json.gz"});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("not of the run"), qPrintable(refused.err));
+
+        // Its times are a 2080 Ti's: on V100s the step is said to be that GPU's, not theirs; on a
+        // cluster of untyped GPUs (a file written for it) nothing is claimed either way.
+        const QString et = data + "/traces/param/linear_et.json.gz";
+        const QString other = "the measured GPU times were recorded on NVIDIA GeForce RTX 2080 Ti, and "
+                              "v100x4-nvlink's GPUs are v100 (/device:GPU:0, /device:GPU:1, /device:GPU:2, "
+                              "/device:GPU:3): they take those times as a speed-1 GPU's";
+        auto s = runCli({"simulate", et, "--costs", kineto, "--cluster", "v100x4-nvlink", "--all-on", "/device:GPU:0"});
+        QCOMPARE(s.exitCode, 0);
+        QVERIFY2(s.err.contains(other), qPrintable(s.err));
+        QTemporaryDir dir;
+        const QString untyped = testdata::writeFile(dir, "gpu.json", R"({"format": "post-cluster/1", "name": "one",
+ "devices": [{"name": "/device:GPU:0", "kind": "gpu", "speed": 1.0, "memory_bytes": 17179869184}]})");
+        s = runCli({"simulate", et, "--costs", kineto, "--cluster", untyped, "--all-on", "/device:GPU:0"});
+        QCOMPARE(s.exitCode, 0);
+        QVERIFY2(!s.err.contains("were recorded on"), qPrintable(s.err));
     }
 
     void aRealTraceIsPlaced()

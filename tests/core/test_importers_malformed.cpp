@@ -477,6 +477,73 @@ private slots:
         }
     }
 
+    // What a reader takes in but doubts is warned about, naming what: PipeDream nodes no edge
+    // joins (a file cut short at a line's end), MSR keys the format does not have (a misspelled
+    // "cpuLatency" left every CPU time derived without a word).
+    void doubtfulInputIsWarned()
+    {
+        const auto warnings = [](const QByteArray& text, const char* source) {
+            QStringList list;
+            for (const std::string& w : parseGraphWithPlacement(text.toStdString(), source).warnings)
+                list << QString::fromStdString(w);
+            return list;
+        };
+        QCOMPARE(warnings(kInput + kLinear + kRelu + "\tnode1 -- node2\n\tnode2 -- node3\n", "p.txt"), QStringList());
+        const QStringList alone = warnings(kInput + kLinear + kRelu + "\tnode1 -- node2\n", "p.txt");
+        QCOMPARE(alone.size(), 1);
+        QVERIFY2(alone[0].startsWith("1 of 3 nodes have no edge (node3)"), qPrintable(alone[0]));
+        // One node alone, and no edges at all: nothing to doubt.
+        QCOMPARE(warnings(kInput, "p.txt"), QStringList());
+
+        QCOMPARE(warnings(msr(kNodeA + "," + kNodeB, kEdgeAB), "m.json"), QStringList());
+        const QStringList typo = warnings(msr(nodeA("cpuLatency", "cpuLatncy") + "," + kNodeB, kEdgeAB), "m.json");
+        QCOMPARE(typo.size(), 1);
+        QVERIFY2(typo[0].startsWith(R"(nodes[0].cpuLatncy: "cpuLatncy" is not a key of MSR's nodes)"),
+                 qPrintable(typo[0]));
+        QVERIFY2(typo[0].contains("in the 1 that have it; a node without \"cpuLatency\" takes its fpgaLatency x 10"),
+                 qPrintable(typo[0]));
+        const Graph g = parseGraph(msr(nodeA("cpuLatency", "cpuLatncy") + "," + kNodeB, kEdgeAB).toStdString(), "m.json");
+        QVERIFY(g.op(0).derived(DeviceKind::Cpu));
+        QVERIFY(!g.op(1).derived(DeviceKind::Cpu));
+        const QStringList edge = warnings(
+            msr(kNodeA + "," + kNodeB, QByteArray(kEdgeAB).replace("\"cost\"", "\"bytes\": 16, \"cost\"")), "m.json");
+        QCOMPARE(edge.size(), 1);
+        QVERIFY2(edge[0].startsWith(R"(edges[0].bytes: "bytes" is not a key of MSR's edges)"), qPrintable(edge[0]));
+    }
+
+    // The real PipeDream and MSR files are read without a warning; the PipeDream profiles' CPU
+    // times are derived and their GPU times given.
+    void realFilesAreNotDoubted()
+    {
+        REQUIRE_SHARED_DATA(data);
+        QDirIterator it(data, {"*.txt", "*.json"}, QDir::Files, QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (!path.contains("/pipedream/") && !path.contains("/msr/"))
+                continue;
+            if (path.endsWith("LICENSE.txt"))
+                continue;
+            const ImportedGraph g = readGraphFileWithPlacement(path.toStdString());
+            QVERIFY2(g.warnings.empty(),
+                     qPrintable(path + ": " + QString::fromStdString(g.warnings.empty() ? "" : g.warnings.front())));
+            if (path.contains("/pipedream/")) {
+                QVERIFY(g.graph.op(0).derived(DeviceKind::Cpu));
+                QVERIFY(!g.graph.op(0).derived(DeviceKind::Gpu));
+            }
+            ++files;
+        }
+        QVERIFY(files >= 20);
+        // A real profile cut at the end of a line in its edges: read, but warned about.
+        QFile file(data + "/pipedream/resnet18/graph.txt");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        const qsizetype cut = text.indexOf('\n', text.indexOf("\n\t") + (text.size() - text.indexOf("\n\t")) / 2) + 1;
+        const ImportedGraph g = parseGraphWithPlacement(text.left(cut).toStdString(), "cut.txt");
+        QCOMPARE(g.warnings.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(g.warnings[0]).contains("nodes have no edge"), g.warnings[0].c_str());
+    }
+
     // Every prefix of every real file either imports or fails with InputError.
     void truncatedRealFiles()
     {

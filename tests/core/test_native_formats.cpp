@@ -74,6 +74,10 @@ private slots:
         // Missing CPU time: GPU time x cpuSlowdown (10); missing GPU time: CPU time / 10.
         QCOMPARE(g.op(*g.find("b")).time(DeviceKind::Cpu), 75.0);
         QCOMPARE(g.op(*g.find("c")).time(DeviceKind::Gpu), 3.0);
+        // ... and each says so (`info` and the inspector call them "derived", not "given").
+        QVERIFY(g.op(*g.find("b")).derived(DeviceKind::Cpu) && !g.op(*g.find("b")).derived(DeviceKind::Gpu));
+        QVERIFY(g.op(*g.find("c")).derived(DeviceKind::Gpu) && !g.op(*g.find("c")).derived(DeviceKind::Cpu));
+        QCOMPARE(a.derivedKinds, 0U);
         const Op& d = g.op(*g.find("d"));
         QCOMPARE(d.time(DeviceKind::Gpu), 0.0);
         QCOMPARE(d.time(DeviceKind::Cpu), 0.0);
@@ -127,6 +131,24 @@ private slots:
         QCOMPARE(QString::fromStdString(text).count("resident_bytes"), 1);
         // Integral values print as integers.
         QVERIFY2(QString::fromStdString(text).contains(R"("time_us": {"gpu": 3, "cpu": 30})"), text.c_str());
+        // z's CPU time was derived from its GPU time: written with both times and marked so,
+        // it reads back derived (a converted PipeDream profile keeps saying so).
+        QCOMPARE(QString::fromStdString(text).count(R"("derived": ["cpu"])"), 1);
+        QCOMPARE(back.op(1).derivedKinds, 1U << static_cast<int>(DeviceKind::Cpu));
+        QCOMPARE(back.op(0).derivedKinds, 0U);
+    }
+
+    void derivedTimesAreNotMeasured()
+    {
+        try {
+            parse(R"({"format": "post-graph/1", "ops": [{"name": "a", "time_us": {"gpu": 1, "cpu": 10},
+                      "measured": ["cpu"], "derived": ["cpu"]}]})");
+            QFAIL("accepted a time both measured and derived");
+        } catch (const InputError& e) {
+            QCOMPARE(e.location(), std::string("field ops[0].derived[0]"));
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, parse(R"({"format": "post-graph/1", "ops": [{"name": "a",
+                      "time_us": {"gpu": 1}, "derived": ["tpu"]}]})"));
     }
 
     // "origin" (post-cli convert) gives back the format a graph was first read from and what that

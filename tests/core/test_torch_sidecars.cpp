@@ -92,6 +92,16 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("modules./nope") != std::string::npos, e.what());
         }
+        // The sidecar of another export names none of these ops: refused, naming it.
+        const std::string other = write(dir, "other.onnx.modules.json", R"({"format": "post-torch-modules/1",
+            "modules": {"/emb/Gather": "emb", "/head/MatMul": "head"}})");
+        try {
+            readOpModules(other, g);
+            QFAIL("accepted another export's sidecar");
+        } catch (const InputError& e) {
+            QCOMPARE(e.file(), other);
+            QVERIFY2(std::string(e.what()).find("names none of the ops of graph 'toy'") != std::string::npos, e.what());
+        }
     }
 
     void torchMapTakesTheMajorityDeviceAndTheFirstOnTies()

@@ -165,12 +165,18 @@ void InspectorPanel::render(bool force)
                  ? swatch(theme.unplaced) + tr("unplaced")
                  : swatch(CategoryPalette::colour(device)) + esc(document_->cluster->device(device).name));
     // Where a time comes from: measured (--costs, docs/pytorch.md), estimated by the cost model
-    // from shapes, or (nothing said) as the file gives it, e.g. a PipeDream profile.
+    // from shapes, derived from the other kind's time (a PipeDream profile's CPU times), or
+    // (nothing said) as the file gives it, e.g. a PipeDream profile's GPU times.
     const bool costed = op.flops > 0.0 || op.memoryBytes > 0.0;
     const auto source = [&](DeviceKind kind) {
         if (op.measured(kind))
             return op.measuredBy.empty() ? tr(" (measured)") : tr(" (measured: %1)").arg(esc(op.measuredBy));
-        return costed ? tr(" (estimated)") : QString();
+        if (costed)
+            return tr(" (estimated)");
+        if (op.derived(kind))
+            return kind == DeviceKind::Cpu ? tr(" (derived: the GPU time x the CPU slowdown)")
+                                           : tr(" (derived: the CPU time / the CPU slowdown)");
+        return QString();
     };
     h += row(tr("GPU time"), formatMicroseconds(op.time(DeviceKind::Gpu)) + source(DeviceKind::Gpu));
     h += row(tr("CPU time"), formatMicroseconds(op.time(DeviceKind::Cpu)) + source(DeviceKind::Cpu));

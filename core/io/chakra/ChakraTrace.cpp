@@ -330,6 +330,7 @@ ImportedGraph buildChakraGraph(const std::vector<ChakraNode>& nodes, const std::
             op.timeUs[kGpu] = us;
             op.timeUs[kCpu] = derivedCpuTimeUs(us, options);
             op.measuredKinds = 1U << kGpu;
+            op.derivedKinds = 1U << kCpu;
             ++r.gpuOps;
             r.gpuUs += us;
         }

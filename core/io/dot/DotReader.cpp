@@ -283,6 +283,8 @@ Graph buildAttributed(const DotContent& content, const std::string& source, cons
         // A missing kind is derived from the other one through the CPU slowdown.
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpu ? *gpu : cpu ? *cpu / options.cpuSlowdown : 0.0;
         op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = cpu ? *cpu : gpu ? derivedCpuTimeUs(*gpu, options) : 0.0;
+        if (gpu.has_value() != cpu.has_value())
+            op.derivedKinds = 1U << static_cast<int>(gpu ? DeviceKind::Cpu : DeviceKind::Gpu);
         op.outputBytes = number(kOutputBytes).value_or(0.0);
         op.paramBytes = number(kParamBytes).value_or(0.0);
         try {

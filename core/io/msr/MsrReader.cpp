@@ -9,11 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <unordered_map>
 
 namespace post {
@@ -136,6 +139,41 @@ private:
     std::string path_;
 };
 
+// Keys the MSR format does not have, by where they are ("nodes", "edges", the top level) and
+// name: how many objects hold one and the first one's path. Ignored, but each is warned about:
+// a misspelled "cpuLatency" would otherwise leave every CPU time derived without a word.
+struct UnknownKeys {
+    struct Seen {
+        int count = 0;
+        std::string firstPath;
+    };
+    std::map<std::pair<std::string, std::string>, Seen> seen;
+
+    void check(const json& object, std::span<const std::string_view> known, const std::string& where,
+               const std::string& path)
+    {
+        for (auto it = object.begin(); it != object.end(); ++it)
+            if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+                Seen& s = seen[{where, it.key()}];
+                if (s.count++ == 0)
+                    s.firstPath = path.empty() ? it.key() : path + "." + it.key();
+            }
+    }
+};
+
+constexpr std::array<std::string_view, 5> kTopKeys = {"maxSizePerFPGA", "maxFPGAs", "maxCPUs", "nodes", "edges"};
+constexpr std::array<std::string_view, 8> kNodeKeys = {
+    "name", "id", "supportedOnFpga", "cpuLatency", "fpgaLatency", "isBackwardNode", "size", "colorClass"};
+constexpr std::array<std::string_view, 4> kEdgeKeys = {"sourceId", "destId", "cost", "size"};
+
+std::string keyList(std::span<const std::string_view> keys)
+{
+    std::string text;
+    for (std::string_view k : keys)
+        text += (text.empty() ? "" : ", ") + std::string(k);
+    return text;
+}
+
 // The document through JsonInput, which also refuses a key repeated within one object (nlohmann's
 // DOM keeps the last one silently), naming its path; syntax errors keep this reader's form,
 // "line N" and "invalid JSON: ...".
@@ -151,7 +189,7 @@ json parseJson(std::string_view text, const std::string& source)
     }
 }
 
-std::vector<MsrNode> readNodes(const json& root, const std::string& source)
+std::vector<MsrNode> readNodes(const json& root, const std::string& source, UnknownKeys& unknown)
 {
     const FieldReader top(source, root, "");
     const json& nodes = top.require("nodes");
@@ -163,6 +201,7 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
     result.reserve(nodes.size());
     for (size_t i = 0; i < nodes.size(); ++i) {
         const FieldReader r(source, nodes[i], "nodes[" + std::to_string(i) + "]");
+        unknown.check(nodes[i], kNodeKeys, "nodes", "nodes[" + std::to_string(i) + "]");
         MsrNode node;
         node.id = r.id("id");
         if (const json* name = r.find("name")) {
@@ -186,7 +225,7 @@ std::vector<MsrNode> readNodes(const json& root, const std::string& source)
 }
 
 std::vector<MsrEdge> readEdges(const json& root, const std::string& source,
-                               const std::unordered_map<std::string, int>& byId)
+                               const std::unordered_map<std::string, int>& byId, UnknownKeys& unknown)
 {
     const FieldReader top(source, root, "");
     const json& edges = top.require("edges");
@@ -196,6 +235,7 @@ std::vector<MsrEdge> readEdges(const json& root, const std::string& source,
     result.reserve(edges.size());
     for (size_t i = 0; i < edges.size(); ++i) {
         const FieldReader r(source, edges[i], "edges[" + std::to_string(i) + "]");
+        unknown.check(edges[i], kEdgeKeys, "edges", "edges[" + std::to_string(i) + "]");
         auto endpoint = [&](const char* key) {
             const std::string id = r.id(key);
             auto it = byId.find(id);
@@ -286,7 +326,9 @@ ImportedGraph buildMsrGraph(std::string_view text, const std::string& source, co
     if (!root.is_object())
         throw InputError(source, "(top level)", std::string("must be an object, got ") + root.type_name());
 
-    std::vector<MsrNode> nodes = readNodes(root, source);
+    UnknownKeys unknown;
+    unknown.check(root, kTopKeys, "top level", "");
+    std::vector<MsrNode> nodes = readNodes(root, source, unknown);
     std::unordered_map<std::string, int> byId;
     std::unordered_map<std::string, int> nameCount;
     std::map<long long, int> classSize;
@@ -299,7 +341,7 @@ ImportedGraph buildMsrGraph(std::string_view text, const std::string& source, co
         if (nodes[i].colorClass)
             ++classSize[*nodes[i].colorClass];
     }
-    std::vector<MsrEdge> edges = readEdges(root, source, byId);
+    std::vector<MsrEdge> edges = readEdges(root, source, byId, unknown);
     const size_t fileEdges = edges.size();
     const StepJoin join = stepJoin(nodes, edges, options.msrPipelined);
     edges.insert(edges.end(), join.edges.begin(), join.edges.end());
@@ -320,6 +362,8 @@ ImportedGraph buildMsrGraph(std::string_view text, const std::string& source, co
         op.timeUs[static_cast<size_t>(DeviceKind::Gpu)] = gpuUs;
         op.timeUs[static_cast<size_t>(DeviceKind::Cpu)] = node.cpuMs ? *node.cpuMs * kUsPerMs
                                                                      : derivedCpuTimeUs(gpuUs, options);
+        if (!node.cpuMs)
+            op.derivedKinds = 1U << static_cast<int>(DeviceKind::Cpu);
         op.outputBytes = outputBytes[i];
         op.residentBytes = node.sizeBytes; // already the whole need (weights + activations): no optimizer factor
         op.cpuOnly = !node.acceleratorOk;
@@ -348,6 +392,24 @@ ImportedGraph buildMsrGraph(std::string_view text, const std::string& source, co
     imported.source = source;
     if (join.pipelined)
         imported.notes.push_back(stepJoinNote(join));
+    // Where nodes lack cpuLatency, an unknown node key may be it misspelled: say what its absence does.
+    const bool derived = std::any_of(nodes.begin(), nodes.end(), [](const MsrNode& n) { return !n.cpuMs; });
+    for (const auto& [key, seen] : unknown.seen) {
+        const auto& [where, name] = key;
+        const std::string known = where == "nodes" ? keyList(kNodeKeys)
+            : where == "edges"                     ? keyList(kEdgeKeys)
+                                                   : keyList(kTopKeys);
+        std::string text = seen.firstPath + ": \"" + name + "\" is not a key of MSR's " + where + " (" + known
+            + "), so it was ignored";
+        if (where != "top level")
+            text += " in the " + std::to_string(seen.count) + " that have it";
+        if (where == "nodes" && derived) {
+            char factor[32];
+            std::snprintf(factor, sizeof factor, "%g", options.cpuSlowdown);
+            text += std::string("; a node without \"cpuLatency\" takes its fpgaLatency x ") + factor + " on a CPU";
+        }
+        imported.warnings.push_back(std::move(text));
+    }
     return imported;
 }
 

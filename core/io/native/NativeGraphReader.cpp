@@ -55,10 +55,13 @@ void readTimes(const JsonInput& in, const json& times, const std::string& path, 
         in.fail(JsonInput::member(path, firstType),
                 "a time for device type \"" + firstType
                     + "\" needs one for a device kind too (\"gpu\" or \"cpu\"): devices of other types take it");
-    if (given[gpu] && !given[cpu])
+    if (given[gpu] && !given[cpu]) {
         op.timeUs[cpu] = derivedCpuTimeUs(op.timeUs[gpu], options); // capped: a bad GPU time is named as one
-    else if (given[cpu] && !given[gpu])
+        op.derivedKinds |= 1U << cpu;
+    } else if (given[cpu] && !given[gpu]) {
         op.timeUs[gpu] = op.timeUs[cpu] / options.cpuSlowdown;
+        op.derivedKinds |= 1U << gpu;
+    }
 }
 
 Op readOp(const JsonInput& in, const json& value, const std::string& path, const ImportOptions& options)
@@ -66,10 +69,10 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     in.object(value, path);
     in.rejectUnknownKeys(
         value,
-        {"name",      "type",     "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
-         "cpu_only",  "flops",    "memory_bytes", "matrix",       "convolution", "narrow_convolution", "streaming",
-         "precision", "measured", "measured_by",  "body",         "fused_into",  "winograd",           "pass_bytes",
-         "collective"},
+        {"name",       "type",     "time_us",      "output_bytes", "param_bytes", "resident_bytes",     "colocate",
+         "cpu_only",   "flops",    "memory_bytes", "matrix",       "convolution", "narrow_convolution", "streaming",
+         "precision",  "measured", "measured_by",  "body",         "fused_into",  "winograd",           "pass_bytes",
+         "collective", "derived"},
         path);
     Op op;
     op.name = in.nonEmptyString(in.require(value, "name", path), JsonInput::member(path, "name"));
@@ -167,6 +170,21 @@ Op readOp(const JsonInput& in, const json& value, const std::string& path, const
     }
     if (const json* by = in.find(value, "measured_by"))
         op.measuredBy = in.nonEmptyString(*by, JsonInput::member(path, "measured_by"));
+    if (const json* derived = in.find(value, "derived")) {
+        // Kinds whose time the file this graph was converted from did not give (Op::derivedKinds).
+        const std::string at = JsonInput::member(path, "derived");
+        const json& kinds = in.array(*derived, at);
+        for (std::size_t i = 0; i < kinds.size(); ++i) {
+            const auto kind = parseDeviceKind(in.string(kinds[i], JsonInput::element(at, i)));
+            if (!kind)
+                in.fail(JsonInput::element(at, i), "unknown device kind (cpu or gpu)");
+            if (op.measured(*kind))
+                in.fail(JsonInput::element(at, i),
+                        std::string("\"") + std::string(toString(*kind))
+                            + "\" is in \"measured\" too: a time is one or the other");
+            op.derivedKinds |= 1U << static_cast<int>(*kind);
+        }
+    }
     return op;
 }
 
@@ -377,6 +395,12 @@ std::string graphJson(const Graph& graph, const std::optional<nlohmann::ordered_
                 measured.push_back(t.type);
         if (!measured.empty())
             o["measured"] = std::move(measured);
+        ordered_json derived = ordered_json::array();
+        for (DeviceKind kind : {DeviceKind::Cpu, DeviceKind::Gpu})
+            if (op.derived(kind))
+                derived.push_back(std::string(toString(kind)));
+        if (!derived.empty())
+            o["derived"] = std::move(derived);
         if (!op.measuredBy.empty())
             o["measured_by"] = op.measuredBy;
         element(static_cast<std::size_t>(&op - graph.ops().data()), graph.ops().size(), o);

@@ -3,6 +3,7 @@
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
 #include "core/util/FileText.h"
+#include "core/util/Fnv1a.h"
 
 #include <nlohmann/json.hpp>
 
@@ -184,25 +185,17 @@ std::string placementFingerprint(const Graph& graph, const Cluster& cluster, con
 {
     if (static_cast<int>(placement.size()) != graph.opCount())
         throw std::invalid_argument("placementFingerprint: placement size does not match the graph");
-    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a's offset basis and prime (64 bits)
-    auto add = [&h](std::string_view text) {
-        for (const char c : text) {
-            h ^= static_cast<unsigned char>(c);
-            h *= 0x100000001b3ULL;
-        }
-    };
+    Fnv1a64 hash;
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const DeviceId d = placement[static_cast<size_t>(op)];
         if (d < 0 || d >= cluster.deviceCount())
             throw std::invalid_argument("placementFingerprint: op '" + graph.op(op).name + "' has no device");
-        add(graph.op(op).name);
-        add("\t");
-        add(cluster.device(d).name);
-        add("\n");
+        hash.add(graph.op(op).name);
+        hash.add("\t");
+        hash.add(cluster.device(d).name);
+        hash.add("\n");
     }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return std::string(kFingerprintPrefix) + hex;
+    return hash.fingerprint();
 }
 
 std::string placementJson(const Graph& graph, const Cluster& cluster, const Placement& placement,

@@ -7,6 +7,7 @@
 #include "core/util/TextNumber.h"
 
 #include <cmath>
+#include <unordered_set>
 #include <vector>
 
 namespace post {
@@ -30,9 +31,12 @@ bool isNodeId(std::string_view id) { return !id.empty() && id.find_first_of(" \t
 
 } // namespace
 
-Graph parsePipeDreamGraph(std::string_view text, const std::string& source, const ImportOptions& options)
+Graph parsePipeDreamGraph(std::string_view text, const std::string& source, const ImportOptions& options,
+                          std::vector<std::string>* warnings)
 {
     TrainingStepBuilder builder(source, graphNameFromSource(source), options);
+    std::vector<std::string> nodes; // in file order
+    std::unordered_set<std::string> joined;
     int lineNumber = 0;
     while (!text.empty()) {
         const auto newline = text.find('\n');
@@ -52,6 +56,8 @@ Graph parsePipeDreamGraph(std::string_view text, const std::string& source, cons
                                  "malformed edge line: expected '<TAB>nodeX -- nodeY', got '"
                                      + std::string(trimBlanks(line)) + "'");
             builder.addEdge(std::string(ends[0]), std::string(ends[1]), location);
+            joined.emplace(ends[0]);
+            joined.emplace(ends[1]);
             continue;
         }
 
@@ -76,8 +82,24 @@ Graph parsePipeDreamGraph(std::string_view text, const std::string& source, cons
             description += std::string(kSeparator) + std::string(fields[i]);
         const PipeDreamStats stats = parsePipeDreamStats(fields.back(), source, location);
         builder.addLayer(std::string(fields.front()), std::string(trimBlanks(description)), stats, location);
+        nodes.emplace_back(fields.front());
     }
-    return std::move(builder).build();
+    Graph graph = std::move(builder).build(); // refuses edges to nodes that are not there first
+    if (warnings && !joined.empty()) {
+        std::vector<std::string> alone;
+        for (const std::string& node : nodes)
+            if (!joined.count(node))
+                alone.push_back(node);
+        if (!alone.empty()) {
+            std::string names;
+            for (std::size_t i = 0; i < alone.size() && i < 3; ++i)
+                names += (i ? ", " : "") + alone[i];
+            warnings->push_back(std::to_string(alone.size()) + " of " + std::to_string(nodes.size())
+                                + " nodes have no edge (" + names + (alone.size() > 3 ? ", ..." : "")
+                                + "): the file may be cut short. They run beside the others, tied to none of them");
+        }
+    }
+    return graph;
 }
 
 } // namespace post

@@ -2,6 +2,7 @@
 
 #include "core/graph/Precision.h"
 #include "core/io/json/JsonInput.h"
+#include "core/util/Fnv1a.h"
 #include "core/util/InputError.h"
 
 #include <nlohmann/json.hpp>
@@ -10,11 +11,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 
@@ -324,6 +327,8 @@ std::string sweepResultJson(const SweepResult& r)
     j["feasible"] = r.feasible;
     j["samples_used"] = r.samplesUsed;
     j["wall_s"] = r.wallSeconds;
+    if (!r.inputs.empty())
+        j["inputs"] = r.inputs;
     return j.dump(2) + "\n";
 }
 
@@ -337,12 +342,12 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
     static const std::set<std::string> known{"format",   "job",          "jobs",      "graph",
                                              "cluster",  "algo",         "precision", "dispatch",
                                              "seed",     "samples",      "ops",       "best_step_time_ms",
-                                             "feasible", "samples_used", "wall_s"};
+                                             "feasible", "samples_used", "wall_s",    "inputs"};
     for (const auto& [key, value] : j.items())
         if (!known.count(key) && !key.starts_with("x-"))
             failField(source, key,
                       "unknown field (known: format, job, jobs, graph, cluster, algo, precision, dispatch, seed, "
-                      "samples, ops, best_step_time_ms, feasible, samples_used, wall_s)");
+                      "samples, ops, best_step_time_ms, feasible, samples_used, wall_s, inputs)");
     SweepResult r;
     r.jobCount = static_cast<int>(integerField(j, "jobs", source, 1, kMaxSweepJobs));
     r.index = static_cast<int>(integerField(j, "job", source, 0, r.jobCount - 1));
@@ -373,17 +378,50 @@ SweepResult parseSweepResult(const std::string& text, const std::string& source)
     r.wallSeconds = field<double>(j, "wall_s", source, "a number");
     if (!std::isfinite(r.wallSeconds) || r.wallSeconds < 0.0 || r.wallSeconds > 1e12)
         failField(source, "wall_s", "must be a number from 0 to 1e12");
+    if (j.contains("inputs")) {
+        r.inputs = field<std::string>(j, "inputs", source, "a string");
+        const bool hex = r.inputs.size() == 24 && r.inputs.starts_with("fnv1a64:")
+            && std::all_of(r.inputs.begin() + 8, r.inputs.end(),
+                           [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+        if (!hex)
+            failField(source, "inputs", "must be \"fnv1a64:\" and 16 lower-case hex digits");
+    }
     return r;
 }
 
-std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, std::string* problem)
+std::string sweepInputsFingerprint(const SweepJob& job)
+{
+    Fnv1a64 hash;
+    const auto addFile = [&hash](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            throw InputError(path, "", "cannot open it to fingerprint the sweep's inputs");
+        std::string chunk(std::size_t(1) << 16, '\0');
+        while (in) {
+            in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+            hash.add(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
+        }
+        if (in.bad())
+            throw InputError(path, "", "cannot read it to fingerprint the sweep's inputs");
+    };
+    addFile(job.graphPath);
+    hash.add(std::string_view("\0cluster\0", 9));
+    if (job.clusterPath != job.cluster || fs::exists(job.clusterPath))
+        addFile(job.clusterPath);
+    else
+        hash.add(job.cluster); // a preset: its name
+    return hash.fingerprint();
+}
+
+std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, const std::string& inputs,
+                                           std::string* problem)
 {
     SweepResult r;
     try {
         r = parseSweepResult(JsonInput::readFile(path, kMaxResultBytes), path);
     } catch (const InputError& e) {
         if (problem)
-            *problem = e.what();
+            *problem = std::string(e.what()) + ": not a complete result";
         return std::nullopt;
     }
     const bool same = r.index == job.index && r.jobCount == job.jobCount && r.graph == job.graph
@@ -397,6 +435,12 @@ std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJ
                              + r.algorithm + ", seed " + std::to_string(r.seed) + ", job " + std::to_string(r.index) + " of "
                              + std::to_string(r.jobCount) + "), not of this manifest's job " + std::to_string(job.index)
                              + " of " + std::to_string(job.jobCount) + ": give each manifest its own --out folder");
+    if (!r.inputs.empty() && !inputs.empty() && r.inputs != inputs) {
+        if (problem)
+            *problem = path + ": made from another version of " + job.graph + " or " + job.cluster + " (inputs "
+                + r.inputs + ", now " + inputs + ")";
+        return std::nullopt;
+    }
     return r;
 }
 
@@ -438,6 +482,8 @@ SweepTable sweepTable(std::vector<SweepResult> results)
     SweepTable table;
     table.jobCount = results.empty() ? 0 : results.front().jobCount;
     std::vector<char> seen(static_cast<size_t>(table.jobCount), 0);
+    std::map<size_t, std::string> rowInputs; // by row: the first recorded inputs, and whose
+    std::map<size_t, int> rowInputsJob;
     std::map<std::tuple<std::string, std::string, std::string, std::optional<Dispatch>, std::string>, size_t> rowOf;
     for (const SweepResult& r : results) {
         if (r.jobCount != table.jobCount || r.index < 0 || r.index >= table.jobCount)
@@ -463,6 +509,23 @@ SweepTable sweepTable(std::vector<SweepResult> results)
             throw InputError(named.fileName(), "field seed",
                              "seed " + std::to_string(r.seed) + " of " + r.graph + ", " + r.cluster + ", " + r.algorithm
                                  + " has two results (a manifest that lists it twice): one run counts once");
+        }
+        // Runs of one row on two versions of its graph or cluster file are not one row's seeds.
+        if (!r.inputs.empty()) {
+            std::string& first = rowInputs[it->second];
+            if (first.empty()) {
+                first = r.inputs;
+                rowInputsJob[it->second] = r.index;
+            } else if (first != r.inputs) {
+                SweepJob named, other;
+                named.index = r.index;
+                other.index = rowInputsJob[it->second];
+                throw InputError(named.fileName(), "field inputs",
+                                 r.inputs + ", but " + other.fileName() + " has " + first + ": runs of " + r.graph
+                                     + ", " + r.cluster + ", " + r.algorithm
+                                     + " on two versions of the graph or cluster file; rerun the sweep (it redoes "
+                                       "the jobs whose inputs changed)");
+            }
         }
         row.seeds.push_back(r.seed);
         row.stepTimesMs.push_back(r.bestStepTimeMs);

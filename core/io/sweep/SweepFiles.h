@@ -62,6 +62,10 @@ struct SweepResult {
     bool feasible = false;
     int samplesUsed = 0;
     double wallSeconds = 0.0;
+    // sweepInputsFingerprint of the graph and cluster files it ran on ("fnv1a64:..."); empty
+    // in results written before it was recorded. A rerun redoes a job whose inputs changed,
+    // and the merge refuses to average runs on two versions of them.
+    std::string inputs;
 };
 
 // One (graph, cluster, precision, dispatch, algorithm) of the merged table, over its seeds.
@@ -110,11 +114,18 @@ std::string sweepResultJson(const SweepResult& result);
 // Throws InputError naming the file and the field.
 SweepResult parseSweepResult(const std::string& text, const std::string& source);
 
-// The result file at `path` when it is the complete result of `job`; nullopt (and the reason
-// in `problem`) when it cannot be read or parsed (truncated by a kill or a full disk: the job
-// runs again). Throws InputError naming the file when it is a valid result of another job
-// (another manifest's folder), which a rerun must not replace.
-std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, std::string* problem);
+// "fnv1a64:..." over the bytes of the job's graph file and of its cluster file (a preset: its
+// name): what a result records of its inputs. Throws InputError naming a file it cannot read.
+std::string sweepInputsFingerprint(const SweepJob& job);
+
+// The result file at `path` when it is the complete result of `job` run on inputs whose
+// sweepInputsFingerprint is `inputs`; nullopt (and why, naming the file, in `problem`) when it
+// cannot be read or parsed (truncated by a kill or a full disk) or was made from other versions
+// of the graph or cluster file (a result that records none is taken as it is): the job runs
+// again. Throws InputError naming the file when it is a valid result of another job (another
+// manifest's folder), which a rerun must not replace.
+std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJob& job, const std::string& inputs,
+                                           std::string* problem);
 
 // Reads every job-*.json in `dir` and builds the table; throws InputError for a bad file or
 // results of different manifests (different job counts, two results for one index, two

@@ -48,17 +48,21 @@ std::vector<std::string> applyCostsFiles(ImportedGraph& imported, std::span<cons
 {
     std::vector<std::string> notes;
     for (const CostsFile& costs : files) {
-        std::string what;
+        std::string what, gpu;
         Graph measured;
         if (imported.format == GraphFormat::TorchEt) { // linked by record-function ids (docs/pytorch.md)
             RecordFunctionLinkReport report;
             measured = applyKinetoToExecutionTrace(imported, costs.path, &report, options);
             what = describeRecordFunctionLink(report);
+            gpu = report.gpuName;
         } else {
             MeasuredCostsReport report;
             measured = applyMeasuredCosts(imported.graph, costs.path, &report, options);
             what = describeMeasuredCosts(report);
+            gpu = report.gpuName;
         }
+        if (costs.type.empty() && !gpu.empty())
+            imported.measuredGpu = gpu;
         notes.push_back(costs.path + ": " + what
                         + (costs.type.empty() ? "" : " (as the times of device type " + costs.type + ")"));
         imported.graph = costs.type.empty() ? std::move(measured)

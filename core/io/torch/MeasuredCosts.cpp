@@ -392,6 +392,7 @@ void setMeasuredTime(Op& op, DeviceKind kind, double us, const std::string& sour
 {
     op.timeUs[static_cast<std::size_t>(kind)] = us;
     op.measuredKinds |= 1U << static_cast<unsigned>(kind);
+    op.derivedKinds &= ~(1U << static_cast<unsigned>(kind));
     op.measuredBy = source;
 }
 

@@ -95,13 +95,22 @@ OpModules parseOpModules(std::string_view text, const std::string& source, const
         ofNode.emplace(it.key(), in.string(it.value(), JsonInput::member("modules", it.key())));
 
     OpModules modules(static_cast<size_t>(graph.opCount()));
+    int named = 0;
     for (OpId op = 0; op < graph.opCount(); ++op) {
         std::string_view name = graph.op(op).name;
         if (name.ends_with(kGradSuffix))
             name.remove_suffix(kGradSuffix.size());
-        if (auto it = ofNode.find(std::string(name)); it != ofNode.end())
+        if (auto it = ofNode.find(std::string(name)); it != ofNode.end()) {
             modules[static_cast<size_t>(op)] = it->second;
+            ++named;
+        }
     }
+    // A sidecar of another export names none of these ops: its placement would carry no
+    // module, and post_torch.apply would refuse it only at the end of the round trip.
+    if (!ofNode.empty() && named == 0)
+        in.fail("modules",
+                "names none of the ops of graph '" + graph.name() + "' (it names " + std::to_string(ofNode.size())
+                    + " ONNX nodes, such as '" + ofNode.begin()->first + "'): the sidecar of another export?");
     return modules;
 }
 
