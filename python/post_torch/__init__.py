@@ -37,6 +37,58 @@ def _write_json_atomically(path, document):
         raise
 
 
+class _ModelState:
+    """Everything an export may change in a model, taken before and put back after it: the values
+    of every parameter and buffer (a training-mode trace and the profile's passes update
+    BatchNorm's running statistics and counter in place), each tensor's requires_grad and .grad,
+    the training flag of every submodule (a model in train mode with frozen BatchNorms keeps
+    them in eval mode), which tensor object each module holds, and torch's random number
+    generators (a training-mode Dropout draws from them)."""
+
+    def __init__(self, model):
+        import torch
+
+        self.modules = list({id(m): m for _, m in model.named_modules(remove_duplicate=False)}.values())
+        self.training = [(m, m.training) for m in self.modules]
+        self.slots = [(m, dict(m._parameters), dict(m._buffers)) for m in self.modules]
+        seen, self.tensors = set(), []
+        for _, params, buffers in self.slots:
+            for t in list(params.values()) + list(buffers.values()):
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                self.tensors.append((t, t.detach().clone(), t.requires_grad, t.grad if t.is_leaf else None))
+        self.cuda = sorted({t.device.index or 0 for t, *_ in self.tensors if t.device.type == "cuda"})
+        self.rng = torch.random.fork_rng(devices=self.cuda)
+
+    def __enter__(self):
+        self.rng.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        import torch
+
+        try:
+            for m, params, buffers in self.slots:
+                m._parameters.clear()
+                m._parameters.update(params)
+                m._buffers.clear()
+                m._buffers.update(buffers)
+            with torch.no_grad():
+                for t, saved, requires_grad, grad in self.tensors:
+                    t.copy_(saved)
+                    if t.is_leaf:
+                        if t.requires_grad != requires_grad:
+                            t.requires_grad_(requires_grad)
+                        if t.grad is not grad:
+                            t.grad = grad
+            for m, training in self.training:
+                m.training = training
+        finally:
+            self.rng.__exit__(*exc)
+        return False
+
+
 def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
 
@@ -45,19 +97,21 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     nodes of their own instead of folding them, so each module with parameters has a node.
     With `profile=True` it also times the model's operators on this machine's CPU with
     torch.profiler and writes `path + ".costs.json"` (post-costs/1). Returns the paths written.
+
+    The model is left exactly as it was: the values of its parameters and buffers (which the
+    training-mode trace and the profile's passes update: BatchNorm's running statistics),
+    requires_grad and .grad, and every submodule's training flag are put back, also when the
+    export fails; so is torch's random number generator state.
     """
     import onnx
     import torch
 
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
-    was_training = model.training
-    model.train(training)
-    try:
+    with _ModelState(model):
+        model.train(training)
         torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
                           training=mode, do_constant_folding=not training)
-    finally:
-        model.train(was_training)
     graph = onnx.load(path, load_external_data=False).graph
     nodes = [(node.name, node.op_type) for node in graph.node]
     modules = module_map(model, [name for name, _ in nodes])
@@ -71,7 +125,8 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     if profile:
         from .profile import measure
 
-        costs = measure(model, args, nodes, modules)
+        with _ModelState(model):
+            costs = measure(model, args, nodes, modules)
         _write_json_atomically(path + ".costs.json", costs)
         written.append(path + ".costs.json")
     return written

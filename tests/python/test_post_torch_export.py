@@ -1,0 +1,150 @@
+"""post_torch.export on small models on the CPU: what it leaves behind.
+
+The model is exactly as it was after an export (values of every parameter and buffer, requires_grad,
+.grad, every submodule's training flag), with and without profile, for models in eval and in train
+mode. Run by CTest as python/test_post_torch_export with Debian's python3-torch; needs no post-cli;
+skips with exit code 77 where torch or onnx is missing.
+"""
+
+import copy
+import os
+import sys
+import tempfile
+import unittest
+import warnings
+
+try:
+    import onnx  # noqa: F401 - export needs it
+    import torch
+except ImportError as e:  # pragma: no cover - the skip path
+    print(f"SKIP: {e} (install python3-torch and python3-onnx; scripts/dev does)")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import post_torch  # noqa: E402
+
+
+class Net(torch.nn.Module):
+    """BatchNorm (running statistics and a counter), Dropout (random numbers) and a frozen part."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.frozen_bn = torch.nn.BatchNorm2d(8)
+        self.drop = torch.nn.Dropout(0.5)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x):
+        x = torch.relu(self.frozen_bn(self.bn(self.conv(x))))
+        return self.fc(self.drop(x.mean((2, 3))))
+
+
+def bits(t):
+    """The bytes of a tensor (bit-identical, NaN or not)."""
+    return t.detach().contiguous().reshape(-1).view(torch.uint8)
+
+
+def snapshot(model):
+    """Each state entry's identity and bits, requires_grad and .grad (identity and bits), and every
+    module's training flag."""
+    tensors = {}
+    for name, t in model.state_dict(keep_vars=True).items():
+        grad = t.grad
+        tensors[name] = (id(t), t.detach().clone(), t.requires_grad, id(grad) if grad is not None else None,
+                         grad.clone() if grad is not None else None)
+    flags = {path: m.training for path, m in model.named_modules()}
+    return tensors, flags
+
+
+class ExportLeavesTheModelAsItWas(unittest.TestCase):
+    def setUp(self):
+        warnings.simplefilter("ignore")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "net.onnx")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def assertSame(self, before, after):
+        self.assertEqual(after[1], before[1], "training flags")
+        self.assertEqual(after[0].keys(), before[0].keys())
+        for name, (ident, value, requires_grad, grad_id, grad) in after[0].items():
+            b = before[0][name]
+            self.assertEqual(ident, b[0], f"{name}: another tensor object")
+            self.assertEqual(value.dtype, b[1].dtype, name)
+            self.assertTrue(torch.equal(bits(value), bits(b[1])), f"{name}: values changed")
+            self.assertEqual(requires_grad, b[2], f"{name}: requires_grad")
+            self.assertEqual(grad_id, b[3], f"{name}: .grad object")
+            if grad is not None:
+                self.assertTrue(torch.equal(grad, b[4]), f"{name}: .grad values")
+
+    def outputs(self, model, x):
+        """The model's output, computed on a copy (a train-mode forward changes BatchNorm's
+        statistics) with the same random numbers."""
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(1)
+            return copy.deepcopy(model)(x).detach()
+
+    def check(self, model, x, **kwargs):
+        before, out = snapshot(model), self.outputs(model, x)
+        example = torch.randn_like(x)
+        rng = torch.random.get_rng_state()
+        written = post_torch.export(model, (example,), self.path, **kwargs)
+        self.assertIn(self.path + ".modules.json", written)
+        self.assertEqual(self.path + ".costs.json" in written, bool(kwargs.get("profile")))
+        self.assertSame(before, snapshot(model))
+        self.assertTrue(torch.equal(self.outputs(model, x), out), "output changed")
+        self.assertTrue(torch.equal(torch.random.get_rng_state(), rng), "torch's random number state changed")
+
+    def small(self, train):
+        torch.manual_seed(0)
+        model = Net().train(train)
+        with torch.no_grad():  # "pretrained": statistics that random inputs would move
+            model.bn.running_mean.uniform_(-1, 1)
+            model.bn.running_var.uniform_(0.5, 2)
+            model.bn.num_batches_tracked.fill_(1000)
+        if train:  # fine-tuning: a frozen BatchNorm in eval mode, frozen weights, gradients of a step
+            model.frozen_bn.eval()
+            model.frozen_bn.weight.requires_grad_(False)
+            model(torch.randn(2, 3, 16, 16)).sum().backward()
+        return model
+
+    def test_eval_model_without_profile(self):
+        self.check(self.small(False), torch.randn(2, 3, 16, 16), profile=False)
+
+    def test_eval_model_with_profile(self):
+        self.check(self.small(False), torch.randn(2, 3, 16, 16), profile=True)
+
+    def test_train_model_without_profile(self):
+        model = self.small(True)
+        self.assertIsNotNone(model.conv.weight.grad)
+        self.check(model, torch.randn(2, 3, 16, 16), profile=False)
+
+    def test_train_model_with_profile(self):
+        self.check(self.small(True), torch.randn(2, 3, 16, 16), profile=True)
+
+    def test_eval_export_of_a_train_model(self):
+        self.check(self.small(True), torch.randn(2, 3, 16, 16), training=False)
+
+    def test_resnet18_eval_and_train_with_profile(self):
+        try:
+            import torchvision
+        except ImportError:
+            self.skipTest("torchvision is missing")
+        for train in (False, True):
+            with self.subTest(train=train):
+                torch.manual_seed(0)
+                model = torchvision.models.resnet18().train(train)
+                self.check(model, torch.randn(2, 3, 64, 64), profile=True)
+
+    def test_a_failed_export_leaves_the_model_as_it_was_too(self):
+        model = self.small(True)
+        before = snapshot(model)
+        with self.assertRaises(Exception):
+            post_torch.export(model, (torch.randn(2, 5, 16, 16),), self.path)  # 5 channels: the conv fails
+        self.assertSame(before, snapshot(model))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
