@@ -72,19 +72,25 @@ def _match_module(nodes, operators):
 
 
 def _scoped(model):
-    """Wraps each module's forward in a record_function range named after its path."""
-    handles, open_ranges = [], {}
-    for path, module in model.named_modules():
-        label = SCOPE_PREFIX + path
+    """Wraps each module's forward in a record_function range named after its path. A module
+    reachable by two paths (shared by two parents) is named by the path of the module it is
+    called from, as the export's scopes name it ('a.shared' from 'a', 'b.shared' from 'b')."""
+    handles, stack, paths = [], [], {}
+    for path, module in model.named_modules(remove_duplicate=False):
+        paths.setdefault(id(module), {}).setdefault(path.rsplit(".", 1)[0] if "." in path else "", path)
 
-        def enter(m, _args, label=label):
-            r = autograd_profiler.record_function(label)
-            r.__enter__()
-            open_ranges.setdefault(id(m), []).append(r)
+    def enter(m, _args):
+        by_parent = paths[id(m)]
+        caller = stack[-1][0] if stack else None
+        path = by_parent.get(caller, next(iter(by_parent.values())))
+        r = autograd_profiler.record_function(SCOPE_PREFIX + path)
+        r.__enter__()
+        stack.append((path, r))
 
-        def leave(m, _args, _out):
-            open_ranges[id(m)].pop().__exit__(None, None, None)
+    def leave(_m, _args, _out):
+        stack.pop()[1].__exit__(None, None, None)
 
+    for module in {id(m): m for _, m in model.named_modules(remove_duplicate=False)}.values():
         handles.append(module.register_forward_pre_hook(enter))
         handles.append(module.register_forward_hook(leave))
     return handles

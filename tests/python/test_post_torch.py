@@ -90,7 +90,11 @@ class ExportPlaceApply:
 
     def test_applied_model_computes_what_the_unplaced_model_does(self):
         expected = self.model(self.x)
-        placed = post_torch.apply(copy.deepcopy(self.model), self.placement, {d: "cpu" for d in DEVICES})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            placed = post_torch.apply(copy.deepcopy(self.model), self.placement, {d: "cpu" for d in DEVICES})
+        # The model's own placement names every module with parameters or buffers.
+        self.assertEqual([str(w.message) for w in caught if issubclass(w.category, post_torch.PlacementWarning)], [])
         got = placed(self.x)
         self.assertEqual(got.shape, expected.shape)
         self.assertLessEqual((got - expected).abs().max().item(), 1e-5)

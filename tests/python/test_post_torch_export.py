@@ -146,5 +146,35 @@ class ExportLeavesTheModelAsItWas(unittest.TestCase):
         self.assertSame(before, snapshot(model))
 
 
+class SharedModule(torch.nn.Module):
+    """One Linear reachable as 'a.1' and 'b.1' (named_modules() lists only the first)."""
+
+    def __init__(self):
+        super().__init__()
+        shared = torch.nn.Linear(8, 8)
+        self.a = torch.nn.Sequential(torch.nn.Linear(8, 8), shared)
+        self.b = torch.nn.Sequential(torch.nn.Linear(8, 8), shared)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+class ExportNamesEveryPathOfASharedModule(unittest.TestCase):
+    def test_the_sidecars_and_the_profile_name_both_paths(self):
+        warnings.simplefilter("ignore")
+        import json
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "shared.onnx")
+            post_torch.export(SharedModule(), (torch.randn(2, 8),), path, profile=True)
+            with open(path + ".modules.json") as f:
+                modules = json.load(f)["modules"]
+            with open(path + ".costs.json") as f:
+                costs = json.load(f)
+        self.assertEqual(sorted(m for m in modules.values() if m.endswith(".1")), ["a.1", "b.1"])
+        # Each call of the shared module is timed under the path it was called by.
+        self.assertEqual(costs["unmatched"], [])
+        self.assertEqual(set(costs["forward_us"]), set(modules))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
