@@ -12,7 +12,8 @@ See docs/pytorch.md for the walk-through and the rules.
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 
 from .modules import module_map, module_of_node, unqualified_name
 from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve
@@ -24,10 +25,29 @@ MODULES_FORMAT = "post-torch-modules/1"
 
 
 def _write_json_atomically(path, document):
+    """Writes `document` to `path` through a temporary file in the same folder and a rename, so a
+    reader sees the old file or the new one, never half of one. A new file gets the mode a plain
+    open() would give it (0666 less the umask: readable by others where the .onnx is); a file
+    that exists keeps its mode."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".post_torch-", dir=folder)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".post_torch-{secrets.token_hex(8)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)  # the umask applies, as for open(path, "w")
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"{folder}: no free name for a temporary file")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            if mode is not None:
+                os.fchmod(f.fileno(), mode)
             json.dump(document, f, indent=1, sort_keys=False)
             f.write("\n")
         os.replace(tmp, path)

@@ -176,5 +176,51 @@ class ExportNamesEveryPathOfASharedModule(unittest.TestCase):
         self.assertEqual(set(costs["forward_us"]), set(modules))
 
 
+class SidecarFiles(unittest.TestCase):
+    """The sidecars' modes, and what is left in the folder."""
+
+    def setUp(self):
+        warnings.simplefilter("ignore")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "net.onnx")
+        torch.manual_seed(0)
+        self.model = Net().eval()
+        self.x = torch.randn(2, 3, 16, 16)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def export(self, umask, **kwargs):
+        old = os.umask(umask)
+        try:
+            return post_torch.export(self.model, (self.x,), self.path, **kwargs)
+        finally:
+            os.umask(old)
+
+    def mode(self, suffix=""):
+        return os.stat(self.path + suffix).st_mode & 0o777
+
+    def test_new_sidecars_follow_the_umask_like_the_onnx(self):
+        for umask, expected in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+            with self.subTest(umask=oct(umask)):
+                for name in os.listdir(self.tmp.name):
+                    os.unlink(os.path.join(self.tmp.name, name))
+                self.export(umask, profile=True)
+                self.assertEqual(self.mode(), expected)  # torch's own open()
+                self.assertEqual(self.mode(".modules.json"), expected)
+                self.assertEqual(self.mode(".costs.json"), expected)
+                # Written through a temporary file and a rename: nothing else is left.
+                self.assertEqual(sorted(os.listdir(self.tmp.name)),
+                                 ["net.onnx", "net.onnx.costs.json", "net.onnx.modules.json"])
+
+    def test_an_existing_sidecar_keeps_its_mode(self):
+        self.export(0o022, profile=True)
+        os.chmod(self.path + ".modules.json", 0o640)
+        os.chmod(self.path + ".costs.json", 0o604)
+        self.export(0o077, profile=True)
+        self.assertEqual(self.mode(".modules.json"), 0o640)
+        self.assertEqual(self.mode(".costs.json"), 0o604)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
