@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import stat
+import warnings
 
 from .modules import module_map, module_of_node, unqualified_name
 from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve
@@ -55,6 +56,34 @@ def _write_json_atomically(path, document):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _remove_earlier_profile(costs_path, warn=True):
+    """Removes `costs_path` when it is a costs sidecar an earlier export with profile=True wrote
+    (a regular file of format post-costs/1 measured by torch.profiler): its times are of the
+    model that was at `path` before, and `post-cli --costs` would take them for this one's. Any
+    other file there is left, with a warning when `warn` (an export with profile=True overwrites
+    it). Returns whether it removed one."""
+    try:
+        info = os.lstat(costs_path)
+    except FileNotFoundError:
+        return False
+    ours = False
+    if stat.S_ISREG(info.st_mode) and info.st_size <= 64 << 20:
+        try:
+            with open(costs_path, encoding="utf-8") as f:
+                doc = json.load(f)
+            ours = isinstance(doc, dict) and doc.get("format") == "post-costs/1" and \
+                str(doc.get("measured_by", "")).startswith("torch.profiler")
+        except (OSError, ValueError, RecursionError):
+            ours = False
+    if not ours:
+        if warn:
+            warnings.warn(f"{costs_path} is not a costs file an earlier post_torch.export wrote: left in "
+                          "place, but it does not measure this export", stacklevel=3)
+        return False
+    os.unlink(costs_path)
+    return True
 
 
 class _ModelState:
@@ -116,7 +145,9 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     default: Post Studio places training steps), keeps BatchNormalization and Dropout as
     nodes of their own instead of folding them, so each module with parameters has a node.
     With `profile=True` it also times the model's operators on this machine's CPU with
-    torch.profiler and writes `path + ".costs.json"` (post-costs/1). Returns the paths written.
+    torch.profiler and writes `path + ".costs.json"` (post-costs/1). Without it, a
+    `path + ".costs.json"` that an earlier export with profile=True wrote is removed: its times
+    are of the model that was at `path` before. Returns the paths written.
 
     The model is left exactly as it was: the values of its parameters and buffers (which the
     training-mode trace and the profile's passes update: BatchNorm's running statistics),
@@ -128,10 +159,16 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
 
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
+    path = os.fspath(path)
     with _ModelState(model):
         model.train(training)
         torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
                           training=mode, do_constant_folding=not training)
+    # The model at `path` is new: an earlier profile's times beside it are not of it. With
+    # profile=True the new times replace them (the file keeping its mode), or, when the profile
+    # fails, they are removed then.
+    if not profile:
+        _remove_earlier_profile(path + ".costs.json")
     graph = onnx.load(path, load_external_data=False).graph
     nodes = [(node.name, node.op_type) for node in graph.node]
     modules = module_map(model, [name for name, _ in nodes])
@@ -145,8 +182,12 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     if profile:
         from .profile import measure
 
-        with _ModelState(model):
-            costs = measure(model, args, nodes, modules)
+        try:
+            with _ModelState(model):
+                costs = measure(model, args, nodes, modules)
+        except BaseException:
+            _remove_earlier_profile(path + ".costs.json", warn=False)
+            raise
         _write_json_atomically(path + ".costs.json", costs)
         written.append(path + ".costs.json")
     return written

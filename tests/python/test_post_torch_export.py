@@ -222,5 +222,68 @@ class SidecarFiles(unittest.TestCase):
         self.assertEqual(self.mode(".costs.json"), 0o604)
 
 
+class AnEarlierProfileIsNotLeftBehind(unittest.TestCase):
+    """export(profile=False) removes the costs sidecar an earlier export with profile=True wrote at
+    that path, and only that file; anything else there is left, with a warning."""
+
+    def setUp(self):
+        warnings.simplefilter("ignore")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "net.onnx")
+        torch.manual_seed(0)
+        self.model = Net().eval()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def export(self, batch, **kwargs):
+        return post_torch.export(self.model, (torch.randn(batch, 3, 16, 16),), self.path, **kwargs)
+
+    def test_export_without_profile_removes_the_earlier_profile(self):
+        other = os.path.join(self.tmp.name, "other.onnx.costs.json")
+        with open(other, "w") as f:
+            f.write('{"format": "post-costs/1", "measured_by": "torch.profiler", "forward_us": {}}')
+        self.export(1, profile=True)
+        self.assertTrue(os.path.exists(self.path + ".costs.json"))
+        written = self.export(8, profile=False)
+        self.assertEqual(written, [self.path, self.path + ".modules.json"])
+        self.assertFalse(os.path.exists(self.path + ".costs.json"))
+        self.assertTrue(os.path.exists(other))  # only that exact sidecar
+        self.export(8, profile=False)  # none there: nothing to do
+        # A profile that fails (here: every forward after the trace's) leaves none either.
+        self.export(1, profile=True)
+
+        class Fails(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(4, 4)
+                self.calls = 0
+
+            def forward(self, x):
+                self.calls += 1
+                if self.calls > 1:
+                    raise RuntimeError("the profile's pass")
+                return self.fc(x)
+
+        with self.assertRaisesRegex(RuntimeError, "the profile's pass"):
+            post_torch.export(Fails(), (torch.randn(2, 4),), self.path, profile=True)
+        self.assertFalse(os.path.exists(self.path + ".costs.json"))
+
+    def test_a_file_post_torch_did_not_write_is_left_with_a_warning(self):
+        cases = {"trace": '{"traceEvents": []}', "hand-made": '{"format": "post-costs/1", "forward_us": {}}',
+                 "not json": "times"}
+        for name, text in cases.items():
+            with self.subTest(name):
+                with open(self.path + ".costs.json", "w") as f:
+                    f.write(text)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    self.export(1, profile=False)
+                self.assertTrue(any("is not a costs file an earlier post_torch.export wrote: left in place"
+                                    in str(w.message) for w in caught), [str(w.message) for w in caught])
+                with open(self.path + ".costs.json") as f:
+                    self.assertEqual(f.read(), text)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
