@@ -138,14 +138,17 @@ class _ModelState:
         return False
 
 
-def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True):
+def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True,
+           profile_runs=3):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
 
     The export keeps PyTorch's module-scoped node names and, with `training=True` (the
     default: Post Studio places training steps), keeps BatchNormalization and Dropout as
     nodes of their own instead of folding them, so each module with parameters has a node.
     With `profile=True` it also times the model's operators on this machine's CPU with
-    torch.profiler and writes `path + ".costs.json"` (post-costs/1). Without it, a
+    torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's median over
+    `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
+    ("x-inputs"). Without it, a
     `path + ".costs.json"` that an earlier export with profile=True wrote is removed: its times
     are of the model that was at `path` before. Returns the paths written.
 
@@ -158,6 +161,8 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     import torch
 
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    if profile and (isinstance(profile_runs, bool) or not isinstance(profile_runs, int) or profile_runs < 1):
+        raise ValueError(f"profile_runs must be a whole number >= 1, got {profile_runs!r}")
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
     path = os.fspath(path)
     with _ModelState(model):
@@ -184,7 +189,7 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
 
         try:
             with _ModelState(model):
-                costs = measure(model, args, nodes, modules)
+                costs = measure(model, args, nodes, modules, repeats=profile_runs)
         except BaseException:
             _remove_earlier_profile(path + ".costs.json", warn=False)
             raise

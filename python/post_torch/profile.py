@@ -97,11 +97,18 @@ def _scoped(model):
 
 
 def measure(model, example_inputs, nodes, modules, repeats=3):
-    """post-costs/1 for ONNX `nodes` [(name, op_type)] with their `modules` {name: path}:
-    the mean over `repeats` profiled forward passes (after one warm-up) on the CPU."""
+    """post-costs/1 for ONNX `nodes` [(name, op_type)] with their `modules` {name: path}: each
+    node's fastest time over `repeats` profiled forward passes (after one warm-up) on the CPU,
+    over the passes that matched it. The minimum, not the mean or the median: on a loaded
+    machine other processes only ever add time, and ResNet-18's per-op times varied up to 7x
+    between profiles as means of 3 passes, 5x as medians, 2.3x as minimums (90th percentile
+    over 8 profiles, docs/pytorch.md). Records the inputs' shapes as "x-inputs" (post-cli
+    ignores x- keys)."""
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"profile_runs must be a whole number >= 1, got {repeats!r}")
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
     handles = _scoped(model)
-    sums, counts, unmatched = {}, {}, set()
+    runs, unmatched = {}, set()
     try:
         with torch.no_grad():
             model(*args)  # warm-up: first-call allocations are not the operator's cost
@@ -115,17 +122,17 @@ def measure(model, example_inputs, nodes, modules, repeats=3):
                     times, missed = _match_module(own, operators.get(module, []))
                     unmatched.update(missed)
                     for name, us in times.items():
-                        sums[name] = sums.get(name, 0.0) + us
-                        counts[name] = counts.get(name, 0) + 1
+                        runs.setdefault(name, []).append(us)
     finally:
         for handle in handles:
             handle.remove()
-    ops = {name: sums[name] / counts[name] for name, _ in nodes if name in sums}
+    ops = {name: min(runs[name]) for name, _ in nodes if name in runs}
     return {
         "format": COSTS_FORMAT,
         "device": "cpu",
-        "measured_by": f"torch.profiler (PyTorch {torch.__version__}), mean of {repeats} forward passes",
+        "measured_by": f"torch.profiler (PyTorch {torch.__version__}), fastest of {repeats} forward passes",
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "forward_us": ops,
         "unmatched": [name for name, _ in nodes if name in unmatched and name not in ops],
+        "x-inputs": [list(a.shape) if isinstance(a, torch.Tensor) else None for a in args],
     }

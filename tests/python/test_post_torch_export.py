@@ -285,5 +285,59 @@ class AnEarlierProfileIsNotLeftBehind(unittest.TestCase):
                     self.assertEqual(f.read(), text)
 
 
+class Profile(unittest.TestCase):
+    """profile=True: the fastest of `profile_runs` passes per node, and the inputs' shapes."""
+
+    def setUp(self):
+        warnings.simplefilter("ignore")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "net.onnx")
+        torch.manual_seed(0)
+        self.model = Net().eval()
+        self.x = torch.randn(2, 3, 16, 16)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def costs(self):
+        import json
+        with open(self.path + ".costs.json") as f:
+            return json.load(f)
+
+    def test_each_node_takes_its_fastest_pass(self):
+        from unittest import mock
+        from post_torch import profile
+        passes = []  # one entry per profiled pass: _own_operators runs once a pass
+        times = [30.0, 10.0, 20.0, 50.0, 40.0]  # a loaded machine: one pass slow, one fast
+
+        def own_operators(events):
+            passes.append(len(passes))
+            return {}
+
+        def match_module(nodes, _operators):
+            return {name: times[passes[-1]] for name, _ in nodes}, []
+
+        with mock.patch.object(profile, "_own_operators", own_operators), \
+                mock.patch.object(profile, "_match_module", match_module):
+            post_torch.export(self.model, (self.x,), self.path, profile=True, profile_runs=5)
+        costs = self.costs()
+        self.assertEqual(len(passes), 5)
+        self.assertEqual(set(costs["forward_us"].values()), {10.0})
+        self.assertIn("fastest of 5 forward passes", costs["measured_by"])
+
+    def test_the_run_count_is_checked_and_the_inputs_recorded(self):
+        for runs in (0, -1, 2.5, True, "3"):
+            with self.subTest(runs=runs):
+                with self.assertRaisesRegex(ValueError, "profile_runs must be a whole number >= 1"):
+                    post_torch.export(self.model, (self.x,), self.path, profile=True, profile_runs=runs)
+                self.assertFalse(os.path.exists(self.path))  # refused before anything is written
+        post_torch.export(self.model, (self.x,), self.path, profile=True, profile_runs=1)
+        costs = self.costs()
+        self.assertIn("fastest of 1 forward passes", costs["measured_by"])
+        # post-costs/1 readers ignore x- keys (docs/formats.md): post-cli reads the file as before.
+        self.assertEqual(costs["x-inputs"], [[2, 3, 16, 16]])
+        self.assertIn("/conv/Conv", costs["forward_us"])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
