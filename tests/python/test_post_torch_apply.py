@@ -382,8 +382,9 @@ class PlacementOfAnotherModel(unittest.TestCase):
     def test_modules_left_out_are_counted_and_named(self):
         path = self.torch_map({"": GPU0, "a": GPU0, "b": GPU1})
         with self.assertWarnsRegex(post_torch.PlacementWarning,
-                                   r"1 of the 3 modules with parameters or buffers of the model \(Net\) are not in "
-                                   r"the placement and run where their parent runs: 'bn'; a placement of another model"):
+                                   r"1 of the 3 modules with parameters or buffers of the model \(Net\) are not "
+                                   r"in the placement and run where their parent runs: 'bn'; a placement of another "
+                                   r"model"):
             post_torch.apply(self.model, path, {GPU0: "cpu", GPU1: "cpu"})
         with self.assertWarns(UserWarning):  # PlacementWarning is a UserWarning, as filters expect
             post_torch.resolve(Net(), post_torch.load_plan(path), {GPU0: "cpu", GPU1: "cpu"})
