@@ -12,22 +12,43 @@ See docs/pytorch.md for the walk-through and the rules.
 
 import json
 import os
-import tempfile
+import secrets
+import stat
+import warnings
 
 from .modules import module_map, module_of_node, unqualified_name
-from .placement import PlacementError, apply, load_plan, modules_to_devices, resolve
+from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve
 
 __all__ = ["export", "apply", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
-           "unqualified_name", "PlacementError", "MODULES_FORMAT"]
+           "unqualified_name", "PlacementError", "PlacementWarning", "MODULES_FORMAT"]
 
 MODULES_FORMAT = "post-torch-modules/1"
 
 
 def _write_json_atomically(path, document):
+    """Writes `document` to `path` through a temporary file in the same folder and a rename, so a
+    reader sees the old file or the new one, never half of one. A new file gets the mode a plain
+    open() would give it (0666 less the umask: readable by others where the .onnx is); a file
+    that exists keeps its mode."""
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".post_torch-", dir=folder)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".post_torch-{secrets.token_hex(8)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)  # the umask applies, as for open(path, "w")
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"{folder}: no free name for a temporary file")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            if mode is not None:
+                os.fchmod(f.fileno(), mode)
             json.dump(document, f, indent=1, sort_keys=False)
             f.write("\n")
         os.replace(tmp, path)
@@ -37,27 +58,122 @@ def _write_json_atomically(path, document):
         raise
 
 
-def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True):
+def _remove_earlier_profile(costs_path, warn=True):
+    """Removes `costs_path` when it is a costs sidecar an earlier export with profile=True wrote
+    (a regular file of format post-costs/1 measured by torch.profiler): its times are of the
+    model that was at `path` before, and `post-cli --costs` would take them for this one's. Any
+    other file there is left, with a warning when `warn` (an export with profile=True overwrites
+    it). Returns whether it removed one."""
+    try:
+        info = os.lstat(costs_path)
+    except FileNotFoundError:
+        return False
+    ours = False
+    if stat.S_ISREG(info.st_mode) and info.st_size <= 64 << 20:
+        try:
+            with open(costs_path, encoding="utf-8") as f:
+                doc = json.load(f)
+            ours = isinstance(doc, dict) and doc.get("format") == "post-costs/1" and \
+                str(doc.get("measured_by", "")).startswith("torch.profiler")
+        except (OSError, ValueError, RecursionError):
+            ours = False
+    if not ours:
+        if warn:
+            warnings.warn(f"{costs_path} is not a costs file an earlier post_torch.export wrote: left in "
+                          "place, but it does not measure this export", stacklevel=3)
+        return False
+    os.unlink(costs_path)
+    return True
+
+
+class _ModelState:
+    """Everything an export may change in a model, taken before and put back after it: the values
+    of every parameter and buffer (a training-mode trace and the profile's passes update
+    BatchNorm's running statistics and counter in place), each tensor's requires_grad and .grad,
+    the training flag of every submodule (a model in train mode with frozen BatchNorms keeps
+    them in eval mode), which tensor object each module holds, and torch's random number
+    generators (a training-mode Dropout draws from them)."""
+
+    def __init__(self, model):
+        import torch
+
+        self.modules = list({id(m): m for _, m in model.named_modules(remove_duplicate=False)}.values())
+        self.training = [(m, m.training) for m in self.modules]
+        self.slots = [(m, dict(m._parameters), dict(m._buffers)) for m in self.modules]
+        seen, self.tensors = set(), []
+        for _, params, buffers in self.slots:
+            for t in list(params.values()) + list(buffers.values()):
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                self.tensors.append((t, t.detach().clone(), t.requires_grad, t.grad if t.is_leaf else None))
+        self.cuda = sorted({t.device.index or 0 for t, *_ in self.tensors if t.device.type == "cuda"})
+        self.rng = torch.random.fork_rng(devices=self.cuda)
+
+    def __enter__(self):
+        self.rng.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        import torch
+
+        try:
+            for m, params, buffers in self.slots:
+                m._parameters.clear()
+                m._parameters.update(params)
+                m._buffers.clear()
+                m._buffers.update(buffers)
+            with torch.no_grad():
+                for t, saved, requires_grad, grad in self.tensors:
+                    t.copy_(saved)
+                    if t.is_leaf:
+                        if t.requires_grad != requires_grad:
+                            t.requires_grad_(requires_grad)
+                        if t.grad is not grad:
+                            t.grad = grad
+            for m, training in self.training:
+                m.training = training
+        finally:
+            self.rng.__exit__(*exc)
+        return False
+
+
+def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True,
+           profile_runs=3):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
 
     The export keeps PyTorch's module-scoped node names and, with `training=True` (the
     default: Post Studio places training steps), keeps BatchNormalization and Dropout as
     nodes of their own instead of folding them, so each module with parameters has a node.
     With `profile=True` it also times the model's operators on this machine's CPU with
-    torch.profiler and writes `path + ".costs.json"` (post-costs/1). Returns the paths written.
+    torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's median over
+    `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
+    ("x-inputs"). Without it, a
+    `path + ".costs.json"` that an earlier export with profile=True wrote is removed: its times
+    are of the model that was at `path` before. Returns the paths written.
+
+    The model is left exactly as it was: the values of its parameters and buffers (which the
+    training-mode trace and the profile's passes update: BatchNorm's running statistics),
+    requires_grad and .grad, and every submodule's training flag are put back, also when the
+    export fails; so is torch's random number generator state.
     """
     import onnx
     import torch
 
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    if profile and (isinstance(profile_runs, bool) or not isinstance(profile_runs, int) or profile_runs < 1):
+        raise ValueError(f"profile_runs must be a whole number >= 1, got {profile_runs!r}")
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
-    was_training = model.training
-    model.train(training)
-    try:
+    path = os.fspath(path)
+    with _ModelState(model):
+        model.train(training)
         torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
                           training=mode, do_constant_folding=not training)
-    finally:
-        model.train(was_training)
+    # The model at `path` is new: an earlier profile's times beside it are not of it. With
+    # profile=True the new times replace them (the file keeping its mode), or, when the profile
+    # fails, they are removed then.
+    if not profile:
+        _remove_earlier_profile(path + ".costs.json")
     graph = onnx.load(path, load_external_data=False).graph
     nodes = [(node.name, node.op_type) for node in graph.node]
     modules = module_map(model, [name for name, _ in nodes])
@@ -71,7 +187,12 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     if profile:
         from .profile import measure
 
-        costs = measure(model, args, nodes, modules)
+        try:
+            with _ModelState(model):
+                costs = measure(model, args, nodes, modules, repeats=profile_runs)
+        except BaseException:
+            _remove_earlier_profile(path + ".costs.json", warn=False)
+            raise
         _write_json_atomically(path + ".costs.json", costs)
         written.append(path + ".costs.json")
     return written

@@ -7,7 +7,9 @@ the module's *unqualified* name (the qualified name from its last non-numeric at
 called a second time in one forward gets a ``_N`` suffix (``relu_1``). This module walks the
 model's tree along those scopes, so the mapping is exact for every node that carries a
 scope; nodes without one (``Identity_3``, ``Constant_12``) and nodes of functional code in
-the top-level ``forward`` belong to the root module, whose path is ``""``.
+the top-level ``forward`` belong to the root module, whose path is ``""``. A module reachable by
+two paths (shared by two parents) is named in its scopes by its first path, under either
+parent; its node gets the path of the parent it was called from.
 """
 
 import re
@@ -24,28 +26,44 @@ def unqualified_name(qualified):
     return qualified
 
 
-def _child_for_scope(module, path, scope):
-    exact, repeated = None, None
+def scope_names(model):
+    """{id(module): the name PyTorch's exporter gives its scope}: the unqualified name of the
+    module's first path in ``named_modules()``. A module reachable by two paths (one Linear held
+    by Sequentials ``a`` and ``b`` as ``a.1`` and ``b.1``) keeps that name under both parents:
+    its nodes are ``/a/a.1/Gemm`` and ``/b/a.1/Gemm``."""
+    return {id(m): unqualified_name(p) for p, m in model.named_modules() if p}
+
+
+def _child_for_scope(module, path, scope, names):
     stem = _REPEAT.match(scope)
-    for name, child in module.named_children():
-        qualified = f"{path}.{name}" if path else name
-        unq = unqualified_name(qualified)
-        if unq == scope:
-            exact = (qualified, child)
-            break
-        if stem and unq == stem.group(1) and repeated is None:
-            repeated = (qualified, child)
-    return exact or repeated
+    children = [(f"{path}.{name}" if path else name, child) for name, child in module.named_children()]
+    # A child's own unqualified name first, then the one its scope has when it is shared.
+    keys = [lambda q, c: unqualified_name(q), lambda q, c: names.get(id(c))]
+    for key in keys:
+        for qualified, child in children:
+            if key(qualified, child) == scope:
+                return qualified, child
+    if stem:
+        for key in keys:
+            for qualified, child in children:
+                if key(qualified, child) == stem.group(1):
+                    return qualified, child
+    return None
 
 
-def module_of_node(model, node_name):
-    """The qualified path of the module that produced ONNX node `node_name` ("" for the root)."""
+def module_of_node(model, node_name, names=None):
+    """The qualified path of the module that produced ONNX node `node_name` ("" for the root).
+
+    A module reachable by two paths is given the path it was called by (``b.1`` for
+    ``/b/a.1/Gemm``). `names`: scope_names(model), when the caller has it already."""
     if not node_name.startswith("/"):
         return ""
+    if names is None:
+        names = scope_names(model)
     scopes = node_name.split("/")[1:-1]  # drop the leading "" and the op part
     module, path = model, ""
     for scope in scopes:
-        found = _child_for_scope(module, path, scope)
+        found = _child_for_scope(module, path, scope, names)
         if found is None:
             break  # a scope that is no child module (functional code): stay at the parent
         path, module = found
@@ -54,4 +72,5 @@ def module_of_node(model, node_name):
 
 def module_map(model, onnx_node_names):
     """{onnx node name: module path} for every node."""
-    return {name: module_of_node(model, name) for name in onnx_node_names}
+    names = scope_names(model)
+    return {name: module_of_node(model, name, names) for name in onnx_node_names}

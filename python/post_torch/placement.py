@@ -19,6 +19,11 @@ class PlacementError(ValueError):
     the culprit (field, module or device)."""
 
 
+class PlacementWarning(UserWarning):
+    """A placement that applies but may not be this model's: modules with parameters or buffers
+    that it does not name (they run where their parent runs)."""
+
+
 def _source(path):
     try:
         return os.fsdecode(os.fspath(path))
@@ -163,24 +168,44 @@ def _torch_device(name, value, source):
         if device.index is not None and device.index >= count:
             raise PlacementError(f"{source}: device_map['{name}'] = '{device}': this machine has CUDA devices "
                                  f"0 to {count - 1}")
+        if device.index is None:  # "cuda" is the current device: compared with tensors' devices by index
+            device = torch.device("cuda", torch.cuda.current_device())
     return device
 
 
-def resolve(model, plan, device_map, source="placement"):
-    """{module path: torch.device} for every module of `model`.
+def _parent(path):
+    return path.rsplit(".", 1)[0] if "." in path else ""
 
-    A module the plan names runs on its mapped device; a module it does not name (a container,
-    or a module whose ops the export folded into another's) runs where its parent runs; the
-    root, when unnamed, runs where the first named module runs. Raises PlacementError, naming
-    `source`, for a module path the model lacks, a device the map lacks, or a mapped device
-    this process cannot use. Changes nothing.
-    """
+
+def _paths(model):
+    """[(path, module)] for every path of every module, parents first: a module shared by two
+    parents (one object reachable as 'a.shared' and 'b.shared') is listed under each path, as the
+    export's scopes and its .modules.json name it."""
+    return list(model.named_modules(remove_duplicate=False))
+
+
+def _qualified(path, name):
+    return f"{path}.{name}" if path else name
+
+
+def _owns_tensors(module):
+    return any(True for _ in module.parameters(recurse=False)) or any(True for _ in module.buffers(recurse=False))
+
+
+def _resolve(model, plan, device_map, source):
+    """resolve(), and {path: the Post Studio device it runs on, named or inherited}."""
     if not isinstance(device_map, dict):
         raise PlacementError(f"{source}: device_map must be a dict of Post Studio device names to torch devices")
-    named = dict(model.named_modules())
-    for module in plan:
-        if module not in named:
-            raise PlacementError(f"{source}: module '{module}' is not in the model ({type(model).__name__})")
+    paths = _paths(model)
+    named = dict(paths)
+    missing = [module for module in plan if module not in named]
+    if missing:
+        below_root = [module for module in plan if module != ""]
+        if not any(module in named for module in below_root):
+            shown = ", ".join(f"'{m}'" for m in missing[:3]) + (", ..." if len(missing) > 3 else "")
+            raise PlacementError(f"{source}: none of the placement's {len(below_root)} modules is in the model "
+                                 f"({type(model).__name__}): {shown}; is it a placement of another model?")
+        raise PlacementError(f"{source}: module '{missing[0]}' is not in the model ({type(model).__name__})")
     for module, device in plan.items():
         if device not in device_map:
             raise PlacementError(
@@ -190,67 +215,143 @@ def resolve(model, plan, device_map, source="placement"):
         raise PlacementError(f"{source}: the placement names no module of the model")
     used = set(plan.values())
     torch_devices = {name: _torch_device(name, d, source) for name, d in device_map.items() if name in used}
-    root = plan.get("", next(iter(plan.values())))
-    homes = {"": torch_devices[root]}
-    for path, _ in model.named_modules():
-        if path == "":
-            continue
-        parent = path.rsplit(".", 1)[0] if "." in path else ""
-        homes[path] = torch_devices[plan[path]] if path in plan else homes[parent]
-    return homes
+    labels = {"": plan.get("", next(iter(plan.values())))}
+    for path, _ in paths:
+        if path != "":
+            labels[path] = plan[path] if path in plan else labels[_parent(path)]
+    homes = {path: torch_devices[label] for path, label in labels.items()}
+
+    def where(path):
+        return f"'{labels[path]}' ({homes[path]}{'' if path in plan else ', from its parent'})"
+
+    by_module = {}
+    for path, module in paths:
+        by_module.setdefault(id(module), (module, []))[1].append(path)
+    for module, ps in by_module.values():
+        other = next((p for p in ps if homes[p] != homes[ps[0]]), None)
+        if other is not None:
+            raise PlacementError(
+                f"{source}: module '{ps[0]}' is also '{other}' (one module reachable by two paths) and would run on "
+                f"{where(ps[0])} as '{ps[0]}' and on {where(other)} as '{other}'; its parameters live on one device: "
+                "place both paths on one device")
+    owning = [(module, ps) for module, ps in by_module.values() if _owns_tensors(module)]
+    uncovered = [ps[0] for _, ps in owning if not any(p in plan for p in ps)]
+    if uncovered:
+        shown = ", ".join(f"'{p}'" for p in uncovered[:5]) + (", ..." if len(uncovered) > 5 else "")
+        warnings.warn(PlacementWarning(
+            f"{source}: {len(uncovered)} of the {len(owning)} modules with parameters or buffers of the model "
+            f"({type(model).__name__}) are not in the placement and run where their parent runs: {shown}; "
+            "a placement of another model? (an export with training=False folds BatchNorms away: their "
+            "modules are not in its placement either)"), stacklevel=3)
+    return homes, labels
 
 
-def _stage(model, homes, source):
+def resolve(model, plan, device_map, source="placement"):
+    """{module path: torch.device} for every path of every module of `model` (a module shared by
+    two parents under each of its paths).
+
+    A module the plan names runs on its mapped device; a module it does not name (a container,
+    or a module whose ops the export folded into another's) runs where its parent runs; the
+    root, when unnamed, runs where the first named module runs. Raises PlacementError, naming
+    `source`, for a module path the model lacks, a device the map lacks, a mapped device this
+    process cannot use, or a module reachable by two paths that would run on two devices. Warns
+    (PlacementWarning) when modules that own parameters or buffers are not in the plan. Changes
+    nothing.
+    """
+    return _resolve(model, plan, device_map, source)[0]
+
+
+def _stage(model, homes, labels, owners, source):
     """Every parameter and buffer of `model` copied to its module's device, before the model is
-    touched: [(module, {name: Parameter}, {name: tensor})]. A copy that fails (a device this
-    torch lacks, out of memory) raises PlacementError with the model unchanged."""
-    staged = []
-    for path, module in model.named_modules():
+    touched: [(module, path, device, back, {name: Parameter}, {name: tensor})], one entry per
+    module (a module reachable by two paths once), where `back` is the device its output goes
+    back to (its parent's, when the parent has ops of its own) or None. A tensor held by two
+    modules (tied weights) is copied once and both get the copy; held by modules on two devices it
+    is refused. A copy that fails (a device this torch lacks, out of memory) raises PlacementError
+    with the model unchanged."""
+    paths = _paths(model)
+    backs = {}
+    for path, module in paths:
+        parent = _parent(path)
+        if path == "" or parent not in owners:
+            continue
+        first = backs.setdefault(id(module), (homes[parent], path))
+        if first[0] != homes[parent]:
+            raise PlacementError(
+                f"{source}: module '{first[1]}' is also '{path}' (one module reachable by two paths), and its "
+                f"parents '{_parent(first[1])}' and '{parent}', which have ops of their own, run on "
+                f"'{labels[_parent(first[1])]}' ({first[0]}) and '{labels[parent]}' ({homes[parent]}): its output "
+                "cannot go back to both; place both parents on one device")
+    staged, seen, moved = [], set(), {}  # moved: id(tensor) -> (tensor on its device, device, path, name)
+    for path, module in paths:
+        if id(module) in seen:
+            continue
+        seen.add(id(module))
         device = homes[path]
+        params, buffers = {}, {}
         try:
-            params = {name: torch.nn.Parameter(p.data.to(device), requires_grad=p.requires_grad)
-                      for name, p in module.named_parameters(recurse=False) if p.device != device}
-            buffers = {name: b.to(device) for name, b in module.named_buffers(recurse=False) if b.device != device}
+            for is_param, tensors, out in ((True, module._parameters, params), (False, module._buffers, buffers)):
+                for name, t in tensors.items():
+                    if t is None:
+                        continue
+                    prior = moved.get(id(t))
+                    if prior is not None:
+                        copy, at, owner, owner_name = prior
+                        if at != device:
+                            what = "parameter" if is_param else "buffer"
+                            raise PlacementError(
+                                f"{source}: {what} '{_qualified(owner, owner_name)}' is also "
+                                f"'{_qualified(path, name)}' (tied weights), but module '{owner}' runs on "
+                                f"'{labels[owner]}' ({at}) and module '{path}' on '{labels[path]}' ({device}); "
+                                f"a shared {what} lives on one device: place both modules on one device")
+                        if copy is not t:
+                            out[name] = copy
+                        continue
+                    copy = t
+                    if t.device != device:
+                        copy = (torch.nn.Parameter(t.data.to(device), requires_grad=t.requires_grad) if is_param
+                                else t.to(device))
+                        out[name] = copy
+                    moved[id(t)] = (copy, device, path, name)
+        except PlacementError:
+            raise
         except Exception as e:  # noqa: BLE001 - torch raises RuntimeError, AssertionError, NotImplementedError...
             where = f"module '{path}'" if path else "the root module"
             raise PlacementError(f"{source}: cannot move {where} to '{device}': "
                                  f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
-        staged.append((module, params, buffers))
+        back = backs.get(id(module), (None,))[0]
+        staged.append((module, path, device, back, params, buffers))
     return staged
 
 
 _HOOKS = "_post_torch_hooks"  # a module's hook handles from the last apply, removed by the next
 
 
-def _commit(model, staged, homes, owners):
+def _commit(staged):
     """Puts the staged tensors in place and the hooks on, replacing an earlier apply's hooks; on
     any exception (an interrupt) it restores every parameter and buffer and removes the new hooks."""
-    old = {path: module.__dict__.get(_HOOKS, []) for path, module in model.named_modules()}
-    undo, new_hooks = [], {}
+    undo, new_hooks = [], []
     try:
-        for (module, params, buffers), (path, _) in zip(staged, model.named_modules()):
+        for module, _path, device, back, params, buffers in staged:
             for name, param in params.items():
                 undo.append((module, name, module._parameters[name], True))
                 setattr(module, name, param)
             for name, buf in buffers.items():
                 undo.append((module, name, module._buffers[name], False))
                 module._buffers[name] = buf
-            device = homes[path]
             hooks = [module.register_forward_pre_hook(lambda _m, args, device=device: _move(args, device))]
-            parent = path.rsplit(".", 1)[0] if "." in path else ""
-            if path != "" and parent in owners:
-                back = homes[parent]
+            new_hooks.append((module, hooks))
+            if back is not None:
                 hooks.append(module.register_forward_hook(lambda _m, _args, out, back=back: _move(out, back)))
-            new_hooks[path] = (module, hooks)
     except BaseException:
-        for hooks in new_hooks.values():
-            for handle in hooks[1]:
+        for _, hooks in new_hooks:
+            for handle in hooks:
                 handle.remove()
         for module, name, value, is_param in reversed(undo):
             (module._parameters if is_param else module._buffers)[name] = value
         raise
-    for path, (module, hooks) in new_hooks.items():
-        for handle in old.get(path, []):
+    for module, hooks in new_hooks:
+        for handle in module.__dict__.get(_HOOKS, []):
             handle.remove()
         module.__dict__[_HOOKS] = hooks
 
@@ -272,7 +373,7 @@ def apply(model, placement_path, device_map):
     """
     source = _source(placement_path)
     plan = load_plan(source)
-    homes = resolve(model, plan, device_map, source)
-    staged = _stage(model, homes, source)
-    _commit(model, staged, homes, set(plan))
+    homes, labels = _resolve(model, plan, device_map, source)
+    staged = _stage(model, homes, labels, set(plan), source)
+    _commit(staged)
     return model

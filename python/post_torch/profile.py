@@ -72,30 +72,43 @@ def _match_module(nodes, operators):
 
 
 def _scoped(model):
-    """Wraps each module's forward in a record_function range named after its path."""
-    handles, open_ranges = [], {}
-    for path, module in model.named_modules():
-        label = SCOPE_PREFIX + path
+    """Wraps each module's forward in a record_function range named after its path. A module
+    reachable by two paths (shared by two parents) is named by the path of the module it is
+    called from, as the export's scopes name it ('a.shared' from 'a', 'b.shared' from 'b')."""
+    handles, stack, paths = [], [], {}
+    for path, module in model.named_modules(remove_duplicate=False):
+        paths.setdefault(id(module), {}).setdefault(path.rsplit(".", 1)[0] if "." in path else "", path)
 
-        def enter(m, _args, label=label):
-            r = autograd_profiler.record_function(label)
-            r.__enter__()
-            open_ranges.setdefault(id(m), []).append(r)
+    def enter(m, _args):
+        by_parent = paths[id(m)]
+        caller = stack[-1][0] if stack else None
+        path = by_parent.get(caller, next(iter(by_parent.values())))
+        r = autograd_profiler.record_function(SCOPE_PREFIX + path)
+        r.__enter__()
+        stack.append((path, r))
 
-        def leave(m, _args, _out):
-            open_ranges[id(m)].pop().__exit__(None, None, None)
+    def leave(_m, _args, _out):
+        stack.pop()[1].__exit__(None, None, None)
 
+    for module in {id(m): m for _, m in model.named_modules(remove_duplicate=False)}.values():
         handles.append(module.register_forward_pre_hook(enter))
         handles.append(module.register_forward_hook(leave))
     return handles
 
 
 def measure(model, example_inputs, nodes, modules, repeats=3):
-    """post-costs/1 for ONNX `nodes` [(name, op_type)] with their `modules` {name: path}:
-    the mean over `repeats` profiled forward passes (after one warm-up) on the CPU."""
+    """post-costs/1 for ONNX `nodes` [(name, op_type)] with their `modules` {name: path}: each
+    node's fastest time over `repeats` profiled forward passes (after one warm-up) on the CPU,
+    over the passes that matched it. The minimum, not the mean or the median: on a loaded
+    machine other processes only ever add time, and ResNet-18's per-op times varied up to 7x
+    between profiles as means of 3 passes, 5x as medians, 2.3x as minimums (90th percentile
+    over 8 profiles, docs/pytorch.md). Records the inputs' shapes as "x-inputs" (post-cli
+    ignores x- keys)."""
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"profile_runs must be a whole number >= 1, got {repeats!r}")
     args = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
     handles = _scoped(model)
-    sums, counts, unmatched = {}, {}, set()
+    runs, unmatched = {}, set()
     try:
         with torch.no_grad():
             model(*args)  # warm-up: first-call allocations are not the operator's cost
@@ -109,17 +122,17 @@ def measure(model, example_inputs, nodes, modules, repeats=3):
                     times, missed = _match_module(own, operators.get(module, []))
                     unmatched.update(missed)
                     for name, us in times.items():
-                        sums[name] = sums.get(name, 0.0) + us
-                        counts[name] = counts.get(name, 0) + 1
+                        runs.setdefault(name, []).append(us)
     finally:
         for handle in handles:
             handle.remove()
-    ops = {name: sums[name] / counts[name] for name, _ in nodes if name in sums}
+    ops = {name: min(runs[name]) for name, _ in nodes if name in runs}
     return {
         "format": COSTS_FORMAT,
         "device": "cpu",
-        "measured_by": f"torch.profiler (PyTorch {torch.__version__}), mean of {repeats} forward passes",
+        "measured_by": f"torch.profiler (PyTorch {torch.__version__}), fastest of {repeats} forward passes",
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "forward_us": ops,
         "unmatched": [name for name, _ in nodes if name in unmatched and name not in ops],
+        "x-inputs": [list(a.shape) if isinstance(a, torch.Tensor) else None for a in args],
     }

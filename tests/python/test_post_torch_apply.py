@@ -13,6 +13,7 @@ import sys
 import tempfile
 import threading
 import unittest
+import warnings
 
 try:
     import torch
@@ -47,6 +48,10 @@ def state(model):
 
 class ApplyIsAllOrNothing(unittest.TestCase):
     def setUp(self):
+        quiet = warnings.catch_warnings()  # maps that leave "bn" out: PlacementWarning, tested below
+        quiet.__enter__()
+        self.addCleanup(quiet.__exit__, None, None, None)
+        warnings.simplefilter("ignore", post_torch.PlacementWarning)
         torch.manual_seed(0)
         self.tmp = tempfile.TemporaryDirectory()
         self.model = Net().eval()
@@ -194,6 +199,223 @@ class ApplyIsAllOrNothing(unittest.TestCase):
         weight = self.model.a.weight
         post_torch.apply(self.model, self.torch_map({"a": GPU0}), {GPU0: "cpu"})
         self.assertIs(self.model.a.weight, weight)  # an optimizer holding it still trains the model
+
+
+class Tied(torch.nn.Module):
+    """A language model's tied embedding and output weights: one Parameter held by two modules."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(10, 8)
+        self.mid = torch.nn.Linear(8, 8)
+        self.head = torch.nn.Linear(8, 10, bias=False)
+        self.head.weight = self.emb.weight
+
+    def forward(self, x):
+        return self.head(torch.relu(self.mid(self.emb(x))))
+
+
+class Block(torch.nn.Module):
+    def __init__(self, shared):
+        super().__init__()
+        self.pre = torch.nn.Linear(8, 8)
+        self.shared = shared
+
+    def forward(self, x):
+        return self.shared(torch.relu(self.pre(x)))
+
+
+class Shared(torch.nn.Module):
+    """One Linear reachable by two paths, 'a.shared' and 'b.shared' (named_modules() lists only the first)."""
+
+    def __init__(self):
+        super().__init__()
+        shared = torch.nn.Linear(8, 8)
+        self.a = Block(shared)
+        self.b = Block(shared)
+
+    def forward(self, x):
+        return self.b(self.a(x))
+
+
+class SharedTensorsAndModules(unittest.TestCase):
+    """Tied weights stay one Parameter; a module reachable by two paths is found under both; either
+    on two devices is refused with the model unchanged."""
+
+    def setUp(self):
+        torch.manual_seed(0)
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def torch_map(self, modules):
+        path = os.path.join(self.tmp.name, "map.json")
+        with open(path, "w") as f:
+            json.dump({"format": "post-torch-map/1", "modules": modules}, f)
+        return path
+
+    def test_tied_weights_stay_tied_on_one_device(self):
+        x = torch.randint(0, 10, (3, 5))
+        for target in ("cpu", "meta"):
+            with self.subTest(target):
+                model = Tied()
+                weight = model.emb.weight
+                with torch.no_grad():
+                    expected = model(x)
+                path = self.torch_map({"emb": GPU0, "mid": GPU1, "head": GPU0})
+                post_torch.apply(model, path, {GPU0: target, GPU1: "cpu"})
+                self.assertIs(model.head.weight, model.emb.weight)
+                self.assertEqual(model.emb.weight.device.type, target)
+                self.assertEqual(len(list(model.parameters())), 3)  # emb.weight, mid.weight, mid.bias
+                if target == "cpu":
+                    self.assertIs(model.emb.weight, weight)  # already there: the same object
+                    self.assertTrue(torch.equal(model(x), expected.detach()))
+                    # One gradient, summed over both uses, as in the unplaced model.
+                    reference = Tied()
+                    reference.load_state_dict(model.state_dict())
+                    reference(x).sum().backward()
+                    model(x).sum().backward()
+                    self.assertTrue(torch.allclose(model.emb.weight.grad, reference.emb.weight.grad))
+
+    def test_tied_weights_on_two_devices_are_refused(self):
+        path = self.torch_map({"emb": GPU0, "mid": GPU0, "head": GPU1})
+        for first, second in (("cpu", "meta"), ("meta", "cpu")):
+            with self.subTest(emb=first, head=second):
+                model = Tied()
+                before = state(model)
+                with self.assertRaises(post_torch.PlacementError) as raised:
+                    post_torch.apply(model, path, {GPU0: first, GPU1: second})
+                message = str(raised.exception)
+                self.assertIn(path, message)
+                self.assertIn("parameter 'emb.weight' is also 'head.weight' (tied weights)", message)
+                self.assertIn(f"module 'emb' runs on '{GPU0}' ({first})", message)
+                self.assertIn(f"module 'head' on '{GPU1}' ({second})", message)
+                self.assertIs(model.head.weight, model.emb.weight)
+                tensors, hooks = state(model)
+                self.assertEqual(hooks, before[1])
+                self.assertEqual({k: v[:2] for k, v in tensors.items()}, {k: v[:2] for k, v in before[0].items()})
+
+    def test_a_module_reachable_by_two_paths_is_found_under_both(self):
+        x = torch.randn(3, 8)
+        for target in ("cpu", "meta"):
+            with self.subTest(target):
+                model = Shared()
+                with torch.no_grad():
+                    expected = model(x)
+                path = self.torch_map({"a.pre": GPU0, "a": GPU1, "a.shared": GPU1, "b.pre": GPU0, "b": GPU1,
+                                       "b.shared": GPU1})
+                homes = post_torch.resolve(model, post_torch.load_plan(path), {GPU0: "cpu", GPU1: target})
+                self.assertEqual(homes["a.shared"], homes["b.shared"])
+                post_torch.apply(model, path, {GPU0: "cpu", GPU1: target})
+                self.assertIs(model.a.shared, model.b.shared)
+                self.assertEqual(model.a.shared.weight.device.type, target)
+                self.assertEqual(len(model.a.shared._forward_pre_hooks), 1)  # hooked once, not once a path
+                if target == "cpu":
+                    with torch.no_grad():
+                        self.assertTrue(torch.equal(model(x), expected))
+
+    def test_a_module_reachable_by_two_paths_on_two_devices_is_refused(self):
+        cases = {
+            "named": ({"a.pre": GPU0, "a": GPU0, "a.shared": GPU0, "b.pre": GPU0, "b": GPU0, "b.shared": GPU1},
+                      f"module 'a.shared' is also 'b.shared' (one module reachable by two paths) and would run on "
+                      f"'{GPU0}' (cpu) as 'a.shared' and on '{GPU1}' (meta) as 'b.shared'"),
+            "inherited": ({"a.pre": GPU0, "a": GPU0, "b.pre": GPU1, "b": GPU1},
+                          f"on '{GPU1}' (meta, from its parent) as 'b.shared'"),
+            "parents": ({"a.pre": GPU0, "a": GPU0, "a.shared": GPU0, "b.pre": GPU1, "b": GPU1, "b.shared": GPU0},
+                        "its parents 'a' and 'b', which have ops of their own, run on"),
+        }
+        for name, (modules, pattern) in cases.items():
+            with self.subTest(name):
+                model = Shared()
+                before = state(model)
+                path = self.torch_map(modules)
+                with self.assertRaises(post_torch.PlacementError) as raised:
+                    post_torch.apply(model, path, {GPU0: "cpu", GPU1: "meta"})
+                self.assertIn(path, str(raised.exception))
+                self.assertIn(pattern, str(raised.exception))
+                tensors, hooks = state(model)
+                self.assertEqual(hooks, before[1])
+                self.assertEqual({k: v[:2] for k, v in tensors.items()}, {k: v[:2] for k, v in before[0].items()})
+
+    def test_the_export_sidecar_of_a_shared_module_applies(self):
+        try:
+            import onnx  # noqa: F401
+        except ImportError:
+            self.skipTest("onnx is missing")
+        model, x = Shared(), torch.randn(3, 8)
+        with torch.no_grad():
+            expected = model(x)
+        onnx_path = os.path.join(self.tmp.name, "shared.onnx")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            post_torch.export(model, (x,), onnx_path)
+        with open(onnx_path + ".modules.json") as f:
+            modules = json.load(f)["modules"]
+        self.assertEqual(modules.get("/b/shared/Gemm"), "b.shared")
+        placement = os.path.join(self.tmp.name, "placement.json")
+        with open(placement, "w") as f:
+            json.dump({"format": "post-placement/1", "modules": modules,
+                       "placement": {op: GPU1 if "shared" in op else GPU0 for op in modules}}, f)
+        post_torch.apply(model, placement, {GPU0: "cpu", GPU1: "cpu"})
+        with torch.no_grad():
+            self.assertTrue(torch.equal(model(x), expected))
+
+
+class PlacementOfAnotherModel(unittest.TestCase):
+    """A placement that leaves modules with parameters or buffers out warns; one naming none of the
+    model's modules is refused."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.model = Net()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def torch_map(self, modules):
+        path = os.path.join(self.tmp.name, "map.json")
+        with open(path, "w") as f:
+            json.dump({"format": "post-torch-map/1", "modules": modules}, f)
+        return path
+
+    def test_modules_left_out_are_counted_and_named(self):
+        path = self.torch_map({"": GPU0, "a": GPU0, "b": GPU1})
+        with self.assertWarnsRegex(post_torch.PlacementWarning,
+                                   r"1 of the 3 modules with parameters or buffers of the model \(Net\) are not "
+                                   r"in the placement and run where their parent runs: 'bn'; a placement of another "
+                                   r"model"):
+            post_torch.apply(self.model, path, {GPU0: "cpu", GPU1: "cpu"})
+        with self.assertWarns(UserWarning):  # PlacementWarning is a UserWarning, as filters expect
+            post_torch.resolve(Net(), post_torch.load_plan(path), {GPU0: "cpu", GPU1: "cpu"})
+
+    def test_a_placement_naming_every_module_with_tensors_does_not_warn(self):
+        path = self.torch_map({"a": GPU0, "bn": GPU0, "b": GPU1})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            post_torch.apply(self.model, path, {GPU0: "cpu", GPU1: "cpu"})
+        self.assertEqual([str(w.message) for w in caught], [])
+
+    def test_a_placement_naming_none_of_the_models_modules_is_refused(self):
+        path = self.torch_map({"": GPU0, "conv1": GPU0, "layer1.0.conv1": GPU1, "fc": GPU1})
+        before = state(self.model)
+        with self.assertRaisesRegex(post_torch.PlacementError,
+                                    r"none of the placement's 3 modules is in the model \(Net\): 'conv1', "
+                                    r"'layer1.0.conv1', 'fc'; is it a placement of another model\?"):
+            post_torch.apply(self.model, path, {GPU0: "cpu", GPU1: "cpu"})
+        self.assertEqual(state(self.model)[1], before[1])
+
+    def test_resnet18s_placement_on_resnet34_warns(self):
+        try:
+            import torchvision
+        except ImportError:
+            self.skipTest("torchvision is missing")
+        r18, r34 = torchvision.models.resnet18(), torchvision.models.resnet34()
+        owning = [p for p, m in r18.named_modules() if any(True for _ in m.parameters(recurse=False))]
+        path = self.torch_map({p: GPU0 for p in [""] + owning})
+        with self.assertWarnsRegex(post_torch.PlacementWarning, r"32 of the 73 modules with parameters or buffers "
+                                   r"of the model \(ResNet\) are not in the placement .*'layer1.2.conv1'"):
+            post_torch.apply(r34, path, {GPU0: "cpu"})
 
 
 if __name__ == "__main__":
