@@ -235,7 +235,12 @@ def _resolve(model, plan, device_map, source):
                 f"{where(ps[0])} as '{ps[0]}' and on {where(other)} as '{other}'; its parameters live on one device: "
                 "place both paths on one device")
     owning = [(module, ps) for module, ps in by_module.values() if _owns_tensors(module)]
-    uncovered = [ps[0] for _, ps in owning if not any(p in plan for p in ps)]
+    # nn.MultiheadAttention passes its out_proj's weight to a function instead of calling it, so
+    # out_proj has no op of its own in any export and is never in a placement (ViT, BERT).
+    modules_at = dict(paths)
+    functional = {p for p, _ in paths
+                  if p and isinstance(modules_at.get(_parent(p)), torch.nn.MultiheadAttention)}
+    uncovered = [ps[0] for _, ps in owning if not any(p in plan or p in functional for p in ps)]
     if uncovered:
         shown = ", ".join(f"'{p}'" for p in uncovered[:5]) + (", ..." if len(uncovered) > 5 else "")
         warnings.warn(PlacementWarning(

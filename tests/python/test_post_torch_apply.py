@@ -396,6 +396,17 @@ class PlacementOfAnotherModel(unittest.TestCase):
             post_torch.apply(self.model, path, {GPU0: "cpu", GPU1: "cpu"})
         self.assertEqual([str(w.message) for w in caught], [])
 
+    def test_attentions_out_proj_is_not_missed(self):
+        # nn.MultiheadAttention uses out_proj's weight in a function call, so no export gives
+        # out_proj an op and no placement names it: not a sign of another model (ViT-B/16).
+        model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.MultiheadAttention(8, 2))
+        path = self.torch_map({"0": GPU0, "1": GPU1})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            post_torch.apply(model, path, {GPU0: "cpu", GPU1: "cpu"})
+        self.assertEqual([str(w.message) for w in caught], [])
+        self.assertTrue(hasattr(model[1], "out_proj"))  # it is there, and owns a weight
+
     def test_a_placement_naming_none_of_the_models_modules_is_refused(self):
         path = self.torch_map({"": GPU0, "conv1": GPU0, "layer1.0.conv1": GPU1, "fc": GPU1})
         before = state(self.model)
