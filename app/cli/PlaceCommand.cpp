@@ -206,8 +206,22 @@ int runPlace(const PlaceOptions& o)
     const auto pbtxtGraph = [&] {
         return importGraphText(pbtxtText, source, GraphFormat::TfPbtxt, importOptionsArg(o.batch, o.shapes));
     };
-    const ImportedGraph imported = o.pbtxtOut.empty() ? loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes)
-                                                      : pbtxtGraph();
+    ImportedGraph imported = o.pbtxtOut.empty() ? loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes)
+                                                : pbtxtGraph();
+    // A PyTorch export's module paths (its .modules.json, or --modules): read before the search,
+    // so that a missing or broken sidecar fails now, not after the budget. Each module's ops are
+    // searched as one group, as post_torch.apply runs them (docs/pytorch.md), and the placement
+    // written carries each op's module.
+    OpModules modules;
+    if (const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules) {
+        modules = readOpModules(*sidecar, imported.graph);
+        int joined = 0;
+        imported.graph = colocatedByModule(imported.graph, modules, &joined);
+        if (joined > 0)
+            std::cerr << "post-cli: note: " << *sidecar << ": each PyTorch module's ops are placed together, as "
+                      << "post_torch.apply runs them (" << joined << " colocation group" << (joined == 1 ? "" : "s")
+                      << " made or joined)\n";
+    }
     const Graph& g = imported.graph;
     requireSomeCompute(g, source);
     // --start's file first: without --precision the search runs under the mode it was timed under.
@@ -221,14 +235,6 @@ int runPlace(const PlaceOptions& o)
                     given ? RecordedPrecision{o.start, recordedPrecision(given->made), given->made.stepTimeUs}
                           : RecordedPrecision{});
     noteDeviceTypes(imported, c);
-    // Read before the search too: a missing or broken sidecar fails now, not after the budget.
-    // A PyTorch export's placement carries each op's module path (docs/pytorch.md).
-    OpModules modules;
-    if (!o.out.empty()) {
-        const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules;
-        if (sidecar)
-            modules = readOpModules(*sidecar, g);
-    }
 
     RunLog log;
     const SimOptions simOptions = simOptionsArg(o);

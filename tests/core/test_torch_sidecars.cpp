@@ -104,6 +104,42 @@ private slots:
         }
     }
 
+    // Each module's ops become one colocation group with their gradients, as apply runs them;
+    // ops without a module keep theirs, and a graph whose modules join nothing is unchanged.
+    void modulesAreColocated()
+    {
+        const Graph g = toyExport();
+        OpModules modules(static_cast<size_t>(g.opCount()));
+        const auto set = [&](const char* op, const char* module) { modules[static_cast<size_t>(*g.find(op))] = module; };
+        set("/conv/Conv", "block");
+        set("/conv/Conv/grad", "block");
+        set("/bn/BatchNormalization", "block"); // one module calling both: one device
+        set("/bn/BatchNormalization/grad", "block");
+        set("/Add", ""); // the root module's op, with its gradient (already one group)
+        set("/Add/grad", "");
+        int joined = -1;
+        const Graph c = colocatedByModule(g, modules, &joined);
+        QCOMPARE(joined, 1);
+        QCOMPARE(c.colocationGroup(*c.find("/conv/Conv")), c.colocationGroup(*c.find("/bn/BatchNormalization/grad")));
+        QCOMPARE(c.op(*c.find("/conv/Conv")).colocate, std::string("module:block"));
+        QCOMPARE(c.op(*c.find("/Add/grad")).colocate, std::string("/Add"));      // joined nothing: as it was
+        QCOMPARE(c.op(*c.find("/Constant")).colocate, std::string("/Constant")); // no module: as it was
+        QCOMPARE(c.colocationGroupCount(), g.colocationGroupCount() - 1);
+        QCOMPARE(c.edgeCount(), g.edgeCount());
+        set("/Constant", ""); // the root's too: it joins the root's other group
+        const Graph root = colocatedByModule(g, modules, &joined);
+        QCOMPARE(joined, 2);
+        QCOMPARE(root.op(*root.find("/Constant")).colocate, std::string("module:"));
+        QCOMPARE(root.colocationGroup(*root.find("/Constant")), root.colocationGroup(*root.find("/Add/grad")));
+
+        OpModules own(static_cast<size_t>(g.opCount())); // each op its own module: nothing joins
+        for (const char* op : {"/conv/Conv", "/bn/BatchNormalization", "/Add"})
+            own[static_cast<size_t>(*g.find(op))] = op;
+        const Graph same = colocatedByModule(g, own, &joined);
+        QCOMPARE(joined, 0);
+        QCOMPARE(same.colocationGroupCount(), g.colocationGroupCount());
+    }
+
     void torchMapTakesTheMajorityDeviceAndTheFirstOnTies()
     {
         const std::string text = torchMapJson(R"({"format": "post-placement/1", "graph": "g", "cluster": "c",

@@ -1,5 +1,6 @@
 #include "core/io/torch/TorchModules.h"
 
+#include "core/graph/GraphBuilder.h"
 #include "core/io/json/JsonInput.h"
 #include "core/io/json/JsonOutput.h"
 #include "core/io/native/PlacementFile.h"
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <numeric>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace post {
@@ -112,6 +115,78 @@ OpModules parseOpModules(std::string_view text, const std::string& source, const
                 "names none of the ops of graph '" + graph.name() + "' (it names " + std::to_string(ofNode.size())
                     + " ONNX nodes, such as '" + ofNode.begin()->first + "'): the sidecar of another export?");
     return modules;
+}
+
+Graph colocatedByModule(const Graph& graph, const OpModules& modules, int* joined)
+{
+    if (static_cast<int>(modules.size()) != graph.opCount())
+        throw std::invalid_argument("colocatedByModule: module list size does not match the graph");
+    // Union-find over ops: one set per colocation group and per module.
+    std::vector<OpId> parent(static_cast<size_t>(graph.opCount()));
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&parent](OpId op) {
+        while (parent[static_cast<size_t>(op)] != op)
+            op = parent[static_cast<size_t>(op)] = parent[static_cast<size_t>(parent[static_cast<size_t>(op)])];
+        return op;
+    };
+    const auto unite = [&](OpId a, OpId b) {
+        a = find(a);
+        b = find(b);
+        if (a != b)
+            parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b); // the set's first op is its root
+    };
+    std::unordered_map<std::string, OpId> firstOfGroup, firstOfModule;
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        if (const std::string& group = graph.op(op).colocate; !group.empty())
+            if (auto [it, added] = firstOfGroup.try_emplace(group, op); !added)
+                unite(it->second, op);
+        if (const auto& module = modules[static_cast<size_t>(op)])
+            if (auto [it, added] = firstOfModule.try_emplace(*module, op); !added)
+                unite(it->second, op);
+    }
+    // A set that joins two or more of the graph's groups (an op without a group counts as its
+    // own) is named after its first module; the others keep their names, so a graph whose
+    // modules join nothing comes back as it was.
+    const auto unitOf = [&graph](OpId op) {
+        const std::string& group = graph.op(op).colocate;
+        if (!group.empty())
+            return group;
+        std::string own(1, '#'); // not "#" + to_string: GCC 12's -Wrestrict misfires on it
+        own += std::to_string(op);
+        return own;
+    };
+    std::vector<const std::string*> moduleOf(static_cast<size_t>(graph.opCount()), nullptr);
+    std::vector<std::string> firstUnit(static_cast<size_t>(graph.opCount()));
+    std::vector<char> joins(static_cast<size_t>(graph.opCount()), 0);
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const auto root = static_cast<size_t>(find(op));
+        if (const auto& module = modules[static_cast<size_t>(op)]; module && !moduleOf[root])
+            moduleOf[root] = &*module;
+        std::string unit = unitOf(op);
+        if (firstUnit[root].empty())
+            firstUnit[root] = std::move(unit);
+        else if (firstUnit[root] != unit)
+            joins[root] = 1;
+    }
+    std::vector<Op> ops(graph.ops().begin(), graph.ops().end());
+    int changed = 0;
+    for (OpId op = 0; op < graph.opCount(); ++op) {
+        const auto root = static_cast<size_t>(find(op));
+        if (!joins[root])
+            continue;
+        if (static_cast<OpId>(root) == op)
+            ++changed;
+        ops[static_cast<size_t>(op)].colocate = "module:" + *moduleOf[root];
+    }
+    if (joined)
+        *joined = changed;
+    GraphBuilder builder(graph.name());
+    builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));
+    for (Op& op : ops)
+        builder.addOp(std::move(op));
+    for (const Edge& e : graph.edges())
+        builder.addEdge(e.from, e.to, e.bytes);
+    return std::move(builder).build();
 }
 
 std::optional<std::string> moduleSidecarOf(const std::string& graphPath)
