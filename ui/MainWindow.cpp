@@ -35,6 +35,7 @@
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/util/InputError.h"
+#include "ui/util/ElidingLabel.h"
 #include "ui/util/ErrorText.h"
 #include "ui/util/Format.h"
 
@@ -432,8 +433,16 @@ void MainWindow::createToolBar()
 
 void MainWindow::createStatusBar()
 {
-    statusText_ = new QLabel(tr("Ready"), this);
-    summary_ = new QLabel(this);
+    // The status bar's sections share its width: each takes what its text needs, and where
+    // the window is too narrow for all of them they are cut short with "…" (the whole text in
+    // the tooltip), never clipped or drawn over each other. The step's figures give way last.
+    statusText_ = new ElidingLabel(this);
+    statusText_->setText(tr("Ready"));
+    statusText_->setObjectName(QStringLiteral("statusText"));
+    statusText_->setMinimumTextWidth(120);
+    summary_ = new ElidingLabel(this);
+    summary_->setObjectName(QStringLiteral("graphSummary"));
+    summary_->setMinimumTextWidth(160);
     busyBar_ = new QProgressBar(this);
     busyBar_->setRange(0, 0); // busy indicator: layout has no measurable progress
     busyBar_->setFixedWidth(140);

@@ -33,6 +33,7 @@ class PlacementDiffDialog;
 class RunChartLink;
 class StepSimulation;
 class StepStatusLabel;
+class ElidingLabel;
 class TimelinePanel;
 class SessionController;
 
@@ -244,7 +245,7 @@ private:
     QMenu* panelsMenu_ = nullptr;
     QComboBox* colourCombo_ = nullptr;
 
-    QLabel* statusText_ = nullptr;
+    ElidingLabel* statusText_ = nullptr;
     StatusScope statusScope_ = StatusScope::Graph;
     std::weak_ptr<const GraphDocument> statusDocument_; // the document the message is about
     std::uint64_t statusGraphId_ = 0;
@@ -257,7 +258,7 @@ private:
     QString costsTriedFor_;
     MeasuredCostsFiles costsBefore_;
     InputDimensionsPrompt* dimensionsPrompt_ = nullptr; // File ▸ Input Dimensions
-    QLabel* summary_ = nullptr;
+    ElidingLabel* summary_ = nullptr;
     QLabel* autosaveWarning_ = nullptr;
     bool autosaveBoxShown_ = false;
     QProgressBar* busyBar_ = nullptr;

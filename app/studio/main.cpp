@@ -2,7 +2,7 @@
 //             [--batch N] [--placement P] [--palette light|dark] [--colour-by WHAT]
 //             [--select OP] [--algo A [--samples N] [--time S]] [--compare [--algos LIST] [--samples N] [--time S] [--seeds N]]
 //             [--critical-path] [--diff P]
-//             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector]
+//             [--tab graph|learning|timeline|compare] [--dock learner|hyperparameters|cluster|inspector|devices]
 //             [--screenshot OUT.png]
 // Thin: parses the command line and shows ui/MainWindow. With --screenshot it opens
 // FILE, waits for the layout, saves the window as a PNG and exits (works headless with
@@ -127,7 +127,8 @@ struct Options {
     QCommandLineOption dock{
         QStringLiteral("dock"),
         QStringLiteral(
-            "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster or inspector."),
+            "Dock to bring to the front: learner, hyperparameters (the learner, unfolded), cluster, inspector or "
+            "devices."),
         QStringLiteral("NAME")};
     QCommandLineOption critical{
         QStringLiteral("critical-path"),
@@ -213,6 +214,16 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
     r.batch = *batch;
     if (r.compare && !r.algo.isEmpty())
         return fail(QStringLiteral("give --algo or --compare, not both"), 2);
+    // --diff P diffs the placement on show once FILE is shown; --algo's run starts then too and
+    // replaces that placement with each new best, so which placement the diff is of would
+    // depend on timing (and on an unplaced FILE there is none yet: the diff used to fail with
+    // no reason given).
+    if (!r.diff.isEmpty() && !r.algo.isEmpty())
+        return fail(QStringLiteral("--diff and --algo cannot be combined: --diff P diffs the placement shown when FILE "
+                                   "opens (--placement, or the one FILE gives) with P, and --algo A's run replaces "
+                                   "that placement as it goes; diff the run's result afterwards (File > Diff "
+                                   "Placement with File) or give --diff with --placement"),
+                    2);
     r.tab = parser.value(o.tab);
     static const QStringList kTabs = {QStringLiteral("graph"), QStringLiteral("learning"), QStringLiteral("timeline"),
                                       QStringLiteral("compare")};
@@ -220,9 +231,9 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
         return fail(QStringLiteral("--tab takes graph, learning, timeline or compare"), 2);
     r.dock = parser.value(o.dock);
     static const QStringList kDocks = {QStringLiteral("learner"), QStringLiteral("hyperparameters"),
-                                       QStringLiteral("cluster"), QStringLiteral("inspector")};
+                                       QStringLiteral("cluster"), QStringLiteral("inspector"), QStringLiteral("devices")};
     if (!r.dock.isEmpty() && !kDocks.contains(r.dock))
-        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster or inspector"), 2);
+        return fail(QStringLiteral("--dock takes learner, hyperparameters, cluster, inspector or devices"), 2);
     if (parser.isSet(o.colour)) {
         static const QMap<QString, post::ColourMode> kModes = {{QStringLiteral("device"), post::ColourMode::Device},
                                                                {QStringLiteral("type"), post::ColourMode::OpType},
@@ -258,8 +269,10 @@ void arrange(post::MainWindow& window, const Request& r)
         window.showCentralTab(r.tab); // tabs are titled by these names
     if (r.dock == QLatin1String("hyperparameters"))
         window.findChild<post::LearnerPanel*>()->showOptions(true);
-    // Docks are named <name>Dock (saveState needs the names).
-    const QString name = r.dock == QLatin1String("hyperparameters") ? QStringLiteral("learner") : r.dock;
+    // Docks are named <name>Dock (saveState needs the names); the Devices dock is deviceDock.
+    const QString name = r.dock == QLatin1String("hyperparameters") ? QStringLiteral("learner")
+        : r.dock == QLatin1String("devices")                        ? QStringLiteral("device")
+                                                                    : r.dock;
     QDockWidget* d = r.dock.isEmpty() ? nullptr : window.findChild<QDockWidget*>(name + QStringLiteral("Dock"));
     if (d) {
         d->show();
@@ -291,7 +304,14 @@ int followFile(post::MainWindow& window, const Request& r, const QCommandLinePar
     // exit 1 whatever else succeeds (a --screenshot, the window closed normally).
     if (!r.diff.isEmpty())
         once(window, &window, &post::MainWindow::documentShown, [&window, path = r.diff, diffFailed] {
-            if (!window.diffWithPlacementFile(path)) {
+            const post::DocumentPtr shown = window.hub()->document();
+            if (!shown || !shown->isPlaced()) { // nothing to diff: say so, and how to give one
+                *diffFailed = true;
+                fail(QStringLiteral("--diff %1: the graph opened without a placement to diff it with; give --placement "
+                                    "P (or open a file that gives its own placement)")
+                         .arg(path),
+                     1);
+            } else if (!window.diffWithPlacementFile(path)) { // the file's error went to loadFailed
                 *diffFailed = true;
                 fail(QStringLiteral("--diff: no diff with ") + path, 1);
             }

@@ -100,6 +100,66 @@ private slots:
         QVERIFY(chart.outOfMemoryY() > 21900 && chart.outOfMemoryY() < 22000);
     }
 
+    // The phases' labels ("local search", "run 1", …) have a row of their own under the one the
+    // out-of-memory samples take at the top of the plot: they were drawn in it, over the
+    // markers. Each still starts where its phase does.
+    void phaseLabelsStayOutOfTheOutOfMemoryRow()
+    {
+        LearningChart chart;
+        chart.resize(900, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.reset(120);
+        chart.setRunTitle(QStringLiteral("post@best"), 120);
+        LearnerSnapshot s = raceRun();
+        for (const int i : {11, 31, 61, 91}) // one just after each labelled phase begins
+            s.samples[static_cast<size_t>(i)].feasible = false;
+        chart.addSnapshot(s);
+        chart.flush();
+        QTest::qWait(50);
+        const QRectF row = chart.outOfMemoryRow();
+        QVERIFY(!row.isEmpty());
+        const QRectF plot = chart.mapFromScene(chart.chart()->mapToScene(chart.chart()->plotArea())).boundingRect();
+        QCOMPARE(row.top(), plot.top());
+        const std::vector<LearningChart::PhaseLabel> labels = chart.phaseLabels();
+        QStringList texts;
+        for (const LearningChart::PhaseLabel& label : labels) {
+            texts << label.text;
+            QVERIFY2(!label.rect.intersects(row),
+                     qPrintable(QStringLiteral("%1 at y %2-%3, the row %4-%5")
+                                    .arg(label.text)
+                                    .arg(label.rect.top())
+                                    .arg(label.rect.bottom())
+                                    .arg(row.top())
+                                    .arg(row.bottom())));
+            QVERIFY(plot.contains(label.rect));
+        }
+        // (The classical starts' 10 samples are too narrow for their label.)
+        QCOMPARE(texts,
+                 (QStringList{QStringLiteral("local search"), QStringLiteral("run 1"), QStringLiteral("run 2"),
+                              QStringLiteral("run 1")}));
+        // Every out-of-memory marker is inside the row, and so under no label.
+        for (const int i : {11, 31, 61, 91}) {
+            const auto at = chart.samplePosition(i);
+            QVERIFY(at.has_value());
+            QVERIFY2(row.contains(QPointF(*at)), qPrintable(QStringLiteral("sample %1 at y %2").arg(i).arg(at->y())));
+            for (const LearningChart::PhaseLabel& label : labels)
+                QVERIFY(!label.rect.adjusted(-2, -2, 2, 2).contains(QPointF(*at)));
+        }
+        // The label of the phase starting at sample 30 starts at its dashed line.
+        const double x30 = plot.left()
+            + (30 - chart.sampleAxis()->min()) / (chart.sampleAxis()->max() - chart.sampleAxis()->min()) * plot.width();
+        QVERIFY(std::abs(labels[1].rect.left() - (x30 + 3.0)) < 1.0);
+        // On the log axis too.
+        chart.setLogScale(true);
+        chart.flush();
+        QTest::qWait(50);
+        QVERIFY(!chart.phaseLabels().empty());
+        for (const LearningChart::PhaseLabel& label : chart.phaseLabels())
+            QVERIFY(!label.rect.intersects(chart.outOfMemoryRow()));
+        QVERIFY(chart.outOfMemoryRow().contains(QPointF(*chart.samplePosition(61))));
+    }
+
     void raceRunsAreNeverJoined()
     {
         LearningChart chart;

@@ -45,6 +45,7 @@ private slots:
     void invalidEditsAreRefused();
     void addAndRemoveDevices();
     void saveAndLoadRoundTrip();
+    void memoryIsInGBAndEditsAreExact();
     void loadReportsBadFile();
     void windowUsesEditedCluster();
     void bigGraphsResimulateOffTheGuiThread();
@@ -63,10 +64,14 @@ void TestClusterEditor::modelsPassTester()
              QStringLiteral("/device:GPU:1"));
     QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 0, ClusterDeviceModel::Kind)).toString(),
              QStringLiteral("cpu"));
-    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toDouble(),
-             12e9 / ClusterDeviceModel::kBytesPerGiB);
+    // Memory in GB (10^9 bytes), as post-cli and the Devices dock write it: GPU:0's 12e9 bytes
+    // are 12 (they were 11.18 GiB, beside "12.0 GB" in the Devices dock).
+    QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toString(),
+             QStringLiteral("12"));
     QCOMPARE(editor.deviceModel()->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(),
-             QStringLiteral("11.18"));
+             QStringLiteral("12"));
+    QCOMPARE(editor.deviceModel()->headerData(ClusterDeviceModel::Memory, Qt::Horizontal).toString(),
+             QStringLiteral("Memory (GB)"));
     // The link rows: default first, then (from, to) pairs in from-major order.
     const ClusterLinkModel* m = editor.linkModel();
     QCOMPARE(m->data(m->index(m->rowOf(2, 1), ClusterLinkModel::From), Qt::EditRole).toString(),
@@ -174,6 +179,52 @@ void TestClusterEditor::addAndRemoveDevices()
     QVERIFY(editor.message().contains(QStringLiteral("at least one")));
 }
 
+// The Memory column is in GB, the studio's and post-cli's unit, and its editing is exact: the
+// edit text of any capacity reads back as the same bytes (a preset's 12,884,901,888 bytes of a
+// K80, 16 GiB, odd byte counts), a typed decimal is that many GB to the byte, and the display
+// agrees with the Devices dock's formatBytes to its three digits.
+void TestClusterEditor::memoryIsInGBAndEditsAreExact()
+{
+    for (const double bytes : {12884901888.0, 17179869184.0, 12e9, 1e9 + 1.0, 123456789012345.0, 0.3e9 / 7.0,
+                               std::nextafter(16e9, 17e9), 1.0, 999999999999.0}) {
+        auto doc = std::make_shared<GraphDocument>(*onGpu0());
+        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+        devices[1].memoryBytes = bytes;
+        doc->cluster = std::make_shared<const Cluster>("memory", std::move(devices), Link{});
+        ClusterEditor editor;
+        editor.setDocument(doc);
+        ClusterDeviceModel* model = editor.deviceModel();
+        const QString text = model->data(deviceCell(editor, 1, ClusterDeviceModel::Memory), Qt::EditRole).toString();
+        QVERIFY2(!text.contains(QLatin1Char('e')), qPrintable(text)); // a plain decimal to edit
+        QCOMPARE(text.toDouble(), bytes / 1e9);                       // in GB
+        // Typing the shown text back (an edit that changes nothing) keeps every byte.
+        QVERIFY(model->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), text));
+        QVERIFY2(editor.draft().devices[1].memoryBytes == bytes,
+                 qPrintable(QStringLiteral("%1 -> %2 -> %3")
+                                .arg(bytes, 0, 'f', 3)
+                                .arg(text)
+                                .arg(editor.draft().devices[1].memoryBytes, 0, 'f', 3)));
+    }
+    ClusterEditor editor;
+    editor.setDocument(onGpu0());
+    ClusterDeviceModel* model = editor.deviceModel();
+    // Typed decimals are exact to the byte (12.88 * 1e9 in doubles is 12880000000.000002).
+    for (const auto& [typed, bytes] : {std::pair{"12.88", 12880000000.0}, std::pair{"12.884901888", 12884901888.0},
+                                       std::pair{"0.000000001", 1.0}, std::pair{"1.5e1", 15e9}, std::pair{"80", 80e9}}) {
+        QVERIFY2(model->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QString::fromLatin1(typed)), typed);
+        QCOMPARE(editor.draft().devices[1].memoryBytes, bytes);
+    }
+    QVERIFY(model->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QStringLiteral("12.884901888")));
+    QCOMPARE(model->data(deviceCell(editor, 1, ClusterDeviceModel::Memory)).toString(), QStringLiteral("12.88"));
+    QCOMPARE(formatBytes(editor.draft().devices[1].memoryBytes), QStringLiteral("12.9 GB")); // the Devices dock
+    QSignalSpy rejected(model, &ClusterDeviceModel::editRejected);
+    for (const char* bad : {"inf", "0x10", "1e", "-2", "12 GB", "nan"})
+        QVERIFY2(!model->setData(deviceCell(editor, 1, ClusterDeviceModel::Memory), QString::fromLatin1(bad)), bad);
+    QCOMPARE(rejected.count(), 6);
+    QVERIFY(rejected.last().at(0).toString().contains(QStringLiteral("GB")));
+    QCOMPARE(editor.draft().devices[1].memoryBytes, 12884901888.0);
+}
+
 void TestClusterEditor::saveAndLoadRoundTrip()
 {
     QTemporaryDir dir;
@@ -191,7 +242,7 @@ void TestClusterEditor::saveAndLoadRoundTrip()
     const Cluster read = readClusterFile(path.toStdString());
     QCOMPARE(read.deviceCount(), 3);
     QCOMPARE(read.device(2).speed, 2.5);
-    QCOMPARE(read.device(1).memoryBytes, 24.0 * 1024 * 1024 * 1024);
+    QCOMPARE(read.device(1).memoryBytes, 24e9); // "24" in the GB column
     QCOMPARE(read.link(1, 2).bytesPerUs, 150e3);
     QCOMPARE(read.link(2, 1).bytesPerUs, 12e3);
     QCOMPARE(read.defaultLink().latencyUs, 3.0);

@@ -190,14 +190,24 @@ private slots:
         QCOMPARE(fillOf(scene, 1), GradientScale::at(std::log(50.0 / 5.0) / std::log(400.0 / 5.0)));
         QCOMPARE(fillOf(scene, 3), GradientScale::at(1.0));
         QCOMPARE(fillOf(scene, 0), GradientScale::at(0.0));
-        QCOMPARE(scene->legend().lowLabel, QStringLiteral("5.00 µs"));
+        // The ramp's ends are the values they map: the input's 0 µs takes the lowest colour with
+        // relu's 5 µs, so that end is "≤ 5.00 µs" (it said "5.00 µs", as if nothing took less).
+        // Its middle is the geometric mean (a log scale, as the title says): 44.7 µs.
+        QCOMPARE(scene->legend().lowLabel, QStringLiteral("≤ 5.00 µs"));
         QCOMPARE(scene->legend().highLabel, QStringLiteral("400 µs"));
+        QCOMPARE(scene->legend().midLabel, QStringLiteral("44.7 µs"));
+        QCOMPARE(fillOf(scene, 2), GradientScale::at(0.0)); // relu: 5 µs, the low end
+        QCOMPARE(GradientScale(5.0, 400.0).position(std::sqrt(5.0 * 400.0)), 0.5);
+        QCOMPARE(scene->legend().title, QStringLiteral("Compute time (log scale)"));
 
         // Output + parameter bytes: input 1000, conv 4800, relu 4000, fc 20100.
         panel.setColourMode(ColourMode::Memory);
         QCOMPARE(fillOf(scene, 0), GradientScale::at(0.0));
         QCOMPARE(fillOf(scene, 3), GradientScale::at(1.0));
         QCOMPARE(fillOf(scene, 2), GradientScale::at(std::log(4.0) / std::log(20.1)));
+        // No op holds less than the input's 1000 B: the low end is that value, unqualified.
+        QCOMPARE(scene->legend().lowLabel, QStringLiteral("1.00 KB"));
+        QCOMPARE(scene->legend().highLabel, QStringLiteral("20.1 KB"));
     }
 
     void searchPicksSelectsAndCentres()

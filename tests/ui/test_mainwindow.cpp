@@ -16,6 +16,7 @@
 #include "ui/models/OpTableModel.h"
 #include "ui/panels/OpTablePanel.h"
 #include "ui/theme/CategoryPalette.h"
+#include "ui/util/ElidingLabel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -25,6 +26,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -99,6 +101,88 @@ private slots:
         window.fitToScreen();
         QCOMPARE(window.size(), MainWindow::fittedSize({1400, 880}, available.size()).expandedTo(least));
         QVERIFY(available.contains(window.pos()));
+    }
+
+    // A label that may be too narrow for its text draws it cut short with "…" and says the
+    // whole text in its tooltip (before its own); text() stays whole.
+    void anElidingLabelSaysItsWholeTextWhenCut()
+    {
+        ElidingLabel label;
+        const QString whole = QStringLiteral(
+            "Showing placement a-placement-with-a-long-name.json, timed as it was placed");
+        label.setText(whole);
+        label.setToolTip(QStringLiteral("What the label is"));
+        label.resize(label.sizeHint().width() + 10, 20);
+        QVERIFY(!label.isElided());
+        QCOMPARE(label.shownText(), whole);
+        QCOMPARE(label.effectiveToolTip(), QStringLiteral("What the label is"));
+        QVERIFY(label.minimumSizeHint().width() < label.sizeHint().width());
+        label.resize(120, 20);
+        QVERIFY(label.isElided());
+        QVERIFY(label.shownText().endsWith(QStringLiteral("…")));
+        QVERIFY(label.fontMetrics().horizontalAdvance(label.shownText()) <= 120);
+        QCOMPARE(label.text(), whole);
+        QCOMPARE(label.effectiveToolTip(), whole + QStringLiteral("\n\nWhat the label is"));
+    }
+
+    // The status bar's sections (the status line, the step's figures, the graph's summary)
+    // share its width: at 1400 px and narrower each stays inside the bar, none overlaps
+    // another, and a section narrower than its text draws it elided with the whole text in its
+    // tooltip. The step's figures give way last. (At 1400 px the summary ran past the window's
+    // edge, cut mid-word, when a placement file with a longer name was shown.)
+    void theStatusBarsSectionsFitOrElide()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        window.resize(1400, 880);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        window.openFile(
+            writeFile(dir_, QStringLiteral("a-profile-with-a-name-long-enough-to-crowd-the-bar.txt"), chainProfile()));
+        QVERIFY(shown.wait(kWaitMs));
+        const Graph& g = *window.hub()->document()->graph;
+        const Placement p(static_cast<size_t>(g.opCount()), 1);
+        QVERIFY(window.openPlacement(
+            writeFile(dir_, QStringLiteral("the-placement-of-that-profile-with-a-long-name-too.placement.json"),
+                      QByteArray::fromStdString(placementJson(g, *window.hub()->document()->cluster, p)))));
+        auto* status = window.findChild<ElidingLabel*>(QStringLiteral("statusText"));
+        auto* step = window.findChild<ElidingLabel*>(QStringLiteral("stepStatus"));
+        auto* summary = window.findChild<ElidingLabel*>(QStringLiteral("graphSummary"));
+        QVERIFY(status && step && summary);
+        QTRY_VERIFY(step->isVisible() && step->text().startsWith(QStringLiteral("Step ")));
+        QVERIFY(status->text().startsWith(QStringLiteral("Showing placement the-placement-of-that-profile")));
+        QStatusBar* bar = window.statusBar();
+        bool elided = false;
+        for (const int width : {1400, 1100, std::max(900, window.minimumSizeHint().width())}) {
+            window.resize(width, 880);
+            QTest::qWait(50);
+            QTRY_COMPARE(bar->width(), window.width());
+            QList<QRect> taken;
+            for (const ElidingLabel* label : {status, step, summary}) {
+                const QRect rect(label->mapTo(bar, QPoint(0, 0)), label->size());
+                const QString what = QStringLiteral("%1 px: %2 at %3-%4 of a %5 px bar")
+                                         .arg(width)
+                                         .arg(label->objectName())
+                                         .arg(rect.left())
+                                         .arg(rect.right())
+                                         .arg(bar->width());
+                QVERIFY2(bar->rect().contains(rect), qPrintable(what));
+                for (const QRect& other : taken)
+                    QVERIFY2(!rect.intersects(other), qPrintable(what));
+                taken << rect;
+                const bool cut = label->shownText() != label->text();
+                QCOMPARE(label->isElided(), cut);
+                if (cut) {
+                    elided = true;
+                    QVERIFY2(label->effectiveToolTip().startsWith(label->text()), qPrintable(what));
+                    QVERIFY(label->shownText().endsWith(QStringLiteral("…")));
+                }
+            }
+            if (width >= 1100) // the step's figures stay whole in a window as wide as the first
+                QVERIFY2(!step->isElided(), qPrintable(step->shownText()));
+        }
+        QVERIFY(elided); // the narrowest window did make them give way
     }
 
     void openingAFileDrawsEveryOp()

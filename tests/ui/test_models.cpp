@@ -1,5 +1,7 @@
 #include "tests/ui/UiTestGraphs.h"
 
+#include "core/graph/Collective.h"
+
 #include "ui/models/DeviceTableModel.h"
 #include "ui/models/OpTableModel.h"
 
@@ -229,7 +231,22 @@ private slots:
         QCOMPARE(text(0, DeviceTableModel::Kind), QStringLiteral("CPU"));
         QCOMPARE(text(0, DeviceTableModel::Memory), QStringLiteral("unlimited"));
         QCOMPARE(text(2, DeviceTableModel::Memory), QStringLiteral("16.0 GB"));
-        QCOMPARE(text(2, DeviceTableModel::Speed), QStringLiteral("2×"));
+        // Speed on one scale, the fastest device for the graph's ops (GPU:1, speed 2: 75 µs) at 1x:
+        // GPU:0 takes 150 µs, the CPU 1,500 µs (its times are ten times the GPU's). The cluster
+        // file's speeds (CPU 1, GPU:0 1, GPU:1 2) are each relative to their kind: the column
+        // said 1x, 1x and 2x before, a CPU as fast as a GPU.
+        QCOMPARE(text(2, DeviceTableModel::Speed), QStringLiteral("1×"));
+        QCOMPARE(text(1, DeviceTableModel::Speed), QStringLiteral("0.5×"));
+        QCOMPARE(text(0, DeviceTableModel::Speed), QStringLiteral("0.05×"));
+        QCOMPARE(model.index(0, DeviceTableModel::Speed).data(DeviceTableModel::SortRole).toDouble(), 75.0 / 1500.0);
+        const QString tip = model.index(0, DeviceTableModel::Speed).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("/device:GPU:1")) && tip.contains(QStringLiteral("1.50 ms"))
+                     && tip.contains(QStringLiteral("75.0 µs")) && tip.contains(QStringLiteral("speed 1")),
+                 qPrintable(tip));
+        QVERIFY(model.headerData(DeviceTableModel::Speed, Qt::Horizontal).toString().contains(QStringLiteral("fastest")));
+        QVERIFY(model.headerData(DeviceTableModel::Speed, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("fastest")));
         QCOMPARE(model.index(0, DeviceTableModel::Ops).data().toInt(), 0);
         QCOMPARE(model.index(1, DeviceTableModel::Ops).data().toInt(), 2);
         QCOMPARE(model.index(2, DeviceTableModel::Ops).data().toInt(), 2);
@@ -297,6 +314,55 @@ private slots:
         QCOMPARE(model.index(1, DeviceTableModel::Busy).data(DeviceTableModel::SortRole).toDouble(), r.deviceBusyUs[1]);
         model.setDocument(uitest::smallDocument({1, 1, 1, 1}));
         QVERIFY(!model.index(1, DeviceTableModel::Busy).data().isValid());
+    }
+
+    // A collective runs on its device's communication channel beside the compute lane: Busy
+    // (the simulator's deviceBusyUs, post-cli simulate's busy) counts the compute lane only, and
+    // so does Compute, the collective's time going to Collectives. Compute used to count it
+    // too, so a device showed 650 µs of compute and 350 µs busy.
+    void deviceModelCountsCollectivesApartFromCompute()
+    {
+        GraphBuilder b("collective");
+        b.addOp(uitest::op("a", "MatMul", 100, 1000, 0));
+        Op reduce = uitest::op("allreduce", "AllReduce", 300, 1000, 0);
+        reduce.collective = CollectiveKind::AllReduce;
+        reduce.measuredKinds = 1U << static_cast<unsigned>(DeviceKind::Gpu); // its measured 300 µs
+        b.addOp(reduce);
+        b.addOp(uitest::op("b", "MatMul", 50, 1000, 0));
+        b.addOp(uitest::op("c", "MatMul", 200, 1000, 0)); // independent: overlaps the collective
+        b.addEdge("a", "allreduce");
+        b.addEdge("allreduce", "b");
+        auto doc = std::make_shared<GraphDocument>();
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        doc->placement = Placement{1, 1, 1, 1}; // all on GPU:0 (speed 1)
+        DeviceTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(doc);
+        QVERIFY(model.hasCollectives());
+        const auto value = [&](int row, int column) {
+            return model.index(row, column).data(DeviceTableModel::SortRole).toDouble();
+        };
+        QCOMPARE(value(1, DeviceTableModel::ComputeTime), 350.0);
+        QCOMPARE(value(1, DeviceTableModel::Collectives), 300.0);
+        QCOMPARE(model.index(1, DeviceTableModel::Collectives).data().toString(), QStringLiteral("300 µs"));
+        const StepPtr step = SimulatedStep::simulate(doc);
+        QVERIFY(step);
+        model.setStep(step);
+        for (int d = 0; d < 3; ++d) {
+            QCOMPARE(value(d, DeviceTableModel::Busy), step->result.deviceBusyUs[static_cast<size_t>(d)]);
+            QVERIFY2(value(d, DeviceTableModel::Busy) >= value(d, DeviceTableModel::ComputeTime) - 1e-9,
+                     qPrintable(QStringLiteral("device %1: busy %2 < compute %3")
+                                    .arg(d)
+                                    .arg(value(d, DeviceTableModel::Busy))
+                                    .arg(value(d, DeviceTableModel::ComputeTime))));
+            QCOMPARE(value(d, DeviceTableModel::Busy), value(d, DeviceTableModel::ComputeTime));
+        }
+        QCOMPARE(value(1, DeviceTableModel::Busy), 350.0);
+        // The collective overlapped c: the step is shorter than compute plus collectives.
+        QVERIFY(step->result.stepTimeUs < 650.0);
+        model.setDocument(uitest::smallDocument({1, 1, 1, 1}));
+        QVERIFY(!model.hasCollectives());
     }
 
     // A peak over the device's memory stands out in the Devices dock (red, bold, marked, a

@@ -264,6 +264,42 @@ private slots:
         }
     }
 
+    // --diff P diffs the placement shown when FILE opens; --algo's run replaces it. Together
+    // they are refused before anything opens, naming both (they used to end in "--diff: no
+    // diff with P" and nothing else). A FILE that opens unplaced says that is why.
+    void aDiffWithoutAPlacementToDiffSaysWhy()
+    {
+        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString placed = config_.filePath(QStringLiteral("placed-for-diff.json"));
+        QProcess cli;
+        cli.start(qEnvironmentVariable("POST_CLI"),
+                  {QStringLiteral("place"), graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                   QStringLiteral("--algo"), QStringLiteral("m-topo"), QStringLiteral("--out"), placed});
+        QVERIFY(cli.waitForFinished(60000) && cli.exitCode() == 0);
+        const QString shot = config_.filePath(QStringLiteral("diff-why.png"));
+        const Run both = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                                    QStringLiteral("--diff"), placed, QStringLiteral("--algo"), QStringLiteral("m-etf"),
+                                    QStringLiteral("--screenshot"), shot},
+                                   config_.path(), true);
+        QCOMPARE(both.exitCode, 2); // usage
+        QVERIFY2(both.err.contains(QStringLiteral("--diff and --algo cannot be combined")), qPrintable(both.err));
+        QVERIFY(!QFileInfo::exists(shot));
+        const Run unplaced = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                                        QStringLiteral("--diff"), placed, QStringLiteral("--screenshot"), shot},
+                                       config_.path(), true);
+        QCOMPARE(unplaced.exitCode, 1);
+        QVERIFY2(unplaced.err.contains(QStringLiteral("opened without a placement"))
+                     && unplaced.err.contains(QStringLiteral("--placement")) && unplaced.err.contains(placed),
+                 qPrintable(unplaced.err));
+        // With the placement to diff it works.
+        const Run diffed = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                                      QStringLiteral("--placement"), placed, QStringLiteral("--diff"), placed,
+                                      QStringLiteral("--screenshot"), shot},
+                                     config_.path(), true);
+        QVERIFY2(diffed.exitCode == 0, qPrintable(diffed.err));
+        QVERIFY(QFileInfo::exists(shot));
+    }
+
 private:
     QTemporaryDir config_;
 };

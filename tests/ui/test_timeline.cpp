@@ -144,6 +144,57 @@ private slots:
                 QVERIFY(lane.bars[i - 1].endUs <= lane.bars[i].startUs + 1e-9);
     }
 
+    // The label column is as wide as the longest lane name needs, as the header paints it: a
+    // collectives lane's "GPU:0 collectives" and a link's name are drawn whole (the first was
+    // drawn "GPU:0 c…ectives"). A name too long for the widest column is elided in the middle
+    // and its lane's label has the whole name as its tooltip, as every label does.
+    void laneLabelsAreWholeOrElidedWithATooltip()
+    {
+        GraphBuilder b("with-allreduce");
+        b.addOp(uitest::op("grad", "MatMul", 100, 4000, 0));
+        Op allReduce = uitest::op("allreduce", "Collective", 80, 0, 0);
+        allReduce.collective = CollectiveKind::AllReduce;
+        allReduce.measuredKinds = 0b11;
+        b.addOp(std::move(allReduce));
+        b.addOp(uitest::op("other", "MatMul", 120, 100, 0));
+        b.addEdge("grad", "allreduce");
+        b.addEdge("grad", "other");
+        auto doc = std::make_shared<GraphDocument>();
+        doc->path = QStringLiteral("collective");
+        doc->graph = std::make_shared<const Graph>(std::move(b).build());
+        doc->cluster = uitest::cluster();
+        doc->placement = {1, 1, 2};
+        TimelineView view;
+        view.resize(900, 300);
+        show(view);
+        view.setStep(SimulatedStep::simulate(doc));
+        QCOMPARE(view.laneCount(), 5); // CPU, GPU:0, GPU:1, GPU:0 collectives, GPU:0 -> GPU:1
+        const QStringList whole = {QStringLiteral("CPU:0"), QStringLiteral("GPU:0"), QStringLiteral("GPU:1"),
+                                   QStringLiteral("GPU:0 collectives"), QStringLiteral("GPU:0 → GPU:1")};
+        for (int lane = 0; lane < view.laneCount(); ++lane)
+            QCOMPARE(view.laneLabel(lane), whole[lane]);
+        QVERIFY(view.laneToolTip(3).startsWith(QStringLiteral("/device:GPU:0 collectives")));
+        QVERIFY(view.laneToolTip(3).contains(QStringLiteral("communication channel")));
+        QVERIFY(view.laneToolTip(4).contains(QStringLiteral("/device:GPU:0 → /device:GPU:1")));
+        // The label column, where the header draws lane 3's label: it names that lane.
+        const QPoint onLabel(30, TimelineView::kAxisHeight + 3 * view.laneHeight() + view.laneHeight() / 2);
+        QCOMPARE(view.laneLabelAt(onLabel), 3);
+        QCOMPARE(view.laneLabelAt(QPoint(view.headerWidth() + 5, onLabel.y())), -1);
+        // Past the widest column: elided in the middle, the whole name in the tooltip.
+        std::vector<Device> devices(doc->cluster->devices().begin(), doc->cluster->devices().end());
+        devices[1].name = "gpu-node-with-a-very-long-host-name-for-its-first-accelerator-0";
+        auto named = std::make_shared<GraphDocument>(*doc);
+        named->cluster = std::make_shared<const Cluster>("long", std::move(devices), Link{});
+        view.setStep(SimulatedStep::simulate(named));
+        QCOMPARE(view.headerWidth(), TimelineView::kMaxHeaderWidth);
+        QVERIFY(view.laneLabel(1).contains(QStringLiteral("…")));
+        QVERIFY(view.laneLabel(1).startsWith(QStringLiteral("gpu-node")));
+        QVERIFY(view.fontMetrics().horizontalAdvance(view.laneLabel(1)) <= view.headerWidth() - 26);
+        QVERIFY(view.laneToolTip(1).startsWith(
+            QStringLiteral("gpu-node-with-a-very-long-host-name-for-its-first-accelerator-0")));
+        QCOMPARE(view.laneLabel(2), QStringLiteral("GPU:1"));
+    }
+
     // The step carries its critical path (core/sim/CriticalPath, tested in
     // core/test_critical_path): input -> conv -> relu (GPU:1) -> fc (GPU:0), three transfers.
     void criticalPathRunsFromStartToEnd()

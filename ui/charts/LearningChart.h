@@ -12,6 +12,7 @@
 
 #include <limits>
 #include <optional>
+#include <vector>
 
 class QAbstractAxis;
 class QLineSeries;
@@ -102,6 +103,17 @@ public:
     // Out-of-memory samples carry a penalty, not a time: they are drawn at this step time,
     // the top edge of the plot as shown (a hair below it, so the markers stay whole).
     double outOfMemoryY() const;
+    // The row those samples take at the top of the plot, in view coordinates: from the plot's
+    // top edge to just below their markers. Nothing else is written into it.
+    QRectF outOfMemoryRow() const;
+    // The phases' labels as drawn ("local search", "run 2", …), in view coordinates: each
+    // starts where its phase does, just below the out-of-memory row, and is drawn only where
+    // it fits its phase and stays clear of the bound's note.
+    struct PhaseLabel {
+        QString text;
+        QRectF rect;
+    };
+    std::vector<PhaseLabel> phaseLabels() const;
     // The elite threshold's series: one per phase of the run (a race's runs are never
     // joined), the first carrying the legend entry.
     QList<QLineSeries*> eliteSeries() const;
@@ -200,11 +212,16 @@ private:
     // Round ticks (ChartTicks) on the linear axes for the range as shown.
     void applyTicks();
     void updateTitle();
-    // The phases' marks and labels; no label runs under `note` (the bound's note, if any).
-    void paintPhaseMarks(QPainter* painter, const QRectF& note) const;
+    // The phases' marks and labels (phaseLabels).
+    void paintPhaseMarks(QPainter* painter) const;
     // The bound's note (the certified gap, any grouped bound) in the plot's top right corner:
-    // its box, painted when `paint`, empty without a note.
-    QRectF paintBoundNote(QPainter* painter, bool paint) const;
+    // its box (empty without a note), and its painting.
+    QRectF boundNoteRect() const;
+    void paintBoundNote(QPainter* painter) const;
+    // The plot area in view coordinates; the fonts of the note and the phase labels.
+    QRectF plotRectInView() const;
+    QFont boundNoteFont() const;
+    QFont phaseLabelFont() const;
     // The polynomial bound of the run; the line shows it or a larger proven one.
     void setLowerBound(double polynomialMs, const QString& source);
 

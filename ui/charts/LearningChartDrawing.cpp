@@ -85,36 +85,57 @@ void LearningChart::drawForeground(QPainter* painter, const QRectF& rect)
     // drawForeground paints in scene coordinates; the strip is laid out in view coordinates.
     painter->resetTransform();
     paintEntropyStrip(painter);
-    paintPhaseMarks(painter, paintBoundNote(painter, false));
-    paintBoundNote(painter, true);
+    paintPhaseMarks(painter);
+    paintBoundNote(painter);
     painter->restore();
 }
 
-QRectF LearningChart::paintBoundNote(QPainter* painter, bool paint) const
+QRectF LearningChart::plotRectInView() const
+{
+    return mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+}
+
+QFont LearningChart::boundNoteFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.9));
+    return small;
+}
+
+QFont LearningChart::phaseLabelFont() const
+{
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    return small;
+}
+
+QRectF LearningChart::boundNoteRect() const
 {
     // The certified gap and any grouped bound, in the plot's top right corner.
     const QString note = boundNote();
     if (note.isEmpty())
         return {};
+    const QRectF plot = plotRectInView();
+    return QFontMetrics(boundNoteFont())
+        .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
+        .adjusted(-4, -2, 4, 2);
+}
+
+void LearningChart::paintBoundNote(QPainter* painter) const
+{
+    const QRectF box = boundNoteRect();
+    if (box.isEmpty())
+        return;
     painter->save();
-    const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
-    QFont font = painter->font();
-    font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.9));
-    painter->setFont(font);
-    const QRectF box = painter->fontMetrics()
-                           .boundingRect(plot.toRect().adjusted(8, 6, -8, -6), Qt::AlignRight | Qt::AlignTop, note)
-                           .adjusted(-4, -2, 4, 2);
-    if (paint) {
-        QColor back = palette().color(QPalette::Base);
-        back.setAlpha(215);
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(back);
-        painter->drawRect(box);
-        painter->setPen(palette().color(QPalette::Text));
-        painter->drawText(box.adjusted(4, 2, -4, -2), Qt::AlignRight | Qt::AlignTop, note);
-    }
+    painter->setFont(boundNoteFont());
+    QColor back = palette().color(QPalette::Base);
+    back.setAlpha(215);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(back);
+    painter->drawRect(box);
+    painter->setPen(palette().color(QPalette::Text));
+    painter->drawText(box.adjusted(4, 2, -4, -2), Qt::AlignRight | Qt::AlignTop, boundNote());
     painter->restore();
-    return box;
 }
 
 void LearningChart::paintEntropyStrip(QPainter* painter) const
@@ -247,11 +268,57 @@ void LearningChart::changeEvent(QEvent* event)
         applyTheme();
 }
 
-void LearningChart::paintPhaseMarks(QPainter* painter, const QRectF& note) const
+QRectF LearningChart::outOfMemoryRow() const
+{
+    const QRectF plot = plotRectInView();
+    if (plot.isEmpty())
+        return {};
+    // Where the pinned markers' centres are, as the series draws them, and their radius.
+    const QPointF centre = mapFromScene(
+        chart()->mapToScene(chart()->mapToPosition(QPointF(xAxis_->min(), outOfMemoryY()), infeasibleSeries_)));
+    const double bottom = std::clamp(centre.y() + kMarkerSize, plot.top(), plot.bottom());
+    return {plot.left(), plot.top(), plot.width(), bottom - plot.top()};
+}
+
+std::vector<LearningChart::PhaseLabel> LearningChart::phaseLabels() const
+{
+    std::vector<PhaseLabel> labels;
+    const QRectF plot = plotRectInView();
+    const double lo = xAxis_->min();
+    const double hi = xAxis_->max();
+    if (phases_.empty() || !(hi > lo) || plot.width() < 8.0)
+        return labels;
+    const auto xOf = [&](double sample) { return plot.left() + (sample - lo) / (hi - lo) * plot.width(); };
+    const QFontMetricsF metrics(phaseLabelFont());
+    // A row of their own under the out-of-memory row, whose markers they used to cover.
+    const double top = outOfMemoryRow().bottom() + 2.0;
+    if (top + metrics.height() > plot.bottom())
+        return labels;
+    const QRectF note = boundNoteRect();
+    const auto& phases = phases_.phases();
+    for (size_t i = 0; i < phases.size(); ++i) {
+        const double start = phases[i].firstSample;
+        const double end = i + 1 < phases.size() ? phases[i + 1].firstSample : hi;
+        if (end < lo || start > hi)
+            continue;
+        const double x = xOf(std::max(start, lo));
+        const QString text = phases[i].kind == PhaseKind::LearnerRun ? tr("run %1").arg(phases[i].run + 1)
+                                                                     : phases[i].label;
+        double room = xOf(std::min(end, hi)) - x - 6.0;
+        if (!note.isEmpty() && top + metrics.height() >= note.top() && top <= note.bottom() && x < note.right())
+            room = std::min(room, note.left() - x - 6.0); // never under the bound's note
+        const double width = metrics.horizontalAdvance(text);
+        if (width <= room)
+            labels.push_back({text, QRectF(x + 3.0, top, width, metrics.height())});
+    }
+    return labels;
+}
+
+void LearningChart::paintPhaseMarks(QPainter* painter) const
 {
     if (phases_.empty())
         return;
-    const QRectF plot = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+    const QRectF plot = plotRectInView();
     const QRectF strip = entropyStripRect();
     const double lo = xAxis_->min();
     const double hi = xAxis_->max();
@@ -262,37 +329,23 @@ void LearningChart::paintPhaseMarks(QPainter* painter, const QRectF& note) const
     line.setAlpha(90);
     QColor text = palette().color(QPalette::Text);
     text.setAlpha(190);
-    QFont font = painter->font();
-    font.setPointSizeF(std::max(6.0, font.pointSizeF() * 0.8));
     painter->save();
-    painter->setFont(font);
     painter->setRenderHint(QPainter::Antialiasing, false);
-    const QFontMetricsF metrics(font);
-    const auto& phases = phases_.phases();
-    for (size_t i = 0; i < phases.size(); ++i) {
-        const double start = phases[i].firstSample;
-        const double end = i + 1 < phases.size() ? phases[i + 1].firstSample : hi;
-        if (end < lo || start > hi)
+    for (const LearnerPhase& phase : phases_.phases()) {
+        const double start = phase.firstSample;
+        if (start <= lo || start > hi)
             continue;
-        const double x = xOf(std::max(start, lo));
-        if (start > lo) { // where a phase begins: a dashed line through the plot and the strip
-            painter->setPen(QPen(line, 1, Qt::DashLine));
-            painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-            if (!strip.isEmpty())
-                painter->drawLine(QPointF(x, strip.top()), QPointF(x, strip.bottom()));
-        }
-        const QString label = phases[i].kind == PhaseKind::LearnerRun ? tr("run %1").arg(phases[i].run + 1)
-                                                                      : phases[i].label;
-        double room = xOf(std::min(end, hi)) - x - 6.0;
-        const double baseline = plot.top() + metrics.ascent() + 2.0;
-        if (!note.isEmpty() && baseline + metrics.descent() >= note.top()
-            && baseline - metrics.ascent() <= note.bottom() && x < note.right())
-            room = std::min(room, note.left() - x - 6.0); // never under the bound's note
-        if (metrics.horizontalAdvance(label) <= room) {
-            painter->setPen(text);
-            painter->drawText(QPointF(x + 3.0, baseline), label);
-        }
+        // Where a phase begins: a dashed line through the plot and the strip.
+        const double x = xOf(start);
+        painter->setPen(QPen(line, 1, Qt::DashLine));
+        painter->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        if (!strip.isEmpty())
+            painter->drawLine(QPointF(x, strip.top()), QPointF(x, strip.bottom()));
     }
+    painter->setFont(phaseLabelFont());
+    painter->setPen(text);
+    for (const PhaseLabel& label : phaseLabels())
+        painter->drawText(label.rect, Qt::AlignLeft | Qt::AlignVCenter, label.text);
     painter->restore();
 }
 

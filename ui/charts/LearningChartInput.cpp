@@ -181,8 +181,8 @@ void LearningChart::saveSvg(const QString& path)
         // The scene, not the widget: vector output rather than a pixmap of the screen.
         scene()->render(&painter, QRectF(QPoint(0, 0), size()), sceneRect());
         paintEntropyStrip(&painter); // the view's foreground, which scene()->render() leaves out
-        paintPhaseMarks(&painter, paintBoundNote(&painter, false));
-        paintBoundNote(&painter, true);
+        paintPhaseMarks(&painter);
+        paintBoundNote(&painter);
     }
     const QByteArray& bytes = buffer.data();
     writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));

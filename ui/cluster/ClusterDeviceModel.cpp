@@ -48,7 +48,9 @@ QVariant ClusterDeviceModel::data(const QModelIndex& index, int role) const
         case Memory:
             if (!std::isfinite(d.memoryBytes))
                 return edit ? QString() : tr("unlimited");
-            return QString::number(d.memoryBytes / kBytesPerGiB, 'g', edit ? QLocale::FloatingPointShortest : 4);
+            // The edit text is exact (it reads back as these bytes); the display has 4 digits.
+            return edit ? decimalTimesPow10(d.memoryBytes, -kGBPower)
+                        : QString::number(d.memoryBytes / kBytesPerGB, 'g', 4);
         default:
             return {};
         }
@@ -101,10 +103,10 @@ bool ClusterDeviceModel::setData(const QModelIndex& index, const QVariant& value
             d.memoryBytes = std::numeric_limits<double>::infinity();
             break;
         }
-        const auto v = positiveNumber(value);
+        const auto v = positiveNumberTimesPow10(value, kGBPower);
         if (!v)
-            return reject(tr("Memory must be a positive number of GiB (empty for unlimited), not \"%1\".").arg(text));
-        d.memoryBytes = *v * kBytesPerGiB;
+            return reject(tr("Memory must be a positive number of GB (empty for unlimited), not \"%1\".").arg(text));
+        d.memoryBytes = *v;
         break;
     }
     default:
@@ -131,7 +133,7 @@ QVariant ClusterDeviceModel::headerData(int section, Qt::Orientation orientation
         case Speed:
             return tr("An op takes its profiled time for this kind divided by the speed");
         case Memory:
-            return tr("Capacity in GiB (2^30 bytes); empty for unlimited");
+            return tr("Capacity in GB (10^9 bytes, as post-cli and the Devices dock write it); empty for unlimited");
         default:
             return {};
         }
@@ -146,7 +148,7 @@ QVariant ClusterDeviceModel::headerData(int section, Qt::Orientation orientation
     case Speed:
         return tr("Speed");
     case Memory:
-        return tr("Memory (GiB)");
+        return tr("Memory (GB)");
     default:
         return {};
     }

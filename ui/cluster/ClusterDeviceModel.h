@@ -6,7 +6,8 @@ namespace post {
 
 struct ClusterDraft;
 
-// The devices of a ClusterDraft: name, kind, speed and memory (GiB, empty = unlimited),
+// The devices of a ClusterDraft: name, kind, speed and memory (GB, 10^9 bytes, as
+// post-cli and the rest of the studio write it; empty = unlimited),
 // all editable. Values are checked as they are set: a bad one is refused (setData returns
 // false) and editRejected says why.
 class ClusterDeviceModel : public QAbstractTableModel {
@@ -14,7 +15,8 @@ class ClusterDeviceModel : public QAbstractTableModel {
 
 public:
     enum Column { Name, Kind, Speed, Memory, ColumnCount };
-    static constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+    static constexpr double kBytesPerGB = 1e9; // the Memory column's unit
+    static constexpr int kGBPower = 9;         // 10^9 bytes
 
     explicit ClusterDeviceModel(ClusterDraft* draft, QObject* parent = nullptr);
 

@@ -19,6 +19,7 @@ constexpr double kPad = 10.0;
 constexpr double kSwatch = 11.0;
 constexpr double kEntryGap = 16.0;
 constexpr double kRampWidth = 160.0;
+constexpr double kLabelGap = 12.0;
 constexpr double kRampHeight = 10.0;
 
 QFont boldOf(const QFont& font)
@@ -52,6 +53,17 @@ Flow flow(const Legend& legend, const QFont& font, double left, double width)
         x += w + kEntryGap;
     }
     return out;
+}
+
+// How wide a ramp must be for its end and middle labels to stand apart.
+double rampWidthFor(const Legend& legend, const QFontMetricsF& fm)
+{
+    const double low = fm.horizontalAdvance(legend.lowLabel);
+    const double high = fm.horizontalAdvance(legend.highLabel);
+    if (legend.midLabel.isEmpty())
+        return std::max(kRampWidth, low + high + kLabelGap);
+    // The middle label is centred: each half must hold half of it and one end label.
+    return std::max(kRampWidth, 2.0 * (fm.horizontalAdvance(legend.midLabel) / 2.0 + kLabelGap + std::max(low, high)));
 }
 
 } // namespace
@@ -90,7 +102,7 @@ double PictureCaption::minimumWidth() const
     const QFontMetricsF fm(font);
     return 2 * kPad
         + std::max({bm.horizontalAdvance(title) + kEntryGap + fm.horizontalAdvance(step),
-                    bm.horizontalAdvance(legend.title) + kEntryGap + kRampWidth, 240.0});
+                    bm.horizontalAdvance(legend.title) + kEntryGap + rampWidthFor(legend, fm), 240.0});
 }
 
 double PictureCaption::height(double width) const
@@ -141,7 +153,7 @@ void PictureCaption::paint(QPainter& painter, const QRectF& band) const
     painter.setFont(font);
     const double left = kPad + legendTitleWidth + kEntryGap;
     if (legend.gradient) {
-        const QRectF ramp(band.left() + left, y + (fm.height() - kRampHeight) / 2, kRampWidth, kRampHeight);
+        const QRectF ramp(band.left() + left, y + (fm.height() - kRampHeight) / 2, rampWidthFor(legend, fm), kRampHeight);
         QLinearGradient g(ramp.topLeft(), ramp.topRight());
         for (int i = 0; i <= 8; ++i)
             g.setColorAt(i / 8.0, GradientScale::at(i / 8.0));
@@ -152,6 +164,11 @@ void PictureCaption::paint(QPainter& painter, const QRectF& band) const
         const QRectF labels(ramp.left(), ramp.bottom() + 2.0, ramp.width(), fm.height());
         painter.drawText(labels, Qt::AlignLeft, legend.lowLabel);
         painter.drawText(labels, Qt::AlignRight, legend.highLabel);
+        if (!legend.midLabel.isEmpty()) { // the value at the ramp's middle, under a tick
+            painter.drawLine(QPointF(ramp.center().x(), ramp.bottom() - 2.0),
+                             QPointF(ramp.center().x(), ramp.bottom() + 1.0));
+            painter.drawText(labels, Qt::AlignHCenter, legend.midLabel);
+        }
         painter.restore();
         return;
     }

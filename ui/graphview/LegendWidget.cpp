@@ -16,6 +16,19 @@ constexpr int kSwatch = 11;
 constexpr int kRampWidth = 150;
 constexpr int kRampHeight = 10;
 constexpr int kMaxRows = 12;
+constexpr int kLabelGap = 12;
+
+// How wide a ramp must be for its end and middle labels to stand apart.
+int rampWidthFor(const Legend& legend, const QFontMetrics& fm)
+{
+    const int ends = fm.horizontalAdvance(legend.lowLabel) + fm.horizontalAdvance(legend.highLabel);
+    if (legend.midLabel.isEmpty())
+        return std::max(kRampWidth, ends + kLabelGap);
+    // The middle label is centred: each half must hold half of it and one end label.
+    const int half = fm.horizontalAdvance(legend.midLabel) / 2 + kLabelGap
+        + std::max(fm.horizontalAdvance(legend.lowLabel), fm.horizontalAdvance(legend.highLabel));
+    return std::max(kRampWidth, 2 * half);
+}
 
 } // namespace
 
@@ -53,7 +66,7 @@ QSize LegendWidget::sizeHint() const
     int width = bm.horizontalAdvance(legend_.title);
     int height = bm.height();
     if (legend_.gradient) {
-        width = std::max(width, kRampWidth);
+        width = std::max(width, rampWidthFor(legend_, fm));
         height += 4 + kRampHeight + 2 + fm.height();
     } else {
         const int rows = std::min<int>(static_cast<int>(legend_.entries.size()), kMaxRows);
@@ -99,6 +112,11 @@ void LegendWidget::paintEvent(QPaintEvent*)
         p.setPen(text_);
         p.drawText(QRect(kPad, y, ramp.width(), fm.height()), Qt::AlignLeft, legend_.lowLabel);
         p.drawText(QRect(kPad, y, ramp.width(), fm.height()), Qt::AlignRight, legend_.highLabel);
+        if (!legend_.midLabel.isEmpty()) { // the value at the ramp's middle, under a tick
+            const int centre = ramp.center().x();
+            p.drawLine(centre, ramp.bottom() - 2, centre, ramp.bottom() + 1);
+            p.drawText(QRect(kPad, y, ramp.width(), fm.height()), Qt::AlignHCenter, legend_.midLabel);
+        }
         return;
     }
     const int rows = std::min<int>(static_cast<int>(legend_.entries.size()), kMaxRows);

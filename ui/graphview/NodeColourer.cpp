@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -129,7 +130,7 @@ NodeColouring byGradient(const ViewGraph& view, const ViewTheme& theme, const QS
                          QString (*format)(double))
 {
     NodeColouring out;
-    out.legend.title = title;
+    out.legend.title = title + tr(" (log scale)");
     out.legend.gradient = true;
     std::vector<double> values;
     values.reserve(view.nodes.size());
@@ -149,8 +150,14 @@ NodeColouring byGradient(const ViewGraph& view, const ViewTheme& theme, const QS
     const GradientScale scale(lo, hi);
     for (double v : values)
         out.paints.push_back(gradientPaint(scale.colour(v), theme));
-    out.legend.lowLabel = format(lo);
+    // The ends are the values they map: everything below the smallest positive value (an op
+    // that takes no time, a box of them) gets the lowest colour as well, so that end says so.
+    // The ramp is logarithmic: its middle is the geometric mean, and the title says it.
+    const bool below = std::any_of(values.begin(), values.end(), [lo](double v) { return v < lo; });
+    out.legend.lowLabel = below ? QStringLiteral("≤ ") + format(lo) : format(lo);
     out.legend.highLabel = format(hi);
+    if (lo > 0.0 && hi > lo)
+        out.legend.midLabel = format(std::sqrt(lo * hi));
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/models/DeviceTableModel.h"
 
+#include "core/cost/OpTime.h"
 #include "ui/theme/CategoryPalette.h"
 #include "ui/util/Format.h"
 
@@ -47,6 +48,9 @@ void DeviceTableModel::setDocument(DocumentPtr document)
         timesCluster_ = document_ ? document_->cluster : nullptr;
         opTimes_.clear();
         opParams_.clear();
+        graphUs_.clear();
+        fastest_ = kNoDevice;
+        hasCollectives_ = false;
     }
     load_.clear();
     if (document_ && document_->cluster) {
@@ -60,8 +64,27 @@ void DeviceTableModel::setDocument(DocumentPtr document)
             opTimes_.assign(static_cast<size_t>(ops) * static_cast<size_t>(devices),
                             std::numeric_limits<double>::quiet_NaN());
             opParams_.resize(static_cast<size_t>(ops));
-            for (OpId op = 0; op < ops; ++op)
-                opParams_[static_cast<size_t>(op)] = document_->graph->op(op).paramBytes;
+            // Speed: every op that any device may run (no collective, no CPU-only op) on every
+            // device, as the simulator times it (these times fill the cache too).
+            graphUs_.assign(static_cast<size_t>(devices), 0.0);
+            hasCollectives_ = false;
+            const Cluster& cluster = *document_->cluster;
+            for (OpId op = 0; op < ops; ++op) {
+                const Op& o = document_->graph->op(op);
+                opParams_[static_cast<size_t>(op)] = o.paramBytes;
+                hasCollectives_ = hasCollectives_ || o.isCollective();
+                if (o.isCollective() || o.cpuOnly)
+                    continue;
+                for (DeviceId d = 0; d < devices; ++d) {
+                    const double us = opTimeUs(o, cluster.device(d));
+                    opTimes_[static_cast<size_t>(op) * static_cast<size_t>(devices) + static_cast<size_t>(d)] = us;
+                    graphUs_[static_cast<size_t>(d)] += us;
+                }
+            }
+            fastest_ = kNoDevice;
+            for (DeviceId d = 0; d < devices; ++d)
+                if (fastest_ == kNoDevice || graphUs_[static_cast<size_t>(d)] < graphUs_[static_cast<size_t>(fastest_)])
+                    fastest_ = d;
         }
         if (document_->isPlaced()) {
             const Placement& placement = document_->placement;
@@ -74,7 +97,8 @@ void DeviceTableModel::setDocument(DocumentPtr document)
                     us = document_->placedTimeUs(op);
                 Load& l = load_[static_cast<size_t>(d)];
                 ++l.ops;
-                l.computeUs += us;
+                // A collective runs beside the compute lane, which is what Busy counts.
+                (document_->graph->op(op).isCollective() ? l.collectiveUs : l.computeUs) += us;
                 l.paramBytes += opParams_[static_cast<size_t>(op)];
             }
         }
@@ -103,6 +127,17 @@ void DeviceTableModel::setStep(StepPtr step)
     }
     if (!load_.empty())
         emit dataChanged(index(0, Busy), index(static_cast<int>(load_.size()) - 1, TransfersOut));
+}
+
+double DeviceTableModel::relativeSpeed(DeviceId d) const
+{
+    if (d < 0 || static_cast<size_t>(d) >= graphUs_.size() || fastest_ == kNoDevice)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double best = graphUs_[static_cast<size_t>(fastest_)];
+    const double here = graphUs_[static_cast<size_t>(d)];
+    if (!(best > 0.0) || !std::isfinite(best))
+        return std::numeric_limits<double>::quiet_NaN(); // no op with a time: nothing to compare
+    return std::isfinite(here) ? best / here : 0.0;
 }
 
 bool DeviceTableModel::overMemory(DeviceId d) const
@@ -146,6 +181,22 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         }
         return tr("Over this device's memory (%1): the placement does not fit").arg(formatBytes(dev.memoryBytes));
     }
+    if (role == Qt::ToolTipRole && index.column() == Speed) {
+        const double speed = relativeSpeed(id);
+        const QString kind = dev.kind == DeviceKind::Cpu ? tr("CPU") : tr("GPU");
+        const QString file = tr("The cluster file gives it speed %1: relative to a speed-1 %2, a scale of its kind "
+                                "alone.")
+                                 .arg(dev.speed)
+                                 .arg(kind);
+        if (std::isnan(speed))
+            return tr("The graph has no op with a time to compare the devices by.\n") + file;
+        return tr("%1× the speed of %2, the cluster's fastest device for this graph: the graph's ops (collectives and "
+                  "CPU-only ops left out) take %3 here and %4 there.\n")
+                   .arg(QString::number(speed, 'g', 3), QString::fromStdString(document_->cluster->device(fastest_).name),
+                        formatMicroseconds(graphUs_[static_cast<size_t>(id)]),
+                        formatMicroseconds(graphUs_[static_cast<size_t>(fastest_)]))
+            + file;
+    }
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool display = role == Qt::DisplayRole;
@@ -154,8 +205,12 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(dev.name);
     case Kind:
         return QString::fromLatin1(toString(dev.kind).data()).toUpper();
-    case Speed:
-        return display ? QVariant(QStringLiteral("%1×").arg(dev.speed)) : QVariant(dev.speed);
+    case Speed: {
+        const double speed = relativeSpeed(id);
+        if (!display)
+            return speed;
+        return std::isnan(speed) ? QStringLiteral("–") : QString::number(speed, 'g', 3) + QStringLiteral("×");
+    }
     case Memory:
         if (display)
             return std::isinf(dev.memoryBytes) ? tr("unlimited") : formatBytes(dev.memoryBytes);
@@ -164,6 +219,8 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         return load.ops;
     case ComputeTime:
         return display ? QVariant(formatMicroseconds(load.computeUs)) : QVariant(load.computeUs);
+    case Collectives:
+        return display ? QVariant(formatMicroseconds(load.collectiveUs)) : QVariant(load.collectiveUs);
     case ParamBytes:
         return display ? QVariant(formatBytes(load.paramBytes)) : QVariant(load.paramBytes);
     default:
@@ -203,10 +260,21 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
 
 QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section >= Busy && section < ColumnCount) {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section >= Speed && section < ColumnCount) {
         switch (section) {
+        case Speed:
+            return tr("How fast the device runs this graph's ops, against the cluster's fastest device for them "
+                      "(1× = the fastest, 0.25× = four times as long): one scale for CPUs and GPUs alike. The "
+                      "cluster file's speed, relative to a device of the same kind, is in each cell's tooltip");
+        case ComputeTime:
+            return tr("Summed time of the ops placed here that run on its compute lane (collectives are in "
+                      "Collectives): what Busy counts once the step is simulated");
+        case Collectives:
+            return tr("Summed time of the collectives placed here: they run on the device's communication channel, "
+                      "beside its compute lane, so neither Compute nor Busy counts them");
         case Busy:
-            return tr("Time the device computes during the simulated step");
+            return tr("Time the device's compute lane is busy in the simulated step (collectives, on their own "
+                      "lane, not counted: as post-cli simulate's busy)");
         case Idle:
             return tr("Step time minus busy time: waiting for inputs or with nothing to run");
         case PeakMemory:
@@ -214,8 +282,11 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
         case BytesIn:
         case TransfersIn:
             return tr("Tensors received from other devices (one transfer per tensor and destination)");
-        default:
+        case BytesOut:
+        case TransfersOut:
             return tr("Tensors sent to other devices (one transfer per tensor and destination)");
+        default:
+            return {};
         }
     }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
@@ -226,13 +297,15 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
     case Kind:
         return tr("Kind");
     case Speed:
-        return tr("Speed");
+        return tr("Speed (vs fastest)");
     case Memory:
         return tr("Memory");
     case Ops:
         return tr("Ops");
     case ComputeTime:
         return tr("Compute");
+    case Collectives:
+        return tr("Collectives");
     case ParamBytes:
         return tr("Parameters");
     case Busy:

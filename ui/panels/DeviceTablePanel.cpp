@@ -25,10 +25,16 @@ DeviceTablePanel::DeviceTablePanel(QWidget* parent)
     verticalHeader()->hide();
     // The name in full: with the step's columns the table is wider than the dock (it scrolls).
     horizontalHeader()->setSectionResizeMode(DeviceTableModel::Name, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(DeviceTableModel::Speed, QHeaderView::ResizeToContents); // its scale
     horizontalHeader()->setStretchLastSection(true);
 }
 
-void DeviceTablePanel::setDocument(DocumentPtr document) { model_->setDocument(std::move(document)); }
+void DeviceTablePanel::setDocument(DocumentPtr document)
+{
+    model_->setDocument(std::move(document));
+    // Collectives only where the graph has some (a Chakra or PyTorch trace's).
+    setColumnHidden(DeviceTableModel::Collectives, !model_->hasCollectives());
+}
 
 void DeviceTablePanel::followHub(DocumentHub* hub)
 {

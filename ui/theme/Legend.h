@@ -16,8 +16,12 @@ struct Legend {
 
     QString title;
     std::vector<Entry> entries; // categories
-    bool gradient = false;      // true: draw a ramp from lowLabel to highLabel
+    // true: draw a ramp from lowLabel to highLabel, each the value its end maps ("≤ 5.00 µs"
+    // where smaller values, zeros, take the lowest colour too), and midLabel, the value at its
+    // middle (the ramp is logarithmic: GradientScale), under its centre.
+    bool gradient = false;
     QString lowLabel;
+    QString midLabel;
     QString highLabel;
 };
 

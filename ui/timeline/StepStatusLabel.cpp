@@ -20,8 +20,10 @@ QString plainToolTip()
 } // namespace
 
 StepStatusLabel::StepStatusLabel(QWidget* parent)
-    : QLabel(parent)
+    : ElidingLabel(parent)
 {
+    setObjectName(QStringLiteral("stepStatus"));
+    setMinimumTextWidth(420);
     setToolTip(plainToolTip());
     hide();
 }

@@ -2,7 +2,7 @@
 
 #include "ui/document/SimulatedStep.h"
 
-#include <QLabel>
+#include "ui/util/ElidingLabel.h"
 
 #include <string>
 
@@ -11,8 +11,9 @@ namespace post {
 class StepSimulation;
 
 // The status bar's figures for the shown placement: simulated step time, whether it fits
-// in memory, and the largest peak memory.
-class StepStatusLabel : public QLabel {
+// in memory, and the largest peak memory. In a narrow window it gives way last: it keeps up
+// to 420 px of its text, then ends in "…" with the whole text in its tooltip.
+class StepStatusLabel : public ElidingLabel {
     Q_OBJECT
 
 public:

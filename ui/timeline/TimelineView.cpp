@@ -202,14 +202,51 @@ void TimelineView::updateScrollBars()
     syncingBars_ = false;
 }
 
+// A lane's label starts after its swatch and keeps this much room to its right.
+constexpr int kLabelLeft = 26;
+constexpr int kLabelRight = 6;
+
 void TimelineView::updateHeaderWidth()
 {
-    QFontMetrics metrics(font());
-    int widest = metrics.horizontalAdvance(QStringLiteral("GPU:0 → GPU:1"));
+    // The names' exact widths, rounded up: QFontMetrics::horizontalAdvance rounds to the
+    // nearest pixel, and a name a fraction of a pixel wider than its room is elided, which cut
+    // "GPU:0 collectives" (a fraction over its 104 px room) to "GPU:0 c…ectives".
+    const QFontMetricsF metrics(font(), viewport());
+    double widest = metrics.horizontalAdvance(QStringLiteral("GPU:0 → GPU:1"));
     if (step_)
         for (const TimelineLane& lane : step_->lanes)
             widest = std::max(widest, metrics.horizontalAdvance(lane.name));
-    headerWidth_ = std::clamp(widest + 30, 90, 260);
+    headerWidth_ = std::clamp(static_cast<int>(std::ceil(widest)) + 1 + kLabelLeft + kLabelRight, 90, kMaxHeaderWidth);
+}
+
+QString TimelineView::laneLabel(int lane) const
+{
+    if (!step_ || lane < 0 || lane >= laneCount())
+        return {};
+    const QFontMetrics metrics(font(), viewport());
+    return metrics.elidedText(step_->lanes[static_cast<size_t>(lane)].name, Qt::ElideMiddle,
+                              headerWidth_ - kLabelLeft - kLabelRight);
+}
+
+QString TimelineView::laneToolTip(int lane) const
+{
+    if (!step_ || lane < 0 || lane >= laneCount())
+        return {};
+    const TimelineLane& l = step_->lanes[static_cast<size_t>(lane)];
+    if (l.kind == TimelineLane::Kind::Link)
+        return tr("Link %1: the transfers it carried").arg(l.fullName);
+    if (lane >= step_->deviceLaneCount - step_->collectiveLaneCount)
+        return tr("%1: the collectives it ran on its communication channel, beside its compute lane").arg(l.fullName);
+    return tr("%1: the ops it computed").arg(l.fullName);
+}
+
+int TimelineView::laneLabelAt(QPoint pos) const
+{
+    if (!step_ || pos.x() < 0 || pos.x() >= headerWidth_ || pos.y() < kAxisHeight)
+        return -1;
+    const int lane = static_cast<int>(
+        std::floor((pos.y() - kAxisHeight + verticalScrollBar()->value()) / double(laneHeight_)));
+    return lane >= 0 && lane < laneCount() ? lane : -1;
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event)
@@ -404,8 +441,8 @@ void TimelineView::paintHeader(QPainter& painter)
         else
             painter.drawRoundedRect(QRectF(10, top + laneHeight_ / 2.0 - 5, 10, 10), 2, 2);
         painter.setPen(isLink ? theme_.mutedText : theme_.text);
-        painter.drawText(QRectF(26, top, headerWidth_ - 30, laneHeight_), Qt::AlignLeft | Qt::AlignVCenter,
-                         painter.fontMetrics().elidedText(l.name, Qt::ElideMiddle, headerWidth_ - 30));
+        painter.drawText(QRectF(kLabelLeft, top, headerWidth_ - kLabelLeft, laneHeight_),
+                         Qt::AlignLeft | Qt::AlignVCenter, laneLabel(lane));
         if (lane == step_->deviceLaneCount && lane > 0) {
             // Devices above, links below.
             painter.setPen(theme_.panelBorder);
@@ -502,7 +539,9 @@ bool TimelineView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const BarRef bar = barAt(help->pos());
-        if (bar.valid())
+        if (const int lane = laneLabelAt(help->pos()); lane >= 0) // the label column: the lane's whole name
+            QToolTip::showText(help->globalPos(), laneToolTip(lane), viewport());
+        else if (bar.valid())
             QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(toolTipFor(bar), Qt::WhiteSpaceNormal),
                                viewport(), barRect(bar).toAlignedRect());
         else

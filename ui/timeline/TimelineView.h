@@ -45,6 +45,15 @@ public:
     // The bar's rectangle in viewport coordinates (may lie outside the viewport).
     QRectF barRect(BarRef bar) const;
     QString toolTipFor(BarRef bar) const;
+    // The label column: as wide as the longest lane name needs (up to kMaxHeaderWidth), each
+    // lane's label as drawn (elided in the middle only past that width) and its tooltip (the
+    // device's or link's whole name; for a collectives lane, what runs on it).
+    static constexpr int kMaxHeaderWidth = 320;
+    int headerWidth() const { return headerWidth_; }
+    QString laneLabel(int lane) const;
+    QString laneToolTip(int lane) const;
+    // The lane whose label is at `viewportPos` (the label column), or -1.
+    int laneLabelAt(QPoint viewportPos) const;
     // The op a bar stands for: the op itself, or the producer of a transfer.
     OpId opOf(BarRef bar) const;
 
