@@ -3,6 +3,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
 #include "core/cost/OpTime.h"
+#include "core/graph/GraphSizes.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/ChromeTraceWriter.h"
@@ -61,6 +62,7 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
         j["certified_gap"] = gap;
     addHostDispatchJson(imported, &c, j);
     auto& devices = j["devices"] = nlohmann::json::array();
+    j["memory_known"] = hasMemorySizes(g); // false: every peak below is 0 for want of sizes
     auto& peaks = j["peak_memory_bytes"] = nlohmann::json::array();
     auto& capacity = j["memory_capacity_bytes"] = nlohmann::json::array();
     auto& busy = j["busy_ms"] = nlohmann::json::array();
@@ -117,7 +119,7 @@ std::string opsCsv(const Graph& g, const Cluster& c, const Placement& placement)
 }
 
 // `placement`: the placement's fingerprint, and the start its file records, if any.
-void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch,
+void printResult(const Graph& g, const Cluster& c, const SimResult& r, const LowerBound& lb, Dispatch dispatch,
                  const std::string& placement)
 {
     std::cout << "step time    " << formatMs(r.stepTimeUs) << (r.feasible ? "" : "  (INFEASIBLE: out of memory)")
@@ -131,14 +133,18 @@ void printResult(const Cluster& c, const SimResult& r, const LowerBound& lb, Dis
         std::cout << "certified    within " << formatGap(gap) << " of the optimum (step / lower bound - 1)\n";
     std::cout << "placement    " << placement << "\n\n";
     std::printf("%-22s %12s %8s %14s %14s\n", "device", "busy", "util", "peak memory", "capacity");
+    const bool sized = hasMemorySizes(g); // no bytes anywhere: every peak is 0 B, which says nothing
     for (DeviceId d = 0; d < c.deviceCount(); ++d) {
         const double busy = r.deviceBusyUs[static_cast<size_t>(d)];
         const double peak = r.peakMemoryBytes[static_cast<size_t>(d)];
         const double cap = c.device(d).memoryBytes;
         std::printf("%-22s %12s %7.1f%% %14s %14s%s\n", c.device(d).name.c_str(), formatMs(busy).c_str(),
-                    r.stepTimeUs > 0 ? 100.0 * busy / r.stepTimeUs : 0.0, formatBytes(peak).c_str(),
+                    r.stepTimeUs > 0 ? 100.0 * busy / r.stepTimeUs : 0.0, sized ? formatBytes(peak).c_str() : "unknown",
                     std::isfinite(cap) ? formatBytes(cap).c_str() : "unlimited", peak > cap ? "  OVER" : "");
     }
+    if (!sized)
+        std::printf("peak memory is unknown: the graph gives no tensor or parameter sizes, so no placement is "
+                    "checked against memory and transfers carry no bytes\n");
     const int n = c.deviceCount();
     bool header = false;
     for (DeviceId a = 0; a < n; ++a)
@@ -229,7 +235,7 @@ int runSimulate(const SimulateOptions& o)
             line += "  (searched from " + (s.file.empty() ? std::string("a placement") : s.file)
                 + (s.stepTimeUs ? ", " + formatMs(*s.stepTimeUs) : std::string()) + ", " + s.fingerprint + ")";
         }
-        printResult(c, r, lb, options.dispatch, line);
+        printResult(g, c, r, lb, options.dispatch, line);
     }
     return kExitOk;
 }

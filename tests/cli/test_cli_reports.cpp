@@ -192,6 +192,24 @@ private slots:
         QVERIFY2(!r.err.contains("ignores them"), qPrintable(r.err));
     }
 
+    // A graph without a byte anywhere (a Chakra trace gives no tensor sizes): its peak memory is
+    // unknown, not 0 B; a graph with sizes says its peaks.
+    void memoryWithoutSizesIsUnknown()
+    {
+        const QString bare = write("bare.json", R"({"format": "post-graph/1", "name": "bare",
+ "ops": [{"name": "a", "time_us": {"gpu": 100, "cpu": 1000}}, {"name": "b", "time_us": {"gpu": 50, "cpu": 500}}],
+ "edges": [{"from": "a", "to": "b"}]})");
+        Run r = runCli({"simulate", bare, "--cluster", "k80x4", "--all-on", "/device:GPU:0"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression("/device:GPU:0 +[0-9.]+ ms +[0-9.]+% +unknown ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains("peak memory is unknown: the graph gives no tensor or parameter sizes"),
+                 qPrintable(r.out));
+        r = runCli({"simulate", bare, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(parseObject(r.out)["memory_known"].toBool(true), false);
+        r = runCli({"simulate", write("chain.json", kChain), "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--json"});
+        QCOMPARE(parseObject(r.out)["memory_known"].toBool(false), true);
+    }
+
     // A graph without costs: the refusal says why there is nothing to search.
     void zeroComputeSaysWhy()
     {

@@ -402,6 +402,22 @@ private slots:
         QVERIFY2(label.toolTip().contains(QStringLiteral("likely bound by the host")), qPrintable(label.toolTip()));
         label.setStep(SimulatedStep::simulate(uitest::smallDocument(kPlacement)));
         QVERIFY(!label.toolTip().contains(QStringLiteral("host")));
+
+        // A graph without a byte anywhere (a Chakra trace's): its peak of 0 B is no finding.
+        auto unsized = std::make_shared<GraphDocument>(*uitest::smallDocument(kPlacement));
+        GraphBuilder b("unsized");
+        for (const Op& op : unsized->graph->ops()) {
+            Op bare = op;
+            bare.outputBytes = bare.paramBytes = 0.0;
+            b.addOp(std::move(bare));
+        }
+        for (const Edge& e : unsized->graph->edges())
+            b.addEdge(e.from, e.to, 0.0);
+        unsized->graph = std::make_shared<const Graph>(std::move(b).build());
+        const QString unknown = StepStatusLabel::textFor(*SimulatedStep::simulate(unsized));
+        QVERIFY2(unknown.contains(QStringLiteral(" · memory unknown (the graph gives no sizes) · ")),
+                 qPrintable(unknown));
+        QVERIFY(!unknown.contains(QStringLiteral("fits memory")));
     }
 
     // The summary counts the devices that hold ops (every op on GPU:0 was "4 ops on 3

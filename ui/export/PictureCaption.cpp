@@ -1,5 +1,6 @@
 #include "ui/export/PictureCaption.h"
 
+#include "core/graph/GraphSizes.h"
 #include "core/sim/Simulator.h"
 #include "ui/graphview/GraphScene.h"
 #include "ui/theme/GradientScale.h"
@@ -90,7 +91,9 @@ PictureCaption PictureCaption::of(const GraphScene& scene)
     const SimResult r = Simulator(*doc->graph, *doc->cluster, doc->sim).run(doc->placement);
     c.step = QObject::tr("step %1 · %2")
                  .arg(formatMicroseconds(r.stepTimeUs),
-                      r.feasible ? QObject::tr("fits memory") : QObject::tr("out of memory"));
+                      !hasMemorySizes(*doc->graph) ? QObject::tr("memory unknown")
+                          : r.feasible             ? QObject::tr("fits memory")
+                                                   : QObject::tr("out of memory"));
     if (doc->sim.dispatch != Dispatch::ReadyOrder)
         c.step += QObject::tr(" · %1 dispatch").arg(QString::fromLatin1(dispatchName(doc->sim.dispatch)));
     return c;

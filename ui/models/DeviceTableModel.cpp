@@ -1,6 +1,7 @@
 #include "ui/models/DeviceTableModel.h"
 
 #include "core/cost/OpTime.h"
+#include "core/graph/GraphSizes.h"
 #include "ui/theme/CategoryPalette.h"
 #include "ui/util/Format.h"
 
@@ -243,6 +244,8 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         const double peak = d < r.peakMemoryBytes.size() ? r.peakMemoryBytes[d] : 0.0;
         if (!display)
             return peak;
+        if (!hasMemorySizes(*document_->graph)) // 0 B for want of sizes, not a finding
+            return tr("unknown");
         return overMemory(id) ? QStringLiteral("⚠ ") + formatBytes(peak) : formatBytes(peak);
     }
     case BytesIn:

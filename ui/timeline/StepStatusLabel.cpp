@@ -1,6 +1,7 @@
 #include "ui/timeline/StepStatusLabel.h"
 
 #include "core/cost/HostDispatch.h"
+#include "core/graph/GraphSizes.h"
 #include "core/sim/Simulator.h"
 #include "ui/document/StepSimulation.h"
 #include "ui/util/Format.h"
@@ -68,6 +69,8 @@ QString StepStatusLabel::memoryText(const SimulatedStep& step)
     for (int d = 0; d < static_cast<int>(r.peakMemoryBytes.size()); ++d)
         if (peak < 0 || r.peakMemoryBytes[static_cast<size_t>(d)] > r.peakMemoryBytes[static_cast<size_t>(peak)])
             peak = d;
+    if (!hasMemorySizes(*step.document->graph)) // every peak is 0 B for want of sizes
+        return tr("memory unknown (the graph gives no sizes)");
     if (r.feasible && peak >= 0)
         return tr("fits memory · peak %1 on %2")
             .arg(formatBytes(r.peakMemoryBytes[static_cast<size_t>(peak)]),
