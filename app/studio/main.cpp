@@ -11,6 +11,7 @@
 #include "core/run/PlacerRegistry.h"
 #include "core/util/AtomicFile.h"
 #include "ui/MainWindow.h"
+#include "ui/charts/LearningChart.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
@@ -354,11 +355,18 @@ void takeScreenshot(QCoreApplication& app, post::MainWindow& window, const Reque
         // A run brings its own tab forward: --tab and --dock still decide what is saved.
         arrange(window, r);
         // One more turn of the event loop so docks and overlays settle before grabbing.
-        QTimer::singleShot(50, &app, [&window, path = r.screenshot, quitWith] {
-            if (!window.grab().save(path))
-                quitWith(fail(QStringLiteral("could not write ") + path, 1));
-            else
-                quitWith(0);
+        QTimer::singleShot(50, &app, [&app, &window, path = r.screenshot, quitWith] {
+            // A chart redraws at most every 200 ms: what it was given is drawn before the grab
+            // (a restored session's step times were missing from its picture), and its legend,
+            // laid out a pass later, gets one more turn.
+            for (post::LearningChart* chart : window.findChildren<post::LearningChart*>())
+                chart->flush();
+            QTimer::singleShot(50, &app, [&window, path, quitWith] {
+                if (!window.grab().save(path))
+                    quitWith(fail(QStringLiteral("could not write ") + path, 1));
+                else
+                    quitWith(0);
+            });
         });
     };
     if (r.compare)
