@@ -16,6 +16,7 @@
 #include "ui/document/DocumentHub.h"
 #include "ui/document/DocumentLoader.h"
 #include "ui/learn/LearnerPanel.h"
+#include "ui/session/SessionController.h"
 #include "ui/theme/AppPalette.h"
 
 #include <QApplication>
@@ -191,6 +192,22 @@ std::variant<Request, int> readRequest(const QCommandLineParser& parser, const O
           std::pair{!r.diff.isEmpty(), "--diff"}, std::pair{parser.isSet(o.costs), "--costs"}})
         if (given && r.file.isEmpty())
             return fail(QLatin1String(name) + QStringLiteral(" needs a FILE to open"), 2);
+    // A session opens as it was saved: its graph read with its options, on its cluster, in its
+    // precision and dispatch. These options were ignored there without a word.
+    if (!r.file.isEmpty() && post::SessionController::isSessionFile(r.file)) {
+        QStringList ignored;
+        for (const QCommandLineOption* option : {&o.cluster, &o.precision, &o.dispatch, &o.batch, &o.costs})
+            if (parser.isSet(*option))
+                ignored << QStringLiteral("--") + option->names().first();
+        if (!ignored.isEmpty())
+            return fail(r.file
+                            + QStringLiteral(" is a session: it opens with the cluster, precision, dispatch and "
+                                             "costs it was saved with, so ")
+                            + ignored.join(QStringLiteral(", "))
+                            + QStringLiteral(" would not apply; change them in the Cluster and Learner docks once "
+                                             "it is open"),
+                        2);
+    }
     if (parser.isSet(o.costsPartial) && !parser.isSet(o.costs))
         return fail(QStringLiteral("--costs-partial needs --costs TRACE"), 2);
     if (!r.algo.isEmpty() && !post::makePlacer(r.algo.toStdString()))

@@ -163,6 +163,23 @@ private slots:
             QVERIFY2(!settings.readAll().contains("broken-cluster"), "the bad cluster was kept in the settings");
     }
 
+    // A session opens as it was saved: --cluster and the graph's options are refused, naming
+    // them, not ignored without a word.
+    void aSessionRefusesTheOptionsItWouldIgnore()
+    {
+        const QString session = config_.filePath(QStringLiteral("run.session.json"));
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"post-session/1\"}"); // told by its head, refused before it is read
+        file.close();
+        const Run run = runStudio({session, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+                                   QStringLiteral("--precision"), QStringLiteral("amp")},
+                                  config_.path(), true);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(session + QStringLiteral(" is a session: ")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("so --cluster, --precision would not apply")), qPrintable(run.err));
+    }
+
     // --precision and --dispatch set the window's mode and rule (kept in the settings, as the
     // learner panel's pickers keep them); a value they do not take is a usage error.
     void precisionDispatchAndCostsAreOptions()
