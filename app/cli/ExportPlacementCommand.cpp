@@ -92,7 +92,19 @@ void addExportPlacementCommand(CLI::App& app, int& exitCode)
     cmd->add_option("--cluster", opts->cluster, "--to tf: the cluster the placement was made for (preset or file)");
     cmd->add_option("--out", opts->out, "Output file (default: standard output)");
     cmd->add_flag("--force", opts->force, "Replace a read-only --out file");
-    cmd->callback([opts, &exitCode] { exitCode = runExport(*opts); });
+    cmd->callback([cmd, opts, &exitCode] {
+        // The graph's reading options serve --to tf's --graph; a torch map reads no graph, so
+        // one given there would change nothing (they were accepted without a word).
+        if (opts->to == "torch")
+            for (const CLI::Option* option : cmd->get_options())
+                if (option->count() > 0 && option->get_name() != "placement" && option->get_name() != "--to"
+                    && option->get_name() != "--out" && option->get_name() != "--force"
+                    && option->get_name() != "--graph" && option->get_name() != "--cluster")
+                    throw UsageError{option->get_name()
+                                     + " is for --to tf's --graph: a torch map reads no graph, only "
+                                       "the placement's module paths"};
+        exitCode = runExport(*opts);
+    });
 }
 
 } // namespace post::cli

@@ -851,6 +851,9 @@ private slots:
         QVERIFY2(r.exitCode == 2 && r.err.contains("--cluster"), qPrintable(r.err));
         r = runCli({"export-placement", placed, "--to", "torch", "--cluster", "k80x2"});
         QVERIFY2(r.exitCode == 2 && r.err.contains("are for --to tf"), qPrintable(r.err));
+        // A graph's reading options do nothing to a torch map: refused, not ignored.
+        r = runCli({"export-placement", placed, "--to", "torch", "--batch", "7"});
+        QVERIFY2(r.exitCode == 2 && r.err.contains("--batch is for --to tf's --graph"), qPrintable(r.err));
         r = runCli({"export-placement", placed, "--to", "tf", "--graph",
                     testdata::sourceDir() + "/samples/graphs/tiny-mlp.json", "--cluster", "k80x2"});
         QVERIFY2(r.exitCode == 2 && r.err.contains("needs a TensorFlow GraphDef"), qPrintable(r.err));

@@ -323,6 +323,11 @@ private slots:
         QTest::newRow("typo") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "clusters": ["k80x2"], "algorithms": ["post"], "seed": [1]})")
                               << "field seed";
+        // One graph spelled relative to the manifest and absolute: listed twice.
+        QTest::newRow("one graph two spellings")
+            << (R"({"format": "post-sweep/1", "graphs": ["g.json", ")" + dir_.filePath("g.json").toUtf8()
+                + R"("], "clusters": ["k80x2"], "algorithms": ["m-etf"]})")
+            << "graphs[1]";
         QTest::newRow("precision mode") << QByteArray(R"({"format": "post-sweep/1", "graphs": ["g.json"],
             "clusters": ["k80x2"], "precision": ["fp32", "fp16"], "algorithms": ["post"]})")
                                         << "precision[1]";

@@ -59,6 +59,18 @@ std::vector<std::string> stringList(const json& j, const std::string& key, const
     return out;
 }
 
+// One key for every spelling of a file: relative or absolute, through "..", "." or a symbolic
+// link ("g.json" and "/data/g.json" from a manifest in /data are one graph, listed twice).
+std::string sameFileKey(const std::string& path)
+{
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    if (ec)
+        return fs::path(path).lexically_normal().string();
+    const fs::path canonical = fs::weakly_canonical(absolute, ec);
+    return (ec ? absolute.lexically_normal() : canonical).string();
+}
+
 std::string resolve(const std::string& path, const std::string& manifest)
 {
     const fs::path p(path);
@@ -220,7 +232,7 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
     m.graphs = stringList(j, "graphs", source);
     m.clusters = stringList(j, "clusters", source);
     // One mode for every cluster ("amp"), or a list to compare them (["fp32", "tf32", "amp"]).
-    m.precisions = oneOrList(j, "precision", source, "precision mode", "\"fp32\", \"tf32\" or \"amp\"",
+    m.precisions = oneOrList(j, "precision", source, "precision mode", "\"fp32\", \"tf32\", \"amp\" or \"pytorch\"",
                              "\"fp32\", \"tf32\", \"amp\", \"pytorch\"",
                              [](const std::string& mode) { return parsePrecisionMode(mode).has_value(); });
     // One rule for every job ("critical-path"), or both, to compare what the order costs.
@@ -249,9 +261,9 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
     if (j.contains("samples"))
         m.samples = static_cast<int>(integerField(j, "samples", source, 1, kMaxSamples));
     // The job's identity is (graph, cluster, precision, dispatch, algorithm, seed): each listed once.
-    rejectRepeats(m.graphs, "graphs", source, [&](const std::string& g) { return resolve(g, source); });
+    rejectRepeats(m.graphs, "graphs", source, [&](const std::string& g) { return sameFileKey(resolve(g, source)); });
     rejectRepeats(m.clusters, "clusters", source,
-                  [&](const std::string& c) { return looksLikePath(c) ? resolve(c, source) : c; });
+                  [&](const std::string& c) { return looksLikePath(c) ? sameFileKey(resolve(c, source)) : c; });
     rejectRepeats(m.algorithms, "algorithms", source, [](const std::string& a) { return a; });
     rejectRepeats(m.seeds, "seeds", source, [](std::uint64_t seed) { return seed; });
     if (const std::uint64_t jobs = jobCountOf(m); jobs > static_cast<std::uint64_t>(kMaxSweepJobs))
@@ -428,13 +440,14 @@ std::optional<SweepResult> readResultOfJob(const std::string& path, const SweepJ
         && r.cluster == job.cluster && r.precision == job.precision && r.dispatch == job.dispatch
         && r.algorithm == job.algorithm && r.seed == job.seed && r.samples == job.samples;
     if (!same)
-        throw InputError(path, "job",
-                         "is the result of another job (" + r.graph + ", " + r.cluster
-                             + (r.precision.empty() ? "" : ":" + r.precision)
-                             + (r.dispatch ? ", dispatch " + std::string(dispatchName(*r.dispatch)) : "") + ", "
-                             + r.algorithm + ", seed " + std::to_string(r.seed) + ", job " + std::to_string(r.index) + " of "
-                             + std::to_string(r.jobCount) + "), not of this manifest's job " + std::to_string(job.index)
-                             + " of " + std::to_string(job.jobCount) + ": give each manifest its own --out folder");
+        throw InputError(
+            path, "job",
+            "is the result of another job (" + r.graph + ", " + r.cluster + (r.precision.empty() ? "" : ":" + r.precision)
+                + (r.dispatch ? ", dispatch " + std::string(dispatchName(*r.dispatch)) : "") + ", " + r.algorithm
+                + ", seed " + std::to_string(r.seed) + ", " + std::to_string(r.samples) + " samples, job "
+                + std::to_string(r.index) + " of " + std::to_string(r.jobCount) + "), not of this manifest's job "
+                + std::to_string(job.index) + " of " + std::to_string(job.jobCount) + " (" + std::to_string(job.samples)
+                + " samples): give each manifest its own --out folder");
     if (!r.inputs.empty() && !inputs.empty() && r.inputs != inputs) {
         if (problem)
             *problem = path + ": made from another version of " + job.graph + " or " + job.cluster + " (inputs "
