@@ -65,6 +65,10 @@ struct ImportedGraph {
     // from, as its "origin" records it (with forwardFlops, fused, fusionWhy and eagerHost
     // above); Auto for every other file, and for post-graph/1 files without an "origin".
     GraphFormat origin = GraphFormat::Auto;
+    // ONNX: the data inputs' shapes once --batch, --dim and --input-shape are applied, in the
+    // file's order (-1 where a dimension is still symbolic); empty for other formats. A
+    // post_torch profile made at other shapes is refused (applyCostsFiles).
+    std::vector<std::vector<std::int64_t>> inputShapes;
     // The GPU an untyped --costs trace was recorded on (its deviceProperties name), or empty:
     // where the cluster's GPUs are another, the CLI says so (measuredGpuNote).
     std::string measuredGpu;

@@ -174,6 +174,25 @@ class ResNet18(ExportPlaceApply, unittest.TestCase):
         matched, total = self.cli_matched(trace)
         self.assertGreaterEqual(matched, 0.95 * total)
 
+    def test_cli_refuses_the_profile_at_another_input_shape(self):
+        # The profile records the shapes it ran at: a graph read at 4x the batch is refused, not
+        # given the small batch's times; --costs-partial takes them with a note.
+        shape = f"{self.graph_input()}={4 * self.batch},3,224,224"
+        run = subprocess.run([CLI, "info", self.onnx, "--input-shape", shape, "--costs", self.onnx + ".costs.json"],
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(f"x-inputs: profiled with input 0 of {self.batch}x3x224x224, but the graph's is "
+                      f"{4 * self.batch}x3x224x224", run.stderr)
+        run = subprocess.run([CLI, "info", self.onnx, "--input-shape", shape, "--costs", self.onnx + ".costs.json",
+                              "--costs-partial"], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("taken as they are (--costs-partial)", run.stderr)
+
+    def graph_input(self):
+        """The ONNX graph's one data input's name, as --input-shape takes it (python3-onnx)."""
+        import onnx
+        return onnx.load(self.onnx).graph.input[0].name
+
 
 class MobileNetV3Small(ExportPlaceApply, unittest.TestCase):
     name = "mobilenet_v3_small"

@@ -639,7 +639,8 @@ struct OnnxRead {
     ShapedGraph shaped;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;
-    std::string producer; // ModelProto.producer_name ("pytorch", "tf2onnx", ...)
+    std::string producer;                               // ModelProto.producer_name ("pytorch", "tf2onnx", ...)
+    std::vector<std::vector<std::int64_t>> inputShapes; // ImportedGraph::inputShapes
 };
 
 OnnxRead readOnnx(std::string_view content, const std::string& source, const ImportOptions& options)
@@ -658,6 +659,17 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
     checkOnnxModel(model, source, fileIndex);
     const std::unordered_set<std::string> weights = weightInputs(graph, options);
     std::vector<UnresolvedDim> unresolved = pinDims(graph, options, source, weights, read.warnings);
+    {
+        std::unordered_set<std::string> initializers;
+        for (const auto& init : graph.initializer())
+            initializers.insert(init.name());
+        for (const auto& input : graph.input()) // the data inputs, as pinDims takes them
+            if (!initializers.count(input.name()) && !weights.count(input.name()) && input.type().has_tensor_type()) {
+                std::vector<std::int64_t>& dims = read.inputShapes.emplace_back();
+                for (const auto& d : input.type().tensor_type().shape().dim())
+                    dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+            }
+    }
     OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset));
     inferAndFold(model, folder, source, fileIndex);
     const bool optionsChangedShapes = options.batch != 1 || !options.dims.empty() || !options.inputShapes.empty();
@@ -734,6 +746,7 @@ ImportedGraph importOnnxGraph(std::string_view content, const std::string& sourc
     imported.unknownOpTypes = std::move(report.unknownTypes);
     imported.forwardFlops = report.totalForwardFlops;
     imported.unresolvedDims = std::move(report.unresolved);
+    imported.inputShapes = std::move(read.inputShapes);
     imported.unshapedTensors = std::move(report.unshapedTensors);
     if (imported.unshapedTensors.empty())
         imported.unshapedFrom.clear();

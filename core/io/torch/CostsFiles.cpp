@@ -30,6 +30,50 @@ Graph asTypeTimes(const Graph& before, const Graph& measured, const std::string&
     }
 }
 
+// "2x3x64x64"; "?" for a symbolic dimension.
+std::string shapeText(const std::vector<std::int64_t>& dims)
+{
+    std::string text;
+    for (std::int64_t d : dims) {
+        if (!text.empty())
+            text += 'x';
+        text += d < 0 ? std::string(1, '?') : std::to_string(d);
+    }
+    return text.empty() ? "a scalar" : text;
+}
+
+// A post_torch profile records the shapes it was made at (x-inputs): times of another batch or
+// image size are not this graph's, so they are refused (noted under --costs-partial). Inputs it
+// cannot pair with the graph's (another count) are left to the op-by-op match.
+void checkProfiledInputs(const ImportedGraph& imported, const MeasuredCostsReport& report, const std::string& path,
+                         bool partial, std::vector<std::string>& notes)
+{
+    std::vector<std::vector<std::int64_t>> profiled;
+    for (const auto& shape : report.profiledInputs)
+        if (shape)
+            profiled.push_back(*shape);
+    if (profiled.empty() || profiled.size() != imported.inputShapes.size())
+        return;
+    for (std::size_t i = 0; i < profiled.size(); ++i) {
+        const std::vector<std::int64_t>& graph = imported.inputShapes[i];
+        bool same = graph.size() == profiled[i].size();
+        for (std::size_t k = 0; same && k < graph.size(); ++k)
+            same = graph[k] < 0 || graph[k] == profiled[i][k];
+        if (same)
+            continue;
+        const std::string what = "profiled with input " + std::to_string(i) + " of " + shapeText(profiled[i])
+            + ", but the graph's is " + shapeText(graph)
+            + " (--batch, --dim, --input-shape): its times are of another size";
+        if (!partial)
+            throw InputError(path, "x-inputs",
+                             what
+                                 + "; profile at the graph's shapes, give the graph the profiled ones, or take the "
+                                   "times anyway with --costs-partial");
+        notes.push_back(path + ": " + what + ", taken as they are (--costs-partial)");
+        return;
+    }
+}
+
 } // namespace
 
 CostsFile parseCostsFile(std::string_view value)
@@ -60,6 +104,7 @@ std::vector<std::string> applyCostsFiles(ImportedGraph& imported, std::span<cons
             measured = applyMeasuredCosts(imported.graph, costs.path, &report, options);
             what = describeMeasuredCosts(report);
             gpu = report.gpuName;
+            checkProfiledInputs(imported, report, costs.path, options.partial, notes);
         }
         if (costs.type.empty() && !gpu.empty())
             imported.measuredGpu = gpu;

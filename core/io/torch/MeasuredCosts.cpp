@@ -72,6 +72,27 @@ std::unordered_map<std::string, double> readPostCosts(const JsonInput& in, const
     return times;
 }
 
+// post-costs/1's "x-inputs": per forward argument its shape, or null for one that is no tensor.
+std::vector<std::optional<std::vector<std::int64_t>>> readProfiledInputs(const JsonInput& in, const nlohmann::json& root)
+{
+    std::vector<std::optional<std::vector<std::int64_t>>> inputs;
+    const nlohmann::json* list = in.find(root, "x-inputs");
+    if (!list)
+        return inputs;
+    const nlohmann::json& items = in.array(*list, "x-inputs");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        std::optional<std::vector<std::int64_t>>& shape = inputs.emplace_back();
+        if (items[i].is_null())
+            continue;
+        const std::string at = JsonInput::element("x-inputs", i);
+        const nlohmann::json& dims = in.array(items[i], at);
+        shape.emplace();
+        for (std::size_t k = 0; k < dims.size(); ++k)
+            shape->push_back(static_cast<std::int64_t>(in.within(dims[k], JsonInput::element(at, k), 0.0, 1e15)));
+    }
+    return inputs;
+}
+
 // The longest common subsequence of `names` (operators in time order) and `ops` (the graph's
 // matchable forward ops in graph order), where an operator and an op match when the op's
 // kind lists the operator: per operator, the op it is matched with, or -1. (Greedy matching
@@ -432,6 +453,7 @@ Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::st
         } else {
             r.layout = "post-costs/1";
             r.kind = "CPU";
+            r.profiledInputs = readProfiledInputs(in, root);
             measured.scaleBackward = true;
             for (const auto& [name, us] : readPostCosts(in, root)) {
                 const auto id = graph.find(name);

@@ -2,6 +2,8 @@
 
 #include "core/graph/Graph.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +43,9 @@ struct MeasuredCostsReport {
     // What did not land on the graph, biggest first: (what, µs per step).
     std::vector<std::pair<std::string, double>> unattributed;
     bool partial = false; // the trace was taken under --costs-partial despite failing a check
+    // post-costs/1's "x-inputs" (python/post_torch records them): the shape of each forward
+    // argument profiled, nullopt for one that is no tensor; empty when the file has none.
+    std::vector<std::optional<std::vector<std::int64_t>>> profiledInputs;
 };
 
 // Replaces estimated op times by measured ones (docs/pytorch.md "Measured costs"). `path` is
