@@ -11,6 +11,7 @@
 #include "ui/timeline/TimeTicks.h"
 #include "ui/timeline/TimelinePanel.h"
 #include "ui/timeline/TimelineView.h"
+#include "ui/util/ElidingLabel.h"
 #include "ui/util/Format.h"
 
 #include <QHelpEvent>
@@ -422,6 +423,23 @@ private slots:
 
     // The summary counts the devices that hold ops (every op on GPU:0 was "4 ops on 3
     // devices"), and says out of memory as the status bar does.
+    // A summary wider than the panel is cut with "…", and its tooltip then has the whole text.
+    void summaryElidesWithItsWholeTextAsTooltip()
+    {
+        TimelinePanel panel;
+        panel.setStep(SimulatedStep::simulate(uitest::smallDocument({0, 1, 2, 1})));
+        panel.resize(1400, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* summary = panel.findChild<ElidingLabel*>();
+        QVERIFY(summary);
+        QVERIFY2(!summary->isElided(), qPrintable(summary->shownText()));
+        panel.resize(420, 400);
+        QTRY_VERIFY(summary->isElided());
+        QVERIFY2(summary->shownText().endsWith(QStringLiteral("…")), qPrintable(summary->shownText()));
+        QVERIFY2(summary->effectiveToolTip().startsWith(panel.summaryText()), qPrintable(summary->effectiveToolTip()));
+    }
+
     void summaryCountsTheDevicesHoldingOpsAndSaysOutOfMemory()
     {
         TimelinePanel panel;

@@ -3,6 +3,7 @@
 #include "ui/document/StepSimulation.h"
 #include "ui/timeline/StepStatusLabel.h"
 #include "ui/timeline/TimelineView.h"
+#include "ui/util/ElidingLabel.h"
 #include "ui/util/Format.h"
 
 #include <QHBoxLayout>
@@ -18,12 +19,12 @@ namespace post {
 TimelinePanel::TimelinePanel(QWidget* parent)
     : QWidget(parent)
     , view_(new TimelineView(this))
-    , summary_(new QLabel(this))
+    , summary_(new ElidingLabel(this))
 {
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(8, 4, 8, 4);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long summary is clipped (its tooltip has it all), never widening the window.
+    // A long summary is cut with "…" (its tooltip then has it all), never widening the window.
     summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bar->addWidget(summary_, 1);
     auto addButton = [&](const QString& text, const QString& tip, auto slot) {
@@ -60,8 +61,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
 void TimelinePanel::setStep(StepPtr step)
 {
     view_->setStep(std::move(step));
-    summary_->setText(summaryText());
-    summary_->setToolTip(summaryText());
+    summary_->setText(summaryText()); // elided: the whole text is its tooltip
     updatePlaceholder();
 }
 

@@ -4,9 +4,9 @@
 
 #include <QWidget>
 
-class QLabel;
-
 namespace post {
+
+class ElidingLabel;
 
 class StepSimulation;
 
@@ -33,7 +33,7 @@ private:
     void updatePlaceholder();
 
     TimelineView* view_;
-    QLabel* summary_;
+    ElidingLabel* summary_;
     bool busy_ = false;
 };
 
