@@ -9,6 +9,7 @@
 #include "ui/cluster/ClusterDraft.h"
 #include "ui/cluster/ClusterEditor.h"
 #include "ui/cluster/ClusterLinkModel.h"
+#include "ui/cluster/EditValue.h"
 #include "ui/document/DocumentHub.h"
 #include "ui/learn/LearnerPanel.h"
 #include "ui/util/Format.h"
@@ -223,6 +224,20 @@ void TestClusterEditor::memoryIsInGBAndEditsAreExact()
     QCOMPARE(rejected.count(), 6);
     QVERIFY(rejected.last().at(0).toString().contains(QStringLiteral("GB")));
     QCOMPARE(editor.draft().devices[1].memoryBytes, 12884901888.0);
+
+    // Bandwidth in GB/s is exact the same way: the edit text of a link reads back as its bytes
+    // per µs, and "12.6" is 12,600 of them (12.6 * 1e3 in doubles is 12599.999999999998).
+    ClusterLinkModel* links = editor.linkModel();
+    const QModelIndex cell = links->index(links->rowOf(1, 2), ClusterLinkModel::Bandwidth);
+    for (const double bytesPerUs : {12600.0, 1.0 / 3.0, 40000.0, std::nextafter(12.6e3, 13e3), 0.001}) {
+        QVERIFY(links->setData(cell, decimalTimesPow10(bytesPerUs, -3)));
+        QVERIFY2(editor.draft().link(1, 2).bytesPerUs == bytesPerUs,
+                 qPrintable(links->data(cell, Qt::EditRole).toString()));
+        QVERIFY(links->setData(cell, links->data(cell, Qt::EditRole)));
+        QCOMPARE(editor.draft().link(1, 2).bytesPerUs, bytesPerUs);
+    }
+    QVERIFY(links->setData(cell, QStringLiteral("12.6")));
+    QCOMPARE(editor.draft().link(1, 2).bytesPerUs, 12600.0);
 }
 
 void TestClusterEditor::saveAndLoadRoundTrip()

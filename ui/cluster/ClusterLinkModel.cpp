@@ -9,6 +9,9 @@
 namespace post {
 namespace {
 
+constexpr int kGBpsPower = 3; // bytes per µs in a GB/s
+static_assert(Link::kBytesPerUsPerGBps == 1e3);
+
 // "/device:GPU:0" -> "GPU:0": the link table is narrow and the prefix is shared.
 QString shortName(const std::string& name)
 {
@@ -84,8 +87,9 @@ QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const
             return edit ? QString::fromStdString(draft_->devices[static_cast<size_t>(to)].name)
                         : shortName(draft_->devices[static_cast<size_t>(to)].name);
         case Bandwidth:
-            return QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g',
-                                   edit ? QLocale::FloatingPointShortest : 4);
+            // The edit text is exact (it reads back as these bytes per µs); the display has 4 digits.
+            return edit ? decimalTimesPow10(link.bytesPerUs, -kGBpsPower)
+                        : QString::number(link.bytesPerUs / Link::kBytesPerUsPerGBps, 'g', 4);
         case Latency:
             return QString::number(link.latencyUs, 'g', edit ? QLocale::FloatingPointShortest : 4);
         default:
@@ -119,7 +123,9 @@ bool ClusterLinkModel::setData(const QModelIndex& index, const QVariant& value, 
     if (index.column() != Bandwidth && index.column() != Latency)
         return false;
     const bool bandwidth = index.column() == Bandwidth;
-    const auto v = positiveNumber(value, !bandwidth);
+    // Bandwidth is typed in GB/s and stored in bytes per µs (10^3 of them a GB/s), the decimal
+    // point moved in the text: one rounding, so a shown value typed back changes nothing.
+    const auto v = bandwidth ? positiveNumberTimesPow10(value, kGBpsPower) : positiveNumber(value, true);
     if (!v) {
         emit editRejected(bandwidth ? tr("Bandwidth must be a positive number of GB/s, not \"%1\".").arg(value.toString())
                                     : tr("Latency must be a number of µs >= 0, not \"%1\".").arg(value.toString()));
@@ -128,7 +134,7 @@ bool ClusterLinkModel::setData(const QModelIndex& index, const QVariant& value, 
     if (index.row() == 0) {
         // Links that followed the old default keep following it.
         Link next = draft_->defaultLink;
-        (bandwidth ? next.bytesPerUs : next.latencyUs) = bandwidth ? *v * Link::kBytesPerUsPerGBps : *v;
+        (bandwidth ? next.bytesPerUs : next.latencyUs) = *v;
         const ClusterDraft before = *draft_;
         draft_->defaultLink = next;
         const int n = draft_->deviceCount();
@@ -140,7 +146,7 @@ bool ClusterLinkModel::setData(const QModelIndex& index, const QVariant& value, 
     } else {
         const auto [from, to] = ends(index.row());
         Link next = draft_->link(from, to);
-        (bandwidth ? next.bytesPerUs : next.latencyUs) = bandwidth ? *v * Link::kBytesPerUsPerGBps : *v;
+        (bandwidth ? next.bytesPerUs : next.latencyUs) = *v;
         draft_->setLink(from, to, next);
         emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
     }
