@@ -146,7 +146,7 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     default: Post Studio places training steps), keeps BatchNormalization and Dropout as
     nodes of their own instead of folding them, so each module with parameters has a node.
     With `profile=True` it also times the model's operators on this machine's CPU with
-    torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's median over
+    torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's fastest time over
     `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
     ("x-inputs"). Without it, a
     `path + ".costs.json"` that an earlier export with profile=True wrote is removed: its times
