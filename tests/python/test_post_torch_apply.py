@@ -46,21 +46,12 @@ def state(model):
     return tensors, hooks
 
 
-class ApplyIsAllOrNothing(unittest.TestCase):
-    def setUp(self):
-        quiet = warnings.catch_warnings()  # maps that leave "bn" out: PlacementWarning, tested below
-        quiet.__enter__()
-        self.addCleanup(quiet.__exit__, None, None, None)
-        warnings.simplefilter("ignore", post_torch.PlacementWarning)
-        torch.manual_seed(0)
-        self.tmp = tempfile.TemporaryDirectory()
-        self.model = Net().eval()
-        self.x = torch.randn(3, 8)
-        with torch.no_grad():
-            self.expected = self.model(self.x)
+class WithMaps(unittest.TestCase):
+    """A temporary folder for the maps and files a test applies."""
 
-    def tearDown(self):
-        self.tmp.cleanup()
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
 
     def file(self, name, document):
         path = os.path.join(self.tmp.name, name)
@@ -73,6 +64,20 @@ class ApplyIsAllOrNothing(unittest.TestCase):
 
     def torch_map(self, modules, name="map.json"):
         return self.file(name, {"format": "post-torch-map/1", "modules": modules})
+
+
+class ApplyIsAllOrNothing(WithMaps):
+    def setUp(self):
+        quiet = warnings.catch_warnings()  # maps that leave "bn" out: PlacementWarning, tested below
+        quiet.__enter__()
+        self.addCleanup(quiet.__exit__, None, None, None)
+        warnings.simplefilter("ignore", post_torch.PlacementWarning)
+        super().setUp()
+        torch.manual_seed(0)
+        self.model = Net().eval()
+        self.x = torch.randn(3, 8)
+        with torch.no_grad():
+            self.expected = self.model(self.x)
 
     def assertUnchanged(self, before):
         tensors, hooks = state(self.model)
@@ -238,22 +243,13 @@ class Shared(torch.nn.Module):
         return self.b(self.a(x))
 
 
-class SharedTensorsAndModules(unittest.TestCase):
+class SharedTensorsAndModules(WithMaps):
     """Tied weights stay one Parameter; a module reachable by two paths is found under both; either
     on two devices is refused with the model unchanged."""
 
     def setUp(self):
+        super().setUp()
         torch.manual_seed(0)
-        self.tmp = tempfile.TemporaryDirectory()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def torch_map(self, modules):
-        path = os.path.join(self.tmp.name, "map.json")
-        with open(path, "w") as f:
-            json.dump({"format": "post-torch-map/1", "modules": modules}, f)
-        return path
 
     def test_tied_weights_stay_tied_on_one_device(self):
         x = torch.randint(0, 10, (3, 5))
@@ -362,22 +358,13 @@ class SharedTensorsAndModules(unittest.TestCase):
             self.assertTrue(torch.equal(model(x), expected))
 
 
-class PlacementOfAnotherModel(unittest.TestCase):
+class PlacementOfAnotherModel(WithMaps):
     """A placement that leaves modules with parameters or buffers out warns; one naming none of the
     model's modules is refused."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
+        super().setUp()
         self.model = Net()
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def torch_map(self, modules):
-        path = os.path.join(self.tmp.name, "map.json")
-        with open(path, "w") as f:
-            json.dump({"format": "post-torch-map/1", "modules": modules}, f)
-        return path
 
     def test_modules_left_out_are_counted_and_named(self):
         path = self.torch_map({"": GPU0, "a": GPU0, "b": GPU1})

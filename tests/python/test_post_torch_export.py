@@ -176,19 +176,21 @@ class ExportNamesEveryPathOfASharedModule(unittest.TestCase):
         self.assertEqual(set(costs["forward_us"]), set(modules))
 
 
-class SidecarFiles(unittest.TestCase):
-    """The sidecars' modes, and what is left in the folder."""
+class ExportsNet(unittest.TestCase):
+    """A small eval-mode Net, an example batch and a path in a temporary folder to export to."""
 
     def setUp(self):
         warnings.simplefilter("ignore")
         self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
         self.path = os.path.join(self.tmp.name, "net.onnx")
         torch.manual_seed(0)
         self.model = Net().eval()
         self.x = torch.randn(2, 3, 16, 16)
 
-    def tearDown(self):
-        self.tmp.cleanup()
+
+class SidecarFiles(ExportsNet):
+    """The sidecars' modes, and what is left in the folder."""
 
     def export(self, umask, **kwargs):
         old = os.umask(umask)
@@ -222,19 +224,9 @@ class SidecarFiles(unittest.TestCase):
         self.assertEqual(self.mode(".costs.json"), 0o604)
 
 
-class AnEarlierProfileIsNotLeftBehind(unittest.TestCase):
+class AnEarlierProfileIsNotLeftBehind(ExportsNet):
     """export(profile=False) removes the costs sidecar an earlier export with profile=True wrote at
     that path, and only that file; anything else there is left, with a warning."""
-
-    def setUp(self):
-        warnings.simplefilter("ignore")
-        self.tmp = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.tmp.name, "net.onnx")
-        torch.manual_seed(0)
-        self.model = Net().eval()
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def export(self, batch, **kwargs):
         return post_torch.export(self.model, (torch.randn(batch, 3, 16, 16),), self.path, **kwargs)
@@ -285,19 +277,8 @@ class AnEarlierProfileIsNotLeftBehind(unittest.TestCase):
                     self.assertEqual(f.read(), text)
 
 
-class Profile(unittest.TestCase):
+class Profile(ExportsNet):
     """profile=True: the fastest of `profile_runs` passes per node, and the inputs' shapes."""
-
-    def setUp(self):
-        warnings.simplefilter("ignore")
-        self.tmp = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.tmp.name, "net.onnx")
-        torch.manual_seed(0)
-        self.model = Net().eval()
-        self.x = torch.randn(2, 3, 16, 16)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def costs(self):
         import json
