@@ -77,6 +77,27 @@ StepPtr outOfMemoryStep()
     return SimulatedStep::simulate(doc);
 }
 
+// grad -> all-reduce (80 us, measured, so not the ring model's) and grad -> other (120 us,
+// independent of the all-reduce, so it overlaps it), placed as `placement` on uitest::cluster().
+DocumentPtr allReduceDocument(Placement placement)
+{
+    GraphBuilder b("with-allreduce");
+    b.addOp(uitest::op("grad", "MatMul", 100, 4000, 0));
+    Op allReduce = uitest::op("allreduce", "Collective", 80, 0, 0);
+    allReduce.collective = CollectiveKind::AllReduce;
+    allReduce.measuredKinds = 0b11;
+    b.addOp(std::move(allReduce));
+    b.addOp(uitest::op("other", "MatMul", 120, 100, 0));
+    b.addEdge("grad", "allreduce");
+    b.addEdge("grad", "other");
+    auto doc = std::make_shared<GraphDocument>();
+    doc->path = QStringLiteral("collective");
+    doc->graph = std::make_shared<const Graph>(std::move(b).build());
+    doc->cluster = uitest::cluster();
+    doc->placement = std::move(placement);
+    return doc;
+}
+
 } // namespace
 
 class TestTimeline : public QObject {
@@ -114,21 +135,7 @@ private slots:
     // bars overlap, which hit testing's binary search relies on.
     void collectivesHaveALaneOfTheirOwn()
     {
-        GraphBuilder b("with-allreduce");
-        b.addOp(uitest::op("grad", "MatMul", 100, 4000, 0));
-        Op allReduce = uitest::op("allreduce", "Collective", 80, 0, 0);
-        allReduce.collective = CollectiveKind::AllReduce;
-        allReduce.measuredKinds = 0b11; // its measured time, not the ring model's
-        b.addOp(std::move(allReduce));
-        b.addOp(uitest::op("other", "MatMul", 120, 100, 0)); // independent of it: overlaps the all-reduce
-        b.addEdge("grad", "allreduce");
-        b.addEdge("grad", "other");
-        auto doc = std::make_shared<GraphDocument>();
-        doc->path = QStringLiteral("collective");
-        doc->graph = std::make_shared<const Graph>(std::move(b).build());
-        doc->cluster = uitest::cluster();
-        doc->placement = {1, 1, 1};
-        const StepPtr step = SimulatedStep::simulate(doc);
+        const StepPtr step = SimulatedStep::simulate(allReduceDocument({1, 1, 1}));
         QVERIFY(step);
         QCOMPARE(step->collectiveLaneCount, 1);
         QCOMPARE(step->deviceLaneCount, 4);
@@ -151,20 +158,7 @@ private slots:
     // and its lane's label has the whole name as its tooltip, as every label does.
     void laneLabelsAreWholeOrElidedWithATooltip()
     {
-        GraphBuilder b("with-allreduce");
-        b.addOp(uitest::op("grad", "MatMul", 100, 4000, 0));
-        Op allReduce = uitest::op("allreduce", "Collective", 80, 0, 0);
-        allReduce.collective = CollectiveKind::AllReduce;
-        allReduce.measuredKinds = 0b11;
-        b.addOp(std::move(allReduce));
-        b.addOp(uitest::op("other", "MatMul", 120, 100, 0));
-        b.addEdge("grad", "allreduce");
-        b.addEdge("grad", "other");
-        auto doc = std::make_shared<GraphDocument>();
-        doc->path = QStringLiteral("collective");
-        doc->graph = std::make_shared<const Graph>(std::move(b).build());
-        doc->cluster = uitest::cluster();
-        doc->placement = {1, 1, 2};
+        const DocumentPtr doc = allReduceDocument({1, 1, 2});
         TimelineView view;
         view.resize(900, 300);
         show(view);
