@@ -69,6 +69,7 @@ void DeviceTableModel::setDocument(DocumentPtr document)
             // device, as the simulator times it (these times fill the cache too).
             graphUs_.assign(static_cast<size_t>(devices), 0.0);
             hasCollectives_ = false;
+            memoryKnown_ = hasMemorySizes(*document_->graph);
             const Cluster& cluster = *document_->cluster;
             for (OpId op = 0; op < ops; ++op) {
                 const Op& o = document_->graph->op(op);
@@ -244,7 +245,7 @@ QVariant DeviceTableModel::data(const QModelIndex& index, int role) const
         const double peak = d < r.peakMemoryBytes.size() ? r.peakMemoryBytes[d] : 0.0;
         if (!display)
             return peak;
-        if (!hasMemorySizes(*document_->graph)) // 0 B for want of sizes, not a finding
+        if (!memoryKnown_) // 0 B for want of sizes, not a finding
             return tr("unknown");
         return overMemory(id) ? QStringLiteral("⚠ ") + formatBytes(peak) : formatBytes(peak);
     }

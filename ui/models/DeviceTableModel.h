@@ -95,6 +95,7 @@ private:
     std::vector<double> graphUs_;
     DeviceId fastest_ = kNoDevice;
     bool hasCollectives_ = false;
+    bool memoryKnown_ = true; // hasMemorySizes of the graph, taken when the graph changes
     std::uint64_t timesGraph_ = 0;
     std::shared_ptr<const Cluster> timesCluster_;
 };
