@@ -17,9 +17,9 @@ import stat
 import warnings
 
 from .modules import module_map, module_of_node, unqualified_name
-from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve
+from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve, transfers
 
-__all__ = ["export", "apply", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
+__all__ = ["export", "apply", "transfers", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
            "unqualified_name", "PlacementError", "PlacementWarning", "MODULES_FORMAT"]
 
 MODULES_FORMAT = "post-torch-modules/1"

@@ -1,9 +1,12 @@
 """Reading a Post Studio placement as a module -> device plan, and applying it to a model."""
 
+import dis
 import json
 import os
 import stat
+import sys
 import warnings
+import weakref
 from collections import Counter
 
 import torch
@@ -268,7 +271,7 @@ def resolve(model, plan, device_map, source="placement"):
 
 def _stage(model, homes, labels, owners, source):
     """Every parameter and buffer of `model` copied to its module's device, before the model is
-    touched: [(module, path, device, back, {name: Parameter}, {name: tensor})], one entry per
+    touched: [(module, path, device, label, back, {name: Parameter}, {name: tensor})], one entry per
     module (a module reachable by two paths once), where `back` is the device its output goes
     back to (its parent's, when the parent has ops of its own) or None. A tensor held by two
     modules (tied weights) is copied once and both get the copy; held by modules on two devices it
@@ -325,29 +328,239 @@ def _stage(model, homes, labels, owners, source):
             raise PlacementError(f"{source}: cannot move {where} to '{device}': "
                                  f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
         back = backs.get(id(module), (None,))[0]
-        staged.append((module, path, device, back, params, buffers))
+        staged.append((module, path, device, labels[path], back, params, buffers))
     return staged
 
 
 _HOOKS = "_post_torch_hooks"  # a module's hook handles from the last apply, removed by the next
+_ROUTING = "_post_torch_routing"  # a routed forward's attribute: its _Routing (what transfers() reads)
+
+# Tensor methods and properties that read a tensor without computing on it: they run where the
+# tensor is, and explicit moves (.to, .cuda, .cpu) are the caller's.
+_READS = frozenset({
+    "__get__", "__set__", "__delete__", "dim", "size", "numel", "nelement", "stride", "element_size",
+    "is_contiguous", "is_floating_point", "is_complex", "is_signed", "data_ptr", "storage_offset", "get_device",
+    "__len__", "__repr__", "__format__", "__str__", "__bool__", "__int__", "__float__", "__index__", "__hash__",
+    "__reduce_ex__", "__deepcopy__", "__iter__", "__contains__", "to", "cuda", "cpu", "type", "tolist", "item",
+    "numpy", "register_hook", "backward", "retain_grad", "requires_grad_"})
+# Python rebinds the target of an augmented assignment (`out += identity`) to what the method
+# returns, so its left operand may be moved: the result is the moved copy, updated.
+_AUGMENTED = frozenset({
+    "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__imatmul__",
+    "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"})
 
 
-def _commit(staged):
-    """Puts the staged tensors in place and the hooks on, replacing an earlier apply's hooks; on
-    any exception (an interrupt) it restores every parameter and buffer and removes the new hooks."""
+_COMPUTE, _READ, _IN_PLACE = 0, 1, 2
+_KINDS = {}  # torch function -> _COMPUTE, _READ or _IN_PLACE (an in-place op its caller may not rebind)
+
+
+def _kind(name):
+    if name in _READS:
+        return _READ
+    if name in _AUGMENTED:
+        return _COMPUTE
+    return _IN_PLACE if name == "__setitem__" or (name.endswith("_") and not name.endswith("__")) else _COMPUTE
+
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep  # not torchvision, beside it
+_AUGMENTED_AT = {}  # code object -> offsets of its augmented assignments
+
+
+def _rebinds(frame):
+    """Whether the Python code that called a torch operation (the first frame outside torch and
+    this file) is an augmented assignment (`out += x`, which PyTorch runs as `out.add_(x)`):
+    Python then rebinds `out` to the result, so the tensor may be moved first."""
+    while frame is not None and (frame.f_code.co_filename.startswith(_TORCH_DIR)
+                                 or frame.f_code.co_filename == __file__):
+        frame = frame.f_back
+    if frame is None:
+        return False
+    code = frame.f_code
+    offsets = _AUGMENTED_AT.get(code)
+    if offsets is None:
+        offsets = frozenset(i.offset for i in dis.get_instructions(code)
+                            if i.opname.startswith("INPLACE_")  # Python 3.10 and earlier
+                            or (i.opname == "BINARY_OP" and i.argrepr.endswith("=")))
+        _AUGMENTED_AT[code] = offsets
+    return frame.f_lasti in offsets
+
+
+_HOLDERS = (torch.Tensor, tuple, list, dict)
+
+
+class _Routing:
+    """What a routed forward needs: each module's (label, torch device, is a torch.nn leaf), the
+    modules being run, the tensors this forward made (by label), the copies already sent, and
+    the transfers made (the last forward's, kept for transfers())."""
+
+    def __init__(self, where):
+        self.where = where  # id(module) -> (label, device, torch_nn_leaf)
+        self.stack, self.made, self.sent, self.log = [], {}, {}, []
+        self.active = False
+
+    def begin(self, root):
+        self.stack, self.made, self.sent, self.log = [self.where[id(root)]], {}, {}, []
+        self.active = True
+
+    def end(self):
+        self.stack, self.made, self.sent = [], {}, {}
+        self.active = False
+
+    def label_of(self, t):
+        hit = self.made.get(id(t))
+        return hit[1] if hit is not None and hit[0]() is t else None
+
+    def tag(self, value, label, device):
+        if isinstance(value, torch.Tensor):
+            if value.device == device:
+                self.made[id(value)] = (weakref.ref(value), label)
+        elif isinstance(value, (tuple, list)):
+            for v in value:
+                self.tag(v, label, device)
+
+    def send(self, t, label, device):
+        """`t` where an op on `label` reads it: itself where it is there, else one copy per
+        tensor and destination for the whole forward, as the simulator sends it (docs/simulator.md,
+        "Transfers")."""
+        hit = self.made.get(id(t))
+        source = hit[1] if hit is not None and hit[0]() is t else None
+        if source == label or (source is None and t.device == device):
+            return t
+        key = (id(t), label)
+        hit = self.sent.get(key)
+        if hit is not None and hit[0]() is t:
+            copy = hit[1]()
+            if copy is not None:
+                return copy
+        copy = t.to(device)
+        self.sent[key] = (weakref.ref(t), weakref.ref(copy))
+        if copy is not t:
+            self.tag(copy, label, device)
+        self.log.append((source, label, t.numel() * t.element_size()))
+        return copy
+
+    def route(self, value, label, device):
+        if isinstance(value, torch.Tensor):
+            return self.send(value, label, device)
+        if isinstance(value, (tuple, list)):
+            if not any(isinstance(v, _HOLDERS) for v in value) or hasattr(value, "_fields"):
+                return value  # no tensor in it (a stride, a shape), or a named tuple: kept as it is
+            routed = [self.send(v, label, device) if isinstance(v, torch.Tensor) else self.route(v, label, device)
+                      for v in value]
+            return routed if isinstance(value, list) else tuple(routed)
+        if isinstance(value, dict):
+            return {k: self.route(v, label, device) for k, v in value.items()} if value else value
+        return value
+
+
+class _Router(torch.overrides.TorchFunctionMode):
+    """Runs every torch operation of a routed forward on the device of the module whose code
+    calls it, each tensor input sent there straight from where it was made. An in-place
+    operation whose result the caller might not rebind (`x.add_(y)` as a statement, `x[i] = y`)
+    runs where its tensor is instead; one in an augmented assignment or in a torch.nn leaf
+    module (ReLU(inplace=True)) returns the updated tensor to its caller and is moved."""
+
+    def __init__(self, routing):
+        super().__init__()
+        self.routing = routing
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        routing = self.routing
+        kind = _KINDS.get(func)
+        if kind is None:
+            kind = _KINDS[func] = _kind(getattr(func, "__name__", ""))
+        if kind == _READ or not routing.stack:
+            return func(*args, **kwargs)
+        label, device, leaf = routing.stack[-1]
+        out = kwargs.get("out")
+        held = out if isinstance(out, torch.Tensor) else None
+        if (held is None and kind == _IN_PLACE and not leaf and args and isinstance(args[0], torch.Tensor)
+                and not _rebinds(sys._getframe(1))):
+            held = args[0]
+        if held is not None:
+            label = routing.label_of(held) or (label if held.device == device else None)
+            device = held.device
+        if label is None:  # written in place into a tensor this forward did not make, elsewhere
+            return func(*_move(args, device), **_move(kwargs, device))
+        if kwargs:
+            kwargs = routing.route(kwargs, label, device)
+        result = func(*routing.route(args, label, device), **kwargs)
+        routing.tag(result, label, device)
+        return result
+
+
+def _routed_forward(model, original, routing):
+    def forward(*args, **kwargs):
+        if routing.active:  # the model called inside its own forward: one routing for both
+            return original(*args, **kwargs)
+        routing.begin(model)
+        try:
+            with _Router(routing):
+                return original(*args, **kwargs)
+        finally:
+            routing.end()
+    forward.__wrapped__ = original
+    forward.__dict__[_ROUTING] = routing
+    return forward
+
+
+def _unroute(model):
+    forward = model.__dict__.get("forward")
+    if forward is not None and _ROUTING in getattr(forward, "__dict__", {}):
+        del model.__dict__["forward"]
+
+
+def transfers(model):
+    """The transfers the model's last forward made, after post_torch.apply: a list of
+    (from, to, bytes), from and to the placement's device names, `from` None for a tensor the
+    forward did not make (its inputs, parameters). One per tensor and destination, as the
+    simulator times them (docs/pytorch.md, "Where each op runs"). Empty before the first forward;
+    raises PlacementError on a model apply did not route."""
+    forward = model.__dict__.get("forward")
+    routing = getattr(forward, "__dict__", {}).get(_ROUTING)
+    if routing is None:
+        raise PlacementError(f"{type(model).__name__}: not placed by post_torch.apply")
+    return list(routing.log)
+
+
+def _commit(model, staged):
+    """Puts the staged tensors in place, the hooks on and the root's forward routed, replacing an
+    earlier apply's; on any exception (an interrupt) it restores every parameter and buffer and
+    removes the new hooks."""
     undo, new_hooks = [], []
+    where = {id(module): (label, device, type(module).__module__.startswith("torch.nn.")
+                          and next(iter(module.children()), None) is None)
+             for module, _path, device, label, _back, _params, _buffers in staged}
+    routing = _Routing(where)
+
+    def enter(module, args, device):
+        if routing.active:
+            routing.stack.append(where[id(module)])
+            return None
+        return _move(args, device)  # called on its own, outside the model's forward
+
+    def leave(module, out, back):
+        if routing.active:
+            if len(routing.stack) > 1:
+                routing.stack.pop()
+            return None
+        return _move(out, back) if back is not None else None
+
     try:
-        for module, _path, device, back, params, buffers in staged:
+        for module, _path, device, _label, back, params, buffers in staged:
             for name, param in params.items():
                 undo.append((module, name, module._parameters[name], True))
                 setattr(module, name, param)
             for name, buf in buffers.items():
                 undo.append((module, name, module._buffers[name], False))
                 module._buffers[name] = buf
-            hooks = [module.register_forward_pre_hook(lambda _m, args, device=device: _move(args, device))]
+            hooks = []
             new_hooks.append((module, hooks))
-            if back is not None:
-                hooks.append(module.register_forward_hook(lambda _m, _args, out, back=back: _move(out, back)))
+            if module is model:
+                continue  # the root's forward is routed: no hook moves its inputs or outputs
+            hooks.append(module.register_forward_pre_hook(lambda m, args, device=device: enter(m, args, device)))
+            hooks.append(module.register_forward_hook(lambda m, _args, out, back=back: leave(m, out, back)))
     except BaseException:
         for _, hooks in new_hooks:
             for handle in hooks:
@@ -359,6 +572,8 @@ def _commit(staged):
         for handle in module.__dict__.get(_HOOKS, []):
             handle.remove()
         module.__dict__[_HOOKS] = hooks
+    _unroute(model)
+    model.forward = _routed_forward(model, model.forward, routing)
 
 
 def apply(model, placement_path, device_map):
@@ -366,19 +581,22 @@ def apply(model, placement_path, device_map):
 
     `placement_path`: a post-placement/1 file with module paths, or a post-torch-map/1 file.
     `device_map`: Post Studio device names to torch devices, e.g. {"/device:GPU:1": "cuda:1"}.
-    Each module's own parameters and buffers move to its device, and a forward pre-hook moves
-    its inputs there. A module that has ops of its own in the placement (an Add in a residual
-    block's forward, say) also gets its children's outputs moved back to it, so that its own
-    code sees tensors on one device; a pure container does not, so consecutive children on one
-    device pass tensors without a round trip. Returns the model.
+    Each module's own parameters and buffers move to its device, and the model's forward is
+    routed: every torch operation runs on the device of the module whose code calls it, its
+    tensor inputs sent there straight from where they were made, once per tensor and device,
+    as post-cli's simulator times the placement (transfers(model) lists them). An in-place
+    operation a caller might rely on (`y.add_(1)` as a statement) runs where its tensor is.
+    A module called on its own, outside the model's forward, moves its inputs to its device.
+    Returns the model.
 
     All or nothing: every check and every copy to a device is done before the model changes, so
     when apply raises (always PlacementError, naming the file) the model is as it was. Until
-    then the moved copies and the originals both exist. A later apply replaces this one's hooks.
+    then the moved copies and the originals both exist. A later apply replaces this one's hooks
+    and routing.
     """
     source = _source(placement_path)
     plan = load_plan(source)
     homes, labels = _resolve(model, plan, device_map, source)
     staged = _stage(model, homes, labels, set(plan), source)
-    _commit(staged)
+    _commit(model, staged)
     return model

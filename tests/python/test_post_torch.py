@@ -13,6 +13,7 @@ import sys
 import tempfile
 import unittest
 import warnings
+from collections import Counter
 
 try:
     import torch
@@ -22,7 +23,9 @@ except ImportError as e:  # pragma: no cover - the skip path
     sys.exit(77)
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+sys.path.insert(0, os.path.dirname(__file__))
 import post_torch  # noqa: E402
+from test_post_torch_apply import cut_edges  # noqa: E402
 
 CLI = os.environ.get("POST_CLI", "post-cli")
 CLUSTER = "k80x4"
@@ -41,6 +44,7 @@ class ExportPlaceApply:
 
     name = None
     batch = 2
+    spread = False  # whether m-etf puts the network on more than one device
     profile = False
     export_params = True
 
@@ -54,6 +58,8 @@ class ExportPlaceApply:
         cls.onnx = os.path.join(cls.tmp.name, cls.name + ".onnx")
         cls.written = post_torch.export(cls.model, (cls.x,), cls.onnx, profile=cls.profile,
                                         export_params=cls.export_params)
+        with torch.no_grad():
+            cls.unplaced = cls.model(cls.x)  # what every applied model must compute
         cls.placement = os.path.join(cls.tmp.name, "placement.json")
         # m-etf: a real placer that spreads a graph over several GPUs in well under a second.
         cli("place", cls.onnx, "--cluster", CLUSTER, "--algo", "m-etf", "--out", cls.placement)
@@ -63,6 +69,12 @@ class ExportPlaceApply:
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
+
+    def torch_map(self, modules):
+        path = os.path.join(self.tmp.name, "map-of-the-test.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"format": "post-torch-map/1", "modules": modules}, f)
+        return path
 
     def test_sidecar_maps_every_node_to_a_module_of_the_model(self):
         with open(self.onnx + ".modules.json", encoding="utf-8") as f:
@@ -89,7 +101,7 @@ class ExportPlaceApply:
             self.assertEqual(modules[op], modules[op[: -len("/grad")]])
 
     def test_applied_model_computes_what_the_unplaced_model_does(self):
-        expected = self.model(self.x)
+        expected = self.unplaced
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             placed = post_torch.apply(copy.deepcopy(self.model), self.placement, {d: "cpu" for d in DEVICES})
@@ -98,6 +110,27 @@ class ExportPlaceApply:
         got = placed(self.x)
         self.assertEqual(got.shape, expected.shape)
         self.assertLessEqual((got - expected).abs().max().item(), 1e-5)
+        # Each op ran where the placement puts it and each tensor went straight to each other
+        # device that reads it: the forward's transfers are the placement's cut edges, no more.
+        sent = Counter((s, t) for s, t, _ in post_torch.transfers(placed) if s is not None)
+        expected_sent = cut_edges(self.onnx, lambda node, _module: self.doc["placement"].get(node))
+        if self.spread:
+            self.assertGreater(sum(expected_sent.values()), 0)  # m-etf spreads this network
+        self.assertEqual(sent, expected_sent)
+
+    def test_modules_on_alternating_gpus_send_only_the_cut_edges(self):
+        """Every module with ops on another GPU than the one before it: the hooks apply used
+        before sent tensors through parents and containers; now each goes straight."""
+        plan = {module: DEVICES[1 + i % 4] for i, module in enumerate(post_torch.load_plan(self.placement))}
+        placed = post_torch.apply(copy.deepcopy(self.model), self.torch_map(plan), {d: "cpu" for d in DEVICES})
+        with torch.no_grad():
+            got = placed(self.x)
+        self.assertLessEqual((got - self.unplaced).abs().max().item(), 1e-5)
+        sent = Counter((s, t) for s, t, _ in post_torch.transfers(placed) if s is not None)
+        placed_ops = self.doc["placement"]  # the graph's ops: no ONNX Constant, a literal in PyTorch
+        expected = cut_edges(self.onnx, lambda node, module: plan.get(module) if node in placed_ops else None)
+        self.assertGreater(sum(expected.values()), len(plan) // 2)
+        self.assertEqual(sent, expected)
 
     def test_plan_follows_the_placement(self):
         plan = post_torch.load_plan(self.placement)
@@ -137,6 +170,7 @@ class ExportPlaceApply:
 class ResNet18(ExportPlaceApply, unittest.TestCase):
     name = "resnet18"
     profile = True
+    spread = True
 
     def test_profile_matches_at_least_95_percent_of_the_ops(self):
         with open(self.onnx + ".costs.json", encoding="utf-8") as f:

@@ -14,6 +14,7 @@ import tempfile
 import threading
 import unittest
 import warnings
+from collections import Counter
 
 try:
     import torch
@@ -42,7 +43,8 @@ def state(model):
     """What must not change when an apply fails: each tensor's identity, device and values, and
     the hooks of every module."""
     tensors = {name: (id(t), t.device, t.detach().clone()) for name, t in model.state_dict(keep_vars=True).items()}
-    hooks = {path: (len(m._forward_pre_hooks), len(m._forward_hooks)) for path, m in model.named_modules()}
+    hooks = {path: (len(m._forward_pre_hooks), len(m._forward_hooks), "forward" in m.__dict__)
+             for path, m in model.named_modules()}
     return tensors, hooks
 
 
@@ -195,8 +197,10 @@ class ApplyIsAllOrNothing(WithMaps):
         self.model = Net().eval()
         for _ in range(3):
             post_torch.apply(self.model, first, {GPU0: "cpu", GPU1: "cpu"})
-        for path, module in self.model.named_modules():
-            self.assertEqual(len(module._forward_pre_hooks), 1, path)
+        for path, module in self.model.named_modules():  # the root's forward is routed instead
+            self.assertEqual(len(module._forward_pre_hooks), 0 if path == "" else 1, path)
+            self.assertEqual(len(module._forward_hooks), 0 if path == "" else 1, path)
+        self.assertIs(self.model.forward.__wrapped__.__func__, Net.forward)  # routed once, not three times
         with torch.no_grad():
             self.assertTrue(torch.allclose(self.model(self.x), self.expected, atol=1e-6))
 
@@ -204,6 +208,154 @@ class ApplyIsAllOrNothing(WithMaps):
         weight = self.model.a.weight
         post_torch.apply(self.model, self.torch_map({"a": GPU0}), {GPU0: "cpu"})
         self.assertIs(self.model.a.weight, weight)  # an optimizer holding it still trains the model
+
+
+class Residual(torch.nn.Module):
+    """A ResNet block: children, an in-place ReLU module called twice, and an op of its own (the
+    residual `out += x`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(4, 4, 3, padding=1)
+        self.bn1 = torch.nn.BatchNorm2d(4)
+        self.relu = torch.nn.ReLU(inplace=True)
+        self.conv2 = torch.nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x):
+        out = self.conv2(self.relu(self.bn1(self.conv1(x))))
+        out += x
+        return self.relu(out)
+
+
+class ResidualNet(torch.nn.Module):
+    """A stem, two blocks in a Sequential (a container: no op of its own), and the root's own
+    Flatten before the head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.layer = torch.nn.Sequential(Residual(), Residual())
+        self.fc = torch.nn.Linear(4 * 8 * 8, 5)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.layer(self.stem(x)), 1))
+
+
+def label_of(plan, module):
+    """The placement's device of a module: its own, or its nearest named parent's."""
+    while module not in plan and module:
+        module = module.rsplit(".", 1)[0] if "." in module else ""
+    return plan.get(module)
+
+
+def cut_edges(onnx_path, device):
+    """What the simulator sends in a forward (docs/simulator.md, "Transfers"): one transfer per op
+    output and other device that one of its consumers runs on, as a Counter of (from, to).
+    `device(node name, module path)`: the device a node runs on, or None for a node the graph
+    leaves out (an ONNX Constant: a literal in PyTorch)."""
+    import onnx
+    graph = onnx.load(onnx_path).graph
+    with open(onnx_path + ".modules.json") as f:
+        modules = json.load(f)["modules"]
+    producer = {out: node.name for node in graph.node for out in node.output}
+    where = {node.name: device(node.name, modules[node.name]) for node in graph.node}
+    sent = {(tensor, where[producer[tensor]], where[node.name]) for node in graph.node for tensor in node.input
+            if tensor in producer and None not in (where[producer[tensor]], where[node.name])
+            and where[producer[tensor]] != where[node.name]}
+    return Counter((source, to) for _, source, to in sent)
+
+
+class ApplyRunsWhatWasTimed(WithMaps):
+    """Each op runs on its module's device with its inputs sent straight from where they were
+    made, once per destination: the transfers of a forward are the placement's cut edges."""
+
+    PLAN = {"": "G0", "stem": "G0", "layer.0": "G1", "layer.0.conv1": "G1", "layer.0.bn1": "G1",
+            "layer.0.relu": "G1", "layer.0.conv2": "G2", "layer.1": "G2", "layer.1.conv1": "G3",
+            "layer.1.bn1": "G3", "layer.1.relu": "G3", "layer.1.conv2": "G3", "fc": "G0"}
+    DEVICES = {name: "cpu" for name in ("G0", "G1", "G2", "G3")}
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import onnx  # noqa: F401
+        except ImportError as e:
+            self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
+        torch.manual_seed(0)
+        self.model = ResidualNet()
+        self.x = torch.randn(2, 3, 8, 8)
+        self.onnx = os.path.join(self.tmp.name, "net.onnx")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.onnx's notes on BatchNorm's counter
+            post_torch.export(self.model, (self.x,), self.onnx)
+
+    def sent(self, model=None):
+        """The transfers of the last forward, between devices of the placement."""
+        transfers = post_torch.transfers(model or self.model)
+        return Counter((source, to) for source, to, _ in transfers if source is not None)
+
+    def test_a_forward_sends_what_the_simulator_times(self):
+        expected = cut_edges(self.onnx, lambda _node, module: label_of(self.PLAN, module))
+        # The hooks apply used before sent layer.1's input through the Sequential's device and
+        # every child's output back to its block's: G1 -> G2 -> G3 where the graph has G1 -> G3.
+        self.assertIn(("G1", "G3"), expected)
+        for training in (False, True):
+            with self.subTest(training=training):
+                model = self.model.train(training)
+                with torch.no_grad():
+                    before = model(self.x)
+                post_torch.apply(model, self.torch_map(self.PLAN), self.DEVICES)
+                with torch.no_grad():
+                    after = model(self.x)
+                self.assertTrue(torch.allclose(after, before, atol=1e-6))
+                self.assertEqual(self.sent(), expected)
+                self.assertTrue(all(size == 2 * 4 * 8 * 8 * 4 for _, _, size in post_torch.transfers(model)))
+
+    def test_gradients_flow_back_through_the_transfers(self):
+        post_torch.apply(self.model, self.torch_map(self.PLAN), self.DEVICES)
+        self.model(self.x).sum().backward()
+        self.assertTrue(all(p.grad is not None for p in self.model.parameters()))
+
+    def test_one_device_sends_nothing(self):
+        plan = {module: "G0" for module in self.PLAN}
+        post_torch.apply(self.model, self.torch_map(plan), self.DEVICES)
+        self.model(self.x)
+        self.assertEqual(post_torch.transfers(self.model), [])
+        self.assertEqual(cut_edges(self.onnx, lambda _node, module: label_of(plan, module)), Counter())
+
+    def test_a_child_called_on_its_own_still_gets_its_inputs(self):
+        warnings.simplefilter("ignore", post_torch.PlacementWarning)  # the blocks' children left out
+        post_torch.apply(self.model, self.torch_map({"stem": GPU0, "layer": GPU1, "fc": GPU1}),
+                         {GPU0: "cpu", GPU1: "meta"})
+        self.assertEqual(self.model.layer(self.x.new_zeros(2, 4, 8, 8)).device.type, "meta")
+
+    def test_an_in_place_statement_runs_where_its_tensor_is(self):
+        class Bump(torch.nn.Module):
+            def __init__(self, statement):
+                super().__init__()
+                self.inner = torch.nn.Linear(4, 4)
+                self.statement = statement
+
+            def forward(self, x):
+                y = self.inner(x)
+                if self.statement:
+                    y.add_(1)  # the caller keeps `y`: moving it first would lose the update
+                else:
+                    y += 1  # Python rebinds `y` to the result: it may be moved
+                return y
+
+        for statement, sent in ((True, Counter()), (False, Counter({("G1", "G0"): 1}))):
+            with self.subTest(statement=statement):
+                model = Bump(statement)
+                x = torch.randn(3, 4)
+                with torch.no_grad():
+                    before = model(x)
+                    post_torch.apply(model, self.torch_map({"": "G0", "inner": "G1"}), self.DEVICES)
+                    self.assertTrue(torch.equal(model(x), before))
+                self.assertEqual(self.sent(model), sent)
+
+    def test_transfers_of_a_model_apply_did_not_place_is_refused(self):
+        with self.assertRaisesRegex(post_torch.PlacementError, "not placed by post_torch.apply"):
+            post_torch.transfers(ResidualNet())
 
 
 class Tied(torch.nn.Module):
