@@ -208,6 +208,13 @@ private slots:
         QCOMPARE(cpuUs(measured, "/conv/Conv/grad"), 800.0); // 400 x (200 / 100)
         QCOMPARE(cpuUs(measured, "/bn/BatchNormalization/grad"), 50.0);
         QCOMPARE(cpuUs(measured, "/Add"), 10.0); // kept
+        // The two scaled backward times are named as such, not left to pass as measured.
+        QCOMPARE(report.scaledBackward, 2);
+        const std::string note = describeMeasuredCosts(report);
+        QVERIFY2(note.find("; 2 backward ops take their forward op's measured time x the cost model's "
+                           "backward/forward ratio (the measurement has no backward)")
+                     != std::string::npos,
+                 note.c_str());
         const Op& conv = measured.op(*measured.find("/conv/Conv"));
         QVERIFY(conv.measured(DeviceKind::Cpu) && !conv.measured(DeviceKind::Gpu));
         // A CPU with roofline figures takes the measured time, a GPU keeps its roofline.

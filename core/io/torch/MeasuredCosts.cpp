@@ -472,6 +472,7 @@ Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::st
     for (OpId id = 0; id < graph.opCount(); ++id) {
         Op op = graph.op(id);
         std::optional<double> us;
+        bool scaled = false;
         if (const auto it = measured.us.find(id); it != measured.us.end())
             us = it->second;
         if (isForward(op)) {
@@ -489,11 +490,13 @@ Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::st
             if (forward && measured.us.count(*forward)) {
                 const double estimated = graph.op(*forward).timeUs[kind];
                 us = estimated > 0.0 ? measured.us.at(*forward) * (op.timeUs[kind] / estimated) : op.timeUs[kind];
+                scaled = true;
             }
         }
         if (us && std::isfinite(*us)) {
             setMeasuredTime(op, measured.kind, std::min(*us, GraphBuilder::kMaxTimeUs), path);
             ++r.measuredOps;
+            r.scaledBackward += scaled ? 1 : 0;
         }
         builder.addOp(std::move(op));
     }
@@ -533,6 +536,10 @@ std::string describeMeasuredCosts(const MeasuredCostsReport& r)
         if (r.partial)
             text += " (taken under --costs-partial)";
     }
+    if (r.scaledBackward > 0)
+        text += "; " + std::to_string(r.scaledBackward)
+            + " backward ops take their forward op's measured time x the cost model's backward/forward ratio"
+              " (the measurement has no backward)";
     if (!r.unmatched.empty()) {
         text += "; not matched (estimated times kept):";
         for (std::size_t i = 0; i < r.unmatched.size() && i < 12; ++i)

@@ -27,6 +27,10 @@ struct MeasuredCostsReport {
     int matchableOps = 0;               // forward ops of a kind some operator can match (aten_of_onnx.json)
     int matched = 0;                    // forward ops with a measured time
     int measuredOps = 0;                // ops of any role with a measured time
+    // Of those, "X/grad" ops timed as X's measured time x the cost model's backward/forward
+    // ratio, where the measurement has no backward (post-costs/1): counted as measured (the
+    // simulator takes their time as it is), named as scaled in the note.
+    int scaledBackward = 0;
     int graphOps = 0;                   // all ops
     std::vector<std::string> unmatched; // forward ops without one, in graph order
     // Steps (traces only): how many were profiled, which were used (steady state: all but
