@@ -20,13 +20,13 @@ struct MeasuredCostsOptions {
 // What --costs did to a graph (docs/pytorch.md, "Measured costs").
 struct MeasuredCostsReport {
     std::string source;
-    std::string kind;                   // "GPU" (the trace has kernels) or "CPU"
-    std::string layout;                 // "post-costs/1", "PyTorch 1.8", "PyTorch 2.x", "CPU-only"
-    std::string gpuName;                // the traced GPU (deviceProperties), or empty
-    int forwardOps = 0;                 // ops that are neither "X/grad" nor optimizer ops
-    int matchableOps = 0;               // forward ops of a kind some operator can match (aten_of_onnx.json)
-    int matched = 0;                    // forward ops with a measured time
-    int measuredOps = 0;                // ops of any role with a measured time
+    std::string kind;     // "GPU" (the trace has kernels) or "CPU"
+    std::string layout;   // "post-costs/1", "PyTorch 1.8", "PyTorch 2.x", "CPU-only"
+    std::string gpuName;  // the traced GPU (deviceProperties), or empty
+    int forwardOps = 0;   // ops that are neither "X/grad" nor optimizer ops
+    int matchableOps = 0; // forward ops of a kind some operator can match (aten_of_onnx.json)
+    int matched = 0;      // forward ops with a measured time
+    int measuredOps = 0;  // ops of any role with a measured time
     // Of those, "X/grad" ops timed as X's measured time x the cost model's backward/forward
     // ratio, where the measurement has no backward (post-costs/1): counted as measured (the
     // simulator takes their time as it is), named as scaled in the note.
