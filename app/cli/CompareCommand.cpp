@@ -2,6 +2,7 @@
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/JsonFormats.h"
+#include "core/io/torch/TorchModules.h"
 #include "core/run/ComparisonRunner.h"
 #include "core/run/GivenPlacementRow.h"
 #include "core/run/PlacerRegistry.h"
@@ -221,7 +222,11 @@ int runCompare(const CompareOptions& o)
     for (const std::string& a : algos)
         if (!makePlacer(a))
             throw UsageError{"--algos: unknown algorithm '" + a + "' (" + joinedPlacerNames() + ")"};
-    const ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
+    ImportedGraph imported = loadImportedGraphArg(o.graph, o.format, o.batch, o.shapes);
+    // A PyTorch export's modules each on one device, as place searches them and apply runs them.
+    if (const std::optional<ModuleGroups> groups = groupByModules(imported.graph, o.graph))
+        if (const std::string note = groups->note(); !note.empty())
+            std::cerr << "post-cli: note: " << note << "\n";
     const Graph& g = imported.graph;
     requireSomeCompute(g, graphSourceName(o.graph));
     const Cluster c = loadClusterArg(o.cluster, o.precision, &imported);

@@ -213,14 +213,10 @@ int runPlace(const PlaceOptions& o)
     // searched as one group, as post_torch.apply runs them (docs/pytorch.md), and the placement
     // written carries each op's module.
     OpModules modules;
-    if (const std::optional<std::string> sidecar = o.modules.empty() ? moduleSidecarOf(o.graph) : o.modules) {
-        modules = readOpModules(*sidecar, imported.graph);
-        int joined = 0;
-        imported.graph = colocatedByModule(imported.graph, modules, &joined);
-        if (joined > 0)
-            std::cerr << "post-cli: note: " << *sidecar << ": each PyTorch module's ops are placed together, as "
-                      << "post_torch.apply runs them (" << joined << " colocation group" << (joined == 1 ? "" : "s")
-                      << " made or joined)\n";
+    if (std::optional<ModuleGroups> groups = groupByModules(imported.graph, o.graph, o.modules)) {
+        if (const std::string note = groups->note(); !note.empty())
+            std::cerr << "post-cli: note: " << note << "\n";
+        modules = std::move(groups->modules);
     }
     const Graph& g = imported.graph;
     requireSomeCompute(g, source);

@@ -140,6 +140,42 @@ private slots:
         QCOMPARE(same.colocationGroupCount(), g.colocationGroupCount());
     }
 
+    // place, compare and Post Studio take the sidecar beside the graph (or the one given) the
+    // same way: the groups above and a note that says how many.
+    void groupsComeFromTheSidecarBesideTheGraph()
+    {
+        QTemporaryDir dir;
+        const std::string model = dir.filePath(QStringLiteral("m.onnx")).toStdString();
+        Graph g = toyExport();
+        QVERIFY(!groupByModules(g, model)); // no sidecar: the graph as it was
+        QCOMPARE(g.colocationGroupCount(), toyExport().colocationGroupCount());
+
+        const std::string sidecar = write(dir, "m.onnx.modules.json", R"({"format": "post-torch-modules/1",
+            "modules": {"/conv/Conv": "block", "/bn/BatchNormalization": "block", "/Add": ""}})");
+        const std::optional<ModuleGroups> groups = groupByModules(g, model);
+        QVERIFY(groups);
+        QCOMPARE(groups->sidecar, sidecar);
+        QCOMPARE(groups->joined, 1);
+        QCOMPARE(g.colocationGroup(*g.find("/conv/Conv")), g.colocationGroup(*g.find("/bn/BatchNormalization/grad")));
+        QCOMPARE(groups->note(),
+                 sidecar
+                     + ": each PyTorch module's ops are placed together, as post_torch.apply runs "
+                       "them (1 colocation group made or joined)");
+
+        Graph other = toyExport(); // --modules: that file, wherever the graph is
+        const std::string given = write(dir, "given.json", R"({"format": "post-torch-modules/1",
+            "modules": {"/conv/Conv": "conv", "/bn/BatchNormalization": "bn", "/Add": ""}})");
+        const std::optional<ModuleGroups> own = groupByModules(other, "/nowhere/x.onnx", given);
+        QVERIFY(own);
+        QCOMPARE(own->joined, 0);
+        QVERIFY(own->note().empty()); // each op its own module: nothing to say
+        QCOMPARE(other.colocationGroupCount(), toyExport().colocationGroupCount());
+
+        write(dir, "m.onnx.modules.json", R"({"format": "post-torch-modules/1", "modules": {"/nope": "x"}})");
+        Graph broken = toyExport();
+        QVERIFY_THROWS_EXCEPTION(InputError, groupByModules(broken, model));
+    }
+
     void torchMapTakesTheMajorityDeviceAndTheFirstOnTies()
     {
         const std::string text = torchMapJson(R"({"format": "post-placement/1", "graph": "g", "cluster": "c",

@@ -45,6 +45,7 @@ class ExportPlaceApply:
     name = None
     batch = 2
     spread = False  # whether m-etf puts the network on more than one device
+    joins_modules = False  # whether a module has ops in two colocation groups (a ReLU called twice)
     profile = False
     export_params = True
 
@@ -142,6 +143,15 @@ class ExportPlaceApply:
             devices = [self.doc["placement"][op] for op in ops]
             self.assertEqual(devices.count(device), max(devices.count(d) for d in set(devices)), module)
 
+    def test_compare_places_each_module_on_one_device_as_place_does(self):
+        run = subprocess.run([CLI, "compare", self.onnx, "--cluster", CLUSTER, "--algos", "m-etf", "--json"],
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        if self.joins_modules:
+            self.assertIn("each PyTorch module's ops are placed together", run.stderr)
+        row = json.loads(run.stdout)["results"][0]
+        self.assertAlmostEqual(row["best_step_time_ms"] * 1000.0, self.doc["step_time_us"], places=3)
+
     def test_torch_map_from_the_cli_gives_the_same_plan(self):
         out = os.path.join(self.tmp.name, "map.json")
         cli("export-placement", self.placement, "--to", "torch", "--out", out)
@@ -171,6 +181,7 @@ class ResNet18(ExportPlaceApply, unittest.TestCase):
     name = "resnet18"
     profile = True
     spread = True
+    joins_modules = True
 
     def test_profile_matches_at_least_95_percent_of_the_ops(self):
         with open(self.onnx + ".costs.json", encoding="utf-8") as f:

@@ -12,6 +12,7 @@
 #include "ui/compare/ComparisonModel.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/DocumentHub.h"
+#include "ui/document/DocumentLoader.h"
 #include "ui/import/InputDimensionsDialog.h"
 #include "ui/inspector/InspectorPanel.h"
 #include "ui/learn/LearnerPanel.h"
@@ -188,6 +189,35 @@ private slots:
         }
         QCOMPARE(shownBytes, expectedBytes);
         QVERIFY(shownBytes > 1.5 * fourBytes); // activations grow with the batch
+    }
+
+    // A PyTorch export's .modules.json beside the model puts each module's ops in one group, as
+    // post-cli place and compare do; one that cannot be read is named and the model still opens.
+    void moduleSidecarGroupsTheOps()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("cnn.onnx"));
+        QVERIFY(QFile::copy(dataFile(QStringLiteral("onnx/cnn.onnx")), model));
+        const auto writeSidecar = [&](const QByteArray& text) {
+            QFile f(model + QStringLiteral(".modules.json"));
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+        };
+        writeSidecar(
+            R"({"format": "post-torch-modules/1", "modules": {"conv1": "block", "bn1": "block", "relu1": "block"}})");
+        const DocumentPtr doc = DocumentLoader::loadNow(model, DocumentLoader::defaultClusterName());
+        const Graph& g = *doc->graph;
+        QCOMPARE(g.colocationGroup(*g.find("conv1")), g.colocationGroup(*g.find("relu1")));
+        QVERIFY(g.colocationGroup(*g.find("conv1")) != g.colocationGroup(*g.find("pool1")));
+        QVERIFY2(doc->notes.join(u'\n').contains(QStringLiteral("each PyTorch module's ops are placed together")),
+                 qPrintable(doc->notes.join(u'\n')));
+
+        writeSidecar(R"({"format": "post-torch-modules/1", "modules": {"nope": "x"}})");
+        const DocumentPtr broken = DocumentLoader::loadNow(model, DocumentLoader::defaultClusterName());
+        QVERIFY(broken->graph->colocationGroup(*broken->graph->find("conv1"))
+                != broken->graph->colocationGroup(*broken->graph->find("relu1")));
+        QVERIFY2(broken->notes.join(u'\n').contains(QStringLiteral(".modules.json: not read, so each op is placed")),
+                 qPrintable(broken->notes.join(u'\n')));
     }
 
     // A model with open input dimensions (symbolic_dims.onnx: images [batch, 3, height,

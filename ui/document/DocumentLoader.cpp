@@ -4,6 +4,7 @@
 #include "core/io/ImportedGraph.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/torch/CostsFiles.h"
+#include "core/io/torch/TorchModules.h"
 #include "core/util/InputError.h"
 #include "ui/util/LatestRead.h"
 
@@ -160,6 +161,16 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
         } catch (const InputError& e) {
             doc->notes << QObject::tr("The file's placement is not shown: %1").arg(readErrorText(e));
         }
+    }
+    // A PyTorch export's modules each on one device, as post-cli place searches them and
+    // post_torch.apply runs them (core/io/torch/TorchModules.h).
+    try {
+        if (const std::optional<ModuleGroups> groups = groupByModules(imported.graph, path.toStdString()))
+            if (const std::string note = groups->note(); !note.empty())
+                doc->notes << QString::fromStdString(note);
+    } catch (const InputError& e) {
+        doc->notes << QObject::tr("%1: not read, so each op is placed on its own: %2")
+                          .arg(QString::fromStdString(e.file()), readErrorText(e));
     }
     doc->graph = std::make_shared<const Graph>(std::move(imported.graph));
     return doc;

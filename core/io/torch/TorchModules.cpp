@@ -198,6 +198,27 @@ std::optional<std::string> moduleSidecarOf(const std::string& graphPath)
     return std::nullopt;
 }
 
+std::optional<ModuleGroups> groupByModules(Graph& graph, const std::string& graphPath, const std::string& sidecar)
+{
+    std::optional<std::string> path = sidecar.empty() ? moduleSidecarOf(graphPath) : sidecar;
+    if (!path)
+        return std::nullopt;
+    ModuleGroups groups{*path, readOpModules(*path, graph), 0};
+    graph = colocatedByModule(graph, groups.modules, &groups.joined);
+    return groups;
+}
+
+std::string ModuleGroups::note() const
+{
+    if (joined == 0)
+        return {};
+    std::string text = sidecar;
+    text += ": each PyTorch module's ops are placed together, as post_torch.apply runs them (";
+    text += std::to_string(joined);
+    text += joined == 1 ? " colocation group made or joined)" : " colocation groups made or joined)";
+    return text;
+}
+
 std::string torchMapJson(std::string_view placementText, const std::string& source, PlacementProvenance* made)
 {
     const JsonInput in(source);

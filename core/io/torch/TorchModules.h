@@ -34,6 +34,20 @@ Graph colocatedByModule(const Graph& graph, const OpModules& modules, int* joine
 // `graphPath` + ".modules.json" when that is a regular file, otherwise nothing.
 std::optional<std::string> moduleSidecarOf(const std::string& graphPath);
 
+// A PyTorch export's module groups, as place, compare and Post Studio take them: `graph` gets
+// colocatedByModule with the sidecar's modules. `sidecar`: the file (--modules), or empty for
+// `graphPath`'s own .modules.json when there is one. Returns nothing when there is no sidecar;
+// throws InputError naming a sidecar that cannot be read or does not fit the graph.
+struct ModuleGroups {
+    std::string sidecar;
+    OpModules modules;
+    int joined = 0; // colocatedByModule's count
+    // "SIDECAR: each PyTorch module's ops are placed together, as post_torch.apply runs them
+    // (N colocation groups made or joined)", or empty when the modules joined nothing.
+    std::string note() const;
+};
+std::optional<ModuleGroups> groupByModules(Graph& graph, const std::string& graphPath, const std::string& sidecar = {});
+
 // A post-placement/1 document with module paths (post-cli place of such an export) as a
 // "post-torch-map/1" document: module path -> device, where a module's device is the one
 // most of its ops are placed on (ties: the device of its first op in the file's order) —
