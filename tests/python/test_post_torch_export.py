@@ -319,6 +319,27 @@ class Profile(ExportsNet):
         self.assertEqual(costs["x-inputs"], [[2, 3, 16, 16]])
         self.assertIn("/conv/Conv", costs["forward_us"])
 
+    def test_a_linear_on_a_sequence_is_measured_whole(self):
+        """Linear on a 3-D input exports as Transpose, MatMul and Add; PyTorch runs one
+        aten::linear. Its time goes to the MatMul and the other two take none: neither is left
+        unmeasured (an estimate on top would count the bias twice), nor is anything else."""
+
+        class Sequence(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(32, 32)
+
+            def forward(self, x):
+                return torch.relu(self.fc(x)) + x
+
+        post_torch.export(Sequence(), (torch.randn(2, 8, 32),), self.path, profile=True, profile_runs=1)
+        costs = self.costs()
+        self.assertEqual(costs["unmatched"], [])
+        self.assertGreater(costs["forward_us"]["/fc/MatMul"], 0.0)
+        self.assertEqual(costs["forward_us"]["/fc/Add"], 0.0)
+        self.assertEqual(costs["forward_us"]["/fc/Transpose"], 0.0)
+        self.assertGreater(costs["forward_us"]["/Add"], 0.0)  # the residual add is the root's own
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
