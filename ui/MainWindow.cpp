@@ -1013,7 +1013,7 @@ void MainWindow::updateSummary()
                        .arg(g.edgeCount())
                        .arg(QString::fromStdString(document->cluster->name()));
     if (document->format == GraphFormat::Onnx)
-        text += tr(" · batch %1").arg(document->batch);
+        text += tr(" · batch %1").arg(document->batchText());
     const auto& view = graphPanel_->scene()->viewGraph();
     if (view.isScoped())
         text += tr(" · %1 boxes by scope").arg(view.nodeCount());

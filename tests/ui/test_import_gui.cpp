@@ -191,6 +191,28 @@ private slots:
         QVERIFY(shownBytes > 1.5 * fourBytes); // activations grow with the batch
     }
 
+    // A model whose export fixed the batch (unsorted.onnx: x is 2x4) is at that batch whatever
+    // the batch chosen: the status bar and the inspector say its own, not the option's 1.
+    void aFixedBatchIsTheModels()
+    {
+        const DocumentPtr fixed = DocumentLoader::loadNow(dataFile(QStringLiteral("onnx/unsorted.onnx")),
+                                                          DocumentLoader::defaultClusterName());
+        QCOMPARE(fixed->batch, std::int64_t(1));
+        QCOMPARE(fixed->modelBatch, std::int64_t(2));
+        QCOMPARE(fixed->batchText(), QStringLiteral("2 (fixed by the model)"));
+        const DocumentPtr open = DocumentLoader::loadNow(dataFile(QStringLiteral("onnx/cnn.onnx")),
+                                                         DocumentLoader::defaultClusterName(), 4);
+        QCOMPARE(open->modelBatch, std::int64_t(4));
+        QCOMPARE(open->batchText(), QStringLiteral("4"));
+
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        QVERIFY(openAndWait(window, dataFile(QStringLiteral("onnx/unsorted.onnx"))));
+        QVERIFY2(window.summaryText().contains(QStringLiteral("batch 2 (fixed by the model)")),
+                 qPrintable(window.summaryText()));
+        QVERIFY(window.findChild<InspectorPanel*>()->html().contains(QStringLiteral("2 (fixed by the model)")));
+    }
+
     // A PyTorch export's .modules.json beside the model puts each module's ops in one group, as
     // post-cli place and compare do; one that cannot be read is named and the model still opens.
     void moduleSidecarGroupsTheOps()

@@ -122,6 +122,14 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     doc->format = imported.format;
     doc->eagerHost = imported.eagerHost;
     doc->batch = batch;
+    for (const std::vector<std::int64_t>& shape : imported.inputShapes) { // their shared leading dimension
+        const std::int64_t lead = shape.empty() ? 0 : shape.front();
+        if (lead <= 0 || (doc->modelBatch > 0 && lead != doc->modelBatch)) {
+            doc->modelBatch = 0;
+            break;
+        }
+        doc->modelBatch = lead;
+    }
     doc->dimensions = dimensions;
     doc->unresolvedDims = imported.unresolvedDims;
     if (!imported.unresolvedDims.empty())

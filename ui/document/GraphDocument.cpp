@@ -3,6 +3,8 @@
 #include "core/cost/OpTime.h"
 #include "core/sim/CollectiveTime.h"
 
+#include <QObject>
+
 #include <atomic>
 
 namespace post {
@@ -11,6 +13,13 @@ std::uint64_t GraphDocument::newGraphId()
 {
     static std::atomic<std::uint64_t> last{0}; // documents are made on pool threads too
     return ++last;
+}
+
+QString GraphDocument::batchText() const
+{
+    if (modelBatch > 0 && modelBatch != batch)
+        return QObject::tr("%1 (fixed by the model)").arg(modelBatch);
+    return QString::number(batch);
 }
 
 DeviceId GraphDocument::deviceOf(OpId op) const

@@ -51,8 +51,15 @@ struct GraphDocument {
     SimOptions sim;
     GraphFormat format = GraphFormat::Auto; // as read
     std::int64_t batch = 1;                 // ONNX: the size the symbolic batch dimension was given
-    Placement given;                        // the placement the file gives (TensorFlow `device` fields), if it fits
-    QStringList notes;                      // what the user should know about how the file was read
+    // ONNX: the leading dimension the data inputs have once read (ImportedGraph::inputShapes),
+    // when they share one; it differs from `batch` where the model fixes it (an export without
+    // a dynamic batch axis), and it is the batch the graph's costs are for. 0: not known.
+    std::int64_t modelBatch = 0;
+    // "2", or "2 (fixed by the model)" where the model's batch is not `batch`: what the status
+    // bar and the inspector show.
+    QString batchText() const;
+    Placement given;   // the placement the file gives (TensorFlow `device` fields), if it fits
+    QStringList notes; // what the user should know about how the file was read
     // Eager PyTorch runs it, one host thread issuing every op (ImportedGraph::eagerHost): the
     // status bar says when that thread takes longer than the simulated step (cost/HostDispatch.h).
     bool eagerHost = false;

@@ -121,7 +121,7 @@ QString InspectorPanel::summaryHtml()
     const bool fromFile = document_->isPlaced() && document_->placement == document_->given;
     h += row(tr("Placement"), !document_->isPlaced() ? tr("none yet") : fromFile ? tr("the file's own") : tr("shown"));
     if (document_->format == GraphFormat::Onnx)
-        h += row(tr("Batch size"), QString::number(document_->batch));
+        h += row(tr("Batch size"), document_->batchText().toHtmlEscaped());
     if (document_->eagerHost) // what eager PyTorch's host thread takes, whatever the placement
         h += row(tr("Host dispatch"),
                  tr("%1 (eager PyTorch: %2 ops at about %3 µs each from one host thread, %4; a "
