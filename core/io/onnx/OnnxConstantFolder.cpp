@@ -2,6 +2,9 @@
 
 #include "core/io/onnx/OnnxFoldOps.h"
 
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace post {
@@ -25,10 +28,12 @@ bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty()
 
 } // namespace
 
-OnnxConstantFolder::OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset)
+OnnxConstantFolder::OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset,
+                                       std::unordered_set<std::string> weightInputs)
     : graph_(graph)
     , fileIndex_(fileIndex)
     , opset_(opset)
+    , weightInputs_(std::move(weightInputs))
 {
     for (const auto& init : graph_.initializer())
         if (auto t = decodeOnnxIntTensor(init, kOnnxMaxFoldElements))
@@ -98,11 +103,25 @@ int OnnxConstantFolder::foldPass()
     std::vector<int> keptIndex;
     std::vector<OnnxFoldInput> inputs;
     int foldedCount = 0;
+    // An Identity of a weight (PyTorch's eval exports read shared or folded weights through
+    // one, in the root's scope) is the weight itself: its readers read the initializer, so the
+    // weight is their parameter and no op sends it to them every step.
+    std::unordered_set<std::string> initializers = weightInputs_, outputs;
+    for (const auto& init : graph_.initializer())
+        initializers.insert(init.name());
+    for (const auto& out : graph_.output())
+        outputs.insert(out.name());
+    std::unordered_map<std::string, std::string> aliasOf;
     for (int i = 0; i < graph_.node_size(); ++i) {
         onnx::NodeProto& node = *graph_.mutable_node(i);
         bool folded = false;
         if (isDefaultDomain(node) && node.op_type() == "Constant") {
             folded = foldConstantNode(node);
+        } else if (isDefaultDomain(node) && node.op_type() == "Identity" && node.input_size() == 1
+                   && node.output_size() == 1 && initializers.count(node.input(0)) && !known_.count(node.input(0))
+                   && !outputs.count(node.output(0)) && !node.output(0).empty()) {
+            aliasOf[node.output(0)] = node.input(0);
+            folded = true;
         } else if (node.output_size() == 1 && !node.output(0).empty()) {
             inputs.assign(static_cast<std::size_t>(node.input_size()), {});
             for (int k = 0; k < node.input_size(); ++k) {
@@ -131,6 +150,11 @@ int OnnxConstantFolder::foldPass()
             keptIndex.push_back(fileIndex_[static_cast<std::size_t>(i)]);
         }
     }
+    if (!aliasOf.empty())
+        for (onnx::NodeProto& node : kept)
+            for (std::string& input : *node.mutable_input())
+                if (const auto it = aliasOf.find(input); it != aliasOf.end())
+                    input = it->second; // an Identity's input is a weight: no chains
     graph_.mutable_node()->Swap(&kept);
     fileIndex_ = std::move(keptIndex);
     return foldedCount;

@@ -17,10 +17,14 @@ namespace post {
 // position of each remaining node in the file) is kept in step with graph.node().
 class OnnxConstantFolder {
 public:
-    OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset);
+    // `weightInputs`: graph inputs that are the model's weights (an export without
+    // initializers), which an Identity passes on as an initializer's (foldPass).
+    OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset,
+                       std::unordered_set<std::string> weightInputs = {});
 
     // One pass over the nodes in order, reading the shapes the last shape inference left
-    // in the graph. Returns how many nodes were folded away.
+    // in the graph. Returns how many nodes were folded away. An Identity of a weight (an
+    // initializer or a weight input) is taken away too, its readers reading the weight.
     int foldPass();
 
     // Names of the tensors shape arithmetic computed (constants, never parameters); the
@@ -40,6 +44,7 @@ private:
     std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
     std::unordered_set<std::string> folded_;
     std::unordered_set<std::string> constantNodes_;
+    std::unordered_set<std::string> weightInputs_;
     std::size_t computedElements_ = 0; // of all tensors foldOnnxNode made, for kOnnxMaxComputedElements
 };
 

@@ -670,7 +670,7 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
                     dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
             }
     }
-    OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset));
+    OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset), weights);
     inferAndFold(model, folder, source, fileIndex);
     const bool optionsChangedShapes = options.batch != 1 || !options.dims.empty() || !options.inputShapes.empty();
     checkOnnxConstantReshapes(graph, fileIndex, source, optionsChangedShapes);
