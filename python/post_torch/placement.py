@@ -195,6 +195,23 @@ def _owns_tensors(module):
     return any(True for _ in module.parameters(recurse=False)) or any(True for _ in module.buffers(recurse=False))
 
 
+def _folded(model, plan):
+    """{path: the planned module it was folded into}: a BatchNorm the placement does not name,
+    defined right after a sibling it does (a Conv), is what an export with training=False folds
+    into that sibling's node, so it runs where that sibling runs (not where its parent runs,
+    which would send the convolution's output there and back)."""
+    folded = {}
+    for path, module in model.named_modules(remove_duplicate=False):
+        before = None
+        for name, child in module.named_children():
+            child_path = _qualified(path, name)
+            if (child_path not in plan and before is not None
+                    and isinstance(child, torch.nn.modules.batchnorm._BatchNorm)):
+                folded[child_path] = before
+            before = child_path if child_path in plan and isinstance(child, torch.nn.modules.conv._ConvNd) else None
+    return folded
+
+
 def _resolve(model, plan, device_map, source):
     """resolve(), and {path: the Post Studio device it runs on, named or inherited}."""
     if not isinstance(device_map, dict):
@@ -219,13 +236,16 @@ def _resolve(model, plan, device_map, source):
     used = set(plan.values())
     torch_devices = {name: _torch_device(name, d, source) for name, d in device_map.items() if name in used}
     labels = {"": plan.get("", next(iter(plan.values())))}
+    folded = _folded(model, plan)
     for path, _ in paths:
         if path != "":
-            labels[path] = plan[path] if path in plan else labels[_parent(path)]
+            labels[path] = plan[path] if path in plan else plan[folded[path]] if path in folded \
+                else labels[_parent(path)]
     homes = {path: torch_devices[label] for path, label in labels.items()}
 
     def where(path):
-        return f"'{labels[path]}' ({homes[path]}{'' if path in plan else ', from its parent'})"
+        how = "" if path in plan else f", with '{folded[path]}'" if path in folded else ", from its parent"
+        return f"'{labels[path]}' ({homes[path]}{how})"
 
     by_module = {}
     for path, module in paths:
@@ -243,14 +263,13 @@ def _resolve(model, plan, device_map, source):
     modules_at = dict(paths)
     functional = {p for p, _ in paths
                   if p and isinstance(modules_at.get(_parent(p)), torch.nn.MultiheadAttention)}
-    uncovered = [ps[0] for _, ps in owning if not any(p in plan or p in functional for p in ps)]
+    uncovered = [ps[0] for _, ps in owning if not any(p in plan or p in functional or p in folded for p in ps)]
     if uncovered:
         shown = ", ".join(f"'{p}'" for p in uncovered[:5]) + (", ..." if len(uncovered) > 5 else "")
         warnings.warn(PlacementWarning(
             f"{source}: {len(uncovered)} of the {len(owning)} modules with parameters or buffers of the model "
             f"({type(model).__name__}) are not in the placement and run where their parent runs: {shown}; "
-            "a placement of another model? (an export with training=False folds BatchNorms away: their "
-            "modules are not in its placement either)"), stacklevel=3)
+            "a placement of another model?"), stacklevel=3)
     return homes, labels
 
 
@@ -421,19 +440,19 @@ class _Routing:
     def send(self, t, label, device):
         """`t` where an op on `label` reads it: itself where it is there, else one copy per
         tensor and destination for the whole forward, as the simulator sends it (docs/simulator.md,
-        "Transfers")."""
+        "Transfers"); sent again where `t` was changed in place since (its version counter)."""
         hit = self.made.get(id(t))
         source = hit[1] if hit is not None and hit[0]() is t else None
         if source == label or (source is None and t.device == device):
             return t
         key = (id(t), label)
         hit = self.sent.get(key)
-        if hit is not None and hit[0]() is t:
+        if hit is not None and hit[0]() is t and hit[2] == t._version:  # not changed in place since
             copy = hit[1]()
             if copy is not None:
                 return copy
         copy = t.to(device)
-        self.sent[key] = (weakref.ref(t), weakref.ref(copy))
+        self.sent[key] = (weakref.ref(t), weakref.ref(copy), t._version)
         if copy is not t:
             self.tag(copy, label, device)
         self.log.append((source, label, t.numel() * t.element_size()))

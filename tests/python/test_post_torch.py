@@ -243,6 +243,43 @@ class MobileNetV3Small(ExportPlaceApply, unittest.TestCase):
     name = "mobilenet_v3_small"
 
 
+class EvalExport(unittest.TestCase):
+    """An export with training=False folds each BatchNorm into the Conv before it: the placement
+    names no BatchNorm, and apply runs each with its Conv, without a warning, so the forward
+    sends only the placement's cut edges."""
+
+    def test_folded_batchnorms_run_with_their_convolutions(self):
+        torch.manual_seed(0)
+        model = torchvision.models.resnet18().eval()
+        x = torch.randn(2, 3, 64, 64)
+        with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.onnx's own notes
+            onnx_path = os.path.join(tmp, "eval.onnx")
+            post_torch.export(model, (x,), onnx_path, training=False)
+            with open(onnx_path + ".modules.json", encoding="utf-8") as f:
+                modules = list(dict.fromkeys(json.load(f)["modules"].values()))
+            self.assertFalse(any(m.endswith("bn1") for m in modules))  # folded away
+            plan = {module: DEVICES[1 + i % 4] for i, module in enumerate(modules)}
+            map_path = os.path.join(tmp, "map.json")
+            with open(map_path, "w", encoding="utf-8") as f:
+                json.dump({"format": "post-torch-map/1", "modules": plan}, f)
+            with torch.no_grad():
+                expected = model(x)
+            warnings.simplefilter("error", post_torch.PlacementWarning)
+            placed = post_torch.apply(copy.deepcopy(model), map_path, {d: "cpu" for d in DEVICES})
+            with torch.no_grad():
+                got = placed(x)
+            placed_path = os.path.join(tmp, "placement.json")
+            cli("place", onnx_path, "--cluster", CLUSTER, "--algo", "m-etf", "--out", placed_path)
+            with open(placed_path, encoding="utf-8") as f:
+                ops = json.load(f)["placement"]  # the graph's ops: no Constant, no Identity of a weight
+            edges = cut_edges(onnx_path, lambda node, module: plan.get(module) if node in ops else None)
+        self.assertLessEqual((got - expected).abs().max().item(), 1e-5)
+        sent = Counter((s, t) for s, t, _ in post_torch.transfers(placed) if s is not None)
+        self.assertGreater(sum(edges.values()), 20)
+        self.assertEqual(sent, edges)
+
+
 if os.environ.get("POST_TORCH_VIT") == "1":
     class VitB16(ExportPlaceApply, unittest.TestCase):
         name = "vit_b_16"
