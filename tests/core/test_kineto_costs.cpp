@@ -190,6 +190,46 @@ private slots:
         checkToyAttribution(m, r, path);
     }
 
+    // A Linear on a sequence exports as Transpose, MatMul and Add where the trace has one
+    // aten::linear: its time goes to the MatMul, the other two take 0, and the residual
+    // aten::add after it goes to the residual Add, not to the bias's. Before, 3 of the 5
+    // forward ops matched and the trace was refused as another model's.
+    void linearOnASequenceIsOneOperator()
+    {
+        GraphBuilder b("seq");
+        for (const auto& [name, type] : {std::pair{"/pre/Relu", "Relu"},
+                                         {"/fc/Transpose", "Transpose"},
+                                         {"/fc/MatMul", "MatMul"},
+                                         {"/fc/Add", "Add"},
+                                         {"/Add", "Add"}}) {
+            Op op;
+            op.name = name;
+            op.type = type;
+            op.timeUs = {1000, 100};
+            op.flops = 1e6;
+            b.addOp(op);
+        }
+        b.addEdge("/pre/Relu", "/fc/MatMul", 4);
+        b.addEdge("/fc/Transpose", "/fc/MatMul", 4);
+        b.addEdge("/fc/MatMul", "/fc/Add", 4);
+        b.addEdge("/fc/Add", "/Add", 4);
+        b.addEdge("/pre/Relu", "/Add", 4);
+        const Graph g = std::move(b).build();
+        QTemporaryDir dir;
+        KinetoTraceWriter w(KinetoLayout::PyTorch2);
+        w.range("ProfilerStep#1", [](KinetoTraceWriter& s) {
+            s.op("aten::relu", 30, 1).op("aten::linear", 70, 2).op("aten::add", 20, 3);
+        });
+        MeasuredCostsReport r;
+        const Graph m = applyMeasuredCosts(g, writeTrace(dir, "seq.pt.trace.json", w.text()), &r);
+        QCOMPARE(r.matched, 5);
+        QCOMPARE(gpuUs(m, "/fc/MatMul"), 70.0);
+        QCOMPARE(gpuUs(m, "/fc/Transpose"), 0.0);
+        QCOMPARE(gpuUs(m, "/fc/Add"), 0.0);
+        QVERIFY(gpuMeasured(m, "/fc/Add") && gpuMeasured(m, "/fc/Transpose"));
+        QCOMPARE(gpuUs(m, "/Add"), 20.0);
+    }
+
     void pytorch2AttributesKernelsByCorrelation()
     {
         QTemporaryDir dir;

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace post {
 namespace {
@@ -201,6 +202,31 @@ void addTime(StepTimes& t, OpId op, double us)
     t.mapped += us;
 }
 
+// The ops a Linear on a sequence exports besides its MatMul, which PyTorch runs inside the
+// one aten::linear matched to it: the weight's Transpose (of the MatMul's scope, fed by no op)
+// and the bias's Add (of its scope, fed by the MatMul alone). Empty where there are none.
+std::vector<OpId> linearParts(const Graph& graph, OpId matmul)
+{
+    const std::string_view name = graph.op(matmul).name;
+    const std::size_t slash = name.rfind('/');
+    if (slash == std::string_view::npos || slash == 0)
+        return {};
+    const std::string_view scope = name.substr(0, slash + 1);
+    const auto inScope = [&](OpId id) {
+        const std::string_view other = graph.op(id).name;
+        return other.starts_with(scope) && other.find('/', scope.size()) == std::string_view::npos;
+    };
+    std::vector<OpId> parts;
+    for (EdgeId e : graph.inEdges(matmul))
+        if (const OpId from = graph.edge(e).from;
+            graph.op(from).type == "Transpose" && inScope(from) && graph.inEdges(from).empty())
+            parts.push_back(from);
+    for (EdgeId e : graph.outEdges(matmul))
+        if (const OpId to = graph.edge(e).to; graph.op(to).type == "Add" && inScope(to) && graph.inEdges(to).size() == 1)
+            parts.push_back(to);
+    return parts;
+}
+
 // Forward operators: aligned by kind; an operator left out between two matched ones adds
 // its time to the one before it (views, copies, allocations: part of that op's work) unless
 // it is of a kind the graph could have matched (then it is not this graph's: unattributed);
@@ -217,7 +243,24 @@ std::unordered_map<std::int64_t, OpId> attributeForward(const Graph& graph, cons
             forward.push_back(&op);
             names.push_back(trace.operators[static_cast<std::size_t>(op.index)].name);
         }
-    const std::vector<OpId> match = alignByKind(graph, names, roles.matchable, trace.source);
+    std::vector<OpId> match = alignByKind(graph, names, roles.matchable, trace.source);
+    // A Linear on a sequence (Transpose, MatMul, Add in the graph; one aten::linear in the
+    // trace): its Transpose and Add are parts of the linear's time, not ops for other operators
+    // (a residual aten::add) to be aligned with. Aligned again without them, they take 0.
+    std::unordered_set<OpId> parts;
+    for (std::size_t i = 0; i < match.size(); ++i)
+        if (match[i] >= 0 && names[i] == "aten::linear" && graph.op(match[i]).type == "MatMul")
+            for (OpId part : linearParts(graph, match[i]))
+                parts.insert(part);
+    if (!parts.empty()) {
+        std::vector<OpId> candidates;
+        for (OpId id : roles.matchable)
+            if (!parts.count(id))
+                candidates.push_back(id);
+        match = alignByKind(graph, names, candidates, trace.source);
+        for (OpId part : parts)
+            addTime(t, part, 0.0);
+    }
     const auto first = std::find_if(match.begin(), match.end(), [](OpId id) { return id >= 0; }) - match.begin();
     const auto last = std::find_if(match.rbegin(), match.rend(), [](OpId id) { return id >= 0; }).base() - match.begin();
     std::unordered_map<std::int64_t, OpId> bySequence;
