@@ -234,6 +234,46 @@ private slots:
         QCOMPARE(readOnnxShapedGraph(mixed.SerializeAsString(), "mixed.onnx", {}).weightInputs, 0);
     }
 
+    // PyTorch's eval exports read weights through Identity nodes of the root's scope: each is
+    // the weight itself, so the convolution reading it has it as its parameter and no op
+    // sends it every step; the same where the weights are graph inputs (export_params=False).
+    void identityOfAWeightIsTheWeight()
+    {
+        const Graph original = parseOnnxGraph(modelBytes("cnn.onnx"), "cnn.onnx", {});
+        for (const bool asInputs : {false, true}) {
+            onnx::ModelProto model;
+            QVERIFY(model.ParseFromString(modelBytes("cnn.onnx")));
+            onnx::GraphProto& graph = *model.mutable_graph();
+            onnx::NodeProto identity;
+            identity.set_name("Identity_0");
+            identity.set_op_type("Identity");
+            identity.add_input("conv1.W");
+            identity.add_output("conv1.W.copy");
+            for (onnx::NodeProto& node : *graph.mutable_node())
+                for (std::string& input : *node.mutable_input())
+                    if (input == "conv1.W")
+                        input = "conv1.W.copy";
+            *graph.mutable_node()->Add() = identity; // after its reader: files come in any order
+            if (asInputs) {
+                for (const onnx::TensorProto& init : graph.initializer()) {
+                    onnx::ValueInfoProto* input = graph.add_input();
+                    input->set_name(init.name());
+                    auto* tt = input->mutable_type()->mutable_tensor_type();
+                    tt->set_elem_type(init.data_type());
+                    for (std::int64_t d : init.dims())
+                        tt->mutable_shape()->add_dim()->set_dim_value(d);
+                }
+                graph.clear_initializer();
+            }
+            const Graph g = parseOnnxGraph(model.SerializeAsString(), "identity.onnx", {});
+            QVERIFY2(!g.find("Identity_0"), asInputs ? "weights as inputs" : "initializers");
+            QCOMPARE(g.opCount(), original.opCount());
+            QCOMPARE(g.edgeCount(), original.edgeCount());
+            QCOMPARE(g.op(*g.find("conv1")).paramBytes, original.op(*original.find("conv1")).paramBytes);
+            QCOMPARE(g.totalParamBytes(), original.totalParamBytes());
+        }
+    }
+
     void batchPinningScalesActivations()
     {
         const ShapedGraph one = readShaped("cnn.onnx", 1);

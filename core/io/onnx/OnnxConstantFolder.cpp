@@ -26,6 +26,23 @@ bool knownDims(const onnx::TypeProto& type, std::vector<std::int64_t>& dims)
 
 bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty() || node.domain() == "ai.onnx"; }
 
+// Every name the nodes of a control-flow op's bodies read (at any depth): an outer value a body
+// reads by name keeps the node that makes it.
+void addNamesReadInBodies(const onnx::GraphProto& graph, std::unordered_set<std::string>& names, bool inBody)
+{
+    for (const auto& node : graph.node()) {
+        if (inBody)
+            names.insert(node.input().begin(), node.input().end());
+        for (const auto& a : node.attribute()) {
+            if (a.type() == onnx::AttributeProto::GRAPH)
+                addNamesReadInBodies(a.g(), names, true);
+            else if (a.type() == onnx::AttributeProto::GRAPHS)
+                for (const auto& body : a.graphs())
+                    addNamesReadInBodies(body, names, true);
+        }
+    }
+}
+
 } // namespace
 
 OnnxConstantFolder::OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset,
@@ -111,6 +128,7 @@ int OnnxConstantFolder::foldPass()
         initializers.insert(init.name());
     for (const auto& out : graph_.output())
         outputs.insert(out.name());
+    addNamesReadInBodies(graph_, outputs, false); // kept, as the graph's outputs are
     std::unordered_map<std::string, std::string> aliasOf;
     for (int i = 0; i < graph_.node_size(); ++i) {
         onnx::NodeProto& node = *graph_.mutable_node(i);
