@@ -23,13 +23,7 @@ Graph withMeasuredTypeTimes(const Graph& graph, std::string_view type, std::span
         if (!source.empty())
             ops[static_cast<size_t>(t.op)].measuredBy = source;
     }
-    GraphBuilder builder(graph.name());
-    builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));
-    for (Op& op : ops)
-        builder.addOp(std::move(op)); // validates the times
-    for (const Edge& e : graph.edges())
-        builder.addEdge(e.from, e.to, e.bytes);
-    return std::move(builder).build();
+    return withOps(graph, std::move(ops)); // validates the times
 }
 
 DeviceTypeMismatch deviceTypeMismatch(const Graph& graph, const Cluster& cluster)

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace post {
 namespace {
@@ -102,6 +104,20 @@ void GraphBuilder::addEdge(std::string_view from, std::string_view to, double by
     if (!t)
         throw GraphError("edge names unknown op '" + std::string(to) + "'");
     addEdge(*f, *t, bytes);
+}
+
+Graph withOps(const Graph& graph, std::vector<Op> ops)
+{
+    if (static_cast<int>(ops.size()) != graph.opCount())
+        throw std::invalid_argument("withOps: " + std::to_string(ops.size()) + " ops for a graph of "
+                                    + std::to_string(graph.opCount()));
+    GraphBuilder builder(graph.name());
+    builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));
+    for (Op& op : ops)
+        builder.addOp(std::move(op));
+    for (const Edge& e : graph.edges())
+        builder.addEdge(e.from, e.to, e.bytes);
+    return std::move(builder).build();
 }
 
 Graph GraphBuilder::build() &&

@@ -43,4 +43,8 @@ private:
     Graph graph_;
 };
 
+// `graph` with its ops replaced by `ops` (one per op, in its order: the same ops with other
+// times, groups or marks) and its edges kept, validated again as build() validates.
+Graph withOps(const Graph& graph, std::vector<Op> ops);
+
 } // namespace post

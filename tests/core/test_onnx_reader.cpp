@@ -29,6 +29,21 @@ std::string modelPath(const std::string& file)
 
 std::string modelBytes(const std::string& file) { return readFileText(modelPath(file)); }
 
+// What torch.onnx.export(..., export_params=False) writes: each initializer a graph input
+// with its shape, and no initializer.
+void weightsAsInputs(onnx::GraphProto& graph)
+{
+    for (const onnx::TensorProto& init : graph.initializer()) {
+        onnx::ValueInfoProto* input = graph.add_input();
+        input->set_name(init.name());
+        auto* tt = input->mutable_type()->mutable_tensor_type();
+        tt->set_elem_type(init.data_type());
+        for (std::int64_t d : init.dims())
+            tt->mutable_shape()->add_dim()->set_dim_value(d);
+    }
+    graph.clear_initializer();
+}
+
 ShapedGraph readShaped(const std::string& file, std::int64_t batch = 1)
 {
     ImportOptions options;
@@ -189,15 +204,7 @@ private slots:
         QVERIFY(model.ParseFromString(modelBytes("cnn.onnx")));
         onnx::GraphProto& graph = *model.mutable_graph();
         QCOMPARE(graph.initializer_size(), 9);
-        for (const onnx::TensorProto& init : graph.initializer()) {
-            onnx::ValueInfoProto* input = graph.add_input();
-            input->set_name(init.name());
-            auto* tt = input->mutable_type()->mutable_tensor_type();
-            tt->set_elem_type(init.data_type());
-            for (std::int64_t d : init.dims())
-                tt->mutable_shape()->add_dim()->set_dim_value(d);
-        }
-        graph.clear_initializer();
+        weightsAsInputs(graph);
         const std::string bytes = model.SerializeAsString();
         const ShapedGraph g = readOnnxShapedGraph(bytes, "noweights.onnx", {});
         QCOMPARE(g.weightInputs, 9);
@@ -254,17 +261,8 @@ private slots:
                     if (input == "conv1.W")
                         input = "conv1.W.copy";
             *graph.mutable_node()->Add() = identity; // after its reader: files come in any order
-            if (asInputs) {
-                for (const onnx::TensorProto& init : graph.initializer()) {
-                    onnx::ValueInfoProto* input = graph.add_input();
-                    input->set_name(init.name());
-                    auto* tt = input->mutable_type()->mutable_tensor_type();
-                    tt->set_elem_type(init.data_type());
-                    for (std::int64_t d : init.dims())
-                        tt->mutable_shape()->add_dim()->set_dim_value(d);
-                }
-                graph.clear_initializer();
-            }
+            if (asInputs)
+                weightsAsInputs(graph);
             const Graph g = parseOnnxGraph(model.SerializeAsString(), "identity.onnx", {});
             QVERIFY2(!g.find("Identity_0"), asInputs ? "weights as inputs" : "initializers");
             QCOMPARE(g.opCount(), original.opCount());

@@ -686,8 +686,8 @@ Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFuncti
     if (imported.recordFunctionIds.size() != static_cast<std::size_t>(g.opCount()))
         throw std::invalid_argument("applyRecordFunctionTimes: the graph has no record-function ids");
     constexpr int kCpu = static_cast<int>(DeviceKind::Cpu), kGpu = static_cast<int>(DeviceKind::Gpu);
-    GraphBuilder builder(g.name());
-    builder.reserve(static_cast<std::size_t>(g.opCount()), static_cast<std::size_t>(g.edgeCount()));
+    std::vector<Op> ops;
+    ops.reserve(static_cast<std::size_t>(g.opCount()));
     int count = 0;
     for (OpId id = 0; id < g.opCount(); ++id) {
         Op op = g.op(id);
@@ -716,13 +716,11 @@ Graph applyRecordFunctionTimes(const ImportedGraph& imported, const RecordFuncti
         count += any ? 1 : 0;
         if (any && !source.empty())
             op.measuredBy = source;
-        builder.addOp(std::move(op));
+        ops.push_back(std::move(op));
     }
-    for (const Edge& e : g.edges())
-        builder.addEdge(e.from, e.to, e.bytes);
     if (matched)
         *matched = count;
-    return std::move(builder).build();
+    return withOps(g, std::move(ops));
 }
 
 bool looksLikeExecutionTrace(std::string_view text)

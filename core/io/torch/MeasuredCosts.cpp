@@ -509,8 +509,8 @@ Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::st
     }
     const auto kind = static_cast<std::size_t>(measured.kind);
 
-    GraphBuilder builder(graph.name());
-    builder.reserve(static_cast<size_t>(graph.opCount()), static_cast<size_t>(graph.edgeCount()));
+    std::vector<Op> ops;
+    ops.reserve(static_cast<size_t>(graph.opCount()));
     r.graphOps = graph.opCount();
     for (OpId id = 0; id < graph.opCount(); ++id) {
         Op op = graph.op(id);
@@ -541,15 +541,13 @@ Graph applyMeasuredCostsText(const Graph& graph, std::string text, const std::st
             ++r.measuredOps;
             r.scaledBackward += scaled ? 1 : 0;
         }
-        builder.addOp(std::move(op));
+        ops.push_back(std::move(op));
     }
-    for (EdgeId e = 0; e < graph.edgeCount(); ++e)
-        builder.addEdge(graph.edge(e).from, graph.edge(e).to, graph.edge(e).bytes);
     if (!isTrace && r.measuredOps == 0)
         throw InputError(path, {}, "measures no op of graph \"" + graph.name() + "\" (forward_us is empty)");
     if (isTrace)
         checkCoverage(graph, r, options);
-    return std::move(builder).build();
+    return withOps(graph, std::move(ops));
 }
 
 std::string describeMeasuredCosts(const MeasuredCostsReport& r)

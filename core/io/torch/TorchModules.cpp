@@ -180,13 +180,7 @@ Graph colocatedByModule(const Graph& graph, const OpModules& modules, int* joine
     }
     if (joined)
         *joined = changed;
-    GraphBuilder builder(graph.name());
-    builder.reserve(ops.size(), static_cast<size_t>(graph.edgeCount()));
-    for (Op& op : ops)
-        builder.addOp(std::move(op));
-    for (const Edge& e : graph.edges())
-        builder.addEdge(e.from, e.to, e.bytes);
-    return std::move(builder).build();
+    return withOps(graph, std::move(ops));
 }
 
 std::optional<std::string> moduleSidecarOf(const std::string& graphPath)
