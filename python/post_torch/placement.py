@@ -407,6 +407,12 @@ def _rebinds(frame):
 _HOLDERS = (torch.Tensor, tuple, list, dict)
 
 
+def _version(t):
+    """The tensor's version counter, which each in-place change raises; None for a tensor made
+    under torch.inference_mode(), which keeps none (forget() covers its in-place changes)."""
+    return None if t.is_inference() else t._version
+
+
 class _Routing:
     """What a routed forward needs: each module's (label, torch device, is a torch.nn leaf), the
     modules being run, the tensors this forward made (by label), the copies already sent, and
@@ -440,23 +446,29 @@ class _Routing:
     def send(self, t, label, device):
         """`t` where an op on `label` reads it: itself where it is there, else one copy per
         tensor and destination for the whole forward, as the simulator sends it (docs/simulator.md,
-        "Transfers"); sent again where `t` was changed in place since (its version counter)."""
+        "Transfers"); sent again where `t` was changed in place since (its version counter, or an
+        in-place operation of the forward on it: forget())."""
         hit = self.made.get(id(t))
         source = hit[1] if hit is not None and hit[0]() is t else None
         if source == label or (source is None and t.device == device):
             return t
-        key = (id(t), label)
-        hit = self.sent.get(key)
-        if hit is not None and hit[0]() is t and hit[2] == t._version:  # not changed in place since
-            copy = hit[1]()
-            if copy is not None:
-                return copy
+        entry = self.sent.get(id(t))
+        if entry is None or entry[0]() is not t or entry[1] != _version(t):  # new, or changed in place
+            entry = self.sent[id(t)] = (weakref.ref(t), _version(t), {})
+        copy = entry[2][label]() if label in entry[2] else None
+        if copy is not None:
+            return copy
         copy = t.to(device)
-        self.sent[key] = (weakref.ref(t), weakref.ref(copy), t._version)
+        entry[2][label] = weakref.ref(copy)
         if copy is not t:
             self.tag(copy, label, device)
         self.log.append((source, label, t.numel() * t.element_size()))
         return copy
+
+    def forget(self, t):
+        """`t` was changed in place: the copies sent of it are stale."""
+        if isinstance(t, torch.Tensor):
+            self.sent.pop(id(t), None)
 
     def route(self, value, label, device):
         if isinstance(value, torch.Tensor):
@@ -504,8 +516,11 @@ class _Router(torch.overrides.TorchFunctionMode):
             return func(*_move(args, device), **_move(kwargs, device))
         if kwargs:
             kwargs = routing.route(kwargs, label, device)
-        result = func(*routing.route(args, label, device), **kwargs)
+        args = routing.route(args, label, device)
+        result = func(*args, **kwargs)
         routing.tag(result, label, device)
+        if kind == _IN_PLACE or held is not None:  # what it changed: its copies elsewhere are stale
+            routing.forget(kwargs.get("out") if held is not None and held is out else args[0] if args else None)
         return result
 
 

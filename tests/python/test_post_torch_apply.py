@@ -310,6 +310,17 @@ class ApplyRunsWhatWasTimed(WithMaps):
                 self.assertEqual(self.sent(), expected)
                 self.assertTrue(all(size == 2 * 4 * 8 * 8 * 4 for _, _, size in post_torch.transfers(model)))
 
+    def test_inference_mode_sends_the_same(self):
+        """Tensors made under torch.inference_mode() keep no version counter: the forward still
+        runs, computes the same and sends the cut edges."""
+        with torch.no_grad():
+            before = self.model.eval()(self.x)
+        post_torch.apply(self.model, self.torch_map(self.PLAN), self.DEVICES)
+        with torch.inference_mode():
+            after = self.model(self.x)
+        self.assertTrue(torch.allclose(after, before, atol=1e-6))
+        self.assertEqual(self.sent(), cut_edges(self.onnx, lambda _node, module: label_of(self.PLAN, module)))
+
     def test_gradients_flow_back_through_the_transfers(self):
         post_torch.apply(self.model, self.torch_map(self.PLAN), self.DEVICES)
         self.model(self.x).sum().backward()
