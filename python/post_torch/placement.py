@@ -448,8 +448,7 @@ class _Routing:
         tensor and destination for the whole forward, as the simulator sends it (docs/simulator.md,
         "Transfers"); sent again where `t` was changed in place since (its version counter, or an
         in-place operation of the forward on it: forget())."""
-        hit = self.made.get(id(t))
-        source = hit[1] if hit is not None and hit[0]() is t else None
+        source = self.label_of(t)
         if source == label or (source is None and t.device == device):
             return t
         entry = self.sent.get(id(t))

@@ -59,6 +59,14 @@ LearnerSnapshot raceRun()
     return s;
 }
 
+// The chart on screen at the size these tests read positions at.
+bool showAtTestSize(LearningChart& chart)
+{
+    chart.resize(900, 600);
+    chart.show();
+    return QTest::qWaitForWindowExposed(&chart);
+}
+
 } // namespace
 
 class TestChartTruth : public QObject {
@@ -74,9 +82,7 @@ private slots:
     void outOfMemorySamplesAreAtTheTop()
     {
         LearningChart chart;
-        chart.resize(900, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAtTestSize(chart));
         chart.reset(100);
         chart.addSnapshot(runWithOutOfMemory());
         chart.flush();
@@ -106,9 +112,7 @@ private slots:
     void phaseLabelsStayOutOfTheOutOfMemoryRow()
     {
         LearningChart chart;
-        chart.resize(900, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAtTestSize(chart));
         chart.reset(120);
         chart.setRunTitle(QStringLiteral("post@best"), 120);
         LearnerSnapshot s = raceRun();
@@ -163,9 +167,7 @@ private slots:
     void raceRunsAreNeverJoined()
     {
         LearningChart chart;
-        chart.resize(900, 600);
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QVERIFY(showAtTestSize(chart));
         chart.reset(120);
         chart.setRunTitle(QStringLiteral("post@best"), 120);
         chart.addSnapshot(raceRun());

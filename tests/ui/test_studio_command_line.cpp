@@ -42,6 +42,18 @@ Run runStudio(const QStringList& args, const QString& configHome, bool display)
             QString::fromUtf8(p.readAllStandardError())};
 }
 
+QString tinyMlp() { return qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json"); }
+
+// tiny-mlp placed by post-cli (m-topo on k80x2) into `out`: whether it worked.
+bool placeTinyMlp(const QString& out)
+{
+    QProcess cli;
+    cli.start(qEnvironmentVariable("POST_CLI"),
+              {QStringLiteral("place"), tinyMlp(), QStringLiteral("--cluster"), QStringLiteral("k80x2"),
+               QStringLiteral("--algo"), QStringLiteral("m-topo"), QStringLiteral("--out"), out});
+    return cli.waitForFinished(60000) && cli.exitCode() == 0;
+}
+
 } // namespace
 
 class TestStudioCommandLine : public QObject {
@@ -248,13 +260,9 @@ private slots:
     // although the screenshot is written.
     void aDiffThatCannotBeReadExitsNonZero()
     {
-        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString graph = tinyMlp();
         const QString placed = config_.filePath(QStringLiteral("placed.json"));
-        QProcess cli;
-        cli.start(qEnvironmentVariable("POST_CLI"),
-                  {QStringLiteral("place"), graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
-                   QStringLiteral("--algo"), QStringLiteral("m-topo"), QStringLiteral("--out"), placed});
-        QVERIFY(cli.waitForFinished(60000) && cli.exitCode() == 0);
+        QVERIFY(placeTinyMlp(placed));
         QFile whole(placed);
         QVERIFY(whole.open(QIODevice::ReadOnly));
         const QByteArray text = whole.readAll();
@@ -286,13 +294,9 @@ private slots:
     // diff with P" and nothing else). A FILE that opens unplaced says that is why.
     void aDiffWithoutAPlacementToDiffSaysWhy()
     {
-        const QString graph = qEnvironmentVariable("POST_SOURCE_DIR") + QStringLiteral("/samples/graphs/tiny-mlp.json");
+        const QString graph = tinyMlp();
         const QString placed = config_.filePath(QStringLiteral("placed-for-diff.json"));
-        QProcess cli;
-        cli.start(qEnvironmentVariable("POST_CLI"),
-                  {QStringLiteral("place"), graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
-                   QStringLiteral("--algo"), QStringLiteral("m-topo"), QStringLiteral("--out"), placed});
-        QVERIFY(cli.waitForFinished(60000) && cli.exitCode() == 0);
+        QVERIFY(placeTinyMlp(placed));
         const QString shot = config_.filePath(QStringLiteral("diff-why.png"));
         const Run both = runStudio({graph, QStringLiteral("--cluster"), QStringLiteral("k80x2"),
                                     QStringLiteral("--diff"), placed, QStringLiteral("--algo"), QStringLiteral("m-etf"),
