@@ -6,8 +6,10 @@
 #include "core/sim/CheapestLink.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace post {
@@ -21,7 +23,8 @@ constexpr std::int64_t kScanLimit = 40'000'000;
 
 // Devices that time every op alike and hold as much: a segment only needs its class.
 struct DeviceClass {
-    double capacity = 0.0;
+    double devices = 0.0;           // how many of the cluster's devices are of the class
+    double capacity = 0.0;          // per device
     std::vector<double> durationUs; // per op; infinity where the op may not run (CPU pins)
 };
 
@@ -35,11 +38,15 @@ std::vector<DeviceClass> deviceClasses(const Graph& graph, const Cluster& cluste
             c.durationUs.push_back(graph.isCpuPinned(op) && device.kind != DeviceKind::Cpu ? kInf
                                        : graph.op(op).isCollective() ? 0.0 // its time: lowerBound()
                                                                      : opTimeUs(graph.op(op), device));
-        const bool known = std::any_of(classes.begin(), classes.end(), [&](const DeviceClass& k) {
+        const auto known = std::find_if(classes.begin(), classes.end(), [&](const DeviceClass& k) {
             return k.capacity == c.capacity && k.durationUs == c.durationUs;
         });
-        if (!known)
+        if (known != classes.end()) {
+            known->devices += 1.0;
+        } else {
+            c.devices = 1.0;
             classes.push_back(std::move(c));
+        }
     }
     return classes;
 }
@@ -102,6 +109,15 @@ std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& we
 // The least length of `path` over its segmentations: segment ops[i..j) on one device of some
 // class, whose capacity holds the segment's units and the largest output among them (live
 // while its producer runs); between segments the cheapest transfer of the edge's bytes.
+//
+// Where the devices of some classes cannot hold the graph together ("limited" classes), the
+// segments on them share those classes' memory (the budget): each path op charges its unit's
+// bytes over the unit's ops on the path, so a unit on such a device charges its bytes once in
+// all, its ops all being there. The units off the path take the rest of the budget, or run on
+// the other classes: with n devices there, the step is also at least their load / n. So for
+// theta in [0, 1) the step is at least (1 - theta) x the path's length + theta x that load, a
+// path op on those classes adding its unit's ops off the path (over its ops on it), and the
+// units off the path the least load that leaves their bytes within the budget (fractional).
 class PathSplit {
 public:
     PathSplit(const Graph& graph, const std::vector<DeviceClass>& classes, const Units& units, const CheapestLink& link)
@@ -116,77 +132,224 @@ public:
     // Infinity when no segmentation fits (no placement of the graph fits in memory).
     double run(const std::vector<OpId>& path, std::int64_t& scans)
     {
-        const size_t m = path.size();
-        std::vector<double> cut(m, 0.0); // cut[i]: entering path[i] from another device
+        prepare(path);
+        const double best = solve(0.0, scans);
+        if (scans > kScanLimit)
+            return 0.0;
+        if (steps_ == 0 || best == kInf || offDevices_ == 0.0)
+            return best;
+        std::int64_t thetaScans = 0; // the search over theta has its own allowance
+        auto at = [&](double theta) {
+            const double v = thetaScans > kScanLimit ? 0.0 : solve(theta, thetaScans);
+            return thetaScans > kScanLimit ? 0.0 : v;
+        };
+        // The bound is the least of functions linear in theta, so concave: golden-section search.
+        const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
+        double lo = 0.0, hi = 1.0;
+        double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
+        double fa = at(a), fb = at(b);
+        for (int i = 0; i < 10 && thetaScans <= kScanLimit; ++i) {
+            if (fa < fb) {
+                lo = a;
+                a = b;
+                fa = fb;
+                b = lo + golden * (hi - lo);
+                fb = at(b);
+            } else {
+                hi = b;
+                b = a;
+                fb = fa;
+                a = hi - golden * (hi - lo);
+                fa = at(a);
+            }
+        }
+        return std::max({best, fa, fb});
+    }
+
+private:
+    static constexpr size_t kBudgetSteps = 256;
+
+    void prepare(const std::vector<OpId>& path)
+    {
+        path_ = path;
+        const size_t m = path.size(), classes = classes_.size();
+        cut_.assign(m, 0.0); // cut[i]: entering path[i] from another device
         for (size_t i = 1; i < m; ++i) {
             double bytes = 0.0;
             for (EdgeId e : graph_.outEdges(path[i - 1]))
                 if (graph_.edge(e).to == path[i])
                     bytes = std::max(bytes, graph_.edge(e).bytes);
-            cut[i] = link_.transferUs(bytes);
+            cut_[i] = link_.transferUs(bytes);
         }
-        // best[j]: the least length of path[0..j) ending a segment at path[j - 1].
-        std::vector<double> best(m + 1, kInf);
-        best[0] = 0.0;
+        double largest = 0.0;
+        for (OpId op : path)
+            largest = std::max(largest, graph_.op(op).outputBytes);
+        whole_ = units_.total + largest;
+        limited_.assign(classes, 0);
+        double budget = 0.0;
+        offDevices_ = 0.0;
+        for (size_t k = 0; k < classes; ++k) {
+            const DeviceClass& c = classes_[k];
+            if (c.capacity < whole_ && c.devices * c.capacity < units_.total) {
+                limited_[k] = 1;
+                budget += c.devices * c.capacity;
+            } else {
+                offDevices_ += c.devices;
+            }
+        }
+        steps_ = budget > 0.0 ? kBudgetSteps : 0;
+        step_ = budget > 0.0 ? budget / static_cast<double>(kBudgetSteps) : 1.0;
+        charge_.assign(m, 0.0);
+        extra_.assign(m * classes, 0.0);
+        offPath_.clear();
+        forcedBytes_ = 0.0;
+        offPathForcedUs_ = 0.0;
+        if (steps_ == 0)
+            return;
+        // Per unit: its ops on the path, and its ops' time off the path on each class.
+        const size_t units = units_.bytes.size();
+        std::vector<double> onPath(units, 0.0), offTime(units * classes, 0.0);
+        for (OpId op : path)
+            onPath[static_cast<size_t>(units_.of[static_cast<size_t>(op)])] += 1.0;
+        std::vector<char> mark(static_cast<size_t>(graph_.opCount()), 0);
+        for (OpId op : path)
+            mark[static_cast<size_t>(op)] = 1;
+        for (OpId op = 0; op < graph_.opCount(); ++op)
+            if (!mark[static_cast<size_t>(op)])
+                for (size_t k = 0; k < classes; ++k)
+                    offTime[static_cast<size_t>(units_.of[static_cast<size_t>(op)]) * classes + k] +=
+                        classes_[k].durationUs[static_cast<size_t>(op)];
+        for (size_t i = 0; i < m; ++i) {
+            const auto unit = static_cast<size_t>(units_.of[static_cast<size_t>(path[i])]);
+            charge_[i] = units_.bytes[unit] / onPath[unit];
+            for (size_t k = 0; k < classes; ++k)
+                extra_[i * classes + k] = offTime[unit * classes + k] / onPath[unit];
+        }
+        // The units off the path: their bytes, and their least time on the other classes
+        // (infinity: only a limited class runs them; bytes above every limited device: never).
+        for (size_t u = 0; u < units; ++u) {
+            if (onPath[u] > 0.0)
+                continue;
+            double away = kInf;
+            bool inside = false; // some device of a limited class holds and runs it
+            for (size_t k = 0; k < classes; ++k) {
+                if (limited_[k])
+                    inside = inside || (units_.bytes[u] <= classes_[k].capacity && offTime[u * classes + k] < kInf);
+                else
+                    away = std::min(away, offTime[u * classes + k]);
+            }
+            if (!inside)
+                offPathForcedUs_ += away; // infinity: it fits nowhere, and no placement does
+            else if (away == kInf)
+                forcedBytes_ += units_.bytes[u];
+            else if (units_.bytes[u] > 0.0)
+                offPath_.emplace_back(away, units_.bytes[u]);
+        }
+        // Most time per byte first: the budget goes to those, the rest to the other classes.
+        std::sort(offPath_.begin(), offPath_.end(),
+                  [](const auto& a, const auto& b) { return a.first * b.second > b.first * a.second; });
+    }
+
+    // The least load the units off the path put on the classes outside the budget when `room`
+    // bytes of it are theirs (fractional: the units of most time per byte take the room).
+    double offPathLoad(double room) const
+    {
+        room -= forcedBytes_;
+        if (room < 0.0)
+            return kInf;
+        double load = offPathForcedUs_;
+        for (const auto& [us, bytes] : offPath_) {
+            const double inside = std::min(bytes, room);
+            room -= inside;
+            load += us * (bytes - inside) / bytes;
+        }
+        return load;
+    }
+
+    double solve(double theta, std::int64_t& scans)
+    {
+        const size_t m = path_.size(), classes = classes_.size(), width = steps_ + 1;
+        const double share = offDevices_ > 0.0 ? theta / offDevices_ : 0.0;
+        // An op's cost on class k: its part of the path and, outside the budget, of the load.
+        auto cost = [&](size_t i, size_t k) {
+            const double d = classes_[k].durationUs[static_cast<size_t>(path_[i])];
+            return limited_[k] ? (1 - theta) * d : (1 - theta + share) * d + share * extra_[i * classes + k];
+        };
+        // best[j * width + b]: the least cost of path[0..j) ending a segment at path[j - 1], b
+        // steps of the budget charged.
+        best_.assign((m + 1) * width, kInf);
+        best_[0] = 0.0;
         // Classes that hold the whole graph take any segment: a running minimum over starts.
-        std::vector<double> prefix(classes_.size(), 0.0), entry(classes_.size(), kInf);
-        const double whole = units_.total + largestOutput(path);
+        std::vector<double> prefix(classes, 0.0), entry(classes * width, kInf);
         for (size_t j = 1; j <= m; ++j) {
-            const OpId op = path[j - 1];
-            for (size_t k = 0; k < classes_.size(); ++k) {
-                const DeviceClass& c = classes_[k];
-                if (c.capacity < whole)
+            double* row = &best_[j * width];
+            for (size_t k = 0; k < classes; ++k) {
+                if (classes_[k].capacity < whole_)
                     continue;
-                entry[k] = std::min(entry[k], best[j - 1] + (j > 1 ? cut[j - 1] : 0.0) - prefix[k]);
-                const double d = c.durationUs[static_cast<size_t>(op)];
+                double* e = &entry[k * width];
+                const double* before = &best_[(j - 1) * width];
+                for (size_t b = 0; b < width; ++b)
+                    e[b] = std::min(e[b], before[b] + (1 - theta) * (j > 1 ? cut_[j - 1] : 0.0) - prefix[k]);
+                const double d = cost(j - 1, k);
                 if (d == kInf) { // no segment of this class holds the op: start afresh after it
-                    entry[k] = kInf;
+                    std::fill(e, e + width, kInf);
                     prefix[k] = 0.0;
                     continue;
                 }
                 prefix[k] += d;
-                best[j] = std::min(best[j], entry[k] + prefix[k]);
+                for (size_t b = 0; b < width; ++b)
+                    row[b] = std::min(row[b], e[b] + prefix[k]);
             }
-            for (const DeviceClass& c : classes_)
-                if (c.capacity < whole)
-                    best[j] = std::min(best[j], bounded(path, cut, best, j, c, scans));
+            for (size_t k = 0; k < classes; ++k)
+                if (classes_[k].capacity < whole_)
+                    bounded(j, k, theta, cost, scans);
             if (scans > kScanLimit)
                 return 0.0;
         }
-        return best[m];
+        double least = kInf;
+        for (size_t b = 0; b < width; ++b)
+            if (best_[m * width + b] < kInf)
+                least = std::min(least,
+                                 best_[m * width + b]
+                                     + (steps_ == 0 ? 0.0 : share * offPathLoad(step_ * static_cast<double>(steps_ - b))));
+        return least;
     }
 
-private:
-    double largestOutput(const std::vector<OpId>& path) const
+    // The best segments ending at path[j - 1] on a device of class `k`, scanning their start
+    // backwards while the segment's units and largest output fit (and, on a limited class,
+    // while its charge does).
+    template <class Cost> void bounded(size_t j, size_t k, double theta, Cost cost, std::int64_t& scans)
     {
-        double most = 0.0;
-        for (OpId op : path)
-            most = std::max(most, graph_.op(op).outputBytes);
-        return most;
-    }
-
-    // The best segment ending at path[j - 1] on a device of class `c`, scanning its start
-    // backwards while the segment's units and largest output fit.
-    double bounded(const std::vector<OpId>& path, const std::vector<double>& cut, const std::vector<double>& best,
-                   size_t j, const DeviceClass& c, std::int64_t& scans)
-    {
+        const DeviceClass& c = classes_[k];
+        const size_t width = steps_ + 1;
+        double* row = &best_[j * width];
         ++stamp_;
-        double held = 0.0, output = 0.0, duration = 0.0, least = kInf;
+        double held = 0.0, output = 0.0, length = 0.0, charged = 0.0;
         for (size_t i = j; i-- > 0;) {
-            const OpId op = path[i];
+            const OpId op = path_[i];
             const auto unit = static_cast<size_t>(units_.of[static_cast<size_t>(op)]);
             if (seen_[unit] != stamp_) {
                 seen_[unit] = stamp_;
                 held += units_.bytes[unit];
             }
             output = std::max(output, graph_.op(op).outputBytes);
-            duration += c.durationUs[static_cast<size_t>(op)];
-            ++scans;
-            if (held + output > c.capacity || duration == kInf)
+            length += cost(i, k);
+            if (held + output > c.capacity || length == kInf)
                 break;
-            least = std::min(least, best[i] + (i > 0 ? cut[i] : 0.0) + duration);
+            size_t steps = 0;
+            if (limited_[k]) {
+                charged += charge_[i];
+                const double whole = std::floor(charged / step_ * (1 - 1e-9)); // never above, by rounding
+                if (whole > static_cast<double>(steps_))
+                    break;
+                steps = static_cast<size_t>(whole);
+            }
+            scans += static_cast<std::int64_t>(width - steps);
+            const double total = (1 - theta) * (i > 0 ? cut_[i] : 0.0) + length;
+            const double* from = &best_[i * width];
+            for (size_t b = steps; b < width; ++b)
+                row[b] = std::min(row[b], from[b - steps] + total);
         }
-        return least;
     }
 
     const Graph& graph_;
@@ -195,6 +358,19 @@ private:
     const CheapestLink& link_;
     std::vector<std::uint32_t> seen_;
     std::uint32_t stamp_ = 0;
+    std::vector<OpId> path_;
+    std::vector<double> cut_;
+    double whole_ = 0.0;         // the units' bytes and the path's largest output
+    std::vector<char> limited_;  // per class: its segments share the budget
+    double offDevices_ = 0.0;    // the devices of the other classes
+    size_t steps_ = 0;           // the budget in steps (0: no budget)
+    double step_ = 1.0;          // bytes
+    std::vector<double> charge_; // per path op: its unit's bytes over the unit's ops on the path
+    std::vector<double> extra_;  // path op x class: its unit's time off the path, over its ops on it
+    std::vector<std::pair<double, double>> offPath_; // units off the path: (least time away, bytes)
+    double forcedBytes_ = 0.0;                       // units off the path only limited classes run
+    double offPathForcedUs_ = 0.0;                   // units off the path no limited device holds: their time away
+    std::vector<double> best_;
 };
 
 } // namespace

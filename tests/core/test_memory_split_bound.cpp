@@ -199,12 +199,34 @@ private slots:
         QCOMPARE(feasibleOptimum(g, c), 300.0);
     }
 
+    // Six 10-us ops of 600 bytes on two GPUs of 1,300 bytes and a CPU at a tenth of the speed:
+    // each GPU holds two of them, so the GPUs together hold four and two run on the CPU (200
+    // us), whatever the segments. Priced one segment at a time, every segment fits a GPU (64
+    // us: three segments, two cuts); with the GPUs' memory shared out over the segments the
+    // bound is the optimum, the two GPU segments and the CPU's, two cuts of 2 us.
+    void devicesThatCannotHoldTheGraphTogether()
+    {
+        GraphBuilder b("six");
+        for (int i = 0; i < 6; ++i)
+            b.addOp(chainOp(chainName(i), 10.0, 600.0));
+        for (int i = 0; i < 5; ++i)
+            b.addEdge(static_cast<OpId>(i), static_cast<OpId>(i + 1), 10.0);
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(2, 1300.0, Link{10.0, 1.0}, true);
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.memorySplitUs, 244.0);
+        QCOMPARE(std::string(lb.source()), std::string("memory-split"));
+        QCOMPARE(feasibleOptimum(g, c), 244.0);
+        // Three GPUs hold all six: only the segments' own limit is left.
+        QCOMPARE(lowerBound(g, gpus(3, 1300.0, Link{10.0, 1.0}, true)).memorySplitUs, 64.0);
+    }
+
     // The property behind every certified gap, with memory that forces splits: the bound is
     // never above the best placement that fits, and memory-split raises it on some graphs.
     void boundBelowFeasibleOptimum()
     {
         constexpr int kCases = 300;
-        int counted = 0, raised = 0;
+        int counted = 0, raised = 0, shared = 0;
         double sum = 0.0, withoutSum = 0.0;
         for (unsigned seed = 1; seed <= kCases; ++seed) {
             const TightCase c = tightCase(seed);
@@ -223,25 +245,33 @@ private slots:
             without.memorySplitUs = 0.0;
             raised += lb.valueUs() > without.valueUs() * (1 + 1e-9) ? 1 : 0;
             sum += lb.valueUs() / best;
+            double gpuMemory = 0.0, resident = 0.0;
+            for (const Device& d : c.cluster.devices())
+                gpuMemory += d.kind == DeviceKind::Gpu ? d.memoryBytes : 0.0;
+            for (const Op& o : c.graph.ops())
+                resident += o.residentBytes;
+            shared += gpuMemory < resident ? 1 : 0; // the GPUs' memory is shared out (a CPU takes the rest)
             withoutSum += without.valueUs() / best;
             ++counted;
         }
         std::printf("tight memory, %d random graphs with a placement that fits: bound / optimum mean %.3f "
-                    "(without memory split %.3f); memory split raises it on %d\n",
-                    counted, sum / counted, withoutSum / counted, raised);
+                    "(without memory split %.3f); memory split raises it on %d; on %d the GPUs together hold "
+                    "less than the graph\n",
+                    counted, sum / counted, withoutSum / counted, raised, shared);
         QVERIFY(counted > kCases / 2);
         QVERIFY(raised > 0);
+        QVERIFY(shared > 0);
     }
 
     // The MSR training graphs need 34-39 GB resident: more than one GPU of k80x4 or
-    // v100x4-nvlink holds. Every classical placer's placement that fits stays at or above the
-    // bound.
+    // v100x4-nvlink holds, and more than k80x2's two GPUs hold together. Every classical
+    // placer's placement that fits stays at or above the bound.
     void realGraphsStayAboveTheBound_data()
     {
         QTest::addColumn<QString>("graph");
         QTest::addColumn<QString>("cluster");
         for (const char* g : {"resnet50_training", "inceptionv3_training", "resnet50_inference"})
-            for (const char* c : {"k80x4", "v100x4-nvlink"})
+            for (const char* c : {"k80x4", "v100x4-nvlink", "k80x2"})
                 QTest::addRow("%s/%s", g, c) << QString(g) << QString(c);
     }
 
