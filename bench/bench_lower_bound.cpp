@@ -41,6 +41,7 @@ void ratios(int cases)
         {"fork-join", [](const LowerBound& b) { return b.forkJoinUs; }},
         {"ancestry", [](const LowerBound& b) { return b.ancestryUs; }},
         {"device-windows", [](const LowerBound& b) { return b.windowsUs; }},
+        {"blocks", [](const LowerBound& b) { return b.blocksUs; }},
         {"ready-order", [](const LowerBound& b) { return b.readyOrderUs; }},
         {"max(path, work, fork-join)",
          [](const LowerBound& b) {

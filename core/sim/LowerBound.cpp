@@ -29,7 +29,7 @@ namespace post {
 
 double LowerBound::valueUs() const
 {
-    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs, readyOrderUs});
+    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs, blocksUs, readyOrderUs});
 }
 
 const char* LowerBound::source() const
@@ -49,6 +49,8 @@ const char* LowerBound::source() const
         return "device-windows";
     if (memorySplitUs >= v)
         return "memory-split";
+    if (blocksUs >= v)
+        return "blocks";
     return "ready-order";
 }
 
@@ -1317,13 +1319,144 @@ double windowsAfterBound(const Graph& graph, const Cluster& cluster, const OpFlo
 
 } // namespace
 
+namespace {
+
+// Graphs larger than this (ops and edges) get no blocks bound: a breadth-first search per op of
+// a longest path each.
+constexpr size_t kBlocksSize = 40000;
+
+// The ops every other op precedes or follows (an ancestor or a descendant of each), in
+// topological order. With positive durations such an op lies on every longest path (a path
+// that missed it would go from one of its ancestors straight to one of its descendants, and
+// the way through it is longer), so only a longest path's ops are tried, each by counting
+// its ancestors and descendants.
+std::vector<OpId> articulationOps(const Graph& graph, const std::vector<double>& fastestUs)
+{
+    const auto n = static_cast<size_t>(graph.opCount());
+    std::vector<double> finish(n, 0.0);
+    std::vector<OpId> previous(n, kNoOp);
+    OpId last = kNoOp;
+    for (OpId op : graph.topologicalOrder()) {
+        const auto i = static_cast<size_t>(op);
+        for (EdgeId e : graph.inEdges(op)) {
+            const auto from = static_cast<size_t>(graph.edge(e).from);
+            if (previous[i] == kNoOp || finish[from] > finish[static_cast<size_t>(previous[i])])
+                previous[i] = graph.edge(e).from;
+        }
+        finish[i] = (previous[i] == kNoOp ? 0.0 : finish[static_cast<size_t>(previous[i])]) + fastestUs[i];
+        if (last == kNoOp || finish[i] > finish[static_cast<size_t>(last)])
+            last = op;
+    }
+    std::vector<uint32_t> seen(n, 0);
+    uint32_t stamp = 0;
+    std::vector<OpId> stack;
+    auto reach = [&](OpId from, bool up) { // relatives of `from` one way
+        ++stamp;
+        size_t count = 0;
+        stack.assign(1, from);
+        seen[static_cast<size_t>(from)] = stamp;
+        while (!stack.empty()) {
+            const OpId op = stack.back();
+            stack.pop_back();
+            for (EdgeId e : up ? graph.inEdges(op) : graph.outEdges(op)) {
+                const OpId next = up ? graph.edge(e).from : graph.edge(e).to;
+                if (seen[static_cast<size_t>(next)] != stamp) {
+                    seen[static_cast<size_t>(next)] = stamp;
+                    stack.push_back(next);
+                    ++count;
+                }
+            }
+        }
+        return count;
+    };
+    std::vector<OpId> ops;
+    for (OpId op = last; op != kNoOp; op = previous[static_cast<size_t>(op)])
+        if (reach(op, true) + reach(op, false) + 1 == n)
+            ops.push_back(op);
+    std::reverse(ops.begin(), ops.end());
+    return ops;
+}
+
+LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOptions& options, bool blocks);
+
+// The blocks bound (docs/simulator.md, "blocks"): where every other op is an ancestor or a
+// descendant of an op a, every other op ends before a starts or starts after a ends, so from
+// one such op's end to the next one's end the devices run the ops between them alone, a
+// schedule of those ops with the first taking no time (the edges from earlier ops to later
+// ones left out, which only weakens it), and the step is the sum of those stretches. Each is
+// bounded by the components that hold under any order (not ready order's, which depends on
+// what else is queued). 0 without such an op inside the graph, or on graphs over kBlocksSize.
+double blocksBound(const Graph& graph, const Cluster& cluster, const SimOptions& options,
+                   const std::vector<double>& fastestUs)
+{
+    if (static_cast<size_t>(graph.opCount()) + static_cast<size_t>(graph.edgeCount()) > kBlocksSize)
+        return 0.0;
+    const std::vector<OpId> cuts = articulationOps(graph, fastestUs);
+    const std::span<const OpId> order = graph.topologicalOrder();
+    std::vector<size_t> at; // the cuts' positions, the last op's if it is not one
+    {
+        std::vector<size_t> position(order.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            position[static_cast<size_t>(order[i])] = i;
+        for (OpId op : cuts)
+            if (position[static_cast<size_t>(op)] > 0 && position[static_cast<size_t>(op)] + 1 < order.size())
+                at.push_back(position[static_cast<size_t>(op)]);
+    }
+    if (at.empty())
+        return 0.0;
+    SimOptions within = options;
+    within.dispatch = Dispatch::CriticalPath; // no ready-order component: it depends on the rest
+    within.optimizerStateFactor = optimizerStateFactor(graph, options);
+    double total = 0.0;
+    size_t begin = 0; // the block: order[begin .. end], order[begin] taking no time unless first
+    at.push_back(order.size() - 1);
+    std::vector<int> index(order.size(), -1);
+    for (size_t end : at) {
+        GraphBuilder builder;
+        for (size_t i = begin; i <= end; ++i) {
+            Op op = graph.op(order[i]);
+            if (i == begin && begin > 0) { // its end is the block's start
+                op.timeUs = {};
+                op.typedTimes.clear();
+                op.flops = 0.0;
+                op.memoryBytes = 0.0;
+                op.collective = CollectiveKind::None;
+                op.collectiveBytes = 0.0;
+            }
+            index[static_cast<size_t>(order[i])] = builder.addOp(std::move(op));
+        }
+        for (size_t i = begin; i <= end; ++i)
+            for (EdgeId e : graph.outEdges(order[i])) {
+                const Edge& edge = graph.edge(e);
+                const int to = index[static_cast<size_t>(edge.to)];
+                if (to >= 0)
+                    builder.addEdge(index[static_cast<size_t>(order[i])], to, edge.bytes);
+            }
+        for (size_t i = begin; i <= end; ++i)
+            index[static_cast<size_t>(order[i])] = -1;
+        const Graph block = std::move(builder).build();
+        total += lowerBoundOf(block, cluster, within, false).valueUs();
+        begin = end;
+    }
+    return total;
+}
+
+} // namespace
+
 LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptions& options)
+{
+    return lowerBoundOf(graph, cluster, options, true);
+}
+
+namespace {
+
+LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOptions& options, bool blocks)
 {
     LowerBound bound;
     if (graph.opCount() == 0)
         return bound;
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf, kInf};
+        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
     const CollectiveLinks collectiveLinks(cluster);
@@ -1346,7 +1479,8 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     std::vector<double> head, tail, arrival, departure;
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
     bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
-    bound.ancestryUs = std::max(bound.ancestryUs, cutAncestryBound(graph, cluster, floors.fastestUs));
+    if (blocks) // a block's own cut: not worth another ancestry bound per cut (docs/simulator.md, "blocks")
+        bound.ancestryUs = std::max(bound.ancestryUs, cutAncestryBound(graph, cluster, floors.fastestUs));
     auto windows = [&](const std::vector<double>& heads, const std::vector<double>& tails) {
         const std::array<DeviceEnds, 2> ends = deviceEnds(graph, cluster, floors.fastestUs, heads, tails, arrival,
                                                           departure);
@@ -1364,6 +1498,8 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     };
     bound.windowsUs = windows(head, tail);
     bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, optimizerStateFactor(graph, options));
+    if (blocks)
+        bound.blocksUs = blocksBound(graph, cluster, options, floors.fastestUs);
     if (const CpuOrderWork cpuOrder = cpuOrderWork(graph, cluster, options, floors.fastestUs);
         !cpuOrder.beforeUs.empty()) {
         // Every op starts after the CPU work ready order puts before it, and the step runs on
@@ -1389,6 +1525,8 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
     }
     return bound;
 }
+
+} // namespace
 
 ReportedBound largestBound(const LowerBound& bound, double provenUs, bool provenOpLevel, const char* provenSource)
 {

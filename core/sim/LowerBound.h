@@ -34,13 +34,16 @@ struct LowerBound {
     // every placement that fits in memory, which is every placement a result is ranked by;
     // 0 when memory forces nothing.
     double memorySplitUs = 0.0;
+    // Blocks: the sum, over the stretches between ops every path passes through, of each
+    // stretch's own bound (docs/simulator.md, "blocks"); 0 without such an op inside the graph.
+    double blocksUs = 0.0;
     // Under ready-order dispatch on a cluster with one CPU (core/sim/CpuOrder.h): the heads and
     // tails raised by the CPU work that order puts before and after each op, their longest
     // path and the device windows with them (docs/simulator.md, "ready-order"); 0 elsewhere.
     double readyOrderUs = 0.0;
     double valueUs() const;
     // The name of the component that gives valueUs(): "critical-path", "work", "fork-join",
-    // "ancestry", "device-windows", "memory-split" or "ready-order" (the first of them on ties,
+    // "ancestry", "device-windows", "memory-split", "blocks" or "ready-order" (the first of them on ties,
     // within rounding).
     const char* source() const;
 };

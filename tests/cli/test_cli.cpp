@@ -1341,8 +1341,8 @@ private slots:
         QCOMPARE(byAlgo["post@m-etf"]["samples"].toDouble(), 200.0); // the start's evaluations count
         QCOMPARE(byAlgo["m-etf"]["runs"].toInt(), 1);                // deterministic placers run once
         QCOMPARE(byAlgo["random"]["runs"].toInt(), 2);
-        QVERIFY(QStringList(
-                    {"critical-path", "work", "fork-join", "ancestry", "device-windows", "memory-split", "ready-order"})
+        QVERIFY(QStringList({"critical-path", "work", "fork-join", "ancestry", "device-windows", "memory-split",
+                             "blocks", "ready-order"})
                     .contains(o["lower_bound_source"].toString()));
         for (const QJsonObject& a : byAlgo) {
             QVERIFY(a["best_step_time_ms"].toDouble() >= o["lower_bound_ms"].toDouble());
