@@ -28,10 +28,10 @@ GRAPHS = [
 ]
 CLUSTERS = ["k80x4", "v100x4-nvlink"]
 # The classical placers (PlacerKind::Classical in core/run/PlacerRegistry.cpp).
-CLASSICAL = {"single", "cpu", "round-robin", "m-topo", "m-etf", "m-sct", "metis"}
+CLASSICAL = {"single", "cpu", "round-robin", "m-topo", "m-etf", "m-sct", "metis", "offload"}
 # `post-cli compare`'s default: every algorithm, in its order (core/run/PlacerRegistry.cpp).
 ALGOS = ["post", "post-alg1", "ce", "ppo", "reinforce", "random", "post@best", "local-search", "single", "cpu",
-         "round-robin", "m-topo", "m-etf", "m-sct", "metis"]
+         "round-robin", "m-topo", "m-etf", "m-sct", "metis", "offload"]
 CURVE_GRAPHS = GRAPHS[:4]
 CURVE_ALGOS = ["post", "ce", "ppo", "reinforce", "random"]
 CHECKPOINTS = [100, 200, 400, 800, 1200, 1600, 2000, 2400]

@@ -5,6 +5,7 @@
 #include "core/classic/MSctPlacer.h"
 #include "core/classic/MTopoPlacer.h"
 #include "core/classic/MetisPlacer.h"
+#include "core/classic/OffloadPlacer.h"
 #include "core/classic/RoundRobinPlacer.h"
 #include "core/classic/SingleDevicePlacer.h"
 #include "core/util/InputError.h"
@@ -37,6 +38,9 @@ const std::vector<ClassicalPlacerRow>& classicalPlacerRows()
         {"m-etf", make<MEtfPlacer>(), "Baechi m-ETF: earliest task first list scheduling, memory-aware", 1},
         {"m-sct", make<MSctPlacer>(), "Baechi m-SCT: m-ETF plus favourite children from an LP", 2, true},
         {"metis", make<MetisPlacer>(), "METIS k-way min-cut partition balanced by compute", 5},
+        {"offload", make<OffloadPlacer>(),
+         "m-TOPO after moving to the CPU the groups it runs at the least extra time per byte, until the GPUs "
+         "hold the rest"},
     };
     return rows;
 }

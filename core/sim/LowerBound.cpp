@@ -1321,17 +1321,19 @@ double windowsAfterBound(const Graph& graph, const Cluster& cluster, const OpFlo
 
 namespace {
 
-// Graphs larger than this (ops and edges) get no blocks bound: a breadth-first search per op of
-// a longest path each.
+// Graphs larger than this (ops and edges) get no blocks bound: each block is bounded again.
 constexpr size_t kBlocksSize = 40000;
+// At most about this many blocks (below).
+constexpr size_t kBlocks = 256;
 // Nor do graphs whose largest block holds more than this share of the ops (below).
 constexpr double kBlocksLargest = 0.9;
 
 // The ops every other op precedes or follows (an ancestor or a descendant of each), in
 // topological order. With positive durations such an op lies on every longest path (a path
 // that missed it would go from one of its ancestors straight to one of its descendants, and
-// the way through it is longer), so only a longest path's ops are tried, each by counting
-// its ancestors and descendants.
+// the way through it is longer), so only a longest path's ops are tried. Along the path each
+// op's ancestors include the previous one's, and its descendants are included in them, so
+// one search upwards from the path's start and one downwards from its end count them all.
 std::vector<OpId> articulationOps(const Graph& graph, const std::vector<double>& fastestUs)
 {
     const auto n = static_cast<size_t>(graph.opCount());
@@ -1349,33 +1351,42 @@ std::vector<OpId> articulationOps(const Graph& graph, const std::vector<double>&
         if (last == kNoOp || finish[i] > finish[static_cast<size_t>(last)])
             last = op;
     }
-    std::vector<uint32_t> seen(n, 0);
-    uint32_t stamp = 0;
+    std::vector<OpId> path;
+    for (OpId op = last; op != kNoOp; op = previous[static_cast<size_t>(op)])
+        path.push_back(op);
+    std::reverse(path.begin(), path.end());
+    // relatives[k]: how many ancestors (then descendants too) path[k] has.
+    std::vector<size_t> relatives(path.size(), 0);
     std::vector<OpId> stack;
-    auto reach = [&](OpId from, bool up) { // relatives of `from` one way
-        ++stamp;
-        size_t count = 0;
-        stack.assign(1, from);
-        seen[static_cast<size_t>(from)] = stamp;
-        while (!stack.empty()) {
-            const OpId op = stack.back();
-            stack.pop_back();
-            for (EdgeId e : up ? graph.inEdges(op) : graph.outEdges(op)) {
-                const OpId next = up ? graph.edge(e).from : graph.edge(e).to;
-                if (seen[static_cast<size_t>(next)] != stamp) {
-                    seen[static_cast<size_t>(next)] = stamp;
-                    stack.push_back(next);
-                    ++count;
+    for (const bool up : {true, false}) {
+        std::vector<char> seen(n, 0);
+        size_t count = 0; // ops seen, the path's ops so far included
+        for (size_t j = 0; j < path.size(); ++j) {
+            const size_t k = up ? j : path.size() - 1 - j;
+            stack.assign(1, path[k]);
+            if (!seen[static_cast<size_t>(path[k])]) {
+                seen[static_cast<size_t>(path[k])] = 1;
+                ++count;
+            }
+            while (!stack.empty()) {
+                const OpId op = stack.back();
+                stack.pop_back();
+                for (EdgeId e : up ? graph.inEdges(op) : graph.outEdges(op)) {
+                    const OpId next = up ? graph.edge(e).from : graph.edge(e).to;
+                    if (!seen[static_cast<size_t>(next)]) {
+                        seen[static_cast<size_t>(next)] = 1;
+                        ++count;
+                        stack.push_back(next);
+                    }
                 }
             }
+            relatives[k] += count - 1;
         }
-        return count;
-    };
+    }
     std::vector<OpId> ops;
-    for (OpId op = last; op != kNoOp; op = previous[static_cast<size_t>(op)])
-        if (reach(op, true) + reach(op, false) + 1 == n)
-            ops.push_back(op);
-    std::reverse(ops.begin(), ops.end());
+    for (size_t k = 0; k < path.size(); ++k)
+        if (relatives[k] + 1 == n)
+            ops.push_back(path[k]);
     return ops;
 }
 
@@ -1396,14 +1407,22 @@ double blocksBound(const Graph& graph, const Cluster& cluster, const SimOptions&
         return 0.0;
     const std::vector<OpId> cuts = articulationOps(graph, fastestUs);
     const std::span<const OpId> order = graph.topologicalOrder();
-    std::vector<size_t> at; // the cuts' positions, the last op's if it is not one
+    // The cuts' positions, the last op's if it is not one: at most about kBlocks blocks, those
+    // between consecutive cuts merged below a kBlocks-th of the ops (a chain's every op is one).
+    const size_t least = std::max<size_t>(1, order.size() / kBlocks);
+    std::vector<size_t> at;
     {
         std::vector<size_t> position(order.size());
         for (size_t i = 0; i < order.size(); ++i)
             position[static_cast<size_t>(order[i])] = i;
-        for (OpId op : cuts)
-            if (position[static_cast<size_t>(op)] > 0 && position[static_cast<size_t>(op)] + 1 < order.size())
-                at.push_back(position[static_cast<size_t>(op)]);
+        size_t begin = 0;
+        for (OpId op : cuts) {
+            const size_t p = position[static_cast<size_t>(op)];
+            if (p > 0 && p + 1 < order.size() && p + 1 - begin >= least && order.size() - p >= least) {
+                at.push_back(p);
+                begin = p;
+            }
+        }
     }
     if (at.empty())
         return 0.0;

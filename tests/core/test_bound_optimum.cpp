@@ -84,7 +84,7 @@ private slots:
         // Every classical placer but cpu, which needs a CPU device: these clusters are GPUs only.
         std::vector<std::string> placers = classicalPlacerNames();
         std::erase(placers, std::string("cpu"));
-        QCOMPARE(placers.size(), size_t{6});
+        QCOMPARE(placers.size(), size_t{7});
         for (unsigned seed = 1; seed <= kCases; ++seed) {
             const randomgraphs::SmallCase c = smallRandomCase(seed);
             const double best = enumeratedOptimum(c.graph, c.cluster);

@@ -119,7 +119,8 @@ class TestClassicalPlacers : public QObject {
 private slots:
     void factoryKnowsEveryName()
     {
-        const std::vector<std::string> expected{"single", "cpu", "round-robin", "m-topo", "m-etf", "m-sct", "metis"};
+        const std::vector<std::string> expected{"single", "cpu",   "round-robin", "m-topo",
+                                                "m-etf",  "m-sct", "metis",       "offload"};
         QCOMPARE(classicalPlacerNames(), expected);
         for (const std::string& name : expected) {
             auto placer = makeClassicalPlacer(name);
@@ -129,8 +130,9 @@ private slots:
         QVERIFY(!makeClassicalPlacer("nope"));
         // The searches' starts: the memory-aware placers first, m-SCT (whose LP takes what is
         // left of the starts' share) last, so that METIS runs in a short run.
-        QCOMPARE(classicalStartOrder(),
-                 (std::vector<std::string>{"m-etf", "m-topo", "round-robin", "metis", "single", "cpu", "m-sct"}));
+        QCOMPARE(
+            classicalStartOrder(),
+            (std::vector<std::string>{"m-etf", "m-topo", "round-robin", "metis", "single", "cpu", "offload", "m-sct"}));
     }
 
     void ledgerTracksParamsAndLiveTensors()
@@ -450,6 +452,32 @@ private slots:
         QCOMPARE(r.best[*g.find("c0_2")], r.best[*g.find("c1_2")]);
     }
 
+    // A chain of four ops of 3000 bytes each (1000 parameter bytes x 3) on one GPU that holds
+    // two and a CPU ten times slower. m-TOPO fills the GPU in topological order and sends the
+    // last two ops to the CPU, the 10-us one among them (100 us there); offload sends the two
+    // 1-us ops, 9 us more each, and keeps both 10-us ones on the GPU. Where the GPUs hold the
+    // graph it is m-TOPO.
+    void offloadMovesTheCheapestBytesToTheCpu()
+    {
+        GraphBuilder b;
+        const double times[] = {1, 10, 1, 10};
+        for (int i = 0; i < 4; ++i) {
+            b.addOp(makeOp("op" + std::to_string(i), times[i], 100, 1000));
+            if (i > 0)
+                b.addEdge("op" + std::to_string(i - 1), "op" + std::to_string(i));
+        }
+        const Graph g = std::move(b).build();
+        const Cluster one = makeCluster(1, 7000, fastLink()); // GPU 0, then the CPU (device 1)
+        const PlaceResult offload = runPlacer("offload", g, one), topo = runPlacer("m-topo", g, one);
+        QCOMPARE(offload.best, (Placement{1, 0, 1, 0}));
+        QCOMPARE(topo.best, (Placement{0, 0, 1, 1}));
+        QVERIFY(offload.feasible);
+        QVERIFY2(offload.bestStepTimeUs < topo.bestStepTimeUs / 2,
+                 qPrintable(QString("%1 against %2").arg(offload.bestStepTimeUs).arg(topo.bestStepTimeUs)));
+        const Cluster two = makeCluster(2, 7000, fastLink());
+        QCOMPARE(runPlacer("offload", g, two).best, runPlacer("m-topo", g, two).best);
+    }
+
     void colocationGroupMemoryIsReservedWhole()
     {
         // A group of two ops (3000 parameter bytes each) and a free op (3000) between them;
@@ -463,7 +491,7 @@ private slots:
         b.addEdge("free", "g2");
         const Graph g = std::move(b).build();
         const Cluster c = makeCluster(2, 7000, fastLink());
-        for (const char* name : {"m-etf", "m-sct", "m-topo", "round-robin", "metis"}) {
+        for (const char* name : {"m-etf", "m-sct", "m-topo", "round-robin", "metis", "offload"}) {
             const PlaceResult r = runPlacer(name, g, c);
             QVERIFY2(!placementProblem(g, c, r.best), name);
             QCOMPARE(r.best[0], r.best[2]);

@@ -342,7 +342,7 @@ private slots:
                 QVERIFY2(r.bestStepTimeUs <= classical.bestStepTimeUs * (1 + 1e-9), name.c_str());
             ++compared;
         }
-        QCOMPARE(compared, 6);
+        QCOMPARE(compared, 7);
         Placement p(static_cast<size_t>(k), 0);
         for (OpId o = 0; o < g.opCount(); ++o)
             p[static_cast<size_t>(grouping.chunkOf[static_cast<size_t>(o)])] = r.best[static_cast<size_t>(o)];
