@@ -133,6 +133,20 @@ public:
     double run(const std::vector<OpId>& path, std::int64_t& scans)
     {
         prepare(path);
+        double best = search(scans);
+        // Folded (below), the path prices more but leaves out the cut where the halves meet,
+        // so both count.
+        if (best > 0.0 && best < kInf && fold())
+            best = std::max(best, search(scans));
+        return best;
+    }
+
+private:
+    static constexpr size_t kBudgetSteps = 256;
+
+    // The least length of the path as prepared, at the best theta found.
+    double search(std::int64_t& scans)
+    {
         const double best = solve(0.0, scans);
         if (scans > kScanLimit)
             return 0.0;
@@ -166,13 +180,19 @@ public:
         return std::max({best, fa, fb});
     }
 
-private:
-    static constexpr size_t kBudgetSteps = 256;
-
     void prepare(const std::vector<OpId>& path)
     {
-        path_ = path;
         const size_t m = path.size(), classes = classes_.size();
+        duration_.assign(m * classes, 0.0);
+        unit_.assign(m, 0);
+        output_.assign(m, 0.0);
+        for (size_t i = 0; i < m; ++i) {
+            const auto op = static_cast<size_t>(path[i]);
+            for (size_t k = 0; k < classes; ++k)
+                duration_[i * classes + k] = classes_[k].durationUs[op];
+            unit_[i] = static_cast<size_t>(units_.of[op]);
+            output_[i] = graph_.op(path[i]).outputBytes;
+        }
         cut_.assign(m, 0.0); // cut[i]: entering path[i] from another device
         for (size_t i = 1; i < m; ++i) {
             double bytes = 0.0;
@@ -250,6 +270,46 @@ private:
                   [](const auto& a, const auto& b) { return a.first * b.second > b.first * a.second; });
     }
 
+    // A training graph's path often runs its forward layers and then their backward ones, the
+    // same colocation groups in the same order or in reverse: then position i and its partner
+    // (half + i, or m - 1 - i) sit on one device in every placement, and a device change
+    // between i - 1 and i is one between their partners too. The path folds onto its first
+    // half, each position taking both ops' durations, charges and load, and each cut the
+    // partners' one as well. The turn between the halves is left out (in reverse order the two
+    // ops there are partners, and no cut is lost). Whether it folded.
+    bool fold()
+    {
+        const size_t m = unit_.size(), half = m / 2, classes = classes_.size();
+        if (m < 4 || m % 2 != 0)
+            return false;
+        bool repeat = true, mirror = true;
+        for (size_t i = 0; i < half; ++i) {
+            repeat = repeat && unit_[i] == unit_[half + i];
+            mirror = mirror && unit_[i] == unit_[m - 1 - i];
+        }
+        if (!repeat && !mirror)
+            return false;
+        auto partner = [&](size_t i) { return repeat ? half + i : m - 1 - i; };
+        for (size_t i = 0; i < half; ++i) {
+            const size_t j = partner(i);
+            for (size_t k = 0; k < classes; ++k) {
+                duration_[i * classes + k] += duration_[j * classes + k];
+                extra_[i * classes + k] += extra_[j * classes + k];
+            }
+            output_[i] = std::max(output_[i], output_[j]);
+            charge_[i] += charge_[j];
+            if (i > 0)
+                cut_[i] += cut_[repeat ? half + i : m - i];
+        }
+        duration_.resize(half * classes);
+        extra_.resize(half * classes);
+        unit_.resize(half);
+        output_.resize(half);
+        charge_.resize(half);
+        cut_.resize(half);
+        return true;
+    }
+
     // The least load the units off the path put on the classes outside the budget when `room`
     // bytes of it are theirs (fractional: the units of most time per byte take the room).
     double offPathLoad(double room) const
@@ -268,11 +328,11 @@ private:
 
     double solve(double theta, std::int64_t& scans)
     {
-        const size_t m = path_.size(), classes = classes_.size(), width = steps_ + 1;
+        const size_t m = unit_.size(), classes = classes_.size(), width = steps_ + 1;
         const double share = offDevices_ > 0.0 ? theta / offDevices_ : 0.0;
         // An op's cost on class k: its part of the path and, outside the budget, of the load.
         auto cost = [&](size_t i, size_t k) {
-            const double d = classes_[k].durationUs[static_cast<size_t>(path_[i])];
+            const double d = duration_[i * classes + k];
             return limited_[k] ? (1 - theta) * d : (1 - theta + share) * d + share * extra_[i * classes + k];
         };
         // best[j * width + b]: the least cost of path[0..j) ending a segment at path[j - 1], b
@@ -326,13 +386,12 @@ private:
         ++stamp_;
         double held = 0.0, output = 0.0, length = 0.0, charged = 0.0;
         for (size_t i = j; i-- > 0;) {
-            const OpId op = path_[i];
-            const auto unit = static_cast<size_t>(units_.of[static_cast<size_t>(op)]);
+            const size_t unit = unit_[i];
             if (seen_[unit] != stamp_) {
                 seen_[unit] = stamp_;
                 held += units_.bytes[unit];
             }
-            output = std::max(output, graph_.op(op).outputBytes);
+            output = std::max(output, output_[i]);
             length += cost(i, k);
             if (held + output > c.capacity || length == kInf)
                 break;
@@ -358,7 +417,9 @@ private:
     const CheapestLink& link_;
     std::vector<std::uint32_t> seen_;
     std::uint32_t stamp_ = 0;
-    std::vector<OpId> path_;
+    std::vector<double> duration_; // path position x class
+    std::vector<size_t> unit_;     // per path position
+    std::vector<double> output_;   // per path position: the largest output there
     std::vector<double> cut_;
     double whole_ = 0.0;         // the units' bytes and the path's largest output
     std::vector<char> limited_;  // per class: its segments share the budget

@@ -221,6 +221,80 @@ private slots:
         QCOMPARE(lowerBound(g, gpus(3, 1300.0, Link{10.0, 1.0}, true)).memorySplitUs, 64.0);
     }
 
+    // A training step's path: three layers forward, then their gradients in reverse, each layer
+    // one colocation group of 600 bytes; one GPU of 1,300 bytes (two layers) and a CPU ten times
+    // slower. One whole layer runs on the CPU, its 1-us forward op and its 10-us gradient
+    // both: 99 us more. The straight path lets each op charge half its layer's bytes and runs
+    // two forward ops there instead (18 us more); folded onto its forward half (each layer's
+    // two ops one position), the path prices what every placement pays: the optimum.
+    void trainingPathFoldsOntoItsForwardHalf()
+    {
+        GraphBuilder b("layers");
+        const char* names[] = {"f0", "f1", "f2", "b2", "b1", "b0"};
+        const char* layers[] = {"l0", "l1", "l2", "l2", "l1", "l0"};
+        for (int i = 0; i < 6; ++i) {
+            Op o = chainOp(names[i], i < 3 ? 1.0 : 10.0, i < 3 ? 600.0 : 0.0, 10.0);
+            o.colocate = layers[i];
+            b.addOp(std::move(o));
+            if (i > 0)
+                b.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 10.0);
+        }
+        const Graph g = std::move(b).build();
+        const Cluster c = gpus(1, 1300.0, Link{10.0, 1.0}, true);
+        // l0 on the CPU: 10 + 2 + 1 + 1 + 10 + 10 + 2 + 100 us.
+        QCOMPARE(feasibleOptimum(g, c), 136.0);
+        QCOMPARE(lowerBound(g, c).memorySplitUs, 136.0);
+    }
+
+    // The fold on random training steps: 2-4 layers forward and back (the gradients in reverse
+    // or, as MSR's files run them, in the same order), each layer a colocation group, with or
+    // without edges from each forward op to its gradient; one or two GPUs holding 35-90 % of
+    // the bytes each and a CPU ten times slower. Never above the enumerated optimum.
+    void foldedPathsStayBelowTheOptimum()
+    {
+        int counted = 0;
+        for (unsigned seed = 1; seed <= 150; ++seed) {
+            std::mt19937 rng(seed);
+            auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+            const int layers = uniform(2, 4);
+            const bool reverse = uniform(0, 1) == 0, skips = uniform(0, 1) == 0;
+            GraphBuilder b("steps" + std::to_string(seed));
+            double total = 0.0, largest = 0.0;
+            std::vector<double> bytes;
+            for (int i = 0; i < layers; ++i) {
+                bytes.push_back(100.0 * uniform(1, 10));
+                total += bytes.back();
+                largest = std::max(largest, bytes.back());
+            }
+            for (int i = 0; i < 2 * layers; ++i) {
+                const int layer = i < layers ? i : (reverse ? 2 * layers - 1 - i : i - layers);
+                Op o = chainOp(chainName(i), uniform(1, 20), i < layers ? bytes[static_cast<size_t>(layer)] : 0.0, 10.0);
+                o.colocate = chainName(100 + layer); // the layer's group
+                b.addOp(std::move(o));
+                if (i > 0)
+                    b.addEdge(static_cast<OpId>(i - 1), static_cast<OpId>(i), 10.0 * uniform(1, 10));
+                if (skips && i >= layers && layer > 0) // the gradient reads its layer's input
+                    b.addEdge(static_cast<OpId>(layer - 1), static_cast<OpId>(i), 10.0);
+            }
+            const Graph g = std::move(b).build();
+            const double capacity = std::max(largest + 100.0, total * uniform(35, 90) / 100.0);
+            const Cluster c = gpus(uniform(1, 2), capacity, Link{10.0, static_cast<double>(uniform(1, 5))}, true);
+            const double best = feasibleOptimum(g, c);
+            if (best == kInf)
+                continue;
+            ++counted;
+            const LowerBound lb = lowerBound(g, c);
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9),
+                     qPrintable(QString("seed %1: bound %2 (%3, memory split %4) above the optimum %5")
+                                    .arg(seed)
+                                    .arg(lb.valueUs())
+                                    .arg(lb.source())
+                                    .arg(lb.memorySplitUs)
+                                    .arg(best)));
+        }
+        QVERIFY(counted > 100);
+    }
+
     // The property behind every certified gap, with memory that forces splits: the bound is
     // never above the best placement that fits, and memory-split raises it on some graphs.
     void boundBelowFeasibleOptimum()
