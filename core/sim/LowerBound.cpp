@@ -4,12 +4,14 @@
 
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
+#include "core/graph/CriticalPath.h"
 #include "core/graph/Graph.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
 #include "core/sim/CheapestLink.h"
 #include "core/sim/CollectiveTime.h"
 #include "core/sim/CpuOrder.h"
+#include "core/sim/GoldenSection.h"
 #include "core/sim/MemorySplitBound.h"
 
 #include <algorithm>
@@ -961,7 +963,6 @@ std::optional<Weighting> bestWeighting(const Graph& graph, const Cluster& cluste
     // Weights e^x, the largest class's fixed at 1 (the bound does not change with their scale).
     const size_t fixed = static_cast<size_t>(std::max_element(capacity.begin(), capacity.end()) - capacity.begin());
     std::vector<double> w(classes, 1.0);
-    const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
     for (int sweep = 0; sweep < (classes == 2 ? 1 : 6); ++sweep)
         for (size_t k = 0; k < classes; ++k) {
             if (k == fixed)
@@ -971,25 +972,7 @@ std::optional<Weighting> bestWeighting(const Graph& graph, const Cluster& cluste
                 w[k] = std::exp(x);
                 return bound(w);
             };
-            double lo = -25.0, hi = 25.0;
-            double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
-            double fa = at(a), fb = at(b);
-            for (int i = 0; i < 60; ++i) {
-                if (fa < fb) {
-                    lo = a;
-                    a = b;
-                    fa = fb;
-                    b = lo + golden * (hi - lo);
-                    fb = at(b);
-                } else {
-                    hi = b;
-                    b = a;
-                    fb = fa;
-                    a = hi - golden * (hi - lo);
-                    fa = at(a);
-                }
-            }
-            w[k] = std::exp(fa >= fb ? a : b);
+            w[k] = std::exp(goldenSectionMax(at, -25.0, 25.0, 60, [] { return true; }).x);
             if (bound(w) < before)
                 w[k] = keep;
         }
@@ -1337,24 +1320,7 @@ constexpr double kBlocksLargest = 0.9;
 std::vector<OpId> articulationOps(const Graph& graph, const std::vector<double>& fastestUs)
 {
     const auto n = static_cast<size_t>(graph.opCount());
-    std::vector<double> finish(n, 0.0);
-    std::vector<OpId> previous(n, kNoOp);
-    OpId last = kNoOp;
-    for (OpId op : graph.topologicalOrder()) {
-        const auto i = static_cast<size_t>(op);
-        for (EdgeId e : graph.inEdges(op)) {
-            const auto from = static_cast<size_t>(graph.edge(e).from);
-            if (previous[i] == kNoOp || finish[from] > finish[static_cast<size_t>(previous[i])])
-                previous[i] = graph.edge(e).from;
-        }
-        finish[i] = (previous[i] == kNoOp ? 0.0 : finish[static_cast<size_t>(previous[i])]) + fastestUs[i];
-        if (last == kNoOp || finish[i] > finish[static_cast<size_t>(last)])
-            last = op;
-    }
-    std::vector<OpId> path;
-    for (OpId op = last; op != kNoOp; op = previous[static_cast<size_t>(op)])
-        path.push_back(op);
-    std::reverse(path.begin(), path.end());
+    const std::vector<OpId> path = criticalPath(graph, fastestUs).ops;
     // relatives[k]: how many ancestors (then descendants too) path[k] has.
     std::vector<size_t> relatives(path.size(), 0);
     std::vector<OpId> stack;

@@ -2,8 +2,10 @@
 
 #include "core/cluster/Cluster.h"
 #include "core/cost/OpTime.h"
+#include "core/graph/CriticalPath.h"
 #include "core/graph/Graph.h"
 #include "core/sim/CheapestLink.h"
+#include "core/sim/GoldenSection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,29 +83,7 @@ Units memoryUnits(const Graph& graph, double optimizerStateFactor)
 // The path of largest total weight, from a source to a sink, in order.
 std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& weight)
 {
-    const auto n = static_cast<size_t>(graph.opCount());
-    std::vector<double> total(n, 0.0);
-    std::vector<OpId> previous(n, kNoOp);
-    OpId last = kNoOp;
-    for (OpId op : graph.topologicalOrder()) {
-        const auto i = static_cast<size_t>(op);
-        double before = 0.0;
-        for (EdgeId e : graph.inEdges(op)) {
-            const OpId from = graph.edge(e).from;
-            if (previous[i] == kNoOp || total[static_cast<size_t>(from)] > before) {
-                before = total[static_cast<size_t>(from)];
-                previous[i] = from;
-            }
-        }
-        total[i] = before + weight[i];
-        if (last == kNoOp || total[i] > total[static_cast<size_t>(last)])
-            last = op;
-    }
-    std::vector<OpId> path;
-    for (OpId op = last; op != kNoOp; op = previous[static_cast<size_t>(op)])
-        path.push_back(op);
-    std::reverse(path.begin(), path.end());
-    return path;
+    return criticalPath(graph, weight).ops;
 }
 
 // The least length of `path` over its segmentations: segment ops[i..j) on one device of some
@@ -158,26 +138,8 @@ private:
             return thetaScans > kScanLimit ? 0.0 : v;
         };
         // The bound is the least of functions linear in theta, so concave: golden-section search.
-        const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-        double lo = 0.0, hi = 1.0;
-        double a = hi - golden * (hi - lo), b = lo + golden * (hi - lo);
-        double fa = at(a), fb = at(b);
-        for (int i = 0; i < 10 && thetaScans <= kScanLimit; ++i) {
-            if (fa < fb) {
-                lo = a;
-                a = b;
-                fa = fb;
-                b = lo + golden * (hi - lo);
-                fb = at(b);
-            } else {
-                hi = b;
-                b = a;
-                fb = fa;
-                a = hi - golden * (hi - lo);
-                fa = at(a);
-            }
-        }
-        return std::max({best, fa, fb});
+        const GoldenMax top = goldenSectionMax(at, 0.0, 1.0, 10, [&] { return thetaScans <= kScanLimit; });
+        return std::max(best, top.value);
     }
 
     void prepare(const std::vector<OpId>& path)

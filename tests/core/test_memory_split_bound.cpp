@@ -115,6 +115,17 @@ double feasibleOptimum(const Graph& graph, const Cluster& cluster)
     }
 }
 
+// What a random case's bound above its optimum prints.
+QString aboveTheOptimum(unsigned seed, const LowerBound& lb, double best)
+{
+    return QString("seed %1: bound %2 (%3, memory split %4) above the optimum %5")
+        .arg(seed)
+        .arg(lb.valueUs())
+        .arg(lb.source())
+        .arg(lb.memorySplitUs)
+        .arg(best);
+}
+
 } // namespace
 
 class TestMemorySplitBound : public QObject {
@@ -284,13 +295,7 @@ private slots:
                 continue;
             ++counted;
             const LowerBound lb = lowerBound(g, c);
-            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9),
-                     qPrintable(QString("seed %1: bound %2 (%3, memory split %4) above the optimum %5")
-                                    .arg(seed)
-                                    .arg(lb.valueUs())
-                                    .arg(lb.source())
-                                    .arg(lb.memorySplitUs)
-                                    .arg(best)));
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9), qPrintable(aboveTheOptimum(seed, lb, best)));
         }
         QVERIFY(counted > 100);
     }
@@ -308,13 +313,7 @@ private slots:
             if (best == kInf)
                 continue; // nothing fits
             const LowerBound lb = lowerBound(c.graph, c.cluster);
-            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9),
-                     qPrintable(QString("seed %1: bound %2 (%3, memory split %4) above the optimum %5")
-                                    .arg(seed)
-                                    .arg(lb.valueUs())
-                                    .arg(lb.source())
-                                    .arg(lb.memorySplitUs)
-                                    .arg(best)));
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9), qPrintable(aboveTheOptimum(seed, lb, best)));
             LowerBound without = lb;
             without.memorySplitUs = 0.0;
             raised += lb.valueUs() > without.valueUs() * (1 + 1e-9) ? 1 : 0;
