@@ -710,6 +710,34 @@ private:
     std::vector<double> local_, durations_, single_, shortest_, pair_; // per subset of rel_
 };
 
+// The graph of `ops` (some of `graph`'s, in topological order) and the edges among them, in
+// `graph`'s edge order; `timeless`, where it is one of them, takes no time there (its times,
+// work and collective cleared). `index`: scratch of graph.opCount() entries, all -1, left so.
+Graph subgraphOf(const Graph& graph, std::span<const OpId> ops, OpId timeless, std::vector<int>& index)
+{
+    GraphBuilder builder;
+    for (OpId id : ops) {
+        Op op = graph.op(id);
+        if (id == timeless) {
+            op.timeUs = {};
+            op.typedTimes.clear();
+            op.flops = 0.0;
+            op.memoryBytes = 0.0;
+            op.collective = CollectiveKind::None;
+            op.collectiveBytes = 0.0;
+        }
+        index[static_cast<size_t>(id)] = builder.addOp(std::move(op));
+    }
+    for (const Edge& edge : graph.edges()) {
+        const int from = index[static_cast<size_t>(edge.from)], to = index[static_cast<size_t>(edge.to)];
+        if (from >= 0 && to >= 0)
+            builder.addEdge(from, to, edge.bytes);
+    }
+    for (OpId id : ops)
+        index[static_cast<size_t>(id)] = -1;
+    return std::move(builder).build();
+}
+
 // The ancestry bound cut at an op c (docs/simulator.md): no step ends before c does, which the
 // bound of c's ancestors (c their one sink) says, and none ends sooner than the bound of c's
 // descendants (c their one source, taking no time) after that. Each half's bound combines heads
@@ -723,6 +751,7 @@ public:
         , cluster_(cluster)
         , fastest_(fastest)
         , mark_(static_cast<size_t>(graph.opCount()), 0)
+        , index_(static_cast<size_t>(graph.opCount()), -1)
     {
     }
 
@@ -750,21 +779,15 @@ private:
                 }
             }
         }
-        GraphBuilder builder;
         std::vector<double> fastest;
-        index_.assign(static_cast<size_t>(graph_.opCount()), -1);
+        ops_.clear();
         for (OpId op : graph_.topologicalOrder()) {
             if (mark_[static_cast<size_t>(op)] != stamp)
                 continue;
-            index_[static_cast<size_t>(op)] = builder.addOp(graph_.op(op));
+            ops_.push_back(op);
             fastest.push_back(op == cut && !up ? 0.0 : fastest_[static_cast<size_t>(op)]);
         }
-        for (const Edge& edge : graph_.edges()) {
-            const OpId from = index_[static_cast<size_t>(edge.from)], to = index_[static_cast<size_t>(edge.to)];
-            if (from >= 0 && to >= 0)
-                builder.addEdge(from, to, edge.bytes);
-        }
-        const Graph sub = std::move(builder).build();
+        const Graph sub = subgraphOf(graph_, ops_, kNoOp, index_);
         std::vector<double> head, tail, arrival, departure;
         return AncestryBound(sub, cluster_, fastest).run(head, tail, arrival, departure);
     }
@@ -775,7 +798,8 @@ private:
     std::vector<uint32_t> mark_;
     uint32_t stamp_ = 0;
     std::vector<OpId> stack_;
-    std::vector<OpId> index_;
+    std::vector<int> index_; // subgraphOf's scratch
+    std::vector<OpId> ops_;
 };
 
 // The cut ancestry bound at ops of a longest path (by each op's fastest time): the one starting
@@ -1411,29 +1435,9 @@ double blocksBound(const Graph& graph, const Cluster& cluster, const SimOptions&
     at.push_back(order.size() - 1);
     std::vector<int> index(order.size(), -1);
     for (size_t end : at) {
-        GraphBuilder builder;
-        for (size_t i = begin; i <= end; ++i) {
-            Op op = graph.op(order[i]);
-            if (i == begin && begin > 0) { // its end is the block's start
-                op.timeUs = {};
-                op.typedTimes.clear();
-                op.flops = 0.0;
-                op.memoryBytes = 0.0;
-                op.collective = CollectiveKind::None;
-                op.collectiveBytes = 0.0;
-            }
-            index[static_cast<size_t>(order[i])] = builder.addOp(std::move(op));
-        }
-        for (size_t i = begin; i <= end; ++i)
-            for (EdgeId e : graph.outEdges(order[i])) {
-                const Edge& edge = graph.edge(e);
-                const int to = index[static_cast<size_t>(edge.to)];
-                if (to >= 0)
-                    builder.addEdge(index[static_cast<size_t>(order[i])], to, edge.bytes);
-            }
-        for (size_t i = begin; i <= end; ++i)
-            index[static_cast<size_t>(order[i])] = -1;
-        const Graph block = std::move(builder).build();
+        // The block's first op's end is its start: it takes no time there, unless it is the step's first.
+        const Graph block = subgraphOf(graph, order.subspan(begin, end - begin + 1), begin > 0 ? order[begin] : kNoOp,
+                                       index);
         total += lowerBoundOf(block, cluster, within, false).valueUs();
         begin = end;
     }

@@ -163,10 +163,7 @@ private:
                     bytes = std::max(bytes, graph_.edge(e).bytes);
             cut_[i] = link_.transferUs(bytes);
         }
-        double largest = 0.0;
-        for (OpId op : path)
-            largest = std::max(largest, graph_.op(op).outputBytes);
-        whole_ = units_.total + largest;
+        whole_ = units_.total + (m > 0 ? *std::max_element(output_.begin(), output_.end()) : 0.0);
         limited_.assign(classes, 0);
         double budget = 0.0;
         offDevices_ = 0.0;
