@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace post {
@@ -18,6 +19,15 @@ public:
         const int n = cluster.deviceCount();
         for (DeviceId a = 0; a < n; ++a)
             for (DeviceId b = 0; b < n; ++b)
+                if (a != b)
+                    add(cluster.link(a, b));
+    }
+    // Over the links from a device of `from` to a different one of `to` only (infinity where
+    // there is none: `from` and `to` the same single device).
+    CheapestLink(const Cluster& cluster, std::span<const DeviceId> from, std::span<const DeviceId> to)
+    {
+        for (DeviceId a : from)
+            for (DeviceId b : to)
                 if (a != b)
                     add(cluster.link(a, b));
     }

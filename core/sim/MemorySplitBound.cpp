@@ -28,12 +28,14 @@ struct DeviceClass {
     double devices = 0.0;           // how many of the cluster's devices are of the class
     double capacity = 0.0;          // per device
     std::vector<double> durationUs; // per op; infinity where the op may not run (CPU pins)
+    std::vector<DeviceId> members;
 };
 
 std::vector<DeviceClass> deviceClasses(const Graph& graph, const Cluster& cluster)
 {
     std::vector<DeviceClass> classes;
-    for (const Device& device : cluster.devices()) {
+    for (DeviceId id = 0; id < cluster.deviceCount(); ++id) {
+        const Device& device = cluster.device(id);
         DeviceClass c;
         c.capacity = device.memoryBytes;
         for (OpId op = 0; op < graph.opCount(); ++op)
@@ -45,12 +47,26 @@ std::vector<DeviceClass> deviceClasses(const Graph& graph, const Cluster& cluste
         });
         if (known != classes.end()) {
             known->devices += 1.0;
+            known->members.push_back(id);
         } else {
             c.devices = 1.0;
+            c.members.push_back(id);
             classes.push_back(std::move(c));
         }
     }
     return classes;
+}
+
+// The cheapest transfer from a device of class `from` to another one of class `to`, per pair
+// (from x classes + to): a cut between two segments crosses such a link. Infinity from a
+// class of one device to itself, as two segments on one device are one.
+std::vector<CheapestLink> classLinks(const Cluster& cluster, const std::vector<DeviceClass>& classes)
+{
+    std::vector<CheapestLink> links;
+    for (const DeviceClass& from : classes)
+        for (const DeviceClass& to : classes)
+            links.emplace_back(cluster, from.members, to.members);
+    return links;
 }
 
 // What a device hosting an op holds all step: the op's colocation group (each op of it pays
@@ -88,7 +104,9 @@ std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& we
 
 // The least length of `path` over its segmentations: segment ops[i..j) on one device of some
 // class, whose capacity holds the segment's units and the largest output among them (live
-// while its producer runs); between segments the cheapest transfer of the edge's bytes.
+// while its producer runs); between segments the cheapest transfer of the edge's bytes from a
+// device of the one segment's class to another device of the next one's (a CPU's PCIe link,
+// not the NVLink between two GPUs).
 //
 // Where the devices of some classes cannot hold the graph together ("limited" classes), the
 // segments on them share those classes' memory (the budget): each path op charges its unit's
@@ -100,11 +118,12 @@ std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& we
 // units off the path the least load that leaves their bytes within the budget (fractional).
 class PathSplit {
 public:
-    PathSplit(const Graph& graph, const std::vector<DeviceClass>& classes, const Units& units, const CheapestLink& link)
+    PathSplit(const Graph& graph, const std::vector<DeviceClass>& classes, const Units& units,
+              const std::vector<CheapestLink>& links)
         : graph_(graph)
         , classes_(classes)
         , units_(units)
-        , link_(link)
+        , links_(links)
         , seen_(units.bytes.size(), 0)
     {
     }
@@ -113,11 +132,14 @@ public:
     double run(const std::vector<OpId>& path, std::int64_t& scans)
     {
         prepare(path);
+        priceCuts();
         double best = search(scans);
         // Folded (below), the path prices more but leaves out the cut where the halves meet,
         // so both count.
-        if (best > 0.0 && best < kInf && fold())
+        if (best > 0.0 && best < kInf && fold()) {
+            priceCuts();
             best = std::max(best, search(scans));
+        }
         return best;
     }
 
@@ -155,14 +177,13 @@ private:
             unit_[i] = static_cast<size_t>(units_.of[op]);
             output_[i] = graph_.op(path[i]).outputBytes;
         }
-        cut_.assign(m, 0.0); // cut[i]: entering path[i] from another device
-        for (size_t i = 1; i < m; ++i) {
-            double bytes = 0.0;
+        cutBytes_.assign(m, 0.0); // entering path[i] from another device: the edge's largest bytes
+        for (size_t i = 1; i < m; ++i)
             for (EdgeId e : graph_.outEdges(path[i - 1]))
                 if (graph_.edge(e).to == path[i])
-                    bytes = std::max(bytes, graph_.edge(e).bytes);
-            cut_[i] = link_.transferUs(bytes);
-        }
+                    cutBytes_[i] = std::max(cutBytes_[i], graph_.edge(e).bytes);
+        partnerBytes_.clear();
+        mirror_ = false;
         whole_ = units_.total + (m > 0 ? *std::max_element(output_.begin(), output_.end()) : 0.0);
         limited_.assign(classes, 0);
         double budget = 0.0;
@@ -257,16 +278,36 @@ private:
             }
             output_[i] = std::max(output_[i], output_[j]);
             charge_[i] += charge_[j];
-            if (i > 0)
-                cut_[i] += cut_[repeat ? half + i : m - i];
         }
+        // The partners' cut: from half + i - 1 to half + i, or (a mirror) from m - 1 - i to m - i,
+        // the same two devices the other way round.
+        partnerBytes_.assign(half, 0.0);
+        for (size_t i = 1; i < half; ++i)
+            partnerBytes_[i] = cutBytes_[repeat ? half + i : m - i];
+        mirror_ = !repeat;
         duration_.resize(half * classes);
         extra_.resize(half * classes);
         unit_.resize(half);
         output_.resize(half);
         charge_.resize(half);
-        cut_.resize(half);
+        cutBytes_.resize(half);
         return true;
+    }
+
+    // cut_[(i x classes + from) x classes + to]: entering path[i] on a device of class `to`
+    // from one of class `from` (and, folded, the partners' cut between the same two devices).
+    void priceCuts()
+    {
+        const size_t m = cutBytes_.size(), classes = classes_.size();
+        cut_.assign(m * classes * classes, 0.0);
+        for (size_t i = 1; i < m; ++i)
+            for (size_t from = 0; from < classes; ++from)
+                for (size_t to = 0; to < classes; ++to) {
+                    double us = links_[from * classes + to].transferUs(cutBytes_[i]);
+                    if (!partnerBytes_.empty())
+                        us += links_[mirror_ ? to * classes + from : from * classes + to].transferUs(partnerBytes_[i]);
+                    cut_[(i * classes + from) * classes + to] = us;
+                }
     }
 
     // The least load the units off the path put on the classes outside the budget when `room`
@@ -294,21 +335,24 @@ private:
             const double d = duration_[i * classes + k];
             return limited_[k] ? (1 - theta) * d : (1 - theta + share) * d + share * extra_[i * classes + k];
         };
-        // best[j * width + b]: the least cost of path[0..j) ending a segment at path[j - 1], b
-        // steps of the budget charged.
-        best_.assign((m + 1) * width, kInf);
-        best_[0] = 0.0;
+        // into_[(i * classes + k) * width + b]: the least cost of path[0..i) ending a segment at
+        // path[i - 1], b steps of the budget charged, and of the cut into path[i] on a device of
+        // class k (none at i = 0). row_[k * width + b]: the least cost of path[0..j) ending a
+        // segment at path[j - 1] on class k.
+        into_.assign((m + 1) * classes * width, kInf);
+        for (size_t k = 0; k < classes; ++k)
+            into_[k * width] = 0.0;
         // Classes that hold the whole graph take any segment: a running minimum over starts.
         std::vector<double> prefix(classes, 0.0), entry(classes * width, kInf);
         for (size_t j = 1; j <= m; ++j) {
-            double* row = &best_[j * width];
+            row_.assign(classes * width, kInf);
             for (size_t k = 0; k < classes; ++k) {
                 if (classes_[k].capacity < whole_)
                     continue;
                 double* e = &entry[k * width];
-                const double* before = &best_[(j - 1) * width];
+                const double* from = &into_[((j - 1) * classes + k) * width];
                 for (size_t b = 0; b < width; ++b)
-                    e[b] = std::min(e[b], before[b] + (1 - theta) * (j > 1 ? cut_[j - 1] : 0.0) - prefix[k]);
+                    e[b] = std::min(e[b], from[b] - prefix[k]);
                 const double d = cost(j - 1, k);
                 if (d == kInf) { // no segment of this class holds the op: start afresh after it
                     std::fill(e, e + width, kInf);
@@ -316,32 +360,46 @@ private:
                     continue;
                 }
                 prefix[k] += d;
+                double* row = &row_[k * width];
                 for (size_t b = 0; b < width; ++b)
                     row[b] = std::min(row[b], e[b] + prefix[k]);
             }
             for (size_t k = 0; k < classes; ++k)
                 if (classes_[k].capacity < whole_)
-                    bounded(j, k, theta, cost, scans);
+                    bounded(j, k, cost, scans);
             if (scans > kScanLimit)
                 return 0.0;
+            if (j == m)
+                break;
+            for (size_t to = 0; to < classes; ++to) {
+                double* into = &into_[(j * classes + to) * width];
+                for (size_t from = 0; from < classes; ++from) {
+                    const double cut = (1 - theta) * cut_[(j * classes + from) * classes + to];
+                    const double* row = &row_[from * width];
+                    for (size_t b = 0; b < width; ++b)
+                        into[b] = std::min(into[b], row[b] + cut);
+                }
+            }
         }
         double least = kInf;
-        for (size_t b = 0; b < width; ++b)
-            if (best_[m * width + b] < kInf)
-                least = std::min(least,
-                                 best_[m * width + b]
-                                     + (steps_ == 0 ? 0.0 : share * offPathLoad(step_ * static_cast<double>(steps_ - b))));
+        for (size_t k = 0; k < classes; ++k)
+            for (size_t b = 0; b < width; ++b)
+                if (row_[k * width + b] < kInf)
+                    least = std::min(
+                        least,
+                        row_[k * width + b]
+                            + (steps_ == 0 ? 0.0 : share * offPathLoad(step_ * static_cast<double>(steps_ - b))));
         return least;
     }
 
     // The best segments ending at path[j - 1] on a device of class `k`, scanning their start
     // backwards while the segment's units and largest output fit (and, on a limited class,
     // while its charge does).
-    template <class Cost> void bounded(size_t j, size_t k, double theta, Cost cost, std::int64_t& scans)
+    template <class Cost> void bounded(size_t j, size_t k, Cost cost, std::int64_t& scans)
     {
         const DeviceClass& c = classes_[k];
-        const size_t width = steps_ + 1;
-        double* row = &best_[j * width];
+        const size_t classes = classes_.size(), width = steps_ + 1;
+        double* row = &row_[k * width];
         ++stamp_;
         double held = 0.0, output = 0.0, length = 0.0, charged = 0.0;
         for (size_t i = j; i-- > 0;) {
@@ -363,34 +421,37 @@ private:
                 steps = static_cast<size_t>(whole);
             }
             scans += static_cast<std::int64_t>(width - steps);
-            const double total = (1 - theta) * (i > 0 ? cut_[i] : 0.0) + length;
-            const double* from = &best_[i * width];
+            const double* from = &into_[(i * classes + k) * width];
             for (size_t b = steps; b < width; ++b)
-                row[b] = std::min(row[b], from[b - steps] + total);
+                row[b] = std::min(row[b], from[b - steps] + length);
         }
     }
 
     const Graph& graph_;
     const std::vector<DeviceClass>& classes_;
     const Units& units_;
-    const CheapestLink& link_;
+    const std::vector<CheapestLink>& links_; // per pair of classes (classLinks)
     std::vector<std::uint32_t> seen_;
     std::uint32_t stamp_ = 0;
-    std::vector<double> duration_; // path position x class
-    std::vector<size_t> unit_;     // per path position
-    std::vector<double> output_;   // per path position: the largest output there
-    std::vector<double> cut_;
-    double whole_ = 0.0;         // the units' bytes and the path's largest output
-    std::vector<char> limited_;  // per class: its segments share the budget
-    double offDevices_ = 0.0;    // the devices of the other classes
-    size_t steps_ = 0;           // the budget in steps (0: no budget)
-    double step_ = 1.0;          // bytes
-    std::vector<double> charge_; // per path op: its unit's bytes over the unit's ops on the path
-    std::vector<double> extra_;  // path op x class: its unit's time off the path, over its ops on it
+    std::vector<double> duration_;     // path position x class
+    std::vector<size_t> unit_;         // per path position
+    std::vector<double> output_;       // per path position: the largest output there
+    std::vector<double> cutBytes_;     // per path position: the edge into it
+    std::vector<double> partnerBytes_; // folded: the partners' edge (empty: not folded)
+    bool mirror_ = false;              // folded in reverse order
+    std::vector<double> cut_;          // per path position and pair of classes (priceCuts)
+    double whole_ = 0.0;               // the units' bytes and the path's largest output
+    std::vector<char> limited_;        // per class: its segments share the budget
+    double offDevices_ = 0.0;          // the devices of the other classes
+    size_t steps_ = 0;                 // the budget in steps (0: no budget)
+    double step_ = 1.0;                // bytes
+    std::vector<double> charge_;       // per path op: its unit's bytes over the unit's ops on the path
+    std::vector<double> extra_;        // path op x class: its unit's time off the path, over its ops on it
     std::vector<std::pair<double, double>> offPath_; // units off the path: (least time away, bytes)
     double forcedBytes_ = 0.0;                       // units off the path only limited classes run
     double offPathForcedUs_ = 0.0;                   // units off the path no limited device holds: their time away
-    std::vector<double> best_;
+    std::vector<double> into_;
+    std::vector<double> row_;
 };
 
 } // namespace
@@ -421,8 +482,8 @@ double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std:
         byBoth[i] = (sumTime > 0.0 ? fastestUs[i] / sumTime : 0.0)
             + (units.total > 0.0 ? byMemory[i] / units.total : 0.0);
     }
-    const CheapestLink link(cluster);
-    PathSplit split(graph, classes, units, link);
+    const std::vector<CheapestLink> links = classLinks(cluster, classes);
+    PathSplit split(graph, classes, units, links);
     std::int64_t scans = 0;
     double bound = 0.0;
     for (const std::vector<double>* weight : {&byTime, &byMemory, &byBoth}) {

@@ -10,13 +10,14 @@ class Cluster;
 // The memory-split bound (docs/simulator.md, source "memory-split"): a path of the graph whose
 // ops, with everything colocated with them, do not fit on one device must be cut into
 // segments that each fit on a device; each cut costs at least the cheapest transfer of the
-// path's edge, and each segment runs at its device's speed. The least total over the
-// segmentations of a few heavy paths (by duration, by memory, by both) is a bound of every
-// placement that fits in memory and keeps its colocation groups and CPU pins. Where a class's
-// devices cannot hold the graph together, the segments on such classes share their memory, and
-// what the path leaves of it goes to the groups off the path (the rest loading the other
-// classes). 0 when memory forces nothing (some device holds the whole graph, with the fastest
-// times) or the path is too long to segment within the work limit. `fastestUs`: each op's least duration.
+// path's edge between the two segments' device classes, and each segment runs at its device's
+// speed. The least total over the segmentations of a few heavy paths (by duration, by memory,
+// by both) is a bound of every placement that fits in memory and keeps its colocation groups
+// and CPU pins. Where a class's devices cannot hold the graph together, the segments on such
+// classes share their memory, and what the path leaves of it goes to the groups off the path
+// (the rest loading the other classes). 0 when memory forces nothing (some device holds the
+// whole graph, with the fastest times) or the path is too long to segment within the work
+// limit. `fastestUs`: each op's least duration.
 double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
                           double optimizerStateFactor);
 

@@ -58,6 +58,18 @@ Cluster gpus(int n, double memoryBytes, Link link, bool withCpu = false)
     return Cluster("tight", std::move(devices), link);
 }
 
+// A CPU and `n` GPUs of `memoryBytes` each: the GPUs joined by links of 100 bytes/us and
+// `gpuLatencyUs`, the CPU to and from each by links of 10 bytes/us and `hostLatencyUs`.
+Cluster hostBehindSlowLinks(int n, double memoryBytes, double hostLatencyUs, double gpuLatencyUs)
+{
+    Cluster c = gpus(n, memoryBytes, Link{10.0, hostLatencyUs}, true);
+    for (DeviceId a = 1; a <= n; ++a)
+        for (DeviceId b = 1; b <= n; ++b)
+            if (a != b)
+                c.setLink(a, b, Link{100.0, gpuLatencyUs});
+    return c;
+}
+
 // Small random graphs (5-8 ops) whose resident memory does not fit on one GPU: 2-3 GPUs, each
 // holding 35-90 % of the total, sometimes a CPU that holds everything at a tenth of the speed,
 // some ops in colocation groups, links about as costly as an op.
@@ -255,6 +267,73 @@ private slots:
         // l0 on the CPU: 10 + 2 + 1 + 1 + 10 + 10 + 2 + 100 us.
         QCOMPARE(feasibleOptimum(g, c), 136.0);
         QCOMPARE(lowerBound(g, c).memorySplitUs, 136.0);
+    }
+
+    // The input copy of a graph read from ONNX (docs/cost-model.md) takes nothing on the CPU and
+    // its bytes over PCIe on a GPU. Two GPUs joined by a fast link and a CPU behind a slow one:
+    // the copy on the CPU and the convolution on a GPU pay the CPU's link, 5 + 200 / 10 = 25 us,
+    // not the GPUs' (1 + 200 / 100 = 3): the optimum, 35 us, where the cheapest link of the
+    // cluster gave 13.
+    void cutsPayTheLinkBetweenTheirClasses()
+    {
+        GraphBuilder b("copy");
+        Op copy = chainOp("input/MemcpyHtoD", 40.0, 0.0, 200.0);
+        copy.timeUs = {0.0, 40.0};
+        b.addOp(std::move(copy));
+        b.addOp(chainOp("conv", 10.0, 0.0));
+        b.addEdge(0, 1, 200.0);
+        const Graph g = std::move(b).build();
+        const Cluster c = hostBehindSlowLinks(2, kInf, 5.0, 1.0);
+        QCOMPARE(feasibleOptimum(g, c), 35.0);
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.memorySplitUs, 35.0);
+        QCOMPARE(std::string(lb.source()), std::string("memory-split"));
+        // On one GPU and the CPU the copy either stays with the convolution (50 us) or pays the
+        // CPU's link; two segments on the one GPU would be one.
+        QCOMPARE(lowerBound(g, hostBehindSlowLinks(1, kInf, 5.0, 1.0)).memorySplitUs, 35.0);
+    }
+
+    // Random graphs on a CPU and two or three GPUs whose links to the CPU are slower than those
+    // between them, a quarter of the ops cheaper on the CPU (as input copies are), memory tight
+    // or not: the bound stays below the enumerated optimum.
+    void classLinksStayBelowTheOptimum()
+    {
+        int counted = 0, split = 0;
+        for (unsigned seed = 1; seed <= 200; ++seed) {
+            std::mt19937 rng(seed);
+            auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+            const int ops = uniform(4, 6);
+            GraphBuilder b(chainName(static_cast<int>(seed)));
+            double total = 0.0, largest = 0.0;
+            for (int i = 0; i < ops; ++i) {
+                const double gpuUs = uniform(5, 60);
+                Op o = chainOp(chainName(i), gpuUs, 100.0 * uniform(0, 10), 10.0 * uniform(0, 20));
+                if (uniform(0, 3) == 0)
+                    o.timeUs[0] = uniform(0, static_cast<int>(gpuUs)); // cheaper on the CPU
+                if (uniform(0, 4) == 0)
+                    o.colocate = chainName(100); // one group
+                total += o.residentBytes;
+                largest = std::max(largest, o.residentBytes + o.outputBytes);
+                b.addOp(std::move(o));
+                if (i > 0)
+                    randomgraphs::addRandomInputs(b, i, std::min(i, uniform(1, 2)), uniform, 10, 300);
+            }
+            const Graph g = std::move(b).build();
+            const double capacity = uniform(0, 1) == 0 ? kInf : std::max(largest, total * uniform(35, 90) / 100.0);
+            const Cluster c = hostBehindSlowLinks(uniform(2, 3), capacity, uniform(5, 20), uniform(1, 3));
+            const double best = feasibleOptimum(g, c);
+            if (best == kInf)
+                continue;
+            ++counted;
+            const LowerBound lb = lowerBound(g, c);
+            QVERIFY2(lb.valueUs() <= best * (1 + 1e-9), qPrintable(aboveTheOptimum(seed, lb, best)));
+            split += lb.memorySplitUs >= lb.valueUs() * (1 - 1e-9) && lb.memorySplitUs > lb.criticalPathUs ? 1 : 0;
+        }
+        std::printf("slow host links, %d random graphs with a placement that fits: the memory split gives the "
+                    "bound on %d\n",
+                    counted, split);
+        QVERIFY(counted > 150);
+        QVERIFY(split > 0);
     }
 
     // The fold on random training steps: 2-4 layers forward and back (the gradients in reverse
