@@ -8,8 +8,13 @@ For every graph and cluster: the polynomial lower bound (`simulate --all-on`, it
 the best of `post@best` (`--time T`), and best / bound - 1. On graphs of up to 60 ops, also
 `milp` at increasing budgets: its proven bound, its placement, whether it is optimal.
 
+With `--torchvision DIR`, also torchvision's networks exported from PyTorch in training form
+(bench/export_torchvision_gaps.py writes them into DIR; docs/results.md, "torchvision's
+networks"); `--graphs torchvision` then measures those alone.
+
 usage: bench/certified_gaps.py [--cli build/release/app/cli/post-cli] [--data ../shared/data]
                                [--time 2] [--milp-times 5,20,60] [--dispatch ready]
+                               [--torchvision DIR] [--graphs SUBSTRINGS]
 """
 import argparse, json, os, subprocess, sys, tarfile, tempfile
 
@@ -50,6 +55,9 @@ def main():
     ap.add_argument("--time", type=float, default=2.0)
     ap.add_argument("--milp-times", default="5,20,60", help="empty: no milp runs")
     ap.add_argument("--graphs", default="", help="comma-separated substrings: only the graphs matching one")
+    ap.add_argument("--torchvision", default="", metavar="DIR",
+                    help="also torchvision's networks, exported in training form into DIR by "
+                         "bench/export_torchvision_gaps.py (/usr/bin/python3 with python3-torch; files kept)")
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--dispatch", default="ready", choices=["ready", "critical-path"],
                     help="the simulator's dispatch rule for every search and bound (docs/simulator.md; the bound's "
@@ -60,10 +68,18 @@ def main():
     print("| graph | ops | cluster | bound (ms) | source | post@best (ms) | cert gap |")
     print("|---|---:|---|---:|---|---:|---:|")
     small = []
-    graphs = [g for g in GRAPHS if not a.graphs or any(s in g for s in a.graphs.split(","))]
+    graphs = GRAPHS
+    if a.torchvision:
+        export = os.path.join(os.path.dirname(os.path.abspath(__file__)), "export_torchvision_gaps.py")
+        subprocess.run(["/usr/bin/python3", export, a.torchvision], check=True, capture_output=True)
+        graphs = graphs + sorted(os.path.join(os.path.abspath(a.torchvision), f)
+                                 for f in os.listdir(a.torchvision) if f.endswith(".onnx"))
+    graphs = [g for g in graphs if not a.graphs or any(s in g for s in a.graphs.split(","))]
     scratch = tempfile.TemporaryDirectory(prefix="certified-gaps-")
     for rel in graphs:
-        path = os.path.join(a.data, rel)
+        path = os.path.join(a.data, rel)  # a torchvision export's path is absolute
+        if os.path.isabs(rel):
+            rel = "torchvision/" + os.path.basename(rel)
         if not os.path.exists(path.split("#")[0]):
             print(f"| {rel} | | | | not in {a.data}: skipped | | |", flush=True)
             continue

@@ -329,6 +329,8 @@ private:
     double solve(double theta, std::int64_t& scans)
     {
         const size_t m = unit_.size(), classes = classes_.size(), width = steps_ + 1;
+        if (m == 0)
+            return 0.0;
         const double share = offDevices_ > 0.0 ? theta / offDevices_ : 0.0;
         // An op's cost on class k: its part of the path and, outside the budget, of the load.
         auto cost = [&](size_t i, size_t k) {
