@@ -5,9 +5,11 @@
 // skips with the reason when its files could not be made.
 #include "core/cost/CostModel.h"
 #include "core/cost/HostDispatch.h"
+#include "core/cost/OpTime.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/onnx/OnnxReader.h"
+#include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -165,6 +167,36 @@ private slots:
                      op.location.c_str());
         QVERIFY(report.unknownTypes.empty());
         QCOMPARE(g.name, std::string("swin_t"));
+    }
+
+    // The step starts at the input copy, which takes nothing on the CPU and the batch over PCIe
+    // on a GPU (docs/cost-model.md): whichever it runs on, the path through it pays the copy or
+    // the CPU's link, not the NVLink between two V100s, and the memory split's cuts price it so
+    // (docs/simulator.md, "Cuts between classes").
+    void inputCopyPaysTheHostLink()
+    {
+        REQUIRE_FILE(path, "POST_TORCHVISION_DIR", "resnet18_train.onnx");
+        const Graph g = readGraphFile(path);
+        const Cluster c = loadCluster("v100x4-nvlink");
+        const auto copy = std::find_if(g.ops().begin(), g.ops().end(),
+                                       [](const Op& o) { return o.type == "MemcpyHtoD"; });
+        QVERIFY(copy != g.ops().end());
+        const auto copyId = static_cast<OpId>(copy - g.ops().begin());
+        double bytes = 0.0;
+        for (EdgeId e : g.outEdges(copyId))
+            bytes = std::max(bytes, g.edge(e).bytes);
+        const DeviceId cpu = c.fastestOfKind(DeviceKind::Cpu), gpu = c.fastestOfKind(DeviceKind::Gpu);
+        const double hostUs = c.link(cpu, gpu).transferUs(bytes);
+        const double nvlinkUs = c.link(gpu, gpu == 1 ? 2 : 1).transferUs(bytes);
+        const double onGpuUs = opTimeUs(*copy, c.device(gpu));
+        QCOMPARE(opTimeUs(*copy, c.device(cpu)), 0.0);
+        QVERIFY(nvlinkUs < std::min(hostUs, onGpuUs));
+        const LowerBound lb = lowerBound(g, c);
+        qInfo("resnet18 training export on v100x4-nvlink: critical path %.1f us, memory split %.1f us; "
+              "the copy %.1f us on a GPU, %.1f us over PCIe, %.1f over NVLink",
+              lb.criticalPathUs, lb.memorySplitUs, onGpuUs, hostUs, nvlinkUs);
+        QVERIFY2(lb.memorySplitUs >= lb.criticalPathUs + std::min(hostUs, onGpuUs) * (1 - 1e-9),
+                 qPrintable(QString::number(lb.memorySplitUs)));
     }
 
     // A default (eval-mode) export has its batch norms folded into the convolutions: the
