@@ -102,6 +102,10 @@ int runSweep(const SweepOptions& o)
     probeResultsFolder(o.out);
     int done = 0, skipped = 0, failed = 0;
     std::map<std::pair<std::string, std::string>, std::string> inputsOf; // by (graph, cluster) path
+    // The last graph read: the jobs of a shard on one graph (its algorithms, seeds, clusters)
+    // follow each other and read it once.
+    std::string readPath;
+    std::optional<ImportedGraph> read;
     for (const SweepJob& job : mine) {
         const std::string path = (fs::path(o.out) / job.fileName()).string();
         std::string inputs;
@@ -131,7 +135,12 @@ int runSweep(const SweepOptions& o)
         }
         SweepResult r;
         try {
-            r = runSweepJob(job, o.threads);
+            if (!read || readPath != job.graphPath) {
+                read.reset();
+                read = readGraphFileWithPlacement(job.graphPath);
+                readPath = job.graphPath;
+            }
+            r = runSweepJob(job, *read, o.threads);
             r.inputs = inputs;
         } catch (const std::exception& e) {
             // The job's file is not written, so a rerun tries it again; the others go on

@@ -30,7 +30,11 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
 
 SweepResult runSweepJob(const SweepJob& job, int threads)
 {
-    const ImportedGraph imported = readGraphFileWithPlacement(job.graphPath);
+    return runSweepJob(job, readGraphFileWithPlacement(job.graphPath), threads);
+}
+
+SweepResult runSweepJob(const SweepJob& job, const ImportedGraph& imported, int threads)
+{
     const Graph& graph = imported.graph;
     Cluster cluster = loadCluster(job.clusterPath);
     if (!job.precision.empty()) {

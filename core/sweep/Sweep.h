@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/GraphFile.h"
 #include "core/io/sweep/SweepFiles.h"
 
 #include <string>
@@ -19,5 +20,8 @@ SweepManifest parseSweepManifest(const std::string& text, const std::string& sou
 // placement under its precision mode and dispatch rule.
 // `threads` as PlaceContext::threads. Throws InputError for a bad graph or cluster.
 SweepResult runSweepJob(const SweepJob& job, int threads = 0);
+// The same on the job's graph read already (readGraphFileWithPlacement of job.graphPath): a
+// shard's jobs on one graph read it once.
+SweepResult runSweepJob(const SweepJob& job, const ImportedGraph& imported, int threads = 0);
 
 } // namespace post
