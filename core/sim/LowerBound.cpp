@@ -1382,6 +1382,257 @@ std::vector<OpId> articulationOps(const Graph& graph, const std::vector<double>&
 
 LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOptions& options, bool blocks);
 
+// Graphs (and blocks) of at most this many ops are also bounded over their placements (below).
+constexpr int kPlacementsOps = 16;
+// The search over placements stops after this many nodes; it then claims nothing.
+constexpr std::int64_t kPlacementsNodes = 5'000;
+
+// The placements bound (docs/simulator.md, "blocks"): the least, over every placement of a small
+// graph, of a bound of that placement's every schedule. A placement fixes which edges cross
+// devices, and each such edge's transfer takes at least latency + bytes / bandwidth of its
+// link (rule 5: the largest edge to that device is sent, and a busy link only delays it), so
+// each op starts no sooner than its head, the longest path to it with those transfers, and
+// the step lasts at least its tail after it ends; on one device, any set of its ops starts no
+// sooner than their least head, runs one at a time, and leaves at least their least tail. The
+// placements are searched op by op in topological order, colocation groups and CPU pins kept,
+// devices that are interchangeable (the same durations for every op and the same links to and
+// from every other device) taken in order of first use, a partial placement dropped once the
+// longest path through its ops (transfers where they cross, the rest at their fastest) reaches
+// the least bound found. 0 with a collective (it runs on a channel, not a device's queue),
+// beyond kPlacementsNodes nodes, or as soon as some placement's bound is at most `floorUs` (the
+// other components' bound: the search cannot raise it then).
+class PlacementsBound {
+public:
+    PlacementsBound(const Graph& graph, const Cluster& cluster)
+        : graph_(graph)
+        , cluster_(cluster)
+        , n_(static_cast<size_t>(graph.opCount()))
+        , devices_(static_cast<size_t>(cluster.deviceCount()))
+    {
+    }
+
+    double run(double floorUs)
+    {
+        if (n_ == 0 || devices_ == 0)
+            return 0.0;
+        floorUs_ = floorUs;
+        for (const Op& o : graph_.ops())
+            if (o.isCollective())
+                return 0.0;
+        order_.assign(graph_.topologicalOrder().begin(), graph_.topologicalOrder().end());
+        durationUs_.assign(n_ * devices_, kInf);
+        fastestUs_.assign(n_, kInf);
+        for (OpId op = 0; op < graph_.opCount(); ++op)
+            for (DeviceId d = 0; d < cluster_.deviceCount(); ++d) {
+                if (graph_.isCpuPinned(op) && cluster_.device(d).kind != DeviceKind::Cpu
+                    && cluster_.hasKind(DeviceKind::Cpu))
+                    continue;
+                const double t = opTimeUs(graph_.op(op), cluster_.device(d));
+                durationUs_[static_cast<size_t>(op) * devices_ + static_cast<size_t>(d)] = t;
+                fastestUs_[static_cast<size_t>(op)] = std::min(fastestUs_[static_cast<size_t>(op)], t);
+            }
+        fastTailUs_.assign(n_, 0.0); // after the op's end, at the fastest, no transfers
+        for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+            for (EdgeId e : graph_.outEdges(*it)) {
+                const auto to = static_cast<size_t>(graph_.edge(e).to);
+                fastTailUs_[static_cast<size_t>(*it)] = std::max(fastTailUs_[static_cast<size_t>(*it)],
+                                                                 fastestUs_[to] + fastTailUs_[to]);
+            }
+        totalUs_.assign(devices_, 0.0);
+        for (size_t op = 0; op < n_; ++op)
+            for (size_t d = 0; d < devices_; ++d)
+                totalUs_[d] += std::min(durationUs_[op * devices_ + d], 1e30);
+        interchangeable();
+        device_.assign(n_, kNoDevice);
+        headUs_.assign(n_, 0.0);
+        groupDevice_.assign(static_cast<size_t>(graph_.colocationGroupCount()), kNoDevice);
+        used_.assign(devices_, 0);
+        candidates_.assign(n_, {});
+        best_ = kInf;
+        nodes_ = 0;
+        search(0, 0.0);
+        return stopped() || best_ == kInf ? 0.0 : best_;
+    }
+
+private:
+    // previous_[d]: the device of d's class just before it in order (kNoDevice: d is first).
+    void interchangeable()
+    {
+        previous_.assign(devices_, kNoDevice);
+        for (size_t d = 0; d < devices_; ++d)
+            for (size_t e = d; e-- > 0;)
+                if (swappable(e, d)) {
+                    previous_[d] = static_cast<DeviceId>(e);
+                    break;
+                }
+    }
+
+    bool swappable(size_t a, size_t b) const
+    {
+        for (size_t op = 0; op < n_; ++op)
+            if (durationUs_[op * devices_ + a] != durationUs_[op * devices_ + b])
+                return false;
+        auto same = [](const Link& x, const Link& y) {
+            return x.bytesPerUs == y.bytesPerUs && x.latencyUs == y.latencyUs;
+        };
+        const auto da = static_cast<DeviceId>(a), db = static_cast<DeviceId>(b);
+        if (!same(cluster_.link(da, db), cluster_.link(db, da)))
+            return false;
+        for (DeviceId k = 0; k < cluster_.deviceCount(); ++k)
+            if (k != da && k != db
+                && (!same(cluster_.link(da, k), cluster_.link(db, k))
+                    || !same(cluster_.link(k, da), cluster_.link(k, db))))
+                return false;
+        return true;
+    }
+
+    double transferUs(DeviceId from, DeviceId to, double bytes) const
+    {
+        return from == to ? 0.0 : cluster_.link(from, to).transferUs(bytes);
+    }
+
+    bool stopped() const { return nodes_ > kPlacementsNodes || best_ <= floorUs_; }
+
+    void search(size_t k, double partialUs)
+    {
+        if (++nodes_ > kPlacementsNodes || best_ <= floorUs_)
+            return;
+        if (k == n_) {
+            best_ = std::min(best_, placementUs());
+            return;
+        }
+        const OpId op = order_[k];
+        const auto i = static_cast<size_t>(op);
+        const int group = graph_.colocationGroup(op);
+        // Its largest input's device first, then the others fastest first: a low bound found
+        // early drops more.
+        DeviceId near = kNoDevice;
+        double nearBytes = -1.0;
+        for (EdgeId e : graph_.inEdges(op))
+            if (graph_.edge(e).bytes > nearBytes) {
+                nearBytes = graph_.edge(e).bytes;
+                near = device_[static_cast<size_t>(graph_.edge(e).from)];
+            }
+        std::vector<size_t>& candidates = candidates_[k];
+        candidates.clear();
+        for (size_t d = 0; d < devices_; ++d)
+            candidates.push_back(d);
+        std::stable_sort(candidates.begin(), candidates.end(), [&](size_t a, size_t b) {
+            const bool an = static_cast<DeviceId>(a) == near, bn = static_cast<DeviceId>(b) == near;
+            if (an != bn)
+                return an;
+            const double da = durationUs_[i * devices_ + a], db = durationUs_[i * devices_ + b];
+            return da != db ? da < db : totalUs_[a] < totalUs_[b]; // ties (a timeless op): the faster device
+        });
+        for (size_t d : candidates) {
+            if (stopped())
+                break;
+            const double duration = durationUs_[i * devices_ + d];
+            if (duration == kInf)
+                continue;
+            const auto dev = static_cast<DeviceId>(d);
+            if (group >= 0 && groupDevice_[static_cast<size_t>(group)] != kNoDevice
+                && groupDevice_[static_cast<size_t>(group)] != dev)
+                continue;
+            if (!used_[d] && previous_[d] != kNoDevice && !used_[static_cast<size_t>(previous_[d])])
+                continue; // an interchangeable device before it is still free: the same placements
+            double head = 0.0;
+            for (EdgeId e : graph_.inEdges(op)) {
+                const Edge& edge = graph_.edge(e);
+                const auto from = static_cast<size_t>(edge.from);
+                head = std::max(head,
+                                headUs_[from] + durationUs_[from * devices_ + static_cast<size_t>(device_[from])]
+                                    + transferUs(device_[from], dev, edge.bytes));
+            }
+            const double partial = std::max(partialUs, head + duration + fastTailUs_[i]);
+            if (partial >= best_)
+                continue;
+            device_[i] = dev;
+            headUs_[i] = head;
+            const bool first = !used_[d];
+            used_[d] = 1;
+            const bool claims = group >= 0 && groupDevice_[static_cast<size_t>(group)] == kNoDevice;
+            if (claims)
+                groupDevice_[static_cast<size_t>(group)] = dev;
+            search(k + 1, partial);
+            if (claims)
+                groupDevice_[static_cast<size_t>(group)] = kNoDevice;
+            if (first)
+                used_[d] = 0;
+            device_[i] = kNoDevice;
+        }
+    }
+
+    // The bound of the placement in device_: the longest path with its transfers, and on each
+    // device the least head + durations + least tail of any set of its ops (those with head and
+    // tail at least a given pair of theirs).
+    double placementUs()
+    {
+        tailUs_.assign(n_, 0.0);
+        double bound = 0.0;
+        for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+            const auto i = static_cast<size_t>(*it);
+            for (EdgeId e : graph_.outEdges(*it)) {
+                const Edge& edge = graph_.edge(e);
+                const auto to = static_cast<size_t>(edge.to);
+                tailUs_[i] = std::max(tailUs_[i],
+                                      transferUs(device_[i], device_[to], edge.bytes)
+                                          + durationUs_[to * devices_ + static_cast<size_t>(device_[to])] + tailUs_[to]);
+            }
+            bound = std::max(bound,
+                             headUs_[i] + durationUs_[i * devices_ + static_cast<size_t>(device_[i])] + tailUs_[i]);
+        }
+        if (bound >= best_)
+            return bound; // lowers nothing
+        for (size_t d = 0; d < devices_; ++d) {
+            if (!used_[d])
+                continue;
+            for (size_t a = 0; a < n_; ++a) {
+                if (static_cast<size_t>(device_[a]) != d)
+                    continue;
+                for (size_t b = 0; b < n_; ++b) {
+                    if (static_cast<size_t>(device_[b]) != d)
+                        continue;
+                    const double release = headUs_[a], after = tailUs_[b];
+                    double busy = 0.0;
+                    bool any = false; // an empty set bounds nothing
+                    for (size_t j = 0; j < n_; ++j)
+                        if (static_cast<size_t>(device_[j]) == d && headUs_[j] >= release && tailUs_[j] >= after) {
+                            busy += durationUs_[j * devices_ + d];
+                            any = true;
+                        }
+                    if (any)
+                        bound = std::max(bound, release + busy + after);
+                }
+            }
+        }
+        return bound;
+    }
+
+    const Graph& graph_;
+    const Cluster& cluster_;
+    size_t n_ = 0, devices_ = 0;
+    std::vector<OpId> order_;
+    std::vector<double> durationUs_; // op x device; infinity where the op may not run
+    std::vector<double> fastestUs_, fastTailUs_;
+    std::vector<double> totalUs_; // per device: every op's duration there
+    std::vector<DeviceId> previous_;
+    std::vector<DeviceId> device_;
+    std::vector<double> headUs_, tailUs_;
+    std::vector<DeviceId> groupDevice_;
+    std::vector<char> used_;
+    std::vector<std::vector<size_t>> candidates_; // per depth: the devices in the order tried
+    double best_ = kInf;
+    double floorUs_ = 0.0;
+    std::int64_t nodes_ = 0;
+};
+
+// 0 unless above `floorUs` (the other components' bound).
+double placementsBound(const Graph& graph, const Cluster& cluster, double floorUs)
+{
+    return graph.opCount() <= kPlacementsOps ? PlacementsBound(graph, cluster).run(floorUs) : 0.0;
+}
+
 // The blocks bound (docs/simulator.md, "blocks"): where every other op is an ancestor or a
 // descendant of an op a, every other op ends before a starts or starts after a ends, so from
 // one such op's end to the next one's end the devices run the ops between them alone, a
@@ -1438,7 +1689,8 @@ double blocksBound(const Graph& graph, const Cluster& cluster, const SimOptions&
         // The block's first op's end is its start: it takes no time there, unless it is the step's first.
         const Graph block = subgraphOf(graph, order.subspan(begin, end - begin + 1), begin > 0 ? order[begin] : kNoOp,
                                        index);
-        total += lowerBoundOf(block, cluster, within, false).valueUs();
+        const double others = lowerBoundOf(block, cluster, within, false).valueUs();
+        total += std::max(others, placementsBound(block, cluster, others));
         begin = end;
     }
     return total;
@@ -1501,8 +1753,9 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
     };
     bound.windowsUs = windows(head, tail);
     bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, optimizerStateFactor(graph, options));
-    if (blocks)
-        bound.blocksUs = blocksBound(graph, cluster, options, floors.fastestUs);
+    if (blocks) // a small graph is also one block, bounded over its placements
+        bound.blocksUs = std::max(blocksBound(graph, cluster, options, floors.fastestUs),
+                                  placementsBound(graph, cluster, bound.valueUs()));
     if (const CpuOrderWork cpuOrder = cpuOrderWork(graph, cluster, options, floors.fastestUs);
         !cpuOrder.beforeUs.empty()) {
         // Every op starts after the CPU work ready order puts before it, and the step runs on

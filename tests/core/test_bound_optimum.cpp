@@ -185,6 +185,54 @@ private slots:
         QVERIFY(lb.blocksUs <= best * (1 + 1e-9));
     }
 
+    // A downsampling block as ResNet's (docs/simulator.md, "blocks": over its placements): a
+    // source feeding a main branch of three ops and a shortcut of one, joined. Its input is
+    // dear to move (100 us), the main branch's middle edge cheap (10 us). The ancestry bound
+    // lets the block end on another device than its source, the main branch crossing at its
+    // cheap edge, and prices neither the shortcut's contention on the source's device nor its
+    // way to the join; over the block's placements the bound is the optimum, everything on one
+    // device (the other components: 173 us). The chain before it makes it a block of a graph
+    // too big to be bounded whole over its placements.
+    void placementsPriceBothSidesOfACrossing()
+    {
+        GraphBuilder b("downsample");
+        int next = 0;
+        auto add = [&](double us) { return b.addOp(randomgraphs::randomOp(next++, us, us * 10, 1.0)); };
+        OpId before = add(2.0);
+        for (int i = 0; i < 11; ++i) { // a chain: the graph is too big to be bounded whole over its placements
+            const OpId next = add(2.0);
+            b.addEdge(before, next, 1000.0);
+            before = next;
+        }
+        const OpId source = add(10.0), m1 = add(30.0), m2 = add(30.0), m3 = add(30.0), shortcut = add(30.0),
+                   join = add(5.0), after = add(20.0);
+        b.addEdge(before, source, 1000.0);
+        b.addEdge(source, m1, 1000.0);
+        b.addEdge(m1, m2, 500.0);
+        b.addEdge(m2, m3, 100.0);
+        b.addEdge(source, shortcut, 1000.0);
+        b.addEdge(m3, join, 500.0);
+        b.addEdge(shortcut, join, 500.0);
+        b.addEdge(join, after, 1000.0);
+        const Graph g = std::move(b).build();
+        std::vector<Device> devices;
+        for (int i = 0; i < 2; ++i)
+            devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0,
+                                     std::numeric_limits<double>::infinity()});
+        const Cluster c("two", std::move(devices), Link{10.0, 0.0});
+        const LowerBound lb = lowerBound(g, c);
+        const double best = enumeratedOptimum(g, c);
+        LowerBound others = lb;
+        others.blocksUs = 0.0;
+        std::printf("downsampling block: over its placements %.3f us, the other components %.3f (%s), the "
+                    "optimum %.3f\n",
+                    lb.blocksUs, others.valueUs(), others.source(), best);
+        QCOMPARE(g.opCount(), 19);
+        QCOMPARE(best, 179.0); // one device: 12 x 2 + 10 + 4 x 30 + 5 + 20
+        QCOMPARE(lb.blocksUs, best);
+        QVERIFY(others.valueUs() < best - 5.0); // 173: the device windows
+    }
+
     // The same property on graphs and clusters that stress the bound's arguments: devices of
     // different speeds (1-4 of them), links of different speeds and latencies per direction,
     // zero-duration ops, zero-byte and parallel edges, sources in the middle of the graph and
