@@ -343,7 +343,7 @@ private slots:
         QCOMPARE(chart.hostDispatchSeries()->count(), 2);
         QCOMPARE(chart.hostDispatchSeries()->at(0).y(), 60.0);
         QCOMPARE(chart.hostDispatchSeries()->at(1).y(), 60.0);
-        QVERIFY2(chart.legendNames().contains(QStringLiteral("host dispatch, eager PyTorch (60.00 ms)")),
+        QVERIFY2(chart.legendNames().contains(QStringLiteral("host dispatch 60.00 ms (eager PyTorch)")),
                  qPrintable(chart.legendNames().join(QStringLiteral(" | "))));
         QVERIFY(chart.stepAxisMax() >= 60.0); // in the band shown
         chart.reset(100);

@@ -153,9 +153,11 @@ void LearningChart::setHostDispatch(double ms)
     if (value == hostDispatchMs_ || (std::isnan(value) && std::isnan(hostDispatchMs_)))
         return; // every placement of the graph arrives with its figure: the same, mostly
     hostDispatchMs_ = value;
-    // The figure in the legend too: the line may lie above the band the axis shows.
+    // The figure in the legend too: the line may lie above the band the axis shows. It comes
+    // before the words, which the legend cuts first where its entries outgrow the chart's
+    // width (seven of them with a classical placer's name and a bound's source).
     hostDispatchSeries_->setName(known(hostDispatchMs_)
-                                     ? tr("host dispatch, eager PyTorch (%1)").arg(formatMilliseconds(hostDispatchMs_))
+                                     ? tr("host dispatch %1 (eager PyTorch)").arg(formatMilliseconds(hostDispatchMs_))
                                      : tr("host dispatch"));
     refresh();
 }
