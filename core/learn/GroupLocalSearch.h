@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/graph/Ids.h"
 #include "core/graph/Placement.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/learn/Evaluation.h"
 #include "core/sim/SimOptions.h"
 #include "core/sim/Simulator.h"

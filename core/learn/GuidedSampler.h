@@ -1,8 +1,8 @@
 #pragma once
 
 #include "core/classic/MemoryLedger.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/graph/Placement.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/learn/Policy.h"
 #include "core/learn/SampleBatch.h"
 #include "core/sim/SimOptions.h"

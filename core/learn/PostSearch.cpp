@@ -3,12 +3,12 @@
 #include "core/graph/Placement.h"
 
 #include "core/cluster/Cluster.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/graph/CriticalPath.h"
 #include "core/graph/Graph.h"
 #include "core/learn/Adam.h"
 #include "core/learn/BatchEvaluator.h"
 #include "core/learn/CrossEntropyStep.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"

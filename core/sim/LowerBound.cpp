@@ -3,6 +3,7 @@
 #include "core/sim/ImpliedEdges.h"
 
 #include "core/cluster/Cluster.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/cost/OpTime.h"
 #include "core/graph/CriticalPath.h"
 #include "core/graph/Graph.h"
@@ -1395,10 +1396,9 @@ constexpr std::int64_t kPlacementsNodes = 5'000;
 // the step lasts at least its tail after it ends; on one device, any set of its ops starts no
 // sooner than their least head, runs one at a time, and leaves at least their least tail. The
 // placements are searched op by op in topological order, colocation groups and CPU pins kept,
-// devices that are interchangeable (the same durations for every op and the same links to and
-// from every other device) taken in order of first use, a partial placement dropped once the
-// longest path through its ops (transfers where they cross, the rest at their fastest) reaches
-// the least bound found. 0 with a collective (it runs on a channel, not a device's queue),
+// interchangeable devices (DeviceSymmetry) taken in order of first use, a partial placement
+// dropped once the longest path through its ops (transfers where they cross, the rest at their
+// fastest) reaches the least bound found. 0 with a collective (it runs on a channel, not a device's queue),
 // beyond kPlacementsNodes nodes, or as soon as some placement's bound is at most `floorUs` (the
 // other components' bound: the search cannot raise it then).
 class PlacementsBound {
@@ -1455,35 +1455,17 @@ public:
     }
 
 private:
-    // previous_[d]: the device of d's class just before it in order (kNoDevice: d is first).
+    // previous_[d]: the device of d's class of interchangeable devices (DeviceSymmetry: they
+    // time every op alike and the links map onto themselves) just before it (kNoDevice: first).
     void interchangeable()
     {
         previous_.assign(devices_, kNoDevice);
-        for (size_t d = 0; d < devices_; ++d)
-            for (size_t e = d; e-- > 0;)
-                if (swappable(e, d)) {
-                    previous_[d] = static_cast<DeviceId>(e);
-                    break;
-                }
-    }
-
-    bool swappable(size_t a, size_t b) const
-    {
-        for (size_t op = 0; op < n_; ++op)
-            if (durationUs_[op * devices_ + a] != durationUs_[op * devices_ + b])
-                return false;
-        auto same = [](const Link& x, const Link& y) {
-            return x.bytesPerUs == y.bytesPerUs && x.latencyUs == y.latencyUs;
-        };
-        const auto da = static_cast<DeviceId>(a), db = static_cast<DeviceId>(b);
-        if (!same(cluster_.link(da, db), cluster_.link(db, da)))
-            return false;
-        for (DeviceId k = 0; k < cluster_.deviceCount(); ++k)
-            if (k != da && k != db
-                && (!same(cluster_.link(da, k), cluster_.link(db, k))
-                    || !same(cluster_.link(k, da), cluster_.link(k, db))))
-                return false;
-        return true;
+        const DeviceSymmetry symmetry(cluster_);
+        for (int k = 0; k < symmetry.classCount(); ++k) {
+            const std::span<const DeviceId> members = symmetry.members(k);
+            for (size_t m = 1; m < members.size(); ++m)
+                previous_[static_cast<size_t>(members[m])] = members[m - 1];
+        }
     }
 
     double transferUs(DeviceId from, DeviceId to, double bytes) const

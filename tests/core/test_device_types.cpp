@@ -4,6 +4,7 @@
 // between a V100, a T4 and a CPU): the simulator and its incremental twin, the lower bound
 // against the enumerated optimum, the classical placers, the learners and milp.
 #include "core/cluster/Cluster.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/cluster/DeviceTypes.h"
 #include "core/cost/OpTime.h"
 #include "core/exact/MilpGrouping.h"
@@ -13,7 +14,6 @@
 #include "core/graph/Placement.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/NativeGraphReader.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/run/PlacerRegistry.h"
 #include "core/sim/IncrementalSimulator.h"
 #include "core/sim/LowerBound.h"

@@ -2,11 +2,11 @@
 // sampling") and the PPO surrogate of its draws.
 #include "core/classic/ListScheduler.h"
 #include "core/cluster/Cluster.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/graph/Graph.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/GraphFile.h"
 #include "core/io/native/ClusterPresets.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/learn/Grouping.h"
 #include "core/learn/GuidedSampler.h"
 #include "core/learn/SampleBatch.h"

@@ -1,10 +1,10 @@
 // Post Studio's Post (`post`, core/learn/PostSearch), its local search, the `local-search`
 // baseline and the `post@best` race (docs/learners.md).
 #include "core/cluster/Cluster.h"
+#include "core/cluster/DeviceSymmetry.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/graph/Placement.h"
 #include "core/learn/BatchEvaluator.h"
-#include "core/learn/DeviceSymmetry.h"
 #include "core/learn/EvaluationBudget.h"
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"

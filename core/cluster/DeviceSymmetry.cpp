@@ -1,4 +1,4 @@
-#include "core/learn/DeviceSymmetry.h"
+#include "core/cluster/DeviceSymmetry.h"
 
 #include "core/cluster/Cluster.h"
 
