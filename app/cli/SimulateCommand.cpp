@@ -56,6 +56,7 @@ nlohmann::json resultJson(const ImportedGraph& imported, const Cluster& c, const
     j["lower_bound_ancestry_ms"] = lb.ancestryUs / 1000.0;
     j["lower_bound_device_windows_ms"] = lb.windowsUs / 1000.0;
     j["lower_bound_memory_split_ms"] = lb.memorySplitUs / 1000.0;
+    j["lower_bound_path_loads_ms"] = lb.pathLoadsUs / 1000.0;
     j["lower_bound_blocks_ms"] = lb.blocksUs / 1000.0;
     j["lower_bound_ready_order_ms"] = lb.readyOrderUs / 1000.0;
     j["lower_bound_source"] = lb.source();
@@ -128,8 +129,8 @@ void printResult(const Graph& g, const Cluster& c, const SimResult& r, const Low
               << formatMs(r.feasible ? boundBelowStep(lb.valueUs(), r.stepTimeUs) : lb.valueUs()) << "  (critical path "
               << formatMs(lb.criticalPathUs) << ", work " << formatMs(lb.workUs) << ", fork-join "
               << formatMs(lb.forkJoinUs) << ", ancestry " << formatMs(lb.ancestryUs) << ", device windows "
-              << formatMs(lb.windowsUs) << ", memory split " << formatMs(lb.memorySplitUs) << ", blocks "
-              << formatMs(lb.blocksUs)
+              << formatMs(lb.windowsUs) << ", memory split " << formatMs(lb.memorySplitUs) << ", path loads "
+              << formatMs(lb.pathLoadsUs) << ", blocks " << formatMs(lb.blocksUs)
               << (lb.readyOrderUs > 0.0 ? ", ready order " + formatMs(lb.readyOrderUs) : std::string()) << ")\n";
     if (const double gap = r.feasible ? certifiedGap(r.stepTimeUs, lb.valueUs()) : NAN; !std::isnan(gap))
         std::cout << "certified    within " << formatGap(gap) << " of the optimum (step / lower bound - 1)\n";

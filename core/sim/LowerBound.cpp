@@ -32,7 +32,8 @@ namespace post {
 
 double LowerBound::valueUs() const
 {
-    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs, blocksUs, readyOrderUs});
+    return std::max({criticalPathUs, workUs, forkJoinUs, ancestryUs, windowsUs, memorySplitUs, pathLoadsUs, blocksUs,
+                     readyOrderUs});
 }
 
 const char* LowerBound::source() const
@@ -52,6 +53,8 @@ const char* LowerBound::source() const
         return "device-windows";
     if (memorySplitUs >= v)
         return "memory-split";
+    if (pathLoadsUs >= v)
+        return "path-loads";
     if (blocksUs >= v)
         return "blocks";
     return "ready-order";
@@ -1693,7 +1696,7 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
     if (graph.opCount() == 0)
         return bound;
     if (cluster.deviceCount() == 0) // nowhere to run: no finite step time exists
-        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf};
+        return LowerBound{kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf, kInf};
 
     const OpFloors floors = opFloors(graph, cluster);
     const CollectiveLinks collectiveLinks(cluster);
@@ -1735,6 +1738,8 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
     };
     bound.windowsUs = windows(head, tail);
     bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, optimizerStateFactor(graph, options));
+    bound.pathLoadsUs = pathLoadsBoundUs(graph, cluster, floors.fastestUs, head, tail,
+                                         optimizerStateFactor(graph, options), bound.valueUs());
     if (blocks) // a small graph is also one block, bounded over its placements
         bound.blocksUs = std::max(blocksBound(graph, cluster, options, floors.fastestUs),
                                   placementsBound(graph, cluster, bound.valueUs()));

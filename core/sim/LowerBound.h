@@ -34,6 +34,11 @@ struct LowerBound {
     // every placement that fits in memory, which is every placement a result is ranked by;
     // 0 when memory forces nothing.
     double memorySplitUs = 0.0;
+    // Path loads: a longest path cut into segments as above, each segment's device also
+    // running everything colocated with its ops (their least start + their time + the least
+    // time after them), so a path kept on one device pays for the groups it carries there
+    // (docs/simulator.md, "Path loads").
+    double pathLoadsUs = 0.0;
     // Blocks: the sum, over the stretches between ops every path passes through, of each
     // stretch's own bound (docs/simulator.md, "blocks"); 0 without such an op inside the graph.
     double blocksUs = 0.0;
@@ -43,7 +48,7 @@ struct LowerBound {
     double readyOrderUs = 0.0;
     double valueUs() const;
     // The name of the component that gives valueUs(): "critical-path", "work", "fork-join",
-    // "ancestry", "device-windows", "memory-split", "blocks" or "ready-order" (the first of them on ties,
+    // "ancestry", "device-windows", "memory-split", "path-loads", "blocks" or "ready-order" (the first of them on ties,
     // within rounding).
     const char* source() const;
 };

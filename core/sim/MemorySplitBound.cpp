@@ -8,9 +8,11 @@
 #include "core/sim/GoldenSection.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -96,6 +98,18 @@ Units memoryUnits(const Graph& graph, double optimizerStateFactor)
     return u;
 }
 
+// Per unit (memoryUnits) and device class, two sets of the unit's ops: all of them, and those
+// after whose end the step runs on for some time (a training step's weight updates, its
+// sinks, are left out): each set's least start on a device of that class, its time there and
+// the least time the step runs on after any of its ops ends there (unitLoads; infinity for
+// an empty set). A unit sits on one device, so its ops run there one at a time.
+struct UnitLoads {
+    static constexpr size_t kSets = 2;
+    std::array<std::vector<double>, kSets> releaseUs; // unit x class
+    std::array<std::vector<double>, kSets> workUs;
+    std::array<std::vector<double>, kSets> leaveUs;
+};
+
 // The path of largest total weight, from a source to a sink, in order.
 std::vector<OpId> heaviestPath(const Graph& graph, const std::vector<double>& weight)
 {
@@ -126,6 +140,23 @@ public:
         , links_(links)
         , seen_(units.bytes.size(), 0)
     {
+    }
+
+    // The path-loads bound of `path` (and of its fold), at least `floor` where it gives up:
+    // `unitLoads` holds, per unit and class, the least start and the least time left after
+    // the end of any of the unit's ops on a device of that class.
+    double loads(const std::vector<OpId>& path, const UnitLoads& unitLoads, double floor, std::int64_t& scans)
+    {
+        unitLoads_ = &unitLoads;
+        prepare(path);
+        priceCuts();
+        double best = leastLoadedLength(floor, scans);
+        if (fold()) {
+            priceCuts();
+            best = std::max(best, leastLoadedLength(floor, scans));
+        }
+        unitLoads_ = nullptr;
+        return best;
     }
 
     // Infinity when no segmentation fits (no placement of the graph fits in memory).
@@ -310,6 +341,97 @@ private:
                 }
     }
 
+    // The least T for which some segmentation of the path (as prepared) is no longer than T
+    // and each segment's device can run the units of the segment's ops within T (on or off
+    // the path, they all sit there): the least start of their ops + their time + the least
+    // time left after them. A bisection over T; at least `floor` (a bound known already), and
+    // where the work limit is reached, the largest T found too short.
+    double leastLoadedLength(double floor, std::int64_t& scans)
+    {
+        const double length = lengthUnder(kInf, scans);
+        if (length == kInf || scans > kScanLimit)
+            return 0.0;
+        double lo = std::max(floor, length);
+        if (lengthUnder(lo, scans) <= lo)
+            return length;
+        double hi = kInf;
+        for (const double factor : {1.02, 1.05, 1.1, 1.25, 1.5, 2.0}) {
+            if (scans > kScanLimit)
+                return lo;
+            if (lengthUnder(lo * factor, scans) <= lo * factor) {
+                hi = lo * factor;
+                break;
+            }
+        }
+        if (hi == kInf)
+            return lo;
+        // lo: too short for every segmentation; hi: long enough for one.
+        for (int step = 0; step < 20 && hi - lo > 1e-6 * hi && scans <= kScanLimit; ++step) {
+            const double mid = (lo + hi) / 2;
+            if (lengthUnder(mid, scans) <= mid)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        return lo;
+    }
+
+    // The least length (durations and cuts) of the path's segmentations whose segments each
+    // fit their device and load it for at most `limit`: for each set of UnitLoads, the least
+    // start of the segment's units' ops in it + their time + the least time after them.
+    double lengthUnder(double limit, std::int64_t& scans)
+    {
+        const size_t m = unit_.size(), classes = classes_.size();
+        if (m == 0)
+            return 0.0;
+        constexpr size_t kSets = UnitLoads::kSets;
+        into_.assign((m + 1) * classes, kInf);
+        for (size_t k = 0; k < classes; ++k)
+            into_[k] = 0.0;
+        row_.assign(classes, kInf);
+        for (size_t j = 1; j <= m; ++j) {
+            std::fill(row_.begin(), row_.end(), kInf);
+            for (size_t k = 0; k < classes; ++k) {
+                const DeviceClass& c = classes_[k];
+                ++stamp_;
+                double held = 0.0, output = 0.0, length = 0.0;
+                std::array<double, kSets> start, work, left;
+                start.fill(kInf);
+                work.fill(0.0);
+                left.fill(kInf);
+                for (size_t i = j; i-- > 0;) {
+                    const size_t unit = unit_[i];
+                    if (seen_[unit] != stamp_) {
+                        seen_[unit] = stamp_;
+                        held += units_.bytes[unit];
+                        for (size_t set = 0; set < kSets; ++set) {
+                            start[set] = std::min(start[set], unitLoads_->releaseUs[set][unit * classes + k]);
+                            work[set] += unitLoads_->workUs[set][unit * classes + k];
+                            left[set] = std::min(left[set], unitLoads_->leaveUs[set][unit * classes + k]);
+                        }
+                    }
+                    output = std::max(output, output_[i]);
+                    length += duration_[i * classes + k];
+                    if (held + output > c.capacity || length == kInf || work[0] == kInf)
+                        break;
+                    ++scans;
+                    bool fits = true;
+                    for (size_t set = 0; set < kSets && fits; ++set)
+                        fits = start[set] == kInf || start[set] + work[set] + left[set] <= limit;
+                    if (fits)
+                        row_[k] = std::min(row_[k], into_[i * classes + k] + length);
+                }
+            }
+            if (j == m)
+                break;
+            for (size_t to = 0; to < classes; ++to)
+                for (size_t from = 0; from < classes; ++from)
+                    into_[j * classes + to] = std::min(into_[j * classes + to],
+                                                       row_[from] + cut_[(j * classes + from) * classes + to]);
+        }
+        return *std::min_element(row_.begin(), row_.end());
+    }
+
     // The least load the units off the path put on the classes outside the budget when `room`
     // bytes of it are theirs (fractional: the units of most time per byte take the room).
     double offPathLoad(double room) const
@@ -454,9 +576,97 @@ private:
     double offPathForcedUs_ = 0.0;                   // units off the path no limited device holds: their time away
     std::vector<double> into_;
     std::vector<double> row_;
+    const UnitLoads* unitLoads_ = nullptr; // while loads() runs
 };
 
+// Per op and class, the least start of the op on a device of that class (at least `headUs`)
+// and the least time the step runs on after it ends there (at least its tail), along the
+// edges: an input either shares the op's device or crosses the link between the two classes,
+// and the same for consumers; colocated ops share one device. Per unit, the least over its ops.
+UnitLoads unitLoads(const Graph& graph, const std::vector<DeviceClass>& classes, const std::vector<CheapestLink>& links,
+                    const Units& units, const std::vector<double>& fastestUs, const std::vector<double>& headUs,
+                    const std::vector<double>& tailUs)
+{
+    const size_t n = static_cast<size_t>(graph.opCount()), count = classes.size();
+    std::vector<double> start(n * count, kInf), after(n * count, kInf);
+    auto together = [&](OpId a, OpId b) {
+        const int g = graph.colocationGroup(a);
+        return g >= 0 && g == graph.colocationGroup(b);
+    };
+    auto duration = [&](OpId op, size_t k) { return classes[k].durationUs[static_cast<size_t>(op)]; };
+    const std::span<const OpId> order = graph.topologicalOrder();
+    for (OpId v : order)
+        for (size_t k = 0; k < count; ++k) {
+            double h = headUs[static_cast<size_t>(v)];
+            for (EdgeId e : graph.inEdges(v)) {
+                const Edge& edge = graph.edge(e);
+                const auto u = static_cast<size_t>(edge.from);
+                double best = start[u * count + k] + duration(edge.from, k);
+                if (!together(edge.from, v))
+                    for (size_t c = 0; c < count; ++c)
+                        best = std::min(best,
+                                        start[u * count + c] + duration(edge.from, c)
+                                            + links[c * count + k].transferUs(edge.bytes));
+                h = std::max(h, best);
+            }
+            start[static_cast<size_t>(v) * count + k] = h;
+        }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const OpId v = *it;
+        for (size_t k = 0; k < count; ++k) {
+            double a = tailUs[static_cast<size_t>(v)] - fastestUs[static_cast<size_t>(v)];
+            for (EdgeId e : graph.outEdges(v)) {
+                const Edge& edge = graph.edge(e);
+                const auto w = static_cast<size_t>(edge.to);
+                double best = duration(edge.to, k) + after[w * count + k];
+                if (!together(v, edge.to))
+                    for (size_t c = 0; c < count; ++c)
+                        best = std::min(best,
+                                        links[k * count + c].transferUs(edge.bytes) + duration(edge.to, c)
+                                            + after[w * count + c]);
+                a = std::max(a, best);
+            }
+            after[static_cast<size_t>(v) * count + k] = a;
+        }
+    }
+    UnitLoads loads;
+    for (size_t set = 0; set < UnitLoads::kSets; ++set) {
+        loads.releaseUs[set].assign(units.bytes.size() * count, kInf);
+        loads.workUs[set].assign(units.bytes.size() * count, 0.0);
+        loads.leaveUs[set].assign(units.bytes.size() * count, kInf);
+    }
+    for (size_t op = 0; op < n; ++op) {
+        const auto unit = static_cast<size_t>(units.of[op]);
+        for (size_t k = 0; k < count; ++k) {
+            const size_t at = unit * count + k;
+            for (size_t set = 0; set < UnitLoads::kSets; ++set) {
+                if (set == 1 && !(after[op * count + k] > 0.0))
+                    continue; // the second set: only ops the step runs on after
+                loads.releaseUs[set][at] = std::min(loads.releaseUs[set][at], start[op * count + k]);
+                loads.workUs[set][at] += classes[k].durationUs[op];
+                loads.leaveUs[set][at] = std::min(loads.leaveUs[set][at], after[op * count + k]);
+            }
+        }
+    }
+    return loads;
+}
+
 } // namespace
+
+double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
+                        const std::vector<double>& headUs, const std::vector<double>& tailUs,
+                        double optimizerStateFactor, double floorUs)
+{
+    if (graph.opCount() == 0 || cluster.deviceCount() == 0)
+        return 0.0;
+    const Units units = memoryUnits(graph, optimizerStateFactor);
+    const std::vector<DeviceClass> classes = deviceClasses(graph, cluster);
+    const std::vector<CheapestLink> links = classLinks(cluster, classes);
+    const UnitLoads loads = unitLoads(graph, classes, links, units, fastestUs, headUs, tailUs);
+    PathSplit split(graph, classes, units, links);
+    std::int64_t scans = 0;
+    return split.loads(heaviestPath(graph, fastestUs), loads, floorUs, scans);
+}
 
 double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
                           double optimizerStateFactor)

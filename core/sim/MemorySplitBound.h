@@ -21,4 +21,16 @@ class Cluster;
 double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
                           double optimizerStateFactor);
 
+// The path-loads bound (docs/simulator.md, source "path-loads"): the least T for which some
+// segmentation of a longest path is no longer than T (durations and the cuts between its
+// segments, as in the memory split) while each segment's device also runs everything
+// colocated with the segment's ops within T: their least start + their time + the least time
+// the step runs on after them. `headUs` / `tailUs`: each op's least start and least time from
+// its start to the step's end over every placement (the ancestry bound's), raised per device
+// class along the edges. At least `floorUs` where it gives up within its work limit; 0 where
+// no placement fits in memory.
+double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
+                        const std::vector<double>& headUs, const std::vector<double>& tailUs,
+                        double optimizerStateFactor, double floorUs);
+
 } // namespace post

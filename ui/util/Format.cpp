@@ -87,6 +87,8 @@ QString boundSourceLabel(const QString& source)
         return QObject::tr("device windows");
     if (source == QLatin1String("memory-split"))
         return QObject::tr("memory split");
+    if (source == QLatin1String("path-loads"))
+        return QObject::tr("path loads");
     if (source == QLatin1String("ready-order"))
         return QObject::tr("ready order");
     return source;
