@@ -24,6 +24,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Segment scans over all paths (a scan step adds one op to a segment): beyond this the
 // component gives up (0), which only weakens the bound.
 constexpr std::int64_t kScanLimit = 40'000'000;
+// The same for the path loads' bisection, all of its steps together.
+constexpr std::int64_t kLoadsScanLimit = 8'000'000;
 
 // Devices that time every op alike and hold as much: a segment only needs its class.
 struct DeviceClass {
@@ -344,41 +346,32 @@ private:
     // The least T for which some segmentation of the path (as prepared) is no longer than T
     // and each segment's device can run the units of the segment's ops within T (on or off
     // the path, they all sit there): the least start of their ops + their time + the least
-    // time left after them. A bisection over T; at least `floor` (a bound known already), and
-    // where the work limit is reached, the largest T found too short.
+    // time left after them. A bisection over T from `floor` (a bound known already): the
+    // largest T shown too short, or 0 where `floor` is not (nothing above it is proved).
     double leastLoadedLength(double floor, std::int64_t& scans)
     {
-        const double length = lengthUnder(kInf, scans);
-        if (length == kInf || scans > kScanLimit)
+        auto tooShort = [&](double t) { return lengthUnder(t, scans) > t; };
+        if (floor <= 0.0 || !tooShort(floor))
             return 0.0;
-        double lo = std::max(floor, length);
-        if (lengthUnder(lo, scans) <= lo)
-            return length;
-        double hi = kInf;
+        double lo = floor, hi = kInf;
         for (const double factor : {1.02, 1.05, 1.1, 1.25, 1.5, 2.0}) {
-            if (scans > kScanLimit)
-                return lo;
-            if (lengthUnder(lo * factor, scans) <= lo * factor) {
-                hi = lo * factor;
+            if (!tooShort(floor * factor)) {
+                hi = floor * factor;
                 break;
             }
+            lo = floor * factor;
         }
-        if (hi == kInf)
-            return lo;
-        // lo: too short for every segmentation; hi: long enough for one.
-        for (int step = 0; step < 20 && hi - lo > 1e-6 * hi && scans <= kScanLimit; ++step) {
+        for (int step = 0; step < 20 && hi < kInf && hi - lo > 1e-6 * hi; ++step) {
             const double mid = (lo + hi) / 2;
-            if (lengthUnder(mid, scans) <= mid)
-                hi = mid;
-            else
-                lo = mid;
+            (tooShort(mid) ? lo : hi) = mid;
         }
         return lo;
     }
 
     // The least length (durations and cuts) of the path's segmentations whose segments each
     // fit their device and load it for at most `limit`: for each set of UnitLoads, the least
-    // start of the segment's units' ops in it + their time + the least time after them.
+    // start of the segment's units' ops in it + their time + the least time after them. 0
+    // past the work limit.
     double lengthUnder(double limit, std::int64_t& scans)
     {
         const size_t m = unit_.size(), classes = classes_.size();
@@ -390,6 +383,8 @@ private:
             into_[k] = 0.0;
         row_.assign(classes, kInf);
         for (size_t j = 1; j <= m; ++j) {
+            if (scans > kLoadsScanLimit)
+                return 0.0; // nothing proved: as if some segmentation fitted
             std::fill(row_.begin(), row_.end(), kInf);
             for (size_t k = 0; k < classes; ++k) {
                 const DeviceClass& c = classes_[k];
@@ -412,7 +407,8 @@ private:
                     }
                     output = std::max(output, output_[i]);
                     length += duration_[i * classes + k];
-                    if (held + output > c.capacity || length == kInf || work[0] == kInf)
+                    // The work only grows with the segment: past the limit, so do its loads.
+                    if (held + output > c.capacity || length == kInf || work[0] > limit)
                         break;
                     ++scans;
                     bool fits = true;

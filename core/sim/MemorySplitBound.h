@@ -27,8 +27,8 @@ double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std:
 // colocated with the segment's ops within T: their least start + their time + the least time
 // the step runs on after them. `headUs` / `tailUs`: each op's least start and least time from
 // its start to the step's end over every placement (the ancestry bound's), raised per device
-// class along the edges. At least `floorUs` where it gives up within its work limit; 0 where
-// no placement fits in memory.
+// class along the edges. 0 where it proves nothing above `floorUs` (the other components'
+// bound), within its work limit.
 double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
                         const std::vector<double>& headUs, const std::vector<double>& tailUs,
                         double optimizerStateFactor, double floorUs);
