@@ -2,9 +2,10 @@
 """Exports torchvision networks in training form (batch 32, random weights: nothing is
 downloaded) for bench/certified_gaps.py --torchvision: real models as users bring them, ONNX
 from PyTorch, none of them in ../shared/data. Run by /usr/bin/python3 (Debian's python3-torch);
-an existing file is kept. EfficientNet and ConvNeXt are left out: torch 1.13 cannot export
-their stochastic depth in training mode (Bernoulli); ViT-B/16's training export did not end
-within 10 minutes on this machine.
+an existing file is kept. EfficientNet's and ConvNeXt's stochastic depth is exported as the
+identity, as post_torch.export does (torch 1.13 cannot export its Bernoulli draw in training
+mode; docs/pytorch.md); ViT-B/16's training export did not end within 10 minutes on this
+machine.
 
 usage: export_torchvision_gaps.py OUT_DIR
 """
@@ -27,13 +28,24 @@ MODELS = [  # (file, constructor name, keyword arguments, input shape)
     ("mnasnet1_0_b32.onnx", "mnasnet1_0", {}, (32, 3, 224, 224)),
     ("shufflenet_v2_x1_0_b32.onnx", "shufflenet_v2_x1_0", {}, (32, 3, 224, 224)),
     ("regnet_y_400mf_b32.onnx", "regnet_y_400mf", {}, (32, 3, 224, 224)),
+    ("efficientnet_b0_b32.onnx", "efficientnet_b0", {}, (32, 3, 224, 224)),
+    ("convnext_tiny_b32.onnx", "convnext_tiny", {}, (32, 3, 224, 224)),
 ]
+
+
+def without_stochastic_depth(model):
+    """Drop probability 0 for torchvision's StochasticDepth modules: the identity, as
+    post_torch.export exports them."""
+    for m in model.modules():
+        if type(m).__name__ == "StochasticDepth":
+            m.p = 0.0
+    return model
 
 if __name__ == "__main__":
     out = sys.argv[1]
     torch, torchvision = import_torch(out, "held-out exports")
     warnings.filterwarnings("ignore")  # one "Removing mutation" warning per BatchNorm
     for name, constructor, kwargs, shape in MODELS:
-        export(torch, out, getattr(torchvision.models, constructor)(weights=None, **kwargs), name, shape,
-               training=True)
+        model = without_stochastic_depth(getattr(torchvision.models, constructor)(weights=None, **kwargs))
+        export(torch, out, model, name, shape, training=True)
         print(name, flush=True)

@@ -138,6 +138,42 @@ class _ModelState:
         return False
 
 
+# Modules that drop whole residual branches at random in training, and the attribute holding
+# their drop probability: torchvision's StochasticDepth (EfficientNet, ConvNeXt), timm's
+# DropPath. Their per-sample mask comes from an in-place Bernoulli draw, which torch 1.13's
+# ONNX exporter refuses; with the probability 0 they return their input.
+_STOCHASTIC_DEPTH = {"StochasticDepth": "p", "DropPath": "drop_prob"}
+
+
+class _StochasticDepthAsIdentity:
+    """Sets the drop probability of `model`'s stochastic-depth modules to 0 (the exporter puts
+    every module in train mode, so eval mode would not do) and puts it back on exit, and warns
+    how many there were: a training export then has no node for their mask (one element-wise
+    product per residual branch, left out of the step)."""
+
+    def __init__(self, model):
+        self.saved = []
+        for m in model.modules():
+            attribute = _STOCHASTIC_DEPTH.get(type(m).__name__)
+            if attribute is not None and getattr(m, attribute, 0.0):
+                self.saved.append((m, attribute, getattr(m, attribute)))
+
+    def __enter__(self):
+        for m, attribute, _ in self.saved:
+            setattr(m, attribute, 0.0)
+        if self.saved:
+            warnings.warn(f"post_torch.export: {len(self.saved)} stochastic-depth module(s) "
+                          f"({type(self.saved[0][0]).__name__}) exported as the identity: ONNX has no form for "
+                          "their random mask in training mode; the step leaves out their element-wise product",
+                          stacklevel=3)
+        return self
+
+    def __exit__(self, *exc):
+        for m, attribute, value in self.saved:
+            setattr(m, attribute, value)
+        return False
+
+
 def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True,
            profile_runs=3):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
@@ -145,6 +181,9 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     The export keeps PyTorch's module-scoped node names and, with `training=True` (the
     default: Post Studio places training steps), keeps BatchNormalization and Dropout as
     nodes of their own instead of folding them, so each module with parameters has a node.
+    Stochastic depth (torchvision's StochasticDepth in EfficientNet and ConvNeXt, timm's
+    DropPath) is exported as the identity, with a warning: ONNX has no form for its random
+    mask in training mode, and the step leaves out that one element-wise product per branch.
     With `profile=True` it also times the model's operators on this machine's CPU with
     torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's fastest time over
     `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
@@ -165,7 +204,7 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
         raise ValueError(f"profile_runs must be a whole number >= 1, got {profile_runs!r}")
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
     path = os.fspath(path)
-    with _ModelState(model):
+    with _ModelState(model), _StochasticDepthAsIdentity(model if training else torch.nn.Module()):
         model.train(training)
         torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
                           training=mode, do_constant_folding=not training)

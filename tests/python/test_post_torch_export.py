@@ -2,7 +2,7 @@
 
 The model is exactly as it was after an export (values of every parameter and buffer, requires_grad,
 .grad, every submodule's training flag), with and without profile, for models in eval and in train
-mode. Run by CTest as python/test_post_torch_export with Debian's python3-torch; needs no post-cli;
+mode; stochastic depth exports as the identity in training mode. Run by CTest as python/test_post_torch_export with Debian's python3-torch; needs no post-cli;
 skips with exit code 77 where torch or onnx is missing.
 """
 
@@ -144,6 +144,76 @@ class ExportLeavesTheModelAsItWas(unittest.TestCase):
         with self.assertRaises(Exception):
             post_torch.export(model, (torch.randn(2, 5, 16, 16),), self.path)  # 5 channels: the conv fails
         self.assertSame(before, snapshot(model))
+
+
+class DropPath(torch.nn.Module):
+    """timm's stochastic depth, as timm writes it: an in-place Bernoulli draw per sample."""
+
+    def __init__(self, drop_prob):
+        super().__init__()
+        self.drop_prob = drop_prob
+
+    def forward(self, x):
+        if self.drop_prob == 0.0 or not self.training:
+            return x
+        keep = 1 - self.drop_prob
+        mask = x.new_empty((x.shape[0],) + (1,) * (x.ndim - 1)).bernoulli_(keep)
+        return x * mask / keep
+
+
+class Residual(torch.nn.Module):
+    """Two residual branches, one behind torchvision's StochasticDepth (EfficientNet's, ConvNeXt's)
+    and one behind DropPath."""
+
+    def __init__(self, depth):
+        super().__init__()
+        self.a = torch.nn.Conv2d(4, 4, 3, padding=1)
+        self.b = torch.nn.Conv2d(4, 4, 3, padding=1)
+        self.depth = depth
+        self.drop = DropPath(0.3)
+
+    def forward(self, x):
+        x = x + self.depth(self.a(x))
+        return x + self.drop(self.b(x))
+
+
+class StochasticDepthExportsAsTheIdentity(unittest.TestCase):
+    """torch 1.13's exporter refuses the in-place Bernoulli draw of stochastic depth in training
+    mode (EfficientNet and ConvNeXt failed to export): post_torch exports those modules as the
+    identity, says so, and leaves the model as it was."""
+
+    def test_training_export_of_stochastic_depth(self):
+        try:
+            from torchvision.ops import StochasticDepth
+        except ImportError:
+            self.skipTest("torchvision is missing")
+        torch.manual_seed(0)
+        model = Residual(StochasticDepth(0.2, "row")).train()
+        before = snapshot(model)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "residual.onnx")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                post_torch.export(model, (torch.randn(2, 4, 8, 8),), path)
+            said = [str(w.message) for w in caught if "stochastic-depth" in str(w.message)]
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("2 stochastic-depth module(s)", said[0])
+            kinds = {node.op_type for node in onnx.load(path).graph.node}
+            self.assertNotIn("Bernoulli", kinds)
+            self.assertNotIn("RandomUniformLike", kinds)
+            self.assertIn("Conv", kinds)
+        self.assertEqual(model.depth.p, 0.2)
+        self.assertEqual(model.drop.drop_prob, 0.3)
+        self.assertEqual(snapshot(model)[1], before[1], "training flags")
+
+    def test_an_inference_export_says_nothing(self):
+        model = Residual(DropPath(0.2)).train()
+        with tempfile.TemporaryDirectory() as tmp:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                post_torch.export(model, (torch.randn(2, 4, 8, 8),), os.path.join(tmp, "r.onnx"), training=False)
+        self.assertFalse([w for w in caught if "stochastic-depth" in str(w.message)])
+        self.assertEqual(model.depth.drop_prob, 0.2)
 
 
 class SharedModule(torch.nn.Module):
