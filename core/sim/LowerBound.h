@@ -36,8 +36,9 @@ struct LowerBound {
     double memorySplitUs = 0.0;
     // Path loads: a longest path cut into segments as above, each segment's device also
     // running everything colocated with its ops (their least start + their time + the least
-    // time after them), so a path kept on one device pays for the groups it carries there
-    // (docs/simulator.md, "Path loads").
+    // time after them), so a path kept on one device pays for the groups it carries there;
+    // like the memory split, for every placement that fits in memory; 0 where it proves
+    // nothing above the components before it (docs/simulator.md, `pathLoadsUs`).
     double pathLoadsUs = 0.0;
     // Blocks: the sum, over the stretches between ops every path passes through, of each
     // stretch's own bound (docs/simulator.md, "blocks"); 0 without such an op inside the graph.

@@ -144,9 +144,9 @@ public:
     {
     }
 
-    // The path-loads bound of `path` (and of its fold), at least `floor` where it gives up:
-    // `unitLoads` holds, per unit and class, the least start and the least time left after
-    // the end of any of the unit's ops on a device of that class.
+    // The path-loads bound of `path` (the larger of it and of its fold), 0 where it proves
+    // nothing above `floor`: `unitLoads` holds, per unit and class, the least start, the time
+    // and the least time left after the end of the unit's ops on a device of that class.
     double loads(const std::vector<OpId>& path, const UnitLoads& unitLoads, double floor, std::int64_t& scans)
     {
         unitLoads_ = &unitLoads;
