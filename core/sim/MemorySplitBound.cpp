@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -110,6 +111,19 @@ struct UnitLoads {
     std::array<std::vector<double>, kSets> releaseUs; // unit x class
     std::array<std::vector<double>, kSets> workUs;
     std::array<std::vector<double>, kSets> leaveUs;
+    // Per op and class: its least start and least time after (as above), and its time.
+    std::vector<double> opStartUs, opLeaveUs, opUs;
+    // The units' ops, contiguous per unit.
+    std::vector<size_t> unitOffsets;
+    std::vector<OpId> unitOps;
+};
+
+// Where the path passes an op (pathLoadsBoundUs, the holes): for each op, the first path
+// position it precedes (it or an ancestor of that path op; SIZE_MAX: none) and the last it
+// follows (-1 as SIZE_MAX: none), and per unit the path positions of its ops, in order.
+struct PathPlaces {
+    std::vector<size_t> firstBefore, lastAfter; // per op
+    std::vector<std::vector<size_t>> unitPositions;
 };
 
 // The path of largest total weight, from a source to a sink, in order.
@@ -147,12 +161,25 @@ public:
     // The path-loads bound of `path` (the larger of it and of its fold), 0 where it proves
     // nothing above `floor`: `unitLoads` holds, per unit and class, the least start, the time
     // and the least time left after the end of the unit's ops on a device of that class.
-    double loads(const std::vector<OpId>& path, const UnitLoads& unitLoads, double floor, std::int64_t& scans)
+    // Unfolded, `places` also prices each segment's hole (lengthUnder).
+    double loads(const std::vector<OpId>& path, const UnitLoads& unitLoads, const PathPlaces& places, double floor,
+                 std::int64_t& scans)
     {
         unitLoads_ = &unitLoads;
+        places_ = &places;
         prepare(path);
         priceCuts();
+        // Per position: the path's least duration before it (over classes).
+        fastestPrefix_.assign(unit_.size() + 1, 0.0);
+        const size_t classes = classes_.size();
+        for (size_t i = 0; i < unit_.size(); ++i) {
+            double least = kInf;
+            for (size_t k = 0; k < classes; ++k)
+                least = std::min(least, duration_[i * classes + k]);
+            fastestPrefix_[i + 1] = fastestPrefix_[i] + (least == kInf ? 0.0 : least);
+        }
         double best = leastLoadedLength(floor, scans);
+        places_ = nullptr;
         if (fold()) {
             priceCuts();
             best = std::max(best, leastLoadedLength(floor, scans));
@@ -394,6 +421,13 @@ private:
                 start.fill(kInf);
                 work.fill(0.0);
                 left.fill(kInf);
+                // The hole: the segment ends at path[j - 1]; `next` is the first later path
+                // position of one of its units (its device runs that op too), and the ops of
+                // its units that precede path[j - 1] or follow path[next] all run outside the
+                // path's stretch between the two (at least its ops' durations long).
+                const size_t last = j - 1;
+                size_t next = SIZE_MAX;
+                Hole hole;
                 for (size_t i = j; i-- > 0;) {
                     const size_t unit = unit_[i];
                     if (seen_[unit] != stamp_) {
@@ -404,6 +438,8 @@ private:
                             work[set] += unitLoads_->workUs[set][unit * classes + k];
                             left[set] = std::min(left[set], unitLoads_->leaveUs[set][unit * classes + k]);
                         }
+                        if (places_ != nullptr)
+                            scans += addToHole(unit, k, last, next, hole);
                     }
                     output = std::max(output, output_[i]);
                     length += duration_[i * classes + k];
@@ -414,6 +450,12 @@ private:
                     bool fits = true;
                     for (size_t set = 0; set < kSets && fits; ++set)
                         fits = start[set] == kInf || start[set] + work[set] + left[set] <= limit;
+                    if (next != SIZE_MAX) {
+                        const double gap = fastestPrefix_[next] - fastestPrefix_[last + 1];
+                        for (size_t set = 0; set < kSets && fits; ++set)
+                            fits = !hole.before[set] || !hole.later[set]
+                                || hole.start[set] + hole.work[set] + gap + hole.left[set] <= limit;
+                    }
                     if (fits)
                         row_[k] = std::min(row_[k], into_[i * classes + k] + length);
                 }
@@ -426,6 +468,48 @@ private:
                                                        row_[from] + cut_[(j * classes + from) * classes + to]);
         }
         return *std::min_element(row_.begin(), row_.end());
+    }
+
+    // The ops of a segment's units that run outside its hole (lengthUnder), per set of
+    // UnitLoads: their least start, time and least time after.
+    struct Hole {
+        std::array<double, UnitLoads::kSets> start{kInf, kInf}, work{0.0, 0.0}, left{kInf, kInf};
+        // Whether the set has ops on both sides: only then does the hole lie inside its span.
+        std::array<bool, UnitLoads::kSets> before{false, false}, later{false, false};
+    };
+
+    // A unit joins a segment ending at path position `last` on class k: `next` becomes the
+    // first path position after `last` of any of the segment's units, and the unit's ops that
+    // precede path[last] or follow path[next] join the hole's set. (An op counted before
+    // `next` fell stays counted: following a later path op, it follows the earlier one too;
+    // one left out then is left out for good, which only weakens the bound.)
+    // Returns how many ops it looked at (they count as scan steps).
+    std::int64_t addToHole(size_t unit, size_t k, size_t last, size_t& next, Hole& hole) const
+    {
+        const std::vector<size_t>& positions = places_->unitPositions[unit];
+        const auto after = std::upper_bound(positions.begin(), positions.end(), last);
+        if (after != positions.end())
+            next = std::min(next, *after);
+        const size_t classes = classes_.size();
+        const UnitLoads& u = *unitLoads_;
+        for (size_t x = u.unitOffsets[unit]; x < u.unitOffsets[unit + 1]; ++x) {
+            const auto op = static_cast<size_t>(u.unitOps[x]);
+            const bool before = places_->firstBefore[op] <= last;
+            const bool later = next != SIZE_MAX && places_->lastAfter[op] != SIZE_MAX && places_->lastAfter[op] >= next;
+            if (!before && !later)
+                continue;
+            // As in UnitLoads: all of them, and those the step runs on after.
+            for (size_t set = 0; set < UnitLoads::kSets; ++set) {
+                if (set == 1 && !(u.opLeaveUs[op * classes + k] > 0.0))
+                    continue;
+                hole.start[set] = std::min(hole.start[set], u.opStartUs[op * classes + k]);
+                hole.work[set] += u.opUs[op * classes + k];
+                hole.left[set] = std::min(hole.left[set], u.opLeaveUs[op * classes + k]);
+                hole.before[set] = hole.before[set] || before;
+                hole.later[set] = hole.later[set] || later;
+            }
+        }
+        return static_cast<std::int64_t>(u.unitOffsets[unit + 1] - u.unitOffsets[unit]);
     }
 
     // The least load the units off the path put on the classes outside the budget when `room`
@@ -573,6 +657,8 @@ private:
     std::vector<double> into_;
     std::vector<double> row_;
     const UnitLoads* unitLoads_ = nullptr; // while loads() runs
+    const PathPlaces* places_ = nullptr;   // while loads() runs unfolded
+    std::vector<double> fastestPrefix_;    // loads(): per path position
 };
 
 // Per op and class, the least start of the op on a device of that class (at least `headUs`)
@@ -626,6 +712,23 @@ UnitLoads unitLoads(const Graph& graph, const std::vector<DeviceClass>& classes,
         }
     }
     UnitLoads loads;
+    loads.opStartUs = start;
+    loads.opLeaveUs = after;
+    loads.opUs.resize(n * count);
+    for (size_t op = 0; op < n; ++op)
+        for (size_t k = 0; k < count; ++k)
+            loads.opUs[op * count + k] = classes[k].durationUs[op];
+    loads.unitOffsets.assign(units.bytes.size() + 1, 0);
+    for (size_t op = 0; op < n; ++op)
+        ++loads.unitOffsets[static_cast<size_t>(units.of[op]) + 1];
+    for (size_t u = 0; u < units.bytes.size(); ++u)
+        loads.unitOffsets[u + 1] += loads.unitOffsets[u];
+    loads.unitOps.resize(n);
+    {
+        std::vector<size_t> fill(loads.unitOffsets.begin(), loads.unitOffsets.end() - 1);
+        for (size_t op = 0; op < n; ++op)
+            loads.unitOps[fill[static_cast<size_t>(units.of[op])]++] = static_cast<OpId>(op);
+    }
     for (size_t set = 0; set < UnitLoads::kSets; ++set) {
         loads.releaseUs[set].assign(units.bytes.size() * count, kInf);
         loads.workUs[set].assign(units.bytes.size() * count, 0.0);
@@ -659,9 +762,40 @@ double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::v
     const std::vector<DeviceClass> classes = deviceClasses(graph, cluster);
     const std::vector<CheapestLink> links = classLinks(cluster, classes);
     const UnitLoads loads = unitLoads(graph, classes, links, units, fastestUs, headUs, tailUs);
+    const std::vector<OpId> path = heaviestPath(graph, fastestUs);
+    PathPlaces places;
+    const auto n = static_cast<size_t>(graph.opCount());
+    std::vector<size_t> position(n, SIZE_MAX);
+    for (size_t i = 0; i < path.size(); ++i)
+        position[static_cast<size_t>(path[i])] = i;
+    places.firstBefore.assign(n, SIZE_MAX);
+    places.lastAfter.assign(n, SIZE_MAX);
+    const std::span<const OpId> order = graph.topologicalOrder();
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const auto v = static_cast<size_t>(*it);
+        size_t first = position[v];
+        if (first == SIZE_MAX)
+            for (EdgeId e : graph.outEdges(*it))
+                first = std::min(first, places.firstBefore[static_cast<size_t>(graph.edge(e).to)]);
+        places.firstBefore[v] = first;
+    }
+    for (OpId op : order) {
+        const auto v = static_cast<size_t>(op);
+        size_t last = position[v];
+        if (last == SIZE_MAX)
+            for (EdgeId e : graph.inEdges(op)) {
+                const size_t p = places.lastAfter[static_cast<size_t>(graph.edge(e).from)];
+                if (p != SIZE_MAX)
+                    last = last == SIZE_MAX ? p : std::max(last, p);
+            }
+        places.lastAfter[v] = last;
+    }
+    places.unitPositions.resize(units.bytes.size());
+    for (size_t i = 0; i < path.size(); ++i)
+        places.unitPositions[static_cast<size_t>(units.of[static_cast<size_t>(path[i])])].push_back(i);
     PathSplit split(graph, classes, units, links);
     std::int64_t scans = 0;
-    return split.loads(heaviestPath(graph, fastestUs), loads, floorUs, scans);
+    return split.loads(path, loads, places, floorUs, scans);
 }
 
 double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
