@@ -104,6 +104,43 @@ TightCase tightCase(unsigned seed)
                      gpus(gpuCount, capacity, Link{1000.0, static_cast<double>(uniform(5, 40))}, cpu)};
 }
 
+// A random training step shaped like an ONNX export (pathLoadsStayBelowTheOptimum): a batch
+// copy free on the CPU, 2-3 layers forward and back, each layer's forward op, gradient and
+// weight gradient (a sink, off the path) in one colocation group; a CPU behind slow links and
+// one or two GPUs.
+TightCase trainingStep(unsigned seed)
+{
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int layers = uniform(2, 3);
+    GraphBuilder b("loads" + std::to_string(seed));
+    Op copy = chainOp("copy", uniform(10, 60), 0.0, 100.0);
+    copy.timeUs = {0.0, copy.timeUs[1]};
+    b.addOp(std::move(copy));
+    std::vector<OpId> forward{0};
+    for (int i = 0; i < layers; ++i) {
+        Op o = chainOp(chainName(i), uniform(5, 40), 100.0, 10.0 * uniform(1, 10));
+        o.colocate = chainName(100 + i);
+        forward.push_back(b.addOp(std::move(o)));
+        b.addEdge(forward[forward.size() - 2], forward.back(), 10.0 * uniform(1, 10));
+    }
+    OpId grad = forward.back();
+    for (int i = layers; i-- > 0;) {
+        Op g = chainOp(chainName(10 + i), uniform(5, 40), 0.0, 10.0 * uniform(1, 10));
+        g.colocate = chainName(100 + i);
+        const OpId gi = b.addOp(std::move(g));
+        b.addEdge(grad, gi, 10.0 * uniform(1, 10));
+        Op w = chainOp(chainName(20 + i), uniform(2, 30), 0.0, 10.0);
+        w.colocate = chainName(100 + i);
+        const OpId wi = b.addOp(std::move(w));
+        b.addEdge(grad, wi, 10.0 * uniform(1, 10));
+        b.addEdge(forward[static_cast<size_t>(i)], wi, 10.0 * uniform(1, 10)); // the layer's input
+        grad = gi;
+    }
+    Graph graph = std::move(b).build();
+    return TightCase{std::move(graph), hostBehindSlowLinks(uniform(1, 2), kInf, uniform(1, 20), uniform(1, 10))};
+}
+
 // The least step over every placement that fits in memory and keeps its colocation groups
 // (infinity when none does).
 double feasibleOptimum(const Graph& graph, const Cluster& cluster)
@@ -413,6 +450,21 @@ private slots:
         QVERIFY(counted > 100);
     }
 
+    // The hole: on this generated step (3 layers, one GPU beside the CPU), a segment of the
+    // forward pass whose gradients come back to its device at the end leaves that device idle
+    // while the path runs elsewhere. Pricing that lifts the path loads from 123.2 us (each
+    // segment's own load) to 125.8; the optimum is 146.4. Without the hole the first check fails.
+    void holeRaisesThePathLoads()
+    {
+        const TightCase step = trainingStep(102);
+        QCOMPARE(step.graph.opCount(), 10);
+        const double best = feasibleOptimum(step.graph, step.cluster);
+        QCOMPARE(best, 146.4);
+        const LowerBound lb = lowerBound(step.graph, step.cluster);
+        QVERIFY2(lb.pathLoadsUs > 125.8 * (1 - 1e-6), qPrintable(QString::number(lb.pathLoadsUs)));
+        QVERIFY(lb.pathLoadsUs <= best);
+    }
+
     // Path loads on random training steps shaped like an ONNX export: a batch copy free on the
     // CPU and costly on a GPU, 2-3 layers forward and back, each layer's gradient and weight
     // gradient (off the path, a sink) colocated with its forward op, links about as costly as
@@ -423,35 +475,9 @@ private slots:
         int counted = 0, binding = 0;
         double gain = 0.0;
         for (unsigned seed = 1; seed <= 200; ++seed) {
-            std::mt19937 rng(seed);
-            auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-            const int layers = uniform(2, 3);
-            GraphBuilder b("loads" + std::to_string(seed));
-            Op copy = chainOp("copy", uniform(10, 60), 0.0, 100.0);
-            copy.timeUs = {0.0, copy.timeUs[1]};
-            b.addOp(std::move(copy));
-            std::vector<OpId> forward{0};
-            for (int i = 0; i < layers; ++i) {
-                Op o = chainOp(chainName(i), uniform(5, 40), 100.0, 10.0 * uniform(1, 10));
-                o.colocate = chainName(100 + i);
-                forward.push_back(b.addOp(std::move(o)));
-                b.addEdge(forward[forward.size() - 2], forward.back(), 10.0 * uniform(1, 10));
-            }
-            OpId grad = forward.back();
-            for (int i = layers; i-- > 0;) {
-                Op g = chainOp(chainName(10 + i), uniform(5, 40), 0.0, 10.0 * uniform(1, 10));
-                g.colocate = chainName(100 + i);
-                const OpId gi = b.addOp(std::move(g));
-                b.addEdge(grad, gi, 10.0 * uniform(1, 10));
-                Op w = chainOp(chainName(20 + i), uniform(2, 30), 0.0, 10.0);
-                w.colocate = chainName(100 + i);
-                const OpId wi = b.addOp(std::move(w));
-                b.addEdge(grad, wi, 10.0 * uniform(1, 10));
-                b.addEdge(forward[static_cast<size_t>(i)], wi, 10.0 * uniform(1, 10)); // the layer's input
-                grad = gi;
-            }
-            const Graph g = std::move(b).build();
-            const Cluster c = hostBehindSlowLinks(uniform(1, 2), kInf, uniform(1, 20), uniform(1, 10));
+            const TightCase step = trainingStep(seed);
+            const Graph& g = step.graph;
+            const Cluster& c = step.cluster;
             const double best = feasibleOptimum(g, c);
             QVERIFY(best < kInf);
             ++counted;
