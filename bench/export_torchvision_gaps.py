@@ -41,6 +41,7 @@ def without_stochastic_depth(model):
             m.p = 0.0
     return model
 
+
 if __name__ == "__main__":
     out = sys.argv[1]
     torch, torchvision = import_torch(out, "held-out exports")

@@ -2,8 +2,9 @@
 
 The model is exactly as it was after an export (values of every parameter and buffer, requires_grad,
 .grad, every submodule's training flag), with and without profile, for models in eval and in train
-mode; stochastic depth exports as the identity in training mode. Run by CTest as python/test_post_torch_export with Debian's python3-torch; needs no post-cli;
-skips with exit code 77 where torch or onnx is missing.
+mode; stochastic depth exports as the identity in training mode. Run by CTest as
+python/test_post_torch_export with Debian's python3-torch; needs no post-cli; skips with exit code
+77 where torch or onnx is missing.
 """
 
 import copy
