@@ -1737,9 +1737,10 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
         return best;
     };
     bound.windowsUs = windows(head, tail);
-    bound.memorySplitUs = memorySplitBoundUs(graph, cluster, floors.fastestUs, optimizerStateFactor(graph, options));
-    bound.pathLoadsUs = pathLoadsBoundUs(graph, cluster, floors.fastestUs, head, tail,
-                                         optimizerStateFactor(graph, options), bound.valueUs());
+    const PathSplitBounds split = pathSplitBounds(graph, cluster, floors.fastestUs, head, tail,
+                                                  optimizerStateFactor(graph, options), bound.valueUs());
+    bound.memorySplitUs = split.memorySplitUs;
+    bound.pathLoadsUs = split.pathLoadsUs;
     if (blocks) // a small graph is also one block, bounded over its placements
         bound.blocksUs = std::max(blocksBound(graph, cluster, options, floors.fastestUs),
                                   placementsBound(graph, cluster, bound.valueUs()));

@@ -118,7 +118,7 @@ struct UnitLoads {
     std::vector<OpId> unitOps;
 };
 
-// Where the path passes an op (pathLoadsBoundUs, the holes): for each op, the first path
+// Where the path passes an op (pathPlaces, the holes): for each op, the first path
 // position it precedes (it or an ancestor of that path op; SIZE_MAX: none) and the last it
 // follows (-1 as SIZE_MAX: none), and per unit the path positions of its ops, in order.
 struct PathPlaces {
@@ -712,8 +712,6 @@ UnitLoads unitLoads(const Graph& graph, const std::vector<DeviceClass>& classes,
         }
     }
     UnitLoads loads;
-    loads.opStartUs = start;
-    loads.opLeaveUs = after;
     loads.opUs.resize(n * count);
     for (size_t op = 0; op < n; ++op)
         for (size_t k = 0; k < count; ++k)
@@ -747,22 +745,21 @@ UnitLoads unitLoads(const Graph& graph, const std::vector<DeviceClass>& classes,
             }
         }
     }
+    loads.opStartUs = std::move(start);
+    loads.opLeaveUs = std::move(after);
     return loads;
 }
 
-} // namespace
+// What both components of the path split take: the units, the device classes and their links.
+struct PathSplitInputs {
+    Units units;
+    std::vector<DeviceClass> classes;
+    std::vector<CheapestLink> links;
+};
 
-double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
-                        const std::vector<double>& headUs, const std::vector<double>& tailUs,
-                        double optimizerStateFactor, double floorUs)
+// Where the path passes each op (the holes of the path loads).
+PathPlaces pathPlaces(const Graph& graph, const std::vector<OpId>& path, const Units& units)
 {
-    if (graph.opCount() == 0 || cluster.deviceCount() == 0)
-        return 0.0;
-    const Units units = memoryUnits(graph, optimizerStateFactor);
-    const std::vector<DeviceClass> classes = deviceClasses(graph, cluster);
-    const std::vector<CheapestLink> links = classLinks(cluster, classes);
-    const UnitLoads loads = unitLoads(graph, classes, links, units, fastestUs, headUs, tailUs);
-    const std::vector<OpId> path = heaviestPath(graph, fastestUs);
     PathPlaces places;
     const auto n = static_cast<size_t>(graph.opCount());
     std::vector<size_t> position(n, SIZE_MAX);
@@ -793,48 +790,65 @@ double pathLoadsBoundUs(const Graph& graph, const Cluster& cluster, const std::v
     places.unitPositions.resize(units.bytes.size());
     for (size_t i = 0; i < path.size(); ++i)
         places.unitPositions[static_cast<size_t>(units.of[static_cast<size_t>(path[i])])].push_back(i);
-    PathSplit split(graph, classes, units, links);
-    std::int64_t scans = 0;
-    return split.loads(path, loads, places, floorUs, scans);
+    return places;
 }
 
-double memorySplitBoundUs(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
-                          double optimizerStateFactor)
+// The memory-split component over three heavy paths (`byTime` the critical path).
+double memorySplit(const Graph& graph, const PathSplitInputs& in, const std::vector<double>& fastestUs,
+                   double optimizerStateFactor, const std::vector<OpId>& byTime)
 {
-    if (graph.opCount() == 0 || cluster.deviceCount() == 0)
-        return 0.0;
-    const Units units = memoryUnits(graph, optimizerStateFactor);
     double largestOutput = 0.0;
     for (const Op& o : graph.ops())
         largestOutput = std::max(largestOutput, o.outputBytes);
-    const std::vector<DeviceClass> classes = deviceClasses(graph, cluster);
     // Nothing is forced while some class holds the whole graph and is the fastest for every op.
-    for (const DeviceClass& c : classes)
-        if (c.capacity >= units.total + largestOutput && c.durationUs == fastestUs)
+    for (const DeviceClass& c : in.classes)
+        if (c.capacity >= in.units.total + largestOutput && c.durationUs == fastestUs)
             return 0.0;
     const auto n = static_cast<size_t>(graph.opCount());
     double sumTime = 0.0;
     for (double t : fastestUs)
         sumTime += t;
-    std::vector<double> byTime = fastestUs, byMemory(n), byBoth(n);
+    std::vector<double> byMemory(n), byBoth(n);
     for (OpId op = 0; op < graph.opCount(); ++op) {
         const auto i = static_cast<size_t>(op);
         const Op& o = graph.op(op);
         byMemory[i] = o.paramBytes * optimizerStateFactor + o.residentBytes;
         byBoth[i] = (sumTime > 0.0 ? fastestUs[i] / sumTime : 0.0)
-            + (units.total > 0.0 ? byMemory[i] / units.total : 0.0);
+            + (in.units.total > 0.0 ? byMemory[i] / in.units.total : 0.0);
     }
-    const std::vector<CheapestLink> links = classLinks(cluster, classes);
-    PathSplit split(graph, classes, units, links);
+    PathSplit split(graph, in.classes, in.units, in.links);
     std::int64_t scans = 0;
     double bound = 0.0;
-    for (const std::vector<double>* weight : {&byTime, &byMemory, &byBoth}) {
-        const double length = split.run(heaviestPath(graph, *weight), scans);
+    for (const std::vector<OpId>& path : {byTime, heaviestPath(graph, byMemory), heaviestPath(graph, byBoth)}) {
+        const double length = split.run(path, scans);
         if (length == kInf)
             return 0.0; // no placement fits: nothing to bound
         bound = std::max(bound, length);
     }
     return bound;
+}
+
+} // namespace
+
+PathSplitBounds pathSplitBounds(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastestUs,
+                                const std::vector<double>& headUs, const std::vector<double>& tailUs,
+                                double optimizerStateFactor, double floorUs)
+{
+    PathSplitBounds bounds;
+    if (graph.opCount() == 0 || cluster.deviceCount() == 0)
+        return bounds;
+    PathSplitInputs in;
+    in.units = memoryUnits(graph, optimizerStateFactor);
+    in.classes = deviceClasses(graph, cluster);
+    in.links = classLinks(cluster, in.classes);
+    const std::vector<OpId> path = heaviestPath(graph, fastestUs);
+    bounds.memorySplitUs = memorySplit(graph, in, fastestUs, optimizerStateFactor, path);
+    const UnitLoads loads = unitLoads(graph, in.classes, in.links, in.units, fastestUs, headUs, tailUs);
+    PathSplit split(graph, in.classes, in.units, in.links);
+    std::int64_t scans = 0;
+    bounds.pathLoadsUs = split.loads(path, loads, pathPlaces(graph, path, in.units),
+                                     std::max(floorUs, bounds.memorySplitUs), scans);
+    return bounds;
 }
 
 } // namespace post
