@@ -174,6 +174,67 @@ class _StochasticDepthAsIdentity:
         return False
 
 
+class _AdaptivePoolingAsAveragePooling:
+    """While it is entered, torch.nn.functional's adaptive average pooling (which AdaptiveAvgPool
+    modules call too) runs as a plain average pooling wherever an output size does not divide
+    the input's: torch.onnx has no form for those (GoogLeNet's auxiliary classifiers pool 14x14 to
+    4x4 in training mode). The stride is input // output and the kernel input - (output - 1) x
+    stride, so the output has the same shape and each window about the same size (14 -> 4:
+    kernel 5, stride 3, where PyTorch's bins are 4 or 5 wide). Warns once, on exit, how many
+    calls ran that way and with which sizes."""
+
+    _NAMES = ("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d")
+
+    def __init__(self):
+        self.saved, self.seen = [], {}
+
+    def __enter__(self):
+        import torch.nn.functional as F
+
+        for dims, name in enumerate(self._NAMES, start=1):
+            original = getattr(F, name)
+            self.saved.append((F, name, original))
+            setattr(F, name, self._wrap(original, dims))
+        return self
+
+    def _wrap(self, original, dims):
+        import torch.nn.functional as F
+
+        average = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[dims - 1]
+
+        def pool(input, output_size):
+            import torch
+
+            with warnings.catch_warnings():  # a trace takes the shapes as constants, as wanted here
+                warnings.simplefilter("ignore", torch.jit.TracerWarning)
+                sizes = [int(s) for s in input.shape[-dims:]]
+            wanted = list(output_size) if isinstance(output_size, (tuple, list)) else [output_size] * dims
+            wanted = [size if w is None else int(w) for w, size in zip(wanted, sizes)]
+            if all(w > 0 and size % w == 0 for w, size in zip(wanted, sizes)):
+                return original(input, output_size)
+            stride = [max(size // w, 1) for w, size in zip(wanted, sizes)]
+            kernel = [size - (w - 1) * s for w, size, s in zip(wanted, sizes, stride)]
+            key = ("x".join(map(str, sizes)), "x".join(map(str, wanted)),
+                   "x".join(map(str, kernel)), "x".join(map(str, stride)))
+            self.seen[key] = self.seen.get(key, 0) + 1
+            # Without padding to count, the export needs no Pad node before the pooling.
+            return average(input, kernel, stride, count_include_pad=False)
+
+        return pool
+
+    def __exit__(self, *exc):
+        for module, name, original in self.saved:
+            setattr(module, name, original)
+        if self.seen and exc[0] is None:
+            told = "; ".join(f"{n} of {src} -> {dst} (kernel {k}, stride {s})"
+                             for (src, dst, k, s), n in self.seen.items())
+            warnings.warn(f"post_torch.export: {sum(self.seen.values())} adaptive average pooling call(s) whose "
+                          f"output size does not divide the input's exported as average pooling of the same "
+                          f"output shape: {told}. ONNX has no exact form for them; their step keeps the shapes "
+                          "and about the work", stacklevel=3)
+        return False
+
+
 def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True,
            profile_runs=3):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
@@ -184,7 +245,9 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     Stochastic depth (torchvision's StochasticDepth in EfficientNet and ConvNeXt, timm's
     DropPath) is exported as the identity, with a warning: ONNX has no form for its random
     mask in training mode, and the step leaves out that one element-wise product per branch.
-    With `profile=True` it also times the model's operators on this machine's CPU with
+    Adaptive average pooling whose output size does not divide the input's (GoogLeNet's
+    auxiliary classifiers, 14x14 -> 4x4) is exported as average pooling of the same output
+    shape, with a warning: ONNX has no exact form for it. With `profile=True` it also times the model's operators on this machine's CPU with
     torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's fastest time over
     `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
     ("x-inputs"). Without it, a
@@ -204,7 +267,8 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
         raise ValueError(f"profile_runs must be a whole number >= 1, got {profile_runs!r}")
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
     path = os.fspath(path)
-    with _ModelState(model), _StochasticDepthAsIdentity(model if training else torch.nn.Module()):
+    with _ModelState(model), _StochasticDepthAsIdentity(model if training else torch.nn.Module()), \
+            _AdaptivePoolingAsAveragePooling():
         model.train(training)
         torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
                           training=mode, do_constant_folding=not training)

@@ -2,12 +2,14 @@
 
 The model is exactly as it was after an export (values of every parameter and buffer, requires_grad,
 .grad, every submodule's training flag), with and without profile, for models in eval and in train
-mode; stochastic depth exports as the identity in training mode. Run by CTest as
+mode; stochastic depth exports as the identity in training mode, and adaptive pooling whose
+output size does not divide the input's as average pooling. Run by CTest as
 python/test_post_torch_export with Debian's python3-torch; needs no post-cli; skips with exit code
 77 where torch or onnx is missing.
 """
 
 import copy
+import json
 import os
 import sys
 import tempfile
@@ -215,6 +217,82 @@ class StochasticDepthExportsAsTheIdentity(unittest.TestCase):
                 post_torch.export(model, (torch.randn(2, 4, 8, 8),), os.path.join(tmp, "r.onnx"), training=False)
         self.assertFalse([w for w in caught if "stochastic-depth" in str(w.message)])
         self.assertEqual(model.depth.drop_prob, 0.2)
+
+
+class AuxHead(torch.nn.Module):
+    """GoogLeNet's auxiliary classifier in small: a functional adaptive pooling of 14x14 to 4x4
+    (4 does not divide 14), and a module one of 14x14 to 7x7 (7 does)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.pool = torch.nn.AdaptiveAvgPool2d((7, 7))
+        self.fc = torch.nn.Linear(4 * 16 + 4 * 49, 2)
+
+    def forward(self, x):
+        x = self.conv(x)
+        aux = torch.nn.functional.adaptive_avg_pool2d(x, (4, 4))
+        return self.fc(torch.cat([torch.flatten(aux, 1), torch.flatten(self.pool(x), 1)], 1))
+
+
+class AdaptivePoolingExportsWhereItDoesNotDivide(unittest.TestCase):
+    """torch.onnx refuses adaptive average pooling whose output size does not divide the input's
+    (torchvision's GoogLeNet, whose auxiliary classifiers run in training mode, failed to
+    export): post_torch exports it as average pooling of the same output shape and says so."""
+
+    def pooling(self, path):
+        """(kernel, strides) of each AveragePool node of the ONNX file."""
+        found = []
+        for node in onnx.load(path).graph.node:
+            if node.op_type == "AveragePool":
+                ints = {a.name: list(a.ints) for a in node.attribute}
+                found.append((ints["kernel_shape"], ints["strides"]))
+        return found
+
+    def test_an_output_size_that_does_not_divide(self):
+        original = torch.nn.functional.adaptive_avg_pool2d
+        model = AuxHead()
+        x = torch.randn(2, 3, 14, 14)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "aux.onnx")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with self.assertRaises(Exception):  # what post_torch works around
+                    torch.onnx.export(model, (x,), path, opset_version=17)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                post_torch.export(model, (x,), path)
+            said = [str(w.message) for w in caught if "adaptive average pooling" in str(w.message)]
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("1 adaptive average pooling call(s)", said[0])
+            self.assertIn("1 of 14x14 -> 4x4 (kernel 5x5, stride 3x3)", said[0])
+            # The 14 -> 4 pooling: a 5x5 window every 3 (4 outputs); 14 -> 7 is torch's own
+            # (a 2x2 window every 2).
+            self.assertEqual(sorted(self.pooling(path)), [([2, 2], [2, 2]), ([5, 5], [3, 3])])
+            self.assertEqual([d.dim_value for d in onnx.load(path).graph.output[0].type.tensor_type.shape.dim],
+                             [2, 2])
+        self.assertIs(torch.nn.functional.adaptive_avg_pool2d, original)
+        self.assertEqual(model(x).shape, (2, 2))
+
+    def test_googlenet_with_its_auxiliary_classifiers(self):
+        try:
+            import torchvision
+        except ImportError:
+            self.skipTest("torchvision is missing")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torchvision's note on init_weights
+            model = torchvision.models.googlenet(aux_logits=True, init_weights=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "googlenet.onnx")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                post_torch.export(model, (torch.randn(2, 3, 224, 224),), path)
+            said = [str(w.message) for w in caught if "adaptive average pooling" in str(w.message)]
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("2 of 14x14 -> 4x4 (kernel 5x5, stride 3x3)", said[0])
+            with open(path + ".modules.json", encoding="utf-8") as f:
+                modules = set(json.load(f)["modules"].values())
+        self.assertTrue({"aux1.fc2", "aux2.fc2"} <= modules, "the auxiliary classifiers are in the step")
 
 
 class SharedModule(torch.nn.Module):
