@@ -214,6 +214,8 @@ class _AdaptivePoolingAsAveragePooling:
                 return original(input, output_size)
             stride = [max(size // w, 1) for w, size in zip(wanted, sizes)]
             kernel = [size - (w - 1) * s for w, size, s in zip(wanted, sizes, stride)]
+            if min(kernel) < 1:  # more outputs than inputs: no such pooling (torch's own error)
+                return original(input, output_size)
             key = ("x".join(map(str, sizes)), "x".join(map(str, wanted)),
                    "x".join(map(str, kernel)), "x".join(map(str, stride)))
             self.seen[key] = self.seen.get(key, 0) + 1
@@ -247,7 +249,8 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     mask in training mode, and the step leaves out that one element-wise product per branch.
     Adaptive average pooling whose output size does not divide the input's (GoogLeNet's
     auxiliary classifiers, 14x14 -> 4x4) is exported as average pooling of the same output
-    shape, with a warning: ONNX has no exact form for it. With `profile=True` it also times the model's operators on this machine's CPU with
+    shape, with a warning: ONNX has no exact form for it.
+    With `profile=True` it also times the model's operators on this machine's CPU with
     torch.profiler and writes `path + ".costs.json"` (post-costs/1): each node's fastest time over
     `profile_runs` profiled forward passes after one warm-up, and the inputs' shapes
     ("x-inputs"). Without it, a
