@@ -2,6 +2,7 @@
 
 #include "core/io/onnx/OnnxFoldOps.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -140,7 +141,9 @@ int OnnxConstantFolder::foldPass()
                    && !outputs.count(node.output(0)) && !node.output(0).empty()) {
             aliasOf[node.output(0)] = node.input(0);
             folded = true;
-        } else if (node.output_size() == 1 && !node.output(0).empty()) {
+        } else if (node.output_size() >= 1
+                   && std::none_of(node.output().begin(), node.output().end(),
+                                   [](const std::string& name) { return name.empty(); })) {
             inputs.assign(static_cast<std::size_t>(node.input_size()), {});
             for (int k = 0; k < node.input_size(); ++k) {
                 const std::string& name = node.input(k);
@@ -151,13 +154,24 @@ int OnnxConstantFolder::foldPass()
                 if (auto it = shapes_.find(name); it != shapes_.end())
                     in.shape = &it->second;
             }
-            if (auto value = foldOnnxNode(node, inputs, opset_, kOnnxMaxComputedElements - computedElements_)) {
-                computedElements_ += value->size();
-                const std::string& name = node.output(0);
-                *graph_.add_initializer() = encodeOnnxIntTensor(*value, name);
-                shapes_[name] = value->dims;
-                known_[name] = std::move(*value);
-                folded_.insert(name);
+            const std::size_t room = kOnnxMaxComputedElements - computedElements_;
+            std::optional<std::vector<OnnxIntTensor>> values;
+            if (isDefaultDomain(node) && node.op_type() == "Split") {
+                values = foldOnnxSplit(node, inputs, opset_, room);
+            } else if (node.output_size() == 1) {
+                if (auto value = foldOnnxNode(node, inputs, opset_, room))
+                    values.emplace(1, std::move(*value));
+            }
+            if (values) {
+                for (std::size_t k = 0; k < values->size(); ++k) {
+                    OnnxIntTensor& value = (*values)[k];
+                    computedElements_ += value.size();
+                    const std::string& name = node.output(static_cast<int>(k));
+                    *graph_.add_initializer() = encodeOnnxIntTensor(value, name);
+                    shapes_[name] = value.dims;
+                    known_[name] = std::move(value);
+                    folded_.insert(name);
+                }
                 folded = true;
             }
         }
@@ -175,6 +189,16 @@ int OnnxConstantFolder::foldPass()
                     input = it->second; // an Identity's input is a weight: no chains
     graph_.mutable_node()->Swap(&kept);
     fileIndex_ = std::move(keptIndex);
+    // The tensors folded now are initializers: the entries the last shape inference left for
+    // them in value_info go. With one there, ONNX 1.12's inference does not read the
+    // initializer's values, so an Expand to a folded shape got none (torchvision's MViT).
+    if (foldedCount > 0) {
+        google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> infos;
+        for (onnx::ValueInfoProto& info : *graph_.mutable_value_info())
+            if (!known_.count(info.name()) && !constantNodes_.count(info.name()))
+                infos.Add(std::move(info));
+        graph_.mutable_value_info()->Swap(&infos);
+    }
     return foldedCount;
 }
 

@@ -392,6 +392,41 @@ Result foldRange(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
     return make(start->dataType, {size}, std::move(values));
 }
 
+// The sizes of a Split's parts along an axis of `dim` elements: its `split` attribute (before
+// opset 13) or input, else equal parts (since opset 18 the last part may be smaller, as for
+// num_outputs); nullopt unless there are `parts` of them, none negative, summing to `dim`.
+std::optional<Dims> splitSizes(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset,
+                               std::int64_t dim, std::int64_t parts)
+{
+    std::optional<Dims> sizes;
+    if (opset < 13) {
+        sizes = intsAttr(node, "split");
+    } else if (presentAt(in, 1)) {
+        const OnnxIntTensor* given = valueAt(in, 1);
+        if (!given || given->isReal())
+            return std::nullopt;
+        sizes = given->values;
+    }
+    if (!sizes) {
+        const std::int64_t part = opset >= 18 ? (dim + parts - 1) / parts : dim / parts;
+        if (opset < 18 && dim % parts != 0)
+            return std::nullopt;
+        sizes = Dims(static_cast<std::size_t>(parts), part);
+        sizes->back() = dim - part * (parts - 1);
+    }
+    if (static_cast<std::int64_t>(sizes->size()) != parts)
+        return std::nullopt;
+    std::int64_t left = dim;
+    for (const std::int64_t size : *sizes) {
+        if (size < 0 || size > left)
+            return std::nullopt;
+        left -= size;
+    }
+    if (left != 0)
+        return std::nullopt;
+    return sizes;
+}
+
 Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
                   std::size_t maxElements)
 {
@@ -452,6 +487,49 @@ std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std
     if (result && result->size() > maxElements)
         return std::nullopt;
     return result;
+}
+
+std::optional<std::vector<OnnxIntTensor>> foldOnnxSplit(const onnx::NodeProto& node,
+                                                        const std::vector<OnnxFoldInput>& inputs, int opset,
+                                                        std::size_t maxElements)
+{
+    const OnnxIntTensor* data = valueAt(inputs, 0);
+    const auto parts = static_cast<std::int64_t>(node.output_size());
+    if (node.op_type() != "Split" || !(node.domain().empty() || node.domain() == "ai.onnx") || parts < 1 || !data
+        || data->isReal() || data->dims.empty() || data->size() > std::min(maxElements, kOnnxMaxFoldElements))
+        return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(data->dims.size());
+    const auto axis = normalizedAxis(intAttr(node, "axis", 0), rank);
+    if (!axis)
+        return std::nullopt;
+    const auto a = static_cast<std::size_t>(*axis);
+    const auto sizes = splitSizes(node, inputs, opset, data->dims[a], parts);
+    if (!sizes)
+        return std::nullopt;
+    // Row-major: `outer` runs of the axis, each `inner` elements per index along it.
+    std::int64_t outer = 1, inner = 1;
+    for (std::size_t i = 0; i < a; ++i)
+        outer *= data->dims[i];
+    for (std::size_t i = a + 1; i < data->dims.size(); ++i)
+        inner *= data->dims[i];
+    std::vector<OnnxIntTensor> out;
+    std::int64_t first = 0;
+    for (const std::int64_t size : *sizes) {
+        Dims dims = data->dims;
+        dims[a] = size;
+        std::vector<std::int64_t> values;
+        values.reserve(static_cast<std::size_t>(outer * size * inner));
+        for (std::int64_t o = 0; o < outer; ++o) {
+            const auto from = data->values.begin() + (o * data->dims[a] + first) * inner;
+            values.insert(values.end(), from, from + size * inner);
+        }
+        Result part = make(data->dataType, std::move(dims), std::move(values));
+        if (!part)
+            return std::nullopt;
+        out.push_back(std::move(*part));
+        first += size;
+    }
+    return out;
 }
 
 } // namespace post

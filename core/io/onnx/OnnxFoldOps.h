@@ -38,4 +38,12 @@ inline constexpr std::size_t kOnnxMaxRealElements = 64;
 std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs,
                                           int opset, std::size_t maxElements = kOnnxMaxFoldElements);
 
+// The outputs of a Split of a known integer tensor, one per output (sizes from its `split`
+// attribute before opset 13, its input since, else equal parts); nullopt when it cannot be
+// folded or its input holds more than `maxElements` (at most kOnnxMaxFoldElements) elements.
+// torchvision's MViT computes a shape through one (Expand, Split, Concat).
+std::optional<std::vector<OnnxIntTensor>> foldOnnxSplit(const onnx::NodeProto& node,
+                                                        const std::vector<OnnxFoldInput>& inputs, int opset,
+                                                        std::size_t maxElements = kOnnxMaxFoldElements);
+
 } // namespace post
