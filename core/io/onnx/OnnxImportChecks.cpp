@@ -144,11 +144,12 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
 {
     const onnx::GraphProto& graph = model.graph();
     bool inferenceForm = false;
-    bool convolutions = false;
+    bool foldedWeights = false; // a convolution's weight PyTorch's export computed (onnx::Conv_12)
     for (const auto& node : graph.node()) {
         if (!isOnnxDefaultDomain(node.domain()))
             continue;
-        convolutions = convolutions || node.op_type() == "Conv";
+        foldedWeights = foldedWeights
+            || (node.op_type() == "Conv" && node.input_size() > 1 && node.input(1).rfind("onnx::", 0) == 0);
         if (node.op_type() == "BatchNormalization") {
             int outputs = 0;
             for (const auto& out : node.output())
@@ -172,11 +173,14 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
             inferenceForm = true;
         }
     }
-    // Without any: a PyTorch export of a convolutional network, whose eval mode folded them.
-    if (!inferenceForm && !(model.producer_name() == "pytorch" && convolutions))
+    // Without any: a PyTorch export whose eval mode folded its batch norms into the
+    // convolutions, which then read weights the export computed, named onnx::Conv_N instead of
+    // their module's `layer1.0.conv1.weight`. A training export of a network without batch
+    // norm (ConvNeXt, Swin: layer norms) reads its convolutions' own weights: not noted.
+    if (!inferenceForm && !(model.producer_name() == "pytorch" && foldedWeights))
         return std::nullopt;
     return std::string("this is an inference export (no BatchNormalization or Dropout in training form")
-        + (inferenceForm ? "" : "; PyTorch's eval mode folds batch norms into the convolutions")
+        + (inferenceForm ? "" : "; PyTorch's eval mode folded batch norms into the convolutions")
         + "): what they cost is not in the training step, which may be ~15% short; export with "
           "torch.onnx.export(..., training=torch.onnx.TrainingMode.TRAINING)";
 }
