@@ -30,6 +30,8 @@ MODELS = [  # (file, constructor name, keyword arguments, input shape)
     ("regnet_y_400mf_b32.onnx", "regnet_y_400mf", {}, (32, 3, 224, 224)),
     ("efficientnet_b0_b32.onnx", "efficientnet_b0", {}, (32, 3, 224, 224)),
     ("convnext_tiny_b32.onnx", "convnext_tiny", {}, (32, 3, 224, 224)),
+    ("swin_t_b32.onnx", "swin_t", {}, (32, 3, 224, 224)),
+    ("efficientnet_v2_s_b32.onnx", "efficientnet_v2_s", {}, (32, 3, 224, 224)),
 ]
 
 
