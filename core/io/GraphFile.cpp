@@ -1,6 +1,7 @@
 #include "core/io/GraphFile.h"
 
 #include "core/io/ImporterTable.h"
+#include "core/io/onnx/OnnxWeightSkip.h"
 #include "core/util/FilePrefix.h"
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -93,6 +94,10 @@ std::string readGraphText(const std::string& path, GraphFormat format)
         throw InputError(path, {},
                          "file is too large for a graph file (" + std::to_string(head.size) + " bytes; at most "
                              + std::to_string(limit >> 20) + " MiB for this format, docs/importers.md)");
+    // An ONNX model's large weights are never read: only their dims count (OnnxWeightSkip.h).
+    if (format == GraphFormat::Onnx && !gzip)
+        if (auto model = onnxWithoutWeightBytes(openRegularInput(path, limit)))
+            return std::move(*model);
     return readFileText(path, limit);
 }
 

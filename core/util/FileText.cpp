@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,40 +15,67 @@
 
 namespace post {
 
-FilePrefix readRegularInput(const std::string& path, std::size_t maxBytes, bool refuseLarger)
+RegularInput::RegularInput(RegularInput&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1))
+    , size_(other.size_)
 {
-    // Refused before the open: opening a FIFO waits for a writer, forever.
+}
+
+RegularInput::~RegularInput()
+{
+    if (fd_ >= 0)
+        ::close(fd_);
+}
+
+std::int64_t RegularInput::readUpTo(std::uint64_t offset, std::size_t n, char* out) const
+{
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            break; // the file ends here (it shrank)
+        done += static_cast<std::size_t>(got);
+    }
+    return static_cast<std::int64_t>(done);
+}
+
+bool RegularInput::readAt(std::uint64_t offset, std::size_t n, char* out) const
+{
+    return readUpTo(offset, n, out) == static_cast<std::int64_t>(n);
+}
+
+RegularInput openRegularInput(const std::string& path, std::size_t maxBytes, bool refuseLarger)
+{
     requireRegularInput(path);
-    // O_NONBLOCK as well, for a file swapped for a FIFO after the check; fstat decides.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         throw InputError(path, {}, std::string("cannot open: ") + std::strerror(errno));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
+    RegularInput input(fd, 0); // closes it from here on
     struct stat st { };
     if (::fstat(fd, &st) != 0)
         throw InputError(path, {}, std::string("cannot determine the file size: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode))
         throw InputError(path, {}, "is not a regular file");
+    input.size_ = static_cast<std::uint64_t>(st.st_size);
+    if (refuseLarger && input.size_ > maxBytes)
+        throw InputError(path, {}, "file is too large (" + std::to_string(input.size_) + " bytes)");
+    return input;
+}
+
+FilePrefix readRegularInput(const std::string& path, std::size_t maxBytes, bool refuseLarger)
+{
+    const RegularInput input = openRegularInput(path, maxBytes, refuseLarger);
     FilePrefix head;
-    head.size = static_cast<std::uint64_t>(st.st_size);
-    if (refuseLarger && head.size > maxBytes)
-        throw InputError(path, {}, "file is too large (" + std::to_string(head.size) + " bytes)");
+    head.size = input.size();
     head.bytes.resize(static_cast<std::size_t>(std::min<std::uint64_t>(head.size, maxBytes)));
-    std::size_t done = 0;
-    while (done < head.bytes.size()) {
-        const ssize_t n = ::read(fd, head.bytes.data() + done, head.bytes.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            throw InputError(path, {}, std::string("read error: ") + std::strerror(errno));
-        if (n == 0)
-            break; // the file shrank while being read: what was there
-        done += static_cast<std::size_t>(n);
-    }
-    head.bytes.resize(done);
+    const std::int64_t got = input.readUpTo(0, head.bytes.size(), head.bytes.data());
+    if (got < 0)
+        throw InputError(path, {}, std::string("read error: ") + std::strerror(errno));
+    head.bytes.resize(static_cast<std::size_t>(got));
     return head;
 }
 

@@ -7,6 +7,7 @@
 #include "core/io/ImportedGraph.h"
 #include "core/io/onnx/OnnxReader.h"
 #include "core/io/onnx/OnnxShapeInference.h"
+#include "core/io/onnx/OnnxWeightSkip.h"
 
 #include "core/util/FileText.h"
 #include "core/util/InputError.h"
@@ -16,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 using namespace post;
@@ -691,6 +693,61 @@ private slots:
         zero.batch = 0;
         expectInputError([&] { (void)parseGraph(modelBytes("cnn.onnx"), "cnn.onnx", GraphFormat::Onnx, zero); },
                          "cnn.onnx", "option batch", ">= 1");
+    }
+
+    // A model file's large float weights are never read (onnxWithoutWeightBytes): the graph,
+    // its shapes and its parameter bytes are those of the whole file; a weight whose bytes do
+    // not fit its dims is still read and refused; a truncated file is read whole and refused.
+    void largeWeightsAreLeftUnread()
+    {
+        onnx::ModelProto model;
+        QVERIFY(model.ParseFromString(modelBytes("cnn.onnx")));
+        // A 128 KiB weight in raw bytes, read by a MatMul on the output.
+        onnx::GraphProto& graph = *model.mutable_graph();
+        onnx::TensorProto& big = *graph.add_initializer();
+        big.set_name("big.weight");
+        big.set_data_type(onnx::TensorProto::FLOAT);
+        big.add_dims(10);
+        big.add_dims(3277);
+        big.set_raw_data(std::string(10 * 3277 * 4, '\x01'));
+        const std::string output = graph.output(0).name();
+        onnx::NodeProto& mm = *graph.add_node();
+        mm.set_name("project");
+        mm.set_op_type("MatMul");
+        mm.add_input(output);
+        mm.add_input("big.weight");
+        mm.add_output("projected");
+        graph.mutable_output(0)->set_name("projected");
+        graph.mutable_output(0)->clear_type();
+        QTemporaryDir dir;
+        auto write = [&](const std::string& name, const std::string& bytes) {
+            const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+            std::ofstream(path, std::ios::binary) << bytes;
+            return path;
+        };
+        const std::string bytes = model.SerializeAsString();
+        const std::string path = write("big.onnx", bytes);
+        const std::optional<std::string> skipped = onnxWithoutWeightBytes(openRegularInput(path, bytes.size()));
+        QVERIFY(skipped.has_value());
+        QVERIFY2(skipped->size() + 10 * 3277 * 4 <= bytes.size() + 16, qPrintable(QString::number(skipped->size())));
+        const ImportedGraph fromFile = readGraphFileWithPlacement(path);
+        const ImportedGraph fromBytes = importOnnxGraph(bytes, path, {});
+        QCOMPARE(fromFile.graph.totalParamBytes(), fromBytes.graph.totalParamBytes());
+        QCOMPARE(fromFile.graph.opCount(), fromBytes.graph.opCount());
+        QCOMPARE(fromFile.graph.totalTimeUs(DeviceKind::Gpu), fromBytes.graph.totalTimeUs(DeviceKind::Gpu));
+        QCOMPARE(fromFile.forwardFlops, fromBytes.forwardFlops);
+        QVERIFY(fromFile.graph.find("project"));
+        QCOMPARE(fromFile.graph.op(*fromFile.graph.find("project")).paramBytes, 10.0 * 3277 * 4);
+
+        // One byte short: read, and refused as the whole file's check refuses it.
+        big.set_raw_data(std::string(10 * 3277 * 4 - 1, '\x01'));
+        const std::string shortPath = write("short.onnx", model.SerializeAsString());
+        expectInputError([&] { (void)readGraphFileWithPlacement(shortPath); }, shortPath, "initializer 'big.weight'",
+                         "holds 131079 bytes of raw data, but type float and dims [10, 3277] need 131080");
+        // Cut inside the weight: the walk finds no whole message, the file is read whole, and
+        // protobuf refuses it.
+        const std::string cutPath = write("cut.onnx", bytes.substr(0, bytes.size() - 70000));
+        expectInputError([&] { (void)readGraphFileWithPlacement(cutPath); }, cutPath, "", "does not parse");
     }
 
     // Every data type, in its typed field and as raw bytes, fits its dims as written; one value

@@ -60,6 +60,14 @@ def snapshot(model):
     return tensors, flags
 
 
+def export_saying(about, model, args, path, **options):
+    """Exports `model` and returns the messages of the warnings it gave that mention `about`."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        post_torch.export(model, args, path, **options)
+    return [str(w.message) for w in caught if about in str(w.message)]
+
+
 class ExportLeavesTheModelAsItWas(unittest.TestCase):
     def setUp(self):
         warnings.simplefilter("ignore")
@@ -195,10 +203,7 @@ class StochasticDepthExportsAsTheIdentity(unittest.TestCase):
         before = snapshot(model)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "residual.onnx")
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                post_torch.export(model, (torch.randn(2, 4, 8, 8),), path)
-            said = [str(w.message) for w in caught if "stochastic-depth" in str(w.message)]
+            said = export_saying("stochastic-depth", model, (torch.randn(2, 4, 8, 8),), path)
             self.assertEqual(len(said), 1, said)
             self.assertIn("2 stochastic-depth module(s)", said[0])
             kinds = {node.op_type for node in onnx.load(path).graph.node}
@@ -212,10 +217,9 @@ class StochasticDepthExportsAsTheIdentity(unittest.TestCase):
     def test_an_inference_export_says_nothing(self):
         model = Residual(DropPath(0.2)).train()
         with tempfile.TemporaryDirectory() as tmp:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                post_torch.export(model, (torch.randn(2, 4, 8, 8),), os.path.join(tmp, "r.onnx"), training=False)
-        self.assertFalse([w for w in caught if "stochastic-depth" in str(w.message)])
+            said = export_saying("stochastic-depth", model, (torch.randn(2, 4, 8, 8),), os.path.join(tmp, "r.onnx"),
+                                 training=False)
+        self.assertFalse(said)
         self.assertEqual(model.depth.drop_prob, 0.2)
 
 
@@ -259,10 +263,7 @@ class AdaptivePoolingExportsWhereItDoesNotDivide(unittest.TestCase):
                 warnings.simplefilter("ignore")
                 with self.assertRaises(Exception):  # what post_torch works around
                     torch.onnx.export(model, (x,), path, opset_version=17)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                post_torch.export(model, (x,), path)
-            said = [str(w.message) for w in caught if "adaptive average pooling" in str(w.message)]
+            said = export_saying("adaptive average pooling", model, (x,), path)
             self.assertEqual(len(said), 1, said)
             self.assertIn("1 adaptive average pooling call(s)", said[0])
             self.assertIn("1 of 14x14 -> 4x4 (kernel 5x5, stride 3x3)", said[0])
@@ -284,10 +285,7 @@ class AdaptivePoolingExportsWhereItDoesNotDivide(unittest.TestCase):
             model = torchvision.models.googlenet(aux_logits=True, init_weights=False)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "googlenet.onnx")
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                post_torch.export(model, (torch.randn(2, 3, 224, 224),), path)
-            said = [str(w.message) for w in caught if "adaptive average pooling" in str(w.message)]
+            said = export_saying("adaptive average pooling", model, (torch.randn(2, 3, 224, 224),), path)
             self.assertEqual(len(said), 1, said)
             self.assertIn("2 of 14x14 -> 4x4 (kernel 5x5, stride 3x3)", said[0])
             with open(path + ".modules.json", encoding="utf-8") as f:

@@ -51,23 +51,38 @@ Result foldSize(const std::vector<OnnxFoldInput>& in)
     return make(TP::INT64, {}, {*n});
 }
 
+// A tensor seen along the axis its node's `axis` attribute (default 0) names: `outer` runs of
+// `dims[axis]` slices of `inner` elements each (row-major); nullopt for an axis out of range.
+struct AlongAxis {
+    std::size_t axis = 0;
+    std::int64_t outer = 1, inner = 1;
+};
+
+std::optional<AlongAxis> alongAxis(const onnx::NodeProto& node, const Dims& dims)
+{
+    const auto axis = normalizedAxis(intAttr(node, "axis", 0), static_cast<std::int64_t>(dims.size()));
+    if (!axis)
+        return std::nullopt;
+    AlongAxis view;
+    view.axis = static_cast<std::size_t>(*axis);
+    for (std::size_t i = 0; i < view.axis; ++i)
+        view.outer *= dims[i];
+    for (std::size_t i = view.axis + 1; i < dims.size(); ++i)
+        view.inner *= dims[i];
+    return view;
+}
+
 Result foldGather(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in)
 {
     const OnnxIntTensor* data = valueAt(in, 0);
     const OnnxIntTensor* indices = valueAt(in, 1);
     if (!data || !indices || data->dims.empty())
         return std::nullopt;
-    const auto rank = static_cast<std::int64_t>(data->dims.size());
-    const auto axis = normalizedAxis(intAttr(node, "axis", 0), rank);
-    if (!axis)
+    const auto along = alongAxis(node, data->dims);
+    if (!along)
         return std::nullopt;
-    const auto a = static_cast<std::size_t>(*axis);
-    const std::int64_t size = data->dims[a];
-    std::int64_t outer = 1, inner = 1;
-    for (std::size_t i = 0; i < a; ++i)
-        outer *= data->dims[i];
-    for (std::size_t i = a + 1; i < data->dims.size(); ++i)
-        inner *= data->dims[i];
+    const std::size_t a = along->axis;
+    const std::int64_t size = data->dims[a], outer = along->outer, inner = along->inner;
     // At most the data's size times the indices' count: checked before any work.
     if (static_cast<double>(outer) * static_cast<double>(indices->values.size()) * static_cast<double>(inner)
         > static_cast<double>(kOnnxMaxFoldElements))
@@ -498,20 +513,14 @@ std::optional<std::vector<OnnxIntTensor>> foldOnnxSplit(const onnx::NodeProto& n
     if (node.op_type() != "Split" || !(node.domain().empty() || node.domain() == "ai.onnx") || parts < 1 || !data
         || data->isReal() || data->dims.empty() || data->size() > std::min(maxElements, kOnnxMaxFoldElements))
         return std::nullopt;
-    const auto rank = static_cast<std::int64_t>(data->dims.size());
-    const auto axis = normalizedAxis(intAttr(node, "axis", 0), rank);
-    if (!axis)
+    const auto along = alongAxis(node, data->dims);
+    if (!along)
         return std::nullopt;
-    const auto a = static_cast<std::size_t>(*axis);
+    const std::size_t a = along->axis;
+    const std::int64_t outer = along->outer, inner = along->inner;
     const auto sizes = splitSizes(node, inputs, opset, data->dims[a], parts);
     if (!sizes)
         return std::nullopt;
-    // Row-major: `outer` runs of the axis, each `inner` elements per index along it.
-    std::int64_t outer = 1, inner = 1;
-    for (std::size_t i = 0; i < a; ++i)
-        outer *= data->dims[i];
-    for (std::size_t i = a + 1; i < data->dims.size(); ++i)
-        inner *= data->dims[i];
     std::vector<OnnxIntTensor> out;
     std::int64_t first = 0;
     for (const std::int64_t size : *sizes) {
