@@ -507,6 +507,125 @@ private slots:
         QVERIFY(report.unshapedTensors.empty());
     }
 
+    // torch 1.13 exports torch.tensor_split as a Loop of known trip count filling a sequence
+    // that SequenceAt reads, and a squeeze of a dimension that may be 1 as an If whose
+    // branches' shapes differ (torchvision's MViT): no shape gets through either. The Loop is
+    // unrolled, the sequence resolved and the If replaced by the branch its known condition
+    // takes, so every tensor gets its shape.
+    void loopsFillingSequencesUnroll()
+    {
+        onnx::ModelProto model;
+        model.set_ir_version(8);
+        model.add_opset_import()->set_version(17);
+        onnx::GraphProto& graph = *model.mutable_graph();
+        graph.set_name("tensor_split");
+        auto tensorType = [](onnx::TypeProto* type, int elem, const Shape& dims) {
+            auto* tt = type->mutable_tensor_type();
+            tt->set_elem_type(elem);
+            for (std::int64_t d : dims)
+                tt->mutable_shape()->add_dim()->set_dim_value(d);
+        };
+        auto value = [&](auto* info, const std::string& name, int elem, const Shape& dims) {
+            info->set_name(name);
+            tensorType(info->mutable_type(), elem, dims);
+        };
+        auto sequence = [](auto* info, const std::string& name) {
+            info->set_name(name);
+            info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
+                onnx::TensorProto::FLOAT);
+        };
+        auto node = [](onnx::GraphProto& g, const std::string& type, const std::vector<std::string>& in,
+                       const std::string& out) -> onnx::NodeProto& {
+            onnx::NodeProto& n = *g.add_node();
+            n.set_name(out);
+            n.set_op_type(type);
+            for (const std::string& i : in)
+                n.add_input(i);
+            n.add_output(out);
+            return n;
+        };
+        auto constant = [&](onnx::GraphProto& g, const std::string& name, int type, const Shape& dims,
+                            const std::vector<std::int64_t>& values) {
+            onnx::AttributeProto& a = *node(g, "Constant", {}, name).add_attribute();
+            a.set_name("value");
+            a.set_type(onnx::AttributeProto::TENSOR);
+            onnx::TensorProto& t = *a.mutable_t();
+            t.set_data_type(type);
+            for (std::int64_t d : dims)
+                t.add_dims(d);
+            for (std::int64_t v : values)
+                type == onnx::TensorProto::BOOL ? t.add_int32_data(static_cast<int>(v)) : t.add_int64_data(v);
+        };
+        auto intAttr = [](onnx::NodeProto& n, const std::string& name, std::int64_t v) {
+            onnx::AttributeProto& a = *n.add_attribute();
+            a.set_name(name);
+            a.set_type(onnx::AttributeProto::INT);
+            a.set_i(v);
+        };
+        value(graph.add_input(), "x", onnx::TensorProto::FLOAT, {2, 5, 4});
+        constant(graph, "points", onnx::TensorProto::INT64, {3}, {0, 1, 5});
+        constant(graph, "trips", onnx::TensorProto::INT64, {}, {2});
+        constant(graph, "go", onnx::TensorProto::BOOL, {}, {1});
+        intAttr(node(graph, "SequenceEmpty", {}, "empty"), "dtype", onnx::TensorProto::FLOAT);
+        // The body: x[:, points[i]:points[i + 1]] appended to the sequence.
+        onnx::NodeProto& loop = node(graph, "Loop", {"trips", "go", "empty"}, "parts");
+        onnx::AttributeProto& bodyAttr = *loop.add_attribute();
+        bodyAttr.set_name("body");
+        bodyAttr.set_type(onnx::AttributeProto::GRAPH);
+        onnx::GraphProto& body = *bodyAttr.mutable_g();
+        body.set_name("body");
+        value(body.add_input(), "i", onnx::TensorProto::INT64, {1});
+        value(body.add_input(), "cond_in", onnx::TensorProto::BOOL, {});
+        sequence(body.add_input(), "seq_in");
+        intAttr(node(body, "Gather", {"points", "i"}, "start"), "axis", 0);
+        constant(body, "one", onnx::TensorProto::INT64, {1}, {1});
+        node(body, "Add", {"i", "one"}, "i1");
+        intAttr(node(body, "Gather", {"points", "i1"}, "end"), "axis", 0);
+        constant(body, "axis1", onnx::TensorProto::INT64, {1}, {1});
+        node(body, "Slice", {"x", "start", "end", "axis1"}, "slice");
+        node(body, "SequenceInsert", {"seq_in", "slice"}, "seq_out");
+        node(body, "Identity", {"go"}, "cond_out"); // as torch writes it: the outer condition
+        value(body.add_output(), "cond_out", onnx::TensorProto::BOOL, {});
+        sequence(body.add_output(), "seq_out");
+        constant(graph, "zero", onnx::TensorProto::INT64, {}, {0});
+        constant(graph, "first", onnx::TensorProto::INT64, {}, {1});
+        node(graph, "SequenceAt", {"parts", "zero"}, "a");  // [2, 1, 4]
+        node(graph, "SequenceAt", {"parts", "first"}, "b"); // [2, 4, 4]
+        // Squeeze a's axis 1 where it is 1: an If whose branches' shapes differ.
+        constant(graph, "is_one", onnx::TensorProto::BOOL, {}, {1});
+        onnx::NodeProto& squeeze = node(graph, "If", {"is_one"}, "c");
+        for (const bool then : {true, false}) {
+            onnx::AttributeProto& branch = *squeeze.add_attribute();
+            branch.set_name(then ? "then_branch" : "else_branch");
+            branch.set_type(onnx::AttributeProto::GRAPH);
+            onnx::GraphProto& g = *branch.mutable_g();
+            g.set_name(branch.name());
+            if (then) {
+                constant(g, "squeeze_axes", onnx::TensorProto::INT64, {1}, {1});
+                node(g, "Squeeze", {"a", "squeeze_axes"}, "squeezed");
+            } else {
+                node(g, "Identity", {"a"}, "unsqueezed");
+            }
+            value(g.add_output(), then ? "squeezed" : "unsqueezed", onnx::TensorProto::FLOAT, {});
+        }
+        node(graph, "Relu", {"b"}, "rb");
+        node(graph, "Relu", {"c"}, "rc");
+        value(graph.add_output(), "rb", onnx::TensorProto::FLOAT, {});
+        value(graph.add_output(), "rc", onnx::TensorProto::FLOAT, {});
+
+        CostReport report;
+        (void)parseOnnxGraph(model.SerializeAsString(), "tensor_split.onnx", {}, &report);
+        QCOMPARE(report.unshapedTensors, std::vector<std::string>{});
+        const ShapedGraph g = readOnnxShapedGraph(model.SerializeAsString(), "tensor_split.onnx", {});
+        QCOMPARE(tensorNamed(g, "rb").shape, (Shape{2, 4, 4}));
+        QCOMPARE(tensorNamed(g, "rc").shape, (Shape{2, 4}));
+        QCOMPARE(tensorNamed(g, "slice/unrolled0").shape, (Shape{2, 1, 4}));
+        for (const ShapedOp& op : g.ops)
+            QVERIFY2(op.type != "Loop" && op.type != "If" && op.type.rfind("Sequence", 0) != 0, op.name.c_str());
+        // Each slice an op of its own, as eager PyTorch runs them.
+        QCOMPARE(opNamed(g, "slice/unrolled1").type, std::string("Slice"));
+    }
+
     // An op nobody has a shape rule for leaves its outputs unknown and named, never fails.
     void opsWithoutAnyShapeRuleStayUnknown()
     {

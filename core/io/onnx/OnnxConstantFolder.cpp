@@ -27,8 +27,8 @@ bool knownDims(const onnx::TypeProto& type, std::vector<std::int64_t>& dims)
 
 bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty() || node.domain() == "ai.onnx"; }
 
-// Every name the nodes of a control-flow op's bodies read (at any depth): an outer value a body
-// reads by name keeps the node that makes it.
+} // namespace
+
 void addNamesReadInBodies(const onnx::GraphProto& graph, std::unordered_set<std::string>& names, bool inBody)
 {
     for (const auto& node : graph.node()) {
@@ -43,8 +43,6 @@ void addNamesReadInBodies(const onnx::GraphProto& graph, std::unordered_set<std:
         }
     }
 }
-
-} // namespace
 
 OnnxConstantFolder::OnnxConstantFolder(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset,
                                        std::unordered_set<std::string> weightInputs)

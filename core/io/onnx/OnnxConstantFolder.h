@@ -10,6 +10,11 @@
 
 namespace post {
 
+// Every name the nodes of a control-flow op's bodies read (at any depth), added to `names`
+// (`inBody`: the nodes of `graph` are in a body already): an outer value a body reads by name
+// keeps the node that makes it.
+void addNamesReadInBodies(const onnx::GraphProto& graph, std::unordered_set<std::string>& names, bool inBody = false);
+
 // Folds what shape inference needs to be constant (docs/importers.md, "Constant folding"):
 // Constant nodes become initializers, and shape-arithmetic nodes whose inputs are known
 // (integer constants, or fully inferred shapes for Shape/Size) are replaced by an
@@ -32,6 +37,15 @@ public:
     const std::unordered_set<std::string>& foldedNames() const { return folded_; }
     // Names of the initializers the file's Constant nodes became.
     const std::unordered_set<std::string>& constantNodeNames() const { return constantNodes_; }
+    // The value of a tensor the folder knows (a constant, or one it computed), else null.
+    const OnnxIntTensor* knownValue(const std::string& name) const
+    {
+        const auto it = known_.find(name);
+        return it == known_.end() ? nullptr : &it->second;
+    }
+    int opset() const { return opset_; }
+    // Whether the last shape inference left the tensor a shape with every dimension known.
+    bool shapeKnown(const std::string& name) const { return shapes_.count(name) > 0; }
 
 private:
     void collectShapes();

@@ -9,6 +9,7 @@
 #include "core/io/onnx/OnnxOwnShapes.h"
 #include "core/io/onnx/OnnxShapeInference.h"
 #include "core/io/onnx/OnnxTensorData.h"
+#include "core/io/onnx/OnnxUnroll.h"
 #include "core/util/InputError.h"
 
 #include <algorithm>
@@ -622,13 +623,19 @@ private:
 // changes; each round folds or infers at least one node, so the bound only stops
 // pathological chains.
 void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std::string& source,
-                  const std::vector<int>& fileIndex)
+                  std::vector<int>& fileIndex)
 {
+    const OnnxKnownValue known = [&folder](const std::string& name) { return folder.knownValue(name); };
     inferOnnxShapes(model, source, fileIndex);
     for (int round = 0; round < kMaxFoldRounds; ++round) {
         const int own = inferOwnOnnxShapes(*model.mutable_graph());
         const int folded = folder.foldPass();
-        if (own + folded == 0)
+        // Loops that run a known number of times, and the sequences they fill (tensor_split).
+        onnx::GraphProto& graph = *model.mutable_graph();
+        const int unrolled = unrollOnnxLoops(graph, fileIndex, folder.opset(), known,
+                                             [&folder](const std::string& name) { return folder.shapeKnown(name); })
+            + resolveOnnxSequences(graph, fileIndex, known);
+        if (own + folded + unrolled == 0)
             break;
         inferOnnxShapes(model, source, fileIndex);
     }
