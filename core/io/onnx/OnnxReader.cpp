@@ -626,14 +626,16 @@ void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std
                   std::vector<int>& fileIndex)
 {
     const OnnxKnownValue known = [&folder](const std::string& name) { return folder.knownValue(name); };
+    std::size_t unrollBudget = kOnnxUnrollBudget;
     inferOnnxShapes(model, source, fileIndex);
     for (int round = 0; round < kMaxFoldRounds; ++round) {
         const int own = inferOwnOnnxShapes(*model.mutable_graph());
         const int folded = folder.foldPass();
         // Loops that run a known number of times, and the sequences they fill (tensor_split).
         onnx::GraphProto& graph = *model.mutable_graph();
-        const int unrolled = unrollOnnxLoops(graph, fileIndex, folder.opset(), known,
-                                             [&folder](const std::string& name) { return folder.shapeKnown(name); })
+        const int unrolled = unrollOnnxLoops(
+                                 graph, fileIndex, folder.opset(), known,
+                                 [&folder](const std::string& name) { return folder.shapeKnown(name); }, unrollBudget)
             + resolveOnnxSequences(graph, fileIndex, known);
         if (own + folded + unrolled == 0)
             break;

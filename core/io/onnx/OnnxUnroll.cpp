@@ -75,7 +75,7 @@ struct Unrolled {
     std::vector<onnx::NodeProto> nodes;
 };
 
-std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const OnnxKnownValue& known)
+std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const OnnxKnownValue& known, std::size_t budget)
 {
     const onnx::GraphProto* body = nullptr;
     for (const auto& a : loop.attribute())
@@ -84,7 +84,8 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
     if (body == nullptr || loop.input_size() < 2)
         return std::nullopt;
     const std::optional<std::int64_t> trips = knownScalar(known, loop.input(0));
-    if (!trips || *trips < 0 || *trips > kMaxUnrolledIterations)
+    if (!trips || *trips < 0 || *trips > kMaxUnrolledIterations
+        || static_cast<std::size_t>(*trips) * static_cast<std::size_t>(body->node_size() + 1) > budget)
         return std::nullopt;
     const std::string& condition = loop.input(1);
     if (!condition.empty() && knownScalar(known, condition).value_or(0) == 0)
@@ -119,8 +120,7 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
             conditionOut = node.input(0);
         inBody.insert(node.output().begin(), node.output().end());
     }
-    if (conditionOut != conditionIn
-        && (inBody.count(conditionOut) || knownScalar(known, conditionOut).value_or(0) == 0))
+    if (conditionOut != conditionIn && (inBody.count(conditionOut) || knownScalar(known, conditionOut).value_or(0) == 0))
         return std::nullopt;
 
     Unrolled out;
@@ -204,9 +204,8 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
         std::int64_t i = 0;
         for (const std::string& element : scanned[static_cast<std::size_t>(k)]) {
             const std::string stacked = result + "/unsqueezed" + std::to_string(i);
-            onnx::NodeProto unsqueeze = makeNode("Unsqueeze", name + "/scan" + std::to_string(k) + "/unsqueeze"
-                                                                      + std::to_string(i++),
-                                                 {element}, stacked);
+            onnx::NodeProto unsqueeze = makeNode(
+                "Unsqueeze", name + "/scan" + std::to_string(k) + "/unsqueeze" + std::to_string(i++), {element}, stacked);
             if (opset >= 13) {
                 unsqueeze.add_input(axes);
             } else {
@@ -255,7 +254,7 @@ std::optional<Unrolled> inlineIf(const onnx::NodeProto& node, const OnnxKnownVal
 } // namespace
 
 int unrollOnnxLoops(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset, const OnnxKnownValue& known,
-                    const OnnxShapeKnown& shaped)
+                    const OnnxShapeKnown& shaped, std::size_t& budget)
 {
     if (opset < 14)
         return 0;
@@ -275,14 +274,17 @@ int unrollOnnxLoops(onnx::GraphProto& graph, std::vector<int>& fileIndex, int op
         const bool unshaped = std::any_of(node.output().begin(), node.output().end(),
                                           [&](const std::string& out) { return !out.empty() && !shaped(out); });
         if (unshaped && isDefaultDomain(node) && node.op_type() == "Loop")
-            unrolled = unrollLoop(node, opset, known);
+            unrolled = unrollLoop(node, opset, known, budget);
         else if (unshaped && isDefaultDomain(node) && node.op_type() == "If")
             unrolled = inlineIf(node, known);
+        if (unrolled && unrolled->nodes.size() > budget)
+            unrolled.reset();
         if (!unrolled) {
             nodes.Add(std::move(node));
             index.push_back(at);
             continue;
         }
+        budget -= unrolled->nodes.size();
         ++count;
         for (onnx::NodeProto& copy : unrolled->nodes) {
             nodes.Add(std::move(copy));
@@ -309,7 +311,7 @@ int resolveOnnxSequences(onnx::GraphProto& graph, std::vector<int>& fileIndex, c
         graphOutputs.insert(output.name());
     addNamesReadInBodies(graph, graphOutputs);
     std::unordered_map<std::string, std::vector<std::string>> sequences; // name -> its elements
-    std::unordered_map<std::string, std::string> alias;                 // SequenceAt's output -> the element
+    std::unordered_map<std::string, std::string> alias;                  // SequenceAt's output -> the element
     int changed = 0;
     google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
     std::vector<int> index;
@@ -384,8 +386,8 @@ int resolveOnnxSequences(onnx::GraphProto& graph, std::vector<int>& fileIndex, c
     std::vector<bool> dropped(static_cast<std::size_t>(nodes.size()), false);
     for (int i = nodes.size(); i-- > 0;) {
         const onnx::NodeProto& node = nodes.Get(i);
-        const bool sequence = isDefaultDomain(node) && node.output_size() == 1
-                              && sequences.count(node.output(0)) && !graphOutputs.count(node.output(0));
+        const bool sequence = isDefaultDomain(node) && node.output_size() == 1 && sequences.count(node.output(0))
+            && !graphOutputs.count(node.output(0));
         if (sequence && readers[node.output(0)] == 0) {
             dropped[static_cast<std::size_t>(i)] = true;
             countReads(node, -1);

@@ -26,8 +26,14 @@ using OnnxShapeKnown = std::function<bool(const std::string&)>;
 // condition is known and whose results have no shape otherwise (its branches' differ) is
 // replaced by the branch it takes (its nodes, and Identity nodes to the If's outputs): MViT
 // squeezes a dimension where it is 1 through one. Returns how many Loops and Ifs it replaced.
+// `budget` is how many nodes unrolling may still add in this import (kOnnxUnrollBudget to
+// start): a Loop that would pass it stays as it is, so a file of many long Loops cannot grow
+// the graph without end.
 int unrollOnnxLoops(onnx::GraphProto& graph, std::vector<int>& fileIndex, int opset, const OnnxKnownValue& known,
-                    const OnnxShapeKnown& shaped);
+                    const OnnxShapeKnown& shaped, std::size_t& budget);
+
+// Nodes unrolling may add to one import (MViT-V1-B: 38 Loops of 7 body nodes, once each).
+inline constexpr std::size_t kOnnxUnrollBudget = 100'000;
 
 // Sequences whose elements are known by name (SequenceEmpty, SequenceConstruct, SequenceInsert
 // at the end or a known position, an Identity of one) resolved: SequenceAt at a known position
