@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <random>
 
 using namespace post;
@@ -132,6 +133,45 @@ void expectInputError(F&& call, const std::string& file, const QString& location
         if (!location.isEmpty())
             QCOMPARE(QString::fromStdString(e.location()), location);
         QVERIFY2(QString::fromStdString(e.message()).contains(message), e.what());
+    }
+}
+
+// cnn.onnx with a 128 KiB float weight in raw bytes ('big.weight', [10, 3277], the last
+// initializer), read by a MatMul on its output.
+onnx::ModelProto modelWithLargeWeight()
+{
+    onnx::ModelProto model;
+    if (!model.ParseFromString(modelBytes("cnn.onnx")))
+        qFatal("cnn.onnx does not parse");
+    onnx::GraphProto& graph = *model.mutable_graph();
+    onnx::TensorProto& big = *graph.add_initializer();
+    big.set_name("big.weight");
+    big.set_data_type(onnx::TensorProto::FLOAT);
+    big.add_dims(10);
+    big.add_dims(3277);
+    big.set_raw_data(std::string(10 * 3277 * 4, '\x01'));
+    const std::string output = graph.output(0).name();
+    onnx::NodeProto& mm = *graph.add_node();
+    mm.set_name("project");
+    mm.set_op_type("MatMul");
+    mm.add_input(output);
+    mm.add_input("big.weight");
+    mm.add_output("projected");
+    graph.mutable_output(0)->set_name("projected");
+    graph.mutable_output(0)->clear_type();
+    return model;
+}
+
+// What importing gives, to compare two imports: the error's message, or the op count, the
+// parameter bytes and the forward FLOPs.
+std::string importOutcome(const std::function<ImportedGraph()>& import)
+{
+    try {
+        const ImportedGraph g = import();
+        return std::to_string(g.graph.opCount()) + " ops, " + std::to_string(g.graph.totalParamBytes()) + " B, "
+            + std::to_string(g.forwardFlops) + " FLOPs";
+    } catch (const InputError& e) {
+        return "InputError: " + e.message();
     }
 }
 
@@ -819,25 +859,8 @@ private slots:
     // not fit its dims is still read and refused; a truncated file is read whole and refused.
     void largeWeightsAreLeftUnread()
     {
-        onnx::ModelProto model;
-        QVERIFY(model.ParseFromString(modelBytes("cnn.onnx")));
-        // A 128 KiB weight in raw bytes, read by a MatMul on the output.
-        onnx::GraphProto& graph = *model.mutable_graph();
-        onnx::TensorProto& big = *graph.add_initializer();
-        big.set_name("big.weight");
-        big.set_data_type(onnx::TensorProto::FLOAT);
-        big.add_dims(10);
-        big.add_dims(3277);
-        big.set_raw_data(std::string(10 * 3277 * 4, '\x01'));
-        const std::string output = graph.output(0).name();
-        onnx::NodeProto& mm = *graph.add_node();
-        mm.set_name("project");
-        mm.set_op_type("MatMul");
-        mm.add_input(output);
-        mm.add_input("big.weight");
-        mm.add_output("projected");
-        graph.mutable_output(0)->set_name("projected");
-        graph.mutable_output(0)->clear_type();
+        onnx::ModelProto model = modelWithLargeWeight();
+        onnx::TensorProto& big = *model.mutable_graph()->mutable_initializer(model.graph().initializer_size() - 1);
         QTemporaryDir dir;
         auto write = [&](const std::string& name, const std::string& bytes) {
             const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
@@ -867,6 +890,40 @@ private slots:
         // protobuf refuses it.
         const std::string cutPath = write("cut.onnx", bytes.substr(0, bytes.size() - 70000));
         expectInputError([&] { (void)readGraphFileWithPlacement(cutPath); }, cutPath, "", "does not parse");
+    }
+
+    // Read from a file, a damaged model gives what its bytes give read whole: the walk that
+    // leaves large weights unread changes no outcome. Bytes flipped in the fields around the
+    // weight (before it: the nodes; after it: the graph's inputs and outputs, the opsets) and
+    // the file cut at many lengths (the weight's own bytes are never read from the file, and
+    // flipping them changes nothing read whole either).
+    void damagedFilesReadAsTheirBytesDo()
+    {
+        const std::string bytes = modelWithLargeWeight().SerializeAsString();
+        const std::size_t weightAt = bytes.find(std::string(64, '\x01'));
+        QVERIFY(weightAt != std::string::npos);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("damaged.onnx").toStdString();
+        std::mt19937 rng(11);
+        int cases = 0, refused = 0;
+        auto check = [&](const std::string& damaged) {
+            std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged;
+            const std::string fromFile = importOutcome([&] { return readGraphFileWithPlacement(path); });
+            const std::string whole = importOutcome([&] { return importOnnxGraph(damaged, path, {}); });
+            QCOMPARE(QString::fromStdString(fromFile), QString::fromStdString(whole));
+            ++cases;
+            refused += fromFile.rfind("InputError", 0) == 0 ? 1 : 0;
+        };
+        const std::size_t tail = bytes.size() - 400; // the graph's inputs and outputs, the opsets
+        for (std::size_t at = 0; at < bytes.size(); at += at < weightAt || at >= tail ? 3 : 4001) {
+            std::string damaged = bytes;
+            damaged[at] = static_cast<char>(damaged[at] ^ static_cast<char>(1 + rng() % 255));
+            check(damaged);
+        }
+        for (std::size_t cut = 1; cut < bytes.size(); cut += bytes.size() / 37)
+            check(bytes.substr(0, cut));
+        QVERIFY(refused > 0);
+        qInfo("%d damaged files, %d refused, each as its bytes read whole", cases, refused);
     }
 
     // Every data type, in its typed field and as raw bytes, fits its dims as written; one value
