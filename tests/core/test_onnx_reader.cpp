@@ -624,9 +624,12 @@ private slots:
         constant(body, "axis1", onnx::TensorProto::INT64, {1}, {1});
         node(body, "Slice", {"x", "start", "end", "axis1"}, "slice");
         node(body, "SequenceInsert", {"seq_in", "slice"}, "seq_out");
-        node(body, "Identity", {"go"}, "cond_out"); // as torch writes it: the outer condition
+        intAttr(node(body, "ReduceSum", {"slice"}, "total"), "keepdims", 0); // a scan output: one per iteration
+        node(body, "Identity", {"go"}, "cond_out");                          // as torch writes it: the outer condition
         value(body.add_output(), "cond_out", onnx::TensorProto::BOOL, {});
         sequence(body.add_output(), "seq_out");
+        value(body.add_output(), "total", onnx::TensorProto::FLOAT, {});
+        loop.add_output("totals");
         constant(graph, "zero", onnx::TensorProto::INT64, {}, {0});
         constant(graph, "first", onnx::TensorProto::INT64, {}, {1});
         node(graph, "SequenceAt", {"parts", "zero"}, "a");  // [2, 1, 4]
@@ -650,8 +653,10 @@ private slots:
         }
         node(graph, "Relu", {"b"}, "rb");
         node(graph, "Relu", {"c"}, "rc");
+        node(graph, "Relu", {"totals"}, "rt");
         value(graph.add_output(), "rb", onnx::TensorProto::FLOAT, {});
         value(graph.add_output(), "rc", onnx::TensorProto::FLOAT, {});
+        value(graph.add_output(), "rt", onnx::TensorProto::FLOAT, {});
 
         CostReport report;
         (void)parseOnnxGraph(model.SerializeAsString(), "tensor_split.onnx", {}, &report);
@@ -659,6 +664,7 @@ private slots:
         const ShapedGraph g = readOnnxShapedGraph(model.SerializeAsString(), "tensor_split.onnx", {});
         QCOMPARE(tensorNamed(g, "rb").shape, (Shape{2, 4, 4}));
         QCOMPARE(tensorNamed(g, "rc").shape, (Shape{2, 4}));
+        QCOMPARE(tensorNamed(g, "rt").shape, (Shape{2})); // the scan output: the iterations' sums stacked
         QCOMPARE(tensorNamed(g, "slice/unrolled0").shape, (Shape{2, 1, 4}));
         for (const ShapedOp& op : g.ops)
             QVERIFY2(op.type != "Loop" && op.type != "If" && op.type.rfind("Sequence", 0) != 0, op.name.c_str());

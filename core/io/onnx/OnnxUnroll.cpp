@@ -186,13 +186,13 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
         if (!loop.output(j).empty())
             out.nodes.push_back(makeNode("Identity", name + "/carried" + std::to_string(j),
                                          {values[static_cast<std::size_t>(j)]}, loop.output(j)));
+    const std::string axes = stem + "/scan_axes";
+    if (scans > 0 && opset >= 13)
+        out.nodes.push_back(constantNode(axes, int64Tensor(axes, {1}, {0})));
     for (int k = 0; k < scans && carried + k < loop.output_size(); ++k) {
         const std::string& result = loop.output(carried + k);
         if (result.empty())
             continue;
-        const std::string axes = stem + "/scan_axes";
-        if (k == 0 && opset >= 13)
-            out.nodes.push_back(constantNode(axes, int64Tensor(axes, {1}, {0})));
         onnx::NodeProto concat;
         concat.set_op_type("Concat");
         concat.set_name(name + "/scan" + std::to_string(k));
