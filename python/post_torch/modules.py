@@ -7,7 +7,9 @@ the module's *unqualified* name (the qualified name from its last non-numeric at
 called a second time in one forward gets a ``_N`` suffix (``relu_1``). This module walks the
 model's tree along those scopes, so the mapping is exact for every node that carries a
 scope; nodes without one (``Identity_3``, ``Constant_12``) and nodes of functional code in
-the top-level ``forward`` belong to the root module, whose path is ``""``. A module reachable by
+the top-level ``forward`` belong to the root module, whose path is ``""``. A ModuleList or
+ModuleDict is never called, so it has no scope: its children's scopes come right under its
+parent's (``/blocks.0/fc/Gemm`` is module ``blocks.0.fc``). A module reachable by
 two paths (shared by two parents) is named in its scopes by its first path, under either
 parent; its node gets the path of the parent it was called from.
 """
@@ -34,9 +36,23 @@ def scope_names(model):
     return {id(m): unqualified_name(p) for p, m in model.named_modules() if p}
 
 
+def _children(module, path):
+    """(qualified path, module) of each child, and of the children of each child that is a
+    ModuleList or ModuleDict: those are never called, so they have no scope of their own, and
+    their children's scopes come right under the parent (``/blocks.0/attn/...`` for
+    ``blocks.0`` of a ModuleList ``blocks``, as MViT and most transformers hold their layers)."""
+    import torch
+
+    for name, child in module.named_children():
+        qualified = f"{path}.{name}" if path else name
+        yield qualified, child
+        if isinstance(child, (torch.nn.ModuleList, torch.nn.ModuleDict)):
+            yield from _children(child, qualified)
+
+
 def _child_for_scope(module, path, scope, names):
     stem = _REPEAT.match(scope)
-    children = [(f"{path}.{name}" if path else name, child) for name, child in module.named_children()]
+    children = list(_children(module, path))
     # A child's own unqualified name first, then the one its scope has when it is shared.
     keys = [lambda q, c: unqualified_name(q), lambda q, c: names.get(id(c))]
     for key in keys:

@@ -104,6 +104,33 @@ private slots:
         }
     }
 
+    // The ops the ONNX importer made of a Loop it unrolled or an If it took (docs/importers.md,
+    // step 7) run in that node's module, as post_torch.apply runs them; the sidecar names only
+    // the Loop and the If.
+    void unrolledOpsTakeTheirLoopsModule()
+    {
+        GraphBuilder b("unrolled");
+        for (const char* name : {"/pool/Loop/unrolled0//pool/Slice", "/pool/Loop/unrolled1//pool/Slice",
+                                 "/pool/Loop/unrolled1//pool/Slice/grad", "/squeeze/If/taken//squeeze/Squeeze",
+                                 "/squeeze/If/taken/result0", "/other/unrolled0/Relu"}) {
+            Op op;
+            op.name = name;
+            op.type = "Slice";
+            op.timeUs = {1, 1};
+            b.addOp(op);
+        }
+        const Graph g = std::move(b).build();
+        const OpModules modules = parseOpModules(R"({"format": "post-torch-modules/1",
+            "modules": {"/pool/Loop": "blocks.0.pool", "/squeeze/If": "blocks.1"}})",
+                                                 "m.modules.json", g);
+        auto moduleOf = [&](const char* op) { return modules[static_cast<size_t>(*g.find(op))]; };
+        QCOMPARE(*moduleOf("/pool/Loop/unrolled0//pool/Slice"), std::string("blocks.0.pool"));
+        QCOMPARE(*moduleOf("/pool/Loop/unrolled1//pool/Slice/grad"), std::string("blocks.0.pool"));
+        QCOMPARE(*moduleOf("/squeeze/If/taken//squeeze/Squeeze"), std::string("blocks.1"));
+        QCOMPARE(*moduleOf("/squeeze/If/taken/result0"), std::string("blocks.1"));
+        QVERIFY(!moduleOf("/other/unrolled0/Relu")); // no such node in the sidecar
+    }
+
     // Each module's ops become one colocation group with their gradients, as apply runs them;
     // ops without a module keep theirs, and a graph whose modules join nothing is unchanged.
     void modulesAreColocated()

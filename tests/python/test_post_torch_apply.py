@@ -369,6 +369,65 @@ class ApplyRunsWhatWasTimed(WithMaps):
             post_torch.transfers(ResidualNet())
 
 
+class ListedBlock(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+        self.act = torch.nn.ReLU()
+
+    def forward(self, x):
+        return self.act(self.fc(x)) + x
+
+
+class Listed(torch.nn.Module):
+    """Layers held in a ModuleList and a ModuleDict, as MViT and most transformers hold them:
+    neither container is called, so neither has a scope in the export."""
+
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([ListedBlock(), ListedBlock()])
+        self.heads = torch.nn.ModuleDict({"out": torch.nn.Linear(8, 3)})
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return self.heads["out"](x)
+
+
+class LayersInModuleLists(WithMaps):
+    """Each node of a ModuleList's or ModuleDict's layers belongs to its layer (the sidecar named
+    them all the root's before, so a placement put the whole model in one group on one device),
+    and a placement that puts the layers on different devices sends the cut edges."""
+
+    def test_the_sidecar_names_the_listed_layers(self):
+        try:
+            import onnx  # noqa: F401
+        except ImportError as e:
+            self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
+        torch.manual_seed(0)
+        model, x = Listed(), torch.randn(2, 8)
+        path = os.path.join(self.tmp.name, "listed.onnx")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            post_torch.export(model, (x,), path)
+        with open(path + ".modules.json") as f:
+            modules = json.load(f)["modules"]
+        self.assertEqual(modules["/blocks.0/fc/Gemm"], "blocks.0.fc")
+        self.assertEqual(modules["/blocks.1/act/Relu"], "blocks.1.act")
+        self.assertEqual(modules["/blocks.1/Add"], "blocks.1")
+        self.assertEqual(modules["/out/Gemm"], "heads.out")
+        plan = {"": "G0", "blocks.0": "G0", "blocks.0.fc": "G1", "blocks.0.act": "G1", "blocks.1": "G2",
+                "blocks.1.fc": "G2", "blocks.1.act": "G3", "heads.out": "G0"}
+        with torch.no_grad():
+            before = model(x)
+            post_torch.apply(model, self.torch_map(plan), {d: "cpu" for d in ("G0", "G1", "G2", "G3")})
+            self.assertTrue(torch.allclose(model(x), before, atol=1e-6))
+        sent = Counter((source, to) for source, to, _ in post_torch.transfers(model) if source is not None)
+        expected = cut_edges(path, lambda _node, module: label_of(plan, module))
+        self.assertIn(("G1", "G0"), expected)  # blocks.0's residual add on G0 reads its ReLU on G1
+        self.assertEqual(sent, expected)
+
+
 class Tied(torch.nn.Module):
     """A language model's tied embedding and output weights: one Parameter held by two modules."""
 

@@ -141,6 +141,9 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
         && iterationType.tensor_type().shape().dim_size() == 1;
     std::vector<std::string> values(loop.input().begin() + 2, loop.input().end());
     std::vector<std::vector<std::string>> scanned(static_cast<std::size_t>(scans));
+    // The copies are named "<Loop>/unrolledN/<body node>": post_torch's sidecar knows the Loop,
+    // and its module runs them (parseOpModules).
+    const std::string loopName = loop.name().empty() ? stem : loop.name();
     for (std::int64_t i = 0; i < *trips; ++i) {
         const std::string suffix = "/unrolled" + std::to_string(i);
         std::unordered_map<std::string, std::string> rename;
@@ -167,7 +170,7 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
         };
         for (const auto& node : body->node()) {
             onnx::NodeProto copy = node;
-            copy.set_name((node.name().empty() ? node.op_type() : node.name()) + suffix);
+            copy.set_name(loopName + suffix + "/" + (node.name().empty() ? node.op_type() : node.name()));
             for (std::string& input : *copy.mutable_input())
                 if (!input.empty())
                     input = renamed(input);
@@ -181,7 +184,7 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
         for (int k = 0; k < scans; ++k)
             scanned[static_cast<std::size_t>(k)].push_back(renamed(body->output(1 + carried + k).name()));
     }
-    const std::string name = loop.name().empty() ? stem : loop.name();
+    const std::string& name = loopName;
     for (int j = 0; j < carried && j < loop.output_size(); ++j)
         if (!loop.output(j).empty())
             out.nodes.push_back(makeNode("Identity", name + "/carried" + std::to_string(j),
@@ -239,15 +242,19 @@ std::optional<Unrolled> inlineIf(const onnx::NodeProto& node, const OnnxKnownVal
     for (const auto& inner : branch->node())
         if (hasSubgraph(inner))
             return std::nullopt;
+    // Named "<If>/taken/<branch node>", as the unrolled Loops' copies are (post_torch's module).
     Unrolled out;
+    const std::string name = (node.name().empty() ? node.output(0) : node.name()) + "/taken/";
     for (const auto& init : branch->initializer())
-        out.nodes.push_back(constantNode(init.name(), init));
-    out.nodes.insert(out.nodes.end(), branch->node().begin(), branch->node().end());
-    const std::string name = node.name().empty() ? node.output(0) : node.name();
+        out.nodes.push_back(constantNode(name + init.name(), init));
+    for (const auto& inner : branch->node()) {
+        onnx::NodeProto& copy = out.nodes.emplace_back(inner);
+        copy.set_name(name + (inner.name().empty() ? inner.op_type() : inner.name()));
+    }
     for (int j = 0; j < node.output_size(); ++j)
         if (!node.output(j).empty())
             out.nodes.push_back(
-                makeNode("Identity", name + "/taken" + std::to_string(j), {branch->output(j).name()}, node.output(j)));
+                makeNode("Identity", name + "result" + std::to_string(j), {branch->output(j).name()}, node.output(j)));
     return out;
 }
 

@@ -97,14 +97,25 @@ OpModules parseOpModules(std::string_view text, const std::string& source, const
     for (auto it = map.begin(); it != map.end(); ++it)
         ofNode.emplace(it.key(), in.string(it.value(), JsonInput::member("modules", it.key())));
 
+    // An op the importer made of a Loop it unrolled or an If it took ("<Loop>/unrolled3/<body
+    // op>", "<If>/taken/<op>", docs/importers.md step 7) runs in that node's module.
+    const auto moduleOf = [&ofNode](std::string_view name) -> const std::string* {
+        if (const auto it = ofNode.find(std::string(name)); it != ofNode.end())
+            return &it->second;
+        for (const std::string_view marker : {"/unrolled", "/taken/"})
+            if (const auto at = name.find(marker); at != std::string_view::npos)
+                if (const auto it = ofNode.find(std::string(name.substr(0, at))); it != ofNode.end())
+                    return &it->second;
+        return nullptr;
+    };
     OpModules modules(static_cast<size_t>(graph.opCount()));
     int named = 0;
     for (OpId op = 0; op < graph.opCount(); ++op) {
         std::string_view name = graph.op(op).name;
         if (name.ends_with(kGradSuffix))
             name.remove_suffix(kGradSuffix.size());
-        if (auto it = ofNode.find(std::string(name)); it != ofNode.end()) {
-            modules[static_cast<size_t>(op)] = it->second;
+        if (const std::string* module = moduleOf(name)) {
+            modules[static_cast<size_t>(op)] = *module;
             ++named;
         }
     }
