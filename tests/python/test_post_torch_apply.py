@@ -67,6 +67,16 @@ class WithMaps(unittest.TestCase):
     def torch_map(self, modules, name="map.json"):
         return self.file(name, {"format": "post-torch-map/1", "modules": modules})
 
+    def exported(self, model, x, name):
+        """`model` exported to `name` in the temporary folder: its path and its sidecar's
+        {node: module}."""
+        path = os.path.join(self.tmp.name, name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            post_torch.export(model, (x,), path)
+        with open(path + ".modules.json") as f:
+            return path, json.load(f)["modules"]
+
 
 class ApplyIsAllOrNothing(WithMaps):
     def setUp(self):
@@ -406,12 +416,7 @@ class LayersInModuleLists(WithMaps):
             self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
         torch.manual_seed(0)
         model, x = Listed(), torch.randn(2, 8)
-        path = os.path.join(self.tmp.name, "listed.onnx")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            post_torch.export(model, (x,), path)
-        with open(path + ".modules.json") as f:
-            modules = json.load(f)["modules"]
+        path, modules = self.exported(model, x, "listed.onnx")
         self.assertEqual(modules["/blocks.0/fc/Gemm"], "blocks.0.fc")
         self.assertEqual(modules["/blocks.1/act/Relu"], "blocks.1.act")
         self.assertEqual(modules["/blocks.1/Add"], "blocks.1")
@@ -564,12 +569,7 @@ class SharedTensorsAndModules(WithMaps):
         model, x = Shared(), torch.randn(3, 8)
         with torch.no_grad():
             expected = model(x)
-        onnx_path = os.path.join(self.tmp.name, "shared.onnx")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            post_torch.export(model, (x,), onnx_path)
-        with open(onnx_path + ".modules.json") as f:
-            modules = json.load(f)["modules"]
+        onnx_path, modules = self.exported(model, x, "shared.onnx")
         self.assertEqual(modules.get("/b/shared/Gemm"), "b.shared")
         placement = os.path.join(self.tmp.name, "placement.json")
         with open(placement, "w") as f:
