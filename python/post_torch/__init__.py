@@ -91,14 +91,18 @@ class _ModelState:
     of every parameter and buffer (a training-mode trace and the profile's passes update
     BatchNorm's running statistics and counter in place), each tensor's requires_grad and .grad,
     the training flag of every submodule (a model in train mode with frozen BatchNorms keeps
-    them in eval mode), which tensor object each module holds, and torch's random number
-    generators (a training-mode Dropout draws from them)."""
+    them in eval mode), which tensor object each module holds, each module's own attributes
+    (a forward that caches what it computed, as RAFT's correlation block keeps its pyramid:
+    left behind, those tensors hold the trace's autograd graph and the model no longer
+    deep-copies), and torch's random number generators (a training-mode Dropout draws from
+    them)."""
 
     def __init__(self, model):
         import torch
 
         self.modules = list({id(m): m for _, m in model.named_modules(remove_duplicate=False)}.values())
         self.training = [(m, m.training) for m in self.modules]
+        self.attributes = [(m, {k: v for k, v in vars(m).items() if self._own(k)}) for m in self.modules]
         self.slots = [(m, dict(m._parameters), dict(m._buffers)) for m in self.modules]
         seen, self.tensors = set(), []
         for _, params, buffers in self.slots:
@@ -109,6 +113,12 @@ class _ModelState:
                 self.tensors.append((t, t.detach().clone(), t.requires_grad, t.grad if t.is_leaf else None))
         self.cuda = sorted({t.device.index or 0 for t, *_ in self.tensors if t.device.type == "cuda"})
         self.rng = torch.random.fork_rng(devices=self.cuda)
+
+    @staticmethod
+    def _own(name):
+        """An attribute of a module's own, not torch.nn.Module's bookkeeping (its parameters,
+        buffers, children, hooks and training flag, which the rest of this class handles)."""
+        return not name.startswith("_") and name != "training"
 
     def __enter__(self):
         self.rng.__enter__()
@@ -133,6 +143,12 @@ class _ModelState:
                             t.grad = grad
             for m, training in self.training:
                 m.training = training
+            for m, saved in self.attributes:
+                for k in [k for k in vars(m) if self._own(k) and k not in saved]:
+                    del m.__dict__[k]  # made by the export's passes
+                for k, v in saved.items():
+                    if m.__dict__.get(k, self) is not v:
+                        m.__dict__[k] = v
         finally:
             self.rng.__exit__(*exc)
         return False
@@ -259,8 +275,9 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
 
     The model is left exactly as it was: the values of its parameters and buffers (which the
     training-mode trace and the profile's passes update: BatchNorm's running statistics),
-    requires_grad and .grad, and every submodule's training flag are put back, also when the
-    export fails; so is torch's random number generator state.
+    requires_grad and .grad, every submodule's training flag and its own attributes (what a
+    forward keeps on it) are put back, also when the export fails; so is torch's random number
+    generator state.
     """
     import onnx
     import torch

@@ -149,6 +149,29 @@ class ExportLeavesTheModelAsItWas(unittest.TestCase):
                 model = torchvision.models.resnet18().train(train)
                 self.check(model, torch.randn(2, 3, 64, 64), profile=True)
 
+    def test_what_a_forward_keeps_on_its_modules_is_put_back(self):
+        """A forward that keeps what it computed (RAFT's correlation block keeps its pyramid):
+        the export's trace left those tensors behind, holding its autograd graph, and the model
+        no longer deep-copied. Attributes the forward sets go, and those it changes come back."""
+
+        class Keeps(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(4, 4)
+                self.note = "as it was"
+
+            def forward(self, x):
+                y = self.fc(x)
+                self.pyramid = [y, 2 * y]
+                self.note = "changed by a forward"
+                return y
+
+        model = Keeps()
+        self.check(model, torch.randn(2, 4))
+        self.assertFalse(hasattr(model, "pyramid"))
+        self.assertEqual(model.note, "as it was")
+        copy.deepcopy(model)  # raised "Only Tensors created explicitly by the user ..." before
+
     def test_a_failed_export_leaves_the_model_as_it_was_too(self):
         model = self.small(True)
         before = snapshot(model)
