@@ -1,6 +1,7 @@
 #include "core/io/onnx/OnnxConstantFolder.h"
 
 #include "core/io/onnx/OnnxFoldOps.h"
+#include "core/io/onnx/OnnxOpsetCompat.h"
 
 #include <algorithm>
 #include <string>
@@ -25,7 +26,7 @@ bool knownDims(const onnx::TypeProto& type, std::vector<std::int64_t>& dims)
     return true;
 }
 
-bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty() || node.domain() == "ai.onnx"; }
+bool isDefaultDomain(const onnx::NodeProto& node) { return isOnnxDefaultDomain(node.domain()); }
 
 } // namespace
 

@@ -4,6 +4,7 @@
 
 #include "core/cost/ReshapeShape.h"
 #include "core/io/onnx/OnnxFoldSupport.h"
+#include "core/io/onnx/OnnxOpsetCompat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -408,8 +409,9 @@ Result foldRange(const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
 }
 
 // The sizes of a Split's parts along an axis of `dim` elements: its `split` attribute (before
-// opset 13) or input, else equal parts (since opset 18 the last part may be smaller, as for
-// num_outputs); nullopt unless there are `parts` of them, none negative, summing to `dim`.
+// opset 13) or input, else equal parts (the folder sees opset 17 forms: opset 18's num_outputs
+// is rewritten before, OnnxOpsetCompat); nullopt unless there are `parts` of them, none
+// negative, summing to `dim`.
 std::optional<Dims> splitSizes(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset,
                                std::int64_t dim, std::int64_t parts)
 {
@@ -423,11 +425,9 @@ std::optional<Dims> splitSizes(const onnx::NodeProto& node, const std::vector<On
         sizes = given->values;
     }
     if (!sizes) {
-        const std::int64_t part = opset >= 18 ? (dim + parts - 1) / parts : dim / parts;
-        if (opset < 18 && dim % parts != 0)
+        if (dim % parts != 0)
             return std::nullopt;
-        sizes = Dims(static_cast<std::size_t>(parts), part);
-        sizes->back() = dim - part * (parts - 1);
+        sizes = Dims(static_cast<std::size_t>(parts), dim / parts);
     }
     if (static_cast<std::int64_t>(sizes->size()) != parts)
         return std::nullopt;
@@ -510,8 +510,8 @@ std::optional<std::vector<OnnxIntTensor>> foldOnnxSplit(const onnx::NodeProto& n
 {
     const OnnxIntTensor* data = valueAt(inputs, 0);
     const auto parts = static_cast<std::int64_t>(node.output_size());
-    if (node.op_type() != "Split" || !(node.domain().empty() || node.domain() == "ai.onnx") || parts < 1 || !data
-        || data->isReal() || data->dims.empty() || data->size() > std::min(maxElements, kOnnxMaxFoldElements))
+    if (node.op_type() != "Split" || !isOnnxDefaultDomain(node.domain()) || parts < 1 || !data || data->isReal()
+        || data->dims.empty() || data->size() > std::min(maxElements, kOnnxMaxFoldElements))
         return std::nullopt;
     const auto along = alongAxis(node, data->dims);
     if (!along)

@@ -2,6 +2,7 @@
 #include "core/io/onnx/OnnxUnroll.h"
 
 #include "core/io/onnx/OnnxConstantFolder.h"
+#include "core/io/onnx/OnnxOpsetCompat.h"
 
 #include <algorithm>
 #include <optional>
@@ -13,7 +14,7 @@ namespace {
 
 constexpr std::int64_t kMaxUnrolledIterations = 64;
 
-bool isDefaultDomain(const onnx::NodeProto& node) { return node.domain().empty() || node.domain() == "ai.onnx"; }
+bool isDefaultDomain(const onnx::NodeProto& node) { return isOnnxDefaultDomain(node.domain()); }
 
 std::optional<std::int64_t> knownScalar(const OnnxKnownValue& known, const std::string& name)
 {
@@ -34,14 +35,7 @@ bool hasSubgraph(const onnx::NodeProto& node)
 onnx::TensorProto int64Tensor(const std::string& name, const std::vector<std::int64_t>& dims,
                               const std::vector<std::int64_t>& values)
 {
-    onnx::TensorProto t;
-    t.set_name(name);
-    t.set_data_type(onnx::TensorProto::INT64);
-    for (const std::int64_t d : dims)
-        t.add_dims(d);
-    for (const std::int64_t v : values)
-        t.add_int64_data(v);
-    return t;
+    return encodeOnnxIntTensor(OnnxIntTensor{onnx::TensorProto::INT64, dims, values, {}}, name);
 }
 
 // A Constant node holding `value`: the constant folder learns its value on its next pass.
@@ -129,11 +123,8 @@ std::optional<Unrolled> unrollLoop(const onnx::NodeProto& loop, int opset, const
     std::string conditionName = condition;
     if (conditionName.empty()) {
         conditionName = stem + "/true";
-        onnx::TensorProto t;
-        t.set_name(conditionName);
-        t.set_data_type(onnx::TensorProto::BOOL);
-        t.add_int32_data(1);
-        out.nodes.push_back(constantNode(conditionName, std::move(t)));
+        out.nodes.push_back(constantNode(
+            conditionName, encodeOnnxIntTensor(OnnxIntTensor{onnx::TensorProto::BOOL, {}, {1}, {}}, conditionName)));
     }
     // The iteration number, as the body declares it: a scalar, or one element.
     const auto& iterationType = body->input(0).type();

@@ -25,12 +25,6 @@ bool isTypedDataField(std::uint32_t field)
     return field == 4 || field == 5 || field == 6 || field == 7 || field == 10 || field == 11;
 }
 
-bool isFloatingPoint(std::uint64_t type)
-{
-    return type == onnx::TensorProto::FLOAT || type == onnx::TensorProto::FLOAT16 || type == onnx::TensorProto::BFLOAT16
-        || type == onnx::TensorProto::DOUBLE;
-}
-
 void appendVarint(std::string& out, std::uint64_t v)
 {
     while (v >= 0x80) {
@@ -91,8 +85,14 @@ public:
         return true;
     }
 
+    // Appends the file's bytes [from, to) to `out`: from the window where it holds them (a
+    // field whose tag was just read mostly lies there), else read.
     bool copy(std::uint64_t from, std::uint64_t to, std::string& out)
     {
+        if (from >= start_ && to <= start_ + window_.size()) {
+            out.append(window_, static_cast<std::size_t>(from - start_), static_cast<std::size_t>(to - from));
+            return true;
+        }
         const std::size_t before = out.size();
         out.resize(before + static_cast<std::size_t>(to - from));
         return file_.readAt(from, static_cast<std::size_t>(to - from), out.data() + before);
@@ -169,7 +169,8 @@ std::optional<std::string> tensorWithoutBytes(Walk& walk, std::uint64_t at, std:
         if (!walk.copy(start, at, rest))
             return std::nullopt;
     }
-    if (!raw || unusual || !isFloatingPoint(type) || rawBytes <= kLeftUnreadAbove)
+    if (!raw || unusual || type > std::numeric_limits<int>::max() || !isOnnxFloatType(static_cast<int>(type))
+        || rawBytes <= kLeftUnreadAbove)
         return std::string();
     // The bytes must be what the dims and the type need (a negative dim reads as a huge one).
     std::uint64_t need = static_cast<std::uint64_t>(onnxElementBytes(static_cast<int>(type)));
