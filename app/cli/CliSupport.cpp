@@ -48,6 +48,12 @@ void addGraphInputOptions(CLI::App& cmd, std::string& format, std::int64_t& batc
         "ONNX, pbtxt: NAME=N gives the symbolic dimension NAME the value N wherever it appears (repeatable)");
     cmd.add_option("--input-shape", shapes.inputShapes,
                    "ONNX, pbtxt: INPUT=d0,d1,... gives a graph input (placeholder) its whole shape (repeatable)");
+    cmd.add_option("--count", shapes.counts,
+                   "ONNX: NODE=N gives the op NODE's size that depends on the data (a NonZero's count, the boxes a "
+                   "NonMaxSuppression keeps) the value N (repeatable; post-cli info lists them)");
+    cmd.add_flag("--count-max", shapes.countMax,
+                 "ONNX: every size that depends on the data and that --count does not give at the most its op can "
+                 "give: the step is then a worst case (docs/importers.md)");
     CLI::Option* fuse = cmd.add_flag(
         "--fusion", shapes.fusion,
         "ONNX, pbtxt: cost chains of element-wise ops as one kernel (kernel fusion, docs/cost-model.md); the default "
@@ -121,6 +127,23 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
             throw UsageError{"--dim " + item + ": expected NAME=N"};
         options.dims[item.substr(0, eq)] = dimValueArg(item.substr(eq + 1), "--dim", item);
     }
+    for (const std::string& item : shapes.counts) {
+        const auto eq = item.rfind('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError{"--count " + item + ": expected NODE=N"};
+        const std::string text = item.substr(eq + 1);
+        std::size_t used = 0;
+        long long value = -1;
+        try {
+            value = std::stoll(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || value < 0 || value > (1LL << 40))
+            throw UsageError{"--count " + item + ": '" + text + "' is not a count (an integer from 0 to 2^40)"};
+        options.counts[item.substr(0, eq)] = value;
+    }
+    options.countsAtMost = shapes.countMax;
     for (const std::string& item : shapes.inputShapes) {
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())

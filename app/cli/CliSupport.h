@@ -40,11 +40,13 @@ struct UsageError {
 struct GraphShapeArgs {
     std::vector<std::string> dims;
     std::vector<std::string> inputShapes;
-    bool fusion = false;           // --fusion: ImportOptions::fuseElementwise on
-    bool noFusion = false;         // --no-fusion: ImportOptions::fuseElementwise off (neither: the framework's)
-    std::string optimizer = "sgd"; // --optimizer: ImportOptions::optimizer
-    bool msrPipelined = false;     // --msr-pipelined: ImportOptions::msrPipelined
-    double inputCopyGBps = 10.0;   // --input-copy-GBps: ImportOptions::inputCopyGBps
+    std::vector<std::string> counts; // --count NODE=N: ImportOptions::counts
+    bool countMax = false;           // --count-max: ImportOptions::countsAtMost
+    bool fusion = false;             // --fusion: ImportOptions::fuseElementwise on
+    bool noFusion = false;           // --no-fusion: ImportOptions::fuseElementwise off (neither: the framework's)
+    std::string optimizer = "sgd";   // --optimizer: ImportOptions::optimizer
+    bool msrPipelined = false;       // --msr-pipelined: ImportOptions::msrPipelined
+    double inputCopyGBps = 10.0;     // --input-copy-GBps: ImportOptions::inputCopyGBps
 };
 
 // --input-copy-GBps on `cmd` (shared by the graph commands and `zoo generate`): a finite rate > 0.

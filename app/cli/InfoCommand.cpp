@@ -181,6 +181,15 @@ int runInfo(const InfoOptions& o)
                             {"name", d.symbol.empty() ? nlohmann::json() : nlohmann::json(d.symbol)}});
         j["unresolved_dims"] = dims;
         j["unshaped_tensors"] = imported.unshapedTensors;
+        nlohmann::json sizes = nlohmann::json::array();
+        for (const DataDependentSize& d : imported.dataDependentSizes)
+            sizes.push_back({{"node", d.node},
+                             {"location", d.location},
+                             {"what", d.what},
+                             {"largest", d.largest},
+                             {"value", d.value < 0 ? nlohmann::json() : nlohmann::json(d.value)},
+                             {"at_most", d.atMost}});
+        j["data_dependent_sizes"] = sizes;
         j["kernel_fusion"] = imported.fused ? nlohmann::json{{"on", *imported.fused}, {"why", imported.fusionWhy}}
                                             : nlohmann::json();
         // What the importer decided (also printed on stderr as "note:" / "warning:" lines).
@@ -227,6 +236,12 @@ int runInfo(const InfoOptions& o)
     }
     for (const UnresolvedDim& d : imported.unresolvedDims)
         std::cout << "unresolved         " << describeUnresolvedDim(d) << " (--dim / --input-shape)\n";
+    for (const DataDependentSize& d : imported.dataDependentSizes)
+        std::cout << "data-dependent     " << d.location << ": " << d.what << ", at most " << d.largest << ": "
+                  << (d.value < 0    ? std::string("no value (--count " + d.node + "=N, or --count-max)")
+                          : d.atMost ? "its most, " + std::to_string(d.value) + " (--count-max: a worst case)"
+                                     : std::to_string(d.value) + " (--count)")
+                  << "\n";
     if (!imported.unshapedTensors.empty()) {
         std::cout << "no inferred shape  " << imported.unshapedTensors.size() << " tensor(s):";
         const size_t shown = std::min<size_t>(imported.unshapedTensors.size(), 8);

@@ -87,6 +87,10 @@ const std::unordered_map<std::string_view, Rule>& rules()
         formula("Upsample", costs::resize);
         formula("ResizeBilinear", costs::resize);
         formula("ResizeNearestNeighbor", costs::resize);
+        formula("RoiAlign", costs::roiAlign);
+        formula("NonMaxSuppression", costs::nonMaxSuppression);
+        formula("TopK", costs::topK);
+        formula("NonZero", costs::nonZero);
         formula("QuantizeLinear", costs::quantizeLinear);
         formula("DequantizeLinear", costs::dequantizeLinear);
         formula("DynamicQuantizeLinear", costs::dynamicQuantizeLinear);
@@ -97,10 +101,10 @@ const std::unordered_map<std::string_view, Rule>& rules()
 
         add({"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu",
              "Relu6", "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square",
-             "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "And", "Or",
-             "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select", "SelectV2", "Cast", "Floor",
-             "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish", "Shrink", "ThresholdedRelu",
-             "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape",
+             "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "LessOrEqual", "Greater", "GreaterEqual",
+             "GreaterOrEqual", "And", "Or", "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select",
+             "SelectV2", "Cast", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish",
+             "Shrink", "ThresholdedRelu", "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape",
              // In-place variable updates (batch norm's moving averages): one element-wise pass.
              "AssignSub", "AssignAdd"},
             Rule{Family::Elementwise, kArith});
@@ -114,6 +118,9 @@ const std::unordered_map<std::string_view, Rule>& rules()
         // recompute a transcendental (4).
         add({"ReluGrad", "Relu6Grad", "LeakyReluGrad"}, Rule{Family::Norm, kArith});
         add({"SigmoidGrad", "TanhGrad", "ReciprocalGrad"}, Rule{Family::Norm, 3.0});
+        // RoiAlign's gradient: each incoming gradient element spread over its 4 bilinear
+        // samples' 4 taps, an atomic multiply-add each (torchvision's kernel).
+        add({"RoiAlignGrad"}, Rule{Family::Norm, 40.0});
         add({"RsqrtGrad", "SqrtGrad", "SoftplusGrad", "EluGrad", "SeluGrad", "GeluGrad"},
             Rule{Family::Norm, kTranscendental});
         // Optimizer updates, per element of input 0 (the variable): SGD w −= lr·g 2; momentum
@@ -167,9 +174,10 @@ const std::unordered_map<std::string_view, Rule>& rules()
         add({"LRN"}, Rule{Family::Lrn});
 
         add({"Gather", "GatherV2", "ResourceGather", "GatherND", "GatherElements"}, Rule{Family::Gather});
-        add({"Transpose", "Concat",       "ConcatV2",     "Split",  "SplitV",    "Slice",       "StridedSlice",
-             "Pad",       "PadV2",        "MirrorPad",    "Tile",   "Expand",    "BroadcastTo", "Pack",
-             "Unpack",    "DepthToSpace", "SpaceToDepth", "OneHot", "ReverseV2", "Copy"},
+        add({"Transpose",    "Concat", "ConcatV2",        "Split",        "SplitV",       "Slice",
+             "StridedSlice", "Pad",    "PadV2",           "MirrorPad",    "Tile",         "Expand",
+             "BroadcastTo",  "Pack",   "Unpack",          "DepthToSpace", "SpaceToDepth", "OneHot",
+             "ReverseV2",    "Copy",   "ScatterElements", "ScatterND",    "Scatter"},
             Rule{Family::Copy});
         add({"Reshape",
              "Identity",

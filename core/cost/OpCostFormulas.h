@@ -38,6 +38,14 @@ OpCost gruBlockCellTf(const OpView& v);
 
 // Resize / Upsample by mode (nearest: a copy; linear, cubic: 2 FLOPs per tap and output).
 OpCost resize(const OpView& v);
+// Detection (DetectionCost.cpp): RoiAlign 10 FLOPs per bilinear sample (sampling_ratio^2 per
+// output element, 4 where adaptive); NonMaxSuppression 6 n^2 + 2 n log2 n per batch and class of n
+// boxes, with its n^2-bit overlap mask written and read; TopK a comparison per element and
+// level of a k-heap; NonZero 2 FLOPs per element.
+OpCost roiAlign(const OpView& v);
+OpCost nonMaxSuppression(const OpView& v);
+OpCost topK(const OpView& v);
+OpCost nonZero(const OpView& v);
 // Quantization: QuantizeLinear 3 FLOPs per element, DequantizeLinear 2, DynamicQuantizeLinear
 // 5 (min/max, then quantize); the integer products cost what their float forms do, with
 // the same 2 operations per multiply-add (QLinearConv's weight is input 3, bias input 8).

@@ -27,6 +27,13 @@ struct ImportOptions {
     // ONNX and TF: whole shapes of graph inputs / placeholders (`--input-shape
     // INPUT=1,3,960,960`), over what the file says; the rank must match.
     std::map<std::string, std::vector<std::int64_t>> inputShapes;
+    // ONNX: the sizes ops take from the data they read (a NonZero's count, the boxes a
+    // NonMaxSuppression keeps), by node name (`--count NODE=N`); each must be at most what
+    // the op can give, and name such an op (docs/importers.md, "Sizes that depend on the data").
+    std::map<std::string, std::int64_t> counts;
+    // ONNX: every such size `counts` does not give at the most the op can give (`--count-max`):
+    // the step is then a worst case, and the import says so.
+    bool countsAtMost = false;
     // ONNX and TF forward graphs: kernel fusion in the cost model
     // (CostModelOptions::fuseElementwise, docs/cost-model.md "Kernel fusion"). Not set: the
     // framework's default (fusionChoice): off for ONNX exported by PyTorch (eager mode runs each

@@ -61,9 +61,18 @@ std::string unshapedTensorsProblem(const ImportedGraph& imported)
         return {};
     const std::string first = imported.unshapedFrom.empty() ? "tensor '" + imported.unshapedTensors.front() + "'"
                                                             : imported.unshapedFrom;
-    return std::to_string(imported.unshapedTensors.size())
+    std::string text = std::to_string(imported.unshapedTensors.size())
         + " tensor(s) on the compute path have no inferred shape, the first made at " + first
         + ", so every cost that depends on them would be a guess (each unknown dimension counting as 1)";
+    std::string sizes;
+    for (const DataDependentSize& s : imported.dataDependentSizes)
+        if (s.value < 0)
+            sizes += "\n  " + s.location + ": " + s.what + ", at most " + std::to_string(s.largest)
+                + ": give it with --count " + s.node + "=N";
+    if (!sizes.empty())
+        text += "; these sizes depend on the data:" + sizes
+            + "\n  or take each at its most with --count-max (the step is then a worst case)";
+    return text;
 }
 
 } // namespace post

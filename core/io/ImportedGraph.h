@@ -16,6 +16,18 @@ namespace post {
 
 // A graph together with the placement its file gives, if any (TensorFlow GraphDef
 // `device` fields): an expert's placement to simulate and compare with.
+// A size an ONNX op's output takes from the values it reads (a NonZero's count, the boxes a
+// NonMaxSuppression keeps): no shape rule knows it, so the user gives it (`--count NODE=N`)
+// or takes the most the op can give (`--count-max`), else every shape after it is unknown.
+struct DataDependentSize {
+    std::string node;          // the node's name, which --count names (its first output's where it has none)
+    std::string location;      // "node 1179 '/rpn/NonZero' (NonZero)"
+    std::string what;          // "the nonzero elements of a [2, 4000] tensor"
+    std::int64_t largest = -1; // the most it can be
+    std::int64_t value = -1;   // the size used: given or `largest`; -1: none, its outputs have no shape
+    bool atMost = false;       // value is `largest` (--count-max)
+};
+
 struct ImportedGraph {
     Graph graph;
     std::string source;
@@ -42,6 +54,8 @@ struct ImportedGraph {
     std::vector<UnresolvedDim> unresolvedDims;
     // Activations whose shape could not be inferred (an op without a shape rule upstream).
     std::vector<std::string> unshapedTensors;
+    // ONNX: every op whose output size depends on the data that the import reached, in file order.
+    std::vector<DataDependentSize> dataDependentSizes;
     // PyTorch execution traces: per OpId, the record-function ids (`rf_id`) of the trace
     // nodes the op stands for (its operator and the operators nested in it), in trace order.
     // A Kineto trace of the same run names them in its CPU operators' "Record function id"

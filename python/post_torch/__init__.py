@@ -19,7 +19,7 @@ import warnings
 from .modules import module_map, module_of_node, unqualified_name
 from .placement import PlacementError, PlacementWarning, apply, load_plan, modules_to_devices, resolve, transfers
 
-__all__ = ["export", "apply", "transfers", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
+__all__ = ["export", "ExportError", "apply", "transfers", "load_plan", "resolve", "modules_to_devices", "module_map", "module_of_node",
            "unqualified_name", "PlacementError", "PlacementWarning", "MODULES_FORMAT"]
 
 MODULES_FORMAT = "post-torch-modules/1"
@@ -253,6 +253,10 @@ class _AdaptivePoolingAsAveragePooling:
         return False
 
 
+class ExportError(RuntimeError):
+    """A model that torch.onnx cannot export as asked, with what to do instead."""
+
+
 def export(model, example_inputs, path, profile=False, opset_version=17, export_params=True, training=True,
            profile_runs=3):
     """Exports `model` to ONNX at `path` and writes `path + ".modules.json"`.
@@ -290,8 +294,27 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     with _ModelState(model), _StochasticDepthAsIdentity(model if training else torch.nn.Module()), \
             _AdaptivePoolingAsAveragePooling():
         model.train(training)
-        torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
-                          training=mode, do_constant_folding=not training)
+        failure = None
+        try:
+            torch.onnx.export(model, args, path, opset_version=opset_version, export_params=export_params,
+                              training=mode, do_constant_folding=not training)
+        except torch.onnx.errors.UnsupportedOperatorError as e:
+            if not training:
+                raise
+            failure = str(e)
+        # Raised here, without the torch error as its cause: that error's traceback holds the
+        # half-converted graph of torch 1.13's ONNX pass, and while it lives the next export in
+        # the process fails ("Unable to cast from non-held to held instance").
+        if failure is not None:
+            raise ExportError(
+                f"{type(model).__name__} does not export to ONNX in training mode: {failure} A training step "
+                "that samples at random or computes losses ONNX has no form for (torchvision's detection "
+                "models: torch.randperm, smooth_l1_loss) is read as a PyTorch execution trace instead: "
+                "record one step with torch.profiler.ExecutionTraceObserver (ExecutionGraphObserver in torch "
+                "1.13) and a Kineto trace of the same step for --costs, as bench/record_training_step.py "
+                "does (docs/importers.md, \"PyTorch execution traces\"); or export it in eval mode "
+                "(training=False), whose sizes that depend on the data post-cli asks for (--count, "
+                "--count-max)")
     # The model at `path` is new: an earlier profile's times beside it are not of it. With
     # profile=True the new times replace them (the file keeping its mode), or, when the profile
     # fails, they are removed then.

@@ -1124,6 +1124,37 @@ private slots:
         QVERIFY2(r.err.contains("no symbolic dimension 'heigth'"), qPrintable(r.err));
     }
 
+    // Sizes that depend on the data (a NonZero's count): info lists them, the commands that
+    // time the graph refuse naming --count and --count-max, and either gives them.
+    void sizesThatDependOnTheDataAreAskedFor()
+    {
+        const QString model = testdata::sourceDir() + "/tests/data/onnx/data_sizes.onnx";
+        Run r = runCli({"info", model, "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray sizes = parseObject(r.out)["data_dependent_sizes"].toArray();
+        QCOMPARE(sizes.size(), 2);
+        QCOMPARE(sizes[0].toObject()["node"].toString(), QString("pick"));
+        QCOMPARE(sizes[0].toObject()["largest"].toInt(), 16);
+        QVERIFY(sizes[0].toObject()["value"].isNull());
+        r = runCli({"simulate", model, "--cluster", "k80x4", "--all-on", "/device:GPU:0"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("--count pick=N") && r.err.contains("--count keep=N") && r.err.contains("--count-max"),
+                 qPrintable(r.err));
+        r = runCli({"simulate", model, "--cluster", "k80x4", "--all-on", "/device:GPU:0", "--count-max"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("worst case"), qPrintable(r.err));
+        r = runCli({"info", model, "--count", "pick=3", "--count", "keep=2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject given = parseObject(r.out);
+        QVERIFY(given["unshaped_tensors"].toArray().isEmpty());
+        QCOMPARE(given["data_dependent_sizes"].toArray()[0].toObject()["value"].toInt(), 3);
+        QCOMPARE(runCli({"info", model, "--count", "pick"}).exitCode, 2);
+        QCOMPARE(runCli({"info", model, "--count", "pick=-1"}).exitCode, 2);
+        r = runCli({"info", model, "--count", "pick=99"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("at most 16, not 99"), qPrintable(r.err));
+    }
+
     // Tensors without an inferred shape are refused by every command that times the graph,
     // naming how many and the node that makes the first; info shows the graph with a warning.
     // A --batch the export's fixed batch cannot take is refused too, naming the input.

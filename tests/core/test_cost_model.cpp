@@ -9,6 +9,7 @@
 #include "core/io/native/ClusterFile.h"
 #include "core/io/native/ClusterPresets.h"
 #include "core/io/native/NativeGraphReader.h"
+#include "core/io/torch/AtenOps.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/InputError.h"
@@ -227,6 +228,47 @@ private slots:
             OpCost free = costOf(type, {{10, 10}}, {{100}});
             QVERIFY2(free.flops == 0.0 && free.bytesRead == 0.0 && free.bytesWritten == 0.0 && free.known, type);
         }
+    }
+
+    // What detection models add (torchvision's Faster R-CNN, RetinaNet as exported to ONNX).
+    void detectionOps()
+    {
+        // 512 regions pooled to 7x7 from a 256-channel map, 2x2 samples an output element: 10
+        // FLOPs a sample; it reads the taps it needs (16 floats an output element), not the map.
+        const OpCost roi = costOf("RoiAlign", {{2, 256, 50, 50}, {512, 4}, {512}}, {{512, 256, 7, 7}},
+                                  {{"sampling_ratio", {2}}});
+        QCOMPARE(roi.flops, 10.0 * 4 * 512 * 256 * 49);
+        QCOMPARE(roi.bytesRead, 2.0 * 256 * 50 * 50 * 4 + 512 * 4 * 4 + 512 * 4); // the map is smaller here
+        const OpCost few = costOf("RoiAlign", {{2, 256, 50, 50}, {4, 4}, {4}}, {{4, 256, 7, 7}});
+        QCOMPARE(few.flops, 10.0 * 4 * 4 * 256 * 49); // adaptive sampling taken as 2x2
+        QCOMPARE(few.bytesRead, 16.0 * 4 * 256 * 49 * 4 + 4 * 4 * 4 + 4 * 4);
+        // NonMaxSuppression of 1,000 boxes in 2 batches of 3 classes: every pair, and the mask.
+        const OpCost nms = costOf("NonMaxSuppression", {{2, 1000, 4}, {2, 3, 1000}, {1}}, {{300, 3}});
+        QCOMPARE(nms.flops, 6.0 * (6.0 * 1000 * 1000 + 2.0 * 1000 * std::log2(1000.0)));
+        QCOMPARE(nms.bytesWritten, 300.0 * 3 * 4 + 6.0 * 1000 * 1000 / 8); // costOf's tensors are 4-byte
+        QVERIFY(nms.known);
+        // torchvision::nms's form, boxes [n, 4]: one run.
+        QCOMPARE(costOf("NonMaxSuppression", {{1000, 4}, {1000}}, {{300}}).flops,
+                 6.0 * 1000 * 1000 + 2.0 * 1000 * std::log2(1000.0));
+        // The best 100 of 4,000 per row: a comparison per element and heap level.
+        QCOMPARE(costOf("TopK", {{2, 4000}, {1}}, {{2, 100}, {2, 100}}).flops, 8000.0 * std::log2(100.0));
+        QCOMPARE(costOf("NonZero", {{4000}}, {{1, 300}}).flops, 8000.0);
+        QVERIFY(costOf("GreaterOrEqual", {{10}, {1}}, {{10}}).known);
+        QVERIFY(costOf("ScatterElements", {{10}, {4}, {4}}, {{10}}).known);
+        // Execution traces of a detection model's training step reach the same formulas.
+        const std::map<std::string, std::string> atens = {{"torchvision::roi_align", "RoiAlign"},
+                                                          {"torchvision::nms", "NonMaxSuppression"},
+                                                          {"aten::topk", "TopK"},
+                                                          {"aten::sort", "TopK"},
+                                                          {"aten::nonzero", "NonZero"},
+                                                          {"aten::upsample_bilinear2d", "ResizeBilinear"},
+                                                          {"torchvision::_roi_align_backward", "RoiAlignGrad"}};
+        for (const auto& [aten, type] : atens) {
+            const AtenCostRule* rule = atenCostRule(aten);
+            QVERIFY2(rule != nullptr && rule->type == type, aten.c_str());
+            QVERIFY2(costOf(std::string(rule->type), {{8, 4}, {8}}, {{8, 4}}).known, aten.c_str());
+        }
+        QCOMPARE(atenCostRule("torchvision::roi_align")->attrs.front().second, 5); // sampling_ratio
     }
 
     void unknownTypeFallsBackElementwise()

@@ -175,6 +175,87 @@ std::string importOutcome(const std::function<ImportedGraph()>& import)
     }
 }
 
+// A model of opset 17 built node by node, for the tests that need shapes from values.
+struct ModelBuilder {
+    onnx::ModelProto model;
+    onnx::GraphProto& graph;
+
+    explicit ModelBuilder(const std::string& name)
+        : graph(*model.mutable_graph())
+    {
+        model.set_ir_version(8);
+        model.add_opset_import()->set_version(17);
+        graph.set_name(name);
+    }
+    void input(const std::string& name, int type, const Shape& dims)
+    {
+        auto* info = graph.add_input();
+        info->set_name(name);
+        auto* tt = info->mutable_type()->mutable_tensor_type();
+        tt->set_elem_type(type);
+        for (std::int64_t d : dims)
+            tt->mutable_shape()->add_dim()->set_dim_value(d);
+    }
+    void output(const std::string& name) { graph.add_output()->set_name(name); }
+    onnx::NodeProto& node(const std::string& type, const std::vector<std::string>& in, const std::string& out)
+    {
+        return addNode(graph, type, in, out);
+    }
+    // A node named after its one output, in `g` (a body too).
+    static onnx::NodeProto& addNode(onnx::GraphProto& g, const std::string& type, const std::vector<std::string>& in,
+                                    const std::string& out)
+    {
+        onnx::NodeProto& n = *g.add_node();
+        n.set_name(out);
+        n.set_op_type(type);
+        for (const std::string& i : in)
+            n.add_input(i);
+        n.add_output(out);
+        return n;
+    }
+    void ints(const std::string& name, const Shape& dims, const std::vector<std::int64_t>& values)
+    {
+        onnx::TensorProto& t = constant(name, onnx::TensorProto::INT64, dims);
+        for (std::int64_t v : values)
+            t.add_int64_data(v);
+    }
+    void floats(const std::string& name, const Shape& dims, const std::vector<float>& values)
+    {
+        onnx::TensorProto& t = constant(name, onnx::TensorProto::FLOAT, dims);
+        for (float v : values)
+            t.add_float_data(v);
+    }
+    static void intAttr(onnx::NodeProto& n, const std::string& name, std::int64_t v)
+    {
+        onnx::AttributeProto& a = *n.add_attribute();
+        a.set_name(name);
+        a.set_type(onnx::AttributeProto::INT);
+        a.set_i(v);
+    }
+    std::string bytes() const { return model.SerializeAsString(); }
+
+private:
+    onnx::TensorProto& constant(const std::string& name, int type, const Shape& dims)
+    {
+        onnx::AttributeProto& a = *node("Constant", {}, name).add_attribute();
+        a.set_name("value");
+        a.set_type(onnx::AttributeProto::TENSOR);
+        onnx::TensorProto& t = *a.mutable_t();
+        t.set_data_type(type);
+        for (std::int64_t d : dims)
+            t.add_dims(d);
+        return t;
+    }
+};
+
+const Op& graphOp(const Graph& g, const std::string& name)
+{
+    for (const Op& op : g.ops())
+        if (op.name == name)
+            return op;
+    qFatal("no op %s", name.c_str());
+}
+
 } // namespace
 
 class TestOnnxReader : public QObject {
@@ -552,6 +633,109 @@ private slots:
     // branches' shapes differ (torchvision's MViT): no shape gets through either. The Loop is
     // unrolled, the sequence resolved and the If replaced by the branch its known condition
     // takes, so every tensor gets its shape.
+    void sizesThatDependOnTheDataAreGivenOrRefused()
+    {
+        const std::string bytes = modelBytes("data_sizes.onnx");
+        // None given: both ops are listed with the most they can give, the shapes after them
+        // stay unknown, and the refusal names each op and the options.
+        const ImportedGraph open = importOnnxGraph(bytes, "data_sizes.onnx", {});
+        QCOMPARE(open.dataDependentSizes.size(), std::size_t{2});
+        const DataDependentSize& pick = open.dataDependentSizes[0];
+        QCOMPARE(pick.node, std::string("pick"));
+        QCOMPARE(pick.location, std::string("node 2 'pick' (NonZero)"));
+        QCOMPARE(pick.largest, std::int64_t{16});
+        QCOMPARE(pick.value, std::int64_t{-1});
+        QCOMPARE(open.dataDependentSizes[1].node, std::string("keep"));
+        QCOMPARE(open.dataDependentSizes[1].largest, std::int64_t{5}); // 1 batch x 1 class x min(10, 5)
+        QVERIFY(!open.unshapedTensors.empty());
+        const std::string problem = unshapedTensorsProblem(open);
+        QVERIFY2(problem.find("--count pick=N") != std::string::npos, problem.c_str());
+        QVERIFY2(problem.find("--count keep=N") != std::string::npos, problem.c_str());
+        QVERIFY2(problem.find("--count-max") != std::string::npos, problem.c_str());
+
+        // Given: the shapes and costs after the op follow the size.
+        ImportOptions given;
+        given.counts = {{"pick", 5}, {"keep", 3}};
+        const ImportedGraph five = importOnnxGraph(bytes, "data_sizes.onnx", given);
+        QVERIFY2(five.unshapedTensors.empty(), five.unshapedTensors.empty() ? "" : five.unshapedTensors[0].c_str());
+        QCOMPARE(graphOp(five.graph, "project").flops, 2.0 * 5 * 64 * 32);
+        QCOMPARE(five.dataDependentSizes[0].value, std::int64_t{5});
+        QVERIFY(std::any_of(five.notes.begin(), five.notes.end(), [](const std::string& n) {
+            return n.find("as given (--count): 'pick' 5") != std::string::npos;
+        }));
+
+        // At their most: a worst case, and said so.
+        ImportOptions most;
+        most.countsAtMost = true;
+        const ImportedGraph worst = importOnnxGraph(bytes, "data_sizes.onnx", most);
+        QVERIFY(worst.unshapedTensors.empty());
+        QCOMPARE(graphOp(worst.graph, "project").flops, 2.0 * 16 * 64 * 32);
+        QVERIFY(worst.dataDependentSizes[0].atMost);
+        QVERIFY(std::any_of(worst.notes.begin(), worst.notes.end(),
+                            [](const std::string& n) { return n.find("worst case") != std::string::npos; }));
+        // One given, the other at its most.
+        ImportOptions mixed = most;
+        mixed.counts = {{"pick", 2}};
+        const ImportedGraph two = importOnnxGraph(bytes, "data_sizes.onnx", mixed);
+        QCOMPARE(graphOp(two.graph, "project").flops, 2.0 * 2 * 64 * 32);
+        QCOMPARE(two.dataDependentSizes[1].value, std::int64_t{5});
+
+        // More than the op can give, or an op that is not one of them: refused, naming it.
+        ImportOptions tooMany;
+        tooMany.counts = {{"pick", 17}};
+        expectInputError([&] { (void)importOnnxGraph(bytes, "data_sizes.onnx", tooMany); }, "data_sizes.onnx",
+                         "option count",
+                         "node 2 'pick' (NonZero) gives the nonzero elements of a [16] tensor, at most 16, not 17");
+        ImportOptions stranger;
+        stranger.counts = {{"rows", 4}};
+        expectInputError([&] { (void)importOnnxGraph(bytes, "data_sizes.onnx", stranger); }, "data_sizes.onnx",
+                         "option count",
+                         "no op whose size depends on the data is named 'rows' (those the import reached: 'pick', "
+                         "'keep')");
+    }
+
+    void floatSizesFoldThroughDataMovement()
+    {
+        // torchvision's detection transform: scale = min(20 / min(h, w), 40 / max(h, w)) in
+        // float, the new size [floor(h * scale), floor(w * scale)] through Unsqueeze and
+        // Concat of floats, then Cast, Concat with [N, C] and Resize.
+        ModelBuilder m("resize_by_scale");
+        m.input("x", onnx::TensorProto::FLOAT, {1, 3, 10, 16});
+        m.node("Shape", {"x"}, "shape");
+        m.ints("hw_at", {2}, {2, 3});
+        m.intAttr(m.node("Gather", {"shape", "hw_at"}, "hw"), "axis", 0);
+        m.intAttr(m.node("Cast", {"hw"}, "hw_f"), "to", onnx::TensorProto::FLOAT);
+        m.intAttr(m.node("ReduceMin", {"hw_f"}, "small"), "keepdims", 0);
+        m.intAttr(m.node("ReduceMax", {"hw_f"}, "large"), "keepdims", 0);
+        m.node("Reciprocal", {"small"}, "inv_small");
+        m.node("Reciprocal", {"large"}, "inv_large");
+        m.floats("twenty", {}, {20.0f});
+        m.floats("forty", {}, {40.0f});
+        m.node("Mul", {"inv_small", "twenty"}, "by_small");
+        m.node("Mul", {"inv_large", "forty"}, "by_large");
+        m.node("Min", {"by_small", "by_large"}, "scale"); // min(2, 2.5) = 2
+        m.ints("one_at", {1}, {0});
+        m.ints("h_at", {}, {0});
+        m.ints("w_at", {}, {1});
+        m.intAttr(m.node("Gather", {"hw_f", "h_at"}, "h"), "axis", 0);
+        m.intAttr(m.node("Gather", {"hw_f", "w_at"}, "w"), "axis", 0);
+        m.node("Mul", {"h", "scale"}, "h2");
+        m.node("Mul", {"w", "scale"}, "w2");
+        m.node("Floor", {"h2"}, "h3");
+        m.node("Floor", {"w2"}, "w3");
+        m.node("Unsqueeze", {"h3", "one_at"}, "h4");
+        m.node("Unsqueeze", {"w3", "one_at"}, "w4");
+        m.intAttr(m.node("Concat", {"h4", "w4"}, "hw_new"), "axis", 0);
+        m.intAttr(m.node("Cast", {"hw_new"}, "hw_int"), "to", onnx::TensorProto::INT64);
+        m.ints("nc", {2}, {1, 3});
+        m.intAttr(m.node("Concat", {"nc", "hw_int"}, "sizes"), "axis", 0);
+        m.node("Resize", {"x", "", "", "sizes"}, "y");
+        m.output("y");
+        const ShapedGraph g = readOnnxShapedGraph(m.bytes(), "resize.onnx", {});
+        QCOMPARE(opNames(g), (std::vector<std::string>{"y"}));
+        QCOMPARE(tensorNamed(g, "y").shape, (Shape{1, 3, 20, 32}));
+    }
+
     void loopsFillingSequencesUnroll()
     {
         onnx::ModelProto model;
@@ -574,16 +758,7 @@ private slots:
             info->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
                 onnx::TensorProto::FLOAT);
         };
-        auto node = [](onnx::GraphProto& g, const std::string& type, const std::vector<std::string>& in,
-                       const std::string& out) -> onnx::NodeProto& {
-            onnx::NodeProto& n = *g.add_node();
-            n.set_name(out);
-            n.set_op_type(type);
-            for (const std::string& i : in)
-                n.add_input(i);
-            n.add_output(out);
-            return n;
-        };
+        const auto node = &ModelBuilder::addNode;
         auto constant = [&](onnx::GraphProto& g, const std::string& name, int type, const Shape& dims,
                             const std::vector<std::int64_t>& values) {
             onnx::AttributeProto& a = *node(g, "Constant", {}, name).add_attribute();
@@ -596,12 +771,7 @@ private slots:
             for (std::int64_t v : values)
                 type == onnx::TensorProto::BOOL ? t.add_int32_data(static_cast<int>(v)) : t.add_int64_data(v);
         };
-        auto intAttr = [](onnx::NodeProto& n, const std::string& name, std::int64_t v) {
-            onnx::AttributeProto& a = *n.add_attribute();
-            a.set_name(name);
-            a.set_type(onnx::AttributeProto::INT);
-            a.set_i(v);
-        };
+        const auto intAttr = &ModelBuilder::intAttr;
         value(graph.add_input(), "x", onnx::TensorProto::FLOAT, {2, 5, 4});
         constant(graph, "points", onnx::TensorProto::INT64, {3}, {0, 1, 5});
         constant(graph, "trips", onnx::TensorProto::INT64, {}, {2});

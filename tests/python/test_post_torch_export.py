@@ -172,6 +172,33 @@ class ExportLeavesTheModelAsItWas(unittest.TestCase):
         self.assertEqual(model.note, "as it was")
         copy.deepcopy(model)  # raised "Only Tensors created explicitly by the user ..." before
 
+    def test_a_training_step_onnx_cannot_hold_points_to_execution_traces(self):
+        """torchvision's detection models sample proposals with torch.randperm in training,
+        which torch.onnx cannot export: the error says what reads such a step instead."""
+
+        class Samples(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(8, 4)
+
+            def forward(self, x):
+                picked = torch.randperm(x.shape[0])[:2] if self.training else torch.arange(2)
+                return self.fc(x[picked])
+
+        model = Samples()
+        before = snapshot(model)
+        with self.assertRaises(post_torch.ExportError) as caught:
+            post_torch.export(model, (torch.randn(6, 8),), self.path)
+        message = str(caught.exception)
+        self.assertIn("Samples does not export to ONNX in training mode", message)
+        self.assertIn("randperm", message)
+        self.assertIn("ExecutionGraphObserver", message)
+        self.assertIn("bench/record_training_step.py", message)
+        self.assertSame(before, snapshot(model))
+        # In eval mode it exports.
+        post_torch.export(model, (torch.randn(6, 8),), self.path, training=False)
+        self.assertTrue(os.path.exists(self.path))
+
     def test_a_failed_export_leaves_the_model_as_it_was_too(self):
         model = self.small(True)
         before = snapshot(model)

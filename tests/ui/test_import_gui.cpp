@@ -286,6 +286,47 @@ private slots:
         again->reject();
     }
 
+    // Sizes that depend on the data (data_sizes.onnx: a NonZero of at most 16, a
+    // NonMaxSuppression of at most 5): runs are off and the dialog asks for them, each at
+    // first "its most"; Read Again gives one a value and the other its most, as post-cli
+    // --count pick=4 --count-max would.
+    void sizesThatDependOnTheDataAreAskedFor()
+    {
+        MainWindow window;
+        window.setInteractiveErrors(false);
+        const QString path = dataFile(QStringLiteral("onnx/data_sizes.onnx"));
+        QVERIFY(openAndWait(window, path));
+        const DocumentPtr open = window.hub()->document();
+        QVERIFY(open->hasOpenDataSizes());
+        QVERIFY(!open->cannotRun.isEmpty());
+        QVERIFY(open->notes.join(QLatin1Char('\n')).contains(QStringLiteral("Some sizes depend on the data")));
+        auto* prompt = window.findChild<InputDimensionsPrompt*>();
+        QVERIFY(prompt && prompt->action()->isEnabled());
+        InputDimensionsDialog* dialog = prompt->showDialog();
+        QCOMPARE(dialog->fieldCount(), 2);
+        QSpinBox* pick = dialog->sizeField(QStringLiteral("pick"));
+        QVERIFY(pick && dialog->sizeField(QStringLiteral("keep")));
+        QCOMPARE(pick->value(), -1);
+        QCOMPARE(pick->maximum(), 16);
+        QCOMPARE(pick->text(), QStringLiteral("its most, 16"));
+        pick->setValue(4);
+        const InputDimensions given = dialog->dimensions();
+        QCOMPARE(given.counts, (std::map<std::string, std::int64_t>{{"pick", 4}}));
+        QVERIFY(given.countsAtMost);
+        QSignalSpy shown(&window, &MainWindow::documentShown);
+        dialog->accept();
+        QVERIFY(shown.wait(kWaitMs));
+        const DocumentPtr read = window.hub()->document();
+        QVERIFY(!read->hasOpenDataSizes());
+        QVERIFY2(read->cannotRun.isEmpty(), qPrintable(read->cannotRun));
+        QCOMPARE(read->graph->op(*read->graph->find("project")).flops, 2.0 * 4 * 64 * 32);
+        QVERIFY(read->notes.join(QLatin1Char('\n')).contains(QStringLiteral("worst case")));
+        InputDimensionsDialog* again = prompt->showDialog();
+        QCOMPARE(again->sizeField(QStringLiteral("pick"))->value(), 4);
+        QCOMPARE(again->sizeField(QStringLiteral("keep"))->value(), -1);
+        again->reject();
+    }
+
     // A TensorFlow placeholder's unnamed dimensions are asked per input and axis, and go
     // back as a whole --input-shape with the known dimensions kept.
     void unnamedDimensionsBecomeAnInputShape()

@@ -112,6 +112,8 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
     options.batch = batch;
     options.dims = dimensions.dims;
     options.inputShapes = dimensions.inputShapes;
+    options.counts = dimensions.counts;
+    options.countsAtMost = dimensions.countsAtMost;
     options.progress = std::move(progress);
     if (!costs.empty()) { // as post-cli --costs: measured times are eager PyTorch's kernels, one per op
         options.fuseElementwise = false;
@@ -139,6 +141,11 @@ DocumentPtr DocumentLoader::loadNow(const QString& path, const QString& clusterN
                            : QObject::tr("%1 input dimensions have no value and count as 1, so the costs are guesses: "
                                          "File ▸ Input Dimensions gives them")
                                  .arg(imported.unresolvedDims.size()));
+    doc->dataSizes = imported.dataDependentSizes;
+    if (doc->hasOpenDataSizes())
+        doc->notes << QObject::tr("Some sizes depend on the data (how many elements a NonZero finds, how many boxes a "
+                                  "NonMaxSuppression keeps), so the shapes after them are unknown: File ▸ Input "
+                                  "Dimensions gives them, or takes each at its most (a worst case)");
     if (imported.unresolvedDims.empty()) { // (unresolved dimensions leave tensors unshaped: those come first)
         if (const std::string problem = unshapedTensorsProblem(imported); !problem.empty()) {
             doc->cannotRun = QObject::tr("Runs are off: %1").arg(QString::fromStdString(problem));

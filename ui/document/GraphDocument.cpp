@@ -5,9 +5,15 @@
 
 #include <QObject>
 
+#include <algorithm>
 #include <atomic>
 
 namespace post {
+
+bool GraphDocument::hasOpenDataSizes() const
+{
+    return std::any_of(dataSizes.begin(), dataSizes.end(), [](const DataDependentSize& s) { return s.value < 0; });
+}
 
 std::uint64_t GraphDocument::newGraphId()
 {

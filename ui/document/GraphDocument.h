@@ -5,6 +5,7 @@
 #include "core/graph/Graph.h"
 #include "core/graph/Placement.h"
 #include "core/io/GraphFormat.h"
+#include "core/io/ImportedGraph.h"
 #include "core/io/native/PlacementFile.h"
 #include "core/sim/SimOptions.h"
 
@@ -25,7 +26,11 @@ namespace post {
 struct InputDimensions {
     std::map<std::string, std::int64_t> dims;
     std::map<std::string, std::vector<std::int64_t>> inputShapes;
-    bool empty() const { return dims.empty() && inputShapes.empty(); }
+    // ONNX: sizes that depend on the data, by node (post-cli --count NODE=N), and whether the
+    // others are taken at their most (--count-max).
+    std::map<std::string, std::int64_t> counts;
+    bool countsAtMost = false;
+    bool empty() const { return dims.empty() && inputShapes.empty() && counts.empty() && !countsAtMost; }
     bool operator==(const InputDimensions&) const = default;
 };
 
@@ -68,6 +73,10 @@ struct GraphDocument {
     // ONNX, TF: input dimensions nothing gave a value (counted as 1: every cost depending on
     // them is a guess until they are given).
     std::vector<UnresolvedDim> unresolvedDims;
+    // ONNX: the ops whose output size depends on the data that the read reached, with the
+    // size each was given (ImportedGraph::dataDependentSizes; value -1: none, runs are off).
+    std::vector<DataDependentSize> dataSizes;
+    bool hasOpenDataSizes() const;
     // Why no run (learner, comparison) may time this graph, as post-cli refuses it: tensors on
     // the compute path without an inferred shape (unshapedTensorsProblem). Empty: it can be timed.
     QString cannotRun;

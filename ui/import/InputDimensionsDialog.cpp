@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <climits>
 #include <set>
 
@@ -35,8 +36,8 @@ InputDimensionsDialog::InputDimensionsDialog(const GraphDocument& document, QWid
     setWindowTitle(tr("Input Dimensions"));
     setMinimumWidth(460);
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("%1 leaves these input dimensions open. Until they have values they count as 1, and "
-                                "every shape and cost that depends on them is a guess.")
+    auto* intro = new QLabel(tr("%1 leaves these dimensions open. Until they have values, every shape and cost that "
+                                "depends on them is a guess.")
                                  .arg(QFileInfo(document.path).fileName()),
                              this);
     intro->setWordWrap(true);
@@ -84,6 +85,28 @@ InputDimensionsDialog::InputDimensionsDialog(const GraphDocument& document, QWid
         for (size_t axis = 0; axis < shape.size(); ++axis)
             addAxis(tensor, static_cast<int>(axis), shape[axis]);
     }
+    // Sizes that depend on the data: each op the read reached, with what it was given.
+    if (!document.dataSizes.empty()) {
+        auto* about = new QLabel(tr("These sizes depend on the data the model reads. Give each the size an input "
+                                    "of yours makes, or leave it at its most: the step is then a worst case."),
+                                 this);
+        about->setWordWrap(true);
+        layout->addWidget(about);
+        auto* sizes = new QFormLayout;
+        layout->addLayout(sizes);
+        for (const DataDependentSize& d : document.dataSizes) {
+            SizeRow row;
+            row.node = QString::fromStdString(d.node);
+            row.box = new QSpinBox(this);
+            row.box->setRange(-1, static_cast<int>(std::min<std::int64_t>(d.largest, INT_MAX)));
+            row.box->setSpecialValueText(tr("its most, %1").arg(d.largest));
+            row.box->setValue(d.value < 0 || d.atMost ? -1 : static_cast<int>(std::min<std::int64_t>(d.value, INT_MAX)));
+            row.box->setObjectName(QStringLiteral("count-") + row.node);
+            row.box->setToolTip(QString::fromStdString(d.location + ": " + d.what));
+            sizes->addRow(tr("%1 (%2)").arg(row.node, QString::fromStdString(d.what)), row.box);
+            sizeRows_.push_back(row);
+        }
+    }
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Read Again"));
     layout->addWidget(buttons);
@@ -108,7 +131,21 @@ InputDimensions InputDimensionsDialog::dimensions() const
         for (std::int64_t& d : shape)
             if (d < 0)
                 d = 1; // a dimension no row covers (none should be left): as the reader counts it
+    for (const SizeRow& row : sizeRows_) {
+        if (row.box->value() < 0)
+            out.countsAtMost = true;
+        else
+            out.counts[row.node.toStdString()] = row.box->value();
+    }
     return out;
+}
+
+QSpinBox* InputDimensionsDialog::sizeField(const QString& node) const
+{
+    for (const SizeRow& row : sizeRows_)
+        if (row.node == node)
+            return row.box;
+    return nullptr;
 }
 
 QSpinBox* InputDimensionsDialog::field(const QString& symbol) const
@@ -142,9 +179,10 @@ InputDimensionsPrompt::InputDimensionsPrompt(DocumentHub* hub, QWidget* window)
 void InputDimensionsPrompt::follow(const DocumentPtr& document)
 {
     const bool shaped = document && (document->format == GraphFormat::Onnx || document->format == GraphFormat::TfPbtxt);
-    action_->setEnabled(shaped && (!document->unresolvedDims.empty() || !document->dimensions.empty()));
-    // Asked once per read that leaves dimensions open (not again for its new placements).
-    if (!shaped || document->unresolvedDims.empty() || document->graphId == askedGraphId_)
+    const bool open = document && (!document->unresolvedDims.empty() || document->hasOpenDataSizes());
+    action_->setEnabled(shaped && (open || !document->dimensions.empty() || !document->dataSizes.empty()));
+    // Asked once per read that leaves dimensions or sizes open (not again for its new placements).
+    if (!shaped || !open || document->graphId == askedGraphId_)
         return;
     askedGraphId_ = document->graphId;
     if (interactive_)

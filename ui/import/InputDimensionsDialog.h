@@ -16,7 +16,9 @@ class DocumentHub;
 
 // The unknown input dimensions of an ONNX or TensorFlow model, one editable value each:
 // a named (symbolic) dimension once, whatever inputs share it (post-cli's --dim NAME=N), an
-// unnamed one per input and axis (--input-shape INPUT=d0,d1,..., the known dimensions kept).
+// unnamed one per input and axis (--input-shape INPUT=d0,d1,..., the known dimensions kept);
+// and an ONNX model's sizes that depend on the data, one per op (--count NODE=N, from 0 to
+// the most the op can give), each at first "its most" (--count-max: a worst case).
 // Values given earlier are listed too, so they can be changed.
 class InputDimensionsDialog : public QDialog {
     Q_OBJECT
@@ -29,7 +31,9 @@ public:
     // The field of named dimension `symbol`, or of axis `axis` of input `tensor` (nullptr when none).
     QSpinBox* field(const QString& symbol) const;
     QSpinBox* field(const QString& tensor, int axis) const;
-    int fieldCount() const { return static_cast<int>(rows_.size()); }
+    // The field of the size op `node` gives (its minimum, -1, reads "its most").
+    QSpinBox* sizeField(const QString& node) const;
+    int fieldCount() const { return static_cast<int>(rows_.size() + sizeRows_.size()); }
 
 private:
     struct Row {
@@ -38,7 +42,12 @@ private:
         int axis = 0;
         QSpinBox* box = nullptr;
     };
+    struct SizeRow {
+        QString node;
+        QSpinBox* box = nullptr;
+    };
     std::vector<Row> rows_;
+    std::vector<SizeRow> sizeRows_;
     std::map<std::string, std::vector<std::int64_t>> shapes_; // each unnamed row's input, as known
 };
 

@@ -46,6 +46,12 @@ public:
     int opset() const { return opset_; }
     // Whether the last shape inference left the tensor a shape with every dimension known.
     bool shapeKnown(const std::string& name) const { return shapes_.count(name) > 0; }
+    // That shape, else null.
+    const std::vector<std::int64_t>* knownShape(const std::string& name) const
+    {
+        const auto it = shapes_.find(name);
+        return it == shapes_.end() ? nullptr : &it->second;
+    }
 
 private:
     void collectShapes();

@@ -140,15 +140,45 @@ const std::unordered_map<std::string, std::pair<RealOp, bool>>& realOps()
         {"Abs", {[](const V& x) { return std::optional(std::fabs(x[0])); }, false}},
         {"Sqrt", {[](const V& x) { return x[0] < 0.0 ? std::nullopt : std::optional(std::sqrt(x[0])); }, false}},
         {"Pow", {[](const V& x) { return std::optional(std::pow(x[0], x[1])); }, false}}, // NaN, inf: not folded
+        {"Reciprocal", {[](const V& x) { return x[0] == 0.0 ? std::nullopt : std::optional(1.0 / x[0]); }, false}},
     };
     return ops;
 }
 
-// Where some input is float: the ops of realOps, Where, and Cast (to an integer type
+Result foldReduce(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset);
+
+// ReduceMin and ReduceMax of float values (torchvision's detection transform takes the largest
+// image size as a float): the same reduction of each value's rank among them, read back.
+Result foldRealMinMax(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset)
+{
+    const OnnxIntTensor* data = valueAt(in, 0);
+    if (!data || !data->isReal())
+        return std::nullopt;
+    std::vector<double> sorted = data->reals;
+    if (std::any_of(sorted.begin(), sorted.end(), [](double v) { return std::isnan(v); }))
+        return std::nullopt;
+    std::sort(sorted.begin(), sorted.end());
+    OnnxIntTensor ranks{TP::INT64, data->dims, {}, {}};
+    for (double v : data->reals)
+        ranks.values.push_back(std::lower_bound(sorted.begin(), sorted.end(), v) - sorted.begin());
+    std::vector<OnnxFoldInput> ranked = in;
+    ranked[0].value = &ranks;
+    Result reduced = foldReduce(node, ranked, opset);
+    if (!reduced)
+        return std::nullopt;
+    OnnxIntTensor result{data->dataType, reduced->dims, {}, {}};
+    for (std::int64_t r : reduced->values)
+        result.reals.push_back(sorted[static_cast<std::size_t>(r)]);
+    return result;
+}
+
+// Where some input is float: the ops of realOps, ReduceMin, ReduceMax, Where, and Cast (to an integer type
 // truncating, as runtimes do; to float or double).
-Result foldRealMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, std::size_t maxElements)
+Result foldRealMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& in, int opset, std::size_t maxElements)
 {
     const std::string& type = node.op_type();
+    if (type == "ReduceMin" || type == "ReduceMax")
+        return foldRealMinMax(node, in, opset);
     std::vector<const OnnxIntTensor*> operands;
     for (const OnnxFoldInput& i : in) {
         if (!i.value)
@@ -186,7 +216,7 @@ Result foldRealMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput
     if (it == realOps().end())
         return std::nullopt;
     const bool unary = type == "Floor" || type == "Ceil" || type == "Round" || type == "Neg" || type == "Abs"
-        || type == "Sqrt";
+        || type == "Sqrt" || type == "Reciprocal";
     const bool variadic = type == "Min" || type == "Max";
     if (unary ? operands.size() != 1 : (!variadic && operands.size() != 2))
         return std::nullopt;
@@ -430,11 +460,11 @@ Result foldOnnxMath(const onnx::NodeProto& node, const std::vector<OnnxFoldInput
     const std::string& type = node.op_type();
     for (const OnnxFoldInput& i : in)
         if (i.value && i.value->isReal())
-            return foldRealMath(node, in, maxElements);
+            return foldRealMath(node, in, opset, maxElements);
     if (type == "Cast"
         && (static_cast<int>(intAttr(node, "to", 0)) == TP::FLOAT
             || static_cast<int>(intAttr(node, "to", 0)) == TP::DOUBLE))
-        return foldRealMath(node, in, maxElements); // an integer made float (a size scaled next)
+        return foldRealMath(node, in, opset, maxElements); // an integer made float (a size scaled next)
     if (const auto it = elementOps().find(type); it != elementOps().end()) {
         const bool variadic = type == "Min" || type == "Max";
         if (in.empty() || (!variadic && in.size() != 2))

@@ -442,6 +442,57 @@ std::optional<Dims> splitSizes(const onnx::NodeProto& node, const std::vector<On
     return sizes;
 }
 
+bool isDataMovement(const std::string& type)
+{
+    return type == "Gather" || type == "Unsqueeze" || type == "Squeeze" || type == "Concat" || type == "Reshape"
+        || type == "Slice" || type == "Expand" || type == "Tile" || type == "Transpose";
+}
+
+Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
+                  std::size_t maxElements);
+
+// Data movement of float values (torchvision's detection transform builds an image size as
+// [floor(h * scale), floor(w * scale)] with Unsqueeze and Concat): folded as the same op on
+// the values' positions in one pool, each float input replaced by the integers counting up
+// from its first element's place there, then the positions it returns read back as floats.
+// Every float input must be of one type, as ONNX asks of these ops' data.
+Result foldRealDataMovement(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
+                            std::size_t maxElements)
+{
+    const std::string& type = node.op_type();
+    std::vector<double> pool;
+    std::vector<OnnxIntTensor> proxies;
+    proxies.reserve(inputs.size()); // stable addresses for the inputs below
+    std::vector<OnnxFoldInput> proxied = inputs;
+    int realType = 0;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const OnnxIntTensor* t = inputs[k].value;
+        if (type == "Concat" && (!t || !t->isReal()))
+            return std::nullopt; // every input is data there
+        if (!t || !t->isReal())
+            continue;
+        if (realType != 0 && t->dataType != realType)
+            return std::nullopt;
+        realType = t->dataType;
+        OnnxIntTensor& proxy = proxies.emplace_back(OnnxIntTensor{TP::INT64, t->dims, {}, {}});
+        for (double v : t->reals) {
+            proxy.values.push_back(static_cast<std::int64_t>(pool.size()));
+            pool.push_back(v);
+        }
+        proxied[k].value = &proxy;
+    }
+    Result moved = foldByType(node, proxied, opset, maxElements);
+    if (!moved || moved->dataType != TP::INT64)
+        return std::nullopt;
+    OnnxIntTensor result{realType, moved->dims, {}, {}};
+    for (std::int64_t at : moved->values) {
+        if (at < 0 || static_cast<std::size_t>(at) >= pool.size())
+            return std::nullopt; // an integer input's value, not a float's position
+        result.reals.push_back(pool[static_cast<std::size_t>(at)]);
+    }
+    return result;
+}
+
 Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs, int opset,
                   std::size_t maxElements)
 {
@@ -462,7 +513,10 @@ Result foldByType(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>&
         }
     if ((type == "Concat" ? total : largest) > maxElements)
         return std::nullopt;
-    // Float values (a scale) fold only through element-wise arithmetic (OnnxFoldMath.cpp).
+    // Float values (a scale) fold through element-wise arithmetic (OnnxFoldMath.cpp) and
+    // through data movement, which only rearranges them.
+    if (real && isDataMovement(type))
+        return foldRealDataMovement(node, inputs, opset, maxElements);
     if (real && type != "Identity")
         return foldOnnxMath(node, inputs, opset, maxElements);
     if (type == "Identity")

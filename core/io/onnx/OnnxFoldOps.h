@@ -32,8 +32,8 @@ inline constexpr std::size_t kOnnxMaxRealElements = 64;
 // Gather, Unsqueeze, Squeeze, Concat, Reshape, Slice, Expand, Tile, Transpose; element-wise:
 // Cast, Add, Sub, Mul, Div, Mod, Pow, Min, Max, Neg, Abs, Sign, Equal, Less(OrEqual),
 // Greater(OrEqual), Not, And, Or, Xor, Where; ReduceProd/Sum/Min/Max; ConstantOfShape, Range;
-// on float values: Cast, Add, Sub, Mul, Div, Min, Max, Pow, Sqrt, Floor, Ceil, Round, Neg,
-// Abs, comparisons, Where) computed from its inputs; nullopt when it cannot be folded or
+// on float values: Cast, Add, Sub, Mul, Div, Min, Max, Pow, Sqrt, Reciprocal, Floor, Ceil,
+// Round, Neg, Abs, comparisons, Where, and the data movement above) computed from its inputs; nullopt when it cannot be folded or
 // would hold more than `maxElements` (at most kOnnxMaxFoldElements) elements.
 std::optional<OnnxIntTensor> foldOnnxNode(const onnx::NodeProto& node, const std::vector<OnnxFoldInput>& inputs,
                                           int opset, std::size_t maxElements = kOnnxMaxFoldElements);

@@ -2,6 +2,7 @@
 
 #include "core/graph/TopologicalSort.h"
 #include "core/io/onnx/OnnxConstantFolder.h"
+#include "core/io/onnx/OnnxDataSizes.h"
 #include "core/io/onnx/OnnxImportChecks.h"
 #include "core/io/onnx/OnnxModelCheck.h"
 #include "core/io/onnx/OnnxNodeLocation.h"
@@ -28,6 +29,7 @@ namespace post {
 namespace {
 
 constexpr int kMaxFoldRounds = 32;
+constexpr int kMaxDataSizeRounds = 4 * kMaxFoldRounds;
 
 void setSymbols(onnx::TypeProto* type, const std::map<std::string, std::int64_t>& symbols)
 {
@@ -622,13 +624,17 @@ private:
 // Shape inference, the project's own shape rules and folding alternate until nothing
 // changes; each round folds or infers at least one node, so the bound only stops
 // pathological chains.
+// Where that stops with an op whose output size depends on the data (OnnxDataSizes.h), the
+// size given or its most gives that output a shape, and the rounds go on from there: each
+// such step shapes at least one output, and all of them together run at most
+// kMaxDataSizeRounds rounds.
 void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std::string& source,
-                  std::vector<int>& fileIndex)
+                  std::vector<int>& fileIndex, const ImportOptions& options, std::vector<DataDependentSize>& sizes)
 {
     const OnnxKnownValue known = [&folder](const std::string& name) { return folder.knownValue(name); };
     std::size_t unrollBudget = kOnnxUnrollBudget;
     inferOnnxShapes(model, source, fileIndex);
-    for (int round = 0; round < kMaxFoldRounds; ++round) {
+    for (int round = 0, total = 0; round < kMaxFoldRounds && total < kMaxDataSizeRounds; ++round, ++total) {
         const int own = inferOwnOnnxShapes(*model.mutable_graph());
         const int folded = folder.foldPass();
         // Loops that run a known number of times, and the sequences they fill (tensor_split).
@@ -637,8 +643,12 @@ void inferAndFold(onnx::ModelProto& model, OnnxConstantFolder& folder, const std
                                  graph, fileIndex, folder.opset(), known,
                                  [&folder](const std::string& name) { return folder.shapeKnown(name); }, unrollBudget)
             + resolveOnnxSequences(graph, fileIndex, known);
-        if (own + folded + unrolled == 0)
-            break;
+        if (own + folded + unrolled == 0) {
+            if (shapeOnnxDataDependentSizes(graph, fileIndex, folder, options.counts, options.countsAtMost, source, sizes)
+                == 0)
+                break;
+            round = -1; // a new start: the shapes after the sizes
+        }
         inferOnnxShapes(model, source, fileIndex);
     }
 }
@@ -650,6 +660,7 @@ struct OnnxRead {
     std::vector<std::string> notes;
     std::string producer;                               // ModelProto.producer_name ("pytorch", "tf2onnx", ...)
     std::vector<std::vector<std::int64_t>> inputShapes; // ImportedGraph::inputShapes
+    std::vector<DataDependentSize> sizes;               // ImportedGraph::dataDependentSizes
 };
 
 OnnxRead readOnnx(std::string_view content, const std::string& source, const ImportOptions& options)
@@ -680,7 +691,10 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
             }
     }
     OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset), weights);
-    inferAndFold(model, folder, source, fileIndex);
+    inferAndFold(model, folder, source, fileIndex, options, read.sizes);
+    checkOnnxGivenSizes(options.counts, read.sizes, source);
+    if (std::string note = onnxDataSizesNote(read.sizes); !note.empty())
+        read.notes.push_back(std::move(note));
     const bool optionsChangedShapes = options.batch != 1 || !options.dims.empty() || !options.inputShapes.empty();
     checkOnnxConstantReshapes(graph, fileIndex, source, optionsChangedShapes);
     if (auto note = onnxInferenceExportNote(model))
@@ -757,6 +771,7 @@ ImportedGraph importOnnxGraph(std::string_view content, const std::string& sourc
     imported.unresolvedDims = std::move(report.unresolved);
     imported.inputShapes = std::move(read.inputShapes);
     imported.unshapedTensors = std::move(report.unshapedTensors);
+    imported.dataDependentSizes = std::move(read.sizes);
     if (imported.unshapedTensors.empty())
         imported.unshapedFrom.clear();
     return imported;

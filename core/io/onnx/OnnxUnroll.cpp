@@ -230,9 +230,9 @@ std::optional<Unrolled> inlineIf(const onnx::NodeProto& node, const OnnxKnownVal
             branch = &a.g();
     if (branch == nullptr || branch->output_size() < node.output_size())
         return std::nullopt;
-    for (const auto& inner : branch->node())
-        if (hasSubgraph(inner))
-            return std::nullopt;
+    // The branch's nodes keep their output names, so an If or Loop among them, whose bodies
+    // read those names, comes out whole (torchvision's batched_nms squeezes its result
+    // through an If within the If of an empty input); a later round may take it in turn.
     // Named "<If>/taken/<branch node>", as the unrolled Loops' copies are (post_torch's module).
     Unrolled out;
     const std::string name = (node.name().empty() ? node.output(0) : node.name()) + "/taken/";

@@ -108,6 +108,41 @@ void addOwnRules(RuleTable& t)
           "aten::constant_pad_nd", "aten::pad", "aten::roll", "aten::select_backward", "aten::slice_backward"},
          {"Copy", {}, {}, false, 1.0, {}});
     rule({"aten::cat", "aten::flatten_dense_tensors", "aten::stack"}, {"Concat", {}, {}, false, 1.0, {}});
+    // Detection models (torchvision's Faster R-CNN, RetinaNet): regions of interest pooled,
+    // boxes selected, the best k taken, images resized, and their losses.
+    rule({"torchvision::roi_align"}, {"RoiAlign", {0, 1}, {0}, false, 1.0, {{"sampling_ratio", 5}}});
+    rule({"torchvision::_roi_align_backward"}, {"RoiAlignGrad", {0, 1}, {}, false, 1.0, {}});
+    rule({"torchvision::nms"}, {"NonMaxSuppression", {0, 1}, {0}, false, 1.0, {}});
+    rule({"aten::topk"}, {"TopK", {0}, {0}, false, 1.0, {{"axis", 2}}});
+    rule({"aten::sort", "aten::argsort"}, {"TopK", {0}, {0}, false, 1.0, {{"axis", 1}}});
+    rule({"aten::_unique2", "aten::unique_dim", "aten::_unique"}, {"TopK", {0}, {0}, false, 1.0, {}});
+    rule({"aten::nonzero"}, {"NonZero", {0}, {0}, false, 1.0, {}});
+    rule({"aten::upsample_bilinear2d"}, {"ResizeBilinear", {0}, {0}, false, 1.0, {}});
+    rule({"aten::upsample_nearest2d", "aten::upsample_nearest1d", "aten::upsample_nearest3d"},
+         {"ResizeNearestNeighbor", {0}, {0}, false, 1.0, {}});
+    rule({"aten::upsample_bilinear2d_backward", "aten::upsample_nearest2d_backward"}, {"Copy", {0}, {}, false, 1.0, {}});
+    // Losses reduce to a scalar, so they are priced per element of their input: smooth L1 (a
+    // difference, its size tested, a square or an absolute value) 3 FLOPs, as its backward;
+    // binary cross-entropy with logits (a sigmoid, a log, the products) that of a softmax.
+    rule({"aten::smooth_l1_loss", "aten::l1_loss", "aten::mse_loss"}, {"SigmoidGrad", {0, 1}, {}, false, 1.0, {}});
+    rule({"aten::smooth_l1_loss_backward", "aten::l1_loss_backward", "aten::mse_loss_backward"},
+         {"SigmoidGrad", {1, 2, 0}, {}, false, 1.0, {}});
+    rule({"aten::binary_cross_entropy_with_logits", "aten::binary_cross_entropy"},
+         {"SoftmaxCrossEntropyLoss", {0, 1}, {}, false, 1.0, {}});
+    rule({"aten::binary_cross_entropy_with_logits_backward", "aten::binary_cross_entropy_backward"},
+         {"SoftmaxCrossEntropyLoss", {1, 2, 0}, {}, false, 1.0, {}});
+    rule({"aten::log", "aten::log_", "aten::log2", "aten::log10", "aten::log1p"}, {"Log", {}, {}, false, 1.0, {}});
+    rule({"aten::floor", "aten::ceil", "aten::round"}, {"Floor", {}, {}, false, 1.0, {}});
+    rule({"aten::reciprocal", "aten::reciprocal_"}, {"Reciprocal", {}, {}, false, 1.0, {}});
+    rule({"aten::__and__", "aten::__or__", "aten::logical_and", "aten::logical_or", "aten::bitwise_and",
+          "aten::bitwise_or"},
+         {"And", {}, {}, false, 1.0, {}});
+    rule({"aten::max", "aten::min", "aten::amax", "aten::amin", "aten::any", "aten::all"},
+         {"ReduceMax", {0}, {}, false, 1.0, {}});
+    rule({"aten::arange", "aten::randperm"}, {"Range", {}, {}, false, 1.0, {}});
+    rule({"aten::meshgrid"}, {"Expand", {}, {}, false, 1.0, {}});
+    rule({"aten::broadcast_tensors"}, {"Identity", {}, {}, false, 1.0, {}});
+    rule({"aten::index_put"}, {"Copy", {}, {}, false, 1.0, {}});
     rule({"aten::fill_", "aten::zero_", "aten::zeros", "aten::ones", "aten::full", "aten::zeros_like",
           "aten::ones_like", "aten::full_like", "aten::normal_", "aten::uniform_", "aten::bernoulli_",
           "aten::new_zeros", "aten::new_ones", "aten::new_full"},

@@ -34,6 +34,9 @@ re-running gives identical files.
   control_flow.onnx If on an input, If on a constant, Loop x 5, Scan over 7 steps
   tensor_types.onnx initializers of every data type, stored in their typed field and as raw
                     bytes, a sparse initializer and a sparse Constant: all fit their dims
+  data_sizes.onnx   sizes that depend on the data: x [16] > 0 -> NonZero -> the rows of a
+                    [16, 64] input it picks -> MatMul by [64, 32]; a NonMaxSuppression of 10
+                    boxes in one class keeping at most 5
 """
 import os
 
@@ -392,6 +395,27 @@ def unknown_new_op():
     return model
 
 
+def data_sizes():
+    """A NonZero whose count the shapes after it need, and a NonMaxSuppression."""
+    nodes = [const("zero", 0.0, np.float32),
+             helper.make_node("Greater", ["x", "zero"], ["mask"], name="mask"),
+             helper.make_node("NonZero", ["mask"], ["pick"], name="pick"),
+             const("axis0", [0]),
+             helper.make_node("Squeeze", ["pick", "axis0"], ["picked"], name="picked"),
+             helper.make_node("Gather", ["table", "picked"], ["rows"], name="rows", axis=0),
+             helper.make_node("MatMul", ["rows", "v"], ["y"], name="project"),
+             const("most", [5]),
+             helper.make_node("NonMaxSuppression", ["boxes", "scores", "most"], ["keep"], name="keep")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16]),
+              helper.make_tensor_value_info("table", TensorProto.FLOAT, [16, 64]),
+              helper.make_tensor_value_info("v", TensorProto.FLOAT, [64, 32]),
+              helper.make_tensor_value_info("boxes", TensorProto.FLOAT, [1, 10, 4]),
+              helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, 1, 10])]
+    graph = helper.make_graph(nodes, "data_sizes", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
+                                                            helper.make_tensor_value_info("keep", TensorProto.INT64, None)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 def main_newer():
     """The models of issue 17 (written after the others, so their weights leave the older
     files unchanged)."""
@@ -402,6 +426,7 @@ def main_newer():
     save(quantized(), "quantized.onnx", check=False)  # outputs declared without shapes
     save(control_flow(), "control_flow.onnx", check=False)
     save(unknown_new_op(), "unknown_new_op.onnx", check=False)
+    save(data_sizes(), "data_sizes.onnx", check=False)  # outputs declared without shapes
 
 
 if __name__ == "__main__":
