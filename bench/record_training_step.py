@@ -4,6 +4,10 @@
     python3 bench/record_training_step.py OUT_DIR [--model resnet50] [--batch 32] [--amp]
                                           [--device cuda] [--steps 30] [--tag NAME]
 
+--model names a classification network (torchvision.models) or a detection one
+(torchvision.models.detection: fasterrcnn_resnet50_fpn, retinanet_resnet50_fpn, ...; then
+--batch images of --image-size, two boxes each, and the sum of its losses).
+
 Writes into OUT_DIR (TAG: --tag, else MODEL):
   TAG_et.json.gz        the execution trace of one step (torch.profiler.ExecutionTraceObserver;
                         ExecutionGraphObserver on torch 1.13)
@@ -48,12 +52,30 @@ def main():
     device = torch.device(args.device)
     cuda = device.type == "cuda"
     torch.manual_seed(0)
-    model = getattr(torchvision.models, args.model)().to(device)
+    # torchvision's detection models (fasterrcnn_resnet50_fpn, retinanet_resnet50_fpn, ...) train
+    # on a list of images with their boxes and return their losses; they do not export to ONNX in
+    # training mode (post_torch.ExportError), so their step is recorded here.
+    detection = hasattr(torchvision.models.detection, args.model)
+    if detection:
+        model = getattr(torchvision.models.detection, args.model)(weights=None, weights_backbone=None).to(device)
+    else:
+        model = getattr(torchvision.models, args.model)().to(device)
     model.train()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     size = args.image_size or (299 if args.model == "inception_v3" else 224)
     x = torch.randn(args.batch, 3, size, size, device=device)
     y = torch.randint(0, 1000, (args.batch,), device=device)
+    images, targets = [], []
+    if detection:  # two boxes an image, of classes 1 and 3 (masks and keypoints where the model needs them)
+        images = [torch.rand(3, size, size, device=device) for _ in range(args.batch)]
+        for _ in images:
+            target = {"boxes": torch.tensor([[0.1, 0.1, 0.6, 0.7], [0.3, 0.2, 0.9, 0.8]], device=device) * size,
+                      "labels": torch.tensor([1, 3], device=device)}
+            if "mask" in args.model:
+                target["masks"] = torch.zeros(2, size, size, dtype=torch.uint8, device=device)
+            if "keypoint" in args.model:
+                target["keypoints"] = torch.rand(2, 17, 3, device=device) * size
+            targets.append(target)
 
     def sync():
         if cuda:
@@ -62,10 +84,13 @@ def main():
     def step():
         optimizer.zero_grad()
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.amp):
-            out = model(x)
-            # Inception-V3 and GoogLeNet return their auxiliary logits beside the main ones in training.
-            out = getattr(out, "logits", out)
-            loss = torch.nn.functional.cross_entropy(out, y)
+            if detection:
+                loss = sum(model(images, targets).values())
+            else:
+                out = model(x)
+                # Inception-V3 and GoogLeNet return their auxiliary logits beside the main ones in training.
+                out = getattr(out, "logits", out)
+                loss = torch.nn.functional.cross_entropy(out, y)
         loss.backward()
         optimizer.step()
 
