@@ -159,29 +159,43 @@ class _ModelState:
 # DropPath. Their per-sample mask comes from an in-place Bernoulli draw, which torch 1.13's
 # ONNX exporter refuses; with the probability 0 they return their input.
 _STOCHASTIC_DEPTH = {"StochasticDepth": "p", "DropPath": "drop_prob"}
+_RECURRENT = {"LSTM", "GRU", "RNN"}
 
 
-class _StochasticDepthAsIdentity:
-    """Sets the drop probability of `model`'s stochastic-depth modules to 0 (the exporter puts
-    every module in train mode, so eval mode would not do) and puts it back on exit, and warns
-    how many there were: a training export then has no node for their mask (one element-wise
-    product per residual branch, left out of the step)."""
+class _DropsOff:
+    """Sets a random drop of `model`'s modules that torch.onnx cannot export in training mode
+    to 0 (the exporter puts every module in train mode, so eval mode would not do), puts it
+    back on exit, and warns how many modules there were and what the step leaves out:
+    - stochastic depth (torchvision's StochasticDepth, timm's DropPath) is exported as the
+      identity: its mask, one element-wise product per residual branch, is not in the step;
+    - the dropout between the layers of a multi-layer LSTM, GRU or RNN (its `dropout`): torch
+      1.13 refuses it ("dropout in training mode"); one element-wise product per layer
+      boundary is not in the step."""
 
     def __init__(self, model):
         self.saved = []
         for m in model.modules():
-            attribute = _STOCHASTIC_DEPTH.get(type(m).__name__)
+            kind = type(m).__name__
+            # A one-layer recurrent module has no layer boundary: torch ignores its dropout.
+            layered = kind in _RECURRENT and getattr(m, "num_layers", 1) > 1
+            attribute = _STOCHASTIC_DEPTH.get(kind) or ("dropout" if layered else None)
             if attribute is not None and getattr(m, attribute, 0.0):
                 self.saved.append((m, attribute, getattr(m, attribute)))
 
     def __enter__(self):
         for m, attribute, _ in self.saved:
             setattr(m, attribute, 0.0)
-        if self.saved:
-            warnings.warn(f"post_torch.export: {len(self.saved)} stochastic-depth module(s) "
-                          f"({type(self.saved[0][0]).__name__}) exported as the identity: ONNX has no form for "
+        depth = [m for m, attribute, _ in self.saved if attribute != "dropout"]
+        recurrent = [(m, value) for m, attribute, value in self.saved if attribute == "dropout"]
+        if depth:
+            warnings.warn(f"post_torch.export: {len(depth)} stochastic-depth module(s) "
+                          f"({type(depth[0]).__name__}) exported as the identity: ONNX has no form for "
                           "their random mask in training mode; the step leaves out their element-wise product",
                           stacklevel=3)
+        if recurrent:
+            warnings.warn(f"post_torch.export: the dropout between the layers of {len(recurrent)} recurrent "
+                          f"module(s) ({type(recurrent[0][0]).__name__}, p = {recurrent[0][1]:g}) exported as none: torch.onnx cannot export it in training mode; the step "
+                          "leaves out one element-wise product per layer boundary", stacklevel=3)
         return self
 
     def __exit__(self, *exc):
@@ -267,6 +281,8 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
     Stochastic depth (torchvision's StochasticDepth in EfficientNet and ConvNeXt, timm's
     DropPath) is exported as the identity, with a warning: ONNX has no form for its random
     mask in training mode, and the step leaves out that one element-wise product per branch.
+    The dropout between the layers of a multi-layer LSTM, GRU or RNN is exported as none, with a
+    warning: torch 1.13 cannot export it in training mode.
     Adaptive average pooling whose output size does not divide the input's (GoogLeNet's
     auxiliary classifiers, 14x14 -> 4x4) is exported as average pooling of the same output
     shape, with a warning: ONNX has no exact form for it.
@@ -291,7 +307,7 @@ def export(model, example_inputs, path, profile=False, opset_version=17, export_
         raise ValueError(f"profile_runs must be a whole number >= 1, got {profile_runs!r}")
     mode = torch.onnx.TrainingMode.TRAINING if training else torch.onnx.TrainingMode.EVAL
     path = os.fspath(path)
-    with _ModelState(model), _StochasticDepthAsIdentity(model if training else torch.nn.Module()), \
+    with _ModelState(model), _DropsOff(model if training else torch.nn.Module()), \
             _AdaptivePoolingAsAveragePooling():
         model.train(training)
         failure = None

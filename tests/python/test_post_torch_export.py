@@ -264,6 +264,31 @@ class StochasticDepthExportsAsTheIdentity(unittest.TestCase):
         self.assertEqual(model.drop.drop_prob, 0.3)
         self.assertEqual(snapshot(model)[1], before[1], "training flags")
 
+    def test_dropout_between_recurrent_layers(self):
+        """torch 1.13 refuses an LSTM's dropout between its layers in training mode ("ONNX export
+        of operator RNN/GRU/LSTM, dropout in training mode"): it exports as none, said so, and
+        the model keeps it."""
+
+        class LanguageModel(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = torch.nn.Embedding(50, 16)
+                self.rnn = torch.nn.LSTM(16, 16, 2, batch_first=True, dropout=0.5)
+                self.out = torch.nn.Linear(16, 50)
+
+            def forward(self, ids):
+                return self.out(self.rnn(self.embed(ids))[0])
+
+        model = LanguageModel().train()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "lm.onnx")
+            said = export_saying("recurrent", model, (torch.randint(0, 50, (4, 7)),), path)
+            self.assertEqual(len(said), 1, said)
+            self.assertIn("1 recurrent module(s) (LSTM, p = 0.5)", said[0])
+            self.assertIn("LSTM", {node.op_type for node in onnx.load(path).graph.node})
+        self.assertEqual(model.rnn.dropout, 0.5)
+        self.assertTrue(model.rnn.training)
+
     def test_an_inference_export_says_nothing(self):
         model = Residual(DropPath(0.2)).train()
         with tempfile.TemporaryDirectory() as tmp:
