@@ -433,6 +433,53 @@ class LayersInModuleLists(WithMaps):
         self.assertEqual(sent, expected)
 
 
+class MaskBlock(torch.nn.Module):
+    """Prepares the mask it is given, as each nn.TransformerEncoderLayer's attention does."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x, mask):
+        return self.fc(x) + mask.unsqueeze(0) * -100.0
+
+
+class Masked(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([MaskBlock(), MaskBlock()])
+        self.register_buffer("mask", torch.triu(torch.ones(4, 4), 1))
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x, self.mask)
+        return x
+
+
+class EachModuleComputesItsOwn(WithMaps):
+    """Two layers compute the same thing from the same tensor: torch.onnx's common-subexpression
+    pass kept the first layer's node only, and a placement putting the layers apart then sent
+    it to the second, where eager PyTorch computes its own (nn.TransformerEncoder's masks)."""
+
+    def test_identical_computations_of_two_modules_stay_two(self):
+        try:
+            import onnx  # noqa: F401
+        except ImportError as e:
+            self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
+        torch.manual_seed(0)
+        model, x = Masked(), torch.randn(2, 4, 4)
+        path, modules = self.exported(model, x, "masked.onnx")
+        scopes = {module for node, module in modules.items() if "Unsqueeze" in node}
+        self.assertEqual(scopes, {"blocks.0", "blocks.1"})
+        plan = {"": "G0", "blocks.0": "G1", "blocks.0.fc": "G1", "blocks.1": "G2", "blocks.1.fc": "G2"}
+        with torch.no_grad():
+            before = model(x)
+            post_torch.apply(model, self.torch_map(plan), {d: "cpu" for d in ("G0", "G1", "G2")})
+            self.assertTrue(torch.allclose(model(x), before, atol=1e-6))
+        sent = Counter((source, to) for source, to, _ in post_torch.transfers(model) if source is not None)
+        self.assertEqual(sent, cut_edges(path, lambda _node, module: label_of(plan, module)))
+
+
 class Tied(torch.nn.Module):
     """A language model's tied embedding and output weights: one Parameter held by two modules."""
 
