@@ -87,6 +87,11 @@ InputDimensionsDialog::InputDimensionsDialog(const GraphDocument& document, QWid
     }
     // Sizes that depend on the data: each op the read reached, with what it was given.
     if (!document.dataSizes.empty()) {
+        if (rows_.empty()) // no dimension to ask for: the sizes are the whole question
+            intro->setText(tr("%1 has ops whose output size depends on the data it reads (how many elements a "
+                              "NonZero finds, how many boxes a NonMaxSuppression keeps). Until they have values, "
+                              "the shapes after them are unknown and runs are off.")
+                               .arg(QFileInfo(document.path).fileName()));
         auto* about = new QLabel(tr("These sizes depend on the data the model reads. Give each the size an input "
                                     "of yours makes, or leave it at its most: the step is then a worst case."),
                                  this);
@@ -170,7 +175,8 @@ InputDimensionsPrompt::InputDimensionsPrompt(DocumentHub* hub, QWidget* window)
     , window_(window)
     , action_(new QAction(tr("Input &Dimensions…"), this))
 {
-    action_->setToolTip(tr("Values for the unknown input dimensions of an ONNX or TensorFlow model"));
+    action_->setToolTip(tr("Values for the unknown input dimensions of an ONNX or TensorFlow model, and for the "
+                           "sizes an ONNX model's ops take from its data"));
     action_->setEnabled(false);
     connect(action_, &QAction::triggered, this, [this] { showDialog(); });
     connect(hub, &DocumentHub::documentChanged, this, &InputDimensionsPrompt::follow);

@@ -49,8 +49,8 @@ std::optional<Site> siteOf(const onnx::NodeProto& node, const OnnxConstantFolder
         const auto n = x ? product(*x) : std::nullopt;
         if (!n)
             return std::nullopt;
-        return Site{"the nonzero elements of a " + shapeText(*x) + " tensor", *n,
-                    {static_cast<std::int64_t>(x->size()), -1}};
+        return Site{
+            "the nonzero elements of a " + shapeText(*x) + " tensor", *n, {static_cast<std::int64_t>(x->size()), -1}};
     }
     if (node.op_type() == "NonMaxSuppression") {
         const auto* boxes = shapeOf(0);
@@ -122,8 +122,8 @@ int shapeOnnxDataDependentSizes(onnx::GraphProto& graph, const std::vector<int>&
         if (const auto it = given.find(key); it != given.end()) {
             if (it->second < 0 || it->second > site->largest)
                 throw InputError(source, "option count",
-                                 size.location + " gives " + site->what + ", at most "
-                                     + std::to_string(site->largest) + ", not " + std::to_string(it->second));
+                                 size.location + " gives " + site->what + ", at most " + std::to_string(site->largest)
+                                     + ", not " + std::to_string(it->second));
             size.value = it->second;
         } else if (atMost) {
             size.value = site->largest;
