@@ -562,6 +562,20 @@ private slots:
                      && QString::fromStdString(eval.notes[0]).contains("training=torch.onnx.TrainingMode.TRAINING"),
                  eval.notes[0].c_str());
         QVERIFY(importOnnxGraph(build(true), "train.onnx", {}).notes.empty());
+        // A detection model's training step does not export to ONNX: the note says what does.
+        Model detector;
+        detector.input("x", {"1", "4", "8", "8"});
+        detector.floats("scale", {4}).floats("bias", {4}).floats("mean", {4}).floats("var", {4});
+        detector.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"y"}, "bn");
+        detector.input("boxes", {"1", "10", "4"});
+        detector.input("scores", {"1", "1", "10"});
+        detector.node("NonMaxSuppression", {"boxes", "scores"}, {"keep"}, "nms");
+        detector.output("y");
+        const ImportedGraph detected = importOnnxGraph(detector.bytes(), "detector.onnx", {});
+        QCOMPARE(detected.notes.size(), std::size_t(1));
+        QVERIFY2(detected.notes[0].find("record it as a PyTorch execution trace") != std::string::npos
+                     && detected.notes[0].find("TrainingMode.TRAINING") == std::string::npos,
+                 detected.notes[0].c_str());
         // Without batch norm or dropout: noted only for a PyTorch export whose convolutions
         // read weights the export computed (onnx::Conv_N: its eval mode folded batch norms
         // into them); one reading its modules' own weights (ConvNeXt, Swin: layer norms, no

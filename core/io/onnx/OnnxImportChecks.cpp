@@ -145,9 +145,11 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
     const onnx::GraphProto& graph = model.graph();
     bool inferenceForm = false;
     bool foldedWeights = false; // a convolution's weight PyTorch's export computed (onnx::Conv_12)
+    bool detection = false;     // boxes selected or regions pooled: a detection model
     for (const auto& node : graph.node()) {
         if (!isOnnxDefaultDomain(node.domain()))
             continue;
+        detection = detection || node.op_type() == "NonMaxSuppression" || node.op_type() == "RoiAlign";
         foldedWeights = foldedWeights
             || (node.op_type() == "Conv" && node.input_size() > 1 && node.input(1).rfind("onnx::", 0) == 0);
         if (node.op_type() == "BatchNormalization") {
@@ -181,8 +183,11 @@ std::optional<std::string> onnxInferenceExportNote(const onnx::ModelProto& model
         return std::nullopt;
     return std::string("this is an inference export (no BatchNormalization or Dropout in training form")
         + (inferenceForm ? "" : "; PyTorch's eval mode folded batch norms into the convolutions")
-        + "): what they cost is not in the training step, which may be ~15% short; export with "
-          "torch.onnx.export(..., training=torch.onnx.TrainingMode.TRAINING)";
+        + "): what they cost is not in the training step, which may be ~15% short; "
+        + (detection ? "a detection model's training step (it samples its proposals at random) does not export to "
+                       "ONNX: record it as a PyTorch execution trace instead (bench/record_training_step.py, "
+                       "docs/importers.md)"
+                     : "export with torch.onnx.export(..., training=torch.onnx.TrainingMode.TRAINING)");
 }
 
 bool isGenericOnnxGraphName(const std::string& name)
