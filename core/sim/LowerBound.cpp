@@ -1690,6 +1690,39 @@ LowerBound lowerBound(const Graph& graph, const Cluster& cluster, const SimOptio
 
 namespace {
 
+// Colocation groups (docs/simulator.md, "device-windows"): a group's ops share one device,
+// which runs them one at a time, each no sooner than its head and ending no later than the
+// step's end less what must follow it (`leaves`). So for any set S of a group's ops the step
+// lasts at least the least head over S + their times + the least leave over S; the sets tried
+// are those of the ops whose head, or whose leave, is at least a threshold. A collective runs
+// on its device's channel, beside the compute, and is left out.
+double groupLoadsBound(const Graph& graph, const std::vector<double>& fastestUs, const std::vector<double>& heads,
+                       const std::vector<double>& leaves)
+{
+    std::vector<std::vector<size_t>> members(static_cast<size_t>(graph.colocationGroupCount()));
+    for (OpId op = 0; op < graph.opCount(); ++op)
+        if (const int g = graph.colocationGroup(op); g >= 0 && !graph.op(op).isCollective())
+            members[static_cast<size_t>(g)].push_back(static_cast<size_t>(op));
+    double best = 0.0;
+    for (std::vector<size_t>& ops : members) {
+        if (ops.size() < 2)
+            continue; // one op: its head + time + leave, which the ancestry bound has
+        for (const bool byHead : {true, false}) {
+            const std::vector<double>& key = byHead ? heads : leaves;
+            const std::vector<double>& other = byHead ? leaves : heads;
+            std::sort(ops.begin(), ops.end(), [&](size_t a, size_t b) { return key[a] > key[b]; });
+            double work = 0.0;
+            double least = kInf;
+            for (size_t op : ops) {
+                work += fastestUs[op];
+                least = std::min(least, other[op]);
+                best = std::max(best, key[op] + work + least);
+            }
+        }
+    }
+    return best;
+}
+
 LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOptions& options, bool blocks)
 {
     LowerBound bound;
@@ -1727,7 +1760,7 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
         std::vector<double> leaves(heads.size()); // per op, the least time the step runs on after it ends
         for (size_t op = 0; op < leaves.size(); ++op)
             leaves[op] = tails[op] - floors.fastestUs[op];
-        double best = 0.0;
+        double best = groupLoadsBound(graph, floors.fastestUs, heads, leaves);
         for (const Weighting& w : floors.weightings) {
             const WindowDelays delays(cluster, w, ends);
             best = std::max({best, windowsBound(cluster, w, ends),

@@ -11,6 +11,7 @@
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "tests/support/SmallRandomGraphs.h"
+#include "tests/support/TestOps.h"
 
 #include <QtTest>
 
@@ -231,6 +232,33 @@ private slots:
         QCOMPARE(best, 179.0); // one device: 12 x 2 + 10 + 4 x 30 + 5 + 20
         QCOMPARE(lb.blocksUs, best);
         QVERIFY(others.valueUs() < best - 5.0); // 173: the device windows
+    }
+
+    // A colocation group runs on one device, one op at a time: four parallel 20 us ops grouped
+    // (a PyTorch module's functional ops, placed together) take 80 us between their source and
+    // their join however many devices there are and however fast the links. The device windows
+    // see it (10 + 80 + 5), where the critical path (35) and the work over four devices (29) do
+    // not; it is the optimum.
+    void colocationGroupsRunOneOpAtATime()
+    {
+        GraphBuilder b("grouped");
+        const OpId source = b.addOp(testgraphs::testOp("source", 10.0, 1000.0));
+        const OpId join = b.addOp(testgraphs::testOp("join", 5.0, 1000.0));
+        for (int i = 0; i < 4; ++i) {
+            const OpId m = b.addOp(testgraphs::testOp("m" + std::to_string(i), 20.0, 1000.0, 0.0, 10.0, "module"));
+            b.addEdge(source, m, 1000.0);
+            b.addEdge(m, join, 1000.0);
+        }
+        const Graph g = std::move(b).build();
+        std::vector<Device> devices;
+        for (int i = 0; i < 4; ++i)
+            devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0,
+                                     std::numeric_limits<double>::infinity()});
+        const Cluster c("four", std::move(devices), Link{1e6, 0.0}); // a transfer: 0.001 us
+        const LowerBound lb = lowerBound(g, c);
+        QCOMPARE(lb.criticalPathUs, 35.0);
+        QCOMPARE(lb.windowsUs, 95.0);
+        QCOMPARE(randomgraphs::enumeratedValidOptimum(g, c), 95.0);
     }
 
     // The same property on graphs and clusters that stress the bound's arguments: devices of
