@@ -456,10 +456,54 @@ class Masked(torch.nn.Module):
         return x
 
 
-class EachModuleComputesItsOwn(WithMaps):
-    """Two layers compute the same thing from the same tensor: torch.onnx's common-subexpression
-    pass kept the first layer's node only, and a placement putting the layers apart then sent
-    it to the second, where eager PyTorch computes its own (nn.TransformerEncoder's masks)."""
+class Encoder(torch.nn.Module):
+    """Ends in a concatenation, as RAFT's motion encoder does."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return torch.cat([self.fc(x), x], dim=1)
+
+
+class Concatenates(torch.nn.Module):
+    """Concatenates its child's concatenation at once, as RAFT's update block does."""
+
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.out = torch.nn.Linear(12, 4)
+
+    def forward(self, x):
+        return self.out(torch.cat([x, self.encoder(x)], dim=1))
+
+
+class ExportsWhatEagerRuns(WithMaps):
+    """torch.onnx's TorchScript passes rewrote what the model runs: the common-subexpression
+    pass kept one of two layers' identical computations (nn.TransformerEncoder's masks) and the
+    peephole pass merged a module's closing concatenation into its parent's (RAFT). A placement
+    putting the modules apart then sent tensors eager PyTorch does not send."""
+
+    def routed(self, model, x, name, plan):
+        path, modules = self.exported(model, x, name)
+        with torch.no_grad():
+            before = model(x)
+            post_torch.apply(model, self.torch_map(plan), {d: "cpu" for d in set(plan.values())})
+            self.assertTrue(torch.allclose(model(x), before, atol=1e-6))
+        sent = Counter((source, to) for source, to, _ in post_torch.transfers(model) if source is not None)
+        return modules, sent, cut_edges(path, lambda _node, module: label_of(plan, module))
+
+    def test_a_concatenation_of_a_concatenation_stays_two(self):
+        try:
+            import onnx  # noqa: F401
+        except ImportError as e:
+            self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
+        torch.manual_seed(0)
+        plan = {"": "G0", "encoder": "G1", "encoder.fc": "G1", "out": "G0"}
+        modules, sent, expected = self.routed(Concatenates(), torch.randn(2, 4), "concat.onnx", plan)
+        self.assertEqual(sorted(module for node, module in modules.items() if "Concat" in node), ["", "encoder"])
+        self.assertEqual(sent, expected)
 
     def test_identical_computations_of_two_modules_stay_two(self):
         try:
@@ -467,17 +511,10 @@ class EachModuleComputesItsOwn(WithMaps):
         except ImportError as e:
             self.skipTest(f"{e} (install python3-onnx; scripts/dev does)")
         torch.manual_seed(0)
-        model, x = Masked(), torch.randn(2, 4, 4)
-        path, modules = self.exported(model, x, "masked.onnx")
-        scopes = {module for node, module in modules.items() if "Unsqueeze" in node}
-        self.assertEqual(scopes, {"blocks.0", "blocks.1"})
         plan = {"": "G0", "blocks.0": "G1", "blocks.0.fc": "G1", "blocks.1": "G2", "blocks.1.fc": "G2"}
-        with torch.no_grad():
-            before = model(x)
-            post_torch.apply(model, self.torch_map(plan), {d: "cpu" for d in ("G0", "G1", "G2")})
-            self.assertTrue(torch.allclose(model(x), before, atol=1e-6))
-        sent = Counter((source, to) for source, to, _ in post_torch.transfers(model) if source is not None)
-        self.assertEqual(sent, cut_edges(path, lambda _node, module: label_of(plan, module)))
+        modules, sent, expected = self.routed(Masked(), torch.randn(2, 4, 4), "masked.onnx", plan)
+        self.assertEqual({module for node, module in modules.items() if "Unsqueeze" in node}, {"blocks.0", "blocks.1"})
+        self.assertEqual(sent, expected)
 
 
 class Tied(torch.nn.Module):
