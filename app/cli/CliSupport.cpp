@@ -88,7 +88,9 @@ void addInputCopyOption(CLI::App& cmd, double& gbps)
 
 namespace {
 
-std::int64_t dimValueArg(const std::string& text, const std::string& option, const std::string& item)
+// `text` as an integer from `least` to `most`, else a usage error naming `what` it should be.
+std::int64_t integerArg(const std::string& text, const std::string& option, const std::string& item, long long least,
+                        long long most, const std::string& what)
 {
     std::size_t used = 0;
     long long value = 0;
@@ -97,9 +99,14 @@ std::int64_t dimValueArg(const std::string& text, const std::string& option, con
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used == 0 || used != text.size() || value < 1 || value > (1LL << 30))
-        throw UsageError{option + " " + item + ": '" + text + "' is not a dimension (an integer from 1 to 2^30)"};
+    if (used == 0 || used != text.size() || value < least || value > most)
+        throw UsageError{option + " " + item + ": '" + text + "' is not " + what};
     return value;
+}
+
+std::int64_t dimValueArg(const std::string& text, const std::string& option, const std::string& item)
+{
+    return integerArg(text, option, item, 1, 1LL << 30, "a dimension (an integer from 1 to 2^30)");
 }
 
 } // namespace
@@ -131,17 +138,8 @@ ImportOptions importOptionsArg(std::int64_t batch, const GraphShapeArgs& shapes)
         const auto eq = item.rfind('=');
         if (eq == std::string::npos || eq == 0)
             throw UsageError{"--count " + item + ": expected NODE=N"};
-        const std::string text = item.substr(eq + 1);
-        std::size_t used = 0;
-        long long value = -1;
-        try {
-            value = std::stoll(text, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size() || value < 0 || value > (1LL << 40))
-            throw UsageError{"--count " + item + ": '" + text + "' is not a count (an integer from 0 to 2^40)"};
-        options.counts[item.substr(0, eq)] = value;
+        options.counts[item.substr(0, eq)] = integerArg(item.substr(eq + 1), "--count", item, 0, 1LL << 40,
+                                                        "a count (an integer from 0 to 2^40)");
     }
     options.countsAtMost = shapes.countMax;
     for (const std::string& item : shapes.inputShapes) {
