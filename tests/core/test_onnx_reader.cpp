@@ -215,13 +215,13 @@ struct ModelBuilder {
     }
     void ints(const std::string& name, const Shape& dims, const std::vector<std::int64_t>& values)
     {
-        onnx::TensorProto& t = constant(name, onnx::TensorProto::INT64, dims);
+        onnx::TensorProto& t = addConstant(graph, name, onnx::TensorProto::INT64, dims);
         for (std::int64_t v : values)
             t.add_int64_data(v);
     }
     void floats(const std::string& name, const Shape& dims, const std::vector<float>& values)
     {
-        onnx::TensorProto& t = constant(name, onnx::TensorProto::FLOAT, dims);
+        onnx::TensorProto& t = addConstant(graph, name, onnx::TensorProto::FLOAT, dims);
         for (float v : values)
             t.add_float_data(v);
     }
@@ -233,11 +233,10 @@ struct ModelBuilder {
         a.set_i(v);
     }
     std::string bytes() const { return model.SerializeAsString(); }
-
-private:
-    onnx::TensorProto& constant(const std::string& name, int type, const Shape& dims)
+    // A Constant node named after its output, in `g`; its tensor is filled by the caller.
+    static onnx::TensorProto& addConstant(onnx::GraphProto& g, const std::string& name, int type, const Shape& dims)
     {
-        onnx::AttributeProto& a = *node("Constant", {}, name).add_attribute();
+        onnx::AttributeProto& a = *addNode(g, "Constant", {}, name).add_attribute();
         a.set_name("value");
         a.set_type(onnx::AttributeProto::TENSOR);
         onnx::TensorProto& t = *a.mutable_t();
@@ -761,13 +760,7 @@ private slots:
         const auto node = &ModelBuilder::addNode;
         auto constant = [&](onnx::GraphProto& g, const std::string& name, int type, const Shape& dims,
                             const std::vector<std::int64_t>& values) {
-            onnx::AttributeProto& a = *node(g, "Constant", {}, name).add_attribute();
-            a.set_name("value");
-            a.set_type(onnx::AttributeProto::TENSOR);
-            onnx::TensorProto& t = *a.mutable_t();
-            t.set_data_type(type);
-            for (std::int64_t d : dims)
-                t.add_dims(d);
+            onnx::TensorProto& t = ModelBuilder::addConstant(g, name, type, dims);
             for (std::int64_t v : values)
                 type == onnx::TensorProto::BOOL ? t.add_int32_data(static_cast<int>(v)) : t.add_int64_data(v);
         };
