@@ -105,6 +105,9 @@ struct ImportedGraph {
 // have no inferred shape and where the first is made (post-cli's simulate, place, compare and
 // convert refuse such a graph, and Post Studio does not run on it).
 std::string unshapedTensorsProblem(const ImportedGraph& imported);
+// A note of the sizes that depend on the data which were taken (given, or at their most: a
+// worst case), or empty where none was: the ONNX import's, and a converted file's again.
+std::string dataDependentSizesNote(const std::vector<DataDependentSize>& sizes);
 
 // The given placement on `cluster`. An op without a device takes its colocation group's
 // given device, else TensorFlow's default: the cluster's first GPU (first device when

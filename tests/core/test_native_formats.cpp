@@ -187,8 +187,39 @@ private slots:
         QCOMPARE(nativeGraphJson(native), nativeGraphJson(imported.graph));
         for (const char* bad : {R"({"format": "post-graph/1", "origin": {"format": "post-graph"}, "ops": []})",
                                 R"({"format": "post-graph/1", "origin": {"eager_host": true}, "ops": []})",
-                                R"({"format": "post-graph/1", "origin": {"format": "onnx", "flops": 1}, "ops": []})"})
+                                R"({"format": "post-graph/1", "origin": {"format": "onnx", "flops": 1}, "ops": []})",
+                                R"({"format": "post-graph/1", "origin": {"format": "onnx", "data_dependent_sizes":
+                                    [{"node": "pick", "largest": 4, "value": 5}]}, "ops": []})",
+                                R"({"format": "post-graph/1", "origin": {"format": "onnx", "data_dependent_sizes":
+                                    [{"node": "pick", "largest": 4, "value": 1.5}]}, "ops": []})"})
             QVERIFY_THROWS_EXCEPTION(InputError, importNativeGraph(bad, "bad.json"));
+    }
+
+    // A graph read with sizes that depend on the data (--count, --count-max) keeps them when
+    // converted: read again, it says so, and a worst case stays one.
+    void dataDependentSizesRoundTrip()
+    {
+        ImportedGraph imported;
+        imported.graph = parse(
+            R"({"format": "post-graph/1", "name": "t", "ops": [{"name": "a", "time_us": {"gpu": 1}}]})");
+        imported.format = GraphFormat::Onnx;
+        DataDependentSize given{"pick", "node 2 'pick' (NonZero)", "the nonzero elements of a [16] tensor", 16, 4,
+                                false};
+        DataDependentSize most{"keep", "node 8 'keep' (NonMaxSuppression)", "the boxes kept", 5, 5, true};
+        DataDependentSize open{"later", "node 9 'later' (NonZero)", "", 7, -1, false}; // not written
+        imported.dataDependentSizes = {given, most, open};
+        const std::string text = nativeGraphJson(imported);
+        ImportedGraph back = importNativeGraph(text, "t.json");
+        QCOMPARE(back.dataDependentSizes.size(), std::size_t(2));
+        QCOMPARE(back.dataDependentSizes[0].location, given.location);
+        QCOMPARE(back.dataDependentSizes[0].value, std::int64_t{4});
+        QVERIFY(back.dataDependentSizes[1].atMost);
+        QCOMPARE(back.notes.size(), std::size_t(1));
+        QVERIFY2(back.notes[0].find("as given (--count): 'pick' 4") != std::string::npos
+                     && back.notes[0].find("worst case: 'keep' 5") != std::string::npos,
+                 back.notes[0].c_str());
+        back.format = GraphFormat::PostGraph;
+        QCOMPARE(nativeGraphJson(back), text);
     }
 
     void samplesLoad_data()

@@ -195,8 +195,9 @@ void readOrigin(const JsonInput& in, const json& root, ImportedGraph& imported)
     if (!origin)
         return;
     in.object(*origin, "origin");
-    in.rejectUnknownKeys(*origin, {"format", "forward_flops", "kernel_fusion", "kernel_fusion_why", "eager_host"},
-                         "origin");
+    in.rejectUnknownKeys(
+        *origin, {"format", "forward_flops", "kernel_fusion", "kernel_fusion_why", "eager_host", "data_dependent_sizes"},
+        "origin");
     const std::string name = in.string(in.require(*origin, "format", "origin"), "origin.format");
     const auto format = parseGraphFormat(name);
     if (!format || *format == GraphFormat::Auto || *format == GraphFormat::PostGraph || *format == GraphFormat::Kineto)
@@ -211,6 +212,33 @@ void readOrigin(const JsonInput& in, const json& root, ImportedGraph& imported)
         imported.fusionWhy = in.string(*why, "origin.kernel_fusion_why");
     if (const json* eager = in.find(*origin, "eager_host"))
         imported.eagerHost = in.boolean(*eager, "origin.eager_host");
+    if (const json* sizes = in.find(*origin, "data_dependent_sizes")) {
+        const json& list = in.array(*sizes, "origin.data_dependent_sizes");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::string at = JsonInput::element("origin.data_dependent_sizes", i);
+            const json& item = in.object(list[i], at);
+            in.rejectUnknownKeys(item, {"node", "location", "what", "largest", "value", "at_most"}, at);
+            auto count = [&](std::string_view key) {
+                const std::string path = JsonInput::member(at, key);
+                const double v = in.within(in.require(item, key, at), path, 0.0, 9007199254740992.0);
+                if (v != std::floor(v))
+                    in.fail(path, "expected a whole number, got " + JsonOutput::number(v).dump());
+                return static_cast<std::int64_t>(v);
+            };
+            DataDependentSize& size = imported.dataDependentSizes.emplace_back();
+            size.node = in.nonEmptyString(in.require(item, "node", at), JsonInput::member(at, "node"));
+            size.location = in.stringOr(item, "location", at, size.node);
+            size.what = in.stringOr(item, "what", at, "");
+            size.largest = count("largest");
+            size.value = count("value");
+            if (size.value > size.largest)
+                in.fail(JsonInput::member(at, "value"), "is above largest (" + std::to_string(size.largest) + ")");
+            if (const json* most = in.find(item, "at_most"))
+                size.atMost = in.boolean(*most, JsonInput::member(at, "at_most"));
+        }
+        if (std::string note = dataDependentSizesNote(imported.dataDependentSizes); !note.empty())
+            imported.notes.push_back(std::move(note));
+    }
 }
 
 Graph readGraph(const JsonInput& in, const json& root, const std::string& source, const ImportOptions& options)
@@ -314,6 +342,17 @@ std::optional<nlohmann::ordered_json> originJson(const ImportedGraph& imported)
     }
     if (imported.eagerHost)
         origin["eager_host"] = true;
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const DataDependentSize& s : imported.dataDependentSizes)
+        if (s.value >= 0) // the sizes the graph was read with: a worst case stays one
+            sizes.push_back({{"node", s.node},
+                             {"location", s.location},
+                             {"what", s.what},
+                             {"largest", s.largest},
+                             {"value", s.value},
+                             {"at_most", s.atMost}});
+    if (!sizes.empty())
+        origin["data_dependent_sizes"] = std::move(sizes);
     return origin;
 }
 

@@ -156,26 +156,4 @@ void checkOnnxGivenSizes(const std::map<std::string, std::int64_t>& given, const
     }
 }
 
-std::string onnxDataSizesNote(const std::vector<DataDependentSize>& sizes)
-{
-    std::string given;
-    std::string most;
-    int givenCount = 0;
-    int mostCount = 0;
-    for (const DataDependentSize& s : sizes) {
-        if (s.value < 0)
-            continue;
-        std::string& list = s.atMost ? most : given;
-        ++(s.atMost ? mostCount : givenCount);
-        list += (list.empty() ? "" : ", ") + ("'" + s.node + "' " + std::to_string(s.value));
-    }
-    std::string note;
-    if (givenCount > 0)
-        note = std::to_string(givenCount) + " size(s) that depend on the data as given (--count): " + given;
-    if (mostCount > 0)
-        note += (note.empty() ? "" : "; ") + std::to_string(mostCount)
-            + " at the most their ops can give (--count-max), so the step is a worst case: " + most;
-    return note;
-}
-
 } // namespace post

@@ -26,7 +26,4 @@ int shapeOnnxDataDependentSizes(onnx::GraphProto& graph, const std::vector<int>&
 void checkOnnxGivenSizes(const std::map<std::string, std::int64_t>& given, const std::vector<DataDependentSize>& sizes,
                          const std::string& source);
 
-// A note of the sizes taken (given, or at their most: a worst case), or empty where none was.
-std::string onnxDataSizesNote(const std::vector<DataDependentSize>& sizes);
-
 } // namespace post

@@ -693,7 +693,7 @@ OnnxRead readOnnx(std::string_view content, const std::string& source, const Imp
     OnnxConstantFolder folder(graph, fileIndex, std::min(opset, kOnnxLibraryOpset), weights);
     inferAndFold(model, folder, source, fileIndex, options, read.sizes);
     checkOnnxGivenSizes(options.counts, read.sizes, source);
-    if (std::string note = onnxDataSizesNote(read.sizes); !note.empty())
+    if (std::string note = dataDependentSizesNote(read.sizes); !note.empty())
         read.notes.push_back(std::move(note));
     const bool optionsChangedShapes = options.batch != 1 || !options.dims.empty() || !options.inputShapes.empty();
     checkOnnxConstantReshapes(graph, fileIndex, source, optionsChangedShapes);
