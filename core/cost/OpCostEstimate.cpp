@@ -42,167 +42,192 @@ constexpr double kNormalisation = 8.0;
 // max (1), subtract (1), exp (4), sum (1), divide (1); LogSoftmax's final subtract is the divide's.
 constexpr double kSoftmax = 8.0;
 
-const std::unordered_map<std::string_view, Rule>& rules()
+using RuleTable = std::unordered_map<std::string_view, Rule>;
+
+void add(RuleTable& t, std::initializer_list<std::string_view> types, Rule rule)
 {
-    static const std::unordered_map<std::string_view, Rule> table = [] {
-        std::unordered_map<std::string_view, Rule> t;
-        auto add = [&t](std::initializer_list<std::string_view> types, Rule rule) {
-            for (std::string_view type : types)
-                t.emplace(type, rule);
-        };
-        auto formula = [&t](std::string_view type, OpCost (*f)(const OpView&)) {
-            t.emplace(type, Rule{Family::Formula, 0.0, f});
-        };
+    for (std::string_view type : types)
+        t.emplace(type, rule);
+}
 
-        formula("Conv", costs::convOnnx);
-        formula("ConvTranspose", costs::convTransposeOnnx);
-        formula("Conv2D", costs::convTf);
-        formula("Conv3D", costs::convTf);
-        formula("DepthwiseConv2dNative", costs::depthwiseConvTf);
-        formula("Conv2DBackpropInput", costs::convBackpropInputTf);
-        formula("MatMul", costs::matMul);
-        formula("BatchMatMul", costs::batchMatMulTf);
-        formula("BatchMatMulV2", costs::batchMatMulTf);
-        formula("BatchMatMulV3", costs::batchMatMulTf);
-        formula("Gemm", costs::gemm);
-        formula("Attention", costs::attentionOnnx);
-        formula("MultiHeadAttention", costs::multiHeadAttention);
-        formula("LSTM", costs::lstmOnnx);
-        formula("GRU", costs::gruOnnx);
-        formula("RNN", costs::rnnOnnx);
-        formula("LSTMBlockCell", costs::lstmBlockCellTf);
-        formula("BlockLSTM", costs::blockLstmTf);
-        formula("BlockLSTMV2", costs::blockLstmTf);
-        formula("GRUBlockCell", costs::gruBlockCellTf);
-        // TensorFlow's gradient ops (a training step as TF wrote it).
-        formula("Conv2DBackpropFilter", costs::convBackpropFilterTf);
-        formula("Conv3DBackpropFilterV2", costs::convBackpropFilterTf);
-        formula("Conv3DBackpropInputV2", costs::convBackpropInputTf);
-        formula("DepthwiseConv2dNativeBackpropInput", costs::depthwiseConvBackpropTf);
-        formula("DepthwiseConv2dNativeBackpropFilter", costs::depthwiseConvBackpropTf);
-        formula("MaxPoolGrad", costs::poolGradTf);
-        formula("AvgPoolGrad", costs::poolGradTf);
-        formula("MaxPoolGradV2", costs::poolGradTf);
-        formula("Resize", costs::resize);
-        formula("Upsample", costs::resize);
-        formula("ResizeBilinear", costs::resize);
-        formula("ResizeNearestNeighbor", costs::resize);
-        formula("RoiAlign", costs::roiAlign);
-        formula("NonMaxSuppression", costs::nonMaxSuppression);
-        formula("TopK", costs::topK);
-        formula("NonZero", costs::nonZero);
-        formula("QuantizeLinear", costs::quantizeLinear);
-        formula("DequantizeLinear", costs::dequantizeLinear);
-        formula("DynamicQuantizeLinear", costs::dynamicQuantizeLinear);
-        formula("ConvInteger", costs::convInteger);
-        formula("QLinearConv", costs::qLinearConv);
-        formula("MatMulInteger", costs::matMulInteger);
-        formula("QLinearMatMul", costs::qLinearMatMul);
+void formula(RuleTable& t, std::string_view type, OpCost (*f)(const OpView&))
+{
+    t.emplace(type, Rule{Family::Formula, 0.0, f});
+}
 
-        add({"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu",
-             "Relu6", "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square",
-             "SquaredDifference", "Equal", "NotEqual", "Less", "LessEqual", "LessOrEqual", "Greater", "GreaterEqual",
-             "GreaterOrEqual", "And", "Or", "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select",
-             "SelectV2", "Cast", "Floor", "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish",
-             "Shrink", "ThresholdedRelu", "IsNaN", "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape",
-             // In-place variable updates (batch norm's moving averages): one element-wise pass.
-             "AssignSub", "AssignAdd"},
-            Rule{Family::Elementwise, kArith});
-        add({"Exp",      "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt",  "Rsqrt", "Pow", "Softplus",
-             "Softsign", "Elu", "Selu",  "Celu",  "Sin",     "Cos",  "Tan", "Swish", "Silu",  "Mish"},
-            Rule{Family::Elementwise, kTranscendental});
-        add({"Gelu", "FastGelu", "BiasGelu"}, Rule{Family::Elementwise, kGelu});
-        // Gradients of activations, per element of input 0 (the incoming gradient: TF often
-        // leaves their outputs without a shape): ReluGrad selects (1); SigmoidGrad dy·y·(1−y)
-        // and TanhGrad dy·(1−y²) 3; Rsqrt, Sqrt, Softplus, Elu, Selu, Gelu gradients
-        // recompute a transcendental (4).
-        add({"ReluGrad", "Relu6Grad", "LeakyReluGrad"}, Rule{Family::Norm, kArith});
-        add({"SigmoidGrad", "TanhGrad", "ReciprocalGrad"}, Rule{Family::Norm, 3.0});
-        // RoiAlign's gradient: each incoming gradient element spread over its 4 bilinear
-        // samples' 4 taps, an atomic multiply-add each (torchvision's kernel).
-        add({"RoiAlignGrad"}, Rule{Family::Norm, 40.0});
-        add({"RsqrtGrad", "SqrtGrad", "SoftplusGrad", "EluGrad", "SeluGrad", "GeluGrad"},
-            Rule{Family::Norm, kTranscendental});
-        // Optimizer updates, per element of input 0 (the variable): SGD w −= lr·g 2; momentum
-        // a = m·a + g, w −= lr·a 4; Adagrad a += g², w −= lr·g / √a 6; RMSProp 8; Adam (two
-        // moments, the bias-corrected step) 12. All are memory bound on a GPU anyway.
-        add({"ApplyGradientDescent", "ResourceApplyGradientDescent"}, Rule{Family::Norm, 2.0});
-        add({"ApplyMomentum", "ResourceApplyMomentum", "ApplyKerasMomentum", "ResourceApplyKerasMomentum"},
-            Rule{Family::Norm, 4.0});
-        add({"ApplyAdagrad", "ResourceApplyAdagrad", "ApplyAdagradV2", "ResourceApplyAdagradV2"},
-            Rule{Family::Norm, 6.0});
-        add({"ApplyRMSProp", "ResourceApplyRMSProp", "ApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp"},
-            Rule{Family::Norm, 8.0});
-        add({"ApplyAdam", "ResourceApplyAdam", "ApplyAdamWithAmsgrad", "ResourceApplyAdamWithAmsgrad"},
-            Rule{Family::Norm, 12.0});
+// The types with a function of their own (OpCostFormulas.h).
+void addFormulas(RuleTable& t)
+{
+    formula(t, "Conv", costs::convOnnx);
+    formula(t, "ConvTranspose", costs::convTransposeOnnx);
+    formula(t, "Conv2D", costs::convTf);
+    formula(t, "Conv3D", costs::convTf);
+    formula(t, "DepthwiseConv2dNative", costs::depthwiseConvTf);
+    formula(t, "Conv2DBackpropInput", costs::convBackpropInputTf);
+    formula(t, "MatMul", costs::matMul);
+    formula(t, "BatchMatMul", costs::batchMatMulTf);
+    formula(t, "BatchMatMulV2", costs::batchMatMulTf);
+    formula(t, "BatchMatMulV3", costs::batchMatMulTf);
+    formula(t, "Gemm", costs::gemm);
+    formula(t, "Attention", costs::attentionOnnx);
+    formula(t, "MultiHeadAttention", costs::multiHeadAttention);
+    formula(t, "LSTM", costs::lstmOnnx);
+    formula(t, "GRU", costs::gruOnnx);
+    formula(t, "RNN", costs::rnnOnnx);
+    formula(t, "LSTMBlockCell", costs::lstmBlockCellTf);
+    formula(t, "BlockLSTM", costs::blockLstmTf);
+    formula(t, "BlockLSTMV2", costs::blockLstmTf);
+    formula(t, "GRUBlockCell", costs::gruBlockCellTf);
+    // TensorFlow's gradient ops (a training step as TF wrote it).
+    formula(t, "Conv2DBackpropFilter", costs::convBackpropFilterTf);
+    formula(t, "Conv3DBackpropFilterV2", costs::convBackpropFilterTf);
+    formula(t, "Conv3DBackpropInputV2", costs::convBackpropInputTf);
+    formula(t, "DepthwiseConv2dNativeBackpropInput", costs::depthwiseConvBackpropTf);
+    formula(t, "DepthwiseConv2dNativeBackpropFilter", costs::depthwiseConvBackpropTf);
+    formula(t, "MaxPoolGrad", costs::poolGradTf);
+    formula(t, "AvgPoolGrad", costs::poolGradTf);
+    formula(t, "MaxPoolGradV2", costs::poolGradTf);
+    formula(t, "Resize", costs::resize);
+    formula(t, "Upsample", costs::resize);
+    formula(t, "ResizeBilinear", costs::resize);
+    formula(t, "ResizeNearestNeighbor", costs::resize);
+    formula(t, "RoiAlign", costs::roiAlign);
+    formula(t, "NonMaxSuppression", costs::nonMaxSuppression);
+    formula(t, "TopK", costs::topK);
+    formula(t, "NonZero", costs::nonZero);
+    formula(t, "QuantizeLinear", costs::quantizeLinear);
+    formula(t, "DequantizeLinear", costs::dequantizeLinear);
+    formula(t, "DynamicQuantizeLinear", costs::dynamicQuantizeLinear);
+    formula(t, "ConvInteger", costs::convInteger);
+    formula(t, "QLinearConv", costs::qLinearConv);
+    formula(t, "MatMulInteger", costs::matMulInteger);
+    formula(t, "QLinearMatMul", costs::qLinearMatMul);
+}
 
-        add({"GlobalAveragePool",
-             "GlobalMaxPool",
-             "GlobalLpPool",
-             "ReduceMean",
-             "ReduceSum",
-             "ReduceMax",
-             "ReduceMin",
-             "ReduceProd",
-             "ReduceL1",
-             "ReduceL2",
-             "ReduceLogSum",
-             "ReduceLogSumExp",
-             "ReduceSumSquare",
-             "Mean",
-             "Sum",
-             "Max",
-             "Min",
-             "Prod",
-             "AddN",
-             "ArgMax",
-             "ArgMin",
-             "L2Loss",
-             "BiasAddGrad",
-             "BiasAddGradV1"},
-            Rule{Family::Reduce});
-        add({"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"}, Rule{Family::Pool});
-        // Their gradients: dx = γ·σ⁻¹·(dy − mean(dy) − x̂·mean(dy·x̂)) and dγ, dβ: about as much.
-        add({"FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3", "LayerNormGrad"},
-            Rule{Family::Norm, kNormalisation});
-        add({"BatchNormalization", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "LayerNormalization",
-             "InstanceNormalization", "GroupNormalization", "SkipLayerNormalization"},
-            Rule{Family::Norm, kNormalisation});
-        add({"Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
-             "SoftmaxCrossEntropyLoss"},
-            Rule{Family::Norm, kSoftmax});
-        add({"LRN"}, Rule{Family::Lrn});
+// Element-wise ops, their TensorFlow gradients and the optimizer updates: FLOPs per element.
+void addElementwise(RuleTable& t)
+{
+    add(t,
+        {"Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "FloorMod", "Mod", "Neg", "Abs", "Relu", "Relu6",
+         "LeakyRelu", "PRelu", "Clip", "ClipByValue", "Maximum", "Minimum", "BiasAdd", "Square", "SquaredDifference",
+         "Equal", "NotEqual", "Less", "LessEqual", "LessOrEqual", "Greater", "GreaterEqual", "GreaterOrEqual", "And",
+         "Or", "Not", "Xor", "LogicalAnd", "LogicalOr", "LogicalNot", "Where", "Select", "SelectV2", "Cast", "Floor",
+         "Ceil", "Round", "Sign", "Reciprocal", "Inv", "HardSigmoid", "HardSwish", "Shrink", "ThresholdedRelu", "IsNaN",
+         "IsInf", "Dropout", "Range", "Fill", "ConstantOfShape",
+         // In-place variable updates (batch norm's moving averages): one element-wise pass.
+         "AssignSub", "AssignAdd"},
+        Rule{Family::Elementwise, kArith});
+    add(t, {"Exp",      "Log", "Log1p", "Expm1", "Sigmoid", "Tanh", "Erf", "Sqrt",  "Rsqrt", "Pow", "Softplus",
+            "Softsign", "Elu", "Selu",  "Celu",  "Sin",     "Cos",  "Tan", "Swish", "Silu",  "Mish"},
+        Rule{Family::Elementwise, kTranscendental});
+    add(t, {"Gelu", "FastGelu", "BiasGelu"}, Rule{Family::Elementwise, kGelu});
+    // Gradients of activations, per element of input 0 (the incoming gradient: TF often
+    // leaves their outputs without a shape): ReluGrad selects (1); SigmoidGrad dy·y·(1−y)
+    // and TanhGrad dy·(1−y²) 3; Rsqrt, Sqrt, Softplus, Elu, Selu, Gelu gradients
+    // recompute a transcendental (4).
+    add(t, {"ReluGrad", "Relu6Grad", "LeakyReluGrad"}, Rule{Family::Norm, kArith});
+    add(t, {"SigmoidGrad", "TanhGrad", "ReciprocalGrad"}, Rule{Family::Norm, 3.0});
+    // RoiAlign's gradient: each incoming gradient element spread over its 4 bilinear
+    // samples' 4 taps, an atomic multiply-add each (torchvision's kernel).
+    add(t, {"RoiAlignGrad"}, Rule{Family::Norm, 40.0});
+    add(t, {"RsqrtGrad", "SqrtGrad", "SoftplusGrad", "EluGrad", "SeluGrad", "GeluGrad"},
+        Rule{Family::Norm, kTranscendental});
+    // Optimizer updates, per element of input 0 (the variable): SGD w −= lr·g 2; momentum
+    // a = m·a + g, w −= lr·a 4; Adagrad a += g², w −= lr·g / √a 6; RMSProp 8; Adam (two
+    // moments, the bias-corrected step) 12. All are memory bound on a GPU anyway.
+    add(t, {"ApplyGradientDescent", "ResourceApplyGradientDescent"}, Rule{Family::Norm, 2.0});
+    add(t, {"ApplyMomentum", "ResourceApplyMomentum", "ApplyKerasMomentum", "ResourceApplyKerasMomentum"},
+        Rule{Family::Norm, 4.0});
+    add(t, {"ApplyAdagrad", "ResourceApplyAdagrad", "ApplyAdagradV2", "ResourceApplyAdagradV2"}, Rule{Family::Norm, 6.0});
+    add(t, {"ApplyRMSProp", "ResourceApplyRMSProp", "ApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp"},
+        Rule{Family::Norm, 8.0});
+    add(t, {"ApplyAdam", "ResourceApplyAdam", "ApplyAdamWithAmsgrad", "ResourceApplyAdamWithAmsgrad"},
+        Rule{Family::Norm, 12.0});
+}
 
-        add({"Gather", "GatherV2", "ResourceGather", "GatherND", "GatherElements"}, Rule{Family::Gather});
-        add({"Transpose",    "Concat", "ConcatV2",        "Split",        "SplitV",       "Slice",
-             "StridedSlice", "Pad",    "PadV2",           "MirrorPad",    "Tile",         "Expand",
-             "BroadcastTo",  "Pack",   "Unpack",          "DepthToSpace", "SpaceToDepth", "OneHot",
-             "ReverseV2",    "Copy",   "ScatterElements", "ScatterND",    "Scatter"},
-            Rule{Family::Copy});
-        add({"Reshape",
-             "Identity",
-             "Squeeze",
-             "Unsqueeze",
-             "Flatten",
-             "ExpandDims",
-             "Shape",
-             "Size",
-             "Rank",
-             "NoOp",
-             "Const",
-             "Constant",
-             "Placeholder",
-             "PlaceholderWithDefault",
-             "VariableV2",
-             "Variable",
-             "VarHandleOp",
-             "ReadVariableOp",
-             "StopGradient",
-             "Snapshot",
-             "Bitcast",
-             "IdentityN",
-             "BroadcastGradientArgs"},
-            Rule{Family::Free});
+// Reductions, pools, normalisations, lookups, data movement and metadata.
+void addStructural(RuleTable& t)
+{
+    add(t,
+        {"GlobalAveragePool",
+         "GlobalMaxPool",
+         "GlobalLpPool",
+         "ReduceMean",
+         "ReduceSum",
+         "ReduceMax",
+         "ReduceMin",
+         "ReduceProd",
+         "ReduceL1",
+         "ReduceL2",
+         "ReduceLogSum",
+         "ReduceLogSumExp",
+         "ReduceSumSquare",
+         "Mean",
+         "Sum",
+         "Max",
+         "Min",
+         "Prod",
+         "AddN",
+         "ArgMax",
+         "ArgMin",
+         "L2Loss",
+         "BiasAddGrad",
+         "BiasAddGradV1"},
+        Rule{Family::Reduce});
+    add(t, {"MaxPool", "AveragePool", "AvgPool", "LpPool", "MaxPool3D", "AvgPool3D", "MaxPoolV2"}, Rule{Family::Pool});
+    // Their gradients: dx = γ·σ⁻¹·(dy − mean(dy) − x̂·mean(dy·x̂)) and dγ, dβ: about as much.
+    add(t, {"FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3", "LayerNormGrad"},
+        Rule{Family::Norm, kNormalisation});
+    add(t,
+        {"BatchNormalization", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "LayerNormalization",
+         "InstanceNormalization", "GroupNormalization", "SkipLayerNormalization"},
+        Rule{Family::Norm, kNormalisation});
+    add(t,
+        {"Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
+         "SoftmaxCrossEntropyLoss"},
+        Rule{Family::Norm, kSoftmax});
+    add(t, {"LRN"}, Rule{Family::Lrn});
+
+    add(t, {"Gather", "GatherV2", "ResourceGather", "GatherND", "GatherElements"}, Rule{Family::Gather});
+    add(t, {"Transpose",    "Concat", "ConcatV2",        "Split",        "SplitV",       "Slice",
+            "StridedSlice", "Pad",    "PadV2",           "MirrorPad",    "Tile",         "Expand",
+            "BroadcastTo",  "Pack",   "Unpack",          "DepthToSpace", "SpaceToDepth", "OneHot",
+            "ReverseV2",    "Copy",   "ScatterElements", "ScatterND",    "Scatter"},
+        Rule{Family::Copy});
+    add(t,
+        {"Reshape",
+         "Identity",
+         "Squeeze",
+         "Unsqueeze",
+         "Flatten",
+         "ExpandDims",
+         "Shape",
+         "Size",
+         "Rank",
+         "NoOp",
+         "Const",
+         "Constant",
+         "Placeholder",
+         "PlaceholderWithDefault",
+         "VariableV2",
+         "Variable",
+         "VarHandleOp",
+         "ReadVariableOp",
+         "StopGradient",
+         "Snapshot",
+         "Bitcast",
+         "IdentityN",
+         "BroadcastGradientArgs"},
+        Rule{Family::Free});
+}
+
+const RuleTable& rules()
+{
+    static const RuleTable table = [] {
+        RuleTable t;
+        addFormulas(t);
+        addElementwise(t);
+        addStructural(t);
         return t;
     }();
     return table;

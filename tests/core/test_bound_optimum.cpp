@@ -31,6 +31,15 @@ using randomgraphs::smallRandomCase;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// `n` GPUs of speed 1 without a memory limit, every pair joined by `link`.
+Cluster identicalGpus(const std::string& name, int n, Link link)
+{
+    std::vector<Device> devices;
+    for (int i = 0; i < n; ++i)
+        devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0, kInf});
+    return Cluster(name, std::move(devices), link);
+}
+
 class TestBoundOptimum : public QObject {
     Q_OBJECT
 
@@ -170,11 +179,7 @@ private slots:
         b.addEdge(first, chain, 1.0);
         fork(chain);
         const Graph g = std::move(b).build();
-        std::vector<Device> devices;
-        for (int i = 0; i < 2; ++i)
-            devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0,
-                                     std::numeric_limits<double>::infinity()});
-        const Cluster c("two", std::move(devices), Link{1000.0, 0.0});
+        const Cluster c = identicalGpus("two", 2, Link{1000.0, 0.0});
         const LowerBound lb = lowerBound(g, c);
         const double best = enumeratedOptimum(g, c);
         LowerBound others = lb;
@@ -216,11 +221,7 @@ private slots:
         b.addEdge(shortcut, join, 500.0);
         b.addEdge(join, after, 1000.0);
         const Graph g = std::move(b).build();
-        std::vector<Device> devices;
-        for (int i = 0; i < 2; ++i)
-            devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0,
-                                     std::numeric_limits<double>::infinity()});
-        const Cluster c("two", std::move(devices), Link{10.0, 0.0});
+        const Cluster c = identicalGpus("two", 2, Link{10.0, 0.0});
         const LowerBound lb = lowerBound(g, c);
         const double best = enumeratedOptimum(g, c);
         LowerBound others = lb;
@@ -250,11 +251,7 @@ private slots:
             b.addEdge(m, join, 1000.0);
         }
         const Graph g = std::move(b).build();
-        std::vector<Device> devices;
-        for (int i = 0; i < 4; ++i)
-            devices.push_back(Device{"/device:GPU:" + std::to_string(i), DeviceKind::Gpu, 1.0,
-                                     std::numeric_limits<double>::infinity()});
-        const Cluster c("four", std::move(devices), Link{1e6, 0.0}); // a transfer: 0.001 us
+        const Cluster c = identicalGpus("four", 4, Link{1e6, 0.0}); // a transfer: 0.001 us
         const LowerBound lb = lowerBound(g, c);
         QCOMPARE(lb.criticalPathUs, 35.0);
         QCOMPARE(lb.windowsUs, 95.0);
