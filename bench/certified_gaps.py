@@ -62,7 +62,10 @@ def main():
     ap.add_argument("--dispatch", default="ready", choices=["ready", "critical-path"],
                     help="the simulator's dispatch rule for every search and bound (docs/simulator.md; the bound's "
                          "ready-order part holds only under ready)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a learner option for every post@best run (post-cli place --set; repeatable)")
     a = ap.parse_args()
+    sets = [x for kv in a.set for x in ("--set", kv)]
     if not os.path.isdir(a.data):
         sys.exit(f"no data at {a.data} (set --data or POST_SHARED_DATA)")
     print("| graph | ops | cluster | bound (ms) | source | post@best (ms) | cert gap |")
@@ -92,7 +95,7 @@ def main():
             sim = run([a.cli, "simulate", path, "--cluster", cluster, "--all-on", "/device:GPU:0", "--dispatch", a.dispatch,
                        "--json"])
             best = run([a.cli, "place", path, "--cluster", cluster, "--algo", "post@best", "--time", str(a.time),
-                        "--dispatch", a.dispatch, "--json"])
+                        "--dispatch", a.dispatch, "--json"] + sets)
             ops = sum(best["ops_per_device"].values())
             bound = sim["lower_bound_ms"]
             gap = best["best_step_time_ms"] / bound - 1

@@ -83,9 +83,12 @@ struct LearnerOptions {
     bool localSearch = true;      // hill-climb the best and elite placements after CE steps
     bool blockMoves = true;       // the climb also moves the blocks the critical path says delay it
     bool restarts = true;         // refine or restart when entropy collapses without improvement
-    // post@best: the share of the budget (samples or time) its last part, the local search
-    // with kicks from the race's best (kickedLocalSearch), takes; 0 gives the race everything.
+    // post@best: the share of the budget (samples or time) its last part, from the race's best,
+    // takes; 0 gives the race everything.
     double kickShare = 0.3;
+    // post@best: that last part is the plateau walk (PlateauWalk) when on, else the local
+    // search with kicks.
+    bool plateauWalk = true;
     // Coarse-to-fine applies to graphs narrower than this: average width = total work /
     // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.
     double coarseWidthLimit = 3.0;

@@ -88,14 +88,19 @@ Evaluation PlacementEvaluator::evaluate(const Placement& placement)
     }
     resumedEvaluations_ += resume ? 1 : 0;
     const SimResult& sim = resume ? incremental_->run(placement) : simulator_.run(placement);
-    const Cluster& cluster = simulator_.cluster();
+    return evaluationOf(sim, simulator_.cluster(), referenceUs_, memoryBytes_, penalty_);
+}
+
+Evaluation PlacementEvaluator::evaluationOf(const SimResult& sim, const Cluster& cluster, double referenceUs,
+                                            double memoryBytes, const PenaltyOptions& penalty)
+{
     Evaluation e;
     e.rawStepTimeUs = sim.stepTimeUs;
     e.feasible = sim.feasible;
     for (DeviceId d = 0; d < cluster.deviceCount() && d < static_cast<DeviceId>(sim.peakMemoryBytes.size()); ++d)
         e.excessMemoryBytes += std::max(0.0, sim.peakMemoryBytes[static_cast<size_t>(d)] - cluster.device(d).memoryBytes);
-    e.stepTimeUs = penalisedStepTimeUs(e.rawStepTimeUs, e.feasible, e.excessMemoryBytes, referenceUs_, memoryBytes_,
-                                       penalty_);
+    e.stepTimeUs = penalisedStepTimeUs(e.rawStepTimeUs, e.feasible, e.excessMemoryBytes, referenceUs, memoryBytes,
+                                       penalty);
     return e;
 }
 

@@ -35,6 +35,10 @@ public:
     static double referenceTimeUs(const Graph& graph, const Cluster& cluster);
     // Memory of the cluster's devices with a finite capacity (the excess's scale).
     static double finiteMemoryBytes(const Cluster& cluster);
+    // What a learner sees of simulation `sim` on `cluster`: its step time, penalised by the
+    // memory above the devices' capacities (the scales as above).
+    static Evaluation evaluationOf(const SimResult& sim, const Cluster& cluster, double referenceUs, double memoryBytes,
+                                   const PenaltyOptions& penalty);
     // The learning signal for a simulated step (pure, for tests).
     static double penalisedStepTimeUs(double rawUs, bool feasible, double excessBytes, double referenceUs,
                                       double memoryBytes, const PenaltyOptions& penalty);

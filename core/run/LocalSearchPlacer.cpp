@@ -9,6 +9,7 @@
 #include "core/learn/GroupLocalSearch.h"
 #include "core/learn/Grouping.h"
 #include "core/learn/PlacementEvaluator.h"
+#include "core/learn/PlateauWalk.h"
 #include "core/learn/PostSearch.h"
 #include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
@@ -244,6 +245,23 @@ LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placemen
     }
     best.converged = false;
     return best;
+}
+
+LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement& start, EvaluationBudget& budget,
+                                   const PenaltyOptions& penalty, std::uint64_t seed)
+{
+    notePhase(budget, PhaseKind::LocalSearch, "plateau walk");
+    const Grouping groups = colocationGroups(context.graph);
+    LocalSearchOutcome out;
+    Evaluation current = PlacementEvaluator(context.graph, context.cluster, context.sim, penalty).evaluate(start);
+    budget.record(start, current);
+    const PlateauWalk walk(context, groups, kickTargets(context.cluster), penalty);
+    const PlateauWalkResult walked = walk.run(start, current, budget, seed);
+    out.evaluation = walked.evaluation;
+    out.result.best = walked.best;
+    out.result.bestStepTimeUs = walked.evaluation.rawStepTimeUs;
+    out.result.feasible = walked.evaluation.feasible;
+    return out;
 }
 
 PlaceResult LocalSearchPlacer::place(const PlaceContext& context)

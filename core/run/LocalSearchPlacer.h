@@ -53,6 +53,13 @@ LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement&
 LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
                                      EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed);
 
+// The plateau walk from `start` (core/learn/PlateauWalk.h, docs/learners.md): random moves and
+// neighbour swaps of colocation groups to the devices kicks go to, each kept when no slower,
+// until the budget ends; the best placement reached, never worse than `start`. Deterministic
+// per `seed` at a sample budget, whatever the threads.
+LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement& start, EvaluationBudget& budget,
+                                   const PenaltyOptions& penalty, std::uint64_t seed);
+
 // `local-search`: the baseline that shows what learning adds (docs/placers.md). From the
 // best classical placement, moves one colocation group to another device (groups on the
 // simulated critical path first), then swaps neighbouring groups, keeping strict

@@ -98,6 +98,8 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
         if (kicks && context.seconds > 0.0)
             budget.capTime(began
                            + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(raceSeconds)));
+        PlaceResult raceBest = climbed.result;
+        const bool walkOnStall = kicks && options_.plateauWalk;
         std::vector<int> alive(arms.size());
         std::iota(alive.begin(), alive.end(), 0);
         const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(std::max<size_t>(1, arms.size())))) + 1);
@@ -133,19 +135,28 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
             std::stable_sort(alive.begin(), alive.end(), [&](int x, int y) {
                 return betterResult(arms[static_cast<size_t>(x)]->result(), arms[static_cast<size_t>(y)]->result());
             });
+            // With the plateau walk after it, a round that found nothing faster than the race
+            // had before ends the race, and the walk gets the rest of its time.
+            const PlaceResult& roundBest = arms[static_cast<size_t>(alive.front())]->result();
+            if (betterResult(roundBest, raceBest))
+                raceBest = roundBest;
+            else if (walkOnStall)
+                break;
             alive.resize((alive.size() + 1) / 2);
         }
         for (const auto& arm : arms)
             keepBetter(result, arm->result());
 
-        // 3. The local search with kicks from the race's best, in what is left.
+        // 3. The plateau walk (or the local search with kicks) from the race's best, in what
+        //    is left.
         budget.allow();
         budget.uncapTime();
+        const std::uint64_t finishSeed = context.seed * 1000003ULL + arms.size();
         if (kicks && !budget.exhausted())
             keepBetter(result,
-                       kickedLocalSearch(context, result.best, search, budget, options_.penalty,
-                                         context.seed * 1000003ULL + arms.size())
-                           .result);
+                       options_.plateauWalk
+                           ? plateauWalkFrom(context, result.best, budget, options_.penalty, finishSeed).result
+                           : kickedLocalSearch(context, result.best, search, budget, options_.penalty, finishSeed).result);
     }
     budget.allow();
     budget.noteStop();

@@ -94,13 +94,29 @@ private slots:
         QCOMPARE(*learnerOptionValue(defaults, "grouping"), std::string("auto"));
         QCOMPARE(*learnerOptionValue(defaults, "penalty"), std::string("growing"));
         QVERIFY(!learnerOptionValue(defaults, "nonsense"));
-        const std::pair<const char*, const char*> values[] = {
-            {"batch", "7"},        {"ce-interval", "250"},  {"elite", "0.125"},        {"ce-smoothing", "0.3"},
-            {"ppo-epochs", "3"},   {"ppo-clip", "0.15"},    {"entropy-bonus", "0.01"}, {"reinforce-decay", "0.95"},
-            {"lr", "0.1"},         {"max-groups", "64"},    {"warm-mass", "0.75"},     {"grouping", "scopes"},
-            {"penalty", "fixed"},  {"symmetry", "0"},       {"coarse-to-fine", "0"},   {"local-search", "0"},
-            {"block-moves", "0"},  {"coarse-width", "1.5"}, {"restarts", "0"},         {"guide", "2.5"},
-            {"milp-groups", "12"}, {"kicks", "0.5"}};
+        const std::pair<const char*, const char*> values[] = {{"batch", "7"},
+                                                              {"ce-interval", "250"},
+                                                              {"elite", "0.125"},
+                                                              {"ce-smoothing", "0.3"},
+                                                              {"ppo-epochs", "3"},
+                                                              {"ppo-clip", "0.15"},
+                                                              {"entropy-bonus", "0.01"},
+                                                              {"reinforce-decay", "0.95"},
+                                                              {"lr", "0.1"},
+                                                              {"max-groups", "64"},
+                                                              {"warm-mass", "0.75"},
+                                                              {"grouping", "scopes"},
+                                                              {"penalty", "fixed"},
+                                                              {"symmetry", "0"},
+                                                              {"coarse-to-fine", "0"},
+                                                              {"local-search", "0"},
+                                                              {"block-moves", "0"},
+                                                              {"coarse-width", "1.5"},
+                                                              {"restarts", "0"},
+                                                              {"guide", "2.5"},
+                                                              {"milp-groups", "12"},
+                                                              {"kicks", "0.5"},
+                                                              {"walk", "0"}};
         QCOMPARE(std::size(values), learnerOptionKeys().size());
         LearnerOptions o;
         for (const auto& [key, value] : values) {

@@ -28,7 +28,7 @@ public:
     std::vector<PhaseEvent> phases;
 };
 
-PhaseRecorder run(const std::string& algo, int samples)
+PhaseRecorder run(const std::string& algo, int samples, const LearnerOptions& options = {})
 {
     const Graph graph = readGraphFile(qEnvironmentVariable("POST_SOURCE_DIR").toStdString()
                                       + "/samples/graphs/inception-block.json");
@@ -38,7 +38,7 @@ PhaseRecorder run(const std::string& algo, int samples)
     ctx.samples = samples;
     ctx.seed = 1;
     ctx.observer = &recorder;
-    makePlacer(algo)->place(ctx);
+    makePlacer(algo, options)->place(ctx);
     return recorder;
 }
 
@@ -55,9 +55,9 @@ private slots:
         QCOMPARE(r.phases[0].kind, PhaseKind::ClassicalStarts);
         QCOMPARE(r.phases[0].firstSample, 0);
         QCOMPARE(r.phases[1].kind, PhaseKind::LocalSearch);
-        // The race's runs, then the local search with kicks in the budget's last part.
+        // The race's runs, then the plateau walk in the budget's last part.
         QCOMPARE(r.phases.back().kind, PhaseKind::LocalSearch);
-        QCOMPARE(r.phases.back().label, std::string("local search with kicks"));
+        QCOMPARE(r.phases.back().label, std::string("plateau walk"));
         QVERIFY(r.phases.back().firstSample < 1200);
         std::set<int> runs;
         for (size_t i = 2; i + 1 < r.phases.size(); ++i) {
@@ -68,6 +68,19 @@ private slots:
         }
         QVERIFY(runs.size() >= 2);                                    // a race
         QVERIFY(r.phases[2].label.find("warm") != std::string::npos); // the climbed placement's run first
+    }
+
+    // With `walk` 0 the last part is the local search with kicks, after the whole race.
+    void kicksInsteadOfTheWalk()
+    {
+        LearnerOptions kicks;
+        kicks.plateauWalk = false;
+        const PhaseRecorder r = run("post@best", 1200, kicks);
+        QCOMPARE(r.phases.back().kind, PhaseKind::LocalSearch);
+        QCOMPARE(r.phases.back().label, std::string("local search with kicks"));
+        // On this graph a round of the race finds nothing faster: with the walk after it, that
+        // ends the race there; before the kicks, the race runs all its rounds.
+        QVERIFY(r.phases.size() > run("post@best", 1200).phases.size());
     }
 
     // A budget the classical starts and the climb use up: no learner run is announced.

@@ -202,6 +202,16 @@ private slots:
         chart.flush();
         QVERIFY2(chart.title().contains(QStringLiteral("local search, race of 2 Post runs, local search with kicks")),
                  qPrintable(chart.title()));
+
+        // By default it ends with the plateau walk instead: the title names what ran.
+        LearnerSnapshot walked = raceRun();
+        walked.phases.push_back({100, PhaseKind::LocalSearch, -1, QStringLiteral("plateau walk")});
+        chart.reset(120);
+        chart.setRunTitle(QStringLiteral("post@best"), 120);
+        chart.addSnapshot(walked);
+        chart.flush();
+        QVERIFY2(chart.title().endsWith(QStringLiteral("local search, race of 2 Post runs, plateau walk")),
+                 qPrintable(chart.title()));
     }
 
     // At NASNet's 2,400 samples the default run never gets past its local search: the title

@@ -47,11 +47,13 @@ QString RunPhases::describe(bool finished) const
     bool local = false;
     bool exact = false;
     bool raced = false;
-    bool kicks = false; // post@best's local search with kicks, after its race
+    bool kicks = false; // post@best's search after its race: the plateau walk or the local search with kicks
+    bool walk = false;
     for (const LearnerPhase& p : phases_) {
         classical = classical || p.kind == PhaseKind::ClassicalStarts;
         local = local || (p.kind == PhaseKind::LocalSearch && !raced);
         kicks = kicks || (p.kind == PhaseKind::LocalSearch && raced);
+        walk = walk || (p.kind == PhaseKind::LocalSearch && raced && p.label == QLatin1String("plateau walk"));
         exact = exact || p.kind == PhaseKind::ExactSolve;
         raced = raced || p.kind == PhaseKind::LearnerRun;
     }
@@ -66,7 +68,9 @@ QString RunPhases::describe(bool finished) const
     if (runs > 0) {
         parts << (runs == 1 ? QCoreApplication::translate("RunPhases", "one Post run")
                             : QCoreApplication::translate("RunPhases", "race of %1 Post runs").arg(runs));
-        if (kicks)
+        if (walk)
+            parts << QCoreApplication::translate("RunPhases", "plateau walk");
+        else if (kicks)
             parts << QCoreApplication::translate("RunPhases", "local search with kicks");
         return parts.join(QStringLiteral(", "));
     }

@@ -76,9 +76,14 @@ QString LearnerOptionsEditor::explanation(const QString& key)
             "it queued behind, and the chains on either side of a transfer on it (1 on, 0 off).")},
         {QStringLiteral("kicks"),
          tr("post@best only: the share of the budget left after its first climb that goes, after the "
-            "race of Post runs, to a local search with kicks from the race's best: a run of ops moved "
-            "together to one device, or two devices exchanged within it, then climbed, kept when "
-            "faster (0 gives the race everything).")},
+            "race of Post runs, to the search from the race's best that 'walk' chooses (0 gives the "
+            "race everything).")},
+        {QStringLiteral("walk"),
+         tr("post@best only: after the race, the plateau walk (1): random moves of one group, or swaps "
+            "of two neighbouring groups, each kept when the step is no slower, so the search drifts "
+            "across placements of equal step time until one is faster. 0: a local search with kicks "
+            "instead (a run of ops moved together to one device, or two devices exchanged within it, "
+            "then climbed, kept when faster).")},
         {QStringLiteral("coarse-width"),
          tr("post only: graphs narrower than this (total work over critical path) start coarse.")},
         {QStringLiteral("restarts"),
