@@ -30,6 +30,16 @@ struct Step {
     bool taken = false;
 };
 
+// Whether `a` is the better of two evaluations as results are ranked (betterResult): one that
+// fits in memory first, then the faster. The walk itself follows the penalised step, which
+// may rank a placement that does not fit below a slow one that does.
+bool better(const Evaluation& a, const Evaluation& b)
+{
+    if (a.feasible != b.feasible)
+        return a.feasible;
+    return a.stepTimeUs < b.stepTimeUs;
+}
+
 void assign(const Grouping& groups, int group, DeviceId device, Placement& placement)
 {
     for (OpId op : groups.members(group))
@@ -139,7 +149,7 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
             if (step.b >= 0)
                 chain.choice[static_cast<size_t>(step.b)] = step.toB;
             chain.simulator->keepLastAsReference();
-            if (step.evaluation.stepTimeUs < chain.bestEvaluation.stepTimeUs) {
+            if (better(step.evaluation, chain.bestEvaluation)) {
                 chain.bestEvaluation = step.evaluation;
                 chain.best = chain.placement;
             }
@@ -214,7 +224,7 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
     for (const WalkChain& chain : chains) {
         result.taken += chain.taken;
         result.faster += chain.faster;
-        if (chain.bestEvaluation.stepTimeUs < result.evaluation.stepTimeUs) {
+        if (better(chain.bestEvaluation, result.evaluation)) {
             result.evaluation = chain.bestEvaluation;
             result.best = chain.best;
         }

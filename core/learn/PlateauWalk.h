@@ -26,8 +26,8 @@ struct PlaceContext;
 // kChains walks run side by side (seeds from `seed`), each on its own thread where the
 // context allows, in rounds of at most kRound candidates; after each round their candidates
 // are recorded in the budget chain by chain, so at a sample budget the result depends on the
-// seed alone, never on the thread count. The result is the best placement any walk reached,
-// never worse than `start`.
+// seed alone, never on the thread count. The result is the best placement any walk reached
+// (one that fits in memory first, then the fastest), never worse than `start`.
 struct PlateauWalkResult {
     Placement best;
     Evaluation evaluation;
