@@ -336,24 +336,13 @@ GroupLocalSearch::ClimbState& GroupLocalSearch::stateFor(const Grouping& groupin
     st.lastUse = uses_;
     const int groups = grouping.groupCount();
     const int devices = cluster_.deviceCount();
-    // Groups joined by an edge, each pair once (lower group first), and both ways.
+    // Groups joined by an edge, both ways, and each pair once (its higher group under the lower).
+    st.adjacent = adjacentGroups(grouping, graph_);
     st.neighbours.assign(static_cast<size_t>(groups), {});
-    for (const Edge& e : graph_.edges()) {
-        const int a = grouping.groupOf(e.from);
-        const int b = grouping.groupOf(e.to);
-        if (a != b)
-            st.neighbours[static_cast<size_t>(std::min(a, b))].push_back(std::max(a, b));
-    }
-    st.adjacent.assign(static_cast<size_t>(groups), {});
-    for (int g = 0; g < groups; ++g) {
-        auto& list = st.neighbours[static_cast<size_t>(g)];
-        std::sort(list.begin(), list.end());
-        list.erase(std::unique(list.begin(), list.end()), list.end());
-        for (int h : list) {
-            st.adjacent[static_cast<size_t>(g)].push_back(h);
-            st.adjacent[static_cast<size_t>(h)].push_back(g);
-        }
-    }
+    for (int g = 0; g < groups; ++g)
+        for (int h : st.adjacent[static_cast<size_t>(g)])
+            if (h > g)
+                st.neighbours[static_cast<size_t>(g)].push_back(h);
     st.pinned = pinnedGroups(grouping, graph_, cluster_);
     if (st.pinned.empty())
         st.pinned.assign(static_cast<size_t>(groups), 0);

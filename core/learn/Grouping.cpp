@@ -230,6 +230,24 @@ Grouping groupOps(const Graph& graph, const GroupingOptions& options)
     return Grouping(graph, labels);
 }
 
+std::vector<std::vector<int>> adjacentGroups(const Grouping& grouping, const Graph& graph)
+{
+    std::vector<std::vector<int>> adjacent(static_cast<size_t>(grouping.groupCount()));
+    for (const Edge& e : graph.edges()) {
+        const int a = grouping.groupOf(e.from);
+        const int b = grouping.groupOf(e.to);
+        if (a != b) {
+            adjacent[static_cast<size_t>(a)].push_back(b);
+            adjacent[static_cast<size_t>(b)].push_back(a);
+        }
+    }
+    for (auto& list : adjacent) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    return adjacent;
+}
+
 std::vector<char> pinnedGroups(const Grouping& grouping, const Graph& graph, const Cluster& cluster)
 {
     if (graph.cpuPinnedOps().empty() || cpuPinDevice(cluster) == kNoDevice)

@@ -48,6 +48,8 @@ double groupingWeight(const Graph& graph, OpId op);
 // Per group: every op of it is CPU-pinned and the cluster has a CPU, so every placement puts
 // it on a CPU whatever device it is given (applyCpuPinning). Empty when no group is.
 std::vector<char> pinnedGroups(const Grouping& grouping, const Graph& graph, const Cluster& cluster);
+// Per group, the other groups joined to it by an edge of `graph` (either way), ascending.
+std::vector<std::vector<int>> adjacentGroups(const Grouping& grouping, const Graph& graph);
 // Gives each pinned group (`pinned`, as pinnedGroups() returns it; empty: none) that is off
 // the CPUs cpuPinDevice(), where applyCpuPinning sends it, so that a learner's sample or a
 // local search's state says where its ops run. Whether `choice` changed.

@@ -70,24 +70,11 @@ PlateauWalk::PlateauWalk(const PlaceContext& context, const Grouping& groups, st
     , targets_(std::move(targets))
     , penalty_(penalty)
     , pinned_(pinnedGroups(groups, context.graph, context.cluster))
-    , near_(static_cast<size_t>(groups.groupCount()))
+    , near_(adjacentGroups(groups, context.graph))
 {
     if (targets_.empty())
         for (DeviceId d = 0; d < context.cluster.deviceCount(); ++d)
             targets_.push_back(d);
-    const Graph& graph = context.graph;
-    for (EdgeId e = 0; e < graph.edgeCount(); ++e) {
-        const int a = groups.groupOf(graph.edge(e).from);
-        const int b = groups.groupOf(graph.edge(e).to);
-        if (a != b) {
-            near_[static_cast<size_t>(a)].push_back(b);
-            near_[static_cast<size_t>(b)].push_back(a);
-        }
-    }
-    for (auto& n : near_) {
-        std::sort(n.begin(), n.end());
-        n.erase(std::unique(n.begin(), n.end()), n.end());
-    }
 }
 
 PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& startEvaluation, EvaluationBudget& budget,

@@ -30,7 +30,7 @@ struct UpdateEvent {
 // `firstSample` on, so a chart can tell its parts apart: the classical placers' starts, the
 // hill climb, each run of a race (a run's later rounds are new phases with its `run`), and
 // milp's model solves (with the timings and climbs from their placements).
-enum class PhaseKind : std::uint8_t { ClassicalStarts, LocalSearch, LearnerRun, ExactSolve };
+enum class PhaseKind : std::uint8_t { ClassicalStarts, LocalSearch, LearnerRun, ExactSolve, PlateauWalk };
 
 struct PhaseEvent {
     int firstSample = 0; // samples drawn before the phase

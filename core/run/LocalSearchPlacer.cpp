@@ -250,7 +250,7 @@ LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placemen
 LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement& start, EvaluationBudget& budget,
                                    const PenaltyOptions& penalty, std::uint64_t seed)
 {
-    notePhase(budget, PhaseKind::LocalSearch, "plateau walk");
+    notePhase(budget, PhaseKind::PlateauWalk, "plateau walk");
     const Grouping groups = colocationGroups(context.graph);
     LocalSearchOutcome out;
     Evaluation current = PlacementEvaluator(context.graph, context.cluster, context.sim, penalty).evaluate(start);

@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(r.phases[0].firstSample, 0);
         QCOMPARE(r.phases[1].kind, PhaseKind::LocalSearch);
         // The race's runs, then the plateau walk in the budget's last part.
-        QCOMPARE(r.phases.back().kind, PhaseKind::LocalSearch);
+        QCOMPARE(r.phases.back().kind, PhaseKind::PlateauWalk);
         QCOMPARE(r.phases.back().label, std::string("plateau walk"));
         QVERIFY(r.phases.back().firstSample < 1200);
         std::set<int> runs;

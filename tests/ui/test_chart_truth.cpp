@@ -205,7 +205,7 @@ private slots:
 
         // By default it ends with the plateau walk instead: the title names what ran.
         LearnerSnapshot walked = raceRun();
-        walked.phases.push_back({100, PhaseKind::LocalSearch, -1, QStringLiteral("plateau walk")});
+        walked.phases.push_back({100, PhaseKind::PlateauWalk, -1, QStringLiteral("plateau walk")});
         chart.reset(120);
         chart.setRunTitle(QStringLiteral("post@best"), 120);
         chart.addSnapshot(walked);

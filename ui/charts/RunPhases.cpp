@@ -53,7 +53,7 @@ QString RunPhases::describe(bool finished) const
         classical = classical || p.kind == PhaseKind::ClassicalStarts;
         local = local || (p.kind == PhaseKind::LocalSearch && !raced);
         kicks = kicks || (p.kind == PhaseKind::LocalSearch && raced);
-        walk = walk || (p.kind == PhaseKind::LocalSearch && raced && p.label == QLatin1String("plateau walk"));
+        walk = walk || p.kind == PhaseKind::PlateauWalk;
         exact = exact || p.kind == PhaseKind::ExactSolve;
         raced = raced || p.kind == PhaseKind::LearnerRun;
     }
