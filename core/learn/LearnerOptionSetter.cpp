@@ -180,12 +180,15 @@ const std::vector<Entry>& entries()
          numeric(0, 1, true, [](LearnerOptions& o, double v) { o.blockMoves = v != 0.0; }),
          [](const LearnerOptions& o) { return std::string(o.blockMoves ? "1" : "0"); }},
         {{"kicks",
-          "post@best: share of the budget for the search after the race (the plateau walk, or the local search with "
-          "kicks), 0 to 0.9 (default 0.3)",
+          "post@best: share of the budget for the search after the race (the plateau walk, then the local search "
+          "with kicks where it stalls; or the kicks alone), 0 to 0.9 (default 0.3)",
           {}},
          numeric(0, 0.9, false, [](LearnerOptions& o, double v) { o.kickShare = v; }),
          [](const LearnerOptions& o) { return exactNumber(o.kickShare); }},
-        {{"walk", "post@best: after the race, the plateau walk (1) or the local search with kicks (0) (default 1)", {}},
+        {{"walk",
+          "post@best: after the race, the plateau walk, then the local search with kicks where it stalls (1), or the "
+          "kicks alone (0) (default 1)",
+          {}},
          numeric(0, 1, true, [](LearnerOptions& o, double v) { o.plateauWalk = v != 0.0; }),
          [](const LearnerOptions& o) { return std::string(o.plateauWalk ? "1" : "0"); }},
         {{"coarse-width", "post: graphs narrower than this (work / critical path) start coarse (default 3)", {}},

@@ -86,8 +86,8 @@ struct LearnerOptions {
     // post@best: the share of the budget (samples or time) its last part, from the race's best,
     // takes; 0 gives the race everything.
     double kickShare = 0.3;
-    // post@best: that last part is the plateau walk (PlateauWalk) when on, else the local
-    // search with kicks.
+    // post@best: that last part is the plateau walk (PlateauWalk) when on, followed by the local
+    // search with kicks where the walk stalls (walkThenKicks); off, the local search with kicks.
     bool plateauWalk = true;
     // Coarse-to-fine applies to graphs narrower than this: average width = total work /
     // critical path (1 for a chain); wider (branchy) graphs start at the fine grouping.

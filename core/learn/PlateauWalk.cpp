@@ -169,6 +169,13 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
         }
     };
 
+    // The stall rule: candidates in the order they are recorded, and the last that bettered
+    // the walk's best (so the rule, like the walk, depends on the seed alone).
+    const long stallMinimum = static_cast<long>(kStallSweeps) * static_cast<long>(movable.size())
+        * static_cast<long>(targets_.size() - 1);
+    long recorded = 0;
+    long lastBettered = 0;
+    Evaluation walkBest = startEvaluation;
     std::vector<int> quota(kChains);
     while (!budget.exhausted()) {
         const int left = budget.left();
@@ -197,6 +204,11 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
                 if (step.b >= 0)
                     assign(groups_, step.b, step.toB, chain.replay);
                 budget.record(chain.replay, step.evaluation);
+                ++recorded;
+                if (step.taken && better(step.evaluation, walkBest)) {
+                    walkBest = step.evaluation;
+                    lastBettered = recorded;
+                }
                 if (!step.taken) {
                     assign(groups_, step.a, fromA, chain.replay);
                     if (step.b >= 0)
@@ -207,6 +219,10 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
         }
         if (!any)
             break;
+        if (stopOnStall_ && recorded - lastBettered >= std::max(stallMinimum, lastBettered)) {
+            result.stalled = true;
+            break;
+        }
     }
     for (const WalkChain& chain : chains) {
         result.taken += chain.taken;

@@ -31,9 +31,10 @@ struct PlaceContext;
 struct PlateauWalkResult {
     Placement best;
     Evaluation evaluation;
-    long proposals = 0; // candidates evaluated
-    long taken = 0;     // of them, kept (no slower)
-    long faster = 0;    // of them, strictly faster than the walk's placement before
+    long proposals = 0;   // candidates evaluated
+    long taken = 0;       // of them, kept (no slower)
+    long faster = 0;      // of them, strictly faster than the walk's placement before
+    bool stalled = false; // ended by the stall rule (setStopOnStall), not by the budget
 };
 
 class PlateauWalk {
@@ -48,7 +49,15 @@ public:
     PlateauWalk(const PlaceContext& context, const Grouping& groups, std::vector<DeviceId> targets,
                 PenaltyOptions penalty);
 
-    // Walks from `start` (evaluated as `startEvaluation`) until the budget ends.
+    // The stall rule (docs/learners.md, "Where the walk stalls, kicks take over"): with it on,
+    // the walk ends once, after a round, its candidates since its best last improved number
+    // at least kStallSweeps sweeps of its moves (movable groups x other targets) and at least
+    // as many as it walked before that improvement, and says so (stalled). Crossing a plateau
+    // can take long: resnet_et's walk found its first improvement after about 74 sweeps.
+    static constexpr int kStallSweeps = 100;
+    void setStopOnStall(bool on) { stopOnStall_ = on; }
+
+    // Walks from `start` (evaluated as `startEvaluation`) until the budget ends (or it stalls).
     PlateauWalkResult run(const Placement& start, const Evaluation& startEvaluation, EvaluationBudget& budget,
                           std::uint64_t seed) const;
 
@@ -59,6 +68,7 @@ private:
     PenaltyOptions penalty_;
     std::vector<char> pinned_;           // per group: pinnedGroups()
     std::vector<std::vector<int>> near_; // per group: the groups joined to it by an edge
+    bool stopOnStall_ = false;
 };
 
 } // namespace post

@@ -248,20 +248,32 @@ LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placemen
 }
 
 LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement& start, EvaluationBudget& budget,
-                                   const PenaltyOptions& penalty, std::uint64_t seed)
+                                   const PenaltyOptions& penalty, std::uint64_t seed, bool stopOnStall)
 {
     notePhase(budget, PhaseKind::PlateauWalk, "plateau walk");
     const Grouping groups = colocationGroups(context.graph);
     LocalSearchOutcome out;
     Evaluation current = PlacementEvaluator(context.graph, context.cluster, context.sim, penalty).evaluate(start);
     budget.record(start, current);
-    const PlateauWalk walk(context, groups, kickTargets(context.cluster), penalty);
+    PlateauWalk walk(context, groups, kickTargets(context.cluster), penalty);
+    walk.setStopOnStall(stopOnStall);
     const PlateauWalkResult walked = walk.run(start, current, budget, seed);
     out.evaluation = walked.evaluation;
     out.result.best = walked.best;
     out.result.bestStepTimeUs = walked.evaluation.rawStepTimeUs;
     out.result.feasible = walked.evaluation.feasible;
+    out.stalled = walked.stalled;
     return out;
+}
+
+LocalSearchOutcome walkThenKicks(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                 EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed)
+{
+    LocalSearchOutcome walked = plateauWalkFrom(context, start, budget, penalty, seed, true);
+    if (!walked.stalled || budget.exhausted())
+        return walked;
+    LocalSearchOutcome kicked = kickedLocalSearch(context, walked.result.best, search, budget, penalty, seed + 1);
+    return betterResult(kicked.result, walked.result) ? kicked : walked;
 }
 
 PlaceResult LocalSearchPlacer::place(const PlaceContext& context)

@@ -39,6 +39,7 @@ struct LocalSearchOutcome {
     PlaceResult result;
     Evaluation evaluation;
     bool converged = false;
+    bool stalled = false; // a plateau walk ended by its stall rule (PlateauWalk::setStopOnStall)
 };
 LocalSearchOutcome localSearchFrom(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
                                    EvaluationBudget& budget, const PenaltyOptions& penalty);
@@ -55,10 +56,18 @@ LocalSearchOutcome kickedLocalSearch(const PlaceContext& context, const Placemen
 
 // The plateau walk from `start` (core/learn/PlateauWalk.h, docs/learners.md): random moves and
 // neighbour swaps of colocation groups to the devices kicks go to, each kept when no slower,
-// until the budget ends; the best placement reached, never worse than `start`. Deterministic
-// per `seed` at a sample budget, whatever the threads.
+// until the budget ends (or, with `stopOnStall`, until it stalls); the best placement reached,
+// never worse than `start`. Deterministic per `seed` at a sample budget, whatever the threads.
 LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement& start, EvaluationBudget& budget,
-                                   const PenaltyOptions& penalty, std::uint64_t seed);
+                                   const PenaltyOptions& penalty, std::uint64_t seed, bool stopOnStall = false);
+
+// post@best's search after its race (docs/learners.md, "The plateau walk"): the plateau walk
+// from `start` until it stalls, then the local search with kicks from the best it reached, in
+// what is left. Some graphs' placements lie on wide plateaus the walk crosses (nasnetamobile);
+// on others nearly every move is slower and only a kick's many moves at once lead anywhere
+// (GoogLeNet). Deterministic per `seed` at a sample budget.
+LocalSearchOutcome walkThenKicks(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
+                                 EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed);
 
 // `local-search`: the baseline that shows what learning adds (docs/placers.md). From the
 // best classical placement, moves one colocation group to another device (groups on the

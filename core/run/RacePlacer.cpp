@@ -147,15 +147,15 @@ PlaceResult RacePlacer::place(const PlaceContext& context)
         for (const auto& arm : arms)
             keepBetter(result, arm->result());
 
-        // 3. The plateau walk (or the local search with kicks) from the race's best, in what
-        //    is left.
+        // 3. The plateau walk, then the local search with kicks where it stalls (or the kicks
+        //    alone), from the race's best, in what is left.
         budget.allow();
         budget.uncapTime();
         const std::uint64_t finishSeed = context.seed * 1000003ULL + arms.size();
         if (kicks && !budget.exhausted())
             keepBetter(result,
                        options_.plateauWalk
-                           ? plateauWalkFrom(context, result.best, budget, options_.penalty, finishSeed).result
+                           ? walkThenKicks(context, result.best, search, budget, options_.penalty, finishSeed).result
                            : kickedLocalSearch(context, result.best, search, budget, options_.penalty, finishSeed).result);
     }
     budget.allow();

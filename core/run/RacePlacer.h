@@ -13,10 +13,10 @@ namespace post {
 // placer or the best single device), then the rest of the budget raced between Post runs
 // warm-started from the distinct classical placements (the climbed one first) and cold
 // ones, by successive halving: each round gives the surviving runs equal shares and keeps
-// the better half; then the plateau walk (PlateauWalk) from the best, in the last
-// LearnerOptions::kickShare of the budget and in whatever the race leaves when a round of
-// it finds nothing faster (with LearnerOptions::plateauWalk off: the local search with kicks,
-// after the whole race). Every evaluation comes out of one budget (samples and/or seconds).
+// the better half; then the plateau walk (PlateauWalk) from the best, and the local search
+// with kicks where the walk stalls (walkThenKicks), in the last LearnerOptions::kickShare of
+// the budget and in whatever the race leaves when a round of it finds nothing faster (with
+// LearnerOptions::plateauWalk off: the local search with kicks alone, after the whole race). Every evaluation comes out of one budget (samples and/or seconds).
 class RacePlacer final : public Placer {
 public:
     explicit RacePlacer(LearnerOptions options = {});

@@ -83,6 +83,21 @@ private slots:
         QVERIFY(r.phases.size() > run("post@best", 1200).phases.size());
     }
 
+    // Where the walk stalls (this small graph's, given most of a long run), the local search
+    // with kicks takes what is left: the run's last two phases.
+    void aStalledWalkHandsOverToKicks()
+    {
+        LearnerOptions longWalk;
+        longWalk.kickShare = 0.9;
+        const PhaseRecorder r = run("post@best", 60000, longWalk);
+        QVERIFY(r.phases.size() >= 4);
+        QCOMPARE(r.phases[r.phases.size() - 2].kind, PhaseKind::PlateauWalk);
+        QCOMPARE(r.phases.back().kind, PhaseKind::LocalSearch);
+        QCOMPARE(r.phases.back().label, std::string("local search with kicks"));
+        QVERIFY(r.phases.back().firstSample > r.phases[r.phases.size() - 2].firstSample);
+        QVERIFY(r.phases.back().firstSample < 60000);
+    }
+
     // A budget the classical starts and the climb use up: no learner run is announced.
     void tinyBudgetNeverLearns()
     {

@@ -212,6 +212,16 @@ private slots:
         chart.flush();
         QVERIFY2(chart.title().endsWith(QStringLiteral("local search, race of 2 Post runs, plateau walk")),
                  qPrintable(chart.title()));
+
+        // Where the walk stalls, the local search with kicks takes over: both are named.
+        walked.phases.push_back({110, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")});
+        chart.reset(120);
+        chart.setRunTitle(QStringLiteral("post@best"), 120);
+        chart.addSnapshot(walked);
+        chart.flush();
+        QVERIFY2(chart.title().endsWith(
+                     QStringLiteral("local search, race of 2 Post runs, plateau walk, local search with kicks")),
+                 qPrintable(chart.title()));
     }
 
     // At NASNet's 2,400 samples the default run never gets past its local search: the title

@@ -47,7 +47,7 @@ QString RunPhases::describe(bool finished) const
     bool local = false;
     bool exact = false;
     bool raced = false;
-    bool kicks = false; // post@best's search after its race: the plateau walk or the local search with kicks
+    bool kicks = false; // post@best's search after its race: the plateau walk, the local search with kicks or both
     bool walk = false;
     for (const LearnerPhase& p : phases_) {
         classical = classical || p.kind == PhaseKind::ClassicalStarts;
@@ -68,9 +68,9 @@ QString RunPhases::describe(bool finished) const
     if (runs > 0) {
         parts << (runs == 1 ? QCoreApplication::translate("RunPhases", "one Post run")
                             : QCoreApplication::translate("RunPhases", "race of %1 Post runs").arg(runs));
-        if (walk)
+        if (walk) // then, where the walk stalled, the local search with kicks
             parts << QCoreApplication::translate("RunPhases", "plateau walk");
-        else if (kicks)
+        if (kicks)
             parts << QCoreApplication::translate("RunPhases", "local search with kicks");
         return parts.join(QStringLiteral(", "));
     }

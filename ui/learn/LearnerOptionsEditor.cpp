@@ -81,9 +81,10 @@ QString LearnerOptionsEditor::explanation(const QString& key)
         {QStringLiteral("walk"),
          tr("post@best only: after the race, the plateau walk (1): random moves of one group, or swaps "
             "of two neighbouring groups, each kept when the step is no slower, so the search drifts "
-            "across placements of equal step time until one is faster. 0: a local search with kicks "
-            "instead (a run of ops moved together to one device, or two devices exchanged within it, "
-            "then climbed, kept when faster).")},
+            "across placements of equal step time until one is faster; where the walk stalls (nothing "
+            "faster for as long again as it had walked), a local search with kicks takes over (a run of "
+            "ops moved together to one device, or two devices exchanged within it, then climbed, kept "
+            "when faster). 0: the local search with kicks alone.")},
         {QStringLiteral("coarse-width"),
          tr("post only: graphs narrower than this (total work over critical path) start coarse.")},
         {QStringLiteral("restarts"),
