@@ -63,9 +63,9 @@ LocalSearchOutcome plateauWalkFrom(const PlaceContext& context, const Placement&
 
 // post@best's search after its race (docs/learners.md, "The plateau walk"): the plateau walk
 // from `start` until it stalls, then the local search with kicks from the best it reached, in
-// what is left. Some graphs' placements lie on wide plateaus the walk crosses (nasnetamobile);
-// on others nearly every move is slower and only a kick's many moves at once lead anywhere
-// (GoogLeNet). Deterministic per `seed` at a sample budget.
+// what is left. On some graphs the walk crosses plateaus to faster placements (nasnetamobile,
+// resnet_et); on others it drifts and finds nothing faster, and a kick's many moves at once
+// lead on (GoogLeNet, squeezenet1_0). Deterministic per `seed` at a sample budget.
 LocalSearchOutcome walkThenKicks(const PlaceContext& context, const Placement& start, GroupLocalSearch& search,
                                  EvaluationBudget& budget, const PenaltyOptions& penalty, std::uint64_t seed);
 
