@@ -53,7 +53,7 @@ public:
     // the walk ends once, after a round, its candidates since its best last improved number
     // at least kStallSweeps sweeps of its moves (movable groups x other targets) and at least
     // as many as it walked before that improvement, and says so (stalled). Crossing a plateau
-    // can take long: resnet_et's walk found its first improvement after about 74 sweeps.
+    // can take long: one of resnet_et's walks found its first improvement after 74 sweeps.
     static constexpr int kStallSweeps = 100;
     void setStopOnStall(bool on) { stopOnStall_ = on; }
 
