@@ -61,6 +61,42 @@ struct WalkChain {
     long faster = 0;
 };
 
+// The stall rule's count: the candidates in the order they are recorded, and the last that
+// bettered the walk's best (so the rule, like the walk, depends on the seed alone).
+struct StallCount {
+    long recorded = 0;
+    long lastBettered = 0;
+    Evaluation best;
+};
+
+// Records the candidates of the round each chain walked as samples of the search, chain by
+// chain, replaying its steps from the placement it had at the round's start; how many.
+long recordRound(const Grouping& groups, std::vector<WalkChain>& chains, EvaluationBudget& budget, StallCount& stall)
+{
+    long recorded = 0;
+    for (WalkChain& chain : chains) {
+        for (const Step& step : chain.round) {
+            const DeviceId fromA = chain.replay[static_cast<size_t>(groups.members(step.a).front())];
+            assign(groups, step.a, step.toA, chain.replay);
+            if (step.b >= 0)
+                assign(groups, step.b, step.toB, chain.replay);
+            budget.record(chain.replay, step.evaluation);
+            ++stall.recorded;
+            if (step.taken && better(step.evaluation, stall.best)) {
+                stall.best = step.evaluation;
+                stall.lastBettered = stall.recorded;
+            }
+            if (!step.taken) {
+                assign(groups, step.a, fromA, chain.replay);
+                if (step.b >= 0)
+                    assign(groups, step.b, step.toA, chain.replay); // a swap: b came from a's new device
+            }
+        }
+        recorded += static_cast<long>(chain.round.size());
+    }
+    return recorded;
+}
+
 } // namespace
 
 PlateauWalk::PlateauWalk(const PlaceContext& context, const Grouping& groups, std::vector<DeviceId> targets,
@@ -169,13 +205,9 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
         }
     };
 
-    // The stall rule: candidates in the order they are recorded, and the last that bettered
-    // the walk's best (so the rule, like the walk, depends on the seed alone).
     const long stallMinimum = static_cast<long>(kStallSweeps) * static_cast<long>(movable.size())
         * static_cast<long>(targets_.size() - 1);
-    long recorded = 0;
-    long lastBettered = 0;
-    Evaluation walkBest = startEvaluation;
+    StallCount stall{0, 0, startEvaluation};
     std::vector<int> quota(kChains);
     while (!budget.exhausted()) {
         const int left = budget.left();
@@ -194,32 +226,11 @@ PlateauWalkResult PlateauWalk::run(const Placement& start, const Evaluation& sta
         for (const std::exception_ptr& error : errors)
             if (error)
                 std::rethrow_exception(error);
-        // The round's candidates, chain by chain, as samples of the search.
-        bool any = false;
-        for (WalkChain& chain : chains) {
-            for (const Step& step : chain.round) {
-                any = true;
-                const DeviceId fromA = chain.replay[static_cast<size_t>(groups_.members(step.a).front())];
-                assign(groups_, step.a, step.toA, chain.replay);
-                if (step.b >= 0)
-                    assign(groups_, step.b, step.toB, chain.replay);
-                budget.record(chain.replay, step.evaluation);
-                ++recorded;
-                if (step.taken && better(step.evaluation, walkBest)) {
-                    walkBest = step.evaluation;
-                    lastBettered = recorded;
-                }
-                if (!step.taken) {
-                    assign(groups_, step.a, fromA, chain.replay);
-                    if (step.b >= 0)
-                        assign(groups_, step.b, step.toA, chain.replay);
-                }
-            }
-            result.proposals += static_cast<long>(chain.round.size());
-        }
-        if (!any)
+        const long recorded = recordRound(groups_, chains, budget, stall);
+        if (recorded == 0)
             break;
-        if (stopOnStall_ && recorded - lastBettered >= std::max(stallMinimum, lastBettered)) {
+        result.proposals += recorded;
+        if (stopOnStall_ && stall.recorded - stall.lastBettered >= std::max(stallMinimum, stall.lastBettered)) {
             result.stalled = true;
             break;
         }
