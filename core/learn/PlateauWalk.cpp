@@ -35,9 +35,7 @@ struct Step {
 // may rank a placement that does not fit below a slow one that does.
 bool better(const Evaluation& a, const Evaluation& b)
 {
-    if (a.feasible != b.feasible)
-        return a.feasible;
-    return a.stepTimeUs < b.stepTimeUs;
+    return fitsThenFaster(a.feasible, a.stepTimeUs, b.feasible, b.stepTimeUs);
 }
 
 void assign(const Grouping& groups, int group, DeviceId device, Placement& placement)

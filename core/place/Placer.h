@@ -55,12 +55,18 @@ struct PlaceResult {
     ProvenBounds bounds;  // what the placer proved (milp); none for the others
 };
 
-// Whether `a` is the better result: feasible beats infeasible, then faster beats slower.
+// How results are ranked: one that fits in memory beats one that does not, then the faster.
+inline bool fitsThenFaster(bool aFeasible, double aStepUs, bool bFeasible, double bStepUs)
+{
+    if (aFeasible != bFeasible)
+        return aFeasible;
+    return aStepUs < bStepUs;
+}
+
+// Whether `a` is the better result (fitsThenFaster).
 inline bool betterResult(const PlaceResult& a, const PlaceResult& b)
 {
-    if (a.feasible != b.feasible)
-        return a.feasible;
-    return a.bestStepTimeUs < b.bestStepTimeUs;
+    return fitsThenFaster(a.feasible, a.bestStepTimeUs, b.feasible, b.bestStepTimeUs);
 }
 
 // Common face of learners and classical placers, so the CLI and GUI treat them alike.

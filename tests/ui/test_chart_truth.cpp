@@ -193,35 +193,31 @@ private slots:
         QVERIFY(!chart.title().contains(QStringLiteral("kicks")));
         QVERIFY(chart.title().startsWith(QStringLiteral("Learning curve: post@best, 120 samples")));
 
+        // The title of a post@best run of 120 samples whose phases end with `last`.
+        const auto titleEndingWith = [&](std::initializer_list<LearnerPhase> last) {
+            LearnerSnapshot run = raceRun();
+            run.phases.insert(run.phases.end(), last);
+            chart.reset(120);
+            chart.setRunTitle(QStringLiteral("post@best"), 120);
+            chart.addSnapshot(run);
+            chart.flush();
+            return chart.title();
+        };
         // post@best ends with a local search with kicks: the title names it after the race.
-        LearnerSnapshot kicked = raceRun();
-        kicked.phases.push_back({100, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")});
-        chart.reset(120);
-        chart.setRunTitle(QStringLiteral("post@best"), 120);
-        chart.addSnapshot(kicked);
-        chart.flush();
-        QVERIFY2(chart.title().contains(QStringLiteral("local search, race of 2 Post runs, local search with kicks")),
-                 qPrintable(chart.title()));
+        QString title = titleEndingWith({{100, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")}});
+        QVERIFY2(title.contains(QStringLiteral("local search, race of 2 Post runs, local search with kicks")),
+                 qPrintable(title));
 
         // By default it ends with the plateau walk instead: the title names what ran.
-        LearnerSnapshot walked = raceRun();
-        walked.phases.push_back({100, PhaseKind::PlateauWalk, -1, QStringLiteral("plateau walk")});
-        chart.reset(120);
-        chart.setRunTitle(QStringLiteral("post@best"), 120);
-        chart.addSnapshot(walked);
-        chart.flush();
-        QVERIFY2(chart.title().endsWith(QStringLiteral("local search, race of 2 Post runs, plateau walk")),
-                 qPrintable(chart.title()));
+        title = titleEndingWith({{100, PhaseKind::PlateauWalk, -1, QStringLiteral("plateau walk")}});
+        QVERIFY2(title.endsWith(QStringLiteral("local search, race of 2 Post runs, plateau walk")), qPrintable(title));
 
         // Where the walk stalls, the local search with kicks takes over: both are named.
-        walked.phases.push_back({110, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")});
-        chart.reset(120);
-        chart.setRunTitle(QStringLiteral("post@best"), 120);
-        chart.addSnapshot(walked);
-        chart.flush();
-        QVERIFY2(chart.title().endsWith(
-                     QStringLiteral("local search, race of 2 Post runs, plateau walk, local search with kicks")),
-                 qPrintable(chart.title()));
+        title = titleEndingWith({{100, PhaseKind::PlateauWalk, -1, QStringLiteral("plateau walk")},
+                                 {110, PhaseKind::LocalSearch, -1, QStringLiteral("local search with kicks")}});
+        QVERIFY2(
+            title.endsWith(QStringLiteral("local search, race of 2 Post runs, plateau walk, local search with kicks")),
+            qPrintable(title));
     }
 
     // At NASNet's 2,400 samples the default run never gets past its local search: the title
