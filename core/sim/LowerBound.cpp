@@ -75,6 +75,7 @@ struct Neighbour {
     double durationUs = 0.0;
     double tailUs = 0.0;
     double routeUs = 0.0; // an ancestor's or descendant's: the longest route between it and the op (Route)
+    double pathUs = 0.0;  // an ancestor's or descendant's: the longest path between it and the op, ops alone
 };
 
 // The least time one device can finish `jobs` released at release(j) taking duration(j):
@@ -97,6 +98,46 @@ double jackson(std::vector<Neighbour>& jobs)
     for (const Neighbour& j : jobs) {
         t += j.durationUs;
         end = std::max(end, t + j.tailUs);
+    }
+    return end;
+}
+
+// The least value of max over jobs of (end + tailUs) one device can reach with the jobs
+// ns[i], i < count, each released at releaseUs, taking durationUs, followed by tailUs off the
+// machine, where a job may be interrupted: the largest tail first among those released
+// (Jackson's preemptive rule, exact with preemption, so a lower bound without). `byRelease`
+// lists the indices of `ns` by release.
+double preemptiveJackson(const std::vector<Neighbour>& ns, std::span<const uint32_t> byRelease, size_t count,
+                         std::vector<std::pair<double, double>>& heap)
+{
+    heap.clear(); // (tail, time left), largest tail on top
+    double t = 0.0, end = 0.0;
+    size_t next = 0;
+    auto skip = [&] {
+        while (next < byRelease.size() && byRelease[next] >= count)
+            ++next;
+    };
+    skip();
+    while (next < byRelease.size() || !heap.empty()) {
+        if (heap.empty())
+            t = std::max(t, ns[byRelease[next]].releaseUs);
+        for (; next < byRelease.size() && ns[byRelease[next]].releaseUs <= t; ++next, skip()) {
+            const Neighbour& j = ns[byRelease[next]];
+            heap.emplace_back(j.tailUs, j.durationUs);
+            std::push_heap(heap.begin(), heap.end());
+        }
+        std::pop_heap(heap.begin(), heap.end());
+        auto [tail, left] = heap.back();
+        heap.pop_back();
+        const double until = next < byRelease.size() ? ns[byRelease[next]].releaseUs : kInf;
+        if (t + left <= until) {
+            t += left;
+            end = std::max(end, t + tail);
+        } else {
+            heap.emplace_back(tail, left - (until - t));
+            std::push_heap(heap.begin(), heap.end());
+            t = until;
+        }
     }
     return end;
 }
@@ -497,16 +538,22 @@ private:
         for (size_t k = 1; k < order_.size(); ++k) {
             Neighbour r;
             r.op = order_[k].second;
-            r.routeUs = slots_[static_cast<size_t>(r.op)].routes.lengthUs();
+            const Routes& routes = slots_[static_cast<size_t>(r.op)].routes;
+            r.routeUs = routes.lengthUs();
+            r.pathUs = std::max(0.0, routes.longest.opsUs);
             rel_.push_back(r);
         }
     }
 
-    // The op `v` and one of its ancestors `u` either sit on different devices (then `v` starts
-    // no sooner than h(u) + p(u) + r(u, v), as in the split below) or share one, and then each
-    // op between them (a descendant of u and an ancestor of v) runs there after u and before v,
-    // or elsewhere, reached from u by a route that crosses devices and reaching v by another:
-    // a branch taken off the device pays two transfers. min over the two cases, max over u.
+    // The op `v` and one of its ancestors `u` either share a device, and then each op between
+    // them (a descendant of u and an ancestor of v) runs there after u and before v, or
+    // elsewhere, reached from u by a route that crosses devices and reaching v by another (a
+    // branch taken off the device pays two transfers), or sit on different devices. Then `v`
+    // starts no sooner than h(u) + p(u) + r(u, v), as in the split below, and each op between
+    // runs on u's device after u, reaching v by a route that crosses, or elsewhere, reached
+    // from u by one: a branch whose input is dear to move but whose later edges are cheap
+    // crosses late only by loading u's device with its first ops. min over the two cases, max
+    // over u.
     // With `up` false, the mirror: `v`'s least time from its end to the step's end, over its
     // descendants `w` (times: the tails). Relatives only (rel_ as gathered, nearest first, each
     // one's remoteUs, durationUs and routeUs set); a path through others is left out, which
@@ -538,6 +585,10 @@ private:
             for (size_t j = 0; j < a; ++j)
                 from_[j] = Routes{};
             between_.clear();
+            apart_.clear();
+            double forced = 0.0; // apart: the ops between that share the op's device
+            // Each case at most its value with every op between off u's device.
+            double sharedAtMost = base, apartAtMost = 0.0;
             for (size_t x = a + 1; x-- > 0;) {
                 const OpId xo = rel_[x].op;
                 if (x != a) {
@@ -546,15 +597,35 @@ private:
                     between_.push_back(rel_[x]);
                     Neighbour& n = between_.back();
                     const double reach = from_[x].lengthUs(), own = times[static_cast<size_t>(xo)];
+                    // On the device: after u and, before v starts, the path from it (heads); the
+                    // mirror for tails.
                     if (up) {
                         n.releaseUs = std::max(own, base);
+                        n.tailUs = n.pathUs;
                         n.remoteUs = std::max(own, base + reach) + n.durationUs + n.routeUs;
                     } else {
+                        n.releaseUs = n.pathUs;
                         n.tailUs = std::max(own - n.durationUs, base);
                         n.remoteUs = n.routeUs + std::max(own, n.durationUs + reach + base);
                     }
-                    if (direct_.together(op, xo))
+                    if (direct_.together(op, xo) || direct_.together(rel_[a].op, xo))
                         n.remoteUs = kInf;
+                    // Apart (u and v on different devices): on u's device after u (heads; before
+                    // w, tails) and then a route to v that crosses devices, or elsewhere, reached
+                    // from u by a route that crosses, then the path alone to v.
+                    Neighbour m = n;
+                    m.releaseUs = up ? n.releaseUs : n.tailUs;
+                    m.tailUs = n.routeUs;
+                    m.remoteUs = up ? std::max(own, base + reach) + n.durationUs + n.pathUs
+                                    : n.pathUs + std::max(own, n.durationUs + reach + base);
+                    if (direct_.together(rel_[a].op, xo))
+                        m.remoteUs = kInf;
+                    if (direct_.together(op, xo))
+                        forced = std::max(forced, m.remoteUs);
+                    else
+                        apart_.push_back(m);
+                    sharedAtMost = std::max(sharedAtMost, n.remoteUs);
+                    apartAtMost = std::max(apartAtMost, m.remoteUs);
                 }
                 for (const Arc& arc : away.of(xo)) {
                     const Slot& y = slots_[static_cast<size_t>(arc.op)];
@@ -573,12 +644,29 @@ private:
             }
             if (between_.empty())
                 continue;
-            // Heads: ERD after u of those on the device. Tails: Jackson's rule after v, each
-            // followed by its tail or w's.
-            const double shared = up ? localFirstBySplit(between_, base) : localLastBySplit(between_, base);
-            best = std::max(best, std::min(rel_[a].remoteUs, shared));
+            if (std::min(std::max(rel_[a].remoteUs, apartAtMost), sharedAtMost) <= best)
+                continue;
+            // Those on the device run there one at a time (Jackson's preemptive rule), heads: after
+            // u, each followed by its path to v; tails: each after its path from v, followed by
+            // its tail or w's.
+            const double shared = jacksonSplit(between_, base);
+            // Apart: those on u's device run there one at a time, each followed by its route
+            // to v; the others arrive as priced. It can only matter below `shared`.
+            double apart = forced;
+            if (!apart_.empty() && shared > best && rel_[a].remoteUs < shared && forced < shared)
+                apart = std::max(apart, jacksonSplit(apart_, 0.0));
+            best = std::max(best, std::min(std::max(rel_[a].remoteUs, apart), shared));
         }
         return best;
+    }
+
+    // cheapestSplit of `ns` with the ones on the device as jobs of preemptiveJackson, the
+    // least value `floor`.
+    double jacksonSplit(std::vector<Neighbour>& ns, double floor)
+    {
+        sortByRemote(ns, [](const Neighbour& a, const Neighbour& b) { return a.releaseUs < b.releaseUs; });
+        return cheapestSplit(ns,
+                             [&](size_t count) { return std::max(floor, preemptiveJackson(ns, byKey_, count, heap_)); });
     }
 
     // min over S of max(ERD(S), the remote ancestors' bound), S the ancestors on the op's device.
@@ -708,8 +796,10 @@ private:
     Adjacency up_, down_;
     std::vector<std::pair<uint32_t, OpId>> order_; // (key of topological order, op)
     std::vector<Neighbour> rel_;
-    std::vector<Neighbour> between_; // roundTrips: the relatives between an ancestor and the op
-    std::vector<Routes> from_;       // roundTrips: routes from that ancestor, per relative
+    std::vector<Neighbour> between_;              // roundTrips: the relatives between an ancestor and the op
+    std::vector<Routes> from_;                    // roundTrips: routes from that ancestor, per relative
+    std::vector<Neighbour> apart_;                // roundTrips: the ops between, when the two ends are apart
+    std::vector<std::pair<double, double>> heap_; // preemptiveJackson's
     std::vector<uint32_t> byKey_;
     std::vector<double> local_, durations_, single_, shortest_, pair_; // per subset of rel_
 };

@@ -1209,15 +1209,41 @@ private slots:
         QCOMPARE(lb.ancestryUs, 15.0);
         QCOMPARE(opWindows(g, c).headUs[3], 14.0);
         QCOMPARE(opWindows(g, c).tailUs[0], 15.0); // the mirror image, through descendants
-        double optimum = std::numeric_limits<double>::infinity();
-        for (int mask = 0; mask < 16; ++mask) {
-            std::vector<DeviceId> placement;
-            for (int op = 0; op < 4; ++op)
-                placement.push_back(static_cast<DeviceId>(mask >> op & 1));
-            optimum = std::min(optimum, Simulator(g, c).run(placement).stepTimeUs);
-        }
-        QCOMPARE(optimum, 15.0);
+        QCOMPARE(randomgraphs::enumeratedOptimumAnyDevices(g, c), 15.0);
         QCOMPARE(Simulator(g, c).run({0, 0, 1, 1}).stepTimeUs, 15.0);
+    }
+
+    void ancestryBoundPricesTheForkDeviceOfACrossing()
+    {
+        // u (1 us) forks to two branches a1 -> a2 and b1 -> b2 (4 us each) joined at v (1), on 2
+        // GPUs. u's output is dear to move (10 us), every later edge cheap (1 us). The head of
+        // v, case by case:
+        // - u and v apart: a route from u to v may cross at a cheap edge (v at 1 + 4 + 1 + 4 =
+        //   10), but a branch crossing there runs its first op on u's device: a1 and b1 there
+        //   one after the other, each with a route of 5 us to v ahead of it (v at 1 + 8 + 5 =
+        //   14), unless a branch pays the dear edge (1 + 10 + 8 = 19).
+        // - u and v together: a1 and b1 on their device, each with a path of 4 us to v after it
+        //   (1 + 8 + 4 = 13); a2 and b2 off it pay a transfer each way (1 + 5 + 4 + 1 = 11).
+        // So v starts at 13 at the earliest, where pricing the ops between by their routes
+        // alone, and those on the device without the path after them, gave 10. The step: 14,
+        // the optimum (a2 alone off the device), which the tail of u (a1 and b1 on its device,
+        // 5 us after each) already gave.
+        const Cluster c = gpus(2, Link{1000.0, 0.0});
+        GraphBuilder b("apart");
+        for (const auto& [name, us] :
+             {std::pair{"u", 1.0}, {"a1", 4.0}, {"a2", 4.0}, {"b1", 4.0}, {"b2", 4.0}, {"v", 1.0}})
+            b.addOp(makeOp(name, us));
+        b.addEdge("u", "a1", 10000);
+        b.addEdge("u", "b1", 10000);
+        for (const auto& [from, to] : {std::pair{"a1", "a2"}, {"b1", "b2"}, {"a2", "v"}, {"b2", "v"}})
+            b.addEdge(from, to, 1000);
+        const Graph g = std::move(b).build();
+        const OpWindows windows = opWindows(g, c);
+        QCOMPARE(windows.headUs[5], 13.0);
+        QCOMPARE(windows.tailUs[0], 14.0);
+        QCOMPARE(lowerBound(g, c).ancestryUs, 14.0);
+        QCOMPARE(randomgraphs::enumeratedOptimumAnyDevices(g, c), 14.0);
+        QCOMPARE(Simulator(g, c).run({0, 0, 1, 0, 0, 0}).stepTimeUs, 14.0);
     }
 
     void ancestryBoundCutsAtAnOpOfThePath()
