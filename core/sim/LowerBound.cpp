@@ -22,9 +22,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <future>
 #include <limits>
 #include <optional>
 #include <span>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -838,50 +840,62 @@ Graph subgraphOf(const Graph& graph, std::span<const OpId> ops, OpId timeless, s
 // and tails at one op of its own, so the sum sees what a placement pays at the forks and joins
 // on both sides of c, where the whole graph's bound combines them at one op only. Valid as each
 // half is a relaxation: its ops in any schedule of the whole, the rest left out.
+// `f`'s value, computed on a thread of its own where one can be started (else when asked for).
+template <class F> std::future<double> beside(const F& f)
+{
+    try {
+        return std::async(std::launch::async, f);
+    } catch (const std::system_error&) {
+        return std::async(std::launch::deferred, f);
+    }
+}
+
 class CutBound {
 public:
     CutBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)
         : graph_(graph)
         , cluster_(cluster)
         , fastest_(fastest)
-        , mark_(static_cast<size_t>(graph.opCount()), 0)
-        , index_(static_cast<size_t>(graph.opCount()), -1)
     {
     }
 
-    double at(OpId cut)
+    // The two halves on two threads: each is a whole ancestry bound of its own graph (0.1-0.25
+    // s on nasnetamobile and Swin-T), and the bound comes before a search's budget.
+    double at(OpId cut) const
     {
-        const double before = half(cut, true);
-        return before + half(cut, false);
+        auto before = beside([&] { return half(cut, true); });
+        const double after = half(cut, false);
+        return before.get() + after;
     }
 
 private:
     // The ancestry bound of the ops above `cut` (`up`) or below it, `cut` included.
-    double half(OpId cut, bool up)
+    double half(OpId cut, bool up) const
     {
-        const uint32_t stamp = ++stamp_;
-        mark_[static_cast<size_t>(cut)] = stamp;
-        stack_.assign(1, cut);
-        while (!stack_.empty()) {
-            const OpId op = stack_.back();
-            stack_.pop_back();
+        std::vector<char> mark(static_cast<size_t>(graph_.opCount()), 0);
+        mark[static_cast<size_t>(cut)] = 1;
+        std::vector<OpId> stack(1, cut);
+        while (!stack.empty()) {
+            const OpId op = stack.back();
+            stack.pop_back();
             for (EdgeId e : up ? graph_.inEdges(op) : graph_.outEdges(op)) {
                 const OpId next = up ? graph_.edge(e).from : graph_.edge(e).to;
-                if (mark_[static_cast<size_t>(next)] != stamp) {
-                    mark_[static_cast<size_t>(next)] = stamp;
-                    stack_.push_back(next);
+                if (mark[static_cast<size_t>(next)] == 0) {
+                    mark[static_cast<size_t>(next)] = 1;
+                    stack.push_back(next);
                 }
             }
         }
         std::vector<double> fastest;
-        ops_.clear();
+        std::vector<OpId> ops;
         for (OpId op : graph_.topologicalOrder()) {
-            if (mark_[static_cast<size_t>(op)] != stamp)
+            if (mark[static_cast<size_t>(op)] == 0)
                 continue;
-            ops_.push_back(op);
+            ops.push_back(op);
             fastest.push_back(op == cut && !up ? 0.0 : fastest_[static_cast<size_t>(op)]);
         }
-        const Graph sub = subgraphOf(graph_, ops_, kNoOp, index_);
+        std::vector<int> index(static_cast<size_t>(graph_.opCount()), -1); // subgraphOf's scratch
+        const Graph sub = subgraphOf(graph_, ops, kNoOp, index);
         std::vector<double> head, tail, arrival, departure;
         return AncestryBound(sub, cluster_, fastest).run(head, tail, arrival, departure);
     }
@@ -889,11 +903,6 @@ private:
     const Graph& graph_;
     const Cluster& cluster_;
     const std::vector<double>& fastest_;
-    std::vector<uint32_t> mark_;
-    uint32_t stamp_ = 0;
-    std::vector<OpId> stack_;
-    std::vector<int> index_; // subgraphOf's scratch
-    std::vector<OpId> ops_;
 };
 
 // The cut ancestry bound at ops of a longest path (by each op's fastest time): the one starting
@@ -1841,9 +1850,14 @@ LowerBound lowerBoundOf(const Graph& graph, const Cluster& cluster, const SimOpt
         bound.workUs = std::max(bound.workUs, w.workBoundUs());
     std::vector<double> head, tail, arrival, departure;
     bound.forkJoinUs = forkJoinBound(graph, cluster, floors.fastestUs, head, tail);
+    // The cut beside the whole graph's ancestry bound, on threads of its own (CutBound::at). A
+    // block's own cut is not worth another ancestry bound per cut (docs/simulator.md, "blocks").
+    std::future<double> cut;
+    if (blocks)
+        cut = beside([&] { return cutAncestryBound(graph, cluster, floors.fastestUs); });
     bound.ancestryUs = AncestryBound(graph, cluster, floors.fastestUs).run(head, tail, arrival, departure);
-    if (blocks) // a block's own cut: not worth another ancestry bound per cut (docs/simulator.md, "blocks")
-        bound.ancestryUs = std::max(bound.ancestryUs, cutAncestryBound(graph, cluster, floors.fastestUs));
+    if (blocks)
+        bound.ancestryUs = std::max(bound.ancestryUs, cut.get());
     auto windows = [&](const std::vector<double>& heads, const std::vector<double>& tails) {
         const std::array<DeviceEnds, 2> ends = deviceEnds(graph, cluster, floors.fastestUs, heads, tails, arrival,
                                                           departure);
