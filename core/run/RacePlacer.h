@@ -16,7 +16,8 @@ namespace post {
 // the better half; then the plateau walk (PlateauWalk) from the best, and the local search
 // with kicks where the walk stalls (walkThenKicks), in the last LearnerOptions::kickShare of
 // the budget and in whatever the race leaves when a round of it finds nothing faster (with
-// LearnerOptions::plateauWalk off: the local search with kicks alone, after the whole race). Every evaluation comes out of one budget (samples and/or seconds).
+// LearnerOptions::plateauWalk off: the local search with kicks alone, after the whole race).
+// Every evaluation comes out of one budget (samples and/or seconds).
 class RacePlacer final : public Placer {
 public:
     explicit RacePlacer(LearnerOptions options = {});
