@@ -14,6 +14,7 @@ namespace post {
 // Shared by the lower bound's components (LowerBound.cpp, MemorySplitBound.cpp).
 class CheapestLink {
 public:
+    CheapestLink() = default; // no link: every transfer infinite
     explicit CheapestLink(const Cluster& cluster)
     {
         const int n = cluster.deviceCount();

@@ -394,6 +394,56 @@ struct Routes {
     double lengthUs() const { return std::max(best.lengthUs(), longest.lengthUs()); }
 };
 
+// Where the cluster has one CPU, an op's least end depends on the kind of device it runs on
+// (docs/simulator.md, "CPU or GPU"): a batch's host-to-device copy takes no time on the CPU
+// but its bytes cross a CPU-to-GPU link to a GPU reading them, and its time on the GPU that
+// reads it. So per op: its least start and end on a GPU, its least end on the CPU, and its
+// end-based head: the least end over both, less its fastest time. That is no start bound (on
+// the CPU an op may start sooner, taking longer), but the last `fastest` of the op's run lies
+// after it wherever the op runs, so the splits may take it as the op's release, with its
+// fastest time, and head + tail bounds the step.
+struct CpuGpuEnds {
+    CpuGpuEnds(const Graph& graph, const Cluster& cluster)
+    {
+        DeviceId cpu = kNoDevice;
+        std::vector<DeviceId> gpus;
+        for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
+            if (cluster.device(d).kind != DeviceKind::Cpu)
+                gpus.push_back(d);
+            else if (cpu == kNoDevice)
+                cpu = d;
+            else
+                return; // several CPUs: pinned ops are not on one device
+        }
+        if (cpu == kNoDevice || gpus.empty())
+            return;
+        const auto n = static_cast<size_t>(graph.opCount());
+        cpuUs.assign(n, kInf);
+        gpuUs.assign(n, kInf);
+        for (OpId op = 0; op < graph.opCount(); ++op) {
+            const Op& o = graph.op(op);
+            const auto i = static_cast<size_t>(op);
+            cpuUs[i] = o.isCollective() ? 0.0 : opTimeUs(o, cluster.device(cpu));
+            if (!graph.isCpuPinned(op))
+                for (DeviceId d : gpus)
+                    gpuUs[i] = std::min(gpuUs[i], o.isCollective() ? 0.0 : opTimeUs(o, cluster.device(d)));
+        }
+        const DeviceId one[] = {cpu};
+        cpuToGpu = CheapestLink(cluster, one, gpus);
+        gpuToGpu = CheapestLink(cluster, gpus, gpus);
+        gpuStartUs.assign(n, 0.0);
+        gpuEndUs.assign(n, 0.0);
+        cpuEndUs.assign(n, 0.0);
+    }
+    bool active() const { return !cpuUs.empty(); }
+
+    std::vector<double> cpuUs, gpuUs; // per op: its time on the CPU, its least on a GPU (inf: pinned)
+    CheapestLink cpuToGpu, gpuToGpu;
+    // Per op as the bound reaches it: its start and end bounds on a GPU, its end bound on the
+    // CPU, and its end-based head (every op's, also without a CPU).
+    std::vector<double> gpuStartUs, gpuEndUs, cpuEndUs, endHeadUs;
+};
+
 // The ancestry bound (docs/simulator.md): the fork-join splits over every ancestor of an op
 // (up to kAncestry nearest ones), not only its inputs, and likewise over its descendants.
 // An ancestor on the op's device runs there before the op; one elsewhere reaches it only
@@ -409,6 +459,7 @@ public:
                      ? kAncestryLarge
                      : kAncestry)
         , slots_(static_cast<size_t>(graph.opCount()))
+        , classes_(graph, cluster)
     {
         const auto order = graph.topologicalOrder();
         for (size_t i = 0; i < order.size(); ++i)
@@ -439,21 +490,27 @@ public:
         tail.assign(n, 0.0);
         arrivalUs.assign(n, 0.0);
         departureUs.assign(n, 0.0);
+        // The splits below take each relative's end from its end-based head (CpuGpuEnds).
+        std::vector<double>& ends = classes_.endHeadUs;
+        ends.assign(n, 0.0);
         const auto order = graph_.topologicalOrder();
         for (OpId op : order) {
             const auto i = static_cast<size_t>(op);
             gather(op, up_, true);
             for (Neighbour& u : rel_) {
                 const auto k = static_cast<size_t>(u.op);
-                u.releaseUs = head[k];
+                u.releaseUs = ends[k];
                 u.durationUs = fastest_[k];
-                u.remoteUs = head[k] + fastest_[k] + u.routeUs;
+                u.remoteUs = ends[k] + fastest_[k] + u.routeUs;
                 arrivalUs[i] = std::max(arrivalUs[i], u.remoteUs);
                 if (direct_.together(op, u.op))
                     u.remoteUs = kInf; // on the op's device in every valid placement
             }
-            const double roundTrip = roundTrips(op, head, true);
-            head[i] = std::max({direct_.head(op, head), roundTrip, ancestorsSplit()});
+            const double roundTrip = roundTrips(op, ends, true);
+            head[i] = std::max({direct_.head(op, ends), roundTrip, ancestorsSplit()});
+            ends[i] = head[i];
+            if (classes_.active())
+                ends[i] = endHead(op, head[i]);
         }
         double best = 0.0;
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -471,12 +528,59 @@ public:
             }
             const double roundTrip = roundTrips(op, tail, false);
             tail[i] = fastest_[i] + std::max({direct_.after(op, tail), roundTrip, descendantsSplit()});
-            best = std::max(best, head[i] + tail[i]);
+            best = std::max(best, ends[i] + tail[i]);
         }
         return best;
     }
 
 private:
+    // The end-based head of `op` (CpuGpuEnds), whose start bound is `start`: its least end
+    // over the two kinds of device, less its fastest time. On a CPU it ends no sooner than
+    // start + its CPU time; on a GPU it starts no sooner than the splits with each relative
+    // as it runs on a GPU (its GPU time, no sooner than its GPU start) or elsewhere (an
+    // input from the CPU over a CPU-to-GPU link, one from a GPU over a GPU-to-GPU link), and
+    // ends its GPU time later. rel_ as gathered for `op`.
+    double endHead(OpId op, double start)
+    {
+        CpuGpuEnds& c = classes_;
+        const auto i = static_cast<size_t>(op);
+        bool differs = false;
+        for (const Neighbour& u : rel_) {
+            const auto k = static_cast<size_t>(u.op);
+            differs = differs || c.gpuStartUs[k] > c.endHeadUs[k] || c.gpuUs[k] > fastest_[k];
+        }
+        double gpuStart = std::isfinite(c.gpuUs[i]) ? start : kInf; // pinned: never on a GPU
+        if (differs && std::isfinite(gpuStart)) {
+            for (EdgeId e : graph_.inEdges(op)) {
+                Slot& s = slots_[static_cast<size_t>(graph_.edge(e).from)];
+                s.inputBytes = s.inputStamp == stamp_ ? std::max(s.inputBytes, graph_.edge(e).bytes)
+                                                      : graph_.edge(e).bytes;
+                s.inputStamp = stamp_;
+            }
+            for (Neighbour& u : rel_) {
+                const auto k = static_cast<size_t>(u.op);
+                const Slot& s = slots_[k];
+                u.releaseUs = c.gpuStartUs[k];
+                u.durationUs = c.gpuUs[k];
+                if (direct_.together(op, u.op))
+                    u.remoteUs = kInf;
+                else if (s.inputStamp == stamp_)
+                    u.remoteUs = std::min(c.cpuEndUs[k] + c.cpuToGpu.transferUs(s.inputBytes),
+                                          c.gpuEndUs[k] + c.gpuToGpu.transferUs(s.inputBytes));
+                else
+                    u.remoteUs = c.endHeadUs[k] + fastest_[k] + u.routeUs;
+            }
+            // The prefixes' split (no remote groups: a pinned relative may not be local,
+            // which its infinite release says, but it runs on the CPU all the same).
+            gpuStart = std::max(start, localFirstBySplit(rel_, 0.0));
+        }
+        c.gpuStartUs[i] = gpuStart;
+        c.gpuEndUs[i] = gpuStart + c.gpuUs[i];
+        c.cpuEndUs[i] = start + c.cpuUs[i];
+        const double end = std::min(c.cpuEndUs[i], c.gpuEndUs[i]);
+        return std::isfinite(end) && !graph_.op(op).isCollective() ? std::max(start, end - fastest_[i]) : start;
+    }
+
     struct Arc {
         OpId op;           // the other end
         double transferUs; // the least time of the edge's transfer between two devices
@@ -491,9 +595,11 @@ private:
         }
     };
     struct Slot {
-        uint32_t stamp = 0;    // stamp_ while the op is one of the relatives being gathered
-        uint32_t position = 0; // in topological order
-        uint32_t index = 0;    // in rel_, while gathered (roundTrips)
+        uint32_t stamp = 0;      // stamp_ while the op is one of the relatives being gathered
+        uint32_t position = 0;   // in topological order
+        uint32_t index = 0;      // in rel_, while gathered (roundTrips)
+        uint32_t inputStamp = 0; // stamp_ while the op is an input of the op (endHead)
+        double inputBytes = 0.0; // then: the largest of its edges to the op
         Routes routes;
     };
 
@@ -797,6 +903,7 @@ private:
     uint32_t stamp_ = 0;
     Adjacency up_, down_;
     std::vector<std::pair<uint32_t, OpId>> order_; // (key of topological order, op)
+    CpuGpuEnds classes_;
     std::vector<Neighbour> rel_;
     std::vector<Neighbour> between_;              // roundTrips: the relatives between an ancestor and the op
     std::vector<Routes> from_;                    // roundTrips: routes from that ancestor, per relative
@@ -895,7 +1002,7 @@ private:
             fastest.push_back(op == cut && !up ? 0.0 : fastest_[static_cast<size_t>(op)]);
         }
         std::vector<int> index(static_cast<size_t>(graph_.opCount()), -1); // subgraphOf's scratch
-        const Graph sub = subgraphOf(graph_, ops, kNoOp, index);
+        const Graph sub = subgraphOf(graph_, ops, up ? kNoOp : cut, index);
         std::vector<double> head, tail, arrival, departure;
         return AncestryBound(sub, cluster_, fastest).run(head, tail, arrival, departure);
     }

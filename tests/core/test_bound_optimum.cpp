@@ -313,6 +313,38 @@ private slots:
         std::printf("bound / optimum over %d graphs with pinned and colocated ops: mean %.3f\n", counted, mean);
     }
 
+    // Ops that run faster on the CPU (a batch's copy takes no time there) and a CPU behind
+    // slower links than the GPUs': the ancestry bound's ends on a CPU or a GPU (docs/simulator.md,
+    // "CPU or GPU") stay below the optimum over every valid placement, and its windows (the
+    // start heads milp bounds its starts by, the tails) hold in every valid placement's schedule.
+    void boundBelowOptimumWhereOpsAreFastOnTheCpu()
+    {
+        auto optimum = [](const Graph& g, const Cluster& c) {
+            const OpWindows w = opWindows(g, c);
+            Simulator sim(g, c);
+            double best = kInf;
+            randomgraphs::forEachValidPlacement(g, c, [&](const Placement& p) {
+                const SimResult& r = sim.run(p, true);
+                best = std::min(best, r.stepTimeUs);
+                for (const OpSpan& span : r.timeline.ops) {
+                    const auto op = static_cast<size_t>(span.op);
+                    QVERIFY2(span.startUs >= w.headUs[op] - 1e-9 && r.stepTimeUs >= span.startUs + w.tailUs[op] - 1e-9,
+                             qPrintable(QString("%1, op %2: start %3 of %4, head %5, tail %6")
+                                            .arg(QString::fromStdString(g.name()))
+                                            .arg(span.op)
+                                            .arg(span.startUs)
+                                            .arg(r.stepTimeUs)
+                                            .arg(w.headUs[op])
+                                            .arg(w.tailUs[op])));
+                }
+            });
+            return best;
+        };
+        const auto [counted, mean] = boundBelowOptimum(300, randomgraphs::cpuFastSmallCase, optimum);
+        QCOMPARE(counted, 300);
+        std::printf("bound / optimum over %d graphs with ops fast on the CPU: mean %.3f\n", counted, mean);
+    }
+
     // Ready-order dispatch orders the CPU's queue (core/sim/CpuOrder.h): on eager-like graphs,
     // most ops pinned to the one CPU, with ties and ops of no time, every valid placement's run
     // starts each op after the CPU work said to come before it and ends the step no sooner than

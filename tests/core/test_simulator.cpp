@@ -1318,6 +1318,65 @@ private slots:
         QCOMPARE(optimum(shared), 45.0);
     }
 
+    // A batch's host-to-device copy takes no time on the CPU and 50 us on a GPU; the
+    // convolution and ReLU after it take 10 and 5 us on a GPU, 100 and 50 on the CPU. Two GPUs
+    // joined by a fast link (3 us for the batch), the CPU behind a slow one (30 us). At their
+    // fastest times the copy ends at 0 beside the convolution: a bound of 15. But the
+    // convolution on a GPU waits for the copy's 50 us there or its 30 us over the CPU's link,
+    // and on the CPU ends at 100: the ends on a CPU or a GPU (docs/simulator.md) start the ReLU
+    // no sooner than 40, and bound the step at 45, the optimum (the copy on the CPU). The
+    // convolution's window still says it may start at 0 (on the CPU it may).
+    void ancestryBoundEndsOnTheCpuOrAGpu()
+    {
+        const Cluster c("cpu+2",
+                        {Device{"/device:CPU:0", DeviceKind::Cpu, 1.0}, gpu("/device:GPU:0"), gpu("/device:GPU:1")},
+                        Link{1000.0, 0.0});
+        Cluster slowHost = c;
+        for (DeviceId g : {1, 2}) {
+            slowHost.setLink(0, g, Link{100.0, 0.0});
+            slowHost.setLink(g, 0, Link{100.0, 0.0});
+        }
+        GraphBuilder b("copy");
+        const std::array<std::tuple<const char*, double, double>, 3> ops{
+            {{"input/MemcpyHtoD", 0.0, 50.0}, {"conv", 100.0, 10.0}, {"relu", 50.0, 5.0}}};
+        for (const auto& [name, cpuUs, gpuUs] : ops) {
+            Op o = makeOp(name, gpuUs, 3000);
+            o.timeUs = {cpuUs, gpuUs};
+            b.addOp(std::move(o));
+        }
+        b.addEdge("input/MemcpyHtoD", "conv", 3000);
+        b.addEdge("conv", "relu", 3000);
+        const Graph g = std::move(b).build();
+        const LowerBound lb = lowerBound(g, slowHost);
+        QCOMPARE(lb.forkJoinUs, 15.0);
+        QCOMPARE(lb.ancestryUs, 45.0);
+        QCOMPARE(randomgraphs::enumeratedValidOptimum(g, slowHost), 45.0);
+        const OpWindows w = opWindows(g, slowHost);
+        QCOMPARE(w.headUs[1], 0.0);
+        QCOMPARE(w.headUs[2], 40.0);
+        // With the CPU's link as fast as the GPUs', the copy still crosses it: 3 + 10 + 5.
+        QCOMPARE(lowerBound(g, c).ancestryUs, 18.0);
+        QCOMPARE(randomgraphs::enumeratedValidOptimum(g, c), 18.0);
+
+        // The copy forks to two kernels of 40 us (400 on the CPU) that join at a third of 10:
+        // a kernel on the other GPU reaches the join over the GPUs' link, not the CPU's. Each
+        // GPU gets the batch at 30 and a kernel; the join starts at 73: 83, the optimum.
+        GraphBuilder f("fork");
+        const std::array<std::tuple<const char*, double, double>, 4> forked{
+            {{"input/MemcpyHtoD", 0.0, 50.0}, {"k1", 400.0, 40.0}, {"k2", 400.0, 40.0}, {"join", 100.0, 10.0}}};
+        for (const auto& [name, cpuUs, gpuUs] : forked) {
+            Op o = makeOp(name, gpuUs, 3000);
+            o.timeUs = {cpuUs, gpuUs};
+            f.addOp(std::move(o));
+        }
+        for (const auto& [from, to] :
+             {std::pair{"input/MemcpyHtoD", "k1"}, {"input/MemcpyHtoD", "k2"}, {"k1", "join"}, {"k2", "join"}})
+            f.addEdge(from, to, 3000);
+        const Graph fork = std::move(f).build();
+        QCOMPARE(randomgraphs::enumeratedValidOptimum(fork, slowHost), 83.0);
+        QCOMPARE(lowerBound(fork, slowHost).ancestryUs, 83.0);
+    }
+
     void opsPinnedToTheOneCpuAreNeverRemote()
     {
         // p1 and p2 have no GPU kernel (10 us on the CPU); p1 forks to k1 and k2 (40 us on a

@@ -192,27 +192,67 @@ inline SmallCase pinnedSmallCase(unsigned seed)
     return SmallCase{std::move(b).build(), cpuAndGpus("pinned", uniform)};
 }
 
-// The least simulated step time over every valid placement (placementProblem(): ops pinned
-// to a CPU there, colocation groups whole), devices told apart; infinity when none is valid.
-inline double enumeratedValidOptimum(const Graph& graph, const Cluster& cluster)
+// 4-8 ops on a CPU and 1-2 GPUs where some ops are faster on the CPU, as a batch's
+// host-to-device copy is (no time there, its bytes over the CPU's link to the GPU that reads
+// it): each op's CPU time is 0-6x its GPU time in quarters (0 for a fifth of them), a fifth
+// pinned to the CPU, some in colocation groups; the CPU's links slower than the GPUs' (2-5x the
+// latency, a third to the same bandwidth): where the ancestry bound's ends on a CPU or a GPU
+// (docs/simulator.md) differ from the fastest times and the cheapest link.
+inline SmallCase cpuFastSmallCase(unsigned seed)
 {
-    Simulator simulator(graph, cluster);
+    std::mt19937 rng(seed);
+    auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const int ops = uniform(4, 8);
+    GraphBuilder b("cpufast" + std::to_string(seed));
+    for (int i = 0; i < ops; ++i) {
+        const double gpuUs = uniform(1, 60);
+        const double cpuUs = uniform(0, 4) == 0 ? 0.0 : gpuUs * uniform(1, 24) / 4.0;
+        Op o = randomOp(i, gpuUs, cpuUs, 1000.0 * uniform(1, 60));
+        o.cpuOnly = uniform(0, 4) == 0;
+        if (i > 0 && uniform(0, 4) == 0)
+            o.colocate = uniform(0, 1) == 0 ? "g0" : "g1";
+        b.addOp(std::move(o));
+        if (i > 0)
+            addRandomInputs(b, i, std::min(i, uniform(1, 3)), uniform, 1, 60);
+    }
+    Cluster cluster = cpuAndGpus("cpufast", uniform);
+    const double latency = cluster.link(0, 1).latencyUs;
+    const Link host{1000.0 / uniform(1, 3), latency * uniform(2, 5)};
+    for (DeviceId g = 1; g < cluster.deviceCount(); ++g) {
+        cluster.setLink(0, g, host);
+        cluster.setLink(g, 0, host);
+    }
+    return SmallCase{std::move(b).build(), std::move(cluster)};
+}
+
+// Calls visit(placement) for every valid placement (placementProblem(): ops pinned to a CPU
+// there, colocation groups whole), devices told apart.
+template <class Visit> inline void forEachValidPlacement(const Graph& graph, const Cluster& cluster, Visit visit)
+{
     const int n = graph.opCount();
-    const int devices = cluster.deviceCount();
     Placement placement(static_cast<size_t>(n), 0);
-    double best = std::numeric_limits<double>::infinity();
-    auto visit = [&](auto&& self, int op) -> void {
+    auto next = [&](auto&& self, int op) -> void {
         if (op == n) {
             if (!placementProblem(graph, cluster, placement))
-                best = std::min(best, simulator.run(placement).stepTimeUs);
+                visit(placement);
             return;
         }
-        for (int d = 0; d < devices; ++d) {
-            placement[static_cast<size_t>(op)] = static_cast<DeviceId>(d);
+        for (DeviceId d = 0; d < cluster.deviceCount(); ++d) {
+            placement[static_cast<size_t>(op)] = d;
             self(self, op + 1);
         }
     };
-    visit(visit, 0);
+    next(next, 0);
+}
+
+// The least simulated step time over every valid placement; infinity when none is valid.
+inline double enumeratedValidOptimum(const Graph& graph, const Cluster& cluster)
+{
+    Simulator simulator(graph, cluster);
+    double best = std::numeric_limits<double>::infinity();
+    forEachValidPlacement(graph, cluster, [&](const Placement& placement) {
+        best = std::min(best, simulator.run(placement).stepTimeUs);
+    });
     return best;
 }
 
