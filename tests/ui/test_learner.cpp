@@ -5,6 +5,7 @@
 #include "core/learn/LearnerOptionSetter.h"
 #include "core/place/ProgressObserver.h"
 #include "core/run/PlacerRegistry.h"
+#include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "tests/support/ScratchSettings.h"
 #include "tests/ui/UiTestGraphs.h"
@@ -117,6 +118,7 @@ private slots:
     void stopEndsRunEarly();
     void pauseHaltsAndResumeContinues();
     void snapshotsAreThrottled();
+    void lowerBoundArrivesBesideThePlacer();
     void destroyingDuringRunJoins();
     void runsAtBackgroundPriority();
     void backgroundJobsKeepOffTheGlobalPool();
@@ -277,6 +279,33 @@ void TestLearner::snapshotsAreThrottled()
 #if !defined(__SANITIZE_ADDRESS__) // a sanitized debug build samples too slowly to bundle 20
     QVERIFY(samples > 20 * snapshots.size());
 #endif
+}
+
+// The lower bound is computed beside the placer (milp aside, which builds it into its model):
+// the snapshots carry it once it is ready, and the run's last one has it even where the placer
+// ends first, and alone where it comes after the last sample.
+void TestLearner::lowerBoundArrivesBesideThePlacer()
+{
+    const DocumentPtr doc = inceptionDocument();
+    const LowerBound expected = lowerBound(*doc->graph, *doc->cluster, doc->sim);
+    for (const char* algo : {"random", "m-etf", "post"}) {
+        LearnerController controller;
+        QSignalSpy snapshots(&controller, &LearnerController::snapshot);
+        QSignalSpy finished(&controller, &LearnerController::finished);
+        controller.start(request(doc, std::string(algo) == "post" ? 400 : 1, algo));
+        QVERIFY(finished.wait(20000));
+        QVERIFY(!snapshots.isEmpty());
+        const auto last = snapshots.last().at(0).value<LearnerSnapshot>();
+        QCOMPARE(last.lowerBoundMs, expected.valueUs() / 1000.0);
+        QCOMPARE(last.lowerBoundSource, QString::fromLatin1(expected.source()));
+        // Once there, it stays in every later snapshot.
+        bool seen = false;
+        for (const auto& args : snapshots) {
+            const auto s = args.at(0).value<LearnerSnapshot>();
+            QVERIFY(!seen || s.lowerBoundMs == last.lowerBoundMs);
+            seen = seen || s.lowerBoundMs > 0.0;
+        }
+    }
 }
 
 void TestLearner::destroyingDuringRunJoins()

@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <future>
 #include <limits>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 namespace post {
@@ -101,12 +103,15 @@ double warmStartMs(const Graph& graph, const Cluster& cluster, const SimOptions&
 // Buffers events on the learner thread and hands them out in timed batches.
 class SnapshotObserver : public ProgressObserver {
 public:
+    // `bound`: the lower bound being computed beside the placer (none: the prototype has it);
+    // the snapshots carry it from the first flush after it is ready.
     SnapshotObserver(LearnerWorker& worker, LearnerControl& control, LearnerSnapshot prototype, SamplePlacements* keep,
-                     int offset)
+                     int offset, std::future<LowerBound>* bound)
         : worker_(worker)
         , control_(control)
         , keep_(keep)
         , offset_(offset)
+        , bound_(bound)
         , pending_(std::move(prototype))
         , lastFlush_(Clock::now())
     {
@@ -154,10 +159,12 @@ public:
     void flush()
     {
         lastFlush_ = Clock::now();
+        takeBound(false);
         if (pending_.samples.empty() && pending_.updates.empty() && pending_.bestPlacement.empty()
-            && pending_.phases.empty())
+            && pending_.phases.empty() && !boundNew_)
             return;
         emit worker_.snapshotReady(pending_);
+        boundNew_ = false;
         clearUpperVectorState(); // after Qt's code (the queued signal's copy and post)
         pending_.samples.clear();
         pending_.updates.clear();
@@ -165,11 +172,34 @@ public:
         pending_.bestPlacement.clear();
     }
 
+    // After the placer: waits for the bound, and sends what is pending with it.
+    void finish()
+    {
+        takeBound(true);
+        flush();
+    }
+
 private:
+    // The bound into the pending snapshot once it is ready (`wait`: waits for it; a deferred
+    // one, where no thread could start, runs then); the next flush sends it, samples or not.
+    void takeBound(bool wait)
+    {
+        if (bound_ == nullptr || !bound_->valid())
+            return;
+        if (!wait && bound_->wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return;
+        const LowerBound bound = bound_->get();
+        pending_.lowerBoundMs = bound.valueUs() / 1000.0;
+        pending_.lowerBoundSource = QString::fromLatin1(bound.source());
+        boundNew_ = true;
+    }
+
     LearnerWorker& worker_;
     LearnerControl& control_;
     SamplePlacements* keep_;
     int offset_; // a continued run's samples go on from the restored ones
+    std::future<LowerBound>* bound_;
+    bool boundNew_ = false; // taken since the last snapshot sent
     LearnerSnapshot pending_;
     Clock::time_point lastFlush_;
     double pausedSeconds_ = 0.0; // waited while paused since takePausedSeconds()
@@ -208,18 +238,35 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         const Graph& graph = *request.document->graph;
         const Cluster& cluster = *request.document->cluster;
         const SimOptions& sim = request.document->sim; // every time the run shows, under the document's rule
-        // The reference lines come first and count in the time budget, as post-cli place
-        // --time counts from the command's start: the placer gets what is left (at least a
-        // tenth of it, never 0, which would mean no limit). The window says what runs.
+        // The reference lines (but the lower bound, below) come first and count in the time
+        // budget, as post-cli place --time counts from the command's start: the placer gets
+        // what is left (at least a tenth of it, never 0, which would mean no limit). The window
+        // says what runs.
         const Clock::time_point referencesStart = Clock::now();
         const auto preparing = [&](const QString& what) { emit this->preparing(request.runId, what); };
         LearnerSnapshot prototype;
         prototype.runId = request.runId;
         prototype.bestMs = request.bestBeforeMs;
-        preparing(tr("computing the lower bound"));
-        const LowerBound bound = lowerBound(graph, cluster, sim);
-        prototype.lowerBoundMs = bound.valueUs() / 1000.0;
-        prototype.lowerBoundSource = QString::fromLatin1(bound.source());
+        // milp builds the lower bound into its model, so it gets it first; for every other
+        // placer it is computed beside the placer and reaches the chart when ready (as
+        // post-cli place does).
+        const bool boundFirst = request.algorithm.find("milp") != std::string::npos;
+        std::future<LowerBound> bound;
+        double boundUs = 0.0;
+        if (boundFirst) {
+            preparing(tr("computing the lower bound"));
+            const LowerBound first = lowerBound(graph, cluster, sim);
+            boundUs = first.valueUs();
+            prototype.lowerBoundMs = boundUs / 1000.0;
+            prototype.lowerBoundSource = QString::fromLatin1(first.source());
+        } else {
+            const auto work = [&graph, &cluster, &sim] { return lowerBound(graph, cluster, sim); };
+            try {
+                bound = std::async(std::launch::async, work);
+            } catch (const std::system_error&) {
+                bound = std::async(std::launch::deferred, work);
+            }
+        }
         preparing(tr("timing every op on one GPU"));
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster, sim);
         const std::string starter = warmStarterOf(request.algorithm);
@@ -240,7 +287,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         if (request.samplePlacements)
             request.samplePlacements->reset(graph.opCount(), cluster.deviceCount());
         SnapshotObserver observer(*this, *control, std::move(prototype), request.samplePlacements.get(),
-                                  request.sampleOffset);
+                                  request.sampleOffset, boundFirst ? nullptr : &bound);
         PlaceContext context{graph, cluster, sim};
         auto placer = request.start.empty() ? makePlacer(request.algorithm, request.options)
                                             : makePlacerFrom(request.algorithm, request.options, request.start, context);
@@ -251,13 +298,13 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         if (request.seconds > 0.0)
             context.seconds = std::max(request.seconds - outcome.referenceSeconds, 0.1 * request.seconds);
         context.seed = request.seed;
-        context.lowerBoundUs = bound.valueUs();
+        context.lowerBoundUs = boundUs; // 0 (unknown) where the bound runs beside
         context.observer = &observer;
         context.stop = control->stopFlag();
         if (request.classicalReference) // the searches' starts: not run twice
             context.classicalStarts = &starts;
         outcome.result = placer->place(context);
-        observer.flush();
+        observer.finish();
         outcome.result.stopped = outcome.result.stopped || control->stopRequested();
     } catch (const std::exception& e) {
         outcome.error = QString::fromStdString(e.what());
