@@ -13,6 +13,7 @@
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
 #include "core/util/AtomicFile.h"
+#include "core/util/Beside.h"
 #include "core/util/FileText.h"
 
 #include <CLI/CLI.hpp>
@@ -28,22 +29,10 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <system_error>
 #include <vector>
 
 namespace post::cli {
 namespace {
-
-// `work` on a thread of its own, or, where no thread can be started, when the result is asked
-// for (after the search).
-template <class Work> std::future<LowerBound> besideSearch(Work work)
-{
-    try {
-        return std::async(std::launch::async, work);
-    } catch (const std::system_error&) {
-        return std::async(std::launch::deferred, work);
-    }
-}
 
 struct PlaceOptions : GraphClusterArgs {
     std::string algo = "post@best";
@@ -274,17 +263,17 @@ int runPlace(const PlaceOptions& o)
     // the budget); every other placer only reports it, so it is computed beside the search.
     const bool boundFirst = o.algo.find("milp") != std::string::npos;
     LowerBound polynomial;
-    std::future<LowerBound> beside;
+    std::future<LowerBound> later;
     if (boundFirst) {
         polynomial = lowerBound(g, c, simOptions);
         ctx.lowerBoundUs = polynomial.valueUs();
     } else {
-        beside = besideSearch([&] { return lowerBound(g, c, simOptions); });
+        later = beside([&] { return lowerBound(g, c, simOptions); });
     }
     ctx.seconds = searchSeconds(budget, commandStart, boundFirst);
     const PlaceResult r = runClusterNamed(o.cluster, c, [&] { return placer->place(ctx); });
-    if (beside.valid())
-        polynomial = beside.get();
+    if (later.valid())
+        polynomial = later.get();
     const int interruptedBy = interrupt->signal();
     interrupt.reset(); // from here on a signal ends the command (and removes temporary files)
     if (interruptedBy != 0 && r.best.size() != static_cast<size_t>(g.opCount())) {

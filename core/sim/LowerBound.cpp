@@ -14,6 +14,7 @@
 #include "core/sim/CpuOrder.h"
 #include "core/sim/GoldenSection.h"
 #include "core/sim/MemorySplitBound.h"
+#include "core/util/Beside.h"
 
 #include <algorithm>
 #include <array>
@@ -26,7 +27,6 @@
 #include <limits>
 #include <optional>
 #include <span>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -947,16 +947,6 @@ Graph subgraphOf(const Graph& graph, std::span<const OpId> ops, OpId timeless, s
 // and tails at one op of its own, so the sum sees what a placement pays at the forks and joins
 // on both sides of c, where the whole graph's bound combines them at one op only. Valid as each
 // half is a relaxation: its ops in any schedule of the whole, the rest left out.
-// `f`'s value, computed on a thread of its own where one can be started (else when asked for).
-template <class F> std::future<double> beside(const F& f)
-{
-    try {
-        return std::async(std::launch::async, f);
-    } catch (const std::system_error&) {
-        return std::async(std::launch::deferred, f);
-    }
-}
-
 class CutBound {
 public:
     CutBound(const Graph& graph, const Cluster& cluster, const std::vector<double>& fastest)

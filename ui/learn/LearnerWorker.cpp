@@ -6,6 +6,7 @@
 #include "core/run/WarmStartName.h"
 #include "core/sim/LowerBound.h"
 #include "core/sim/Simulator.h"
+#include "core/util/Beside.h"
 #include "core/util/VectorState.h"
 #include "ui/learn/SamplePlacements.h"
 
@@ -15,7 +16,6 @@
 #include <future>
 #include <limits>
 #include <stdexcept>
-#include <system_error>
 #include <utility>
 
 namespace post {
@@ -260,12 +260,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
             prototype.lowerBoundMs = boundUs / 1000.0;
             prototype.lowerBoundSource = QString::fromLatin1(first.source());
         } else {
-            const auto work = [&graph, &cluster, &sim] { return lowerBound(graph, cluster, sim); };
-            try {
-                bound = std::async(std::launch::async, work);
-            } catch (const std::system_error&) {
-                bound = std::async(std::launch::deferred, work);
-            }
+            bound = beside([&graph, &cluster, &sim] { return lowerBound(graph, cluster, sim); });
         }
         preparing(tr("timing every op on one GPU"));
         prototype.singleDeviceMs = singleDeviceMs(graph, cluster, sim);
