@@ -261,7 +261,7 @@ int runPlace(const PlaceOptions& o)
     // which would mean no limit). milp builds the bound into its model, so it is computed
     // first there (2 s for a 3,664-op, 181,878-edge Chakra step on a loaded machine, within
     // the budget); every other placer only reports it, so it is computed beside the search.
-    const bool boundFirst = o.algo.find("milp") != std::string::npos;
+    const bool boundFirst = placerUsesLowerBound(o.algo);
     LowerBound polynomial;
     std::future<LowerBound> later;
     if (boundFirst) {

@@ -134,6 +134,8 @@ bool placerUsesSampleBudget(std::string_view name)
     return isKind(splitWarmStart(name).first, PlacerKind::Learner);
 }
 
+bool placerUsesLowerBound(std::string_view name) { return isKind(name, PlacerKind::Exact); }
+
 StartUse placerStartUse(std::string_view name)
 {
     const PlacerInfo* row = findPlacer(name);

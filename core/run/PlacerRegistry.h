@@ -49,6 +49,10 @@ bool placerUsesSeed(std::string_view name);
 // True for algorithms that stop at a number of samples (learners, races, local-search); the
 // classical placers and milp simulate as many placements as their method needs.
 bool placerUsesSampleBudget(std::string_view name);
+// True for algorithms that build the polynomial lower bound into their search
+// (PlaceContext::lowerBoundUs: milp's model, a row C >= the bound); the others only
+// report it, so post-cli place and Post Studio compute it beside them.
+bool placerUsesLowerBound(std::string_view name);
 // How `name` starts from a placement given to it (post-cli place --start, the Studio's "from
 // the shown placement"): a learner's policy starts on it (LearnerOptions::warmStart, evaluated
 // first); post@best and local-search take it as PlaceContext::start, one more start beside the

@@ -135,6 +135,15 @@ class TestMilp : public QObject {
     Q_OBJECT
 
 private slots:
+    // milp builds the polynomial bound into its model (its row C >= lowerBound()), so post-cli
+    // place and Post Studio compute it before milp and beside every other placer.
+    void onlyMilpTakesTheBoundFirst()
+    {
+        QVERIFY(placerUsesLowerBound("milp"));
+        for (const char* name : {"post@best", "post", "post@m-sct", "local-search", "m-sct", "random", "nope"})
+            QVERIFY2(!placerUsesLowerBound(name), name);
+    }
+
     // Colocation, a CPU-only op and a GPU too small for some placements: milp's answer is the
     // best of every placement placementProblem() accepts and the simulator finds feasible.
     void honoursColocationPinningAndMemory()

@@ -250,7 +250,7 @@ void LearnerWorker::run(const LearnerRequest& request, std::shared_ptr<LearnerCo
         // milp builds the lower bound into its model, so it gets it first; for every other
         // placer it is computed beside the placer and reaches the chart when ready (as
         // post-cli place does).
-        const bool boundFirst = request.algorithm.find("milp") != std::string::npos;
+        const bool boundFirst = placerUsesLowerBound(request.algorithm);
         std::future<LowerBound> bound;
         double boundUs = 0.0;
         if (boundFirst) {
